@@ -1,1 +1,47 @@
-"""engine package."""
+"""The rules engine: map model, order language, adjudication. Pure Python, standard library only."""
+
+from engine.board import Board, BoardError, Dislodged
+from engine.errors import InvalidOrder, OrderError, OrderParseError
+from engine.mapdata import GameMap, Province, load_map
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+    format_order,
+)
+from engine.phase import Phase
+
+__all__ = [
+    "Board",
+    "BoardError",
+    "Build",
+    "Convoy",
+    "Disband",
+    "Dislodged",
+    "GameMap",
+    "Hold",
+    "InvalidOrder",
+    "Move",
+    "Order",
+    "OrderError",
+    "OrderParseError",
+    "Phase",
+    "Province",
+    "Remove",
+    "Retreat",
+    "SupportHold",
+    "SupportMove",
+    "Unit",
+    "Waive",
+    "format_order",
+    "load_map",
+]

@@ -1,0 +1,190 @@
+"""The board state: phase, units, supply-center ownership and dislodged units, with its JSON form.
+
+The JSON form is the engine contract's (DESIGN.md)::
+
+    {"variant": "standard", "phase": "F1901R",
+     "units":   {"FRANCE": ["A PAR", "F SPA/SC"]},
+     "centers": {"FRANCE": ["BRE", "MAR", "PAR"]},
+     "dislodged": {"RUSSIA": {"A WAR": {"attacker_from": "PRU", "retreats": ["GAL", "LVN"]}}}}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.mapdata import GameMap, load_map, province_of
+from engine.orders import Unit
+from engine.phase import Phase
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    """A unit that must retreat: who dislodged it (from where) and where it may go."""
+
+    power: str
+    unit: Unit
+    attacker_from: str | None
+    retreats: tuple[str, ...]
+
+
+class BoardError(ValueError):
+    """A board description that is not possible (unknown province, two units in one province...)."""
+
+
+@dataclass(slots=True)
+class Board:
+    """One moment of a game. Treat as immutable: the adjudicator returns new boards."""
+
+    game_map: GameMap
+    phase: Phase
+    units: dict[str, tuple[Unit, ...]]  # power -> units
+    centers: dict[str, frozenset[str]]  # power -> owned supply centers
+    dislodged: dict[str, tuple[Dislodged, ...]] = field(default_factory=dict)  # power -> dislodged
+    variant: str = "standard"
+    _occupant: dict[str, tuple[str, Unit]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        occupant: dict[str, tuple[str, Unit]] = {}
+        for power, units in self.units.items():
+            for unit in units:
+                prov = unit.province
+                if prov in occupant:
+                    raise BoardError(f"two units in {prov}: {occupant[prov][1]} and {unit}")
+                occupant[prov] = (power, unit)
+        self._occupant = occupant
+
+    # --- lookups -------------------------------------------------------------------------------
+
+    def unit_at(self, province: str) -> Unit | None:
+        """The unit standing in ``province`` (any coast), or None."""
+        hit = self._occupant.get(province_of(province))
+        return None if hit is None else hit[1]
+
+    def owner_at(self, province: str) -> str | None:
+        """The power whose unit stands in ``province``, or None."""
+        hit = self._occupant.get(province_of(province))
+        return None if hit is None else hit[0]
+
+    def occupied(self) -> dict[str, tuple[str, Unit]]:
+        """province -> (power, unit) for every unit on the board (do not modify)."""
+        return self._occupant
+
+    def owner_of_center(self, province: str) -> str | None:
+        for power, centers in self.centers.items():
+            if province in centers:
+                return power
+        return None
+
+    def dislodged_of(self, power: str) -> tuple[Dislodged, ...]:
+        return self.dislodged.get(power, ())
+
+    def all_units(self) -> list[tuple[str, Unit]]:
+        return [(power, unit) for power, units in self.units.items() for unit in units]
+
+    # --- construction --------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, game_map: GameMap | None = None, variant: str = "standard") -> Board:
+        """The starting position of the map (Spring 1901 for the Standard map)."""
+        game_map = game_map or load_map()
+        return cls(
+            game_map=game_map,
+            phase=Phase.parse(game_map.start_phase),
+            units={p: tuple(Unit.from_text(u) for u in us) for p, us in game_map.start_units.items()},
+            centers={p: frozenset(cs) for p, cs in game_map.start_centers.items()},
+            variant=variant,
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], game_map: GameMap | None = None) -> Board:
+        """Read the contract's JSON form. Raises BoardError with a readable reason on bad input."""
+        game_map = game_map or load_map()
+        try:
+            phase = Phase.parse(str(data["phase"]))
+        except (KeyError, ValueError) as exc:
+            raise BoardError(f"bad or missing phase: {exc}") from None
+        units: dict[str, tuple[Unit, ...]] = {}
+        for power, texts in (data.get("units") or {}).items():
+            units[_power(game_map, power)] = tuple(_unit(game_map, t) for t in texts)
+        centers: dict[str, frozenset[str]] = {}
+        seen: dict[str, str] = {}
+        for power, provs in (data.get("centers") or {}).items():
+            power = _power(game_map, power)
+            for prov in provs:
+                if prov not in game_map.supply_centers:
+                    raise BoardError(f"{prov} is not a supply center")
+                if prov in seen:
+                    raise BoardError(f"{prov} is owned by both {seen[prov]} and {power}")
+                seen[prov] = power
+            centers[power] = frozenset(provs)
+        dislodged: dict[str, tuple[Dislodged, ...]] = {}
+        for power, entries in (data.get("dislodged") or {}).items():
+            power = _power(game_map, power)
+            items = []
+            for text, info in entries.items():
+                info = info or {}
+                retreats = tuple(info.get("retreats") or ())
+                for loc in retreats:
+                    if loc not in game_map.locations:
+                        raise BoardError(f"unknown retreat location {loc!r}")
+                items.append(Dislodged(power, _unit(game_map, text), info.get("attacker_from"), retreats))
+            dislodged[power] = tuple(items)
+        return cls(
+            game_map=game_map,
+            phase=phase,
+            units=units,
+            centers=centers,
+            dislodged=dislodged,
+            variant=str(data.get("variant") or "standard"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's JSON form; powers, units and centers in a stable order."""
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "phase": str(self.phase),
+            "units": {p: [str(u) for u in us] for p, us in sorted(self.units.items()) if us},
+            "centers": {p: sorted(cs) for p, cs in sorted(self.centers.items()) if cs},
+        }
+        dislodged = {
+            p: {
+                str(d.unit): {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+                for d in ds
+            }
+            for p, ds in sorted(self.dislodged.items())
+            if ds
+        }
+        if dislodged:
+            out["dislodged"] = dislodged
+        return out
+
+    def center_counts(self) -> dict[str, int]:
+        return {p: len(self.centers.get(p, ())) for p in self.game_map.powers}
+
+
+def _power(game_map: GameMap, name: str) -> str:
+    upper = str(name).strip().upper()
+    if upper not in game_map.powers:
+        raise BoardError(f"unknown power {name!r}; powers are {', '.join(game_map.powers)}")
+    return upper
+
+
+def _unit(game_map: GameMap, text: str) -> Unit:
+    try:
+        unit = Unit.from_text(str(text).strip().upper())
+    except ValueError as exc:
+        raise BoardError(str(exc)) from None
+    if unit.location not in game_map.locations:
+        raise BoardError(f"unknown location in {text!r}")
+    prov = game_map.provinces[unit.province]
+    if unit.type == "A" and not prov.is_land:
+        raise BoardError(f"an army cannot stand in the sea ({text!r})")
+    if unit.type == "F":
+        if not prov.has_coast:
+            raise BoardError(f"a fleet cannot stand inland ({text!r})")
+        if prov.coasts and unit.location == prov.code:
+            raise BoardError(f"a fleet in {prov.code} must name its coast ({text!r})")
+    if unit.type == "A" and unit.location != unit.province:
+        raise BoardError(f"an army stands on a province, not a coast ({text!r})")
+    return unit

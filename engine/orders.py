@@ -1,0 +1,148 @@
+"""Order types for every phase, and their canonical text.
+
+Canonical text is what the engine prints and what the parser reads back unchanged
+(see DESIGN.md): ``A PAR H``, ``A PAR - BUR``, ``A LON - NWY VIA``, ``F NTH C A LON - NWY``,
+``A PAR S A MAR - BUR``, ``A PAR S F BRE``, ``A PAR R BUR``, ``A PAR D``, ``A PAR B``,
+``F STP/NC B``, ``WAIVE``.
+
+A parsed order may leave a unit's type unknown (``unit.type is None``) when the player omitted it;
+:func:`engine.validation.validate_order` fills it in from the board. Such a unit prints as its
+location alone (``PAR - BUR``), which the parser also reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.mapdata import province_of
+
+ARMY = "A"
+FLEET = "F"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit: type (``A``/``F``, or None when not yet known) and location (``PAR``, ``STP/NC``)."""
+
+    type: str | None
+    location: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return self.location if self.type is None else f"{self.type} {self.location}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Unit:
+        """Read canonical unit text (``A PAR``, ``F STP/NC``). Raises ValueError otherwise."""
+        parts = text.split()
+        if len(parts) != 2 or parts[0] not in (ARMY, FLEET):
+            raise ValueError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/NC')")
+        return cls(parts[0], parts[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """Base of all orders. ``unit`` is None only for WAIVE."""
+
+    unit: Unit | None
+
+    def __str__(self) -> str:
+        return format_order(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Order):
+    unit: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Order):
+    """A move; ``via_convoy`` is the player's explicit "via convoy" (DATC 4.A.3)."""
+
+    unit: Unit
+    dest: str  # a location; fleets into split-coast provinces name the coast
+    via_convoy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold(Order):
+    unit: Unit
+    supported: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove(Order):
+    unit: Unit
+    supported: Unit
+    dest: str  # the province the supported unit moves to (a coast is allowed but not needed)
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy(Order):
+    unit: Unit  # the fleet
+    convoyed: Unit  # the army, at its starting province
+    dest: str  # the province the army goes to
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat(Order):
+    unit: Unit
+    dest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disband(Order):
+    """A dislodged unit disbanding instead of retreating (retreat phases)."""
+
+    unit: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Order):
+    unit: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Remove(Order):
+    """Removing a unit in an adjustment phase. Prints as ``A PAR D`` like a disband."""
+
+    unit: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Waive(Order):
+    """Declining a build in an adjustment phase."""
+
+    unit: None = None
+
+
+MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+RETREAT_ORDERS = (Retreat, Disband)
+ADJUSTMENT_ORDERS = (Build, Remove, Waive)
+
+
+def format_order(order: Order) -> str:
+    """The canonical text of an order."""
+    match order:
+        case Hold(unit=u):
+            return f"{u} H"
+        case Move(unit=u, dest=d, via_convoy=v):
+            return f"{u} - {d} VIA" if v else f"{u} - {d}"
+        case SupportHold(unit=u, supported=s):
+            return f"{u} S {s}"
+        case SupportMove(unit=u, supported=s, dest=d):
+            return f"{u} S {s} - {d}"
+        case Convoy(unit=u, convoyed=a, dest=d):
+            return f"{u} C {a} - {d}"
+        case Retreat(unit=u, dest=d):
+            return f"{u} R {d}"
+        case Disband(unit=u) | Remove(unit=u):
+            return f"{u} D"
+        case Build(unit=u):
+            return f"{u} B"
+        case Waive():
+            return "WAIVE"
+    raise TypeError(f"not an order: {order!r}")
