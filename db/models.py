@@ -1,0 +1,250 @@
+"""The tables: games, players, powers, phases, orders (current and logged), ready flags, votes, maps,
+the moderation log and the outbox of messages to post.
+
+Conventions:
+- Discord ids (snowflakes, up to 2**63) are BigInteger, portable between SQLite and PostgreSQL.
+- Every timestamp is an aware UTC ``datetime`` (:class:`db.types.UTCDateTime`).
+- Text a player typed (game names, order lines) is stored exactly as typed; escaping is the adapters' job.
+- Statuses are plain strings; the allowed values are the ``StrEnum`` classes below.
+- Nothing is deleted in normal play: history (phases, the submission log, the game log) is append-only;
+  ``unit_order`` holds the *latest* order per unit and ``ready_flag`` the current ready state.
+
+The migration in migrations/versions/ must create exactly these tables; tests/db checks that.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Index, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from db.types import UTCDateTime
+
+# Named constraints, so that Alembic's batch mode (SQLite) can find them in later migrations.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class GameStatus(StrEnum):
+    FORMING = "forming"  # created, players joining
+    ACTIVE = "active"  # started, phases running
+    PAUSED = "paused"  # a moderator stopped the clock
+    FINISHED = "finished"  # solo, draw, or the last year of a short game reached
+    CANCELLED = "cancelled"  # ended by a moderator before a result
+
+
+class PlayerStatus(StrEnum):
+    ACTIVE = "active"
+    CIVIL_DISORDER = "civil_disorder"  # units hold; does not block an early close
+    LEFT = "left"
+    REPLACED = "replaced"
+    ELIMINATED = "eliminated"
+
+
+class PhaseStatus(StrEnum):
+    OPEN = "open"  # taking orders
+    ADJUDICATING = "adjudicating"  # claimed by a closer (compare-and-set); no more orders
+    CLOSED = "closed"  # results written, next phase opened
+
+
+class OutboxTarget(StrEnum):
+    GAME_CHANNEL = "game_channel"  # the game's public channel
+    POWER_CHANNEL = "power_channel"  # a power's private channel (its player, the bot, moderators)
+    USER = "user"  # a direct message to one user
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=BigInteger, index=True)
+    name: str = Field(max_length=100)
+    creator_id: int = Field(sa_type=BigInteger)
+    variant: str = Field(default="standard", max_length=40)
+    status: str = Field(default=GameStatus.FORMING, max_length=20, index=True)
+    settings: dict[str, Any] = Field(sa_type=JSON)
+    lobby_channel_id: int | None = Field(default=None, sa_type=BigInteger)  # where it was created
+    category_id: int | None = Field(default=None, sa_type=BigInteger)
+    game_channel_id: int | None = Field(default=None, sa_type=BigInteger)  # results and maps
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    result: dict[str, Any] | None = Field(default=None, sa_type=JSON)  # how it ended
+
+
+class Player(SQLModel, table=True):
+    """A user in a game. The powers they hold are in ``power_assignment`` (several in small variants)."""
+
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(sa_type=BigInteger, index=True)
+    status: str = Field(default=PlayerStatus.ACTIVE, max_length=20)
+    joined_at: datetime = Field(sa_type=UTCDateTime)
+    left_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    missed_phases: int = 0  # phases closed while this player owed orders and sent none
+    missed_in_a_row: int = 0  # the same, reset by any phase in which they acted
+
+
+class PowerAssignment(SQLModel, table=True):
+    """Which player holds a power; ``player_id`` None means nobody (a neutral power: its units hold)."""
+
+    __tablename__ = "power_assignment"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    power: str = Field(max_length=20)
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    channel_id: int | None = Field(default=None, sa_type=BigInteger)  # the power's private channel
+    assigned_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class PhaseRecord(SQLModel, table=True):
+    """One phase of a game: the board at its start, its deadline, and once closed its results."""
+
+    __tablename__ = "phase"
+    __table_args__ = (UniqueConstraint("game_id", "ordinal"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    ordinal: int  # 0 for the first phase of the game, then 1, 2, ...
+    name: str = Field(max_length=10)  # S1901M
+    board: dict[str, Any] = Field(sa_type=JSON)  # engine JSON form, at the start of the phase
+    # A phases: power -> number of builds (+) or removals (-) owed, from the previous adjudication.
+    adjustments: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    status: str = Field(default=PhaseStatus.OPEN, max_length=20, index=True)
+    deadline: datetime | None = Field(default=None, sa_type=UTCDateTime)  # None while paused
+    opened_at: datetime = Field(sa_type=UTCDateTime)
+    adjudication_started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    close_reason: str | None = Field(default=None, max_length=20)  # deadline, all_ready, moderator
+    closed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    results: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+
+
+class OrderRecord(SQLModel, table=True):
+    """The latest order for one unit (or build site) of one power in one phase."""
+
+    __tablename__ = "unit_order"
+    __table_args__ = (UniqueConstraint("phase_id", "power", "unit_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    phase_id: int = Field(foreign_key="phase.id", index=True)
+    power: str = Field(max_length=20)
+    unit_key: str = Field(max_length=20)  # the unit's province, a build site, or WAIVE:n
+    text: str = Field(max_length=80)  # canonical
+    input: str = Field(sa_type=Text)  # as typed
+    submitted_by: int = Field(sa_type=BigInteger)
+    submitted_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class OrderSubmission(SQLModel, table=True):
+    """Append-only log of every submission and clear: who, when, the raw text, what became of each line."""
+
+    __tablename__ = "order_submission"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    phase_id: int = Field(foreign_key="phase.id", index=True)
+    user_id: int = Field(sa_type=BigInteger)
+    action: str = Field(max_length=20)  # submit, clear
+    text: str = Field(sa_type=Text)
+    outcome: list[Any] = Field(default_factory=list, sa_type=JSON)
+    submitted_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class ReadyFlag(SQLModel, table=True):
+    """Present while a power is ready for its phase to close early."""
+
+    __tablename__ = "ready_flag"
+    __table_args__ = (UniqueConstraint("phase_id", "power"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    phase_id: int = Field(foreign_key="phase.id", index=True)
+    power: str = Field(max_length=20)
+    user_id: int = Field(sa_type=BigInteger)
+    set_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class Vote(SQLModel, table=True):
+    """A power's vote in a phase (``kind`` draw or concede); a later vote replaces the earlier."""
+
+    __tablename__ = "vote"
+    __table_args__ = (UniqueConstraint("phase_id", "power", "kind"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    phase_id: int = Field(foreign_key="phase.id", index=True)
+    power: str = Field(max_length=20)
+    kind: str = Field(max_length=20)
+    choice: str = Field(max_length=40)  # yes / no, or the power conceded to
+    cast_by: int = Field(sa_type=BigInteger)
+    cast_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class GameLogEntry(SQLModel, table=True):
+    """Append-only log of what happened to a game outside order-writing: creation, joins, the power
+    draw, moderator actions (extend, pause, replace, rollback ...), with who did it."""
+
+    __tablename__ = "game_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    at: datetime = Field(sa_type=UTCDateTime)
+    actor_id: int | None = Field(default=None, sa_type=BigInteger)  # None: the bot itself
+    action: str = Field(max_length=40)
+    detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+
+
+class PhaseMap(SQLModel, table=True):
+    """A rendered map, kept so that /map and /history never re-render.
+
+    ``kind`` ``orders``: the board at the phase's start with its orders and their results drawn;
+    ``position``: the board at the phase's start, no orders (the map a new phase opens with).
+    """
+
+    __tablename__ = "phase_map"
+    __table_args__ = (UniqueConstraint("phase_id", "kind"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    phase_id: int = Field(foreign_key="phase.id", index=True)
+    kind: str = Field(max_length=20)
+    png: bytes = Field(sa_type=LargeBinary)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class OutboxEntry(SQLModel, table=True):
+    """A message to post, written in the same transaction as what caused it; see gm/outbox.py."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        UniqueConstraint("dedup_key"),
+        Index("ix_outbox_pending", "sent_at", "failed_at", "id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    phase_id: int | None = Field(default=None, foreign_key="phase.id")
+    kind: str = Field(max_length=40)  # phase_results, phase_opened, reminder, game_started, ...
+    target_kind: str = Field(max_length=20)  # OutboxTarget
+    target_power: str | None = Field(default=None, max_length=20)
+    target_user_id: int | None = Field(default=None, sa_type=BigInteger)
+    payload: dict[str, Any] = Field(sa_type=JSON)
+    dedup_key: str = Field(max_length=200)  # stable identity: the same event never queues twice
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    next_attempt_at: datetime = Field(sa_type=UTCDateTime)
+    claimed_until: datetime | None = Field(default=None, sa_type=UTCDateTime)  # a sender's lease
+    sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    failed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # gave up (permanent error)
+    attempts: int = 0
+    last_error: str | None = Field(default=None, sa_type=Text)

@@ -1,0 +1,114 @@
+"""The migrations build the schema the code expects, on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError, StatementError
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import SQLModel, select
+
+from db.database import make_session_factory
+from db.migrate import current_revision, head_revision, upgrade_database
+from db.models import Game, GameLogEntry, Player
+
+
+async def test_upgrade_creates_the_schema_of_the_models(engine: AsyncEngine) -> None:
+    assert await current_revision(engine) is None
+    await upgrade_database(engine)
+    assert await current_revision(engine) == head_revision()
+
+    async with engine.connect() as conn:
+        diffs = await conn.run_sync(
+            lambda c: compare_metadata(MigrationContext.configure(c, opts={"compare_type": True}),
+                                       SQLModel.metadata)
+        )
+    assert diffs == [], f"models and migrations disagree; write a migration for: {diffs}"
+
+
+async def test_upgrade_twice_changes_nothing_and_keeps_data(engine: AsyncEngine) -> None:
+    await upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    async with sessions() as session:
+        session.add(_game())
+        await session.commit()
+    await upgrade_database(engine)
+    async with sessions() as session:
+        assert len((await session.exec(select(Game))).all()) == 1
+
+
+async def test_timestamps_come_back_aware_in_utc(engine: AsyncEngine) -> None:
+    await upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    paris_summer = timezone(timedelta(hours=2))
+    created = datetime(2024, 6, 1, 20, 30, tzinfo=paris_summer)
+    async with sessions() as session:
+        game = _game(created_at=created)
+        session.add(game)
+        await session.commit()
+        game_id = game.id
+    async with sessions() as session:
+        loaded = await session.get(Game, game_id)
+        assert loaded is not None
+        assert loaded.created_at == created
+        assert loaded.created_at.utcoffset() == timedelta(0)
+        assert loaded.created_at.hour == 18
+
+
+async def test_a_naive_timestamp_is_refused(engine: AsyncEngine) -> None:
+    await upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    async with sessions() as session:
+        session.add(_game(created_at=datetime(2024, 6, 1, 20, 30)))
+        with pytest.raises(StatementError, match="naive datetime"):
+            await session.commit()
+
+
+async def test_discord_snowflakes_up_to_2_63_fit(engine: AsyncEngine) -> None:
+    await upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    big = 2**63 - 1
+    async with sessions() as session:
+        game = _game(guild_id=big, creator_id=big - 1)
+        session.add(game)
+        await session.flush()
+        session.add(Player(game_id=game.id, user_id=big - 2, joined_at=datetime.now(UTC)))
+        await session.commit()
+    async with sessions() as session:
+        game = (await session.exec(select(Game))).one()
+        player = (await session.exec(select(Player))).one()
+    assert (game.guild_id, game.creator_id, player.user_id) == (big, big - 1, big - 2)
+
+
+async def test_foreign_keys_are_enforced(engine: AsyncEngine) -> None:
+    await upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    async with sessions() as session:
+        session.add(GameLogEntry(game_id=12345, at=datetime.now(UTC), action="created"))
+        with pytest.raises(IntegrityError):
+            await session.commit()
+
+
+async def test_sqlite_runs_in_wal_mode(engine: AsyncEngine) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("SQLite only")
+    await upgrade_database(engine)
+    async with engine.connect() as conn:
+        assert (await conn.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
+        assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar() == 1
+
+
+def _game(**overrides: object) -> Game:
+    fields: dict[str, object] = {
+        "guild_id": 1,
+        "name": "Test game",
+        "creator_id": 2,
+        "settings": {},
+        "created_at": datetime.now(UTC),
+    }
+    fields.update(overrides)
+    return Game(**fields)
