@@ -1,0 +1,784 @@
+"""The order language: reading what players type into :mod:`engine.orders` values.
+
+``parse_order`` reads one order in any of the notations players use (DESIGN.md): canonical text
+(``A PAR - BUR``), the rulebook's (``A Par-Bur``, ``F Con-Bul EC``, ``A Tri Holds``), full names
+(``F North Sea Convoys A London - Belgium``), aliases, any case, unicode dashes, words for the verbs,
+coasts in every common form. It raises :class:`OrderParseError` (with a reason and a hint) and
+nothing else.
+
+Canonical text takes a fast path (a split and a few dictionary lookups) because the adjudicator parses
+every order of every phase; everything else goes through the tolerant reader below it.
+
+``split_orders`` turns a pasted block into one line per order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+
+from engine.errors import OrderParseError
+from engine.mapdata import GameMap, load_map, province_of
+from engine.names import NameIndex, fold, name_index
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
+
+MAX_ORDER_LENGTH = 300
+
+# Symbol kinds of the tolerant reader.
+TYPE = "type"
+LOC = "place"
+POWER = "power"
+MOVE = "move"
+HOLD = "hold"
+SUPPORT = "support"
+CONVOY = "convoy"
+VIA = "via"
+BY = "by"
+BUILD = "build"
+DISBAND = "disband"
+REMOVE = "remove"
+RETREAT = "retreat"
+WAIVE = "waive"
+SEP = "separator"
+COAST = "coast"
+
+_KEYWORDS: dict[str, tuple[str, str | None]] = {}
+for _kind, _value, _words in (
+    (TYPE, "A", "a army armies armee"),
+    (TYPE, "F", "f fleet fleets"),
+    (MOVE, None, "- to m mv move moves moving attack attacks attacking into"),
+    (HOLD, None, "h hold holds holding stand stands standing"),
+    (SUPPORT, None, "s sup supp support supports supporting"),
+    (CONVOY, None, "c con convoy convoys convoying"),
+    (VIA, None, "via convoyed"),
+    (BY, None, "by"),
+    (BUILD, None, "b build builds building"),
+    (DISBAND, None, "d disband disbands disbanding disbanded"),
+    (REMOVE, None, "remove removes removing"),
+    (RETREAT, None, "r retreat retreats retreating"),
+    (WAIVE, None, "waive waives waived"),
+    (SEP, None, ", ; and & | /"),
+):
+    for _word in _words.split():
+        _KEYWORDS[_word] = (_kind, _value)
+_KEYWORDS.pop("con")  # "Con" is Constantinople; only the longer words mean "convoy"
+# Joined forms from old rulebooks: "A Bur SA Tyr-Mun".
+_JOINED = {"sa": (SUPPORT, "A"), "sf": (SUPPORT, "F"), "ca": (CONVOY, "A"), "cf": (CONVOY, "F")}
+_FILLERS = frozenset({"the", "in", "at", "from", "unit", "my", "our", "new", "an"})
+_COAST_WORDS = {"nc": "NC", "sc": "SC", "ec": "EC", "wc": "WC"}
+_COMPASS = {
+    "north": "NC",
+    "south": "SC",
+    "east": "EC",
+    "west": "WC",
+    "n": "NC",
+    "s": "SC",
+    "e": "EC",
+    "w": "WC",
+}
+_COAST_NAMES = {"NC": "north", "SC": "south", "EC": "east", "WC": "west"}
+
+# "(nc)", "/nc", "/n", "(north coast)", "/ n.c." -> " /nc"; bare "nc" and "north coast" are read later.
+_SLASH_COAST_RE = re.compile(
+    r"\s*[/(]\s*(?:(north|south|east|west)(?:ern)?(?:\s*coast)?|([nsew])\s*\.?\s*(?:c\s*\.?)?)(?![a-z])\s*\)?"
+)
+_TOKEN_RE = re.compile(r"/(?:nc|sc|ec|wc)|[a-z0-9][a-z0-9.']*|->|=>|-->|[-,;&|:]|\S")
+_LEAD_RE = re.compile(r"^\s*(?:[-*\u2022\u00b7\u2023\u25aa>]+|\(?\d{1,3}\s*[.):])\s*")
+_QUOTES = "\"'`\u201c\u201d\u2018\u2019\u00ab\u00bb"
+_TRAILING = ".,;:!?"
+_ARROWS = ("->", "=>", "-->", "\u2192", "\u21d2", "\u27f6")
+
+
+# --- the fast path for canonical text ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Canon:
+    """Per-map tables for the fast path: upper-case token -> shared Unit / location."""
+
+    units: dict[tuple[str | None, str], Unit]
+    locations: dict[str, str]
+
+
+_CANON: dict[int, tuple[GameMap, _Canon]] = {}
+_FAST_VERBS = {
+    "H": "H",
+    "HOLD": "H",
+    "HOLDS": "H",
+    "D": "D",
+    "B": "B",
+    "-": "-",
+    "R": "R",
+    "S": "S",
+    "C": "C",
+}
+_WAIVE = Waive()
+# Orders read by the tolerant reader, by (text, phase kind): orders are immutable, and the same lines
+# come back again and again (edited order lists, retries, the DATC's repeated positions).
+_CACHE: dict[tuple[str, str | None], tuple[GameMap, Order]] = {}
+_CACHE_SIZE = 4096
+
+
+def _canon(game_map: GameMap) -> _Canon:
+    hit = _CANON.get(id(game_map))
+    if hit is not None and hit[0] is game_map:
+        return hit[1]
+    locations = {loc: loc for loc in game_map.locations}
+    # One-word names and aliases that name one province (MID, NRG, GOL, KIEL, PORT...) are plain enough.
+    index = name_index(game_map)
+    for words, codes in index.exact.items():
+        if len(words) == 1 and len(codes) == 1 and words[0].isalpha() and words[0] not in _KEYWORDS:
+            locations.setdefault(words[0].upper(), next(iter(codes)))
+    units: dict[tuple[str | None, str], Unit] = {}
+    for key, loc in locations.items():
+        for t in ("A", "F", None):
+            units[(t, key)] = units.get((t, loc)) or Unit(t, loc)
+    table = _Canon(units, locations)
+    _CANON[id(game_map)] = (game_map, table)
+    return table
+
+
+def _fast(text: str, table: _Canon, phase_kind: str | None) -> Order | None:
+    """Canonical (and plain three-letter) orders; None means "let the tolerant reader decide"."""
+    toks = text.upper().replace("-", " - ").replace("\u2013", " - ").split()
+    n = len(toks)
+    if n == 0:
+        return None
+    units = table.units
+    first = toks[0]
+    if first == "A" or first == "F":
+        t: str | None = first
+        i = 1
+    else:
+        t = None
+        i = 0
+    if i >= n:
+        return None
+    unit = units.get((t, toks[i]))
+    if unit is None:
+        return None if n != 1 or first != "WAIVE" else _WAIVE
+    i += 1
+    left = n - i
+    if left == 0:
+        return Build(unit) if phase_kind == "A" else None
+    verb = _FAST_VERBS.get(toks[i])
+    if verb is None:
+        return None
+    if left == 1:
+        if verb == "H":
+            return Hold(unit)
+        if verb == "D":
+            return Remove(unit) if phase_kind == "A" else Disband(unit)
+        if verb == "B":
+            return Build(unit)
+        return None
+    if verb == "-" or verb == "R":
+        dest = table.locations.get(toks[i + 1])
+        if dest is None:
+            return None
+        if left == 2:
+            if verb == "R" or phase_kind == "R":
+                return Retreat(unit, dest)
+            return Move(unit, dest)
+        if left == 3 and verb == "-" and toks[i + 2] == "VIA":
+            return Move(unit, dest, True)
+        return None
+    if verb != "S" and verb != "C":
+        return None
+    i += 1
+    second = toks[i]
+    if second == "A" or second == "F":
+        i += 1
+        if i >= n:
+            return None
+        other = units.get((second, toks[i]))
+    else:
+        other = units.get((None, second))
+    if other is None:
+        return None
+    i += 1
+    left = n - i
+    if left == 0:
+        return SupportHold(unit, other) if verb == "S" else None
+    if left == 1 and verb == "S" and _FAST_VERBS.get(toks[i]) == "H":
+        return SupportHold(unit, other)
+    if left != 2 or toks[i] != "-":
+        return None
+    dest = table.locations.get(toks[i + 1])
+    if dest is None:
+        return None
+    if verb == "S":
+        return SupportMove(unit, other, dest)
+    return Convoy(unit, other, dest)
+
+
+# --- the tolerant reader ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sym:
+    """One meaningful piece of an order line: a keyword, a unit type, a place or a power."""
+
+    kind: str
+    value: str | None
+    text: str  # what the player wrote, for messages
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """An order with what the line said around it: the power it was addressed as, if any, and
+    whether it was a bare unit (``A Mun``) that only the adjustment phase makes a build."""
+
+    order: Order
+    power: str | None
+    bare: bool
+
+
+def parse_order(text: str, game_map: GameMap | None = None, phase_kind: str | None = None) -> Order:
+    """Read one order. ``phase_kind`` ('M', 'R', 'A' or None) decides what a bare or plain order means:
+    in 'R' a move is a Retreat, in 'A' a bare unit is a Build and a disband a Remove.
+
+    Raises OrderParseError (with ``reason`` and ``hint``), never anything else.
+    """
+    if type(text) is str and len(text) <= MAX_ORDER_LENGTH:
+        gm = game_map if game_map is not None else load_map()
+        try:
+            hit = _fast(text, _canon(gm), phase_kind)
+        except Exception:  # defensive: the slow path below gives the reason
+            hit = None
+        if hit is not None:
+            return hit
+        key = (text, phase_kind)
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0] is gm:
+            return cached[1]
+        order = read_line(text, gm, phase_kind).order
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = (gm, order)
+        return order
+    return read_line(text, game_map, phase_kind).order
+
+
+def read_line(text: str, game_map: GameMap | None = None, phase_kind: str | None = None) -> ParsedLine:
+    """Like :func:`parse_order`, also telling the power the line was addressed to and whether the
+    order was a bare unit. Raises OrderParseError only."""
+    try:
+        return _read_line(text, game_map, phase_kind)
+    except OrderParseError:
+        raise
+    except Exception as exc:  # a bug here must not take a whole phase down; say what to do instead
+        raise OrderParseError(
+            f"could not read this order ({type(exc).__name__})",
+            "write it as e.g. 'A PAR - BUR'; if it is right, tell a moderator",
+        ) from exc
+
+
+def _read_line(text: str, game_map: GameMap | None, phase_kind: str | None) -> ParsedLine:
+    """The tolerant reader. Only raises OrderParseError for bad input; anything else is a bug."""
+    if not isinstance(text, str):
+        raise OrderParseError(f"an order must be text, not {type(text).__name__}", "write e.g. 'A PAR - BUR'")
+    gm = game_map if game_map is not None else load_map()
+    if phase_kind not in (None, "M", "R", "A"):
+        raise OrderParseError(f"unknown phase kind {phase_kind!r}", "use 'M', 'R', 'A' or None")
+    cleaned = _clean(text)
+    if not cleaned:
+        raise OrderParseError("this line is empty", "write an order, e.g. 'A PAR - BUR'")
+    if len(cleaned) > MAX_ORDER_LENGTH:
+        raise OrderParseError(
+            f"this line is too long to be one order ({len(cleaned)} characters)",
+            "put each order on its own line",
+        )
+    index = name_index(gm)
+    words = _words(cleaned)
+    power, words = _leading_power(words, index)
+    syms = _symbols(words, index)
+    order, bare = _Grammar(syms, gm, index, phase_kind).order()
+    return ParsedLine(order, power, bare)
+
+
+def _clean(text: str) -> str:
+    s = text.strip()
+    for _ in range(3):
+        before = s
+        s = s.strip().strip(_QUOTES).strip().rstrip(_TRAILING)
+        s = _LEAD_RE.sub("", s, count=1) if _LEAD_RE.match(s) and not _starts_like_dash_order(s) else s
+        if s == before:
+            break
+    return s.strip()
+
+
+def _starts_like_dash_order(s: str) -> bool:
+    """'- A Par-Bur' is a bullet; '-> Bur' is not a bullet but nonsense either way."""
+    return s.startswith(("->", "-->"))
+
+
+def _words(cleaned: str) -> list[str]:
+    s = fold(cleaned)
+    for arrow in _ARROWS:
+        s = s.replace(arrow, " - ")
+    s = _SLASH_COAST_RE.sub(lambda m: " /" + _compass(m.group(1) or m.group(2)).lower() + " ", s)
+    out: list[str] = []
+    for tok in _TOKEN_RE.findall(s):
+        if tok[0].isalnum():
+            tok = tok.replace(".", "").replace("'", "")
+            if not tok:
+                continue
+        elif tok in ("(", ")", "[", "]", "{", "}", "!", "?", "."):
+            continue
+        out.append(tok)
+    return out
+
+
+def _compass(word: str) -> str:
+    return _COMPASS[word]
+
+
+def _leading_power(words: list[str], index: NameIndex) -> tuple[str | None, list[str]]:
+    """'France: A Par-Bur' -> ('FRANCE', [...]); 'France A Par-Bur' likewise (no colon needed when a
+    unit follows). A name before a colon that is not a power is refused."""
+    if ":" in words:
+        colon = words.index(":")
+        head = [w for w in words[:colon] if w != "-"]
+        hit = index.power_at(head, 0) if head else None
+        if hit is None or hit[1] != len(head):
+            raise OrderParseError(
+                f"'{' '.join(words[:colon])}:' is not a power",
+                f"start the line with the order itself, or with a power: {', '.join(index.game_map.powers)}",
+            )
+        return hit[0], words[colon + 1 :]
+    if words and words[0] not in _KEYWORDS and index.exact_at(words, 0) is None:
+        hit = index.power_at(words, 0)
+        if hit is not None and len(words) > hit[1]:
+            nxt = words[hit[1]]
+            if _KEYWORDS.get(nxt, ("",))[0] == TYPE:
+                return hit[0], words[hit[1] :]
+    return None, words
+
+
+def _symbols(words: list[str], index: NameIndex) -> list[Sym]:
+    """Resolve words into keywords, unit types, places (with coasts) and powers."""
+    syms: list[Sym] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if w.startswith("/") and len(w) == 3:
+            syms.append(Sym(COAST, w[1:].upper(), w))
+            i += 1
+            continue
+        if w in _COAST_WORDS:
+            syms.append(Sym(COAST, _COAST_WORDS[w], w))
+            i += 1
+            continue
+        if w in ("north", "south", "east", "west") and i + 1 < n and words[i + 1] == "coast":
+            syms.append(Sym(COAST, _COMPASS[w], f"{w} coast"))
+            i += 2
+            continue
+        match = index.exact_at(words, i)
+        if match is not None and not (match.length == 1 and w in _KEYWORDS):
+            syms.append(_place(words, i, match, index))
+            i += match.length
+            continue
+        if w in _KEYWORDS:
+            kind, value = _KEYWORDS[w]
+            syms.append(Sym(kind, value, w))
+            i += 1
+            continue
+        if w in _JOINED:
+            kind, value = _JOINED[w]
+            syms.append(Sym(kind, None, w[0]))
+            syms.append(Sym(TYPE, value, w[1]))
+            i += 1
+            continue
+        if w in (">", "->", "=>", "-->"):
+            syms.append(Sym(MOVE, None, w))
+            i += 1
+            continue
+        if w in _FILLERS:
+            i += 1
+            continue
+        power = index.power_at(words, i)
+        if power is not None:
+            syms.append(Sym(POWER, power[0], " ".join(words[i : i + power[1]])))
+            i += power[1]
+            continue
+        match = index.prefix_at(words, i) or index.typo_at(words, i)
+        if match is not None:
+            syms.append(_place(words, i, match, index))
+            i += match.length
+            continue
+        raise _unknown(words, i, index)
+    return syms
+
+
+def _place(words: list[str], i: int, match, index: NameIndex) -> Sym:
+    written = " ".join(words[i : i + match.length]).replace(" - ", "-")
+    if len(match.codes) > 1:
+        readings = ", ".join(index.label(c) for c in match.codes)
+        raise OrderParseError(
+            f"'{written}' could mean several places: {readings}",
+            f"write the three-letter code, e.g. {' or '.join(match.codes[:2])}",
+        )
+    return Sym(LOC, match.codes[0], written)
+
+
+def _unknown(words: list[str], i: int, index: NameIndex) -> OrderParseError:
+    w = words[i]
+    if w in ("swi", "switzerland", "swiss"):
+        return OrderParseError(
+            "Switzerland is impassable: no unit can enter or support into it",
+            "choose another province",
+        )
+    if w == ":":
+        return OrderParseError("a ':' may only follow a power's name at the start", "remove the ':'")
+    if not any(c.isalnum() for c in w):
+        return OrderParseError(f"unexpected '{w}' in this order", "orders use letters and '-' only")
+    close = index.suggest(w)
+    hint = (
+        f"did you mean {' or '.join(close)}?" if close else "use the province's name or its three-letter code"
+    )
+    return OrderParseError(f"unknown place or word '{w}'", hint)
+
+
+_EXAMPLES = {
+    None: "{u} H' or '{u} - <place>",
+    "M": "{u} H' or '{u} - <place>",
+    "R": "{u} R <place>' or '{u} D",
+    "A": "{u} B' or '{u} D",
+}
+_EXPECT_AFTER_UNIT = {
+    None: "an order after it: H (hold), - place (move), S (support) or C (convoy)",
+    "M": "an order after it: H (hold), - place (move), S (support) or C (convoy)",
+    "R": "R place (retreat) or D (disband) after it",
+    "A": "B (build) or D (remove) after it",
+}
+
+
+class _Grammar:
+    """Recursive descent over the symbols of one line."""
+
+    def __init__(self, syms: list[Sym], gm: GameMap, index: NameIndex, phase_kind: str | None) -> None:
+        self.syms = syms
+        self.pos = 0
+        self.gm = gm
+        self.index = index
+        self.phase_kind = phase_kind
+
+    # --- helpers -------------------------------------------------------------------------------------
+
+    def peek(self, k: int = 0) -> Sym | None:
+        j = self.pos + k
+        return self.syms[j] if j < len(self.syms) else None
+
+    def kind(self, k: int = 0) -> str | None:
+        s = self.peek(k)
+        return None if s is None else s.kind
+
+    def take(self) -> Sym:
+        s = self.syms[self.pos]
+        self.pos += 1
+        return s
+
+    def skip(self, *kinds: str) -> bool:
+        if self.kind() in kinds:
+            self.pos += 1
+            return True
+        return False
+
+    def so_far(self) -> str:
+        shown = (
+            s.value if s.kind in (TYPE, LOC, POWER) and s.value else s.text for s in self.syms[: self.pos]
+        )
+        return " ".join(shown) or "(nothing)"
+
+    def incomplete(self, expected: str, example: str) -> OrderParseError:
+        got = self.peek()
+        if got is None:
+            reason = f"this order stops too early: read '{self.so_far()}' and expected {expected}"
+        else:
+            reason = f"read '{self.so_far()}' and expected {expected}, not '{got.text}'"
+        return OrderParseError(reason, f"e.g. '{example}'")
+
+    # --- pieces --------------------------------------------------------------------------------------
+
+    def location(self, what: str, example: str) -> str:
+        s = self.peek()
+        if s is None or s.kind != LOC:
+            if s is not None and s.kind == POWER:
+                raise OrderParseError(
+                    f"'{s.text}' is a power, not a place",
+                    f"name a province, e.g. '{example}'",
+                )
+            raise self.incomplete(what, example)
+        self.pos += 1
+        code = s.value or ""
+        if self.kind() == COAST:
+            coast_sym = self.take()
+            return self.with_coast(code, coast_sym.value or "", s.text)
+        return code
+
+    def with_coast(self, code: str, coast: str, written: str) -> str:
+        prov = self.gm.provinces[code]
+        if coast in prov.coasts:
+            return f"{code}/{coast}"
+        word = _COAST_NAMES.get(coast, coast.lower())
+        if not prov.coasts:
+            raise OrderParseError(
+                f"{prov.name} has no separate coasts: '{code}/{coast}' does not exist",
+                f"write just {code}",
+            )
+        choices = " or ".join(f"{code}/{c} ({_COAST_NAMES.get(c, c)} coast)" for c in prov.coasts)
+        raise OrderParseError(f"{prov.name} has no {word} coast", f"its coasts are {choices}")
+
+    def unit(self, role: str, example: str) -> Unit:
+        self.skip(POWER)  # "A Ser S Turkish A Bul-Rum": the nationality is a note for the reader
+        t: str | None = None
+        if self.kind() == TYPE:
+            t = self.take().value
+            nxt = self.peek()
+            if (
+                t == "A"
+                and self.syms[self.pos - 1].text == "a"
+                and nxt is not None
+                and nxt.text in ("army", "fleet")
+            ):
+                t = self.take().value  # "build a fleet in Kiel": 'a' was an article
+        loc = self.location(f"the province of {role}", example)
+        return Unit(t, loc)
+
+    # --- orders --------------------------------------------------------------------------------------
+
+    def order(self) -> tuple[Order, bool]:
+        while self.kind() == SEP:  # stray leading separator
+            self.pos += 1
+        if self.peek() is None:
+            raise OrderParseError("there is no order on this line", "write e.g. 'A PAR - BUR'")
+        if all(s.kind == POWER for s in self.syms):
+            raise OrderParseError(
+                f"'{self.syms[0].text}' is a power's name, not an order",
+                "write the order after it, e.g. 'France: A PAR - BUR'",
+            )
+        order, bare = self.head()
+        self.finish(order)
+        return order, bare
+
+    def head(self) -> tuple[Order, bool]:
+        k = self.kind()
+        if k == WAIVE:
+            self.pos += 1
+            self.skip(BUILD)
+            return Waive(), False
+        if k == BUILD:
+            self.pos += 1
+            if self.kind() == WAIVE:  # "build: waive"
+                self.pos += 1
+                return Waive(), False
+            return Build(self.unit("the new unit", "Build F KIE")), False
+        if k == DISBAND:
+            self.pos += 1
+            return self.disband(self.unit("the unit to disband", "Disband A PAR")), False
+        if k == REMOVE:
+            self.pos += 1
+            return self.remove(self.unit("the unit to remove", "Remove A PAR")), False
+        if k == RETREAT and self.kind(1) in (TYPE, LOC, POWER):
+            self.pos += 1
+            unit = self.unit("the retreating unit", "Retreat A PAR to BUR")
+            self.skip(MOVE)
+            return Retreat(unit, self.location("where it retreats to", f"{unit} R BUR")), False
+        if k in (MOVE, SUPPORT, CONVOY, HOLD, VIA, BY, RETREAT, COAST, SEP):
+            s = self.peek()
+            assert s is not None
+            raise OrderParseError(
+                f"an order starts with the unit, not with '{s.text}'",
+                "e.g. 'A PAR - BUR' (unit type, its province, then the order)",
+            )
+        unit = self.unit("the unit", "A PAR - BUR")
+        return self.after_unit(unit)
+
+    def after_unit(self, unit: Unit) -> tuple[Order, bool]:
+        k = self.kind()
+        if k is None:
+            if self.phase_kind == "A":
+                return Build(unit), True
+            raise self.incomplete(
+                _EXPECT_AFTER_UNIT[self.phase_kind], _EXAMPLES[self.phase_kind].format(u=unit)
+            )
+        if k == HOLD:
+            self.pos += 1
+            return Hold(unit), False
+        if k == MOVE:
+            self.pos += 1
+            while self.skip(MOVE):
+                pass
+            if self.kind() == HOLD:  # "F Lon-Holds"
+                self.pos += 1
+                return Hold(unit), False
+            if self.kind() == RETREAT:  # "A Par - retreat Bur"? read as a retreat
+                self.pos += 1
+                self.skip(MOVE)
+                return Retreat(unit, self.location("where it retreats to", f"{unit} R BUR")), False
+            return self.move(unit), False
+        if k == RETREAT:
+            self.pos += 1
+            self.skip(MOVE)
+            return Retreat(unit, self.location("where it retreats to", f"{unit} R BUR")), False
+        if k == SUPPORT:
+            self.pos += 1
+            return self.support(unit), False
+        if k == CONVOY:
+            self.pos += 1
+            return self.convoy(unit), False
+        if k == DISBAND:
+            self.pos += 1
+            return self.disband(unit), False
+        if k == REMOVE:
+            self.pos += 1
+            return self.remove(unit), False
+        if k == BUILD:
+            self.pos += 1
+            return Build(unit), False
+        if k in (LOC, TYPE, POWER) and self.phase_kind == "A" and unit.type is not None:
+            return Build(unit), True  # "A Mun, F Kie" split badly: finish() reports the second order
+        raise self.incomplete(_EXPECT_AFTER_UNIT[self.phase_kind], _EXAMPLES[self.phase_kind].format(u=unit))
+
+    def move(self, unit: Unit) -> Order:
+        dest = self.location("where it moves to", f"{unit} - BUR")
+        via = False
+        # "A Lon-Nth-Nwy": a convoy route written out; the seas in between are only a route.
+        while self.kind() == MOVE and self.kind(1) == LOC:
+            if not self.gm.is_sea(province_of(dest)):
+                raise OrderParseError(
+                    f"this order names two destinations ({dest} and then {self.peek(1).text})",  # type: ignore[union-attr]
+                    "a unit moves one province at a time; an army's convoy route goes only through seas",
+                )
+            self.pos += 1
+            dest = self.location("where it moves to", f"{unit} - BUR")
+            via = True
+        if self.kind() == VIA or (self.kind() == BY and self.kind(1) == CONVOY):
+            self.pos += 1
+            self.skip(CONVOY)
+            via = True
+            while self.kind() == LOC and self.gm.is_sea(self.peek().value or ""):  # type: ignore[union-attr]
+                self.pos += 1  # "via Nth": the route is the fleets' business
+                self.skip(SEP)
+        elif self.kind() == CONVOY and self.kind(1) is None:  # "A Lon-Nwy convoy"
+            self.pos += 1
+            via = True
+        if via:
+            return Move(unit, dest, True)
+        if self.phase_kind == "R":
+            return Retreat(unit, dest)
+        return Move(unit, dest)
+
+    def support(self, unit: Unit) -> Order:
+        example = f"{unit} S A MAR - BUR"
+        other = self.unit("the supported unit", example)
+        if self.kind() == MOVE:
+            self.pos += 1
+            while self.skip(MOVE):
+                pass
+            if self.kind() == HOLD:
+                self.pos += 1
+                return SupportHold(unit, other)
+            dest = self.location("where the supported unit moves to", example)
+            if self.skip(VIA) or (self.kind() == BY and self.kind(1) == CONVOY and self.skip(BY)):
+                self.skip(CONVOY)  # "S A Lon - Bel via convoy": the supported move's own business
+            return SupportMove(unit, other, dest)
+        self.skip(HOLD)
+        return SupportHold(unit, other)
+
+    def convoy(self, unit: Unit) -> Order:
+        example = f"{unit} C A LON - NWY"
+        army = self.unit("the convoyed army", example)
+        if self.kind() != MOVE:
+            raise self.incomplete("'-' and the army's destination", example)
+        while self.skip(MOVE):
+            pass
+        return Convoy(unit, army, self.location("where the army goes", example))
+
+    def disband(self, unit: Unit) -> Order:
+        return Remove(unit) if self.phase_kind == "A" else Disband(unit)
+
+    def remove(self, unit: Unit) -> Order:
+        return Disband(unit) if self.phase_kind == "R" else Remove(unit)
+
+    def finish(self, order: Order) -> None:
+        while self.kind() == SEP and self.kind(1) is None:
+            self.pos += 1  # trailing separator
+        rest = self.syms[self.pos :]
+        if not rest:
+            return
+        first = rest[0]
+        if first.kind == SEP:
+            rest = rest[1:]
+        if first.kind == SEP or first.kind in (TYPE, LOC, POWER, BUILD, DISBAND, REMOVE, WAIVE):
+            second = " ".join(s.text for s in rest)
+            with contextlib.suppress(OrderParseError):
+                second = str(_Grammar(rest, self.gm, self.index, self.phase_kind).order()[0])
+            raise OrderParseError(
+                f"this line holds more than one order: '{order}' and '{second}'",
+                "put each order on its own line",
+            )
+        extra = " ".join(s.text for s in rest)
+        raise OrderParseError(
+            f"read the order '{order}' but did not understand what follows it: '{extra}'",
+            "remove the extra words, or put each order on its own line",
+        )
+
+
+# --- splitting a pasted block ----------------------------------------------------------------------
+
+_BULLET_RE = re.compile(r"^\s*(?:[*\u2022\u00b7\u2023\u25aa>]+|-(?![->])|\(?\d{1,3}\s*[.):]|#\d{1,3}\b)\s*")
+_FENCE_RE = re.compile(r"^\s*```\w*\s*$")
+_HEADER_RE = re.compile(r"^\s*\**\s*([A-Za-z][A-Za-z\- ]{1,30}?)\s*\**\s*:\s*\**\s*(.*)$")
+
+
+def split_orders(text: str, game_map: GameMap | None = None) -> list[str]:
+    """Cut a pasted block into order lines: newlines, ';' and ',' separate orders; bullets ("- ",
+    "* ", "1.") and code fences are dropped; blank pieces are dropped. A power heading ("France:")
+    is kept in front of each order under it, so nothing the player wrote is lost; a piece that is
+    not an order stays a line of its own for the parser to refuse with a reason.
+    """
+    if not isinstance(text, str):
+        return []
+    index = name_index(game_map if game_map is not None else load_map())
+    out: list[str] = []
+    heading = ""
+    for raw_line in text.splitlines():
+        if _FENCE_RE.match(raw_line):
+            continue
+        line = _BULLET_RE.sub("", raw_line, count=1).strip()
+        if not line:
+            continue
+        m = _HEADER_RE.match(line)
+        if m is not None:
+            hit = index.power_at(_power_words(m.group(1)), 0)
+            if hit is not None and hit[1] == len(_power_words(m.group(1))):
+                heading = f"{m.group(1).strip()}: "
+                line = m.group(2).strip()
+                if not line:
+                    continue
+        for piece in re.split(r"[;,]", line):
+            piece = _BULLET_RE.sub("", piece, count=1).strip()
+            if piece:
+                out.append(heading + piece)
+    return out
+
+
+def _power_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+", fold(text))]

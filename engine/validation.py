@@ -1,0 +1,587 @@
+"""Checking a parsed order against a board: is it possible at all, for this power, in this phase?
+
+``validate_order`` returns the order completed from the board (unit types and coasts filled in,
+support destinations without a coast, an army's coast dropped) or raises :class:`InvalidOrder` with
+a reason a player understands and a hint. "Possible" means possible whatever the others order: a
+move that may bounce is valid, a move to a province the unit can never reach is not (DESIGN.md,
+``status: invalid``). Convoy routes count as possible when seas link the two coasts, whether or not
+fleets stand there now.
+
+Everything named in a reason is public on the board (units, their owners, dislodged units and
+their retreat options), so a refusal never leaks another power's orders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.board import Board, Dislodged
+from engine.errors import InvalidOrder
+from engine.mapdata import COAST, SEA, GameMap, coast_of, province_of
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
+from engine.parser import read_line
+
+_KIND_WORDS = {"A": "an army", "F": "a fleet"}
+_COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
+
+
+def read_order(text: str, board: Board, power: str) -> Order:
+    """Parse ``text`` for the board's phase, then validate it for ``power``.
+
+    In an adjustment phase a bare unit ("A Gal") is a removal when ``power`` has that very unit
+    there and a build otherwise, the way the rulebook's sample game writes both. A line addressed
+    to another power ("Germany: A Mun-Ruh" sent by France) is refused.
+    Raises OrderParseError or InvalidOrder.
+    """
+    line = read_line(text, board.game_map, board.phase.kind)
+    if line.power is not None and line.power != power:
+        raise InvalidOrder(
+            f"this line is addressed to {line.power}, but you play {power}",
+            "remove the power's name from the start of the line",
+        )
+    order = line.order
+    if line.bare and isinstance(order, Build):
+        hit = board.occupied().get(order.unit.province)
+        if hit is not None and hit[0] == power and hit[1].type == order.unit.type:
+            order = Remove(order.unit)
+    return validate_order(order, board, power)
+
+
+def validate_order(order: Order, board: Board, power: str) -> Order:
+    """The order completed from the board, or InvalidOrder saying why it can never be carried out."""
+    gm = board.game_map
+    if power not in gm.powers:
+        raise InvalidOrder(f"unknown power {power!r}", f"powers are {', '.join(gm.powers)}")
+    kind = board.phase.kind
+    if kind == "M":
+        return _movement(order, board, power)
+    if kind == "R":
+        return _retreat(order, board, power)
+    return _adjustment(order, board, power)
+
+
+# --- movement phase --------------------------------------------------------------------------------
+
+
+def _movement(order: Order, board: Board, power: str) -> Order:
+    if isinstance(order, Hold):
+        return Hold(_own_unit(order.unit, board, power))
+    if isinstance(order, Move):
+        return _move(order, board, power)
+    if isinstance(order, SupportHold):
+        return _support_hold(order, board, power)
+    if isinstance(order, SupportMove):
+        return _support_move(order, board, power)
+    if isinstance(order, Convoy):
+        return _convoy(order, board, power)
+    phase = board.phase.long_name
+    if isinstance(order, Retreat):
+        raise InvalidOrder(
+            f"{order} is a retreat, but {phase} is a movement phase",
+            f"to move, write {order.unit} - {order.dest}",
+        )
+    if isinstance(order, Disband | Remove):
+        raise InvalidOrder(
+            f"{order.unit} cannot disband in {phase}",
+            "units disband only when dislodged (retreat phase) or in the winter adjustments",
+        )
+    if isinstance(order, Build | Waive):
+        raise InvalidOrder(
+            f"'{order}' is a build order, but {phase} is a movement phase",
+            "builds are ordered in the winter adjustment phase",
+        )
+    raise InvalidOrder(f"not an order: {order!r}", "write e.g. A PAR - BUR")
+
+
+def _move(order: Move, board: Board, power: str) -> Order:
+    gm = board.game_map
+    unit = _own_unit(order.unit, board, power)
+    dest_prov = _province(gm, order.dest, str(order))
+    src_prov = unit.province
+    if dest_prov == src_prov:
+        raise InvalidOrder(
+            f"{unit} cannot move to {_name(gm, dest_prov)}: it is already there",
+            f"to stay, write {unit} H",
+        )
+    if unit.type == "F":
+        if order.via_convoy:
+            raise InvalidOrder(
+                f"{unit} cannot be convoyed: only armies are convoyed", f"write {unit} - {dest_prov}"
+            )
+        dest = _fleet_destination(gm, unit, order.dest, dest_prov)
+        return Move(unit, dest)
+    # An army: coasts mean nothing to it (DATC 4.B.6).
+    prov = gm.provinces[dest_prov]
+    if prov.kind == SEA:
+        raise InvalidOrder(
+            f"{unit} cannot move to {_name(gm, dest_prov)}: armies cannot enter the sea",
+            "a fleet there can convoy the army across instead",
+        )
+    if not order.via_convoy and gm.army_can_move(src_prov, dest_prov):
+        return Move(unit, dest_prov)
+    if _convoy_possible(gm, src_prov, dest_prov):
+        return Move(unit, dest_prov, order.via_convoy)
+    if order.via_convoy:
+        raise InvalidOrder(
+            f"{unit} cannot be convoyed to {_name(gm, dest_prov)}: no chain of seas links the two coasts",
+            _reach_hint(gm, unit),
+        )
+    raise InvalidOrder(
+        f"{unit} cannot reach {_name(gm, dest_prov)}: it is not next to {_name(gm, src_prov)}",
+        _reach_hint(gm, unit),
+    )
+
+
+def _fleet_destination(gm: GameMap, unit: Unit, dest: str, dest_prov: str) -> str:
+    """The location a fleet moves to, with the coast filled in where only one is possible."""
+    prov = gm.provinces[dest_prov]
+    if prov.kind == "land":
+        raise InvalidOrder(
+            f"{unit} cannot move to {_name(gm, dest_prov)}: fleets cannot go inland",
+            _reach_hint(gm, unit),
+        )
+    options = gm.fleet_destinations(unit.location, dest_prov)
+    if not options:
+        raise InvalidOrder(
+            f"{unit} cannot reach {_name(gm, dest_prov)}: there is no sea or coast route "
+            f"from {gm.name_of(unit.location)} in one move",
+            _reach_hint(gm, unit),
+        )
+    coast = coast_of(dest)
+    if coast is not None:
+        if dest in options:
+            return dest
+        if dest not in gm.locations:
+            raise InvalidOrder(
+                f"{_name(gm, dest_prov)} has no {_coast_word(coast)}", _coast_hint(gm, unit, options)
+            )
+        raise InvalidOrder(
+            f"{unit} cannot reach {gm.name_of(dest)}",
+            _coast_hint(gm, unit, options),
+        )
+    if len(options) == 1:
+        return options[0]
+    raise InvalidOrder(
+        f"{unit} - {dest_prov} must say which coast of {prov.name}: the fleet can reach "
+        + " and ".join(gm.name_of(o) for o in options),
+        f"write {' or '.join(f'{unit} - {o}' for o in options)}",
+    )
+
+
+def _coast_hint(gm: GameMap, unit: Unit, options: tuple[str, ...]) -> str:
+    return "from there it can reach " + " or ".join(f"{gm.name_of(o)}: write {unit} - {o}" for o in options)
+
+
+def _support_hold(order: SupportHold, board: Board, power: str) -> Order:
+    gm = board.game_map
+    unit = _own_unit(order.unit, board, power)
+    target = _other_unit(order.supported, board, f"{order}", "support")
+    if target.province == unit.province:
+        raise InvalidOrder(f"{unit} cannot support itself", f"to stay put, write {unit} H")
+    if not gm.can_reach(unit.type or "A", unit.location, target.province):
+        raise InvalidOrder(
+            f"{unit} cannot support {target}: it could not move to {_name(gm, target.province)} itself",
+            "a unit supports only into a province it could move to"
+            + (
+                " (fleets cannot reach inland provinces)"
+                if unit.type == "F"
+                else " (armies cannot enter the sea)"
+            ),
+        )
+    return SupportHold(unit, target)
+
+
+def _support_move(order: SupportMove, board: Board, power: str) -> Order:
+    gm = board.game_map
+    unit = _own_unit(order.unit, board, power)
+    target = _other_unit(order.supported, board, f"{order}", "support")
+    dest_prov = _province(gm, order.dest, str(order))
+    if target.province == unit.province:
+        raise InvalidOrder(f"{unit} cannot support its own move", f"write {unit} - {dest_prov} to move it")
+    if dest_prov == target.province:
+        raise InvalidOrder(
+            f"{unit} S {target} - {dest_prov}: {target} is already in {_name(gm, dest_prov)}",
+            f"to support it holding, write {unit} S {target}",
+        )
+    if dest_prov == unit.province:
+        raise InvalidOrder(
+            f"{unit} cannot support a move into its own province {_name(gm, dest_prov)}",
+            f"to defend, write {unit} H",
+        )
+    if not gm.can_reach(unit.type or "A", unit.location, dest_prov):
+        raise InvalidOrder(
+            f"{unit} cannot support a move to {_name(gm, dest_prov)}: it could not move there itself",
+            "a unit supports only into a province it could move to"
+            + (
+                " (fleets follow coasts and cannot go inland)"
+                if unit.type == "F"
+                else " (armies cannot enter the sea)"
+            ),
+        )
+    if not _could_reach(gm, target, dest_prov):
+        raise InvalidOrder(
+            f"{unit} supports {target} to {_name(gm, dest_prov)}, but {target} can never get there",
+            _reach_hint(gm, target),
+        )
+    return SupportMove(unit, target, dest_prov)
+
+
+def _convoy(order: Convoy, board: Board, power: str) -> Order:
+    gm = board.game_map
+    fleet = _own_unit(order.unit, board, power)
+    if fleet.type != "F":
+        raise InvalidOrder(
+            f"{fleet} cannot convoy: only fleets convoy", f"to support instead, write {fleet} S ..."
+        )
+    if not gm.is_sea(fleet.province):
+        raise InvalidOrder(
+            f"{fleet} cannot convoy: {_name(gm, fleet.province)} is a coast, and only fleets at sea convoy",
+            "move the fleet out to sea first",
+        )
+    army = _other_unit(order.convoyed, board, str(order), "convoy")
+    if army.type != "A":
+        raise InvalidOrder(
+            f"{fleet} cannot convoy {army}: only armies are convoyed", "a fleet moves by itself"
+        )
+    dest_prov = _province(gm, order.dest, str(order))
+    src_prov = army.province
+    if gm.provinces[dest_prov].kind != COAST:
+        raise InvalidOrder(
+            f"{fleet} cannot convoy {army} to {_name(gm, dest_prov)}: a convoy lands only on a coast",
+            "name a coastal province as the destination",
+        )
+    if dest_prov == src_prov:
+        raise InvalidOrder(
+            f"{fleet} cannot convoy {army} to {_name(gm, dest_prov)}: the army is already there",
+            "name where the army should go",
+        )
+    if gm.provinces[src_prov].kind != COAST:
+        raise InvalidOrder(
+            f"{fleet} cannot convoy {army}: {_name(gm, src_prov)} is not on a coast",
+            "only armies in coastal provinces can be convoyed",
+        )
+    links = _sea_links(gm)
+    group = links.group[fleet.province]
+    if group not in links.touches[src_prov] or group not in links.touches[dest_prov]:
+        raise InvalidOrder(
+            f"{fleet} cannot be part of a convoy from {_name(gm, src_prov)} to {_name(gm, dest_prov)}: "
+            "no chain of seas through it links the two",
+            "only fleets in seas between the two coasts can convoy",
+        )
+    return Convoy(fleet, army, dest_prov)
+
+
+def _could_reach(gm: GameMap, unit: Unit, dest_prov: str) -> bool:
+    """Whether ``unit`` could ever move to ``dest_prov`` this turn (by land, coast or convoy)."""
+    if unit.type == "F":
+        return gm.can_reach("F", unit.location, dest_prov)
+    return gm.army_can_move(unit.province, dest_prov) or _convoy_possible(gm, unit.province, dest_prov)
+
+
+# --- retreat phase ---------------------------------------------------------------------------------
+
+
+def _retreat(order: Order, board: Board, power: str) -> Order:
+    gm = board.game_map
+    phase = board.phase.long_name
+    if isinstance(order, Move):
+        if order.via_convoy:
+            raise InvalidOrder(f"{order}: retreats cannot be convoyed", f"write {order.unit} R {order.dest}")
+        order = Retreat(order.unit, order.dest)
+    if isinstance(order, Remove):
+        order = Disband(order.unit)
+    if isinstance(order, Disband):
+        return Disband(_dislodged(order.unit, board, power).unit)
+    if not isinstance(order, Retreat):
+        unit = order.unit
+        example = f" ({unit} R place, or {unit} D)" if unit is not None else ""
+        raise InvalidOrder(
+            f"'{order}' cannot be ordered in {phase}",
+            f"a dislodged unit either retreats or disbands{example}; other units wait for the next turn",
+        )
+    entry = _dislodged(order.unit, board, power)
+    unit = entry.unit
+    options = entry.retreats
+    if not options:
+        raise InvalidOrder(f"{unit} has nowhere to retreat to", f"write {unit} D (it is disbanded anyway)")
+    dest_prov = _province(gm, order.dest, str(order))
+    if unit.type == "A":
+        dest: str | None = dest_prov if dest_prov in options else None
+    elif order.dest in options:
+        dest = order.dest
+    else:
+        fits = [o for o in options if province_of(o) == dest_prov]
+        dest = fits[0] if len(fits) == 1 and coast_of(order.dest) is None else None
+    if dest is None:
+        why = ""
+        if dest_prov == entry.attacker_from:
+            why = ": the attack came from there"
+        elif board.unit_at(dest_prov) is not None:
+            why = ": it is occupied"
+        raise InvalidOrder(
+            f"{unit} cannot retreat to {_name(gm, order.dest)}{why}",
+            f"it may retreat to {', '.join(options)}, or disband ({unit} D)",
+        )
+    return Retreat(unit, dest)
+
+
+def _dislodged(unit: Unit, board: Board, power: str) -> Dislodged:
+    gm = board.game_map
+    prov = _province(gm, unit.location, str(unit))
+    for owner, entries in board.dislodged.items():
+        for entry in entries:
+            if entry.unit.province != prov:
+                continue
+            if owner != power:
+                raise InvalidOrder(
+                    f"{entry.unit} is not yours: it belongs to {owner}", _dislodged_hint(board, power)
+                )
+            _check_type(unit, entry.unit, gm)
+            return entry
+    standing = board.unit_at(prov)
+    if standing is not None:
+        raise InvalidOrder(
+            f"{standing} in {_name(gm, prov)} was not dislodged, so it has no retreat to order",
+            _dislodged_hint(board, power),
+        )
+    raise InvalidOrder(f"there is no dislodged unit in {_name(gm, prov)}", _dislodged_hint(board, power))
+
+
+def _dislodged_hint(board: Board, power: str) -> str:
+    mine = [str(d.unit) for d in board.dislodged_of(power)]
+    if not mine:
+        return "you have no dislodged units: there is nothing to order this phase"
+    return "your dislodged units: " + ", ".join(mine)
+
+
+# --- adjustment phase ------------------------------------------------------------------------------
+
+
+def _adjustment(order: Order, board: Board, power: str) -> Order:
+    gm = board.game_map
+    if isinstance(order, Waive):
+        return order
+    if isinstance(order, Disband):
+        order = Remove(order.unit)
+    if isinstance(order, Remove):
+        return Remove(_own_unit(order.unit, board, power))
+    if isinstance(order, Build):
+        return _build(order, board, power, gm)
+    raise InvalidOrder(
+        f"'{order}' cannot be ordered in {board.phase.long_name}",
+        "in the adjustment phase write builds (F KIE B, A MUN B), removals (A PAR D) or WAIVE",
+    )
+
+
+def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
+    unit = order.unit
+    prov_code = _province(gm, unit.location, str(order))
+    prov = gm.provinces[prov_code]
+    place = _name(gm, prov_code)
+    if unit.type is None:
+        choices = f"A {prov_code} B" + ("" if prov.kind == "land" else f" or F {prov_code} B")
+        raise InvalidOrder(f"the build in {place} does not say army or fleet", f"write {choices}")
+    if not prov.supply_center:
+        raise InvalidOrder(
+            f"cannot build {unit} B: {place} is not a supply center", _build_hint(board, power)
+        )
+    if prov.home != power:
+        raise InvalidOrder(
+            f"cannot build {unit} B: {place} is not one of your home centers",
+            _build_hint(board, power),
+        )
+    owner = board.owner_of_center(prov_code)
+    if owner != power:
+        held = f"it belongs to {owner}" if owner else "nobody controls it now"
+        raise InvalidOrder(
+            f"cannot build in {place}: you do not control it ({held})", _build_hint(board, power)
+        )
+    standing = board.unit_at(prov_code)
+    if standing is not None:
+        raise InvalidOrder(f"cannot build in {place}: {standing} stands there", _build_hint(board, power))
+    if unit.type == "A":
+        return Build(Unit("A", prov_code))
+    if prov.kind == "land":
+        raise InvalidOrder(
+            f"cannot build a fleet in {place}: it is inland", f"build an army: A {prov_code} B"
+        )
+    if prov.coasts:
+        coast = coast_of(unit.location)
+        if coast is None:
+            options = " or ".join(f"F {loc} B" for loc in prov.locations)
+            raise InvalidOrder(f"a fleet built in {place} must say which coast", f"write {options}")
+        if coast not in prov.coasts:
+            raise InvalidOrder(
+                f"{place} has no {_coast_word(coast)}", f"its coasts: {', '.join(prov.locations)}"
+            )
+        return Build(Unit("F", unit.location))
+    return Build(Unit("F", prov_code))
+
+
+def _build_hint(board: Board, power: str) -> str:
+    gm = board.game_map
+    free = [
+        c
+        for c in gm.home_centers.get(power, ())
+        if c in board.centers.get(power, ()) and board.unit_at(c) is None
+    ]
+    if not free:
+        return "you have no vacant home center you control, so you cannot build this winter (write WAIVE)"
+    return "you can build in " + ", ".join(free)
+
+
+# --- shared lookups --------------------------------------------------------------------------------
+
+
+def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
+    """The board's unit for an order's unit, if it is ``power``'s."""
+    gm = board.game_map
+    prov = _province(gm, unit.location, str(unit))
+    hit = board.occupied().get(prov)
+    if hit is None:
+        raise InvalidOrder(
+            f"there is no unit in {_name(gm, prov)} to order ({unit})", _units_hint(board, power)
+        )
+    owner, actual = hit
+    if owner != power:
+        raise InvalidOrder(f"{actual} is not yours: it belongs to {owner}", _units_hint(board, power))
+    _check_type(unit, actual, gm)
+    return actual
+
+
+def _other_unit(unit: Unit, board: Board, order_text: str, verb: str) -> Unit:
+    """The board's unit that an order supports or convoys (anyone's)."""
+    gm = board.game_map
+    prov = _province(gm, unit.location, order_text)
+    actual = board.unit_at(prov)
+    if actual is None:
+        raise InvalidOrder(
+            f"{order_text}: there is no unit in {_name(gm, prov)} to {verb}",
+            "check the province of the unit you mean",
+        )
+    _check_type(unit, actual, gm)
+    return actual
+
+
+def _check_type(unit: Unit, actual: Unit, gm: GameMap) -> None:
+    if unit.type is not None and unit.type != actual.type:
+        raise InvalidOrder(
+            f"the unit in {_name(gm, actual.province)} is {_KIND_WORDS[actual.type or 'A']} ({actual}), "
+            f"not {_KIND_WORDS[unit.type]}",
+            f"write {actual}",
+        )
+    coast = coast_of(unit.location)
+    if coast is not None and actual.type == "F" and actual.location != unit.location:
+        raise InvalidOrder(
+            f"{actual} is on the {_coast_word(coast_of(actual.location) or '')}, "
+            f"not the {_coast_word(coast)}",
+            f"write {actual}",
+        )
+
+
+def _units_hint(board: Board, power: str) -> str:
+    mine = sorted(str(u) for u in board.units.get(power, ()))
+    return "your units: " + ", ".join(mine) if mine else "you have no units on the board"
+
+
+def _province(gm: GameMap, location: str, context: str) -> str:
+    prov = province_of(location)
+    if prov not in gm.provinces:
+        raise InvalidOrder(
+            f"{context}: '{location}' is not a place on this map", "use a three-letter code like PAR"
+        )
+    return prov
+
+
+def _name(gm: GameMap, location: str) -> str:
+    """``Paris (PAR)``; ``Spain (north coast) (SPA/NC)``."""
+    try:
+        return f"{gm.name_of(location)} ({location})"
+    except KeyError:
+        return location
+
+
+def _coast_word(coast: str) -> str:
+    return _COAST_WORDS.get(coast, f"{coast} coast")
+
+
+def _reach_hint(gm: GameMap, unit: Unit) -> str:
+    if unit.type == "F":
+        reach = sorted(gm.fleet_adjacency.get(unit.location, ()))
+    else:
+        reach = sorted(gm.army_adjacency.get(unit.province, ()))
+    text = f"{unit} can move to {', '.join(reach)}" if reach else f"{unit} cannot move anywhere"
+    if unit.type == "A" and gm.is_coastal(unit.province):
+        text += ", or to other coasts by convoy"
+    return text
+
+
+# --- convoy geography ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _SeaLinks:
+    """Seas grouped into connected bodies of water, and which bodies each coastal province touches."""
+
+    group: dict[str, int]  # sea province -> group id
+    touches: dict[str, frozenset[int]]  # coastal province -> groups of the seas next to it
+
+
+_LINKS: dict[int, tuple[GameMap, _SeaLinks]] = {}
+
+
+def _sea_links(gm: GameMap) -> _SeaLinks:
+    hit = _LINKS.get(id(gm))
+    if hit is not None and hit[0] is gm:
+        return hit[1]
+    seas = [p for p, prov in gm.provinces.items() if prov.kind == SEA]
+    group: dict[str, int] = {}
+    for start in seas:
+        if start in group:
+            continue
+        gid = len(set(group.values()))
+        stack = [start]
+        group[start] = gid
+        while stack:
+            here = stack.pop()
+            for nxt in gm.fleet_adjacency.get(here, ()):
+                if gm.is_sea(nxt) and nxt not in group:
+                    group[nxt] = gid
+                    stack.append(nxt)
+    touches: dict[str, frozenset[int]] = {}
+    for code, prov in gm.provinces.items():
+        if prov.kind != COAST:
+            continue
+        groups = {
+            group[province_of(n)]
+            for loc in prov.locations
+            for n in gm.fleet_adjacency.get(loc, ())
+            if province_of(n) in group
+        }
+        touches[code] = frozenset(groups)
+    links = _SeaLinks(group, touches)
+    _LINKS[id(gm)] = (gm, links)
+    return links
+
+
+def _convoy_possible(gm: GameMap, src: str, dst: str) -> bool:
+    """Some chain of seas links coastal provinces ``src`` and ``dst`` (fleets there or not)."""
+    if src == dst:
+        return False
+    touches = _sea_links(gm).touches
+    a = touches.get(src)
+    b = touches.get(dst)
+    return a is not None and b is not None and not a.isdisjoint(b)
