@@ -45,3 +45,9 @@ __all__ = [
     "format_order",
     "load_map",
 ]
+
+# The order language (appended; keep below the imports above to avoid import cycles).
+from engine.parser import parse_order, split_orders
+from engine.validation import read_order, validate_order
+
+__all__ += ["parse_order", "read_order", "split_orders", "validate_order"]
