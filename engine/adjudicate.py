@@ -1,0 +1,383 @@
+"""Adjudicating one phase: orders in, results and the next board out.
+
+``adjudicate(board, orders)`` resolves the phase the board is in (movement, retreats or
+adjustments), reports every order line with a status and a reason, and returns the board at the
+start of the next phase. ``adjudicate_json`` is the same over the JSON contract of DESIGN.md; the
+CLI (``python -m engine adjudicate``) is a thin wrapper over it.
+
+Phase sequence: a phase with nothing to do is skipped. A retreat phase follows a movement phase
+only when some dislodged unit has somewhere to go; an adjustment phase follows the fall only when
+some power builds or removes. Supply centers change hands at the end of the fall turn: after the
+fall movement when no retreat phase follows, otherwise after the fall retreats. A power that
+then owns the variant's target number of centers wins, and the game has no next phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.adjudicator import explain
+from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order, resolve_adjustments
+from engine.adjudicator.convoys import sea_graph
+from engine.adjudicator.intake import Line, OrderLines, read_orders
+from engine.adjudicator.legality import check_movement_order, check_retreat_order
+from engine.adjudicator.movement import MovementResolver
+from engine.adjudicator.retreats import dislodged_units, resolve_retreats
+from engine.board import Board, BoardError, Dislodged
+from engine.mapdata import load_map, province_of
+from engine.orders import Build, Disband, Hold, Order, Remove, Unit, format_order
+from engine.phase import Phase
+
+SUCCEEDED = explain.SUCCEEDED
+FAILED = explain.FAILED
+INVALID = explain.INVALID
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    """One order line's outcome. ``input`` is None for default orders and civil-disorder removals."""
+
+    power: str
+    input: str | None
+    order: Order | None
+    status: str  # "succeeded" | "failed" | "invalid"
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "power": self.power,
+            "input": self.input,
+            "order": None if self.order is None else format_order(self.order),
+            "status": self.status,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Adjudication:
+    """The outcome of one phase.
+
+    ``board`` is the position at the start of ``next_phase`` (its ``phase`` is that phase; when
+    the game is won, ``next_phase`` is None and ``board.phase`` is where play would have gone).
+    ``dislodged`` lists the units dislodged in a movement phase, with their retreat options
+    (empty when they have nowhere to go and were destroyed). ``adjustments`` gives builds (+) and
+    removals (-) for the coming adjustment phase, if that is next.
+    """
+
+    phase: Phase
+    next_phase: Phase | None
+    results: tuple[OrderResult, ...]
+    board: Board
+    dislodged: dict[str, tuple[Dislodged, ...]] = field(default_factory=dict)
+    adjustments: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's output object (DESIGN.md)."""
+        state = self.board.to_json()
+        return {
+            "phase": str(self.phase),
+            "next_phase": None if self.next_phase is None else str(self.next_phase),
+            "orders": [r.to_json() for r in self.results],
+            "units": state["units"],
+            "centers": state["centers"],
+            "dislodged": {
+                power: {
+                    str(d.unit): {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+                    for d in entries
+                }
+                for power, entries in sorted(self.dislodged.items())
+                if entries
+            },
+            "adjustments": dict(sorted(self.adjustments.items())),
+            "winner": self.winner,
+        }
+
+
+def adjudicate(
+    board: Board,
+    orders: OrderLines,
+    *,
+    civil_disorder: Collection[str] = frozenset(),
+    victory_centers: int | None = None,
+) -> Adjudication:
+    """Resolve the phase ``board`` is in.
+
+    ``orders`` maps each power to its order lines (text in any notation, or Order objects; a single
+    string is split into lines). Powers in ``civil_disorder`` have their lines ignored: their
+    units hold, their dislodged units disband, and their removals follow the civil-disorder rule.
+    ``victory_centers`` overrides the map's target (18 on the Standard map).
+    Never raises for bad orders: every line comes back with a status and a reason.
+    """
+    cd = frozenset(p.upper() for p in civil_disorder)
+    target = victory_centers if victory_centers is not None else board.game_map.victory_centers
+    kind = board.phase.kind
+    if kind == "M":
+        return _movement(board, orders, cd, target)
+    if kind == "R":
+        return _retreats(board, orders, cd, target)
+    return _adjustments(board, orders, cd)
+
+
+def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON contract of DESIGN.md: ``{"phase", "units", "centers", "dislodged"?, "orders"}`` in,
+    results and the next position out. Raises BoardError (a ValueError) when the request itself is
+    malformed (unknown phase, power or province); bad orders never raise.
+
+    Optional extensions: ``"civil_disorder": [powers]`` and ``"victory_centers": n``.
+    """
+    if not isinstance(request, Mapping):
+        raise BoardError("the request must be a JSON object")
+    variant = str(request.get("variant") or "standard")
+    try:
+        game_map = load_map(variant)
+    except ValueError as exc:
+        raise BoardError(str(exc)) from None
+    board = Board.from_json(request, game_map)
+    orders = request.get("orders") or {}
+    if not isinstance(orders, Mapping):
+        raise BoardError('"orders" must be an object mapping each power to a list of order lines')
+    disorder = request.get("civil_disorder") or ()
+    target = request.get("victory_centers")
+    return adjudicate(
+        board,
+        orders,
+        civil_disorder=frozenset(str(p) for p in disorder),
+        victory_centers=None if target is None else int(target),
+    ).to_json()
+
+
+# --- movement ---------------------------------------------------------------------------------------
+
+
+def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int) -> Adjudication:
+    game_map = board.game_map
+    graph = sea_graph(game_map)
+    sea_fleets = frozenset(
+        u.province for _, u in board.all_units() if u.type == "F" and u.province in graph.seas
+    )
+
+    def check(order: Order, power: str) -> Order:
+        return check_movement_order(order, board, power, graph, sea_fleets)
+
+    lines, chosen = read_orders(board, orders, check, cd)
+    units = board.all_units()
+    unit_orders = []
+    unit_lines: list[Line] = []
+    defaults: list[Line] = []
+    for power, unit in units:
+        line = chosen.get((power, unit.province))
+        if line is None:
+            line = Line(power, None, Hold(unit))
+            defaults.append(line)
+        unit_lines.append(line)
+        unit_orders.append(line.order)
+    resolver = MovementResolver(game_map, graph, units, unit_orders)
+    resolver.resolve_all()
+    dislodged = dislodged_units(resolver)
+    attacker = {d.victim: d.attacker for d in resolver.dislodgements()} if dislodged else {}
+    for i, line in enumerate(unit_lines):
+        line.status, line.reason = explain.movement_result(resolver, i, attacker.get(i, -1))
+    for line in defaults:
+        line.reason = explain.no_order(line.reason)
+    _explain_invalid(lines, chosen, board, explain.unit_held)
+
+    new_units: dict[str, list[Unit]] = {}
+    for i, (power, unit) in enumerate(units):
+        if i in dislodged:
+            continue
+        if resolver.moved(i):
+            dest = unit_orders[i].dest
+            unit = Unit(unit.type, dest if unit.type == "F" else province_of(dest))
+        new_units.setdefault(power, []).append(unit)
+    by_power: dict[str, list[Dislodged]] = {}
+    for i in sorted(dislodged):
+        by_power.setdefault(dislodged[i].power, []).append(dislodged[i])
+    gone = {p: tuple(ds) for p, ds in by_power.items()}
+    results = _results(board, lines, defaults)
+    if any(d.retreats for d in dislodged.values()):
+        nxt = board.phase.successor()
+        after = _board(board, nxt, new_units, board.centers, gone)
+        return Adjudication(board.phase, nxt, results, after, gone)
+    return _end_of_turn(board, new_units, results, gone, target)
+
+
+# --- retreats ---------------------------------------------------------------------------------------
+
+
+def _retreats(board: Board, orders: OrderLines, cd: frozenset[str], target: int) -> Adjudication:
+    def check(order: Order, power: str) -> Order:
+        return check_retreat_order(order, board, power)
+
+    lines, chosen = read_orders(board, orders, check, cd)
+    entries = [d for _, ds in board.dislodged.items() for d in ds]
+    by_prov = {}
+    for d in entries:
+        line = chosen.get((d.power, d.unit.province))
+        if line is not None:
+            by_prov[d.unit.province] = line.order
+    outcomes = resolve_retreats(entries, by_prov)
+    defaults = []
+    new_units = {p: list(us) for p, us in board.units.items()}
+    for outcome in outcomes:
+        d = outcome.dislodged
+        line = chosen.get((d.power, d.unit.province))
+        reason = outcome.reason
+        if line is None:
+            line = Line(d.power, None, Disband(d.unit))
+            defaults.append(line)
+            if d.power in cd:
+                reason = explain.disorder_disbanded(d.power)
+        line.status, line.reason = outcome.status, reason
+        if outcome.dest is not None:
+            dest = outcome.dest
+            unit = Unit(d.unit.type, dest if d.unit.type == "F" else province_of(dest))
+            new_units.setdefault(d.power, []).append(unit)
+    _explain_invalid(lines, chosen, board, explain.unit_disbanded, dislodged_only=True)
+    results = _results(board, lines, defaults)
+    if board.phase.season == "F":
+        return _end_of_turn(board, new_units, results, {}, target)
+    nxt = board.phase.successor()
+    return Adjudication(board.phase, nxt, results, _board(board, nxt, new_units, board.centers, {}))
+
+
+# --- adjustments ------------------------------------------------------------------------------------
+
+
+def _adjustments(board: Board, orders: OrderLines, cd: frozenset[str]) -> Adjudication:
+    due = adjustment_counts(board)
+
+    def check(order: Order, power: str) -> Order:
+        return check_adjustment_order(order, board, power, due.get(power, 0))
+
+    lines, chosen = read_orders(board, orders, check, cd)
+    picked = {id(line) for line in chosen.values()}
+    valid = [line for line in lines if not line.status and (id(line) in picked or _is_waive(line))]
+    outcomes = resolve_adjustments(board, [(line.power, line.order) for line in valid], due)
+    new_units = {p: list(us) for p, us in board.units.items()}
+    removed: set[str] = set()
+    extra = []
+    for k, outcome in enumerate(outcomes):
+        if k < len(valid):
+            valid[k].status, valid[k].reason = outcome.status, outcome.reason
+        else:
+            extra.append(Line(outcome.power, None, outcome.order, outcome.status, outcome.reason))
+        if outcome.status != SUCCEEDED:
+            continue
+        if isinstance(outcome.order, Build):
+            new_units.setdefault(outcome.power, []).append(outcome.order.unit)
+        elif isinstance(outcome.order, Remove):
+            removed.add(outcome.order.unit.province)
+    if removed:
+        new_units = {p: [u for u in us if u.province not in removed] for p, us in new_units.items()}
+    results = _results(board, lines, extra)
+    nxt = board.phase.successor()
+    return Adjudication(board.phase, nxt, results, _board(board, nxt, new_units, board.centers, {}))
+
+
+def _is_waive(line: Line) -> bool:
+    return line.order is not None and line.order.unit is None
+
+
+# --- shared -----------------------------------------------------------------------------------------
+
+
+def _end_of_turn(
+    board: Board,
+    new_units: dict[str, list[Unit]],
+    results: tuple[OrderResult, ...],
+    gone: dict[str, tuple[Dislodged, ...]],
+    target: int,
+) -> Adjudication:
+    """After a turn's last phase: centers change hands in the fall, then win or adjust or go on."""
+    phase = board.phase
+    centers = board.centers
+    if phase.season == "F":
+        centers = _update_centers(board, new_units)
+    if phase.season == "S":
+        nxt = Phase("F", phase.year, "M")
+        return Adjudication(phase, nxt, results, _board(board, nxt, new_units, centers, {}), gone)
+    winter = Phase("W", phase.year, "A")
+    after = _board(board, winter, new_units, centers, {})
+    winner = _winner(after, target)
+    due = adjustment_counts(after)
+    if winner is not None:
+        return Adjudication(phase, None, results, after, gone, {}, winner)
+    if due:
+        return Adjudication(phase, winter, results, after, gone, due)
+    spring = Phase("S", phase.year + 1, "M")
+    return Adjudication(phase, spring, results, _board(board, spring, new_units, centers, {}), gone)
+
+
+def _update_centers(board: Board, units: dict[str, list[Unit]]) -> dict[str, frozenset[str]]:
+    owner = {c: p for p, cs in board.centers.items() for c in cs}
+    scs = board.game_map.supply_centers
+    for power, us in units.items():
+        for u in us:
+            if u.province in scs:
+                owner[u.province] = power
+    out: dict[str, set[str]] = {p: set() for p in board.centers}
+    for c, p in owner.items():
+        out.setdefault(p, set()).add(c)
+    return {p: frozenset(cs) for p, cs in out.items()}
+
+
+def _winner(board: Board, target: int) -> str | None:
+    counts = sorted(((len(cs), p) for p, cs in board.centers.items()), reverse=True)
+    if not counts or counts[0][0] < target:
+        return None
+    if len(counts) > 1 and counts[1][0] == counts[0][0]:
+        return None
+    return counts[0][1]
+
+
+def _board(
+    board: Board,
+    phase: Phase,
+    units: Mapping[str, list[Unit]],
+    centers: Mapping[str, frozenset[str]],
+    dislodged: Mapping[str, tuple[Dislodged, ...]],
+) -> Board:
+    return Board(
+        game_map=board.game_map,
+        phase=phase,
+        units={p: tuple(us) for p, us in units.items() if us},
+        centers={p: cs for p, cs in centers.items() if cs},
+        dislodged=dict(dislodged),
+        variant=board.variant,
+    )
+
+
+def _explain_invalid(
+    lines: list[Line],
+    chosen: Mapping[tuple[str, str], Line],
+    board: Board,
+    consequence: Callable[[str], str],
+    dislodged_only: bool = False,
+) -> None:
+    """Say what became of the unit when its only orders were invalid ("...; the unit held")."""
+    ordered = chosen.keys()
+    for line in lines:
+        if line.status != INVALID or line.order is None or line.order.unit is None:
+            continue
+        if line.reason.startswith("replaced by"):
+            continue
+        prov = line.order.unit.province
+        if (line.power, prov) in ordered:
+            continue
+        if dislodged_only:
+            mine = any(d.unit.province == prov for d in board.dislodged_of(line.power))
+        else:
+            mine = board.owner_at(prov) == line.power
+        if mine:
+            line.reason = consequence(line.reason)
+
+
+def _results(board: Board, lines: list[Line], defaults: list[Line]) -> tuple[OrderResult, ...]:
+    """Input lines then default lines, grouped by power in the map's order (unknown powers last)."""
+    order = {p: k for k, p in enumerate(board.game_map.powers)}
+    everything = [*lines, *defaults]
+    everything.sort(key=lambda line: order.get(line.power, len(order)))
+    return tuple(OrderResult(ln.power, ln.input, ln.order, ln.status, ln.reason) for ln in everything)

@@ -1,0 +1,383 @@
+"""Every sentence the adjudicator shows a player, in one place.
+
+Reasons are short and concrete, name units and places by their canonical codes, and read well on a
+phone: "bounced: A MUN - BUR had equal strength (1 vs 1)", "support cut by A BOH (attacked from
+BOH)", "dislodged by A TYR - MUN (2 vs 1)", "convoy failed: F ION was dislodged". Invalid orders
+say what is wrong and, where it helps, how to write it instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from engine.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit, format_order
+
+if TYPE_CHECKING:
+    from engine.adjudicator.movement import MovementResolver
+
+SUCCEEDED = "succeeded"
+FAILED = "failed"
+INVALID = "invalid"
+
+_KIND = {"A": "an army", "F": "a fleet"}
+_PHASE_ORDERS = {
+    "M": "hold, move, support and convoy orders",
+    "R": "retreats and disbands (e.g. 'A PAR R BUR', 'A PAR D')",
+    "A": "builds, removals and waives (e.g. 'A PAR B', 'A PAR D', 'WAIVE')",
+}
+
+
+def _names(items: Iterable[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- invalid orders (legality) ---------------------------------------------------------------------
+
+
+def no_unit(prov: str) -> str:
+    return f"there is no unit in {prov}"
+
+
+def not_yours(unit: Unit, owner: str | None) -> str:
+    return f"{unit} is not yours (it belongs to {owner})"
+
+
+def wrong_type(named: Unit, actual: Unit) -> str:
+    return f"there is no {_KIND[named.type or 'A'].split()[1]} in {actual.province}, it is {actual}"
+
+
+def unknown_place(text: str) -> str:
+    return f"{text} is not a place on this map"
+
+
+def wrong_phase(order: Order, phase_kind: str) -> str:
+    return f"'{format_order(order)}' cannot be ordered now: this phase takes {_PHASE_ORDERS[phase_kind]}"
+
+
+def move_to_itself(unit: Unit) -> str:
+    return f"{unit} cannot move to the province it is in"
+
+
+def fleet_inland(unit: Unit, prov: str) -> str:
+    return f"a fleet cannot enter inland {prov}"
+
+
+def army_to_sea(unit: Unit, prov: str) -> str:
+    return f"an army cannot enter the sea ({prov})"
+
+
+def unreachable(unit: Unit, dest: str) -> str:
+    return f"{unit} cannot reach {dest} in one move"
+
+
+def coast_needed(unit: Unit, prov: str, options: Sequence[str]) -> str:
+    return f"say which coast of {prov}: {unit} can reach {_names(options)}"
+
+
+def no_convoy_route(unit: Unit, dest: str) -> str:
+    return f"{unit} cannot reach {dest}: not adjacent, and no chain of fleets at sea could convoy it"
+
+
+def support_itself(unit: Unit) -> str:
+    return f"{unit} cannot support itself"
+
+
+def support_unreachable(unit: Unit, dest: str) -> str:
+    return f"{unit} can only support into a province it could move to itself, and it cannot move to {dest}"
+
+
+def supported_cannot_reach(supported: Unit, dest: str) -> str:
+    return f"{supported} cannot reach {dest}, so it cannot be supported there"
+
+
+def support_needs_own_convoy(unit: Unit, supported: Unit, dest: str) -> str:
+    return (
+        f"{supported} could reach {dest} only by a convoy through {unit.province}, "
+        f"and {unit} cannot convoy and support at once"
+    )
+
+
+def convoy_not_at_sea(unit: Unit) -> str:
+    return f"only a fleet at sea can convoy; {unit} is not at sea"
+
+
+def convoy_not_army(unit: Unit) -> str:
+    return f"only armies can be convoyed; {unit} is a fleet"
+
+
+def convoy_not_coastal(army: Unit, dest: str) -> str:
+    return f"an army is convoyed from one coast to another; {army.province} to {dest} is not that"
+
+
+def convoy_off_route(fleet: Unit, army: Unit, dest: str) -> str:
+    return f"{fleet} is not needed on any convoy route from {army.province} to {dest}"
+
+
+def not_dislodged(unit: Unit) -> str:
+    return f"{unit} was not dislodged; only dislodged units move in a retreat phase"
+
+
+def no_dislodged_unit(prov: str) -> str:
+    return f"there is no dislodged unit in {prov}"
+
+
+def retreat_not_allowed(unit: Unit, dest: str, options: Sequence[str]) -> str:
+    if not options:
+        return f"{unit} has nowhere to retreat and will be disbanded"
+    return f"{unit} cannot retreat to {dest}; it may retreat to {_names(options)}"
+
+
+def unknown_power(name: str, powers: Sequence[str]) -> str:
+    return f"unknown power {name!r}; the powers are {_names(powers)}"
+
+
+def in_civil_disorder(power: str) -> str:
+    return f"ignored: {power} is in civil disorder"
+
+
+def replaced(later: Order) -> str:
+    return f"replaced by a later order: {format_order(later)}"
+
+
+def with_hint(reason: str, hint: str | None) -> str:
+    return reason if not hint else f"{reason} ({hint})"
+
+
+def no_order(reason: str) -> str:
+    return f"no order: {reason}"
+
+
+def unit_held(reason: str) -> str:
+    return f"{reason}; the unit held"
+
+
+def unit_disbanded(reason: str) -> str:
+    return f"{reason}; the unit was disbanded"
+
+
+# --- movement results --------------------------------------------------------------------------------
+
+
+def _move_text(r: MovementResolver, i: int) -> str:
+    return format_order(r.orders[i])
+
+
+def _failed_move(r: MovementResolver, i: int) -> str:
+    """Why move ``i`` did not succeed: the first test it failed, in the resolver's order."""
+    if not r.path(i):
+        return _broken_route(r, i)
+    attack = r.attack_strength(i)
+    dst = r.dst[i]
+    d = r.occ.get(dst, -1)
+    opp = r.opp[i]
+    if attack == 0 and d >= 0:
+        return f"cannot dislodge {r.units[d]}, a unit of the same power"
+    if opp >= 0:
+        defend = r.defend_strength(opp)
+        if attack <= defend:
+            what = "had equal strength" if attack == defend else "was stronger"
+            return f"bounced: {_move_text(r, opp)} {what}, head to head ({defend} vs {attack})"
+    elif d >= 0:
+        hold = r.hold_strength(dst)
+        if attack <= hold:
+            unit = r.units[d]
+            note = _uncounted_support_note(r, i, d)
+            if r.kind[d] == 1:  # MOVE: it tried to leave and could not
+                return f"bounced: {unit} could not leave {dst} ({hold} vs {attack}){note}"
+            return f"bounced: {unit} held {dst} ({hold} vs {attack}){note}"
+    best, best_strength = -1, -1
+    for m in r.moves_into[dst]:
+        if m != i:
+            s = r.prevent_strength(m)
+            if s > best_strength:
+                best, best_strength = m, s
+    if best >= 0 and best_strength >= attack:
+        what = "had equal strength" if best_strength == attack else "was stronger"
+        return f"bounced: {_move_text(r, best)} {what} ({best_strength} vs {attack})"
+    return "failed"
+
+
+def _uncounted_support_note(r: MovementResolver, i: int, d: int) -> str:
+    defender = r.power[d]
+    own = [s for s in r.sups[i] if r.power[s] == defender and r.result[s]]
+    if not own:
+        return ""
+    return f"; support from {_names(str(r.units[s]) for s in own)} cannot help dislodge its own power's unit"
+
+
+def _broken_route(r: MovementResolver, i: int) -> str:
+    if r.broken_by_paradox[i]:
+        return "convoy failed: a convoy paradox, settled by the Szykman rule (the convoyed army stays)"
+    fleets = r.convoy_fleets[i]
+    if not fleets:
+        return f"no convoy: no fleet was ordered to convoy {r.units[i]} to {r.dst[i]}"
+    lost = sorted(sea for sea in fleets if not r.result[r.occ[sea]])
+    if lost:
+        names = _names(str(r.units[r.occ[sea]]) for sea in lost)
+        verb = "was" if len(lost) == 1 else "were"
+        return f"convoy failed: {names} {verb} dislodged"
+    return f"convoy failed: the convoying fleets do not reach from {r.prov[i]} to {r.dst[i]}"
+
+
+def dislodged_text(r: MovementResolver, attacker: int, victim: int) -> str:
+    attack = r.attack_strength(attacker)
+    against = r.defend_strength(victim) if r.opp[attacker] == victim else r.hold_strength(r.prov[victim])
+    return f"dislodged by {_move_text(r, attacker)} ({attack} vs {against})"
+
+
+def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str, str]:
+    """(status, reason) of unit ``i``'s order after resolution; ``dislodged_by`` is a unit or -1."""
+    order = r.orders[i]
+    hit = dislodged_text(r, dislodged_by, i) if dislodged_by >= 0 else ""
+    if isinstance(order, Move):
+        if r.result[i]:
+            how = " by convoy" if r.via[i] else ""
+            return SUCCEEDED, f"moved to {order.dest}{how}"
+        why = _failed_move(r, i)
+        return FAILED, f"{why}; {hit}" if hit else why
+    if isinstance(order, SupportHold | SupportMove):
+        status, why = _support_result(r, i)
+        if hit and status == SUCCEEDED:
+            status, why = FAILED, "support cut"
+        return status, f"{why}; {hit}" if hit else why
+    if isinstance(order, Convoy):
+        status, why = _convoy_result(r, i)
+        return status, f"{why}; {hit}" if hit else why
+    if hit:
+        return FAILED, hit
+    return SUCCEEDED, "held"
+
+
+def _support_result(r: MovementResolver, i: int) -> tuple[str, str]:
+    order = r.orders[i]
+    j = r.target[i]
+    if not r.matched[i]:
+        return FAILED, _void_support(r, i, j)
+    if not r.result[i]:
+        spared = r.support_dst[i]
+        for m in r.moves_into.get(r.prov[i], ()):
+            if r.power[m] != r.power[i] and r.prov[m] != spared and r.path(m):
+                return FAILED, f"support cut by {r.units[m]} (attacked from {r.prov[m]})"
+        return FAILED, "support cut"
+    if isinstance(order, SupportMove):
+        d = r.occ.get(r.dst[j], -1)
+        if d >= 0 and r.power[d] == r.power[i] and not r.moved(d):
+            return FAILED, f"not counted: it would help dislodge {r.units[d]}, a unit of the same power"
+    return SUCCEEDED, f"supported {format_order(r.orders[j]) if r.kind[j] == 1 else r.units[j]}"
+
+
+def _void_support(r: MovementResolver, i: int, j: int) -> str:
+    order = r.orders[i]
+    other = r.orders[j]
+    if isinstance(order, SupportHold):
+        return f"void: {r.units[j]} did not stay, it was ordered {format_order(other)}"
+    if r.kind[j] != 1:
+        return f"void: {r.units[j]} did not move to {order.dest}, it was ordered to stay"
+    return f"void: {r.units[j]} was ordered {format_order(other)}, not to {order.dest}"
+
+
+def _convoy_result(r: MovementResolver, i: int) -> tuple[str, str]:
+    order = r.orders[i]
+    j = r.target[i]
+    army = r.units[j]
+    if not r.matched[i]:
+        other = r.orders[j]
+        if r.kind[j] == 1:
+            return FAILED, f"void: {army} was ordered {format_order(other)}, not to {order.dest}"
+        return FAILED, f"void: {army} was not ordered to move"
+    if not r.via[j]:
+        return FAILED, f"not used: {army} went over land"
+    if r.result[j]:
+        return SUCCEEDED, f"convoyed {army} to {r.dst[j]}"
+    if not r.result[i]:
+        return FAILED, "convoy failed"
+    return FAILED, f"{army} did not arrive: {_failed_move(r, j)}"
+
+
+# --- retreats ----------------------------------------------------------------------------------------
+
+
+def retreated(dest: str) -> str:
+    return f"retreated to {dest}"
+
+
+def retreat_bounced(dest: str, others: Sequence[Unit]) -> str:
+    return f"bounced with {_names(str(u) for u in others)} retreating to {dest}; disbanded"
+
+
+def disbanded() -> str:
+    return "disbanded"
+
+
+def no_retreat_ordered() -> str:
+    return "no retreat ordered: disbanded"
+
+
+def nowhere_to_retreat() -> str:
+    return "nowhere to retreat: disbanded"
+
+
+def disorder_disbanded(power: str) -> str:
+    return f"{power} is in civil disorder: disbanded"
+
+
+# --- adjustments -------------------------------------------------------------------------------------
+
+
+def built(unit: Unit) -> str:
+    return f"built {unit}"
+
+
+def removed(unit: Unit) -> str:
+    return f"removed {unit}"
+
+
+def waived() -> str:
+    return "build waived"
+
+
+def no_builds(power: str, centers: int, units: int) -> str:
+    return f"{power} has no build this winter ({centers} centers, {units} units)"
+
+
+def no_removals(power: str) -> str:
+    return f"{power} has no unit to remove this winter"
+
+
+def too_many_builds(power: str, allowed: int) -> str:
+    return f"{power} may build only {allowed} unit{'s' if allowed != 1 else ''} this winter"
+
+
+def too_many_removals(power: str, required: int) -> str:
+    return f"{power} must remove only {required} unit{'s' if required != 1 else ''} this winter"
+
+
+def build_not_home(prov: str, power: str) -> str:
+    return f"{prov} is not a home supply center of {power}; builds go in your own home centers"
+
+
+def build_not_owned(prov: str, power: str) -> str:
+    return f"{power} does not own {prov} now, so cannot build there"
+
+
+def build_occupied(prov: str, unit: Unit) -> str:
+    return f"{prov} is occupied by {unit}; builds need an empty home center"
+
+
+def build_fleet_inland(prov: str) -> str:
+    return f"a fleet cannot be built in inland {prov}"
+
+
+def build_coast_needed(prov: str, options: Sequence[str]) -> str:
+    return f"say which coast for a fleet in {prov}: {_names(options)}"
+
+
+def disorder_removed(unit: Unit, distance: int | None) -> str:
+    if distance is None:
+        return f"removed {unit} by the civil-disorder rule (no supply center left to measure from)"
+    steps = "move" if distance == 1 else "moves"
+    return f"removed {unit} by the civil-disorder rule: farthest from its supply centers ({distance} {steps})"

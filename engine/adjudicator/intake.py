@@ -1,0 +1,121 @@
+"""Reading a phase's orders: every line kept, every line judged, one order per unit chosen.
+
+Lines may be text in any notation the parser reads, or Order objects. Each goes through the
+parser and :func:`engine.validation.validate_order`, then through the phase's own board-level
+check. A line that fails is kept with status ``invalid`` and its reason; nothing a player typed
+is dropped except blank lines.
+
+When several valid lines concern one unit (or one build site), the last one counts and the
+earlier ones are reported as replaced (DESIGN.md: the same rule as editing orders in the bot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.adjudicator import explain
+from engine.board import Board
+from engine.errors import OrderError
+from engine.mapdata import coast_of, province_of
+from engine.orders import Build, Order, Remove, SupportMove, Waive
+from engine.parser import parse_order, split_orders
+from engine.validation import read_order, validate_order
+
+OrderLines = Mapping[str, Iterable[str | Order] | str]
+
+
+@dataclass(slots=True)
+class Line:
+    """One order line and, once judged, its status and reason."""
+
+    power: str
+    input: str | None  # the text as given (trimmed), None for an Order object or a default line
+    order: Order | None  # what it was read as; None if unreadable
+    status: str = ""
+    reason: str = ""
+
+
+def order_key(power: str, order: Order) -> tuple[str, str] | None:
+    """What a later order replaces: the unit's province, or the build site; WAIVE replaces nothing."""
+    if isinstance(order, Waive) or order.unit is None:
+        return None
+    if isinstance(order, Build | Remove):
+        return (power, province_of(order.unit.location))
+    return (power, order.unit.province)
+
+
+def read_orders(
+    board: Board,
+    orders: OrderLines,
+    check: Callable[[Order, str], Order],
+    civil_disorder: Collection[str] = frozenset(),
+) -> tuple[list[Line], dict[tuple[str, str], Line]]:
+    """All lines in input order, and the chosen line per key (see :func:`order_key`)."""
+    powers = board.game_map.powers
+    kind = board.phase.kind
+    lines: list[Line] = []
+    chosen: dict[tuple[str, str], Line] = {}
+    for raw_power, items in orders.items():
+        power = str(raw_power).strip().upper()
+        if isinstance(items, str):
+            items = split_orders(items)
+        for item in items:
+            if isinstance(item, Order):
+                line = Line(power, None, item)
+            else:
+                text = str(item).strip()
+                if not text:
+                    continue
+                line = Line(power, text, None)
+            lines.append(line)
+            if power not in powers:
+                line.status, line.reason = explain.INVALID, explain.unknown_power(str(raw_power), powers)
+                continue
+            if power in civil_disorder:
+                line.status, line.reason = explain.INVALID, explain.in_civil_disorder(power)
+                continue
+            try:
+                if line.order is None:
+                    order = read_order(line.input, board, power)
+                    if isinstance(order, SupportMove) and board.game_map.provinces[order.dest].coasts:
+                        order = _keep_support_coast(order, parse_order(line.input, board.game_map, kind))
+                else:
+                    order = _keep_support_coast(validate_order(line.order, board, power), line.order)
+                line.order = order
+                line.order = check(order, power)
+            except OrderError as exc:
+                line.status, line.reason = explain.INVALID, explain.with_hint(exc.reason, exc.hint)
+                if line.order is None:
+                    line.order = _readable(line.input, board, kind)
+                continue
+            key = order_key(power, line.order)
+            if key is not None:
+                earlier = chosen.get(key)
+                if earlier is not None:
+                    earlier.status, earlier.reason = explain.INVALID, explain.replaced(line.order)
+                chosen[key] = line
+    return lines, chosen
+
+
+def _keep_support_coast(validated: Order, given: Order) -> Order:
+    """Put back the coast a support names (validation drops it), so a support to the wrong coast
+    is void (DATC 6.B.9) while one without a coast supports either (6.B.7, 6.B.15)."""
+    if (
+        isinstance(validated, SupportMove)
+        and isinstance(given, SupportMove)
+        and coast_of(given.dest) is not None
+        and province_of(given.dest) == validated.dest
+    ):
+        return SupportMove(validated.unit, validated.supported, given.dest)
+    return validated
+
+
+def _readable(text: str | None, board: Board, kind: str) -> Order | None:
+    """What an invalid line was read as, for the report; None when it cannot be read at all."""
+    if text is None:
+        return None
+    try:
+        return parse_order(text, board.game_map, kind)
+    except OrderError:
+        return None

@@ -1,0 +1,383 @@
+"""Movement resolution: which moves succeed, which supports are cut, which units are dislodged.
+
+The algorithm is Lucas Kruijswijk's "guess and check" (DATC v3.0, chapter 5), written afresh here.
+
+Decisions
+    Every unit carries one yes/no decision: for a move, *does it succeed*; for a support, *is it
+    given* (not cut, supporter not dislodged); for a hold or a convoy, *does the unit stay* (is not
+    dislodged). Convoy routes are not decisions of their own: a route is open when a chain of
+    convoying fleets that stay joins the two coasts, so it is read off the fleets' decisions.
+
+Strengths (DATC 5.B), computed from other decisions
+    attack   1 + supports, counting only supports from powers other than the defender's when the
+             province is held by a unit that stays; 0 when that unit is the attacker's own power
+             (no self-dislodgement) or when a convoy route is missing.
+    hold     strength of the unit in the target: 0 if it moves away, 1 if it tried to move and
+             failed, else 1 + hold supports.
+    defend   1 + supports of the opposing unit in a head-to-head battle.
+    prevent  1 + supports of a rival move into the same province; 0 when its route is missing or
+             it lost a head-to-head battle (a dislodged unit has no effect on the province its
+             attacker came from, but still blocks elsewhere: DATC 4.A.7 b).
+    A move succeeds when its attack beats the hold (or, head to head, the defend) strength and
+    every rival's prevent strength.
+
+Resolving
+    ``resolve(i)`` works out decision ``i`` recursively, asking for the decisions it depends on.
+    When the recursion comes back to a decision already being worked out there is a cycle: the
+    decision is answered with a guess and remembered as depending on it. When the outermost
+    decision of the cycle is done, it is worked out again with the opposite guess. If both
+    guesses give the same answer, that answer holds. If they disagree (two consistent outcomes or
+    none) the cycle is settled by the backup rule:
+
+    * a cycle that runs through a convoying fleet is a convoy paradox. By the Szykman rule
+      (DATC 4.A.2) the armies convoyed by those fleets do not move: their routes count as broken,
+      so they neither move nor cut support.
+    * any other cycle is circular movement (units moving round in a ring): every move in it
+      succeeds.
+
+    Then the decision is resolved again; each backup step settles something for good, so this
+    terminates.
+
+Convoy intent (DATC 4.A.3, 2023 rules)
+    An army moving to an adjacent province goes by convoy when the player wrote "via convoy" or
+    when a fleet of its own power was ordered to convoy it; then there is no land fallback. Two
+    units swapping provinces are in a head-to-head battle only when neither goes by convoy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.adjudicator.convoys import SeaGraph, route_exists
+from engine.mapdata import GameMap, coast_of, province_of
+from engine.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
+
+HOLD = 0
+MOVE = 1
+SUPPORT = 2
+CONVOY = 3
+
+_UNRESOLVED = 0
+_GUESSING = 1
+_RESOLVED = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodgement:
+    """Unit ``victim`` was dislodged by the move of unit ``attacker`` (both unit indices)."""
+
+    victim: int
+    attacker: int
+
+
+class MovementResolver:
+    """Resolves one movement phase. Build it, call :meth:`resolve_all`, then read the results.
+
+    ``units[i]`` is (power, unit) and ``orders[i]`` its legal order, already checked against the
+    board by :mod:`engine.adjudicator.legality` (units without a legal order hold).
+    """
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        graph: SeaGraph,
+        units: Sequence[tuple[str, Unit]],
+        orders: Sequence[Order],
+    ) -> None:
+        self.game_map = game_map
+        self.graph = graph
+        n = len(units)
+        self.n = n
+        self.units = [u for _, u in units]
+        self.power = [p for p, _ in units]
+        self.orders = list(orders)
+        self.prov = [u.province for u in self.units]
+        self.occ: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
+        self.kind = [HOLD] * n
+        self.dst: list[str | None] = [None] * n  # move: target province
+        self.support_dst: list[str | None] = [None] * n  # support: province supported into (None = hold)
+        self.target: list[int] = [-1] * n  # support / convoy: index of the unit named
+        self.via = [False] * n  # move goes by convoy
+        self.opp = [-1] * n  # head-to-head opponent
+        self.sups: list[list[int]] = [[] for _ in range(n)]  # supports matching this unit's order
+        self.matched = [False] * n  # support / convoy order matches what the named unit does
+        self.convoy_fleets: list[set[str] | None] = [None] * n  # move: seas of fleets convoying it
+        self.moves_into: dict[str, list[int]] = {}
+        self.broken_by_paradox = [False] * n  # move whose convoy failed by the Szykman rule
+        self.result = [False] * n
+        self.state = [_UNRESOLVED] * n
+        self._deps: list[int] = []
+        self._classify()
+
+    # --- set-up ---------------------------------------------------------------------------------
+
+    def _classify(self) -> None:
+        occ = self.occ
+        for i, order in enumerate(self.orders):
+            if isinstance(order, Move):
+                self.kind[i] = MOVE
+                dst = province_of(order.dest)
+                self.dst[i] = dst
+                self.moves_into.setdefault(dst, []).append(i)
+            elif isinstance(order, SupportMove | SupportHold):
+                j = occ.get(order.supported.province, -1)
+                if j >= 0:
+                    self.kind[i] = SUPPORT
+                    self.target[i] = j
+                    if isinstance(order, SupportMove):
+                        self.support_dst[i] = province_of(order.dest)
+            elif isinstance(order, Convoy):
+                j = occ.get(order.convoyed.province, -1)
+                if j >= 0:
+                    self.kind[i] = CONVOY
+                    self.target[i] = j
+        # supports and convoys that match the named unit's order
+        kind = self.kind
+        for i in range(self.n):
+            k = kind[i]
+            if k == SUPPORT:
+                j = self.target[i]
+                order = self.orders[i]
+                if isinstance(order, SupportHold):
+                    ok = kind[j] != MOVE
+                else:
+                    ok = kind[j] == MOVE and self.dst[j] == self.support_dst[i]
+                    if ok:
+                        want = coast_of(order.dest)
+                        have = coast_of(self.orders[j].dest)
+                        ok = want is None or have is None or want == have
+                if ok:
+                    self.matched[i] = True
+                    self.sups[j].append(i)
+            elif k == CONVOY:
+                j = self.target[i]
+                order = self.orders[i]
+                if kind[j] == MOVE and self.dst[j] == province_of(order.dest) and self.units[j].type == "A":
+                    self.matched[i] = True
+                    fleets = self.convoy_fleets[j]
+                    if fleets is None:
+                        fleets = self.convoy_fleets[j] = set()
+                    fleets.add(self.prov[i])
+        # which moves go by convoy (DATC 4.A.3) and which are head-to-head battles
+        army_adj = self.game_map.army_adjacency
+        for i in range(self.n):
+            if kind[i] != MOVE or self.units[i].type != "A":
+                continue
+            if self.orders[i].via_convoy or self.dst[i] not in army_adj[self.prov[i]]:
+                self.via[i] = True
+            elif self.convoy_fleets[i]:
+                me = self.power[i]
+                self.via[i] = any(self.power[occ[sea]] == me for sea in self.convoy_fleets[i])
+        for i in range(self.n):
+            if kind[i] != MOVE or self.via[i]:
+                continue
+            j = occ.get(self.dst[i], -1)
+            if j >= 0 and kind[j] == MOVE and not self.via[j] and self.dst[j] == self.prov[i]:
+                self.opp[i] = j
+
+    # --- the guess-and-check driver ---------------------------------------------------------------
+
+    def resolve_all(self) -> None:
+        for i in range(self.n):
+            if self.kind[i] != HOLD:
+                self.resolve(i)
+
+    def resolve(self, i: int) -> bool:
+        state = self.state[i]
+        if state == _RESOLVED:
+            return self.result[i]
+        deps = self._deps
+        if state == _GUESSING:
+            if i not in deps:
+                deps.append(i)
+            return self.result[i]
+        start = len(deps)
+        self.state[i] = _GUESSING
+        self.result[i] = False
+        first = self._decide(i)
+        if len(deps) == start:
+            # no guess was needed (or a backup rule already settled this decision)
+            if self.state[i] != _RESOLVED:
+                self.state[i] = _RESOLVED
+                self.result[i] = first
+            return self.result[i]
+        if deps[start] != i:
+            # depends on a guess made further up: stays provisional until that one is settled
+            deps.append(i)
+            self.result[i] = first
+            return first
+        # i heads a cycle: try the other guess
+        self._forget(start)
+        self.state[i] = _GUESSING
+        self.result[i] = True
+        second = self._decide(i)
+        if first == second:
+            self._forget(start)
+            self.state[i] = _RESOLVED
+            self.result[i] = first
+            return first
+        cycle = deps[start:]
+        self._forget(start)
+        self._backup_rule(cycle)
+        return self.resolve(i)
+
+    def _forget(self, start: int) -> None:
+        deps = self._deps
+        for j in deps[start:]:
+            self.state[j] = _UNRESOLVED
+        del deps[start:]
+
+    def _backup_rule(self, cycle: list[int]) -> None:
+        paradox_armies = [
+            self.target[j]
+            for j in cycle
+            if self.kind[j] == CONVOY and self.matched[j] and self.via[self.target[j]]
+        ]
+        if paradox_armies:
+            for army in paradox_armies:
+                self.broken_by_paradox[army] = True
+            return
+        for j in cycle:
+            if self.kind[j] == MOVE:
+                self.state[j] = _RESOLVED
+                self.result[j] = True
+
+    # --- decisions ------------------------------------------------------------------------------
+
+    def _decide(self, i: int) -> bool:
+        kind = self.kind[i]
+        if kind == MOVE:
+            return self._move_succeeds(i)
+        if kind == SUPPORT:
+            return self._support_given(i)
+        return not self._attacked_successfully(self.prov[i])
+
+    def _attacked_successfully(self, prov: str) -> bool:
+        """Some move into ``prov`` succeeds (for a unit that stays there: it is dislodged)."""
+        return any(self.resolve(m) for m in self.moves_into.get(prov, ()))
+
+    def _support_given(self, i: int) -> bool:
+        attackers = self.moves_into.get(self.prov[i])
+        if not attackers:
+            return True
+        me = self.power[i]
+        spared = self.support_dst[i]  # an attack from where the support goes does not cut it
+        power = self.power
+        prov = self.prov
+        for m in attackers:
+            if power[m] != me and prov[m] != spared and self.path(m):
+                return False
+        return not any(self.resolve(m) for m in attackers)
+
+    def _move_succeeds(self, i: int) -> bool:
+        attack = self.attack_strength(i)
+        if attack == 0:
+            return False
+        dst = self.dst[i]
+        opp = self.opp[i]
+        if opp >= 0:
+            if attack <= self.defend_strength(opp):
+                return False
+        else:
+            d = self.occ.get(dst, -1)
+            # a holding unit's strength is at most 1 + its supports: no need to resolve them if beaten
+            if (
+                d >= 0
+                and (self.kind[d] == MOVE or attack <= 1 + len(self.sups[d]))
+                and attack <= self.hold_strength(dst)
+            ):
+                return False
+        sups = self.sups
+        for m in self.moves_into[dst]:
+            if m != i and attack <= 1 + len(sups[m]) and attack <= self.prevent_strength(m):
+                return False
+        return True
+
+    # --- strengths and routes -------------------------------------------------------------------
+
+    def path(self, i: int) -> bool:
+        """Move ``i`` has its way open: always over land, by convoy only along fleets that stay."""
+        if not self.via[i]:
+            return True
+        if self.broken_by_paradox[i]:
+            return False
+        fleets = self.convoy_fleets[i]
+        if not fleets:
+            return False
+        occ = self.occ
+        return route_exists(
+            self.graph, self.prov[i], self.dst[i], fleets, usable=lambda sea: self.resolve(occ[sea])
+        )
+
+    def _count(self, supporters: list[int]) -> int:
+        n = 0
+        for s in supporters:
+            if self.resolve(s):
+                n += 1
+        return n
+
+    def attack_strength(self, i: int) -> int:
+        if not self.path(i):
+            return 0
+        d = self.occ.get(self.dst[i], -1)
+        if d < 0 or (self.kind[d] == MOVE and self.opp[i] != d and self.resolve(d)):
+            return 1 + self._count(self.sups[i])
+        defender = self.power[d]
+        if defender == self.power[i]:
+            return 0
+        power = self.power
+        return 1 + self._count([s for s in self.sups[i] if power[s] != defender])
+
+    def hold_strength(self, prov: str) -> int:
+        d = self.occ.get(prov, -1)
+        if d < 0:
+            return 0
+        if self.kind[d] == MOVE:
+            return 0 if self.resolve(d) else 1
+        return 1 + self._count(self.sups[d])
+
+    def defend_strength(self, i: int) -> int:
+        return 1 + self._count(self.sups[i])
+
+    def prevent_strength(self, i: int) -> int:
+        if not self.path(i):
+            return 0
+        opp = self.opp[i]
+        if opp >= 0 and self.resolve(opp):
+            return 0
+        return 1 + self._count(self.sups[i])
+
+    # --- results (after resolve_all) ------------------------------------------------------------
+
+    def moved(self, i: int) -> bool:
+        return self.kind[i] == MOVE and self.result[i]
+
+    def dislodgements(self) -> list[Dislodgement]:
+        """Every dislodged unit with the move that dislodged it."""
+        out = []
+        for prov, movers in self.moves_into.items():
+            d = self.occ.get(prov, -1)
+            if d < 0 or self.moved(d):
+                continue
+            for m in movers:
+                if self.result[m]:
+                    out.append(Dislodgement(d, m))
+                    break
+        return out
+
+    def standoff_provinces(self) -> set[str]:
+        """Provinces left empty by a standoff: no unit may retreat there (DATC 6.H.6, 6.F.7, 6.H.9)."""
+        out = set()
+        for prov, movers in self.moves_into.items():
+            if any(self.result[m] for m in movers):
+                continue
+            d = self.occ.get(prov, -1)
+            if d >= 0 and not self.moved(d):
+                continue
+            for m in movers:
+                opp = self.opp[m]
+                if self.path(m) and not (opp >= 0 and self.result[opp]):
+                    out.add(prov)
+                    break
+        return out

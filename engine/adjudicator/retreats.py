@@ -1,0 +1,103 @@
+"""Retreats: where a dislodged unit may go, and the retreat phase itself.
+
+Where a dislodged unit may retreat is fixed when the movement phase is resolved (DATC 6.H.13,
+6.H.14: supports and convoys of the movement phase are of no use later). It may go to a province
+it could move to by itself, except
+
+* a province occupied after the movement,
+* the province its attacker came from - unless that attacker was convoyed (2023 rules, DATC
+  4.A.5 b, 6.H.11, 6.H.12), and never to the other coast of it (DATC 6.H.15),
+* a province left empty by a standoff (DATC 6.H.6; a coast of a split province counts for the
+  whole province, 6.H.16; a failed convoy or a lost head-to-head battle is no standoff, 6.F.7,
+  6.H.9).
+
+In the retreat phase two or more units retreating to one province are all disbanded (6.H.7, 6.H.8),
+and a dislodged unit without a valid order is disbanded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from engine.adjudicator import explain
+from engine.adjudicator.movement import MovementResolver
+from engine.board import Dislodged
+from engine.mapdata import GameMap, province_of
+from engine.orders import Order, Retreat, Unit
+
+
+def retreat_options(
+    game_map: GameMap,
+    unit: Unit,
+    attacker_from: str,
+    attacker_convoyed: bool,
+    occupied: Collection[str],
+    standoffs: Collection[str],
+) -> tuple[str, ...]:
+    """Locations (coasts named for fleets) where ``unit`` may retreat, sorted."""
+    out = []
+    for loc in game_map.neighbours(unit.type or "A", unit.location):
+        prov = province_of(loc)
+        if prov in occupied or prov in standoffs:
+            continue
+        if prov == attacker_from and not attacker_convoyed:
+            continue
+        out.append(loc)
+    return tuple(sorted(out))
+
+
+def dislodged_units(r: MovementResolver) -> dict[int, Dislodged]:
+    """Unit index -> its Dislodged entry (attacker's province and retreat options)."""
+    occupied = {r.dst[i] if r.moved(i) else r.prov[i] for i in range(r.n)}
+    hits = r.dislodgements()
+    standoffs = r.standoff_provinces() if hits else set()
+    out = {}
+    for hit in hits:
+        victim, attacker = hit.victim, hit.attacker
+        unit = r.units[victim]
+        options = retreat_options(
+            r.game_map, unit, r.prov[attacker], r.via[attacker], occupied, standoffs
+        )
+        out[victim] = Dislodged(r.power[victim], unit, r.prov[attacker], options)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class RetreatOutcome:
+    """What happened to one dislodged unit in the retreat phase."""
+
+    dislodged: Dislodged
+    order: Order | None  # the valid order it had, or None
+    dest: str | None  # where it went, or None when disbanded
+    status: str
+    reason: str
+
+
+def resolve_retreats(
+    dislodged: Collection[Dislodged], orders: Mapping[str, Order]
+) -> list[RetreatOutcome]:
+    """Resolve retreat-phase ``orders`` (dislodged unit's province -> valid Retreat or Disband)."""
+    wanted: dict[str, list[Dislodged]] = {}
+    for d in dislodged:
+        order = orders.get(d.unit.province)
+        if isinstance(order, Retreat):
+            wanted.setdefault(province_of(order.dest), []).append(d)
+    out = []
+    for d in dislodged:
+        order = orders.get(d.unit.province)
+        if isinstance(order, Retreat):
+            rivals = wanted[province_of(order.dest)]
+            if len(rivals) == 1:
+                why = explain.retreated(order.dest)
+                out.append(RetreatOutcome(d, order, order.dest, explain.SUCCEEDED, why))
+            else:
+                others = [o.unit for o in rivals if o is not d]
+                why = explain.retreat_bounced(province_of(order.dest), others)
+                out.append(RetreatOutcome(d, order, None, explain.FAILED, why))
+        elif order is not None:
+            out.append(RetreatOutcome(d, order, None, explain.SUCCEEDED, explain.disbanded()))
+        else:
+            why = explain.no_retreat_ordered() if d.retreats else explain.nowhere_to_retreat()
+            out.append(RetreatOutcome(d, None, None, explain.SUCCEEDED, why))
+    return out
