@@ -1,6 +1,6 @@
 """Bring a database to the latest schema with Alembic. The bot calls :func:`upgrade_database` at start-up.
 
-    .venv/bin/python -m db.migrate [DATABASE_URL]
+.venv/bin/python -m db.migrate [DATABASE_URL]
 """
 
 from __future__ import annotations

@@ -243,7 +243,8 @@ class OutboxEntry(SQLModel, table=True):
     dedup_key: str = Field(max_length=200)  # stable identity: the same event never queues twice
     created_at: datetime = Field(sa_type=UTCDateTime)
     next_attempt_at: datetime = Field(sa_type=UTCDateTime)
-    claimed_until: datetime | None = Field(default=None, sa_type=UTCDateTime)  # a sender's lease
+    claimed_until: datetime | None = Field(default=None, sa_type=UTCDateTime)  # a sender's lease ...
+    claim_token: str | None = Field(default=None, max_length=40)  # ... and which sender holds it
     sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     failed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # gave up (permanent error)
     attempts: int = 0

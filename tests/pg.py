@@ -40,8 +40,24 @@ class PostgresServer:
     bin_dir: Path
 
     def psql(self, sql: str) -> None:
-        _run([str(self.bin_dir / "psql"), "-h", str(self.socket_dir), "-p", str(PORT), "-U", self.user,
-              "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
+        _run(
+            [
+                str(self.bin_dir / "psql"),
+                "-h",
+                str(self.socket_dir),
+                "-p",
+                str(PORT),
+                "-U",
+                self.user,
+                "-d",
+                "postgres",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-q",
+                "-c",
+                sql,
+            ]
+        )
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+asyncpg://{self.user}@/{database}?host={self.socket_dir}&port={PORT}"
@@ -89,8 +105,16 @@ def postgres_server() -> Iterator[PostgresServer]:
     socket_dir.mkdir()
     base.chmod(0o755)
     init, user = _as_server_user(
-        [str(bin_dir / "initdb"), "-D", str(data_dir), "--auth=trust", "--no-sync", "-E", "UTF8",
-         "--locale=C"]
+        [
+            str(bin_dir / "initdb"),
+            "-D",
+            str(data_dir),
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--locale=C",
+        ]
     )
     if os.geteuid() == 0:  # the server runs as `postgres`: let it write its directories
         entry = pwd.getpwnam("postgres")
@@ -123,3 +147,14 @@ def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
     postgres_server.psql(f'CREATE DATABASE "{name}"')
     yield postgres_server.url(name)
     postgres_server.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: a SQLite file, or a fresh database on the test PostgreSQL server.
+
+    Tests using it run twice, once per backend; the PostgreSQL run is skipped where it is not installed.
+    """
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+    return str(request.getfixturevalue("postgres_url"))

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-22 02:12:26.119959
+Create Date: 2026-11-22 02:14:01.720564
 """
 
 from collections.abc import Sequence
@@ -127,6 +127,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("next_attempt_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("claimed_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("claim_token", sa.String(length=40), nullable=True),
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("failed_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),

@@ -24,8 +24,9 @@ async def test_upgrade_creates_the_schema_of_the_models(engine: AsyncEngine) -> 
 
     async with engine.connect() as conn:
         diffs = await conn.run_sync(
-            lambda c: compare_metadata(MigrationContext.configure(c, opts={"compare_type": True}),
-                                       SQLModel.metadata)
+            lambda c: compare_metadata(
+                MigrationContext.configure(c, opts={"compare_type": True}), SQLModel.metadata
+            )
         )
     assert diffs == [], f"models and migrations disagree; write a migration for: {diffs}"
 

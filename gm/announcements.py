@@ -1,0 +1,61 @@
+"""The payloads of outbox messages: structured plain data that the adapters format (embeds, files).
+
+Every payload has::
+
+    {"game": {"id": 3, "name": "Friday game"},   # the name exactly as typed: escape it
+     "title": "...", "lines": ["...", ...],       # headline and body lines, plain text
+     "fields": [{"name": "...", "value": "..."}], # short labelled facts
+     "phase": "F1901M" | None, "deadline": "2024-06-01T18:00:00+00:00" | None,
+     "maps": [{"phase_id": 12, "kind": "orders", "filename": "F1901M-orders.png"}],  # PNGs, attached
+     ...kind-specific structured data}
+
+Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from engine import Phase
+
+
+def base(
+    game_id: int,
+    game_name: str,
+    *,
+    title: str,
+    lines: Iterable[str] = (),
+    fields: Mapping[str, str] | None = None,
+    phase: str | None = None,
+    deadline: datetime | None = None,
+    maps: Iterable[dict[str, Any]] = (),
+    **data: Any,
+) -> dict[str, Any]:
+    return {
+        "game": {"id": game_id, "name": game_name},
+        "title": title,
+        "lines": list(lines),
+        "fields": [{"name": k, "value": v} for k, v in (fields or {}).items()],
+        "phase": phase,
+        "deadline": deadline.isoformat() if deadline else None,
+        "maps": list(maps),
+        **data,
+    }
+
+
+def map_ref(phase_id: int, phase_name: str, kind: str) -> dict[str, Any]:
+    return {"phase_id": phase_id, "kind": kind, "filename": f"{phase_name}-{kind}.png"}
+
+
+def long_name(phase_name: str) -> str:
+    return Phase.parse(phase_name).long_name
+
+
+def power_name(power: str) -> str:
+    return power.capitalize()
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")

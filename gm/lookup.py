@@ -1,0 +1,92 @@
+"""Loading games, players and phases for the use cases, refusing with a GameError when they are not
+there or not in the needed state."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import (
+    Game,
+    GameStatus,
+    PhaseRecord,
+    PhaseStatus,
+    Player,
+    PlayerStatus,
+    PowerAssignment,
+)
+from gm.errors import GameNotStarted, GameOver, NotAPlayer, UnknownGame
+
+ACTIVE_STATES = (GameStatus.ACTIVE, GameStatus.PAUSED)
+ENDED_STATES = (GameStatus.FINISHED, GameStatus.CANCELLED)
+
+
+async def load_game(session: AsyncSession, game_id: int, *, for_update: bool = False) -> Game:
+    statement = select(Game).where(Game.id == game_id)
+    if for_update:
+        statement = statement.with_for_update()
+    game = (await session.exec(statement)).first()
+    if game is None:
+        raise UnknownGame(
+            f"There is no game number {game_id}.", "Use /game list to see the games on this server."
+        )
+    return game
+
+
+def require_started(game: Game) -> None:
+    """Refuse a game that has not started or has ended."""
+    if game.status == GameStatus.FORMING:
+        raise GameNotStarted(f"{game.name} has not started yet.", "Wait for its creator to /game start it.")
+    if game.status in ENDED_STATES:
+        raise GameOver(f"{game.name} is over.", "Use /history to look back at it, or join a new game.")
+
+
+async def load_player(session: AsyncSession, game: Game, user_id: int) -> Player:
+    """The user's player row in the game, if they are (still) playing it."""
+    player = (
+        await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
+    ).first()
+    if player is None or player.status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
+        raise NotAPlayer(
+            f"You are not playing in {game.name}.",
+            "Only the game's players can do that; /game join a game that has not started yet.",
+        )
+    return player
+
+
+async def powers_of(session: AsyncSession, game_id: int, player_id: int) -> list[str]:
+    rows = await session.exec(
+        select(PowerAssignment.power)
+        .where(PowerAssignment.game_id == game_id, PowerAssignment.player_id == player_id)
+        .order_by(col(PowerAssignment.power))
+    )
+    return list(rows.all())
+
+
+async def latest_phase(
+    session: AsyncSession, game_id: int, *, for_update: bool = False
+) -> PhaseRecord | None:
+    statement = (
+        select(PhaseRecord)
+        .where(PhaseRecord.game_id == game_id)
+        .order_by(col(PhaseRecord.ordinal).desc())
+        .limit(1)
+    )
+    if for_update:
+        statement = statement.with_for_update()
+    return (await session.exec(statement)).first()
+
+
+async def lock_phase(session: AsyncSession, phase_id: int) -> PhaseRecord | None:
+    """Re-read a phase row with a row lock (PostgreSQL); SQLite's BEGIN IMMEDIATE already serialises."""
+    statement = (
+        select(PhaseRecord)
+        .where(PhaseRecord.id == phase_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return (await session.exec(statement)).first()
+
+
+def phase_is_open(phase: PhaseRecord | None) -> bool:
+    return phase is not None and phase.status == PhaseStatus.OPEN

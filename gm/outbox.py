@@ -1,0 +1,347 @@
+"""The outbox: messages to post, written in the same transaction as the change that caused them, sent
+after commit by :func:`deliver_pending`.
+
+Delivery is at-least-once, made effectively-once:
+- a row is marked sent in its own short transaction right after the send succeeds, so the only window
+  for a duplicate is a crash between Discord accepting the message and that commit;
+- every message carries a stable identity (``OutboxMessage.nonce``, from the row id) that the Discord
+  adapter passes as the message nonce with ``enforce_nonce``, so Discord itself drops a resend of the
+  same message within its dedup window; and the unique ``dedup_key`` stops the same event (a reminder,
+  a phase's results) from ever being queued twice.
+- a sender claims rows with a lease (``claimed_until``/``claim_token``) before sending, so two delivery
+  loops (or two processes) never send the same row at once; a crashed sender's lease just runs out.
+- messages to one target go out in the order they were written: once a row for a target cannot be sent
+  yet, later rows for that target wait too.
+
+The payloads are plain data (title, lines, fields, center counts, deadline, map references); the
+adapter formats them. See gm/announcements.py for each kind's payload.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy import func, update
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.database import SessionFactory
+from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
+from gm.clock import Clock, utcnow
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)
+MAX_ATTEMPTS = 30
+BATCH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a message goes: the game channel, a power's private channel, or a user's DMs."""
+
+    kind: OutboxTarget
+    power: str | None = None
+    user_id: int | None = None
+
+    @classmethod
+    def game_channel(cls) -> Target:
+        return cls(OutboxTarget.GAME_CHANNEL)
+
+    @classmethod
+    def power_channel(cls, power: str) -> Target:
+        return cls(OutboxTarget.POWER_CHANNEL, power=power)
+
+    @classmethod
+    def user(cls, user_id: int) -> Target:
+        return cls(OutboxTarget.USER, user_id=user_id)
+
+
+def enqueue(
+    session: AsyncSession,
+    *,
+    game_id: int | None,
+    kind: str,
+    target: Target,
+    payload: dict[str, Any],
+    key: str,
+    now: datetime,
+    phase_id: int | None = None,
+) -> OutboxEntry:
+    """Add a message to the session's transaction. ``key`` names the event uniquely (see module doc)."""
+    entry = OutboxEntry(
+        game_id=game_id,
+        phase_id=phase_id,
+        kind=kind,
+        target_kind=target.kind,
+        target_power=target.power,
+        target_user_id=target.user_id,
+        payload=payload,
+        dedup_key=key,
+        created_at=now,
+        next_attempt_at=now,
+    )
+    session.add(entry)
+    return entry
+
+
+async def existing_keys(session: AsyncSession, keys: Sequence[str]) -> set[str]:
+    """Which of ``keys`` are queued already (for events that may be raised twice, like reminders)."""
+    if not keys:
+        return set()
+    rows = await session.exec(select(OutboxEntry.dedup_key).where(col(OutboxEntry.dedup_key).in_(keys)))
+    return set(rows.all())
+
+
+# --- sending ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    """One message, ready for an adapter: where it goes (a channel id or a user id), what it says."""
+
+    id: int
+    nonce: str  # stable across restarts; use it as the Discord message nonce
+    kind: str
+    game_id: int | None
+    target_kind: str
+    channel_id: int | None  # for game and power channels
+    user_id: int | None  # for direct messages
+    payload: dict[str, Any]
+    attachments: tuple[Attachment, ...] = ()
+
+
+class SendError(Exception):
+    pass
+
+
+class RetriableSendError(SendError):
+    """Try again later (rate limit, network, Discord 5xx)."""
+
+
+class PermanentSendError(SendError):
+    """Will never work (channel deleted, DMs closed): the row is marked failed and not retried."""
+
+
+class OutboxSender(Protocol):
+    async def send(self, message: OutboxMessage) -> None:
+        """Post the message; raise RetriableSendError or PermanentSendError when it was not posted."""
+        ...
+
+
+@dataclass(slots=True)
+class DeliveryReport:
+    sent: int = 0
+    retrying: int = 0  # failed this time, will be tried again
+    failed: int = 0  # given up
+    pending: int = 0  # still unsent afterwards: due later, target not known yet, or held behind another
+    errors: list[str] = field(default_factory=list)
+
+
+async def deliver_pending(
+    session_factory: SessionFactory,
+    sender: OutboxSender,
+    *,
+    clock: Clock = utcnow,
+    limit: int | None = None,
+) -> DeliveryReport:
+    """Send every unsent message that is due, oldest first; see the module docstring for guarantees."""
+    report = DeliveryReport()
+    seen: set[int] = set()
+    while limit is None or report.sent < limit:
+        token = uuid.uuid4().hex
+        claimed = await _claim_batch(session_factory, token, clock(), seen)
+        if not claimed:
+            break
+        blocked: set[tuple[Any, ...]] = set()
+        for entry in claimed:
+            seen.add(entry.id)  # type: ignore[arg-type]
+            target = _target_key(entry)
+            if target in blocked:
+                await _release(session_factory, entry, token)
+                continue
+            message = await _resolve(session_factory, entry)
+            if message is None:
+                blocked.add(target)
+                await _release(session_factory, entry, token)
+                continue
+            try:
+                await sender.send(message)
+            except PermanentSendError as exc:
+                await _mark_failed(session_factory, entry, token, clock(), str(exc))
+                report.failed += 1
+                report.errors.append(f"outbox {entry.id}: {exc}")
+            except Exception as exc:  # anything else is worth another try
+                if not isinstance(exc, RetriableSendError):
+                    log.exception("outbox %s: unexpected error while sending", entry.id)
+                blocked.add(target)
+                gave_up = await _mark_retry(session_factory, entry, token, clock(), repr(exc))
+                report.failed += gave_up
+                report.retrying += not gave_up
+                report.errors.append(f"outbox {entry.id}: {exc!r}")
+            else:
+                await _mark_sent(session_factory, entry, token, clock())
+                report.sent += 1
+    async with session_factory() as session:
+        report.pending = await pending_count(session)
+    return report
+
+
+def _target_key(entry: OutboxEntry) -> tuple[Any, ...]:
+    return (entry.target_kind, entry.game_id, entry.target_power, entry.target_user_id)
+
+
+async def _claim_batch(
+    session_factory: SessionFactory, token: str, now: datetime, seen: set[int]
+) -> list[OutboxEntry]:
+    """Claim the next due rows, skipping targets that have an earlier row not sendable now."""
+    async with session_factory() as session:
+        rows = (
+            await session.exec(
+                select(OutboxEntry)
+                .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None))
+                .order_by(col(OutboxEntry.id))
+                .limit(BATCH * 4)
+            )
+        ).all()
+        blocked: set[tuple[Any, ...]] = set()
+        chosen: list[int] = []
+        for row in rows:
+            target = _target_key(row)
+            leased = row.claimed_until is not None and row.claimed_until > now
+            if target in blocked or row.next_attempt_at > now or leased or row.id in seen:
+                blocked.add(target)
+                continue
+            chosen.append(row.id)  # type: ignore[arg-type]
+            if len(chosen) >= BATCH:
+                break
+        if not chosen:
+            return []
+        await session.exec(
+            update(OutboxEntry)
+            .where(
+                col(OutboxEntry.id).in_(chosen),
+                col(OutboxEntry.sent_at).is_(None),
+                (col(OutboxEntry.claimed_until).is_(None)) | (col(OutboxEntry.claimed_until) <= now),
+            )
+            .values(claimed_until=now + LEASE, claim_token=token)
+        )
+        await session.commit()
+        claimed = (
+            await session.exec(
+                select(OutboxEntry).where(col(OutboxEntry.claim_token) == token).order_by(col(OutboxEntry.id))
+            )
+        ).all()
+        return list(claimed)
+
+
+async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:
+    """The message with its destination and attachments, or None while the destination is unknown."""
+    async with session_factory() as session:
+        channel_id: int | None = None
+        if entry.target_kind == OutboxTarget.GAME_CHANNEL:
+            game = await session.get(Game, entry.game_id)
+            channel_id = game.game_channel_id if game else None
+            if channel_id is None:
+                return None
+        elif entry.target_kind == OutboxTarget.POWER_CHANNEL:
+            assignment = (
+                await session.exec(
+                    select(PowerAssignment).where(
+                        PowerAssignment.game_id == entry.game_id, PowerAssignment.power == entry.target_power
+                    )
+                )
+            ).first()
+            channel_id = assignment.channel_id if assignment else None
+            if channel_id is None:
+                return None
+        attachments = []
+        for ref in entry.payload.get("maps", ()):
+            png = (
+                await session.exec(
+                    select(PhaseMap.png).where(
+                        PhaseMap.phase_id == ref["phase_id"], PhaseMap.kind == ref["kind"]
+                    )
+                )
+            ).first()
+            if png is not None:
+                attachments.append(Attachment(ref["filename"], png))
+        await session.commit()
+    return OutboxMessage(
+        id=entry.id,  # type: ignore[arg-type]
+        nonce=f"gm{entry.id}",
+        kind=entry.kind,
+        game_id=entry.game_id,
+        target_kind=entry.target_kind,
+        channel_id=channel_id,
+        user_id=entry.target_user_id,
+        payload=entry.payload,
+        attachments=tuple(attachments),
+    )
+
+
+async def _update_claimed(
+    session_factory: SessionFactory, entry: OutboxEntry, token: str, **values: Any
+) -> int:
+    async with session_factory() as session:
+        result = await session.exec(
+            update(OutboxEntry)
+            .where(col(OutboxEntry.id) == entry.id, col(OutboxEntry.claim_token) == token)
+            .values(claimed_until=None, claim_token=None, **values)
+        )
+        await session.commit()
+        return int(result.rowcount or 0)
+
+
+async def _release(session_factory: SessionFactory, entry: OutboxEntry, token: str) -> None:
+    await _update_claimed(session_factory, entry, token)
+
+
+async def _mark_sent(session_factory: SessionFactory, entry: OutboxEntry, token: str, now: datetime) -> None:
+    await _update_claimed(
+        session_factory, entry, token, sent_at=now, attempts=entry.attempts + 1, last_error=None
+    )
+
+
+async def _mark_failed(
+    session_factory: SessionFactory, entry: OutboxEntry, token: str, now: datetime, error: str
+) -> None:
+    await _update_claimed(
+        session_factory, entry, token, failed_at=now, attempts=entry.attempts + 1, last_error=error[:2000]
+    )
+
+
+async def _mark_retry(
+    session_factory: SessionFactory, entry: OutboxEntry, token: str, now: datetime, error: str
+) -> bool:
+    """Schedule another attempt with exponential back-off; True when the attempts are used up."""
+    attempts = entry.attempts + 1
+    if attempts >= MAX_ATTEMPTS:
+        await _mark_failed(session_factory, entry, token, now, f"gave up after {attempts} attempts: {error}")
+        return True
+    delay = min(timedelta(seconds=5 * 2 ** (attempts - 1)), timedelta(hours=1))
+    await _update_claimed(
+        session_factory, entry, token, attempts=attempts, last_error=error[:2000], next_attempt_at=now + delay
+    )
+    return False
+
+
+async def pending_count(session: AsyncSession) -> int:
+    """Messages neither sent nor given up."""
+    rows = await session.exec(
+        select(func.count())
+        .select_from(OutboxEntry)
+        .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None))
+    )
+    return int(rows.one())

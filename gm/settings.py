@@ -1,0 +1,111 @@
+"""A game's settings, their allowed ranges, and their stored (JSON) form."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from engine import GameMap, Phase
+from gm.assignment import supported_player_counts
+from gm.errors import InvalidSettings
+
+MINUTES_PER_DAY = 24 * 60
+
+# (least, most) minutes per phase kind.
+MOVEMENT_MINUTES = (10, 14 * MINUTES_PER_DAY)
+RETREAT_MINUTES = (5, 7 * MINUTES_PER_DAY)
+ADJUSTMENT_MINUTES = (5, 7 * MINUTES_PER_DAY)
+REMINDER_HOURS = (0.05, 7 * 24.0)  # from 3 minutes to a week before the deadline
+MAX_REMINDERS = 4
+MAX_GAME_YEARS = 100
+
+# threads / channels: private press between every pair of powers, in threads or channels;
+# public: only the public game channel; none: no press at all ("gunboat").
+PRESS_MODES = ("threads", "channels", "public", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    movement_minutes: int = MINUTES_PER_DAY
+    retreat_minutes: int = MINUTES_PER_DAY // 2
+    adjustment_minutes: int = MINUTES_PER_DAY // 2
+    players: int = 7
+    press: str = "threads"
+    last_year: int | None = None  # a short game ends after this year's Fall; None: play to a result
+    reminder_hours: tuple[float, ...] = field(default=(24.0, 1.0))
+
+    def phase_minutes(self, kind: str) -> int:
+        """The length of a phase of kind ``M``, ``R`` or ``A``."""
+        return {"M": self.movement_minutes, "R": self.retreat_minutes, "A": self.adjustment_minutes}[kind]
+
+    def validated(self, game_map: GameMap) -> GameSettings:
+        """These settings, normalised, or InvalidSettings naming every value out of range."""
+        problems: list[str] = []
+        _check_minutes(problems, "Movement phases", self.movement_minutes, MOVEMENT_MINUTES)
+        _check_minutes(problems, "Retreat phases", self.retreat_minutes, RETREAT_MINUTES)
+        _check_minutes(problems, "Adjustment phases", self.adjustment_minutes, ADJUSTMENT_MINUTES)
+        counts = supported_player_counts(game_map)
+        if self.players not in counts:
+            problems.append(f"This map is played by {_range_text(counts)} players, not {self.players}.")
+        press = str(self.press).strip().lower()
+        if press not in PRESS_MODES:
+            problems.append(f"Press must be one of {', '.join(PRESS_MODES)}, not {self.press!r}.")
+        start_year = Phase.parse(game_map.start_phase).year
+        if self.last_year is not None and not start_year <= self.last_year < start_year + MAX_GAME_YEARS:
+            problems.append(
+                f"The last year must be between {start_year} and {start_year + MAX_GAME_YEARS - 1} "
+                f"(the game starts in {start_year}), not {self.last_year}."
+            )
+        hours = tuple(sorted({float(h) for h in self.reminder_hours}, reverse=True))
+        if len(hours) > MAX_REMINDERS:
+            problems.append(f"At most {MAX_REMINDERS} reminders, not {len(hours)}.")
+        low, high = REMINDER_HOURS
+        bad = [h for h in hours if not low <= h <= high]
+        if bad:
+            problems.append(
+                f"Reminders go from {low * 60:g} minutes to {high:g} hours before the deadline; "
+                f"{', '.join(f'{h:g}' for h in bad)} hours is out of range."
+            )
+        if problems:
+            raise InvalidSettings(problems, "Change those values and create the game again.")
+        return replace(self, press=press, reminder_hours=hours)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["reminder_hours"] = list(self.reminder_hours)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSettings:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "reminder_hours" in known:
+            known["reminder_hours"] = tuple(known["reminder_hours"])
+        return cls(**known)
+
+
+def _check_minutes(problems: list[str], what: str, value: int, bounds: tuple[int, int]) -> None:
+    low, high = bounds
+    if not isinstance(value, int) or not low <= value <= high:
+        problems.append(
+            f"{what} must last from {_duration(low)} to {_duration(high)}, not {_duration(value)}."
+        )
+
+
+def _duration(minutes: object) -> str:
+    if not isinstance(minutes, int):
+        return repr(minutes)
+    if minutes % MINUTES_PER_DAY == 0 and minutes:
+        days = minutes // MINUTES_PER_DAY
+        return f"{days} day" + ("s" if days != 1 else "")
+    if minutes % 60 == 0 and minutes:
+        hours = minutes // 60
+        return f"{hours} hour" + ("s" if hours != 1 else "")
+    return f"{minutes} minute" + ("s" if minutes != 1 else "")
+
+
+def _range_text(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts))

@@ -1,0 +1,68 @@
+"""gm fixtures: a migrated database (SQLite file or PostgreSQL), sessions, and game set-up helpers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.database import SessionFactory, make_engine, make_session_factory
+from db.migrate import upgrade_database
+from gm import games
+from gm.settings import GameSettings
+from gm.views import GameInfo
+from tests.pg import database_url, postgres_server, postgres_url  # noqa: F401  (fixtures)
+
+T0 = datetime(2030, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now"; deadlines are computed from it
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:  # noqa: F811
+    eng = make_engine(database_url)
+    await upgrade_database(eng)
+    yield eng
+    await eng.dispose()
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> SessionFactory:
+    return make_session_factory(engine)
+
+
+CREATOR = 1000
+GUILD = 555
+
+
+def user(i: int) -> int:
+    """The id of the i-th test user (0 is the creator); large, like real snowflakes."""
+    return 2**62 + i if i else CREATOR
+
+
+async def make_game(
+    sessions: SessionFactory,
+    *,
+    players: int = 7,
+    settings: GameSettings | None = None,
+    name: str = "Test game",
+) -> GameInfo:
+    """A game by CREATOR (default settings: 7 seats) with ``players`` users joined, creator included."""
+    settings = settings or GameSettings()
+    async with sessions() as s:
+        game = await games.create_game(
+            s, guild_id=GUILD, creator_id=CREATOR, name=name, settings=settings, now=T0
+        )
+    for i in range(1, players):
+        async with sessions() as s:
+            game = await games.join_game(s, game.id, user(i), now=T0)
+    return game
+
+
+async def make_started_game(
+    sessions: SessionFactory, *, players: int = 7, settings: GameSettings | None = None, seed: int = 7
+) -> games.StartResult:
+    game = await make_game(sessions, players=players, settings=settings or GameSettings(players=players))
+    async with sessions() as s:
+        return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(seed))
