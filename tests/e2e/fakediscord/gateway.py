@@ -1,0 +1,252 @@
+"""The Gateway: one websocket endpoint speaking Discord's gateway protocol (JSON encoding, no compression).
+
+HELLO, IDENTIFY -> READY + GUILD_CREATE per guild, HEARTBEAT -> HEARTBEAT_ACK, RESUME (replays what was
+missed, then RESUMED), REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, and dispatches filtered by the
+intents the client identified with. One bot, one shard: there is at most one session at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+_log = logging.getLogger(__name__)
+
+# Opcodes
+DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE_UPDATE = 0, 1, 2, 3
+RESUME, RECONNECT, REQUEST_GUILD_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 6, 7, 8, 9, 10, 11
+
+# Intents (bit values from Discord's gateway reference)
+GUILDS = 1 << 0
+GUILD_MEMBERS = 1 << 1
+GUILD_PRESENCES = 1 << 8
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+MESSAGE_CONTENT = 1 << 15
+PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+
+# Close codes
+AUTHENTICATION_FAILED = 4004
+ALREADY_AUTHENTICATED = 4005
+DISALLOWED_INTENTS = 4014
+
+ReadyBuilder = Callable[["Session"], list[tuple[str, dict[str, Any]]]]
+ChunkBuilder = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass
+class Session:
+    id: str
+    intents: int
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    connection: Connection | None = None
+
+
+class Connection:
+    """One websocket; payloads go out in order through a writer task so dispatching never awaits."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.identified = False
+        self._writer = asyncio.create_task(self._write(), name="fakediscord-gateway-writer")
+
+    def send(self, payload: dict[str, Any]) -> None:
+        self.outbox.put_nowait(payload)
+
+    async def _write(self) -> None:
+        while True:
+            payload = await self.outbox.get()
+            try:
+                if not self.ws.closed:
+                    await self.ws.send_str(json.dumps(payload))
+            except (ConnectionError, RuntimeError) as exc:
+                _log.debug("gateway write failed: %s", exc)
+            finally:
+                self.outbox.task_done()
+
+    async def close(self) -> None:
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+            self.outbox.task_done()
+
+
+class Gateway:
+    def __init__(
+        self,
+        *,
+        token: str,
+        ready_events: ReadyBuilder,
+        members_chunk: ChunkBuilder,
+        heartbeat_interval_ms: int = 41_250,
+        allowed_privileged_intents: int = PRIVILEGED_INTENTS,
+    ) -> None:
+        self._token = token
+        self._ready_events = ready_events
+        self._members_chunk = members_chunk
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.allowed_privileged_intents = allowed_privileged_intents
+        self.resume_url = ""
+        self.session: Session | None = None
+        self.connections: set[Connection] = set()
+        self.identify_count = 0
+        self.resume_count = 0
+        self.heartbeat_count = 0
+        self.presence: dict[str, Any] | None = None
+        self._heartbeat_waiters: list[asyncio.Future[None]] = []
+
+    # --- dispatching ---------------------------------------------------------------------------------
+
+    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
+        """Send an event to the bot if its intents subscribe to it; kept for RESUME while disconnected."""
+        session = self.session
+        if session is None:
+            return
+        if intent is not None and not session.intents & intent:
+            return
+        session.seq += 1
+        payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+        session.events.append(payload)
+        if session.connection is not None:
+            session.connection.send(payload)
+
+    def has_intent(self, intent: int) -> bool:
+        return self.session is not None and bool(self.session.intents & intent)
+
+    @property
+    def connected(self) -> bool:
+        return self.session is not None and self.session.connection is not None
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        """Wait until the bot has parsed everything dispatched so far.
+
+        discord.py parses events synchronously in arrival order and answers a server HEARTBEAT request at
+        once, so a heartbeat round trip after the last event is a barrier: when the answer arrives, every
+        earlier event has updated the bot's cache (its event handlers may still be running)."""
+        connection = self.session.connection if self.session is not None else None
+        if connection is None:
+            return
+        before = self.heartbeat_count
+        connection.send({"op": HEARTBEAT, "d": self.session.seq if self.session else None, "s": None, "t": None})
+        await connection.outbox.join()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.heartbeat_count == before and connection is self._live_connection():
+            if loop.time() > deadline:
+                raise TimeoutError("the bot did not answer a gateway HEARTBEAT request")
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._heartbeat_waiters.append(waiter)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter, deadline - loop.time())
+
+    def _wake_heartbeat_waiters(self) -> None:
+        for waiter in self._heartbeat_waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._heartbeat_waiters.clear()
+
+    def _live_connection(self) -> Connection | None:
+        return self.session.connection if self.session is not None else None
+
+    # --- server-side controls for tests --------------------------------------------------------------
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close the live websocket(s) as a network failure would; discord.py reconnects and RESUMEs."""
+        for connection in list(self.connections):
+            await connection.ws.close(code=code, message=b"fake disconnect")
+
+    def request_reconnect(self) -> None:
+        """Send opcode 7 RECONNECT: the client closes, reconnects and RESUMEs."""
+        for connection in list(self.connections):
+            connection.send({"op": RECONNECT, "d": None, "s": None, "t": None})
+
+    async def close(self) -> None:
+        await self.drop_connections(code=1001)
+
+    # --- websocket handler ---------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        connection = Connection(ws)
+        self.connections.add(connection)
+        connection.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self._on_payload(connection, json.loads(msg.data))
+                elif msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            if self.session is not None and self.session.connection is connection:
+                self.session.connection = None
+            self.connections.discard(connection)
+            self._wake_heartbeat_waiters()
+            await connection.close()
+        return ws
+
+    async def _on_payload(self, connection: Connection, payload: dict[str, Any]) -> None:
+        op, data = payload.get("op"), payload.get("d")
+        if op == HEARTBEAT:
+            self.heartbeat_count += 1
+            connection.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+            self._wake_heartbeat_waiters()
+        elif op == IDENTIFY:
+            await self._identify(connection, data or {})
+        elif op == RESUME:
+            await self._resume(connection, data or {})
+        elif op == REQUEST_GUILD_MEMBERS:
+            self.dispatch("GUILD_MEMBERS_CHUNK", self._members_chunk(data or {}))
+        elif op == PRESENCE_UPDATE:
+            self.presence = data
+        else:
+            _log.debug("ignoring gateway opcode %s", op)
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        if connection.identified:
+            await connection.ws.close(code=ALREADY_AUTHENTICATED, message=b"Already authenticated.")
+            return
+        if data.get("token") != self._token:
+            await connection.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
+            return
+        intents = int(data.get("intents", 0))
+        if intents & PRIVILEGED_INTENTS & ~self.allowed_privileged_intents:
+            await connection.ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
+            return
+        connection.identified = True
+        self.identify_count += 1
+        self.session = Session(id=secrets.token_hex(16), intents=intents, connection=connection)
+        for event, event_data in self._ready_events(self.session):
+            self.dispatch(event, event_data)
+
+    async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = self.session
+        resumable = (
+            session is not None
+            and data.get("token") == self._token
+            and data.get("session_id") == session.id
+            and session.connection is None
+        )
+        if not resumable or session is None:
+            connection.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return
+        connection.identified = True
+        self.resume_count += 1
+        session.connection = connection
+        last_seen = data.get("seq") or 0
+        for payload in session.events:
+            if payload["s"] > last_seen:
+                connection.send(payload)
+        self.dispatch("RESUMED", {})

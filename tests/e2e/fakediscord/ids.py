@@ -1,0 +1,28 @@
+"""Snowflake ids and timestamps in the shapes Discord uses."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+_WORKER_BITS = 1 << 17
+
+_last_id = 0
+
+
+def new_snowflake() -> int:
+    """A fresh id, strictly increasing, whose embedded time is about now (discord.utils.snowflake_time)."""
+    global _last_id
+    candidate = ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | _WORKER_BITS
+    _last_id = max(candidate, _last_id + 1)
+    return _last_id
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO 8601 with an explicit UTC offset, as Discord sends timestamps."""
+    return None if moment is None else moment.isoformat()

@@ -1,0 +1,162 @@
+"""The REST side: an aiohttp application under /api/v10 with Discord's error shapes, a log of every call,
+authentication, fault injection and a JSON 404 (recorded) for any route the fake does not model."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+from aiohttp import web
+
+from .backend import UploadedFile
+from .errors import ApiError
+from .ids import utcnow
+
+if TYPE_CHECKING:
+    from .fake import FakeDiscord
+
+_log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/v10"
+FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake")
+PAYLOAD_KEY: web.RequestKey[Any] = web.RequestKey("payload", object)
+FILES_KEY: web.RequestKey[list[UploadedFile]] = web.RequestKey("files", list)
+
+_NO_AUTH_PREFIXES = ("/interactions/", "/webhooks/")
+
+
+@dataclass
+class RestCall:
+    """One HTTP request the bot made, as recorded by the fake."""
+
+    method: str
+    path: str
+    """The real path without the /api/v10 prefix, e.g. /channels/123/messages."""
+    route: str | None
+    """The route template, e.g. /channels/{channel_id}/messages; None for a route the fake does not know."""
+    query: dict[str, str]
+    json: Any
+    """The JSON body (for multipart requests: the parsed payload_json part)."""
+    files: list[tuple[str, int]] = field(default_factory=list)
+    """(filename, size) of each uploaded file."""
+    status: int = 0
+    error: dict[str, Any] | None = None
+    """The JSON error body when status is not 2xx."""
+    at: datetime = field(default_factory=utcnow)
+
+    def __str__(self) -> str:
+        error = f" {self.error}" if self.error else ""
+        return f"{self.method} {self.path} -> {self.status}{error}"
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    """JSON body, or multipart/form-data with `payload_json` and `files[n]` parts, as discord.py sends."""
+    if request.content_type == "multipart/form-data":
+        payload: Any = None
+        files: list[UploadedFile] = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, aiohttp.BodyPartReader):
+                continue
+            data = await part.read()
+            if part.name == "payload_json":
+                payload = json.loads(data)
+            elif part.name:
+                files.append(UploadedFile(field=part.name, filename=part.filename or part.name, data=bytes(data)))
+        return payload, files
+    raw = await request.read()
+    if not raw:
+        return None, []
+    try:
+        return json.loads(raw), []
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
+
+
+def json_response(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """JSON with Content-Type exactly "application/json": discord.py compares the header verbatim."""
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers,
+                        content_type="application/json")
+
+
+def error_response(error: ApiError) -> web.Response:
+    return json_response(error.body(), status=error.status)
+
+
+def _route_template(request: web.Request) -> str | None:
+    if request.match_info.http_exception is not None:
+        return None
+    resource = request.match_info.route.resource
+    if resource is None:
+        return None
+    return resource.canonical[len(API_PREFIX) :]
+
+
+@web.middleware
+async def api_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    if not request.path.startswith(API_PREFIX + "/"):
+        return await handler(request)
+    fake = request.app[FAKE_KEY]
+    path = request.path[len(API_PREFIX) :]
+    template = _route_template(request)
+    call = RestCall(method=request.method, path=path, route=template, query=dict(request.query), json=None)
+    fake.rest_log.append(call)
+    try:
+        payload, files = await read_body(request)
+        call.json = payload
+        call.files = [(f.filename, len(f.data)) for f in files]
+        request[PAYLOAD_KEY], request[FILES_KEY] = payload, files
+        if template is None:
+            raise ApiError(404 if request.match_info.http_exception.status == 404 else 405, 0,
+                           f"{request.match_info.http_exception.status}: {request.match_info.http_exception.reason}")
+        if not path.startswith(_NO_AUTH_PREFIXES) and request.headers.get("Authorization") != f"Bot {fake.token}":
+            raise ApiError(401, 0, "401: Unauthorized")
+        fault = fake.faults.take(request.method, path, template)
+        if fault is not None:
+            response: web.StreamResponse = fault.response()
+            call.error = json.loads(response.body) if isinstance(response, web.Response) and response.body else None
+        else:
+            response = await handler(request)
+    except ApiError as error:
+        response = error_response(error)
+        call.error = error.body()
+    except Exception as exc:
+        # A bug in the fake itself: answer 400 (a 500 would make discord.py retry for 25 s) and keep it.
+        _log.exception("FakeDiscord failed on %s %s", request.method, path)
+        fake.internal_errors.append(f"{request.method} {path}: {exc!r}")
+        error = ApiError(400, 0, f"FakeDiscord internal error: {exc!r}")
+        response = error_response(error)
+        call.error = error.body()
+    call.status = response.status
+    fake.notifier.notify()
+    return response
+
+
+def json_ok(data: Any) -> web.Response:
+    return json_response(data)
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def raw_body(request: web.Request) -> Any:
+    """The parsed JSON body whatever its type (a list for bulk command overwrites)."""
+    return request.get(PAYLOAD_KEY)
+
+
+def body(request: web.Request) -> dict[str, Any]:
+    payload = request.get(PAYLOAD_KEY)
+    return payload if isinstance(payload, dict) else {}
+
+
+def files_of(request: web.Request) -> list[UploadedFile]:
+    return list(request.get(FILES_KEY) or [])
+
+
+def fake_of(request: web.Request) -> FakeDiscord:
+    return request.app[FAKE_KEY]

@@ -1,0 +1,419 @@
+"""The fake Discord works with the real discord.py: a throwaway bot is driven through every kind of exchange
+the gamemaster bot will use, and what each user can see is checked against Discord's permission rules."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.e2e.fakediscord import (
+    Channel,
+    ChannelType,
+    FakeDiscord,
+    Guild,
+    Permission,
+    Role,
+    User,
+    UserActionError,
+    overwrite,
+    running_bot,
+)
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+def tiny_png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 24), (20, 90, 160)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class SettingsModal(discord.ui.Modal, title="Game settings"):
+    press = discord.ui.TextInput(label="Press", custom_id="press", default="full")
+    deadline = discord.ui.TextInput(label="Deadline (hours)", custom_id="deadline", max_length=3)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"Saved: press={self.press.value} deadline={self.deadline.value}h", ephemeral=True
+        )
+
+
+class JoinView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.joined: list[int] = []
+
+    @discord.ui.button(label="Join", custom_id="join", style=discord.ButtonStyle.primary)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.joined.append(interaction.user.id)
+        await interaction.response.edit_message(content=f"Joined: {interaction.user.name}", view=None)
+
+
+class TinyBot(commands.Bot):
+    """A throwaway bot using each Discord feature the gamemaster will use."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.tree.add_command(self.build_game_group())
+        self.tree.add_command(self.build_mod_group())
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.id == self.user.id or message.guild is not None:
+            return
+        await message.channel.send(f"got: {message.content}")
+
+    def build_game_group(self) -> app_commands.Group:
+        game = app_commands.Group(name="game", description="Play Diplomacy")
+
+        @game.command(name="create", description="Create a game")
+        async def create(interaction: discord.Interaction, name: str, players: int = 7) -> None:
+            await interaction.response.send_message(f"Created {name} for {players} players", ephemeral=True)
+
+        @game.command(name="map", description="Show the map")
+        async def show_map(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.followup.send("Spring 1901", file=discord.File(io.BytesIO(tiny_png()), "map.png"))
+
+        @game.command(name="settings", description="Edit settings")
+        async def settings(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(SettingsModal())
+
+        @game.command(name="join", description="Join with a button")
+        async def join(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("Press to join", view=JoinView())
+
+        @game.command(name="pick", description="Pick a power")
+        async def pick(interaction: discord.Interaction, power: str) -> None:
+            await interaction.response.send_message(f"You picked {power}", ephemeral=True)
+
+        @pick.autocomplete("power")
+        async def pick_power(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=p.title(), value=p) for p in POWERS if p.startswith(current.upper())]
+
+        @game.command(name="remind", description="DM a player")
+        async def remind(interaction: discord.Interaction, player: discord.User) -> None:
+            try:
+                await player.send("Your orders are due")
+            except discord.Forbidden as error:
+                await interaction.response.send_message(f"cannot DM {player.name} (code {error.code})", ephemeral=True)
+                return
+            await interaction.response.send_message(f"reminded {player.name}", ephemeral=True)
+
+        @game.command(name="announce", description="Post in this channel")
+        async def announce(interaction: discord.Interaction, text: str) -> None:
+            await interaction.channel.send(text)
+            await interaction.response.send_message("posted", ephemeral=True)
+
+        @game.command(name="start", description="Make the private spaces")
+        async def start(interaction: discord.Interaction, player: discord.Member, ally: discord.Member) -> None:
+            await interaction.response.defer(ephemeral=True)
+            guild = interaction.guild
+            hidden = discord.PermissionOverwrite(view_channel=False)
+            visible = discord.PermissionOverwrite(view_channel=True, send_messages=True)
+            category = await guild.create_category("Game 1", overwrites={guild.default_role: hidden, guild.me: visible})
+            private = await guild.create_text_channel(
+                "France Orders", category=category,
+                overwrites={guild.default_role: hidden, guild.me: visible, player: visible},
+            )
+            await private.send("Only France reads this")
+            press = await interaction.channel.create_thread(
+                name="france-germany", type=discord.ChannelType.private_thread, invitable=False
+            )
+            await press.add_user(player)
+            await press.add_user(ally)
+            await press.send("Secret press between France and Germany")
+            await interaction.followup.send(f"started: {private.mention} {press.mention}", ephemeral=True)
+
+        return game
+
+    def build_mod_group(self) -> app_commands.Group:
+        # Discord applies default_member_permissions to top-level commands only, so /mod carries it.
+        mod = app_commands.Group(
+            name="mod", description="Moderation", default_permissions=discord.Permissions(manage_guild=True)
+        )
+        deadline = app_commands.Group(name="deadline", description="Deadlines", parent=mod)
+
+        @deadline.command(name="extend", description="Extend the deadline")
+        async def extend(interaction: discord.Interaction, hours: app_commands.Range[int, 1, 72]) -> None:
+            await interaction.response.send_message(f"Extended by {hours}h", ephemeral=True)
+
+        return mod
+
+
+@dataclass
+class Server:
+    guild: Guild
+    general: Channel
+    moderator_role: Role
+    alice: User
+    bob: User
+    mod: User
+
+
+async def make_server(fake: FakeDiscord) -> Server:
+    guild = await fake.create_guild("Diplomacy Club")
+    moderator_role = await fake.create_role(guild, "Moderator", Permission.MANAGE_GUILD | Permission.MANAGE_THREADS)
+    alice = await fake.create_user("alice")
+    bob = await fake.create_user("bob")
+    mod = await fake.create_user("mod")
+    await fake.add_member(guild, alice)
+    await fake.add_member(guild, bob)
+    await fake.add_member(guild, mod, moderator_role)
+    general = await fake.create_channel(guild, "general")
+    return Server(guild, general, moderator_role, alice, bob, mod)
+
+
+@pytest.fixture
+async def server(fake: FakeDiscord) -> Server:
+    return await make_server(fake)
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, server: Server) -> AsyncIterator[TinyBot]:
+    async with running_bot(TinyBot(), fake) as client:
+        yield client
+    assert fake.unknown_calls == [], f"the bot called routes the fake does not model: {fake.unknown_calls}"
+
+
+async def test_login_sees_ready_guild_and_synced_commands(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    assert bot.user is not None and bot.user.id == fake.world.bot.id
+    guild = bot.get_guild(server.guild.id)
+    assert guild is not None and guild.name == "Diplomacy Club"
+    assert {c.name for c in guild.text_channels} == {"general"}
+    assert "Moderator" in {r.name for r in guild.roles}
+    assert guild.me.guild_permissions.manage_channels
+    assert sorted(c.name for c in fake.commands) == ["game", "mod"]
+    assert fake.gateway.identify_count == 1
+
+
+async def test_slash_command_answered_ephemerally(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    reply = await (await fake.slash(server.alice, "game", "create", options={"name": "Spring"}, channel=server.general))
+    assert reply.content == "Created Spring for 7 players"
+    assert reply.ephemeral
+    assert reply in fake.visible_messages(server.alice)
+    assert reply not in fake.visible_messages(server.bob)
+    assert not any("Spring" in text for text in fake.seen_texts(server.bob))
+    assert fake.channel_messages(server.general) == []
+
+
+async def test_options_are_checked_like_the_discord_client(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    with pytest.raises(UserActionError, match="required option"):
+        await fake.slash(server.alice, "game", "create", channel=server.general)
+    with pytest.raises(UserActionError, match="takes a string"):
+        await fake.slash(server.alice, "game", "create", options={"name": 5}, channel=server.general)
+    with pytest.raises(UserActionError, match="needs a subcommand"):
+        await fake.slash(server.alice, "game", channel=server.general)
+
+
+async def test_subcommand_group_is_hidden_without_its_permission(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    extend = ("mod", "deadline", "extend")
+    reply = await (await fake.slash(server.mod, *extend, options={"hours": 24}, channel=server.general)).message()
+    assert reply.content == "Extended by 24h"
+    with pytest.raises(UserActionError, match="cannot see /mod"):
+        await fake.slash(server.alice, *extend, options={"hours": 24}, channel=server.general)
+    with pytest.raises(UserActionError, match="outside 1..72"):
+        await fake.slash(server.mod, *extend, options={"hours": 99}, channel=server.general)
+
+
+async def test_autocomplete_offers_matching_choices(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    handle = await fake.autocomplete(server.alice, "game", "pick", focused="power", options={"power": "gE"}, channel=server.general)
+    assert await handle.choices() == [{"name": "Germany", "value": "GERMANY"}]
+
+
+async def test_deferred_response_then_followup_with_png(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    handle = await fake.slash(server.alice, "game", "map", channel=server.general)
+    message = await handle.message()
+    assert message.content == "Spring 1901"
+    assert message.ephemeral and not message.loading
+    [attachment] = message.attachments
+    assert attachment.filename == "map.png" and attachment.content_type == "image/png"
+    assert (attachment.width, attachment.height) == (32, 24)
+    assert Image.open(io.BytesIO(attachment.data)).size == (32, 24)
+    assert handle.messages() == [message]  # the followup replaced the "thinking" message
+    upload = fake.calls("POST /webhooks/*/*")[0]
+    assert upload.files == [("map.png", len(attachment.data))]
+
+
+async def test_modal_round_trip(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    opened = await fake.slash(server.alice, "game", "settings", channel=server.general)
+    modal = await opened.modal()
+    assert modal.title == "Game settings"
+    assert modal.input("press")["value"] == "full"
+    with pytest.raises(UserActionError, match="required"):
+        await fake.submit_modal(server.alice, opened, {})
+    submitted = await fake.submit_modal(server.alice, opened, {"deadline": "48"})
+    reply = await submitted.message()
+    assert reply.content == "Saved: press=full deadline=48h"
+    assert reply.ephemeral
+
+
+async def test_button_click_updates_the_message(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    prompt = await (await fake.slash(server.alice, "game", "join", channel=server.general)).message()
+    assert prompt.custom_ids() == ["join"] and not prompt.ephemeral
+    assert prompt in fake.visible_messages(server.bob)
+    clicked = await fake.click(server.bob, prompt, "join")
+    updated = await clicked.message()
+    assert updated.id == prompt.id
+    assert updated.content == "Joined: bob"
+    assert updated.components == []
+    with pytest.raises(UserActionError, match="no component"):
+        await fake.click(server.alice, updated, "join")
+
+
+async def test_dm_in_and_dm_out(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    handle = await fake.dm_bot(server.alice, "A Par-Bur")
+    reply = await handle
+    assert reply.content == "got: A Par-Bur"
+    assert [m.content for m in fake.dm_messages(server.alice)] == ["A Par-Bur", "got: A Par-Bur"]
+    assert not any("Par-Bur" in text for text in fake.seen_texts(server.bob))
+    reminded = await (await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general))
+    assert reminded.content == "reminded bob"
+    assert [m.content for m in fake.dm_messages(server.bob)] == ["Your orders are due"]
+
+
+async def test_closed_dms_surface_as_forbidden(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    await fake.set_dms_open(server.bob, False)
+    reply = await (await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general))
+    assert reply.content == "cannot DM bob (code 50007)"
+    assert fake.dm_messages(server.bob) == []
+    [refused] = fake.failed_calls
+    assert refused.status == 403 and refused.error == {"message": "Cannot send messages to this user", "code": 50007}
+
+
+async def test_rate_limit_is_retried_transparently(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    fake.inject_fault("POST /channels/*/messages", 429, retry_after=0.05)
+    reply = await (await fake.slash(server.alice, "game", "announce", options={"text": "Phase closed"}, channel=server.general))
+    assert reply.content == "posted"
+    assert [m.content for m in fake.channel_messages(server.general)] == ["Phase closed"]
+    assert [c.status for c in fake.calls("POST /channels/{channel_id}/messages")] == [429, 200]
+
+
+async def test_injected_server_error_is_retried(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    fake.inject_fault("POST /channels/*/messages", 500)
+    reply = await (await fake.slash(server.alice, "game", "announce", options={"text": "x"}, channel=server.general))
+    assert reply.content == "posted"  # discord.py waits 1 s and retries a 500
+    assert [c.status for c in fake.calls("POST /channels/*/messages")] == [500, 200]
+
+
+async def test_bot_built_private_spaces_are_visible_only_to_their_members(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    handle = await fake.slash(
+        server.mod, "game", "start", options={"player": server.alice, "ally": server.bob}, channel=server.general
+    )
+    assert (await handle.message(timeout=5)).content.startswith("started:")
+    orders = fake.channel_named(server.guild, "france-orders")
+    press = fake.channel_named(server.guild, "france-germany")
+    assert press.type == ChannelType.PRIVATE_THREAD and not press.invitable
+    carol = await fake.create_user("carol")
+    await fake.add_member(server.guild, carol)
+
+    assert fake.can_view(server.alice, orders)
+    assert not fake.can_view(server.bob, orders)
+    assert not fake.can_view(carol, orders)
+    assert not fake.can_view(server.mod, orders)  # Manage Server is not Administrator
+    assert fake.can_view(server.guild.owner_id and fake.world.users[server.guild.owner_id], orders)
+
+    assert fake.can_view(server.alice, press) and fake.can_view(server.bob, press)
+    assert not fake.can_view(carol, press)
+    assert fake.can_view(server.mod, press)  # Manage Threads sees private threads, as on Discord
+    assert "Only France reads this" in fake.seen_texts(server.alice)
+    assert "Only France reads this" not in fake.seen_texts(server.bob)
+    assert "Secret press between France and Germany" in fake.seen_texts(server.bob)
+    assert "Secret press between France and Germany" not in fake.seen_texts(carol)
+    assert fake.failed_calls == []
+
+
+async def test_overwrite_arithmetic_follows_discord(fake: FakeDiscord, server: Server) -> None:
+    guild, alice, bob = server.guild, server.alice, server.bob
+    players = await fake.create_role(guild, "Players")
+    muted = await fake.create_role(guild, "Muted")
+    admins = await fake.create_role(guild, "Admins", Permission.ADMINISTRATOR)
+    carol = await fake.create_user("carol")
+    await fake.add_member(guild, carol, admins)
+    await fake.set_roles(guild, alice, players)
+    await fake.set_roles(guild, bob, players, muted)
+    view = Permission.VIEW_CHANNEL
+    channel = await fake.create_channel(guild, "Lobby", overwrites=[
+        overwrite(guild.everyone_role, deny=view),
+        overwrite(players, allow=view | Permission.SEND_MESSAGES),
+        overwrite(muted, deny=view),
+    ])
+    assert channel.name == "lobby"
+    # Role overwrites are combined before applying: the allow of one role beats the deny of another.
+    assert fake.can_view(alice, channel) and fake.can_view(bob, channel)
+    assert not fake.can_view(server.mod, channel)
+    assert fake.can_view(carol, channel)  # ADMINISTRATOR ignores overwrites
+    # A member overwrite beats every role overwrite.
+    await fake.set_overwrite(channel, bob, deny=view)
+    assert not fake.can_view(bob, channel)
+    await fake.set_overwrite(channel, server.mod, allow=view)
+    assert fake.can_view(server.mod, channel)
+    # Without VIEW_CHANNEL nothing else counts; without SEND_MESSAGES, attaching files is gone too.
+    assert fake.permissions(bob, channel) == 0
+    await fake.set_overwrite(channel, players, allow=view, deny=Permission.SEND_MESSAGES)
+    assert not fake.permissions(alice, channel) & Permission.ATTACH_FILES
+    # A channel created in a category without overwrites syncs with the category.
+    category = await fake.create_category(guild, "Secret", overwrites=[overwrite(guild.everyone_role, deny=view)])
+    child = await fake.create_channel(guild, "inside", category=category)
+    assert not fake.can_view(alice, child) and fake.can_view(carol, child)
+
+
+async def test_user_thread_privacy_and_public_threads(fake: FakeDiscord, server: Server) -> None:
+    private = await fake.create_thread(server.general, "alice-bob", owner=server.alice, members=(server.bob,))
+    public = await fake.create_thread(server.general, "table-talk", owner=server.alice, private=False)
+    outsider = await fake.create_user("outsider")
+    await fake.add_member(server.guild, outsider)
+    assert fake.can_view(server.bob, private) and not fake.can_view(outsider, private)
+    assert fake.can_view(outsider, public)
+    await fake.say(server.alice, private, "psst")
+    assert "psst" not in fake.seen_texts(outsider)
+    with pytest.raises(UserActionError):
+        await fake.say(outsider, private, "let me in")
+
+
+async def test_bot_without_access_gets_missing_access(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    hidden = await fake.create_channel(
+        server.guild, "staff", overwrites=[overwrite(server.guild.everyone_role, deny=Permission.VIEW_CHANNEL)]
+    )
+    channel = bot.get_channel(hidden.id)
+    assert channel is not None
+    with pytest.raises(discord.Forbidden) as raised:
+        await channel.send("hello?")
+    assert raised.value.code == 50001
+    assert fake.channel_messages(hidden) == []
+
+
+async def test_gateway_resume_replays_missed_events(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    await fake.drop_gateway()
+    handle = await fake.dm_bot(server.alice, "sent while disconnected")
+    await fake.wait_for_gateway(resumes=1)
+    assert (await handle).content == "got: sent while disconnected"
+    assert fake.gateway.identify_count == 1
+
+
+async def test_late_acknowledgement_is_refused(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    fake.ack_deadline = 0.0
+    handle = await fake.slash(server.alice, "game", "create", options={"name": "late"}, channel=server.general)
+    await fake.wait_for(lambda: fake.failed_calls or None, what="the late callback to be refused")
+    assert fake.failed_calls[0].error == {"message": "Unknown interaction", "code": 10062}
+    assert not handle.interaction.acknowledged
+
+
+async def test_unknown_routes_are_answered_and_recorded(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    route = discord.http.Route("GET", "/guilds/{guild_id}/bans", guild_id=server.guild.id)
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(route)
+    [unknown] = fake.unknown_calls
+    assert unknown.path == f"/guilds/{server.guild.id}/bans" and unknown.status == 404
+    fake.rest_log.remove(unknown)  # keep the fixture's "no unknown routes" check for the other tests
