@@ -82,7 +82,9 @@ class TinyBot(commands.Bot):
         @game.command(name="map", description="Show the map")
         async def show_map(interaction: discord.Interaction) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await interaction.followup.send("Spring 1901", file=discord.File(io.BytesIO(tiny_png()), "map.png"))
+            await interaction.followup.send(
+                "Spring 1901", file=discord.File(io.BytesIO(tiny_png()), "map.png")
+            )
 
         @game.command(name="settings", description="Edit settings")
         async def settings(interaction: discord.Interaction) -> None:
@@ -97,15 +99,21 @@ class TinyBot(commands.Bot):
             await interaction.response.send_message(f"You picked {power}", ephemeral=True)
 
         @pick.autocomplete("power")
-        async def pick_power(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            return [app_commands.Choice(name=p.title(), value=p) for p in POWERS if p.startswith(current.upper())]
+        async def pick_power(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [
+                app_commands.Choice(name=p.title(), value=p) for p in POWERS if p.startswith(current.upper())
+            ]
 
         @game.command(name="remind", description="DM a player")
         async def remind(interaction: discord.Interaction, player: discord.User) -> None:
             try:
                 await player.send("Your orders are due")
             except discord.Forbidden as error:
-                await interaction.response.send_message(f"cannot DM {player.name} (code {error.code})", ephemeral=True)
+                await interaction.response.send_message(
+                    f"cannot DM {player.name} (code {error.code})", ephemeral=True
+                )
                 return
             await interaction.response.send_message(f"reminded {player.name}", ephemeral=True)
 
@@ -115,14 +123,19 @@ class TinyBot(commands.Bot):
             await interaction.response.send_message("posted", ephemeral=True)
 
         @game.command(name="start", description="Make the private spaces")
-        async def start(interaction: discord.Interaction, player: discord.Member, ally: discord.Member) -> None:
+        async def start(
+            interaction: discord.Interaction, player: discord.Member, ally: discord.Member
+        ) -> None:
             await interaction.response.defer(ephemeral=True)
             guild = interaction.guild
             hidden = discord.PermissionOverwrite(view_channel=False)
             visible = discord.PermissionOverwrite(view_channel=True, send_messages=True)
-            category = await guild.create_category("Game 1", overwrites={guild.default_role: hidden, guild.me: visible})
+            category = await guild.create_category(
+                "Game 1", overwrites={guild.default_role: hidden, guild.me: visible}
+            )
             private = await guild.create_text_channel(
-                "France Orders", category=category,
+                "France Orders",
+                category=category,
                 overwrites={guild.default_role: hidden, guild.me: visible, player: visible},
             )
             await private.send("Only France reads this")
@@ -162,7 +175,9 @@ class Server:
 
 async def make_server(fake: FakeDiscord) -> Server:
     guild = await fake.create_guild("Diplomacy Club")
-    moderator_role = await fake.create_role(guild, "Moderator", Permission.MANAGE_GUILD | Permission.MANAGE_THREADS)
+    moderator_role = await fake.create_role(
+        guild, "Moderator", Permission.MANAGE_GUILD | Permission.MANAGE_THREADS
+    )
     alice = await fake.create_user("alice")
     bob = await fake.create_user("bob")
     mod = await fake.create_user("mod")
@@ -185,7 +200,9 @@ async def bot(fake: FakeDiscord, server: Server) -> AsyncIterator[TinyBot]:
     assert fake.unknown_calls == [], f"the bot called routes the fake does not model: {fake.unknown_calls}"
 
 
-async def test_login_sees_ready_guild_and_synced_commands(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+async def test_login_sees_ready_guild_and_synced_commands(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
     assert bot.user is not None and bot.user.id == fake.world.bot.id
     guild = bot.get_guild(server.guild.id)
     assert guild is not None and guild.name == "Diplomacy Club"
@@ -197,7 +214,9 @@ async def test_login_sees_ready_guild_and_synced_commands(fake: FakeDiscord, ser
 
 
 async def test_slash_command_answered_ephemerally(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
-    reply = await (await fake.slash(server.alice, "game", "create", options={"name": "Spring"}, channel=server.general))
+    reply = await (
+        await fake.slash(server.alice, "game", "create", options={"name": "Spring"}, channel=server.general)
+    )
     assert reply.content == "Created Spring for 7 players"
     assert reply.ephemeral
     assert reply in fake.visible_messages(server.alice)
@@ -206,7 +225,9 @@ async def test_slash_command_answered_ephemerally(fake: FakeDiscord, server: Ser
     assert fake.channel_messages(server.general) == []
 
 
-async def test_options_are_checked_like_the_discord_client(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+async def test_options_are_checked_like_the_discord_client(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
     with pytest.raises(UserActionError, match="required option"):
         await fake.slash(server.alice, "game", "create", channel=server.general)
     with pytest.raises(UserActionError, match="takes a string"):
@@ -215,22 +236,30 @@ async def test_options_are_checked_like_the_discord_client(fake: FakeDiscord, se
         await fake.slash(server.alice, "game", channel=server.general)
 
 
-async def test_subcommand_group_is_hidden_without_its_permission(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+async def test_subcommand_group_is_hidden_without_its_permission(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
     extend = ("mod", "deadline", "extend")
-    reply = await (await fake.slash(server.mod, *extend, options={"hours": 24}, channel=server.general)).message()
+    reply = await (
+        await fake.slash(server.mod, *extend, options={"hours": 24}, channel=server.general)
+    ).message()
     assert reply.content == "Extended by 24h"
     with pytest.raises(UserActionError, match="cannot see /mod"):
         await fake.slash(server.alice, *extend, options={"hours": 24}, channel=server.general)
-    with pytest.raises(UserActionError, match="outside 1..72"):
+    with pytest.raises(UserActionError, match=r"outside 1\.\.72"):
         await fake.slash(server.mod, *extend, options={"hours": 99}, channel=server.general)
 
 
 async def test_autocomplete_offers_matching_choices(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
-    handle = await fake.autocomplete(server.alice, "game", "pick", focused="power", options={"power": "gE"}, channel=server.general)
+    handle = await fake.autocomplete(
+        server.alice, "game", "pick", focused="power", options={"power": "gE"}, channel=server.general
+    )
     assert await handle.choices() == [{"name": "Germany", "value": "GERMANY"}]
 
 
-async def test_deferred_response_then_followup_with_png(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+async def test_deferred_response_then_followup_with_png(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
     handle = await fake.slash(server.alice, "game", "map", channel=server.general)
     message = await handle.message()
     assert message.content == "Spring 1901"
@@ -276,23 +305,34 @@ async def test_dm_in_and_dm_out(fake: FakeDiscord, server: Server, bot: TinyBot)
     assert reply.content == "got: A Par-Bur"
     assert [m.content for m in fake.dm_messages(server.alice)] == ["A Par-Bur", "got: A Par-Bur"]
     assert not any("Par-Bur" in text for text in fake.seen_texts(server.bob))
-    reminded = await (await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general))
+    reminded = await (
+        await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general)
+    )
     assert reminded.content == "reminded bob"
     assert [m.content for m in fake.dm_messages(server.bob)] == ["Your orders are due"]
 
 
 async def test_closed_dms_surface_as_forbidden(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
     await fake.set_dms_open(server.bob, False)
-    reply = await (await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general))
+    reply = await (
+        await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general)
+    )
     assert reply.content == "cannot DM bob (code 50007)"
     assert fake.dm_messages(server.bob) == []
     [refused] = fake.failed_calls
-    assert refused.status == 403 and refused.error == {"message": "Cannot send messages to this user", "code": 50007}
+    assert refused.status == 403 and refused.error == {
+        "message": "Cannot send messages to this user",
+        "code": 50007,
+    }
 
 
 async def test_rate_limit_is_retried_transparently(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
     fake.inject_fault("POST /channels/*/messages", 429, retry_after=0.05)
-    reply = await (await fake.slash(server.alice, "game", "announce", options={"text": "Phase closed"}, channel=server.general))
+    reply = await (
+        await fake.slash(
+            server.alice, "game", "announce", options={"text": "Phase closed"}, channel=server.general
+        )
+    )
     assert reply.content == "posted"
     assert [m.content for m in fake.channel_messages(server.general)] == ["Phase closed"]
     assert [c.status for c in fake.calls("POST /channels/{channel_id}/messages")] == [429, 200]
@@ -300,7 +340,9 @@ async def test_rate_limit_is_retried_transparently(fake: FakeDiscord, server: Se
 
 async def test_injected_server_error_is_retried(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
     fake.inject_fault("POST /channels/*/messages", 500)
-    reply = await (await fake.slash(server.alice, "game", "announce", options={"text": "x"}, channel=server.general))
+    reply = await (
+        await fake.slash(server.alice, "game", "announce", options={"text": "x"}, channel=server.general)
+    )
     assert reply.content == "posted"  # discord.py waits 1 s and retries a 500
     assert [c.status for c in fake.calls("POST /channels/*/messages")] == [500, 200]
 
@@ -309,7 +351,11 @@ async def test_bot_built_private_spaces_are_visible_only_to_their_members(
     fake: FakeDiscord, server: Server, bot: TinyBot
 ) -> None:
     handle = await fake.slash(
-        server.mod, "game", "start", options={"player": server.alice, "ally": server.bob}, channel=server.general
+        server.mod,
+        "game",
+        "start",
+        options={"player": server.alice, "ally": server.bob},
+        channel=server.general,
     )
     assert (await handle.message(timeout=5)).content.startswith("started:")
     orders = fake.channel_named(server.guild, "france-orders")
@@ -344,11 +390,15 @@ async def test_overwrite_arithmetic_follows_discord(fake: FakeDiscord, server: S
     await fake.set_roles(guild, alice, players)
     await fake.set_roles(guild, bob, players, muted)
     view = Permission.VIEW_CHANNEL
-    channel = await fake.create_channel(guild, "Lobby", overwrites=[
-        overwrite(guild.everyone_role, deny=view),
-        overwrite(players, allow=view | Permission.SEND_MESSAGES),
-        overwrite(muted, deny=view),
-    ])
+    channel = await fake.create_channel(
+        guild,
+        "Lobby",
+        overwrites=[
+            overwrite(guild.everyone_role, deny=view),
+            overwrite(players, allow=view | Permission.SEND_MESSAGES),
+            overwrite(muted, deny=view),
+        ],
+    )
     assert channel.name == "lobby"
     # Role overwrites are combined before applying: the allow of one role beats the deny of another.
     assert fake.can_view(alice, channel) and fake.can_view(bob, channel)
@@ -364,7 +414,9 @@ async def test_overwrite_arithmetic_follows_discord(fake: FakeDiscord, server: S
     await fake.set_overwrite(channel, players, allow=view, deny=Permission.SEND_MESSAGES)
     assert not fake.permissions(alice, channel) & Permission.ATTACH_FILES
     # A channel created in a category without overwrites syncs with the category.
-    category = await fake.create_category(guild, "Secret", overwrites=[overwrite(guild.everyone_role, deny=view)])
+    category = await fake.create_category(
+        guild, "Secret", overwrites=[overwrite(guild.everyone_role, deny=view)]
+    )
     child = await fake.create_channel(guild, "inside", category=category)
     assert not fake.can_view(alice, child) and fake.can_view(carol, child)
 
@@ -382,9 +434,13 @@ async def test_user_thread_privacy_and_public_threads(fake: FakeDiscord, server:
         await fake.say(outsider, private, "let me in")
 
 
-async def test_bot_without_access_gets_missing_access(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+async def test_bot_without_access_gets_missing_access(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
     hidden = await fake.create_channel(
-        server.guild, "staff", overwrites=[overwrite(server.guild.everyone_role, deny=Permission.VIEW_CHANNEL)]
+        server.guild,
+        "staff",
+        overwrites=[overwrite(server.guild.everyone_role, deny=Permission.VIEW_CHANNEL)],
     )
     channel = bot.get_channel(hidden.id)
     assert channel is not None
@@ -404,13 +460,17 @@ async def test_gateway_resume_replays_missed_events(fake: FakeDiscord, server: S
 
 async def test_late_acknowledgement_is_refused(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
     fake.ack_deadline = 0.0
-    handle = await fake.slash(server.alice, "game", "create", options={"name": "late"}, channel=server.general)
+    handle = await fake.slash(
+        server.alice, "game", "create", options={"name": "late"}, channel=server.general
+    )
     await fake.wait_for(lambda: fake.failed_calls or None, what="the late callback to be refused")
     assert fake.failed_calls[0].error == {"message": "Unknown interaction", "code": 10062}
     assert not handle.interaction.acknowledged
 
 
-async def test_unknown_routes_are_answered_and_recorded(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+async def test_unknown_routes_are_answered_and_recorded(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
     route = discord.http.Route("GET", "/guilds/{guild_id}/bans", guild_id=server.guild.id)
     with pytest.raises(discord.NotFound):
         await bot.http.request(route)

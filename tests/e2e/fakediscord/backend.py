@@ -146,13 +146,21 @@ class Backend:
 
     def create_guild(self, name: str, owner: User, bot_permissions: int = DEFAULT_BOT) -> Guild:
         guild = Guild(id=new_snowflake(), name=name, owner_id=owner.id)
-        guild.roles[guild.id] = Role(id=guild.id, guild_id=guild.id, name="@everyone", permissions=DEFAULT_EVERYONE)
+        guild.roles[guild.id] = Role(
+            id=guild.id, guild_id=guild.id, name="@everyone", permissions=DEFAULT_EVERYONE
+        )
         bot_role = Role(
-            id=new_snowflake(), guild_id=guild.id, name=self.world.bot.username, permissions=bot_permissions,
-            position=10, managed=True,
+            id=new_snowflake(),
+            guild_id=guild.id,
+            name=self.world.bot.username,
+            permissions=bot_permissions,
+            position=10,
+            managed=True,
         )
         guild.roles[bot_role.id] = bot_role
-        guild.members[self.world.bot.id] = Member(user_id=self.world.bot.id, guild_id=guild.id, role_ids=[bot_role.id])
+        guild.members[self.world.bot.id] = Member(
+            user_id=self.world.bot.id, guild_id=guild.id, role_ids=[bot_role.id]
+        )
         guild.members[owner.id] = Member(user_id=owner.id, guild_id=guild.id)
         self.world.guilds[guild.id] = guild
         self.gateway.dispatch("GUILD_CREATE", self._guild_create(guild), intent=GUILDS)
@@ -161,7 +169,9 @@ class Backend:
     def create_role(self, guild: Guild, name: str, permissions: int, *, position: int | None = None) -> Role:
         if position is None:
             position = max((r.position for r in guild.roles.values() if not r.managed), default=0) + 1
-        role = Role(id=new_snowflake(), guild_id=guild.id, name=name, permissions=permissions, position=position)
+        role = Role(
+            id=new_snowflake(), guild_id=guild.id, name=name, permissions=permissions, position=position
+        )
         guild.roles[role.id] = role
         self.gateway.dispatch(
             "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": payloads.role(role)}, intent=GUILDS
@@ -206,8 +216,13 @@ class Backend:
         if position is None:
             position = len(self.world.guild_channels(guild.id))
         channel = Channel(
-            id=new_snowflake(), type=type, name=name, guild_id=guild.id,
-            parent_id=parent.id if parent is not None else None, topic=topic, position=position,
+            id=new_snowflake(),
+            type=type,
+            name=name,
+            guild_id=guild.id,
+            parent_id=parent.id if parent is not None else None,
+            topic=topic,
+            position=position,
             overwrites={o.target_id: o for o in overwrites},
         )
         self.world.channels[channel.id] = channel
@@ -237,12 +252,23 @@ class Backend:
         self.update_channel(channel)
 
     def create_thread(
-        self, parent: Channel, *, name: str, type: ChannelType, owner_id: int, invitable: bool,
+        self,
+        parent: Channel,
+        *,
+        name: str,
+        type: ChannelType,
+        owner_id: int,
+        invitable: bool,
         auto_archive_duration: int = 1440,
     ) -> Channel:
         thread = Channel(
-            id=new_snowflake(), type=type, name=name, guild_id=parent.guild_id, parent_id=parent.id,
-            owner_id=owner_id, invitable=invitable if type == ChannelType.PRIVATE_THREAD else True,
+            id=new_snowflake(),
+            type=type,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner_id,
+            invitable=invitable if type == ChannelType.PRIVATE_THREAD else True,
             auto_archive_duration=auto_archive_duration,
         )
         thread.thread_members[owner_id] = ThreadMember(owner_id)
@@ -276,7 +302,9 @@ class Backend:
             added = [a for a in added or [] if a["user_id"] == bot_id]
             removed = [r for r in removed or [] if r == bot_id]
         data: dict[str, Any] = {
-            "id": str(thread.id), "guild_id": str(thread.guild_id), "member_count": len(thread.thread_members),
+            "id": str(thread.id),
+            "guild_id": str(thread.guild_id),
+            "member_count": len(thread.thread_members),
         }
         if added:
             data["added_members"] = added
@@ -308,11 +336,14 @@ class Backend:
             size = _image_size(upload.data)
             result.append(
                 Attachment(
-                    id=attachment_id, filename=filename, data=upload.data,
+                    id=attachment_id,
+                    filename=filename,
+                    data=upload.data,
                     content_type=mimetypes.guess_type(filename)[0],
                     url=f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{filename}",
                     description=entry.get("description"),
-                    width=size[0] if size else None, height=size[1] if size else None,
+                    width=size[0] if size else None,
+                    height=size[1] if size else None,
                 )
             )
         return result
@@ -330,8 +361,13 @@ class Backend:
         extra_flags: int = 0,
     ) -> Message:
         message = Message(
-            id=new_snowflake(), channel_id=channel.id, guild_id=channel.guild_id, author_id=author_id,
-            type=message_type, interaction_id=interaction_id, ephemeral_to=ephemeral_to,
+            id=new_snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=author_id,
+            type=message_type,
+            interaction_id=interaction_id,
+            ephemeral_to=ephemeral_to,
             webhook_id=self.world.application_id if interaction_id is not None else None,
         )
         self._apply_payload(message, payload, files or [], editing=False)
@@ -347,7 +383,9 @@ class Backend:
         self.notifier.notify()
         return message
 
-    def edit_message(self, message: Message, payload: dict[str, Any], files: list[UploadedFile] | None = None) -> None:
+    def edit_message(
+        self, message: Message, payload: dict[str, Any], files: list[UploadedFile] | None = None
+    ) -> None:
         self._apply_payload(message, payload, files or [], editing=True)
         message.edited_timestamp = utcnow()
         self._record_revision(message)
@@ -365,7 +403,9 @@ class Backend:
             self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent)
         self.notifier.notify()
 
-    def _apply_payload(self, message: Message, payload: dict[str, Any], files: list[UploadedFile], *, editing: bool) -> None:
+    def _apply_payload(
+        self, message: Message, payload: dict[str, Any], files: list[UploadedFile], *, editing: bool
+    ) -> None:
         if "content" in payload or not editing:
             message.content = payload.get("content") or ""
         if "embeds" in payload or not editing:
@@ -391,20 +431,28 @@ class Backend:
         message.attachments = self.make_attachments(message.channel_id, payload, files, kept)
 
     def _record_revision(self, message: Message) -> None:
-        message.revisions.append(Revision(text=message.text, audience=self.world.audience(message), at=utcnow()))
+        message.revisions.append(
+            Revision(text=message.text, audience=self.world.audience(message), at=utcnow())
+        )
 
     def _message_event(self, event: str, message: Message) -> None:
         channel = self.world.channels.get(message.channel_id)
         if channel is None:
             return
         if channel.is_dm:
-            self.gateway.dispatch(event, payloads.message(self.world, message, for_gateway=True), intent=DIRECT_MESSAGES)
+            self.gateway.dispatch(
+                event, payloads.message(self.world, message, for_gateway=True), intent=DIRECT_MESSAGES
+            )
             return
         if not self.world.can_view(self.world.bot.id, channel):
             return
         data = payloads.message(self.world, message, for_gateway=True)
         mentions_bot = any(u["id"] == str(self.world.bot.id) for u in data["mentions"])
-        if message.author_id != self.world.bot.id and not mentions_bot and not self.gateway.has_intent(MESSAGE_CONTENT):
+        if (
+            message.author_id != self.world.bot.id
+            and not mentions_bot
+            and not self.gateway.has_intent(MESSAGE_CONTENT)
+        ):
             data.update(content="", embeds=[], attachments=[], components=[])
         self.gateway.dispatch(event, data, intent=GUILD_MESSAGES)
 

@@ -19,8 +19,15 @@ from .world import World
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 _TYPE_NAMES = {
-    STRING: "string", INTEGER: "integer", BOOLEAN: "boolean", USER: "user", CHANNEL: "channel",
-    ROLE: "role", MENTIONABLE: "mentionable", NUMBER: "number", ATTACHMENT: "attachment",
+    STRING: "string",
+    INTEGER: "integer",
+    BOOLEAN: "boolean",
+    USER: "user",
+    CHANNEL: "channel",
+    ROLE: "role",
+    MENTIONABLE: "mentionable",
+    NUMBER: "number",
+    ATTACHMENT: "attachment",
 }
 
 
@@ -51,7 +58,9 @@ def check_available(world: World, command: Command, user: User, channel: Channel
     contexts = payload.get("contexts")
     in_dm = channel.is_dm
     if contexts is not None and (1 if in_dm else 0) not in contexts:
-        raise UserActionError(f"/{command.name} is not offered {'in DMs' if in_dm else 'in servers'} (contexts={contexts})")
+        raise UserActionError(
+            f"/{command.name} is not offered {'in DMs' if in_dm else 'in servers'} (contexts={contexts})"
+        )
     if in_dm and payload.get("dm_permission") is False:
         raise UserActionError(f"/{command.name} is not offered in DMs (dm_permission=false)")
     required = payload.get("default_member_permissions")
@@ -86,7 +95,9 @@ def build(
         sub = next((o for o in declared if o.get("name") == name and o.get("type") in kinds), None)
         if sub is None:
             subs = [o["name"] for o in declared if o.get("type") in kinds]
-            raise UserActionError(f"{built.path}: {' '.join(path[:depth])!r} has no subcommand {name!r}; it has {subs}")
+            raise UserActionError(
+                f"{built.path}: {' '.join(path[:depth])!r} has no subcommand {name!r}; it has {subs}"
+            )
         entry: dict[str, Any] = {"type": sub["type"], "name": name, "options": []}
         nested.append(entry)
         nested = entry["options"]
@@ -96,7 +107,10 @@ def build(
         raise UserActionError(f"{built.path} needs a subcommand: one of {remaining}")
     nested.extend(_options(world, user, channel, built, declared, options, focused))
     built.data = {
-        "id": str(command.id), "name": command.name, "type": 1, "options": top,
+        "id": str(command.id),
+        "name": command.name,
+        "type": 1,
+        "options": top,
     }
     if command.guild_id is not None:
         built.data["guild_id"] = str(command.guild_id)
@@ -106,17 +120,26 @@ def build(
 
 
 def _options(
-    world: World, user: User, channel: Channel, built: BuiltCommand, declared: list[dict[str, Any]],
-    given: dict[str, Any], focused: str | None,
+    world: World,
+    user: User,
+    channel: Channel,
+    built: BuiltCommand,
+    declared: list[dict[str, Any]],
+    given: dict[str, Any],
+    focused: str | None,
 ) -> list[dict[str, Any]]:
     by_name = {o["name"]: o for o in declared}
     unknown = set(given) - set(by_name)
     if unknown:
-        raise UserActionError(f"{built.path} has no option {sorted(unknown)}; its options are {list(by_name)}")
+        raise UserActionError(
+            f"{built.path} has no option {sorted(unknown)}; its options are {list(by_name)}"
+        )
     if focused is not None:
         if focused not in by_name or not by_name[focused].get("autocomplete"):
             offered = [n for n, o in by_name.items() if o.get("autocomplete")]
-            raise UserActionError(f"{built.path}: option {focused!r} has no autocomplete; these do: {offered}")
+            raise UserActionError(
+                f"{built.path}: option {focused!r} has no autocomplete; these do: {offered}"
+            )
     else:
         missing = [n for n, o in by_name.items() if o.get("required") and n not in given]
         if missing:
@@ -127,20 +150,33 @@ def _options(
         if name == focused:
             result.append({"type": spec["type"], "name": name, "value": str(value), "focused": True})
         else:
-            result.append({"type": spec["type"], "name": name, "value": _value(world, user, channel, built, spec, value)})
+            result.append(
+                {
+                    "type": spec["type"],
+                    "name": name,
+                    "value": _value(world, user, channel, built, spec, value),
+                }
+            )
     return result
 
 
-def _value(world: World, user: User, channel: Channel, built: BuiltCommand, spec: dict[str, Any], value: Any) -> Any:
+def _value(
+    world: World, user: User, channel: Channel, built: BuiltCommand, spec: dict[str, Any], value: Any
+) -> Any:
     kind, name = spec["type"], f"{built.path} {spec['name']}"
     expected = _TYPE_NAMES.get(kind, str(kind))
     if kind == STRING:
         if not isinstance(value, str):
             raise UserActionError(f"{name} takes a string, not {value!r}")
         if not spec.get("min_length", 0) <= len(value) <= spec.get("max_length", 6000):
-            raise UserActionError(f"{name}: length {len(value)} is outside {spec.get('min_length', 0)}..{spec.get('max_length')}")
+            bounds = f"{spec.get('min_length', 0)}..{spec.get('max_length')}"
+            raise UserActionError(f"{name}: length {len(value)} is outside {bounds}")
     elif kind in (INTEGER, NUMBER):
-        if isinstance(value, bool) or not isinstance(value, int | float) or (kind == INTEGER and not isinstance(value, int)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (kind == INTEGER and not isinstance(value, int))
+        ):
             raise UserActionError(f"{name} takes an {expected}, not {value!r}")
         low, high = spec.get("min_value"), spec.get("max_value")
         if (low is not None and value < low) or (high is not None and value > high):
@@ -157,10 +193,14 @@ def _value(world: World, user: User, channel: Channel, built: BuiltCommand, spec
         types = spec.get("channel_types")
         if types is not None and int(value.type) not in types:
             raise UserActionError(f"{name} accepts channel types {types}, not {int(value.type)}")
-        built.resolved.setdefault("channels", {})[str(value.id)] = payloads.channel_with_permissions(world, value, user.id)
+        built.resolved.setdefault("channels", {})[str(value.id)] = payloads.channel_with_permissions(
+            world, value, user.id
+        )
         return str(value.id)
     else:
-        raise UserActionError(f"{name} takes a {expected}; pass a {expected} object from the fake, not {value!r}")
+        raise UserActionError(
+            f"{name} takes a {expected}; pass a {expected} object from the fake, not {value!r}"
+        )
     choices = spec.get("choices")
     if choices and value not in [c["value"] for c in choices]:
         raise UserActionError(f"{name}: {value!r} is not one of the choices {[c['value'] for c in choices]}")
@@ -171,7 +211,11 @@ def _resolve_user(world: World, channel: Channel, built: BuiltCommand, target: U
     built.resolved.setdefault("users", {})[str(target.id)] = payloads.user(target)
     guild = world.guild_of(channel)
     if guild is not None and target.id in guild.members:
-        member = payloads.member(world, guild.members[target.id], with_user=False,
-                                 permissions=world.permissions(target.id, channel))
+        member = payloads.member(
+            world,
+            guild.members[target.id],
+            with_user=False,
+            permissions=world.permissions(target.id, channel),
+        )
         built.resolved.setdefault("members", {})[str(target.id)] = member
     return str(target.id)

@@ -6,7 +6,8 @@
         await fake.add_member(guild, alice)
         general = await fake.create_channel(guild, "general")
         async with running_bot(bot, fake):
-            reply = await (await fake.slash(alice, "game", "create", options={"name": "g1"}, channel=general)).message()
+            handle = await fake.slash(alice, "game", "create", options={"name": "g1"}, channel=general)
+            reply = await handle.message()
             assert reply.ephemeral and "created" in reply.content
 
 Users act (slash, autocomplete, click, submit_modal, dm_bot, say); the bot answers over REST; tests read
@@ -41,7 +42,6 @@ from .state import (
     ChannelType,
     Command,
     Guild,
-    HasId,
     Interaction,
     InteractionKind,
     Member,
@@ -117,7 +117,9 @@ class FakeDiscord:
                 app.router.add_route(route.method, API_PREFIX + route.path, route.handler)  # type: ignore[attr-defined]
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_get("/gateway-resume/", self.gateway.handle)
-        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", routes_channels.download_attachment)
+        app.router.add_get(
+            "/attachments/{channel_id}/{attachment_id}/{filename}", routes_channels.download_attachment
+        )
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -149,7 +151,9 @@ class FakeDiscord:
 
     # --- building the world --------------------------------------------------------------------------
 
-    async def create_user(self, username: str, *, global_name: str | None = None, dms_open: bool = True) -> User:
+    async def create_user(
+        self, username: str, *, global_name: str | None = None, dms_open: bool = True
+    ) -> User:
         return self.backend.add_user(username, global_name=global_name, dms_open=dms_open)
 
     async def create_guild(
@@ -161,7 +165,9 @@ class FakeDiscord:
         await self.flush()
         return guild
 
-    async def create_role(self, guild: Guild, name: str, permissions: int = 0, *, position: int | None = None) -> Role:
+    async def create_role(
+        self, guild: Guild, name: str, permissions: int = 0, *, position: int | None = None
+    ) -> Role:
         role = self.backend.create_role(guild, name, int(permissions), position=position)
         await self.flush()
         return role
@@ -192,19 +198,31 @@ class FakeDiscord:
         await self.flush()
         return channel
 
-    async def create_category(self, guild: Guild, name: str, *, overwrites: list[Overwrite] | None = None) -> Channel:
-        return await self.create_channel(guild, name, type=ChannelType.GUILD_CATEGORY, overwrites=overwrites or [])
+    async def create_category(
+        self, guild: Guild, name: str, *, overwrites: list[Overwrite] | None = None
+    ) -> Channel:
+        return await self.create_channel(
+            guild, name, type=ChannelType.GUILD_CATEGORY, overwrites=overwrites or []
+        )
 
     async def set_overwrite(self, channel: Channel, target: Target, *, allow: int = 0, deny: int = 0) -> None:
         self.backend.set_overwrite(channel, overwrite(target, allow=allow, deny=deny))
         await self.flush()
 
     async def create_thread(
-        self, channel: Channel, name: str, *, owner: User, private: bool = True, members: tuple[User, ...] = ()
+        self,
+        channel: Channel,
+        name: str,
+        *,
+        owner: User,
+        private: bool = True,
+        members: tuple[User, ...] = (),
     ) -> Channel:
         """A thread started by a user (not the bot) in a text channel; members are added to it."""
         thread_type = ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD
-        thread = self.backend.create_thread(channel, name=name, type=thread_type, owner_id=owner.id, invitable=True)
+        thread = self.backend.create_thread(
+            channel, name=name, type=thread_type, owner_id=owner.id, invitable=True
+        )
         for user in members:
             self.backend.add_thread_member(thread, user.id)
         await self.flush()
@@ -245,15 +263,23 @@ class FakeDiscord:
         given = dict(options or {})
         given.setdefault(focused, "")
         built = commands.build(self.world, user, place, tuple(path), given, focused=focused)
-        return await self._interact(InteractionKind.AUTOCOMPLETE, user, place, built.data, f"autocomplete {built.path} {focused}")
+        return await self._interact(
+            InteractionKind.AUTOCOMPLETE, user, place, built.data, f"autocomplete {built.path} {focused}"
+        )
 
-    async def click(self, user: User, message: Message, custom_id: str, *, values: list[str] | None = None) -> InteractionHandle:
+    async def click(
+        self, user: User, message: Message, custom_id: str, *, values: list[str] | None = None
+    ) -> InteractionHandle:
         """`user` presses a button (or picks `values` in a select menu) on `message`."""
         if user.id not in self.world.audience(message):
             raise UserActionError(f"{user.username} cannot see message {message.id}, so cannot click on it")
-        component = next((c for c in walk_components(message.components) if c.get("custom_id") == custom_id), None)
+        component = next(
+            (c for c in walk_components(message.components) if c.get("custom_id") == custom_id), None
+        )
         if component is None:
-            raise UserActionError(f"message {message.id} has no component {custom_id!r}; it has {message.custom_ids()}")
+            raise UserActionError(
+                f"message {message.id} has no component {custom_id!r}; it has {message.custom_ids()}"
+            )
         if component.get("disabled"):
             raise UserActionError(f"{custom_id!r} on message {message.id} is disabled")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
@@ -262,8 +288,13 @@ class FakeDiscord:
         channel = self.world.channel(message.channel_id)
         revisions = len(message.revisions)
         return await self._interact(
-            InteractionKind.MESSAGE_COMPONENT, user, channel, data, f"{user.username} clicking {custom_id!r}",
-            source=message, source_revisions=revisions,
+            InteractionKind.MESSAGE_COMPONENT,
+            user,
+            channel,
+            data,
+            f"{user.username} clicking {custom_id!r}",
+            source=message,
+            source_revisions=revisions,
         )
 
     async def submit_modal(
@@ -277,8 +308,12 @@ class FakeDiscord:
         channel = self.world.channel(opener.channel_id)
         source = self.world.messages.get(opener.source_message_id or 0)
         return await self._interact(
-            InteractionKind.MODAL_SUBMIT, user, channel, {"custom_id": modal.get("custom_id"), "components": components},
-            f"{user.username} submitting modal {modal.get('custom_id')!r}", source=source,
+            InteractionKind.MODAL_SUBMIT,
+            user,
+            channel,
+            {"custom_id": modal.get("custom_id"), "components": components},
+            f"{user.username} submitting modal {modal.get('custom_id')!r}",
+            source=source,
             source_revisions=len(source.revisions) if source else 0,
         )
 
@@ -335,7 +370,9 @@ class FakeDiscord:
         for channel in self.guild_channels(guild):
             if channel.name == name:
                 return channel
-        raise KeyError(f"no channel {name!r} in {guild.name!r}; channels: {[c.name for c in self.guild_channels(guild)]}")
+        raise KeyError(
+            f"no channel {name!r} in {guild.name!r}; channels: {[c.name for c in self.guild_channels(guild)]}"
+        )
 
     @property
     def commands(self) -> list[Command]:
@@ -345,7 +382,8 @@ class FakeDiscord:
         """REST calls matching "METHOD /path-glob" (or the route template), oldest first."""
         method, _, path = pattern.partition(" ")
         return [
-            c for c in self.rest_log
+            c
+            for c in self.rest_log
             if method in ("*", c.method) and (path == c.route or fnmatch.fnmatchcase(c.path, path))
         ]
 
@@ -361,8 +399,15 @@ class FakeDiscord:
     # --- faults and connection trouble ---------------------------------------------------------------
 
     def inject_fault(
-        self, pattern: str, status: int, *, times: int = 1, retry_after: float = 0.05, is_global: bool = False,
-        code: int | None = None, message: str | None = None,
+        self,
+        pattern: str,
+        status: int,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        code: int | None = None,
+        message: str | None = None,
     ) -> Fault:
         """Make the next `times` calls matching "METHOD /path-glob" fail with `status` (429 with
         retry_after in the body and a Via header, as discord.py expects; 403/404/500 with a JSON error)."""
@@ -374,21 +419,27 @@ class FakeDiscord:
 
     async def wait_for_gateway(self, *, resumes: int | None = None, timeout: float | None = None) -> None:
         """Wait until the bot is connected (and, if given, has resumed that many times)."""
+
         def probe() -> bool | None:
             ok = self.gateway.connected and (resumes is None or self.gateway.resume_count >= resumes)
             return True if ok else None
 
         await self.notifier.wait_for(
-            probe, timeout=self.reply_timeout if timeout is None else timeout,
-            explain=lambda: f"the bot did not (re)connect: resumes={self.gateway.resume_count}, "
-            f"identifies={self.gateway.identify_count}",
+            probe,
+            timeout=self.reply_timeout if timeout is None else timeout,
+            explain=lambda: (
+                f"the bot did not (re)connect: resumes={self.gateway.resume_count}, "
+                f"identifies={self.gateway.identify_count}"
+            ),
         )
 
     async def wait_for(self, probe: Any, *, what: str, timeout: float | None = None) -> Any:
         """Wait until probe() returns something other than None (re-checked after every change)."""
         started = utcnow()
         return await self.notifier.wait_for(
-            probe, timeout=self.reply_timeout if timeout is None else timeout, explain=lambda: self.explain(what, started)
+            probe,
+            timeout=self.reply_timeout if timeout is None else timeout,
+            explain=lambda: self.explain(what, started),
         )
 
     def explain(self, what: str, since: datetime) -> str:
@@ -403,7 +454,9 @@ class FakeDiscord:
             lines.append("REST calls by the bot since then:")
             lines.extend(f"  {c}" for c in recent[-20:])
         else:
-            lines.append("The bot made no REST call since then (no handler? an exception in it? see the log).")
+            lines.append(
+                "The bot made no REST call since then (no handler? an exception in it? see the log)."
+            )
         if self.internal_errors:
             lines.append(f"The fake itself failed (harness bug): {self.internal_errors}")
         if self.unknown_calls:
@@ -421,7 +474,9 @@ class FakeDiscord:
     async def _place(self, user: User, channel: Channel | None) -> Channel:
         if channel is None:
             if not self.world.shares_guild_with_bot(user.id):
-                raise UserActionError(f"{user.username} shares no server with the bot, so cannot use it in DMs")
+                raise UserActionError(
+                    f"{user.username} shares no server with the bot, so cannot use it in DMs"
+                )
             return self.backend.open_dm(user)
         if channel.is_dm:
             return channel
@@ -447,10 +502,17 @@ class FakeDiscord:
     ) -> InteractionHandle:
         started = utcnow()
         interaction = Interaction(
-            id=new_snowflake(), token=f"interaction.{secrets.token_urlsafe(32)}", kind=kind, user_id=user.id,
-            channel_id=channel.id, guild_id=channel.guild_id,
-            description=description if description.startswith(user.username) else f"{description} by {user.username}",
-            created_at=asyncio.get_running_loop().time(), source_message_id=source.id if source else None,
+            id=new_snowflake(),
+            token=f"interaction.{secrets.token_urlsafe(32)}",
+            kind=kind,
+            user_id=user.id,
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            description=description
+            if description.startswith(user.username)
+            else f"{description} by {user.username}",
+            created_at=asyncio.get_running_loop().time(),
+            source_message_id=source.id if source else None,
         )
         interaction.payload = self._interaction_payload(interaction, user, channel, data, source)
         self.world.interactions[interaction.id] = interaction
@@ -459,7 +521,12 @@ class FakeDiscord:
         return InteractionHandle(self, interaction, started, source_revisions)
 
     def _interaction_payload(
-        self, interaction: Interaction, user: User, channel: Channel, data: dict[str, Any], source: Message | None
+        self,
+        interaction: Interaction,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        source: Message | None,
     ) -> dict[str, Any]:
         world = self.world
         payload: dict[str, Any] = {
@@ -483,7 +550,9 @@ class FakeDiscord:
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
-                member=payloads.member(world, guild.members[user.id], permissions=world.permissions(user.id, channel)),
+                member=payloads.member(
+                    world, guild.members[user.id], permissions=world.permissions(user.id, channel)
+                ),
                 authorizing_integration_owners={"0": str(guild.id)},
             )
         else:
@@ -496,7 +565,9 @@ class FakeDiscord:
     def _select_values(component: dict[str, Any], values: list[str]) -> list[str]:
         low, high = component.get("min_values", 1), component.get("max_values", 1)
         if not low <= len(values) <= high:
-            raise UserActionError(f"select {component.get('custom_id')!r} takes {low}..{high} values, got {values}")
+            raise UserActionError(
+                f"select {component.get('custom_id')!r} takes {low}..{high} values, got {values}"
+            )
         if component["type"] == 3:
             offered = [o["value"] for o in component.get("options", [])]
             wrong = [v for v in values if v not in offered]
@@ -511,14 +582,17 @@ class FakeDiscord:
             opener = modal_from
         else:
             candidates = [
-                i for i in self.world.interactions.values()
+                i
+                for i in self.world.interactions.values()
                 if i.user_id == user.id and i.modal is not None and i.modal.get("custom_id") == modal_from
             ]
             if not candidates:
                 raise UserActionError(f"the bot never showed {user.username} a modal {modal_from!r}")
             opener = candidates[-1]
         if opener.modal is None:
-            raise UserActionError(f"{opener.description} did not open a modal (callback type {opener.response_type})")
+            raise UserActionError(
+                f"{opener.description} did not open a modal (callback type {opener.response_type})"
+            )
         if opener.user_id != user.id:
             raise UserActionError(f"that modal was shown to another user, not {user.username}")
         return opener
@@ -526,10 +600,14 @@ class FakeDiscord:
     @staticmethod
     def _modal_components(modal: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
         """The submitted components, mirroring the modal's layout (action rows or labels)."""
-        known = {c.get("custom_id") for c in walk_components(modal.get("components", [])) if c.get("custom_id")}
+        known = {
+            c.get("custom_id") for c in walk_components(modal.get("components", [])) if c.get("custom_id")
+        }
         unknown = set(values) - known
         if unknown:
-            raise UserActionError(f"modal {modal.get('custom_id')!r} has no input(s) {sorted(unknown)}; it has {sorted(known)}")
+            raise UserActionError(
+                f"modal {modal.get('custom_id')!r} has no input(s) {sorted(unknown)}; it has {sorted(known)}"
+            )
 
         def submitted(component: dict[str, Any]) -> dict[str, Any]:
             custom_id = component["custom_id"]
@@ -539,9 +617,15 @@ class FakeDiscord:
                     raise UserActionError(f"modal input {custom_id!r} is required")
                 low, high = component.get("min_length", 0), component.get("max_length", 4000)
                 if value and not low <= len(value) <= high:
-                    raise UserActionError(f"modal input {custom_id!r} takes {low}..{high} characters, got {len(value)}")
+                    raise UserActionError(
+                        f"modal input {custom_id!r} takes {low}..{high} characters, got {len(value)}"
+                    )
                 return {"type": 4, "custom_id": custom_id, "value": value}
-            return {"type": component["type"], "custom_id": custom_id, "values": list(values.get(custom_id, []))}
+            return {
+                "type": component["type"],
+                "custom_id": custom_id,
+                "values": list(values.get(custom_id, [])),
+            }
 
         result: list[dict[str, Any]] = []
         for top in modal.get("components", []):

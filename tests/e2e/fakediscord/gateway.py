@@ -139,7 +139,9 @@ class Gateway:
         if connection is None:
             return
         before = self.heartbeat_count
-        connection.send({"op": HEARTBEAT, "d": self.session.seq if self.session else None, "s": None, "t": None})
+        connection.send(
+            {"op": HEARTBEAT, "d": self.session.seq if self.session else None, "s": None, "t": None}
+        )
         await connection.outbox.join()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -182,7 +184,9 @@ class Gateway:
         await ws.prepare(request)
         connection = Connection(ws)
         self.connections.add(connection)
-        connection.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
+        connection.send(
+            {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None}
+        )
         try:
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:

@@ -38,18 +38,24 @@ class ModalPrompt:
         for component in self.inputs():
             if component.get("custom_id") == custom_id:
                 return component
-        raise FakeDiscordError(f"modal {self.custom_id!r} has no input {custom_id!r}: {[c.get('custom_id') for c in self.inputs()]}")
+        present = [c.get("custom_id") for c in self.inputs()]
+        raise FakeDiscordError(f"modal {self.custom_id!r} has no input {custom_id!r}: {present}")
 
     def label_of(self, custom_id: str) -> str | None:
         """The label shown for an input (on the input itself, or on its Label wrapper)."""
         for component in walk_components(self.components):
-            if component.get("type") == 18 and (component.get("component") or {}).get("custom_id") == custom_id:
+            if (
+                component.get("type") == 18
+                and (component.get("component") or {}).get("custom_id") == custom_id
+            ):
                 return component.get("label")
         return self.input(custom_id).get("label")
 
 
 class InteractionHandle:
-    def __init__(self, fake: FakeDiscord, interaction: Interaction, started: datetime, source_revisions: int = 0) -> None:
+    def __init__(
+        self, fake: FakeDiscord, interaction: Interaction, started: datetime, source_revisions: int = 0
+    ) -> None:
         self.fake = fake
         self.interaction = interaction
         self._started = started
@@ -72,7 +78,8 @@ class InteractionHandle:
         interaction = self.interaction
         return await self.fake.notifier.wait_for(
             lambda: interaction if interaction.acknowledged else None,
-            timeout=self._timeout(timeout), explain=self._explain("the bot's interaction response"),
+            timeout=self._timeout(timeout),
+            explain=self._explain("the bot's interaction response"),
         )
 
     async def reply(self, timeout: float | None = None) -> Message | ModalPrompt | list[dict[str, Any]]:
@@ -91,8 +98,8 @@ class InteractionHandle:
         interaction = self.interaction
         if interaction.response_type in (MODAL, AUTOCOMPLETE_RESULT):
             raise FakeDiscordError(
-                f"{interaction.description}: expected a message but the bot answered with callback type "
-                f"{interaction.response_type} ({'a modal' if interaction.response_type == MODAL else 'choices'})"
+                f"{interaction.description}: expected a message but the bot answered with "
+                f"{'a modal' if interaction.response_type == MODAL else 'autocomplete choices'}"
             )
         world = self.fake.world
 
@@ -100,7 +107,10 @@ class InteractionHandle:
             message = world.messages.get(interaction.original_message_id or 0)
             if message is None:
                 return None
-            if interaction.response_type == DEFERRED_UPDATE and len(message.revisions) <= self._source_revisions:
+            if (
+                interaction.response_type == DEFERRED_UPDATE
+                and len(message.revisions) <= self._source_revisions
+            ):
                 return None
             return None if message.loading else message
 
@@ -130,18 +140,24 @@ class InteractionHandle:
         interaction = await self.response(timeout)
         if interaction.response_type != MODAL:
             raise FakeDiscordError(
-                f"{interaction.description}: expected a modal, the bot answered callback type {interaction.response_type}"
+                f"{interaction.description}: expected a modal, the bot answered with callback type "
+                f"{interaction.response_type}"
             )
         return self._modal()
 
     def _modal(self) -> ModalPrompt:
         modal = self.interaction.modal or {}
-        return ModalPrompt(self.interaction, modal.get("custom_id", ""), modal.get("title", ""), modal.get("components", []))
+        return ModalPrompt(
+            self.interaction, modal.get("custom_id", ""), modal.get("title", ""), modal.get("components", [])
+        )
 
     async def choices(self, timeout: float | None = None) -> list[dict[str, Any]]:
         interaction = await self.response(timeout)
         if interaction.response_type != AUTOCOMPLETE_RESULT:
-            raise FakeDiscordError(f"{interaction.description}: expected autocomplete choices, got callback type {interaction.response_type}")
+            raise FakeDiscordError(
+                f"{interaction.description}: expected autocomplete choices, got callback type "
+                f"{interaction.response_type}"
+            )
         return list(interaction.choices or [])
 
 
@@ -159,13 +175,18 @@ class DMHandle:
 
     def _bot_replies(self) -> list[Message]:
         bot_id = self.fake.world.bot.id
-        return [m for m in self.fake.world.channel_messages(self.channel.id) if m.author_id == bot_id and m.id > self.sent.id]
+        return [
+            m
+            for m in self.fake.world.channel_messages(self.channel.id)
+            if m.author_id == bot_id and m.id > self.sent.id
+        ]
 
     async def reply(self, timeout: float | None = None) -> Message:
         return (await self.replies(1, timeout))[0]
 
     async def replies(self, count: int, timeout: float | None = None) -> list[Message]:
         """The bot's first `count` DMs to this user after the user's message."""
+
         def probe() -> list[Message] | None:
             found = self._bot_replies()
             return found[:count] if len(found) >= count else None
@@ -174,6 +195,7 @@ class DMHandle:
             probe,
             timeout=self.fake.reply_timeout if timeout is None else timeout,
             explain=lambda: self.fake.explain(
-                f"{count} DM(s) from the bot answering {self.user.username}'s {self.sent.content[:40]!r}", self.sent.timestamp
+                f"{count} DM(s) from the bot answering {self.user.username}'s {self.sent.content[:40]!r}",
+                self.sent.timestamp,
             ),
         )

@@ -1,8 +1,9 @@
-"""Waiting for the bot: wake waiters whenever the fake's state changes, fail with an explanation on timeout."""
+"""Waiting for the bot: wake waiters on every change of the fake's state; explain the failure on timeout."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -36,7 +37,5 @@ class Notifier:
                 raise ReplyTimeout(explain())
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.append(waiter)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(waiter, remaining)
-            except TimeoutError:
-                pass

@@ -270,7 +270,8 @@ def mentions_of(world: World, m: Message) -> JsonDict:
     user_ids = [int(x) for x in re.findall(r"<@!?(\d+)>", m.content)]
     role_ids = [int(x) for x in re.findall(r"<@&(\d+)>", m.content)]
     mentioned_users = [
-        user(world.users[u]) for u in dict.fromkeys(user_ids)
+        user(world.users[u])
+        for u in dict.fromkeys(user_ids)
         if u in world.users and ("users" in parse or u in allowed_users)
     ]
     mentioned_roles = [str(r) for r in dict.fromkeys(role_ids) if "roles" in parse or r in allowed_roles]

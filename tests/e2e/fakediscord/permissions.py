@@ -101,7 +101,10 @@ DEFAULT_BOT = int(
 """The bot's own role: what a gamemaster bot is invited with (no ADMINISTRATOR)."""
 
 _NEEDS_SEND = int(
-    Permission.MENTION_EVERYONE | Permission.SEND_TTS_MESSAGES | Permission.ATTACH_FILES | Permission.EMBED_LINKS
+    Permission.MENTION_EVERYONE
+    | Permission.SEND_TTS_MESSAGES
+    | Permission.ATTACH_FILES
+    | Permission.EMBED_LINKS
 )
 
 

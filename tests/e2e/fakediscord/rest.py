@@ -66,7 +66,9 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
             if part.name == "payload_json":
                 payload = json.loads(data)
             elif part.name:
-                files.append(UploadedFile(field=part.name, filename=part.filename or part.name, data=bytes(data)))
+                files.append(
+                    UploadedFile(field=part.name, filename=part.filename or part.name, data=bytes(data))
+                )
         return payload, files
     raw = await request.read()
     if not raw:
@@ -79,8 +81,9 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
 
 def json_response(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """JSON with Content-Type exactly "application/json": discord.py compares the header verbatim."""
-    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers,
-                        content_type="application/json")
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers=headers, content_type="application/json"
+    )
 
 
 def error_response(error: ApiError) -> web.Response:
@@ -111,14 +114,22 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
         call.files = [(f.filename, len(f.data)) for f in files]
         request[PAYLOAD_KEY], request[FILES_KEY] = payload, files
         if template is None:
-            raise ApiError(404 if request.match_info.http_exception.status == 404 else 405, 0,
-                           f"{request.match_info.http_exception.status}: {request.match_info.http_exception.reason}")
-        if not path.startswith(_NO_AUTH_PREFIXES) and request.headers.get("Authorization") != f"Bot {fake.token}":
+            raise ApiError(
+                404 if request.match_info.http_exception.status == 404 else 405,
+                0,
+                f"{request.match_info.http_exception.status}: {request.match_info.http_exception.reason}",
+            )
+        if (
+            not path.startswith(_NO_AUTH_PREFIXES)
+            and request.headers.get("Authorization") != f"Bot {fake.token}"
+        ):
             raise ApiError(401, 0, "401: Unauthorized")
         fault = fake.faults.take(request.method, path, template)
         if fault is not None:
             response: web.StreamResponse = fault.response()
-            call.error = json.loads(response.body) if isinstance(response, web.Response) and response.body else None
+            call.error = (
+                json.loads(response.body) if isinstance(response, web.Response) and response.body else None
+            )
         else:
             response = await handler(request)
     except ApiError as error:

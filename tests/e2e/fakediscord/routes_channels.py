@@ -15,7 +15,10 @@ from .world import World
 routes = web.RouteTableDef()
 
 _GUILD_CHANNEL_TYPES = {
-    ChannelType.GUILD_TEXT, ChannelType.GUILD_VOICE, ChannelType.GUILD_CATEGORY, ChannelType.GUILD_ANNOUNCEMENT,
+    ChannelType.GUILD_TEXT,
+    ChannelType.GUILD_VOICE,
+    ChannelType.GUILD_CATEGORY,
+    ChannelType.GUILD_ANNOUNCEMENT,
 }
 
 
@@ -26,8 +29,10 @@ def _channel(request: web.Request) -> Channel:
 def _overwrites(raw: list[dict[str, Any]] | None) -> list[Overwrite]:
     return [
         Overwrite(
-            target_id=int(o["id"]), type=OverwriteType(int(o.get("type", 0))),
-            allow=int(o.get("allow") or 0), deny=int(o.get("deny") or 0),
+            target_id=int(o["id"]),
+            type=OverwriteType(int(o.get("type", 0))),
+            allow=int(o.get("allow") or 0),
+            deny=int(o.get("deny") or 0),
         )
         for o in raw or []
     ]
@@ -65,7 +70,9 @@ async def create_guild_channel(request: web.Request) -> web.Response:
     if data.get("parent_id"):
         parent = world.channels.get(int(data["parent_id"]))
         if parent is None or parent.guild_id != guild.id or parent.type != ChannelType.GUILD_CATEGORY:
-            raise errors.invalid_form("parent_id", "Not a category in this guild.", "CHANNEL_PARENT_INVALID_TYPE")
+            raise errors.invalid_form(
+                "parent_id", "Not a category in this guild.", "CHANNEL_PARENT_INVALID_TYPE"
+            )
         if channel_type == ChannelType.GUILD_CATEGORY:
             raise errors.invalid_form("parent_id", "Categories cannot have a parent.")
     if parent is not None:
@@ -75,7 +82,12 @@ async def create_guild_channel(request: web.Request) -> web.Response:
     overwrites = _overwrites(data.get("permission_overwrites")) if "permission_overwrites" in data else None
     guards.can_grant(world, guild, overwrites or [], parent)
     channel = fake.backend.create_channel(
-        guild, name=name, type=channel_type, parent=parent, overwrites=overwrites, topic=data.get("topic"),
+        guild,
+        name=name,
+        type=channel_type,
+        parent=parent,
+        overwrites=overwrites,
+        topic=data.get("topic"),
         position=data.get("position"),
     )
     return json_ok(payloads.channel(world, channel))
@@ -109,8 +121,10 @@ async def edit_channel(request: web.Request) -> web.Response:
         parent = world.channels.get(int(data["parent_id"])) if data["parent_id"] else None
         channel.parent_id = parent.id if parent else None
         if parent is not None and data.get("lock_permissions"):
-            channel.overwrites = {o.target_id: Overwrite(o.target_id, o.type, o.allow, o.deny)
-                                  for o in parent.overwrites.values()}
+            channel.overwrites = {
+                o.target_id: Overwrite(o.target_id, o.type, o.allow, o.deny)
+                for o in parent.overwrites.values()
+            }
     if "permission_overwrites" in data and not channel.is_thread:
         overwrites = _overwrites(data["permission_overwrites"])
         guards.can_grant(world, guild, overwrites, channel)
@@ -143,8 +157,10 @@ async def put_overwrite(request: web.Request) -> web.Response:
     if "type" not in data:
         raise errors.invalid_form("type", "This field is required", "BASE_TYPE_REQUIRED")
     overwrite = Overwrite(
-        target_id=int(request.match_info["target_id"]), type=OverwriteType(int(data["type"])),
-        allow=int(data.get("allow") or 0), deny=int(data.get("deny") or 0),
+        target_id=int(request.match_info["target_id"]),
+        type=OverwriteType(int(data["type"])),
+        allow=int(data.get("allow") or 0),
+        deny=int(data.get("deny") or 0),
     )
     guild = world.guild(channel.guild_id or 0)
     if overwrite.type == OverwriteType.ROLE and overwrite.target_id not in guild.roles:
@@ -199,16 +215,26 @@ async def create_thread(request: web.Request) -> web.Response:
     thread_type = ChannelType(int(data.get("type") or ChannelType.PRIVATE_THREAD))
     if thread_type not in (ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD):
         raise errors.invalid_form("type", "Value must be one of {11, 12}.")
-    needed = Permission.CREATE_PRIVATE_THREADS if thread_type == ChannelType.PRIVATE_THREAD else Permission.CREATE_PUBLIC_THREADS
+    needed = (
+        Permission.CREATE_PRIVATE_THREADS
+        if thread_type == ChannelType.PRIVATE_THREAD
+        else Permission.CREATE_PUBLIC_THREADS
+    )
     guards.bot_in_channel(world, parent, needed)
     name = str(data.get("name") or "")
     if not 1 <= len(name) <= 100:
         raise errors.invalid_form("name", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
     thread = fake.backend.create_thread(
-        parent, name=name, type=thread_type, owner_id=world.bot.id, invitable=bool(data.get("invitable", True)),
+        parent,
+        name=name,
+        type=thread_type,
+        owner_id=world.bot.id,
+        invitable=bool(data.get("invitable", True)),
         auto_archive_duration=int(data.get("auto_archive_duration") or 1440),
     )
-    return json_ok({**payloads.channel(world, thread), "member": payloads.thread_member(thread, world.bot.id)})
+    return json_ok(
+        {**payloads.channel(world, thread), "member": payloads.thread_member(thread, world.bot.id)}
+    )
 
 
 def _thread(request: web.Request) -> Channel:
@@ -341,8 +367,10 @@ async def list_pins(request: web.Request) -> web.Response:
     pinned = [m for m in reversed(world.channel_messages(channel.id)) if m.pinned]
     if request.path.endswith("/pins") and "/messages/" not in request.path:
         return json_ok([payloads.message(world, m) for m in pinned])
-    items = [{"pinned_at": payloads.iso(m.edited_timestamp or m.timestamp), "message": payloads.message(world, m)}
-             for m in pinned]
+    items = [
+        {"pinned_at": payloads.iso(m.edited_timestamp or m.timestamp), "message": payloads.message(world, m)}
+        for m in pinned
+    ]
     return json_ok({"items": items, "has_more": False})
 
 
@@ -409,5 +437,7 @@ async def download_attachment(request: web.Request) -> web.Response:
     for message in world.messages.values():
         for attachment in message.attachments:
             if attachment.id == wanted:
-                return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+                return web.Response(
+                    body=attachment.data, content_type=attachment.content_type or "application/octet-stream"
+                )
     return web.Response(status=404, text="asset not found")

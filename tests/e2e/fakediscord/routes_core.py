@@ -45,7 +45,12 @@ async def get_gateway_bot(request: web.Request) -> web.Response:
         {
             "url": fake_of(request).gateway_url,
             "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 86_400_000, "max_concurrency": 1},
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 86_400_000,
+                "max_concurrency": 1,
+            },
         }
     )
 
@@ -74,8 +79,11 @@ def _upsert(request: web.Request, guild_id: int | None, data: dict, existing: li
     command_type = int(data.get("type", 1))
     same = next((c for c in existing if c.name == data.get("name") and c.type == command_type), None)
     command = Command(
-        id=same.id if same else new_snowflake(), name=str(data.get("name")), type=command_type,
-        guild_id=guild_id, payload={k: v for k, v in data.items() if k not in ("id", "application_id", "version")},
+        id=same.id if same else new_snowflake(),
+        name=str(data.get("name")),
+        type=command_type,
+        guild_id=guild_id,
+        payload={k: v for k, v in data.items() if k not in ("id", "application_id", "version")},
     )
     fake_of(request).world.commands[command.id] = command
     return command

@@ -36,15 +36,24 @@ def _message_type(interaction: Interaction) -> int:
 
 
 def _post_response_message(
-    request: web.Request, interaction: Interaction, data: dict[str, Any], files: list[UploadedFile], *,
+    request: web.Request,
+    interaction: Interaction,
+    data: dict[str, Any],
+    files: list[UploadedFile],
+    *,
     loading: bool = False,
 ) -> Message:
     fake = fake_of(request)
     channel = fake.world.channel(interaction.channel_id)
     ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
     return fake.backend.post_message(
-        channel, fake.world.bot.id, data, files, message_type=_message_type(interaction),
-        interaction_id=interaction.id, ephemeral_to=interaction.user_id if ephemeral else None,
+        channel,
+        fake.world.bot.id,
+        data,
+        files,
+        message_type=_message_type(interaction),
+        interaction_id=interaction.id,
+        ephemeral_to=interaction.user_id if ephemeral else None,
         extra_flags=MessageFlag.LOADING if loading else 0,
     )
 
@@ -74,7 +83,9 @@ async def callback(request: web.Request) -> web.Response:
         validation.message_payload(data, has_files=bool(files))
         message = _post_response_message(request, interaction, data, files)
     elif response_type == DEFERRED_MESSAGE:
-        message = _post_response_message(request, interaction, {"flags": data.get("flags", 0)}, [], loading=True)
+        message = _post_response_message(
+            request, interaction, {"flags": data.get("flags", 0)}, [], loading=True
+        )
     elif response_type in (DEFERRED_UPDATE, UPDATE_MESSAGE):
         message = world.messages[interaction.source_message_id or 0]
         if response_type == UPDATE_MESSAGE:

@@ -35,11 +35,16 @@ async def running_bot(
     connect = asyncio.create_task(client.connect(reconnect=True), name="fakediscord-bot-connect")
     ready = asyncio.create_task(client.wait_until_ready(), name="fakediscord-bot-ready")
     try:
-        done, _ = await asyncio.wait({connect, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {connect, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
+        )
         if ready not in done:
             if connect in done:
                 connect.result()  # re-raise why the client stopped
-            raise FakeDiscordError(f"the bot was not ready after {ready_timeout}s: {fake.explain('on_ready', fake.rest_log[0].at if fake.rest_log else discord.utils.utcnow())}")
+            since = fake.rest_log[0].at if fake.rest_log else discord.utils.utcnow()
+            raise FakeDiscordError(
+                f"the bot was not ready after {ready_timeout}s: {fake.explain('on_ready', since)}"
+            )
         yield client
     finally:
         ready.cancel()

@@ -268,7 +268,9 @@ class Guild:
         for role in self.roles.values():
             if role.name == name:
                 return role
-        raise KeyError(f"guild {self.name!r} has no role named {name!r}; roles: {[r.name for r in self.roles.values()]}")
+        raise KeyError(
+            f"guild {self.name!r} has no role named {name!r}; roles: {[r.name for r in self.roles.values()]}"
+        )
 
 
 @dataclass

@@ -61,7 +61,9 @@ def _embed(embed: dict[str, Any], where: str) -> None:
     for index, field in enumerate(fields):
         name, value = field.get("name") or "", field.get("value") or ""
         if not name or not value:
-            raise errors.invalid_form(f"{where}.fields.{index}", "This field is required", "BASE_TYPE_REQUIRED")
+            raise errors.invalid_form(
+                f"{where}.fields.{index}", "This field is required", "BASE_TYPE_REQUIRED"
+            )
         if len(name) > FIELD_NAME:
             raise _too_long(f"{where}.fields.{index}.name", FIELD_NAME)
         if len(value) > FIELD_VALUE:
@@ -90,8 +92,11 @@ def _components(components: list[dict[str, Any]], where: str) -> None:
         if len(custom_id) > MAX_CUSTOM_ID:
             raise _too_long(f"{where}.custom_id", MAX_CUSTOM_ID)
         if custom_id in seen:
-            raise errors.invalid_form(f"{where}.custom_id", "Component custom id cannot be duplicated",
-                                      "COMPONENT_CUSTOM_ID_DUPLICATED")
+            raise errors.invalid_form(
+                f"{where}.custom_id",
+                "Component custom id cannot be duplicated",
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+            )
         seen.add(custom_id)
     for row in top_rows:
         if not 1 <= len(row.get("components", [])) <= 5:
@@ -106,12 +111,16 @@ def modal(data: dict[str, Any]) -> None:
         raise errors.invalid_form("data.custom_id", "This field is required", "BASE_TYPE_REQUIRED")
     components = data.get("components") or []
     if not 1 <= len(components) <= 5:
-        raise errors.invalid_form("data.components", "Must be between 1 and 5 in length.", "BASE_TYPE_BAD_LENGTH")
+        raise errors.invalid_form(
+            "data.components", "Must be between 1 and 5 in length.", "BASE_TYPE_BAD_LENGTH"
+        )
     for component in walk_components(components):
         label = component.get("label")
         if component.get("type") in (4, 18) and label is not None and len(label) > 45:
             raise _too_long("data.components.label", 45)
-        if component.get("type") == 4 and len(component.get("value") or "") > component.get("max_length", 4000):
+        if component.get("type") == 4 and len(component.get("value") or "") > component.get(
+            "max_length", 4000
+        ):
             raise errors.invalid_form("data.components.value", "Value is longer than max_length.")
 
 
@@ -134,7 +143,9 @@ def command_payload(command: dict[str, Any], where: str) -> None:
     name = command.get("name") or ""
     command_type = command.get("type", 1)
     if command_type == 1 and (not COMMAND_NAME.match(name) or name != name.lower()):
-        raise errors.invalid_form(f"{where}.name", "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME")
+        raise errors.invalid_form(
+            f"{where}.name", "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME"
+        )
     if command_type == 1 and not 1 <= len(command.get("description") or "") <= 100:
         raise errors.invalid_form(f"{where}.description", "Must be between 1 and 100 in length.")
     options = command.get("options") or []

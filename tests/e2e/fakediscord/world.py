@@ -57,12 +57,12 @@ class World:
         return None if channel.guild_id is None else self.guilds.get(channel.guild_id)
 
     def guild_channels(self, guild_id: int, *, threads: bool = False) -> list[Channel]:
-        return [
-            c for c in self.channels.values() if c.guild_id == guild_id and (threads or not c.is_thread)
-        ]
+        return [c for c in self.channels.values() if c.guild_id == guild_id and (threads or not c.is_thread)]
 
     def threads_of(self, guild_id: int) -> list[Channel]:
-        return [c for c in self.channels.values() if c.guild_id == guild_id and c.is_thread and not c.archived]
+        return [
+            c for c in self.channels.values() if c.guild_id == guild_id and c.is_thread and not c.archived
+        ]
 
     def dm_channel(self, user_id: int) -> Channel | None:
         for channel in self.channels.values():
@@ -146,7 +146,9 @@ class World:
         """Commands a user can see in this place: the guild's own, then the global ones."""
         own = [c for c in self.commands.values() if guild_id is not None and c.guild_id == guild_id]
         names = {(c.name, c.type) for c in own}
-        return own + [c for c in self.commands.values() if c.guild_id is None and (c.name, c.type) not in names]
+        return own + [
+            c for c in self.commands.values() if c.guild_id is None and (c.name, c.type) not in names
+        ]
 
     def categories(self, guild_id: int) -> list[Channel]:
         return [c for c in self.guild_channels(guild_id) if c.type == ChannelType.GUILD_CATEGORY]
