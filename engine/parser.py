@@ -469,6 +469,12 @@ _EXPECT_AFTER_UNIT = {
 }
 
 
+def _shown(sym: Sym) -> str:
+    if sym.kind in (TYPE, LOC, POWER) and sym.value:
+        return sym.value
+    return sym.text.upper() if len(sym.text) == 1 else sym.text
+
+
 class _Grammar:
     """Recursive descent over the symbols of one line."""
 
@@ -501,9 +507,7 @@ class _Grammar:
         return False
 
     def so_far(self) -> str:
-        shown = (
-            s.value if s.kind in (TYPE, LOC, POWER) and s.value else s.text for s in self.syms[: self.pos]
-        )
+        shown = (_shown(s) for s in self.syms[: self.pos])
         return " ".join(shown) or "(nothing)"
 
     def incomplete(self, expected: str, example: str) -> OrderParseError:

@@ -1,0 +1,349 @@
+"""The order parser reads what players type, and refuses what it cannot read with a reason and a hint."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import OrderParseError
+from engine.mapdata import GameMap
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
+from engine.parser import parse_order, read_line, split_orders
+
+# (what a player typed, phase kind, what it means in canonical text)
+NOTATIONS = [
+    # the rulebook's notation
+    ("A Par-Bur", None, "A PAR - BUR"),
+    ("A Paris-Burgundy", None, "A PAR - BUR"),
+    ("F Con-Bul EC", None, "F CON - BUL/EC"),
+    ("F Con-Bul SC", None, "F CON - BUL/SC"),
+    ("F Nth C A Yor-Nwy", None, "F NTH C A YOR - NWY"),
+    ("A Ukr S F Sev-Rum", None, "A UKR S F SEV - RUM"),
+    ("A Tri Holds", None, "A TRI H"),
+    ("F Lon-Holds", None, "F LON H"),
+    ("A Pru–Holds", None, "A PRU H"),
+    ("A Par S A Mar–Bur", None, "A PAR S A MAR - BUR"),
+    ("F Den S F Bal", None, "F DEN S F BAL"),
+    ("F Rom S F Tyn-Holds", None, "F ROM S F TYS"),
+    ("A Ser S Turkish A Bul–Rum", None, "A SER S A BUL - RUM"),
+    ("F Wes C English A Lon-Tun", None, "F WES C A LON - TUN"),
+    ("A Sil S RUSSIAN A War-Pru", None, "A SIL S A WAR - PRU"),
+    ("F Swe S StP–Nwy", None, "F SWE S STP - NWY"),
+    ("Par-Bur", None, "PAR - BUR"),
+    ("A Spa-Port", None, "A SPA - POR"),
+    ("F Kiel-Ber", None, "F KIE - BER"),
+    ("A Bur SA Tyr-Mun", None, "A BUR S A TYR - MUN"),
+    # the rulebook's abbreviations for seas
+    ("F Edi-Nrg", None, "F EDI - NWG"),
+    ("F Tyn–GoL", None, "F TYS - LYO"),
+    ("F Mid C A Lon-Tun", None, "F MAO C A LON - TUN"),
+    ("F NAt-Mid", None, "F NAO - MAO"),
+    ("F Wes–NAf", None, "F WES - NAF"),
+    ("F Eng-Bel", None, "F ENG - BEL"),
+    # full names, as the DATC writes them
+    ("F North Sea - Picardy", None, "F NTH - PIC"),
+    ("A Liverpool Supports A Yorkshire - Yorkshire", None, "A LVP S A YOR - YOR"),
+    ("F North Sea Convoys A London - Belgium", None, "F NTH C A LON - BEL"),
+    ("F Mid-Atlantic Ocean - Spain(nc)", None, "F MAO - SPA/NC"),
+    ("F Gulf of Lyon Supports F Western Mediterranean - Spain(sc)", None, "F LYO S F WES - SPA/SC"),
+    ("F Irish Sea Supports F North Atlantic Ocean - Mid-Atlantic Ocean", None, "F IRI S F NAO - MAO"),
+    ("A Spain - Portugal via convoy", None, "A SPA - POR VIA"),
+    ("A Picardy - Belgium via Convoy", None, "A PIC - BEL VIA"),
+    ("F Skagerrak Convoys Denmark - Norway", None, "F SKA C DEN - NWY"),
+    ("F Trieste Supports F Trieste", None, "F TRI S F TRI"),
+    ("A Venice Hold", None, "A VEN H"),
+    ("F Helgoland Bight - Kiel", None, "F HEL - KIE"),
+    ("F Heligoland Bight - Kiel", None, "F HEL - KIE"),
+    ("A St Petersburg - Moscow", None, "A STP - MOS"),
+    ("A St. Petersburg - Moscow", None, "A STP - MOS"),
+    # any case, words and symbols for the verbs
+    ("a par - bur", None, "A PAR - BUR"),
+    ("A PAR-BUR", None, "A PAR - BUR"),
+    ("army paris moves to burgundy", None, "A PAR - BUR"),
+    ("A Par -> Bur", None, "A PAR - BUR"),
+    ("A Par → Bur", None, "A PAR - BUR"),
+    ("A Par — Bur", None, "A PAR - BUR"),
+    ("A Par to Bur", None, "A PAR - BUR"),
+    ("Fleet London supports Army Wales to Yorkshire", None, "F LON S A WAL - YOR"),
+    ("F Nth convoys A Lon to Nwy", None, "F NTH C A LON - NWY"),
+    ("A Lon - Nwy by convoy", None, "A LON - NWY VIA"),
+    ("A Lon-Nth-Nwy", None, "A LON - NWY VIA"),
+    ("A Mun hold", None, "A MUN H"),
+    # coasts
+    ("F Spa/nc - MAO", None, "F SPA/NC - MAO"),
+    ("F Spa (nc) - MAO", None, "F SPA/NC - MAO"),
+    ("F Spa nc - MAO", None, "F SPA/NC - MAO"),
+    ("F Spa north coast - MAO", None, "F SPA/NC - MAO"),
+    ("F Spain (north coast) - MAO", None, "F SPA/NC - MAO"),
+    ("F StP/SC - Bot", None, "F STP/SC - BOT"),
+    ("F Bla - Bul (east coast)", None, "F BLA - BUL/EC"),
+    ("F MAO - Spa/s", None, "F MAO - SPA/SC"),
+    # decoration around the order
+    ('"A Par-Bur"', None, "A PAR - BUR"),
+    ("A Par-Bur.", None, "A PAR - BUR"),
+    ("  A Par-Bur ;", None, "A PAR - BUR"),
+    ("France: A Par-Bur", None, "A PAR - BUR"),
+    ("FRANCE A Par-Bur", None, "A PAR - BUR"),
+    ("1. A Par-Bur", None, "A PAR - BUR"),
+    ("- A Par-Bur", None, "A PAR - BUR"),
+    ("A Rhur - Belgium", None, "A RUH - BEL"),  # the DATC's own typo (6.F.25): one swapped pair of letters
+    # retreats, disbands, builds, removals
+    ("A Bur–Gas", "R", "A BUR R GAS"),
+    ("A Bur retreats to Gas", None, "A BUR R GAS"),
+    ("A Bur R Gas", None, "A BUR R GAS"),
+    ("A Bur disband", "R", "A BUR D"),
+    ("disband A Bur", None, "A BUR D"),
+    ("F Kie", "A", "F KIE B"),
+    ("A Mun", "A", "A MUN B"),
+    ("build F Kie", "A", "F KIE B"),
+    ("Build fleet Kiel", None, "F KIE B"),
+    ("build a fleet in Kiel", None, "F KIE B"),
+    ("F StP/NC B", None, "F STP/NC B"),
+    ("Build F St Petersburg(nc)", "A", "F STP/NC B"),
+    ("remove A Gal", None, "A GAL D"),
+    ("A Gal disband", "A", "A GAL D"),
+    ("waive", "A", "WAIVE"),
+    ("Waive build", None, "WAIVE"),
+]
+
+
+@pytest.mark.parametrize(("text", "phase_kind", "expected"), NOTATIONS)
+def test_reads_what_players_type(game_map: GameMap, text: str, phase_kind: str | None, expected: str) -> None:
+    assert str(parse_order(text, game_map, phase_kind)) == expected
+
+
+def test_order_values_not_only_text(game_map: GameMap) -> None:
+    assert parse_order("A Par-Bur", game_map) == Move(Unit("A", "PAR"), "BUR")
+    assert parse_order("A Lon-Nwy via convoy", game_map) == Move(Unit("A", "LON"), "NWY", True)
+    assert parse_order("Par-Bur", game_map) == Move(Unit(None, "PAR"), "BUR")
+    assert parse_order("F Nth C A Yor-Nwy", game_map) == Convoy(Unit("F", "NTH"), Unit("A", "YOR"), "NWY")
+    assert parse_order("A Tri S A Vie", game_map) == SupportHold(Unit("A", "TRI"), Unit("A", "VIE"))
+    assert parse_order("A Ukr S F Sev-Rum", game_map) == SupportMove(
+        Unit("A", "UKR"), Unit("F", "SEV"), "RUM"
+    )
+    assert parse_order("A Tri Holds", game_map) == Hold(Unit("A", "TRI"))
+    assert parse_order("WAIVE", game_map) == Waive()
+
+
+# The rulebook's ABBREVIATIONS table (2000 rulebook), written down as facts.
+RULEBOOK_ABBREVIATIONS = {
+    "Boh": "BOH", "Bud": "BUD", "Gal": "GAL", "Tri": "TRI", "Tyr": "TYR", "Vie": "VIE",
+    "Ank": "ANK", "Arm": "ARM", "Con": "CON", "Smy": "SMY", "Syr": "SYR",
+    "Cly": "CLY", "Edi": "EDI", "Lvp": "LVP", "Lon": "LON", "Wal": "WAL", "Yor": "YOR",
+    "Alb": "ALB", "Bel": "BEL", "Bul": "BUL", "Den": "DEN", "Gre": "GRE", "Hol": "HOL", "Nwy": "NWY",
+    "NAf": "NAF", "Por": "POR", "Rum": "RUM", "Ser": "SER", "Spa": "SPA", "Swe": "SWE", "Tun": "TUN",
+    "Bre": "BRE", "Bur": "BUR", "Gas": "GAS", "Mar": "MAR", "Par": "PAR", "Pic": "PIC",
+    "Ber": "BER", "Kie": "KIE", "Mun": "MUN", "Pru": "PRU", "Ruh": "RUH", "Sil": "SIL",
+    "Apu": "APU", "Nap": "NAP", "Pie": "PIE", "Rom": "ROM", "Tus": "TUS", "Ven": "VEN",
+    "Fin": "FIN", "Lvn": "LVN", "Mos": "MOS", "Sev": "SEV", "StP": "STP", "Ukr": "UKR", "War": "WAR",
+    "Adr": "ADR", "Aeg": "AEG", "Bal": "BAL", "Bar": "BAR", "Bla": "BLA", "Eas": "EAS", "Eng": "ENG",
+    "Bot": "BOT", "GoL": "LYO", "Hel": "HEL", "Ion": "ION", "Iri": "IRI", "Mid": "MAO", "NAt": "NAO",
+    "Nth": "NTH", "Nrg": "NWG", "Ska": "SKA", "Tyn": "TYS", "Wes": "WES",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("abbr", "code"), sorted(RULEBOOK_ABBREVIATIONS.items()))
+def test_rulebook_abbreviations(game_map: GameMap, abbr: str, code: str) -> None:
+    unit = "A" if game_map.provinces[code].is_land else "F"
+    assert parse_order(f"{unit} {abbr} H", game_map) == Hold(Unit(unit, code))
+
+
+@pytest.mark.parametrize("code", ["NTH", "PAR", "STP", "MAO", "LYO", "BUL", "TYS"])
+def test_every_province_by_full_name_and_code(game_map: GameMap, code: str) -> None:
+    prov = game_map.provinces[code]
+    unit = "A" if prov.is_land else "F"
+    for name in (prov.name, prov.name.upper(), prov.name.lower(), code, code.lower(), *prov.aliases):
+        assert parse_order(f"{unit} {name} H", game_map).unit == Unit(unit, code), name
+
+
+def test_all_province_names_read_back(game_map: GameMap) -> None:
+    for code, prov in game_map.provinces.items():
+        unit = "A" if prov.is_land else "F"
+        for name in (prov.name, *prov.aliases):
+            assert parse_order(f"{unit} {name} H", game_map).unit == Unit(unit, code), name
+
+
+def test_unique_prefixes_are_accepted(game_map: GameMap) -> None:
+    assert parse_order("A Burg - Mars", game_map) == Move(Unit("A", "BUR"), "MAR")
+    assert parse_order("F Norw Sea - Nwy", game_map) == Move(Unit("F", "NWG"), "NWY")
+    assert parse_order("F Gulf of Bot - Swe", game_map) == Move(Unit("F", "BOT"), "SWE")
+    assert parse_order("F North Atl - Cly", game_map) == Move(Unit("F", "NAO"), "CLY")
+
+
+def test_phase_kind_decides_what_a_plain_order_means(game_map: GameMap) -> None:
+    unit = Unit("A", "STP")
+    assert parse_order("A StP–Mos", game_map, "M") == Move(unit, "MOS")
+    assert parse_order("A StP–Mos", game_map, None) == Move(unit, "MOS")
+    assert parse_order("A StP–Mos", game_map, "R") == Retreat(unit, "MOS")
+    assert parse_order("A StP D", game_map, None) == Disband(unit)
+    assert parse_order("A StP D", game_map, "R") == Disband(unit)
+    assert parse_order("A StP D", game_map, "A") == Remove(unit)
+    assert parse_order("remove A StP", game_map, None) == Remove(unit)
+    assert parse_order("remove A StP", game_map, "R") == Disband(unit)
+    assert parse_order("A StP", game_map, "A") == Build(unit)
+    assert parse_order("build A StP", game_map, None) == Build(unit)
+
+
+def test_a_bare_unit_is_marked_so_the_board_can_tell_build_from_removal(game_map: GameMap) -> None:
+    assert read_line("A Gal", game_map, "A").bare
+    assert not read_line("A Gal B", game_map, "A").bare
+    assert read_line("Russia: A Gal", game_map, "A").power == "RUSSIA"
+
+
+def refusal(text: object, game_map: GameMap, phase_kind: str | None = None) -> OrderParseError:
+    with pytest.raises(OrderParseError) as info:
+        parse_order(text, game_map, phase_kind)  # type: ignore[arg-type]
+    err = info.value
+    assert err.reason and err.hint, "every refusal says why and how to fix it"
+    return err
+
+
+def test_unknown_name_suggests_the_closest(game_map: GameMap) -> None:
+    err = refusal("A Bur - Picrdy", game_map)
+    assert "Picrdy" in err.reason or "picrdy" in err.reason
+    assert "did you mean" in (err.hint or "") and "Picardy (PIC)" in (err.hint or "")
+    err = refusal("A Parus - Bur", game_map)
+    assert "Paris (PAR)" in (err.hint or "")
+
+
+def test_ambiguous_abbreviation_lists_its_readings(game_map: GameMap) -> None:
+    err = refusal("F Nth - Nor", game_map)
+    for reading in ("Norway (NWY)", "Norwegian Sea (NWG)", "North Sea (NTH)", "North Africa (NAF)"):
+        assert reading in err.reason
+    err = refusal("A Liv - Yor", game_map)
+    assert "Liverpool (LVP)" in err.reason and "Livonia (LVN)" in err.reason
+    err = refusal("F North - Edi", game_map)
+    assert "North Sea (NTH)" in err.reason and "North Atlantic Ocean (NAO)" in err.reason
+
+
+def test_two_orders_on_one_line(game_map: GameMap) -> None:
+    err = refusal("A Par-Bur A Mar-Spa", game_map)
+    assert "more than one order" in err.reason
+    assert "A PAR - BUR" in err.reason and "A MAR - SPA" in err.reason
+    assert "own line" in (err.hint or "")
+    assert "more than one order" in refusal("F Kie A Mun", game_map, "A").reason
+
+
+def test_coast_that_does_not_exist(game_map: GameMap) -> None:
+    err = refusal("F Spa/EC - MAO", game_map)
+    assert "Spain has no east coast" in err.reason
+    assert "SPA/NC" in (err.hint or "") and "SPA/SC" in (err.hint or "")
+    err = refusal("F Par/NC - Pic", game_map)
+    assert "Paris has no separate coasts" in err.reason and "PAR" in (err.hint or "")
+    err = refusal("F MAO - Bul/NC", game_map)
+    assert "Bulgaria has no north coast" in err.reason and "BUL/EC" in (err.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "understood", "expected"),
+    [
+        ("A Par", "A PAR", "an order after it"),
+        ("A Par S", "A PAR S", "supported unit"),
+        ("A Par -", "A PAR -", "where it moves to"),
+        ("F Nth C A Yor", "F NTH C A YOR", "destination"),
+        ("A", "A", "province of the unit"),
+        ("A Par S A Mar -", "A PAR S A MAR -", "where the supported unit moves to"),
+        ("build", "build", "new unit"),
+    ],
+)
+def test_incomplete_order_says_what_it_read_and_expected(
+    game_map: GameMap, text: str, understood: str, expected: str
+) -> None:
+    err = refusal(text, game_map)
+    assert understood in err.reason and expected in err.reason
+
+
+def test_incomplete_order_hint_fits_the_phase(game_map: GameMap) -> None:
+    assert "R <place>" in (refusal("A Hol", game_map, "R").hint or "")
+    assert "H" in (refusal("A Hol", game_map, "M").hint or "")
+
+
+def test_other_refusals(game_map: GameMap) -> None:
+    assert "Switzerland is impassable" in refusal("A Mar - Switzerland", game_map).reason
+    assert "empty" in refusal("   ", game_map).reason
+    assert "must be text" in refusal(None, game_map).reason
+    assert "must be text" in refusal(b"A PAR - BUR", game_map).reason
+    assert "too long" in refusal("A Par - Bur " * 60, game_map).reason
+    assert "not a power" in refusal("Prussia: A Ber - Kie", game_map).reason
+    assert "power's name, not an order" in refusal("France", game_map).reason
+    assert "two destinations" in refusal("A Par - Bur - Mar", game_map).reason
+    assert "starts with the unit" in refusal("S A Par", game_map).reason
+    err = refusal("A Par - Bur please", game_map)
+    assert "please" in err.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "", "-", "--", "->", "S", "C", "A - -", "F Spa/", "( )", "/", ":", "A Par:", "F Spa/nc/sc",
+        "A Par S S S", "\x00", "🙂", "A Par ✓ Bur", "F (nc)", "nc", "north coast", "A Par - nc",
+        "A Par B B", "waive waive", "A Par R", "retreat", "F Nth C F Lon -", "A Par S A Mar - Bur - Gas",
+        "France: France:", "1.", "A Par -- -- Bur x", "F StP north", "A A A", "F F Nth",
+    ],
+)  # fmt: skip
+def test_never_raises_anything_but_its_own_error(game_map: GameMap, text: str) -> None:
+    for phase_kind in (None, "M", "R", "A"):
+        try:
+            parse_order(text, game_map, phase_kind)
+        except OrderParseError as err:
+            assert err.reason and err.hint
+
+
+def test_split_orders_cuts_a_pasted_block() -> None:
+    text = """
+    Austria: A Vie-Tri, A Bud-Gal, F Tri-Alb
+
+    - A Par-Bur
+    * F Bre-Pic
+    1. A Mar-Spa; F Kie-Den
+    2) A Mun-Ruh
+    • A Ber-Kie
+    """
+    assert split_orders(text) == [
+        "Austria: A Vie-Tri",
+        "Austria: A Bud-Gal",
+        "Austria: F Tri-Alb",
+        "Austria: A Par-Bur",
+        "Austria: F Bre-Pic",
+        "Austria: A Mar-Spa",
+        "Austria: F Kie-Den",
+        "Austria: A Mun-Ruh",
+        "Austria: A Ber-Kie",
+    ]
+
+
+def test_split_orders_keeps_a_heading_with_the_orders_under_it() -> None:
+    text = "England:\nA Lvp-Yor\nF Lon-Nth\n**France:**\nA Par-Bur"
+    assert split_orders(text) == ["England: A Lvp-Yor", "England: F Lon-Nth", "France: A Par-Bur"]
+
+
+def test_split_orders_loses_no_text() -> None:
+    text = "A Par-Bur\nplease move my fleet somewhere\n```\nF Bre-Pic\n```\n\n"
+    pieces = split_orders(text)
+    assert pieces == ["A Par-Bur", "please move my fleet somewhere", "F Bre-Pic"]
+    with pytest.raises(OrderParseError):
+        parse_order(pieces[1])
+
+
+def test_split_orders_then_parse_the_rulebook_layout(game_map: GameMap) -> None:
+    block = "Germany: A Ruh–Bur, A Mun S A Ruh–Bur, A Bel S A Ruh–Bur,\nF Den–Swe, F Hol S A Bel"
+    lines = split_orders(block)
+    assert [str(parse_order(line, game_map)) for line in lines] == [
+        "A RUH - BUR",
+        "A MUN S A RUH - BUR",
+        "A BEL S A RUH - BUR",
+        "F DEN - SWE",
+        "F HOL S A BEL",
+    ]
+    assert {read_line(line, game_map).power for line in lines} == {"GERMANY"}
