@@ -108,6 +108,7 @@ class MovementResolver:
         self.result = [False] * n
         self.state = [_UNRESOLVED] * n
         self._deps: list[int] = []
+        self._guesses_read = 0  # counts reads of provisional results, to tell who depends on a guess
         self._classify()
 
     # --- set-up ---------------------------------------------------------------------------------
@@ -189,20 +190,23 @@ class MovementResolver:
             return self.result[i]
         deps = self._deps
         if state == _GUESSING:
+            # a decision still being worked out: answer with its guess, and remember the dependency
+            self._guesses_read += 1
             if i not in deps:
                 deps.append(i)
             return self.result[i]
         start = len(deps)
+        reads = self._guesses_read
         self.state[i] = _GUESSING
         self.result[i] = False
         first = self._decide(i)
-        if len(deps) == start:
-            # no guess was needed (or a backup rule already settled this decision)
+        if self._guesses_read == reads or self.state[i] == _RESOLVED:
+            # no guess was read (or a backup rule already settled this decision)
             if self.state[i] != _RESOLVED:
                 self.state[i] = _RESOLVED
                 self.result[i] = first
             return self.result[i]
-        if deps[start] != i:
+        if len(deps) == start or deps[start] != i:
             # depends on a guess made further up: stays provisional until that one is settled
             deps.append(i)
             self.result[i] = first
