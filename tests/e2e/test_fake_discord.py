@@ -456,6 +456,11 @@ async def test_gateway_resume_replays_missed_events(fake: FakeDiscord, server: S
     await fake.wait_for_gateway(resumes=1)
     assert (await handle).content == "got: sent while disconnected"
     assert fake.gateway.identify_count == 1
+    session = fake.gateway.session
+    assert session is not None
+    assert [event["s"] for event in session.events] == list(range(1, session.seq + 1))
+    await fake.flush()
+    assert bot.ws.sequence == session.seq
 
 
 async def test_late_acknowledgement_is_refused(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
@@ -477,3 +482,125 @@ async def test_unknown_routes_are_answered_and_recorded(
     [unknown] = fake.unknown_calls
     assert unknown.path == f"/guilds/{server.guild.id}/bans" and unknown.status == 404
     fake.rest_log.remove(unknown)  # keep the fixture's "no unknown routes" check for the other tests
+
+
+async def test_public_defer_makes_an_ephemeral_followup_public(fake: FakeDiscord, server: Server) -> None:
+    """A real leak Discord allows: the first followup after a public defer keeps the public visibility."""
+    bot = TinyBot()
+
+    @bot.tree.command(name="leaky", description="Defers publicly, then tries to whisper")
+    async def leaky(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("your orders: A PAR - BUR", ephemeral=True)
+        await interaction.followup.send("second followup", ephemeral=True)
+
+    async with running_bot(bot, fake):
+        handle = await fake.slash(server.alice, "leaky", channel=server.general)
+        first = await handle.message()
+        [second] = await handle.followups(1)
+    assert not first.ephemeral and first.content == "your orders: A PAR - BUR"
+    assert "your orders: A PAR - BUR" in fake.seen_texts(server.bob)
+    assert second.ephemeral and "second followup" not in fake.seen_texts(server.bob)
+
+
+async def test_channel_upkeep_routes_through_discord_py(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    guild = bot.get_guild(server.guild.id)
+    assert guild is not None
+    channel = guild.get_channel(server.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    alice = await guild.fetch_member(server.alice.id)
+    assert alice.name == "alice"
+    assert {r.name for r in await guild.fetch_roles()} >= {"@everyone", "Moderator"}
+    assert (await bot.fetch_channel(server.general.id)).id == server.general.id
+
+    await channel.edit(name="Results Board", topic="phase results")
+    assert (server.general.name, server.general.topic) == ("Results Board", "phase results")
+    await channel.set_permissions(alice, view_channel=False)
+    assert not fake.can_view(server.alice, server.general)
+    await channel.set_permissions(alice, overwrite=None)
+    assert fake.can_view(server.alice, server.general)
+
+    posted = await channel.send("Spring 1901 results")
+    await posted.pin()
+    assert [m.content async for m in channel.pins()] == ["Spring 1901 results"]
+    await posted.unpin()
+    await posted.edit(content="Spring 1901 results (corrected)")
+    history = [m.content async for m in channel.history(limit=5)]
+    assert history == ["Spring 1901 results (corrected)"]
+
+    thread = await channel.create_thread(name="press", type=discord.ChannelType.private_thread)
+    await thread.add_user(alice)
+    assert fake.can_view(server.alice, fake.world.channels[thread.id])
+    await thread.remove_user(alice)
+    assert not fake.can_view(server.alice, fake.world.channels[thread.id])
+
+    await posted.delete()
+    assert fake.channel_messages(server.general) == []
+    await channel.delete()
+    assert server.general.id not in fake.world.channels
+    assert fake.failed_calls == []
+
+
+async def test_injected_403_and_404_reach_the_bot(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
+    guild = bot.get_guild(server.guild.id)
+    assert guild is not None
+    fake.inject_fault("GET /guilds/*/members/*", 404, code=10007, message="Unknown Member")
+    with pytest.raises(discord.NotFound) as missing:
+        await guild.fetch_member(server.alice.id)
+    assert missing.value.code == 10007
+    fake.inject_fault("GET /guilds/{guild_id}/members/{user_id}", 403)
+    with pytest.raises(discord.Forbidden):
+        await guild.fetch_member(server.alice.id)
+    assert (await guild.fetch_member(server.alice.id)).id == server.alice.id  # faults are used up
+    assert fake.faults.pending() == []
+
+
+class IntentsBot(discord.Client):
+    """Records what the gateway delivered, to check the fake filters events by intents like Discord."""
+
+    def __init__(self, intents: discord.Intents) -> None:
+        super().__init__(intents=intents)
+        self.joined: list[str] = []
+        self.guild_messages: list[str] = []
+
+    async def on_member_join(self, member: discord.Member) -> None:
+        self.joined.append(member.name)
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None:
+            self.guild_messages.append(message.content)
+
+
+async def test_events_follow_the_intents_the_bot_asked_for(fake: FakeDiscord, server: Server) -> None:
+    everything = discord.Intents.default()
+    everything.members = everything.message_content = True
+    async with running_bot(IntentsBot(everything), fake) as client:
+        guild = client.get_guild(server.guild.id)
+        assert guild is not None and {m.name for m in guild.members} >= {"alice", "bob", "mod"}
+        await fake.add_member(server.guild, await fake.create_user("dave"))
+        await fake.say(server.alice, server.general, "hello table")
+        await fake.wait_for(lambda: client.guild_messages or None, what="the guild message")
+    assert client.joined == ["dave"]
+    assert client.guild_messages == ["hello table"]
+
+    async with running_bot(IntentsBot(discord.Intents.default()), fake) as client:
+        await fake.add_member(server.guild, await fake.create_user("erin"))
+        await fake.say(server.alice, server.general, "no content intent")
+        await fake.say(server.alice, server.general, f"{fake.world.bot.mention} ping")
+        await fake.wait_for(lambda: len(client.guild_messages) == 2 or None, what="two guild messages")
+    assert client.joined == []
+    assert client.guild_messages == ["", f"{fake.world.bot.mention} ping"]
+
+
+async def test_privileged_intents_must_be_allowed(server: Server) -> None:
+    from tests.e2e.fakediscord import fake_discord
+
+    intents = discord.Intents.default()
+    intents.members = True
+    async with fake_discord(allowed_privileged_intents=0) as strict:
+        await strict.create_guild("Strict")
+        with pytest.raises(discord.PrivilegedIntentsRequired):
+            async with running_bot(IntentsBot(intents), strict):
+                pass

@@ -21,7 +21,7 @@ from .gateway import (
     Gateway,
     Session,
 )
-from .ids import new_snowflake, utcnow
+from .ids import iso, new_snowflake, utcnow
 from .notifier import Notifier
 from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE
 from .state import (
@@ -401,6 +401,21 @@ class Backend:
                 data["guild_id"] = str(message.guild_id)
             intent = GUILD_MESSAGES if message.guild_id is not None else DIRECT_MESSAGES
             self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent)
+        self.notifier.notify()
+
+    def set_pinned(self, message: Message, pinned: bool) -> None:
+        if message.pinned == pinned:
+            return
+        message.pinned_at = utcnow() if pinned else None
+        self._message_event("MESSAGE_UPDATE", message)
+        channel = self.world.channels[message.channel_id]
+        pins = [m.pinned_at for m in self.world.channel_messages(channel.id) if m.pinned_at is not None]
+        latest = max(pins, default=None)
+        data: dict[str, Any] = {"channel_id": str(channel.id), "last_pin_timestamp": iso(latest)}
+        if channel.guild_id is not None:
+            data["guild_id"] = str(channel.guild_id)
+        intent = GUILDS if channel.guild_id is not None else DIRECT_MESSAGES
+        self.gateway.dispatch("CHANNEL_PINS_UPDATE", data, intent=intent)
         self.notifier.notify()
 
     def _apply_payload(

@@ -7,6 +7,7 @@ from typing import Any
 from aiohttp import web
 
 from . import errors, guards, payloads, validation
+from .ids import iso
 from .permissions import Permission
 from .rest import body, fake_of, files_of, json_ok, no_content
 from .state import Channel, ChannelType, Message, Overwrite, OverwriteType
@@ -364,13 +365,14 @@ async def list_messages(request: web.Request) -> web.Response:
 async def list_pins(request: web.Request) -> web.Response:
     world = fake_of(request).world
     channel = _read_guard(request)
-    pinned = [m for m in reversed(world.channel_messages(channel.id)) if m.pinned]
+    pinned = sorted(
+        (m for m in world.channel_messages(channel.id) if m.pinned_at is not None),
+        key=lambda m: m.pinned_at or m.timestamp,
+        reverse=True,
+    )
     if request.path.endswith("/pins") and "/messages/" not in request.path:
         return json_ok([payloads.message(world, m) for m in pinned])
-    items = [
-        {"pinned_at": payloads.iso(m.edited_timestamp or m.timestamp), "message": payloads.message(world, m)}
-        for m in pinned
-    ]
+    items = [{"pinned_at": iso(m.pinned_at), "message": payloads.message(world, m)} for m in pinned]
     return json_ok({"items": items, "has_more": False})
 
 
@@ -384,8 +386,7 @@ async def pin(request: web.Request) -> web.Response:
     if not channel.is_dm:
         guards.bot_in_channel(fake.world, channel, Permission.MANAGE_MESSAGES)
     message = fake.world.message(channel.id, request.match_info["message_id"])
-    message.pinned = request.method == "PUT"
-    fake.backend.edit_message(message, {})
+    fake.backend.set_pinned(message, request.method == "PUT")
     return no_content()
 
 

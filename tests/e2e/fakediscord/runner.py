@@ -31,7 +31,11 @@ async def running_bot(
     if fast_ready:
         state = client._connection
         state.guild_ready_timeout = min(state.guild_ready_timeout, FAST_GUILD_READY_TIMEOUT)
-    await client.login(fake.token)
+    try:
+        await client.login(fake.token)
+    except BaseException:
+        await client.close()
+        raise
     connect = asyncio.create_task(client.connect(reconnect=True), name="fakediscord-bot-connect")
     ready = asyncio.create_task(client.wait_until_ready(), name="fakediscord-bot-ready")
     try:
@@ -40,7 +44,7 @@ async def running_bot(
         )
         if ready not in done:
             if connect in done:
-                connect.result()  # re-raise why the client stopped
+                connect.result()  # re-raise why the client stopped (e.g. PrivilegedIntentsRequired)
             since = fake.rest_log[0].at if fake.rest_log else discord.utils.utcnow()
             raise FakeDiscordError(
                 f"the bot was not ready after {ready_timeout}s: {fake.explain('on_ready', since)}"
@@ -51,8 +55,10 @@ async def running_bot(
         with contextlib.suppress(asyncio.CancelledError):
             await ready
         await client.close()
+        await asyncio.wait({connect}, timeout=5.0)
         if not connect.done():
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(connect, timeout=5.0)
-        elif not connect.cancelled() and connect.exception() is not None:
-            raise connect.exception()  # type: ignore[misc]
+            connect.cancel()
+            await asyncio.wait({connect})
+        failure = None if connect.cancelled() else connect.exception()
+    if failure is not None:
+        raise failure  # the client's connection died during the test

@@ -179,7 +179,7 @@ class Message:
     type: int = 0
     timestamp: datetime = field(default_factory=utcnow)
     edited_timestamp: datetime | None = None
-    pinned: bool = False
+    pinned_at: datetime | None = None
     tts: bool = False
     allowed_mentions: dict[str, Any] | None = None
     message_reference: dict[str, Any] | None = None
@@ -189,6 +189,10 @@ class Message:
     """Ephemeral interaction messages: the only user who can see them."""
     deleted: bool = False
     revisions: list[Revision] = field(default_factory=list)
+
+    @property
+    def pinned(self) -> bool:
+        return self.pinned_at is not None
 
     @property
     def ephemeral(self) -> bool:
