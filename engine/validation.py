@@ -339,22 +339,29 @@ def _retreat(order: Order, board: Board, power: str) -> Order:
 
 
 def _dislodged(unit: Unit, board: Board, power: str) -> Dislodged:
+    """The power's dislodged unit in the order's province. The attacker may stand in the same province,
+    so dislodged units are looked up first, the power's own before anyone else's."""
     gm = board.game_map
     prov = _province(gm, unit.location, str(unit))
+    for entry in board.dislodged_of(power):
+        if entry.unit.province == prov:
+            _check_type(unit, entry.unit, gm)
+            return entry
+    standing = board.occupied().get(prov)
+    if standing is not None and standing[0] == power:
+        raise InvalidOrder(
+            f"{standing[1]} in {_name(gm, prov)} was not dislodged, so it has no retreat to order",
+            _dislodged_hint(board, power),
+        )
     for owner, entries in board.dislodged.items():
         for entry in entries:
-            if entry.unit.province != prov:
-                continue
-            if owner != power:
+            if entry.unit.province == prov:
                 raise InvalidOrder(
                     f"{entry.unit} is not yours: it belongs to {owner}", _dislodged_hint(board, power)
                 )
-            _check_type(unit, entry.unit, gm)
-            return entry
-    standing = board.unit_at(prov)
     if standing is not None:
         raise InvalidOrder(
-            f"{standing} in {_name(gm, prov)} was not dislodged, so it has no retreat to order",
+            f"{standing[1]} in {_name(gm, prov)} was not dislodged, so it has no retreat to order",
             _dislodged_hint(board, power),
         )
     raise InvalidOrder(f"there is no dislodged unit in {_name(gm, prov)}", _dislodged_hint(board, power))
