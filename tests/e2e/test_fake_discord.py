@@ -56,6 +56,13 @@ class JoinView(discord.ui.View):
         await interaction.response.edit_message(content=f"Joined: {interaction.user.name}", view=None)
 
 
+class ReadyView(discord.ui.View):
+    @discord.ui.button(label="Ready", custom_id="ready")
+    async def ready(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()  # on a component: "deferred update", nothing shown yet
+        await interaction.edit_original_response(content=f"{interaction.user.name} is ready", view=None)
+
+
 class TinyBot(commands.Bot):
     """A throwaway bot using each Discord feature the gamemaster will use."""
 
@@ -93,6 +100,12 @@ class TinyBot(commands.Bot):
         @game.command(name="join", description="Join with a button")
         async def join(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("Press to join", view=JoinView())
+
+        @game.command(name="ready", description="Ready button")
+        async def ready(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(
+                "Orders in? Press when ready.", view=ReadyView(), ephemeral=True
+            )
 
         @game.command(name="pick", description="Pick a power")
         async def pick(interaction: discord.Interaction, power: str) -> None:
@@ -299,6 +312,18 @@ async def test_button_click_updates_the_message(fake: FakeDiscord, server: Serve
         await fake.click(server.alice, updated, "join")
 
 
+async def test_deferred_update_then_edit_of_the_component_message(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    prompt = await (await fake.slash(server.alice, "game", "ready", channel=server.general)).message()
+    assert prompt.ephemeral
+    with pytest.raises(UserActionError, match="cannot see"):
+        await fake.click(server.bob, prompt, "ready")
+    edited = await (await fake.click(server.alice, prompt, "ready")).message()
+    assert edited.id == prompt.id and edited.content == "alice is ready" and edited.components == []
+    assert [r.text for r in edited.revisions] == ["Orders in? Press when ready.\nReady", "alice is ready"]
+
+
 async def test_dm_in_and_dm_out(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
     handle = await fake.dm_bot(server.alice, "A Par-Bur")
     reply = await handle
@@ -432,6 +457,9 @@ async def test_user_thread_privacy_and_public_threads(fake: FakeDiscord, server:
     assert "psst" not in fake.seen_texts(outsider)
     with pytest.raises(UserActionError):
         await fake.say(outsider, private, "let me in")
+    await fake.remove_member(server.guild, server.bob)
+    assert not fake.can_view(server.bob, private) and not fake.can_view(server.bob, server.general)
+    assert server.bob.id not in private.thread_members
 
 
 async def test_bot_without_access_gets_missing_access(
@@ -522,7 +550,9 @@ async def test_channel_upkeep_routes_through_discord_py(
     await channel.set_permissions(alice, overwrite=None)
     assert fake.can_view(server.alice, server.general)
 
-    posted = await channel.send("Spring 1901 results")
+    posted = await channel.send("Spring 1901 results", file=discord.File(io.BytesIO(tiny_png()), "s1901.png"))
+    [attachment] = posted.attachments
+    assert await attachment.read() == tiny_png()  # downloaded from the fake's CDN route
     await posted.pin()
     assert [m.content async for m in channel.pins()] == ["Spring 1901 results"]
     await posted.unpin()
@@ -594,7 +624,7 @@ async def test_events_follow_the_intents_the_bot_asked_for(fake: FakeDiscord, se
     assert client.guild_messages == ["", f"{fake.world.bot.mention} ping"]
 
 
-async def test_privileged_intents_must_be_allowed(server: Server) -> None:
+async def test_privileged_intents_must_be_allowed() -> None:
     from tests.e2e.fakediscord import fake_discord
 
     intents = discord.Intents.default()

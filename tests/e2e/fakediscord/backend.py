@@ -187,6 +187,15 @@ class Backend:
         self.notifier.notify()
         return member
 
+    def remove_member(self, guild: Guild, user_id: int) -> None:
+        """The user leaves (or is kicked): gone from the guild and from its threads."""
+        guild.members.pop(user_id, None)
+        for thread in self.world.threads_of(guild.id):
+            self.remove_thread_member(thread, user_id)
+        data = {"guild_id": str(guild.id), "user": payloads.user(self.world.users[user_id])}
+        self.gateway.dispatch("GUILD_MEMBER_REMOVE", data, intent=GUILD_MEMBERS)
+        self.notifier.notify()
+
     def set_member_roles(self, guild: Guild, member: Member, role_ids: list[int]) -> None:
         member.role_ids = list(dict.fromkeys(role_ids))
         data = payloads.member(self.world, member)

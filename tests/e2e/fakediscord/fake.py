@@ -177,6 +177,12 @@ class FakeDiscord:
         await self.flush()
         return member
 
+    async def remove_member(self, guild: Guild, user: User) -> None:
+        """The user leaves the server."""
+        self._member(guild, user)
+        self.backend.remove_member(guild, user.id)
+        await self.flush()
+
     async def set_roles(self, guild: Guild, user: User, *roles: Role) -> None:
         self.backend.set_member_roles(guild, self._member(guild, user), [r.id for r in roles])
         await self.flush()
@@ -220,6 +226,11 @@ class FakeDiscord:
     ) -> Channel:
         """A thread started by a user (not the bot) in a text channel; members are added to it."""
         thread_type = ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD
+        needed = Permission.CREATE_PRIVATE_THREADS if private else Permission.CREATE_PUBLIC_THREADS
+        if not self.world.permissions(owner.id, channel) & needed:
+            raise UserActionError(
+                f"{owner.username} may not start a {thread_type.name.lower()} in #{channel.name}"
+            )
         thread = self.backend.create_thread(
             channel, name=name, type=thread_type, owner_id=owner.id, invitable=True
         )
