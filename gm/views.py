@@ -35,7 +35,7 @@ class PhaseInfo:
             name=phase.name,
             long_name=parsed.long_name,
             kind=parsed.kind,
-            status=phase.status,
+            status=str(phase.status),
             deadline=phase.deadline,
         )
 
@@ -98,12 +98,12 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
         name=game.name,
         creator_id=game.creator_id,
         variant=game.variant,
-        status=game.status,
+        status=str(game.status),
         settings=GameSettings.from_json(game.settings),
         players=tuple(
             PlayerInfo(
                 user_id=p.user_id,
-                status=p.status,
+                status=str(p.status),
                 powers=tuple(powers_of_player.get(p.id, ())),  # type: ignore[arg-type]
                 missed_phases=p.missed_phases,
                 joined_at=p.joined_at,

@@ -11,7 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
-from gm import games
+from db.models import PhaseRecord
+from gm import games, orders
+from gm.lifecycle import PhaseCloser
+from gm.lookup import latest_phase
 from gm.settings import GameSettings
 from gm.views import GameInfo
 from tests.pg import database_url, postgres_server, postgres_url  # noqa: F401  (fixtures)
@@ -66,3 +69,42 @@ async def make_started_game(
     game = await make_game(sessions, players=players, settings=settings or GameSettings(players=players))
     async with sessions() as s:
         return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(seed))
+
+
+def player_of(started: games.StartResult, power: str) -> int:
+    user_id = started.assignments[power]
+    assert user_id is not None, f"nobody plays {power}"
+    return user_id
+
+
+async def submit(
+    sessions: SessionFactory, started: games.StartResult, power: str, text: str, *, now: datetime = T0
+) -> orders.SubmissionReport:
+    async with sessions() as s:
+        return await orders.submit_orders(s, started.game.id, player_of(started, power), text, now=now)
+
+
+async def place(
+    sessions: SessionFactory, phase_id: int, board: dict, *, adjustments: dict | None = None
+) -> None:
+    """Put a test position on an open phase (the engine's JSON board form)."""
+    async with sessions() as s:
+        phase = await s.get(PhaseRecord, phase_id)
+        assert phase is not None
+        phase.board = {"variant": "standard", **board}
+        phase.name = board["phase"]
+        phase.adjustments = adjustments
+        await s.commit()
+
+
+async def current_phase(sessions: SessionFactory, game_id: int) -> PhaseRecord:
+    async with sessions() as s:
+        phase = await latest_phase(s, game_id)
+        assert phase is not None
+        return phase
+
+
+def make_closer(sessions: SessionFactory, **kwargs: object) -> PhaseCloser:
+    """A closer working in threads, without maps unless asked (tests stay fast)."""
+    kwargs.setdefault("render_maps", False)
+    return PhaseCloser(sessions, clock=lambda: T0, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,377 @@
+"""Closing a phase, exactly once.
+
+1. **Claim** (a short transaction): ``UPDATE phase SET status='adjudicating' WHERE id=? AND
+   status='open'``. Whoever does not change the row lost the race (another close, an early close, a
+   double-fired job) and does nothing. From that commit on no order is accepted for the phase
+   (submissions lock the phase row and check it is open), so the orders are frozen.
+2. **Work**, off the event loop (a process pool, or a thread): adjudicate and render (gm.worker).
+3. **Finish** (one transaction): ``UPDATE phase SET status='closed' ... WHERE id=? AND
+   status='adjudicating'``, then the results, the maps, the next phase with its deadline, the
+   missed-orders counters and the outbox messages, all committed together or not at all.
+
+A crash after the claim leaves the phase ``adjudicating``; at start-up the scheduler calls
+:meth:`PhaseCloser.finish` for such phases, which redoes steps 2 and 3 (adjudication is deterministic,
+and step 3's compare-and-set makes a second finisher harmless). A crash inside step 3 rolls it back
+entirely, with the same effect. The claim is its own transaction, rather than the first statement of
+step 3's, so that no write lock is held while the work runs (SQLite has one writer at a time) and so
+that a phase stops taking orders the moment its deadline fires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import col, select
+
+from db.database import SessionFactory
+from db.models import (
+    Game,
+    GameStatus,
+    PhaseMap,
+    PhaseRecord,
+    PhaseStatus,
+    Player,
+    PlayerStatus,
+)
+from engine import Board, Phase, load_map
+from gm import announcements as say
+from gm import results as outcome
+from gm.clock import Clock, utcnow
+from gm.outbox import Target, enqueue
+from gm.progress import phase_state
+from gm.settings import GameSettings
+from gm.views import PhaseInfo
+from gm.worker import POSITION_MAP, close_work
+
+log = logging.getLogger(__name__)
+
+Work = Callable[[dict[str, Any]], dict[str, Any]]
+Hook = Callable[[int], Awaitable[None]]
+FINAL_MAP = "final"  # the position after the last phase of a finished game
+
+
+class CloseFailed(RuntimeError):
+    """The adjudication or rendering raised; the phase was reopened and nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class CloseOutcome:
+    phase_id: int
+    game_id: int
+    phase: str
+    closed: bool  # True when this call closed the phase; False when it was not ours to close
+    status: str  # the phase's status after the call
+    next_phase: PhaseInfo | None = None
+    game_over: bool = False
+    winner: str | None = None
+    next_close_now: bool = False  # the new phase can close at once (only absent powers must act)
+    seconds: dict[str, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CloseHooks:
+    """Test seams: called with the phase id after the claim commits / just before the finish commits."""
+
+    after_claim: Hook | None = None
+    before_commit: Hook | None = None
+
+
+class PhaseCloser:
+    """Closes phases. One per process; safe to call concurrently for the same or different phases."""
+
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        *,
+        executor: Executor | None = None,
+        work: Work = close_work,
+        render_maps: bool = True,
+        clock: Clock = utcnow,
+        max_concurrent: int = 4,
+        hooks: CloseHooks | None = None,
+    ) -> None:
+        self._sessions = session_factory
+        self._executor = executor
+        self._work = work
+        self._render = render_maps
+        self._clock = clock
+        self._slots = asyncio.Semaphore(max_concurrent)
+        self._hooks = hooks or CloseHooks()
+
+    async def close(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
+        """Claim the phase if it is open, then finish it. A no-op when it is not open."""
+        claimed = await self._claim(phase_id, reason)
+        if claimed is None:
+            return await self._unclaimed(phase_id)
+        if self._hooks.after_claim:
+            await self._hooks.after_claim(phase_id)
+        return await self.finish(phase_id)
+
+    async def finish(self, phase_id: int) -> CloseOutcome:
+        """Adjudicate and write a phase that is ``adjudicating`` (claimed, or left so by a crash)."""
+        async with self._slots:
+            request = await self._request(phase_id)
+            if request is None:
+                return await self._unclaimed(phase_id)
+            loop = asyncio.get_running_loop()
+            try:
+                if self._executor is None:
+                    answer = await asyncio.to_thread(self._work, request)
+                else:
+                    answer = await loop.run_in_executor(self._executor, self._work, request)
+            except Exception as exc:
+                log.exception("adjudicating phase %s failed; reopening it", phase_id)
+                await self._reopen(phase_id)
+                raise CloseFailed(f"phase {phase_id} could not be adjudicated: {exc!r}") from exc
+            return await self._write(phase_id, request, answer)
+
+    # --- steps ------------------------------------------------------------------------------------
+
+    async def _claim(self, phase_id: int, reason: str) -> int | None:
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            game = await session.get(Game, phase.game_id) if phase else None
+            if phase is None or game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                return None
+            result = await session.exec(
+                update(PhaseRecord)
+                .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.OPEN)
+                .values(
+                    status=PhaseStatus.ADJUDICATING,
+                    adjudication_started_at=self._clock(),
+                    close_reason=reason,
+                )
+            )
+            if result.rowcount != 1:
+                await session.rollback()
+                return None
+            await session.commit()
+            return phase_id
+
+    async def _request(self, phase_id: int) -> dict[str, Any] | None:
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            if phase is None or phase.status != PhaseStatus.ADJUDICATING:
+                return None
+            game = await session.get(Game, phase.game_id)
+            assert game is not None
+            state = await phase_state(session, phase, game.variant)
+            await session.commit()
+        return {
+            "variant": game.variant,
+            "board": phase.board,
+            "orders": {p: list(texts.values()) for p, texts in state.orders.items() if texts},
+            "civil_disorder": sorted(state.civil_disorder()),
+            "render": self._render,
+        }
+
+    async def _reopen(self, phase_id: int) -> None:
+        async with self._sessions() as session:
+            await session.exec(
+                update(PhaseRecord)
+                .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+                .values(status=PhaseStatus.OPEN, adjudication_started_at=None, close_reason=None)
+            )
+            await session.commit()
+
+    async def _unclaimed(self, phase_id: int) -> CloseOutcome:
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            await session.commit()
+        if phase is None:
+            return CloseOutcome(phase_id, 0, "", closed=False, status="missing")
+        return CloseOutcome(phase_id, phase.game_id, phase.name, closed=False, status=str(phase.status))
+
+    async def _write(self, phase_id: int, request: dict[str, Any], answer: dict[str, Any]) -> CloseOutcome:
+        now = self._clock()
+        result, next_board_json = answer["result"], answer["next_board"]
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            assert phase is not None
+            game = await session.get(Game, phase.game_id)
+            assert game is not None
+            game_id: int = game.id  # type: ignore[assignment]
+            game_map = load_map(game.variant)
+            settings = GameSettings.from_json(game.settings)
+            state = await phase_state(session, phase, game.variant)
+            missed = outcome.who_missed(state)
+            change = outcome.changes(phase.board, result, next_board_json)
+            counts = outcome.center_counts(next_board_json, game_map.powers)
+            next_name: str | None = result.get("next_phase")
+            winner = result.get("winner")
+            end_reason = "solo" if winner else _short_game_over(next_name, settings)
+            game_over = (
+                outcome.final_standing(next_board_json, game_map.powers, winner, end_reason)
+                if end_reason
+                else None
+            )
+
+            claimed = await session.exec(
+                update(PhaseRecord)
+                .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+                .values(
+                    status=PhaseStatus.CLOSED,
+                    closed_at=now,
+                    results={
+                        **result,
+                        "board_after": next_board_json,
+                        "changes": change,
+                        "missed": missed.to_json(),
+                        "game_over": game_over,
+                    },
+                )
+            )
+            if claimed.rowcount != 1:  # somebody else finished it first
+                await session.rollback()
+                return await self._unclaimed(phase_id)
+
+            next_phase: PhaseRecord | None = None
+            if game_over is None and next_name is not None:
+                kind = Phase.parse(next_name).kind
+                paused = game.status == GameStatus.PAUSED
+                next_phase = PhaseRecord(
+                    game_id=game_id,
+                    ordinal=phase.ordinal + 1,
+                    name=next_name,
+                    board=next_board_json,
+                    adjustments=(result.get("adjustments") or None) if kind == "A" else None,
+                    deadline=None if paused else now + timedelta(minutes=settings.phase_minutes(kind)),
+                    opened_at=now,
+                )
+                session.add(next_phase)
+                await session.flush()
+            else:
+                game.status = GameStatus.FINISHED
+                game.finished_at = now
+                game.result = game_over
+            for kind, png in answer.get("maps", {}).items():
+                if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
+                    owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
+                else:
+                    owner = phase_id
+                session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
+            await _count_missed(session, game_id, state, missed)
+
+            next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None  # type: ignore[union-attr]
+            enqueue(
+                session,
+                game_id=game_id,
+                phase_id=phase_id,
+                kind="phase_results",
+                target=Target.game_channel(),
+                payload=outcome.results_payload(
+                    game_id=game_id,
+                    game_name=game.name,
+                    phase_id=phase_id,
+                    phase_name=phase.name,
+                    result=result,
+                    change=change,
+                    counts=counts,
+                    missed=missed,
+                    next_phase=next_ref,  # type: ignore[arg-type]
+                    maps=list(answer.get("maps", {})),
+                    game_over=game_over,
+                ),
+                key=f"phase_results:{phase_id}",
+                now=now,
+            )
+            next_close_now = False
+            if next_phase is not None:
+                board = Board.from_json(next_board_json, game_map)
+                for power, payload in outcome.opened_payloads(
+                    game_id=game_id,
+                    game_name=game.name,
+                    board=board,
+                    adjustments=next_phase.adjustments,
+                    deadline=next_phase.deadline,
+                ).items():
+                    if state.active(power):
+                        enqueue(
+                            session,
+                            game_id=game_id,
+                            phase_id=next_phase.id,
+                            kind="phase_opened",
+                            target=Target.power_channel(power),
+                            payload=payload,
+                            key=f"phase_opened:{next_phase.id}:{power}",
+                            now=now,
+                        )
+                next_state = await phase_state(session, next_phase, game.variant)
+                next_close_now = next_phase.deadline is not None and next_state.can_close_early()
+            else:
+                enqueue(
+                    session,
+                    game_id=game_id,
+                    phase_id=phase_id,
+                    kind="game_over",
+                    target=Target.game_channel(),
+                    payload=say.base(
+                        game_id,
+                        game.name,
+                        title=f"{game.name} is over",
+                        lines=_game_over_lines(game_over),
+                        phase=phase.name,
+                        result=game_over,
+                    ),
+                    key=f"game_over:{game_id}",
+                    now=now,
+                )
+            await session.flush()
+            if self._hooks.before_commit:
+                await self._hooks.before_commit(phase_id)
+            await session.commit()
+        return CloseOutcome(
+            phase_id=phase_id,
+            game_id=game_id,
+            phase=phase.name,
+            closed=True,
+            status=str(PhaseStatus.CLOSED),
+            next_phase=PhaseInfo.of(next_phase) if next_phase else None,
+            game_over=game_over is not None,
+            winner=winner,
+            next_close_now=next_close_now,
+            seconds=answer.get("seconds"),
+        )
+
+
+def _short_game_over(next_name: str | None, settings: GameSettings) -> str | None:
+    """'last_year' when a short game has played its last Fall, else None."""
+    if settings.last_year is None or next_name is None:
+        return None
+    nxt = Phase.parse(next_name)
+    if nxt.year > settings.last_year or (nxt.year == settings.last_year and nxt.kind == "A"):
+        return "last_year"
+    return None
+
+
+async def _count_missed(session: Any, game_id: int, state: Any, missed: outcome.Missed) -> None:
+    acted = {p for p, d in state.duties.items() if d.has_work and state.active(p)} - set(missed.none)
+    players = (await session.exec(select(Player).where(Player.game_id == game_id))).all()
+    for player in players:
+        if player.status != PlayerStatus.ACTIVE:
+            continue
+        mine = {p for p, pl in state.player_of.items() if pl is not None and pl.id == player.id}
+        if mine & set(missed.none) and not mine & acted:
+            player.missed_phases += 1
+            player.missed_in_a_row += 1
+        elif mine & acted:
+            player.missed_in_a_row = 0
+
+
+def _game_over_lines(game_over: dict[str, Any] | None) -> list[str]:
+    if not game_over:
+        return []
+    if game_over.get("winner"):
+        winner = game_over["winner"]
+        return [f"{say.power_name(winner)} wins with {game_over['centers'][winner]} centers."]
+    ranked = sorted(game_over["centers"].items(), key=lambda kv: -kv[1])
+    return ["The last year has been played. Final centers:"] + [
+        f"{say.power_name(p)}: {n}" for p, n in ranked if n
+    ]

@@ -1,0 +1,447 @@
+"""Order-writing use cases: submit (many lines at once), clear, show my orders, ready / not ready.
+
+Privacy: everything here returns the caller's own orders only. Other powers' orders are public once
+their phase has closed (gm.history), never before.
+
+Each submission is judged line by line by the engine (``engine.read_order``: parse + validate for
+the board and the power); an accepted line replaces any earlier order for the same unit, a refused
+line changes nothing and comes back with the engine's reason and hint. The whole text is logged in
+``order_submission`` with what became of each line, refused lines included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import (
+    Game,
+    GameLogEntry,
+    OrderRecord,
+    OrderSubmission,
+    PhaseRecord,
+    PhaseStatus,
+    Player,
+    PlayerStatus,
+    ReadyFlag,
+)
+from engine import Board, Order, OrderError, load_map, read_order, split_orders
+from engine.parser import read_line
+from gm import announcements as say
+from gm.clock import require_aware, utcnow
+from gm.duties import counts_toward_builds, counts_toward_removals, order_key
+from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
+from gm.lookup import latest_phase, load_game, load_player, powers_of, require_started
+from gm.progress import PhaseState, phase_state
+from gm.views import PhaseInfo
+
+MAX_LINES = 100
+
+
+@dataclass(frozen=True, slots=True)
+class LineOutcome:
+    """One submitted line: accepted (with its canonical text) or refused (with reason and hint)."""
+
+    line: str
+    accepted: bool
+    power: str | None = None
+    order: str | None = None  # canonical text when accepted
+    reason: str | None = None  # why it was refused
+    hint: str | None = None  # how to fix it
+    replaced: str | None = None  # the earlier order it replaced, if any
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "line": self.line,
+            "accepted": self.accepted,
+            "power": self.power,
+            "order": self.order,
+            "reason": self.reason,
+            "hint": self.hint,
+            "replaced": self.replaced,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOrders:
+    """One of the caller's powers: its current orders and what it still has to order."""
+
+    power: str
+    orders: tuple[str, ...]
+    missing: tuple[str, ...]  # units without orders (``A PAR``), or ``2 builds`` / ``1 removal``
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersView:
+    """The caller's orders in the current phase (what /orders show and every answer end with)."""
+
+    game_id: int
+    game_name: str
+    phase: PhaseInfo
+    powers: tuple[PowerOrders, ...]
+    close_now: bool = False  # the phase may close early now: the caller should run the close
+
+    @property
+    def deadline(self) -> datetime | None:
+        return self.phase.deadline
+
+
+@dataclass(frozen=True, slots=True)
+class SubmissionReport:
+    """The answer to a submission: each line's fate, then the caller's orders and what is missing."""
+
+    lines: tuple[LineOutcome, ...]
+    view: OrdersView
+
+    @property
+    def accepted(self) -> tuple[LineOutcome, ...]:
+        return tuple(line for line in self.lines if line.accepted)
+
+    @property
+    def refused(self) -> tuple[LineOutcome, ...]:
+        return tuple(line for line in self.lines if not line.accepted)
+
+
+async def submit_orders(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    text: str,
+    *,
+    power: str | None = None,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> SubmissionReport:
+    """Judge and store every line of ``text`` for the caller's power(s) in the open phase.
+
+    ``power`` restricts the lines to one of the caller's powers; ``expected_phase`` (e.g. the phase a
+    modal was opened for) refuses the whole text when the game has moved on since.
+    """
+    now = require_aware(now or utcnow())
+    game, player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
+    game_map = load_map(game.variant)
+    lines = split_orders(text, game_map)
+    if not lines:
+        raise NoOrdersGiven(
+            "There were no orders in your message.", "Write one order per line, e.g. A Par-Bur or F Bre H."
+        )
+    if len(lines) > MAX_LINES:
+        raise NoOrdersGiven(
+            f"That is {len(lines)} lines; at most {MAX_LINES} orders at once.", "Send your orders in parts."
+        )
+    state = await phase_state(session, phase, game.variant)
+    current = {p: dict(state.orders.get(p, {})) for p in powers}
+    typed = {p: dict(state.inputs.get(p, {})) for p in powers}
+    changed: dict[tuple[str, str], None] = {}  # in the order the lines came
+    outcomes = []
+    for line in lines:
+        outcome, placed = _judge(line, state, powers, current, phase)
+        outcomes.append(outcome)
+        if placed is not None:
+            the_power, key = placed
+            typed[the_power][key] = line
+            changed.pop(placed, None)
+            changed[placed] = None
+    if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
+        player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
+        session.add(
+            GameLogEntry(
+                game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": powers}
+            )  # type: ignore[arg-type]
+        )
+    await _store(session, phase, user_id, now, current, typed, changed)
+    session.add(
+        OrderSubmission(
+            game_id=game.id,  # type: ignore[arg-type]
+            phase_id=phase.id,  # type: ignore[arg-type]
+            user_id=user_id,
+            action="submit",
+            text=text,
+            outcome=[o.to_json() for o in outcomes],
+            submitted_at=now,
+        )
+    )
+    await session.flush()
+    view = await _view(session, game, phase, powers)
+    await session.commit()
+    return SubmissionReport(lines=tuple(outcomes), view=view)
+
+
+async def clear_orders(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    power: str | None = None,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> OrdersView:
+    """Remove all the caller's orders (for one power, or all theirs) in the open phase."""
+    now = require_aware(now or utcnow())
+    game, _player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
+    await session.exec(
+        delete(OrderRecord).where(col(OrderRecord.phase_id) == phase.id, col(OrderRecord.power).in_(powers))
+    )
+    session.add(
+        OrderSubmission(
+            game_id=game.id,  # type: ignore[arg-type]
+            phase_id=phase.id,  # type: ignore[arg-type]
+            user_id=user_id,
+            action="clear",
+            text="",
+            outcome=[{"cleared": powers}],
+            submitted_at=now,
+        )
+    )
+    await session.flush()
+    view = await _view(session, game, phase, powers)
+    await session.commit()
+    return view
+
+
+async def my_orders(session: AsyncSession, game_id: int, user_id: int) -> OrdersView:
+    """The caller's orders in the current phase, and what is still missing. Only the caller's."""
+    game = await load_game(session, game_id)
+    require_started(game)
+    player = await load_player(session, game, user_id)
+    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    if phase is None:
+        raise OrdersClosed(f"{game.name} has no phase yet.")
+    view = await _view(session, game, phase, powers)
+    await session.commit()
+    return view
+
+
+async def set_ready(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    ready: bool = True,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> OrdersView:
+    """Mark the caller's powers ready (or not) for the phase to close early. ``close_now`` in the answer
+    says that everybody is done and the caller should run the close (gm.runtime does)."""
+    now = require_aware(now or utcnow())
+    game, _player, powers, phase = await _open_phase_for(session, game_id, user_id, None, expected_phase)
+    if ready:
+        have = set(
+            (
+                await session.exec(
+                    select(ReadyFlag.power).where(
+                        ReadyFlag.phase_id == phase.id, col(ReadyFlag.power).in_(powers)
+                    )
+                )
+            ).all()
+        )
+        for p in powers:
+            if p not in have:
+                session.add(ReadyFlag(phase_id=phase.id, power=p, user_id=user_id, set_at=now))  # type: ignore[arg-type]
+    else:
+        await session.exec(
+            delete(ReadyFlag).where(col(ReadyFlag.phase_id) == phase.id, col(ReadyFlag.power).in_(powers))
+        )
+    await session.flush()
+    view = await _view(session, game, phase, powers)
+    await session.commit()
+    return view
+
+
+async def early_close_due(session: AsyncSession, phase_id: int) -> bool:
+    """True when the open phase ``phase_id`` may close now (see gm.progress)."""
+    phase = await session.get(PhaseRecord, phase_id)
+    if phase is None or phase.status != PhaseStatus.OPEN:
+        return False
+    game = await session.get(Game, phase.game_id)
+    state = await phase_state(session, phase, game.variant if game else "standard")
+    return state.can_close_early()
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+async def _open_phase_for(
+    session: AsyncSession, game_id: int, user_id: int, power: str | None, expected_phase: str | None
+) -> tuple[Game, Player, list[str], PhaseRecord]:
+    """The game, the caller, the powers they act for and the open phase, locked against a close."""
+    game = await load_game(session, game_id)
+    require_started(game)
+    player = await load_player(session, game, user_id)
+    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+    if not powers:
+        raise NotAllowed(f"You hold no power in {game.name}.", "Only players with a power can order.")
+    if power is not None:
+        wanted = power.strip().upper()
+        if wanted not in powers:
+            raise NotAllowed(
+                f"You do not play {say.power_name(wanted)} in {game.name}.",
+                f"You play {', '.join(say.power_name(p) for p in powers)}.",
+            )
+        powers = [wanted]
+    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    if phase is None:
+        raise OrdersClosed(f"{game.name} has no phase open.")
+    if expected_phase is not None and phase.name != expected_phase.strip().upper():
+        raise OrdersClosed(
+            f"The {say.long_name(expected_phase)} orders are closed; {game.name} is now in "
+            f"{say.long_name(phase.name)}. Nothing was recorded.",
+            "Look at the new position and send orders for the current phase.",
+        )
+    if phase.status != PhaseStatus.OPEN:
+        raise OrdersClosed(
+            f"The {say.long_name(phase.name)} orders of {game.name} are closed: the phase is being "
+            "adjudicated. Nothing was recorded.",
+            "Wait for the results, then send orders for the next phase.",
+        )
+    return game, player, powers, phase
+
+
+def _judge(
+    line: str,
+    state: PhaseState,
+    powers: list[str],
+    current: dict[str, dict[str, str]],
+    phase: PhaseRecord,
+) -> tuple[LineOutcome, tuple[str, str] | None]:
+    """Read one line for the first of ``powers`` it fits; update ``current`` when accepted."""
+    board = state.board
+    errors: list[tuple[str, OrderError]] = []
+    for p in powers:
+        try:
+            order = read_order(line, board, p)
+        except OrderError as exc:
+            errors.append((p, exc))
+            continue
+        refusal = _count_refusal(order, p, state, current[p])
+        if refusal is not None:
+            return LineOutcome(line, False, p, None, refusal[0], refusal[1]), None
+        key = order_key(order, current[p].keys())
+        replaced = current[p].get(key)
+        current[p][key] = str(order)
+        return LineOutcome(
+            line, True, p, str(order), replaced=replaced if replaced != str(order) else None
+        ), (p, key)
+    p, exc = _most_relevant(line, board, errors)
+    return LineOutcome(line, False, p if len(powers) > 1 else powers[0], None, exc.reason, exc.hint), None
+
+
+def _most_relevant(line: str, board: Board, errors: list[tuple[str, OrderError]]) -> tuple[str, OrderError]:
+    """For a player with several powers: the refusal from the power the line is addressed to
+    ("France: ..."), else from the power whose unit it names, else the first."""
+    if len(errors) > 1:
+        try:
+            parsed = read_line(line, board.game_map, board.phase.kind)
+        except OrderError:
+            parsed = None
+        if parsed is not None:
+            wanted = parsed.power
+            if wanted is None and parsed.order.unit is not None:
+                wanted = board.owner_at(parsed.order.unit.province)
+            for p, exc in errors:
+                if p == wanted:
+                    return p, exc
+    return errors[0]
+
+
+def _count_refusal(
+    order: Order, power: str, state: PhaseState, orders: dict[str, str]
+) -> tuple[str, str] | None:
+    """In an adjustment phase, refuse a build or removal beyond the number due."""
+    if state.board.phase.kind != "A":
+        return None
+    duty = state.duties[power]
+    key = order_key(order, orders.keys())
+    others = {k: t for k, t in orders.items() if k != key}
+    if counts_toward_builds(order):
+        if duty.builds == 0:
+            return (
+                f"{say.power_name(power)} has no builds this winter",
+                "you need more supply centers than units, and a vacant home center you own, to build",
+            )
+        used = [t for t in others.values() if t == "WAIVE" or t.endswith(" B")]
+        if len(used) >= duty.builds:
+            return (
+                f"{say.power_name(power)} may build {say.plural(duty.builds, 'unit')} and already has "
+                f"{len(used)} ordered ({', '.join(used)})",
+                "order the same place again to change a build, or clear your orders and start over",
+            )
+    if counts_toward_removals(order):
+        if duty.removals == 0:
+            return (
+                f"{say.power_name(power)} does not have to remove any unit this winter",
+                "write builds or WAIVE",
+            )
+        used = [t for t in others.values() if t.endswith(" D")]
+        if len(used) >= duty.removals:
+            return (
+                f"{say.power_name(power)} must remove {say.plural(duty.removals, 'unit')} and already has "
+                f"{len(used)} ordered ({', '.join(used)})",
+                "clear your orders and start over to remove a different unit",
+            )
+    return None
+
+
+async def _store(
+    session: AsyncSession,
+    phase: PhaseRecord,
+    user_id: int,
+    now: datetime,
+    current: dict[str, dict[str, str]],
+    typed: dict[str, dict[str, str]],
+    changed: dict[tuple[str, str], None],
+) -> None:
+    if not changed:
+        return
+    powers = sorted({p for p, _ in changed})
+    rows = (
+        await session.exec(
+            select(OrderRecord).where(OrderRecord.phase_id == phase.id, col(OrderRecord.power).in_(powers))
+        )
+    ).all()
+    existing = {(r.power, r.unit_key): r for r in rows}
+    for p, key in changed:
+        row = existing.get((p, key))
+        if row is None:
+            session.add(
+                OrderRecord(
+                    phase_id=phase.id,  # type: ignore[arg-type]
+                    power=p,
+                    unit_key=key,
+                    text=current[p][key],
+                    input=typed[p][key],
+                    submitted_by=user_id,
+                    submitted_at=now,
+                )
+            )
+        else:
+            row.text = current[p][key]
+            row.input = typed[p][key]
+            row.submitted_by = user_id
+            row.submitted_at = now
+
+
+async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
+    state = await phase_state(session, phase, game.variant)
+    mine = tuple(
+        PowerOrders(
+            power=p,
+            orders=tuple(state.orders.get(p, {}).values()),
+            missing=state.missing(p),
+            ready=p in state.ready,
+        )
+        for p in powers
+    )
+    return OrdersView(
+        game_id=game.id,  # type: ignore[arg-type]
+        game_name=game.name,
+        phase=PhaseInfo.of(phase),
+        powers=mine,
+        close_now=phase.status == PhaseStatus.OPEN and state.can_close_early(),
+    )

@@ -1,0 +1,192 @@
+"""What a closed phase means for the players: what changed, who missed orders, and the messages
+(phase results, the next phase's orders call, the end of the game) that announce it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from gm import announcements as say
+from gm.duties import Duty, duties, missing
+from gm.progress import PhaseState
+from gm.worker import ORDERS_MAP, POSITION_MAP
+
+
+@dataclass(frozen=True, slots=True)
+class Missed:
+    """Powers with an active player that owed orders: sent none at all, or left some units out."""
+
+    none: tuple[str, ...]
+    partial: dict[str, tuple[str, ...]]  # power -> what it left unordered
+
+    def to_json(self) -> dict[str, Any]:
+        return {"none": list(self.none), "partial": {p: list(u) for p, u in self.partial.items()}}
+
+
+def who_missed(state: PhaseState) -> Missed:
+    none, partial = [], {}
+    for power, duty in state.duties.items():
+        if not duty.has_work or not state.active(power):
+            continue
+        ordered = state.orders.get(power, {})
+        if not ordered and power not in state.ready:
+            none.append(power)
+        elif ordered and (gaps := state.missing(power)):
+            partial[power] = gaps
+    return Missed(tuple(none), partial)
+
+
+def changes(before: dict[str, Any], result: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """Dislodgements, center captures, builds, removals/disbands and eliminations, from board JSON."""
+    owner_before = {c: p for p, cs in before.get("centers", {}).items() for c in cs}
+    owner_after = {c: p for p, cs in after.get("centers", {}).items() for c in cs}
+    captures = [
+        {"center": c, "from": owner_before.get(c), "to": p}
+        for c, p in sorted(owner_after.items())
+        if owner_before.get(c) != p
+    ]
+    dislodged = [
+        {
+            "power": p,
+            "unit": u,
+            "attacker_from": info.get("attacker_from"),
+            "retreats": info.get("retreats", []),
+        }
+        for p, units in sorted(result.get("dislodged", {}).items())
+        for u, info in units.items()
+    ]
+    built, removed = [], []
+    for line in result.get("orders", []):
+        text = line.get("order") or ""
+        if line.get("status") != "succeeded":
+            continue
+        if text.endswith(" B"):
+            built.append({"power": line["power"], "unit": text[:-2]})
+        elif text.endswith(" D"):
+            removed.append({"power": line["power"], "unit": text[:-2]})
+    present_before = set(before.get("units", {})) | set(before.get("centers", {}))
+    present_after = set(after.get("units", {})) | set(after.get("centers", {}))
+    eliminated = sorted(present_before - present_after)
+    return {
+        "dislodged": dislodged,
+        "captures": captures,
+        "built": built,
+        "removed": removed,
+        "eliminated": eliminated,
+    }
+
+
+def change_lines(change: dict[str, Any]) -> list[str]:
+    lines = []
+    for d in change["dislodged"]:
+        where = f" from {d['attacker_from']}" if d["attacker_from"] else ""
+        fate = (
+            f"may retreat to {', '.join(d['retreats'])}"
+            if d["retreats"]
+            else "has nowhere to go and is destroyed"
+        )
+        lines.append(f"{say.power_name(d['power'])} {d['unit']} dislodged{where}; {fate}.")
+    for c in change["captures"]:
+        was = f" from {say.power_name(c['from'])}" if c["from"] else ""
+        lines.append(f"{say.power_name(c['to'])} takes {c['center']}{was}.")
+    lines += [f"{say.power_name(b['power'])} builds {b['unit']}." for b in change["built"]]
+    lines += [f"{say.power_name(r['power'])} loses {r['unit']}." for r in change["removed"]]
+    lines += [f"{say.power_name(p)} is eliminated." for p in change["eliminated"]]
+    return lines
+
+
+def center_counts(board: dict[str, Any], powers: tuple[str, ...]) -> dict[str, int]:
+    centers = board.get("centers", {})
+    return {p: len(centers.get(p, ())) for p in powers}
+
+
+def results_payload(
+    *,
+    game_id: int,
+    game_name: str,
+    phase_id: int,
+    phase_name: str,
+    result: dict[str, Any],
+    change: dict[str, Any],
+    counts: dict[str, int],
+    missed: Missed,
+    next_phase: tuple[int, str, datetime | None] | None,
+    maps: list[str],
+    game_over: dict[str, Any] | None,
+) -> dict[str, Any]:
+    by_power: dict[str, list[dict[str, Any]]] = {}
+    for line in result.get("orders", []):
+        by_power.setdefault(line["power"], []).append(
+            {k: line.get(k) for k in ("input", "order", "status", "reason")}
+        )
+    lines = change_lines(change) or ["Nothing changed hands."]
+    if missed.none:
+        lines.append("No orders from " + ", ".join(say.power_name(p) for p in missed.none) + ".")
+    for power, gaps in missed.partial.items():
+        lines.append(f"{say.power_name(power)} left {', '.join(gaps)} without orders.")
+    map_refs = [say.map_ref(phase_id, phase_name, ORDERS_MAP)] if ORDERS_MAP in maps else []
+    if next_phase is not None and POSITION_MAP in maps:
+        map_refs.append(say.map_ref(next_phase[0], next_phase[1], POSITION_MAP))
+    fields = {say.power_name(p): str(n) for p, n in counts.items() if n}
+    return say.base(
+        game_id,
+        game_name,
+        title=f"{game_name}: {say.long_name(phase_name)} results",
+        lines=lines,
+        fields=fields,
+        phase=phase_name,
+        deadline=next_phase[2] if next_phase else None,
+        maps=map_refs,
+        orders=by_power,
+        changes=change,
+        centers=counts,
+        missed=missed.to_json(),
+        next_phase=next_phase[1] if next_phase else None,
+        game_over=game_over,
+    )
+
+
+def opened_payloads(
+    *, game_id: int, game_name: str, board: Any, adjustments: dict[str, int] | None, deadline: datetime | None
+) -> dict[str, dict[str, Any]]:
+    """power -> the message calling it to order in the new phase, for powers that have something to do."""
+    out = {}
+    phase_name = str(board.phase)
+    for power, duty in duties(board, adjustments).items():
+        if not duty.has_work:
+            continue
+        out[power] = say.base(
+            game_id,
+            game_name,
+            title=f"{say.power_name(power)}: {say.long_name(phase_name)} orders",
+            lines=_duty_lines(duty, board),
+            phase=phase_name,
+            deadline=deadline,
+            power=power,
+            todo=list(missing(duty, {})),
+        )
+    return out
+
+
+def _duty_lines(duty: Duty, board: Any) -> list[str]:
+    if duty.kind == "M":
+        return ["Your units: " + ", ".join(duty.units)]
+    if duty.kind == "R":
+        options = {str(d.unit): d.retreats for d in board.dislodged_of(duty.power)}
+        return [f"{u} must retreat to {' or '.join(options[u])}, or disband." for u in duty.units]
+    if duty.builds:
+        return [f"You may build {say.plural(duty.builds, 'unit')} in your vacant home centers (or WAIVE)."]
+    return [f"You must remove {say.plural(duty.removals, 'unit')}."]
+
+
+def final_standing(
+    board: dict[str, Any], powers: tuple[str, ...], winner: str | None, reason: str
+) -> dict[str, Any]:
+    counts = center_counts(board, powers)
+    return {
+        "kind": "solo" if winner else reason,
+        "winner": winner,
+        "centers": counts,
+        "survivors": [p for p in powers if counts.get(p) or board.get("units", {}).get(p)],
+    }

@@ -1,0 +1,65 @@
+"""The CPU work of closing a phase, run off the event loop (a worker process or a thread).
+
+Plain data in, plain data out, so that it crosses a process boundary cheaply: the request carries
+the board JSON and the order lines, the answer the adjudication JSON, the next board and the PNGs.
+This module imports only the engine and the renderer (no database, no asyncio).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from engine import Board, load_map
+from engine.adjudicate import adjudicate
+
+log = logging.getLogger(__name__)
+
+ORDERS_MAP = "orders"  # the phase's start board with its orders and their results drawn
+POSITION_MAP = "position"  # the next phase's start board
+
+
+def close_work(request: dict[str, Any]) -> dict[str, Any]:
+    """Adjudicate one phase and (if asked) render its maps.
+
+    request: ``{"variant", "board", "orders": {power: [lines]}, "civil_disorder": [powers], "render": bool}``
+    answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
+    "seconds": {"adjudicate": s, "render": s}}``
+    """
+    game_map = load_map(request.get("variant") or "standard")
+    board = Board.from_json(request["board"], game_map)
+    started = time.perf_counter()
+    adjudication = adjudicate(
+        board, request["orders"], civil_disorder=frozenset(request.get("civil_disorder", ()))
+    )
+    adjudicated = time.perf_counter()
+    maps = render_maps(board, adjudication) if request.get("render", True) else {}
+    rendered = time.perf_counter()
+    return {
+        "result": adjudication.to_json(),
+        "next_board": adjudication.board.to_json(),
+        "maps": maps,
+        "seconds": {"adjudicate": adjudicated - started, "render": rendered - adjudicated},
+    }
+
+
+def render_maps(board: Board, adjudication: Any) -> dict[str, bytes]:
+    """The orders map of the phase and the position map of the next one; {} while there is no renderer."""
+    try:
+        from render import marks_from_results, render_map
+    except ImportError:  # the renderer has not landed in this checkout
+        return {}
+    marks = marks_from_results(adjudication.to_json(), board.game_map)
+    return {
+        ORDERS_MAP: render_map(board, marks),
+        POSITION_MAP: render_map(adjudication.board),
+    }
+
+
+def renderer_available() -> bool:
+    try:
+        from render import marks_from_results, render_map  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -1,0 +1,251 @@
+"""Submitting, replacing, clearing and showing orders, readiness, and the refusals a player can meet."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+
+from db.database import SessionFactory
+from db.models import OrderRecord, OrderSubmission, Player, PlayerStatus
+from gm import games, orders
+from gm.errors import (
+    GameNotStarted,
+    GameOver,
+    NoOrdersGiven,
+    NotAllowed,
+    NotAPlayer,
+    OrdersClosed,
+    UnknownGame,
+)
+from tests.gm.conftest import (
+    CREATOR,
+    T0,
+    current_phase,
+    make_game,
+    make_started_game,
+    place,
+    player_of,
+    submit,
+    user,
+)
+
+
+async def test_each_line_is_accepted_or_refused_with_the_engines_reason(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    report = await submit(sessions, started, "FRANCE", "A Par-Bur\nF Bre - Mid; A Mun - Ruh\nxyzzy")
+    assert [(o.line, o.accepted, o.order) for o in report.lines] == [
+        ("A Par-Bur", True, "A PAR - BUR"),
+        ("F Bre - Mid", True, "F BRE - MAO"),
+        ("A Mun - Ruh", False, None),
+        ("xyzzy", False, None),
+    ]
+    munich, garbage = report.refused
+    assert "GERMANY" in (munich.reason or "") and munich.hint
+    assert "xyzzy" in (garbage.reason or "") and garbage.hint
+    france = report.view.powers[0]
+    assert france.power == "FRANCE"
+    assert france.orders == ("A PAR - BUR", "F BRE - MAO")
+    assert france.missing == ("A MAR",)
+    assert report.view.deadline == started.phase.deadline
+
+
+async def test_a_later_order_for_a_unit_replaces_the_earlier(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar H")
+    report = await submit(sessions, started, "FRANCE", "A Paris - Picardy")
+    assert report.lines[0].replaced == "A PAR - BUR"
+    assert report.view.powers[0].orders == ("A PAR - PIC", "A MAR H")
+    async with sessions() as s:
+        rows = (await s.exec(select(OrderRecord).where(OrderRecord.power == "FRANCE"))).all()
+    assert sorted(r.text for r in rows) == ["A MAR H", "A PAR - PIC"]
+    assert {r.input for r in rows} == {"A Paris - Picardy", "A Mar H"}
+
+
+async def test_every_submission_is_logged_as_typed_refused_lines_included(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    text = "A Par-Bur\nA Lon-Bel\n"
+    await submit(sessions, started, "FRANCE", text)
+    async with sessions() as s:
+        logged = (await s.exec(select(OrderSubmission))).one()
+    assert logged.text == text
+    assert logged.user_id == player_of(started, "FRANCE")
+    assert [line["accepted"] for line in logged.outcome] == [True, False]
+
+
+async def test_my_orders_shows_only_my_own(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    await submit(sessions, started, "GERMANY", "A Mun-Bur")
+    async with sessions() as s:
+        view = await orders.my_orders(s, started.game.id, player_of(started, "GERMANY"))
+    assert [(p.power, p.orders) for p in view.powers] == [("GERMANY", ("A MUN - BUR",))]
+    assert set(view.powers[0].missing) == {"F KIE", "A BER"}
+
+
+async def test_clear_removes_only_my_orders(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    await submit(sessions, started, "GERMANY", "A Mun-Bur")
+    async with sessions() as s:
+        view = await orders.clear_orders(s, started.game.id, player_of(started, "FRANCE"))
+    assert view.powers[0].orders == ()
+    async with sessions() as s:
+        left = (await s.exec(select(OrderRecord))).all()
+    assert [r.text for r in left] == ["A MUN - BUR"]
+
+
+async def test_refusals_for_the_wrong_people_and_games(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    forming = await make_game(sessions, players=2, name="Later")
+    async with sessions() as s:
+        with pytest.raises(NotAPlayer, match="not playing in Test game"):
+            await orders.submit_orders(s, started.game.id, user(99), "A Par-Bur", now=T0)
+    async with sessions() as s:
+        with pytest.raises(GameNotStarted, match="Later has not started"):
+            await orders.submit_orders(s, forming.id, CREATOR, "A Par-Bur", now=T0)
+    async with sessions() as s:
+        with pytest.raises(UnknownGame):
+            await orders.submit_orders(s, 999_999, CREATOR, "A Par-Bur", now=T0)
+    async with sessions() as s:
+        with pytest.raises(NotAllowed, match="You do not play England"):
+            await orders.submit_orders(
+                s, started.game.id, player_of(started, "FRANCE"), "F Lon-Nth", power="england", now=T0
+            )
+    async with sessions() as s:
+        with pytest.raises(NoOrdersGiven):
+            await orders.submit_orders(s, started.game.id, player_of(started, "FRANCE"), " \n ", now=T0)
+    async with sessions() as s:
+        assert (await s.exec(select(OrderSubmission))).all() == []
+        assert (await s.exec(select(OrderRecord))).all() == []
+
+
+async def test_orders_for_a_finished_game_are_refused(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    async with sessions() as s:
+        game = await s.get(games.Game, started.game.id)
+        assert game is not None
+        game.status = "finished"
+        await s.commit()
+    with pytest.raises(GameOver, match="Test game is over"):
+        await submit(sessions, started, "FRANCE", "A Par-Bur")
+
+
+async def test_orders_for_a_phase_that_has_moved_on_are_refused(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    async with sessions() as s:
+        with pytest.raises(OrdersClosed, match="Fall 1901 Movement orders are closed") as refused:
+            await orders.submit_orders(
+                s, started.game.id, player_of(started, "FRANCE"), "A Par-Bur", expected_phase="F1901M", now=T0
+            )
+    assert "Nothing was recorded" in refused.value.message
+
+
+async def test_a_player_with_two_powers_orders_both_in_one_message(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions, players=4)
+    holder = player_of(started, "AUSTRIA")
+    assert player_of(started, "FRANCE") == holder
+    async with sessions() as s:
+        report = await orders.submit_orders(
+            s, started.game.id, holder, "A Vie-Gal\nA Par-Bur\nFrance: F Bre H\nA Mun-Ruh", now=T0
+        )
+    assert [(o.power, o.order) for o in report.accepted] == [
+        ("AUSTRIA", "A VIE - GAL"),
+        ("FRANCE", "A PAR - BUR"),
+        ("FRANCE", "F BRE H"),
+    ]
+    (munich,) = report.refused  # after "France:", the line is France's: France's reason
+    assert munich.power == "FRANCE" and "GERMANY" in (munich.reason or "")
+    async with sessions() as s:
+        report = await orders.submit_orders(s, started.game.id, holder, "A Bud-Ser\nA Ven-Tyr", now=T0)
+    assert [o.power for o in report.accepted] == ["AUSTRIA"]
+    (venice,) = report.refused  # Italy is not this player's: the reason names Italy's owner
+    assert "ITALY" in (venice.reason or "")
+    assert [p.power for p in report.view.powers] == ["AUSTRIA", "FRANCE"]
+
+
+async def test_orders_bring_a_player_back_from_civil_disorder(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    france = player_of(started, "FRANCE")
+    async with sessions() as s:
+        player = (await s.exec(select(Player).where(Player.user_id == france))).one()
+        player.status = PlayerStatus.CIVIL_DISORDER
+        await s.commit()
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    async with sessions() as s:
+        player = (await s.exec(select(Player).where(Player.user_id == france))).one()
+    assert player.status == PlayerStatus.ACTIVE
+
+
+async def test_ready_closes_early_only_when_everybody_is_ready(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    powers = sorted(started.assignments)
+    for i, power in enumerate(powers):
+        async with sessions() as s:
+            view = await orders.set_ready(s, started.game.id, player_of(started, power), now=T0)
+        assert view.powers[0].ready
+        assert view.close_now == (i == len(powers) - 1)
+    async with sessions() as s:
+        view = await orders.set_ready(s, started.game.id, player_of(started, "FRANCE"), ready=False, now=T0)
+    assert not view.close_now and not view.powers[0].ready
+
+
+async def test_absent_players_do_not_hold_up_an_early_close(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    async with sessions() as s:
+        await games.leave_game(s, started.game.id, player_of(started, "ITALY"), now=T0)
+    for power in sorted(p for p in started.assignments if p != "ITALY"):
+        async with sessions() as s:
+            view = await orders.set_ready(s, started.game.id, player_of(started, power), now=T0)
+    assert view.close_now
+
+
+RETREAT_BOARD = {
+    "phase": "S1901R",
+    "units": {"FRANCE": ["A PAR"], "GERMANY": ["A BUR", "A RUH"], "ENGLAND": ["F LON"]},
+    "centers": {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN", "KIE", "BER"], "ENGLAND": ["LON"]},
+    "dislodged": {"FRANCE": {"A MAR": {"attacker_from": "BUR", "retreats": ["GAS", "SPA"]}}},
+}
+
+
+async def test_a_retreat_phase_closes_as_soon_as_the_dislodged_power_has_ordered(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    await place(sessions, started.phase.id, RETREAT_BOARD)
+    report = await submit(sessions, started, "FRANCE", "A Mar - Bur")
+    assert not report.accepted and not report.view.close_now
+    assert report.view.powers[0].missing == ("A MAR",)
+    report = await submit(sessions, started, "FRANCE", "A Mar R Gascony")
+    assert report.lines[0].order == "A MAR R GAS"
+    assert report.view.close_now
+
+
+WINTER_BOARD = {
+    "phase": "W1901A",
+    "units": {"FRANCE": ["A PAR", "A SPA", "A POR"], "GERMANY": ["A MUN", "A HOL", "A BEL", "A DEN"]},
+    "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA", "POR"], "GERMANY": ["MUN", "BER", "KIE"]},
+}
+
+
+async def test_builds_beyond_the_count_are_refused(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await place(sessions, started.phase.id, WINTER_BOARD, adjustments={"FRANCE": 2, "GERMANY": -1})
+    report = await submit(sessions, started, "FRANCE", "F Bre B\nA Mar B\nWAIVE")
+    assert [o.accepted for o in report.lines] == [True, True, False]
+    assert "may build 2 units and already has 2 ordered" in (report.lines[2].reason or "")
+    assert report.view.powers[0].missing == ()
+    report = await submit(sessions, started, "FRANCE", "F Mar B")  # same site: replaces, not a third
+    assert report.lines[0].accepted and report.lines[0].replaced == "A MAR B"
+    germany = await submit(sessions, started, "GERMANY", "A Kie B")
+    assert not germany.accepted and "no builds" in (germany.lines[0].reason or "")
+    germany = await submit(sessions, started, "GERMANY", "A Den D\nA Hol D")
+    assert [o.accepted for o in germany.lines] == [True, False]
+    assert germany.view.close_now
+
+
+async def test_the_phase_shown_is_the_current_one(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    phase = await current_phase(sessions, started.game.id)
+    async with sessions() as s:
+        view = await orders.my_orders(s, started.game.id, player_of(started, "TURKEY"))
+    assert view.phase.id == phase.id and view.phase.long_name == "Spring 1901 Movement"
