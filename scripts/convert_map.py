@@ -62,9 +62,12 @@ CHAIKIN_ROUNDS = 2
 SIMPLIFY_TOLERANCE = 0.12  # after smoothing, in map units (0.3 px at 1600 px wide)
 # Label box in map units at the renderer's label size (see render/geometry.py LABEL_BOX).
 LABEL_W_PER_CHAR, LABEL_H = 4.2, 5.4
-UNIT_CLEARANCE = 6.8  # radius kept free around a unit anchor
+# Kept free round a unit anchor: half width and half height of the box a fleet (or an army) covers
+# where fleets may stand, a circle's radius for an army inland. Sizes follow render/layout.py.
+FLEET_CLEARANCE = (8.6, 6.3)
+ARMY_CLEARANCE = 6.3
 SC_CLEARANCE = 3.2  # radius kept free around a supply-centre marker
-LABEL_BELOW_UNIT = 9.0  # preferred distance of a label's centre below its unit's anchor
+LABEL_BELOW_UNIT = 9.5  # preferred distance of a label's centre below its unit's anchor
 
 _CHART_RE = re.compile(r"^/OutlineChart(\w+) \{\n(.*?)^\} bd", re.S | re.M)
 _TERRITORY_RE = re.compile(r"^\s*\((\w+(?:/\w+)?)\) (\d+) (\d+) ([clwgbm])$", re.M)
@@ -309,13 +312,13 @@ def smooth(faces: Faces, source: Source, rounds: int) -> tuple[Faces, list[LineS
 
 
 def label_point(
-    shape: Polygon | MultiPolygon, code: str, keep_clear: list[tuple[float, float, float]]
+    shape: Polygon | MultiPolygon, code: str, keep_clear: list[tuple[float, float, float, float, str]]
 ) -> tuple[float, float]:
     """Where the label box (centred there) fits inside ``shape`` and clear of the given circles.
 
     Every candidate centre on a half-unit grid is scored by sampling points of its box: points outside
     the shape and points inside a circle to keep clear cost a lot; then the distance to the spot just
-    below the unit (where players look for the name) breaks ties. The first circle is the unit's.
+    below the unit (where players look for the name) breaks ties. The first region is the unit's.
     """
     w, h = LABEL_W_PER_CHAR * len(code) + 1.0, LABEL_H
     inner = shape.buffer(-0.6)
@@ -333,9 +336,13 @@ def label_point(
     sy = cy[:, None] + oy.ravel()[None, :]
     outside = (~contains_xy(inner, sx.ravel(), sy.ravel())).reshape(sx.shape).sum(axis=1)
     covered = np.zeros(cx.shape)
-    for px, py, r in keep_clear:
-        covered += ((sx - px) ** 2 + (sy - py) ** 2 < r * r).sum(axis=1)
-    ax, ay, _r = keep_clear[0]
+    for px, py, rx, ry, form in keep_clear:
+        if form == "box":
+            inside = (np.abs(sx - px) < rx) & (np.abs(sy - py) < ry)
+        else:
+            inside = ((sx - px) / rx) ** 2 + ((sy - py) / ry) ** 2 < 1.0
+        covered += inside.sum(axis=1)
+    ax, ay = keep_clear[0][:2]
     # In source units y points up: "below the unit" is a smaller y.
     dist = np.hypot(cx - ax, (cy - (ay - LABEL_BELOW_UNIT)) * 1.3)
     cost = 40.0 * outside + 60.0 * covered + dist
@@ -417,14 +424,16 @@ def geometry_document(faces: Faces, arcs: list[LineString], source: Source) -> d
         polys = faces.provinces[code]
         ax, ay, _tag = source.anchors[code]
         shape = unary_union(polys)
-        keep_clear = [(ax, ay, UNIT_CLEARANCE)]
+        fleet_box = (*FLEET_CLEARANCE, "box")
+        army_circle = (ARMY_CLEARANCE, ARMY_CLEARANCE, "ellipse")
+        keep_clear = [(ax, ay, *(army_circle if kinds[code] == "land" else fleet_box))]
         coasts = {
             k.split("/")[1]: (x, y) for k, (x, y, _t) in source.anchors.items() if k.startswith(code + "/")
         }
-        keep_clear.extend((x, y, UNIT_CLEARANCE) for x, y in coasts.values())
+        keep_clear.extend((x, y, *fleet_box) for x, y in coasts.values())
         sc = source.supplies.get(code)
         if sc:
-            keep_clear.append((sc[0], sc[1], SC_CLEARANCE))
+            keep_clear.append((sc[0], sc[1], SC_CLEARANCE, SC_CLEARANCE, "ellipse"))
         lx, ly = label_point(shape, code, keep_clear)
         entry: dict = {"kind": kinds[code], "unit": to_out(ax, ay)}
         if coasts:

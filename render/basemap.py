@@ -1,0 +1,179 @@
+"""The static part of the picture, built once per (width, palette, labels) and cached.
+
+Two layers:
+
+* ``index``: a palette ('P') image of the map area in which every pixel holds the number of the
+  province (or decoration) under it. Filling the provinces for a given board is then one palette
+  swap and a conversion to RGB, a few milliseconds whatever the board.
+* ``overlay``: an RGBA image with everything that does not depend on the board -- coastlines,
+  borders, Switzerland's hatching -- drawn supersampled for smooth edges, pasted over the fills;
+* ``labels``: the province names with a light halo, an RGBA layer pasted after the order lines and
+  before the units, so that arrows never hide a name (and the names never sit under a unit: their
+  places in data/geometry.json are chosen clear of the units' spots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from render import layout as L
+from render.geometry import MapGeometry, Polygon, load_geometry
+from render.layout import Layout
+from render.palette import RGB, Palette, get_palette
+from render.text import CONDENSED_BOLD, font
+
+LINE_SUPERSAMPLE = 2
+
+# Fixed palette slots of the index image; provinces take 1..N in sorted order.
+SHALLOWS = 250  # a band of sea along the coasts, a shade lighter
+INLAND_WATER = 251
+ISLAND = 252
+IMPASSABLE = 253
+
+
+@dataclass(frozen=True, slots=True)
+class BaseMap:
+    layout: Layout
+    index: Image.Image  # 'P' mode, map area only
+    slot_of: dict[str, int]  # province code -> palette slot
+    sea_codes: frozenset[str]
+    overlay: Image.Image  # RGBA, map area only
+    labels: Image.Image | None  # RGBA, whole picture (offset by the title bar), or None
+    fixed_colours: dict[int, RGB]
+
+
+def _draw_polygons(draw: ImageDraw.ImageDraw, polygons: tuple[Polygon, ...], lay: Layout, fill: int) -> None:
+    for poly in polygons:
+        draw.polygon([lay.map_px(p) for p in poly[0]], fill=fill)
+
+
+def _build_index(geo: MapGeometry, lay: Layout) -> tuple[Image.Image, dict[str, int]]:
+    index = Image.new("P", (lay.width, lay.map_height), 0)
+    draw = ImageDraw.Draw(index)
+    codes = sorted(geo.provinces)
+    slot_of = {code: i + 1 for i, code in enumerate(codes)}
+    seas = [c for c in codes if geo.provinces[c].kind == "sea"]
+    lands = [c for c in codes if geo.provinces[c].kind != "sea"]
+    for code in seas:
+        _draw_polygons(draw, geo.provinces[code].polygons, lay, slot_of[code])
+    shallow_width = max(1, round(lay.size(2.6)))
+    for line in geo.coast_lines:
+        draw.line([lay.map_px(p) for p in line], fill=SHALLOWS, width=shallow_width, joint="curve")
+    for code in lands:
+        _draw_polygons(draw, geo.provinces[code].polygons, lay, slot_of[code])
+    _draw_polygons(draw, geo.water, lay, INLAND_WATER)
+    _draw_polygons(draw, geo.lakes, lay, INLAND_WATER)
+    _draw_polygons(draw, geo.islands, lay, ISLAND)
+    for shape in geo.impassable.values():
+        _draw_polygons(draw, shape.polygons, lay, IMPASSABLE)
+    return index, slot_of
+
+
+def _hatch(geo: MapGeometry, lay: Layout, pal: Palette, k: int) -> Image.Image:
+    """Diagonal hatching clipped to the impassable provinces, at ``k`` times the size."""
+    size = (lay.width * k, lay.map_height * k)
+    mask = Image.new("L", size, 0)
+    mdraw = ImageDraw.Draw(mask)
+    for shape in geo.impassable.values():
+        for poly in shape.polygons:
+            mdraw.polygon([(x * k, y * k) for x, y in (lay.map_px(p) for p in poly[0])], fill=255)
+    lines = Image.new("RGBA", size, (0, 0, 0, 0))
+    ldraw = ImageDraw.Draw(lines)
+    bbox = mask.getbbox()
+    if bbox:
+        step = lay.size(2.2) * k
+        x0, y0, x1, y1 = bbox
+        x = x0 - (y1 - y0)
+        while x < x1:
+            ldraw.line([(x, y1), (x + (y1 - y0), y0)], fill=(*pal.impassable_hatch, 255), width=max(1, k))
+            x += step
+    out = Image.new("RGBA", size, (0, 0, 0, 0))
+    out.paste(lines, (0, 0), mask)
+    return out
+
+
+def _build_overlay(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
+    k = LINE_SUPERSAMPLE
+    big = _hatch(geo, lay, pal, k)
+    draw = ImageDraw.Draw(big)
+
+    def pts(line):
+        return [(x * k, y * k) for x, y in (lay.map_px(p) for p in line)]
+
+    for lines, colour, width, alpha in (
+        (geo.sea_lines, pal.sea_line, L.SEA_LINE, 200),
+        (geo.land_lines, pal.land_line, L.LAND_LINE, 235),
+        (geo.coast_lines, pal.coast_line, L.COAST_LINE, 255),
+    ):
+        w = max(1, round(lay.size(width) * k))
+        for line in lines:
+            draw.line(pts(line), fill=(*colour, alpha), width=w, joint="curve")
+    frame_w = max(1, round(lay.size(0.8) * k))
+    draw.rectangle((0, 0, big.width - 1, big.height - 1), outline=(*pal.coast_line, 255), width=frame_w)
+    return big.reduce(k)
+
+
+def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
+    layer = Image.new("RGBA", (lay.width, lay.height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    f = font(round(lay.size(L.LABEL_SIZE)), CONDENSED_BOLD)
+    halo = max(1, round(lay.size(0.55)))
+    for code, shape in sorted({**geo.provinces, **geo.impassable}.items()):
+        colour = pal.sea_label if shape.kind == "sea" else pal.label
+        draw.text(
+            lay.px(shape.label),
+            code,
+            font=f,
+            fill=(*colour, 255),
+            anchor="mm",
+            stroke_width=halo,
+            stroke_fill=(*pal.halo, 190),
+        )
+    return layer
+
+
+@lru_cache(maxsize=8)
+def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "standard") -> BaseMap:
+    """The cached static layers for a picture ``width`` pixels wide."""
+    geo = load_geometry(map_name)
+    pal = get_palette(palette_name)
+    lay = Layout.for_width(width, geo)
+    index, slot_of = _build_index(geo, lay)
+    shallows = tuple(round(c + (255 - c) * 0.22) for c in pal.sea)
+    fixed = {
+        0: pal.sea,
+        SHALLOWS: shallows,  # type: ignore[dict-item]
+        INLAND_WATER: pal.sea,
+        ISLAND: pal.island,
+        IMPASSABLE: pal.impassable,
+    }
+    overlay = _build_overlay(geo, lay, pal)
+    labels = _build_labels(geo, lay, pal) if show_labels else None
+    seas = frozenset(c for c, p in geo.provinces.items() if p.kind == "sea")
+    return BaseMap(
+        layout=lay,
+        index=index,
+        slot_of=slot_of,
+        sea_codes=seas,
+        overlay=overlay,
+        labels=labels,
+        fixed_colours=fixed,
+    )
+
+
+def filled_map(base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB) -> Image.Image:
+    """The map area in RGB: provinces filled with ``colours`` (others: land or sea), overlay on top."""
+    lut = [0] * 768
+    for slot, rgb in base.fixed_colours.items():
+        lut[slot * 3 : slot * 3 + 3] = rgb
+    for code, slot in base.slot_of.items():
+        rgb = colours.get(code) or (sea if code in base.sea_codes else land)
+        lut[slot * 3 : slot * 3 + 3] = rgb
+    img = base.index.copy()
+    img.putpalette(lut)
+    rgb_img = img.convert("RGB")
+    rgb_img.paste(base.overlay, (0, 0), base.overlay)
+    return rgb_img

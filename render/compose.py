@@ -1,0 +1,148 @@
+"""Putting one picture together: fills, centres, orders, units, marks, title; then PNG bytes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from engine.board import Board
+from engine.orders import Order
+from render import layout as L
+from render.basemap import base_map, filled_map
+from render.geometry import load_geometry
+from render.icons import center_sprite, paste_centred, unit_sprite
+from render.marks import OrderMark, marks_from_results
+from render.orders import OrderOverlay
+from render.palette import Palette, get_palette
+from render.scene import DrawnUnit, Scene
+from render.titlebar import draw_footer, draw_title
+
+DEFAULT_WIDTH = 1600
+GHOST_OPACITY = 0.5
+FADING_OPACITY = 0.45
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """How to draw: picture width in pixels, palette ('default' or 'colorblind'), province names on or
+    off, and a title to use instead of the phase's name."""
+
+    width: int = DEFAULT_WIDTH
+    palette: str = "default"
+    show_labels: bool = True
+    title: str | None = None
+
+
+def _as_marks(board: Board, orders: Sequence[OrderMark | Order]) -> list[OrderMark]:
+    marks = []
+    for item in orders:
+        if isinstance(item, OrderMark):
+            marks.append(item)
+        elif item.unit is not None:
+            owner = board.owner_at(item.unit.location)
+            if owner is None:
+                owner = next(
+                    (
+                        d.power
+                        for ds in board.dislodged.values()
+                        for d in ds
+                        if d.unit.province == item.unit.province
+                    ),
+                    "",
+                )
+            marks.append(OrderMark(owner, item, None))
+    return marks
+
+
+def _subtitle(marks: Sequence[OrderMark]) -> str:
+    if not marks:
+        return ""
+    return "results" if any(m.status is not None for m in marks) else "orders"
+
+
+def render_image(
+    board: Board,
+    orders: Sequence[OrderMark | Order] | None = None,
+    options: RenderOptions | None = None,
+    results: Mapping[str, Any] | None = None,
+) -> Image.Image:
+    """The picture as a Pillow RGB image (see :func:`render_map`)."""
+    options = options or RenderOptions()
+    pal: Palette = get_palette(options.palette)
+    geo = load_geometry(board.game_map.name)
+    base = base_map(options.width, pal.name, options.show_labels, board.game_map.name)
+    lay = base.layout
+    marks = _as_marks(board, orders or ())
+    if results is not None:
+        marks += marks_from_results(results, board.game_map)
+
+    fills = {}
+    for power, centers in board.centers.items():
+        for prov in centers:
+            fills[prov] = pal.power(power).fill
+    img = Image.new("RGB", (lay.width, lay.height), pal.title_bg)
+    img.paste(filled_map(base, fills, pal.land, pal.sea), (0, lay.title_height))
+
+    centre_r = lay.size(L.CENTER_RADIUS)
+    for prov in sorted(board.game_map.supply_centers):
+        shape = geo.provinces.get(prov)
+        if shape is None or shape.supply_center is None:
+            continue
+        owner = board.owner_of_center(prov)
+        colour = pal.power(owner).unit if owner else pal.neutral_center
+        paste_centred(img, center_sprite(colour, pal.center_ring, centre_r), lay.px(shape.supply_center))
+
+    scene = Scene.build(board, marks, geo, lay, pal)
+    overlay = OrderOverlay(scene)
+    overlay.paint_under(img)
+    if base.labels is not None:
+        img.paste(base.labels, (0, 0), base.labels)
+    for unit in scene.units:
+        _draw_unit(img, unit, scene)
+    overlay.paint_over(img)
+
+    draw_title(img, board, lay, pal, options.title or board.phase.long_name, _subtitle(marks))
+    draw_footer(img, lay, pal, f"{board.game_map.victory_centers} centres win")
+    return img
+
+
+def _draw_unit(img: Image.Image, u: DrawnUnit, scene: Scene) -> None:
+    lay, pal = scene.layout, scene.palette
+    colours = pal.power(u.power)
+    sprite = unit_sprite(
+        u.unit.type or "A",
+        colours.unit,
+        colours.ink,
+        lay.size(L.ARMY_RADIUS),
+        lay.size(L.FLEET_HALF_WIDTH),
+        lay.size(L.FLEET_HALF_HEIGHT),
+        colours.letter if pal.letters_on_units else "",
+    )
+    opacity = FADING_OPACITY if u.fading else GHOST_OPACITY if u.ghost else 1.0
+    paste_centred(img, sprite, u.at, opacity)
+
+
+def encode_png(img: Image.Image) -> bytes:
+    """PNG bytes, the same for the same picture (no timestamps or other metadata)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
+
+
+def render_map(
+    board: Board,
+    orders: Sequence[OrderMark | Order] | None = None,
+    options: RenderOptions | None = None,
+    results: Mapping[str, Any] | None = None,
+) -> bytes:
+    """Draw ``board`` with its orders (and their outcomes) as PNG bytes. Pure: same input, same bytes.
+
+    ``orders`` are :class:`OrderMark` (power, order, status) or bare engine orders (drawn as not yet
+    adjudicated, coloured by the unit's owner on ``board``). ``results`` may instead be an
+    ``engine.adjudicate_json`` output (or its "orders" list), read with :func:`marks_from_results`.
+    """
+    return encode_png(render_image(board, orders, options, results))

@@ -1,0 +1,100 @@
+"""The map's geometry (data/geometry.json), loaded once per process.
+
+Coordinates are map units: x to the right, y down, origin at the map's top-left corner; the Standard
+map is 628 x 551 units. :class:`Layout` (render/layout.py) turns them into pixels.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from engine.mapdata import coast_of, province_of
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+Point = tuple[float, float]
+Ring = tuple[Point, ...]
+Polygon = tuple[Ring, ...]  # exterior ring first, then holes
+
+
+@dataclass(frozen=True, slots=True)
+class ProvinceShape:
+    code: str
+    kind: str  # 'sea', 'coast', 'land' or 'impassable'
+    unit: Point  # where a unit stands (armies, and fleets outside split-coast provinces)
+    coasts: dict[str, Point]  # 'NC' -> where a fleet on that coast stands
+    supply_center: Point | None
+    label: Point  # centre of the province's name, placed clear of units and the centre marker
+    polygons: tuple[Polygon, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MapGeometry:
+    width: float
+    height: float
+    provinces: dict[str, ProvinceShape]
+    impassable: dict[str, ProvinceShape]  # Switzerland: drawn, labelled, never entered
+    islands: tuple[Polygon, ...]
+    lakes: tuple[Polygon, ...]
+    water: tuple[Polygon, ...]  # inland water that belongs to no sea (Marmara, round Zealand)
+    coast_lines: tuple[tuple[Point, ...], ...]
+    land_lines: tuple[tuple[Point, ...], ...]
+    sea_lines: tuple[tuple[Point, ...], ...]
+
+    def anchor(self, location: str) -> Point:
+        """Where a unit at ``location`` is drawn: the coast's own spot for ``STP/SC``."""
+        shape = self.provinces[province_of(location)]
+        coast = coast_of(location)
+        if coast is not None and coast in shape.coasts:
+            return shape.coasts[coast]
+        return shape.unit
+
+    def has(self, location: str) -> bool:
+        return province_of(location) in self.provinces
+
+
+def _point(p: list[float]) -> Point:
+    return (float(p[0]), float(p[1]))
+
+
+def _polygons(raw: list) -> tuple[Polygon, ...]:
+    return tuple(tuple(tuple(_point(p) for p in ring) for ring in poly) for poly in raw)
+
+
+def _shape(code: str, raw: dict) -> ProvinceShape:
+    label = _point(raw["label"])
+    return ProvinceShape(
+        code=code,
+        kind=raw["kind"],
+        unit=_point(raw["unit"]) if "unit" in raw else label,
+        coasts={c: _point(p) for c, p in raw.get("coasts", {}).items()},
+        supply_center=_point(raw["supply_center"]) if raw.get("supply_center") else None,
+        label=label,
+        polygons=_polygons(raw["polygons"]),
+    )
+
+
+@cache
+def load_geometry(name: str = "standard") -> MapGeometry:
+    """Read (once) the geometry of the named map: data/geometry.json for the Standard map."""
+    path = DATA_DIR / ("geometry.json" if name == "standard" else f"geometry_{name}.json")
+    if not path.is_file():
+        raise ValueError(f"no geometry for map {name!r}: {path} is missing")
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    deco = raw["decoration"]
+    lines = raw["lines"]
+    return MapGeometry(
+        width=float(raw["width"]),
+        height=float(raw["height"]),
+        provinces={code: _shape(code, p) for code, p in raw["provinces"].items()},
+        impassable={code: _shape(code, p) for code, p in deco["impassable"].items()},
+        islands=_polygons(deco["islands"]),
+        lakes=_polygons(deco["lakes"]),
+        water=_polygons(deco["water"]),
+        coast_lines=tuple(tuple(_point(p) for p in ln) for ln in lines["coast"]),
+        land_lines=tuple(tuple(_point(p) for p in ln) for ln in lines["land"]),
+        sea_lines=tuple(tuple(_point(p) for p in ln) for ln in lines["sea"]),
+    )

@@ -1,0 +1,68 @@
+"""Sizes and positions in pixels for a picture of a given width.
+
+Everything scales with the width, so a map rendered at 800 px is the 1600 px one shrunk. Sizes are
+chosen in map units (the Standard map is 628 units wide) to fit the smallest provinces (Holland,
+Belgium, Denmark) and to stay legible on a phone when the 1600 px picture fills its screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from render.geometry import MapGeometry, Point
+
+MIN_WIDTH, MAX_WIDTH = 320, 4000
+
+# In map units.
+ARMY_RADIUS = 5.3
+FLEET_HALF_WIDTH = 7.4
+FLEET_HALF_HEIGHT = 4.9
+CENTER_RADIUS = 2.5
+LABEL_SIZE = 5.6
+COAST_LINE = 0.9
+LAND_LINE = 0.6
+SEA_LINE = 0.5
+ARROW_WIDTH = 1.45
+ARROW_HEAD_LENGTH = 5.4
+ARROW_HEAD_WIDTH = 5.6
+SUPPORT_WIDTH = 1.05
+DISLODGED_OFFSET = (6.0, 5.5)
+TITLE_HEIGHT = 27.0
+FOOTER_HEIGHT = 7.0
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    width: int
+    scale: float  # pixels per map unit
+    title_height: int
+    map_height: int
+    footer_height: int
+
+    @classmethod
+    def for_width(cls, width: int, geometry: MapGeometry) -> Layout:
+        if not MIN_WIDTH <= width <= MAX_WIDTH:
+            raise ValueError(f"width must be between {MIN_WIDTH} and {MAX_WIDTH} pixels, not {width}")
+        scale = width / geometry.width
+        return cls(
+            width=width,
+            scale=scale,
+            title_height=round(TITLE_HEIGHT * scale),
+            map_height=round(geometry.height * scale),
+            footer_height=max(12, round(FOOTER_HEIGHT * scale)),
+        )
+
+    @property
+    def height(self) -> int:
+        return self.title_height + self.map_height + self.footer_height
+
+    def px(self, p: Point) -> Point:
+        """Map units -> pixels in the whole picture (below the title bar)."""
+        return (p[0] * self.scale, p[1] * self.scale + self.title_height)
+
+    def map_px(self, p: Point) -> Point:
+        """Map units -> pixels in the map area alone (for the cached base layers)."""
+        return (p[0] * self.scale, p[1] * self.scale)
+
+    def size(self, units: float) -> float:
+        return units * self.scale

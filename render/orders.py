@@ -1,0 +1,388 @@
+"""The order overlay, drawn the way players know it.
+
+* a move is an arrow in the mover's colour; a convoyed army's arrow runs through the convoying fleets;
+* a support is a dashed line: to the supported move's arrow, or to a ring round the unit it holds;
+* a hold is a ring round the unit; a convoy a dashed ring round the fleet;
+* a retreat is an arrow from the dislodged unit; the places a dislodged unit may retreat to are thin
+  dashed arrows until it has an order;
+* builds and removals get a + or - badge on the unit (a build not yet made is a faint unit);
+* a failed (or invalid) order is drawn faded **and** crossed out with an X, so it does not rely on
+  colour; a dislodged unit is set aside in its province with a "!" badge.
+
+Arrows and rings go under the units, crosses and badges over them (:meth:`OrderOverlay.paint_under`,
+:meth:`OrderOverlay.paint_over`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from engine.mapdata import province_of
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+)
+from render import layout as L
+from render.aa import RGBA, Circle, Fill, Shape, Stroke, paint
+from render.icons import badge_sprite, cross_sprite, paste_centred
+from render.marks import OrderMark
+from render.paths import Point, arrowhead, curve, point_at, through, trim
+from render.scene import DrawnUnit, Scene
+
+FAILED_OPACITY = 0.5
+HINT_OPACITY = 0.85
+BUILD_GREEN = (28, 140, 64)
+DISLODGED_ORANGE = (232, 110, 0)
+
+
+@dataclass(slots=True)
+class _Layered:
+    """Shapes to paint, each group with its opacity, in painting order."""
+
+    groups: list[tuple[list[Shape], float]] = field(default_factory=list)
+
+    def add(self, shapes: list[Shape], opacity: float = 1.0) -> None:
+        if shapes:
+            self.groups.append((shapes, opacity))
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    r, g, b = (c / 255 for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _circle_points(c: Point, r: float, n: int = 48) -> list[Point]:
+    return [
+        (c[0] + r * math.cos(2 * math.pi * i / n), c[1] + r * math.sin(2 * math.pi * i / n))
+        for i in range(n + 1)
+    ]
+
+
+class OrderOverlay:
+    """Turns OrderMarks into shapes and marks on a picture of a :class:`Scene`."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        lay = scene.layout
+        self.r = lay.size(L.ARMY_RADIUS)
+        self.fleet_w = lay.size(L.FLEET_HALF_WIDTH)
+        self.fleet_h = lay.size(L.FLEET_HALF_HEIGHT)
+        self.arrow_w = lay.size(L.ARROW_WIDTH)
+        self.support_w = lay.size(L.SUPPORT_WIDTH)
+        self.head_len = lay.size(L.ARROW_HEAD_LENGTH)
+        self.head_w = lay.size(L.ARROW_HEAD_WIDTH)
+        self.halo_w = max(1.0, lay.size(0.55))
+        self.dash = (lay.size(2.4), lay.size(1.5))
+        self.move_paths: dict[tuple[str, str], list[Point]] = {}
+        self.crosses: list[Point] = []
+        self.badges: list[tuple[str, tuple[int, int, int], Point]] = []
+        self.under = _Layered()
+        self._plan()
+
+    # --- helpers -----------------------------------------------------------------------------------
+
+    def colour(self, power: str) -> tuple[RGBA, RGBA]:
+        """(stroke colour, halo colour) for a power's orders."""
+        rgb = self.scene.palette.power(power).unit
+        halo = (30, 30, 34, 230) if _luminance(rgb) > 0.62 else (255, 255, 255, 235)
+        return (*rgb, 255), halo
+
+    def ring_radius(self, unit: DrawnUnit | None, unit_type: str | None = None) -> float:
+        kind = unit.unit.type if unit is not None else unit_type
+        return (self.fleet_w * 1.2) if kind == "F" else (self.r * 1.55)
+
+    def gap_at(self, province: str) -> float:
+        """How far short of a province's anchor an arrow stops: clear of a unit drawn there."""
+        there = self.scene.unit_at(province, dislodged=False)
+        if there is None:
+            return self.r * 0.35
+        return (self.fleet_h if there.unit.type == "F" else self.r) * 1.2
+
+    def dest_point(self, location: str) -> Point:
+        return self.scene.layout.px(self.scene.geometry.anchor(location))
+
+    def _exists(self, mark: OrderMark) -> bool:
+        """An invalid order for a unit that is not on the board has nothing to draw from."""
+        unit = mark.order.unit
+        if unit is None or not self.scene.geometry.has(unit.location):
+            return False
+        if mark.status != "invalid":
+            return True
+        return self.scene.unit_at(unit.province, mark.power) is not None
+
+    def _arrow(self, path: list[Point], power: str, width: float, dash=None) -> list[Shape]:
+        colour, halo = self.colour(power)
+        shaft, head = arrowhead(
+            path, self.head_len * width / self.arrow_w, self.head_w * width / self.arrow_w
+        )
+        return [
+            Stroke(shaft, width + 2 * self.halo_w, halo, dash=dash),
+            Fill(head, halo, outline=halo, outline_width=self.halo_w * 2),
+            Stroke(shaft, width, colour, dash=dash),
+            Fill(head, colour),
+        ]
+
+    # --- planning ----------------------------------------------------------------------------------
+
+    def _plan(self) -> None:
+        marks = [m for m in self.scene.marks if self._exists(m)]
+        ordered_units = {(m.power, m.order.unit.province) for m in marks if m.order.unit is not None}
+        for u in self.scene.units:
+            if u.dislodged and (u.power, u.unit.province) not in ordered_units:
+                self._retreat_hints(u)
+            if u.dislodged:
+                self.badges.append(("!", DISLODGED_ORANGE, self._badge_spot(u)))
+        moves = [m for m in marks if isinstance(m.order, Move | Retreat)]
+        # Paths of moves first: supports attach to them.
+        move_shapes: list[tuple[list[Shape], float]] = []
+        for m in moves:
+            move_shapes.append(self._move(m))
+        for m in marks:
+            order = m.order
+            if isinstance(order, SupportMove):
+                self.under.add(*self._support_move(m))
+            elif isinstance(order, SupportHold):
+                self.under.add(*self._support_hold(m))
+            elif isinstance(order, Convoy):
+                self.under.add(*self._convoy(m))
+        for shapes, opacity in move_shapes:
+            self.under.add(shapes, opacity)
+        for m in marks:
+            order = m.order
+            if isinstance(order, Hold):
+                self.under.add(*self._hold(m))
+            elif isinstance(order, Build):
+                self._build(m)
+            elif isinstance(order, Remove | Disband):
+                self._remove(m)
+
+    def _retreat_hints(self, u: DrawnUnit) -> None:
+        if not u.retreats:
+            self.crosses.append(u.at)
+            return
+        shapes: list[Shape] = []
+        width = self.support_w * 0.75
+        for loc in u.retreats:
+            if not self.scene.geometry.has(loc):
+                continue
+            path = trim(curve(u.at, self.dest_point(loc), bend=0.08), self.r, self.gap_at(province_of(loc)))
+            shapes += self._arrow(path, u.power, width, dash=(self.dash[0] * 0.6, self.dash[1] * 0.8))
+        self.under.add(shapes, HINT_OPACITY)
+
+    def _convoy_fleets(self, m: OrderMark) -> list[Point]:
+        """Positions of the fleets ordered to convoy this army move, in the order the army passes them."""
+        order = m.order
+        assert isinstance(order, Move)
+        src, dest = order.unit.province, province_of(order.dest)
+        fleets = {
+            c.order.unit.province: c
+            for c in self.scene.marks
+            if isinstance(c.order, Convoy)
+            and c.order.convoyed.province == src
+            and province_of(c.order.dest) == dest
+        }
+        if not fleets:
+            return []
+        game_map = self.scene.board.game_map
+
+        def touches(loc: str, prov: str) -> bool:
+            return any(province_of(x) == prov for x in game_map.fleet_adjacency.get(loc, ()))
+
+        # Breadth-first search from the army's coast to the destination through the convoying fleets.
+        starts = [f for f in fleets if touches(f, src)]
+        parent: dict[str, str | None] = {f: None for f in starts}
+        queue = deque(starts)
+        end = None
+        while queue:
+            f = queue.popleft()
+            if touches(f, dest):
+                end = f
+                break
+            for g in fleets:
+                if g not in parent and touches(f, g):
+                    parent[g] = f
+                    queue.append(g)
+        if end is not None:
+            chain = []
+            node: str | None = end
+            while node is not None:
+                chain.append(node)
+                node = parent[node]
+            chain.reverse()
+        else:
+            start = self.scene.position(m.power, order.unit)
+            chain = sorted(fleets, key=lambda f: math.dist(start, self.dest_point(f)))
+        return [self.scene.position(fleets[f].power, fleets[f].order.unit) for f in chain]
+
+    def _move(self, m: OrderMark) -> tuple[list[Shape], float]:
+        order = m.order
+        assert isinstance(order, Move | Retreat)
+        start = self.scene.position_of_mark(m)
+        end = self.dest_point(order.dest)
+        via: list[Point] = []
+        if isinstance(order, Move) and order.unit.type == "A":
+            game_map = self.scene.board.game_map
+            if order.via_convoy or not game_map.army_can_move(order.unit.location, order.dest):
+                via = self._convoy_fleets(m)
+        raw = through([start, *via, end]) if via else curve(start, end)
+        path = trim(raw, self.r * 0.5, self.gap_at(province_of(order.dest)))
+        self.move_paths[(m.power, order.unit.province)] = path
+        if m.failed:
+            self.crosses.append(point_at(path, 0.72))
+        return self._arrow(path, m.power, self.arrow_w), FAILED_OPACITY if m.failed else 1.0
+
+    def _support_move(self, m: OrderMark) -> tuple[list[Shape], float]:
+        order = m.order
+        assert isinstance(order, SupportMove)
+        start = self.scene.position_of_mark(m)
+        colour, halo = self.colour(m.power)
+        target_move = next(
+            (
+                path
+                for (power, prov), path in self.move_paths.items()
+                if prov == order.supported.province
+                and self._move_dest(power, prov) == province_of(order.dest)
+            ),
+            None,
+        )
+        if target_move is not None:
+            target = point_at(target_move, 0.55)
+            line = trim([start, target], self.r * 0.5, 0.0)
+        else:
+            target = self.dest_point(order.dest)
+            line = trim([start, target], self.r * 0.5, self.gap_at(province_of(order.dest)))
+            target = line[-1]
+        dot = self.support_w * 1.5
+        shapes: list[Shape] = [
+            Stroke(line, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
+            Circle(target, dot + self.halo_w, fill=halo),
+            Stroke(line, self.support_w, colour, dash=self.dash),
+            Circle(target, dot, fill=colour),
+        ]
+        if m.failed:
+            self.crosses.append(point_at(line, 0.5))
+        return shapes, FAILED_OPACITY if m.failed else 1.0
+
+    def _move_dest(self, power: str, province: str) -> str | None:
+        for m in self.scene.marks:
+            if m.power == power and isinstance(m.order, Move) and m.order.unit.province == province:
+                return province_of(m.order.dest)
+        return None
+
+    def _support_hold(self, m: OrderMark) -> tuple[list[Shape], float]:
+        order = m.order
+        assert isinstance(order, SupportHold)
+        start = self.scene.position_of_mark(m)
+        held = self.scene.unit_at(order.supported.province, dislodged=False)
+        centre = held.at if held is not None else self.dest_point(order.supported.location)
+        ring_r = self.ring_radius(held, order.supported.type) + self.support_w
+        line = trim([start, centre], self.r * 0.5, ring_r)
+        colour, halo = self.colour(m.power)
+        ring = _circle_points(centre, ring_r)
+        shapes: list[Shape] = [
+            Stroke(line, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
+            Stroke(ring, self.support_w + 2 * self.halo_w, halo),
+            Stroke(line, self.support_w, colour, dash=self.dash),
+            Stroke(ring, self.support_w, colour),
+        ]
+        if m.failed:
+            self.crosses.append(point_at(line, 0.5))
+        return shapes, FAILED_OPACITY if m.failed else 1.0
+
+    def _convoy(self, m: OrderMark) -> tuple[list[Shape], float]:
+        order = m.order
+        assert isinstance(order, Convoy)
+        fleet = self.scene.position_of_mark(m)
+        colour, halo = self.colour(m.power)
+        ring = _circle_points(fleet, self.ring_radius(None, "F"), 64)
+        shapes: list[Shape] = [
+            Stroke(ring, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
+            Stroke(ring, self.support_w, colour, dash=self.dash),
+        ]
+        army_moves = any(
+            isinstance(a.order, Move)
+            and a.order.unit.province == order.convoyed.province
+            and province_of(a.order.dest) == province_of(order.dest)
+            for a in self.scene.marks
+        )
+        if not army_moves:  # nothing to draw through: show the route the fleet offered
+            army = self.scene.position(m.power, order.convoyed)
+            for other in self.scene.units:
+                if other.unit.province == order.convoyed.province and not other.dislodged:
+                    army = other.at
+            route = trim([army, fleet, self.dest_point(order.dest)], self.r, self.r)
+            shapes += self._arrow(route, m.power, self.support_w, dash=self.dash)
+        if m.failed:
+            self.crosses.append((fleet[0] + self.fleet_w * 0.95, fleet[1] - self.fleet_h * 1.1))
+        return shapes, FAILED_OPACITY if m.failed else 1.0
+
+    def _hold(self, m: OrderMark) -> tuple[list[Shape], float]:
+        at = self.scene.position_of_mark(m)
+        unit = self.scene.unit_at(m.order.unit.province, m.power)
+        colour, halo = self.colour(m.power)
+        ring = _circle_points(at, self.ring_radius(unit, m.order.unit.type))
+        width = self.support_w * 1.2
+        if m.failed:
+            self.crosses.append((at[0] + self.r * 1.2, at[1] - self.r * 1.2))
+        return [Stroke(ring, width + 2 * self.halo_w, halo), Stroke(ring, width, colour)], (
+            FAILED_OPACITY if m.failed else 1.0
+        )
+
+    def _badge_spot(self, u: DrawnUnit) -> Point:
+        if u.unit.type == "F":
+            return (u.at[0] + self.fleet_w * 0.9, u.at[1] - self.fleet_h * 0.95)
+        return (u.at[0] + self.r * 0.85, u.at[1] - self.r * 0.85)
+
+    def _build(self, m: OrderMark) -> None:
+        unit = self.scene.unit_at(m.order.unit.province, m.power)
+        ghost = next(
+            (u for u in self.scene.units if u.ghost and u.unit.province == m.order.unit.province),
+            None,
+        )
+        u = unit or ghost
+        if u is None:
+            return
+        self.badges.append(("+", BUILD_GREEN, self._badge_spot(u)))
+        if m.failed:
+            self.crosses.append(u.at)
+
+    def _remove(self, m: OrderMark) -> None:
+        retreating = isinstance(m.order, Disband)
+        prov = m.order.unit.province
+        u = self.scene.unit_at(prov, m.power, dislodged=True if retreating else None) or next(
+            (g for g in self.scene.units if g.ghost and g.unit.province == prov), None
+        )
+        if u is None:
+            return
+        spot = self._badge_spot(u)
+        if u.dislodged:  # the "-" replaces the dislodged "!"
+            self.badges = [b for b in self.badges if b[2] != spot]
+        self.badges.append(("-", self.scene.palette.fail, spot))
+        if m.failed:
+            self.crosses.append(u.at)
+
+    # --- painting ----------------------------------------------------------------------------------
+
+    def paint_under(self, img: Image.Image) -> None:
+        for shapes, opacity in self.under.groups:
+            paint(img, shapes, opacity)
+
+    def paint_over(self, img: Image.Image) -> None:
+        lay = self.scene.layout
+        badge_r = lay.size(2.5)
+        for symbol, colour, at in self.badges:
+            paste_centred(img, badge_sprite(symbol, colour, badge_r), at)
+        cross = cross_sprite(self.scene.palette.fail, lay.size(3.3))
+        for at in self.crosses:
+            paste_centred(img, cross, at)

@@ -1,0 +1,126 @@
+"""Colours of the map: the conventional power colours, and a colour-blind-safe alternative.
+
+Each power has two colours: a lighter ``fill`` for the provinces whose supply centre it owns, and a
+stronger ``unit`` colour for its armies, fleets and order arrows, so units stand out on their own
+territory. The colour-blind palette is built on the Okabe-Ito set, keeps the powers apart by
+lightness as well as hue, and puts each power's initial on its units (``letters_on_units``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PowerColours:
+    fill: RGB
+    unit: RGB
+    ink: RGB  # the glyph drawn on a unit icon: white or near-black, whichever contrasts
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    name: str
+    sea: RGB
+    land: RGB  # land no power owns a centre in (and all land without a centre)
+    island: RGB
+    impassable: RGB
+    impassable_hatch: RGB
+    coast_line: RGB
+    land_line: RGB
+    sea_line: RGB
+    label: RGB
+    sea_label: RGB
+    halo: RGB
+    neutral_center: RGB
+    center_ring: RGB
+    fail: RGB  # the cross on a failed order (the cross's shape is what says "failed")
+    title_bg: RGB
+    title_text: RGB
+    title_dim: RGB
+    letters_on_units: bool
+    powers: dict[str, PowerColours]
+
+    def power(self, name: str) -> PowerColours:
+        """The colours of a power; an unknown power (another variant) gets a neutral grey."""
+        return self.powers.get(name) or PowerColours((170, 170, 170), (90, 90, 90), (255, 255, 255), name[:1])
+
+
+_WHITE: RGB = (255, 255, 255)
+_INK_DARK: RGB = (25, 25, 25)
+
+DEFAULT = Palette(
+    name="default",
+    sea=(160, 196, 222),
+    land=(238, 229, 207),
+    island=(222, 212, 188),
+    impassable=(214, 209, 198),
+    impassable_hatch=(168, 160, 148),
+    coast_line=(66, 84, 104),
+    land_line=(92, 84, 76),
+    sea_line=(236, 244, 250),
+    label=(40, 40, 44),
+    sea_label=(36, 72, 108),
+    halo=(255, 255, 255),
+    neutral_center=(250, 250, 246),
+    center_ring=(40, 40, 40),
+    fail=(214, 28, 28),
+    title_bg=(30, 38, 48),
+    title_text=(245, 245, 245),
+    title_dim=(168, 178, 190),
+    letters_on_units=False,
+    powers={
+        "AUSTRIA": PowerColours(fill=(238, 150, 140), unit=(190, 30, 40), ink=_WHITE, letter="A"),
+        "ENGLAND": PowerColours(fill=(140, 148, 214), unit=(32, 44, 138), ink=_WHITE, letter="E"),
+        "FRANCE": PowerColours(fill=(128, 196, 240), unit=(0, 112, 200), ink=_WHITE, letter="F"),
+        "GERMANY": PowerColours(fill=(168, 168, 166), unit=(52, 54, 60), ink=_WHITE, letter="G"),
+        "ITALY": PowerColours(fill=(146, 208, 132), unit=(26, 122, 44), ink=_WHITE, letter="I"),
+        "RUSSIA": PowerColours(fill=(200, 166, 222), unit=(112, 48, 150), ink=_WHITE, letter="R"),
+        "TURKEY": PowerColours(fill=(246, 216, 112), unit=(186, 134, 0), ink=_WHITE, letter="T"),
+    },
+)
+
+# Okabe & Ito, "Color Universal Design" (2008): black, orange, sky blue, bluish green, yellow, blue,
+# vermillion, reddish purple. Fills are the same hues lightened; units carry the power's initial.
+COLORBLIND = Palette(
+    name="colorblind",
+    sea=(196, 214, 226),
+    land=(240, 236, 226),
+    island=(224, 220, 210),
+    impassable=(212, 210, 206),
+    impassable_hatch=(150, 150, 150),
+    coast_line=(60, 66, 74),
+    land_line=(80, 80, 80),
+    sea_line=(246, 250, 252),
+    label=(30, 30, 30),
+    sea_label=(40, 60, 80),
+    halo=(255, 255, 255),
+    neutral_center=(255, 255, 255),
+    center_ring=(20, 20, 20),
+    fail=(20, 20, 20),
+    title_bg=(24, 24, 24),
+    title_text=(250, 250, 250),
+    title_dim=(180, 180, 180),
+    letters_on_units=True,
+    powers={
+        "AUSTRIA": PowerColours(fill=(236, 148, 92), unit=(213, 94, 0), ink=_WHITE, letter="A"),
+        "ENGLAND": PowerColours(fill=(72, 142, 196), unit=(0, 90, 150), ink=_WHITE, letter="E"),
+        "FRANCE": PowerColours(fill=(150, 208, 242), unit=(86, 180, 233), ink=_INK_DARK, letter="F"),
+        "GERMANY": PowerColours(fill=(128, 128, 128), unit=(20, 20, 20), ink=_WHITE, letter="G"),
+        "ITALY": PowerColours(fill=(92, 190, 160), unit=(0, 130, 100), ink=_WHITE, letter="I"),
+        "RUSSIA": PowerColours(fill=(222, 160, 196), unit=(204, 121, 167), ink=_INK_DARK, letter="R"),
+        "TURKEY": PowerColours(fill=(244, 236, 120), unit=(240, 228, 66), ink=_INK_DARK, letter="T"),
+    },
+)
+
+PALETTES: dict[str, Palette] = {p.name: p for p in (DEFAULT, COLORBLIND)}
+
+
+def get_palette(name: str) -> Palette:
+    try:
+        return PALETTES[name]
+    except KeyError:
+        raise ValueError(f"unknown palette {name!r}; choose from {', '.join(PALETTES)}") from None

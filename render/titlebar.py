@@ -1,0 +1,82 @@
+"""The title bar (phase, and each power's supply-centre count) and the footer (the map's credit)."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine.board import Board
+from render.layout import Layout
+from render.palette import Palette
+from render.text import BOLD, CONDENSED_BOLD, font
+
+CREDIT = (
+    "Map geometry derived from DPjudge (MIT): W. Roberts, G. Boyce, J. W. Walko, M. Huys, M. Hand"
+    " \u00b7 see MAP_NOTICE.txt"
+)
+
+
+def _short(power: str) -> str:
+    return power[:3].upper()
+
+
+def draw_title(img: Image.Image, board: Board, lay: Layout, pal: Palette, title: str, subtitle: str) -> None:
+    """Phase name at the left, one chip per power with its centre count at the right."""
+    h = lay.title_height
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, lay.width, h), fill=pal.title_bg)
+    pad = round(h * 0.28)
+    big = font(round(h * 0.42), BOLD)
+    small = font(round(h * 0.27), BOLD)
+    draw.text((pad, h * 0.47), title, font=big, fill=pal.title_text, anchor="lm")
+    if subtitle:
+        tw = draw.textlength(title, font=big)
+        draw.text((pad + tw + h * 0.25, h * 0.50), subtitle, font=small, fill=pal.title_dim, anchor="lm")
+    counts = board.center_counts()
+    adjusting = board.phase.kind == "A"
+    unit_counts = {p: len(board.units.get(p, ())) for p in counts}
+    chip_font = font(round(h * 0.34), CONDENSED_BOLD)
+    delta_font = font(round(h * 0.26), CONDENSED_BOLD)
+    chip_h = round(h * 0.60)
+    gap = round(h * 0.14)
+    labels = []
+    for power in board.game_map.powers:
+        text = f"{_short(power)} {counts.get(power, 0)}"
+        delta = counts.get(power, 0) - unit_counts.get(power, 0) if adjusting else 0
+        extra = f"{delta:+d}" if delta else ""
+        width = draw.textlength(text, font=chip_font) + chip_h * 0.7
+        if extra:
+            width += draw.textlength(extra, font=delta_font) + chip_h * 0.25
+        labels.append((power, text, extra, width))
+    x = lay.width - pad - sum(w for *_, w in labels) - gap * (len(labels) - 1)
+    y0 = (h - chip_h) / 2
+    for power, text, extra, width in labels:
+        colours = pal.power(power)
+        eliminated = counts.get(power, 0) == 0 and unit_counts.get(power, 0) == 0
+        fill = pal.title_bg if eliminated else colours.unit
+        ink = pal.title_dim if eliminated else colours.ink
+        draw.rounded_rectangle(
+            (x, y0, x + width, y0 + chip_h),
+            radius=chip_h * 0.3,
+            fill=fill,
+            outline=pal.title_dim if eliminated else (255, 255, 255),
+            width=max(1, round(h * 0.03)),
+        )
+        tx = x + chip_h * 0.35
+        draw.text((tx, y0 + chip_h / 2), text, font=chip_font, fill=ink, anchor="lm")
+        if extra:
+            tx += draw.textlength(text, font=chip_font) + chip_h * 0.25
+            draw.text((tx, y0 + chip_h / 2), extra, font=delta_font, fill=ink, anchor="lm")
+        x += width + gap
+
+
+def draw_footer(img: Image.Image, lay: Layout, pal: Palette, note: str) -> None:
+    """The credit for the map geometry, small, at the bottom right; ``note`` at the left."""
+    top = lay.title_height + lay.map_height
+    h = lay.footer_height
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, top, lay.width, top + h), fill=pal.title_bg)
+    f = font(max(9, round(h * 0.58)), CONDENSED_BOLD)
+    pad = round(h * 0.6)
+    draw.text((lay.width - pad, top + h / 2), CREDIT, font=f, fill=pal.title_dim, anchor="rm")
+    if note:
+        draw.text((pad, top + h / 2), note, font=f, fill=pal.title_dim, anchor="lm")
