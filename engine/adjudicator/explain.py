@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from engine.adjudicator.movement import MOVE
 from engine.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit, format_order
 
 if TYPE_CHECKING:
@@ -175,7 +176,10 @@ def _failed_move(r: MovementResolver, i: int) -> str:
     d = r.occ.get(dst, -1)
     opp = r.opp[i]
     if attack == 0 and d >= 0:
-        return f"cannot dislodge {r.units[d]}, a unit of the same power"
+        if r.kind[d] == MOVE:
+            return f"bounced: your own {r.units[d]} could not leave {dst}"
+        return f"bounced: your own {r.units[d]} held {dst}"
+    note = _uncounted_support_note(r, i, d) if d >= 0 and not r.moved(d) else ""
     if opp >= 0:
         defend = r.defend_strength(opp)
         if attack <= defend:
@@ -185,8 +189,7 @@ def _failed_move(r: MovementResolver, i: int) -> str:
         hold = r.hold_strength(dst)
         if attack <= hold:
             unit = r.units[d]
-            note = _uncounted_support_note(r, i, d)
-            if r.kind[d] == 1:  # MOVE: it tried to leave and could not
+            if r.kind[d] == MOVE:  # it tried to leave and could not
                 return f"bounced: {unit} could not leave {dst} ({hold} vs {attack}){note}"
             return f"bounced: {unit} held {dst} ({hold} vs {attack}){note}"
     best, best_strength = -1, -1
@@ -197,7 +200,7 @@ def _failed_move(r: MovementResolver, i: int) -> str:
                 best, best_strength = m, s
     if best >= 0 and best_strength >= attack:
         what = "had equal strength" if best_strength == attack else "was stronger"
-        return f"bounced: {_move_text(r, best)} {what} ({best_strength} vs {attack})"
+        return f"bounced: {_move_text(r, best)} {what} ({best_strength} vs {attack}){note}"
     return "failed"
 
 
@@ -206,12 +209,16 @@ def _uncounted_support_note(r: MovementResolver, i: int, d: int) -> str:
     own = [s for s in r.sups[i] if r.power[s] == defender and r.result[s]]
     if not own:
         return ""
-    return f"; support from {_names(str(r.units[s]) for s in own)} cannot help dislodge its own power's unit"
+    names = _names(str(r.units[s]) for s in own)
+    return f"; {names} gave support that does not count against its own power's {r.units[d]}"
+
+
+_PARADOX = "convoy failed: a convoy paradox, settled by the Szykman rule (the army stays where it is)"
 
 
 def _broken_route(r: MovementResolver, i: int) -> str:
     if r.broken_by_paradox[i]:
-        return "convoy failed: a convoy paradox, settled by the Szykman rule (the convoyed army stays)"
+        return _PARADOX
     fleets = r.convoy_fleets[i]
     if not fleets:
         return f"no convoy: no fleet was ordered to convoy {r.units[i]} to {r.dst[i]}"
@@ -236,20 +243,36 @@ def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str
     if isinstance(order, Move):
         if r.result[i]:
             how = " by convoy" if r.via[i] else ""
+            d = r.occ.get(r.dst[i], -1)
+            if d >= 0 and not r.moved(d):
+                how += f", dislodging {r.units[d]}"
             return SUCCEEDED, f"moved to {order.dest}{how}"
         why = _failed_move(r, i)
         return FAILED, f"{why}; {hit}" if hit else why
     if isinstance(order, SupportHold | SupportMove):
         status, why = _support_result(r, i)
-        if hit and status == SUCCEEDED:
-            status, why = FAILED, "support cut"
+        if hit and why == "support cut":
+            return status, f"support cut: {hit}"
         return status, f"{why}; {hit}" if hit else why
     if isinstance(order, Convoy):
         status, why = _convoy_result(r, i)
+        if hit and why == "convoy failed":
+            return status, f"convoy failed: {hit}"
         return status, f"{why}; {hit}" if hit else why
     if hit:
         return FAILED, hit
-    return SUCCEEDED, "held"
+    return SUCCEEDED, _held(r, i)
+
+
+def _held(r: MovementResolver, i: int) -> str:
+    me = r.power[i]
+    attackers = [m for m in r.moves_into.get(r.prov[i], ()) if r.power[m] != me and r.path(m)]
+    if not attackers:
+        return "held"
+    if len(attackers) == 1:
+        m = attackers[0]
+        return f"held against {_move_text(r, m)} ({r.hold_strength(r.prov[i])} vs {r.attack_strength(m)})"
+    return f"held against {_names(_move_text(r, m) for m in attackers)}"
 
 
 def _support_result(r: MovementResolver, i: int) -> tuple[str, str]:
@@ -266,8 +289,8 @@ def _support_result(r: MovementResolver, i: int) -> tuple[str, str]:
     if isinstance(order, SupportMove):
         d = r.occ.get(r.dst[j], -1)
         if d >= 0 and r.power[d] == r.power[i] and not r.moved(d):
-            return FAILED, f"not counted: it would help dislodge {r.units[d]}, a unit of the same power"
-    return SUCCEEDED, f"supported {format_order(r.orders[j]) if r.kind[j] == 1 else r.units[j]}"
+            return FAILED, f"not counted: it would help dislodge your own {r.units[d]}"
+    return SUCCEEDED, f"supported {format_order(r.orders[j]) if r.kind[j] == MOVE else r.units[j]}"
 
 
 def _void_support(r: MovementResolver, i: int, j: int) -> str:
@@ -275,7 +298,7 @@ def _void_support(r: MovementResolver, i: int, j: int) -> str:
     other = r.orders[j]
     if isinstance(order, SupportHold):
         return f"void: {r.units[j]} did not stay, it was ordered {format_order(other)}"
-    if r.kind[j] != 1:
+    if r.kind[j] != MOVE:
         return f"void: {r.units[j]} did not move to {order.dest}, it was ordered to stay"
     return f"void: {r.units[j]} was ordered {format_order(other)}, not to {order.dest}"
 
@@ -286,7 +309,7 @@ def _convoy_result(r: MovementResolver, i: int) -> tuple[str, str]:
     army = r.units[j]
     if not r.matched[i]:
         other = r.orders[j]
-        if r.kind[j] == 1:
+        if r.kind[j] == MOVE:
             return FAILED, f"void: {army} was ordered {format_order(other)}, not to {order.dest}"
         return FAILED, f"void: {army} was not ordered to move"
     if not r.via[j]:
@@ -295,6 +318,8 @@ def _convoy_result(r: MovementResolver, i: int) -> tuple[str, str]:
         return SUCCEEDED, f"convoyed {army} to {r.dst[j]}"
     if not r.result[i]:
         return FAILED, "convoy failed"
+    if r.broken_by_paradox[j]:
+        return FAILED, _PARADOX
     return FAILED, f"{army} did not arrive: {_failed_move(r, j)}"
 
 
