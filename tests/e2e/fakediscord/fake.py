@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
+import discord
 import yarl
 from aiohttp import web
 
@@ -146,8 +147,16 @@ class FakeDiscord:
             self._runner = None
 
     async def flush(self) -> None:
-        """Wait until every gateway event dispatched so far has been written to the bot's socket."""
+        """Wait until the bot has received and parsed every gateway event dispatched so far (exactly so when
+        the client is attached, as running_bot does; otherwise until the events are written to its socket)."""
         await self.gateway.flush()
+
+    def attach_client(self, client: discord.Client | None) -> None:
+        """Let flush() watch this client's gateway sequence number (running_bot does this for you)."""
+        if client is None:
+            self.gateway.observed_sequence = None
+            return
+        self.gateway.observed_sequence = lambda: client.ws.sequence if client.ws is not None else None
 
     # --- building the world --------------------------------------------------------------------------
 

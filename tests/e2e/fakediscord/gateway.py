@@ -105,7 +105,8 @@ class Gateway:
         self.resume_count = 0
         self.heartbeat_count = 0
         self.presence: dict[str, Any] | None = None
-        self._heartbeat_waiters: list[asyncio.Future[None]] = []
+        self.observed_sequence: Callable[[], int | None] | None = None
+        """Reads the attached client's last gateway sequence number (see flush)."""
 
     # --- dispatching ---------------------------------------------------------------------------------
 
@@ -130,37 +131,30 @@ class Gateway:
         return self.session is not None and self.session.connection is not None
 
     async def flush(self, timeout: float = 5.0) -> None:
-        """Wait until the bot has parsed everything dispatched so far.
+        """Wait until the bot has parsed everything dispatched so far (its handlers may still be running).
 
-        discord.py parses events synchronously in arrival order and answers a server HEARTBEAT request at
-        once, so a heartbeat round trip after the last event is a barrier: when the answer arrives, every
-        earlier event has updated the bot's cache (its event handlers may still be running)."""
-        connection = self.session.connection if self.session is not None else None
-        if connection is None:
+        Everything is first written to the socket. Then, if a client is attached (observed_sequence), wait
+        until its last seen sequence number reaches ours: discord.py records the sequence and parses the
+        event with no await in between, so that is the moment its cache reflects every earlier event.
+        (A server HEARTBEAT request would also work as a barrier, but discord.py answers through its
+        gateway rate limiter, 110 sends a minute, which a long game test exceeds.)"""
+        session = self.session
+        connection = session.connection if session is not None else None
+        if session is None or connection is None:
             return
-        before = self.heartbeat_count
-        connection.send(
-            {"op": HEARTBEAT, "d": self.session.seq if self.session else None, "s": None, "t": None}
-        )
         await connection.outbox.join()
+        if self.observed_sequence is None:
+            return
+        target = session.seq
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.heartbeat_count == before and connection is self._live_connection():
+        while session.connection is connection:
+            seen = self.observed_sequence()
+            if seen is not None and seen >= target:
+                return
             if loop.time() > deadline:
-                raise TimeoutError("the bot did not answer a gateway HEARTBEAT request")
-            waiter: asyncio.Future[None] = loop.create_future()
-            self._heartbeat_waiters.append(waiter)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter, deadline - loop.time())
-
-    def _wake_heartbeat_waiters(self) -> None:
-        for waiter in self._heartbeat_waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-        self._heartbeat_waiters.clear()
-
-    def _live_connection(self) -> Connection | None:
-        return self.session.connection if self.session is not None else None
+                raise TimeoutError(f"the bot has not processed gateway event {target} (it is at {seen})")
+            await asyncio.sleep(0.001)
 
     # --- server-side controls for tests --------------------------------------------------------------
 
@@ -197,7 +191,6 @@ class Gateway:
             if self.session is not None and self.session.connection is connection:
                 self.session.connection = None
             self.connections.discard(connection)
-            self._wake_heartbeat_waiters()
             await connection.close()
         return ws
 
@@ -206,7 +199,6 @@ class Gateway:
         if op == HEARTBEAT:
             self.heartbeat_count += 1
             connection.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
-            self._wake_heartbeat_waiters()
         elif op == IDENTIFY:
             await self._identify(connection, data or {})
         elif op == RESUME:

@@ -36,6 +36,7 @@ async def running_bot(
     except BaseException:
         await client.close()
         raise
+    fake.attach_client(client)
     connect = asyncio.create_task(client.connect(reconnect=True), name="fakediscord-bot-connect")
     ready = asyncio.create_task(client.wait_until_ready(), name="fakediscord-bot-ready")
     try:
@@ -60,5 +61,6 @@ async def running_bot(
             connect.cancel()
             await asyncio.wait({connect})
         failure = None if connect.cancelled() else connect.exception()
+        fake.attach_client(None)
     if failure is not None:
         raise failure  # the client's connection died during the test
