@@ -515,7 +515,7 @@ class _Grammar:
         if got is None:
             reason = f"this order stops too early: read '{self.so_far()}' and expected {expected}"
         else:
-            reason = f"read '{self.so_far()}' and expected {expected}, not '{got.text}'"
+            reason = f"read '{self.so_far()}' and expected {expected}, not '{_shown(got)}'"
         return OrderParseError(reason, f"e.g. '{example}'")
 
     # --- pieces --------------------------------------------------------------------------------------

@@ -41,8 +41,8 @@ _COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "W
 def read_order(text: str, board: Board, power: str) -> Order:
     """Parse ``text`` for the board's phase, then validate it for ``power``.
 
-    In an adjustment phase a bare unit ("A Gal") is a removal when ``power`` has that very unit
-    there and a build otherwise, the way the rulebook's sample game writes both. A line addressed
+    In an adjustment phase a bare unit ("A Gal") is a removal when ``power`` has more units than
+    centers and a build otherwise, the way the rulebook's sample game writes both. A line addressed
     to another power ("Germany: A Mun-Ruh" sent by France) is refused.
     Raises OrderParseError or InvalidOrder.
     """
@@ -53,11 +53,14 @@ def read_order(text: str, board: Board, power: str) -> Order:
             "remove the power's name from the start of the line",
         )
     order = line.order
-    if line.bare and isinstance(order, Build):
-        hit = board.occupied().get(order.unit.province)
-        if hit is not None and hit[0] == power and hit[1].type == order.unit.type:
-            order = Remove(order.unit)
+    if line.bare and isinstance(order, Build) and _must_remove(board, power):
+        order = Remove(order.unit)
     return validate_order(order, board, power)
+
+
+def _must_remove(board: Board, power: str) -> bool:
+    """In a winter a power either builds or removes: it removes when it has more units than centers."""
+    return len(board.units.get(power, ())) > len(board.centers.get(power, ()))
 
 
 def validate_order(order: Order, board: Board, power: str) -> Order:

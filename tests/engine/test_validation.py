@@ -376,12 +376,21 @@ def test_removals(winter: Board) -> None:
     assert read_order("A Ukr D", winter, "RUSSIA") == Remove(Unit("A", "UKR"))
     assert read_order("remove F Bot", winter, "RUSSIA") == Remove(Unit("F", "BOT"))
     assert accepted("disband F Sev", winter, "RUSSIA") == "F SEV D"
-    # The rulebook's sample game writes a removal as the bare unit: "Russia removes 'A Gal'".
-    assert read_order("A Ukr", winter, "RUSSIA") == Remove(Unit("A", "UKR"))
     err = refused("A Kie D", winter, "RUSSIA")
     assert "A KIE is not yours: it belongs to GERMANY" in err.reason
     err = refused("A Mos D", winter, "RUSSIA")
     assert "no unit in Moscow (MOS)" in err.reason
+
+
+def test_a_bare_unit_is_a_removal_only_for_a_power_that_must_remove(
+    winter: Board, make_board: MakeBoard
+) -> None:
+    # The rulebook's sample game writes builds and removals alike as the bare unit ("F Kie", "A Gal").
+    shrinking = make_board("W1902A", units={"RUSSIA": ["A UKR", "A GAL"]}, centers={"RUSSIA": ["MOS"]})
+    assert read_order("A Gal", shrinking, "RUSSIA") == Remove(Unit("A", "GAL"))
+    # Russia may build in this winter, so a bare unit is a build: of a unit standing outside its home.
+    err = refused("A Ukr", winter, "RUSSIA")
+    assert "cannot build A UKR B" in err.reason
 
 
 # --- whose line is it ------------------------------------------------------------------------------
