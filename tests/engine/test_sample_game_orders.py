@@ -258,12 +258,16 @@ def test_positions_give_the_rulebooks_builds_and_removals(game_map: GameMap) -> 
             assert len(board.centers[power]) - len(board.units[power]) == delta, (phase, power)
 
 
-def test_every_unit_is_ordered_in_every_movement_phase() -> None:
+def test_every_unit_is_ordered_once_in_every_movement_phase(game_map: GameMap) -> None:
     for phase in ("S1901M", "F1901M", "S1902M", "F1902M"):
-        units, _ = POSITIONS[phase]
-        ordered = {(p, text.split("–")[0].split("-")[0].split(" S ")[0].split(" C ")[0].split(" Holds")[0])
-                   for ph, p, text, _ in SAMPLE_GAME if ph == phase}  # fmt: skip
-        assert len(ordered) == sum(len(us.split(", ")) for us in units.values()), phase
+        board = _board(game_map, phase)
+        ordered = sorted(
+            (power, str(read_order(text, board, power).unit))
+            for ph, power, text, _ in SAMPLE_GAME
+            if ph == phase
+        )
+        on_board = sorted((power, str(unit)) for power, unit in board.all_units())
+        assert ordered == on_board, phase
 
 
 @pytest.mark.parametrize(("phase", "power", "printed", "reading"), SAMPLE_GAME)
