@@ -289,7 +289,7 @@ def _support_result(r: MovementResolver, i: int) -> tuple[str, str]:
     if isinstance(order, SupportMove):
         d = r.occ.get(r.dst[j], -1)
         if d >= 0 and r.power[d] == r.power[i] and not r.moved(d):
-            return FAILED, f"not counted: it would help dislodge your own {r.units[d]}"
+            return SUCCEEDED, f"given, but it cannot help dislodge your own {r.units[d]}"
     return SUCCEEDED, f"supported {format_order(r.orders[j]) if r.kind[j] == MOVE else r.units[j]}"
 
 
@@ -314,10 +314,12 @@ def _convoy_result(r: MovementResolver, i: int) -> tuple[str, str]:
         return FAILED, f"void: {army} was not ordered to move"
     if not r.via[j]:
         return FAILED, f"not used: {army} went over land"
+    if not r.result[i]:
+        if r.result[j]:
+            return FAILED, f"{army} arrived by another route"
+        return FAILED, "convoy failed"
     if r.result[j]:
         return SUCCEEDED, f"convoyed {army} to {r.dst[j]}"
-    if not r.result[i]:
-        return FAILED, "convoy failed"
     if r.broken_by_paradox[j]:
         return FAILED, _PARADOX
     return FAILED, f"{army} did not arrive: {_failed_move(r, j)}"
