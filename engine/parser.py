@@ -37,6 +37,7 @@ from engine.orders import (
 )
 
 MAX_ORDER_LENGTH = 300
+_PHASE_KINDS = (None, "M", "R", "A")
 
 # Symbol kinds of the tolerant reader.
 TYPE = "type"
@@ -58,7 +59,7 @@ COAST = "coast"
 
 _KEYWORDS: dict[str, tuple[str, str | None]] = {}
 for _kind, _value, _words in (
-    (TYPE, "A", "a army armies armee"),
+    (TYPE, "A", "a army armies"),
     (TYPE, "F", "f fleet fleets"),
     (MOVE, None, "- to m mv move moves moving attack attacks attacking into"),
     (HOLD, None, "h hold holds holding stand stands standing"),
@@ -254,7 +255,7 @@ def parse_order(text: str, game_map: GameMap | None = None, phase_kind: str | No
 
     Raises OrderParseError (with ``reason`` and ``hint``), never anything else.
     """
-    if type(text) is str and len(text) <= MAX_ORDER_LENGTH:
+    if type(text) is str and len(text) <= MAX_ORDER_LENGTH and phase_kind in _PHASE_KINDS:
         gm = game_map if game_map is not None else load_map()
         try:
             hit = _fast(text, _canon(gm), phase_kind)
@@ -293,7 +294,7 @@ def _read_line(text: str, game_map: GameMap | None, phase_kind: str | None) -> P
     if not isinstance(text, str):
         raise OrderParseError(f"an order must be text, not {type(text).__name__}", "write e.g. 'A PAR - BUR'")
     gm = game_map if game_map is not None else load_map()
-    if phase_kind not in (None, "M", "R", "A"):
+    if phase_kind not in _PHASE_KINDS:
         raise OrderParseError(f"unknown phase kind {phase_kind!r}", "use 'M', 'R', 'A' or None")
     cleaned = _clean(text)
     if not cleaned:
