@@ -28,7 +28,7 @@ import discord
 import yarl
 from aiohttp import web
 
-from . import commands, payloads, routes_channels, routes_core, routes_interactions
+from . import commands, routes_channels, routes_core, routes_interactions, userinput
 from .backend import Backend
 from .errors import UserActionError
 from .faults import Fault, FaultPlan
@@ -304,7 +304,7 @@ class FakeDiscord:
             raise UserActionError(f"{custom_id!r} on message {message.id} is disabled")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if component["type"] in (3, 5, 6, 7, 8):
-            data["values"] = self._select_values(component, values or [])
+            data["values"] = userinput.select_values(component, values or [])
         channel = self.world.channel(message.channel_id)
         revisions = len(message.revisions)
         return await self._interact(
@@ -324,7 +324,7 @@ class FakeDiscord:
         submits it. Inputs not in `values` keep the value the bot prefilled."""
         opener = self._modal_opener(user, modal_from)
         modal = opener.modal or {}
-        components = self._modal_components(modal, dict(values))
+        components = userinput.modal_components(modal, dict(values))
         channel = self.world.channel(opener.channel_id)
         source = self.world.messages.get(opener.source_message_id or 0)
         return await self._interact(
@@ -534,66 +534,13 @@ class FakeDiscord:
             created_at=asyncio.get_running_loop().time(),
             source_message_id=source.id if source else None,
         )
-        interaction.payload = self._interaction_payload(interaction, user, channel, data, source)
+        interaction.payload = userinput.interaction_payload(
+            self.world, interaction, user, channel, data, source
+        )
         self.world.interactions[interaction.id] = interaction
         self.gateway.dispatch("INTERACTION_CREATE", interaction.payload)
         await self.flush()
         return InteractionHandle(self, interaction, started, source_revisions)
-
-    def _interaction_payload(
-        self,
-        interaction: Interaction,
-        user: User,
-        channel: Channel,
-        data: dict[str, Any],
-        source: Message | None,
-    ) -> dict[str, Any]:
-        world = self.world
-        payload: dict[str, Any] = {
-            "id": str(interaction.id),
-            "application_id": str(world.application_id),
-            "type": int(interaction.kind),
-            "data": data,
-            "token": interaction.token,
-            "version": 1,
-            "channel_id": str(channel.id),
-            "channel": payloads.channel_with_permissions(world, channel, user.id),
-            "app_permissions": str(world.permissions(world.bot.id, channel)),
-            "locale": "en-US",
-            "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
-            "context": 1 if channel.is_dm else 0,
-        }
-        if channel.guild_id is not None:
-            guild = world.guild(channel.guild_id)
-            payload.update(
-                guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
-                member=payloads.member(
-                    world, guild.members[user.id], permissions=world.permissions(user.id, channel)
-                ),
-                authorizing_integration_owners={"0": str(guild.id)},
-            )
-        else:
-            payload.update(user=payloads.user(user), authorizing_integration_owners={"1": str(user.id)})
-        if source is not None:
-            payload["message"] = payloads.message(world, source)
-        return payload
-
-    @staticmethod
-    def _select_values(component: dict[str, Any], values: list[str]) -> list[str]:
-        low, high = component.get("min_values", 1), component.get("max_values", 1)
-        if not low <= len(values) <= high:
-            raise UserActionError(
-                f"select {component.get('custom_id')!r} takes {low}..{high} values, got {values}"
-            )
-        if component["type"] == 3:
-            offered = [o["value"] for o in component.get("options", [])]
-            wrong = [v for v in values if v not in offered]
-            if wrong:
-                raise UserActionError(f"select {component.get('custom_id')!r} offers {offered}, not {wrong}")
-        return values
 
     def _modal_opener(self, user: User, modal_from: InteractionHandle | Interaction | str) -> Interaction:
         if isinstance(modal_from, InteractionHandle):
@@ -616,44 +563,6 @@ class FakeDiscord:
         if opener.user_id != user.id:
             raise UserActionError(f"that modal was shown to another user, not {user.username}")
         return opener
-
-    @staticmethod
-    def _modal_components(modal: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
-        """The submitted components, mirroring the modal's layout (action rows or labels)."""
-        known = {
-            c.get("custom_id") for c in walk_components(modal.get("components", [])) if c.get("custom_id")
-        }
-        unknown = set(values) - known
-        if unknown:
-            raise UserActionError(
-                f"modal {modal.get('custom_id')!r} has no input(s) {sorted(unknown)}; it has {sorted(known)}"
-            )
-
-        def submitted(component: dict[str, Any]) -> dict[str, Any]:
-            custom_id = component["custom_id"]
-            if component.get("type") == 4:
-                value = str(values.get(custom_id, component.get("value") or ""))
-                if component.get("required", True) and not value:
-                    raise UserActionError(f"modal input {custom_id!r} is required")
-                low, high = component.get("min_length", 0), component.get("max_length", 4000)
-                if value and not low <= len(value) <= high:
-                    raise UserActionError(
-                        f"modal input {custom_id!r} takes {low}..{high} characters, got {len(value)}"
-                    )
-                return {"type": 4, "custom_id": custom_id, "value": value}
-            return {
-                "type": component["type"],
-                "custom_id": custom_id,
-                "values": list(values.get(custom_id, [])),
-            }
-
-        result: list[dict[str, Any]] = []
-        for top in modal.get("components", []):
-            if top.get("type") == 1:
-                result.append({"type": 1, "components": [submitted(c) for c in top.get("components", [])]})
-            elif top.get("type") == 18 and top.get("component"):
-                result.append({"type": 18, "component": submitted(top["component"])})
-        return result
 
 
 @contextlib.asynccontextmanager
