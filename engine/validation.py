@@ -112,7 +112,7 @@ def _movement(order: Order, board: Board, power: str) -> Order:
 def _move(order: Move, board: Board, power: str) -> Order:
     gm = board.game_map
     unit = _own_unit(order.unit, board, power)
-    dest_prov = _province(gm, order.dest, str(order))
+    dest_prov = _province(gm, order.dest, order)
     src_prov = unit.province
     if dest_prov == src_prov:
         raise InvalidOrder(
@@ -191,7 +191,7 @@ def _coast_hint(gm: GameMap, unit: Unit, options: tuple[str, ...]) -> str:
 def _support_hold(order: SupportHold, board: Board, power: str) -> Order:
     gm = board.game_map
     unit = _own_unit(order.unit, board, power)
-    target = _other_unit(order.supported, board, f"{order}", "support")
+    target = _other_unit(order.supported, board, order, "support")
     if target.province == unit.province:
         raise InvalidOrder(f"{unit} cannot support itself", f"to stay put, write {unit} H")
     if not gm.can_reach(unit.type or "A", unit.location, target.province):
@@ -210,8 +210,8 @@ def _support_hold(order: SupportHold, board: Board, power: str) -> Order:
 def _support_move(order: SupportMove, board: Board, power: str) -> Order:
     gm = board.game_map
     unit = _own_unit(order.unit, board, power)
-    target = _other_unit(order.supported, board, f"{order}", "support")
-    dest_prov = _province(gm, order.dest, str(order))
+    target = _other_unit(order.supported, board, order, "support")
+    dest_prov = _province(gm, order.dest, order)
     if target.province == unit.province:
         raise InvalidOrder(f"{unit} cannot support its own move", f"write {unit} - {dest_prov} to move it")
     if dest_prov == target.province:
@@ -254,12 +254,12 @@ def _convoy(order: Convoy, board: Board, power: str) -> Order:
             f"{fleet} cannot convoy: {_name(gm, fleet.province)} is a coast, and only fleets at sea convoy",
             "move the fleet out to sea first",
         )
-    army = _other_unit(order.convoyed, board, str(order), "convoy")
+    army = _other_unit(order.convoyed, board, order, "convoy")
     if army.type != "A":
         raise InvalidOrder(
             f"{fleet} cannot convoy {army}: only armies are convoyed", "a fleet moves by itself"
         )
-    dest_prov = _province(gm, order.dest, str(order))
+    dest_prov = _province(gm, order.dest, order)
     src_prov = army.province
     if gm.provinces[dest_prov].kind != COAST:
         raise InvalidOrder(
@@ -320,7 +320,7 @@ def _retreat(order: Order, board: Board, power: str) -> Order:
     options = entry.retreats
     if not options:
         raise InvalidOrder(f"{unit} has nowhere to retreat to", f"write {unit} D (it is disbanded anyway)")
-    dest_prov = _province(gm, order.dest, str(order))
+    dest_prov = _province(gm, order.dest, order)
     if unit.type == "A":
         dest: str | None = dest_prov if dest_prov in options else None
     elif order.dest in options:
@@ -345,7 +345,7 @@ def _dislodged(unit: Unit, board: Board, power: str) -> Dislodged:
     """The power's dislodged unit in the order's province. The attacker may stand in the same province,
     so dislodged units are looked up first, the power's own before anyone else's."""
     gm = board.game_map
-    prov = _province(gm, unit.location, str(unit))
+    prov = _province(gm, unit.location, unit)
     for entry in board.dislodged_of(power):
         if entry.unit.province == prov:
             _check_type(unit, entry.unit, gm)
@@ -398,7 +398,7 @@ def _adjustment(order: Order, board: Board, power: str) -> Order:
 
 def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
     unit = order.unit
-    prov_code = _province(gm, unit.location, str(order))
+    prov_code = _province(gm, unit.location, order)
     prov = gm.provinces[prov_code]
     place = _name(gm, prov_code)
     if unit.type is None:
@@ -459,7 +459,7 @@ def _build_hint(board: Board, power: str) -> str:
 def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
     """The board's unit for an order's unit, if it is ``power``'s."""
     gm = board.game_map
-    prov = _province(gm, unit.location, str(unit))
+    prov = _province(gm, unit.location, unit)
     hit = board.occupied().get(prov)
     if hit is None:
         raise InvalidOrder(
@@ -472,14 +472,14 @@ def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
     return actual
 
 
-def _other_unit(unit: Unit, board: Board, order_text: str, verb: str) -> Unit:
+def _other_unit(unit: Unit, board: Board, order: Order, verb: str) -> Unit:
     """The board's unit that an order supports or convoys (anyone's)."""
     gm = board.game_map
-    prov = _province(gm, unit.location, order_text)
+    prov = _province(gm, unit.location, order)
     actual = board.unit_at(prov)
     if actual is None:
         raise InvalidOrder(
-            f"{order_text}: there is no unit in {_name(gm, prov)} to {verb}",
+            f"{order}: there is no unit in {_name(gm, prov)} to {verb}",
             "check the province of the unit you mean",
         )
     _check_type(unit, actual, gm)
@@ -507,7 +507,8 @@ def _units_hint(board: Board, power: str) -> str:
     return "your units: " + ", ".join(mine) if mine else "you have no units on the board"
 
 
-def _province(gm: GameMap, location: str, context: str) -> str:
+def _province(gm: GameMap, location: str, context: object) -> str:
+    """The province of ``location``; ``context`` (an order or unit) is printed only in the refusal."""
     prov = province_of(location)
     if prov not in gm.provinces:
         raise InvalidOrder(
