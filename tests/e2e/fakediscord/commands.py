@@ -12,7 +12,7 @@ from typing import Any
 
 from . import payloads
 from .errors import UserActionError
-from .permissions import Permission, has_all
+from .permissions import Permission, has_all, names
 from .state import Channel, Command, Role, User
 from .world import World
 
@@ -68,8 +68,8 @@ def check_available(world: World, command: Command, user: User, channel: Channel
         permissions = world.permissions(user.id, channel)
         if not has_all(permissions, int(required)) and not permissions & Permission.ADMINISTRATOR:
             raise UserActionError(
-                f"{user.username} cannot see /{command.name}: it needs permissions {required} "
-                f"and they have {permissions} in #{channel.name}"
+                f"{user.username} cannot see /{command.name}: it needs {names(int(required))} "
+                f"(default_member_permissions) and they lack {names(int(required) & ~permissions)}"
             )
 
 

@@ -5,6 +5,7 @@ Ids are snowflake strings, permissions are decimal strings, timestamps are ISO 8
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .ids import iso
@@ -261,8 +262,6 @@ def interaction_metadata(world: World, m: Message) -> JsonDict:
 
 def mentions_of(world: World, m: Message) -> JsonDict:
     """Who the message pings, honouring allowed_mentions the way Discord does."""
-    import re
-
     allowed = m.allowed_mentions
     parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
     allowed_users = {int(u) for u in (allowed or {}).get("users", [])}

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from .ids import new_snowflake, utcnow
+from .ids import utcnow
 
 
 class HasId(Protocol):
@@ -322,7 +322,3 @@ class Interaction:
     @property
     def acknowledged(self) -> bool:
         return self.response_type is not None
-
-
-def new_id() -> int:
-    return new_snowflake()

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import errors
-from .permissions import ALL_PERMISSIONS, Permission, channel_permissions
-from .state import Channel, ChannelType, Command, Guild, HasId, Interaction, Message, User, id_of
+from .permissions import Permission, channel_permissions
+from .state import Channel, Command, Guild, HasId, Interaction, Message, User, id_of
 
 
 @dataclass
@@ -103,11 +103,6 @@ class World:
     def can_view(self, user_id: int, channel: Channel) -> bool:
         return bool(self.permissions(user_id, channel) & Permission.VIEW_CHANNEL)
 
-    def is_admin(self, user_id: int, guild: Guild) -> bool:
-        from .permissions import base_permissions
-
-        return base_permissions(guild, user_id) == ALL_PERMISSIONS
-
     def audience(self, message: Message) -> frozenset[int]:
         """Everyone (bot included) who can see the message right now."""
         if message.deleted:
@@ -149,6 +144,3 @@ class World:
         return own + [
             c for c in self.commands.values() if c.guild_id is None and (c.name, c.type) not in names
         ]
-
-    def categories(self, guild_id: int) -> list[Channel]:
-        return [c for c in self.guild_channels(guild_id) if c.type == ChannelType.GUILD_CATEGORY]
