@@ -634,3 +634,18 @@ async def test_privileged_intents_must_be_allowed() -> None:
         with pytest.raises(discord.PrivilegedIntentsRequired):
             async with running_bot(IntentsBot(intents), strict):
                 pass
+
+
+async def test_guild_command_sync_is_recorded_and_used(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    guild = discord.Object(id=server.guild.id)
+    bot.tree.copy_global_to(guild=guild)
+    synced = await bot.tree.sync(guild=guild)
+    assert sorted(c.name for c in synced) == ["game", "mod"]
+    assert {c.guild_id for c in fake.commands} == {None, server.guild.id}
+    handle = await fake.slash(
+        server.alice, "game", "create", options={"name": "local"}, channel=server.general
+    )
+    assert handle.interaction.payload["data"]["guild_id"] == str(server.guild.id)
+    assert (await handle.message()).content == "Created local for 7 players"
