@@ -136,6 +136,10 @@ def unknown_power(name: str, powers: Sequence[str]) -> str:
     return f"unknown power {name!r}; the powers are {_names(powers)}"
 
 
+def not_text(given: str) -> str:
+    return f"not an order: {given} is not a line of text (write e.g. 'A PAR - BUR')"
+
+
 def in_civil_disorder(power: str) -> str:
     return f"ignored: {power} is in civil disorder"
 

@@ -11,6 +11,7 @@ earlier ones are reported as replaced (DESIGN.md: the same rule as editing order
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -60,11 +61,17 @@ def read_orders(
         power = str(raw_power).strip().upper()
         if isinstance(items, str):
             items = split_orders(items)
+        elif not isinstance(items, list | tuple):
+            items = [items]
         for item in items:
             if isinstance(item, Order):
                 line = Line(power, None, item)
+            elif not isinstance(item, str):
+                text = json.dumps(item, default=str)
+                lines.append(Line(power, text, None, explain.INVALID, explain.not_text(text)))
+                continue
             else:
-                text = str(item).strip()
+                text = item.strip()
                 if not text:
                     continue
                 line = Line(power, text, None)
