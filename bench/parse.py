@@ -7,6 +7,7 @@ Sets of orders:
   rulebook    the rulebook's notation ("A Par-Bur", "F Nth C A Yor-Nwy", "A Tri Holds")
   full names  the DATC's style ("F North Sea Convoys A London - Belgium")
   validate    validate_order on the canonical set against a Spring 1901-like board
+  read_order  parse + validate, as the adjudicator and the bot call it
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import contextlib
 from engine.board import Board
 from engine.mapdata import load_map
 from engine.parser import _CACHE, parse_order
-from engine.validation import validate_order
+from engine.validation import read_order, validate_order
 
 CANONICAL = [
     "A VIE - TRI",
@@ -167,6 +168,22 @@ def main() -> None:
     us = (time.perf_counter() - start) / (rounds * len(pairs)) * 1e6
     print(f"validate_order ({valid}/{len(pairs)} valid)")
     print(f"  canonical   {us:7.2f} us/order   ({us * 34:7.1f} us per 34)")
+
+    # read_order = parse for the board's phase + validate: what the adjudicator calls per input line.
+    print("read_order (parse + validate), valid lines only")
+    for label, texts in (("canonical", CANONICAL), ("rulebook", RULEBOOK)):
+        owner = {t: units.get(parse_order(t, gm, "M").unit.province, "") for t in texts}
+        mine = [t for t in texts if owner[t] and _valid(t, board, owner[t])]
+        us = per_order_us(mine, args.rounds, lambda t, owner=owner: read_order(t, board, owner[t]))
+        print(f"  {label:<11} {us:7.2f} us/order   ({us * 34:7.1f} us per 34; {len(mine)} lines)")
+
+
+def _valid(text: str, board: Board, power: str) -> bool:
+    try:
+        read_order(text, board, power)
+    except ValueError:
+        return False
+    return True
 
 
 if __name__ == "__main__":

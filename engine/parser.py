@@ -130,7 +130,7 @@ _FAST_VERBS = {
 _WAIVE = Waive()
 # Orders read by the tolerant reader, by (text, phase kind): orders are immutable, and the same lines
 # come back again and again (edited order lists, retries, the DATC's repeated positions).
-_CACHE: dict[tuple[str, str | None], tuple[GameMap, Order]] = {}
+_CACHE: dict[tuple[str, str | None], tuple[GameMap, ParsedLine]] = {}
 _CACHE_SIZE = 4096
 
 
@@ -255,31 +255,35 @@ def parse_order(text: str, game_map: GameMap | None = None, phase_kind: str | No
 
     Raises OrderParseError (with ``reason`` and ``hint``), never anything else.
     """
+    gm = game_map if game_map is not None else load_map()
     if type(text) is str and len(text) <= MAX_ORDER_LENGTH and phase_kind in _PHASE_KINDS:
-        gm = game_map if game_map is not None else load_map()
-        try:
-            hit = _fast(text, _canon(gm), phase_kind)
-        except Exception:  # defensive: the slow path below gives the reason
-            hit = None
+        hit = _fast(text, _canon(gm), phase_kind)
         if hit is not None:
             return hit
-        key = (text, phase_kind)
-        cached = _CACHE.get(key)
-        if cached is not None and cached[0] is gm:
-            return cached[1]
-        order = read_line(text, gm, phase_kind).order
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = (gm, order)
-        return order
-    return read_line(text, game_map, phase_kind).order
+    return _tolerant(text, gm, phase_kind).order
 
 
 def read_line(text: str, game_map: GameMap | None = None, phase_kind: str | None = None) -> ParsedLine:
     """Like :func:`parse_order`, also telling the power the line was addressed to and whether the
     order was a bare unit. Raises OrderParseError only."""
+    gm = game_map if game_map is not None else load_map()
+    if type(text) is str and len(text) <= MAX_ORDER_LENGTH and phase_kind in _PHASE_KINDS:
+        hit = _fast(text, _canon(gm), phase_kind)
+        if hit is not None:
+            # A build the fast path read without a closing "B" was a bare unit ("A MUN").
+            return ParsedLine(hit, None, type(hit) is Build and text.split()[-1].upper() != "B")
+    return _tolerant(text, gm, phase_kind)
+
+
+def _tolerant(text: str, gm: GameMap, phase_kind: str | None) -> ParsedLine:
+    """The tolerant reader behind a cache and a safety net."""
+    key = (text, phase_kind) if type(text) is str else None
+    if key is not None:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0] is gm:
+            return cached[1]
     try:
-        return _read_line(text, game_map, phase_kind)
+        line = _read_line(text, gm, phase_kind)
     except OrderParseError:
         raise
     except Exception as exc:  # a bug here must not take a whole phase down; say what to do instead
@@ -287,6 +291,11 @@ def read_line(text: str, game_map: GameMap | None = None, phase_kind: str | None
             f"could not read this order ({type(exc).__name__})",
             "write it as e.g. 'A PAR - BUR'; if it is right, tell a moderator",
         ) from exc
+    if key is not None:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = (gm, line)
+    return line
 
 
 def _read_line(text: str, game_map: GameMap | None, phase_kind: str | None) -> ParsedLine:

@@ -133,7 +133,7 @@ def _move(order: Move, board: Board, power: str) -> Order:
             f"{unit} cannot move to {_name(gm, dest_prov)}: armies cannot enter the sea",
             "a fleet there can convoy the army across instead",
         )
-    if not order.via_convoy and gm.army_can_move(src_prov, dest_prov):
+    if not order.via_convoy and dest_prov in gm.army_adjacency[src_prov]:
         return Move(unit, dest_prov)
     if _convoy_possible(gm, src_prov, dest_prov):
         return Move(unit, dest_prov, order.via_convoy)
@@ -459,9 +459,9 @@ def _build_hint(board: Board, power: str) -> str:
 def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
     """The board's unit for an order's unit, if it is ``power``'s."""
     gm = board.game_map
-    prov = _province(gm, unit.location, unit)
-    hit = board.occupied().get(prov)
+    hit = board.occupied().get(province_of(unit.location))
     if hit is None:
+        prov = _province(gm, unit.location, unit)
         raise InvalidOrder(
             f"there is no unit in {_name(gm, prov)} to order ({unit})", _units_hint(board, power)
         )
@@ -487,6 +487,8 @@ def _other_unit(unit: Unit, board: Board, order: Order, verb: str) -> Unit:
 
 
 def _check_type(unit: Unit, actual: Unit, gm: GameMap) -> None:
+    if unit.location == actual.location and (unit.type is None or unit.type == actual.type):
+        return  # the usual case, checked first: the adjudicator validates every order of every phase
     if unit.type is not None and unit.type != actual.type:
         raise InvalidOrder(
             f"the unit in {_name(gm, actual.province)} is {_KIND_WORDS[actual.type or 'A']} ({actual}), "

@@ -347,3 +347,12 @@ def test_split_orders_then_parse_the_rulebook_layout(game_map: GameMap) -> None:
         "F HOL S A BEL",
     ]
     assert {read_line(line, game_map).power for line in lines} == {"GERMANY"}
+
+
+@pytest.mark.parametrize(
+    ("text", "bare"),
+    [("A Mun", True), ("A MUN", True), ("Mun", True), ("A MUN B", False), ("build A Mun", False)],
+)
+def test_bare_flag_is_the_same_on_every_path(game_map: GameMap, text: str, bare: bool) -> None:
+    assert read_line(text, game_map, "A").bare is bare
+    assert read_line(text, game_map, "A").order == parse_order(text, game_map, "A")
