@@ -328,6 +328,11 @@ def _retreat(order: Order, board: Board, power: str) -> Order:
     else:
         fits = [o for o in options if province_of(o) == dest_prov]
         dest = fits[0] if len(fits) == 1 and coast_of(order.dest) is None else None
+        if len(fits) > 1 and coast_of(order.dest) is None:
+            raise InvalidOrder(
+                f"{unit} R {dest_prov} must say which coast of {gm.provinces[dest_prov].name}",
+                f"write {' or '.join(f'{unit} R {o}' for o in fits)}",
+            )
     if dest is None:
         why = ""
         if dest_prov == entry.attacker_from:

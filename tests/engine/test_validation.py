@@ -307,6 +307,19 @@ def test_retreat_refusals(retreats: Board) -> None:
     assert "A BUR R place, or A BUR D" in (err.hint or "")
 
 
+def test_fleet_retreat_to_a_split_coast_names_the_coast(make_board: MakeBoard) -> None:
+    board = make_board(
+        "F1901R",
+        units={"ENGLAND": ["F MAO"]},
+        centers={},
+        dislodged={"FRANCE": {"F POR": {"attacker_from": "MAO", "retreats": ["SPA/NC", "SPA/SC"]}}},
+    )
+    err = refused("F Por - Spa", board, "FRANCE")
+    assert "F POR R SPA must say which coast of Spain" in err.reason
+    assert "F POR R SPA/NC or F POR R SPA/SC" in (err.hint or "")
+    assert accepted("F Por - Spa/sc", board, "FRANCE") == "F POR R SPA/SC"
+
+
 def test_retreat_of_dislodged_unit_while_attacker_stands_there(retreats: Board) -> None:
     # England's A STP stands where Russia's dislodged A STP was: Russia's order is about its own unit.
     assert accepted("A StP - Fin", retreats, "RUSSIA") == "A STP R FIN"
