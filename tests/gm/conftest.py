@@ -19,7 +19,7 @@ from gm.settings import GameSettings
 from gm.views import GameInfo
 from tests.pg import database_url, postgres_server, postgres_url  # noqa: F401  (fixtures)
 
-T0 = datetime(2030, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now"; deadlines are computed from it
+T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now" (in the past: deadlines from it are overdue)
 
 
 @pytest.fixture

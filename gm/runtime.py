@@ -1,0 +1,144 @@
+"""The gamemaster's moving parts wired together: closer, scheduler and outbox delivery.
+
+The bot (composition root) makes one :class:`Gamemaster` and calls :meth:`Gamemaster.start` in its
+setup hook; the cogs call the use cases (gm.games, gm.orders) with a session, then tell the
+Gamemaster what happened so it can schedule, close early and post::
+
+    result = await games.start_game(session, game_id, user_id)
+    await gamemaster.game_started(result)          # deadline and reminder jobs, welcome messages
+
+    report = await orders.submit_orders(session, game_id, user_id, text)
+    await gamemaster.orders_changed(report.view)   # closes the phase early when everybody is done
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from db.database import SessionFactory
+from db.models import Game
+from gm.clock import Clock, utcnow
+from gm.games import StartResult
+from gm.lifecycle import CloseOutcome, PhaseCloser
+from gm.orders import OrdersView, early_close_due
+from gm.outbox import DeliveryReport, OutboxSender, deliver_pending
+from gm.scheduler import GameScheduler, RebuildReport
+from gm.settings import GameSettings
+
+log = logging.getLogger(__name__)
+
+
+class Gamemaster:
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        sender: OutboxSender | None = None,
+        *,
+        workers: int = 2,
+        render_maps: bool = True,
+        clock: Clock = utcnow,
+        closer: PhaseCloser | None = None,
+    ) -> None:
+        """``workers``: processes for adjudication and rendering (0: a thread, in-process)."""
+        self.sessions = session_factory
+        self.sender = sender
+        self._clock = clock
+        self._executor: Executor | None = None
+        if closer is None and workers > 0:
+            self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self.closer = closer or PhaseCloser(
+            session_factory,
+            executor=self._executor,
+            render_maps=render_maps,
+            clock=clock,
+            max_concurrent=2 * max(1, workers),
+        )
+        self.scheduler = GameScheduler(
+            session_factory,
+            self.close_phase,
+            on_finish=self.finish_phase,
+            on_outbox=self.deliver,
+            clock=clock,
+        )
+        self._delivering = asyncio.Lock()
+
+    async def start(self) -> RebuildReport:
+        """Start the scheduler, rebuild its jobs from the database, send what was left unsent."""
+        self.scheduler.start()
+        report = await self.scheduler.rebuild_from_db()
+        self.scheduler.schedule_outbox_retries()
+        await self.deliver()
+        return report
+
+    async def shutdown(self) -> None:
+        await self.scheduler.shutdown(wait=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+
+    # --- after a use case ---------------------------------------------------------------------
+
+    async def game_started(self, result: StartResult) -> None:
+        self.scheduler.schedule_phase(
+            result.game.id,
+            result.phase.id,
+            result.phase.name,
+            result.phase.deadline,
+            result.game.settings.reminder_hours,
+        )
+        await self.deliver()
+
+    async def orders_changed(self, view: OrdersView) -> CloseOutcome | None:
+        """After a submission, clear or ready: close the phase now if everybody is done."""
+        if view.close_now:
+            return await self.close_phase(view.phase.id, reason="all_ready")
+        return None
+
+    async def players_changed(self, phase_id: int) -> CloseOutcome | None:
+        """After someone left or was put in civil disorder: they may have been the last one awaited."""
+        async with self.sessions() as session:
+            due = await early_close_due(session, phase_id)
+            await session.commit()
+        return await self.close_phase(phase_id, reason="all_ready") if due else None
+
+    async def deliver(self) -> DeliveryReport | None:
+        """Send queued messages (one delivery at a time in this process)."""
+        if self.sender is None:
+            return None
+        async with self._delivering:
+            return await deliver_pending(self.sessions, self.sender, clock=self._clock)
+
+    # --- closing ------------------------------------------------------------------------------
+
+    async def close_phase(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
+        """Close a phase if it is open, then schedule the next one and post the results."""
+        outcome = await self.closer.close(phase_id, reason=reason)
+        await self._after_close(outcome)
+        return outcome
+
+    async def finish_phase(self, phase_id: int) -> CloseOutcome:
+        outcome = await self.closer.finish(phase_id)
+        await self._after_close(outcome)
+        return outcome
+
+    async def _after_close(self, outcome: CloseOutcome) -> None:
+        if not outcome.closed:
+            return
+        self.scheduler.unschedule_phase(outcome.game_id, outcome.phase)
+        nxt = outcome.next_phase
+        if nxt is not None:
+            settings = await self._settings(outcome.game_id)
+            self.scheduler.schedule_phase(
+                nxt.game_id, nxt.id, nxt.name, nxt.deadline, settings.reminder_hours
+            )
+        await self.deliver()
+        if nxt is not None and outcome.next_close_now:
+            await self.close_phase(nxt.id, reason="all_ready")
+
+    async def _settings(self, game_id: int) -> GameSettings:
+        async with self.sessions() as session:
+            game = await session.get(Game, game_id)
+            await session.commit()
+        return GameSettings.from_json(game.settings if game else {})

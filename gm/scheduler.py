@@ -1,0 +1,259 @@
+"""Deadlines and reminders as APScheduler jobs, rebuilt from the database at start-up.
+
+The database is the source of truth; the jobs live in memory (APScheduler 3's AsyncIOScheduler with its
+memory job store) and are rebuilt by :meth:`GameScheduler.rebuild_from_db`:
+- phases left ``adjudicating`` by a crash are finished (job ``finish:{game}:{phase}``, at once);
+- open phases whose deadline has passed are closed (their deadline job, at once);
+- the others get a deadline job ``deadline:{game}:{phase}`` and reminder jobs
+  ``reminder:{game}:{phase}:{hours}`` for the reminder times still ahead.
+
+Jobs use ``misfire_grace_time=None`` (run however late: a deadline is never skipped) and
+``coalesce=True`` (a backlog runs once); ids are stable, so scheduling a phase again replaces its jobs.
+Firing twice is harmless: closing is a compare-and-set, and reminders are keyed in the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+from sqlmodel import col, select
+
+from db.database import SessionFactory
+from db.models import Game, GameStatus, PhaseRecord, PhaseStatus
+from gm.clock import Clock, utcnow
+from gm.reminders import queue_reminders
+from gm.settings import GameSettings
+
+log = logging.getLogger(__name__)
+
+PhaseCallback = Callable[[int], Awaitable[Any]]
+Callback = Callable[[], Awaitable[Any]]
+OUTBOX_JOB = "outbox"
+
+
+@dataclass(slots=True)
+class RebuildReport:
+    finishing: list[int] = field(default_factory=list)  # phase ids stuck in adjudicating
+    overdue: list[int] = field(default_factory=list)  # open phases past their deadline, closing now
+    scheduled: list[int] = field(default_factory=list)  # open phases with a deadline ahead
+    reminders: int = 0
+
+
+def deadline_job_id(game_id: int, phase_name: str) -> str:
+    return f"deadline:{game_id}:{phase_name}"
+
+
+def reminder_job_id(game_id: int, phase_name: str, hours: float) -> str:
+    return f"reminder:{game_id}:{phase_name}:{hours:g}"
+
+
+def finish_job_id(game_id: int, phase_name: str) -> str:
+    return f"finish:{game_id}:{phase_name}"
+
+
+class GameScheduler:
+    """Wraps an AsyncIOScheduler. ``on_close(phase_id)`` closes an open phase (it must be idempotent);
+    ``on_finish(phase_id)`` finishes one stuck in adjudicating; ``on_outbox()`` sends queued messages."""
+
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        on_close: PhaseCallback,
+        *,
+        on_finish: PhaseCallback | None = None,
+        on_outbox: Callback | None = None,
+        clock: Clock = utcnow,
+        scheduler: AsyncIOScheduler | None = None,
+    ) -> None:
+        self._sessions = session_factory
+        self._on_close = on_close
+        self._on_finish = on_finish or on_close
+        self._on_outbox = on_outbox
+        self._clock = clock
+        self._scheduler = scheduler or AsyncIOScheduler(
+            timezone="UTC",
+            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+        )
+        self._running: set[asyncio.Task[Any]] = set()
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the scheduler (call from inside the running event loop, e.g. setup_hook)."""
+        if not self._scheduler.running:
+            self._scheduler.start()
+
+    async def shutdown(self, *, wait: bool = True) -> None:
+        """Stop firing jobs; with ``wait``, let the closes already running finish first."""
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=False)
+        if wait:
+            await self.idle()
+
+    async def idle(self, timeout: float | None = None) -> None:
+        """Wait until no job is due now and none is running (tests, graceful shutdown)."""
+        loop = asyncio.get_running_loop()
+        until = None if timeout is None else loop.time() + timeout
+        while True:
+            await asyncio.sleep(0)
+            running = [t for t in self._running if not t.done()]
+            if running:
+                await asyncio.wait(running, timeout=None if until is None else max(0.0, until - loop.time()))
+            elif not self._due_now():
+                return
+            else:
+                await asyncio.sleep(0.01)
+            if until is not None and loop.time() >= until:
+                raise TimeoutError("scheduler jobs still running")
+
+    def _due_now(self) -> bool:
+        if not self._scheduler.running:
+            return False
+        now = self._clock()
+        return any(
+            job.next_run_time is not None and job.next_run_time <= now for job in self._scheduler.get_jobs()
+        )
+
+    def job_ids(self) -> list[str]:
+        return sorted(job.id for job in self._scheduler.get_jobs())
+
+    def run_time(self, job_id: str) -> datetime | None:
+        job = self._scheduler.get_job(job_id)
+        return None if job is None else job.next_run_time
+
+    # --- rebuilding ---------------------------------------------------------------------------
+
+    async def rebuild_from_db(self) -> RebuildReport:
+        """Recreate every job from the database (see the module docstring)."""
+        report = RebuildReport()
+        now = self._clock()
+        async with self._sessions() as session:
+            rows = (
+                await session.exec(
+                    select(PhaseRecord, Game)
+                    .join(Game, col(Game.id) == col(PhaseRecord.game_id))
+                    .where(
+                        col(PhaseRecord.status).in_((PhaseStatus.OPEN, PhaseStatus.ADJUDICATING)),
+                        col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+                    )
+                    .order_by(col(PhaseRecord.id))
+                )
+            ).all()
+            await session.commit()
+        for phase, game in rows:
+            phase_id: int = phase.id  # type: ignore[assignment]
+            if phase.status == PhaseStatus.ADJUDICATING:
+                self._add(finish_job_id(game.id, phase.name), now, self._finish_job, phase_id)  # type: ignore[arg-type]
+                report.finishing.append(phase_id)
+                continue
+            if phase.deadline is None or game.status == GameStatus.PAUSED:
+                continue
+            if phase.deadline <= now:
+                report.overdue.append(phase_id)
+            else:
+                report.scheduled.append(phase_id)
+            settings = GameSettings.from_json(game.settings)
+            report.reminders += self.schedule_phase(
+                game.id,  # type: ignore[arg-type]
+                phase_id,
+                phase.name,
+                phase.deadline,
+                settings.reminder_hours,
+            )
+        return report
+
+    # --- scheduling ---------------------------------------------------------------------------
+
+    def schedule_phase(
+        self,
+        game_id: int,
+        phase_id: int,
+        phase_name: str,
+        deadline: datetime | None,
+        reminder_hours: Iterable[float] = (),
+    ) -> int:
+        """(Re)place a phase's deadline job and its reminder jobs still ahead; returns the reminders set.
+        A deadline already past fires at once. ``deadline`` None (paused) removes the jobs."""
+        self.unschedule_phase(game_id, phase_name)
+        if deadline is None:
+            return 0
+        now = self._clock()
+        self._add(deadline_job_id(game_id, phase_name), max(deadline, now), self._deadline_job, phase_id)
+        count = 0
+        for hours in reminder_hours:
+            at = deadline - timedelta(hours=hours)
+            if at > now:
+                self._add(
+                    reminder_job_id(game_id, phase_name, hours), at, self._reminder_job, phase_id, hours
+                )
+                count += 1
+        return count
+
+    def unschedule_phase(self, game_id: int, phase_name: str) -> None:
+        prefixes = (f"deadline:{game_id}:{phase_name}", f"reminder:{game_id}:{phase_name}:")
+        for job in self._scheduler.get_jobs():
+            if job.id == prefixes[0] or job.id.startswith(prefixes[1]):
+                job.remove()
+
+    def schedule_outbox_retries(self, every_seconds: float = 30.0) -> None:
+        """Retry unsent messages periodically (deliveries also run right after every change)."""
+        if self._on_outbox is None:
+            return
+        self._scheduler.add_job(
+            self._outbox_job,
+            IntervalTrigger(seconds=every_seconds, timezone="UTC"),
+            id=OUTBOX_JOB,
+            replace_existing=True,
+        )
+
+    def _add(self, job_id: str, when: datetime, func: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        self._scheduler.add_job(
+            func,
+            DateTrigger(run_date=when, timezone="UTC"),
+            args=args,
+            id=job_id,
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
+
+    # --- jobs ---------------------------------------------------------------------------------
+
+    async def _deadline_job(self, phase_id: int) -> None:
+        await self._tracked(self._on_close(phase_id), f"closing phase {phase_id}")
+
+    async def _finish_job(self, phase_id: int) -> None:
+        await self._tracked(self._on_finish(phase_id), f"finishing phase {phase_id}")
+
+    async def _reminder_job(self, phase_id: int, hours: float) -> None:
+        async def remind() -> None:
+            async with self._sessions() as session:
+                await queue_reminders(session, phase_id, hours, now=self._clock())
+            if self._on_outbox is not None:
+                await self._on_outbox()
+
+        await self._tracked(remind(), f"reminding for phase {phase_id}")
+
+    async def _outbox_job(self) -> None:
+        if self._on_outbox is not None:
+            await self._tracked(self._on_outbox(), "delivering the outbox")
+
+    async def _tracked(self, work: Awaitable[Any], what: str) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._running.add(task)
+        try:
+            await work
+        except Exception:
+            log.exception("scheduler job failed: %s", what)
+        finally:
+            if task is not None:
+                self._running.discard(task)

@@ -1,0 +1,178 @@
+"""The outbox: every message sent once, in order per target, retried when Discord says "later"."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import select
+
+from db.database import SessionFactory, make_engine, make_session_factory
+from db.models import OutboxEntry
+from gm import games
+from gm.outbox import (
+    OutboxMessage,
+    PermanentSendError,
+    RetriableSendError,
+    Target,
+    deliver_pending,
+    enqueue,
+)
+from tests.gm.conftest import T0, make_started_game
+
+
+class RecordingSender:
+    """Posts nothing; records what it was asked to post. ``fail`` decides per message what goes wrong."""
+
+    def __init__(self, fail: object = None, delay: float = 0.0) -> None:
+        self.sent: list[OutboxMessage] = []
+        self.fail = fail
+        self.delay = delay
+
+    async def send(self, message: OutboxMessage) -> None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        error = self.fail(message) if callable(self.fail) else None
+        if error is not None:
+            raise error
+        self.sent.append(message)
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def queue(sessions: SessionFactory, game_id: int | None, target: Target, n: int, tag: str) -> None:
+    async with sessions() as s:
+        for i in range(n):
+            enqueue(
+                s,
+                game_id=game_id,
+                kind="note",
+                target=target,
+                payload={"title": f"{tag}{i}"},
+                key=f"{tag}:{i}",
+                now=T0,
+            )
+        await s.commit()
+
+
+def titles(sender: RecordingSender) -> list[str]:
+    return [m.payload["title"] for m in sender.sent]
+
+
+async def test_messages_wait_for_the_game_channel_then_go_once_in_order(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    sender = RecordingSender()
+    report = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert [m.kind for m in sender.sent] == ["welcome"] * 7  # DMs need no channel
+    assert report.pending == 1  # game_started waits for its channel
+    async with sessions() as s:
+        await games.set_game_channels(s, started.game.id, game_channel_id=4242)
+    report = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert report.sent == 1 and report.pending == 0
+    assert sender.sent[-1].kind == "game_started" and sender.sent[-1].channel_id == 4242
+    again = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert again.sent == 0 and len(sender.sent) == 8
+    assert len({m.nonce for m in sender.sent}) == 8
+
+
+async def test_a_retriable_failure_holds_back_that_target_only(sessions: SessionFactory) -> None:
+    await queue(sessions, None, Target.user(1), 3, "a")
+    await queue(sessions, None, Target.user(2), 2, "b")
+    flaky = {"a0": 2}  # fails twice, then works
+
+    def fail(message: OutboxMessage) -> Exception | None:
+        title = message.payload["title"]
+        if flaky.get(title):
+            flaky[title] -= 1
+            return RetriableSendError("429 Too Many Requests")
+        return None
+
+    sender = RecordingSender(fail)
+    clock = Clock(T0)
+    report = await deliver_pending(sessions, sender, clock=clock)
+    assert titles(sender) == ["b0", "b1"]  # user 1's messages wait behind a0
+    assert report.retrying == 1 and report.pending == 3
+    await deliver_pending(sessions, sender, clock=clock)
+    assert titles(sender) == ["b0", "b1"]  # a0 is not due again yet
+    clock.now += timedelta(seconds=6)
+    await deliver_pending(sessions, sender, clock=clock)  # second failure, backs off 10 s
+    clock.now += timedelta(seconds=11)
+    report = await deliver_pending(sessions, sender, clock=clock)
+    assert titles(sender) == ["b0", "b1", "a0", "a1", "a2"]
+    assert report.pending == 0
+    async with sessions() as s:
+        a0 = (await s.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "a:0"))).one()
+    assert a0.attempts == 3 and a0.sent_at is not None
+
+
+async def test_a_permanent_failure_is_recorded_and_not_retried(sessions: SessionFactory) -> None:
+    await queue(sessions, None, Target.user(1), 2, "a")
+
+    def fail(message: OutboxMessage) -> Exception | None:
+        return (
+            PermanentSendError("Cannot send messages to this user")
+            if message.payload["title"] == "a0"
+            else None
+        )
+
+    sender = RecordingSender(fail)
+    report = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert report.failed == 1 and titles(sender) == ["a1"]
+    async with sessions() as s:
+        a0 = (await s.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "a:0"))).one()
+    assert a0.failed_at is not None and "Cannot send" in (a0.last_error or "")
+    report = await deliver_pending(sessions, sender, clock=Clock(T0 + timedelta(days=1)))
+    assert report.sent == 0 and titles(sender) == ["a1"]
+
+
+async def test_two_deliveries_at_once_send_each_message_once(sessions: SessionFactory) -> None:
+    await queue(sessions, None, Target.user(1), 5, "a")
+    await queue(sessions, None, Target.user(2), 5, "b")
+    sender = RecordingSender(delay=0.01)
+    await asyncio.gather(
+        deliver_pending(sessions, sender, clock=Clock(T0)), deliver_pending(sessions, sender, clock=Clock(T0))
+    )
+    assert sorted(titles(sender)) == sorted([f"a{i}" for i in range(5)] + [f"b{i}" for i in range(5)])
+    assert [t for t in titles(sender) if t[0] == "a"] == [f"a{i}" for i in range(5)]
+
+
+async def test_every_message_is_sent_once_across_a_restart(engine: AsyncEngine, database_url: str) -> None:
+    sessions = make_session_factory(engine)
+    await queue(sessions, None, Target.user(1), 6, "a")
+    sent_before_crash: list[OutboxMessage] = []
+
+    class CrashingSender(RecordingSender):
+        async def send(self, message: OutboxMessage) -> None:
+            sent_before_crash.append(message)
+            if len(sent_before_crash) == 3:
+                raise asyncio.CancelledError  # the bot is killed while Discord takes the 3rd message
+
+    with pytest.raises(asyncio.CancelledError):
+        await deliver_pending(sessions, CrashingSender(), clock=Clock(T0))
+    await engine.dispose()
+
+    restarted = make_engine(database_url)
+    try:
+        sender = RecordingSender()
+        early = await deliver_pending(
+            make_session_factory(restarted), sender, clock=Clock(T0 + timedelta(seconds=1))
+        )
+        assert early.sent == 0  # the crashed sender still holds its leases (2 minutes)
+        late = await deliver_pending(
+            make_session_factory(restarted), sender, clock=Clock(T0 + timedelta(minutes=3))
+        )
+        assert late.sent == 4 and late.pending == 0
+    finally:
+        await restarted.dispose()
+    assert titles(sender) == ["a2", "a3", "a4", "a5"]
+    # a2 may have reached Discord before the crash: it is sent again with the same nonce, which
+    # Discord's enforce_nonce turns into the same message; a0 and a1 are never sent again.
+    assert sender.sent[0].nonce == sent_before_crash[2].nonce

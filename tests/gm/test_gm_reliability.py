@@ -1,0 +1,163 @@
+"""Exactly once, on a real database file: concurrent closes, crashes, restarts, simultaneous orders."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import threading
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import select
+
+from db.database import SessionFactory, make_engine, make_session_factory
+from db.models import OrderRecord, OutboxEntry, PhaseRecord
+from gm.clock import utcnow
+from gm.runtime import Gamemaster
+from gm.worker import close_work
+from tests.gm.conftest import make_closer, make_started_game, submit
+from tests.gm.crash_child import CRASH_EXIT_CODE
+from tests.gm.test_gm_outbox import RecordingSender
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class CountingWork:
+    """The real adjudication, counting its calls (threads: the closes run concurrently)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, request: dict) -> dict:
+        with self._lock:
+            self.calls += 1
+        return close_work(request)
+
+
+async def phases_and_results(sessions: SessionFactory) -> tuple[list[PhaseRecord], list[OutboxEntry]]:
+    async with sessions() as s:
+        phases = list((await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all())
+        results = list((await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all())
+    return phases, results
+
+
+async def test_five_concurrent_closes_adjudicate_once(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    work = CountingWork()
+    closers = [make_closer(sessions, work=work) for _ in range(5)]
+    outcomes = await asyncio.gather(*(c.close(started.phase.id) for c in closers))
+    assert work.calls == 1
+    assert sum(o.closed for o in outcomes) == 1
+    assert {o.status for o in outcomes} <= {"adjudicating", "closed"}
+    phases, results = await phases_and_results(sessions)
+    assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
+    assert len(results) == 1
+
+
+@pytest.mark.parametrize("point", ["after_claim", "before_commit"])
+async def test_a_crash_while_closing_leaves_the_phase_to_be_finished_once_at_restart(
+    engine: AsyncEngine, database_url: str, point: str
+) -> None:
+    sessions = make_session_factory(engine)
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa")
+    await engine.dispose()
+
+    child = subprocess.run(
+        [sys.executable, "-m", "tests.gm.crash_child", database_url, str(started.phase.id), point],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert child.returncode == CRASH_EXIT_CODE, child.stderr
+
+    phases, results = await phases_and_results(sessions)
+    assert [(p.name, p.status) for p in phases] == [("S1901M", "adjudicating")]  # nothing half-written
+    assert results == []
+
+    for _restart in range(2):  # the first restart finishes it; the second finds nothing to do
+        restarted = make_engine(database_url)
+        gamemaster = Gamemaster(
+            make_session_factory(restarted), RecordingSender(), workers=0, render_maps=False
+        )
+        report = await gamemaster.start()
+        await gamemaster.scheduler.idle(timeout=60)
+        await gamemaster.shutdown()
+        await restarted.dispose()
+        assert report.finishing == ([started.phase.id] if _restart == 0 else [])
+
+    phases, results = await phases_and_results(sessions)
+    assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
+    assert len(results) == 1
+    assert "A SPA" in phases[1].board["units"]["FRANCE"]  # the orders given before the crash counted
+
+
+async def test_a_restart_after_a_missed_deadline_closes_the_phase_once(
+    engine: AsyncEngine, database_url: str
+) -> None:
+    sessions = make_session_factory(engine)
+    started = await make_started_game(sessions)  # deadline T0 + 1 day, long past in real time
+    for _restart in range(3):
+        restarted = make_engine(database_url)
+        gamemaster = Gamemaster(
+            make_session_factory(restarted), RecordingSender(), workers=0, render_maps=False
+        )
+        report = await gamemaster.start()
+        await gamemaster.scheduler.idle(timeout=60)
+        jobs = gamemaster.scheduler.job_ids()
+        await gamemaster.shutdown()
+        await restarted.dispose()
+        if _restart == 0:
+            assert report.overdue == [started.phase.id]
+        else:
+            assert report.overdue == [] and len(report.scheduled) == 1
+        assert f"deadline:{started.game.id}:F1901M" in jobs
+    phases, results = await phases_and_results(sessions)
+    assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
+    assert len(results) == 1
+    assert phases[1].deadline is not None and phases[1].deadline > utcnow() + timedelta(hours=23)
+
+
+async def test_two_players_submitting_at_the_same_moment_both_keep_their_orders(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    moves = {
+        "FRANCE": ["A Par-Bur", "A Mar-Spa", "F Bre-Mid"],
+        "GERMANY": ["A Mun-Ruh", "A Ber-Kie", "F Kie-Den"],
+        "ENGLAND": ["F Lon-Nth", "F Edi-Nwg", "A Lvp-Yor"],
+    }
+    for i in range(3):
+        reports = await asyncio.gather(
+            *(submit(sessions, started, p, lines[i]) for p, lines in moves.items())
+        )
+        assert all(r.accepted for r in reports)
+    async with sessions() as s:
+        rows = (await s.exec(select(OrderRecord))).all()
+    assert len(rows) == 9
+    kept = {(r.power, r.text) for r in rows}
+    assert (
+        ("FRANCE", "F BRE - MAO") in kept
+        and ("GERMANY", "F KIE - DEN") in kept
+        and ("ENGLAND", "A LVP - YOR") in kept
+    )
+
+
+async def test_one_player_sending_twice_at_once_keeps_both_units_orders(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await asyncio.gather(
+        submit(sessions, started, "FRANCE", "A Par-Bur"),
+        submit(sessions, started, "FRANCE", "A Mar-Spa"),
+        submit(sessions, started, "FRANCE", "F Bre-Mid"),
+    )
+    async with sessions() as s:
+        rows = (await s.exec(select(OrderRecord))).all()
+    assert sorted(r.text for r in rows) == ["A MAR - SPA", "A PAR - BUR", "F BRE - MAO"]

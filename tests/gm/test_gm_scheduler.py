@@ -1,0 +1,168 @@
+"""Deadline and reminder jobs (real APScheduler, real time, deadlines a moment away), and reminders."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import datetime, timedelta
+
+from sqlmodel import select
+
+from db.database import SessionFactory
+from db.models import OutboxEntry, PhaseRecord
+from gm import games, orders
+from gm.clock import utcnow
+from gm.reminders import queue_reminders
+from gm.runtime import Gamemaster
+from gm.settings import GameSettings
+from tests.gm.conftest import CREATOR, T0, make_game, make_started_game, player_of, submit
+from tests.gm.test_gm_outbox import RecordingSender
+
+
+async def start_now(
+    sessions: SessionFactory, now: datetime, settings: GameSettings | None = None
+) -> games.StartResult:
+    game = await make_game(sessions, settings=settings)
+    async with sessions() as s:
+        return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(1))
+
+
+async def set_deadline(sessions: SessionFactory, phase_id: int, deadline: datetime) -> None:
+    async with sessions() as s:
+        phase = await s.get(PhaseRecord, phase_id)
+        assert phase is not None
+        phase.deadline = deadline
+        await s.commit()
+
+
+def gamemaster(sessions: SessionFactory) -> Gamemaster:
+    return Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+
+
+async def test_jobs_are_rebuilt_with_stable_ids_and_never_skipped(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow(), GameSettings(movement_minutes=2 * 24 * 60))
+    gm = gamemaster(sessions)
+    report = await gm.start()
+    try:
+        game = started.game.id
+        assert report.scheduled == [started.phase.id] and report.reminders == 2
+        assert gm.scheduler.job_ids() == [
+            f"deadline:{game}:S1901M",
+            "outbox",
+            f"reminder:{game}:S1901M:1",
+            f"reminder:{game}:S1901M:24",
+        ]
+        assert gm.scheduler.run_time(f"deadline:{game}:S1901M") == started.phase.deadline
+        job = gm.scheduler._scheduler.get_job(f"deadline:{game}:S1901M")
+        assert job.misfire_grace_time is None and job.coalesce is True
+        await gm.scheduler.rebuild_from_db()  # again: replaced, not doubled
+        assert len(gm.scheduler.job_ids()) == 4
+    finally:
+        await gm.shutdown()
+
+
+async def test_the_deadline_job_closes_the_phase_and_schedules_the_next(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow())
+    await set_deadline(sessions, started.phase.id, utcnow() + timedelta(seconds=0.3))
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    gm = gamemaster(sessions)
+    await gm.start()
+    try:
+        await asyncio.sleep(0.5)
+        await gm.scheduler.idle(timeout=30)
+        async with sessions() as s:
+            phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()
+        assert [(p.name, p.status, p.close_reason) for p in phases] == [
+            ("S1901M", "closed", "deadline"),
+            ("F1901M", "open", None),
+        ]
+        assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
+        assert f"deadline:{started.game.id}:S1901M" not in gm.scheduler.job_ids()
+        sent = gm.sender.sent  # type: ignore[union-attr]
+        assert [m.kind for m in sent if m.kind not in ("welcome",)] == []  # channels not set: they wait
+    finally:
+        await gm.shutdown()
+
+
+async def test_a_double_fire_and_an_early_close_together_close_once(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow())
+    gm = gamemaster(sessions)
+    await gm.start()
+    try:
+        deadline = utcnow() + timedelta(seconds=0.2)
+        for _ in range(2):  # scheduled twice: the id is stable, so one job
+            gm.scheduler.schedule_phase(started.game.id, started.phase.id, "S1901M", deadline, ())
+        await asyncio.sleep(0.2)
+        outcomes = await asyncio.gather(
+            gm.close_phase(started.phase.id, reason="all_ready"), gm.close_phase(started.phase.id)
+        )
+        await gm.scheduler.idle(timeout=30)
+        assert sum(o.closed for o in outcomes) <= 1
+        async with sessions() as s:
+            phases = (await s.exec(select(PhaseRecord))).all()
+            results = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all()
+        assert len(phases) == 2 and len(results) == 1
+    finally:
+        await gm.shutdown()
+
+
+async def test_everybody_ready_closes_the_phase_through_the_gamemaster(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow())
+    gm = gamemaster(sessions)
+    await gm.start()
+    try:
+        outcome = None
+        for power in sorted(started.assignments):
+            async with sessions() as s:
+                view = await orders.set_ready(s, started.game.id, player_of(started, power))
+            outcome = await gm.orders_changed(view)
+        assert outcome is not None and outcome.closed and outcome.next_phase is not None
+        async with sessions() as s:
+            first = await s.get(PhaseRecord, started.phase.id)
+        assert first is not None and first.close_reason == "all_ready"
+        assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
+    finally:
+        await gm.shutdown()
+
+
+async def test_a_reminder_job_messages_the_players_still_missing_orders(sessions: SessionFactory) -> None:
+    settings = GameSettings(reminder_hours=(1.0,))
+    started = await start_now(sessions, utcnow(), settings)
+    await set_deadline(sessions, started.phase.id, utcnow() + timedelta(hours=1, seconds=0.3))
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
+        async with sessions() as s:
+            await orders.set_ready(s, started.game.id, player_of(started, power))
+    gm = gamemaster(sessions)
+    await gm.start()
+    try:
+        await asyncio.sleep(0.5)
+        await gm.scheduler.idle(timeout=30)
+        reminders = [m for m in gm.sender.sent if m.kind == "reminder"]  # type: ignore[union-attr]
+        assert [m.user_id for m in reminders] == [player_of(started, "TURKEY")]
+        assert reminders[0].payload["missing"] == {"TURKEY": ["F ANK", "A CON", "A SMY"]}
+    finally:
+        await gm.shutdown()
+
+
+async def test_reminders_skip_players_with_complete_orders_and_never_repeat(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid")  # complete
+    await submit(sessions, started, "GERMANY", "A Mun-Ruh")  # partial
+    async with sessions() as s:
+        await orders.set_ready(s, started.game.id, player_of(started, "ENGLAND"), now=T0)  # ready, no orders
+    async with sessions() as s:
+        reminded = await queue_reminders(s, started.phase.id, 24, now=T0)
+    expected = {player_of(started, p) for p in ("AUSTRIA", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
+    assert set(reminded) == expected
+    async with sessions() as s:
+        assert await queue_reminders(s, started.phase.id, 24, now=T0) == []
+        germany = (
+            await s.exec(
+                select(OutboxEntry).where(
+                    OutboxEntry.target_user_id == player_of(started, "GERMANY"),
+                    OutboxEntry.kind == "reminder",
+                )
+            )
+        ).one()
+    assert germany.payload["missing"] == {"GERMANY": ["F KIE", "A BER"]}
+    assert "Germany has no orders for F KIE, A BER." in germany.payload["lines"]
