@@ -145,7 +145,9 @@ def _draw(draw: ImageDraw.ImageDraw, shape: Shape, tf, factor: int) -> None:
         )
         for part in parts:
             pts = [tf(p) for p in part]
-            draw.line(pts, fill=shape.colour, width=width, joint="curve")
+            # No round joints: our strokes are smooth curves of short segments, where the notches
+            # joints would fill are invisible, and round joints cost a pie slice per vertex.
+            draw.line(pts, fill=shape.colour, width=width)
             if shape.round_ends:
                 r = width / 2
                 for x, y in (pts[0], pts[-1]):

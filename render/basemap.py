@@ -7,8 +7,8 @@ Two layers:
   swap and a conversion to RGB, a few milliseconds whatever the board.
 * ``overlay``: an RGBA image with everything that does not depend on the board -- coastlines,
   borders, Switzerland's hatching -- drawn supersampled for smooth edges, pasted over the fills;
-* ``labels``: the province names with a light halo, an RGBA layer pasted after the order lines and
-  before the units, so that arrows never hide a name (and the names never sit under a unit: their
+* ``labels``: the province names with a light halo, small RGBA images pasted after the order lines
+  and before the units, so that arrows never hide a name (and the names never sit under a unit: their
   places in data/geometry.json are chosen clear of the units' spots).
 """
 
@@ -26,6 +26,7 @@ from render.palette import RGB, Palette, get_palette
 from render.text import CONDENSED_BOLD, font
 
 LINE_SUPERSAMPLE = 2
+Sprite = tuple[Image.Image, tuple[int, int]]  # an RGBA image and the picture position of its corner
 
 # Fixed palette slots of the index image; provinces take 1..N in sorted order.
 SHALLOWS = 250  # a band of sea along the coasts, a shade lighter
@@ -41,7 +42,7 @@ class BaseMap:
     slot_of: dict[str, int]  # province code -> palette slot
     sea_codes: frozenset[str]
     overlay: Image.Image  # RGBA, map area only
-    labels: Image.Image | None  # RGBA, whole picture (offset by the title bar), or None
+    labels: tuple[Sprite, ...]  # province names and where they go in the picture (may be empty)
     fixed_colours: dict[int, RGB]
 
 
@@ -116,15 +117,19 @@ def _build_overlay(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
     return big.reduce(k)
 
 
-def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
-    layer = Image.new("RGBA", (lay.width, lay.height), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
+def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> tuple[Sprite, ...]:
+    """One small image per province name, with where it goes in the picture."""
     f = font(round(lay.size(L.LABEL_SIZE)), CONDENSED_BOLD)
     halo = max(1, round(lay.size(0.55)))
+    sprites = []
     for code, shape in sorted({**geo.provinces, **geo.impassable}.items()):
         colour = pal.sea_label if shape.kind == "sea" else pal.label
-        draw.text(
-            lay.px(shape.label),
+        x, y = lay.px(shape.label)
+        left, top, right, bottom = f.getbbox(code, anchor="mm", stroke_width=halo)
+        ox, oy = round(x + left) - 1, round(y + top) - 1
+        img = Image.new("RGBA", (right - left + 3, bottom - top + 3), (0, 0, 0, 0))
+        ImageDraw.Draw(img).text(
+            (x - ox, y - oy),
             code,
             font=f,
             fill=(*colour, 255),
@@ -132,7 +137,8 @@ def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
             stroke_width=halo,
             stroke_fill=(*pal.halo, 190),
         )
-    return layer
+        sprites.append((img, (ox, oy)))
+    return tuple(sprites)
 
 
 @lru_cache(maxsize=8)
@@ -151,7 +157,7 @@ def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "
         IMPASSABLE: pal.impassable,
     }
     overlay = _build_overlay(geo, lay, pal)
-    labels = _build_labels(geo, lay, pal) if show_labels else None
+    labels = _build_labels(geo, lay, pal) if show_labels else ()
     seas = frozenset(c for c, p in geo.provinces.items() if p.kind == "sea")
     return BaseMap(
         layout=lay,

@@ -22,6 +22,7 @@ from render.scene import DrawnUnit, Scene
 from render.titlebar import draw_footer, draw_title
 
 DEFAULT_WIDTH = 1600
+PNG_COMPRESS_LEVEL = 6
 GHOST_OPACITY = 0.5
 FADING_OPACITY = 0.45
 
@@ -99,8 +100,8 @@ def render_image(
     scene = Scene.build(board, marks, geo, lay, pal)
     overlay = OrderOverlay(scene)
     overlay.paint_under(img)
-    if base.labels is not None:
-        img.paste(base.labels, (0, 0), base.labels)
+    for label, corner in base.labels:
+        img.paste(label, corner, label)
     for unit in scene.units:
         _draw_unit(img, unit, scene)
     overlay.paint_over(img)
@@ -127,9 +128,14 @@ def _draw_unit(img: Image.Image, u: DrawnUnit, scene: Scene) -> None:
 
 
 def encode_png(img: Image.Image) -> bytes:
-    """PNG bytes, the same for the same picture (no timestamps or other metadata)."""
+    """PNG bytes, the same for the same picture (no timestamps or other metadata).
+
+    The picture is mostly flat colour, so a 256-colour palette (Pillow's fast octree, no dithering)
+    keeps it visually unchanged at about a third of the size of an RGB PNG, and encodes faster.
+    """
+    paletted = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    paletted.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()
 
 

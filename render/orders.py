@@ -44,6 +44,8 @@ FAILED_OPACITY = 0.5
 HINT_OPACITY = 0.85
 BUILD_GREEN = (28, 140, 64)
 DISLODGED_ORANGE = (232, 110, 0)
+BADGE_RADIUS = 3.0  # map units
+CROSS_RADIUS = 3.3
 
 
 @dataclass(slots=True)
@@ -85,7 +87,7 @@ class OrderOverlay:
         self.halo_w = max(1.0, lay.size(0.55))
         self.dash = (lay.size(2.4), lay.size(1.5))
         self.move_paths: dict[tuple[str, str], list[Point]] = {}
-        self.crosses: list[Point] = []
+        self.crosses: list[tuple[Point, float]] = []  # where, and how big (1 = an order's cross)
         self.badges: list[tuple[str, tuple[int, int, int], Point]] = []
         self.under = _Layered()
         self._plan()
@@ -137,12 +139,16 @@ class OrderOverlay:
 
     def _plan(self) -> None:
         marks = [m for m in self.scene.marks if self._exists(m)]
-        ordered_units = {(m.power, m.order.unit.province) for m in marks if m.order.unit is not None}
+        retreating = {
+            (m.power, m.order.unit.province) for m in marks if isinstance(m.order, Retreat | Disband)
+        }
         for u in self.scene.units:
-            if u.dislodged and (u.power, u.unit.province) not in ordered_units:
+            if not u.dislodged:
+                continue
+            self._dislodged_ring(u)
+            if (u.power, u.unit.province) not in retreating:
                 self._retreat_hints(u)
-            if u.dislodged:
-                self.badges.append(("!", DISLODGED_ORANGE, self._badge_spot(u)))
+            self.badges.append(("!", DISLODGED_ORANGE, self._badge_spot(u)))
         moves = [m for m in marks if isinstance(m.order, Move | Retreat)]
         # Paths of moves first: supports attach to them.
         move_shapes: list[tuple[list[Shape], float]] = []
@@ -167,9 +173,21 @@ class OrderOverlay:
             elif isinstance(order, Remove | Disband):
                 self._remove(m)
 
+    def _dislodged_ring(self, u: DrawnUnit) -> None:
+        """A dashed orange ring: this unit was dislodged and must retreat (or is lost)."""
+        ring = _circle_points(u.at, self.ring_radius(u) * 0.92, 64)
+        width = self.support_w
+        dash = (self.dash[0] * 0.7, self.dash[1] * 0.7)
+        self.under.add(
+            [
+                Stroke(ring, width + 2 * self.halo_w, (255, 255, 255, 235), dash=dash),
+                Stroke(ring, width, (*DISLODGED_ORANGE, 255), dash=dash),
+            ]
+        )
+
     def _retreat_hints(self, u: DrawnUnit) -> None:
-        if not u.retreats:
-            self.crosses.append(u.at)
+        if not u.retreats:  # nowhere to go: the unit is lost
+            self.crosses.append((u.at, 1.0))
             return
         shapes: list[Shape] = []
         width = self.support_w * 0.75
@@ -239,7 +257,7 @@ class OrderOverlay:
         path = trim(raw, self.r * 0.5, self.gap_at(province_of(order.dest)))
         self.move_paths[(m.power, order.unit.province)] = path
         if m.failed:
-            self.crosses.append(point_at(path, 0.72))
+            self.crosses.append((point_at(path, 0.72), 1.0))
         return self._arrow(path, m.power, self.arrow_w), FAILED_OPACITY if m.failed else 1.0
 
     def _support_move(self, m: OrderMark) -> tuple[list[Shape], float]:
@@ -271,7 +289,7 @@ class OrderOverlay:
             Circle(target, dot, fill=colour),
         ]
         if m.failed:
-            self.crosses.append(point_at(line, 0.5))
+            self.crosses.append((point_at(line, 0.5), 1.0))
         return shapes, FAILED_OPACITY if m.failed else 1.0
 
     def _move_dest(self, power: str, province: str) -> str | None:
@@ -284,7 +302,10 @@ class OrderOverlay:
         order = m.order
         assert isinstance(order, SupportHold)
         start = self.scene.position_of_mark(m)
-        held = self.scene.unit_at(order.supported.province, dislodged=False)
+        # On a result board a dislodged unit is the one that stood there during the phase.
+        held = self.scene.unit_at(order.supported.province, dislodged=True) or self.scene.unit_at(
+            order.supported.province, dislodged=False
+        )
         centre = held.at if held is not None else self.dest_point(order.supported.location)
         ring_r = self.ring_radius(held, order.supported.type) + self.support_w
         line = trim([start, centre], self.r * 0.5, ring_r)
@@ -297,7 +318,7 @@ class OrderOverlay:
             Stroke(ring, self.support_w, colour),
         ]
         if m.failed:
-            self.crosses.append(point_at(line, 0.5))
+            self.crosses.append((point_at(line, 0.5), 1.0))
         return shapes, FAILED_OPACITY if m.failed else 1.0
 
     def _convoy(self, m: OrderMark) -> tuple[list[Shape], float]:
@@ -324,7 +345,7 @@ class OrderOverlay:
             route = trim([army, fleet, self.dest_point(order.dest)], self.r, self.r)
             shapes += self._arrow(route, m.power, self.support_w, dash=self.dash)
         if m.failed:
-            self.crosses.append((fleet[0] + self.fleet_w * 0.95, fleet[1] - self.fleet_h * 1.1))
+            self.crosses.append(((fleet[0] + self.fleet_w * 0.95, fleet[1] - self.fleet_h * 1.1), 1.0))
         return shapes, FAILED_OPACITY if m.failed else 1.0
 
     def _hold(self, m: OrderMark) -> tuple[list[Shape], float]:
@@ -334,7 +355,7 @@ class OrderOverlay:
         ring = _circle_points(at, self.ring_radius(unit, m.order.unit.type))
         width = self.support_w * 1.2
         if m.failed:
-            self.crosses.append((at[0] + self.r * 1.2, at[1] - self.r * 1.2))
+            self.crosses.append(((at[0] + self.r * 1.2, at[1] - self.r * 1.2), 1.0))
         return [Stroke(ring, width + 2 * self.halo_w, halo), Stroke(ring, width, colour)], (
             FAILED_OPACITY if m.failed else 1.0
         )
@@ -353,9 +374,10 @@ class OrderOverlay:
         u = unit or ghost
         if u is None:
             return
-        self.badges.append(("+", BUILD_GREEN, self._badge_spot(u)))
-        if m.failed:
-            self.crosses.append(u.at)
+        spot = self._badge_spot(u)
+        self.badges.append(("+", BUILD_GREEN, spot))
+        if m.failed:  # the build was refused: cross out the badge, not the unit that may stand there
+            self.crosses.append((spot, 0.75))
 
     def _remove(self, m: OrderMark) -> None:
         retreating = isinstance(m.order, Disband)
@@ -370,7 +392,7 @@ class OrderOverlay:
             self.badges = [b for b in self.badges if b[2] != spot]
         self.badges.append(("-", self.scene.palette.fail, spot))
         if m.failed:
-            self.crosses.append(u.at)
+            self.crosses.append((spot, 0.75))
 
     # --- painting ----------------------------------------------------------------------------------
 
@@ -380,9 +402,8 @@ class OrderOverlay:
 
     def paint_over(self, img: Image.Image) -> None:
         lay = self.scene.layout
-        badge_r = lay.size(2.5)
+        badge_r = lay.size(BADGE_RADIUS)
         for symbol, colour, at in self.badges:
             paste_centred(img, badge_sprite(symbol, colour, badge_r), at)
-        cross = cross_sprite(self.scene.palette.fail, lay.size(3.3))
-        for at in self.crosses:
-            paste_centred(img, cross, at)
+        for at, scale in self.crosses:
+            paste_centred(img, cross_sprite(self.scene.palette.fail, lay.size(CROSS_RADIUS * scale)), at)

@@ -1,0 +1,89 @@
+"""Map renderer speed and size: prints figures, asserts nothing.
+
+    .venv/bin/python bench/render.py                 # the figures for the README
+    .venv/bin/python bench/render.py --repeat 50     # more samples
+    .venv/bin/python bench/render.py --save DIR      # also write the pictures it timed
+
+The main case is the goal in the issue: a 1600-px-wide map of a crowded mid-game board (34 units,
+34 orders with their results: moves, supports, holds, a convoy, bounces), PNG encoding included,
+after the first call has built the cached base layers. The first call is timed separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from render import RenderOptions, render_json
+from tests.render.boards import crowded_result
+from tests.render.sample_game import play
+
+
+def timed(fn, repeat: int) -> tuple[list[float], bytes]:
+    samples, out = [], b""
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        samples.append((time.perf_counter() - t0) * 1000)
+    return samples, out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--save", type=Path, help="directory to write the timed pictures to")
+    args = parser.parse_args()
+
+    crowded = crowded_result()
+    n_units = sum(len(v) for v in crowded["units"].values())
+    n_orders = len(crowded["orders"])
+
+    t0 = time.perf_counter()
+    first = render_json(crowded, RenderOptions(width=1600))
+    cold = (time.perf_counter() - t0) * 1000
+    print(f"first call at 1600 px (builds the cached base layers): {cold:.0f} ms")
+
+    rows = []
+    for width in (1600, 1200, 800):
+        options = RenderOptions(width=width)
+        render_json(crowded, options)  # warm the cache for this width
+        samples, png = timed(lambda options=options: render_json(crowded, options), args.repeat)
+        again = render_json(crowded, options)
+        rows.append((width, samples, png, again == png))
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"crowded_{width}.png").write_bytes(png)
+    print(f"\ncrowded board: {n_units} units, {n_orders} orders with results, {args.repeat} runs each")
+    print(f"{'width':>6} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'PNG KB':>8}  identical bytes twice")
+    for width, samples, png, same in rows:
+        p90 = statistics.quantiles(samples, n=10)[-1]
+        print(
+            f"{width:>6} {statistics.median(samples):>10.1f} {p90:>8.1f} {min(samples):>8.1f} "
+            f"{len(png) / 1024:>8.0f}  {'yes' if same else 'NO'}"
+        )
+    print(f"first call gave the same bytes as the warm ones: {'yes' if first == rows[0][2] else 'NO'}")
+
+    render_json(crowded, RenderOptions(width=1600, palette="colorblind"))
+    samples, png = timed(lambda: render_json(crowded, RenderOptions(palette="colorblind")), args.repeat)
+    median = statistics.median(samples)
+    print(f"\ncolour-blind palette, 1600 px: median {median:.1f} ms, {len(png) / 1024:.0f} KB")
+
+    print("\nrulebook sample game, result of each phase at 1600 px:")
+    for request, result in play():
+        samples, png = timed(lambda result=result: render_json(result), max(5, args.repeat // 3))
+        print(
+            f"  {request['phase']}: {len(result['orders']):>2} orders, "
+            f"median {statistics.median(samples):6.1f} ms, {len(png) / 1024:5.0f} KB"
+        )
+        if args.save:
+            (args.save / f"sample_{request['phase']}.png").write_bytes(png)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
