@@ -45,7 +45,7 @@ HINT_OPACITY = 0.85
 BUILD_GREEN = (28, 140, 64)
 DISLODGED_ORANGE = (232, 110, 0)
 BADGE_RADIUS = 3.0  # map units
-CROSS_RADIUS = 3.3
+CROSS_RADIUS = 3.6
 
 
 @dataclass(slots=True)

@@ -64,7 +64,8 @@ SIMPLIFY_TOLERANCE = 0.12  # after smoothing, in map units (0.3 px at 1600 px wi
 LABEL_W_PER_CHAR, LABEL_H = 4.2, 5.4
 # Kept free round a unit anchor: half width and half height of the box a fleet (or an army) covers
 # where fleets may stand, a circle's radius for an army inland. Sizes follow render/layout.py.
-FLEET_CLEARANCE = (8.6, 6.3)
+FLEET_CLEARANCE = (8.8, 6.7)
+COAST_SPOT_INSET = 3.5  # how far inside its province a coast spot moved off the water goes
 ARMY_CLEARANCE = 6.3
 SC_CLEARANCE = 3.2  # radius kept free around a supply-centre marker
 LABEL_BELOW_UNIT = 9.5  # preferred distance of a label's centre below its unit's anchor
@@ -350,6 +351,19 @@ def label_point(
     return (float(cx[best]), float(cy[best]))
 
 
+def _inside(shape: Polygon | MultiPolygon, x: float, y: float) -> tuple[float, float]:
+    """The spot itself if it lies in the province, else the nearest point a little way inside.
+
+    The source puts two coast spots (BUL/EC, STP/NC) on the water off their coast; a fleet drawn
+    there would seem to be in the sea next to it.
+    """
+    if shape.contains(Point(x, y)):
+        return (x, y)
+    inward = shape.buffer(-COAST_SPOT_INSET)
+    p = nearest_points(inward, Point(x, y))[0]
+    return (p.x, p.y)
+
+
 # --- 7. output ----------------------------------------------------------------------------------
 
 
@@ -428,7 +442,9 @@ def geometry_document(faces: Faces, arcs: list[LineString], source: Source) -> d
         army_circle = (ARMY_CLEARANCE, ARMY_CLEARANCE, "ellipse")
         keep_clear = [(ax, ay, *(army_circle if kinds[code] == "land" else fleet_box))]
         coasts = {
-            k.split("/")[1]: (x, y) for k, (x, y, _t) in source.anchors.items() if k.startswith(code + "/")
+            k.split("/")[1]: _inside(shape, x, y)
+            for k, (x, y, _t) in source.anchors.items()
+            if k.startswith(code + "/")
         }
         keep_clear.extend((x, y, *fleet_box) for x, y in coasts.values())
         sc = source.supplies.get(code)
