@@ -11,7 +11,7 @@ line changes nothing and comes back with the engine's reason and hint. The whole
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import delete
@@ -166,10 +166,9 @@ async def submit_orders(
             submitted_at=now,
         )
     )
-    await session.flush()
-    view = await _view(session, game, phase, powers)
     await session.commit()
-    return SubmissionReport(lines=tuple(outcomes), view=view)
+    after = replace(state, orders={**state.orders, **current})
+    return SubmissionReport(lines=tuple(outcomes), view=_view_of(after, game, phase, powers))
 
 
 async def clear_orders(
@@ -428,7 +427,10 @@ async def _store(
 
 
 async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
-    state = await phase_state(session, phase, game.variant)
+    return _view_of(await phase_state(session, phase, game.variant), game, phase, powers)
+
+
+def _view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
     mine = tuple(
         PowerOrders(
             power=p,
