@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.adjudicator import explain
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order, resolve_adjustments
-from engine.adjudicator.convoys import sea_graph
+from engine.adjudicator.convoys import BoardConvoys, sea_graph
 from engine.adjudicator.intake import Line, OrderLines, read_orders
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.adjudicator.movement import MovementResolver
@@ -155,12 +155,11 @@ def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
 def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int) -> Adjudication:
     game_map = board.game_map
     graph = sea_graph(game_map)
-    sea_fleets = frozenset(
-        u.province for _, u in board.all_units() if u.type == "F" and u.province in graph.seas
-    )
+    seas = graph.seas
+    convoys = BoardConvoys(graph, frozenset(u.province for _, u in board.all_units() if u.province in seas))
 
     def check(order: Order, power: str) -> Order:
-        return check_movement_order(order, board, power, graph, sea_fleets)
+        return check_movement_order(order, board, convoys)
 
     lines, chosen = read_orders(board, orders, check, cd)
     units = board.all_units()

@@ -9,7 +9,7 @@ Two board-level questions decide whether an order is legal before anything is re
 
 * :func:`route_exists` - could *some* chain of fleets now on the board carry the army? A move or a
   support that needs a convoy is illegal without one (DATC 6.D.32, 6.D.31, 4.E.1).
-* :func:`fleet_on_minimal_route` - is this fleet part of some route that has no shortcut? A convoy
+* :func:`minimal_route_fleets` - is this fleet part of some route that has no shortcut? A convoy
   order by a fleet that no route needs is illegal (DATC 6.G.19, 6.F.12): otherwise a fleet off the
   army's way could "express intent" for a convoy it takes no part in.
 """
@@ -96,33 +96,61 @@ def route_exists(
     return False
 
 
-def fleet_on_minimal_route(graph: SeaGraph, src: str, dst: str, fleets: Collection[str], fleet: str) -> bool:
-    """``fleet`` lies on a route from ``src`` to ``dst`` through ``fleets`` that has no shortcut.
+def minimal_route_fleets(graph: SeaGraph, src: str, dst: str, fleets: Collection[str]) -> frozenset[str]:
+    """The fleets (their seas) that lie on some route from ``src`` to ``dst`` without a shortcut.
 
     A route has no shortcut when no fleet on it could be left out: no sea touches a sea further
     along than the next one, only the first sea touches ``src`` and only the last touches ``dst``.
     Every route contains such a minimal one, so a fleet on none of them is never needed.
     """
-    if src == dst or fleet not in fleets:
-        return False
+    if src == dst:
+        return frozenset()
     shores = graph.sea_shores
     neighbours = graph.sea_neighbours
     src_seas = graph.shore_seas.get(src, frozenset())
+    found: set[str] = set()
+    path: list[str] = []
 
-    def extend(path: list[str], has_fleet: bool) -> bool:
-        last = path[-1]
-        if dst in shores[last]:
-            return has_fleet
-        for nxt in neighbours[last]:
-            if nxt not in fleets or nxt in path or nxt in src_seas:
-                continue
-            # no shortcut: the new sea may touch only the last sea of the path
-            if any(nxt in neighbours[earlier] for earlier in path[:-1]):
-                continue
-            path.append(nxt)
-            if extend(path, has_fleet or nxt == fleet):
-                return True
-            path.pop()
-        return False
+    def extend(sea: str) -> None:
+        if any(sea in neighbours[earlier] for earlier in path[:-1]):
+            return  # a shortcut from an earlier sea
+        path.append(sea)
+        if dst in shores[sea]:
+            found.update(path)  # a route; going further would only add a shortcut to dst
+        else:
+            for nxt in neighbours[sea]:
+                if nxt in fleets and nxt not in path and nxt not in src_seas:
+                    extend(nxt)
+        path.pop()
 
-    return any(extend([start], start == fleet) for start in src_seas if start in fleets)
+    for start in src_seas:
+        if start in fleets:
+            extend(start)
+    return frozenset(found)
+
+
+class BoardConvoys:
+    """Convoy questions about one board (its fleets at sea), each answered once."""
+
+    def __init__(self, graph: SeaGraph, sea_fleets: frozenset[str]) -> None:
+        self.graph = graph
+        self.sea_fleets = sea_fleets
+        self._carry: dict[tuple[str, str, str | None], bool] = {}
+        self._minimal: dict[tuple[str, str], frozenset[str]] = {}
+
+    def can_carry(self, src: str, dst: str, without: str | None = None) -> bool:
+        """Some chain of fleets (leaving out the one in sea ``without``) joins coasts ``src``, ``dst``."""
+        key = (src, dst, without)
+        hit = self._carry.get(key)
+        if hit is None:
+            fleets = self.sea_fleets if without is None else self.sea_fleets - {without}
+            hit = self._carry[key] = route_exists(self.graph, src, dst, fleets)
+        return hit
+
+    def needed(self, src: str, dst: str, fleet_sea: str) -> bool:
+        """The fleet in ``fleet_sea`` is on some route from ``src`` to ``dst`` without a shortcut."""
+        key = (src, dst)
+        hit = self._minimal.get(key)
+        if hit is None:
+            hit = self._minimal[key] = minimal_route_fleets(self.graph, src, dst, self.sea_fleets)
+        return fleet_sea in hit

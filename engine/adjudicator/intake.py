@@ -19,10 +19,11 @@ from engine.adjudicator import explain
 from engine.board import Board
 from engine.errors import OrderError
 from engine.mapdata import coast_of, province_of
-from engine.orders import Build, Order, Remove, SupportMove, Waive
+from engine.orders import Order, SupportMove
 from engine.parser import parse_order, split_orders
 from engine.validation import read_order, validate_order
 
+INVALID = explain.INVALID
 OrderLines = Mapping[str, Iterable[str | Order] | str]
 
 
@@ -39,11 +40,10 @@ class Line:
 
 def order_key(power: str, order: Order) -> tuple[str, str] | None:
     """What a later order replaces: the unit's province, or the build site; WAIVE replaces nothing."""
-    if isinstance(order, Waive) or order.unit is None:
+    unit = order.unit
+    if unit is None:
         return None
-    if isinstance(order, Build | Remove):
-        return (power, province_of(order.unit.location))
-    return (power, order.unit.province)
+    return (power, province_of(unit.location))
 
 
 def read_orders(
@@ -53,7 +53,8 @@ def read_orders(
     civil_disorder: Collection[str] = frozenset(),
 ) -> tuple[list[Line], dict[tuple[str, str], Line]]:
     """All lines in input order, and the chosen line per key (see :func:`order_key`)."""
-    powers = board.game_map.powers
+    game_map = board.game_map
+    powers = game_map.powers
     kind = board.phase.kind
     lines: list[Line] = []
     chosen: dict[tuple[str, str], Line] = {}
@@ -63,45 +64,50 @@ def read_orders(
             items = split_orders(items)
         elif not isinstance(items, list | tuple):
             items = [items]
+        refusal = None
+        if power not in powers:
+            refusal = explain.unknown_power(str(raw_power), powers)
+        elif power in civil_disorder:
+            refusal = explain.in_civil_disorder(power)
         for item in items:
-            if isinstance(item, Order):
-                line = Line(power, None, item)
-            elif not isinstance(item, str):
-                text = json.dumps(item, default=str)
-                lines.append(Line(power, text, None, explain.INVALID, explain.not_text(text)))
-                continue
-            else:
+            if type(item) is str:
                 text = item.strip()
                 if not text:
                     continue
                 line = Line(power, text, None)
-            lines.append(line)
-            if power not in powers:
-                line.status, line.reason = explain.INVALID, explain.unknown_power(str(raw_power), powers)
+            elif isinstance(item, Order):
+                line = Line(power, None, item)
+            else:
+                text = json.dumps(item, default=str)
+                line = Line(power, text, None, INVALID, explain.not_text(text))
+                lines.append(line)
                 continue
-            if power in civil_disorder:
-                line.status, line.reason = explain.INVALID, explain.in_civil_disorder(power)
+            lines.append(line)
+            if refusal is not None:
+                line.status, line.reason = INVALID, refusal
                 continue
             try:
                 if line.order is None:
-                    order = read_order(line.input, board, power)
-                    if isinstance(order, SupportMove) and board.game_map.provinces[order.dest].coasts:
-                        order = _keep_support_coast(order, parse_order(line.input, board.game_map, kind))
+                    order = read_order(text, board, power)
+                    if type(order) is SupportMove and game_map.provinces[order.dest].coasts:
+                        order = _keep_support_coast(order, parse_order(text, game_map, kind))
                 else:
                     order = _keep_support_coast(validate_order(line.order, board, power), line.order)
                 line.order = order
-                line.order = check(order, power)
+                order = line.order = check(order, power)
             except OrderError as exc:
-                line.status, line.reason = explain.INVALID, explain.with_hint(exc.reason, exc.hint)
+                line.status, line.reason = INVALID, explain.with_hint(exc.reason, exc.hint)
                 if line.order is None:
                     line.order = _readable(line.input, board, kind)
                 continue
-            key = order_key(power, line.order)
-            if key is not None:
-                earlier = chosen.get(key)
-                if earlier is not None:
-                    earlier.status, earlier.reason = explain.INVALID, explain.replaced(line.order)
-                chosen[key] = line
+            unit = order.unit
+            if unit is None:  # WAIVE
+                continue
+            key = (power, province_of(unit.location))
+            earlier = chosen.get(key)
+            if earlier is not None:
+                earlier.status, earlier.reason = INVALID, explain.replaced(order)
+            chosen[key] = line
     return lines, chosen
 
 

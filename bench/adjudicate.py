@@ -1,0 +1,213 @@
+"""How long one movement phase takes to adjudicate, on dense random positions.
+
+Each position has 34 units (as many as there are supply centers), spread over land and sea so that
+supports and convoys abound; every unit gets a legal-looking order: moves, supports of holds and
+moves (mostly of units that really do that), convoys along real chains of fleets. The figure is the
+full cost of ``engine.adjudicate_json`` (board and order parsing, validation, resolution, reasons,
+the JSON result), the number the speed goal of the adjudicator issue is about.
+
+    .venv/bin/python bench/adjudicate.py [--positions 300] [--repeat 5] [--seed 1]
+    .venv/bin/python bench/adjudicate.py --compare /tmp/dipvenv/bin/python
+
+``--compare PYTHON`` also times the PyPI ``diplomacy`` package (AGPL; never a dependency of this
+project) on the same positions, in that other interpreter; install it on the side, e.g.
+``python3 -m venv /tmp/dipvenv && /tmp/dipvenv/bin/pip install diplomacy``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Board, adjudicate, adjudicate_json, load_map  # noqa: E402
+from engine.adjudicator.convoys import route_exists, sea_graph  # noqa: E402
+from engine.mapdata import province_of  # noqa: E402
+from engine.parser import parse_order  # noqa: E402
+
+GM = load_map("standard")
+GRAPH = sea_graph(GM)
+
+
+def dense_position(rng: random.Random, n_units: int = 34) -> dict[str, list[str]]:
+    """``n_units`` units on distinct provinces, about a third of them fleets at sea."""
+    seas = [p for p in GM.provinces if GM.is_sea(p)]
+    land = [p for p in GM.provinces if not GM.is_sea(p)]
+    chosen = rng.sample(seas, 12) + rng.sample(land, n_units - 12)
+    units: dict[str, list[str]] = {}
+    for prov in chosen:
+        p = GM.provinces[prov]
+        kind = "F" if p.is_sea else ("F" if p.has_coast and rng.random() < 0.3 else "A")
+        loc = rng.choice(p.locations) if kind == "F" else prov
+        units.setdefault(rng.choice(GM.powers), []).append(f"{kind} {loc}")
+    return units
+
+
+def dense_orders(rng: random.Random, units: dict[str, list[str]]) -> dict[str, list[str]]:
+    """A plausible order for every unit: first the moves, then supports and convoys for them."""
+    where = {province_of(u.split()[1]): u for us in units.values() for u in us}
+    fleets = {p for p, u in where.items() if u[0] == "F" and GM.is_sea(p)}
+    plan: dict[str, str] = {}
+    moves: list[tuple[str, str]] = []  # (unit, destination province)
+    for prov, unit in where.items():
+        kind, loc = unit.split()
+        r = rng.random()
+        if r < 0.45:
+            options = sorted(GM.neighbours(kind, loc))
+            if kind == "A" and GM.is_coastal(prov) and rng.random() < 0.3:
+                far = [d for d in GM.provinces if GM.is_coastal(d) and d != prov]
+                far = [d for d in far if route_exists(GRAPH, prov, d, fleets)]
+                options += far[:8]
+            if options:
+                dest = rng.choice(options)
+                plan[prov] = f"{unit} - {dest}"
+                moves.append((unit, province_of(dest)))
+    for prov, unit in where.items():
+        if prov in plan:
+            continue
+        kind, loc = unit.split()
+        convoyable = [
+            (u, d) for u, d in moves
+            if u[0] == "A" and prov in fleets and route_exists(GRAPH, province_of(u.split()[1]), d, fleets)
+            and not GM.army_can_move(province_of(u.split()[1]), d)
+        ]  # fmt: skip
+        if convoyable and rng.random() < 0.7:
+            u, d = rng.choice(convoyable)
+            plan[prov] = f"{unit} C {u} - {d}"
+            continue
+        reach = {province_of(x) for x in GM.neighbours(kind, loc)}
+        into = [(u, d) for u, d in moves if d in reach and province_of(u.split()[1]) != prov]
+        hold = [where[p] for p in reach if p in where and p not in plan]
+        if into and rng.random() < 0.7:
+            u, d = rng.choice(into)
+            plan[prov] = f"{unit} S {u} - {d}"
+        elif hold:
+            plan[prov] = f"{unit} S {rng.choice(hold)}"
+        else:
+            plan[prov] = f"{unit} H"
+    orders: dict[str, list[str]] = {}
+    for power, us in units.items():
+        orders[power] = [plan[province_of(u.split()[1])] for u in us]
+    return orders
+
+
+def requests(count: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        units = dense_position(rng)
+        out.append({"phase": "F1901M", "units": units, "centers": {}, "orders": dense_orders(rng, units)})
+    return out
+
+
+def timed(fn, items: list, repeat: int) -> list[float]:
+    """Seconds per call, the best of ``repeat`` runs for each item (less noise from the machine)."""
+    times = []
+    gc.disable()
+    try:
+        for item in items:
+            best = float("inf")
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                fn(item)
+                best = min(best, time.perf_counter() - t0)
+            times.append(best)
+    finally:
+        gc.enable()
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def row(name: str, times: list[float]) -> str:
+    us = [t * 1e6 for t in times]
+    return f"| {name} | {statistics.median(us):.0f} | {percentile(us, 0.99):.0f} | {max(us):.0f} |"
+
+
+COMPARE_SCRIPT = r"""
+import json, sys, time, gc
+from diplomacy import Game
+reqs = json.load(sys.stdin)
+repeat = int(sys.argv[1])
+out = []
+gc.disable()
+for req in reqs:
+    best = float("inf")
+    for _ in range(repeat):
+        game = Game()
+        game.set_current_phase("F1901M")
+        game.clear_units()
+        for power, units in req["units"].items():
+            game.set_units(power, [u.replace("/", "/") for u in units])
+        for power, orders in req["orders"].items():
+            game.set_orders(power, orders)
+        t0 = time.perf_counter()
+        game.process()
+        best = min(best, time.perf_counter() - t0)
+    out.append(best)
+json.dump(out, sys.stdout)
+"""
+
+
+def compare(python: str, reqs: list[dict], repeat: int) -> list[float]:
+    done = subprocess.run(
+        [python, "-c", COMPARE_SCRIPT, str(repeat)],
+        input=json.dumps(reqs),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--compare", metavar="PYTHON", help="a Python with the PyPI diplomacy package")
+    args = ap.parse_args()
+
+    reqs = requests(args.positions, args.seed)
+    outs = [adjudicate_json(r) for r in reqs]  # warm caches; count what happened
+    rows = [r for out in outs for r in out["orders"]]
+    orders = sum(len(v) for r in reqs for v in r["orders"].values())
+    kinds = {k: sum(1 for r in rows if r["order"] and f" {k} " in f" {r['order']} ") for k in ("S", "C", "-")}
+    print(f"# Adjudication benchmark: {args.positions} dense random movement phases, seed {args.seed}")
+    print(f"# python {platform.python_version()} on {platform.machine()}, best of {args.repeat} runs each")
+    print(
+        f"# per phase: 34 units, {orders / len(reqs):.0f} orders "
+        f"({kinds['-'] / len(reqs):.1f} moves, {kinds['S'] / len(reqs):.1f} supports, "
+        f"{kinds['C'] / len(reqs):.1f} convoys); "
+        f"{sum(r['status'] == 'succeeded' for r in rows) / len(reqs):.1f} succeed, "
+        f"{sum(r['status'] == 'invalid' for r in rows) / len(reqs):.1f} invalid, "
+        f"{sum(len(d) for o in outs for d in o['dislodged'].values()) / len(reqs):.1f} dislodged"
+    )
+    print()
+    print("| what (one movement phase) | median µs | p99 µs | max µs |")
+    print("| --- | ---: | ---: | ---: |")
+    print(row("adjudicate_json: JSON in, JSON out (the goal: median ≤ 300)", timed(adjudicate_json, reqs, args.repeat)))
+    boards = [Board.from_json(r) for r in reqs]
+    parsed = [
+        (b, {p: [parse_order(t, GM, "M") for t in ts] for p, ts in r["orders"].items()})
+        for b, r in zip(boards, reqs, strict=True)
+    ]
+    print(row("adjudicate on a Board with parsed orders", timed(lambda x: adjudicate(*x), parsed, args.repeat)))
+    if args.compare:
+        print(row("PyPI diplomacy 1.1.2, Game.process() only", compare(args.compare, reqs, args.repeat)))
+
+
+if __name__ == "__main__":
+    main()
