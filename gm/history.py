@@ -1,0 +1,127 @@
+"""Looking back (/history) and at the board (/map): public data only.
+
+A phase's orders are shown once it has closed, never before (its board is public all along). Maps are
+the PNGs stored when the phase closed; a map that was never rendered (the first phase's opening
+position) is rendered once, off the event loop, and stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import PhaseMap, PhaseRecord, PhaseStatus
+from engine import Board, load_map
+from gm.errors import UnknownPhase
+from gm.lookup import load_game
+from gm.views import PhaseInfo
+from gm.worker import ORDERS_MAP, POSITION_MAP
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseHistory:
+    game_id: int
+    game_name: str
+    phase: PhaseInfo
+    board: dict[str, Any]  # the position at the phase's start (engine JSON)
+    results: dict[str, Any] | None  # None until the phase has closed: orders stay secret till then
+    maps: tuple[str, ...]  # kinds of stored maps for this phase: "position", "orders", "final"
+    phases: tuple[str, ...]  # every phase of the game so far, oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class MapImage:
+    filename: str
+    png: bytes
+
+
+async def phase_history(session: AsyncSession, game_id: int, phase_name: str | None = None) -> PhaseHistory:
+    """A phase of a game (default: the last closed one, else the current one)."""
+    game = await load_game(session, game_id)
+    phases = (
+        await session.exec(
+            select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(col(PhaseRecord.ordinal))
+        )
+    ).all()
+    if not phases:
+        raise UnknownPhase(f"{game.name} has not started, so it has no history yet.")
+    phase = _pick(phases, phase_name, game.name)
+    kinds = (await session.exec(select(PhaseMap.kind).where(PhaseMap.phase_id == phase.id))).all()
+    await session.commit()
+    return PhaseHistory(
+        game_id=game_id,
+        game_name=game.name,
+        phase=PhaseInfo.of(phase),
+        board=phase.board,
+        results=phase.results if phase.status == PhaseStatus.CLOSED else None,
+        maps=tuple(sorted(kinds)),
+        phases=tuple(p.name for p in phases),
+    )
+
+
+async def phase_map(
+    session: AsyncSession, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
+) -> MapImage | None:
+    """The map of a phase (default: the current one): its opening position, or with ``with_orders``
+    its orders and their results (closed phases only). None when there is no renderer."""
+    game = await load_game(session, game_id)
+    phases = (
+        await session.exec(
+            select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(col(PhaseRecord.ordinal))
+        )
+    ).all()
+    if not phases:
+        raise UnknownPhase(f"{game.name} has not started, so there is no map yet.")
+    phase = _pick(phases, phase_name, game.name, default_latest=True)
+    kind = ORDERS_MAP if with_orders else POSITION_MAP
+    if with_orders and phase.status != PhaseStatus.CLOSED:
+        raise UnknownPhase(
+            f"The {phase.name} orders are secret until the phase closes.", "Ask for the map without orders."
+        )
+    stored = (
+        await session.exec(select(PhaseMap).where(PhaseMap.phase_id == phase.id, PhaseMap.kind == kind))
+    ).first()
+    await session.commit()  # no transaction (no SQLite write lock) held while rendering
+    filename = f"{phase.name}-{kind}.png"
+    if stored is not None:
+        return MapImage(filename, stored.png)
+    if kind != POSITION_MAP:
+        return None
+    png = await asyncio.to_thread(_render_position, phase.board, game.variant)
+    if png is None:
+        return None
+    session.add(PhaseMap(phase_id=phase.id, kind=kind, png=png, created_at=datetime.now(UTC)))  # type: ignore[arg-type]
+    try:
+        await session.commit()
+    except IntegrityError:  # rendered by a concurrent request in the meantime: the same picture
+        await session.rollback()
+    return MapImage(filename, png)
+
+
+def _pick(
+    phases: list[PhaseRecord] | Any, phase_name: str | None, game_name: str, *, default_latest: bool = False
+) -> PhaseRecord:
+    if phase_name is None:
+        closed = [p for p in phases if p.status == PhaseStatus.CLOSED]
+        return phases[-1] if default_latest or not closed else closed[-1]
+    wanted = phase_name.strip().upper()
+    for phase in reversed(phases):
+        if phase.name == wanted:
+            return phase
+    raise UnknownPhase(
+        f"{game_name} has no phase {phase_name!r}.", "Its phases so far: " + ", ".join(p.name for p in phases)
+    )
+
+
+def _render_position(board_json: dict[str, Any], variant: str) -> bytes | None:
+    try:
+        from render import render_map
+    except ImportError:
+        return None
+    return render_map(Board.from_json(board_json, load_map(variant)))

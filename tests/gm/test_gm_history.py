@@ -1,0 +1,61 @@
+"""History and maps: public after the close, secret before; maps stored once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlmodel import select
+
+from db.database import SessionFactory
+from db.models import PhaseMap
+from gm.errors import UnknownPhase
+from gm.history import phase_history, phase_map
+from gm.worker import renderer_available
+from tests.gm.conftest import make_closer, make_started_game, submit
+
+
+async def test_orders_are_hidden_until_the_phase_closes(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    async with sessions() as s:
+        before = await phase_history(s, started.game.id)
+    assert before.phase.name == "S1901M" and before.results is None
+    assert "A PAR" in before.board["units"]["FRANCE"]  # the board is public
+    await make_closer(sessions).close(started.phase.id)
+    async with sessions() as s:
+        after = await phase_history(s, started.game.id)
+        current = await phase_history(s, started.game.id, "f1901m")
+    assert after.phase.name == "S1901M" and after.results is not None
+    assert {"power": "FRANCE", "order": "A PAR - BUR", "status": "succeeded"}.items() <= next(
+        o for o in after.results["orders"] if o["power"] == "FRANCE"
+    ).items()
+    assert current.results is None and current.phases == ("S1901M", "F1901M")
+    async with sessions() as s:
+        with pytest.raises(UnknownPhase, match="no phase 'S1950M'") as refused:
+            await phase_history(s, started.game.id, "S1950M")
+    assert "S1901M, F1901M" in (refused.value.hint or "")
+
+
+async def test_the_orders_map_of_an_open_phase_is_refused(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    async with sessions() as s:
+        with pytest.raises(UnknownPhase, match="secret until the phase closes"):
+            await phase_map(s, started.game.id, with_orders=True)
+
+
+async def test_the_opening_map_is_rendered_once_and_kept(sessions: SessionFactory) -> None:
+    if not renderer_available():
+        pytest.skip("render.render_map has not landed yet")
+    started = await make_started_game(sessions)
+
+    async def fetch() -> bytes:
+        async with sessions() as s:
+            image = await phase_map(s, started.game.id)
+        assert image is not None and image.filename == "S1901M-position.png"
+        return image.png
+
+    first, second = await asyncio.gather(fetch(), fetch())
+    assert first.startswith(b"\x89PNG") and first == second
+    async with sessions() as s:
+        assert len((await s.exec(select(PhaseMap))).all()) == 1
