@@ -149,11 +149,7 @@ async def submit_orders(
             changed[placed] = None
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
-        session.add(
-            GameLogEntry(
-                game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": powers}
-            )  # type: ignore[arg-type]
-        )
+        _log_return(session, game, user_id, now, powers)
     await _store(session, phase, user_id, now, current, typed, changed)
     session.add(
         OrderSubmission(
@@ -229,7 +225,10 @@ async def set_ready(
     """Mark the caller's powers ready (or not) for the phase to close early. ``close_now`` in the answer
     says that everybody is done and the caller should run the close (gm.runtime does)."""
     now = require_aware(now or utcnow())
-    game, _player, powers, phase = await _open_phase_for(session, game_id, user_id, None, expected_phase)
+    game, player, powers, phase = await _open_phase_for(session, game_id, user_id, None, expected_phase)
+    if ready and player.status == PlayerStatus.CIVIL_DISORDER:
+        player.status = PlayerStatus.ACTIVE  # back from civil disorder: a ready player is playing again
+        _log_return(session, game, user_id, now, powers)
     if ready:
         have = set(
             (
@@ -264,6 +263,13 @@ async def early_close_due(session: AsyncSession, phase_id: int) -> bool:
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+
+def _log_return(session: AsyncSession, game: Game, user_id: int, now: datetime, powers: list[str]) -> None:
+    entry = GameLogEntry(
+        game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": powers}
+    )  # type: ignore[arg-type]
+    session.add(entry)
 
 
 async def _open_phase_for(

@@ -249,3 +249,17 @@ async def test_the_phase_shown_is_the_current_one(sessions: SessionFactory) -> N
     async with sessions() as s:
         view = await orders.my_orders(s, started.game.id, player_of(started, "TURKEY"))
     assert view.phase.id == phase.id and view.phase.long_name == "Spring 1901 Movement"
+
+
+async def test_ready_brings_a_player_back_from_civil_disorder(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    italy = player_of(started, "ITALY")
+    async with sessions() as s:
+        player = (await s.exec(select(Player).where(Player.user_id == italy))).one()
+        player.status = PlayerStatus.CIVIL_DISORDER
+        await s.commit()
+    async with sessions() as s:
+        await orders.set_ready(s, started.game.id, italy, now=T0)
+    async with sessions() as s:
+        player = (await s.exec(select(Player).where(Player.user_id == italy))).one()
+    assert player.status == PlayerStatus.ACTIVE
