@@ -55,6 +55,26 @@ class MapGeometry:
     def has(self, location: str) -> bool:
         return province_of(location) in self.provinces
 
+    def contains(self, province: str, p: Point) -> bool:
+        """Whether the point lies in the province (even-odd rule, holes excluded)."""
+        shape = self.provinces.get(province)
+        if shape is None:
+            return False
+        return any(
+            _inside(p, poly[0]) and not any(_inside(p, hole) for hole in poly[1:]) for poly in shape.polygons
+        )
+
+
+def _inside(p: Point, ring: Ring) -> bool:
+    x, y = p
+    hit = False
+    n = len(ring)
+    for i in range(n):
+        (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
+
 
 def _point(p: list[float]) -> Point:
     return (float(p[0]), float(p[1]))

@@ -84,10 +84,11 @@ DEFAULT = Palette(
 )
 
 # Okabe & Ito, "Color Universal Design" (2008): black, orange, sky blue, bluish green, yellow, blue,
-# vermillion, reddish purple. Fills are the same hues lightened; units carry the power's initial.
+# vermillion, reddish purple (darkened a little for Russia's units). Fills are the same hues, lighter,
+# so that units and arrows stand out on their own land; units carry the power's initial.
 COLORBLIND = Palette(
     name="colorblind",
-    sea=(196, 214, 226),
+    sea=(170, 191, 208),
     land=(240, 236, 226),
     island=(224, 220, 210),
     impassable=(212, 210, 206),
@@ -106,13 +107,13 @@ COLORBLIND = Palette(
     title_dim=(180, 180, 180),
     letters_on_units=True,
     powers={
-        "AUSTRIA": PowerColours(fill=(236, 148, 92), unit=(213, 94, 0), ink=_WHITE, letter="A"),
-        "ENGLAND": PowerColours(fill=(72, 142, 196), unit=(0, 90, 150), ink=_WHITE, letter="E"),
-        "FRANCE": PowerColours(fill=(150, 208, 242), unit=(86, 180, 233), ink=_INK_DARK, letter="F"),
-        "GERMANY": PowerColours(fill=(128, 128, 128), unit=(20, 20, 20), ink=_WHITE, letter="G"),
-        "ITALY": PowerColours(fill=(92, 190, 160), unit=(0, 130, 100), ink=_WHITE, letter="I"),
-        "RUSSIA": PowerColours(fill=(222, 160, 196), unit=(204, 121, 167), ink=_INK_DARK, letter="R"),
-        "TURKEY": PowerColours(fill=(244, 236, 120), unit=(240, 228, 66), ink=_INK_DARK, letter="T"),
+        "AUSTRIA": PowerColours(fill=(236, 160, 100), unit=(213, 94, 0), ink=_WHITE, letter="A"),
+        "ENGLAND": PowerColours(fill=(110, 160, 205), unit=(0, 90, 150), ink=_WHITE, letter="E"),
+        "FRANCE": PowerColours(fill=(192, 226, 246), unit=(86, 180, 233), ink=_INK_DARK, letter="F"),
+        "GERMANY": PowerColours(fill=(150, 150, 150), unit=(20, 20, 20), ink=_WHITE, letter="G"),
+        "ITALY": PowerColours(fill=(130, 205, 180), unit=(0, 130, 100), ink=_WHITE, letter="I"),
+        "RUSSIA": PowerColours(fill=(232, 192, 216), unit=(184, 84, 144), ink=_WHITE, letter="R"),
+        "TURKEY": PowerColours(fill=(250, 244, 170), unit=(240, 228, 66), ink=_INK_DARK, letter="T"),
     },
 )
 

@@ -8,6 +8,7 @@ either way an order's arrow starts where its unit stood, which is its own locati
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -70,7 +71,7 @@ class Scene:
                     DrawnUnit(
                         power,
                         d.unit,
-                        scene.dislodged_at(d.unit.location),
+                        scene.dislodged_at(d.unit.location, d.attacker_from),
                         dislodged=True,
                         retreats=d.retreats,
                         fading=(power, d.unit.province) in leaving,
@@ -92,10 +93,26 @@ class Scene:
                 scene.units.append(DrawnUnit(m.power, order.unit, at, fading=True, ghost=True))
         return scene
 
-    def dislodged_at(self, location: str) -> Point:
-        x, y = self.layout.px(self.geometry.anchor(location))
+    def dislodged_at(self, location: str, attacker_from: str | None = None) -> Point:
+        """Where a dislodged unit is set aside: pushed away from its attacker, inside its province,
+        clear of the province's name; up and to the right when nothing says otherwise."""
+        geo = self.geometry
+        ax, ay = geo.anchor(location)
         dx, dy = L.DISLODGED_OFFSET
-        return (x + self.layout.size(dx), y + self.layout.size(dy))
+        dist = math.hypot(dx, dy)
+        base = math.atan2(dy, dx)
+        if attacker_from and geo.has(attacker_from):
+            fx, fy = geo.anchor(attacker_from)
+            if (fx, fy) != (ax, ay):
+                base = math.atan2(ay - fy, ax - fx)
+        label = geo.provinces[province_of(location)].label
+        for turn in (0, 40, -40, 80, -80, 120, -120, 180):
+            angle = base + math.radians(turn)
+            p = (ax + dist * math.cos(angle), ay + dist * math.sin(angle))
+            if geo.contains(province_of(location), p) and math.dist(p, label) > L.ARMY_RADIUS + 3.0:
+                return self.layout.px(p)
+        p = (ax + dist * math.cos(base), ay + dist * math.sin(base))
+        return self.layout.px(p)
 
     def unit_at(
         self, province: str, power: str | None = None, dislodged: bool | None = None

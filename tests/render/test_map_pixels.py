@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from engine.orders import Build, Hold, Move, Remove, SupportHold, Unit
+from engine.orders import Build, Convoy, Hold, Move, Remove, SupportHold, Unit
 from render import OrderMark, RenderOptions, render_map
 from render import layout as L
 from render.geometry import load_geometry
@@ -153,13 +153,17 @@ def test_a_dislodged_unit_is_set_aside_and_marked() -> None:
     )
     img = draw(b)
     x, y = lay.px(geo.provinces["WAR"].unit)
-    dx, dy = (lay.size(v) for v in L.DISLODGED_OFFSET)
-    aside = (round(x + dx), round(y + dy))
-    r = round(lay.size(L.ARMY_RADIUS) * 0.6)
-    assert count_near(window(img, aside, r), DEFAULT.powers["RUSSIA"].unit) > r
-    assert count_near(window(img, (round(x), round(y)), r), DEFAULT.powers["GERMANY"].unit) > r
+    r = lay.size(L.ARMY_RADIUS)
+    russian, german = DEFAULT.powers["RUSSIA"].unit, DEFAULT.powers["GERMANY"].unit
+    # The attacker holds the spot; the dislodged unit stands beside it, pushed away from Prussia.
+    assert count_near(window(img, (round(x), round(y)), round(r * 0.6)), german) > r
+    assert count_near(window(img, (round(x), round(y)), round(r * 0.6)), russian) == 0
+    pru_x, _ = lay.px(geo.provinces["PRU"].unit)
+    away = 1 if x > pru_x else -1
+    beside = window(img, (round(x + away * r * 1.9), round(y)), round(r * 1.8))
+    assert count_near(beside, russian) > r
     orange = (232, 110, 0)
-    assert count_near(window(img, aside, round(lay.size(L.ARMY_RADIUS) * 2.2)), orange, 40) > 10
+    assert count_near(window(img, (round(x), round(y)), round(r * 4)), orange, 40) > 10
 
 
 def test_builds_and_removals_carry_badges() -> None:
@@ -235,3 +239,21 @@ def test_titles_show_the_phase_and_the_centre_counts(monkeypatch: pytest.MonkeyP
     assert "FRA 5" in written
     assert "ITA 1" in written
     assert "GER 0" in written
+
+
+def test_a_convoyed_army_travels_through_its_fleets() -> None:
+    geo, lay = load_geometry(), layout()
+    b = board({"ENGLAND": ["A LON", "F ENG", "F MAO", "F WES"]}, {})
+    marks = [
+        OrderMark("ENGLAND", Move(Unit("A", "LON"), "TUN", via_convoy=True), "succeeded"),
+        *(
+            OrderMark("ENGLAND", Convoy(Unit("F", sea), Unit("A", "LON"), "TUN"), "succeeded")
+            for sea in ("ENG", "MAO", "WES")
+        ),
+    ]
+    convoyed, plain = draw(b, marks), draw(b)
+    colour = DEFAULT.powers["ENGLAND"].unit
+    mao, wes = lay.px(geo.provinces["MAO"].unit), lay.px(geo.provinces["WES"].unit)
+    between = (round((mao[0] + wes[0]) / 2), round((mao[1] + wes[1]) / 2))
+    assert count_near(window(convoyed, between, 6), colour, 40) > 4
+    assert count_near(window(plain, between, 6), colour, 40) == 0
