@@ -17,6 +17,7 @@ project) on the same positions, in that other interpreter; install it on the sid
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import platform
@@ -29,10 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Board, adjudicate, adjudicate_json, load_map  # noqa: E402
-from engine.adjudicator.convoys import route_exists, sea_graph  # noqa: E402
-from engine.mapdata import province_of  # noqa: E402
-from engine.parser import parse_order  # noqa: E402
+from engine import Board, adjudicate, adjudicate_json, load_map
+from engine.adjudicator.convoys import route_exists, sea_graph
+from engine.errors import OrderError
+from engine.mapdata import province_of
+from engine.parser import parse_order
+from engine.validation import read_order
 
 GM = load_map("standard")
 GRAPH = sea_graph(GM)
@@ -126,6 +129,14 @@ def timed(fn, items: list, repeat: int) -> list[float]:
     return times
 
 
+def read_all(pair: tuple[Board, dict]) -> None:
+    board, req = pair
+    for power, texts in req["orders"].items():
+        for text in texts:
+            with contextlib.suppress(OrderError):
+                read_order(text, board, power)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -184,7 +195,12 @@ def main() -> None:
     outs = [adjudicate_json(r) for r in reqs]  # warm caches; count what happened
     rows = [r for out in outs for r in out["orders"]]
     orders = sum(len(v) for r in reqs for v in r["orders"].values())
-    kinds = {k: sum(1 for r in rows if r["order"] and f" {k} " in f" {r['order']} ") for k in ("S", "C", "-")}
+    texts = [r["order"] or "" for r in rows if r["input"] is not None]
+    kinds = {
+        "S": sum(" S " in t for t in texts),
+        "C": sum(" C " in t for t in texts),
+        "-": sum(" - " in t and " S " not in t and " C " not in t for t in texts),
+    }
     print(f"# Adjudication benchmark: {args.positions} dense random movement phases, seed {args.seed}")
     print(f"# python {platform.python_version()} on {platform.machine()}, best of {args.repeat} runs each")
     print(
@@ -198,13 +214,17 @@ def main() -> None:
     print()
     print("| what (one movement phase) | median µs | p99 µs | max µs |")
     print("| --- | ---: | ---: | ---: |")
-    print(row("adjudicate_json: JSON in, JSON out (the goal: median ≤ 300)", timed(adjudicate_json, reqs, args.repeat)))
+    rep = args.repeat
+    print(row("adjudicate_json: JSON in, JSON out (goal: median ≤ 300)", timed(adjudicate_json, reqs, rep)))
+    print(row("  of which Board.from_json (the position)", timed(Board.from_json, reqs, rep)))
     boards = [Board.from_json(r) for r in reqs]
+    pairs = list(zip(boards, reqs, strict=True))
+    print(row("  of which read_order for every line (parser, validation)", timed(read_all, pairs, rep)))
     parsed = [
         (b, {p: [parse_order(t, GM, "M") for t in ts] for p, ts in r["orders"].items()})
         for b, r in zip(boards, reqs, strict=True)
     ]
-    print(row("adjudicate on a Board with parsed orders", timed(lambda x: adjudicate(*x), parsed, args.repeat)))
+    print(row("adjudicate on a Board, orders already parsed", timed(lambda x: adjudicate(*x), parsed, rep)))
     if args.compare:
         print(row("PyPI diplomacy 1.1.2, Game.process() only", compare(args.compare, reqs, args.repeat)))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.adjudicator import explain
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order, resolve_adjustments
@@ -35,8 +35,7 @@ FAILED = explain.FAILED
 INVALID = explain.INVALID
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
     """One order line's outcome. ``input`` is None for default orders and civil-disorder removals."""
 
     power: str

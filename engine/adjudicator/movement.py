@@ -115,67 +115,82 @@ class MovementResolver:
 
     def _classify(self) -> None:
         occ = self.occ
+        kind = self.kind
+        dst_of = self.dst
+        target = self.target
+        support_dst = self.support_dst
+        moves_into = self.moves_into
+        supports: list[int] = []
+        convoys: list[int] = []
         for i, order in enumerate(self.orders):
-            if isinstance(order, Move):
-                self.kind[i] = MOVE
+            cls = type(order)
+            if cls is Move:
+                kind[i] = MOVE
                 dst = province_of(order.dest)
-                self.dst[i] = dst
-                self.moves_into.setdefault(dst, []).append(i)
-            elif isinstance(order, SupportMove | SupportHold):
+                dst_of[i] = dst
+                movers = moves_into.get(dst)
+                if movers is None:
+                    moves_into[dst] = [i]
+                else:
+                    movers.append(i)
+            elif cls is SupportMove or cls is SupportHold:
                 j = occ.get(order.supported.province, -1)
                 if j >= 0:
-                    self.kind[i] = SUPPORT
-                    self.target[i] = j
-                    if isinstance(order, SupportMove):
-                        self.support_dst[i] = province_of(order.dest)
-            elif isinstance(order, Convoy):
+                    kind[i] = SUPPORT
+                    target[i] = j
+                    supports.append(i)
+                    if cls is SupportMove:
+                        support_dst[i] = province_of(order.dest)
+            elif cls is Convoy:
                 j = occ.get(order.convoyed.province, -1)
                 if j >= 0:
-                    self.kind[i] = CONVOY
-                    self.target[i] = j
-        # supports and convoys that match the named unit's order
-        kind = self.kind
-        for i in range(self.n):
-            k = kind[i]
-            if k == SUPPORT:
-                j = self.target[i]
-                order = self.orders[i]
-                if isinstance(order, SupportHold):
-                    ok = kind[j] != MOVE
-                else:
-                    ok = kind[j] == MOVE and self.dst[j] == self.support_dst[i]
-                    if ok:
-                        want = coast_of(order.dest)
-                        have = coast_of(self.orders[j].dest)
-                        ok = want is None or have is None or want == have
+                    kind[i] = CONVOY
+                    target[i] = j
+                    convoys.append(i)
+        # supports and convoys that match what the named unit does
+        orders = self.orders
+        for i in supports:
+            j = target[i]
+            sdst = support_dst[i]
+            if sdst is None:
+                ok = kind[j] != MOVE
+            else:
+                ok = kind[j] == MOVE and dst_of[j] == sdst
                 if ok:
-                    self.matched[i] = True
-                    self.sups[j].append(i)
-            elif k == CONVOY:
-                j = self.target[i]
-                order = self.orders[i]
-                if kind[j] == MOVE and self.dst[j] == province_of(order.dest) and self.units[j].type == "A":
-                    self.matched[i] = True
-                    fleets = self.convoy_fleets[j]
-                    if fleets is None:
-                        fleets = self.convoy_fleets[j] = set()
-                    fleets.add(self.prov[i])
+                    want = coast_of(orders[i].dest)
+                    ok = want is None or (have := coast_of(orders[j].dest)) is None or want == have
+            if ok:
+                self.matched[i] = True
+                self.sups[j].append(i)
+        for i in convoys:
+            j = target[i]
+            if kind[j] == MOVE and dst_of[j] == province_of(orders[i].dest) and self.units[j].type == "A":
+                self.matched[i] = True
+                fleets = self.convoy_fleets[j]
+                if fleets is None:
+                    fleets = self.convoy_fleets[j] = set()
+                fleets.add(self.prov[i])
         # which moves go by convoy (DATC 4.A.3) and which are head-to-head battles
         army_adj = self.game_map.army_adjacency
-        for i in range(self.n):
-            if kind[i] != MOVE or self.units[i].type != "A":
+        prov = self.prov
+        via = self.via
+        power = self.power
+        movers = [i for movers in moves_into.values() for i in movers]
+        for i in movers:
+            if self.units[i].type != "A":
                 continue
-            if self.orders[i].via_convoy or self.dst[i] not in army_adj[self.prov[i]]:
-                self.via[i] = True
+            if orders[i].via_convoy or dst_of[i] not in army_adj[prov[i]]:
+                via[i] = True
             elif self.convoy_fleets[i]:
-                me = self.power[i]
-                self.via[i] = any(self.power[occ[sea]] == me for sea in self.convoy_fleets[i])
-        for i in range(self.n):
-            if kind[i] != MOVE or self.via[i]:
+                me = power[i]
+                via[i] = any(power[occ[sea]] == me for sea in self.convoy_fleets[i])
+        opp = self.opp
+        for i in movers:
+            if via[i]:
                 continue
-            j = occ.get(self.dst[i], -1)
-            if j >= 0 and kind[j] == MOVE and not self.via[j] and self.dst[j] == self.prov[i]:
-                self.opp[i] = j
+            j = occ.get(dst_of[i], -1)
+            if j >= 0 and kind[j] == MOVE and not via[j] and dst_of[j] == prov[i]:
+                opp[i] = j
 
     # --- the guess-and-check driver ---------------------------------------------------------------
 
