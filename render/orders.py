@@ -97,7 +97,7 @@ class OrderOverlay:
     def colour(self, power: str) -> tuple[RGBA, RGBA]:
         """(stroke colour, halo colour) for a power's orders."""
         rgb = self.scene.palette.power(power).unit
-        halo = (30, 30, 34, 230) if _luminance(rgb) > 0.5 else (255, 255, 255, 235)
+        halo = (30, 30, 34, 230) if _luminance(rgb) > 0.6 else (255, 255, 255, 235)
         return (*rgb, 255), halo
 
     def ring_radius(self, unit: DrawnUnit | None, unit_type: str | None = None) -> float:
