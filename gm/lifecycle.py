@@ -24,7 +24,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
@@ -45,7 +45,7 @@ from gm import announcements as say
 from gm import results as outcome
 from gm.clock import Clock, utcnow
 from gm.outbox import Target, enqueue
-from gm.progress import phase_state
+from gm.progress import PhaseState, phase_state
 from gm.settings import GameSettings
 from gm.views import PhaseInfo
 from gm.worker import POSITION_MAP, close_work
@@ -130,7 +130,7 @@ class PhaseCloser:
                 log.exception("adjudicating phase %s failed; reopening it", phase_id)
                 await self._reopen(phase_id)
                 raise CloseFailed(f"phase {phase_id} could not be adjudicated: {exc!r}") from exc
-            return await self._write(phase_id, request, answer)
+            return await self._write(phase_id, answer)
 
     # --- steps ------------------------------------------------------------------------------------
 
@@ -189,144 +189,92 @@ class PhaseCloser:
             return CloseOutcome(phase_id, 0, "", closed=False, status="missing")
         return CloseOutcome(phase_id, phase.game_id, phase.name, closed=False, status=str(phase.status))
 
-    async def _write(self, phase_id: int, request: dict[str, Any], answer: dict[str, Any]) -> CloseOutcome:
+    async def _write(self, phase_id: int, answer: dict[str, Any]) -> CloseOutcome:
+        async with self._sessions() as session:
+            written = await self._write_results(session, phase_id, answer)
+        return written if written is not None else await self._unclaimed(phase_id)
+
+    async def _write_results(
+        self, session: Any, phase_id: int, answer: dict[str, Any]
+    ) -> CloseOutcome | None:
+        """Step 3 in one transaction, starting with its compare-and-set; None when another finisher won."""
         now = self._clock()
         result, next_board_json = answer["result"], answer["next_board"]
-        async with self._sessions() as session:
-            phase = await session.get(PhaseRecord, phase_id)
-            assert phase is not None
-            game = await session.get(Game, phase.game_id)
-            assert game is not None
-            game_id: int = game.id  # type: ignore[assignment]
-            game_map = load_map(game.variant)
-            settings = GameSettings.from_json(game.settings)
-            state = await phase_state(session, phase, game.variant)
-            missed = outcome.who_missed(state)
-            change = outcome.changes(phase.board, result, next_board_json)
-            counts = outcome.center_counts(next_board_json, game_map.powers)
-            next_name: str | None = result.get("next_phase")
-            winner = result.get("winner")
-            end_reason = "solo" if winner else _short_game_over(next_name, settings)
-            game_over = (
-                outcome.final_standing(next_board_json, game_map.powers, winner, end_reason)
-                if end_reason
-                else None
+        phase = await session.get(PhaseRecord, phase_id)
+        assert phase is not None
+        game = await session.get(Game, phase.game_id)
+        assert game is not None
+        game_id: int = game.id  # type: ignore[assignment]
+        game_map = load_map(game.variant)
+        settings = GameSettings.from_json(game.settings)
+        state = await phase_state(session, phase, game.variant)
+        missed = outcome.who_missed(state)
+        change = outcome.changes(phase.board, result, next_board_json)
+        counts = outcome.center_counts(next_board_json, game_map.powers)
+        next_name: str | None = result.get("next_phase")
+        winner = result.get("winner")
+        end_reason = "solo" if winner else _short_game_over(next_name, settings)
+        game_over = (
+            outcome.final_standing(next_board_json, game_map.powers, winner, end_reason)
+            if end_reason
+            else None
+        )
+
+        claimed = await session.exec(
+            update(PhaseRecord)
+            .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+            .values(
+                status=PhaseStatus.CLOSED,
+                closed_at=now,
+                results={
+                    **result,
+                    "board_after": next_board_json,
+                    "changes": change,
+                    "missed": missed.to_json(),
+                    "game_over": game_over,
+                },
             )
+        )
+        if claimed.rowcount != 1:  # somebody else finished it first
+            await session.rollback()
+            return None
 
-            claimed = await session.exec(
-                update(PhaseRecord)
-                .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
-                .values(
-                    status=PhaseStatus.CLOSED,
-                    closed_at=now,
-                    results={
-                        **result,
-                        "board_after": next_board_json,
-                        "changes": change,
-                        "missed": missed.to_json(),
-                        "game_over": game_over,
-                    },
-                )
-            )
-            if claimed.rowcount != 1:  # somebody else finished it first
-                await session.rollback()
-                return await self._unclaimed(phase_id)
-
-            next_phase: PhaseRecord | None = None
-            if game_over is None and next_name is not None:
-                kind = Phase.parse(next_name).kind
-                paused = game.status == GameStatus.PAUSED
-                next_phase = PhaseRecord(
-                    game_id=game_id,
-                    ordinal=phase.ordinal + 1,
-                    name=next_name,
-                    board=next_board_json,
-                    adjustments=(result.get("adjustments") or None) if kind == "A" else None,
-                    deadline=None if paused else now + timedelta(minutes=settings.phase_minutes(kind)),
-                    opened_at=now,
-                )
-                session.add(next_phase)
-                await session.flush()
-            else:
-                game.status = GameStatus.FINISHED
-                game.finished_at = now
-                game.result = game_over
-            for kind, png in answer.get("maps", {}).items():
-                if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
-                    owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
-                else:
-                    owner = phase_id
-                session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
-            await _count_missed(session, game_id, state, missed)
-
-            next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None  # type: ignore[union-attr]
-            enqueue(
-                session,
+        next_phase: PhaseRecord | None = None
+        if game_over is None and next_name is not None:
+            kind = Phase.parse(next_name).kind
+            paused = game.status == GameStatus.PAUSED
+            next_phase = PhaseRecord(
                 game_id=game_id,
-                phase_id=phase_id,
-                kind="phase_results",
-                target=Target.game_channel(),
-                payload=outcome.results_payload(
-                    game_id=game_id,
-                    game_name=game.name,
-                    phase_id=phase_id,
-                    phase_name=phase.name,
-                    result=result,
-                    change=change,
-                    counts=counts,
-                    missed=missed,
-                    next_phase=next_ref,  # type: ignore[arg-type]
-                    maps=list(answer.get("maps", {})),
-                    game_over=game_over,
-                ),
-                key=f"phase_results:{phase_id}",
-                now=now,
+                ordinal=phase.ordinal + 1,
+                name=next_name,
+                board=next_board_json,
+                adjustments=(result.get("adjustments") or None) if kind == "A" else None,
+                deadline=None if paused else now + timedelta(minutes=settings.phase_minutes(kind)),
+                opened_at=now,
             )
-            next_close_now = False
-            if next_phase is not None:
-                board = Board.from_json(next_board_json, game_map)
-                for power, payload in outcome.opened_payloads(
-                    game_id=game_id,
-                    game_name=game.name,
-                    board=board,
-                    adjustments=next_phase.adjustments,
-                    deadline=next_phase.deadline,
-                ).items():
-                    if state.active(power):
-                        enqueue(
-                            session,
-                            game_id=game_id,
-                            phase_id=next_phase.id,
-                            kind="phase_opened",
-                            target=Target.power_channel(power),
-                            payload=payload,
-                            key=f"phase_opened:{next_phase.id}:{power}",
-                            now=now,
-                        )
-                next_state = await phase_state(session, next_phase, game.variant)
-                next_close_now = next_phase.deadline is not None and next_state.can_close_early()
-            else:
-                enqueue(
-                    session,
-                    game_id=game_id,
-                    phase_id=phase_id,
-                    kind="game_over",
-                    target=Target.game_channel(),
-                    payload=say.base(
-                        game_id,
-                        game.name,
-                        title=f"{game.name} is over",
-                        lines=_game_over_lines(game_over),
-                        phase=phase.name,
-                        result=game_over,
-                    ),
-                    key=f"game_over:{game_id}",
-                    now=now,
-                )
+            session.add(next_phase)
             await session.flush()
-            if self._hooks.before_commit:
-                await self._hooks.before_commit(phase_id)
-            await session.commit()
+        else:
+            game.status = GameStatus.FINISHED
+            game.finished_at = now
+            game.result = game_over
+        for kind, png in answer.get("maps", {}).items():
+            if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
+                owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
+            else:
+                owner = phase_id
+            session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
+        await _count_missed(session, game_id, state, missed)
+
+        _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
+        next_close_now = False
+        if next_phase is not None:
+            next_state = await phase_state(session, next_phase, game.variant)
+            next_close_now = next_phase.deadline is not None and next_state.can_close_early()
+        await session.flush()
+        if self._hooks.before_commit:
+            await self._hooks.before_commit(phase_id)
+        await session.commit()
         return CloseOutcome(
             phase_id=phase_id,
             game_id=game_id,
@@ -339,6 +287,88 @@ class PhaseCloser:
             next_close_now=next_close_now,
             seconds=answer.get("seconds"),
         )
+
+
+def _announce(
+    session: Any,
+    game: Game,
+    phase: PhaseRecord,
+    next_phase: PhaseRecord | None,
+    state: PhaseState,
+    answer: dict[str, Any],
+    change: dict[str, Any],
+    counts: dict[str, int],
+    missed: outcome.Missed,
+    game_over: dict[str, Any] | None,
+    now: datetime,
+) -> None:
+    """Queue the results for the game channel, then the call to order for every power that must act
+    in the next phase (in its private channel), or the end of the game."""
+    game_id: int = game.id  # type: ignore[assignment]
+    phase_id: int = phase.id  # type: ignore[assignment]
+    result = answer["result"]
+    next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None
+    enqueue(
+        session,
+        game_id=game_id,
+        phase_id=phase_id,
+        kind="phase_results",
+        target=Target.game_channel(),
+        payload=outcome.results_payload(
+            game_id=game_id,
+            game_name=game.name,
+            phase_id=phase_id,
+            phase_name=phase.name,
+            result=result,
+            change=change,
+            counts=counts,
+            missed=missed,
+            next_phase=next_ref,  # type: ignore[arg-type]
+            maps=list(answer.get("maps", {})),
+            game_over=game_over,
+        ),
+        key=f"phase_results:{phase_id}",
+        now=now,
+    )
+    if next_phase is None:
+        enqueue(
+            session,
+            game_id=game_id,
+            phase_id=phase_id,
+            kind="game_over",
+            target=Target.game_channel(),
+            payload=say.base(
+                game_id,
+                game.name,
+                title=f"{game.name} is over",
+                lines=_game_over_lines(game_over),
+                phase=phase.name,
+                result=game_over,
+            ),
+            key=f"game_over:{game_id}",
+            now=now,
+        )
+        return
+    board = Board.from_json(next_phase.board, load_map(game.variant))
+    calls = outcome.opened_payloads(
+        game_id=game_id,
+        game_name=game.name,
+        board=board,
+        adjustments=next_phase.adjustments,
+        deadline=next_phase.deadline,
+    )
+    for power, payload in calls.items():
+        if state.active(power):
+            enqueue(
+                session,
+                game_id=game_id,
+                phase_id=next_phase.id,
+                kind="phase_opened",
+                target=Target.power_channel(power),
+                payload=payload,
+                key=f"phase_opened:{next_phase.id}:{power}",
+                now=now,
+            )
 
 
 def _short_game_over(next_name: str | None, settings: GameSettings) -> str | None:
