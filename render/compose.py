@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,9 @@ from render.titlebar import draw_footer, draw_title
 
 DEFAULT_WIDTH = 1600
 PNG_COMPRESS_LEVEL = 6
+# The cached layers, sprites and fonts are shared; one picture at a time per process keeps FreeType
+# and the caches safe when the bot renders from several threads (the work is CPU-bound anyway).
+_RENDER_LOCK = threading.Lock()
 GHOST_OPACITY = 0.5
 FADING_OPACITY = 0.45
 
@@ -72,6 +76,16 @@ def render_image(
     results: Mapping[str, Any] | None = None,
 ) -> Image.Image:
     """The picture as a Pillow RGB image (see :func:`render_map`)."""
+    with _RENDER_LOCK:
+        return _render_image(board, orders, options, results)
+
+
+def _render_image(
+    board: Board,
+    orders: Sequence[OrderMark | Order] | None,
+    options: RenderOptions | None,
+    results: Mapping[str, Any] | None,
+) -> Image.Image:
     options = options or RenderOptions()
     pal: Palette = get_palette(options.palette)
     geo = load_geometry(board.game_map.name)

@@ -13,6 +13,7 @@ CREDIT = (
     "Map geometry derived from DPjudge (MIT): W. Roberts, G. Boyce, J. W. Walko, M. Huys, M. Hand"
     " \u00b7 see MAP_NOTICE.txt"
 )
+SHORT_CREDIT = "Map geometry: DPjudge (MIT) \u00b7 MAP_NOTICE.txt"
 
 
 def _short(power: str) -> str:
@@ -25,12 +26,6 @@ def draw_title(img: Image.Image, board: Board, lay: Layout, pal: Palette, title:
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.width, h), fill=pal.title_bg)
     pad = round(h * 0.28)
-    big = font(round(h * 0.42), BOLD)
-    small = font(round(h * 0.27), BOLD)
-    draw.text((pad, h * 0.47), title, font=big, fill=pal.title_text, anchor="lm")
-    if subtitle:
-        tw = draw.textlength(title, font=big)
-        draw.text((pad + tw + h * 0.25, h * 0.50), subtitle, font=small, fill=pal.title_dim, anchor="lm")
     counts = board.center_counts()
     adjusting = board.phase.kind == "A"
     unit_counts = {p: len(board.units.get(p, ())) for p in counts}
@@ -48,6 +43,7 @@ def draw_title(img: Image.Image, board: Board, lay: Layout, pal: Palette, title:
             width += draw.textlength(extra, font=delta_font) + chip_h * 0.25
         labels.append((power, text, extra, width))
     x = lay.width - pad - sum(w for *_, w in labels) - gap * (len(labels) - 1)
+    _draw_heading(draw, title, subtitle, pad, x - 2 * pad, h, pal)
     y0 = (h - chip_h) / 2
     for power, text, extra, width in labels:
         colours = pal.power(power)
@@ -69,14 +65,38 @@ def draw_title(img: Image.Image, board: Board, lay: Layout, pal: Palette, title:
         x += width + gap
 
 
+def _draw_heading(
+    draw: ImageDraw.ImageDraw, title: str, subtitle: str, left: float, room: float, h: int, pal: Palette
+) -> None:
+    """The title, and the subtitle after it if both fit in ``room``; a long title is made smaller."""
+    size = round(h * 0.42)
+    big = font(size, BOLD)
+    small = font(round(h * 0.27), BOLD)
+    title_w = draw.textlength(title, font=big)
+    gap = h * 0.25
+    if subtitle and title_w + gap + draw.textlength(subtitle, font=small) > room:
+        subtitle = ""
+    while title_w > room and size > 8:
+        size -= 1
+        big = font(size, BOLD)
+        title_w = draw.textlength(title, font=big)
+    draw.text((left, h * 0.47), title, font=big, fill=pal.title_text, anchor="lm")
+    if subtitle:
+        draw.text((left + title_w + gap, h * 0.50), subtitle, font=small, fill=pal.title_dim, anchor="lm")
+
+
 def draw_footer(img: Image.Image, lay: Layout, pal: Palette, note: str) -> None:
-    """The credit for the map geometry, small, at the bottom right; ``note`` at the left."""
+    """The credit for the map geometry, small, at the bottom right; ``note`` at the left if it fits."""
     top = lay.title_height + lay.map_height
     h = lay.footer_height
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, top, lay.width, top + h), fill=pal.title_bg)
     f = font(max(9, round(h * 0.58)), CONDENSED_BOLD)
     pad = round(h * 0.6)
-    draw.text((lay.width - pad, top + h / 2), CREDIT, font=f, fill=pal.title_dim, anchor="rm")
-    if note:
+    credit = CREDIT
+    if draw.textlength(credit, font=f) > lay.width - 2 * pad:
+        credit = SHORT_CREDIT
+    credit_w = draw.textlength(credit, font=f)
+    draw.text((lay.width - pad, top + h / 2), credit, font=f, fill=pal.title_dim, anchor="rm")
+    if note and draw.textlength(note, font=f) + credit_w + 4 * pad < lay.width:
         draw.text((pad, top + h / 2), note, font=f, fill=pal.title_dim, anchor="lm")
