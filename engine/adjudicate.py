@@ -305,8 +305,8 @@ def _end_of_turn(
         return Adjudication(phase, None, results, after, gone, {}, winner)
     if due:
         return Adjudication(phase, winter, results, after, gone, due)
-    spring = Phase("S", phase.year + 1, "M")
-    return Adjudication(phase, spring, results, _board(board, spring, new_units, centers, {}), gone)
+    after.phase = spring = Phase("S", phase.year + 1, "M")  # nothing to adjust: skip the winter
+    return Adjudication(phase, spring, results, after, gone)
 
 
 def _update_centers(board: Board, units: dict[str, list[Unit]]) -> dict[str, frozenset[str]]:

@@ -49,9 +49,11 @@ def retreat_options(
 
 def dislodged_units(r: MovementResolver) -> dict[int, Dislodged]:
     """Unit index -> its Dislodged entry (attacker's province and retreat options)."""
-    occupied = {r.dst[i] if r.moved(i) else r.prov[i] for i in range(r.n)}
     hits = r.dislodgements()
-    standoffs = r.standoff_provinces() if hits else set()
+    if not hits:
+        return {}
+    occupied = {r.dst[i] if r.moved(i) else r.prov[i] for i in range(r.n)}
+    standoffs = r.standoff_provinces()
     out = {}
     for hit in hits:
         victim, attacker = hit.victim, hit.attacker
