@@ -52,6 +52,6 @@ from engine.validation import read_order, validate_order
 
 __all__ += ["parse_order", "read_order", "split_orders", "validate_order"]
 
-from engine.adjudicate import Adjudication, OrderResult, adjudicate, adjudicate_json  # noqa: E402
+from engine.adjudication import Adjudication, OrderResult, adjudicate, adjudicate_json  # noqa: E402
 
 __all__ += ["Adjudication", "OrderResult", "adjudicate", "adjudicate_json"]

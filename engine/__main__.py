@@ -13,7 +13,7 @@ import json
 import sys
 from typing import TextIO
 
-from engine.adjudicate import adjudicate_json
+from engine.adjudication import adjudicate_json
 from engine.board import BoardError
 
 

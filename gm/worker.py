@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from engine import Board, load_map
-from engine.adjudicate import adjudicate
+from engine.adjudication import adjudicate
 
 log = logging.getLogger(__name__)
 

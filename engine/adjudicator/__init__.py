@@ -1,4 +1,4 @@
-"""The adjudicator's parts; the entry points are in :mod:`engine.adjudicate`.
+"""The adjudicator's parts; the entry points are in :mod:`engine.adjudication`.
 
 - :mod:`~engine.adjudicator.intake`: reading and judging each order line, one order per unit.
 - :mod:`~engine.adjudicator.legality`: board-level legality (convoy routes, supports needing them).
