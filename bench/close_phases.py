@@ -34,7 +34,6 @@ from gm import games, orders
 from gm.clock import utcnow
 from gm.lifecycle import CloseOutcome, PhaseCloser
 from gm.runtime import Gamemaster
-from gm.worker import renderer_available
 
 PLAYERS = 7
 
@@ -168,9 +167,6 @@ async def main() -> None:
     parser.add_argument("--url", help="database URL (default: a new SQLite file in a temporary directory)")
     args = parser.parse_args()
     render = not args.no_render
-    if render and not renderer_available():
-        print("render.render_map is not available: benchmarking without maps")
-        render = False
 
     tmp = tempfile.TemporaryDirectory(prefix="gm-bench-")
     url = args.url or f"sqlite+aiosqlite:///{tmp.name}/bench.db"

@@ -13,10 +13,11 @@ from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
+from render import marks_from_results, render_map
 
 log = logging.getLogger(__name__)
 
-ORDERS_MAP = "orders"  # the phase's start board with its orders and their results drawn
+ORDERS_MAP = "orders"  # the phase's outcome: units where they ended, dislodgements, orders and results
 POSITION_MAP = "position"  # the next phase's start board
 
 
@@ -45,21 +46,13 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_maps(board: Board, adjudication: Any) -> dict[str, bytes]:
-    """The orders map of the phase and the position map of the next one; {} while there is no renderer."""
-    try:
-        from render import marks_from_results, render_map
-    except ImportError:  # the renderer has not landed in this checkout
-        return {}
+    """The orders map of the phase and the position map of the next one.
+
+    The orders map is drawn on the *resulting* board: the renderer starts each arrow where its unit
+    stood and shows the dislodged units beside their attackers, which the start board cannot show.
+    """
     marks = marks_from_results(adjudication.to_json(), board.game_map)
     return {
-        ORDERS_MAP: render_map(board, marks),
+        ORDERS_MAP: render_map(adjudication.board, marks),
         POSITION_MAP: render_map(adjudication.board),
     }
-
-
-def renderer_available() -> bool:
-    try:
-        from render import marks_from_results, render_map  # noqa: F401
-    except ImportError:
-        return False
-    return True

@@ -11,7 +11,6 @@ from db.database import SessionFactory
 from db.models import PhaseMap
 from gm.errors import UnknownPhase
 from gm.history import phase_history, phase_map
-from gm.worker import renderer_available
 from tests.gm.conftest import make_closer, make_started_game, submit
 
 
@@ -45,8 +44,6 @@ async def test_the_orders_map_of_an_open_phase_is_refused(sessions: SessionFacto
 
 
 async def test_the_opening_map_is_rendered_once_and_kept(sessions: SessionFactory) -> None:
-    if not renderer_available():
-        pytest.skip("render.render_map has not landed yet")
     started = await make_started_game(sessions)
 
     async def fetch() -> bytes:

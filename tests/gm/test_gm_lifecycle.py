@@ -222,10 +222,6 @@ async def test_a_solo_ends_the_game(sessions: SessionFactory) -> None:
 
 
 async def test_maps_are_stored_with_the_phases_when_rendering(sessions: SessionFactory) -> None:
-    from gm.worker import renderer_available
-
-    if not renderer_available():
-        pytest.skip("render.render_map has not landed yet")
     started = await make_started_game(sessions)
     outcome = await make_closer(sessions, render_maps=True).close(started.phase.id)
     assert outcome.next_phase is not None
