@@ -353,7 +353,7 @@ def _dislodged(unit: Unit, board: Board, power: str) -> Dislodged:
     prov = _province(gm, unit.location, unit)
     for entry in board.dislodged_of(power):
         if entry.unit.province == prov:
-            _check_type(unit, entry.unit, gm)
+            _check_type(unit, entry.unit, gm, coast_matters=False)
             return entry
     standing = board.occupied().get(prov)
     if standing is not None and standing[0] == power:
@@ -462,7 +462,8 @@ def _build_hint(board: Board, power: str) -> str:
 
 
 def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
-    """The board's unit for an order's unit, if it is ``power``'s."""
+    """The board's unit for an order's unit, if it is ``power``'s. A wrong coast is corrected to the
+    one the fleet stands on: the coast of the ordered unit has no purpose (DATC 4.B.5, 6.B.10)."""
     gm = board.game_map
     hit = board.occupied().get(province_of(unit.location))
     if hit is None:
@@ -473,7 +474,7 @@ def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
     owner, actual = hit
     if owner != power:
         raise InvalidOrder(f"{actual} is not yours: it belongs to {owner}", _units_hint(board, power))
-    _check_type(unit, actual, gm)
+    _check_type(unit, actual, gm, coast_matters=False)
     return actual
 
 
@@ -487,11 +488,13 @@ def _other_unit(unit: Unit, board: Board, order: Order, verb: str) -> Unit:
             f"{order}: there is no unit in {_name(gm, prov)} to {verb}",
             "check the province of the unit you mean",
         )
-    _check_type(unit, actual, gm)
+    _check_type(unit, actual, gm, coast_matters=True)
     return actual
 
 
-def _check_type(unit: Unit, actual: Unit, gm: GameMap) -> None:
+def _check_type(unit: Unit, actual: Unit, gm: GameMap, *, coast_matters: bool) -> None:
+    """Refuse a unit named with the wrong type, or (``coast_matters``: a unit supported or convoyed)
+    on the other coast of its province."""
     if unit.location == actual.location and (unit.type is None or unit.type == actual.type):
         return  # the usual case, checked first: the adjudicator validates every order of every phase
     if unit.type is not None and unit.type != actual.type:
@@ -501,7 +504,7 @@ def _check_type(unit: Unit, actual: Unit, gm: GameMap) -> None:
             f"write {actual}",
         )
     coast = coast_of(unit.location)
-    if coast is not None and actual.type == "F" and actual.location != unit.location:
+    if coast_matters and coast is not None and actual.type == "F" and actual.location != unit.location:
         raise InvalidOrder(
             f"{actual} is on the {_coast_word(coast_of(actual.location) or '')}, "
             f"not the {_coast_word(coast)}",

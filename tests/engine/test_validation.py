@@ -100,8 +100,21 @@ def test_wrong_unit_type(board: Board) -> None:
     assert "A PAR" in (err.hint or "")
 
 
-def test_wrong_coast_of_own_fleet(board: Board) -> None:
+def test_wrong_coast_of_own_fleet_is_corrected(board: Board) -> None:
+    # DATC 6.B.10 (4.B.5): the coast of the ordered unit has no purpose; the order names the real one.
+    assert accepted("F StP/NC - Bot", board, "RUSSIA") == "F STP/SC - BOT"
+    assert accepted("F St Petersburg (north coast) holds", board, "RUSSIA") == "F STP/SC H"
+    assert accepted("F StP/NC S A War - Lvn", board, "RUSSIA") == "F STP/SC S A WAR - LVN"
+
+
+def test_wrong_coast_does_not_move_the_fleet_to_the_other_coast(board: Board) -> None:
+    # DATC 6.B.11: naming the other coast does not put the fleet there.
     err = refused("F StP/NC - Bar", board, "RUSSIA")
+    assert "F STP/SC cannot reach Barents Sea (BAR)" in err.reason
+
+
+def test_wrong_coast_of_a_supported_fleet(board: Board) -> None:
+    err = refused("A Mos S F StP/NC", board, "RUSSIA")
     assert "F STP/SC is on the south coast, not the north coast" in err.reason
 
 
