@@ -27,7 +27,7 @@ from engine.adjudicator.movement import MovementResolver
 from engine.adjudicator.retreats import dislodged_units, resolve_retreats
 from engine.board import Board, BoardError, Dislodged
 from engine.mapdata import load_map, province_of
-from engine.orders import Build, Disband, Hold, Order, Remove, Unit, format_order
+from engine.orders import Build, Disband, Hold, Order, Remove, Unit, format_order, shared_unit
 from engine.phase import Phase
 
 SUCCEEDED = explain.SUCCEEDED
@@ -188,7 +188,7 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
             continue
         if resolver.moved(i):
             dest = unit_orders[i].dest
-            unit = Unit(unit.type, dest if unit.type == "F" else province_of(dest))
+            unit = shared_unit(unit.type, dest if unit.type == "F" else province_of(dest))
         new_units.setdefault(power, []).append(unit)
     by_power: dict[str, list[Dislodged]] = {}
     for i in sorted(dislodged):
@@ -231,7 +231,7 @@ def _retreats(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
         line.status, line.reason = outcome.status, reason
         if outcome.dest is not None:
             dest = outcome.dest
-            unit = Unit(d.unit.type, dest if d.unit.type == "F" else province_of(dest))
+            unit = shared_unit(d.unit.type, dest if d.unit.type == "F" else province_of(dest))
             new_units.setdefault(d.power, []).append(unit)
     _explain_invalid(lines, chosen, board, explain.unit_disbanded, dislodged_only=True)
     results = _results(board, lines, defaults)

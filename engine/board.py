@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.mapdata import GameMap, load_map, province_of
-from engine.orders import Unit
+from engine.orders import Unit, shared_unit
 from engine.phase import Phase
 
 
@@ -164,13 +164,38 @@ class Board:
 
 
 def _power(game_map: GameMap, name: str) -> str:
+    if name in game_map.powers:
+        return name
     upper = str(name).strip().upper()
     if upper not in game_map.powers:
         raise BoardError(f"unknown power {name!r}; powers are {', '.join(game_map.powers)}")
     return upper
 
 
+_UNIT_TABLES: dict[int, tuple[GameMap, dict[str, Unit]]] = {}
+
+
+def _unit_table(game_map: GameMap) -> dict[str, Unit]:
+    """Canonical text -> Unit for every unit that can stand on the map (``A PAR``, ``F STP/NC``)."""
+    hit = _UNIT_TABLES.get(id(game_map))
+    if hit is not None and hit[0] is game_map:
+        return hit[1]
+    table = {}
+    for prov in game_map.provinces.values():
+        if prov.is_land:
+            table[f"A {prov.code}"] = shared_unit("A", prov.code)
+        if prov.has_coast:
+            for loc in prov.locations:
+                table[f"F {loc}"] = shared_unit("F", loc)
+    _UNIT_TABLES[id(game_map)] = (game_map, table)
+    return table
+
+
 def _unit(game_map: GameMap, text: str) -> Unit:
+    """The unit a board's JSON names; canonical text is a table lookup, anything else is checked."""
+    hit = _unit_table(game_map).get(text)
+    if hit is not None:
+        return hit
     try:
         unit = Unit.from_text(str(text).strip().upper())
     except ValueError as exc:

@@ -83,6 +83,7 @@ class GameMap:
     supply_centers: frozenset[str] = field(init=False)
     home_centers: dict[str, tuple[str, ...]] = field(init=False)
     locations: frozenset[str] = field(init=False)
+    fleet_reach: dict[str, frozenset[str]] = field(init=False)  # location -> provinces a fleet enters
 
     def __post_init__(self) -> None:
         self.supply_centers = frozenset(p.code for p in self.provinces.values() if p.supply_center)
@@ -94,6 +95,9 @@ class GameMap:
         for p in self.provinces.values():
             locs.update(p.locations)
         self.locations = frozenset(locs)
+        self.fleet_reach = {
+            loc: frozenset(province_of(d) for d in dests) for loc, dests in self.fleet_adjacency.items()
+        }
 
     # --- movement -------------------------------------------------------------------------------
 
@@ -120,8 +124,8 @@ class GameMap:
         whatever the coast (DATC 6.B.4).
         """
         if unit_type == "A":
-            return self.army_can_move(src, dst_province)
-        return bool(self.fleet_destinations(src, dst_province))
+            return dst_province in self.army_adjacency.get(province_of(src), ())
+        return dst_province in self.fleet_reach.get(src, ())
 
     def neighbours(self, unit_type: str, src: str) -> frozenset[str]:
         """Locations a unit can move to by itself (armies: provinces; fleets: coasts where named)."""

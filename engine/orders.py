@@ -12,7 +12,7 @@ location alone (``PAR - BUR``), which the parser also reads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.mapdata import province_of
 
@@ -26,10 +26,12 @@ class Unit:
 
     type: str | None
     location: str
+    # Derived from the location once, at construction: the adjudicator asks for it hundreds of times
+    # a phase, and units are built rarely (boards and the parser share them).
+    province: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def province(self) -> str:
-        return province_of(self.location)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.location))
 
     def __str__(self) -> str:
         return self.location if self.type is None else f"{self.type} {self.location}"
@@ -41,6 +43,22 @@ class Unit:
         if len(parts) != 2 or parts[0] not in (ARMY, FLEET):
             raise ValueError(f"not a unit: {text!r} (expected e.g. 'A PAR' or 'F STP/NC')")
         return cls(parts[0], parts[1])
+
+
+_SHARED_UNITS: dict[tuple[str | None, str], Unit] = {}
+
+
+def shared_unit(unit_type: str | None, location: str) -> Unit:
+    """The one Unit for (type, location) that the parser, boards and the adjudicator share.
+
+    Sharing makes the usual checks identity tests: a canonical order's unit *is* the board's unit.
+    Only for locations of a map (the set stays small); any other Unit may be built directly.
+    """
+    key = (unit_type, location)
+    unit = _SHARED_UNITS.get(key)
+    if unit is None:
+        unit = _SHARED_UNITS[key] = Unit(unit_type, location)
+    return unit
 
 
 @dataclass(frozen=True, slots=True)

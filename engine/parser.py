@@ -34,6 +34,7 @@ from engine.orders import (
     SupportMove,
     Unit,
     Waive,
+    shared_unit,
 )
 
 MAX_ORDER_LENGTH = 300
@@ -128,10 +129,9 @@ _FAST_VERBS = {
     "C": "C",
 }
 _WAIVE = Waive()
-# Orders read by the tolerant reader, by (text, phase kind): orders are immutable, and the same lines
-# come back again and again (edited order lists, retries, the DATC's repeated positions).
+# Lines read, by (text, phase kind); see read_line. Orders are immutable, so sharing them is safe.
 _CACHE: dict[tuple[str, str | None], tuple[GameMap, ParsedLine]] = {}
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 16384
 
 
 def _canon(game_map: GameMap) -> _Canon:
@@ -147,7 +147,7 @@ def _canon(game_map: GameMap) -> _Canon:
     units: dict[tuple[str | None, str], Unit] = {}
     for key, loc in locations.items():
         for t in ("A", "F", None):
-            units[(t, key)] = units.get((t, loc)) or Unit(t, loc)
+            units[(t, key)] = shared_unit(t, loc)
     table = _Canon(units, locations)
     _CANON[id(game_map)] = (game_map, table)
     return table
@@ -255,35 +255,40 @@ def parse_order(text: str, game_map: GameMap | None = None, phase_kind: str | No
 
     Raises OrderParseError (with ``reason`` and ``hint``), never anything else.
     """
-    gm = game_map if game_map is not None else load_map()
-    if type(text) is str and len(text) <= MAX_ORDER_LENGTH and phase_kind in _PHASE_KINDS:
-        hit = _fast(text, _canon(gm), phase_kind)
-        if hit is not None:
-            return hit
-    return _tolerant(text, gm, phase_kind).order
+    return read_line(text, game_map, phase_kind).order
 
 
 def read_line(text: str, game_map: GameMap | None = None, phase_kind: str | None = None) -> ParsedLine:
     """Like :func:`parse_order`, also telling the power the line was addressed to and whether the
-    order was a bare unit. Raises OrderParseError only."""
+    order was a bare unit. Raises OrderParseError only.
+
+    Lines read are remembered per process by (text, phase kind), since the same lines come back
+    again and again (every game's "A PAR - BUR", edited order lists, retries); what a text means does
+    not depend on the board, only on the map and the kind of phase.
+    """
     gm = game_map if game_map is not None else load_map()
-    if type(text) is str and len(text) <= MAX_ORDER_LENGTH and phase_kind in _PHASE_KINDS:
-        hit = _fast(text, _canon(gm), phase_kind)
-        if hit is not None:
-            # A build the fast path read without a closing "B" was a bare unit ("A MUN").
-            return ParsedLine(hit, None, type(hit) is Build and text.split()[-1].upper() != "B")
-    return _tolerant(text, gm, phase_kind)
-
-
-def _tolerant(text: str, gm: GameMap, phase_kind: str | None) -> ParsedLine:
-    """The tolerant reader behind a cache and a safety net."""
     key = (text, phase_kind) if type(text) is str else None
     if key is not None:
         cached = _CACHE.get(key)
         if cached is not None and cached[0] is gm:
             return cached[1]
+    line = _read_any(text, gm, phase_kind)
+    if key is not None:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = (gm, line)
+    return line
+
+
+def _read_any(text: str, gm: GameMap, phase_kind: str | None) -> ParsedLine:
+    """The fast path for canonical text, else the tolerant reader behind a safety net."""
+    if type(text) is str and len(text) <= MAX_ORDER_LENGTH and phase_kind in _PHASE_KINDS:
+        hit = _fast(text, _canon(gm), phase_kind)
+        if hit is not None:
+            # A build the fast path read without a closing "B" was a bare unit ("A MUN").
+            return ParsedLine(hit, None, type(hit) is Build and text.split()[-1].upper() != "B")
     try:
-        line = _read_line(text, gm, phase_kind)
+        return _read_line(text, gm, phase_kind)
     except OrderParseError:
         raise
     except Exception as exc:  # a bug here must not take a whole phase down; say what to do instead
@@ -291,11 +296,6 @@ def _tolerant(text: str, gm: GameMap, phase_kind: str | None) -> ParsedLine:
             f"could not read this order ({type(exc).__name__})",
             "write it as e.g. 'A PAR - BUR'; if it is right, tell a moderator",
         ) from exc
-    if key is not None:
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = (gm, line)
-    return line
 
 
 def _read_line(text: str, game_map: GameMap | None, phase_kind: str | None) -> ParsedLine:
@@ -573,7 +573,7 @@ class _Grammar:
             ):
                 t = self.take().value  # "build a fleet in Kiel": 'a' was an article
         loc = self.location(f"the province of {role}", example)
-        return Unit(t, loc)
+        return shared_unit(t, loc)
 
     # --- orders --------------------------------------------------------------------------------------
 

@@ -81,7 +81,8 @@ def validate_order(order: Order, board: Board, power: str) -> Order:
 
 def _movement(order: Order, board: Board, power: str) -> Order:
     if isinstance(order, Hold):
-        return Hold(_own_unit(order.unit, board, power))
+        unit = _own_unit(order.unit, board, power)
+        return order if unit is order.unit else Hold(unit)
     if isinstance(order, Move):
         return _move(order, board, power)
     if isinstance(order, SupportHold):
@@ -112,6 +113,15 @@ def _movement(order: Order, board: Board, power: str) -> Order:
 def _move(order: Move, board: Board, power: str) -> Order:
     gm = board.game_map
     unit = _own_unit(order.unit, board, power)
+    if not order.via_convoy:
+        # The usual case first: the exact place of a neighbour (fleets: the coast, where there are two).
+        dest = order.dest
+        if unit.type == "F":
+            neighbours = gm.fleet_adjacency[unit.location]
+        else:
+            neighbours = gm.army_adjacency[unit.province]
+        if dest in neighbours:
+            return order if unit is order.unit else Move(unit, dest)
     dest_prov = _province(gm, order.dest, order)
     src_prov = unit.province
     if dest_prov == src_prov:
@@ -204,6 +214,8 @@ def _support_hold(order: SupportHold, board: Board, power: str) -> Order:
                 else " (armies cannot enter the sea)"
             ),
         )
+    if unit is order.unit and target is order.supported:
+        return order
     return SupportHold(unit, target)
 
 
@@ -239,6 +251,8 @@ def _support_move(order: SupportMove, board: Board, power: str) -> Order:
             f"{unit} supports {target} to {_name(gm, dest_prov)}, but {target} can never get there",
             _reach_hint(gm, target),
         )
+    if unit is order.unit and target is order.supported and dest_prov == order.dest:
+        return order
     return SupportMove(unit, target, dest_prov)
 
 
@@ -284,6 +298,8 @@ def _convoy(order: Convoy, board: Board, power: str) -> Order:
             "no chain of seas through it links the two",
             "only fleets in seas between the two coasts can convoy",
         )
+    if fleet is order.unit and army is order.convoyed and dest_prov == order.dest:
+        return order
     return Convoy(fleet, army, dest_prov)
 
 
@@ -464,9 +480,9 @@ def _build_hint(board: Board, power: str) -> str:
 def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
     """The board's unit for an order's unit, if it is ``power``'s. A wrong coast is corrected to the
     one the fleet stands on: the coast of the ordered unit has no purpose (DATC 4.B.5, 6.B.10)."""
-    gm = board.game_map
-    hit = board.occupied().get(province_of(unit.location))
+    hit = board.occupied().get(unit.province)
     if hit is None:
+        gm = board.game_map
         prov = _province(gm, unit.location, unit)
         raise InvalidOrder(
             f"there is no unit in {_name(gm, prov)} to order ({unit})", _units_hint(board, power)
@@ -474,21 +490,24 @@ def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
     owner, actual = hit
     if owner != power:
         raise InvalidOrder(f"{actual} is not yours: it belongs to {owner}", _units_hint(board, power))
-    _check_type(unit, actual, gm, coast_matters=False)
+    if actual is not unit:
+        _check_type(unit, actual, board.game_map, coast_matters=False)
     return actual
 
 
 def _other_unit(unit: Unit, board: Board, order: Order, verb: str) -> Unit:
     """The board's unit that an order supports or convoys (anyone's)."""
-    gm = board.game_map
-    prov = _province(gm, unit.location, order)
-    actual = board.unit_at(prov)
-    if actual is None:
+    hit = board.occupied().get(unit.province)
+    if hit is None:
+        gm = board.game_map
+        prov = _province(gm, unit.location, order)
         raise InvalidOrder(
             f"{order}: there is no unit in {_name(gm, prov)} to {verb}",
             "check the province of the unit you mean",
         )
-    _check_type(unit, actual, gm, coast_matters=True)
+    actual = hit[1]
+    if actual is not unit:
+        _check_type(unit, actual, board.game_map, coast_matters=True)
     return actual
 
 
