@@ -144,23 +144,26 @@ ADJUSTMENT_ORDERS = (Build, Remove, Waive)
 
 def format_order(order: Order) -> str:
     """The canonical text of an order."""
-    match order:
-        case Hold(unit=u):
-            return f"{u} H"
-        case Move(unit=u, dest=d, via_convoy=v):
-            return f"{u} - {d} VIA" if v else f"{u} - {d}"
-        case SupportHold(unit=u, supported=s):
-            return f"{u} S {s}"
-        case SupportMove(unit=u, supported=s, dest=d):
-            return f"{u} S {s} - {d}"
-        case Convoy(unit=u, convoyed=a, dest=d):
-            return f"{u} C {a} - {d}"
-        case Retreat(unit=u, dest=d):
-            return f"{u} R {d}"
-        case Disband(unit=u) | Remove(unit=u):
-            return f"{u} D"
-        case Build(unit=u):
-            return f"{u} B"
-        case Waive():
-            return "WAIVE"
-    raise TypeError(f"not an order: {order!r}")
+    formatter = _FORMATTERS.get(type(order))
+    if formatter is None:
+        raise TypeError(f"not an order: {order!r}")
+    return formatter(order)
+
+
+def _move_text(o: Move) -> str:
+    return f"{o.unit} - {o.dest} VIA" if o.via_convoy else f"{o.unit} - {o.dest}"
+
+
+# One small formatter per order type (a dictionary lookup: every result line of every phase is printed).
+_FORMATTERS = {
+    Hold: lambda o: f"{o.unit} H",
+    Move: _move_text,
+    SupportHold: lambda o: f"{o.unit} S {o.supported}",
+    SupportMove: lambda o: f"{o.unit} S {o.supported} - {o.dest}",
+    Convoy: lambda o: f"{o.unit} C {o.convoyed} - {o.dest}",
+    Retreat: lambda o: f"{o.unit} R {o.dest}",
+    Disband: lambda o: f"{o.unit} D",
+    Remove: lambda o: f"{o.unit} D",
+    Build: lambda o: f"{o.unit} B",
+    Waive: lambda o: "WAIVE",
+}

@@ -244,7 +244,8 @@ def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str
     """(status, reason) of unit ``i``'s order after resolution; ``dislodged_by`` is a unit or -1."""
     order = r.orders[i]
     hit = dislodged_text(r, dislodged_by, i) if dislodged_by >= 0 else ""
-    if isinstance(order, Move):
+    kind = type(order)
+    if kind is Move:
         if r.result[i]:
             how = " by convoy" if r.via[i] else ""
             d = r.occ.get(r.dst[i], -1)
@@ -253,12 +254,12 @@ def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str
             return SUCCEEDED, f"moved to {order.dest}{how}"
         why = _failed_move(r, i)
         return FAILED, f"{why}; {hit}" if hit else why
-    if isinstance(order, SupportHold | SupportMove):
+    if kind is SupportMove or kind is SupportHold:
         status, why = _support_result(r, i)
         if hit and why == "support cut":
             return status, f"support cut: {hit}"
         return status, f"{why}; {hit}" if hit else why
-    if isinstance(order, Convoy):
+    if kind is Convoy:
         status, why = _convoy_result(r, i)
         if hit and why == "convoy failed":
             return status, f"convoy failed: {hit}"

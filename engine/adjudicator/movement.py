@@ -191,6 +191,13 @@ class MovementResolver:
             j = occ.get(dst_of[i], -1)
             if j >= 0 and kind[j] == MOVE and not via[j] and dst_of[j] == prov[i]:
                 opp[i] = j
+        # The easy majority: a support or a convoy that nobody attacks is given; no need to ask later.
+        state = self.state
+        result = self.result
+        for i in (*supports, *convoys):
+            if prov[i] not in moves_into:
+                state[i] = _RESOLVED
+                result[i] = True
 
     # --- the guess-and-check driver ---------------------------------------------------------------
 
@@ -329,10 +336,14 @@ class MovementResolver:
             self.graph, self.prov[i], self.dst[i], fleets, usable=lambda sea: self.resolve(occ[sea])
         )
 
-    def _count(self, supporters: list[int]) -> int:
+    def _count(self, supporters: list[int], except_power: str | None = None) -> int:
+        """How many of ``supporters`` are given (leaving out those of ``except_power``)."""
         n = 0
+        state = self.state
+        result = self.result
+        power = self.power
         for s in supporters:
-            if self.resolve(s):
+            if power[s] != except_power and (result[s] if state[s] == _RESOLVED else self.resolve(s)):
                 n += 1
         return n
 
@@ -345,8 +356,7 @@ class MovementResolver:
         defender = self.power[d]
         if defender == self.power[i]:
             return 0
-        power = self.power
-        return 1 + self._count([s for s in self.sups[i] if power[s] != defender])
+        return 1 + self._count(self.sups[i], except_power=defender)
 
     def hold_strength(self, prov: str) -> int:
         d = self.occ.get(prov, -1)
