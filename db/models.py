@@ -1,5 +1,5 @@
-"""The tables: games, players, powers, phases, orders (current and logged), ready flags, votes, maps,
-the moderation log and the outbox of messages to post.
+"""The tables: games, players, powers, phases, orders (current and logged), ready flags, draw and
+concession proposals with their votes, maps, the moderation log and the outbox of messages to post.
 
 Conventions:
 - Discord ids (snowflakes, up to 2**63) are BigInteger, portable between SQLite and PostgreSQL.
@@ -93,7 +93,9 @@ class Player(SQLModel, table=True):
     joined_at: datetime = Field(sa_type=UTCDateTime)
     left_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     missed_phases: int = 0  # phases closed while this player owed orders and sent none
-    missed_in_a_row: int = 0  # the same, reset by any phase in which they acted
+    # Movement phases missed in a row (retreats and adjustments do not count), reset by any phase in
+    # which they acted; reaching the game's ``civil_disorder_after`` puts the player in civil disorder.
+    missed_in_a_row: int = 0
 
 
 class PowerAssignment(SQLModel, table=True):
@@ -125,6 +127,7 @@ class PhaseRecord(SQLModel, table=True):
     adjustments: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     status: str = Field(default=PhaseStatus.OPEN, max_length=20, index=True)
     deadline: datetime | None = Field(default=None, sa_type=UTCDateTime)  # None while paused
+    remaining_seconds: int | None = None  # while paused: the time that was left (None: a full phase)
     opened_at: datetime = Field(sa_type=UTCDateTime)
     adjudication_started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     close_reason: str | None = Field(default=None, max_length=20)  # deadline, all_ready, moderator
@@ -176,18 +179,41 @@ class ReadyFlag(SQLModel, table=True):
     set_at: datetime = Field(sa_type=UTCDateTime)
 
 
-class Vote(SQLModel, table=True):
-    """A power's vote in a phase (``kind`` draw or concede); a later vote replaces the earlier."""
+class ProposalStatus(StrEnum):
+    OPEN = "open"  # taking votes until its phase closes
+    PASSED = "passed"  # every voter said yes: the game ended
+    LAPSED = "lapsed"  # its phase closed first (votes reset when the board changes)
 
-    __tablename__ = "vote"
-    __table_args__ = (UniqueConstraint("phase_id", "power", "kind"),)
+
+class Proposal(SQLModel, table=True):
+    """A draw, or a concession to ``beneficiary``, put to the vote of the surviving powers in one phase.
+
+    One of each (kind, beneficiary) per phase; ``beneficiary`` is "" for a draw."""
+
+    __tablename__ = "proposal"
+    __table_args__ = (UniqueConstraint("phase_id", "kind", "beneficiary"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     phase_id: int = Field(foreign_key="phase.id", index=True)
+    kind: str = Field(max_length=20)  # draw, concede
+    beneficiary: str = Field(default="", max_length=20)  # the power conceded to
+    status: str = Field(default=ProposalStatus.OPEN, max_length=20)
+    opened_at: datetime = Field(sa_type=UTCDateTime)
+    decided_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class Vote(SQLModel, table=True):
+    """A power's secret vote on a proposal; a later vote replaces the earlier. Never shown to anyone
+    but the voter: the outcome only says whether the proposal passed."""
+
+    __tablename__ = "vote"
+    __table_args__ = (UniqueConstraint("proposal_id", "power"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    proposal_id: int = Field(foreign_key="proposal.id", index=True)
     power: str = Field(max_length=20)
-    kind: str = Field(max_length=20)
-    choice: str = Field(max_length=40)  # yes / no, or the power conceded to
+    choice: str = Field(max_length=10)  # yes / no
     cast_by: int = Field(sa_type=BigInteger)
     cast_at: datetime = Field(sa_type=UTCDateTime)
 
@@ -210,7 +236,9 @@ class PhaseMap(SQLModel, table=True):
     """A rendered map, kept so that /map and /history never re-render.
 
     ``kind`` ``orders``: the board at the phase's start with its orders and their results drawn;
-    ``position``: the board at the phase's start, no orders (the map a new phase opens with).
+    ``position``: the board at the phase's start, no orders (the map a new phase opens with);
+    ``final``: the position after the last phase of a game that ended at a close;
+    ``animation``: a GIF of the whole game, kept on the game's last phase (``png`` holds its bytes).
     """
 
     __tablename__ = "phase_map"

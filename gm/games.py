@@ -22,9 +22,9 @@ from db.models import (
     PlayerStatus,
     PowerAssignment,
 )
-from engine import Board, load_map
+from engine import Board
 from gm import announcements as say
-from gm.assignment import draw_seats, seats_for
+from gm.assignment import draw_seats
 from gm.clock import require_aware, utcnow
 from gm.errors import (
     AlreadyJoined,
@@ -38,6 +38,7 @@ from gm.errors import (
 from gm.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.outbox import Target, enqueue
 from gm.settings import GameSettings
+from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
 
 MAX_NAME_LENGTH = 100
@@ -70,13 +71,18 @@ async def create_game(
     elif len(name) > MAX_NAME_LENGTH:
         problems.append(f"The game name is {len(name)} characters long; at most {MAX_NAME_LENGTH} please.")
     try:
-        game_map = load_map(variant)
-    except (OSError, KeyError, ValueError):
-        raise InvalidSettings([f"There is no map called {variant!r}."], "Use the standard map.") from None
+        played = get_variant(variant)
+    except KeyError:
+        raise InvalidSettings([f"There is no variant called {variant!r}."], "Use the standard map.") from None
     try:
-        settings = (settings or GameSettings()).validated(game_map)
+        settings = (settings or GameSettings()).validated(played.game_map(), variant=variant)
     except InvalidSettings as exc:
         raise InvalidSettings(problems + exc.problems, exc.hint) from None
+    if not played.playable():
+        raise InvalidSettings(
+            [f"The {played.title} variant cannot be played yet: the rules engine does not support it."],
+            "Play the standard game with 3 to 7 players.",
+        )
     if problems:
         raise InvalidSettings(problems, "Pick a short name and create the game again.")
     game = Game(
@@ -192,8 +198,9 @@ async def start_game(
             if missing > 0
             else "Some players must /game leave first.",
         )
-    game_map = load_map(game.variant)
-    seats = seats_for(game_map, settings.players)
+    played = get_variant(game.variant)
+    game_map = played.game_map()
+    seats = played.seats_for(settings.players)
     drawn = draw_seats([p.user_id for p in players], seats, rng)
     player_of_user = {p.user_id: p for p in players}
     assignments: dict[str, int | None] = dict.fromkeys(game_map.powers)
@@ -210,7 +217,7 @@ async def start_game(
                 assigned_at=now,
             )
         )
-    board = Board.initial(game_map, variant=game.variant)
+    board = played.initial_board()
     deadline = now + timedelta(minutes=settings.phase_minutes(board.phase.kind))
     phase = PhaseRecord(
         game_id=game.id,  # type: ignore[arg-type]

@@ -17,9 +17,10 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
-from engine import Board, load_map
+from engine import Board
 from gm.errors import UnknownPhase
 from gm.lookup import load_game
+from gm.variants import game_map
 from gm.views import PhaseInfo
 from gm.worker import ORDERS_MAP, POSITION_MAP
 
@@ -124,4 +125,4 @@ def _render_position(board_json: dict[str, Any], variant: str) -> bytes | None:
         from render import render_map
     except ImportError:
         return None
-    return render_map(Board.from_json(board_json, load_map(variant)))
+    return render_map(Board.from_json(board_json, game_map(variant)))

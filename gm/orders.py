@@ -29,7 +29,7 @@ from db.models import (
     PlayerStatus,
     ReadyFlag,
 )
-from engine import Board, Order, OrderError, load_map, read_order, split_orders
+from engine import Board, Order, OrderError, read_order, split_orders
 from engine.parser import read_line
 from gm import announcements as say
 from gm.clock import require_aware, utcnow
@@ -37,6 +37,7 @@ from gm.duties import counts_toward_builds, counts_toward_removals, order_key
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
 from gm.lookup import latest_phase, load_game, load_player, powers_of, require_started
 from gm.progress import PhaseState, phase_state
+from gm.variants import game_map as map_of
 from gm.views import PhaseInfo
 
 MAX_LINES = 100
@@ -124,8 +125,7 @@ async def submit_orders(
     """
     now = require_aware(now or utcnow())
     game, player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
-    game_map = load_map(game.variant)
-    lines = split_orders(text, game_map)
+    lines = split_orders(text, map_of(game.variant))
     if not lines:
         raise NoOrdersGiven(
             "There were no orders in your message.", "Write one order per line, e.g. A Par-Bur or F Bre H."

@@ -16,8 +16,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import OrderRecord, PhaseRecord, Player, PlayerStatus, PowerAssignment, ReadyFlag
-from engine import Board, load_map
+from engine import Board
 from gm.duties import Duty, duties, missing
+from gm.variants import game_map
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ class PhaseState:
 
 
 def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
-    return Board.from_json(phase.board, load_map(variant))
+    return Board.from_json(phase.board, game_map(variant))
 
 
 async def phase_state(session: AsyncSession, phase: PhaseRecord, variant: str = "standard") -> PhaseState:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from engine import GameMap, Phase
-from gm.assignment import supported_player_counts
+from engine import GameMap
 from gm.errors import InvalidSettings
+from gm.variants import get_variant, variant_for_players
 
 MINUTES_PER_DAY = 24 * 60
 
@@ -18,6 +18,7 @@ ADJUSTMENT_MINUTES = (5, 7 * MINUTES_PER_DAY)
 REMINDER_HOURS = (0.05, 7 * 24.0)  # from 3 minutes to a week before the deadline
 MAX_REMINDERS = 4
 MAX_GAME_YEARS = 100
+MAX_CIVIL_DISORDER_AFTER = 10  # missed movement phases in a row; 0 turns automatic civil disorder off
 
 # threads / channels: private press between every pair of powers, in threads or channels;
 # public: only the public game channel; none: no press at all ("gunboat").
@@ -33,24 +34,34 @@ class GameSettings:
     press: str = "threads"
     last_year: int | None = None  # a short game ends after this year's Fall; None: play to a result
     reminder_hours: tuple[float, ...] = field(default=(24.0, 1.0))
+    # A player who misses this many movement phases in a row falls into civil disorder; 0: never.
+    civil_disorder_after: int = 2
 
     def phase_minutes(self, kind: str) -> int:
         """The length of a phase of kind ``M``, ``R`` or ``A``."""
         return {"M": self.movement_minutes, "R": self.retreat_minutes, "A": self.adjustment_minutes}[kind]
 
-    def validated(self, game_map: GameMap) -> GameSettings:
-        """These settings, normalised, or InvalidSettings naming every value out of range."""
+    def validated(self, game_map: GameMap, *, variant: str | None = None) -> GameSettings:
+        """These settings, normalised, or InvalidSettings naming every value out of range.
+
+        ``variant`` (default: the map's own name) decides the player counts and the first year."""
         problems: list[str] = []
+        played = get_variant(variant or game_map.name)
         _check_minutes(problems, "Movement phases", self.movement_minutes, MOVEMENT_MINUTES)
         _check_minutes(problems, "Retreat phases", self.retreat_minutes, RETREAT_MINUTES)
         _check_minutes(problems, "Adjustment phases", self.adjustment_minutes, ADJUSTMENT_MINUTES)
-        counts = supported_player_counts(game_map)
+        counts = played.player_counts
         if self.players not in counts:
             problems.append(f"This map is played by {_range_text(counts)} players, not {self.players}.")
+            other = variant_for_players(self.players) if isinstance(self.players, int) else None
+            if other is not None and other.name != played.name:
+                problems.append(
+                    f"For {self.players} players choose the variant {other.name!r} ({other.title})."
+                )
         press = str(self.press).strip().lower()
         if press not in PRESS_MODES:
             problems.append(f"Press must be one of {', '.join(PRESS_MODES)}, not {self.press!r}.")
-        start_year = Phase.parse(game_map.start_phase).year
+        start_year = played.first_year()
         if self.last_year is not None and not start_year <= self.last_year < start_year + MAX_GAME_YEARS:
             problems.append(
                 f"The last year must be between {start_year} and {start_year + MAX_GAME_YEARS - 1} "
@@ -65,6 +76,12 @@ class GameSettings:
             problems.append(
                 f"Reminders go from {low * 60:g} minutes to {high:g} hours before the deadline; "
                 f"{', '.join(f'{h:g}' for h in bad)} hours is out of range."
+            )
+        cd_after = self.civil_disorder_after
+        if not isinstance(cd_after, int) or not 0 <= cd_after <= MAX_CIVIL_DISORDER_AFTER:
+            problems.append(
+                f"Civil disorder comes after 1 to {MAX_CIVIL_DISORDER_AFTER} missed movement phases "
+                f"in a row (0: never), not {cd_after!r}."
             )
         if problems:
             raise InvalidSettings(problems, "Change those values and create the game again.")

@@ -24,15 +24,19 @@ POSITION_MAP = "position"  # the next phase's start board
 def close_work(request: dict[str, Any]) -> dict[str, Any]:
     """Adjudicate one phase and (if asked) render its maps.
 
-    request: ``{"variant", "board", "orders": {power: [lines]}, "civil_disorder": [powers], "render": bool}``
+    request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
+    "victory_centers": int | None, "render": bool}`` (``map`` is the engine map's name)
     answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
     "seconds": {"adjudicate": s, "render": s}}``
     """
-    game_map = load_map(request.get("variant") or "standard")
+    game_map = load_map(request.get("map") or request.get("variant") or "standard")
     board = Board.from_json(request["board"], game_map)
     started = time.perf_counter()
     adjudication = adjudicate(
-        board, request["orders"], civil_disorder=frozenset(request.get("civil_disorder", ()))
+        board,
+        request["orders"],
+        civil_disorder=frozenset(request.get("civil_disorder", ())),
+        victory_centers=request.get("victory_centers"),
     )
     adjudicated = time.perf_counter()
     maps = render_maps(board, adjudication) if request.get("render", True) else {}
