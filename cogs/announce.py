@@ -1,0 +1,180 @@
+"""Turning gm's outbox payloads (gm/announcements.py) into Discord messages: embeds, attached maps, and
+the full orders with their results as text split under the 2,000-character limit.
+
+One payload may become several messages (the results embed with its maps, then the orders); each is a
+:class:`Outgoing` the sender posts in order.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, power_name, powers_text, safe, when
+from engine import load_map
+from gm.outbox import Attachment, OutboxMessage
+
+COLOUR = discord.Colour.from_rgb(46, 94, 140)
+TITLE_LIMIT = 256
+FIELD_LIMIT = 25
+STATUS_MARK = {"succeeded": "✅", "failed": "❌", "invalid": "⚠️"}
+
+HOW_TO_ORDER = (
+    "**How to send orders:** reply to me here with one order per line (`A Par-Bur`, `F Bre-MAO`, "
+    "`A Mar S A Par-Bur`), or use `/orders edit` (a form with your current orders), or "
+    "`/order text:` in the server. Each line is answered. `/orders show` lists your orders; "
+    "`/ready` tells me you are done, so the phase can close early once everybody is."
+)
+
+
+@dataclass
+class Outgoing:
+    """One Discord message to post."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    attachments: list[Attachment] = field(default_factory=list)
+    ping: int | None = None  # a user this message may notify (the bot's own text, never user text)
+
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        if self.ping is None:
+            return discord.AllowedMentions.none()
+        return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(id=self.ping)])
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attachments]
+
+
+def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> list[Outgoing]:
+    """The messages for one outbox entry. ``private_channels``: the recipient's power channels
+    (mentioned in a welcome)."""
+    payload = message.payload
+    kind = message.kind
+    if kind == "phase_results":
+        return _results(payload, message.attachments)
+    if kind == "welcome":
+        return [Outgoing(embed=_welcome(payload, list(private_channels)))]
+    embed = _embed(payload)
+    if kind == "reminder":
+        _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")
+    elif kind == "phase_opened":
+        _add_text(embed, "Send orders with `/orders edit`, `/order`, or by direct message to me.")
+    elif kind == "game_started":
+        _add_text(
+            embed, "Each player has a private channel, and private threads for talks with each other power."
+        )
+    return [Outgoing(embed=embed, attachments=list(message.attachments))]
+
+
+def fallback_note(user_id: int) -> str:
+    return f"<@{user_id}>, your direct messages are closed to me, so here is what I wanted to send you."
+
+
+# --- builders ----------------------------------------------------------------------------------
+
+
+def _embed(payload: dict[str, Any], *, extra_lines: Iterable[str] = ()) -> discord.Embed:
+    lines = [_line(x) for x in payload.get("lines", [])]
+    lines.extend(extra_lines)
+    deadline = _deadline(payload)
+    if deadline is not None:
+        lines.append(f"**Deadline:** {when(deadline)}")
+    embed = discord.Embed(
+        title=safe(payload.get("title") or "Diplomacy", limit=TITLE_LIMIT),
+        description=chunks(lines, EMBED_DESCRIPTION_LIMIT)[0] or None,
+        colour=COLOUR,
+    )
+    for item in payload.get("fields", [])[:FIELD_LIMIT]:
+        embed.add_field(
+            name=safe(item["name"], limit=256), value=safe(item["value"], limit=1024), inline=True
+        )
+    game = payload.get("game") or {}
+    if game:
+        embed.set_footer(text=f"Game #{game.get('id')}: {' '.join(str(game.get('name', '')).split())}"[:2048])
+    return embed
+
+
+def _add_text(embed: discord.Embed, text: str) -> None:
+    description = f"{embed.description}\n\n{text}" if embed.description else text
+    embed.description = description[:EMBED_DESCRIPTION_LIMIT]
+
+
+def _line(text: str) -> str:
+    return discord.utils.escape_markdown(str(text))
+
+
+def _deadline(payload: dict[str, Any]) -> datetime | None:
+    raw = payload.get("deadline")
+    return datetime.fromisoformat(raw) if raw else None
+
+
+def _welcome(payload: dict[str, Any], private_channels: list[int]) -> discord.Embed:
+    game_map = load_map(payload.get("variant") or "standard")
+    lines = []
+    units: dict[str, list[str]] = payload.get("units", {})
+    for power in payload.get("powers", []):
+        homes = ", ".join(game_map.name_of(c) for c in game_map.home_centers.get(power, ()))
+        lines.append(f"**{power_name(power)}**")
+        lines.append(f"Home centres: {homes}")
+        lines.append(f"Units: {', '.join(units.get(power, [])) or 'none'}")
+    game = payload.get("game") or {}
+    if payload.get("phase"):
+        lines.append(f"\nFirst phase: {payload['phase']}, deadline {when(_deadline(payload))}.")
+    if private_channels:
+        lines.append("Your private channel: " + ", ".join(f"<#{c}>" for c in private_channels))
+    lines.append("")
+    lines.append(HOW_TO_ORDER)
+    return discord.Embed(
+        title=safe(f"You play {powers_text(payload.get('powers', []))} in {game.get('name', '')}", limit=256),
+        description="\n".join(lines)[:EMBED_DESCRIPTION_LIMIT],
+        colour=COLOUR,
+    ).set_footer(text=f"Game #{game.get('id')}")
+
+
+def _results(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> list[Outgoing]:
+    """The results embed with the orders map as its image (and the new position attached), then
+    every order with its result, by power, as plain messages."""
+    embed = _embed(payload)
+    next_phase = payload.get("next_phase")
+    if next_phase:
+        _add_text(embed, f"Next: **{next_phase}**, orders due {when(_deadline(payload))}.")
+    elif payload.get("game_over"):
+        _add_text(embed, "The game is over.")
+    if attachments:
+        embed.set_image(url=f"attachment://{attachments[0].filename}")
+    first = Outgoing(embed=embed, attachments=list(attachments))
+    texts = chunks(orders_lines(payload))
+    return [first] + [Outgoing(content=text) for text in texts if text]
+
+
+def orders_lines(payload: dict[str, Any]) -> list[str]:
+    """Every order of the phase with its result; what the players typed is escaped."""
+    phase = payload.get("phase") or ""
+    lines = [f"**Orders and results, {phase}**"]
+    for power, entries in sorted((payload.get("orders") or {}).items()):
+        lines.append(f"**{power_name(power)}**")
+        for entry in entries:
+            lines.append(_result_line(entry))
+    if len(lines) == 1:
+        lines.append("No orders were given.")
+    return lines
+
+
+def _result_line(entry: dict[str, Any]) -> str:
+    mark = STATUS_MARK.get(entry.get("status") or "", "•")
+    order = entry.get("order")
+    typed = entry.get("input")
+    shown = f"`{order}`" if order else safe(typed or "?", limit=200)
+    if typed is None:
+        shown += " (no order given)"
+    reason = entry.get("reason")
+    if reason and entry.get("status") != "succeeded":
+        shown += f": {safe(reason, limit=300)}"
+    if entry.get("status") == "invalid" and order and typed:
+        shown += f" (typed: {safe(typed, limit=200)})"
+    return f"{mark} {shown}"

@@ -1,0 +1,404 @@
+"""/game create|join|leave|start|status|list|settings: setting games up and looking at them."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import actions, text
+from cogs.base import GameCog, services_of
+from cogs.context import (
+    Scope,
+    WrongPlace,
+    any_choices,
+    forming_choices,
+    is_server_moderator,
+    joinable_choices,
+    my_choices,
+    require_guild,
+    resolve_game,
+)
+from cogs.replies import defer, send
+from cogs.spaces import SpacesFailed, create_spaces, evict, missing_permissions, post_introductions
+from cogs.views import join_view
+from gm import games as gm_games
+from gm.configure import update_settings
+from gm.errors import NotAllowed
+from gm.places import game_places
+from gm.settings import GameSettings
+from gm.views import GameInfo
+
+log = logging.getLogger(__name__)
+
+PRESS_LABELS = {
+    "threads": "full press (a private thread for each pair of powers)",
+    "channels": "full press (a private channel for each pair of powers)",
+    "public": "public press only (the game channel)",
+    "none": "no press (gunboat)",
+}
+PRESS_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in PRESS_LABELS.items()]
+PLAYER_CHOICES = [app_commands.Choice(name=f"{n} players", value=n) for n in (7, 6, 5, 4, 3)]
+SETTING_OPTIONS = {
+    "players": "How many players (7 is the classic game; fewer: some powers are shared or left out)",
+    "press": "How players may talk to each other",
+    "movement_hours": "Hours for each movement phase (default 24)",
+    "retreat_hours": "Hours for each retreat phase (default 12)",
+    "adjustment_hours": "Hours for each winter adjustment phase (default 12)",
+    "last_year": "End the game after this year's autumn (default: play until someone wins)",
+}
+
+
+def settings_changes(
+    players: int | None,
+    press: str | None,
+    movement_hours: float | None,
+    retreat_hours: float | None,
+    adjustment_hours: float | None,
+    last_year: int | None,
+) -> dict[str, Any]:
+    """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges."""
+    changes: dict[str, Any] = {}
+    if players is not None:
+        changes["players"] = players
+    if press is not None:
+        changes["press"] = press
+    for key, hours in (
+        ("movement_minutes", movement_hours),
+        ("retreat_minutes", retreat_hours),
+        ("adjustment_minutes", adjustment_hours),
+    ):
+        if hours is not None:
+            changes[key] = round(hours * 60)
+    if last_year is not None:
+        changes["last_year"] = last_year
+    return changes
+
+
+def duration(minutes: int) -> str:
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [text.plural(days, "day")] if days else []
+    parts += [text.plural(hours, "hour")] if hours else []
+    parts += [text.plural(mins, "minute")] if mins else []
+    return " ".join(parts) or "0 minutes"
+
+
+def settings_lines(settings: GameSettings) -> list[str]:
+    reminders = " and ".join(f"{h:g} h" for h in settings.reminder_hours)
+    return [
+        f"**Players:** {settings.players}",
+        f"**Press:** {PRESS_LABELS.get(settings.press, settings.press)}",
+        f"**Phases:** movement {duration(settings.movement_minutes)}, retreats "
+        f"{duration(settings.retreat_minutes)}, adjustments {duration(settings.adjustment_minutes)}",
+        "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
+        f"**Reminders:** {reminders or 'none'} before each deadline",
+    ]
+
+
+def status_lines(game: GameInfo) -> list[str]:
+    lines = [f"**#{game.id} {text.safe(game.name)}**: {game.status}, created by <@{game.creator_id}>"]
+    if game.status == "forming":
+        lines.append(f"Players ({len(game.players)} of {game.settings.players}):")
+        lines.extend(f"- <@{p.user_id}>" for p in game.players)
+    else:
+        for power, user_id in sorted(game.powers.items()):
+            lines.append(
+                f"- {text.power_name(power)}: " + (f"<@{user_id}>" if user_id else "nobody (units hold)")
+            )
+    if game.phase is not None and game.status in ("active", "paused"):
+        lines.append(f"Now: **{game.phase.long_name}**, deadline {text.when(game.phase.deadline)}")
+    if game.game_channel_id:
+        lines.append(f"Results and maps: <#{game.game_channel_id}>")
+    if game.result:
+        winner = game.result.get("winner")
+        lines.append(
+            f"Result: {text.power_name(winner)} won."
+            if winner
+            else "Result: the game ended without a winner."
+        )
+    lines.extend(settings_lines(game.settings))
+    return lines
+
+
+class GameCommands(GameCog):
+    game = app_commands.Group(name="game", description="Create, join and follow Diplomacy games")
+
+    # --- create -------------------------------------------------------------------------------
+
+    @game.command(name="create", description="Create a game here; players join with its button or /game join")
+    @app_commands.describe(name="The game's name", **SETTING_OPTIONS)
+    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        players: int | None = None,
+        press: str | None = None,
+        movement_hours: float | None = None,
+        retreat_hours: float | None = None,
+        adjustment_hours: float | None = None,
+        last_year: int | None = None,
+    ) -> None:
+        guild_id = require_guild(interaction, "Creating a game")
+        await defer(interaction)
+        changes = settings_changes(players, press, movement_hours, retreat_hours, adjustment_hours, last_year)
+        settings = GameSettings(**changes)
+        async with self.sessions() as session:
+            game = await gm_games.create_game(
+                session,
+                guild_id=guild_id,
+                creator_id=interaction.user.id,
+                name=name,
+                settings=settings,
+                lobby_channel_id=interaction.channel_id,
+            )
+        announced = await self._announce_new(interaction, game)
+        lines = [
+            f"You created **#{game.id} {text.safe(game.name)}** and joined it "
+            f"(1 of {game.settings.players} players).",
+            f"When {game.settings.players} players have joined, start it with `/game start`.",
+        ]
+        if not announced:
+            lines.append(
+                "I cannot post in this channel, so there is no Join button: players can join with "
+                f"`/game join game:{game.id}`."
+            )
+        await send(interaction, lines)
+
+    async def _announce_new(self, interaction: discord.Interaction, game: GameInfo) -> bool:
+        embed = discord.Embed(
+            title=text.safe(f"New Diplomacy game: #{game.id} {game.name}", limit=256),
+            description="\n".join(
+                [
+                    f"Created by <@{game.creator_id}>. Press **Join** or use `/game join` to play.",
+                    *settings_lines(game.settings),
+                ]
+            ),
+            colour=discord.Colour.from_rgb(46, 94, 140),
+        )
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            return False
+        try:
+            await channel.send(embed=embed, view=join_view(game.id))
+        except discord.HTTPException as exc:
+            log.info("could not announce game %s in channel %s: %s", game.id, interaction.channel_id, exc)
+            return False
+        return True
+
+    # --- join / leave ---------------------------------------------------------------------------
+
+    @game.command(name="join", description="Join a game that has not started yet")
+    @app_commands.describe(game="The game to join (leave empty if there is only one)")
+    @app_commands.autocomplete(game=joinable_choices)
+    async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        require_guild(interaction, "Joining a game")
+        chosen = await resolve_game(interaction, game, Scope.JOINABLE)
+        await actions.join(interaction, chosen.id)
+
+    @game.command(
+        name="leave", description="Leave a game (after the start, your power holds in civil disorder)"
+    )
+    @app_commands.describe(game="The game to leave", confirm="After the start: yes, really leave")
+    @app_commands.autocomplete(game=my_choices)
+    async def leave(
+        self, interaction: discord.Interaction, game: str | None = None, confirm: bool = False
+    ) -> None:
+        chosen = await resolve_game(interaction, game, Scope.MINE)
+        await defer(interaction)
+        if chosen.status != "forming" and not confirm:
+            await send(
+                interaction,
+                f"**#{chosen.id} {text.safe(chosen.name)}** has started: if you leave, your power holds in "
+                "civil disorder until a moderator finds a replacement, and you lose access to its private "
+                f"channels. To leave anyway, run `/game leave game:{chosen.id} confirm:True`.",
+            )
+            return
+        async with self.sessions() as session:
+            places = await game_places(session, chosen.id)
+        async with self.sessions() as session:
+            after = await gm_games.leave_game(session, chosen.id, interaction.user.id)
+        await send(interaction, f"You left **#{after.id} {text.safe(after.name)}**.")
+        if chosen.status == "forming":
+            return
+        powers = [p for p, u in places.holders.items() if u == interaction.user.id]
+        guild = self.bot.get_guild(chosen.guild_id)
+        if guild is not None:
+            self.services.spawn(
+                evict(guild, chosen.id, places.channels_of(interaction.user.id), interaction.user.id, powers),
+                f"taking {interaction.user.id} out of game {chosen.id}'s channels",
+            )
+        if after.phase is not None:
+            self.services.spawn(
+                self.gamemaster.players_changed(after.phase.id), f"after a player left game {chosen.id}"
+            )
+        self.services.spawn(self.gamemaster.deliver(), "posting a departure")
+
+    # --- start ----------------------------------------------------------------------------------
+
+    @game.command(name="start", description="Start a full game: draw the powers and create its channels")
+    @app_commands.describe(game="The game to start")
+    @app_commands.autocomplete(game=forming_choices)
+    async def start(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        guild_id = require_guild(interaction, "Starting a game")
+        guild = interaction.guild
+        assert guild is not None
+        chosen = await _startable(interaction, game)
+        if chosen.guild_id != guild_id:
+            raise WrongPlace(f"{chosen.name} belongs to another server.", "Start it from that server.")
+        lacking = missing_permissions(guild)
+        if lacking:
+            raise SpacesFailed(
+                f"I cannot create the game's channels: my role lacks {', '.join(lacking)}.",
+                "A server admin can add them to my role (or re-invite me with the link in the README).",
+            )
+        await defer(interaction)
+        moderator = await is_server_moderator(self.bot, interaction.user.id, guild_id)
+        if chosen.status == "forming":
+            async with self.sessions() as session:
+                result = await gm_games.start_game(
+                    session, chosen.id, interaction.user.id, is_moderator=moderator
+                )
+            started = result.game
+        else:  # started earlier, but its channels could not be made then
+            if not (moderator or interaction.user.id == chosen.creator_id):
+                raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")
+            result, started = None, chosen
+        try:
+            spaces = await create_spaces(guild, started, self.services.moderator_role)
+        except SpacesFailed:
+            if result is not None:
+                await self.gamemaster.game_started(result)  # the clock runs; messages wait for the channels
+            raise
+        async with self.sessions() as session:
+            await gm_games.set_game_channels(
+                session,
+                started.id,
+                category_id=spaces.category.id,
+                game_channel_id=spaces.game_channel.id,
+                power_channels={p: c.id for p, c in spaces.power_channels.items()},
+            )
+        await send(
+            interaction,
+            [
+                f"**#{started.id} {text.safe(started.name)}** has started. Results and maps: "
+                f"{spaces.game_channel.mention}. Every player has a direct message with their power.",
+            ],
+        )
+        await post_introductions(spaces, started)
+        if result is not None:
+            self.services.spawn(self.gamemaster.game_started(result), f"scheduling game {started.id}")
+        else:
+            self.services.spawn(self.gamemaster.deliver(), f"posting game {started.id}'s waiting messages")
+        await _tell_lobby(interaction, started, spaces.game_channel)
+
+    # --- looking ----------------------------------------------------------------------------------
+
+    @game.command(name="status", description="A game's players, phase, deadline and settings")
+    @app_commands.describe(game="The game to look at")
+    @app_commands.autocomplete(game=any_choices)
+    async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        await send(interaction, status_lines(chosen))
+
+    @game.command(name="list", description="The games on this server (in direct messages: your games)")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
+        async with self.sessions() as session:
+            if interaction.guild_id is None:
+                found = await gm_games.games_of_user(session, interaction.user.id)
+                title = "Your games:"
+            else:
+                found = await gm_games.list_games(session, interaction.guild_id)
+                title = "Games on this server:"
+        if not found:
+            await send(interaction, "There are no games here yet. Create one with `/game create`.")
+            return
+        await send(interaction, [title, *(_list_line(g) for g in found)])
+
+    @game.command(name="settings", description="See a game's settings, or change them before it starts")
+    @app_commands.describe(game="The game", **SETTING_OPTIONS)
+    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES)
+    @app_commands.autocomplete(game=any_choices)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        players: int | None = None,
+        press: str | None = None,
+        movement_hours: float | None = None,
+        retreat_hours: float | None = None,
+        adjustment_hours: float | None = None,
+        last_year: int | None = None,
+    ) -> None:
+        await defer(interaction)
+        changes = settings_changes(players, press, movement_hours, retreat_hours, adjustment_hours, last_year)
+        if not changes:
+            chosen = await resolve_game(interaction, game, Scope.ANY)
+            await send(
+                interaction,
+                [f"Settings of **#{chosen.id} {text.safe(chosen.name)}**:", *settings_lines(chosen.settings)],
+            )
+            return
+        chosen = await resolve_game(interaction, game, Scope.FORMING)
+        moderator = await is_server_moderator(self.bot, interaction.user.id, chosen.guild_id)
+        async with self.sessions() as session:
+            updated = await update_settings(
+                session, chosen.id, interaction.user.id, changes, is_moderator=moderator
+            )
+        await send(
+            interaction,
+            [
+                f"New settings of **#{updated.id} {text.safe(updated.name)}**:",
+                *settings_lines(updated.settings),
+            ],
+        )
+
+
+async def _startable(interaction: discord.Interaction, option: str | None) -> GameInfo:
+    """The forming game to start, or a started game of this server whose channels are missing."""
+    if option is not None:
+        match = re.fullmatch(r"#?(\d+).*", option.strip())
+        if match:
+            async with services_of(interaction.client).sessions() as session:
+                game = await gm_games.get_game(session, int(match[1]))
+            if game.status in ("active", "paused") and game.game_channel_id is None:
+                return game
+    return await resolve_game(interaction, option, Scope.FORMING)
+
+
+def _list_line(game: GameInfo) -> str:
+    if game.status == "forming":
+        extra = f"waiting for players, {len(game.players)} of {game.settings.players}"
+    elif game.phase is not None and game.status in ("active", "paused"):
+        extra = f"{game.phase.long_name}, deadline {text.when(game.phase.deadline)}"
+    else:
+        extra = game.status
+    return text.game_list_line(game.id, game.name, extra)
+
+
+async def _tell_lobby(
+    interaction: discord.Interaction, game: GameInfo, game_channel: discord.TextChannel
+) -> None:
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable) or channel.id == game_channel.id:
+        return
+    try:
+        await channel.send(
+            f"**#{game.id} {text.safe(game.name)}** has started: follow it in {game_channel.mention}."
+        )
+    except discord.HTTPException as exc:
+        log.info("could not announce the start of game %s: %s", game.id, exc)
+
+
+async def setup(bot: commands.Bot) -> None:
+    from cogs.views import JoinButton
+
+    bot.add_dynamic_items(JoinButton)
+    await bot.add_cog(GameCommands(bot))

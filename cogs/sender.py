@@ -1,0 +1,110 @@
+"""The outbox's Discord end: post a gm OutboxMessage, and say whether a failure is worth a retry.
+
+- 429 (discord.py already waits and retries; what still escapes), 5xx, network errors, timeouts:
+  RetriableSendError, the outbox tries again later with back-off.
+- 403 on a direct message (the user closed their DMs, or shares no server with the bot any more):
+  the message goes to the player's private power channel(s) in that game instead, with a note; when
+  there is none, PermanentSendError.
+- 403 in a channel (the bot's role lost a permission): retriable and logged with what to fix, so
+  the results are posted once an admin repairs the role (the outbox gives up after its attempts).
+- 404 (channel deleted, unknown user): PermanentSendError, logged.
+- Any other 4xx means we built a bad message: PermanentSendError, logged as an error.
+
+Every Discord message carries a nonce derived from the outbox row (``gm12.0``, ``gm12.1``...), which
+discord.py sends with ``enforce_nonce``, so a resend after a crash within Discord's window is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import aiohttp
+import discord
+
+from cogs.announce import Outgoing, fallback_note, render
+from db.database import SessionFactory
+from db.models import OutboxTarget
+from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError
+from gm.places import game_places
+
+log = logging.getLogger(__name__)
+
+
+class DiscordSender:
+    """gm.outbox.OutboxSender for a discord.py client (usable once the client has logged in)."""
+
+    def __init__(self, client: discord.Client, sessions: SessionFactory) -> None:
+        self.client = client
+        self.sessions = sessions
+
+    async def send(self, message: OutboxMessage) -> None:
+        try:
+            await self._send(message)
+        except (RetriableSendError, PermanentSendError):
+            raise
+        except discord.NotFound as exc:
+            log.warning("outbox %s (%s): the destination is gone: %s", message.id, message.kind, exc)
+            raise PermanentSendError(f"not found: {exc}") from exc
+        except discord.Forbidden as exc:
+            log.warning(
+                "outbox %s (%s): Discord refused (%s); give my role View Channel, Send Messages, "
+                "Embed Links and Attach Files in channel %s; I will retry",
+                message.id,
+                message.kind,
+                exc,
+                message.channel_id,
+            )
+            raise RetriableSendError(f"forbidden: {exc}") from exc
+        except discord.HTTPException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                raise RetriableSendError(f"Discord {exc.status}: {exc}") from exc
+            log.error("outbox %s (%s): Discord rejected the message: %s", message.id, message.kind, exc)
+            raise PermanentSendError(f"rejected: {exc}") from exc
+        except (TimeoutError, discord.RateLimited, aiohttp.ClientError, OSError) as exc:
+            raise RetriableSendError(repr(exc)) from exc
+
+    async def _send(self, message: OutboxMessage) -> None:
+        if message.target_kind == OutboxTarget.USER:
+            await self._send_dm(message)
+            return
+        if message.channel_id is None:
+            raise RetriableSendError("the channel is not known yet")
+        channel = self.client.get_partial_messageable(message.channel_id)
+        await _post(channel, render(message), message.nonce)
+
+    async def _send_dm(self, message: OutboxMessage) -> None:
+        if message.user_id is None:
+            raise PermanentSendError("a direct message without a user")
+        channels = await self._private_channels(message)
+        parts = render(message, private_channels=channels)
+        try:
+            dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
+            await _post(dm, parts, message.nonce)
+            return
+        except discord.Forbidden as exc:
+            if not channels:
+                log.info("outbox %s: %s has closed DMs and no private channel", message.id, message.user_id)
+                raise PermanentSendError(f"direct messages closed and no private channel: {exc}") from exc
+        log.info("outbox %s: DMs to %s closed; posting in their private channel", message.id, message.user_id)
+        note = Outgoing(content=fallback_note(message.user_id), ping=message.user_id)
+        for index, channel_id in enumerate(channels):
+            channel = self.client.get_partial_messageable(channel_id)
+            await _post(channel, [note, *parts], f"{message.nonce}c{index}")
+
+    async def _private_channels(self, message: OutboxMessage) -> list[int]:
+        if message.game_id is None or message.user_id is None:
+            return []
+        async with self.sessions() as session:
+            places = await game_places(session, message.game_id)
+        return places.channels_of(message.user_id)
+
+
+async def _post(channel: discord.abc.Messageable, parts: list[Outgoing], nonce: str) -> None:
+    for index, part in enumerate(parts):
+        await channel.send(
+            content=part.content,
+            embed=part.embed,  # type: ignore[arg-type]
+            files=part.files() or None,  # type: ignore[arg-type]
+            nonce=f"{nonce}.{index}",
+            allowed_mentions=part.allowed_mentions(),
+        )

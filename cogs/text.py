@@ -1,0 +1,145 @@
+"""Plain-text building blocks for what the bot says: escaping what users typed, Discord timestamps,
+splitting long answers under Discord's limits, and the line-by-line answer to an order submission.
+
+Everything a user typed (game names, order lines) goes through :func:`safe` before it is shown, so
+markdown and mentions in it are shown as typed and never format or ping (the bot also sends every
+message with ``AllowedMentions.none()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+import discord
+
+from gm.orders import LineOutcome, OrdersView, PowerOrders, SubmissionReport
+
+MESSAGE_LIMIT = 2000
+EMBED_DESCRIPTION_LIMIT = 4096
+ACCEPTED = "✅"
+REFUSED = "❌"
+
+
+def safe(text: str, *, limit: int | None = None) -> str:
+    """User text made inert: markdown escaped, @everyone/@here/role mentions broken, one line."""
+    flat = " ".join(str(text).split())
+    if limit is not None and len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(flat))
+
+
+def power_name(power: str) -> str:
+    return power.capitalize()
+
+
+def powers_text(powers: Iterable[str]) -> str:
+    names = [power_name(p) for p in powers]
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def when(moment: datetime | None) -> str:
+    """A deadline as Discord shows it to each reader in their own time zone: date, time and "in 3 hours"."""
+    if moment is None:
+        return "no deadline (the game is paused)"
+    return f"{discord.utils.format_dt(moment, 'F')} ({discord.utils.format_dt(moment, 'R')})"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Join lines into as few texts as possible, each at most ``limit`` characters, breaking only
+    between lines (a single longer line is cut into pieces). Nothing is dropped."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        pieces = [line[i : i + limit] for i in range(0, len(line), limit)] or [""]
+        for piece in pieces:
+            candidate = piece if not current else f"{current}\n{piece}"
+            if len(candidate) <= limit:
+                current = candidate
+            else:
+                out.append(current)
+                current = piece
+    if current or not out:
+        out.append(current)
+    return out
+
+
+# --- orders ------------------------------------------------------------------------------------
+
+
+def outcome_line(outcome: LineOutcome, *, show_power: bool = False) -> str:
+    """``✅ A PAR - BUR`` or ``❌ A Par-Brg: no province "Brg" (did you mean BUR?)``."""
+    prefix = f"{power_name(outcome.power)}: " if show_power and outcome.power else ""
+    if outcome.accepted:
+        text = f"{ACCEPTED} {prefix}`{outcome.order}`"
+        if outcome.replaced:
+            text += f" (replaces `{outcome.replaced}`)"
+        return text
+    reason = _sentence(outcome.reason or "not understood")
+    hint = f" {_sentence(outcome.hint)}" if outcome.hint else ""
+    return f"{REFUSED} {prefix}{safe(outcome.line, limit=300)}: {safe(reason)}{hint and safe(hint)}"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def power_status_lines(power: PowerOrders, *, show_orders: bool = False) -> list[str]:
+    """What one power still has to do (and, when asked, its orders so far)."""
+    lines = []
+    if show_orders:
+        if power.orders:
+            lines.append(f"**{power_name(power.power)}** orders:")
+            lines.extend(f"`{order}`" for order in power.orders)
+        else:
+            lines.append(f"**{power_name(power.power)}** has no orders yet.")
+    name = power_name(power.power)
+    if power.missing:
+        lines.append(f"{name} still without orders: {', '.join(power.missing)}.")
+    elif power.orders or not show_orders:
+        lines.append(f"{name} has orders for everything.")
+    if power.ready:
+        lines.append(f"{name} is ready: the phase may close before the deadline once everyone is.")
+    return lines
+
+
+def view_lines(view: OrdersView, *, show_orders: bool = False) -> list[str]:
+    lines = []
+    for power in view.powers:
+        lines.extend(power_status_lines(power, show_orders=show_orders))
+    lines.append(f"{safe(view.game_name)}, {view.phase.long_name}: deadline {when(view.deadline)}.")
+    return lines
+
+
+def report_lines(report: SubmissionReport) -> list[str]:
+    """Every submitted line's fate, in the order given, then where the player stands."""
+    several = len(report.view.powers) > 1
+    lines = [
+        f"{len(report.accepted)} of {plural(len(report.lines), 'line')} accepted"
+        + (f", {len(report.refused)} refused:" if report.refused else ":")
+    ]
+    lines.extend(outcome_line(o, show_power=several) for o in report.lines)
+    lines.append("")
+    lines.extend(view_lines(report.view))
+    return lines
+
+
+def orders_sheet(view: OrdersView) -> str:
+    """The player's current orders, one per line, for the /orders modal."""
+    return "\n".join(order for power in view.powers for order in power.orders)
+
+
+def game_list_line(game_id: int, name: str, status: str, extra: str = "") -> str:
+    return f"**#{game_id} {safe(name)}** ({status})" + (f": {extra}" if extra else "")
+
+
+def joined(items: Sequence[str], empty: str = "none") -> str:
+    return ", ".join(items) if items else empty

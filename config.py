@@ -1,0 +1,59 @@
+"""The bot's settings, from the environment and `.env` (see .env.example)."""
+
+from __future__ import annotations
+
+import logging
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from db.database import DEFAULT_DATABASE_URL
+
+
+class Settings(BaseSettings):
+    """Environment variables (names are the field names in upper case)."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr = Field(min_length=1)
+    database_url: str = DEFAULT_DATABASE_URL
+    moderator_role: str = "Diplomacy Moderator"
+    """Members with this role (or Manage Server) moderate every game on the server."""
+    log_level: str = "INFO"
+    sync_commands: bool = False
+    """Publish the slash commands to Discord at start-up; needed once, and after commands change."""
+    close_workers: int = Field(default=2, ge=0, le=16)
+    """Processes for adjudication and map rendering (0: a thread inside the bot)."""
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if not isinstance(logging.getLevelName(level), int):
+            raise ValueError(f"unknown log level {value!r}; use DEBUG, INFO, WARNING or ERROR")
+        return level
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )
+    logging.getLogger("discord.gateway").setLevel(max(logging.getLevelName(level), logging.INFO))
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+def setup_help(permissions: int) -> str:
+    """How to make a Discord bot and invite it: shown when the token is missing or refused."""
+    return (
+        "To run this bot you need a Discord application with a bot user: open "
+        "https://discord.com/developers/applications, choose New Application, then Bot: press Reset Token "
+        "and put the token in .env as DISCORD_TOKEN=... (see .env.example), and turn on Server Members "
+        "Intent on the same page. Invite the bot to your server with OAuth2 > URL Generator, scopes "
+        "'bot' and 'applications.commands', and the permissions View Channels, Send Messages, Send "
+        "Messages in Threads, Embed Links, Attach Files, Read Message History, Manage Channels, Manage "
+        "Roles, Create Private Threads and Manage Threads; or open "
+        "https://discord.com/oauth2/authorize?client_id=APPLICATION_ID&scope=bot+applications.commands"
+        f"&permissions={permissions} with your application id. Then start it once with "
+        "./run.sh --sync to publish the slash commands."
+    )

@@ -1,0 +1,172 @@
+"""Helpers for the bot's end-to-end tests: a server with seven players, the real bot built the
+production way (settings, migrations at start-up, real scheduler) on a temporary SQLite file, and the
+steps of a game as users perform them through the fake Discord."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from bot import DiplomacyBot
+from config import Settings
+from db.models import PhaseRecord
+from gm.clock import utcnow
+from gm.lookup import latest_phase
+from tests.e2e.fakediscord import Channel, FakeDiscord, Guild, Message, Permission, Role, User, running_bot
+from tests.e2e.fakediscord.payloads import mentions_of
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+MODERATOR_ROLE = "Diplomacy Moderator"
+
+
+@dataclass
+class Table:
+    """A server ready for a game: seven players, a moderator, an onlooker."""
+
+    guild: Guild
+    general: Channel
+    moderators: Role
+    players: list[User]
+    mod: User
+    onlooker: User
+    power_of: dict[int, str] = field(default_factory=dict)  # user id -> power, once started
+
+    def player(self, power: str) -> User:
+        for user in self.players:
+            if self.power_of.get(user.id) == power:
+                return user
+        raise KeyError(power)
+
+
+async def make_table(fake: FakeDiscord, players: int = 7) -> Table:
+    guild = await fake.create_guild("Diplomacy Club")
+    moderators = await fake.create_role(guild, MODERATOR_ROLE, Permission.MANAGE_THREADS)
+    users = [await fake.create_user(f"player{i}") for i in range(players)]
+    for user in users:
+        await fake.add_member(guild, user)
+    mod = await fake.create_user("mod")
+    await fake.add_member(guild, mod, moderators)
+    onlooker = await fake.create_user("onlooker")
+    await fake.add_member(guild, onlooker)
+    general = await fake.create_channel(guild, "general")
+    return Table(guild, general, moderators, users, mod, onlooker)
+
+
+def make_settings(tmp_path: Path, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "discord_token": "unused: the fake hands its own token to running_bot",
+        "database_url": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        "moderator_role": MODERATOR_ROLE,
+        "sync_commands": True,
+        "close_workers": 0,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[arg-type]
+
+
+@contextlib.asynccontextmanager
+async def running(fake: FakeDiscord, tmp_path: Path, **overrides: object) -> AsyncIterator[DiplomacyBot]:
+    bot = DiplomacyBot(make_settings(tmp_path, **overrides), guild_ready_timeout=0.2)
+    async with running_bot(bot, fake) as client:
+        yield client
+
+
+async def settle(bot: DiplomacyBot, fake: FakeDiscord) -> None:
+    """Wait until background work (early closes), scheduler jobs and outbox deliveries are done."""
+    for _ in range(3):
+        await bot.services.idle()
+        await bot.services.gamemaster.scheduler.idle(timeout=60)
+        await bot.services.gamemaster.deliver()
+        await fake.flush()
+
+
+def game_number(text: str) -> int:
+    match = re.search(r"#(\d+)", text)
+    assert match, f"no game number in {text!r}"
+    return int(match[1])
+
+
+async def create_game(fake: FakeDiscord, table: Table, name: str, **options: object) -> int:
+    reply = await (
+        await fake.slash(
+            table.players[0], "game", "create", options={"name": name, **options}, channel=table.general
+        )
+    ).message()
+    assert reply.ephemeral, reply.content
+    return game_number(reply.content)
+
+
+async def join_everyone(fake: FakeDiscord, table: Table, game_id: int) -> None:
+    """Half the players press the Join button under the announcement, the others use /game join."""
+    [announcement] = [m for m in fake.channel_messages(table.general) if f"join:{game_id}" in m.custom_ids()]
+    for index, user in enumerate(table.players[1:]):
+        if index % 2 == 0:
+            handle = await fake.click(user, announcement, f"join:{game_id}")
+        else:
+            handle = await fake.slash(user, "game", "join", options={"game": str(game_id)}, channel=table.general)
+        reply = await handle.message()
+        assert reply.ephemeral and "You joined" in reply.content, reply.content
+
+
+async def start_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> Message:
+    handle = await fake.slash(table.players[0], "game", "start", options={"game": str(game_id)}, channel=table.general)
+    reply = await handle.message(timeout=30)
+    await settle(bot, fake)
+    table.power_of.update(powers_from_welcomes(fake, table, game_id))
+    return reply
+
+
+def powers_from_welcomes(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, str]:
+    """Who plays what, as each player learns it: the welcome DM's title."""
+    found = {}
+    for user in table.players:
+        for message in fake.dm_messages(user):
+            for embed in message.embeds:
+                match = re.match(r"You play (\w+) in", embed.get("title", ""))
+                if match and f"Game #{game_id}" in (embed.get("footer") or {}).get("text", ""):
+                    found[user.id] = match[1].upper()
+    return found
+
+
+async def deadline_passes(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) -> None:
+    """Time travel: the open phase's deadline is now. The real deadline job closes it."""
+    async with bot.services.sessions() as session:
+        phase = await latest_phase(session, game_id)
+        assert phase is not None and phase.status == "open"
+        record = await session.get(PhaseRecord, phase.id)
+        assert record is not None
+        record.deadline = utcnow() - timedelta(seconds=1)
+        await session.commit()
+    await bot.services.gamemaster.scheduler.rebuild_from_db()
+    await settle(bot, fake)
+
+
+async def current_phase(bot: DiplomacyBot, game_id: int) -> PhaseRecord:
+    async with bot.services.sessions() as session:
+        phase = await latest_phase(session, game_id)
+        assert phase is not None
+        return phase
+
+
+def bot_messages(fake: FakeDiscord, channel: Channel) -> list[Message]:
+    return [m for m in fake.channel_messages(channel) if m.author_id == fake.world.bot.id]
+
+
+def pings(fake: FakeDiscord) -> list[tuple[Message, dict]]:
+    """Bot messages that notify someone (a mention that pings, or @everyone)."""
+    found = []
+    for message in fake.world.messages.values():
+        if message.author_id != fake.world.bot.id:
+            continue
+        mentions = mentions_of(fake.world, message)
+        if mentions["mentions"] or mentions["mention_roles"] or mentions["mention_everyone"]:
+            found.append((message, mentions))
+    return found
+
+
+def viewers(fake: FakeDiscord, channel: Channel, users: list[User]) -> set[str]:
+    return {u.username for u in users if fake.can_view(u, channel)}
