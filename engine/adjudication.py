@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, NamedTuple
 
 from engine.adjudicator import explain
@@ -154,8 +155,7 @@ def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
 def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int) -> Adjudication:
     game_map = board.game_map
     graph = sea_graph(game_map)
-    seas = graph.seas
-    convoys = BoardConvoys(graph, frozenset(u.province for _, u in board.all_units() if u.province in seas))
+    convoys = BoardConvoys(graph, graph.seas.intersection(board.occupied()))  # the fleets at sea
 
     def check(order: Order, power: str) -> Order:
         return check_movement_order(order, board, convoys)
@@ -174,8 +174,9 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
         unit_orders.append(line.order)
     resolver = MovementResolver(game_map, graph, units, unit_orders)
     resolver.resolve_all()
-    dislodged = dislodged_units(resolver)
-    attacker = {d.victim: d.attacker for d in resolver.dislodgements()} if dislodged else {}
+    hits = resolver.dislodgements()
+    dislodged = dislodged_units(resolver, hits)
+    attacker = {d.victim: d.attacker for d in hits}
     for i, line in enumerate(unit_lines):
         line.status, line.reason = explain.movement_result(resolver, i, attacker.get(i, -1))
     for line in defaults:
@@ -183,13 +184,18 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
     _explain_invalid(lines, chosen, board, explain.unit_held)
 
     new_units: dict[str, list[Unit]] = {}
+    moved = resolver.moved
     for i, (power, unit) in enumerate(units):
-        if i in dislodged:
-            continue
-        if resolver.moved(i):
+        if i in attacker:
+            continue  # dislodged
+        if moved(i):
             dest = unit_orders[i].dest
             unit = shared_unit(unit.type, dest if unit.type == "F" else province_of(dest))
-        new_units.setdefault(power, []).append(unit)
+        units_of = new_units.get(power)
+        if units_of is None:
+            new_units[power] = [unit]
+        else:
+            units_of.append(unit)
     by_power: dict[str, list[Dislodged]] = {}
     for i in sorted(dislodged):
         by_power.setdefault(dislodged[i].power, []).append(dislodged[i])
@@ -310,12 +316,13 @@ def _end_of_turn(
 
 
 def _update_centers(board: Board, units: dict[str, list[Unit]]) -> dict[str, frozenset[str]]:
-    owner = {c: p for p, cs in board.centers.items() for c in cs}
+    """Every supply center with a unit on it now belongs to that unit's power."""
     scs = board.game_map.supply_centers
-    for power, us in units.items():
-        for u in us:
-            if u.province in scs:
-                owner[u.province] = power
+    taken = [(u.province, power) for power, us in units.items() for u in us if u.province in scs]
+    if all(prov in board.centers.get(power, ()) for prov, power in taken):
+        return board.centers  # nothing changed hands (the usual case in a real game)
+    owner = {c: p for p, cs in board.centers.items() for c in cs}
+    owner.update(taken)
     out: dict[str, set[str]] = {p: set() for p in board.centers}
     for c, p in owner.items():
         out.setdefault(p, set()).add(c)
@@ -375,7 +382,8 @@ def _explain_invalid(
 
 def _results(board: Board, lines: list[Line], defaults: list[Line]) -> tuple[OrderResult, ...]:
     """Input lines then default lines, grouped by power in the map's order (unknown powers last)."""
-    order = {p: k for k, p in enumerate(board.game_map.powers)}
-    everything = [*lines, *defaults]
-    everything.sort(key=lambda line: order.get(line.power, len(order)))
-    return tuple(OrderResult(ln.power, ln.input, ln.order, ln.status, ln.reason) for ln in everything)
+    groups: dict[str, list[OrderResult]] = {p: [] for p in board.game_map.powers}
+    unknown: list[OrderResult] = []
+    for ln in (*lines, *defaults):
+        groups.get(ln.power, unknown).append(OrderResult(ln.power, ln.input, ln.order, ln.status, ln.reason))
+    return tuple(chain(*groups.values(), unknown))

@@ -17,11 +17,11 @@ and a dislodged unit without a valid order is disbanded.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.adjudicator import explain
-from engine.adjudicator.movement import MovementResolver
+from engine.adjudicator.movement import Dislodgement, MovementResolver
 from engine.board import Dislodged
 from engine.mapdata import GameMap, province_of
 from engine.orders import Order, Retreat, Unit
@@ -47,9 +47,9 @@ def retreat_options(
     return tuple(sorted(out))
 
 
-def dislodged_units(r: MovementResolver) -> dict[int, Dislodged]:
-    """Unit index -> its Dislodged entry (attacker's province and retreat options)."""
-    hits = r.dislodgements()
+def dislodged_units(r: MovementResolver, hits: Sequence[Dislodgement]) -> dict[int, Dislodged]:
+    """Unit index -> its Dislodged entry (attacker's province and retreat options), for the
+    resolver's dislodgements ``hits``."""
     if not hits:
         return {}
     occupied = {r.dst[i] if r.moved(i) else r.prov[i] for i in range(r.n)}
