@@ -16,13 +16,14 @@ from typing import Any
 import discord
 
 from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, power_name, powers_text, safe, when
-from engine import load_map
+from engine import Phase, load_map
 from gm.outbox import Attachment, OutboxMessage
 
 COLOUR = discord.Colour.from_rgb(46, 94, 140)
 TITLE_LIMIT = 256
 FIELD_LIMIT = 25
 STATUS_MARK = {"succeeded": "✅", "failed": "❌", "invalid": "⚠️"}
+DEFAULT_MARK = "▫️"  # a unit nobody ordered, which held (or disbanded) without trouble
 
 HOW_TO_ORDER = (
     "**How to send orders:** reply to me here with one order per line (`A Par-Bur`, `F Bre-MAO`, "
@@ -78,11 +79,10 @@ def fallback_note(user_id: int) -> str:
 # --- builders ----------------------------------------------------------------------------------
 
 
-def _embed(payload: dict[str, Any], *, extra_lines: Iterable[str] = ()) -> discord.Embed:
+def _embed(payload: dict[str, Any], *, with_deadline: bool = True) -> discord.Embed:
     lines = [_line(x) for x in payload.get("lines", [])]
-    lines.extend(extra_lines)
     deadline = _deadline(payload)
-    if deadline is not None:
+    if deadline is not None and with_deadline:
         lines.append(f"**Deadline:** {when(deadline)}")
     embed = discord.Embed(
         title=safe(payload.get("title") or "Diplomacy", limit=TITLE_LIMIT),
@@ -108,6 +108,14 @@ def _line(text: str) -> str:
     return discord.utils.escape_markdown(str(text))
 
 
+def long_name(phase: str | None) -> str:
+    """``Spring 1901 Movement`` for ``S1901M`` (anything else as it is)."""
+    try:
+        return Phase.parse(phase or "").long_name
+    except ValueError:
+        return phase or ""
+
+
 def _deadline(payload: dict[str, Any]) -> datetime | None:
     raw = payload.get("deadline")
     return datetime.fromisoformat(raw) if raw else None
@@ -124,7 +132,7 @@ def _welcome(payload: dict[str, Any], private_channels: list[int]) -> discord.Em
         lines.append(f"Units: {', '.join(units.get(power, [])) or 'none'}")
     game = payload.get("game") or {}
     if payload.get("phase"):
-        lines.append(f"\nFirst phase: {payload['phase']}, deadline {when(_deadline(payload))}.")
+        lines.append(f"\nFirst phase: {long_name(payload['phase'])}, orders due {when(_deadline(payload))}.")
     if private_channels:
         lines.append("Your private channel: " + ", ".join(f"<#{c}>" for c in private_channels))
     lines.append("")
@@ -139,10 +147,10 @@ def _welcome(payload: dict[str, Any], private_channels: list[int]) -> discord.Em
 def _results(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> list[Outgoing]:
     """The results embed with the orders map as its image (and the new position attached), then
     every order with its result, by power, as plain messages."""
-    embed = _embed(payload)
+    embed = _embed(payload, with_deadline=False)
     next_phase = payload.get("next_phase")
     if next_phase:
-        _add_text(embed, f"Next: **{next_phase}**, orders due {when(_deadline(payload))}.")
+        _add_text(embed, f"Next: **{long_name(next_phase)}**, orders due {when(_deadline(payload))}.")
     elif payload.get("game_over"):
         _add_text(embed, "The game is over.")
     if attachments:
@@ -154,8 +162,7 @@ def _results(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> li
 
 def orders_lines(payload: dict[str, Any]) -> list[str]:
     """Every order of the phase with its result; what the players typed is escaped."""
-    phase = payload.get("phase") or ""
-    lines = [f"**Orders and results, {phase}**"]
+    lines = [f"**Orders and results, {long_name(payload.get('phase'))}**"]
     for power, entries in sorted((payload.get("orders") or {}).items()):
         lines.append(f"**{power_name(power)}**")
         for entry in entries:
@@ -169,6 +176,8 @@ def _result_line(entry: dict[str, Any]) -> str:
     mark = STATUS_MARK.get(entry.get("status") or "", "•")
     order = entry.get("order")
     typed = entry.get("input")
+    if typed is None and entry.get("status") == "succeeded":
+        mark = DEFAULT_MARK
     shown = f"`{order}`" if order else safe(typed or "?", limit=200)
     if typed is None:
         shown += " (no order given)"

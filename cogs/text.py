@@ -107,7 +107,7 @@ def power_status_lines(power: PowerOrders, *, show_orders: bool = False) -> list
     elif power.orders or not show_orders:
         lines.append(f"{name} has orders for everything.")
     if power.ready:
-        lines.append(f"{name} is ready: the phase may close before the deadline once everyone is.")
+        lines.append(f"{name} is ready.")
     return lines
 
 
@@ -115,7 +115,9 @@ def view_lines(view: OrdersView, *, show_orders: bool = False) -> list[str]:
     lines = []
     for power in view.powers:
         lines.extend(power_status_lines(power, show_orders=show_orders))
-    lines.append(f"{safe(view.game_name)}, {view.phase.long_name}: deadline {when(view.deadline)}.")
+    lines.append(
+        f"{view.phase.long_name} of #{view.game_id} {safe(view.game_name)}: orders due {when(view.deadline)}."
+    )
     return lines
 
 

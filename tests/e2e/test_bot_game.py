@@ -119,8 +119,9 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(fake: FakeDi
             assert order in published, order
 
         # --- Fall 1901: everybody ready closes early; France is dislodged -----------------------
-        await fake.slash(france, "order", options={"text": "A Bur H\nA Spa H\nF MAO-Por"}, channel=table.general)
-        await fake.slash(germany, "order", options={"text": "A Ruh-Bur, A Mun S A Ruh-Bur, F Den H"}, channel=table.general)
+        for user, orders in ((france, "A Bur H\nA Spa H\nF MAO-Por"), (germany, "A Ruh-Bur, A Mun S A Ruh-Bur, F Den H")):
+            answer = await (await fake.slash(user, "order", options={"text": orders}, channel=table.general)).message()
+            assert answer.content.count("✅") == 3, answer.content
         for user in table.players:
             ready = await (await fake.slash(user, "ready", channel=table.general)).message()
             assert ready.ephemeral and "You are ready" in ready.content
@@ -136,7 +137,10 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(fake: FakeDi
         assert (await current_phase(bot, game_id)).name == "W1901A"
 
         # --- winter builds: by /order, by form, by DM ---------------------------------------------
-        await fake.slash(france, "order", options={"text": "F Bre B; A Mar B"}, channel=table.general)
+        answer = await (
+            await fake.slash(france, "order", options={"text": "F Bre B; A Mar B"}, channel=table.general)
+        ).message()
+        assert answer.content.count("✅") == 2, answer.content
         opened = await fake.slash(germany, "orders", "edit", channel=table.general)
         assert "1 build" in (await opened.modal()).input("orders").get("placeholder", "")
         await (await fake.submit_modal(germany, opened, {"orders": "Build A Ber"})).message()
