@@ -11,6 +11,7 @@ The JSON form is the engine contract's (DESIGN.md)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine.mapdata import GameMap, load_map, province_of
@@ -101,7 +102,7 @@ class Board:
         """Read the contract's JSON form. Raises BoardError with a readable reason on bad input."""
         game_map = game_map or load_map()
         try:
-            phase = Phase.parse(str(data["phase"]))
+            phase = _phase(str(data["phase"]))
         except (KeyError, ValueError) as exc:
             raise BoardError(f"bad or missing phase: {exc}") from None
         units: dict[str, tuple[Unit, ...]] = {}
@@ -161,6 +162,12 @@ class Board:
 
     def center_counts(self) -> dict[str, int]:
         return {p: len(self.centers.get(p, ())) for p in self.game_map.powers}
+
+
+@lru_cache(maxsize=1024)
+def _phase(name: str) -> Phase:
+    """Phase.parse, remembered: every request names its phase, and a regular expression is slow."""
+    return Phase.parse(name)
 
 
 def _power(game_map: GameMap, name: str) -> str:

@@ -306,8 +306,8 @@ def _convoy(order: Convoy, board: Board, power: str) -> Order:
 def _could_reach(gm: GameMap, unit: Unit, dest_prov: str) -> bool:
     """Whether ``unit`` could ever move to ``dest_prov`` this turn (by land, coast or convoy)."""
     if unit.type == "F":
-        return gm.can_reach("F", unit.location, dest_prov)
-    return gm.army_can_move(unit.province, dest_prov) or _convoy_possible(gm, unit.province, dest_prov)
+        return dest_prov in gm.fleet_reach[unit.location]
+    return dest_prov in gm.army_adjacency[unit.province] or _convoy_possible(gm, unit.province, dest_prov)
 
 
 # --- retreat phase ---------------------------------------------------------------------------------

@@ -270,8 +270,11 @@ def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str
 
 
 def _held(r: MovementResolver, i: int) -> str:
+    movers = r.moves_into.get(r.prov[i])
+    if movers is None:
+        return "held"
     me = r.power[i]
-    attackers = [m for m in r.moves_into.get(r.prov[i], ()) if r.power[m] != me and r.path(m)]
+    attackers = [m for m in movers if r.power[m] != me and r.path(m)]
     if not attackers:
         return "held"
     if len(attackers) == 1:

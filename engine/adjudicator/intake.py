@@ -43,7 +43,7 @@ def order_key(power: str, order: Order) -> tuple[str, str] | None:
     unit = order.unit
     if unit is None:
         return None
-    return (power, province_of(unit.location))
+    return (power, unit.province)
 
 
 def read_orders(
@@ -103,7 +103,7 @@ def read_orders(
             unit = order.unit
             if unit is None:  # WAIVE
                 continue
-            key = (power, province_of(unit.location))
+            key = (power, unit.province)
             earlier = chosen.get(key)
             if earlier is not None:
                 earlier.status, earlier.reason = INVALID, explain.replaced(order)
