@@ -39,7 +39,8 @@ class DiplomacyBot(commands.Bot):
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
-        gamemaster = Gamemaster(sessions, DiscordSender(self, sessions), workers=settings.close_workers)
+        sender = DiscordSender(self, sessions, settings.moderator_role)
+        gamemaster = Gamemaster(sessions, sender, workers=settings.close_workers)
         self.services = Services(sessions, gamemaster, settings.moderator_role)
 
     async def setup_hook(self) -> None:

@@ -41,11 +41,12 @@ class Outgoing:
     embed: discord.Embed | None = None
     attachments: list[Attachment] = field(default_factory=list)
     ping: int | None = None  # a user this message may notify (the bot's own text, never user text)
+    ping_role: int | None = None  # a role this message may notify (the moderators, when gm asks)
 
     def allowed_mentions(self) -> discord.AllowedMentions:
-        if self.ping is None:
-            return discord.AllowedMentions.none()
-        return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(id=self.ping)])
+        users = [discord.Object(id=self.ping)] if self.ping is not None else False
+        roles = [discord.Object(id=self.ping_role)] if self.ping_role is not None else False
+        return discord.AllowedMentions(everyone=False, users=users, roles=roles, replied_user=False)
 
     def files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attachments]
@@ -70,6 +71,11 @@ def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> l
             embed, "Each player has a private channel, and private threads for talks with each other power."
         )
     return [Outgoing(embed=embed, attachments=list(message.attachments))]
+
+
+def alert_note(role_id: int) -> Outgoing:
+    """The moderators' call, for payloads with ``alert_moderators`` (it notifies that role only)."""
+    return Outgoing(content=f"<@&{role_id}>, a moderator is needed here.", ping_role=role_id)
 
 
 def fallback_note(user_id: int) -> str:

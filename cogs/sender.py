@@ -21,7 +21,7 @@ import logging
 import aiohttp
 import discord
 
-from cogs.announce import Outgoing, fallback_note, render
+from cogs.announce import Outgoing, alert_note, fallback_note, render
 from db.database import SessionFactory
 from db.models import OutboxTarget
 from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError
@@ -33,9 +33,10 @@ log = logging.getLogger(__name__)
 class DiscordSender:
     """gm.outbox.OutboxSender for a discord.py client (usable once the client has logged in)."""
 
-    def __init__(self, client: discord.Client, sessions: SessionFactory) -> None:
+    def __init__(self, client: discord.Client, sessions: SessionFactory, moderator_role: str = "") -> None:
         self.client = client
         self.sessions = sessions
+        self.moderator_role = moderator_role
 
     async def send(self, message: OutboxMessage) -> None:
         try:
@@ -70,7 +71,20 @@ class DiscordSender:
         if message.channel_id is None:
             raise RetriableSendError("the channel is not known yet")
         channel = self.client.get_partial_messageable(message.channel_id)
-        await _post(channel, render(message), message.nonce)
+        parts = render(message)
+        if message.payload.get("alert_moderators"):
+            role = self._moderators_of(message.channel_id)
+            if role is not None:
+                parts = [alert_note(role.id), *parts]
+        await _post(channel, parts, message.nonce)
+
+    def _moderators_of(self, channel_id: int) -> discord.Role | None:
+        """The server's moderator role (by name, from the settings), if the channel is known."""
+        channel = self.client.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        if guild is None or not self.moderator_role:
+            return None
+        return discord.utils.get(guild.roles, name=self.moderator_role)
 
     async def _send_dm(self, message: OutboxMessage) -> None:
         if message.user_id is None:

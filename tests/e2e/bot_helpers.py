@@ -16,7 +16,17 @@ from config import Settings
 from db.models import PhaseRecord
 from gm.clock import utcnow
 from gm.lookup import latest_phase
-from tests.e2e.fakediscord import Channel, FakeDiscord, Guild, Message, Permission, Role, User, running_bot
+from tests.e2e.fakediscord import (
+    Channel,
+    FakeDiscord,
+    Guild,
+    InteractionHandle,
+    Message,
+    Permission,
+    Role,
+    User,
+    running_bot,
+)
 from tests.e2e.fakediscord.payloads import mentions_of
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -107,13 +117,17 @@ async def join_everyone(fake: FakeDiscord, table: Table, game_id: int) -> None:
         if index % 2 == 0:
             handle = await fake.click(user, announcement, f"join:{game_id}")
         else:
-            handle = await fake.slash(user, "game", "join", options={"game": str(game_id)}, channel=table.general)
+            handle = await fake.slash(
+                user, "game", "join", options={"game": str(game_id)}, channel=table.general
+            )
         reply = await handle.message()
         assert reply.ephemeral and "You joined" in reply.content, reply.content
 
 
 async def start_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> Message:
-    handle = await fake.slash(table.players[0], "game", "start", options={"game": str(game_id)}, channel=table.general)
+    handle = await fake.slash(
+        table.players[0], "game", "start", options={"game": str(game_id)}, channel=table.general
+    )
     reply = await handle.message(timeout=30)
     await settle(bot, fake)
     table.power_of.update(powers_from_welcomes(fake, table, game_id))
@@ -170,3 +184,31 @@ def pings(fake: FakeDiscord) -> list[tuple[Message, dict]]:
 
 def viewers(fake: FakeDiscord, channel: Channel, users: list[User]) -> set[str]:
     return {u.username for u in users if fake.can_view(u, channel)}
+
+
+async def started_game(
+    fake: FakeDiscord, bot: DiplomacyBot, table: Table, name: str = "Test game", **options: object
+) -> int:
+    game_id = await create_game(fake, table, name, **options)
+    await join_everyone(fake, table, game_id)
+    await start_game(fake, bot, table, game_id)
+    return game_id
+
+
+async def ask(
+    fake: FakeDiscord, user: User, *path: str, channel: Channel | None = None, **options: object
+) -> Message:
+    """``user`` runs a slash command; the bot's (first) answer."""
+    return await (await fake.slash(user, *path, options=options, channel=channel)).message()
+
+
+async def whole_answer(fake: FakeDiscord, handle: InteractionHandle, until: str = "orders due") -> str:
+    """Every message the bot showed for one interaction, joined, once one of them contains ``until``
+    (a long answer comes in several messages; the answer to orders ends with the deadline)."""
+    await handle.message()
+
+    def probe() -> str | None:
+        texts = [m.content for m in handle.messages()]
+        return "\n".join(texts) if any(until in t for t in texts) else None
+
+    return await fake.wait_for(probe, what=f"an answer containing {until!r}")
