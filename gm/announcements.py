@@ -9,7 +9,14 @@ Every payload has::
      "maps": [{"phase_id": 12, "kind": "orders", "filename": "F1901M-orders.png"}],  # PNGs, attached
      ...kind-specific structured data}
 
-Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over.
+Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over,
+civil_disorder, moderation, rollback, replaced, voided_orders, vote_opened, vote_result, coin_flip.
+
+Flags the adapters act on:
+- ``alert_moderators: true`` (civil_disorder, and any payload that asks a moderator to act): mention
+  the server's moderator role, allowing that role only in allowed_mentions.
+- a map reference with ``required: true`` is awaited: the message is not sent until that picture
+  has been stored (the final post waits for its GIF; see gm.archive).
 """
 
 from __future__ import annotations
@@ -45,8 +52,14 @@ def base(
     }
 
 
-def map_ref(phase_id: int, phase_name: str, kind: str) -> dict[str, Any]:
-    return {"phase_id": phase_id, "kind": kind, "filename": f"{phase_name}-{kind}.png"}
+def map_ref(
+    phase_id: int, phase_name: str, kind: str, *, required: bool = False, extension: str = "png"
+) -> dict[str, Any]:
+    """A stored picture to attach; ``required``: wait for it to be stored before sending."""
+    ref = {"phase_id": phase_id, "kind": kind, "filename": f"{phase_name}-{kind}.{extension}"}
+    if required:
+        ref["required"] = True
+    return ref
 
 
 def long_name(phase_name: str) -> str:
@@ -55,6 +68,14 @@ def long_name(phase_name: str) -> str:
 
 def power_name(power: str) -> str:
     return power.capitalize()
+
+
+def powers_text(powers: Iterable[str]) -> str:
+    """``France``, ``France and Italy``, ``England, Germany and Austria``."""
+    names = [power_name(p) for p in powers]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def plural(n: int, word: str) -> str:

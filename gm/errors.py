@@ -68,3 +68,27 @@ class NoOrdersGiven(GameError):
 
 class UnknownPhase(GameError):
     pass
+
+
+class NotAVoter(GameError):
+    """The caller has no surviving power that can vote (eliminated, or not playing)."""
+
+
+class NoOpenVote(GameError):
+    pass
+
+
+class VoteAlreadyOpen(GameError):
+    pass
+
+
+class NothingToRollBack(GameError):
+    pass
+
+
+class PhaseBusy(GameError):
+    """The phase is being adjudicated right now; try again in a moment."""
+
+
+class WrongGameState(GameError):
+    """The command does not apply to the game as it is (pausing a paused game, ...)."""

@@ -28,25 +28,26 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import col, select
+from sqlmodel import col
 
 from db.database import SessionFactory
 from db.models import (
     Game,
+    GameLogEntry,
     GameStatus,
     PhaseMap,
     PhaseRecord,
     PhaseStatus,
-    Player,
-    PlayerStatus,
 )
-from engine import Board, Phase, load_map
-from gm import announcements as say
+from engine import Board, Phase
+from gm import coin, disorder, ending, votes
 from gm import results as outcome
 from gm.clock import Clock, utcnow
+from gm.disorder import Bookkeeping
 from gm.outbox import Target, enqueue
 from gm.progress import PhaseState, phase_state
 from gm.settings import GameSettings
+from gm.variants import game_map, get_variant
 from gm.views import PhaseInfo
 from gm.worker import POSITION_MAP, close_work
 
@@ -54,7 +55,7 @@ log = logging.getLogger(__name__)
 
 Work = Callable[[dict[str, Any]], dict[str, Any]]
 Hook = Callable[[int], Awaitable[None]]
-FINAL_MAP = "final"  # the position after the last phase of a finished game
+FINAL_MAP = ending.FINAL_MAP  # the position after the last phase of a finished game
 
 
 class CloseFailed(RuntimeError):
@@ -164,11 +165,14 @@ class PhaseCloser:
             assert game is not None
             state = await phase_state(session, phase, game.variant)
             await session.commit()
+        played = get_variant(game.variant)
         return {
             "variant": game.variant,
+            "map": played.map_name,
             "board": phase.board,
             "orders": {p: list(texts.values()) for p, texts in state.orders.items() if texts},
             "civil_disorder": sorted(state.civil_disorder()),
+            "victory_centers": played.victory_centers,
             "render": self._render,
         }
 
@@ -205,35 +209,27 @@ class PhaseCloser:
         game = await session.get(Game, phase.game_id)
         assert game is not None
         game_id: int = game.id  # type: ignore[assignment]
-        game_map = load_map(game.variant)
+        played = get_variant(game.variant)
+        powers = played.game_map().powers
         settings = GameSettings.from_json(game.settings)
         state = await phase_state(session, phase, game.variant)
         missed = outcome.who_missed(state)
         change = outcome.changes(phase.board, result, next_board_json)
-        counts = outcome.center_counts(next_board_json, game_map.powers)
+        counts = outcome.center_counts(next_board_json, powers)
         next_name: str | None = result.get("next_phase")
         winner = result.get("winner")
-        end_reason = "solo" if winner else _short_game_over(next_name, settings)
+        end_kind = "solo" if winner else _short_game_over(next_name, settings)
         game_over = (
-            outcome.final_standing(next_board_json, game_map.powers, winner, end_reason)
-            if end_reason
+            ending.make_result(end_kind, next_board_json, powers, phase_name=phase.name, winner=winner)
+            if end_kind
             else None
         )
+        book = Bookkeeping()
 
         claimed = await session.exec(
             update(PhaseRecord)
             .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
-            .values(
-                status=PhaseStatus.CLOSED,
-                closed_at=now,
-                results={
-                    **result,
-                    "board_after": next_board_json,
-                    "changes": change,
-                    "missed": missed.to_json(),
-                    "game_over": game_over,
-                },
-            )
+            .values(status=PhaseStatus.CLOSED, closed_at=now)
         )
         if claimed.rowcount != 1:  # somebody else finished it first
             await session.rollback()
@@ -243,30 +239,74 @@ class PhaseCloser:
         if game_over is None and next_name is not None:
             kind = Phase.parse(next_name).kind
             paused = game.status == GameStatus.PAUSED
+            minutes = settings.phase_minutes(kind)
             next_phase = PhaseRecord(
                 game_id=game_id,
                 ordinal=phase.ordinal + 1,
                 name=next_name,
                 board=next_board_json,
                 adjustments=(result.get("adjustments") or None) if kind == "A" else None,
-                deadline=None if paused else now + timedelta(minutes=settings.phase_minutes(kind)),
+                deadline=None if paused else now + timedelta(minutes=minutes),
+                remaining_seconds=minutes * 60 if paused else None,
                 opened_at=now,
             )
             session.add(next_phase)
             await session.flush()
-        else:
-            game.status = GameStatus.FINISHED
-            game.finished_at = now
-            game.result = game_over
         for kind, png in answer.get("maps", {}).items():
             if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
                 owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
             else:
                 owner = phase_id
             session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
-        await _count_missed(session, game_id, state, missed)
+        fallen = await disorder.count_missed(
+            session, game_id, state, missed, civil_disorder_after=settings.civil_disorder_after, book=book
+        )
+        gone = await disorder.eliminate(session, game_id, next_board_json, book)
+        await votes.lapse_open_proposals(session, game, phase, now)
+        if next_phase is not None and played.coin_flip is not None:
+            await coin.apply(session, game, played.coin_flip, phase, next_phase.name, now, book)
 
+        await session.exec(
+            update(PhaseRecord)
+            .where(col(PhaseRecord.id) == phase_id)
+            .values(
+                results={
+                    **result,
+                    "board_after": next_board_json,
+                    "changes": change,
+                    "missed": missed.to_json(),
+                    "game_over": game_over,
+                    "bookkeeping": book.to_json(),
+                }
+            )
+        )
         _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
+        if next_phase is not None:
+            for player, mine in fallen:
+                disorder.announce_civil_disorder(
+                    session,
+                    game,
+                    mine,
+                    user_id=player.user_id,
+                    why=f"<@{player.user_id}> sent no orders for {settings.civil_disorder_after} movement "
+                    "phases in a row.",
+                    key=f"civil_disorder:{phase_id}:{player.id}",
+                    now=now,
+                    phase_id=phase_id,
+                )
+        for player, mine in gone:
+            session.add(
+                GameLogEntry(
+                    game_id=game_id,
+                    at=now,
+                    action="eliminated",
+                    detail={"powers": mine, "user_id": player.user_id, "phase": phase.name},
+                )
+            )
+        if game_over is not None:
+            await ending.finish_game(
+                session, game, phase, game_over, now=now, final_map=ending.final_map_of(phase, at_close=True)
+            )
         next_close_now = False
         if next_phase is not None:
             next_state = await phase_state(session, next_phase, game.variant)
@@ -283,7 +323,7 @@ class PhaseCloser:
             status=str(PhaseStatus.CLOSED),
             next_phase=PhaseInfo.of(next_phase) if next_phase else None,
             game_over=game_over is not None,
-            winner=winner,
+            winner=winner or (game_over or {}).get("winner"),
             next_close_now=next_close_now,
             seconds=answer.get("seconds"),
         )
@@ -331,25 +371,8 @@ def _announce(
         now=now,
     )
     if next_phase is None:
-        enqueue(
-            session,
-            game_id=game_id,
-            phase_id=phase_id,
-            kind="game_over",
-            target=Target.game_channel(),
-            payload=say.base(
-                game_id,
-                game.name,
-                title=f"{game.name} is over",
-                lines=_game_over_lines(game_over),
-                phase=phase.name,
-                result=game_over,
-            ),
-            key=f"game_over:{game_id}",
-            now=now,
-        )
-        return
-    board = Board.from_json(next_phase.board, load_map(game.variant))
+        return  # the final post comes from gm.ending
+    board = Board.from_json(next_phase.board, game_map(game.variant))
     calls = outcome.opened_payloads(
         game_id=game_id,
         game_name=game.name,
@@ -379,29 +402,3 @@ def _short_game_over(next_name: str | None, settings: GameSettings) -> str | Non
     if nxt.year > settings.last_year or (nxt.year == settings.last_year and nxt.kind == "A"):
         return "last_year"
     return None
-
-
-async def _count_missed(session: Any, game_id: int, state: Any, missed: outcome.Missed) -> None:
-    acted = {p for p, d in state.duties.items() if d.has_work and state.active(p)} - set(missed.none)
-    players = (await session.exec(select(Player).where(Player.game_id == game_id))).all()
-    for player in players:
-        if player.status != PlayerStatus.ACTIVE:
-            continue
-        mine = {p for p, pl in state.player_of.items() if pl is not None and pl.id == player.id}
-        if mine & set(missed.none) and not mine & acted:
-            player.missed_phases += 1
-            player.missed_in_a_row += 1
-        elif mine & acted:
-            player.missed_in_a_row = 0
-
-
-def _game_over_lines(game_over: dict[str, Any] | None) -> list[str]:
-    if not game_over:
-        return []
-    if game_over.get("winner"):
-        winner = game_over["winner"]
-        return [f"{say.power_name(winner)} wins with {game_over['centers'][winner]} centers."]
-    ranked = sorted(game_over["centers"].items(), key=lambda kv: -kv[1])
-    return ["The last year has been played. Final centers:"] + [
-        f"{say.power_name(p)}: {n}" for p, n in ranked if n
-    ]

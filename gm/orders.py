@@ -255,8 +255,8 @@ async def set_ready(
 async def early_close_due(session: AsyncSession, phase_id: int) -> bool:
     """True when the open phase ``phase_id`` may close now (see gm.progress)."""
     phase = await session.get(PhaseRecord, phase_id)
-    if phase is None or phase.status != PhaseStatus.OPEN:
-        return False
+    if phase is None or phase.status != PhaseStatus.OPEN or phase.deadline is None:
+        return False  # closed, or paused
     game = await session.get(Game, phase.game_id)
     state = await phase_state(session, phase, game.variant if game else "standard")
     return state.can_close_early()
@@ -451,5 +451,6 @@ def _view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str
         game_name=game.name,
         phase=PhaseInfo.of(phase),
         powers=mine,
-        close_now=phase.status == PhaseStatus.OPEN and state.can_close_early(),
+        # A paused phase (no deadline) never closes early: the clock is stopped until a moderator resumes.
+        close_now=phase.status == PhaseStatus.OPEN and phase.deadline is not None and state.can_close_early(),
     )

@@ -247,7 +247,8 @@ async def _claim_batch(
 
 
 async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:
-    """The message with its destination and attachments, or None while the destination is unknown."""
+    """The message with its destination and attachments, or None while the destination is unknown or
+    a picture it requires has not been stored yet."""
     async with session_factory() as session:
         channel_id: int | None = None
         if entry.target_kind == OutboxTarget.GAME_CHANNEL:
@@ -277,6 +278,9 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
             ).first()
             if png is not None:
                 attachments.append(Attachment(ref["filename"], png))
+            elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
+                await session.commit()
+                return None
         await session.commit()
     return OutboxMessage(
         id=entry.id,  # type: ignore[arg-type]

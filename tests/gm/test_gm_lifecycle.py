@@ -189,8 +189,13 @@ async def test_a_short_game_ends_after_its_last_fall(sessions: SessionFactory) -
     assert game.result is not None and game.result["kind"] == "last_year"
     assert game.result["centers"]["FRANCE"] == 4  # Spain taken
     assert [p.name for p in phases] == ["S1901M", "F1901M"]
+    # France took Spain: 4 centers, level with Russia's four at the start, so they share the win.
+    assert game.result["winner"] is None and game.result["shared"] == ["FRANCE", "RUSSIA"]
     (over,) = await messages(sessions, "game_over")
-    assert "Final centers" in over.payload["lines"][0]
+    assert over.payload["lines"][:2] == [
+        "The last year (1901) has been played; the most centers decide.",
+        "France and Russia share the win with 4 centers each.",
+    ]
 
 
 async def test_a_solo_ends_the_game(sessions: SessionFactory) -> None:
@@ -218,7 +223,7 @@ async def test_a_solo_ends_the_game(sessions: SessionFactory) -> None:
         and game.result["centers"]["FRANCE"] == 18
     )
     (over,) = await messages(sessions, "game_over")
-    assert over.payload["lines"] == ["France wins with 18 centers."]
+    assert over.payload["lines"][0] == "France wins with 18 centers."
 
 
 async def test_maps_are_stored_with_the_phases_when_rendering(sessions: SessionFactory) -> None:

@@ -1,0 +1,167 @@
+"""Absent players at a close: missed-orders counters, civil disorder after too many missed movement
+phases, and players whose powers are all gone.
+
+Civil disorder is a state of the *player* (every power they hold): their orders are ignored and the
+adjudicator treats their powers as the rulebook says (units hold and do not support each other,
+dislodged units are disbanded, no builds, removals by distance; engine.adjudicate's ``civil_disorder``).
+A player comes back by sending orders, saying they are ready, or voting (gm.orders, gm.votes), or a
+moderator takes them out of it (gm.moderation).
+
+Everything a close changes here is written down in a :class:`Bookkeeping`, stored with the phase's
+results, so that a rollback (gm.rollback) can undo exactly that and nothing a moderator did since.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Game, GameLogEntry, Player, PlayerStatus, PowerAssignment
+from gm import announcements as say
+from gm.outbox import Target, enqueue
+from gm.progress import PhaseState
+from gm.results import Missed
+
+PRESENT = (PlayerStatus.ACTIVE, PlayerStatus.CIVIL_DISORDER)
+
+
+@dataclass(slots=True)
+class Bookkeeping:
+    """What a close changed on players and power assignments, before and after (for a rollback)."""
+
+    players: dict[str, dict[str, Any]] = field(default_factory=dict)  # player id -> {"before", "after"}
+    assignments: dict[str, dict[str, Any]] = field(default_factory=dict)  # power -> {"before", "after"}
+
+    def note_player(self, player: Player, before: dict[str, Any]) -> None:
+        after = player_fields(player)
+        if after != before:
+            self.players[str(player.id)] = {"before": before, "after": after}
+
+    def note_assignment(self, power: str, before: int | None, after: int | None) -> None:
+        if before != after:
+            self.assignments[power] = {"before": before, "after": after}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "assignments": self.assignments}
+
+
+def player_fields(player: Player) -> dict[str, Any]:
+    return {
+        "status": str(player.status),
+        "missed_phases": player.missed_phases,
+        "missed_in_a_row": player.missed_in_a_row,
+    }
+
+
+async def count_missed(
+    session: AsyncSession,
+    game_id: int,
+    state: PhaseState,
+    missed: Missed,
+    *,
+    civil_disorder_after: int,
+    book: Bookkeeping,
+) -> list[tuple[Player, list[str]]]:
+    """Update the missed-orders counters; return the players who fall into civil disorder now, each
+    with their powers.
+
+    A player missed the phase when none of their powers that had to act sent anything; acting for any
+    of them resets the run. Only movement phases count toward civil disorder."""
+    movement = state.board.phase.kind == "M"
+    acted = {p for p, d in state.duties.items() if d.has_work and state.active(p)} - set(missed.none)
+    players = (await session.exec(select(Player).where(Player.game_id == game_id))).all()
+    fallen = []
+    for player in players:
+        if player.status != PlayerStatus.ACTIVE:
+            continue
+        before = player_fields(player)
+        mine = sorted(p for p, pl in state.player_of.items() if pl is not None and pl.id == player.id)
+        if set(mine) & set(missed.none) and not set(mine) & acted:
+            player.missed_phases += 1
+            if movement:
+                player.missed_in_a_row += 1
+                if 0 < civil_disorder_after <= player.missed_in_a_row:
+                    player.status = PlayerStatus.CIVIL_DISORDER
+                    fallen.append((player, mine))
+        elif set(mine) & acted:
+            player.missed_in_a_row = 0
+        book.note_player(player, before)
+    return fallen
+
+
+async def eliminate(
+    session: AsyncSession, game_id: int, board_after: dict[str, Any], book: Bookkeeping
+) -> list[tuple[Player, list[str]]]:
+    """Mark players whose every power has lost all units and centers; return them with their powers."""
+    alive = set(board_after.get("units", {})) | {p for p, cs in board_after.get("centers", {}).items() if cs}
+    rows = (
+        await session.exec(
+            select(PowerAssignment, Player)
+            .join(Player, Player.id == PowerAssignment.player_id)  # type: ignore[arg-type]
+            .where(PowerAssignment.game_id == game_id)
+        )
+    ).all()
+    held: dict[int, tuple[Player, list[str]]] = {}
+    for assignment, player in rows:
+        held.setdefault(player.id, (player, []))[1].append(assignment.power)  # type: ignore[index]
+    out = []
+    for player, powers in held.values():
+        if player.status in PRESENT and not set(powers) & alive:
+            before = player_fields(player)
+            player.status = PlayerStatus.ELIMINATED
+            book.note_player(player, before)
+            out.append((player, sorted(powers)))
+    return out
+
+
+def announce_civil_disorder(
+    session: AsyncSession,
+    game: Game,
+    powers: list[str],
+    *,
+    user_id: int,
+    why: str,
+    key: str,
+    now: datetime,
+    phase_id: int | None = None,
+    actor_id: int | None = None,
+) -> None:
+    """Tell the game channel that ``powers`` are in civil disorder, alert the moderators, and log it."""
+    names = say.powers_text(powers)
+    verb = "is" if len(powers) == 1 else "are"
+    enqueue(
+        session,
+        game_id=game.id,
+        phase_id=phase_id,
+        kind="civil_disorder",
+        target=Target.game_channel(),
+        payload=say.base(
+            game.id,  # type: ignore[arg-type]
+            game.name,
+            title=f"{names} {verb} in civil disorder",
+            lines=[
+                why,
+                f"{names}: units hold and do not support each other, dislodged units are disbanded, "
+                "nothing is built, and removals follow the civil-disorder rule.",
+                "The player comes back by sending orders or /ready; a moderator can also replace them.",
+            ],
+            powers=powers,
+            user_id=user_id,
+            alert_moderators=True,
+        ),
+        key=key,
+        now=now,
+    )
+    session.add(
+        GameLogEntry(
+            game_id=game.id,  # type: ignore[arg-type]
+            at=now,
+            actor_id=actor_id,
+            action="civil_disorder",
+            detail={"powers": powers, "user_id": user_id, "why": why},
+        )
+    )
