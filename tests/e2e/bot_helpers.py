@@ -135,10 +135,11 @@ async def start_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id
 
 
 def powers_from_welcomes(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, str]:
-    """Who plays what, as each player learns it: the welcome DM's title."""
+    """Who plays what, as each player learns it: the welcome's title (a DM, or in their private
+    channel when their DMs are closed)."""
     found = {}
     for user in table.players:
-        for message in fake.dm_messages(user):
+        for message in fake.visible_messages(user):
             for embed in message.embeds:
                 match = re.match(r"You play (\w+) in", embed.get("title", ""))
                 if match and f"Game #{game_id}" in (embed.get("footer") or {}).get("text", ""):

@@ -1,0 +1,126 @@
+"""Posting through Discord's failures: closed DMs fall back to the player's private channel, rate
+limits and server errors are retried, a deleted channel is given up on without holding up the rest."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from sqlmodel import select
+
+from db.models import OutboxEntry
+from gm.clock import utcnow
+from gm.outbox import deliver_pending
+from gm.reminders import queue_reminders
+from tests.e2e.bot_helpers import (
+    ask,
+    bot_messages,
+    current_phase,
+    deadline_passes,
+    make_table,
+    pings,
+    running,
+    settle,
+    started_game,
+)
+from tests.e2e.fakediscord import FakeDiscord, Permission
+
+
+def results_posts(fake: FakeDiscord, channel, phase: str) -> list:  # type: ignore[no-untyped-def]
+    return [m for m in bot_messages(fake, channel) if m.embeds and f"{phase} results" in m.embeds[0]["title"]]
+
+
+async def test_closed_dms_fall_back_to_the_private_channel(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake)
+    shy = table.players[2]
+    await fake.set_dms_open(shy, False)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table)
+        power = table.power_of[shy.id]
+        private = fake.channel_named(table.guild, f"g{game_id}-{power.lower()}")
+        posted = bot_messages(fake, private)
+        at = next(i for i, m in enumerate(posted) if "direct messages are closed" in m.content)
+        note, welcome = posted[at : at + 2]
+        assert note.content.startswith(f"<@{shy.id}>, your direct messages are closed to me")
+        assert welcome.embeds[0]["title"].startswith(f"You play {power.capitalize()} in")
+        assert fake.dm_messages(shy) == []
+        assert [(m.id, [u["id"] for u in mentions["mentions"]]) for m, mentions in pings(fake)] == [
+            (note.id, [str(shy.id)])
+        ], "the fallback notifies that player and nobody else"
+
+        # Reminders: the players who still owe orders, by DM; the shy one in their channel.
+        ordered = table.player("ENGLAND") if power != "ENGLAND" else table.player("FRANCE")
+        await ask(fake, ordered, "order", channel=table.general, text=_all_orders(table.power_of[ordered.id]))
+        phase = await current_phase(bot, game_id)
+        async with bot.services.sessions() as session:
+            reminded = await queue_reminders(session, phase.id, 1.0)
+        await settle(bot, fake)
+        assert sorted(reminded) == sorted(u.id for u in table.players if u.id != ordered.id)
+        assert not any("orders are due soon" in m.text for m in fake.dm_messages(ordered))
+        others = [u for u in table.players if u.id not in (ordered.id, shy.id)]
+        assert all(any("orders are due soon" in m.text for m in fake.dm_messages(u)) for u in others)
+        assert any("orders are due soon" in m.text for m in bot_messages(fake, private))
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+def _all_orders(power: str) -> str:
+    return {"ENGLAND": "F Lon H; F Edi H; A Lvp H", "FRANCE": "A Par H; A Mar H; F Bre H"}[power]
+
+
+async def test_rate_limits_and_server_errors_are_retried_and_posted_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table)
+        game_channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        fake.inject_fault(f"POST /channels/{game_channel.id}/messages", 429, retry_after=0.05)
+        await deadline_passes(bot, fake, game_id)
+        assert len(results_posts(fake, game_channel, "Spring 1901 Movement")) == 1  # discord.py waited
+
+        fake.inject_fault(f"POST /channels/{game_channel.id}/messages", 503)
+        await deadline_passes(bot, fake, game_id)
+        assert results_posts(fake, game_channel, "Fall 1901 Movement") == []
+        sender = bot.services.gamemaster.sender
+        assert sender is not None
+        later = await deliver_pending(
+            bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
+        )
+        await fake.flush()
+        assert later.sent >= 2 and later.failed == 0
+        assert len(results_posts(fake, game_channel, "Fall 1901 Movement")) == 1
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table)
+        game_channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        await fake.set_overwrite(game_channel, fake.world.bot, deny=Permission.VIEW_CHANNEL)
+        france_channel = fake.channel_named(table.guild, f"g{game_id}-france")
+        await bot.get_channel(france_channel.id).delete()  # an admin tidies up too eagerly
+        await deadline_passes(bot, fake, game_id)
+        assert results_posts(fake, game_channel, "Spring 1901 Movement") == []
+        italy = fake.channel_named(table.guild, f"g{game_id}-italy")
+        assert any("Fall 1901 Movement orders" in m.text for m in bot_messages(fake, italy))
+
+        await fake.set_overwrite(game_channel, fake.world.bot, allow=Permission.VIEW_CHANNEL)
+        sender = bot.services.gamemaster.sender
+        assert sender is not None
+        await deliver_pending(bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5))
+        await fake.flush()
+        assert len(results_posts(fake, game_channel, "Spring 1901 Movement")) == 1
+        async with bot.services.sessions() as session:
+            failed = (await session.exec(select(OutboxEntry).where(OutboxEntry.failed_at.is_not(None)))).all()  # type: ignore[union-attr]
+        assert [(e.kind, e.target_power) for e in failed] == [("phase_opened", "FRANCE")]
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def _game(bot, game_id: int):  # type: ignore[no-untyped-def]
+    from gm.games import get_game
+
+    async with bot.services.sessions() as session:
+        return await get_game(session, game_id)
