@@ -1,0 +1,190 @@
+"""Players' everyday use: several games at once, leaving, looking at maps and history, and a bot that
+restarts in the middle of it all."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from db.models import PhaseRecord
+from gm.clock import utcnow
+from tests.e2e.bot_helpers import (
+    ask,
+    bot_messages,
+    create_game,
+    current_phase,
+    deadline_passes,
+    join_everyone,
+    make_table,
+    running,
+    settle,
+    start_game,
+    started_game,
+)
+from tests.e2e.fakediscord import FakeDiscord
+
+
+async def test_a_player_in_two_games_says_which(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        first = await started_game(fake, bot, table, "First")
+        second_id = await create_game(fake, table, "Second")
+        await join_everyone(fake, table, second_id)
+        await start_game(fake, bot, table, second_id)
+        player = table.players[3]
+        unsure = await ask(fake, player, "order", channel=table.general, text="A Par H")
+        assert f"#{first} First" in unsure.content and f"#{second_id} Second" in unsure.content
+        assert "game option" in unsure.content
+        choices = await (
+            await fake.autocomplete(
+                player, "order", focused="game", options={"text": "x"}, channel=table.general
+            )
+        ).choices()
+        assert [c["value"] for c in choices] == [str(first), str(second_id)]
+        assert choices[1]["name"] == f"#{second_id} Second (Spring 1901 Movement)"
+        assert [
+            c["value"]
+            for c in await (
+                await fake.autocomplete(
+                    player, "order", focused="game", options={"game": "sec"}, channel=table.general
+                )
+            ).choices()
+        ] == [str(second_id)]
+
+        dm = (await (await fake.dm_bot(player, "A Vie H"))).content
+        assert "cannot tell which one" in dm and "Nothing was recorded" in dm and f"game: {first}" in dm
+        mine = await ask(fake, player, "orders", "show", channel=None, game=str(second_id))
+        assert "has no orders yet" in mine.content and f"#{second_id} Second" in mine.content
+
+        # In a game's own channel the game is implied.
+        power = (await _powers(bot, first))[player.id]
+        own = fake.channel_named(table.guild, f"g{first}-{power.lower()}")
+        implied = await ask(fake, player, "orders", "show", channel=own)
+        assert f"#{first} First" in implied.content
+        listed = await ask(fake, player, "game", "list", channel=None)
+        assert "Your games:" in listed.content and "Second" in listed.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_leaving_before_and_after_the_start(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        forming = await create_game(fake, table, "Forming")
+        leaver = table.players[5]
+        await ask(fake, leaver, "game", "join", channel=table.general, game=str(forming))
+        left = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(forming))
+        assert left.content.startswith("You left")
+        status = await ask(fake, table.players[0], "game", "status", channel=table.general, game=str(forming))
+        assert f"<@{leaver.id}>" not in status.content and "Players (1 of 7)" in status.content
+
+        game_id = await started_game(fake, bot, table, "Running")
+        power = table.power_of[leaver.id]
+        private = fake.channel_named(table.guild, f"g{game_id}-{power.lower()}")
+        threads = [
+            c for c in fake.guild_channels(table.guild) if c.is_thread and power.capitalize() in c.name
+        ]
+        assert fake.can_view(leaver, private) and all(fake.can_view(leaver, t) for t in threads)
+        careful = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(game_id))
+        assert "civil disorder" in careful.content and "confirm:True" in careful.content
+        assert fake.can_view(leaver, private)
+        gone = await ask(
+            fake, leaver, "game", "leave", channel=table.general, game=str(game_id), confirm=True
+        )
+        assert gone.content.startswith("You left")
+        await settle(bot, fake)
+        assert not fake.can_view(leaver, private)
+        assert not any(fake.can_view(leaver, t) for t in threads)
+        game_channel = fake.channel_named(table.guild, f"g{game_id}-running")
+        assert any("the player has left" in m.text for m in bot_messages(fake, game_channel))
+        refused = await ask(fake, leaver, "order", channel=table.general, text="A Par H")
+        assert "not playing in any running game" in refused.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_maps_and_history_show_only_what_is_public(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table)
+        france = table.player("FRANCE")
+        await ask(fake, france, "order", channel=table.general, text="A Par-Bur")
+        now = await ask(fake, table.onlooker, "map", channel=table.general, game=str(game_id))
+        assert now.ephemeral and [a.filename for a in now.attachments] == ["S1901M-position.png"]
+        assert now.attachments[0].data.startswith(b"\x89PNG")
+        secret = await ask(fake, table.onlooker, "history", channel=table.general, game=str(game_id))
+        assert "is still open: its orders stay secret until it closes" in secret.content
+        assert "PAR - BUR" not in secret.content
+        early = await ask(
+            fake, table.onlooker, "map", channel=table.general, game=str(game_id), phase="S1901M", orders=True
+        )
+        assert "secret until the phase closes" in early.content and not early.attachments
+
+        await deadline_passes(bot, fake, game_id)
+        past = await ask(fake, table.onlooker, "history", channel=table.general, game=str(game_id))
+        assert "Spring 1901 Movement" in past.content and "✅ `A PAR - BUR`" in past.content
+        assert [a.filename for a in past.attachments] == ["S1901M-orders.png"]
+        drawn = await ask(fake, table.onlooker, "map", channel=table.general, game=str(game_id), orders=True)
+        assert [a.filename for a in drawn.attachments] == ["S1901M-orders.png"]
+        phases = await (
+            await fake.autocomplete(
+                table.onlooker,
+                "history",
+                focused="phase",
+                options={"game": str(game_id)},
+                channel=table.general,
+            )
+        ).choices()
+        assert [c["value"] for c in phases] == ["F1901M", "S1901M"]
+        wrong = await ask(
+            fake, table.onlooker, "history", channel=table.general, game=str(game_id), phase="S1999M"
+        )
+        assert "has no phase 'S1999M'" in wrong.content and "S1901M, F1901M" in wrong.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_buttons_forms_and_deadlines_survive_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await create_game(fake, table, "Durable")
+    [announcement] = [m for m in bot_messages(fake, table.general) if m.custom_ids() == [f"join:{game_id}"]]
+    async with running(fake, tmp_path) as bot:
+        joined = await (await fake.click(table.players[1], announcement, f"join:{game_id}")).message()
+        assert "You joined" in joined.content and "2 of 7" in joined.content
+        await join_everyone_else(fake, table, game_id)
+        await start_game(fake, bot, table, game_id)
+        germany = table.player("GERMANY")
+        opened = await fake.slash(germany, "orders", "edit", channel=table.general)
+        await opened.modal()
+    async with running(fake, tmp_path) as bot:
+        answer = await (await fake.submit_modal(germany, opened, {"orders": "A Mun-Ruh"})).message()
+        assert "✅ `A MUN - RUH`" in answer.content
+        phase = await current_phase(bot, game_id)
+    # The deadline passes while the bot is offline; at start-up it closes the phase and posts.
+    async with bot.services.sessions() as session:
+        record = await session.get(PhaseRecord, phase.id)
+        assert record is not None
+        record.deadline = utcnow() - timedelta(minutes=1)
+        await session.commit()
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        assert (await current_phase(bot, game_id)).name == "F1901M"
+        game_channel = fake.channel_named(table.guild, f"g{game_id}-durable")
+        results = [
+            m for m in bot_messages(fake, game_channel) if m.embeds and "results" in m.embeds[0]["title"]
+        ]
+        assert len(results) == 1
+        assert "✅ `A MUN - RUH`" in "\n".join(m.content for m in bot_messages(fake, game_channel))
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def join_everyone_else(fake: FakeDiscord, table, game_id: int) -> None:  # type: ignore[no-untyped-def]
+    for user in table.players[2:]:
+        reply = await ask(fake, user, "game", "join", channel=table.general, game=str(game_id))
+        assert "You joined" in reply.content
+
+
+async def _powers(bot, game_id: int) -> dict[int, str]:  # type: ignore[no-untyped-def]
+    from gm.games import get_game
+
+    async with bot.services.sessions() as session:
+        game = await get_game(session, game_id)
+    return {user: power for power, user in game.powers.items() if user is not None}
