@@ -382,6 +382,13 @@ class MovementResolver:
     def moved(self, i: int) -> bool:
         return self.kind[i] == MOVE and self.result[i]
 
+    def provinces_after(self) -> set[str]:
+        """Where the units stand after the moves (a dislodged unit still where it was)."""
+        kind = self.kind
+        result = self.result
+        dst = self.dst
+        return {dst[i] if kind[i] == MOVE and result[i] else p for i, p in enumerate(self.prov)}
+
     def dislodgements(self) -> list[Dislodgement]:
         """Every dislodged unit with the move that dislodged it."""
         out = []
@@ -398,8 +405,9 @@ class MovementResolver:
     def standoff_provinces(self) -> set[str]:
         """Provinces left empty by a standoff: no unit may retreat there (DATC 6.H.6, 6.F.7, 6.H.9)."""
         out = set()
+        result = self.result
         for prov, movers in self.moves_into.items():
-            if any(self.result[m] for m in movers):
+            if any([result[m] for m in movers]):
                 continue
             d = self.occ.get(prov, -1)
             if d >= 0 and not self.moved(d):

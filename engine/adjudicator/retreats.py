@@ -52,7 +52,7 @@ def dislodged_units(r: MovementResolver, hits: Sequence[Dislodgement]) -> dict[i
     resolver's dislodgements ``hits``."""
     if not hits:
         return {}
-    occupied = {r.dst[i] if r.moved(i) else r.prov[i] for i in range(r.n)}
+    occupied = r.provinces_after()
     standoffs = r.standoff_provinces()
     out = {}
     for hit in hits:
