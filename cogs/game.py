@@ -101,7 +101,8 @@ def settings_lines(settings: GameSettings) -> list[str]:
 
 
 def status_lines(game: GameInfo) -> list[str]:
-    lines = [f"**#{game.id} {text.safe(game.name)}**: {game.status}, created by <@{game.creator_id}>"]
+    state = text.status_word(game.status)
+    lines = [f"**#{game.id} {text.safe(game.name)}**: {state}, created by <@{game.creator_id}>"]
     if game.status == "forming":
         lines.append(f"Players ({len(game.players)} of {game.settings.players}):")
         lines.extend(f"- <@{p.user_id}>" for p in game.players)
@@ -379,7 +380,7 @@ def _list_line(game: GameInfo) -> str:
     elif game.phase is not None and game.status in ("active", "paused"):
         extra = f"{game.phase.long_name}, deadline {text.when(game.phase.deadline)}"
     else:
-        extra = game.status
+        extra = text.status_word(game.status)
     return text.game_list_line(game.id, game.name, extra)
 
 

@@ -79,9 +79,9 @@ def outcome_line(outcome: LineOutcome, *, show_power: bool = False) -> str:
         if outcome.replaced:
             text += f" (replaces `{outcome.replaced}`)"
         return text
-    reason = _sentence(outcome.reason or "not understood")
-    hint = f" {_sentence(outcome.hint)}" if outcome.hint else ""
-    return f"{REFUSED} {prefix}{safe(outcome.line, limit=300)}: {safe(reason)}{hint and safe(hint)}"
+    reason = safe(_sentence(outcome.reason or "not understood"))
+    hint = f" {safe(_sentence(outcome.hint))}" if outcome.hint else ""
+    return f"{REFUSED} {prefix}{safe(outcome.line, limit=300)}: {reason}{hint}"
 
 
 def _sentence(text: str) -> str:
@@ -137,6 +137,19 @@ def report_lines(report: SubmissionReport) -> list[str]:
 def orders_sheet(view: OrdersView) -> str:
     """The player's current orders, one per line, for the /orders modal."""
     return "\n".join(order for power in view.powers for order in power.orders)
+
+
+STATUS_WORDS = {
+    "forming": "waiting for players",
+    "active": "running",
+    "paused": "paused by a moderator",
+    "finished": "finished",
+    "cancelled": "cancelled",
+}
+
+
+def status_word(status: str) -> str:
+    return STATUS_WORDS.get(status, status)
 
 
 def game_list_line(game_id: int, name: str, status: str, extra: str = "") -> str:
