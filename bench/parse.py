@@ -129,7 +129,7 @@ def main() -> None:
     gm = load_map()
     parse_order("A PAR - BUR", gm)  # build the cached tables outside the timing
 
-    print(f"parse_order, {args.rounds} rounds (cold = tolerant reader's cache emptied before every call)")
+    print(f"parse_order, {args.rounds} rounds (cold = the parser's line cache emptied before each call)")
     for label, texts in (("canonical", CANONICAL), ("rulebook", RULEBOOK), ("full names", FULL_NAMES)):
         warm = per_order_us(texts, args.rounds, lambda t: parse_order(t, gm, "M"))
         cold = per_order_us(
