@@ -129,8 +129,10 @@ def announce_civil_disorder(
     now: datetime,
     phase_id: int | None = None,
     actor_id: int | None = None,
+    alert_moderators: bool = True,
 ) -> None:
-    """Tell the game channel that ``powers`` are in civil disorder, alert the moderators, and log it."""
+    """Tell the game channel that ``powers`` are in civil disorder, alert the moderators (unless a
+    moderator did it), and log it."""
     names = say.powers_text(powers)
     verb = "is" if len(powers) == 1 else "are"
     enqueue(
@@ -151,17 +153,17 @@ def announce_civil_disorder(
             ],
             powers=powers,
             user_id=user_id,
-            alert_moderators=True,
+            alert_moderators=alert_moderators,
         ),
         key=key,
         now=now,
     )
-    session.add(
-        GameLogEntry(
-            game_id=game.id,  # type: ignore[arg-type]
-            at=now,
-            actor_id=actor_id,
-            action="civil_disorder",
-            detail={"powers": powers, "user_id": user_id, "why": why},
+    if actor_id is None:  # a moderator's action is logged by gm.moderation
+        session.add(
+            GameLogEntry(
+                game_id=game.id,  # type: ignore[arg-type]
+                at=now,
+                action="civil_disorder",
+                detail={"powers": powers, "user_id": user_id, "why": why},
+            )
         )
-    )

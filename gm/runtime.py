@@ -9,6 +9,9 @@ Gamemaster what happened so it can schedule, close early and post::
 
     report = await orders.submit_orders(session, game_id, user_id, text)
     await gamemaster.orders_changed(report.view)   # closes the phase early when everybody is done
+
+    result = await moderation.pause_game(session, game_id, actor)   # or votes.cast_vote, rollback ...
+    await gamemaster.apply(result.effects)         # jobs, the close, the final post, the messages
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from db.database import SessionFactory
 from db.models import Game
+from gm.archive import ArchiveReport, publish_final_post, publish_pending
 from gm.clock import Clock, utcnow
+from gm.effects import Effects
 from gm.games import StartResult
 from gm.lifecycle import CloseOutcome, PhaseCloser
 from gm.orders import OrdersView, early_close_due
@@ -70,6 +75,7 @@ class Gamemaster:
         self.scheduler.start()
         report = await self.scheduler.rebuild_from_db()
         self.scheduler.schedule_outbox_retries()
+        await publish_pending(self.sessions, executor=self._executor, clock=self._clock)
         await self.deliver()
         return report
 
@@ -103,6 +109,33 @@ class Gamemaster:
             await session.commit()
         return await self.close_phase(phase_id, reason="all_ready") if due else None
 
+    async def apply(self, effects: Effects) -> CloseOutcome | None:
+        """Carry out what a use case asked for after its commit (see gm.effects); returns the close's
+        outcome when a phase was closed."""
+        for name in effects.unschedule:
+            self.scheduler.unschedule_phase(effects.game_id, name)
+        if effects.schedule:
+            settings = await self._settings(effects.game_id)
+            for info in effects.schedule:
+                self.scheduler.schedule_phase(
+                    info.game_id, info.id, info.name, info.deadline, settings.reminder_hours
+                )
+        if effects.game_ended:
+            await self.publish_final(effects.game_id)
+        elif effects.deliver:
+            await self.deliver()
+        if effects.close_phase is not None:
+            return await self.close_phase(effects.close_phase, reason=effects.close_reason)
+        if effects.check_early_close is not None:
+            return await self.players_changed(effects.check_early_close)
+        return None
+
+    async def publish_final(self, game_id: int) -> ArchiveReport:
+        """Make the final post's pictures (map, GIF) off the event loop, then send it."""
+        report = await publish_final_post(self.sessions, game_id, executor=self._executor, clock=self._clock)
+        await self.deliver()
+        return report
+
     async def deliver(self) -> DeliveryReport | None:
         """Send queued messages (one delivery at a time in this process)."""
         if self.sender is None:
@@ -127,6 +160,9 @@ class Gamemaster:
         if not outcome.closed:
             return
         self.scheduler.unschedule_phase(outcome.game_id, outcome.phase)
+        if outcome.game_over:
+            await self.publish_final(outcome.game_id)
+            return
         nxt = outcome.next_phase
         if nxt is not None:
             settings = await self._settings(outcome.game_id)

@@ -8,12 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import col, select
 
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
-from db.models import PhaseRecord
+from db.models import Game, OutboxEntry, PhaseRecord, Player
 from gm import games, orders
-from gm.lifecycle import PhaseCloser
+from gm.lifecycle import CloseOutcome, PhaseCloser
 from gm.lookup import latest_phase
 from gm.settings import GameSettings
 from gm.views import GameInfo
@@ -50,12 +51,13 @@ async def make_game(
     players: int = 7,
     settings: GameSettings | None = None,
     name: str = "Test game",
+    variant: str = "standard",
 ) -> GameInfo:
     """A game by CREATOR (default settings: 7 seats) with ``players`` users joined, creator included."""
     settings = settings or GameSettings()
     async with sessions() as s:
         game = await games.create_game(
-            s, guild_id=GUILD, creator_id=CREATOR, name=name, settings=settings, now=T0
+            s, guild_id=GUILD, creator_id=CREATOR, name=name, settings=settings, variant=variant, now=T0
         )
     for i in range(1, players):
         async with sessions() as s:
@@ -64,9 +66,15 @@ async def make_game(
 
 
 async def make_started_game(
-    sessions: SessionFactory, *, players: int = 7, settings: GameSettings | None = None, seed: int = 7
+    sessions: SessionFactory,
+    *,
+    players: int = 7,
+    settings: GameSettings | None = None,
+    seed: int = 7,
+    variant: str = "standard",
 ) -> games.StartResult:
-    game = await make_game(sessions, players=players, settings=settings or GameSettings(players=players))
+    settings = settings or GameSettings(players=players)
+    game = await make_game(sessions, players=settings.players, settings=settings, variant=variant)
     async with sessions() as s:
         return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(seed))
 
@@ -108,3 +116,34 @@ def make_closer(sessions: SessionFactory, **kwargs: object) -> PhaseCloser:
     """A closer working in threads, without maps unless asked (tests stay fast)."""
     kwargs.setdefault("render_maps", False)
     return PhaseCloser(sessions, clock=lambda: T0, **kwargs)  # type: ignore[arg-type]
+
+
+async def messages(sessions: SessionFactory, kind: str) -> list[OutboxEntry]:
+    """The queued outbox messages of one kind, oldest first."""
+    async with sessions() as s:
+        rows = await s.exec(select(OutboxEntry).where(OutboxEntry.kind == kind).order_by(col(OutboxEntry.id)))
+        return list(rows.all())
+
+
+async def player_row(sessions: SessionFactory, game_id: int, user_id: int) -> Player:
+    async with sessions() as s:
+        row = (await s.exec(select(Player).where(Player.game_id == game_id, Player.user_id == user_id))).one()
+        await s.commit()
+        return row
+
+
+async def game_row(sessions: SessionFactory, game_id: int) -> Game:
+    async with sessions() as s:
+        game = await s.get(Game, game_id)
+        assert game is not None
+        await s.commit()
+        return game
+
+
+async def close(sessions: SessionFactory, game_id: int, *, closer: PhaseCloser | None = None) -> CloseOutcome:
+    """Close the game's current phase, then any phase that may close at once (only absent powers act)."""
+    closer = closer or make_closer(sessions)
+    outcome = await closer.close((await current_phase(sessions, game_id)).id)
+    while outcome.next_phase is not None and outcome.next_close_now:
+        outcome = await closer.close(outcome.next_phase.id)
+    return outcome
