@@ -25,6 +25,11 @@ from gm.views import GameInfo
 log = logging.getLogger(__name__)
 
 GAME_LINE = re.compile(r"^\s*(?:game\s*[:=]\s*|#)(?P<game>.+?)\s*$", re.IGNORECASE)
+PUBLIC_MENTION = (
+    "I do not read orders in server channels: everyone here can see them. Send them to me by direct "
+    "message, or with `/order` or `/orders edit` (only you see those). If your message held orders, "
+    "you may want to delete it."
+)
 HELP_WORDS = {"help", "?", "hi", "hello", "orders"}
 
 
@@ -65,7 +70,10 @@ def pick(games: list[GameInfo], wanted: str | None) -> GameInfo:
 class DirectMessages(GameCog):
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        if message.guild is not None or message.author.bot or message.webhook_id is not None:
+        if message.author.bot or message.webhook_id is not None:
+            return
+        if message.guild is not None:
+            await self._mentioned_in_public(message)
             return
         try:
             lines = await self._answer(message)
@@ -80,6 +88,16 @@ class DirectMessages(GameCog):
             except discord.HTTPException as exc:
                 log.warning("could not answer %s's direct message: %s", message.author.id, exc)
                 return
+
+    async def _mentioned_in_public(self, message: discord.Message) -> None:
+        """Someone wrote to the bot in a server channel (the only server messages it can read): orders
+        belong in private, so say where, without repeating what they wrote."""
+        if self.bot.user is None or self.bot.user not in message.mentions:
+            return
+        try:
+            await message.reply(PUBLIC_MENTION, mention_author=False)
+        except discord.HTTPException as exc:
+            log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
 
     async def _answer(self, message: discord.Message) -> list[str]:
         content = message.content or ""

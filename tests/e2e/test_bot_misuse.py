@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.e2e.bot_helpers import (
     ask,
+    bot_messages,
     create_game,
     current_phase,
     deadline_passes,
@@ -47,6 +48,14 @@ async def test_commands_in_the_wrong_place_or_by_the_wrong_person_are_explained(
         too_fast = await ask(fake, alice, "game", "settings", channel=table.general, movement_hours=0.05)
         assert "Movement phases must last from 10 minutes to 14 days, not 3 minutes" in too_fast.content
         assert "Nothing was changed" in too_fast.content
+        await fake.say(bob, table.general, f"{fake.world.bot.mention} A Par-Bur, F Bre-MAO")
+        warning = await fake.wait_for(
+            lambda: next(
+                (m for m in bot_messages(fake, table.general) if "do not read orders" in m.content), None
+            ),
+            what="the bot's answer to a public mention",
+        )
+        assert "Par-Bur" not in warning.content and "direct message" in warning.content
         unknown = await ask(fake, alice, "game", "status", channel=table.general, game="#999")
         assert "There is no game number 999" in unknown.content
         for reply in (in_dm, nothing, again, early, meddling, moderated, too_fast, unknown):
