@@ -27,7 +27,7 @@ from engine.adjudicator.legality import check_movement_order, check_retreat_orde
 from engine.adjudicator.movement import MovementResolver
 from engine.adjudicator.retreats import dislodged_units, resolve_retreats
 from engine.board import Board, BoardError, Dislodged
-from engine.mapdata import load_map, province_of
+from engine.mapdata import province_of
 from engine.orders import Build, Disband, Hold, Order, Remove, Unit, format_order, shared_unit
 from engine.phase import Phase
 
@@ -77,7 +77,7 @@ class Adjudication:
     def to_json(self) -> dict[str, Any]:
         """The contract's output object (DESIGN.md)."""
         state = self.board.to_json()
-        return {
+        out: dict[str, Any] = {
             "phase": str(self.phase),
             "next_phase": None if self.next_phase is None else str(self.next_phase),
             "orders": [r.to_json() for r in self.results],
@@ -94,6 +94,9 @@ class Adjudication:
             "adjustments": dict(sorted(self.adjustments.items())),
             "winner": self.winner,
         }
+        if self.board.variant != "standard":
+            out = {"variant": self.board.variant, **out}
+        return out
 
 
 def adjudicate(
@@ -108,11 +111,11 @@ def adjudicate(
     ``orders`` maps each power to its order lines (text in any notation, or Order objects; a single
     string is split into lines). Powers in ``civil_disorder`` have their lines ignored: their
     units hold, their dislodged units disband, and their removals follow the civil-disorder rule.
-    ``victory_centers`` overrides the map's target (18 on the Standard map).
+    ``victory_centers`` overrides the variant's target (18 on the Standard map, 24 in ww1914).
     Never raises for bad orders: every line comes back with a status and a reason.
     """
     cd = frozenset(p.upper() for p in civil_disorder)
-    target = victory_centers if victory_centers is not None else board.game_map.victory_centers
+    target = victory_centers if victory_centers is not None else board.rules.target(board.game_map)
     kind = board.phase.kind
     if kind == "M":
         return _movement(board, orders, cd, target)
@@ -126,16 +129,14 @@ def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
     results and the next position out. Raises BoardError (a ValueError) when the request itself is
     malformed (unknown phase, power or province); bad orders never raise.
 
+    ``"variant"`` (default ``standard``) names the variant (engine.variants): its map, its closed
+    provinces, its victory target. The output names it too, unless it is ``standard`` (so the
+    standard output is exactly the contract's).
     Optional extensions: ``"civil_disorder": [powers]`` and ``"victory_centers": n``.
     """
     if not isinstance(request, Mapping):
         raise BoardError("the request must be a JSON object")
-    variant = str(request.get("variant") or "standard")
-    try:
-        game_map = load_map(variant)
-    except ValueError as exc:
-        raise BoardError(str(exc)) from None
-    board = Board.from_json(request, game_map)
+    board = Board.from_json(request)
     orders = request.get("orders") or {}
     if not isinstance(orders, Mapping):
         raise BoardError('"orders" must be an object mapping each power to a list of order lines')
@@ -175,7 +176,7 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
     resolver = MovementResolver(game_map, graph, units, unit_orders)
     resolver.resolve_all()
     hits = resolver.dislodgements()
-    dislodged = dislodged_units(resolver, hits)
+    dislodged = dislodged_units(resolver, hits, board.closed)
     attacker = {d.victim: d.attacker for d in hits}
     for i, line in enumerate(unit_lines):
         line.status, line.reason = explain.movement_result(resolver, i, attacker.get(i, -1))
@@ -311,8 +312,8 @@ def _end_of_turn(
         return Adjudication(phase, None, results, after, gone, {}, winner)
     if due:
         return Adjudication(phase, winter, results, after, gone, due)
-    after.phase = spring = Phase("S", phase.year + 1, "M")  # nothing to adjust: skip the winter
-    return Adjudication(phase, spring, results, after, gone)
+    spring = Phase("S", phase.year + 1, "M")  # nothing to adjust: skip the winter
+    return Adjudication(phase, spring, results, _board(board, spring, new_units, centers, {}), gone)
 
 
 def _update_centers(board: Board, units: dict[str, list[Unit]]) -> dict[str, frozenset[str]]:

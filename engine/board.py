@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from engine.mapdata import GameMap, load_map, province_of
+from engine.mapdata import GameMap, province_of
 from engine.orders import Unit, shared_unit
 from engine.phase import Phase
+from engine.variants import UnknownVariant, Variant, get_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,11 @@ class BoardError(ValueError):
 
 @dataclass(slots=True)
 class Board:
-    """One moment of a game. Treat as immutable: the adjudicator returns new boards."""
+    """One moment of a game. Treat as immutable: the adjudicator returns new boards.
+
+    ``rules`` is the :class:`engine.variants.Variant` named by ``variant`` and ``closed`` the
+    provinces it closes in ``phase`` (worked out once, here: build a new board for another phase).
+    """
 
     game_map: GameMap
     phase: Phase
@@ -43,9 +48,18 @@ class Board:
     centers: dict[str, frozenset[str]]  # power -> owned supply centers
     dislodged: dict[str, tuple[Dislodged, ...]] = field(default_factory=dict)  # power -> dislodged
     variant: str = "standard"
+    rules: Variant = field(init=False, repr=False, compare=False)  # the variant called ``variant``
+    closed: frozenset[str] = field(init=False, repr=False, compare=False)  # no entry in this phase
     _occupant: dict[str, tuple[str, Unit]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.rules = _rules(self.variant)
+        if self.rules.map_name != self.game_map.name:
+            raise BoardError(
+                f"the {self.variant} variant is played on the {self.rules.map_name} map, "
+                f"not on {self.game_map.name}"
+            )
+        self.closed = self.rules.closed_at(self.phase)
         occupant: dict[str, tuple[str, Unit]] = {}
         for power, units in self.units.items():
             for unit in units:
@@ -87,11 +101,13 @@ class Board:
 
     @classmethod
     def initial(cls, game_map: GameMap | None = None, variant: str = "standard") -> Board:
-        """The starting position of the map (Spring 1901 for the Standard map)."""
-        game_map = game_map or load_map()
+        """The starting position of the variant: the map's units and centers, in the variant's first
+        phase (Spring 1901 for the standard variant, Spring 1914 for ww1914)."""
+        rules = _rules(variant)
+        game_map = game_map or rules.game_map()
         return cls(
             game_map=game_map,
-            phase=Phase.parse(game_map.start_phase),
+            phase=rules.first_phase(),
             units={p: tuple(Unit.from_text(u) for u in us) for p, us in game_map.start_units.items()},
             centers={p: frozenset(cs) for p, cs in game_map.start_centers.items()},
             variant=variant,
@@ -99,8 +115,13 @@ class Board:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], game_map: GameMap | None = None) -> Board:
-        """Read the contract's JSON form. Raises BoardError with a readable reason on bad input."""
-        game_map = game_map or load_map()
+        """Read the contract's JSON form. Raises BoardError with a readable reason on bad input.
+
+        The optional ``"variant"`` (default ``standard``) names the variant, whose map is used when
+        ``game_map`` is not given.
+        """
+        variant = str(data.get("variant") or "standard")
+        game_map = game_map or _rules(variant).game_map()
         try:
             phase = _phase(str(data["phase"]))
         except (KeyError, ValueError) as exc:
@@ -137,7 +158,7 @@ class Board:
             units=units,
             centers=centers,
             dislodged=dislodged,
-            variant=str(data.get("variant") or "standard"),
+            variant=variant,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -162,6 +183,13 @@ class Board:
 
     def center_counts(self) -> dict[str, int]:
         return {p: len(self.centers.get(p, ())) for p in self.game_map.powers}
+
+
+def _rules(variant: str) -> Variant:
+    try:
+        return get_variant(variant)
+    except UnknownVariant as exc:
+        raise BoardError(str(exc)) from None
 
 
 @lru_cache(maxsize=1024)

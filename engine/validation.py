@@ -7,6 +7,10 @@ move that may bounce is valid, a move to a province the unit can never reach is 
 ``status: invalid``). Convoy routes count as possible when seas link the two coasts, whether or not
 fleets stand there now.
 
+A variant may close provinces for a while (``Board.closed``: Italy while it is neutral in ww1914):
+no move, convoy, retreat or support reaches into them, a support to hold a unit there included (no
+unit could move there, and nobody can attack it), and the neutral powers' own orders are refused.
+
 Everything named in a reason is public on the board (units, their owners, dislodged units and
 their retreat options), so a refusal never leaks another power's orders.
 """
@@ -68,6 +72,8 @@ def validate_order(order: Order, board: Board, power: str) -> Order:
     gm = board.game_map
     if power not in gm.powers:
         raise InvalidOrder(f"unknown power {power!r}", f"powers are {', '.join(gm.powers)}")
+    if board.closed and power in board.rules.neutral:
+        raise InvalidOrder(board.rules.neutral_reason(), "nobody gives its units orders until then")
     kind = board.phase.kind
     if kind == "M":
         return _movement(order, board, power)
@@ -113,6 +119,8 @@ def _movement(order: Order, board: Board, power: str) -> Order:
 def _move(order: Move, board: Board, power: str) -> Order:
     gm = board.game_map
     unit = _own_unit(order.unit, board, power)
+    if board.closed:
+        _refuse_closed(board, province_of(order.dest))
     if not order.via_convoy:
         # The usual case first: the exact place of a neighbour (fleets: the coast, where there are two).
         dest = order.dest
@@ -204,6 +212,8 @@ def _support_hold(order: SupportHold, board: Board, power: str) -> Order:
     target = _other_unit(order.supported, board, order, "support")
     if target.province == unit.province:
         raise InvalidOrder(f"{unit} cannot support itself", f"to stay put, write {unit} H")
+    if board.closed:
+        _refuse_closed(board, target.province, f"nobody can attack {target} there, so it needs no support")
     if not gm.can_reach(unit.type or "A", unit.location, target.province):
         raise InvalidOrder(
             f"{unit} cannot support {target}: it could not move to {_name(gm, target.province)} itself",
@@ -236,6 +246,8 @@ def _support_move(order: SupportMove, board: Board, power: str) -> Order:
             f"{unit} cannot support a move into its own province {_name(gm, dest_prov)}",
             f"to defend, write {unit} H",
         )
+    if board.closed:
+        _refuse_closed(board, dest_prov)
     if not gm.can_reach(unit.type or "A", unit.location, dest_prov):
         raise InvalidOrder(
             f"{unit} cannot support a move to {_name(gm, dest_prov)}: it could not move there itself",
@@ -275,6 +287,8 @@ def _convoy(order: Convoy, board: Board, power: str) -> Order:
         )
     dest_prov = _province(gm, order.dest, order)
     src_prov = army.province
+    if board.closed:
+        _refuse_closed(board, dest_prov)
     if gm.provinces[dest_prov].kind != COAST:
         raise InvalidOrder(
             f"{fleet} cannot convoy {army} to {_name(gm, dest_prov)}: a convoy lands only on a coast",
@@ -337,6 +351,8 @@ def _retreat(order: Order, board: Board, power: str) -> Order:
     if not options:
         raise InvalidOrder(f"{unit} has nowhere to retreat to", f"write {unit} D (it is disbanded anyway)")
     dest_prov = _province(gm, order.dest, order)
+    if board.closed:
+        _refuse_closed(board, dest_prov, f"it may retreat to {', '.join(options)}, or disband ({unit} D)")
     if unit.type == "A":
         dest: str | None = dest_prov if dest_prov in options else None
     elif order.dest in options:
@@ -534,6 +550,14 @@ def _check_type(unit: Unit, actual: Unit, gm: GameMap, *, coast_matters: bool) -
 def _units_hint(board: Board, power: str) -> str:
     mine = sorted(str(u) for u in board.units.get(power, ()))
     return "your units: " + ", ".join(mine) if mine else "you have no units on the board"
+
+
+def _refuse_closed(board: Board, province: str, hint: str | None = None) -> None:
+    """InvalidOrder when ``province`` is closed in the board's phase (Italy while it is neutral).
+    The hint is ``hint``, or else a list of the closed provinces."""
+    if province in board.closed:
+        closed = ", ".join(sorted(board.closed))
+        raise InvalidOrder(board.rules.closure_reason(), hint or f"closed until then: {closed}")
 
 
 def _province(gm: GameMap, location: str, context: object) -> str:

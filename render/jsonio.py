@@ -14,15 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.board import Board
-from engine.mapdata import load_map
 from render.compose import RenderOptions, render_map
 from render.marks import OrderMark, marks_from_orders, marks_from_results
 
 
 def board_and_marks(data: Mapping[str, Any]) -> tuple[Board, list[OrderMark]]:
     """Read either JSON form into the board to draw and the orders to draw on it."""
-    game_map = load_map(str(data.get("variant") or "standard"))
-    board = Board.from_json(dict(data), game_map)
+    board = Board.from_json(dict(data))  # its "variant" names the map
+    game_map = board.game_map
     orders = data.get("orders")
     if isinstance(orders, Mapping):
         return board, marks_from_orders(orders, game_map, board.phase.kind)

@@ -9,7 +9,8 @@ it could move to by itself, except
   4.A.5 b, 6.H.11, 6.H.12), and never to the other coast of it (DATC 6.H.15),
 * a province left empty by a standoff (DATC 6.H.6; a coast of a split province counts for the
   whole province, 6.H.16; a failed convoy or a lost head-to-head battle is no standoff, 6.F.7,
-  6.H.9).
+  6.H.9),
+* a province the variant closes (``Board.closed``: Italy while it is neutral in ww1914).
 
 In the retreat phase two or more units retreating to one province are all disbanded (6.H.7, 6.H.8),
 and a dislodged unit without a valid order is disbanded.
@@ -34,12 +35,13 @@ def retreat_options(
     attacker_convoyed: bool,
     occupied: Collection[str],
     standoffs: Collection[str],
+    closed: Collection[str] = (),
 ) -> tuple[str, ...]:
     """Locations (coasts named for fleets) where ``unit`` may retreat, sorted."""
     out = []
     for loc in game_map.neighbours(unit.type or "A", unit.location):
         prov = province_of(loc)
-        if prov in occupied or prov in standoffs:
+        if prov in occupied or prov in standoffs or prov in closed:
             continue
         if prov == attacker_from and not attacker_convoyed:
             continue
@@ -47,9 +49,11 @@ def retreat_options(
     return tuple(sorted(out))
 
 
-def dislodged_units(r: MovementResolver, hits: Sequence[Dislodgement]) -> dict[int, Dislodged]:
+def dislodged_units(
+    r: MovementResolver, hits: Sequence[Dislodgement], closed: Collection[str] = ()
+) -> dict[int, Dislodged]:
     """Unit index -> its Dislodged entry (attacker's province and retreat options), for the
-    resolver's dislodgements ``hits``."""
+    resolver's dislodgements ``hits``; no option lies in a ``closed`` province."""
     if not hits:
         return {}
     occupied = r.provinces_after()
@@ -59,7 +63,7 @@ def dislodged_units(r: MovementResolver, hits: Sequence[Dislodgement]) -> dict[i
         victim, attacker = hit.victim, hit.attacker
         unit = r.units[victim]
         options = retreat_options(
-            r.game_map, unit, r.prov[attacker], r.via[attacker], occupied, standoffs
+            r.game_map, unit, r.prov[attacker], r.via[attacker], occupied, standoffs, closed
         )
         out[victim] = Dislodged(r.power[victim], unit, r.prov[attacker], options)
     return out
