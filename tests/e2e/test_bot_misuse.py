@@ -11,13 +11,16 @@ from tests.e2e.bot_helpers import (
     create_game,
     current_phase,
     deadline_passes,
+    game_number,
+    join_everyone,
     make_table,
     pings,
     running,
+    settle,
     started_game,
     whole_answer,
 )
-from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord, Permission
 
 
 async def test_commands_in_the_wrong_place_or_by_the_wrong_person_are_explained(
@@ -127,4 +130,60 @@ async def test_a_form_from_a_closed_phase_is_refused_and_nothing_is_recorded(
         shown = await ask(fake, germany, "orders", "show", channel=table.general)
         assert "**Germany** has no orders yet" in shown.content and "Fall 1901 Movement" in shown.content
         assert (await current_phase(bot, game_id)).name == "F1901M"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_start_discord_refuses_is_explained_and_can_be_finished(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await create_game(fake, table, "Stubborn")
+        await join_everyone(fake, table, game_id)
+        before = {c.id for c in fake.guild_channels(table.guild)}
+        fake.inject_fault("POST /channels/*/threads", 403, code=50013, message="Missing Permissions")
+        refused = await (
+            await fake.slash(
+                table.players[0], "game", "start", options={"game": str(game_id)}, channel=table.general
+            )
+        ).message(timeout=30)
+        assert "Discord refused to create the channels of Stubborn" in refused.content
+        assert "run /game start again to finish" in refused.content
+        await settle(bot, fake)
+        assert {c.id for c in fake.guild_channels(table.guild)} == before, "half-made channels are removed"
+        assert (await current_phase(bot, game_id)).name == "S1901M"  # the game runs; its clock too
+
+        finished = await (
+            await fake.slash(
+                table.players[0], "game", "start", options={"game": str(game_id)}, channel=table.general
+            )
+        ).message(timeout=30)
+        assert "has started" in finished.content
+        await settle(bot, fake)
+        game_channel = fake.channel_named(table.guild, f"g{game_id}-stubborn")
+        assert any("has started" in m.text for m in bot_messages(fake, game_channel))
+        assert len([c for c in fake.guild_channels(table.guild) if c.is_thread]) == 21
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_bot_without_manage_channels_says_so_before_starting(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = await fake.create_guild(
+        "Strict", bot_permissions=Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES
+    )
+    general = await fake.create_channel(guild, "general")
+    users = [await fake.create_user(f"p{i}") for i in range(3)]
+    for user in users:
+        await fake.add_member(guild, user)
+    async with running(fake, tmp_path) as bot:
+        reply = await ask(fake, users[0], "game", "create", channel=general, name="Small", players=3)
+        game_id = game_number(reply.content)
+        for user in users[1:]:
+            await ask(fake, user, "game", "join", channel=general, game=str(game_id))
+        refused = await ask(fake, users[0], "game", "start", channel=general, game=str(game_id))
+        assert "my role lacks Manage Channels" in refused.content and "Manage Roles" in refused.content
+        status = await ask(fake, users[0], "game", "status", channel=general, game=str(game_id))
+        assert "waiting for players" in status.content, "nothing was started"
+        assert bot.services is not None
     assert fake.unknown_calls == [] and fake.internal_errors == []
