@@ -40,7 +40,9 @@ def assert_private(fake: FakeDiscord, table: Table, written: dict[str, list[str]
             assert not leaked, f"{other.username} saw {power}'s orders {leaked}"
 
 
-async def test_a_seven_player_game_from_creation_to_the_second_year(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_seven_player_game_from_creation_to_the_second_year(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
         game_id = await create_game(fake, table, "Friday **night** @everyone", movement_hours=48)
@@ -50,7 +52,9 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(fake: FakeDi
 
         await join_everyone(fake, table, game_id)
         refused = await (
-            await fake.slash(table.players[3], "game", "start", options={"game": str(game_id)}, channel=table.general)
+            await fake.slash(
+                table.players[3], "game", "start", options={"game": str(game_id)}, channel=table.general
+            )
         ).message()
         assert refused.ephemeral and "Only the creator" in refused.content
         started = await start_game(fake, bot, table, game_id)
@@ -91,7 +95,9 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(fake: FakeDi
         assert reopened.input("orders")["value"] == "A PAR - BUR\nA MAR - SPA\nF BRE - MAO"
 
         answer = await (
-            await fake.slash(germany, "order", options={"text": "A Mun-Ruh; A Ber-Mun; F Kie-Den"}, channel=table.general)
+            await fake.slash(
+                germany, "order", options={"text": "A Mun-Ruh; A Ber-Mun; F Kie-Den"}, channel=table.general
+            )
         ).message()
         assert answer.ephemeral and answer.content.count("✅") == 3
 
@@ -110,24 +116,42 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(fake: FakeDi
         )
         await deadline_passes(bot, fake, game_id)
         assert (await current_phase(bot, game_id)).name == "F1901M"
-        results = [m for m in bot_messages(fake, game_channel) if m.embeds and "Spring 1901 Movement results" in m.embeds[0]["title"]]
+        results = [
+            m
+            for m in bot_messages(fake, game_channel)
+            if m.embeds and "Spring 1901 Movement results" in m.embeds[0]["title"]
+        ]
         assert len(results) == 1 and results[0].embeds[0]["image"]["url"] == "attachment://S1901M-orders.png"
         assert {a.filename for a in results[0].attachments} == {"S1901M-orders.png", "F1901M-position.png"}
         assert all(a.data.startswith(b"\x89PNG") for a in results[0].attachments)
         published = "\n".join(m.content for m in bot_messages(fake, game_channel))
-        for order in ("✅ `A PAR - BUR`", "✅ `A MUN - RUH`", "✅ `A VIE - GAL`", "`A ROM H` (no order given)"):
+        for order in (
+            "✅ `A PAR - BUR`",
+            "✅ `A MUN - RUH`",
+            "✅ `A VIE - GAL`",
+            "`A ROM H` (no order given)",
+        ):
             assert order in published, order
 
         # --- Fall 1901: everybody ready closes early; France is dislodged -----------------------
-        for user, orders in ((france, "A Bur H\nA Spa H\nF MAO-Por"), (germany, "A Ruh-Bur, A Mun S A Ruh-Bur, F Den H")):
-            answer = await (await fake.slash(user, "order", options={"text": orders}, channel=table.general)).message()
+        for user, orders in (
+            (france, "A Bur H\nA Spa H\nF MAO-Por"),
+            (germany, "A Ruh-Bur, A Mun S A Ruh-Bur, F Den H"),
+        ):
+            answer = await (
+                await fake.slash(user, "order", options={"text": orders}, channel=table.general)
+            ).message()
             assert answer.content.count("✅") == 3, answer.content
         for user in table.players:
             ready = await (await fake.slash(user, "ready", channel=table.general)).message()
             assert ready.ephemeral and "You are ready" in ready.content
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "F1901R"
-        fall = [m for m in bot_messages(fake, game_channel) if m.embeds and "Fall 1901 Movement results" in m.embeds[0]["title"]]
+        fall = [
+            m
+            for m in bot_messages(fake, game_channel)
+            if m.embeds and "Fall 1901 Movement results" in m.embeds[0]["title"]
+        ]
         assert "France A BUR dislodged from RUH" in fall[0].embeds[0]["description"]
 
         # --- the retreat, by DM: France is the only one to act, so the phase closes at once ----------
@@ -147,7 +171,11 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(fake: FakeDi
         assert "✅ `A VIE B`" in (await (await fake.dm_bot(austria, "A Vie B"))).content
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "S1902M"
-        winter = [m for m in bot_messages(fake, game_channel) if m.embeds and "Winter 1901 Adjustments results" in m.embeds[0]["title"]]
+        winter = [
+            m
+            for m in bot_messages(fake, game_channel)
+            if m.embeds and "Winter 1901 Adjustments results" in m.embeds[0]["title"]
+        ]
         assert "France builds F BRE." in winter[0].embeds[0]["description"]
 
         if os.environ.get("SHOW_TRANSCRIPT"):
