@@ -98,7 +98,7 @@ async def rollback_last_phase(
     log = await log_action(
         session, game, actor, now, "rollback", phase=target.name, voided=void.name if void else None
     )
-    suffix = f":rollback{log.id}"
+    suffix = f":void{log.id}"  # renamed keys of the messages the rollback voids
     returned: dict[int, list[str]] = {}
     if void is not None:
         returned = await _delete_phase(session, void, now, suffix)
@@ -107,7 +107,7 @@ async def rollback_last_phase(
         game.status, game.finished_at, game.result = GameStatus.ACTIVE, None, None
     await session.flush()
     _announce(session, game, target, void, returned, now, log.id)  # type: ignore[arg-type]
-    await _call_to_order(session, game, target, now, suffix)
+    await _call_to_order(session, game, target, now, f":reopened{log.id}")
     await session.commit()
     info = PhaseInfo.of(target)
     text = f"{game.name} is back at {say.long_name(target.name)}."

@@ -10,17 +10,20 @@ the special events of a variant. A game's ``variant`` column names one of these.
   Italy neutral and closed, the game begins in 1914, 24 centers win, and before the Fall 1914
   adjustments a coin decides which side Italy joins in Spring 1915.
 
-Rules the adjudicator must enforce (Italian territory closed, the 1914 start) live in the engine, in a
-module ``engine.variants`` that does not exist yet. gm asks it for them through :func:`engine_rules`;
-the interface gm expects (keep it in step with the engine when it lands)::
+Rules the adjudicator must enforce (Italian territory closed, the 1914 start) live in the engine's
+``engine.variants``; a gm variant names the engine variant it is played under (``engine_variant``,
+written in every board's JSON) and gm asks for its rules through :func:`engine_rules`. The interface
+gm relies on::
 
     engine.variants.VARIANTS: Mapping[str, object]   # the variant names the engine knows
     engine.variants.initial_board(name: str) -> engine.Board
         # the opening position (phase S1914M for ww1914), with ``board.variant == name``;
         # engine.read_order and engine.adjudicate honour ``board.variant`` (no unit enters Italy)
 
-A variant with ``engine_rules_required`` cannot be created until the engine knows it: gm refuses it
-(:class:`gm.errors.InvalidSettings`) rather than play it by the standard rules.
+A variant with ``engine_rules_required`` cannot be created while the engine does not know it: gm
+refuses it (:class:`gm.errors.InvalidSettings`) rather than play it by the standard rules. What stays
+gm's business: the seats, the victory target passed to the adjudicator, and the coin flip (who gets
+Italy), since the engine only knows that Italy's territory opens in Spring 1915.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ class Variant:
     coin_flip: CoinFlip | None = None
     engine_rules_required: bool = False  # closed provinces or another start: engine.variants must know it
     start_year: int | None = None  # None: the map's own start
+    engine_variant: str = STANDARD  # the rules the engine plays (the boards' "variant")
     description: str = ""
 
     @property
@@ -97,15 +101,15 @@ class Variant:
     def initial_board(self) -> Board:
         """The opening position: the engine's, for variants with rules of their own."""
         if self.engine_rules_required:
-            rules = engine_rules(self.name)
+            rules = engine_rules(self.engine_variant)
             if rules is None:
                 raise LookupError(f"the engine does not support the {self.name} variant yet")
-            board: Board = rules.initial_board(self.name)
+            board: Board = rules.initial_board(self.engine_variant)
             return board
-        return Board.initial(self.game_map(), variant=self.name)
+        return Board.initial(self.game_map(), variant=self.engine_variant)
 
     def playable(self) -> bool:
-        return not self.engine_rules_required or engine_rules(self.name) is not None
+        return not self.engine_rules_required or engine_rules(self.engine_variant) is not None
 
 
 def _every_power_a_seat(game_map: GameMap) -> tuple[tuple[str, ...], ...]:
@@ -140,6 +144,7 @@ def _ww1914() -> Variant:
         victory_centers=24,
         coin_flip=CoinFlip(power="ITALY", sides=(allies, central), flip_after_year=1914, joins_in_year=1915),
         engine_rules_required=True,
+        engine_variant=WW1914,
         start_year=1914,
         description=(
             "Two players from 1914: England/France/Russia against Austria/Germany/Turkey; Italy is "
@@ -174,7 +179,7 @@ def get_variant(name: str) -> Variant:
     except ValueError:
         raise KeyError(name) from None
     seats = {len(game_map.powers): _every_power_a_seat(game_map)}
-    return Variant(name=name, title=game_map.title, map_name=name, seats=seats)
+    return Variant(name=name, title=game_map.title, map_name=name, seats=seats, engine_variant=name)
 
 
 def game_map(variant_name: str) -> GameMap:

@@ -110,7 +110,7 @@ async def propose(
     if existing is not None:
         info = ProposalInfo.of(existing, phase.name)
         raise VoteAlreadyOpen(
-            f"{info.title.capitalize()} is already proposed in {game.name} this phase.",
+            f"{info.title[0].upper()}{info.title[1:]} is already proposed in {game.name} this phase.",
             "Vote on it with /draw vote; it passes if every surviving power says yes.",
         )
     proposal = Proposal(
