@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+import aiohttp
 import discord
 from discord.ext import commands
 from pydantic import ValidationError
@@ -68,10 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings()
     except ValidationError as exc:
-        print(
-            f"The settings are incomplete or wrong:\n{exc}\n\n{setup_help(BOT_PERMISSIONS.value)}",
-            file=sys.stderr,
-        )
+        problems = "\n".join(f"- {'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        print(f"The settings are incomplete or wrong:\n{problems}\n", file=sys.stderr)
+        print(setup_help(BOT_PERMISSIONS.value), file=sys.stderr)
         return 2
     if args.sync:
         settings.sync_commands = True
@@ -84,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
             f"Discord did not accept DISCORD_TOKEN.\n\n{setup_help(BOT_PERMISSIONS.value)}", file=sys.stderr
         )
         return 2
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"Cannot reach Discord ({exc}). Check the network connection and try again.", file=sys.stderr)
+        return 3
     except discord.PrivilegedIntentsRequired:
         print(
             "Discord refused the Server Members intent. In the Developer Portal, open your application, "
