@@ -5,15 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import SQLModel, select
 
 from db.database import make_session_factory
-from db.migrate import current_revision, head_revision, upgrade_database
+from db.migrate import alembic_config, current_revision, head_revision, upgrade_database
 from db.models import Game, GameLogEntry, Player
 
 
@@ -113,3 +115,32 @@ def _game(**overrides: object) -> Game:
     }
     fields.update(overrides)
     return Game(**fields)
+
+
+async def test_the_votes_migration_goes_down_and_up_again_keeping_the_games(engine: AsyncEngine) -> None:
+    """0002 replaced the unused first vote table and added proposals and the paused time left."""
+    await upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    async with sessions() as session:
+        session.add(_game())
+        await session.commit()
+
+    def downgrade(connection: Connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+
+    async with engine.begin() as connection:
+        await connection.run_sync(downgrade)
+    assert await current_revision(engine) == "0001"
+    async with engine.connect() as connection:
+        tables = await connection.run_sync(lambda c: set(inspect(c).get_table_names()))
+        vote_columns = await connection.run_sync(
+            lambda c: {col["name"] for col in inspect(c).get_columns("vote")}
+        )
+    assert "proposal" not in tables and {"phase_id", "kind"} <= vote_columns
+
+    await upgrade_database(engine)
+    assert await current_revision(engine) == head_revision()
+    async with sessions() as session:
+        assert len((await session.exec(select(Game))).all()) == 1
