@@ -31,6 +31,7 @@ from gm.configure import update_settings
 from gm.errors import NotAllowed
 from gm.places import game_places
 from gm.settings import GameSettings
+from gm.status import GameStatusView, PowerStatus, game_status
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
@@ -100,30 +101,60 @@ def settings_lines(settings: GameSettings) -> list[str]:
     ]
 
 
-def status_lines(game: GameInfo) -> list[str]:
+POWER_STATES = {
+    "playing": "",
+    "civil_disorder": "in civil disorder (units hold)",
+    "left": "left (units hold)",
+    "eliminated": "eliminated",
+    "neutral": "nobody (units hold)",
+}
+
+
+def status_lines(view: GameStatusView) -> list[str]:
+    """/game status: public facts only (gm.status): who plays what, centres, who is done; never orders."""
+    game = view.game
     state = text.status_word(game.status)
-    lines = [f"**#{game.id} {text.safe(game.name)}**: {state}, created by <@{game.creator_id}>"]
+    title = f"**#{game.id} {text.safe(game.name)}** ({view.variant_title})"
+    lines = [f"{title}: {state}, created by <@{game.creator_id}>"]
     if game.status == "forming":
         lines.append(f"Players ({len(game.players)} of {game.settings.players}):")
         lines.extend(f"- <@{p.user_id}>" for p in game.players)
-    else:
-        for power, user_id in sorted(game.powers.items()):
-            lines.append(
-                f"- {text.power_name(power)}: " + (f"<@{user_id}>" if user_id else "nobody (units hold)")
-            )
-    if game.phase is not None and game.status in ("active", "paused"):
-        lines.append(f"Now: **{game.phase.long_name}**, deadline {text.when(game.phase.deadline)}")
+    if view.phase is not None and game.status in ("active", "paused"):
+        if view.paused:
+            left = f", {duration(view.remaining_seconds // 60)} left" if view.remaining_seconds else ""
+            lines.append(f"Now: **{view.phase.long_name}**, paused by a moderator{left}")
+        else:
+            lines.append(f"Now: **{view.phase.long_name}**, orders due {text.when(view.phase.deadline)}")
+    if game.status != "forming":
+        for power in view.powers:
+            lines.append("- " + _power_line(power, acting=game.status == "active"))
     if game.game_channel_id:
         lines.append(f"Results and maps: <#{game.game_channel_id}>")
-    if game.result:
-        winner = game.result.get("winner")
+    if view.votes:
+        lines.append("Open proposals: " + ", ".join(v.title for v in view.votes))
+    if view.result:
+        winner = view.result.get("winner")
         lines.append(
             f"Result: {text.power_name(winner)} won."
             if winner
             else "Result: the game ended without a winner."
         )
+    if view.moderation:
+        lines.append("Moderation:")
+        lines.extend(f"- {text.when_short(m.at)} <@{m.actor_id}> {m.text}" for m in view.moderation[-5:])
     lines.extend(settings_lines(game.settings))
     return lines
+
+
+def _power_line(power: PowerStatus, *, acting: bool) -> str:
+    who = f"<@{power.user_id}>" if power.user_id is not None else ""
+    state = POWER_STATES.get(power.state, power.state)
+    facts = [f"{text.plural(power.centers, 'centre')}, {text.plural(power.units, 'unit')}"]
+    if state:
+        facts.append(state)
+    elif acting and power.must_act:
+        facts.append("done ✅" if power.done else "still ordering")
+    return f"{text.power_name(power.power)} {who}: " + ", ".join(facts)
 
 
 class GameCommands(GameCog):
@@ -306,7 +337,9 @@ class GameCommands(GameCog):
     async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        await send(interaction, status_lines(chosen))
+        async with self.sessions() as session:
+            view = await game_status(session, chosen.id)
+        await send(interaction, status_lines(view))
 
     @game.command(name="list", description="The games on this server (in direct messages: your games)")
     async def list_games(self, interaction: discord.Interaction) -> None:

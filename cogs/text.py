@@ -45,6 +45,11 @@ def when(moment: datetime | None) -> str:
     return f"{discord.utils.format_dt(moment, 'F')} ({discord.utils.format_dt(moment, 'R')})"
 
 
+def when_short(moment: datetime) -> str:
+    """A past moment, e.g. in a log: Discord's short date and time in the reader's zone."""
+    return discord.utils.format_dt(moment, "f")
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
