@@ -101,9 +101,8 @@ class DiscordSender:
                 raise PermanentSendError(f"direct messages closed and no private channel: {exc}") from exc
         log.info("outbox %s: DMs to %s closed; posting in their private channel", message.id, message.user_id)
         note = Outgoing(content=fallback_note(message.user_id), ping=message.user_id)
-        for index, channel_id in enumerate(channels):
-            channel = self.client.get_partial_messageable(channel_id)
-            await _post(channel, [note, *parts], f"{message.nonce}c{index}")
+        channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
+        await _post(channel, [note, *parts], f"{message.nonce}c")
 
     async def _private_channels(self, message: OutboxMessage) -> list[int]:
         if message.game_id is None or message.user_id is None:
