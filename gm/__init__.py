@@ -1,12 +1,22 @@
 """The gamemaster: Discord-free use cases over db/, engine/ and render/ (see DESIGN.md).
 
-- gm.games      create, join, leave, start, set_game_channels, get_game, list_games, games_of_user
-- gm.orders     submit_orders, clear_orders, my_orders, set_ready, early_close_due
-- gm.history    phase_history, phase_map (public data only)
-- gm.lifecycle  PhaseCloser: close a phase exactly once (claim, adjudicate off the loop, write)
-- gm.scheduler  GameScheduler: deadline and reminder jobs, rebuilt from the database
-- gm.reminders  queue_reminders
-- gm.outbox     OutboxSender protocol, deliver_pending
-- gm.runtime    Gamemaster: the above wired together for the bot
-- gm.errors     GameError and its subclasses (message + hint) for every user mistake
+- gm.games       create, join, leave, start, set_game_channels, get_game, list_games, games_of_user
+- gm.configure   update_settings (before the start)
+- gm.orders      submit_orders, clear_orders, my_orders, set_ready, early_close_due; gm.sheet replace_orders
+- gm.history     phase_history, phase_map (public data only)
+- gm.lifecycle   PhaseCloser: close a phase exactly once (claim, adjudicate off the loop, write)
+- gm.disorder    missed orders, civil disorder after missed movement phases, eliminations
+- gm.moderation  Actor; extend_deadline, pause_game, resume_game, close_now, replace_player,
+                 set_civil_disorder, end_game; gm.rollback rollback_last_phase
+- gm.votes       propose, cast_vote, open_proposals, my_votes (draws and concessions, secret, unanimous)
+- gm.ending      finish_game: one end for every result; gm.archive makes the final post's map and GIF
+                 (gm.animation) off the event loop
+- gm.status      game_status (/game status); gm.export export_game (JSON)
+- gm.variants    the playable set-ups: seats for 2 to 7 players, neutral powers, targets, coin flip
+- gm.scheduler   GameScheduler: deadline and reminder jobs, rebuilt from the database
+- gm.reminders   queue_reminders
+- gm.outbox      OutboxSender protocol, deliver_pending
+- gm.effects     Effects: what a use case asks the running Gamemaster to do after its commit
+- gm.runtime     Gamemaster: the above wired together for the bot (apply(effects))
+- gm.errors      GameError and its subclasses (message + hint) for every user mistake
 """
