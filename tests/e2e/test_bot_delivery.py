@@ -6,12 +6,15 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from sqlmodel import select
+from sqlmodel import col, select
 
+from bot import DiplomacyBot
 from db.models import OutboxEntry
 from gm.clock import utcnow
+from gm.games import get_game
 from gm.outbox import deliver_pending
 from gm.reminders import queue_reminders
+from gm.views import GameInfo
 from tests.e2e.bot_helpers import (
     ask,
     bot_messages,
@@ -23,10 +26,10 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord, Permission
+from tests.e2e.fakediscord import Channel, FakeDiscord, Message, Permission
 
 
-def results_posts(fake: FakeDiscord, channel, phase: str) -> list:  # type: ignore[no-untyped-def]
+def results_posts(fake: FakeDiscord, channel: Channel, phase: str) -> list[Message]:
     return [m for m in bot_messages(fake, channel) if m.embeds and f"{phase} results" in m.embeds[0]["title"]]
 
 
@@ -114,13 +117,13 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
         await fake.flush()
         assert len(results_posts(fake, game_channel, "Spring 1901 Movement")) == 1
         async with bot.services.sessions() as session:
-            failed = (await session.exec(select(OutboxEntry).where(OutboxEntry.failed_at.is_not(None)))).all()  # type: ignore[union-attr]
+            failed = (
+                await session.exec(select(OutboxEntry).where(col(OutboxEntry.failed_at).is_not(None)))
+            ).all()
         assert [(e.kind, e.target_power) for e in failed] == [("phase_opened", "FRANCE")]
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def _game(bot, game_id: int):  # type: ignore[no-untyped-def]
-    from gm.games import get_game
-
+async def _game(bot: DiplomacyBot, game_id: int) -> GameInfo:
     async with bot.services.sessions() as session:
         return await get_game(session, game_id)

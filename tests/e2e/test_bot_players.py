@@ -6,9 +6,12 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from bot import DiplomacyBot
 from db.models import PhaseRecord
 from gm.clock import utcnow
+from gm.games import get_game
 from tests.e2e.bot_helpers import (
+    Table,
     ask,
     bot_messages,
     create_game,
@@ -181,15 +184,13 @@ async def test_buttons_forms_and_deadlines_survive_a_restart(fake: FakeDiscord, 
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def join_everyone_else(fake: FakeDiscord, table, game_id: int) -> None:  # type: ignore[no-untyped-def]
+async def join_everyone_else(fake: FakeDiscord, table: Table, game_id: int) -> None:
     for user in table.players[2:]:
         reply = await ask(fake, user, "game", "join", channel=table.general, game=str(game_id))
         assert "You joined" in reply.content
 
 
-async def _powers(bot, game_id: int) -> dict[int, str]:  # type: ignore[no-untyped-def]
-    from gm.games import get_game
-
+async def _powers(bot: DiplomacyBot, game_id: int) -> dict[int, str]:
     async with bot.services.sessions() as session:
         game = await get_game(session, game_id)
     return {user: power for power, user in game.powers.items() if user is not None}
