@@ -66,13 +66,14 @@ class Variant:
 
     def closure_reason(self) -> str:
         """Why no unit may enter a closed province: "Italy is neutral until Spring 1915: ..."."""
-        return f"{self._neutral_until()}: its territory cannot be entered"
+        return f"{self.neutral_until()}: its territory cannot be entered"
 
     def neutral_reason(self) -> str:
         """Why a neutral power's orders are refused while its territory is closed."""
-        return f"{self._neutral_until()}: its units hold"
+        return f"{self.neutral_until()}: its units hold"
 
-    def _neutral_until(self) -> str:
+    def neutral_until(self) -> str:
+        """"Italy is neutral until Spring 1915": what closes the territory, and until when."""
         who = " and ".join(p.title() for p in self.neutral) or "This territory"
         opens = self.open_from
         if opens is None:

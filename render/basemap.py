@@ -7,6 +7,8 @@ Two layers:
   swap and a conversion to RGB, a few milliseconds whatever the board.
 * ``overlay``: an RGBA image with everything that does not depend on the board -- coastlines,
   borders, Switzerland's hatching -- drawn supersampled for smooth edges, pasted over the fills;
+* ``closed_hatch``: the same hatching over the provinces a variant closes for a while (Italy while
+  it is neutral in the 1914 game), cached per set of provinces, pasted under the overlay;
 * ``labels``: the province names with a light halo, small RGBA images pasted after the order lines
   and before the units, so that arrows never hide a name (and the names never sit under a unit: their
   places in data/geometry.json are chosen clear of the units' spots).
@@ -20,7 +22,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import layout as L
-from render.geometry import MapGeometry, Polygon, load_geometry
+from render.geometry import MapGeometry, Polygon, ProvinceShape, load_geometry
 from render.layout import Layout
 from render.palette import RGB, Palette, get_palette
 from render.text import CONDENSED_BOLD, font
@@ -73,23 +75,25 @@ def _build_index(geo: MapGeometry, lay: Layout) -> tuple[Image.Image, dict[str, 
     return index, slot_of
 
 
-def _hatch(geo: MapGeometry, lay: Layout, pal: Palette, k: int) -> Image.Image:
-    """Diagonal hatching clipped to the impassable provinces, at ``k`` times the size."""
+def _hatch(
+    shapes: list[ProvinceShape], lay: Layout, colour: RGB, k: int, spacing: float = 2.2
+) -> Image.Image:
+    """Diagonal hatching clipped to ``shapes``, at ``k`` times the size."""
     size = (lay.width * k, lay.map_height * k)
     mask = Image.new("L", size, 0)
     mdraw = ImageDraw.Draw(mask)
-    for shape in geo.impassable.values():
+    for shape in shapes:
         for poly in shape.polygons:
             mdraw.polygon([(x * k, y * k) for x, y in (lay.map_px(p) for p in poly[0])], fill=255)
     lines = Image.new("RGBA", size, (0, 0, 0, 0))
     ldraw = ImageDraw.Draw(lines)
     bbox = mask.getbbox()
     if bbox:
-        step = lay.size(2.2) * k
+        step = lay.size(spacing) * k
         x0, y0, x1, y1 = bbox
         x = x0 - (y1 - y0)
         while x < x1:
-            ldraw.line([(x, y1), (x + (y1 - y0), y0)], fill=(*pal.impassable_hatch, 255), width=max(1, k))
+            ldraw.line([(x, y1), (x + (y1 - y0), y0)], fill=(*colour, 255), width=max(1, k))
             x += step
     out = Image.new("RGBA", size, (0, 0, 0, 0))
     out.paste(lines, (0, 0), mask)
@@ -98,7 +102,7 @@ def _hatch(geo: MapGeometry, lay: Layout, pal: Palette, k: int) -> Image.Image:
 
 def _build_overlay(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
     k = LINE_SUPERSAMPLE
-    big = _hatch(geo, lay, pal, k)
+    big = _hatch(list(geo.impassable.values()), lay, pal.impassable_hatch, k)
     draw = ImageDraw.Draw(big)
 
     def pts(line):
@@ -170,8 +174,22 @@ def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "
     )
 
 
-def filled_map(base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB) -> Image.Image:
-    """The map area in RGB: provinces filled with ``colours`` (others: land or sea), overlay on top."""
+@lru_cache(maxsize=8)
+def closed_hatch(width: int, palette_name: str, map_name: str, closed: frozenset[str]) -> Image.Image:
+    """An RGBA layer of the map area hatching the ``closed`` provinces (like Switzerland's, wider)."""
+    geo = load_geometry(map_name)
+    pal = get_palette(palette_name)
+    lay = Layout.for_width(width, geo)
+    shapes = [geo.provinces[code] for code in sorted(closed) if code in geo.provinces]
+    k = LINE_SUPERSAMPLE
+    return _hatch(shapes, lay, pal.closed_hatch, k, spacing=3.0).reduce(k)
+
+
+def filled_map(
+    base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB, hatch: Image.Image | None = None
+) -> Image.Image:
+    """The map area in RGB: provinces filled with ``colours`` (others: land or sea), then ``hatch``
+    (closed provinces), overlay on top."""
     lut = [0] * 768
     for slot, rgb in base.fixed_colours.items():
         lut[slot * 3 : slot * 3 + 3] = rgb
@@ -181,5 +199,7 @@ def filled_map(base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB) -> I
     img = base.index.copy()
     img.putpalette(lut)
     rgb_img = img.convert("RGB")
+    if hatch is not None:
+        rgb_img.paste(hatch, (0, 0), hatch)
     rgb_img.paste(base.overlay, (0, 0), base.overlay)
     return rgb_img

@@ -13,7 +13,7 @@ from PIL import Image
 from engine.board import Board
 from engine.orders import Order
 from render import layout as L
-from render.basemap import base_map, filled_map
+from render.basemap import base_map, closed_hatch, filled_map
 from render.geometry import load_geometry
 from render.icons import center_sprite, paste_centred, unit_sprite
 from render.marks import OrderMark, marks_from_results
@@ -100,7 +100,8 @@ def _render_image(
         for prov in centers:
             fills[prov] = pal.power(power).fill
     img = Image.new("RGB", (lay.width, lay.height), pal.title_bg)
-    img.paste(filled_map(base, fills, pal.land, pal.sea), (0, lay.title_height))
+    hatch = closed_hatch(options.width, pal.name, board.game_map.name, board.closed) if board.closed else None
+    img.paste(filled_map(base, fills, pal.land, pal.sea, hatch), (0, lay.title_height))
 
     centre_r = lay.size(L.CENTER_RADIUS)
     for prov in sorted(board.game_map.supply_centers):
@@ -121,8 +122,16 @@ def _render_image(
     overlay.paint_over(img)
 
     draw_title(img, board, lay, pal, options.title or board.phase.long_name, _subtitle(marks))
-    draw_footer(img, lay, pal, f"{board.game_map.victory_centers} centres win")
+    draw_footer(img, lay, pal, _footer_note(board))
     return img
+
+
+def _footer_note(board: Board) -> str:
+    """The variant's victory target, and what is closed while it is ("Italy is neutral until ...")."""
+    note = f"{board.rules.target(board.game_map)} centres win"
+    if board.closed:
+        note += f" \u00b7 {board.rules.neutral_until()}"
+    return note
 
 
 def _draw_unit(img: Image.Image, u: DrawnUnit, scene: Scene) -> None:

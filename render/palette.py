@@ -29,6 +29,7 @@ class Palette:
     island: RGB
     impassable: RGB
     impassable_hatch: RGB
+    closed_hatch: RGB  # over provinces a variant closes for a while (neutral Italy), on any fill
     coast_line: RGB
     land_line: RGB
     sea_line: RGB
@@ -59,6 +60,7 @@ DEFAULT = Palette(
     island=(222, 212, 188),
     impassable=(214, 209, 198),
     impassable_hatch=(168, 160, 148),
+    closed_hatch=(96, 88, 80),
     coast_line=(66, 84, 104),
     land_line=(92, 84, 76),
     sea_line=(236, 244, 250),
@@ -93,6 +95,7 @@ COLORBLIND = Palette(
     island=(224, 220, 210),
     impassable=(212, 210, 206),
     impassable_hatch=(150, 150, 150),
+    closed_hatch=(80, 80, 80),
     coast_line=(60, 66, 74),
     land_line=(80, 80, 80),
     sea_line=(246, 250, 252),
