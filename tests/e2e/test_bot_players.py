@@ -172,7 +172,7 @@ async def test_buttons_forms_and_deadlines_survive_a_restart(fake: FakeDiscord, 
         assert record is not None
         record.deadline = utcnow() - timedelta(minutes=1)
         await session.commit()
-    async with running(fake, tmp_path) as bot:
+    async with running(fake, tmp_path, close_workers=1) as bot:  # a worker process, as in production
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "F1901M"
         game_channel = fake.channel_named(table.guild, f"g{game_id}-durable")
