@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import col
+from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import (
@@ -206,8 +206,16 @@ class PhaseCloser:
         result, next_board_json = answer["result"], answer["next_board"]
         phase = await session.get(PhaseRecord, phase_id)
         assert phase is not None
-        game = await session.get(Game, phase.game_id)
-        assert game is not None
+        # Lock the game row first, as every use case that changes a running game does (gm.moderation,
+        # gm.votes, gm.rollback): the same lock order everywhere, so PostgreSQL never deadlocks.
+        game = (
+            await session.exec(
+                select(Game)
+                .where(Game.id == phase.game_id)
+                .with_for_update()
+                .execution_options(populate_existing=True)
+            )
+        ).one()
         game_id: int = game.id  # type: ignore[assignment]
         played = get_variant(game.variant)
         powers = played.game_map().powers
