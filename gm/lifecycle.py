@@ -138,8 +138,11 @@ class PhaseCloser:
     async def _claim(self, phase_id: int, reason: str) -> int | None:
         async with self._sessions() as session:
             phase = await session.get(PhaseRecord, phase_id)
-            game = await session.get(Game, phase.game_id) if phase else None
+            # The game row is locked before the phase is claimed, so that a vote or a moderator
+            # ending the game (which lock it too) cannot end it between this check and the claim.
+            game = await _locked_game(session, phase.game_id) if phase else None
             if phase is None or game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                await session.rollback()
                 return None
             result = await session.exec(
                 update(PhaseRecord)
@@ -208,14 +211,8 @@ class PhaseCloser:
         assert phase is not None
         # Lock the game row first, as every use case that changes a running game does (gm.moderation,
         # gm.votes, gm.rollback): the same lock order everywhere, so PostgreSQL never deadlocks.
-        game = (
-            await session.exec(
-                select(Game)
-                .where(Game.id == phase.game_id)
-                .with_for_update()
-                .execution_options(populate_existing=True)
-            )
-        ).one()
+        game = await _locked_game(session, phase.game_id)
+        assert game is not None
         game_id: int = game.id  # type: ignore[assignment]
         played = get_variant(game.variant)
         powers = played.game_map().powers
@@ -335,6 +332,14 @@ class PhaseCloser:
             next_close_now=next_close_now,
             seconds=answer.get("seconds"),
         )
+
+
+async def _locked_game(session: Any, game_id: int) -> Game | None:
+    statement = (
+        select(Game).where(Game.id == game_id).with_for_update().execution_options(populate_existing=True)
+    )
+    game: Game | None = (await session.exec(statement)).first()
+    return game
 
 
 def _announce(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from db.database import SessionFactory
 from db.models import Player
 from gm import votes
-from gm.errors import NoOpenVote, NotAPlayer, NotAVoter, VoteAlreadyOpen
+from gm.errors import GameError, NoOpenVote, NotAPlayer, NotAVoter, VoteAlreadyOpen
 from gm.settings import GameSettings
 from gm.status import game_status
 from tests.gm.conftest import (
@@ -17,6 +18,7 @@ from tests.gm.conftest import (
     close,
     current_phase,
     game_row,
+    make_closer,
     make_started_game,
     messages,
     place,
@@ -62,6 +64,8 @@ async def test_a_unanimous_draw_ends_the_game_shared_by_the_survivors(sessions: 
         post.payload["lines"][0]
         == "The game is drawn by agreement, shared by France, Germany, Italy and Russia."
     )
+    late = await make_closer(sessions).close(started.phase.id)  # a deadline job firing late does nothing
+    assert not late.closed and (await current_phase(sessions, game_id)).results is None
 
 
 async def test_one_no_keeps_the_game_going_and_the_vote_lapses_at_the_close(sessions: SessionFactory) -> None:
@@ -164,3 +168,31 @@ async def test_votes_are_secret_in_the_status_and_bring_a_player_back(sessions: 
     assert "yes" not in repr(status) and "'no'" not in repr(status)
     phase = await current_phase(sessions, game_id)
     assert phase.status == "open"
+
+
+async def test_a_last_vote_racing_the_deadline_either_ends_the_game_or_lapses_never_both(
+    sessions: SessionFactory,
+) -> None:
+    started, game_id = await three_left(sessions)
+    async with sessions() as s:
+        await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
+    for power in ("GERMANY", "ITALY"):
+        async with sessions() as s:
+            await votes.cast_vote(s, game_id, player_of(started, power), yes=True, now=T0)
+
+    async def last_vote() -> object:
+        async with sessions() as s:
+            try:
+                return await votes.cast_vote(s, game_id, player_of(started, "RUSSIA"), yes=True, now=T0)
+            except GameError as refused:  # the phase closed first
+                return refused
+
+    closing, voted = await asyncio.gather(make_closer(sessions).close(started.phase.id), last_vote())
+    game = await game_row(sessions, game_id)
+    phase = await current_phase(sessions, game_id)
+    if closing.closed:  # the close won: the vote lapsed and was refused, the game goes on
+        assert isinstance(voted, GameError) and game.status == "active" and phase.name == "F1905M"
+        assert len(await messages(sessions, "vote_result")) == 1
+    else:  # the vote won: the game is drawn and the phase was never adjudicated
+        assert getattr(voted, "passed", False) and game.status == "finished"
+        assert phase.id == started.phase.id and phase.status == "open" and phase.results is None
