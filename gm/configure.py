@@ -12,11 +12,11 @@ from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, GameStatus, Player, PlayerStatus
-from engine import load_map
 from gm.clock import require_aware, utcnow
 from gm.errors import GameAlreadyStarted, GameOver, InvalidSettings, NotAllowed
 from gm.lookup import ENDED_STATES, load_game
 from gm.settings import GameSettings
+from gm.variants import game_map
 from gm.views import GameInfo, game_info
 
 SETTING_NAMES = frozenset(f.name for f in fields(GameSettings))
@@ -53,7 +53,7 @@ async def update_settings(
     current = GameSettings.from_json(game.settings)
     wanted = replace(current, **dict(changes))
     try:
-        checked = wanted.validated(load_map(game.variant))
+        checked = wanted.validated(game_map(game.variant), variant=game.variant)
     except InvalidSettings as exc:
         raise InvalidSettings(exc.problems, "Nothing was changed; try again with other values.") from None
     seated = await _seated(session, game.id)  # type: ignore[arg-type]

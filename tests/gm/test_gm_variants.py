@@ -7,7 +7,7 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, PhaseRecord, PowerAssignment
-from gm import coin, games, orders, reminders
+from gm import coin, configure, games, orders, reminders
 from gm.errors import InvalidSettings
 from gm.moderation import Actor
 from gm.rollback import rollback_last_phase
@@ -20,6 +20,7 @@ from tests.gm.conftest import (
     close,
     current_phase,
     make_closer,
+    make_game,
     make_started_game,
     messages,
     place,
@@ -273,3 +274,13 @@ async def test_an_unknown_variant_is_refused(sessions: SessionFactory) -> None:
             await games.create_game(
                 s, guild_id=GUILD, creator_id=user(1), name="x", variant="atlantis", now=T0
             )
+
+
+async def test_a_two_player_game_keeps_its_variant_when_its_settings_change(sessions: SessionFactory) -> None:
+    game = await make_game(sessions, players=1, settings=GameSettings(players=2), variant="test-flip")
+    async with sessions() as s:
+        changed = await configure.update_settings(s, game.id, CREATOR, {"movement_minutes": 120}, now=T0)
+    assert changed.settings.movement_minutes == 120 and changed.variant == "test-flip"
+    async with sessions() as s:
+        with pytest.raises(InvalidSettings, match="played by 2 players, not 3"):
+            await configure.update_settings(s, game.id, CREATOR, {"players": 3}, now=T0)
