@@ -167,6 +167,7 @@ class GameScheduler:
                 phase.name,
                 phase.deadline,
                 settings.reminder_hours,
+                opened_at=phase.opened_at,
             )
         return report
 
@@ -179,15 +180,22 @@ class GameScheduler:
         phase_name: str,
         deadline: datetime | None,
         reminder_hours: Iterable[float] = (),
+        opened_at: datetime | None = None,
     ) -> int:
         """(Re)place a phase's deadline job and its reminder jobs still ahead; returns the reminders set.
-        A deadline already past fires at once. ``deadline`` None (paused) removes the jobs."""
+
+        A deadline already past fires at once. ``deadline`` None (paused) removes the jobs. When the
+        phase opened at ``opened_at`` (given at start-up), the latest reminder that fell due while the
+        bot was away is sent at once if the deadline is still ahead: players would rather hear late
+        than not at all, and the outbox key stops a reminder that did go out from going out twice.
+        """
         self.unschedule_phase(game_id, phase_name)
         if deadline is None:
             return 0
         now = self._clock()
         self._add(deadline_job_id(game_id, phase_name), max(deadline, now), self._deadline_job, phase_id)
         count = 0
+        missed: list[float] = []
         for hours in reminder_hours:
             at = deadline - timedelta(hours=hours)
             if at > now:
@@ -195,6 +203,12 @@ class GameScheduler:
                     reminder_job_id(game_id, phase_name, hours), at, self._reminder_job, phase_id, hours
                 )
                 count += 1
+            elif opened_at is not None and at >= opened_at and deadline > now:
+                missed.append(hours)
+        if missed:
+            hours = min(missed)
+            self._add(reminder_job_id(game_id, phase_name, hours), now, self._reminder_job, phase_id, hours)
+            count += 1
         return count
 
     def unschedule_phase(self, game_id: int, phase_name: str) -> None:

@@ -166,3 +166,26 @@ async def test_reminders_skip_players_with_complete_orders_and_never_repeat(sess
         ).one()
     assert germany.payload["missing"] == {"GERMANY": ["F KIE", "A BER"]}
     assert "Germany has no orders for F KIE, A BER." in germany.payload["lines"]
+
+
+async def test_a_reminder_due_while_the_bot_was_away_goes_out_once_at_start_up(
+    sessions: SessionFactory,
+) -> None:
+    started_at = utcnow() - timedelta(hours=3)
+    started = await start_now(sessions, started_at, GameSettings(reminder_hours=(24.0, 2.0, 1.0)))
+    # The 2-hour reminder fell due an hour ago while the bot was offline; the 24-hour one fell due
+    # before the phase even opened; the 1-hour one is still ahead.
+    await set_deadline(sessions, started.phase.id, utcnow() + timedelta(hours=1, minutes=30))
+    for _ in range(2):  # a second restart must not repeat it
+        gm = gamemaster(sessions)
+        await gm.start()
+        try:
+            await asyncio.sleep(0.2)
+            await gm.scheduler.idle(timeout=30)
+            assert f"reminder:{started.game.id}:S1901M:1" in gm.scheduler.job_ids()
+        finally:
+            await gm.shutdown()
+    async with sessions() as s:
+        queued = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "reminder"))).all()
+    assert len(queued) == 7  # one per player, once, for the 2-hour mark
+    assert {entry.payload["hours_before"] for entry in queued} == {2.0}
