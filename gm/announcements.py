@@ -9,8 +9,10 @@ Every payload has::
      "maps": [{"phase_id": 12, "kind": "orders", "filename": "F1901M-orders.png"}],  # PNGs, attached
      ...kind-specific structured data}
 
-Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over,
-civil_disorder, moderation, rollback, replaced, voided_orders, vote_opened, vote_result, coin_flip.
+Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over (the final
+post: result, centers_by_year, final map and GIF), civil_disorder, moderation (extend, pause, resume,
+close: ``action``), rollback, replaced, replaced_you (DM), voided_orders (DM), vote_opened, vote_result,
+coin_flip, power_joined (grant ``user_id`` the power's channel and negotiation spaces).
 
 Flags the adapters act on:
 - ``alert_moderators: true`` (civil_disorder, and any payload that asks a moderator to act): mention

@@ -333,7 +333,6 @@ async def replace_player(
             deadline=phase.deadline,
             powers=powers,
             units={p: list(board.get("units", {}).get(p, [])) for p in powers},
-            variant=game.variant,
             replacement=True,
         ),
         key=f"welcome:{game.id}:{new_user_id}:mod{log.id}",

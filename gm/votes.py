@@ -193,9 +193,7 @@ async def cast_vote(
     return await _cast(session, game, phase, player, proposal, info, mine, voters, yes, user_id, now)
 
 
-async def open_proposals(
-    session: AsyncSession, game_id: int, user_id: int | None = None
-) -> list[ProposalInfo]:
+async def open_proposals(session: AsyncSession, game_id: int) -> list[ProposalInfo]:
     """The proposals open in the current phase (no counts: they would reveal votes)."""
     game = await load_game(session, game_id)
     phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
