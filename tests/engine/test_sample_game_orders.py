@@ -20,7 +20,9 @@ from engine.orders import Unit
 from engine.parser import parse_order, read_line, split_orders
 from engine.validation import read_order
 
-DATC = Path(__file__).resolve().parents[3] / "shared" / "datc" / "DATC_v3_0_chapter6.txt"
+# The DATC's order lines, as the DATC writes them, are kept in our own case files (tests/engine/datc/).
+DATC_CASES = Path(__file__).resolve().parent / "datc"
+_DATC_ORDER_LINE = re.compile(r"^(Austria|England|France|Germany|Italy|Russia|Turkey):\s*(\S.*)$")
 
 # --- the sample game ---------------------------------------------------------------------------------
 
@@ -408,21 +410,15 @@ def test_diagram_30_as_printed_is_refused(game_map: GameMap) -> None:
 
 # --- the DATC's order texts ----------------------------------------------------------------------------
 
-_POWER_HEADER = re.compile(r"^(England|France|Germany|Italy|Austria|Russia|Turkey):\s*$")
 
-
-def _datc_order_lines() -> list[tuple[int, str]]:
-    lines = DATC.read_text(encoding="utf-8").splitlines()
-    out: list[tuple[int, str]] = []
-    in_block = False
-    for number, raw in enumerate(lines, 1):
-        text = raw.strip()
-        if _POWER_HEADER.match(text):
-            in_block = True
-        elif not text:
-            in_block = False
-        elif in_block:
-            out.append((number, text))
+def _datc_order_lines() -> list[tuple[str, str]]:
+    """(where, text) for every order line of the DATC cases in tests/engine/datc/."""
+    out: list[tuple[str, str]] = []
+    for path in sorted(DATC_CASES.glob("*.datc")):
+        for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            match = _DATC_ORDER_LINE.match(raw.strip())
+            if match:
+                out.append((f"{path.name}:{number}", match.group(2).strip()))
     return out
 
 
@@ -456,8 +452,8 @@ DATC_READINGS = {
 }
 
 
-def test_datc_file_is_there() -> None:
-    assert DATC.is_file(), f"missing {DATC}"
+def test_datc_case_files_are_there() -> None:
+    assert len(list(DATC_CASES.glob("*.datc"))) == 10, f"missing DATC case files in {DATC_CASES}"
 
 
 def test_every_datc_order_line_is_read() -> None:
