@@ -15,11 +15,11 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, PhaseRecord, PhaseStatus, Player, PowerAssignment, Proposal
+from gm.history import public_results
 from gm.lookup import load_game
 from gm.variants import get_variant
 
 FORMAT = "diplomacy-gm-export/1"
-PRIVATE_RESULT_KEYS = ("bookkeeping",)
 
 
 async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
@@ -99,7 +99,7 @@ def _phase(phase: PhaseRecord) -> dict[str, Any]:
     closed = phase.status == PhaseStatus.CLOSED
     results = None
     if closed and phase.results is not None:
-        results = {k: v for k, v in phase.results.items() if k not in PRIVATE_RESULT_KEYS}
+        results = public_results(phase.results)
     return {
         "name": phase.name,
         "ordinal": phase.ordinal,

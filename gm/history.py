@@ -24,6 +24,13 @@ from gm.variants import game_map
 from gm.views import PhaseInfo
 from gm.worker import ORDERS_MAP, POSITION_MAP
 
+PRIVATE_RESULT_KEYS = ("bookkeeping",)  # a rollback's notes on player rows, by database id: not for show
+
+
+def public_results(results: dict[str, Any]) -> dict[str, Any]:
+    """A closed phase's results as they may be shown: everything but gm's internal bookkeeping."""
+    return {k: v for k, v in results.items() if k not in PRIVATE_RESULT_KEYS}
+
 
 @dataclass(frozen=True, slots=True)
 class PhaseHistory:
@@ -60,7 +67,7 @@ async def phase_history(session: AsyncSession, game_id: int, phase_name: str | N
         game_name=game.name,
         phase=PhaseInfo.of(phase),
         board=phase.board,
-        results=phase.results if phase.status == PhaseStatus.CLOSED else None,
+        results=_shown(phase),
         maps=tuple(sorted(kinds)),
         phases=tuple(p.name for p in phases),
     )
@@ -103,6 +110,11 @@ async def phase_map(
     except IntegrityError:  # rendered by a concurrent request in the meantime: the same picture
         await session.rollback()
     return MapImage(filename, png)
+
+
+def _shown(phase: PhaseRecord) -> dict[str, Any] | None:
+    closed = phase.status == PhaseStatus.CLOSED and phase.results is not None
+    return public_results(phase.results) if closed else None  # type: ignore[arg-type]
 
 
 def _pick(

@@ -26,6 +26,7 @@ from db.models import (
     Game,
     GameLogEntry,
     GameStatus,
+    OrderRecord,
     PhaseRecord,
     PhaseStatus,
     Player,
@@ -315,6 +316,13 @@ async def replace_player(
         new_user_id=new_user_id,
     )
     board = phase.board
+    given = (
+        await session.exec(
+            select(OrderRecord)
+            .where(OrderRecord.phase_id == phase.id, col(OrderRecord.power).in_(powers))
+            .order_by(col(OrderRecord.id))
+        )
+    ).all()
     enqueue(
         session,
         game_id=game.id,
@@ -333,6 +341,7 @@ async def replace_player(
             deadline=phase.deadline,
             powers=powers,
             units={p: list(board.get("units", {}).get(p, [])) for p in powers},
+            orders={p: [o.text for o in given if o.power == p] for p in powers},  # now theirs to see
             replacement=True,
         ),
         key=f"welcome:{game.id}:{new_user_id}:mod{log.id}",

@@ -30,6 +30,7 @@ async def test_orders_are_hidden_until_the_phase_closes(sessions: SessionFactory
         o for o in after.results["orders"] if o["power"] == "FRANCE"
     ).items()
     assert current.results is None and current.phases == ("S1901M", "F1901M")
+    assert "bookkeeping" not in after.results, "gm's notes for a rollback (database ids) are not history"
     async with sessions() as s:
         with pytest.raises(UnknownPhase, match="no phase 'S1950M'") as refused:
             await phase_history(s, started.game.id, "S1950M")

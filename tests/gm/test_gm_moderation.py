@@ -201,6 +201,7 @@ async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(
             await orders.submit_orders(s, game_id, old, "A Rom H", now=T0)
     (welcome,) = [m for m in await messages(sessions, "welcome") if m.target_user_id == OUTSIDER]
     assert welcome.payload["powers"] == ["ITALY"] and welcome.payload["replacement"] is True
+    assert welcome.payload["orders"] == {"ITALY": ["A VEN - TYR", "F NAP - ION"]}
     (said,) = await messages(sessions, "replaced")
     assert said.payload["new_user_id"] == OUTSIDER and said.payload["old_user_id"] == old
     (told,) = await messages(sessions, "replaced_you")
