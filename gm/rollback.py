@@ -17,6 +17,7 @@ its deadline, and whatever its close created is undone.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -75,25 +76,7 @@ async def rollback_last_phase(
             )
         ).all()
     )
-    latest = phases[-1]
-    if latest.status == PhaseStatus.ADJUDICATING:
-        raise PhaseBusy(
-            f"{say.long_name(latest.name)} of {game.name} is being adjudicated right now; "
-            "nothing was changed.",
-            "Wait for its results, then roll back if needed.",
-        )
-    if latest.status == PhaseStatus.CLOSED:
-        target, void = latest, None
-    elif latest.ordinal == 0:
-        raise NothingToRollBack(
-            f"{game.name} is in its first phase, {say.long_name(latest.name)}: no phase has closed yet, "
-            "so there is nothing to roll back.",
-            "Extend the deadline or close the phase instead.",
-        )
-    else:
-        target, void = phases[-2], latest
-    if target.status != PhaseStatus.CLOSED or target.results is None:
-        raise NothingToRollBack(f"{say.long_name(target.name)} of {game.name} has no results to undo.")
+    target, void = _targets(game, phases)
 
     log = await log_action(
         session, game, actor, now, "rollback", phase=target.name, voided=void.name if void else None
@@ -124,6 +107,57 @@ async def rollback_last_phase(
         effects,
         {"voided_phase": void.name if void else None, "orders_returned_to": sorted(returned)},
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RollbackPlan:
+    """What a rollback would do now, for a moderator to confirm before it is done."""
+
+    game_id: int
+    game_name: str
+    target: str  # the phase that opens again (S1901M)
+    voided: str | None  # the open phase that would be deleted with its orders
+
+
+async def plan_rollback(session: AsyncSession, game_id: int, actor: Actor) -> RollbackPlan:
+    """The same checks as :func:`rollback_last_phase` (same refusals), writing nothing."""
+    game = await load_game(session, game_id)
+    require_moderator(game, actor)
+    _check_game(game)
+    phases = list(
+        (
+            await session.exec(
+                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(col(PhaseRecord.ordinal))
+            )
+        ).all()
+    )
+    target, void = _targets(game, phases)
+    await session.commit()
+    return RollbackPlan(game.id, game.name, target.name, void.name if void else None)  # type: ignore[arg-type]
+
+
+def _targets(game: Game, phases: list[PhaseRecord]) -> tuple[PhaseRecord, PhaseRecord | None]:
+    """The phase to reopen and the open phase to delete (if any); refusals when there is none."""
+    latest = phases[-1]
+    if latest.status == PhaseStatus.ADJUDICATING:
+        raise PhaseBusy(
+            f"{say.long_name(latest.name)} of {game.name} is being adjudicated right now; "
+            "nothing was changed.",
+            "Wait for its results, then roll back if needed.",
+        )
+    if latest.status == PhaseStatus.CLOSED:
+        target, void = latest, None
+    elif latest.ordinal == 0:
+        raise NothingToRollBack(
+            f"{game.name} is in its first phase, {say.long_name(latest.name)}: no phase has closed yet, "
+            "so there is nothing to roll back.",
+            "Extend the deadline or close the phase instead.",
+        )
+    else:
+        target, void = phases[-2], latest
+    if target.status != PhaseStatus.CLOSED or target.results is None:
+        raise NothingToRollBack(f"{say.long_name(target.name)} of {game.name} has no results to undo.")
+    return target, void
 
 
 def _check_game(game: Game) -> None:

@@ -12,7 +12,7 @@ from db.models import OrderRecord, OutboxEntry, PhaseMap, PhaseRecord
 from gm import moderation, orders
 from gm.errors import GameOver, NotAllowed, NothingToRollBack
 from gm.moderation import Actor
-from gm.rollback import rollback_last_phase
+from gm.rollback import plan_rollback, rollback_last_phase
 from gm.runtime import Gamemaster
 from gm.settings import GameSettings
 from tests.gm.conftest import (
@@ -119,8 +119,22 @@ async def test_rolling_back_before_the_first_phase_closed_is_refused(sessions: S
             await rollback_last_phase(s, started.game.id, MOD, now=LATER)
         with pytest.raises(NotAllowed):
             await rollback_last_phase(s, started.game.id, Actor(player_of(started, "FRANCE")), now=LATER)
+        with pytest.raises(NothingToRollBack, match="no phase has closed yet"):
+            await plan_rollback(s, started.game.id, MOD)
     phase = await current_phase(sessions, started.game.id)
     assert phase.id == started.phase.id and phase.deadline == started.phase.deadline
+    assert await messages(sessions, "rollback") == []
+
+
+async def test_the_plan_says_what_a_rollback_would_do_and_changes_nothing(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await close(sessions, started.game.id)
+    async with sessions() as s:
+        plan = await plan_rollback(s, started.game.id, MOD)
+        with pytest.raises(NotAllowed):
+            await plan_rollback(s, started.game.id, Actor(player_of(started, "FRANCE")))
+    assert (plan.target, plan.voided) == ("S1901M", "F1901M")
+    assert (await current_phase(sessions, started.game.id)).name == "F1901M"
     assert await messages(sessions, "rollback") == []
 
 
