@@ -19,7 +19,7 @@ from db.database import make_engine, make_session_factory
 from db.migrate import upgrade_database
 from gm.runtime import Gamemaster
 
-EXTENSIONS = ("cogs.game", "cogs.orders", "cogs.maps", "cogs.dm")
+EXTENSIONS = ("cogs.game", "cogs.orders", "cogs.maps", "cogs.dm", "cogs.moderation", "cogs.draws")
 
 
 class DiplomacyBot(commands.Bot):

@@ -8,6 +8,7 @@ One payload may become several messages (the results embed with its maps, then t
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,6 +16,7 @@ from typing import Any
 
 import discord
 
+from cogs import finalpost
 from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, power_name, powers_text, safe, when
 from engine import Phase, load_map
 from gm.outbox import Attachment, OutboxMessage
@@ -24,6 +26,17 @@ TITLE_LIMIT = 256
 FIELD_LIMIT = 25
 STATUS_MARK = {"succeeded": "✅", "failed": "❌", "invalid": "⚠️"}
 DEFAULT_MARK = "▫️"  # a unit nobody ordered, which held (or disbanded) without trouble
+MENTION = re.compile(r"<@[!&]?\d+>")
+KIND_COLOURS = {  # what needs attention stands out from the routine results
+    "civil_disorder": discord.Colour.from_rgb(196, 98, 16),
+    "moderation": discord.Colour.from_rgb(110, 110, 120),
+    "rollback": discord.Colour.from_rgb(196, 98, 16),
+    "replaced": discord.Colour.from_rgb(110, 110, 120),
+    "vote_opened": discord.Colour.from_rgb(90, 60, 150),
+    "vote_result": discord.Colour.from_rgb(90, 60, 150),
+    "coin_flip": discord.Colour.from_rgb(201, 162, 39),
+    "power_joined": discord.Colour.from_rgb(201, 162, 39),
+}
 
 HOW_TO_ORDER = (
     "**How to send orders:** reply to me here with one order per line (`A Par-Bur`, `F Bre-MAO`, "
@@ -61,7 +74,12 @@ def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> l
         return _results(payload, message.attachments)
     if kind == "welcome":
         return [Outgoing(embed=_welcome(payload, list(private_channels)))]
+    if kind == "game_over":
+        return _final_post(payload, message.attachments)
+    if kind == "voided_orders":
+        return [Outgoing(embed=_voided_orders(payload))]
     embed = _embed(payload)
+    attachments = list(message.attachments)
     if kind == "reminder":
         _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")
     elif kind == "phase_opened":
@@ -70,7 +88,11 @@ def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> l
         _add_text(
             embed, "Each player has a private channel, and private threads for talks with each other power."
         )
-    return [Outgoing(embed=embed, attachments=list(message.attachments))]
+    elif kind in KIND_COLOURS:
+        embed.colour = KIND_COLOURS[kind]
+    if kind == "rollback" and attachments:
+        embed.set_image(url=f"attachment://{attachments[0].filename}")
+    return [Outgoing(embed=embed, attachments=attachments)]
 
 
 def alert_note(role_id: int) -> Outgoing:
@@ -86,12 +108,16 @@ def fallback_note(user_id: int) -> str:
 
 
 def _embed(payload: dict[str, Any], *, with_deadline: bool = True) -> discord.Embed:
+    title = str(payload.get("title") or "Diplomacy")
     lines = [_line(x) for x in payload.get("lines", [])]
+    if MENTION.search(title):  # an embed title shows <@id> raw: the sentence goes first in the text
+        lines.insert(0, f"**{_line(title)}**")
+        title = str((payload.get("game") or {}).get("name") or "Diplomacy")
     deadline = _deadline(payload)
     if deadline is not None and with_deadline:
         lines.append(f"**Deadline:** {when(deadline)}")
     embed = discord.Embed(
-        title=safe(payload.get("title") or "Diplomacy", limit=TITLE_LIMIT),
+        title=safe(title, limit=TITLE_LIMIT),
         description=chunks(lines, EMBED_DESCRIPTION_LIMIT)[0] or None,
         colour=COLOUR,
     )
@@ -129,16 +155,22 @@ def _deadline(payload: dict[str, Any]) -> datetime | None:
 
 def _welcome(payload: dict[str, Any], private_channels: list[int]) -> discord.Embed:
     game_map = load_map(payload.get("variant") or "standard")
-    lines = []
+    replacing = bool(payload.get("replacement"))
+    lines = [_line(x) for x in payload.get("lines", [])] if replacing else []
     units: dict[str, list[str]] = payload.get("units", {})
+    orders: dict[str, list[str]] = payload.get("orders") or {}
     for power in payload.get("powers", []):
         homes = ", ".join(game_map.name_of(c) for c in game_map.home_centers.get(power, ()))
         lines.append(f"**{power_name(power)}**")
         lines.append(f"Home centres: {homes}")
         lines.append(f"Units: {', '.join(units.get(power, [])) or 'none'}")
+        if replacing:
+            given = ", ".join(f"`{order}`" for order in orders.get(power, []))
+            lines.append(f"Orders so far: {given or 'none yet'}")
     game = payload.get("game") or {}
     if payload.get("phase"):
-        lines.append(f"\nFirst phase: {long_name(payload['phase'])}, orders due {when(_deadline(payload))}.")
+        which = "Now" if replacing else "First phase"
+        lines.append(f"\n{which}: {long_name(payload['phase'])}, orders due {when(_deadline(payload))}.")
     if private_channels:
         lines.append("Your private channel: " + ", ".join(f"<#{c}>" for c in private_channels))
     lines.append("")
@@ -193,3 +225,25 @@ def _result_line(entry: dict[str, Any]) -> str:
     if entry.get("status") == "invalid" and order and typed:
         shown += f" (typed: {safe(typed, limit=200)})"
     return f"{mark} {shown}"
+
+
+def _voided_orders(payload: dict[str, Any]) -> discord.Embed:
+    """A rollback gives a player back the orders it voided: what they typed, shown as typed."""
+    embed = _embed({**payload, "lines": payload.get("lines", [])[:1]}, with_deadline=False)
+    typed = [str(line).replace("`", "'") for line in payload.get("orders", [])]
+    if typed:
+        block = "\n".join(typed)[: EMBED_DESCRIPTION_LIMIT - 600]
+        _add_text(embed, f"```\n{block}\n```")
+    _add_text(embed, "Send again whatever still applies to the reopened phase.")
+    return embed
+
+
+def _final_post(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> list[Outgoing]:
+    """The result, the final map as the embed's image, the GIF attached; then the centers table."""
+    embed = _embed(payload, with_deadline=False)
+    files = list(attachments)
+    for note in finalpost.final_embed(payload, embed, files):
+        _add_text(embed, note)
+    _add_text(embed, "Every past phase stays available with `/history`; `/game export` gives the whole game.")
+    texts = finalpost.table_messages(payload.get("centers_by_year") or {})
+    return [Outgoing(embed=embed, attachments=files)] + [Outgoing(content=text) for text in texts]

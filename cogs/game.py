@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
+import io
+import json
 import logging
 import re
 from typing import Any
@@ -29,12 +32,16 @@ from cogs.views import join_view
 from gm import games as gm_games
 from gm.configure import update_settings
 from gm.errors import NotAllowed
+from gm.export import export_game
 from gm.places import game_places
 from gm.settings import GameSettings
 from gm.status import GameStatusView, PowerStatus, game_status
+from gm.variants import STANDARD, get_variant, variant_for_players, variants
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
+
+UPLOAD_LIMIT = 10 * 1024 * 1024  # Discord's per-file limit on an unboosted server
 
 PRESS_LABELS = {
     "threads": "full press (a private thread for each pair of powers)",
@@ -43,9 +50,12 @@ PRESS_LABELS = {
     "none": "no press (gunboat)",
 }
 PRESS_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in PRESS_LABELS.items()]
-PLAYER_CHOICES = [app_commands.Choice(name=f"{n} players", value=n) for n in (7, 6, 5, 4, 3)]
+PLAYER_CHOICES = [app_commands.Choice(name=f"{n} players", value=n) for n in (7, 6, 5, 4, 3, 2)]
+VARIANT_CHOICES = [app_commands.Choice(name=v.title[:100], value=v.name) for v in variants()]
 SETTING_OPTIONS = {
     "players": "How many players (7 is the classic game; fewer: some powers are shared or left out)",
+    "civil_disorder_after": "Missed movement phases in a row before a power falls into civil disorder "
+    "(default 2; 0: never)",
     "press": "How players may talk to each other",
     "movement_hours": "Hours for each movement phase (default 24)",
     "retreat_hours": "Hours for each retreat phase (default 12)",
@@ -61,11 +71,14 @@ def settings_changes(
     retreat_hours: float | None,
     adjustment_hours: float | None,
     last_year: int | None,
+    civil_disorder_after: int | None = None,
 ) -> dict[str, Any]:
     """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges."""
     changes: dict[str, Any] = {}
     if players is not None:
         changes["players"] = players
+    if civil_disorder_after is not None:
+        changes["civil_disorder_after"] = civil_disorder_after
     if press is not None:
         changes["press"] = press
     for key, hours in (
@@ -89,15 +102,47 @@ def duration(minutes: int) -> str:
     return " ".join(parts) or "0 minutes"
 
 
-def settings_lines(settings: GameSettings) -> list[str]:
+def pick_variant(variant: str | None, players: int | None) -> tuple[str, int | None]:
+    """The variant and player count /game create means: a count alone picks the variant played by that
+    many (two players: the 1914 game); a variant alone its own count when it has only one."""
+    if variant is None:
+        found = variant_for_players(players) if players is not None else None
+        variant = found.name if found is not None else STANDARD
+    if players is None:
+        try:
+            counts = get_variant(variant).player_counts
+        except KeyError:
+            counts = ()
+        if len(counts) == 1:
+            players = counts[0]
+    return variant, players
+
+
+def variant_line(variant: str) -> str:
+    try:
+        played = get_variant(variant)
+    except KeyError:
+        return f"**Variant:** {text.safe(variant)}"
+    return f"**Variant:** {played.title}, {played.target()} centers to win"
+
+
+def disorder_text(after: int) -> str:
+    if after == 0:
+        return "never automatic (a moderator can use /mod disorder)"
+    return f"after {text.plural(after, 'missed movement phase')} in a row"
+
+
+def settings_lines(settings: GameSettings, variant: str | None = None) -> list[str]:
     reminders = " and ".join(f"{h:g} h" for h in settings.reminder_hours)
     return [
+        *([variant_line(variant)] if variant is not None else []),
         f"**Players:** {settings.players}",
         f"**Press:** {PRESS_LABELS.get(settings.press, settings.press)}",
         f"**Phases:** movement {duration(settings.movement_minutes)}, retreats "
         f"{duration(settings.retreat_minutes)}, adjustments {duration(settings.adjustment_minutes)}",
         "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
         f"**Reminders:** {reminders or 'none'} before each deadline",
+        f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
     ]
 
 
@@ -142,7 +187,7 @@ def status_lines(view: GameStatusView) -> list[str]:
     if view.moderation:
         lines.append("Moderation:")
         lines.extend(f"- {text.when_short(m.at)} <@{m.actor_id}> {m.text}" for m in view.moderation[-5:])
-    lines.extend(settings_lines(game.settings))
+    lines.extend(settings_lines(game.settings, game.variant))
     return lines
 
 
@@ -163,22 +208,31 @@ class GameCommands(GameCog):
     # --- create -------------------------------------------------------------------------------
 
     @game.command(name="create", description="Create a game here; players join with its button or /game join")
-    @app_commands.describe(name="The game's name", **SETTING_OPTIONS)
-    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES)
+    @app_commands.describe(
+        name="The game's name",
+        variant="Standard (3 to 7 players) or World War I (2 players, from 1914)",
+        **SETTING_OPTIONS,
+    )
+    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES, variant=VARIANT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
         name: str,
+        variant: str | None = None,
         players: int | None = None,
         press: str | None = None,
         movement_hours: float | None = None,
         retreat_hours: float | None = None,
         adjustment_hours: float | None = None,
         last_year: int | None = None,
+        civil_disorder_after: int | None = None,
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
-        changes = settings_changes(players, press, movement_hours, retreat_hours, adjustment_hours, last_year)
+        variant, players = pick_variant(variant, players)
+        changes = settings_changes(
+            players, press, movement_hours, retreat_hours, adjustment_hours, last_year, civil_disorder_after
+        )
         settings = GameSettings(**changes)
         async with self.sessions() as session:
             game = await gm_games.create_game(
@@ -188,11 +242,12 @@ class GameCommands(GameCog):
                 name=name,
                 settings=settings,
                 lobby_channel_id=interaction.channel_id,
+                variant=variant,
             )
         announced = await self._announce_new(interaction, game)
         lines = [
             f"You created **#{game.id} {text.safe(game.name)}** and joined it "
-            f"(1 of {game.settings.players} players).",
+            f"(1 of {game.settings.players} players). {variant_line(game.variant)}.",
             f"When {game.settings.players} players have joined, start it with `/game start`.",
         ]
         if not announced:
@@ -208,7 +263,7 @@ class GameCommands(GameCog):
             description="\n".join(
                 [
                     f"Created by <@{game.creator_id}>. Press **Join** or use `/game join` to play.",
-                    *settings_lines(game.settings),
+                    *settings_lines(game.settings, game.variant),
                 ]
             ),
             colour=discord.Colour.from_rgb(46, 94, 140),
@@ -341,6 +396,28 @@ class GameCommands(GameCog):
             view = await game_status(session, chosen.id)
         await send(interaction, status_lines(view))
 
+    @game.command(
+        name="export", description="A game as a JSON file: settings, every phase, orders and results"
+    )
+    @app_commands.describe(game="The game to export")
+    @app_commands.autocomplete(game=any_choices)
+    async def export(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        async with self.sessions() as session:
+            data = await export_game(session, chosen.id)
+        name, raw = export_file(chosen.id, data)
+        await send(
+            interaction,
+            [
+                f"**#{chosen.id} {text.safe(chosen.name)}** as JSON: settings, players, every phase with its "
+                "board, orders and results, and the game log.",
+                "Only what is already public: the phase still open comes without its orders, and votes "
+                "are never included.",
+            ],
+            files=[discord.File(io.BytesIO(raw), filename=name)],
+        )
+
     @game.command(name="list", description="The games on this server (in direct messages: your games)")
     async def list_games(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
@@ -370,14 +447,20 @@ class GameCommands(GameCog):
         retreat_hours: float | None = None,
         adjustment_hours: float | None = None,
         last_year: int | None = None,
+        civil_disorder_after: int | None = None,
     ) -> None:
         await defer(interaction)
-        changes = settings_changes(players, press, movement_hours, retreat_hours, adjustment_hours, last_year)
+        changes = settings_changes(
+            players, press, movement_hours, retreat_hours, adjustment_hours, last_year, civil_disorder_after
+        )
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)
             await send(
                 interaction,
-                [f"Settings of **#{chosen.id} {text.safe(chosen.name)}**:", *settings_lines(chosen.settings)],
+                [
+                    f"Settings of **#{chosen.id} {text.safe(chosen.name)}**:",
+                    *settings_lines(chosen.settings, chosen.variant),
+                ],
             )
             return
         chosen = await resolve_game(interaction, game, Scope.FORMING)
@@ -390,7 +473,7 @@ class GameCommands(GameCog):
             interaction,
             [
                 f"New settings of **#{updated.id} {text.safe(updated.name)}**:",
-                *settings_lines(updated.settings),
+                *settings_lines(updated.settings, updated.variant),
             ],
         )
 
@@ -405,6 +488,14 @@ async def _startable(interaction: discord.Interaction, option: str | None) -> Ga
             if game.status in ("active", "paused") and game.game_channel_id is None:
                 return game
     return await resolve_game(interaction, option, Scope.FORMING)
+
+
+def export_file(game_id: int, data: dict[str, Any]) -> tuple[str, bytes]:
+    """The export's file name and bytes: JSON, gzipped when it would pass Discord's upload limit."""
+    raw = json.dumps(data, indent=1, ensure_ascii=False).encode()
+    if len(raw) <= UPLOAD_LIMIT:
+        return f"diplomacy-game-{game_id}.json", raw
+    return f"diplomacy-game-{game_id}.json.gz", gzip.compress(raw)
 
 
 def _list_line(game: GameInfo) -> str:

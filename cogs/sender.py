@@ -22,12 +22,15 @@ import aiohttp
 import discord
 
 from cogs.announce import Outgoing, alert_note, fallback_note, render
+from cogs.spaces import admit, evict
 from db.database import SessionFactory
 from db.models import OutboxTarget
 from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError
 from gm.places import game_places
 
 log = logging.getLogger(__name__)
+
+ACCESS_KINDS = ("replaced", "power_joined")  # messages that move private access before they are posted
 
 
 class DiscordSender:
@@ -70,6 +73,8 @@ class DiscordSender:
             return
         if message.channel_id is None:
             raise RetriableSendError("the channel is not known yet")
+        if message.kind in ACCESS_KINDS:
+            await self._move_access(message)
         channel = self.client.get_partial_messageable(message.channel_id)
         parts = render(message)
         if message.payload.get("alert_moderators"):
@@ -85,6 +90,31 @@ class DiscordSender:
         if guild is None or not self.moderator_role:
             return None
         return discord.utils.get(guild.roles, name=self.moderator_role)
+
+    async def _move_access(self, message: OutboxMessage) -> None:
+        """Before a seat changes hands in public, the private places follow it: a replacement gets the
+        powers' channels and negotiation spaces and the player replaced loses them; a neutral power
+        that joins a side (the 1914 coin flip) opens to that side's player. Idempotent, so a resend
+        after a crash does no harm."""
+        if message.game_id is None:
+            return
+        async with self.sessions() as session:
+            places = await game_places(session, message.game_id)
+        guild = self.client.get_guild(places.guild_id)
+        if guild is None:
+            raise RetriableSendError(f"server {places.guild_id} is not available yet")
+        payload = message.payload
+        if message.kind == "replaced":
+            powers = list(payload.get("powers", []))
+            new_user, old_user = payload.get("new_user_id"), payload.get("old_user_id")
+        else:
+            powers = [payload["power"]] if payload.get("power") else []
+            new_user, old_user = payload.get("user_id"), None
+        channels = [c for p in powers if (c := places.power_channels.get(p)) is not None]
+        if new_user is not None:
+            await admit(guild, message.game_id, channels, int(new_user), powers)
+        if old_user is not None and old_user != new_user:
+            await evict(guild, message.game_id, channels, int(old_user), powers)
 
     async def _send_dm(self, message: OutboxMessage) -> None:
         if message.user_id is None:

@@ -28,11 +28,13 @@ import discord
 
 from cogs.text import power_name
 from gm.errors import GameError
+from gm.variants import variants
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: the longest Discord allows
+KNOWN_POWERS = frozenset(p.lower() for v in variants() for p in v.game_map().powers)
 
 BOT_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -256,36 +258,75 @@ async def _say(place: discord.abc.Messageable, text: str) -> None:
 async def evict(
     guild: discord.Guild, game_id: int, channel_ids: list[int], user_id: int, powers: list[str]
 ) -> None:
-    """Take a player who left out of their powers' private places: the power channels' overwrites and
-    the negotiation threads or channels naming those powers (best effort, logged on failure)."""
-    user = guild.get_member(user_id)
-    if user is None:
-        try:
-            user = await guild.fetch_member(user_id)
-        except discord.HTTPException:
-            user = None  # gone from the server: they see none of its channels anyway
-    names = [power_name(p) for p in powers]
+    """Take a player who left (or was replaced) out of their powers' private places: the power
+    channels' overwrites, the negotiation threads or channels naming those powers, and the negotiation
+    channel itself (they hold no power any more). Best effort, logged on failure."""
+    user = await _member(guild, user_id)  # None: gone from the server, they see none of it anyway
     for channel_id in channel_ids:
         channel = guild.get_channel(channel_id)
         if isinstance(channel, discord.TextChannel) and user is not None:
             await _quietly(channel.set_permissions(user, overwrite=None))
+    for place in negotiation_places(guild, game_id, powers):
+        if isinstance(place, discord.Thread):
+            await _quietly(place.remove_user(discord.Object(id=user_id)))
+        elif user is not None:
+            await _quietly(place.set_permissions(user, overwrite=None))
+
+
+async def admit(
+    guild: discord.Guild, game_id: int, channel_ids: list[int], user_id: int, powers: list[str]
+) -> bool:
+    """Let a player into the private places of powers they now hold (a replacement, a power joining
+    a side): the power channels, the negotiation channel and the threads or pair channels naming those
+    powers. Returns False when the player is not on the server. Idempotent; failures are logged."""
+    user = await _member(guild, user_id)
+    if user is None:
+        log.warning("game %s: %s is not on the server; cannot open %s to them", game_id, user_id, powers)
+        return False
+    for channel_id in channel_ids:
+        channel = guild.get_channel(channel_id)
+        if isinstance(channel, discord.TextChannel):
+            await _quietly(channel.set_permissions(user, overwrite=_MEMBER))
+    for place in negotiation_places(guild, game_id, powers):
+        if isinstance(place, discord.Thread):
+            await _quietly(place.add_user(user))
+        else:
+            overwrite = _THREADS_ONLY if place.name == f"g{game_id}-negotiation" else _MEMBER
+            await _quietly(place.set_permissions(user, overwrite=overwrite))
+    return True
+
+
+def negotiation_places(
+    guild: discord.Guild, game_id: int, powers: list[str]
+) -> list[discord.TextChannel | discord.Thread]:
+    """The negotiation channel of a game (threads press) and the threads or pair channels (channels
+    press) between one of ``powers`` and another power, found by the names :class:`_Builder` gives."""
     prefix = f"g{game_id}-"
+    wanted = {p.lower() for p in powers}
+    found: list[discord.TextChannel | discord.Thread] = []
     for channel in guild.text_channels:
-        if not channel.name.startswith(prefix):
-            continue
         if channel.name == f"{prefix}negotiation":
-            for thread in channel.threads:
-                if any(name in thread.name for name in names):
-                    await _quietly(thread.remove_user(discord.Object(id=user_id)))
-        elif (
-            any(f"-{p.lower()}" in channel.name[len(prefix) - 1 :] for p in powers)
-            and channel.id not in channel_ids
-        ):
-            await _quietly(channel.set_permissions(user, overwrite=None))  # type: ignore[arg-type]
+            found.append(channel)
+            found.extend(t for t in channel.threads if wanted & _thread_powers(t.name))
+        elif channel.name.startswith(prefix):
+            pair = channel.name[len(prefix) :].split("-")
+            if len(pair) == 2 and set(pair) <= KNOWN_POWERS and wanted & set(pair):
+                found.append(channel)
+    return found
 
 
-def _names_power(channel_name: str, powers: list[str]) -> bool:
-    return any(f"-{p.lower()}" in channel_name for p in powers)
+def _thread_powers(name: str) -> set[str]:
+    return {part.strip().lower() for part in name.split("–")}
+
+
+async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    member = guild.get_member(user_id)
+    if member is not None:
+        return member
+    try:
+        return await guild.fetch_member(user_id)
+    except discord.HTTPException:
+        return None
 
 
 async def _quietly(call: Awaitable[object]) -> None:

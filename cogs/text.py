@@ -8,6 +8,7 @@ message with ``AllowedMentions.none()``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
@@ -17,6 +18,7 @@ from gm.orders import LineOutcome, OrdersView, PowerOrders, SubmissionReport
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
+USER_MENTION = re.compile("<@\u200b(\\d+)>")
 ACCEPTED = "✅"
 REFUSED = "❌"
 
@@ -27,6 +29,12 @@ def safe(text: str, *, limit: int | None = None) -> str:
     if limit is not None and len(flat) > limit:
         flat = flat[: limit - 1] + "…"
     return discord.utils.escape_mentions(discord.utils.escape_markdown(flat))
+
+
+def safe_keeping_users(text: str, *, limit: int | None = None) -> str:
+    """A gm sentence made inert like :func:`safe` (the game name in it is user text), keeping its
+    ``<@id>`` user mentions, which are the bot's own (shown as names; allowed_mentions stops pings)."""
+    return USER_MENTION.sub(r"<@\1>", safe(text, limit=limit))
 
 
 def power_name(power: str) -> str:

@@ -1,0 +1,132 @@
+"""/draw propose|vote|status: ending a game by agreement, a draw or a concession, voted in secret.
+
+Every answer is private. The game channel learns only what gm announces: that a vote is open (not who
+proposed it), and whether it passed or lapsed (never who voted what). A player who holds several
+powers votes for all of them at once, or for the one named in ``power``.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import text
+from cogs.base import GameCog
+from cogs.context import Scope, playing_choices, resolve_game
+from cogs.moderation import POWER_CHOICES
+from cogs.replies import defer, send
+from gm import votes
+from gm.votes import VoteReport
+
+GAME_OPTION = "The game (leave empty if you play only one)"
+KIND_CHOICES = [
+    app_commands.Choice(name="a draw shared by the surviving powers", value=votes.DRAW),
+    app_commands.Choice(name="conceding the game to one power", value=votes.CONCEDE),
+]
+YES_NO = [app_commands.Choice(name="yes", value="yes"), app_commands.Choice(name="no", value="no")]
+OPTION_TEXT = {
+    "kind": "A draw, or a concession to one power",
+    "to": "For a concession: the power that wins",
+    "power": "If you hold several powers: only this one (default: all of them)",
+    "game": GAME_OPTION,
+}
+
+
+def votes_text(mine: dict[str, str]) -> str:
+    return ", ".join(f"{text.power_name(p)} {choice}" for p, choice in sorted(mine.items())) or "none yet"
+
+
+def report_lines(report: VoteReport, *, proposed: bool) -> list[str]:
+    title = report.proposal.title
+    if proposed:
+        lines = [
+            f"You proposed {title}; your vote counts as yes ({votes_text(report.my_votes)}).",
+            "The game channel is told that a vote is open, not who proposed it. It passes only if "
+            "every surviving power votes yes before this phase closes.",
+        ]
+    else:
+        lines = [f"Your vote on {title}: {votes_text(report.my_votes)}. Nobody else sees it."]
+    if report.passed:
+        lines.append(
+            "That was the last vote needed: every surviving power agreed, so the game is over. "
+            "The final post follows in the game channel."
+        )
+    elif not proposed:
+        lines.append("You may change your vote until the phase closes; votes start afresh every phase.")
+    return lines
+
+
+class DrawCommands(GameCog):
+    draw = app_commands.Group(name="draw", description="Draws and concessions, voted in secret")
+
+    @draw.command(name="propose", description="Propose a draw or a concession; your own vote is yes")
+    @app_commands.describe(**OPTION_TEXT)
+    @app_commands.choices(kind=KIND_CHOICES, to=POWER_CHOICES, power=POWER_CHOICES)
+    @app_commands.autocomplete(game=playing_choices)
+    async def propose(
+        self,
+        interaction: discord.Interaction,
+        kind: str = votes.DRAW,
+        to: str | None = None,
+        power: str | None = None,
+        game: str | None = None,
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        async with self.sessions() as session:
+            report = await votes.propose(session, chosen.id, interaction.user.id, kind, to=to, power=power)
+        await send(interaction, report_lines(report, proposed=True))
+        self._carry_out(report)
+
+    @draw.command(name="vote", description="Vote yes or no on the open draw or concession, in secret")
+    @app_commands.describe(choice="yes or no", **OPTION_TEXT)
+    @app_commands.choices(choice=YES_NO, kind=KIND_CHOICES, to=POWER_CHOICES, power=POWER_CHOICES)
+    @app_commands.autocomplete(game=playing_choices)
+    async def vote(
+        self,
+        interaction: discord.Interaction,
+        choice: str,
+        kind: str = votes.DRAW,
+        to: str | None = None,
+        power: str | None = None,
+        game: str | None = None,
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        async with self.sessions() as session:
+            report = await votes.cast_vote(
+                session, chosen.id, interaction.user.id, kind=kind, to=to, yes=choice == "yes", power=power
+            )
+        await send(interaction, report_lines(report, proposed=False))
+        self._carry_out(report)
+
+    @draw.command(name="status", description="The open proposals, and your own votes on them")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=playing_choices)
+    async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        async with self.sessions() as session:
+            proposals = await votes.open_proposals(session, chosen.id)
+        async with self.sessions() as session:
+            mine = await votes.my_votes(session, chosen.id, interaction.user.id)
+        header = f"**#{chosen.id} {text.safe(chosen.name)}**"
+        if not proposals:
+            await send(
+                interaction,
+                f"{header}: nothing is proposed this phase. Propose a draw or a concession with "
+                "`/draw propose`.",
+            )
+            return
+        lines = [f"{header}, open this phase (votes are secret; you see only yours):"]
+        lines += [f"- {p.title}: your votes: {votes_text(mine.get(p.id, {}))}" for p in proposals]
+        lines.append("Vote with `/draw vote`; a proposal passes when every surviving power says yes.")
+        await send(interaction, lines)
+
+    def _carry_out(self, report: VoteReport) -> None:
+        self.services.spawn(self.gamemaster.apply(report.effects), f"after a vote in game {report.game_id}")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(DrawCommands(bot))

@@ -1,0 +1,194 @@
+"""/mod extend|pause|resume|close|replace|disorder|rollback|end: moderating a running game.
+
+The group is visible to everyone (``default_member_permissions`` would hide it from the game's creator,
+who may moderate their own game without Manage Server); who may act is decided per game by gm, from
+:class:`gm.moderation.Actor`. Every answer is private; the public announcement is gm's, posted through
+the outbox. Rolling back and ending ask for a confirmation first (cogs.confirm).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import modflows, text
+from cogs.base import GameCog
+from cogs.confirm import ConfirmButton, confirm_view, keep_reason
+from cogs.context import Scope, any_choices, resolve_game
+from cogs.replies import defer, send
+from gm import moderation
+from gm.errors import GameOver, NotAllowed, WrongGameState
+from gm.variants import STANDARD, game_map
+
+GAME_OPTION = "The game (leave empty in its channels, or if there is only one)"
+POWER_CHOICES = [app_commands.Choice(name=text.power_name(p), value=p) for p in game_map(STANDARD).powers]
+STATE_CHOICES = [
+    app_commands.Choice(name="on: its units hold, it builds nothing", value="on"),
+    app_commands.Choice(name="off: back under its player's control", value="off"),
+]
+
+
+def extension_minutes(hours: float | None, minutes: int | None) -> int:
+    """The time to add, in whole minutes; a refusal when none was given."""
+    if hours is None and minutes is None:
+        raise WrongGameState(
+            "Say how much time to add.", "For example `/mod extend hours:12` or `/mod extend minutes:30`."
+        )
+    return round((hours or 0) * 60) + (minutes or 0)
+
+
+class ModCommands(GameCog):
+    mod = app_commands.Group(
+        name="mod", description="Moderate a running game (its creator and the server's moderators)"
+    )
+
+    @mod.command(name="extend", description="Give the current phase more time")
+    @app_commands.describe(hours="Hours to add", minutes="Minutes to add", game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        hours: float | None = None,
+        minutes: int | None = None,
+        game: str | None = None,
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        async with self.sessions() as session:
+            result = await moderation.extend_deadline(
+                session, chosen.id, actor, minutes=extension_minutes(hours, minutes)
+            )
+        deadline = result.phase.deadline if result.phase else None
+        follow = f"Orders now due {text.when(deadline)}." if deadline else None
+        await send(interaction, modflows.answer_lines(result, follow))
+        modflows.carry_out(self.bot, result)
+
+    @mod.command(name="pause", description="Stop the clock; the time left is kept for /mod resume")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def pause(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        async with self.sessions() as session:
+            result = await moderation.pause_game(session, chosen.id, actor)
+        follow = "Players can still send orders. `/mod resume` starts the clock again with the time left."
+        await send(interaction, modflows.answer_lines(result, follow))
+        modflows.carry_out(self.bot, result)
+
+    @mod.command(name="resume", description="Start the clock again with the time that was left")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def resume(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        async with self.sessions() as session:
+            result = await moderation.resume_game(session, chosen.id, actor)
+        deadline = result.phase.deadline if result.phase else None
+        await send(interaction, modflows.answer_lines(result, f"Orders due {text.when(deadline)}."))
+        modflows.carry_out(self.bot, result)
+
+    @mod.command(name="close", description="Close the current phase now and post its results")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def close(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        async with self.sessions() as session:
+            result = await moderation.close_now(session, chosen.id, actor)
+        await send(interaction, modflows.answer_lines(result, "The results follow in the game channel."))
+        modflows.carry_out(self.bot, result)
+
+    @mod.command(
+        name="replace", description="Give a player's powers to someone else, orders and channels included"
+    )
+    @app_commands.describe(
+        power="A power of the player to replace (all their powers go)",
+        player="Who takes over",
+        game=GAME_OPTION,
+    )
+    @app_commands.choices(power=POWER_CHOICES)
+    @app_commands.autocomplete(game=any_choices)
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        power: str,
+        player: discord.Member,
+        game: str | None = None,
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        modflows.require_moderator(chosen, actor)
+        if player.bot:
+            raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
+        async with self.sessions() as session:
+            result = await moderation.replace_player(
+                session, chosen.id, actor, power=power, new_user_id=player.id
+            )
+        powers = text.powers_text(result.details["replacement"].powers)
+        follow = (
+            f"<@{player.id}> gets {powers}'s private channel and negotiation spaces, and a direct "
+            "message with the units, the orders given so far and the deadline; the player replaced "
+            "loses access. The game channel is told."
+        )
+        await send(interaction, modflows.answer_lines(result, follow))
+        modflows.carry_out(self.bot, result)
+
+    @mod.command(name="disorder", description="Put a power's player in civil disorder, or take them out")
+    @app_commands.describe(power="A power of that player", state="on or off", game=GAME_OPTION)
+    @app_commands.choices(power=POWER_CHOICES, state=STATE_CHOICES)
+    @app_commands.autocomplete(game=any_choices)
+    async def disorder(
+        self, interaction: discord.Interaction, power: str, state: str, game: str | None = None
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        async with self.sessions() as session:
+            result = await moderation.set_civil_disorder(
+                session, chosen.id, actor, power=power, on=state == "on"
+            )
+        follow = (
+            "Its units hold until the player sends orders, says /ready, or a moderator takes it out."
+            if state == "on"
+            else "Its orders count again from now on."
+        )
+        await send(interaction, modflows.answer_lines(result, follow))
+        modflows.carry_out(self.bot, result)
+
+    @mod.command(name="rollback", description="Undo the last phase's results (asks for a confirmation)")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def rollback(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        plan = await modflows.rollback_plan(interaction, chosen)
+        phase_id = chosen.phase.id if chosen.phase is not None else 0
+        await send(
+            interaction, modflows.rollback_question(plan), view=confirm_view("rollback", chosen.id, phase_id)
+        )
+
+    @mod.command(name="end", description="End the game now, without a winner (asks for a confirmation)")
+    @app_commands.describe(reason="Why (shown in the final post and the moderation log)", game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def end(
+        self, interaction: discord.Interaction, reason: str | None = None, game: str | None = None
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        modflows.require_moderator(chosen, await modflows.actor_of(interaction, chosen))
+        if chosen.status in ("finished", "cancelled"):
+            raise GameOver(f"{chosen.name} is already over.", "Nothing to end.")
+        phase_id = chosen.phase.id if chosen.phase is not None else 0
+        view = confirm_view("end", chosen.id, phase_id, keep_reason(reason))
+        await send(interaction, modflows.end_question(chosen, reason), view=view)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(ConfirmButton)
+    await bot.add_cog(ModCommands(bot))
