@@ -78,22 +78,30 @@ def changes(before: dict[str, Any], result: dict[str, Any], after: dict[str, Any
 
 
 def change_lines(change: dict[str, Any]) -> list[str]:
+    """What changed, as sentences a player reads in the results post, grouped power by power."""
     lines = []
     for d in change["dislodged"]:
-        where = f" from {d['attacker_from']}" if d["attacker_from"] else ""
+        by = f" by the attack from {d['attacker_from']}" if d["attacker_from"] else ""
         fate = (
-            f"may retreat to {', '.join(d['retreats'])}"
+            f"it may retreat to {_and(d['retreats'], 'or')}"
             if d["retreats"]
-            else "has nowhere to go and is destroyed"
+            else "it has nowhere to retreat and is disbanded"
         )
-        lines.append(f"{say.power_name(d['power'])} {d['unit']} dislodged{where}; {fate}.")
-    for c in change["captures"]:
+        lines.append(f"{say.power_name(d['power'])}'s {d['unit']} was dislodged{by}; {fate}.")
+    taken: dict[str, list[str]] = {}
+    for c in sorted(change["captures"], key=lambda c: (c["to"], c["center"])):
         was = f" from {say.power_name(c['from'])}" if c["from"] else ""
-        lines.append(f"{say.power_name(c['to'])} takes {c['center']}{was}.")
+        taken.setdefault(c["to"], []).append(f"{c['center']}{was}")
+    lines += [f"{say.power_name(power)} takes {_and(items)}." for power, items in taken.items()]
     lines += [f"{say.power_name(b['power'])} builds {b['unit']}." for b in change["built"]]
     lines += [f"{say.power_name(r['power'])} loses {r['unit']}." for r in change["removed"]]
     lines += [f"{say.power_name(p)} is eliminated." for p in change["eliminated"]]
     return lines
+
+
+def _and(items: list[str], word: str = "and") -> str:
+    """``A, B and C`` (or ``... or C``)."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
 def center_counts(board: dict[str, Any], powers: tuple[str, ...]) -> dict[str, int]:

@@ -152,7 +152,10 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(
             for m in bot_messages(fake, game_channel)
             if m.embeds and "Fall 1901 Movement results" in m.embeds[0]["title"]
         ]
-        assert "France A BUR dislodged from RUH" in fall[0].embeds[0]["description"]
+        assert (
+            "France's A BUR was dislodged by the attack from RUH; "
+            "it may retreat to BEL, GAS, MAR, PAR or PIC." in fall[0].embeds[0]["description"]
+        )
 
         # --- the retreat, by DM: France is the only one to act, so the phase closes at once ----------
         text = (await (await fake.dm_bot(france, "A Bur R Pic"))).content
