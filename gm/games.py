@@ -367,6 +367,7 @@ def _announce_start(
             phase=phase.name,
             deadline=phase.deadline,
             assignments=assignments,
+            press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
         ),
         key=f"game_started:{game_id}",
         now=now,

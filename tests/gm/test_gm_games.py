@@ -176,6 +176,8 @@ async def test_start_draws_every_power_once_and_opens_spring_1901(sessions: Sess
     assert logged.detail["assignments"] == started.assignments  # the draw is on record
     kinds = sorted(m.kind for m in outbox)
     assert kinds == ["game_started"] + ["welcome"] * 7
+    (announced,) = [m for m in outbox if m.kind == "game_started"]
+    assert announced.payload["press"] == "threads"
     welcome = next(
         m for m in outbox if m.kind == "welcome" and m.target_user_id == started.assignments["FRANCE"]
     )
