@@ -14,7 +14,7 @@ from cogs.base import Services
 from cogs.replies import GameCommandTree
 from cogs.sender import DiscordSender
 from cogs.spaces import BOT_PERMISSIONS
-from config import Settings, configure_logging, setup_help
+from config import Settings, configure_logging, describe_problems, setup_help
 from db.database import make_engine, make_session_factory
 from db.migrate import upgrade_database
 from gm.runtime import Gamemaster
@@ -69,8 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings()
     except ValidationError as exc:
-        problems = "\n".join(f"- {'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
-        print(f"The settings are incomplete or wrong:\n{problems}\n", file=sys.stderr)
+        print(f"The settings are incomplete or wrong:\n{describe_problems(exc.errors())}\n", file=sys.stderr)
         print(setup_help(BOT_PERMISSIONS.value), file=sys.stderr)
         return 2
     if args.sync:

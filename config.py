@@ -15,7 +15,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    discord_token: SecretStr = Field(min_length=1)
+    discord_token: SecretStr
     database_url: str = DEFAULT_DATABASE_URL
     moderator_role: str = "Diplomacy Moderator"
     """Members with this role (or Manage Server) moderate every game on the server."""
@@ -25,6 +25,13 @@ class Settings(BaseSettings):
     close_workers: int = Field(default=2, ge=0, le=16)
     """Processes for adjudication and map rendering (0: a thread inside the bot)."""
 
+    @field_validator("discord_token")
+    @classmethod
+    def _token_given(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("empty; put your bot's token after DISCORD_TOKEN= in .env")
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str) -> str:
@@ -32,6 +39,18 @@ class Settings(BaseSettings):
         if not isinstance(logging.getLevelName(level), int):
             raise ValueError(f"unknown log level {value!r}; use DEBUG, INFO, WARNING or ERROR")
         return level
+
+
+def describe_problems(errors: list[dict]) -> str:
+    """Pydantic's validation errors as lines naming the environment variable and what is wrong."""
+    lines = []
+    for error in errors:
+        name = ".".join(map(str, error["loc"])).upper()
+        if error["type"] == "missing":
+            lines.append(f"- {name} is not set (in .env or the environment)")
+        else:
+            lines.append(f"- {name}: {error['msg'].removeprefix('Value error, ')}")
+    return "\n".join(lines)
 
 
 def configure_logging(level: str) -> None:
