@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import GameLogEntry, GameStatus, PhaseStatus, PlayerStatus
+from db.models import GameLogEntry, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
 from gm import announcements as say
 from gm.lookup import latest_phase, load_game
 from gm.moderation import MOD_PREFIX
@@ -67,7 +67,7 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
     powers: list[PowerStatus] = []
     if phase is not None:
         state = await phase_state(session, phase, game.variant)
-        board = phase.board
+        board = _position(phase)
         for power in state.board.game_map.powers:
             duty = state.duties[power]
             player = state.player_of.get(power)
@@ -107,6 +107,13 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
         moderation=tuple(_line(entry) for entry in reversed(log)),
         result=game.result,
     )
+
+
+def _position(phase: PhaseRecord) -> dict[str, Any]:
+    """The board now: the last phase's opening position, or the final one when the game ended as
+    that phase closed (a solo, the short game's last year)."""
+    after = (phase.results or {}).get("board_after") if phase.status == PhaseStatus.CLOSED else None
+    return after if after is not None else phase.board
 
 
 def _state(status: str | None, board: dict[str, Any], power: str) -> str:

@@ -107,6 +107,10 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
         Image.open(io.BytesIO(post.attachments[1].data)).n_frames == 2
     )  # the phase, then the final position
     assert post.payload["result"]["winner"] == "FRANCE"
+    async with sessions() as s:
+        status = await game_status(s, started.game.id)
+    by_power = {p.power: p for p in status.powers}
+    assert by_power["FRANCE"].centers == 18, "the status shows the final position, not the last phase's start"
     await gm.shutdown()
 
 
