@@ -27,6 +27,13 @@ FIELD_LIMIT = 25
 STATUS_MARK = {"succeeded": "✅", "failed": "❌", "invalid": "⚠️"}
 DEFAULT_MARK = "▫️"  # a unit nobody ordered, which held (or disbanded) without trouble
 MENTION = re.compile(r"<@[!&]?\d+>")
+PRESS_TEXT = {
+    "threads": "Each player has a private channel, and private threads for talks with each other power.",
+    "channels": "Each player has a private channel, and private channels for talks with each other power.",
+    "public": "Each player has a private channel for orders; powers talk here, in public.",
+    "none": "Each player has a private channel for orders. No press: players do not talk in this game.",
+    "": "Each player has a private channel for orders; `/game status` shows how powers may talk.",
+}
 KIND_COLOURS = {  # what needs attention stands out from the routine results
     "civil_disorder": discord.Colour.from_rgb(196, 98, 16),
     "moderation": discord.Colour.from_rgb(110, 110, 120),
@@ -85,9 +92,7 @@ def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> l
     elif kind == "phase_opened":
         _add_text(embed, "Send orders with `/orders edit`, `/order`, or by direct message to me.")
     elif kind == "game_started":
-        _add_text(
-            embed, "Each player has a private channel, and private threads for talks with each other power."
-        )
+        _add_text(embed, PRESS_TEXT.get(payload.get("press") or "", PRESS_TEXT[""]))
     elif kind in KIND_COLOURS:
         embed.colour = KIND_COLOURS[kind]
     if kind == "rollback" and attachments:
@@ -172,7 +177,8 @@ def _welcome(payload: dict[str, Any], private_channels: list[int]) -> discord.Em
         which = "Now" if replacing else "First phase"
         lines.append(f"\n{which}: {long_name(payload['phase'])}, orders due {when(_deadline(payload))}.")
     if private_channels:
-        lines.append("Your private channel: " + ", ".join(f"<#{c}>" for c in private_channels))
+        label = "Your private channel" + ("s" if len(private_channels) > 1 else "")
+        lines.append(f"{label}: " + ", ".join(f"<#{c}>" for c in private_channels))
     lines.append("")
     lines.append(HOW_TO_ORDER)
     return discord.Embed(

@@ -178,17 +178,32 @@ def status_lines(view: GameStatusView) -> list[str]:
     if view.votes:
         lines.append("Open proposals: " + ", ".join(v.title for v in view.votes))
     if view.result:
-        winner = view.result.get("winner")
-        lines.append(
-            f"Result: {text.power_name(winner)} won."
-            if winner
-            else "Result: the game ended without a winner."
-        )
+        lines.append(f"Result: {result_text(view.result)}")
     if view.moderation:
         lines.append("Moderation:")
-        lines.extend(f"- {text.when_short(m.at)} <@{m.actor_id}> {m.text}" for m in view.moderation[-5:])
+        lines.extend(  # a reason given with /mod end is user text: shown as typed
+            f"- {text.when_short(m.at)} <@{m.actor_id}> {text.safe_keeping_users(m.text)}"
+            for m in view.moderation[-5:]
+        )
     lines.extend(settings_lines(game.settings, game.variant))
     return lines
+
+
+def result_text(result: dict[str, Any]) -> str:
+    """How a game ended, in a sentence (gm.ending's result)."""
+    kind, winner = result.get("kind"), result.get("winner")
+    shared = text.powers_text(result.get("shared") or [])
+    if kind == "draw":
+        return f"a draw shared by {shared}."
+    if kind == "concession" and winner:
+        return f"{text.power_name(winner)} won by concession."
+    if winner:
+        return f"{text.power_name(winner)} won."
+    if kind == "last_year" and shared:
+        return f"{shared} share the win (most centers in the last year)."
+    if kind == "moderator":
+        return "a moderator ended the game without a winner."
+    return "the game ended without a winner."
 
 
 def _power_line(power: PowerStatus, *, acting: bool) -> str:

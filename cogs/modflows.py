@@ -84,8 +84,9 @@ async def do_rollback(interaction: discord.Interaction, game_id: int, asked_phas
         result = await rollback.rollback_last_phase(session, game.id, actor)
     carry_out(interaction.client, result)
     voided = result.details.get("voided_phase")
-    follow = "The game channel is told that the results posted for it are void"
-    follow += f", and {long_name(voided)} never happened." if voided else "."
+    reopened = result.phase.long_name if result.phase is not None else "its"
+    follow = f"The game channel is told that the {reopened} results are void"
+    follow += f", and that {long_name(voided)} never happened." if voided else "."
     if result.phase is not None and result.phase.deadline is not None:
         follow += f" New deadline: {text.when(result.phase.deadline)}."
     return answer_lines(result, follow)

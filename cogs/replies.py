@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import discord
 from discord import app_commands
 
-from cogs.text import chunks, safe
+from cogs.text import chunks, safe_keeping_users
 from gm.errors import GameError
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,8 @@ def error_text(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, GameError):
-        return safe(error.message) + (f" {safe(error.hint)}" if error.hint else "")
+        hint = f" {safe_keeping_users(error.hint)}" if error.hint else ""
+        return safe_keeping_users(error.message) + hint  # gm's <@id> are its own; names are made inert
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -5,8 +5,9 @@ steps of a game as users perform them through the fake Discord."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -15,6 +16,7 @@ from bot import DiplomacyBot
 from config import Settings
 from db.models import PhaseRecord
 from gm.clock import utcnow
+from gm.games import get_game
 from gm.lookup import latest_phase
 from tests.e2e.fakediscord import (
     Channel,
@@ -43,11 +45,12 @@ class Table:
     players: list[User]
     mod: User
     onlooker: User
-    power_of: dict[int, str] = field(default_factory=dict)  # user id -> power, once started
+    power_of: dict[int, str] = field(default_factory=dict)  # user id -> (first) power, once started
+    seats: dict[int, tuple[str, ...]] = field(default_factory=dict)  # user id -> every power they hold
 
     def player(self, power: str) -> User:
         for user in self.players:
-            if self.power_of.get(user.id) == power:
+            if power in self.seats.get(user.id, ()) or self.power_of.get(user.id) == power:
                 return user
         raise KeyError(power)
 
@@ -130,20 +133,22 @@ async def start_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id
     )
     reply = await handle.message(timeout=30)
     await settle(bot, fake)
-    table.power_of.update(powers_from_welcomes(fake, table, game_id))
+    seats = seats_from_welcomes(fake, table, game_id)
+    table.seats.update(seats)
+    table.power_of.update({user: powers[0] for user, powers in seats.items()})
     return reply
 
 
-def powers_from_welcomes(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, str]:
-    """Who plays what, as each player learns it: the welcome's title (a DM, or in their private
-    channel when their DMs are closed)."""
+def seats_from_welcomes(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, tuple[str, ...]]:
+    """Who plays what, as each player learns it: the welcome's title, "You play France in ..." or
+    "You play Austria and France in ..." (a DM, or in their private channel when their DMs are closed)."""
     found = {}
     for user in table.players:
         for message in fake.visible_messages(user):
             for embed in message.embeds:
-                match = re.match(r"You play (\w+) in", embed.get("title", ""))
+                match = re.match(r"You play ([\w, ]+?) in ", embed.get("title", ""))
                 if match and f"Game #{game_id}" in (embed.get("footer") or {}).get("text", ""):
-                    found[user.id] = match[1].upper()
+                    found[user.id] = tuple(p.upper() for p in re.split(r", | and ", match[1]))
     return found
 
 
@@ -213,3 +218,39 @@ async def whole_answer(fake: FakeDiscord, handle: InteractionHandle, until: str 
         return "\n".join(texts) if any(until in t for t in texts) else None
 
     return await fake.wait_for(probe, what=f"an answer containing {until!r}")
+
+
+async def edit_board(bot: DiplomacyBot, game_id: int, change: Callable[[dict], None]) -> None:
+    """Set up a position for a test: ``change`` edits the open phase's board (engine JSON) in place,
+    as if the game had got there (an elimination takes years to play)."""
+    async with bot.services.sessions() as session:
+        phase = await latest_phase(session, game_id)
+        assert phase is not None and phase.status == "open"
+        record = await session.get(PhaseRecord, phase.id)
+        assert record is not None
+        board = copy.deepcopy(record.board)
+        change(board)
+        record.board = board
+        await session.commit()
+
+
+async def game_channel_of(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) -> Channel:
+    """The public channel of a game, as the bot recorded it."""
+    async with bot.services.sessions() as session:
+        game = await get_game(session, game_id)
+    assert game.game_channel_id is not None
+    return fake.world.channel(game.game_channel_id)
+
+
+def embeds_titled(fake: FakeDiscord, channel: Channel, words: str) -> list[Message]:
+    """The bot's messages in ``channel`` with an embed whose title contains ``words``."""
+    return [m for m in bot_messages(fake, channel) if m.embeds and words in m.embeds[0].get("title", "")]
+
+
+def embed_text(message: Message) -> str:
+    """Title, description and fields of a message's embeds, as one text."""
+    parts = []
+    for embed in message.embeds:
+        parts += [embed.get("title", ""), embed.get("description", "")]
+        parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
+    return "\n".join(parts)
