@@ -90,7 +90,7 @@ async def apply(
         f"joined:{closing.id}",
         title=f"{game.name}: {say.power_name(flip.power)} joins {say.powers_text(side)}",
         lines=[
-            f"From {next_phase} the player of {say.powers_text(side)} "
+            f"From {say.long_name(next_phase)} the player of {say.powers_text(side)} "
             f"orders {say.power_name(flip.power)} too."
         ],
         data={"power": flip.power, "side": list(side), "user_id": user_id},

@@ -232,6 +232,9 @@ async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_t
     assert flip.payload["result"] == "tails" and flip.payload["side"] == list(CENTRAL)
     (joined,) = await messages(sessions, "power_joined")
     assert joined.payload["user_id"] == central and joined.payload["power"] == "ITALY"
+    assert joined.payload["lines"] == [
+        "From Spring 1902 Movement the player of Austria, Germany and Turkey orders Italy too."
+    ]
     async with sessions() as s:
         view = await orders.my_orders(s, started.game.id, central)
     assert [p.power for p in view.powers] == ["AUSTRIA", "GERMANY", "ITALY", "TURKEY"]
