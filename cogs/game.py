@@ -207,14 +207,14 @@ def result_text(result: dict[str, Any]) -> str:
 
 
 def _power_line(power: PowerStatus, *, acting: bool) -> str:
-    who = f"<@{power.user_id}>" if power.user_id is not None else ""
+    who = f" <@{power.user_id}>" if power.user_id is not None else ""
     state = POWER_STATES.get(power.state, power.state)
     facts = [f"{text.plural(power.centers, 'centre')}, {text.plural(power.units, 'unit')}"]
     if state:
         facts.append(state)
     elif acting and power.must_act:
         facts.append("done ✅" if power.done else "still ordering")
-    return f"{text.power_name(power.power)} {who}: " + ", ".join(facts)
+    return f"{text.power_name(power.power)}{who}: " + ", ".join(facts)
 
 
 class GameCommands(GameCog):
