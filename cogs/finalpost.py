@@ -30,7 +30,7 @@ def fitting(attachments: list[Attachment]) -> tuple[list[Attachment], list[str]]
     for item in sorted(attachments, key=lambda a: a.filename.endswith(".gif")):
         size = len(item.data)
         if size > FILE_LIMIT or total + size > MESSAGE_LIMIT:
-            what = "animation of the whole game" if item.filename.endswith(".gif") else "picture"
+            what = "animation of the whole game" if item.filename.endswith(".gif") else "final map"
             notes.append(
                 f"The {what} ({size / 1_000_000:.1f} MB) is too large for Discord's upload limit, "
                 "so it is not attached."
@@ -61,10 +61,11 @@ def table_messages(table: dict[str, Any]) -> list[str]:
     lines = centers_table(table)
     if not lines:
         return []
-    room = 2000 - 2 * len(CODE_FENCE) - 2
+    heading = "**Supply centers per year**\n"
+    room = 2000 - len(heading) - 2 * len(CODE_FENCE) - 2  # each message a closed code block
     blocks = chunks(lines, room)
-    out = [f"**Supply centers per year**\n{CODE_FENCE}\n{blocks[0]}\n{CODE_FENCE}"]
-    out += [f"{CODE_FENCE}\n{block}\n{CODE_FENCE}" for block in blocks[1:]]
+    out = [f"{CODE_FENCE}\n{block}\n{CODE_FENCE}" for block in blocks]
+    out[0] = heading + out[0]
     return out
 
 

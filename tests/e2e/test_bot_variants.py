@@ -64,10 +64,19 @@ async def test_four_players_one_orders_two_powers(fake: FakeDiscord, tmp_path: P
         assert "**Austria** orders:" in shown.content and "**France** orders:" in shown.content
         ready = await ask(fake, both, "ready", channel=table.general)
         assert "Austria is ready." in ready.content and "France is ready." in ready.content
+        conceding = await ask(
+            fake, both, "draw", "propose", channel=table.general, kind="concede", to="ENGLAND"
+        )
+        assert "You proposed a concession to England" in conceding.content
+        assert "Austria yes, France yes" in conceding.content, "one vote for each power held"
         await deadline_passes(bot, fake, game_id)
         channel = await game_channel_of(bot, fake, game_id)
         published = "\n".join(m.content for m in bot_messages(fake, channel))
         assert "✅ `A VIE - GAL`" in published and "✅ `A PAR - BUR`" in published
+        [lapsed] = embeds_titled(fake, channel, "a concession to England did not pass")
+        assert "votes start afresh" in embed_text(lapsed)
+        fresh = await ask(fake, both, "draw", "status", channel=table.general)
+        assert "nothing is proposed this phase" in fresh.content, "the board changed: votes reset"
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
