@@ -85,7 +85,7 @@ def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> l
         return _final_post(payload, message.attachments)
     if kind == "voided_orders":
         return [Outgoing(embed=_voided_orders(payload))]
-    embed = _embed(payload)
+    embed = _embed(payload, fallback_title=_plain_title(kind, payload))
     attachments = list(message.attachments)
     if kind == "reminder":
         _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")
@@ -112,12 +112,14 @@ def fallback_note(user_id: int) -> str:
 # --- builders ----------------------------------------------------------------------------------
 
 
-def _embed(payload: dict[str, Any], *, with_deadline: bool = True) -> discord.Embed:
+def _embed(
+    payload: dict[str, Any], *, with_deadline: bool = True, fallback_title: str | None = None
+) -> discord.Embed:
     title = str(payload.get("title") or "Diplomacy")
     lines = [_line(x) for x in payload.get("lines", [])]
     if MENTION.search(title):  # an embed title shows <@id> raw: the sentence goes first in the text
         lines.insert(0, f"**{_line(title)}**")
-        title = str((payload.get("game") or {}).get("name") or "Diplomacy")
+        title = fallback_title or str((payload.get("game") or {}).get("name") or "Diplomacy")
     deadline = _deadline(payload)
     if deadline is not None and with_deadline:
         lines.append(f"**Deadline:** {when(deadline)}")
@@ -134,6 +136,17 @@ def _embed(payload: dict[str, Any], *, with_deadline: bool = True) -> discord.Em
     if game:
         embed.set_footer(text=f"Game #{game.get('id')}: {' '.join(str(game.get('name', '')).split())}"[:2048])
     return embed
+
+
+def _plain_title(kind: str, payload: dict[str, Any]) -> str | None:
+    """A title without mentions, for the announcements whose sentence names players."""
+    game = str((payload.get("game") or {}).get("name") or "")
+    powers = payload.get("powers") or []
+    if kind == "replaced" and powers:
+        return f"{game}: {powers_text(powers)} {'has' if len(powers) == 1 else 'have'} a new player"
+    if kind == "moderation":
+        return f"{game}: a moderator's decision"
+    return None
 
 
 def _add_text(embed: discord.Embed, text: str) -> None:

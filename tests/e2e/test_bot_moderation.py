@@ -209,7 +209,7 @@ async def test_a_replacement_inherits_the_seat_its_places_and_its_orders(
         assert "Now: Spring 1901 Movement, orders due <t:" in told
         assert any("You no longer play France and Turkey" in embed_text(m) for m in fake.dm_messages(old))
         channel = await game_channel_of(bot, fake, game_id)
-        [public] = [m for m in bot_messages(fake, channel) if "now plays France and Turkey" in embed_text(m)]
+        [public] = embeds_titled(fake, channel, "Handover: France and Turkey have a new player")
         assert f"<@{newcomer.id}> now plays France and Turkey, replacing <@{old.id}>" in embed_text(public)
         assert "A PAR - BUR" not in embed_text(public), "the orders stay private"
         gone = await ask(fake, old, "order", channel=table.general, text="A Mar H")
