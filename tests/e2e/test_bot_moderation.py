@@ -143,6 +143,13 @@ async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
         assert (await current_phase(bot, game_id)).deadline == deadline + timedelta(hours=2)
         nothing = await mod(fake, creator, table, "extend", game=game)
         assert "Say how much time to add" in nothing.content
+        england = table.player("ENGLAND")
+        benched = await mod(fake, creator, table, "disorder", power="ENGLAND", state="on", game=game)
+        assert "put in civil disorder by a moderator" in benched.content and "units hold" in benched.content
+        twice = await mod(fake, creator, table, "disorder", power="ENGLAND", state="on", game=game)
+        assert "is already in civil disorder" in twice.content
+        status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
+        assert f"- England <@{england.id}>: 3 centres, 3 units, in civil disorder" in status.content
         closed = await mod(fake, creator, table, "close", game=game)
         assert "is being closed now" in closed.content
         await settle(bot, fake)
@@ -152,6 +159,7 @@ async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
             "is paused with",
             "is running again",
             "extended by 2 hours",
+            "A moderator put",
             "being closed now",
             "results",
         ):
@@ -163,6 +171,7 @@ async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
             "resumed the game",
             "extended Spring 1901 Movement",
             "closed Spring",
+            "put Austria, England and Germany in civil disorder",
         ):
             assert f"<@{creator.id}> {words}" in log, words
         assert pings(fake) == []
