@@ -85,7 +85,8 @@ def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> l
         return _final_post(payload, message.attachments)
     if kind == "voided_orders":
         return [Outgoing(embed=_voided_orders(payload))]
-    embed = _embed(payload, fallback_title=_plain_title(kind, payload))
+    closing = kind == "moderation" and payload.get("action") == "close"  # its deadline is moot now
+    embed = _embed(payload, with_deadline=not closing, fallback_title=_plain_title(kind, payload))
     attachments = list(message.attachments)
     if kind == "reminder":
         _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")

@@ -33,7 +33,7 @@ def extension_minutes(hours: float | None, minutes: int | None) -> int:
     """The time to add, in whole minutes; a refusal when none was given."""
     if hours is None and minutes is None:
         raise WrongGameState(
-            "Say how much time to add.", "For example `/mod extend hours:12` or `/mod extend minutes:30`."
+            "Say how much time to add.", "For example /mod extend hours:12, or /mod extend minutes:30."
         )
     return round((hours or 0) * 60) + (minutes or 0)
 
@@ -154,9 +154,9 @@ class ModCommands(GameCog):
                 session, chosen.id, actor, power=power, on=state == "on"
             )
         follow = (
-            "Its units hold until the player sends orders, says /ready, or a moderator takes it out."
+            "Their units hold until the player sends orders or says /ready, or a moderator turns it off."
             if state == "on"
-            else "Its orders count again from now on."
+            else "Their orders count again from now on."
         )
         await send(interaction, modflows.answer_lines(result, follow))
         modflows.carry_out(self.bot, result)

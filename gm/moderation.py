@@ -181,7 +181,7 @@ async def set_civil_disorder(
     if on and player.status != PlayerStatus.ACTIVE:
         raise WrongGameState(
             f"{say.power_name(wanted)} is already {_state_words(player.status)}.",
-            "Use /mod civil_disorder with off to bring its player back.",
+            "Use /mod disorder with state off to bring its player back.",
         )
     if not on and player.status != PlayerStatus.CIVIL_DISORDER:
         raise WrongGameState(

@@ -145,9 +145,15 @@ async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
         assert "Say how much time to add" in nothing.content
         england = table.player("ENGLAND")
         benched = await mod(fake, creator, table, "disorder", power="ENGLAND", state="on", game=game)
-        assert "put in civil disorder by a moderator" in benched.content and "units hold" in benched.content
+        assert (
+            "put in civil disorder by a moderator" in benched.content
+            and "Their units hold" in benched.content
+        )
         twice = await mod(fake, creator, table, "disorder", power="ENGLAND", state="on", game=game)
-        assert "is already in civil disorder" in twice.content
+        assert (
+            "is already in civil disorder" in twice.content
+            and "/mod disorder with state off" in twice.content
+        )
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         assert f"- England <@{england.id}>: 3 centres, 3 units, in civil disorder" in status.content
         closed = await mod(fake, creator, table, "close", game=game)
@@ -164,6 +170,8 @@ async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
             "results",
         ):
             assert any(words in text for text in said), words
+        [closing] = [text for text in said if "being closed now" in text]
+        assert "Deadline" not in closing, "a phase closing now has no deadline to show"
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         log = status.content.split("Moderation:")[1]
         for words in (
