@@ -263,6 +263,9 @@ class PhaseCloser:
             else:
                 owner = phase_id
             session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
+        # The results go out first; what they set off (lapsed votes, a coin flip, civil disorder)
+        # follows them in the outbox, which sends each target's messages in the order written.
+        _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
         fallen = await disorder.count_missed(
             session, game_id, state, missed, civil_disorder_after=settings.civil_disorder_after, book=book
         )
@@ -285,7 +288,6 @@ class PhaseCloser:
                 }
             )
         )
-        _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
         if next_phase is not None:
             for player, mine in fallen:
                 disorder.announce_civil_disorder(

@@ -230,6 +230,8 @@ async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_t
     await close(sessions, started.game.id)  # Fall 1901: flipped, and Italy joins from Spring 1902
     (flip,) = await messages(sessions, "coin_flip")
     assert flip.payload["result"] == "tails" and flip.payload["side"] == list(CENTRAL)
+    fall_results = (await messages(sessions, "phase_results"))[-1]
+    assert fall_results.payload["phase"] == "F1901M" and fall_results.id < flip.id, "results come first"
     (joined,) = await messages(sessions, "power_joined")
     assert joined.payload["user_id"] == central and joined.payload["power"] == "ITALY"
     assert joined.payload["lines"] == [
