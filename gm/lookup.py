@@ -47,11 +47,30 @@ async def load_player(session: AsyncSession, game: Game, user_id: int) -> Player
         await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
     ).first()
     if player is None or player.status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
-        raise NotAPlayer(
-            f"You are not playing in {game.name}.",
-            "Only the game's players can do that; /game join a game that has not started yet.",
-        )
+        raise _not_a_player(game)
     return player
+
+
+def _not_a_player(game: Game) -> NotAPlayer:
+    return NotAPlayer(
+        f"You are not playing in {game.name}.",
+        "Only the game's players can do that; /game join a game that has not started yet.",
+    )
+
+
+async def load_player_and_powers(session: AsyncSession, game: Game, user_id: int) -> tuple[Player, list[str]]:
+    """:func:`load_player` and :func:`powers_of` in one query (the order submission path)."""
+    rows = (
+        await session.exec(
+            select(Player, PowerAssignment.power)
+            .join(PowerAssignment, col(PowerAssignment.player_id) == col(Player.id), isouter=True)
+            .where(Player.game_id == game.id, Player.user_id == user_id)
+            .order_by(col(PowerAssignment.power))
+        )
+    ).all()
+    if not rows or rows[0][0].status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
+        raise _not_a_player(game)
+    return rows[0][0], [power for _, power in rows if power is not None]
 
 
 async def powers_of(session: AsyncSession, game_id: int, player_id: int) -> list[str]:

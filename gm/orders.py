@@ -35,7 +35,7 @@ from gm import announcements as say
 from gm.clock import require_aware, utcnow
 from gm.duties import counts_toward_builds, counts_toward_removals, order_key
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
-from gm.lookup import latest_phase, load_game, load_player, powers_of, require_started
+from gm.lookup import latest_phase, load_game, load_player, load_player_and_powers, powers_of, require_started
 from gm.progress import PhaseState, phase_state
 from gm.variants import game_map as map_of
 from gm.views import PhaseInfo
@@ -278,8 +278,7 @@ async def _open_phase_for(
     """The game, the caller, the powers they act for and the open phase, locked against a close."""
     game = await load_game(session, game_id)
     require_started(game)
-    player = await load_player(session, game, user_id)
-    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+    player, powers = await load_player_and_powers(session, game, user_id)
     if not powers:
         raise NotAllowed(f"You hold no power in {game.name}.", "Only players with a power can order.")
     if power is not None:

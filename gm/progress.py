@@ -79,13 +79,12 @@ async def phase_state(session: AsyncSession, phase: PhaseRecord, variant: str = 
     ready = frozenset(
         (await session.exec(select(ReadyFlag.power).where(ReadyFlag.phase_id == phase.id))).all()
     )
-    assignments = (
-        await session.exec(select(PowerAssignment).where(PowerAssignment.game_id == phase.game_id))
-    ).all()
-    players = {
-        p.id: p for p in (await session.exec(select(Player).where(Player.game_id == phase.game_id))).all()
-    }
-    player_of = {a.power: players.get(a.player_id) if a.player_id else None for a in assignments}
+    held = await session.exec(
+        select(PowerAssignment.power, Player)
+        .join(Player, col(Player.id) == col(PowerAssignment.player_id), isouter=True)
+        .where(PowerAssignment.game_id == phase.game_id)
+    )
+    player_of: dict[str, Player | None] = {power: player for power, player in held.all()}
     return PhaseState(
         board=board,
         duties=duties(board, phase.adjustments),
