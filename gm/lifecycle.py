@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import col, select
+from sqlmodel import col
 
 from db.database import SessionFactory
 from db.models import (
@@ -44,6 +44,7 @@ from gm import coin, disorder, ending, votes
 from gm import results as outcome
 from gm.clock import Clock, utcnow
 from gm.disorder import Bookkeeping
+from gm.lookup import lock_game
 from gm.outbox import Target, enqueue
 from gm.progress import PhaseState, phase_state
 from gm.settings import GameSettings
@@ -140,7 +141,7 @@ class PhaseCloser:
             phase = await session.get(PhaseRecord, phase_id)
             # The game row is locked before the phase is claimed, so that a vote or a moderator
             # ending the game (which lock it too) cannot end it between this check and the claim.
-            game = await _locked_game(session, phase.game_id) if phase else None
+            game = await lock_game(session, phase.game_id) if phase else None
             if phase is None or game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 await session.rollback()
                 return None
@@ -210,8 +211,9 @@ class PhaseCloser:
         phase = await session.get(PhaseRecord, phase_id)
         assert phase is not None
         # Lock the game row first, as every use case that changes a running game does (gm.moderation,
-        # gm.votes, gm.rollback): the same lock order everywhere, so PostgreSQL never deadlocks.
-        game = await _locked_game(session, phase.game_id)
+        # gm.votes, gm.rollback): the same lock order and strength everywhere (gm.lookup), so
+        # PostgreSQL never deadlocks.
+        game = await lock_game(session, phase.game_id)
         assert game is not None
         game_id: int = game.id  # type: ignore[assignment]
         played = get_variant(game.variant)
@@ -334,14 +336,6 @@ class PhaseCloser:
             next_close_now=next_close_now,
             seconds=answer.get("seconds"),
         )
-
-
-async def _locked_game(session: Any, game_id: int) -> Game | None:
-    statement = (
-        select(Game).where(Game.id == game_id).with_for_update().execution_options(populate_existing=True)
-    )
-    game: Game | None = (await session.exec(statement)).first()
-    return game
 
 
 def _announce(

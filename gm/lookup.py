@@ -1,5 +1,16 @@
 """Loading games, players and phases for the use cases, refusing with a GameError when they are not
-there or not in the needed state."""
+there or not in the needed state.
+
+Row locks (PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` serialises every writer already). Every use case
+that changes a running game locks in one order: the game row first, then its phase row. Both locks are
+``FOR NO KEY UPDATE`` (``with_for_update(key_share=True)``), never plain ``FOR UPDATE``: inserting a row
+that references the game or the phase (an order, a submission log entry, an outbox message) takes
+``FOR KEY SHARE`` on it, which ``FOR UPDATE`` blocks. With ``FOR UPDATE`` a submission holding the phase
+row, then inserting its log entry, waited for a close holding the game row, which waited for the phase
+row: a deadlock. ``FOR NO KEY UPDATE`` still serialises every status change (an ``UPDATE`` takes the
+same lock) and lets the foreign-key checks through. Only a row about to be deleted (gm.rollback's
+phases) is locked ``FOR UPDATE``.
+"""
 
 from __future__ import annotations
 
@@ -22,15 +33,23 @@ ENDED_STATES = (GameStatus.FINISHED, GameStatus.CANCELLED)
 
 
 async def load_game(session: AsyncSession, game_id: int, *, for_update: bool = False) -> Game:
-    statement = select(Game).where(Game.id == game_id)
-    if for_update:
-        statement = statement.with_for_update()
-    game = (await session.exec(statement)).first()
+    game = await lock_game(session, game_id) if for_update else await session.get(Game, game_id)
     if game is None:
         raise UnknownGame(
             f"There is no game number {game_id}.", "Use /game list to see the games on this server."
         )
     return game
+
+
+async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
+    """The game row, locked ``FOR NO KEY UPDATE`` and re-read (see the module docstring)."""
+    statement = (
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update(key_share=True)
+        .execution_options(populate_existing=True)
+    )
+    return (await session.exec(statement)).first()
 
 
 def require_started(game: Game) -> None:
@@ -92,7 +111,7 @@ async def latest_phase(
         .limit(1)
     )
     if for_update:
-        statement = statement.with_for_update()
+        statement = statement.with_for_update(key_share=True).execution_options(populate_existing=True)
     return (await session.exec(statement)).first()
 
 
@@ -101,7 +120,7 @@ async def lock_phase(session: AsyncSession, phase_id: int) -> PhaseRecord | None
     statement = (
         select(PhaseRecord)
         .where(PhaseRecord.id == phase_id)
-        .with_for_update()
+        .with_for_update(key_share=True)
         .execution_options(populate_existing=True)
     )
     return (await session.exec(statement)).first()

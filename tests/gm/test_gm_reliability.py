@@ -16,10 +16,13 @@ from sqlmodel import select
 
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.models import OrderRecord, OutboxEntry, PhaseRecord
+from gm import moderation, votes
 from gm.clock import utcnow
+from gm.errors import GameError, OrdersClosed
+from gm.rollback import rollback_last_phase
 from gm.runtime import Gamemaster
 from gm.worker import close_work
-from tests.gm.conftest import make_closer, make_started_game, submit
+from tests.gm.conftest import T0, close, make_closer, make_started_game, player_of, submit, user
 from tests.gm.crash_child import CRASH_EXIT_CODE
 from tests.gm.test_gm_outbox import RecordingSender
 
@@ -161,3 +164,76 @@ async def test_one_player_sending_twice_at_once_keeps_both_units_orders(sessions
     async with sessions() as s:
         rows = (await s.exec(select(OrderRecord))).all()
     assert sorted(r.text for r in rows) == ["A MAR - SPA", "A PAR - BUR", "F BRE - MAO"]
+
+
+OPENINGS = {
+    "AUSTRIA": "A Vie-Gal\nA Bud-Ser\nF Tri-Alb",
+    "ENGLAND": "F Lon-Nth\nF Edi-Nwg\nA Lvp-Yor",
+    "FRANCE": "A Par-Bur\nA Mar-Spa\nF Bre-Mid",
+    "GERMANY": "A Mun-Ruh\nA Ber-Kie\nF Kie-Den",
+    "ITALY": "A Ven-Tyr\nA Rom-Apu\nF Nap-Ion",
+    "RUSSIA": "A War-Gal\nA Mos-Ukr\nF Sev-Bla\nF Stp/sc-Bot",
+    "TURKEY": "A Con-Bul\nA Smy-Con\nF Ank-Bla",
+}
+
+
+@pytest.mark.parametrize("round_", range(3))
+async def test_orders_racing_closes_never_deadlock_and_each_is_adjudicated_or_refused(
+    sessions: SessionFactory, round_: int
+) -> None:
+    """Seven players submit while five closers close the phase (PostgreSQL: no deadlock between the
+    submission's phase lock and the close's game lock)."""
+    started = await make_started_game(sessions, seed=round_)
+    work = CountingWork()
+    closers = [make_closer(sessions, work=work) for _ in range(5)]
+    jobs: list = []
+    for i, (power, text) in enumerate(OPENINGS.items()):
+        jobs.append(submit(sessions, started, power, text))
+        if i < len(closers):
+            jobs.append(closers[i].close(started.phase.id))
+    answers = await asyncio.gather(*jobs, return_exceptions=True)
+    unexpected = [a for a in answers if isinstance(a, BaseException) and not isinstance(a, OrdersClosed)]
+    assert unexpected == []
+    assert work.calls == 1
+    outcomes = [a for a in answers if hasattr(a, "closed")]
+    assert sum(o.closed for o in outcomes) == 1
+    phases, results = await phases_and_results(sessions)
+    assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
+    assert len(results) == 1
+    adjudicated = {(o["power"], o["order"]) for o in phases[0].results["orders"] if o["input"] is not None}
+    async with sessions() as s:
+        later = {(r.power, r.text) for r in (await s.exec(select(OrderRecord))).all()}
+    reports = [a for a in answers if hasattr(a, "lines")]
+    for report in reports:
+        stored_in = adjudicated if report.view.phase.name == "S1901M" else later
+        for line in report.accepted:
+            assert (line.power, line.order) in stored_in
+
+
+async def test_orders_racing_a_rollback_and_moderators_never_deadlock(sessions: SessionFactory) -> None:
+    """Submissions (phase row, then a row naming the game) against use cases that lock the game row
+    first (a rollback, a deadline extension, a vote): PostgreSQL must not find a lock cycle."""
+    started = await make_started_game(sessions)
+    await close(sessions, started.game.id)  # now in F1901M: a phase that a rollback deletes
+    mod = moderation.Actor(user(41), is_server_moderator=True)
+    fall = {p: t.replace("A Par-Bur", "A Par H") for p, t in OPENINGS.items()}
+
+    async def rollback() -> object:
+        async with sessions() as s:
+            return await rollback_last_phase(s, started.game.id, mod, now=T0)
+
+    async def extend() -> object:
+        async with sessions() as s:
+            return await moderation.extend_deadline(s, started.game.id, mod, minutes=60, now=T0)
+
+    async def draw(power: str) -> object:
+        async with sessions() as s:
+            return await votes.propose(s, started.game.id, player_of(started, power), "draw", now=T0)
+
+    jobs: list = []
+    for i, (power, text) in enumerate(fall.items()):
+        jobs.append(submit(sessions, started, power, text))
+        jobs.append([rollback, extend, lambda: draw("TURKEY")][i % 3]())
+    answers = await asyncio.gather(*jobs, return_exceptions=True)
+    unexpected = [a for a in answers if isinstance(a, BaseException) and not isinstance(a, GameError)]
+    assert unexpected == []
