@@ -1,7 +1,7 @@
 """The map renderer: a board (and its orders, with their outcomes) -> a PNG. Pure; Pillow only.
 
     from render import render_map, RenderOptions, OrderMark, marks_from_results
-    png = render_map(board, marks, RenderOptions(width=1600, palette="colorblind"))
+    png = render_map(board, marks, options=RenderOptions(width=1600, palette="colorblind"))
 
 ``python -m render IN.json OUT.png [--width N]`` draws the engine's JSON (request or result form).
 """

@@ -124,7 +124,7 @@ def _build_overlay(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
 def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> tuple[Sprite, ...]:
     """One small image per province name, with where it goes in the picture."""
     f = font(round(lay.size(L.LABEL_SIZE)), CONDENSED_BOLD)
-    halo = max(1, round(lay.size(0.55)))
+    halo = max(1, round(lay.size(L.LABEL_HALO)))
     sprites = []
     for code, shape in sorted({**geo.provinces, **geo.impassable}.items()):
         colour = pal.sea_label if shape.kind == "sea" else pal.label

@@ -1,4 +1,4 @@
-"""Putting one picture together: fills, centres, orders, units, marks, title; then PNG bytes."""
+"""Putting one picture together: fills, supply centers, orders, units, marks, title; then PNG bytes."""
 
 from __future__ import annotations
 
@@ -72,19 +72,21 @@ def _subtitle(marks: Sequence[OrderMark]) -> str:
 def render_image(
     board: Board,
     orders: Sequence[OrderMark | Order] | None = None,
-    options: RenderOptions | None = None,
     results: Mapping[str, Any] | None = None,
+    options: RenderOptions | None = None,
 ) -> Image.Image:
     """The picture as a Pillow RGB image (see :func:`render_map`)."""
+    if isinstance(results, RenderOptions):
+        raise TypeError("options come after results: pass them by keyword, options=RenderOptions(...)")
     with _RENDER_LOCK:
-        return _render_image(board, orders, options, results)
+        return _render_image(board, orders, results, options)
 
 
 def _render_image(
     board: Board,
     orders: Sequence[OrderMark | Order] | None,
-    options: RenderOptions | None,
     results: Mapping[str, Any] | None,
+    options: RenderOptions | None,
 ) -> Image.Image:
     options = options or RenderOptions()
     pal: Palette = get_palette(options.palette)
@@ -128,7 +130,7 @@ def _render_image(
 
 def _footer_note(board: Board) -> str:
     """The variant's victory target, and what is closed while it is ("Italy is neutral until ...")."""
-    note = f"{board.rules.target(board.game_map)} centres win"
+    note = f"{board.rules.target(board.game_map)} centers win"
     if board.closed:
         note += f" \u00b7 {board.rules.neutral_until()}"
     return note
@@ -165,13 +167,14 @@ def encode_png(img: Image.Image) -> bytes:
 def render_map(
     board: Board,
     orders: Sequence[OrderMark | Order] | None = None,
-    options: RenderOptions | None = None,
     results: Mapping[str, Any] | None = None,
+    options: RenderOptions | None = None,
 ) -> bytes:
     """Draw ``board`` with its orders (and their outcomes) as PNG bytes. Pure: same input, same bytes.
 
     ``orders`` are :class:`OrderMark` (power, order, status) or bare engine orders (drawn as not yet
     adjudicated, coloured by the unit's owner on ``board``). ``results`` may instead be an
     ``engine.adjudicate_json`` output (or its "orders" list), read with :func:`marks_from_results`.
+    ``options`` (width, palette, names, title) is best passed by keyword.
     """
-    return encode_png(render_image(board, orders, options, results))
+    return encode_png(render_image(board, orders, results, options))

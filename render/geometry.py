@@ -27,7 +27,7 @@ class ProvinceShape:
     unit: Point  # where a unit stands (armies, and fleets outside split-coast provinces)
     coasts: dict[str, Point]  # 'NC' -> where a fleet on that coast stands
     supply_center: Point | None
-    label: Point  # centre of the province's name, placed clear of units and the centre marker
+    label: Point  # center of the province's name, placed clear of units and the center marker
     polygons: tuple[Polygon, ...]
 
 

@@ -1,4 +1,4 @@
-"""Unit icons, supply-centre markers and badges, drawn once per size and colour and cached.
+"""Unit icons, supply-center markers and badges, drawn once per size and colour and cached.
 
 An army is a round token with a cannon on it, a fleet a wider rounded token with a ship; both in the
 power's unit colour with a white rim and a thin dark edge so they read on any fill. With the
@@ -89,7 +89,7 @@ def unit_sprite(
 
 @lru_cache(maxsize=64)
 def center_sprite(fill: RGB, ring: RGB, radius: float) -> Image.Image:
-    """A supply-centre marker: a disc in the owner's colour inside a dark ring and a white rim."""
+    """A supply-center marker: a disc in the owner's colour inside a dark ring and a white rim."""
     k = SUPERSAMPLE
     size = math.ceil((radius + 2) * 2 * k)
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
@@ -149,7 +149,7 @@ def cross_sprite(colour: RGB, radius: float) -> Image.Image:
 def paste_centred(
     target: Image.Image, sprite: Image.Image, at: tuple[float, float], opacity: float = 1.0
 ) -> None:
-    """Paste an RGBA sprite with its centre at ``at`` (pixels)."""
+    """Paste an RGBA sprite with its center at ``at`` (pixels)."""
     x = round(at[0] - sprite.width / 2)
     y = round(at[1] - sprite.height / 2)
     if opacity < 1.0:

@@ -39,4 +39,4 @@ def render_json(data: Mapping[str, Any], options: RenderOptions | None = None) -
         options = dataclasses.replace(
             options, title=f"{board.phase.long_name} \u00b7 {str(winner).title()} wins"
         )
-    return render_map(board, marks, options)
+    return render_map(board, marks, options=options)

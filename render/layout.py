@@ -19,6 +19,7 @@ FLEET_HALF_WIDTH = 7.4
 FLEET_HALF_HEIGHT = 4.9
 CENTER_RADIUS = 2.5
 LABEL_SIZE = 5.6
+LABEL_HALO = 0.55
 COAST_LINE = 0.9
 LAND_LINE = 0.6
 SEA_LINE = 0.5
@@ -27,8 +28,16 @@ ARROW_HEAD_LENGTH = 5.4
 ARROW_HEAD_WIDTH = 5.6
 SUPPORT_WIDTH = 1.05
 DISLODGED_OFFSET = (7.2, -6.6)  # up and to the right: names sit below the spots
+BADGE_RADIUS = 3.0  # the +, - and ! badges at a unit's upper right
 TITLE_HEIGHT = 27.0
 FOOTER_HEIGHT = 7.0
+
+
+def badge_offset(unit_type: str | None) -> Point:
+    """Where a unit's badge sits, from the unit's center: at its upper right."""
+    if unit_type == "F":
+        return (FLEET_HALF_WIDTH * 0.9, -FLEET_HALF_HEIGHT * 0.95)
+    return (ARMY_RADIUS * 0.85, -ARMY_RADIUS * 0.85)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,9 @@
 * a hold is a ring round the unit; a convoy a dashed ring round the fleet;
 * a retreat is an arrow from the dislodged unit; the places a dislodged unit may retreat to are thin
   dashed arrows until it has an order;
-* builds and removals get a + or - badge on the unit (a build not yet made is a faint unit);
+* a build gets a + badge on the new unit (a build not yet made is a faint unit); a refused build
+  draws no unit, only a crossed-out + at its site; a removed unit is faint and crossed out, with a -
+  badge (a refused removal: the unit as it is, its - crossed out);
 * a failed (or invalid) order is drawn faded **and** crossed out with an X, so it does not rely on
   colour; a dislodged unit is set aside in its province with a "!" badge.
 
@@ -44,8 +46,8 @@ FAILED_OPACITY = 0.5
 HINT_OPACITY = 0.85
 BUILD_GREEN = (28, 140, 64)
 DISLODGED_ORANGE = (232, 110, 0)
-BADGE_RADIUS = 3.0  # map units
 CROSS_RADIUS = 3.6
+SITE_BADGE = 1.4  # a refused build's crossed "+" where no unit stands: bigger than a unit's badge
 
 
 @dataclass(slots=True)
@@ -88,7 +90,7 @@ class OrderOverlay:
         self.dash = (lay.size(2.4), lay.size(1.5))
         self.move_paths: dict[tuple[str, str], list[Point]] = {}
         self.crosses: list[tuple[Point, float]] = []  # where, and how big (1 = an order's cross)
-        self.badges: list[tuple[str, tuple[int, int, int], Point]] = []
+        self.badges: list[tuple[str, tuple[int, int, int], Point, float]] = []  # symbol, colour, where, size
         self.under = _Layered()
         self._plan()
 
@@ -119,7 +121,7 @@ class OrderOverlay:
         unit = mark.order.unit
         if unit is None or not self.scene.geometry.has(unit.location):
             return False
-        if mark.status != "invalid":
+        if mark.status != "invalid" or isinstance(mark.order, Build):  # a refused build is shown at its site
             return True
         return self.scene.unit_at(unit.province, mark.power) is not None
 
@@ -148,7 +150,7 @@ class OrderOverlay:
             self._dislodged_ring(u)
             if (u.power, u.unit.province) not in retreating:
                 self._retreat_hints(u)
-            self.badges.append(("!", DISLODGED_ORANGE, self._badge_spot(u)))
+            self.badges.append(("!", DISLODGED_ORANGE, self._badge_spot(u), 1.0))
         moves = [m for m in marks if isinstance(m.order, Move | Retreat)]
         # Paths of moves first: supports attach to them.
         move_shapes: list[tuple[list[Shape], float]] = []
@@ -361,25 +363,35 @@ class OrderOverlay:
         )
 
     def _badge_spot(self, u: DrawnUnit) -> Point:
-        if u.unit.type == "F":
-            return (u.at[0] + self.fleet_w * 0.9, u.at[1] - self.fleet_h * 0.95)
-        return (u.at[0] + self.r * 0.85, u.at[1] - self.r * 0.85)
+        dx, dy = L.badge_offset(u.unit.type)
+        return (u.at[0] + self.scene.layout.size(dx), u.at[1] + self.scene.layout.size(dy))
 
     def _build(self, m: OrderMark) -> None:
-        unit = self.scene.unit_at(m.order.unit.province, m.power)
-        ghost = next(
-            (u for u in self.scene.units if u.ghost and u.unit.province == m.order.unit.province),
-            None,
-        )
-        u = unit or ghost
-        if u is None:
+        """A build: a "+" on the new unit (faint while only ordered). A refused build makes no unit:
+        a crossed-out "+" stands at the site instead (beside whatever unit stands there)."""
+        unit = m.order.unit
+        assert unit is not None
+        if m.failed:
+            there = self.scene.unit_at(unit.province, dislodged=False)
+            if there is None:
+                spot, size = self.dest_point(unit.location), SITE_BADGE
+            else:  # at the unit's upper left, clear of the badges at its upper right
+                x, y = self._badge_spot(there)
+                spot, size = (2 * there.at[0] - x, y), 1.0
+            off = self.scene.layout.size(L.BADGE_RADIUS) * size * 0.75
+            cross = (spot[0] - off, spot[1] - off)  # away from any unit below it
+            self.badges.append(("+", BUILD_GREEN, spot, size))
+            self.crosses.append((cross, 0.6 * size))  # small, off-centre: the "+" stays readable
             return
-        spot = self._badge_spot(u)
-        self.badges.append(("+", BUILD_GREEN, spot))
-        if m.failed:  # the build was refused: cross out the badge, not the unit that may stand there
-            self.crosses.append((spot, 0.75))
+        u = self.scene.unit_at(unit.province, m.power) or next(
+            (g for g in self.scene.units if g.ghost and g.unit.province == unit.province), None
+        )
+        if u is not None:
+            self.badges.append(("+", BUILD_GREEN, self._badge_spot(u), 1.0))
 
     def _remove(self, m: OrderMark) -> None:
+        """A removal (or a dislodged unit's disband): a "-" on the unit, and the unit crossed out.
+        A refused one leaves the unit as it is, with its "-" crossed out instead."""
         retreating = isinstance(m.order, Disband)
         prov = m.order.unit.province
         u = self.scene.unit_at(prov, m.power, dislodged=True if retreating else None) or next(
@@ -390,9 +402,8 @@ class OrderOverlay:
         spot = self._badge_spot(u)
         if u.dislodged:  # the "-" replaces the dislodged "!"
             self.badges = [b for b in self.badges if b[2] != spot]
-        self.badges.append(("-", self.scene.palette.fail, spot))
-        if m.failed:
-            self.crosses.append((spot, 0.75))
+        self.badges.append(("-", self.scene.palette.fail, spot, 1.0))
+        self.crosses.append((spot, 0.75) if m.failed else (u.at, 1.0))
 
     # --- painting ----------------------------------------------------------------------------------
 
@@ -402,8 +413,8 @@ class OrderOverlay:
 
     def paint_over(self, img: Image.Image) -> None:
         lay = self.scene.layout
-        badge_r = lay.size(BADGE_RADIUS)
-        for symbol, colour, at in self.badges:
-            paste_centred(img, badge_sprite(symbol, colour, badge_r), at)
+        badge_r = lay.size(L.BADGE_RADIUS)
+        for symbol, colour, at, scale in self.badges:
+            paste_centred(img, badge_sprite(symbol, colour, badge_r * scale), at)
         for at, scale in self.crosses:
             paste_centred(img, cross_sprite(self.scene.palette.fail, lay.size(CROSS_RADIUS * scale)), at)

@@ -1,6 +1,6 @@
 """Colours of the map: the conventional power colours, and a colour-blind-safe alternative.
 
-Each power has two colours: a lighter ``fill`` for the provinces whose supply centre it owns, and a
+Each power has two colours: a lighter ``fill`` for the provinces whose supply center it owns, and a
 stronger ``unit`` colour for its armies, fleets and order arrows, so units stand out on their own
 territory. The colour-blind palette is built on the Okabe-Ito set, keeps the powers apart by
 lightness as well as hue, and puts each power's initial on its units (``letters_on_units``).
@@ -25,7 +25,7 @@ class PowerColours:
 class Palette:
     name: str
     sea: RGB
-    land: RGB  # land no power owns a centre in (and all land without a centre)
+    land: RGB  # land no power owns a center in (and all land without a center)
     island: RGB
     impassable: RGB
     impassable_hatch: RGB

@@ -8,14 +8,13 @@ either way an order's arrow starts where its unit stood, which is its own locati
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import Board
 from engine.mapdata import province_of
 from engine.orders import Build, Disband, Remove, Retreat, Unit
-from render import layout as L
+from render.aside import obstacles, set_aside
 from render.geometry import MapGeometry, Point
 from render.layout import Layout
 from render.marks import SUCCEEDED, OrderMark
@@ -50,7 +49,7 @@ class Scene:
         leaving = {
             (m.power, m.order.unit.province)
             for m in marks
-            if isinstance(m.order, Remove | Disband) and m.order.unit is not None
+            if isinstance(m.order, Remove | Disband) and m.order.unit is not None and not m.failed
         }
         for power, unit in sorted(board.all_units(), key=lambda pu: (pu[0], pu[1].location)):
             if not geometry.has(unit.location):
@@ -63,15 +62,19 @@ class Scene:
                     fading=(power, unit.province) in leaving,
                 )
             )
+        placed = [(u.unit.type, geometry.anchor(u.unit.location), False) for u in scene.units]
         for power, entries in sorted(board.dislodged.items()):
             for d in entries:
                 if not geometry.has(d.unit.location):
                     continue
+                around = obstacles(geometry, board.game_map.name, geometry.anchor(d.unit.location), placed)
+                spot = set_aside(geometry, d.unit.location, d.unit.type, d.attacker_from, around)
+                placed.append((d.unit.type, spot, True))
                 scene.units.append(
                     DrawnUnit(
                         power,
                         d.unit,
-                        scene.dislodged_at(d.unit.location, d.attacker_from),
+                        layout.px(spot),
                         dislodged=True,
                         retreats=d.retreats,
                         fading=(power, d.unit.province) in leaving,
@@ -81,10 +84,14 @@ class Scene:
         for m in marks:
             order = m.order
             if isinstance(order, Build) and (m.power, order.unit.province) not in on_board:
+                if m.failed or not geometry.has(order.unit.location):
+                    continue  # a refused build makes no unit: the overlay crosses out its "+" instead
                 at = layout.px(geometry.anchor(order.unit.location))
                 scene.units.append(DrawnUnit(m.power, order.unit, at, ghost=m.status != SUCCEEDED))
             elif (
                 isinstance(order, Remove | Disband)
+                and not m.failed
+                and geometry.has(order.unit.location)
                 and (m.power, order.unit.province) not in on_board
                 and not any(u.dislodged and u.unit.province == order.unit.province for u in scene.units)
             ):
@@ -92,27 +99,6 @@ class Scene:
                 at = layout.px(geometry.anchor(order.unit.location))
                 scene.units.append(DrawnUnit(m.power, order.unit, at, fading=True, ghost=True))
         return scene
-
-    def dislodged_at(self, location: str, attacker_from: str | None = None) -> Point:
-        """Where a dislodged unit is set aside: pushed away from its attacker, inside its province,
-        clear of the province's name; up and to the right when nothing says otherwise."""
-        geo = self.geometry
-        ax, ay = geo.anchor(location)
-        dx, dy = L.DISLODGED_OFFSET
-        dist = math.hypot(dx, dy)
-        base = math.atan2(dy, dx)
-        if attacker_from and geo.has(attacker_from):
-            fx, fy = geo.anchor(attacker_from)
-            if (fx, fy) != (ax, ay):
-                base = math.atan2(ay - fy, ax - fx)
-        label = geo.provinces[province_of(location)].label
-        for turn in (0, 40, -40, 80, -80, 120, -120, 180):
-            angle = base + math.radians(turn)
-            p = (ax + dist * math.cos(angle), ay + dist * math.sin(angle))
-            if geo.contains(province_of(location), p) and math.dist(p, label) > L.ARMY_RADIUS + 3.0:
-                return self.layout.px(p)
-        p = (ax + dist * math.cos(base), ay + dist * math.sin(base))
-        return self.layout.px(p)
 
     def unit_at(
         self, province: str, power: str | None = None, dislodged: bool | None = None

@@ -1,4 +1,4 @@
-"""The title bar (phase, and each power's supply-centre count) and the footer (the map's credit)."""
+"""The title bar (phase, and each power's supply-center count) and the footer (the map's credit)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _short(power: str) -> str:
 
 
 def draw_title(img: Image.Image, board: Board, lay: Layout, pal: Palette, title: str, subtitle: str) -> None:
-    """Phase name at the left, one chip per power with its centre count at the right."""
+    """Phase name at the left, one chip per power with its center count at the right."""
     h = lay.title_height
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.width, h), fill=pal.title_bg)

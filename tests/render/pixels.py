@@ -33,7 +33,7 @@ def board(
 def draw(
     b: Board, marks: Sequence[OrderMark] = (), width: int = WIDTH, palette: str = "default", **kw
 ) -> Image.Image:
-    png = render_map(b, list(marks), RenderOptions(width=width, palette=palette, **kw))
+    png = render_map(b, list(marks), options=RenderOptions(width=width, palette=palette, **kw))
     img = Image.open(io.BytesIO(png))
     assert img.format == "PNG"
     return img.convert("RGB")
@@ -107,7 +107,7 @@ def fill_at(img: Image.Image, code: str, width: int | None = None) -> str:
 
 
 def quiet_point(code: str) -> Point:
-    """A point inside the province as far as possible from its border, unit spots, name and centre."""
+    """A point inside the province as far as possible from its border, unit spots, name and center."""
     geo = load_geometry()
     shape = geo.provinces[code]
     ring = shape.polygons[0][0]

@@ -67,7 +67,7 @@ def test_every_spot_lies_inside_its_province() -> None:
             assert in_province(shape.supply_center, code), code
 
 
-def test_supply_centres_and_coasts_match_the_map_data() -> None:
+def test_supply_centers_and_coasts_match_the_map_data() -> None:
     geo, game_map = load_geometry(), load_map()
     assert {c for c, s in geo.provinces.items() if s.supply_center} == set(game_map.supply_centers)
     for code, prov in game_map.provinces.items():

@@ -25,14 +25,14 @@ from tests.render.pixels import (
 )
 
 
-def test_a_province_takes_the_colour_of_its_centres_owner() -> None:
+def test_a_province_takes_the_colour_of_its_centers_owner() -> None:
     before = draw(board({}, {"GERMANY": ["PAR"]}))
     after = draw(board({}, {"FRANCE": ["PAR"]}))
     assert fill_at(before, "PAR") == "GERMANY"
     assert fill_at(after, "PAR") == "FRANCE"
 
 
-def test_a_lost_centre_loses_its_colour() -> None:
+def test_a_lost_center_loses_its_colour() -> None:
     german = draw(board({}, {"GERMANY": ["MUN", "BER"]}))
     taken = draw(board({}, {"FRANCE": ["MUN"], "GERMANY": ["BER"]}))
     neutral = draw(board({}, {"GERMANY": ["BER"]}))
@@ -46,7 +46,7 @@ def test_neutral_land_and_sea_look_different() -> None:
     img = draw(board({}, {}))
     assert fill_at(img, "BUR") == "land"
     assert fill_at(img, "NTH") == "sea"
-    assert fill_at(img, "SIL") == "land"  # land with no centre stays plain
+    assert fill_at(img, "SIL") == "land"  # land with no center stays plain
 
 
 def test_an_army_is_drawn_at_its_provinces_spot() -> None:
@@ -209,20 +209,20 @@ def test_colour_blind_units_carry_their_powers_initial() -> None:
 def test_same_inputs_give_the_same_bytes() -> None:
     b = board({"FRANCE": ["A PAR", "F BRE"]}, {"FRANCE": ["PAR", "BRE"]})
     marks = [OrderMark("FRANCE", Move(Unit("A", "PAR"), "BUR"), "failed")]
-    first = render_map(b, marks, RenderOptions(width=WIDTH))
-    assert render_map(b, marks, RenderOptions(width=WIDTH)) == first
-    assert render_map(b, [], RenderOptions(width=WIDTH)) != first
+    first = render_map(b, marks, options=RenderOptions(width=WIDTH))
+    assert render_map(b, marks, options=RenderOptions(width=WIDTH)) == first
+    assert render_map(b, [], options=RenderOptions(width=WIDTH)) != first
 
 
 @pytest.mark.parametrize("width", [480, 1600])
 def test_the_picture_has_the_width_asked_for(width: int) -> None:
-    png = render_map(board({}, {}), None, RenderOptions(width=width))
+    png = render_map(board({}, {}), options=RenderOptions(width=width))
     img = Image.open(io.BytesIO(png))
     assert img.width == width
     assert img.height == layout(width).height
 
 
-def test_titles_show_the_phase_and_the_centre_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_titles_show_the_phase_and_the_center_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     from PIL import ImageDraw
 
     written: list[str] = []
@@ -234,7 +234,7 @@ def test_titles_show_the_phase_and_the_centre_counts(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     b = board({}, {"FRANCE": ["PAR", "BRE", "MAR", "SPA", "POR"], "ITALY": ["ROM"]}, phase="F1903M")
-    render_map(b, None, RenderOptions(width=700, show_labels=False))
+    render_map(b, options=RenderOptions(width=700, show_labels=False))
     assert "Fall 1903 Movement" in written
     assert "FRA 5" in written
     assert "ITA 1" in written

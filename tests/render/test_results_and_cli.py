@@ -12,7 +12,7 @@ from PIL import Image
 from engine import adjudicate_json
 from engine.board import Board
 from engine.orders import Convoy, Disband, Hold, Move, Remove, SupportHold
-from render import RenderOptions, marks_from_results, render_json
+from render import RenderOptions, marks_from_results, render_json, render_map
 from render.__main__ import main as cli
 from render.jsonio import board_and_marks
 from tests.render.boards import crowded_request, crowded_result
@@ -100,3 +100,19 @@ def test_the_sample_games_last_map_shows_who_took_what() -> None:
     assert fill_at(img, "RUM") == "TURKEY"
     assert fill_at(img, "BEL") == "GERMANY"
     assert fill_at(img, "MOS") == "RUSSIA"
+
+
+def test_render_map_takes_the_board_orders_results_then_options() -> None:
+    """``render_map(board, orders=None, results=None, options=None)``: the worker passes (board, marks)
+    positionally; results and options may come by keyword or in that order."""
+    result = crowded_result()
+    board = Board.from_json(result)
+    marks = marks_from_results(result, board.game_map)
+    small = RenderOptions(width=640)
+    from_marks = render_map(board, marks, options=small)
+    assert render_map(board, results=result, options=small) == from_marks
+    assert render_map(board, None, result, small) == from_marks
+    assert render_map(board, marks) == render_map(board, marks, None, RenderOptions())
+    assert render_map(board, options=small) != from_marks  # no orders drawn
+    with pytest.raises(TypeError, match="keyword"):  # the old order: options third
+        render_map(board, marks, small)  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
 """The picture of a variant's game: provinces closed for now are hatched, and the footer gives the
-variant's victory target (the two-player 1914 game: Italy neutral until Spring 1915, 24 centres)."""
+variant's victory target (the two-player 1914 game: Italy neutral until Spring 1915, 24 centers)."""
 
 from __future__ import annotations
 
@@ -45,13 +45,13 @@ def footer_texts(board: Board, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real_text(self, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
-    render_map(board, None, RenderOptions(width=1200, show_labels=False))
-    return [t for t in written if "centres win" in t]
+    render_map(board, options=RenderOptions(width=1200, show_labels=False))
+    return [t for t in written if "centers win" in t]
 
 
 def test_the_footer_gives_the_target_and_why_italy_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert footer_texts(initial_board("ww1914"), monkeypatch) == [
-        "24 centres win \u00b7 Italy is neutral until Spring 1915"
+        "24 centers win \u00b7 Italy is neutral until Spring 1915"
     ]
-    assert footer_texts(opened_1915(), monkeypatch) == ["24 centres win"]
-    assert footer_texts(initial_board("standard"), monkeypatch) == ["18 centres win"]
+    assert footer_texts(opened_1915(), monkeypatch) == ["24 centers win"]
+    assert footer_texts(initial_board("standard"), monkeypatch) == ["18 centers win"]
