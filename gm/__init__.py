@@ -13,7 +13,8 @@
                  (gm.animation) off the event loop
 - gm.status      game_status (/game status); gm.export export_game (JSON)
 - gm.variants    the playable set-ups: seats for 2 to 7 players, neutral powers, targets, coin flip
-- gm.scheduler   GameScheduler: deadline and reminder jobs, rebuilt from the database
+- gm.scheduler   GameScheduler: deadline and reminder jobs, rebuilt from the database; failed closes retried
+- gm.pool        WorkerPool (worker processes replaced when one dies), run_off_loop
 - gm.reminders   queue_reminders
 - gm.outbox      OutboxSender protocol, deliver_pending
 - gm.effects     Effects: what a use case asks the running Gamemaster to do after its commit

@@ -10,7 +10,6 @@ post still waiting (a crash between the end of a game and its GIF).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -26,6 +25,7 @@ from db.models import Game, OutboxEntry, PhaseMap, PhaseRecord
 from gm.animation import animation_work
 from gm.clock import Clock, utcnow
 from gm.ending import ANIMATION, FINAL_MAP
+from gm.pool import run_off_loop
 from gm.variants import get_variant
 from gm.worker import POSITION_MAP
 
@@ -86,10 +86,7 @@ async def publish_final_post(
     map_name = get_variant(game.variant).map_name
     request = _request(phases, stored, missing, map_name)
     try:
-        if executor is None:
-            answer = await asyncio.to_thread(work, request)
-        else:
-            answer = await asyncio.get_running_loop().run_in_executor(executor, work, request)
+        answer = await run_off_loop(executor, work, request)
     except Exception as exc:
         log.exception("the final pictures of game %s could not be made; posting without them", game_id)
         await _give_up_on_pictures(sessions, entry.id, missing)  # type: ignore[arg-type]

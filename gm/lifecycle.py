@@ -4,7 +4,8 @@
    status='open'``. Whoever does not change the row lost the race (another close, an early close, a
    double-fired job) and does nothing. From that commit on no order is accepted for the phase
    (submissions lock the phase row and check it is open), so the orders are frozen.
-2. **Work**, off the event loop (a process pool, or a thread): adjudicate and render (gm.worker).
+2. **Work**, off the event loop (a process pool, or a thread): adjudicate and render (gm.worker); a
+   worker process that dies is replaced and the work run again (gm.pool).
 3. **Finish** (one transaction): ``UPDATE phase SET status='closed' ... WHERE id=? AND
    status='adjudicating'``, then the results, the maps, the next phase with its deadline, the
    missed-orders counters and the outbox messages, all committed together or not at all.
@@ -46,6 +47,7 @@ from gm.clock import Clock, utcnow
 from gm.disorder import Bookkeeping
 from gm.lookup import lock_game
 from gm.outbox import Target, enqueue
+from gm.pool import run_off_loop
 from gm.progress import PhaseState, phase_state
 from gm.settings import GameSettings
 from gm.variants import game_map, get_variant
@@ -122,12 +124,8 @@ class PhaseCloser:
             request = await self._request(phase_id)
             if request is None:
                 return await self._unclaimed(phase_id)
-            loop = asyncio.get_running_loop()
             try:
-                if self._executor is None:
-                    answer = await asyncio.to_thread(self._work, request)
-                else:
-                    answer = await loop.run_in_executor(self._executor, self._work, request)
+                answer = await run_off_loop(self._executor, self._work, request)
             except Exception as exc:
                 log.exception("adjudicating phase %s failed; reopening it", phase_id)
                 await self._reopen(phase_id)

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 
 from db.database import SessionFactory
 from db.models import Game
@@ -30,6 +29,7 @@ from gm.games import StartResult
 from gm.lifecycle import CloseOutcome, PhaseCloser
 from gm.orders import OrdersView, early_close_due
 from gm.outbox import DeliveryReport, OutboxSender, deliver_pending
+from gm.pool import WorkerPool
 from gm.scheduler import GameScheduler, RebuildReport
 from gm.settings import GameSettings
 
@@ -53,7 +53,7 @@ class Gamemaster:
         self._clock = clock
         self._executor: Executor | None = None
         if closer is None and workers > 0:
-            self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = WorkerPool(workers)  # replaces itself when a worker dies (gm.pool)
         self.closer = closer or PhaseCloser(
             session_factory,
             executor=self._executor,

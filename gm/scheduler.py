@@ -10,13 +10,19 @@ memory job store) and are rebuilt by :meth:`GameScheduler.rebuild_from_db`:
 Jobs use ``misfire_grace_time=None`` (run however late: a deadline is never skipped) and
 ``coalesce=True`` (a backlog runs once); ids are stable, so scheduling a phase again replaces its jobs.
 Firing twice is harmless: closing is a compare-and-set, and reminders are keyed in the outbox.
+
+A close or finish that fails (the adjudication raised, the database was unreachable) is tried again
+under the same job id after :data:`RETRY_DELAYS` (30 s, 2 min, 10 min, 30 min, then hourly), closing
+the phase if it is open again or finishing it if it was left adjudicating; otherwise the phase would
+stay open past its deadline until the next restart. A moderator's extend or pause replaces or removes
+the retry like any deadline job.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,6 +43,7 @@ log = logging.getLogger(__name__)
 PhaseCallback = Callable[[int], Awaitable[Any]]
 Callback = Callable[[], Awaitable[Any]]
 OUTBOX_JOB = "outbox"
+RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last one repeats
 
 
 @dataclass(slots=True)
@@ -72,8 +79,10 @@ class GameScheduler:
         on_outbox: Callback | None = None,
         clock: Clock = utcnow,
         scheduler: AsyncIOScheduler | None = None,
+        retry_delays: Sequence[float] = RETRY_DELAYS,
     ) -> None:
         self._sessions = session_factory
+        self.retry_delays = tuple(retry_delays)
         self._on_close = on_close
         self._on_finish = on_finish or on_close
         self._on_outbox = on_outbox
@@ -151,7 +160,8 @@ class GameScheduler:
         for phase, game in rows:
             phase_id: int = phase.id  # type: ignore[assignment]
             if phase.status == PhaseStatus.ADJUDICATING:
-                self._add(finish_job_id(game.id, phase.name), now, self._finish_job, phase_id)  # type: ignore[arg-type]
+                job_id = finish_job_id(game.id, phase.name)  # type: ignore[arg-type]
+                self._add(job_id, now, self._finish_job, phase_id, job_id)
                 report.finishing.append(phase_id)
                 continue
             if phase.deadline is None or game.status == GameStatus.PAUSED:
@@ -193,7 +203,8 @@ class GameScheduler:
         if deadline is None:
             return 0
         now = self._clock()
-        self._add(deadline_job_id(game_id, phase_name), max(deadline, now), self._deadline_job, phase_id)
+        job_id = deadline_job_id(game_id, phase_name)
+        self._add(job_id, max(deadline, now), self._deadline_job, phase_id, job_id)
         count = 0
         missed: list[float] = []
         for hours in reminder_hours:
@@ -241,11 +252,47 @@ class GameScheduler:
 
     # --- jobs ---------------------------------------------------------------------------------
 
-    async def _deadline_job(self, phase_id: int) -> None:
-        await self._tracked(self._on_close(phase_id), f"closing phase {phase_id}")
+    async def _deadline_job(self, phase_id: int, job_id: str, attempt: int = 0) -> None:
+        if not await self._tracked(self._on_close(phase_id), f"closing phase {phase_id}"):
+            self._retry(job_id, phase_id, attempt, "closing")
 
-    async def _finish_job(self, phase_id: int) -> None:
-        await self._tracked(self._on_finish(phase_id), f"finishing phase {phase_id}")
+    async def _finish_job(self, phase_id: int, job_id: str, attempt: int = 0) -> None:
+        if not await self._tracked(self._on_finish(phase_id), f"finishing phase {phase_id}"):
+            self._retry(job_id, phase_id, attempt, "finishing")
+
+    async def _retry_job(self, phase_id: int, job_id: str, attempt: int) -> None:
+        if not await self._tracked(self._close_or_finish(phase_id), f"closing phase {phase_id} (retry)"):
+            self._retry(job_id, phase_id, attempt, "closing")
+
+    async def _close_or_finish(self, phase_id: int) -> None:
+        """What the phase needs now: a close if a failed close reopened it, a finish if it was left
+        adjudicating, nothing if it closed meanwhile (or is gone)."""
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            status = phase.status if phase is not None else None
+            await session.commit()
+        if status == PhaseStatus.OPEN:
+            await self._on_close(phase_id)
+        elif status == PhaseStatus.ADJUDICATING:
+            await self._on_finish(phase_id)
+
+    def _retry(self, job_id: str, phase_id: int, attempt: int, what: str) -> None:
+        """Schedule another try of a failed close under the same job id, after a growing delay."""
+        if not self._scheduler.running or not self.retry_delays:
+            return
+        delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
+        # APScheduler fires on the real clock, whatever clock the use cases are given.
+        when = utcnow() + timedelta(seconds=delay)
+        self._add(job_id, when, self._retry_job, phase_id, job_id, attempt + 1)
+        log.error(
+            "%s phase %s failed (attempt %d); it stays unclosed until the retry in %s (job %s at %s)",
+            what.capitalize(),
+            phase_id,
+            attempt + 1,
+            _seconds_text(delay),
+            job_id,
+            when.isoformat(timespec="seconds"),
+        )
 
     async def _reminder_job(self, phase_id: int, hours: float) -> None:
         async def remind() -> None:
@@ -260,7 +307,8 @@ class GameScheduler:
         if self._on_outbox is not None:
             await self._tracked(self._on_outbox(), "delivering the outbox")
 
-    async def _tracked(self, work: Awaitable[Any], what: str) -> None:
+    async def _tracked(self, work: Awaitable[Any], what: str) -> bool:
+        """Run a job's work; False (logged with its traceback) when it raised."""
         task = asyncio.current_task()
         if task is not None:
             self._running.add(task)
@@ -268,6 +316,16 @@ class GameScheduler:
             await work
         except Exception:
             log.exception("scheduler job failed: %s", what)
+            return False
         finally:
             if task is not None:
                 self._running.discard(task)
+        return True
+
+
+def _seconds_text(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} h"
+    if seconds >= 60:
+        return f"{seconds / 60:g} min"
+    return f"{seconds:g} s"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 import threading
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from db.models import OrderRecord, OutboxEntry, PhaseRecord
 from gm import moderation, votes
 from gm.clock import utcnow
 from gm.errors import GameError, OrdersClosed
+from gm.pool import WorkerPool
 from gm.rollback import rollback_last_phase
 from gm.runtime import Gamemaster
 from gm.worker import close_work
@@ -237,3 +240,47 @@ async def test_orders_racing_a_rollback_and_moderators_never_deadlock(sessions: 
     answers = await asyncio.gather(*jobs, return_exceptions=True)
     unexpected = [a for a in answers if isinstance(a, BaseException) and not isinstance(a, GameError)]
     assert unexpected == []
+
+
+def die_once_then_work(marker: str, request: dict) -> dict:
+    """In a worker process: the first call kills the process (as the OOM killer would)."""
+    if not os.path.exists(marker):
+        Path(marker).touch()
+        os._exit(9)
+    return close_work(request)
+
+
+async def test_a_killed_worker_process_does_not_stop_later_closes(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    gamemaster = Gamemaster(sessions, RecordingSender(), workers=1, render_maps=False)
+    try:
+        first = await gamemaster.close_phase(started.phase.id)
+        assert first.closed and first.next_phase is not None
+        pool = gamemaster.closer._executor
+        for pid in pool.worker_pids():  # type: ignore[union-attr]
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)  # the pool notices its dead worker
+        second = await gamemaster.close_phase(first.next_phase.id)
+        assert second.closed and second.next_phase is not None
+        phases, results = await phases_and_results(sessions)
+        assert [p.status for p in phases] == ["closed", "closed", "open"] and len(results) == 2
+    finally:
+        await gamemaster.shutdown()
+
+
+async def test_a_worker_dying_during_the_adjudication_is_replaced_and_the_close_goes_on(
+    sessions: SessionFactory, tmp_path: Path
+) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    pool = WorkerPool(1)
+    try:
+        work = partial(die_once_then_work, str(tmp_path / "died"))
+        closer = make_closer(sessions, executor=pool, work=work)
+        outcome = await closer.close(started.phase.id)
+        assert outcome.closed and pool.renewals == 1
+        phases, results = await phases_and_results(sessions)
+        assert [p.status for p in phases] == ["closed", "open"] and len(results) == 1
+        assert "A BUR" in phases[1].board["units"]["FRANCE"]
+    finally:
+        pool.shutdown()

@@ -6,16 +6,19 @@ import asyncio
 import random
 from datetime import datetime, timedelta
 
+import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
 from gm import games, orders
 from gm.clock import utcnow
+from gm.lifecycle import CloseHooks, PhaseCloser
 from gm.reminders import queue_reminders
 from gm.runtime import Gamemaster
 from gm.settings import GameSettings
-from tests.gm.conftest import CREATOR, T0, make_game, make_started_game, player_of, submit
+from gm.worker import close_work
+from tests.gm.conftest import CREATOR, T0, current_phase, make_game, make_started_game, player_of, submit
 from tests.gm.test_gm_outbox import RecordingSender
 
 
@@ -189,3 +192,75 @@ async def test_a_reminder_due_while_the_bot_was_away_goes_out_once_at_start_up(
         queued = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "reminder"))).all()
     assert len(queued) == 7  # one per player, once, for the 2-hour mark
     assert {entry.payload["hours_before"] for entry in queued} == {2.0}
+
+
+class FailingOnce:
+    """The real adjudication, raising the first time (a bug, a worker that fell over)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, request: dict) -> dict:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("the adjudication fell over")
+        return close_work(request)
+
+
+async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadline(
+    sessions: SessionFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    started = await start_now(sessions, utcnow())
+    await set_deadline(sessions, started.phase.id, utcnow() + timedelta(seconds=0.2))
+    work = FailingOnce()
+    closer = PhaseCloser(sessions, work=work, render_maps=False)
+    gm = Gamemaster(sessions, RecordingSender(), closer=closer)
+    gm.scheduler.retry_delays = (0.5, 60.0)
+    await gm.start()
+    try:
+        await asyncio.sleep(0.4)
+        await gm.scheduler.idle(timeout=30)
+        job = f"deadline:{started.game.id}:S1901M"
+        assert work.calls == 1
+        assert (await current_phase(sessions, started.game.id)).status == "open"  # reopened, not lost
+        retry_at = gm.scheduler.run_time(job)
+        assert retry_at is not None and retry_at > utcnow()  # still scheduled: a retry
+        assert "stays unclosed until the retry in 0.5 s" in caplog.text
+        await asyncio.sleep(0.8)
+        await gm.scheduler.idle(timeout=30)
+        async with sessions() as s:
+            phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()
+        assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
+        assert work.calls == 2
+        assert job not in gm.scheduler.job_ids()
+        assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
+    finally:
+        await gm.shutdown()
+
+
+async def test_a_close_that_failed_while_writing_is_finished_by_the_retry(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow())
+    await set_deadline(sessions, started.phase.id, utcnow() + timedelta(seconds=0.2))
+    failures = [RuntimeError("the database went away")]
+
+    async def before_commit(_phase_id: int) -> None:
+        if failures:
+            raise failures.pop()
+
+    closer = PhaseCloser(sessions, render_maps=False, hooks=CloseHooks(before_commit=before_commit))
+    gm = Gamemaster(sessions, RecordingSender(), closer=closer)
+    gm.scheduler.retry_delays = (0.5,)
+    await gm.start()
+    try:
+        await asyncio.sleep(0.4)
+        await gm.scheduler.idle(timeout=30)
+        assert (await current_phase(sessions, started.game.id)).status == "adjudicating"
+        await asyncio.sleep(0.8)
+        await gm.scheduler.idle(timeout=30)
+        async with sessions() as s:
+            phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()
+            results = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all()
+        assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
+        assert len(results) == 1
+    finally:
+        await gm.shutdown()
