@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import SQLModel, select
 
 from db.database import make_session_factory
-from db.migrate import alembic_config, current_revision, head_revision, upgrade_database
-from db.models import Game, GameLogEntry, Player
+from db.migrate import current_revision, downgrade_database, head_revision, upgrade_database
+from db.models import Game, GameLogEntry, OrderRecord, PhaseRecord, Player
+from gm import games, orders
+from gm.settings import GameSettings
 
 
 async def test_upgrade_creates_the_schema_of_the_models(engine: AsyncEngine) -> None:
@@ -125,13 +126,7 @@ async def test_the_votes_migration_goes_down_and_up_again_keeping_the_games(engi
         session.add(_game())
         await session.commit()
 
-    def downgrade(connection: Connection) -> None:
-        config = alembic_config()
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0001")
-
-    async with engine.begin() as connection:
-        await connection.run_sync(downgrade)
+    await downgrade_database(engine, "0001")
     assert await current_revision(engine) == "0001"
     async with engine.connect() as connection:
         tables = await connection.run_sync(lambda c: set(inspect(c).get_table_names()))
@@ -144,3 +139,58 @@ async def test_the_votes_migration_goes_down_and_up_again_keeping_the_games(engi
     assert await current_revision(engine) == head_revision()
     async with sessions() as session:
         assert len((await session.exec(select(Game))).all()) == 1
+
+
+async def test_the_migrations_go_down_and_up_again_under_a_started_game_with_orders(
+    engine: AsyncEngine,
+) -> None:
+    """SQLite rebuilds a table to drop a column (batch mode): rows referencing it (a phase's orders,
+    its outbox messages) must survive the rebuild both ways."""
+    await upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    now = datetime.now(UTC)
+    async with sessions() as s:
+        game = await games.create_game(
+            s, guild_id=1, creator_id=10, name="Kept", settings=GameSettings(), now=now
+        )
+    for user_id in range(11, 17):
+        async with sessions() as s:
+            await games.join_game(s, game.id, user_id, now=now)
+    async with sessions() as s:
+        started = await games.start_game(s, game.id, 10, now=now)
+    france = started.assignments["FRANCE"]
+    assert france is not None
+    async with sessions() as s:
+        await orders.submit_orders(s, game.id, france, "A Par-Bur\nA Mar-Spa", now=now)
+
+    await downgrade_database(engine, "0001")
+    assert await current_revision(engine) == "0001"
+    async with engine.connect() as connection:
+        tables = await connection.run_sync(lambda c: set(inspect(c).get_table_names()))
+    assert "proposal" not in tables
+
+    await upgrade_database(engine)
+    assert await current_revision(engine) == head_revision()
+    async with sessions() as s:
+        kept = (await s.exec(select(OrderRecord).where(OrderRecord.phase_id == started.phase.id))).all()
+        phase = await s.get(PhaseRecord, started.phase.id)
+    assert sorted(o.text for o in kept) == ["A MAR - SPA", "A PAR - BUR"]
+    assert phase is not None and phase.name == "S1901M"
+    async with engine.connect() as connection:  # foreign keys are enforced again afterwards
+        if connection.dialect.name == "sqlite":
+            assert (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+
+
+async def test_a_migration_that_would_leave_broken_references_is_rolled_back(engine: AsyncEngine) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("SQLite only: PostgreSQL never lets a broken reference in")
+    await upgrade_database(engine, "0001")
+    with sqlite3.connect(engine.url.database) as raw:  # foreign keys off: an order whose phase is gone
+        raw.execute(
+            "INSERT INTO unit_order (phase_id, power, unit_key, text, input, submitted_by, submitted_at) "
+            "VALUES (999, 'FRANCE', 'PAR', 'A PAR H', 'A Par H', 1, '2024-01-01 00:00:00')"
+        )
+    raw.close()
+    with pytest.raises(RuntimeError, match="broken foreign keys"):
+        await upgrade_database(engine)
+    assert await current_revision(engine) == "0001"  # nothing of the upgrade was committed
