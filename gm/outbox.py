@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import func, update
+from sqlalchemy import and_, exists, func, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=2)
 MAX_ATTEMPTS = 30
 BATCH = 100
+PAGE = 400  # unsent rows read at a time while looking for a batch
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,28 +206,43 @@ def _target_key(entry: OutboxEntry) -> tuple[Any, ...]:
 async def _claim_batch(
     session_factory: SessionFactory, token: str, now: datetime, seen: set[int]
 ) -> list[OutboxEntry]:
-    """Claim the next due rows, skipping targets that have an earlier row not sendable now."""
+    """Claim the next due rows, oldest first, skipping targets that have an earlier row not sendable now.
+
+    Rows whose channel is not recorded yet are left out by the query (all of a target's rows alike,
+    so its order holds); the rest is read page by page, so that however many rows wait for a retry,
+    newer messages to other targets are still found."""
     async with session_factory() as session:
-        rows = (
-            await session.exec(
-                select(OutboxEntry)
-                .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None))
-                .order_by(col(OutboxEntry.id))
-                .limit(BATCH * 4)
-            )
-        ).all()
         blocked: set[tuple[Any, ...]] = set()
         chosen: list[int] = []
-        for row in rows:
-            target = _target_key(row)
-            leased = row.claimed_until is not None and row.claimed_until > now
-            if target in blocked or row.next_attempt_at > now or leased or row.id in seen:
-                blocked.add(target)
-                continue
-            chosen.append(row.id)  # type: ignore[arg-type]
-            if len(chosen) >= BATCH:
+        after = 0
+        while len(chosen) < BATCH:
+            rows = (
+                await session.exec(
+                    select(OutboxEntry)
+                    .where(
+                        col(OutboxEntry.sent_at).is_(None),
+                        col(OutboxEntry.failed_at).is_(None),
+                        col(OutboxEntry.id) > after,
+                        _destination_known(),
+                    )
+                    .order_by(col(OutboxEntry.id))
+                    .limit(PAGE)
+                )
+            ).all()
+            for row in rows:
+                target = _target_key(row)
+                leased = row.claimed_until is not None and row.claimed_until > now
+                if target in blocked or row.next_attempt_at > now or leased or row.id in seen:
+                    blocked.add(target)
+                    continue
+                chosen.append(row.id)  # type: ignore[arg-type]
+                if len(chosen) >= BATCH:
+                    break
+            if len(rows) < PAGE:
                 break
+            after = rows[-1].id  # type: ignore[assignment]
         if not chosen:
+            await session.commit()
             return []
         await session.exec(
             update(OutboxEntry)
@@ -244,6 +260,23 @@ async def _claim_batch(
             )
         ).all()
         return list(claimed)
+
+
+def _destination_known() -> Any:
+    """SQL: the row goes to a user, or to a channel the adapter has recorded."""
+    game_channel = exists().where(
+        col(Game.id) == col(OutboxEntry.game_id), col(Game.game_channel_id).is_not(None)
+    )
+    power_channel = exists().where(
+        col(PowerAssignment.game_id) == col(OutboxEntry.game_id),
+        col(PowerAssignment.power) == col(OutboxEntry.target_power),
+        col(PowerAssignment.channel_id).is_not(None),
+    )
+    return or_(
+        col(OutboxEntry.target_kind) == OutboxTarget.USER,
+        and_(col(OutboxEntry.target_kind) == OutboxTarget.GAME_CHANNEL, game_channel),
+        and_(col(OutboxEntry.target_kind) == OutboxTarget.POWER_CHANNEL, power_channel),
+    )
 
 
 async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:

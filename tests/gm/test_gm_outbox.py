@@ -176,3 +176,30 @@ async def test_every_message_is_sent_once_across_a_restart(engine: AsyncEngine, 
     # a2 may have reached Discord before the crash: it is sent again with the same nonce, which
     # Discord's enforce_nonce turns into the same message; a0 and a1 are never sent again.
     assert sender.sent[0].nonce == sent_before_crash[2].nonce
+
+
+async def test_hundreds_of_messages_for_a_channel_never_recorded_do_not_hold_back_a_dm(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)  # its channels are never recorded
+    await queue(sessions, started.game.id, Target.game_channel(), 401, "stuck")
+    await queue(sessions, None, Target.user(77), 1, "dm")
+    sender = RecordingSender()
+    report = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert "dm0" in titles(sender)
+    assert report.pending == 402  # the game_started announcement and the 401 wait for the channel
+
+
+async def test_hundreds_of_messages_waiting_to_be_retried_do_not_hold_back_a_dm(
+    sessions: SessionFactory,
+) -> None:
+    await queue(sessions, None, Target.user(5), 401, "later")
+    await queue(sessions, None, Target.user(77), 1, "dm")
+    async with sessions() as s:  # Discord said "later" for user 5: backing off
+        for row in (await s.exec(select(OutboxEntry).where(OutboxEntry.target_user_id == 5))).all():
+            row.next_attempt_at = T0 + timedelta(minutes=10)
+        await s.commit()
+    sender = RecordingSender()
+    report = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert titles(sender) == ["dm0"]
+    assert report.pending == 401
