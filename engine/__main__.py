@@ -1,9 +1,10 @@
 """Command line: ``python -m engine adjudicate [FILE]``.
 
 Reads one JSON request (DESIGN.md, "engine: the contract") from FILE or standard input and writes
-the result as one JSON object on standard output. A request that cannot be used at all (not JSON,
-unknown phase, power or province) gives ``{"error": "..."}`` on standard output, the same message
-on standard error, and exit status 1; bad orders are never an error, they come back as invalid.
+the result as one JSON object on standard output. A request that cannot be used at all (not JSON, a
+wrong shape, an unknown phase, power or province) gives ``{"error": "..."}`` on standard output, the
+same message on standard error, and exit status 1, never a traceback; bad orders are never an
+error, they come back as invalid.
 """
 
 from __future__ import annotations
@@ -25,17 +26,27 @@ def _fail(message: str, out: TextIO) -> int:
 
 
 def adjudicate_command(source: TextIO, out: TextIO, indent: int | None) -> int:
-    """Run one adjudication from ``source`` to ``out``; returns the exit status."""
+    """Run one adjudication from ``source`` to ``out``; returns the exit status.
+
+    Whatever the input, the answer is a result or ``{"error": ...}``: a request the engine
+    refuses says why (BoardError), and anything else (a bug) is reported the same way rather
+    than as a traceback, so a caller reading standard output always gets one JSON object.
+    """
     try:
-        request = json.load(source)
-    except json.JSONDecodeError as exc:
-        return _fail(f"the input is not valid JSON: {exc}", out)
-    try:
-        result = adjudicate_json(request)
-    except (BoardError, ValueError, TypeError) as exc:
-        return _fail(f"cannot adjudicate this request: {exc}", out)
-    json.dump(result, out, indent=indent, ensure_ascii=False)
-    out.write("\n")
+        try:
+            request = json.load(source)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            return _fail(f"the input is not valid JSON: {exc}", out)
+        except RecursionError:
+            return _fail("the input is not valid JSON: it is nested too deeply", out)
+        try:
+            result = adjudicate_json(request)
+        except BoardError as exc:
+            return _fail(f"cannot adjudicate this request: {exc}", out)
+        text = json.dumps(result, indent=indent, ensure_ascii=False)
+    except Exception as exc:  # a bug: still one JSON object out, and the status says it failed
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); please report it with the request", out)
+    out.write(text + "\n")
     return 0
 
 

@@ -14,7 +14,7 @@ then owns the variant's target number of centers wins, and the game has no next 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple
@@ -26,7 +26,7 @@ from engine.adjudicator.intake import Line, OrderLines, read_orders
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.adjudicator.movement import MovementResolver
 from engine.adjudicator.retreats import dislodged_units, resolve_retreats
-from engine.board import Board, BoardError, Dislodged
+from engine.board import Board, BoardError, Dislodged, describe_json
 from engine.mapdata import province_of
 from engine.orders import Build, Disband, Hold, Order, Remove, Unit, format_order, shared_unit
 from engine.phase import Phase
@@ -126,8 +126,9 @@ def adjudicate(
 
 def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON contract of DESIGN.md: ``{"phase", "units", "centers", "dislodged"?, "orders"}`` in,
-    results and the next position out. Raises BoardError (a ValueError) when the request itself is
-    malformed (unknown phase, power or province); bad orders never raise.
+    results and the next position out. Raises BoardError (a ValueError), naming the field, when the
+    request itself cannot be used (a wrong shape, an unknown phase, power or province); bad orders
+    never raise.
 
     ``"variant"`` (default ``standard``) names the variant (engine.variants): its map, its closed
     provinces, its victory target. The output names it too, unless it is ``standard`` (so the
@@ -135,19 +136,54 @@ def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
     Optional extensions: ``"civil_disorder": [powers]`` and ``"victory_centers": n``.
     """
     if not isinstance(request, Mapping):
-        raise BoardError("the request must be a JSON object")
+        raise BoardError("the request must be a JSON object with a phase, units, centers and orders")
     board = Board.from_json(request)
-    orders = request.get("orders") or {}
-    if not isinstance(orders, Mapping):
-        raise BoardError('"orders" must be an object mapping each power to a list of order lines')
-    disorder = request.get("civil_disorder") or ()
-    target = request.get("victory_centers")
+    powers = board.game_map.powers
     return adjudicate(
         board,
-        orders,
-        civil_disorder=frozenset(str(p) for p in disorder),
-        victory_centers=None if target is None else int(target),
+        _orders_field(request.get("orders")),
+        civil_disorder=_powers_field(request.get("civil_disorder"), "civil_disorder", powers),
+        victory_centers=_count_field(request.get("victory_centers"), "victory_centers"),
     ).to_json()
+
+
+def _orders_field(value: object) -> Mapping[str, Any]:
+    """``"orders"``: power -> lines (a list, or one text to split). A power's null means no orders;
+    what is inside a list is the players' business (a non-text item comes back as an invalid line)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise BoardError(
+            '"orders" must be an object mapping each power to its order lines, '
+            f'e.g. {{"FRANCE": ["A Par-Bur"]}}; got {describe_json(value)}'
+        )
+    return value  # type: ignore[return-value]
+
+
+def _powers_field(value: object, name: str, powers: Sequence[str]) -> frozenset[str]:
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list | tuple):
+        raise BoardError(f'"{name}" must be a list of powers, e.g. ["ITALY"]; got {describe_json(value)}')
+    out = set()
+    for item in value:
+        power = item.strip().upper() if type(item) is str else None
+        if power not in powers:
+            raise BoardError(
+                f'"{name}": {describe_json(item)} is not a power; powers are {", ".join(powers)}'
+            )
+        out.add(power)
+    return frozenset(out)
+
+
+def _count_field(value: object, name: str) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise BoardError(
+            f'"{name}" must be a whole number of supply centers, e.g. 18; got {describe_json(value)}'
+        )
+    return value
 
 
 # --- movement ---------------------------------------------------------------------------------------
@@ -180,9 +216,10 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
     attacker = {d.victim: d.attacker for d in hits}
     for i, line in enumerate(unit_lines):
         line.status, line.reason = explain.movement_result(resolver, i, attacker.get(i, -1))
+    tried = _explain_invalid(lines, chosen, board, explain.as_hold)
     for line in defaults:
-        line.reason = explain.no_order(line.reason)
-    _explain_invalid(lines, chosen, board, explain.unit_held)
+        unordered = (line.power, line.order.unit.province) not in tried  # type: ignore[union-attr]
+        line.reason = (explain.no_order if unordered else explain.no_valid_order)(line.reason)
 
     new_units: dict[str, list[Unit]] = {}
     moved = resolver.moved
@@ -224,6 +261,7 @@ def _retreats(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
         if line is not None:
             by_prov[d.unit.province] = line.order
     outcomes = resolve_retreats(entries, by_prov)
+    tried = _explain_invalid(lines, chosen, board, explain.as_disband, dislodged_only=True)
     defaults = []
     new_units = {p: list(us) for p, us in board.units.items()}
     for outcome in outcomes:
@@ -235,12 +273,13 @@ def _retreats(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
             defaults.append(line)
             if d.power in cd:
                 reason = explain.disorder_disbanded(d.power)
+            elif d.retreats and (d.power, d.unit.province) in tried:
+                reason = explain.no_valid_retreat()
         line.status, line.reason = outcome.status, reason
         if outcome.dest is not None:
             dest = outcome.dest
             unit = shared_unit(d.unit.type, dest if d.unit.type == "F" else province_of(dest))
             new_units.setdefault(d.power, []).append(unit)
-    _explain_invalid(lines, chosen, board, explain.unit_disbanded, dislodged_only=True)
     results = _results(board, lines, defaults)
     if board.phase.season == "F":
         return _end_of_turn(board, new_units, results, {}, target)
@@ -362,23 +401,27 @@ def _explain_invalid(
     board: Board,
     consequence: Callable[[str], str],
     dislodged_only: bool = False,
-) -> None:
-    """Say what became of the unit when its only orders were invalid ("...; the unit held")."""
+) -> set[tuple[str, str]]:
+    """Say what became of the unit when its only orders were invalid ("...; treated as a hold").
+    Returns those units, as (power, province), for their default lines ("no valid order: ...")."""
     ordered = chosen.keys()
+    tried: set[tuple[str, str]] = set()
     for line in lines:
         if line.status != INVALID or line.order is None or line.order.unit is None:
             continue
         if line.reason.startswith("replaced by"):
             continue
-        prov = line.order.unit.province
-        if (line.power, prov) in ordered:
+        key = (line.power, line.order.unit.province)
+        if key in ordered:
             continue
         if dislodged_only:
-            mine = any(d.unit.province == prov for d in board.dislodged_of(line.power))
+            mine = any(d.unit.province == key[1] for d in board.dislodged_of(line.power))
         else:
-            mine = board.owner_at(prov) == line.power
+            mine = board.owner_at(key[1]) == line.power
         if mine:
             line.reason = consequence(line.reason)
+            tried.add(key)
+    return tried
 
 
 def _results(board: Board, lines: list[Line], defaults: list[Line]) -> tuple[OrderResult, ...]:

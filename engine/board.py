@@ -10,6 +10,8 @@ The JSON form is the engine contract's (DESIGN.md)::
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -114,44 +116,51 @@ class Board:
         )
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], game_map: GameMap | None = None) -> Board:
-        """Read the contract's JSON form. Raises BoardError with a readable reason on bad input.
+    def from_json(cls, data: Mapping[str, Any], game_map: GameMap | None = None) -> Board:
+        """Read the contract's JSON form. Raises BoardError, naming the field and what it expected,
+        for anything else: a wrong shape, an unknown phase, power, unit or province.
 
         The optional ``"variant"`` (default ``standard``) names the variant, whose map is used when
-        ``game_map`` is not given.
+        ``game_map`` is not given. Missing or null ``units``, ``centers`` and ``dislodged``, or a
+        power's null entry in them, mean none. Codes are read in any case (``"par"`` is ``PAR``).
         """
-        variant = str(data.get("variant") or "standard")
+        if not isinstance(data, Mapping):
+            raise BoardError(
+                f"a board must be a JSON object with a phase, units and centers; got {describe_json(data)}"
+            )
+        variant = data.get("variant")
+        if variant is None:
+            variant = "standard"
+        elif type(variant) is not str:
+            raise BoardError(
+                f'"variant" must be the name of a variant, e.g. "standard"; got {describe_json(variant)}'
+            )
         game_map = game_map or _rules(variant).game_map()
-        try:
-            phase = _phase(str(data["phase"]))
-        except (KeyError, ValueError) as exc:
-            raise BoardError(f"bad or missing phase: {exc}") from None
+        phase = _phase_field(data.get("phase"))
         units: dict[str, tuple[Unit, ...]] = {}
-        for power, texts in (data.get("units") or {}).items():
-            units[_power(game_map, power)] = tuple(_unit(game_map, t) for t in texts)
+        for power, texts in _by_power(data, "units", game_map):
+            where = f'"units" of {power}'
+            units[power] = tuple(
+                _unit(game_map, t, where) for t in _items(texts, where, '["A PAR", "F BRE"]')
+            )
         centers: dict[str, frozenset[str]] = {}
         seen: dict[str, str] = {}
-        for power, provs in (data.get("centers") or {}).items():
-            power = _power(game_map, power)
-            for prov in provs:
+        for power, provs in _by_power(data, "centers", game_map):
+            where = f'"centers" of {power}'
+            owned = []
+            for item in _items(provs, where, '["PAR", "BRE"]'):
+                prov = _code(item, where, "a supply center", "PAR")
                 if prov not in game_map.supply_centers:
-                    raise BoardError(f"{prov} is not a supply center")
-                if prov in seen:
+                    raise BoardError(f"{where}: {prov} is not a supply center")
+                if seen.setdefault(prov, power) != power:
                     raise BoardError(f"{prov} is owned by both {seen[prov]} and {power}")
-                seen[prov] = power
-            centers[power] = frozenset(provs)
+                owned.append(prov)
+            centers[power] = frozenset(owned)
         dislodged: dict[str, tuple[Dislodged, ...]] = {}
-        for power, entries in (data.get("dislodged") or {}).items():
-            power = _power(game_map, power)
-            items = []
-            for text, info in entries.items():
-                info = info or {}
-                retreats = tuple(info.get("retreats") or ())
-                for loc in retreats:
-                    if loc not in game_map.locations:
-                        raise BoardError(f"unknown retreat location {loc!r}")
-                items.append(Dislodged(power, _unit(game_map, text), info.get("attacker_from"), retreats))
-            dislodged[power] = tuple(items)
+        for power, entries in _by_power(data, "dislodged", game_map):
+            where = f'"dislodged" of {power}'
+            items = _object(entries, where, _DISLODGED_EXAMPLE)
+            dislodged[power] = tuple(_dislodged(game_map, power, text, info, where) for text, info in items)
         return cls(
             game_map=game_map,
             phase=phase,
@@ -170,10 +179,7 @@ class Board:
             "centers": {p: sorted(cs) for p, cs in sorted(self.centers.items()) if cs},
         }
         dislodged = {
-            p: {
-                str(d.unit): {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
-                for d in ds
-            }
+            p: {str(d.unit): {"attacker_from": d.attacker_from, "retreats": list(d.retreats)} for d in ds}
             for p, ds in sorted(self.dislodged.items())
             if ds
         }
@@ -198,13 +204,107 @@ def _phase(name: str) -> Phase:
     return Phase.parse(name)
 
 
-def _power(game_map: GameMap, name: str) -> str:
+_EXAMPLES = {
+    "units": '{"FRANCE": ["A PAR", "F BRE"]}',
+    "centers": '{"FRANCE": ["PAR", "BRE"]}',
+    "dislodged": '{"RUSSIA": {"A WAR": {"attacker_from": "PRU", "retreats": ["GAL", "LVN"]}}}',
+}
+_DISLODGED_EXAMPLE = '{"A WAR": {"attacker_from": "PRU", "retreats": ["GAL", "LVN"]}}'
+
+
+def describe_json(value: object) -> str:
+    """A JSON value as an error message names it: ``a list``, ``the text "A PAR"``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {json.dumps(value[:40])}"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return type(value).__name__
+
+
+def _phase_field(value: object) -> Phase:
+    if value is None:
+        raise BoardError('"phase" is missing: name the phase, e.g. "S1901M"')
+    if type(value) is not str:
+        raise BoardError(f'"phase" must be a phase name like "S1901M"; got {describe_json(value)}')
+    try:
+        return _phase(value)
+    except ValueError as exc:
+        raise BoardError(f'"phase": {exc}') from None
+
+
+def _object(value: object, where: str, example: str) -> Iterable[tuple[Any, Any]]:
+    """The items of a JSON object (null: none); BoardError for anything else."""
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        raise BoardError(f"{where} must be an object like {example}; got {describe_json(value)}")
+    return value.items()
+
+
+def _by_power(data: Mapping[str, Any], name: str, game_map: GameMap) -> Iterator[tuple[str, Any]]:
+    """(power, value) for each entry of the field ``name``, an object keyed by power."""
+    done: set[str] = set()
+    for key, value in _object(data.get(name), f'"{name}"', _EXAMPLES[name]):
+        power = _power(game_map, key, name)
+        if power in done:
+            raise BoardError(f'"{name}" names {power} twice')
+        done.add(power)
+        yield power, value
+
+
+def _items(value: object, where: str, example: str) -> Sequence[Any]:
+    """The items of a JSON list (null: none); BoardError for anything else."""
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple):
+        raise BoardError(f"{where} must be a list like {example}; got {describe_json(value)}")
+    return value
+
+
+def _code(item: object, where: str, what: str, example: str) -> str:
+    """A province or location code given as text, in any case."""
+    if type(item) is not str:
+        raise BoardError(f'{where}: {describe_json(item)} is not {what}; write it as text, e.g. "{example}"')
+    return item.strip().upper()
+
+
+def _power(game_map: GameMap, name: object, field: str) -> str:
     if name in game_map.powers:
-        return name
+        return name  # type: ignore[return-value]
     upper = str(name).strip().upper()
     if upper not in game_map.powers:
-        raise BoardError(f"unknown power {name!r}; powers are {', '.join(game_map.powers)}")
+        raise BoardError(f'unknown power {name!r} in "{field}"; powers are {", ".join(game_map.powers)}')
     return upper
+
+
+def _dislodged(game_map: GameMap, power: str, text: object, info: object, where: str) -> Dislodged:
+    unit = _unit(game_map, text, where)
+    where = f"{where}, {unit}"
+    if info is None:
+        info = {}
+    elif not isinstance(info, Mapping):
+        example = '{"attacker_from": "PRU", "retreats": ["GAL", "LVN"]}'
+        raise BoardError(f"{where} must be an object like {example}; got {describe_json(info)}")
+    attacker = info.get("attacker_from")
+    if attacker is not None:
+        attacker = _code(attacker, f'{where}: "attacker_from"', "a province", "PRU")
+        if attacker not in game_map.provinces:
+            raise BoardError(f'{where}: "attacker_from" {attacker} is not a province')
+    retreats = []
+    for item in _items(info.get("retreats"), f'{where}: "retreats"', '["GAL", "LVN"]'):
+        loc = _code(item, f'{where}: "retreats"', "a province", "GAL")
+        if loc not in game_map.locations:
+            raise BoardError(f"{where}: unknown retreat location {loc}")
+        retreats.append(loc)
+    return Dislodged(power, unit, attacker, tuple(retreats))
 
 
 _UNIT_TABLES: dict[int, tuple[GameMap, dict[str, Unit]]] = {}
@@ -226,25 +326,29 @@ def _unit_table(game_map: GameMap) -> dict[str, Unit]:
     return table
 
 
-def _unit(game_map: GameMap, text: str) -> Unit:
+def _unit(game_map: GameMap, text: object, where: str) -> Unit:
     """The unit a board's JSON names; canonical text is a table lookup, anything else is checked."""
+    if type(text) is not str:
+        raise BoardError(
+            f'{where}: {describe_json(text)} is not a unit; write each unit as text, e.g. "A PAR"'
+        )
     hit = _unit_table(game_map).get(text)
     if hit is not None:
         return hit
     try:
-        unit = Unit.from_text(str(text).strip().upper())
+        unit = Unit.from_text(text.strip().upper())
     except ValueError as exc:
-        raise BoardError(str(exc)) from None
+        raise BoardError(f"{where}: {exc}") from None
     if unit.location not in game_map.locations:
-        raise BoardError(f"unknown location in {text!r}")
+        raise BoardError(f"{where}: unknown location in {text!r}")
     prov = game_map.provinces[unit.province]
     if unit.type == "A" and not prov.is_land:
-        raise BoardError(f"an army cannot stand in the sea ({text!r})")
+        raise BoardError(f"{where}: an army cannot stand in the sea ({text!r})")
     if unit.type == "F":
         if not prov.has_coast:
-            raise BoardError(f"a fleet cannot stand inland ({text!r})")
+            raise BoardError(f"{where}: a fleet cannot stand inland ({text!r})")
         if prov.coasts and unit.location == prov.code:
-            raise BoardError(f"a fleet in {prov.code} must name its coast ({text!r})")
+            raise BoardError(f"{where}: a fleet in {prov.code} must name its coast ({text!r})")
     if unit.type == "A" and unit.location != unit.province:
-        raise BoardError(f"an army stands on a province, not a coast ({text!r})")
-    return unit
+        raise BoardError(f"{where}: an army stands on a province, not a coast ({text!r})")
+    return shared_unit(unit.type, unit.location)

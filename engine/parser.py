@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -322,8 +323,17 @@ def _read_line(text: str, game_map: GameMap | None, phase_kind: str | None) -> P
     return ParsedLine(order, power, bare)
 
 
+def _visible(text: str) -> str:
+    """Drop invisible format characters (zero-width spaces and joiners, direction marks, a byte-order
+    mark, soft hyphens: Unicode category Cf) that copying from chats and web pages brings along, and
+    make every other kind of space (no-break, thin...) a plain one."""
+    if text.isascii():
+        return text
+    return "".join(" " if c.isspace() else c for c in text if unicodedata.category(c) != "Cf")
+
+
 def _clean(text: str) -> str:
-    s = text.strip()
+    s = _visible(text).strip()
     for _ in range(3):
         before = s
         s = s.strip().strip(_QUOTES).strip().rstrip(_TRAILING)
@@ -459,6 +469,12 @@ def _unknown(words: list[str], i: int, index: NameIndex) -> OrderParseError:
         return OrderParseError("a ':' may only follow a power's name at the start", "remove the ':'")
     if not any(c.isalnum() for c in w):
         return OrderParseError(f"unexpected '{w}' in this order", "orders use letters and '-' only")
+    if w in index.openers and i + 1 < len(words) and words[i + 1].isalpha() and words[i + 1] not in _KEYWORDS:
+        # the first word of a longer name ("St Petersberg"): the misspelling is further on
+        phrase = f"{w} {words[i + 1]}"
+        close = index.suggest(phrase)
+        if close:
+            return OrderParseError(f"unknown place '{phrase}'", f"did you mean {' or '.join(close)}?")
     close = index.suggest(w)
     hint = (
         f"did you mean {' or '.join(close)}?" if close else "use the province's name or its three-letter code"
@@ -765,33 +781,43 @@ _HEADER_RE = re.compile(r"^\s*\**\s*([A-Za-z][A-Za-z\- ]{1,30}?)\s*\**\s*:\s*\**
 
 def split_orders(text: str, game_map: GameMap | None = None) -> list[str]:
     """Cut a pasted block into order lines: newlines, ';' and ',' separate orders; bullets ("- ",
-    "* ", "1.") and code fences are dropped; blank pieces are dropped. A power heading ("France:")
-    is kept in front of each order under it, so nothing the player wrote is lost; a piece that is
-    not an order stays a line of its own for the parser to refuse with a reason.
+    "* ", "1.") and code fences are dropped; blank pieces are dropped. A power's name keeps its
+    place so nothing the player wrote is lost: a heading alone on its line ("France:") goes in front
+    of each order below it, and a name in front of orders on the same line ("Italy: A Ven-Tyr")
+    in front of those orders only (and of the next line's, when the line ends with ',' or ';' as
+    the list runs on). A piece that is not an order stays a line of its own for the parser to
+    refuse with a reason.
     """
     if not isinstance(text, str):
         return []
     index = name_index(game_map if game_map is not None else load_map())
     out: list[str] = []
     heading = ""
+    carried = None  # a name whose list of orders ran on past the end of its line ("...,")
     for raw_line in text.splitlines():
         if _FENCE_RE.match(raw_line):
             continue
-        line = _BULLET_RE.sub("", raw_line, count=1).strip()
+        line = _BULLET_RE.sub("", _visible(raw_line), count=1).strip()
         if not line:
             continue
+        prefix = heading if carried is None else carried
+        carried = None
         m = _HEADER_RE.match(line)
         if m is not None:
-            hit = index.power_at(_power_words(m.group(1)), 0)
-            if hit is not None and hit[1] == len(_power_words(m.group(1))):
-                heading = f"{m.group(1).strip()}: "
+            words = _power_words(m.group(1))
+            hit = index.power_at(words, 0)
+            if hit is not None and hit[1] == len(words):
                 line = m.group(2).strip()
                 if not line:
+                    heading = f"{m.group(1).strip()}: "  # a heading: for the lines below
                     continue
+                prefix = f"{m.group(1).strip()}: "  # for this line's orders only
+        if line.endswith((",", ";")):
+            carried = prefix  # the list goes on on the next line (the rulebook's layout)
         for piece in re.split(r"[;,]", line):
             piece = _BULLET_RE.sub("", piece, count=1).strip()
             if piece:
-                out.append(heading + piece)
+                out.append(prefix + piece)
     return out
 
 

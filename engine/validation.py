@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from engine.board import Board, Dislodged
 from engine.errors import InvalidOrder
-from engine.mapdata import COAST, SEA, GameMap, coast_of, province_of
+from engine.mapdata import COAST, LAND, SEA, GameMap, coast_of, province_of
 from engine.orders import (
     Build,
     Convoy,
@@ -142,7 +142,20 @@ def _move(order: Move, board: Board, power: str) -> Order:
             raise InvalidOrder(
                 f"{unit} cannot be convoyed: only armies are convoyed", f"write {unit} - {dest_prov}"
             )
-        dest = _fleet_destination(gm, unit, order.dest, dest_prov)
+        try:
+            dest = _fleet_destination(gm, unit, order.dest, dest_prov)
+        except InvalidOrder as exc:
+            written = coast_of(order.unit.location)
+            if written is None or unit.location == order.unit.location:
+                raise
+            # DATC 6.B.11: the player named the other coast; say so, or the reason names a fleet
+            # the player never wrote
+            where = gm.provinces[unit.province].name
+            actual = _coast_word(coast_of(unit.location) or "")
+            raise InvalidOrder(
+                f"the fleet in {where} is on the {actual}, not the {_coast_word(written)}; {exc.reason}",
+                exc.hint,
+            ) from None
         return Move(unit, dest)
     # An army: coasts mean nothing to it (DATC 4.B.6).
     prov = gm.provinces[dest_prov]
@@ -217,12 +230,7 @@ def _support_hold(order: SupportHold, board: Board, power: str) -> Order:
     if not gm.can_reach(unit.type or "A", unit.location, target.province):
         raise InvalidOrder(
             f"{unit} cannot support {target}: it could not move to {_name(gm, target.province)} itself",
-            "a unit supports only into a province it could move to"
-            + (
-                " (fleets cannot reach inland provinces)"
-                if unit.type == "F"
-                else " (armies cannot enter the sea)"
-            ),
+            _support_reach_hint(gm, unit, target.province),
         )
     if unit is order.unit and target is order.supported:
         return order
@@ -251,12 +259,7 @@ def _support_move(order: SupportMove, board: Board, power: str) -> Order:
     if not gm.can_reach(unit.type or "A", unit.location, dest_prov):
         raise InvalidOrder(
             f"{unit} cannot support a move to {_name(gm, dest_prov)}: it could not move there itself",
-            "a unit supports only into a province it could move to"
-            + (
-                " (fleets follow coasts and cannot go inland)"
-                if unit.type == "F"
-                else " (armies cannot enter the sea)"
-            ),
+            _support_reach_hint(gm, unit, dest_prov),
         )
     if not _could_reach(gm, target, dest_prov):
         raise InvalidOrder(
@@ -266,6 +269,27 @@ def _support_move(order: SupportMove, board: Board, power: str) -> Order:
     if unit is order.unit and target is order.supported and dest_prov == order.dest:
         return order
     return SupportMove(unit, target, dest_prov)
+
+
+def _support_reach_hint(gm: GameMap, unit: Unit, prov: str) -> str:
+    """Why ``unit`` could not move into ``prov``, the real cause: the sea for an army, inland for a
+    fleet, the other coast of a split-coast province, a border without a shared coast for a fleet,
+    or simply not next to it. Codes only, as
+    the hint is shown in parentheses after a reason that already names the places."""
+    kind = gm.provinces[prov].kind
+    coasts = gm.provinces[unit.province].locations
+    other_coast = unit.type == "F" and any(prov in gm.fleet_reach.get(loc, ()) for loc in coasts)
+    if unit.type == "A" and kind == SEA:
+        why = "armies cannot enter the sea"
+    elif unit.type == "F" and kind == LAND:
+        why = f"fleets cannot go inland, and {prov} is inland"
+    elif other_coast:
+        why = f"{prov} cannot be reached from {unit.location}, only from the other coast"
+    elif unit.type == "F" and prov in gm.army_adjacency.get(unit.province, ()):
+        why = f"a fleet moves along a coast, and {unit.province} and {prov} share a border but no coast"
+    else:
+        why = f"{prov} is not next to {unit.province}"
+    return f"a unit supports only into a province it could move to: {why}"
 
 
 def _convoy(order: Convoy, board: Board, power: str) -> Order:
@@ -439,8 +463,10 @@ def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
     prov = gm.provinces[prov_code]
     place = _name(gm, prov_code)
     if unit.type is None:
-        choices = f"A {prov_code} B" + ("" if prov.kind == "land" else f" or F {prov_code} B")
-        raise InvalidOrder(f"the build in {place} does not say army or fleet", f"write {choices}")
+        if prov.kind != "land":
+            choices = " or ".join([f"A {prov_code} B", *(f"F {loc} B" for loc in prov.locations)])
+            raise InvalidOrder(f"the build in {place} does not say army or fleet", f"write {choices}")
+        unit = Unit("A", prov_code)  # only an army fits inland: "Build Par" is A PAR B
     if not prov.supply_center:
         raise InvalidOrder(
             f"cannot build {unit} B: {place} is not a supply center", _build_hint(board, power)

@@ -156,12 +156,19 @@ def no_order(reason: str) -> str:
     return f"no order: {reason}"
 
 
-def unit_held(reason: str) -> str:
-    return f"{reason}; the unit held"
+def no_valid_order(reason: str) -> str:
+    """The default line of a unit whose orders were all invalid (they end with :func:`as_hold`)."""
+    return f"no valid order: {reason}"
 
 
-def unit_disbanded(reason: str) -> str:
-    return f"{reason}; the unit was disbanded"
+def as_hold(reason: str) -> str:
+    """An invalid order that was the unit's only one: the unit's default line says what became of it."""
+    return f"{reason}; treated as a hold"
+
+
+def as_disband(reason: str) -> str:
+    """An invalid retreat that was the unit's only order: the unit is disbanded (its default line)."""
+    return f"{reason}; treated as a disband"
 
 
 # --- movement results --------------------------------------------------------------------------------
@@ -350,6 +357,10 @@ def disbanded() -> str:
 
 def no_retreat_ordered() -> str:
     return "no retreat ordered: disbanded"
+
+
+def no_valid_retreat() -> str:
+    return "no valid retreat order: disbanded"
 
 
 def nowhere_to_retreat() -> str:

@@ -60,6 +60,8 @@ def read_orders(
     chosen: dict[tuple[str, str], Line] = {}
     for raw_power, items in orders.items():
         power = str(raw_power).strip().upper()
+        if items is None:  # a power with no orders
+            continue
         if isinstance(items, str):
             items = split_orders(items)
         elif not isinstance(items, list | tuple):

@@ -24,8 +24,10 @@ Strengths (DATC 5.B), computed from other decisions
 Resolving
     ``resolve(i)`` works out decision ``i`` recursively, asking for the decisions it depends on.
     When the recursion comes back to a decision already being worked out there is a cycle: the
-    decision is answered with a guess and remembered as depending on it. When the outermost
-    decision of the cycle is done, it is worked out again with the opposite guess. If both
+    decision is answered with a guess, and every decision whose value rests on that guess stays
+    provisional while the guess is open (the low-link bookkeeping of Tarjan's algorithm tells which
+    open guess a value rests on; a cycle settled deeper down leaves nothing behind). When the
+    outermost decision of the cycle is done, it is worked out again with the opposite guess. If both
     guesses give the same answer, that answer holds. If they disagree (two consistent outcomes or
     none) the cycle is settled by the backup rule:
 
@@ -61,6 +63,7 @@ CONVOY = 3
 _UNRESOLVED = 0
 _GUESSING = 1
 _RESOLVED = 2
+_NO_GUESS = 1 << 62  # more than any decision's number: "no open guess was read"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +110,10 @@ class MovementResolver:
         self.broken_by_paradox = [False] * n  # move whose convoy failed by the Szykman rule
         self.result = [False] * n
         self.state = [_UNRESOLVED] * n
-        self._deps: list[int] = []
-        self._guesses_read = 0  # counts reads of provisional results, to tell who depends on a guess
+        self._deps: list[int] = []  # guesses read and provisional decisions, newest last
+        self._mark = [0] * n  # a guessing decision: the number of the guess it rests on (see _settle)
+        self._opened = 0  # decisions opened so far, to number them
+        self._low = _NO_GUESS  # the oldest open guess read by the decision being worked out
         self._classify()
 
     # --- set-up ---------------------------------------------------------------------------------
@@ -210,43 +215,77 @@ class MovementResolver:
         state = self.state[i]
         if state == _RESOLVED:
             return self.result[i]
-        deps = self._deps
         if state == _GUESSING:
-            # a decision still being worked out: answer with its guess, and remember the dependency
-            self._guesses_read += 1
-            if i not in deps:
+            # a decision still being worked out, or provisional: answer with its guess, and note the
+            # oldest open guess it rests on (see _settle)
+            mark = self._mark[i]
+            if mark < self._low:
+                self._low = mark
+            if i not in self._deps:
+                self._deps.append(i)
+            return self.result[i]
+        outer = self._low
+        opened = self._opened
+        self._opened = opened + 1
+        value, low = self._settle(i, opened)
+        self._low = low if low < outer else outer
+        return value
+
+    def _settle(self, i: int, opened: int) -> tuple[bool, int]:
+        """Work out decision ``i``, the ``opened``-th decision opened: (its value, the number of the
+        oldest open guess the value rests on, or _NO_GUESS when it is settled for good).
+
+        This is the low-link of Tarjan's algorithm for strongly connected components: each guess
+        read during the work lowers ``_low`` to the number of the decision that made it (for a
+        provisional decision, to what that one rests on). Less than ``opened``: the value rests on
+        a guess made further up, and stays provisional. Equal: ``i`` heads a cycle and tries both
+        guesses. More: no open guess was read, so the value holds for good. A cycle that a decision
+        deeper down headed and settled leaves nothing behind, so only guesses still open count.
+        """
+        deps = self._deps
+        state = self.state
+        result = self.result
+        while True:
+            if state[i] == _RESOLVED:  # a backup rule settled it
+                return result[i], _NO_GUESS
+            start = len(deps)
+            state[i] = _GUESSING
+            self._mark[i] = opened
+            result[i] = False
+            self._low = _NO_GUESS
+            first = self._decide(i)
+            low = self._low
+            if state[i] == _RESOLVED:
+                return result[i], _NO_GUESS
+            if low > opened:  # no open guess was read
+                state[i] = _RESOLVED
+                result[i] = first
+                return first, _NO_GUESS
+            if low < opened:  # rests on a guess made further up: provisional until that one is settled
                 deps.append(i)
-            return self.result[i]
-        start = len(deps)
-        reads = self._guesses_read
-        self.state[i] = _GUESSING
-        self.result[i] = False
-        first = self._decide(i)
-        if self._guesses_read == reads or self.state[i] == _RESOLVED:
-            # no guess was read (or a backup rule already settled this decision)
-            if self.state[i] != _RESOLVED:
-                self.state[i] = _RESOLVED
-                self.result[i] = first
-            return self.result[i]
-        if len(deps) == start or deps[start] != i:
-            # depends on a guess made further up: stays provisional until that one is settled
-            deps.append(i)
-            self.result[i] = first
-            return first
-        # i heads a cycle: try the other guess
-        self._forget(start)
-        self.state[i] = _GUESSING
-        self.result[i] = True
-        second = self._decide(i)
-        if first == second:
+                self._mark[i] = low
+                result[i] = first
+                return first, low
+            # i heads a cycle: try the other guess
             self._forget(start)
-            self.state[i] = _RESOLVED
-            self.result[i] = first
-            return first
-        cycle = deps[start:]
-        self._forget(start)
-        self._backup_rule(cycle)
-        return self.resolve(i)
+            state[i] = _GUESSING
+            result[i] = True
+            self._low = _NO_GUESS
+            second = self._decide(i)
+            low = self._low
+            if low < opened:  # the second guess reached a guess further up: the cycle is that one's
+                deps.append(i)
+                self._mark[i] = low
+                result[i] = second
+                return second, low
+            if first == second:
+                self._forget(start)
+                state[i] = _RESOLVED
+                result[i] = first
+                return first, _NO_GUESS
+            cycle = deps[start:]
+            self._forget(start)
+            self._backup_rule(cycle)
 
     def _forget(self, start: int) -> None:
         deps = self._deps
@@ -378,6 +417,10 @@ class MovementResolver:
         return 1 + self._count(self.sups[i])
 
     # --- results (after resolve_all) ------------------------------------------------------------
+
+    def unsettled(self) -> list[int]:
+        """Decisions not settled for good (none, after :meth:`resolve_all`)."""
+        return [i for i in range(self.n) if self.kind[i] != HOLD and self.state[i] != _RESOLVED]
 
     def moved(self, i: int) -> bool:
         return self.kind[i] == MOVE and self.result[i]

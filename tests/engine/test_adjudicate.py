@@ -53,11 +53,11 @@ def test_a_later_invalid_order_does_not_replace_a_valid_one() -> None:
     first, second = lines(out)
     assert first["status"] == "succeeded"
     assert second["status"] == "invalid"
-    assert not second["reason"].endswith("the unit held")  # it did not hold: its other order counted
+    assert not second["reason"].endswith("treated as a hold")  # it did not hold: its other order counted
     assert out["units"] == {"FRANCE": ["A BUR"]}
 
 
-def test_an_invalid_order_says_the_unit_held_and_the_unit_can_be_supported_in_holding() -> None:
+def test_an_invalid_order_is_treated_as_a_hold_and_the_unit_can_be_supported_in_holding() -> None:
     out = run(
         "S1901M",
         {"GERMANY": ["F KIE", "A BER"], "FRANCE": ["A HOL", "A RUH"]},
@@ -65,9 +65,74 @@ def test_an_invalid_order_says_the_unit_held_and_the_unit_can_be_supported_in_ho
     )
     row = by_order(out)["F KIE - MUN"]
     assert row["status"] == "invalid"
-    assert "fleets cannot go inland" in row["reason"] and row["reason"].endswith("; the unit held")
+    assert "fleets cannot go inland" in row["reason"] and row["reason"].endswith("; treated as a hold")
+    assert by_order(out)["F KIE H"]["reason"] == "no valid order: held against A HOL - KIE (2 vs 2)"
     assert by_order(out)["A BER S F KIE"]["status"] == "succeeded"
     assert by_order(out)["A HOL - KIE"]["reason"] == "bounced: F KIE held KIE (2 vs 2)"
+
+
+def test_the_lines_of_a_unit_whose_only_order_was_invalid_agree_with_each_other() -> None:
+    # DATC 6.D.34: the invalid support is treated as a hold, and that hold is what was dislodged.
+    out = run(
+        "S1901M",
+        {"GERMANY": ["A BER", "A SIL", "F BAL"], "ITALY": ["A PRU"], "RUSSIA": ["A WAR", "A LVN"]},
+        {"GERMANY": ["A Berlin - Prussia", "A Silesia Supports A Berlin - Prussia",
+                     "F Baltic Sea Supports A Berlin - Prussia"],
+         "ITALY": ["A Prussia Supports Livonia - Prussia"],
+         "RUSSIA": ["A Warsaw Supports A Livonia - Prussia", "A Livonia - Prussia"]},
+    )  # fmt: skip
+    assert [(r["input"], r["status"], r["reason"]) for r in lines(out, "ITALY")] == [
+        ("A Prussia Supports Livonia - Prussia", "invalid",
+         "A PRU cannot support a move into its own province Prussia (PRU) (to defend, write A PRU H); "
+         "treated as a hold"),
+        (None, "failed", "no valid order: dislodged by A BER - PRU (3 vs 1)"),
+    ]  # fmt: skip
+
+
+def test_a_retreat_phase_unit_whose_only_order_was_invalid_is_disbanded_and_both_lines_say_so() -> None:
+    out = run(
+        "F1901R",
+        {},
+        {"RUSSIA": ["A War - Mos"]},
+        dislodged={"RUSSIA": {"A WAR": {"attacker_from": "PRU", "retreats": ["GAL", "LVN"]}}},
+    )
+    assert [(r["input"], r["status"], r["reason"]) for r in lines(out, "RUSSIA")] == [
+        ("A War - Mos", "invalid",
+         "A WAR cannot retreat to Moscow (MOS) (it may retreat to GAL, LVN, or disband (A WAR D)); "
+         "treated as a disband"),
+        (None, "succeeded", "no valid retreat order: disbanded"),
+    ]  # fmt: skip
+
+
+def test_a_fleet_ordered_from_the_other_coast_is_reported_as_written() -> None:
+    # DATC 6.B.11: the line prints as the player wrote it, and the reason says where the fleet is.
+    out = run("S1901M", {"FRANCE": ["F SPA/NC"]}, {"FRANCE": ["F Spain(sc) - Gulf of Lyon"]})
+    row = lines(out)[0]
+    assert (row["order"], row["status"]) == ("F SPA/SC - LYO", "invalid")
+    assert row["reason"] == (
+        "the fleet in Spain is on the north coast, not the south coast; F SPA/NC cannot reach "
+        "Gulf of Lyon (LYO): there is no sea or coast route from Spain (north coast) in one move "
+        "(F SPA/NC can move to GAS, MAO, POR); treated as a hold"
+    )
+
+
+def test_a_convoy_path_written_out_is_ignored() -> None:
+    # DATC 4.A.6 a (no chapter-6 case): the seas named are only a route; any chain of convoying
+    # fleets carries the army, and the order is an explicit convoy (no land route, 4.A.3).
+    out = run(
+        "S1901M",
+        {"ENGLAND": ["A LON", "F NTH", "A YOR"], "FRANCE": ["A PIC", "F ENG"]},
+        {"ENGLAND": ["A Lon - Eng - Bel", "F Nth C A Lon - Bel", "A Yor - Nth - Bel"],
+         "FRANCE": ["A Pic - Eng - Bel", "F Eng H"]},
+    )  # fmt: skip
+    rows = {r["input"]: (r["order"], r["status"]) for r in lines(out) if r["input"]}
+    # the English Channel does not convoy London's army: the North Sea carries it all the same
+    assert rows["A Lon - Eng - Bel"] == ("A LON - BEL VIA", "succeeded")
+    # read as a convoy to Belgium; the North Sea convoys London, not Yorkshire
+    assert rows["A Yor - Nth - Bel"] == ("A YOR - BEL VIA", "failed")
+    # Picardy is next to Belgium, but the path makes it a convoy, and the Channel only holds
+    assert rows["A Pic - Eng - Bel"] == ("A PIC - BEL VIA", "failed")
+    assert out["units"] == {"ENGLAND": ["A BEL", "F NTH", "A YOR"], "FRANCE": ["A PIC", "F ENG"]}
 
 
 def test_orders_for_units_that_are_not_there_or_not_yours_are_invalid_and_change_nothing() -> None:

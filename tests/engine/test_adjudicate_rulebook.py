@@ -114,11 +114,13 @@ DIAGRAMS = [
      {"ENGLAND": ["A Lon-Bel", "F Eng C A Lon-Bel", "F Nth C A Lon-Bel"],
       "FRANCE": ["F Bre-Eng", "F Iri S F Bre-Eng"]},
      {"A LON - BEL", "F NTH C A LON - BEL", "F BRE - ENG", "F IRI S F BRE - ENG"}, {"F ENG"}),
-    # 30: the rulebook prints Italy's orders garbled ("F Ion-Rom; F Nap S F Tyn-Apu"); its text
-    # describes Naples supporting Rome against the convoying fleet, which is what we play.
-    (30, {"FRANCE": ["A TUN", "F TYS"], "ITALY": ["F ROM", "F NAP"]},
-     {"FRANCE": ["A Tun-Nap", "F Tyn C A Tun-Nap"], "ITALY": ["F Rom-Tyn", "F Nap S F Rom-Tyn"]},
-     {"F ROM - TYS", "F NAP S F ROM - TYS"}, {"F TYS"}),
+    # 30: the 2000 rulebook (seeds/000) prints Italy's orders garbled ("F Ion-Rom; F Nap S F Tyn-Apu"),
+    # but they start from a fleet in the Ionian Sea, and its text has Naples support an attack on the
+    # convoying fleet: F Ion-Tyn, F Nap S F Ion-Tyn, as the 2023 rulebook prints them. (Rome's
+    # fleet is diagram 31's, where France holds the Ionian.) The same in test_sample_game_orders.py.
+    (30, {"FRANCE": ["A TUN", "F TYS"], "ITALY": ["F ION", "F NAP"]},
+     {"FRANCE": ["A Tun-Nap", "F Tyn C A Tun-Nap"], "ITALY": ["F Ion-Tyn", "F Nap S F Ion-Tyn"]},
+     {"F ION - TYS", "F NAP S F ION - TYS"}, {"F TYS"}),
     (31, {"FRANCE": ["A TUN", "F TYS", "F ION"], "ITALY": ["F ROM", "F NAP"]},
      {"FRANCE": ["A Tun-Nap", "F Tyn C A Tun-Nap", "F Ion C A Tun-Nap"],
       "ITALY": ["F Rom-Tyn", "F Nap S F Rom-Tyn"]},

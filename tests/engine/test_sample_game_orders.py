@@ -351,7 +351,9 @@ DIAGRAMS = {
     "27": "Austria: A Ser-Bud; A Vie-Bud\nRussia: A Gal S Austrian A Ser-Bud",
     "28": "England: A Lon-Bel; F Nth C A Lon-Bel\nFrance: A Bel-Lon; F Eng C A Bel-Lon",
     "29": "England: A Lon-Bel; F Eng C A Lon-Bel; F Nth C A Lon-Bel\nFrance: F Bre-Eng; F Iri S F Bre-Eng",
-    # Diagram 30 as its text describes it: Italy attacks the convoying fleet, supported from Naples.
+    # Diagram 30 as its text describes it: Italy attacks the convoying fleet from the Ionian Sea (where
+    # the garbled printed orders start), supported from Naples; as the 2023 rulebook prints it, and the
+    # same as in test_adjudicate_rulebook.py.
     "30": "France: A Tun-Nap; F Tyn C A Tun-Nap\nItaly: F Ion-Tyn; F Nap S F Ion-Tyn",
     "31": "France: A Tun-Nap; F Tyn C A Tun-Nap; F Ion C A Tun-Nap\nItaly: F Rom-Tyn; F Nap S F Rom-Tyn",
     "32": "France: A Tun-Nap; F Tyn C A Tun-Nap; F Ion C A Tun-Nap; A Apu S A Tun-Nap\n"
@@ -371,16 +373,27 @@ DIAGRAM_REFUSALS = {
 }
 
 
+def _with_powers(lines: list[str]) -> list[tuple[str, str]]:
+    """(power, line) for each line; a line without "Power: " in front belongs to the power above it,
+    as the rulebook lays its lists out (split_orders puts a name only before that line's orders)."""
+    out = []
+    power = ""
+    for line in lines:
+        if ": " in line:
+            power = line.split(": ", 1)[0].upper()
+        out.append((power, line))
+    return out
+
+
 def _diagram_board(game_map: GameMap, lines: list[str]) -> Board:
     units: dict[str, list[str]] = {}
-    for line in lines:
-        power, text = line.split(": ", 1)
+    for power, line in _with_powers(lines):
         try:
-            order = parse_order(text, game_map, "M")
+            order = parse_order(line, game_map, "M")
         except OrderParseError:
             continue
         assert order.unit is not None
-        units.setdefault(power.upper(), []).append(str(order.unit))
+        units.setdefault(power, []).append(str(order.unit))
     return Board.from_json({"phase": "S1901M", "units": units, "centers": {}}, game_map)
 
 
@@ -388,13 +401,13 @@ def _diagram_board(game_map: GameMap, lines: list[str]) -> Board:
 def test_diagram_orders(game_map: GameMap, name: str) -> None:
     lines = split_orders(DIAGRAMS[name], game_map)
     board = _diagram_board(game_map, lines)
-    for line in lines:
-        power, text = line.split(": ", 1)
+    for power, line in _with_powers(lines):
+        text = line.split(": ", 1)[-1]
         if text in DIAGRAM_REFUSALS:
             with pytest.raises((InvalidOrder, OrderParseError), match=DIAGRAM_REFUSALS[text]):
-                read_order(line, board, power.upper())
+                read_order(line, board, power)
             continue
-        order = read_order(line, board, power.upper())
+        order = read_order(line, board, power)
         assert order.unit is not None and order.unit.type in ("A", "F")
 
 

@@ -109,8 +109,12 @@ def test_wrong_coast_of_own_fleet_is_corrected(board: Board) -> None:
 
 def test_wrong_coast_does_not_move_the_fleet_to_the_other_coast(board: Board) -> None:
     # DATC 6.B.11: naming the other coast does not put the fleet there.
+    # The reason starts from what the player wrote (the north coast), as the printed order does.
     err = refused("F StP/NC - Bar", board, "RUSSIA")
-    assert "F STP/SC cannot reach Barents Sea (BAR)" in err.reason
+    assert err.reason.startswith(
+        "the fleet in St. Petersburg is on the south coast, not the north coast; "
+        "F STP/SC cannot reach Barents Sea (BAR)"
+    )
 
 
 def test_wrong_coast_of_a_supported_fleet(board: Board) -> None:
@@ -191,6 +195,31 @@ def test_supporter_must_reach_the_destination(board: Board) -> None:
     assert "F BRE cannot support A PAR: it could not move to Paris (PAR) itself" in err.reason
     err = refused("A Lon S F Nth", board, "ENGLAND")  # an army cannot support into the sea
     assert "A LON cannot support F NTH" in err.reason
+
+
+@pytest.mark.parametrize(
+    ("units", "text", "power", "why"),
+    [
+        ({"ITALY": ["F ROM", "A TYR"]}, "F Rom S A Tyr - Ven", "ITALY",
+         "a fleet moves along a coast, and ROM and VEN share a border but no coast"),  # Venice is coastal
+        ({"FRANCE": ["A MAR", "A SPA"]}, "A Mar S A Spa - Por", "FRANCE", "POR is not next to MAR"),
+        ({"GERMANY": ["A MUN", "A BER"]}, "A Mun S A Ber - Pru", "GERMANY", "PRU is not next to MUN"),
+        ({"FRANCE": ["A MAR", "F WES"]}, "A Mar S F Wes - Lyo", "FRANCE", "armies cannot enter the sea"),
+        ({"GERMANY": ["F KIE", "A BER"]}, "F Kie S A Ber - Mun", "GERMANY",
+         "fleets cannot go inland, and MUN is inland"),
+        ({"FRANCE": ["F SPA/NC", "A MAR"]}, "F Spa/nc S A Mar", "FRANCE",
+         "MAR cannot be reached from SPA/NC, only from the other coast"),
+        ({"ITALY": ["F ROM", "F ADR"]}, "F Rom S F Adr - Apu", "ITALY",
+         "a fleet moves along a coast, and ROM and APU share a border but no coast"),
+        ({"ENGLAND": ["F NTH", "F MAO"]}, "F Nth S F Mao - Iri", "ENGLAND", "IRI is not next to NTH"),
+    ],
+)  # fmt: skip
+def test_a_support_out_of_reach_names_the_real_cause(
+    make_board: MakeBoard, units: dict[str, list[str]], text: str, power: str, why: str
+) -> None:
+    err = refused(text, make_board("S1901M", units=units, centers={}), power)
+    assert err.hint == f"a unit supports only into a province it could move to: {why}"
+    assert "(" not in err.hint
 
 
 def test_supported_unit_must_be_able_to_get_there(board: Board) -> None:
@@ -371,6 +400,14 @@ def test_builds(winter: Board) -> None:
     assert read_order("waive", winter, "FRANCE") == Waive()
 
 
+def test_a_build_inland_without_a_unit_type_is_an_army(winter: Board) -> None:
+    assert accepted("Build Mos", winter, "RUSSIA") == "A MOS B"  # only an army fits in Moscow
+    assert accepted("B Mos", winter, "RUSSIA") == "A MOS B"
+    assert accepted("Build Mun", winter, "GERMANY") == "A MUN B"
+    err = refused("Build Ber", winter, "GERMANY")  # Berlin is on the coast: either fits
+    assert "does not say army or fleet" in err.reason and err.hint == "write A BER B or F BER B"
+
+
 def test_build_refusals(winter: Board) -> None:
     err = refused("Build F St Petersburg", winter, "RUSSIA")  # DATC 6.B.14
     assert "a fleet built in St. Petersburg (STP) must say which coast" in err.reason
@@ -389,8 +426,9 @@ def test_build_refusals(winter: Board) -> None:
     assert "you can build in BER, MUN" in (err.hint or "")
     err = refused("A Mar B", winter, "FRANCE")
     assert "you do not control it (it belongs to ITALY)" in err.reason
-    err = refused("B Mos", winter, "RUSSIA")
-    assert "does not say army or fleet" in err.reason and "A MOS B" in (err.hint or "")
+    err = refused("Build StP", winter, "RUSSIA")  # a coastal site: army or fleet?
+    assert "does not say army or fleet" in err.reason
+    assert err.hint == "write A STP B or F STP/NC B or F STP/SC B"
     err = refused("A Par B", winter, "FRANCE")
     assert "A PAR stands there" in err.reason
     err = refused("A Vie B", winter, "FRANCE")

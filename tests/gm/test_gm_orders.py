@@ -146,14 +146,14 @@ async def test_a_player_with_two_powers_orders_both_in_one_message(sessions: Ses
     assert player_of(started, "FRANCE") == holder
     async with sessions() as s:
         report = await orders.submit_orders(
-            s, started.game.id, holder, "A Vie-Gal\nA Par-Bur\nFrance: F Bre H\nA Mun-Ruh", now=T0
+            s, started.game.id, holder, "A Vie-Gal\nA Par-Bur\nFrance:\nF Bre H\nA Mun-Ruh", now=T0
         )
     assert [(o.power, o.order) for o in report.accepted] == [
         ("AUSTRIA", "A VIE - GAL"),
         ("FRANCE", "A PAR - BUR"),
         ("FRANCE", "F BRE H"),
     ]
-    (munich,) = report.refused  # after "France:", the line is France's: France's reason
+    (munich,) = report.refused  # under the heading "France:", the line is France's: France's reason
     assert munich.power == "FRANCE" and "GERMANY" in (munich.reason or "")
     async with sessions() as s:
         report = await orders.submit_orders(s, started.game.id, holder, "A Bud-Ser\nA Ven-Tyr", now=T0)
