@@ -82,3 +82,18 @@ def powers_text(powers: Iterable[str]) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def duration(minutes: int) -> str:
+    """``2 hours``, ``1 day 6 hours``, ``45 minutes``: the one way gm words a length of time."""
+    days, rest = divmod(int(minutes), 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [plural(days, "day") if days else "", plural(hours, "hour") if hours else ""]
+    parts.append(plural(mins, "minute") if mins or not (days or hours) else "")
+    return " ".join(p for p in parts if p)
+
+
+def seconds_text(seconds: float) -> str:
+    """``12 seconds`` under a minute, else :func:`duration` in whole minutes."""
+    whole = max(0, int(seconds))
+    return plural(whole, "second") if whole < 60 else duration(whole // 60)

@@ -12,7 +12,7 @@ line changes nothing and comes back with the engine's reason and hint. The whole
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete
 from sqlmodel import col, select
@@ -41,6 +41,7 @@ from gm.variants import game_map as map_of
 from gm.views import PhaseInfo
 
 MAX_LINES = 100
+NEW_PHASE_NOTICE = timedelta(minutes=10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +95,16 @@ class OrdersView:
 
 @dataclass(frozen=True, slots=True)
 class SubmissionReport:
-    """The answer to a submission: each line's fate, then the caller's orders and what is missing."""
+    """The answer to a submission: each line's fate, then the caller's orders and what is missing.
+
+    ``new_phase_notice``: set when the phase the orders went to opened moments ago (within
+    :data:`NEW_PHASE_NOTICE`) as another closed: a player who typed orders for the phase that just
+    closed (a late direct message, ``/order text:``) learns that they now count for the new one.
+    Nothing typed is refused for it; the adapter shows the sentence above the answer."""
 
     lines: tuple[LineOutcome, ...]
     view: OrdersView
+    new_phase_notice: str | None = None
 
     @property
     def accepted(self) -> tuple[LineOutcome, ...]:
@@ -162,9 +169,12 @@ async def submit_orders(
             submitted_at=now,
         )
     )
+    notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
     await session.commit()
     after = replace(state, orders={**state.orders, **current})
-    return SubmissionReport(lines=tuple(outcomes), view=_view_of(after, game, phase, powers))
+    return SubmissionReport(
+        lines=tuple(outcomes), view=_view_of(after, game, phase, powers), new_phase_notice=notice
+    )
 
 
 async def clear_orders(
@@ -263,6 +273,27 @@ async def early_close_due(session: AsyncSession, phase_id: int) -> bool:
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+
+async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: datetime) -> str | None:
+    """The warning for orders sent just after the previous phase closed (see SubmissionReport)."""
+    if phase.ordinal == 0 or now - phase.opened_at >= NEW_PHASE_NOTICE:
+        return None
+    previous = (
+        await session.exec(
+            select(PhaseRecord.name, PhaseRecord.closed_at).where(
+                PhaseRecord.game_id == phase.game_id, PhaseRecord.ordinal == phase.ordinal - 1
+            )
+        )
+    ).first()
+    if previous is None or previous[1] is None:
+        return None
+    name, closed_at = previous
+    ago = say.seconds_text((now - closed_at).total_seconds())
+    return (
+        f"{say.long_name(name)} closed {ago} ago: these orders are for {say.long_name(phase.name)}. "
+        "Check the new position (/map)."
+    )
 
 
 def _log_return(session: AsyncSession, game: Game, user_id: int, now: datetime, powers: list[str]) -> None:

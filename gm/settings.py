@@ -42,7 +42,8 @@ class GameSettings:
         return {"M": self.movement_minutes, "R": self.retreat_minutes, "A": self.adjustment_minutes}[kind]
 
     def validated(self, game_map: GameMap, *, variant: str | None = None) -> GameSettings:
-        """These settings, normalised, or InvalidSettings naming every value out of range.
+        """These settings, normalised, or InvalidSettings naming every value out of range or of the
+        wrong kind (a text where a number belongs, no press mode at all).
 
         ``variant`` (default: the map's own name) decides the player counts and the first year."""
         problems: list[str] = []
@@ -51,41 +52,33 @@ class GameSettings:
         _check_minutes(problems, "Retreat phases", self.retreat_minutes, RETREAT_MINUTES)
         _check_minutes(problems, "Adjustment phases", self.adjustment_minutes, ADJUSTMENT_MINUTES)
         counts = played.player_counts
-        if self.players not in counts:
-            problems.append(f"This map is played by {_range_text(counts)} players, not {self.players}.")
-            other = variant_for_players(self.players) if isinstance(self.players, int) else None
+        if not _whole(self.players) or self.players not in counts:
+            problems.append(f"This map is played by {_range_text(counts)} players, not {self.players!r}.")
+            other = variant_for_players(self.players) if _whole(self.players) else None
             if other is not None and other.name != played.name:
                 problems.append(
                     f"For {self.players} players choose the variant {other.name!r} ({other.title})."
                 )
-        press = str(self.press).strip().lower()
+        press = self.press.strip().lower() if isinstance(self.press, str) else None
         if press not in PRESS_MODES:
             problems.append(f"Press must be one of {', '.join(PRESS_MODES)}, not {self.press!r}.")
         start_year = played.first_year()
-        if self.last_year is not None and not start_year <= self.last_year < start_year + MAX_GAME_YEARS:
+        last = self.last_year
+        if last is not None and (not _whole(last) or not start_year <= last < start_year + MAX_GAME_YEARS):
             problems.append(
                 f"The last year must be between {start_year} and {start_year + MAX_GAME_YEARS - 1} "
-                f"(the game starts in {start_year}), not {self.last_year}."
+                f"(the game starts in {start_year}), not {last!r}."
             )
-        hours = tuple(sorted({float(h) for h in self.reminder_hours}, reverse=True))
-        if len(hours) > MAX_REMINDERS:
-            problems.append(f"At most {MAX_REMINDERS} reminders, not {len(hours)}.")
-        low, high = REMINDER_HOURS
-        bad = [h for h in hours if not low <= h <= high]
-        if bad:
-            problems.append(
-                f"Reminders go from {low * 60:g} minutes to {high:g} hours before the deadline; "
-                f"{', '.join(f'{h:g}' for h in bad)} hours is out of range."
-            )
+        hours = _reminder_hours(problems, self.reminder_hours)
         cd_after = self.civil_disorder_after
-        if not isinstance(cd_after, int) or not 0 <= cd_after <= MAX_CIVIL_DISORDER_AFTER:
+        if not _whole(cd_after) or not 0 <= cd_after <= MAX_CIVIL_DISORDER_AFTER:
             problems.append(
                 f"Civil disorder comes after 1 to {MAX_CIVIL_DISORDER_AFTER} missed movement phases "
                 f"in a row (0: never), not {cd_after!r}."
             )
         if problems:
             raise InvalidSettings(problems, "Change those values and create the game again.")
-        return replace(self, press=press, reminder_hours=hours)
+        return replace(self, press=press or "", reminder_hours=hours)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -100,16 +93,45 @@ class GameSettings:
         return cls(**known)
 
 
+def _whole(value: object) -> bool:
+    """An int, and not a bool (``True`` is an int to Python, not a number of minutes to a player)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _reminder_hours(problems: list[str], value: object) -> tuple[float, ...]:
+    """The reminders as hours, latest first; a problem for each value that is not a number in range."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        problems.append(f"Reminders must be a list of hours before the deadline, not {value!r}.")
+        return ()
+    others = [h for h in value if isinstance(h, bool) or not isinstance(h, (int, float))]
+    numbers = [h for h in value if isinstance(h, (int, float)) and not isinstance(h, bool)]
+    if others:
+        problems.append(
+            f"Reminders are numbers of hours before the deadline, not {', '.join(repr(h) for h in others)}."
+        )
+    hours = tuple(sorted({float(h) for h in numbers}, reverse=True))
+    if len(hours) > MAX_REMINDERS:
+        problems.append(f"At most {MAX_REMINDERS} reminders, not {len(hours)}.")
+    low, high = REMINDER_HOURS
+    bad = [h for h in hours if not low <= h <= high]  # NaN too: it is in no range
+    if bad:
+        problems.append(
+            f"Reminders go from {low * 60:g} minutes to {high:g} hours before the deadline; "
+            f"{', '.join(f'{h:g}' for h in bad)} hours is out of range."
+        )
+    return hours
+
+
 def _check_minutes(problems: list[str], what: str, value: int, bounds: tuple[int, int]) -> None:
     low, high = bounds
-    if not isinstance(value, int) or not low <= value <= high:
+    if not _whole(value) or not low <= value <= high:
         problems.append(
             f"{what} must last from {_duration(low)} to {_duration(high)}, not {_duration(value)}."
         )
 
 
 def _duration(minutes: object) -> str:
-    if not isinstance(minutes, int):
+    if not _whole(minutes):
         return repr(minutes)
     if minutes % MINUTES_PER_DAY == 0 and minutes:
         days = minutes // MINUTES_PER_DAY

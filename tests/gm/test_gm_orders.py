@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlmodel import select
 
@@ -20,6 +22,7 @@ from gm.errors import (
 from tests.gm.conftest import (
     CREATOR,
     T0,
+    close,
     current_phase,
     make_game,
     make_started_game,
@@ -263,3 +266,31 @@ async def test_ready_brings_a_player_back_from_civil_disorder(sessions: SessionF
     async with sessions() as s:
         player = (await s.exec(select(Player).where(Player.user_id == italy))).one()
     assert player.status == PlayerStatus.ACTIVE
+
+
+async def test_orders_sent_just_after_a_close_say_that_they_are_for_the_new_phase(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    first = await submit(sessions, started, "FRANCE", "A Par-Bur")
+    assert first.new_phase_notice is None  # the first phase follows no other
+    await close(sessions, started.game.id)  # at T0
+    late = await submit(sessions, started, "FRANCE", "A Bur-Bel", now=T0 + timedelta(seconds=12))
+    assert [line.order for line in late.accepted] == ["A BUR - BEL"]  # kept, for the new phase
+    assert late.view.phase.name == "F1901M"
+    assert late.new_phase_notice == (
+        "Spring 1901 Movement closed 12 seconds ago: these orders are for Fall 1901 Movement. "
+        "Check the new position (/map)."
+    )
+    later = await submit(sessions, started, "FRANCE", "A Mar H", now=T0 + timedelta(minutes=11))
+    assert later.new_phase_notice is None
+    async with sessions() as s:  # the form names its phase: no warning needed
+        from_form = await orders.submit_orders(
+            s,
+            started.game.id,
+            player_of(started, "FRANCE"),
+            "F Bre H",
+            expected_phase="F1901M",
+            now=T0 + timedelta(minutes=1),
+        )
+    assert from_form.accepted and from_form.new_phase_notice is None
