@@ -93,6 +93,8 @@ class Gamemaster:
             result.phase.name,
             result.phase.deadline,
             result.game.settings.reminder_hours,
+            result.phase.opened_at,
+            catch_up=False,
         )
         await self.deliver()
 
@@ -118,7 +120,13 @@ class Gamemaster:
             settings = await self._settings(effects.game_id)
             for info in effects.schedule:
                 self.scheduler.schedule_phase(
-                    info.game_id, info.id, info.name, info.deadline, settings.reminder_hours
+                    info.game_id,
+                    info.id,
+                    info.name,
+                    info.deadline,
+                    settings.reminder_hours,
+                    info.opened_at,
+                    catch_up=False,
                 )
         if effects.game_ended:
             await self.publish_final(effects.game_id)
@@ -167,7 +175,13 @@ class Gamemaster:
         if nxt is not None:
             settings = await self._settings(outcome.game_id)
             self.scheduler.schedule_phase(
-                nxt.game_id, nxt.id, nxt.name, nxt.deadline, settings.reminder_hours
+                nxt.game_id,
+                nxt.id,
+                nxt.name,
+                nxt.deadline,
+                settings.reminder_hours,
+                nxt.opened_at,
+                catch_up=False,
             )
         await self.deliver()
         if nxt is not None and outcome.next_close_now:

@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 PhaseCallback = Callable[[int], Awaitable[Any]]
 Callback = Callable[[], Awaitable[Any]]
 OUTBOX_JOB = "outbox"
+REMINDER_MARGIN = timedelta(minutes=1)  # a reminder this close to the phase's opening is skipped
 RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last one repeats
 
 
@@ -191,17 +192,26 @@ class GameScheduler:
         deadline: datetime | None,
         reminder_hours: Iterable[float] = (),
         opened_at: datetime | None = None,
+        *,
+        catch_up: bool | None = None,
     ) -> int:
         """(Re)place a phase's deadline job and its reminder jobs still ahead; returns the reminders set.
 
-        A deadline already past fires at once. ``deadline`` None (paused) removes the jobs. When the
-        phase opened at ``opened_at`` (given at start-up), the latest reminder that fell due while the
-        bot was away is sent at once if the deadline is still ahead: players would rather hear late
-        than not at all, and the outbox key stops a reminder that did go out from going out twice.
+        A deadline already past fires at once. ``deadline`` None (paused) removes the jobs.
+
+        A reminder whose lead time is as long as the phase itself (the default 24-hour reminder of a
+        24-hour phase) would fall due as the phase opens, when the call to order has just gone out:
+        it is skipped (``opened_at``: when the phase opened, so such reminders are recognised).
+        With ``catch_up`` (start-up; by default whenever ``opened_at`` is given) the latest reminder
+        that fell due while the bot was away is sent at once if the deadline is still ahead: players
+        would rather hear late than not at all, and the outbox key stops a reminder that did go out
+        from going out twice.
         """
         self.unschedule_phase(game_id, phase_name)
         if deadline is None:
             return 0
+        if catch_up is None:
+            catch_up = opened_at is not None
         now = self._clock()
         job_id = deadline_job_id(game_id, phase_name)
         self._add(job_id, max(deadline, now), self._deadline_job, phase_id, job_id)
@@ -209,12 +219,14 @@ class GameScheduler:
         missed: list[float] = []
         for hours in reminder_hours:
             at = deadline - timedelta(hours=hours)
+            if opened_at is not None and at <= opened_at + REMINDER_MARGIN:
+                continue  # due as the phase opens: the call to order says it all
             if at > now:
                 self._add(
                     reminder_job_id(game_id, phase_name, hours), at, self._reminder_job, phase_id, hours
                 )
                 count += 1
-            elif opened_at is not None and at >= opened_at and deadline > now:
+            elif catch_up and opened_at is not None and deadline > now:
                 missed.append(hours)
         if missed:
             hours = min(missed)

@@ -24,6 +24,7 @@ class PhaseInfo:
     kind: str  # M, R or A
     status: str
     deadline: datetime | None
+    opened_at: datetime | None = None
 
     @classmethod
     def of(cls, phase: PhaseRecord) -> PhaseInfo:
@@ -37,6 +38,7 @@ class PhaseInfo:
             kind=parsed.kind,
             status=str(phase.status),
             deadline=phase.deadline,
+            opened_at=phase.opened_at,
         )
 
 

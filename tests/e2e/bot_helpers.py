@@ -55,9 +55,12 @@ class Table:
         raise KeyError(power)
 
 
-async def make_table(fake: FakeDiscord, players: int = 7) -> Table:
+async def make_table(fake: FakeDiscord, players: int = 7, *, mentionable: bool = True) -> Table:
+    """``mentionable``: the moderator role may be @mentioned, as the README asks admins to set it."""
     guild = await fake.create_guild("Diplomacy Club")
-    moderators = await fake.create_role(guild, MODERATOR_ROLE, Permission.MANAGE_THREADS)
+    moderators = await fake.create_role(
+        guild, MODERATOR_ROLE, Permission.MANAGE_THREADS, mentionable=mentionable
+    )
     users = [await fake.create_user(f"player{i}") for i in range(players)]
     for user in users:
         await fake.add_member(guild, user)

@@ -23,6 +23,7 @@ from tests.e2e.fakediscord import (
     User,
     UserActionError,
     overwrite,
+    payloads,
     running_bot,
 )
 
@@ -649,3 +650,73 @@ async def test_guild_command_sync_is_recorded_and_used(
     )
     assert handle.interaction.payload["data"]["guild_id"] == str(server.guild.id)
     assert (await handle.message()).content == "Created local for 7 players"
+
+
+async def test_a_nonce_sent_again_returns_the_first_message(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    channel = bot.get_channel(server.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("part 1", nonce="gm7.0")  # discord.py sends enforce_nonce with a nonce
+    again = await channel.send("part 1", nonce="gm7.0")
+    other = await channel.send("part 2", nonce="gm7.1")
+    assert again.id == first.id and other.id != first.id
+    assert [m.content for m in fake.channel_messages(server.general)] == ["part 1", "part 2"]
+    fake.world.limits.nonce_window_seconds = 0  # after Discord's window the nonce is free again
+    later = await channel.send("part 1", nonce="gm7.0")
+    assert later.id != first.id and len(fake.channel_messages(server.general)) == 3
+
+
+async def test_a_role_mention_notifies_only_a_mentionable_role_or_a_mention_everyone_author(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    role = server.moderator_role
+    text = f"<@&{role.id}> help"
+
+    async def announce() -> list[str]:
+        await (
+            await fake.slash(server.alice, "game", "announce", options={"text": text}, channel=server.general)
+        )
+        [posted] = fake.channel_messages(server.general)[-1:]
+        return payloads.mentions_of(fake.world, posted)["mention_roles"]
+
+    assert await announce() == [], "a role nobody may mention notifies nobody"
+    await fake.set_role_mentionable(server.guild, role, True)
+    assert await announce() == [str(role.id)]
+    await fake.set_role_mentionable(server.guild, role, False)
+    bot_role = next(r for r in server.guild.roles.values() if r.managed)
+    bot_role.permissions |= Permission.MENTION_EVERYONE
+    assert await announce() == [str(role.id)], "Mention Everyone lets the author ping any role"
+
+
+async def test_server_limits_are_enforced_like_discord(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    guild = bot.get_guild(server.guild.id)
+    assert guild is not None
+    fake.world.limits.channels = len(fake.world.guild_channels(server.guild.id)) + 3
+    fake.world.limits.per_category = 1
+    fake.world.limits.active_threads = 1
+    category = await guild.create_category("Game 1")
+    await guild.create_text_channel("one", category=category)
+    with pytest.raises(discord.HTTPException) as full_category:
+        await guild.create_text_channel("two", category=category)
+    assert full_category.value.code == 50035 and "in category" in full_category.value.text
+    await guild.create_text_channel("two")
+    with pytest.raises(discord.HTTPException) as full_server:
+        await guild.create_text_channel("three")
+    assert full_server.value.code == 30013
+    general = guild.get_channel(server.general.id)
+    assert isinstance(general, discord.TextChannel)
+    thread = await general.create_thread(name="a", type=discord.ChannelType.private_thread)
+    await thread.add_user(discord.Object(id=server.alice.id))
+    with pytest.raises(discord.HTTPException) as too_many:
+        await general.create_thread(name="b", type=discord.ChannelType.private_thread)
+    assert too_many.value.code == 160006
+    await thread.edit(archived=True, locked=True)  # an archived thread no longer counts
+    await general.create_thread(name="c", type=discord.ChannelType.private_thread)
+    archived = [t async for t in general.archived_threads(private=True)]
+    assert [t.name for t in archived] == ["a"] and archived[0].locked
+    await fake.flush()
+    with pytest.raises(UserActionError, match="locked"):
+        await fake.say(server.alice, fake.world.channels[thread.id], "hello")

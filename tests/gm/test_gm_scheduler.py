@@ -130,7 +130,7 @@ async def test_everybody_ready_closes_the_phase_through_the_gamemaster(sessions:
 
 async def test_a_reminder_job_messages_the_players_still_missing_orders(sessions: SessionFactory) -> None:
     settings = GameSettings(reminder_hours=(1.0,))
-    started = await start_now(sessions, utcnow(), settings)
+    started = await start_now(sessions, utcnow() - timedelta(hours=2), settings)  # opened 2 hours ago
     await set_deadline(sessions, started.phase.id, utcnow() + timedelta(hours=1, seconds=0.3))
     for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
         async with sessions() as s:
@@ -262,5 +262,45 @@ async def test_a_close_that_failed_while_writing_is_finished_by_the_retry(sessio
             results = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all()
         assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
         assert len(results) == 1
+    finally:
+        await gm.shutdown()
+
+
+async def test_a_reminder_as_long_as_the_phase_is_never_sent_not_even_after_a_restart(
+    sessions: SessionFactory,
+) -> None:
+    """The defaults: 24-hour movement phases and a 24-hour reminder, which falls due as the phase
+    opens. A restart must not take it for a reminder missed while the bot was away."""
+    started = await start_now(sessions, utcnow() - timedelta(hours=2))  # deadline in 22 hours
+    for _ in range(2):
+        gm = gamemaster(sessions)
+        report = await gm.start()
+        try:
+            await asyncio.sleep(0.2)
+            await gm.scheduler.idle(timeout=30)
+            assert report.reminders == 1
+            assert f"reminder:{started.game.id}:S1901M:1" in gm.scheduler.job_ids()
+            assert f"reminder:{started.game.id}:S1901M:24" not in gm.scheduler.job_ids()
+        finally:
+            await gm.shutdown()
+    async with sessions() as s:
+        assert (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "reminder"))).all() == []
+
+
+async def test_reminders_due_within_a_minute_of_the_opening_are_not_scheduled(
+    sessions: SessionFactory,
+) -> None:
+    started = await start_now(sessions, utcnow())
+    gm = gamemaster(sessions)
+    gm.scheduler.start()
+    try:
+        now = utcnow()
+        count = gm.scheduler.schedule_phase(
+            started.game.id, started.phase.id, "S1901M", now + timedelta(hours=24), (24, 23.995, 1), now
+        )
+        assert count == 1
+        assert [j for j in gm.scheduler.job_ids() if j.startswith("reminder:")] == [
+            f"reminder:{started.game.id}:S1901M:1"
+        ]
     finally:
         await gm.shutdown()

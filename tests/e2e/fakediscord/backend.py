@@ -166,17 +166,37 @@ class Backend:
         self.gateway.dispatch("GUILD_CREATE", self._guild_create(guild), intent=GUILDS)
         return guild
 
-    def create_role(self, guild: Guild, name: str, permissions: int, *, position: int | None = None) -> Role:
+    def create_role(
+        self,
+        guild: Guild,
+        name: str,
+        permissions: int,
+        *,
+        position: int | None = None,
+        mentionable: bool = False,
+    ) -> Role:
         if position is None:
             position = max((r.position for r in guild.roles.values() if not r.managed), default=0) + 1
         role = Role(
-            id=new_snowflake(), guild_id=guild.id, name=name, permissions=permissions, position=position
+            id=new_snowflake(),
+            guild_id=guild.id,
+            name=name,
+            permissions=permissions,
+            position=position,
+            mentionable=mentionable,
         )
         guild.roles[role.id] = role
         self.gateway.dispatch(
             "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": payloads.role(role)}, intent=GUILDS
         )
         return role
+
+    def update_role(self, guild: Guild, role: Role, *, mentionable: bool) -> None:
+        role.mentionable = mentionable
+        self.gateway.dispatch(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": payloads.role(role)}, intent=GUILDS
+        )
+        self.notifier.notify()
 
     def add_member(self, guild: Guild, user: User, roles: list[Role]) -> Member:
         member = Member(user_id=user.id, guild_id=guild.id, role_ids=[r.id for r in roles])
@@ -440,6 +460,7 @@ class Backend:
             message.allowed_mentions = payload.get("allowed_mentions")
         if not editing:
             message.tts = bool(payload.get("tts"))
+            message.nonce = None if payload.get("nonce") is None else str(payload["nonce"])
             message.message_reference = payload.get("message_reference")
             message.flags = int(payload.get("flags") or 0) & (
                 MessageFlag.EPHEMERAL | MessageFlag.SUPPRESS_NOTIFICATIONS | MessageFlag.IS_COMPONENTS_V2

@@ -175,11 +175,25 @@ class FakeDiscord:
         return guild
 
     async def create_role(
-        self, guild: Guild, name: str, permissions: int = 0, *, position: int | None = None
+        self,
+        guild: Guild,
+        name: str,
+        permissions: int = 0,
+        *,
+        position: int | None = None,
+        mentionable: bool = False,
     ) -> Role:
-        role = self.backend.create_role(guild, name, int(permissions), position=position)
+        """A role made by a server admin; like on Discord, nobody may @mention it unless ``mentionable``
+        (or they hold Mention Everyone)."""
+        role = self.backend.create_role(
+            guild, name, int(permissions), position=position, mentionable=mentionable
+        )
         await self.flush()
         return role
+
+    async def set_role_mentionable(self, guild: Guild, role: Role, mentionable: bool) -> None:
+        self.backend.update_role(guild, role, mentionable=mentionable)
+        await self.flush()
 
     async def add_member(self, guild: Guild, user: User, *roles: Role) -> Member:
         member = self.backend.add_member(guild, user, list(roles))
@@ -352,6 +366,11 @@ class FakeDiscord:
         permissions = self.world.permissions(user.id, channel)
         if not permissions & Permission.VIEW_CHANNEL or not permissions & needed:
             raise UserActionError(f"{user.username} cannot post in #{channel.name}")
+        if channel.is_thread and channel.locked and not permissions & Permission.MANAGE_THREADS:
+            raise UserActionError(f"{user.username} cannot post in #{channel.name}: the thread is locked")
+        if channel.is_thread and channel.archived:  # posting in an archived, unlocked thread reopens it
+            channel.archived = False
+            self.backend.update_channel(channel)
         message = self.backend.post_message(channel, user.id, {"content": text})
         await self.flush()
         return message
@@ -428,10 +447,17 @@ class FakeDiscord:
         is_global: bool = False,
         code: int | None = None,
         message: str | None = None,
+        after: int = 0,
     ) -> Fault:
         """Make the next `times` calls matching "METHOD /path-glob" fail with `status` (429 with
-        retry_after in the body and a Via header, as discord.py expects; 403/404/500 with a JSON error)."""
-        return self.faults.add(Fault(pattern, status, times, retry_after, is_global, code, message))
+        retry_after in the body and a Via header, as discord.py expects; 403/404/500 with a JSON error).
+        ``after``: let that many matching calls through first (fail the third part of a long post)."""
+        return self.faults.add(Fault(pattern, status, times, retry_after, is_global, code, message, after))
+
+    def slow_down(self, pattern: str, seconds: float, *, times: int = 1) -> Fault:
+        """Answer the next `times` calls matching "METHOD /path-glob" only after `seconds` (a slow
+        Discord: lets a test act while the bot is in the middle of something)."""
+        return self.faults.add(Fault(pattern, 0, times, delay=seconds))
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close the bot's websocket from the server side; discord.py reconnects and RESUMEs."""

@@ -24,6 +24,10 @@ class Fault:
     is_global: bool = False
     code: int | None = None
     message: str | None = None
+    after: int = 0
+    """Matching calls to let through before failing."""
+    delay: float = 0.0
+    """With status 0: no failure, the call is answered normally after this many seconds (latency)."""
 
     def matches(self, method: str, path: str, template: str | None) -> bool:
         want_method, _, want_path = self.pattern.partition(" ")
@@ -77,6 +81,9 @@ class FaultPlan:
         """The first armed fault matching this call, with one use consumed."""
         for fault in self.faults:
             if fault.remaining > 0 and fault.matches(method, path, template):
+                if fault.after > 0:
+                    fault.after -= 1
+                    continue
                 fault.remaining -= 1
                 return fault
         return None

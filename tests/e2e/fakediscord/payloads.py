@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from .ids import iso
+from .permissions import Permission
 from .state import Attachment, Channel, ChannelType, Command, Guild, Member, Message, Role, User
 from .world import World
 
@@ -231,6 +232,8 @@ def message(world: World, m: Message, *, for_gateway: bool = False) -> JsonDict:
         "flags": m.flags,
     }
     payload.update(mentions_of(world, m))
+    if m.nonce is not None:
+        payload["nonce"] = m.nonce
     if m.message_reference is not None:
         payload["message_reference"] = m.message_reference
     if m.webhook_id is not None:
@@ -273,9 +276,26 @@ def mentions_of(world: World, m: Message) -> JsonDict:
         for u in dict.fromkeys(user_ids)
         if u in world.users and ("users" in parse or u in allowed_users)
     ]
-    mentioned_roles = [str(r) for r in dict.fromkeys(role_ids) if "roles" in parse or r in allowed_roles]
+    mentioned_roles = [
+        str(r)
+        for r in dict.fromkeys(role_ids)
+        if ("roles" in parse or r in allowed_roles) and _role_pings(world, m, r)
+    ]
     everyone = "everyone" in parse and ("@everyone" in m.content or "@here" in m.content)
     return {"mentions": mentioned_users, "mention_roles": mentioned_roles, "mention_everyone": everyone}
+
+
+def _role_pings(world: World, m: Message, role_id: int) -> bool:
+    """A role mention notifies only if the role is mentionable ("Allow anyone to @mention this role")
+    or the author may Mention @everyone, @here and All Roles in that channel."""
+    guild = world.guilds.get(m.guild_id or 0)
+    role = guild.roles.get(role_id) if guild is not None else None
+    if role is None:
+        return False
+    if role.mentionable:
+        return True
+    channel = world.channels.get(m.channel_id)
+    return channel is not None and bool(world.permissions(m.author_id, channel) & Permission.MENTION_EVERYONE)
 
 
 def command(world: World, c: Command) -> JsonDict:

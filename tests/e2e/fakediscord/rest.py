@@ -3,6 +3,7 @@ authentication, fault injection and a JSON 404 (recorded) for any route the fake
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass, field
@@ -125,7 +126,10 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
         ):
             raise ApiError(401, 0, "401: Unauthorized")
         fault = fake.faults.take(request.method, path, template)
-        if fault is not None:
+        if fault is not None and fault.status == 0:  # latency, not a failure
+            await asyncio.sleep(fault.delay)
+            response = await handler(request)
+        elif fault is not None:
             response: web.StreamResponse = fault.response()
             call.error = (
                 json.loads(response.body) if isinstance(response, web.Response) and response.body else None

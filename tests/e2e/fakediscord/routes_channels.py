@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from aiohttp import web
 
 from . import errors, guards, payloads, validation
-from .ids import iso
+from .ids import iso, utcnow
 from .permissions import Permission
 from .rest import body, fake_of, files_of, json_ok, no_content
 from .state import Channel, ChannelType, Message, Overwrite, OverwriteType
@@ -80,6 +81,7 @@ async def create_guild_channel(request: web.Request) -> web.Response:
         guards.bot_in_channel(world, parent, Permission.MANAGE_CHANNELS)
     else:
         guards.bot_in_guild(world, guild, Permission.MANAGE_CHANNELS)
+    _check_room(world, guild.id, parent)
     overwrites = _overwrites(data.get("permission_overwrites")) if "permission_overwrites" in data else None
     guards.can_grant(world, guild, overwrites or [], parent)
     channel = fake.backend.create_channel(
@@ -92,6 +94,28 @@ async def create_guild_channel(request: web.Request) -> web.Response:
         position=data.get("position"),
     )
     return json_ok(payloads.channel(world, channel))
+
+
+def _check_room(world: World, guild_id: int, parent: Channel | None) -> None:
+    """Discord's caps on a server's channels (threads apart) and on one category's channels."""
+    limits = world.limits
+    if len(world.guild_channels(guild_id)) >= limits.channels:
+        raise errors.ApiError(
+            400, errors.MAX_GUILD_CHANNELS, f"Maximum number of guild channels reached ({limits.channels})"
+        )
+    if parent is not None:
+        children = [c for c in world.guild_channels(guild_id) if c.parent_id == parent.id]
+        if len(children) >= limits.per_category:
+            raise errors.invalid_form(
+                "parent_id",
+                f"Maximum number of channels in category reached ({limits.per_category})",
+                "CHANNEL_PARENT_MAX_CHANNELS",
+            )
+
+
+def _check_thread_room(world: World, guild_id: int) -> None:
+    if len(world.threads_of(guild_id)) >= world.limits.active_threads:
+        raise errors.ApiError(400, errors.MAX_ACTIVE_THREADS, "Maximum number of active threads reached")
 
 
 @routes.patch("/channels/{channel_id}")
@@ -113,6 +137,8 @@ async def edit_channel(request: web.Request) -> web.Response:
         channel.position = int(data["position"])
     if "nsfw" in data:
         channel.nsfw = bool(data["nsfw"])
+    if channel.is_thread and channel.archived and data.get("archived") is False:
+        _check_thread_room(world, guild.id)
     for flag in ("archived", "locked", "invitable"):
         if flag in data and channel.is_thread:
             setattr(channel, flag, bool(data[flag]))
@@ -222,6 +248,7 @@ async def create_thread(request: web.Request) -> web.Response:
         else Permission.CREATE_PUBLIC_THREADS
     )
     guards.bot_in_channel(world, parent, needed)
+    _check_thread_room(world, parent.guild_id or 0)
     name = str(data.get("name") or "")
     if not 1 <= len(name) <= 100:
         raise errors.invalid_form("name", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
@@ -298,6 +325,29 @@ async def get_thread_member(request: web.Request) -> web.Response:
     return json_ok(payloads.thread_member(thread, user_id))
 
 
+@routes.get("/channels/{channel_id}/threads/archived/private")
+async def list_archived_private_threads(request: web.Request) -> web.Response:
+    """Archived private threads of a channel, newest archived first (Manage Threads needed)."""
+    world = fake_of(request).world
+    parent = _channel(request)
+    guards.bot_in_channel(world, parent, Permission.READ_MESSAGE_HISTORY | Permission.MANAGE_THREADS)
+    threads = [
+        c
+        for c in world.channels.values()
+        if c.parent_id == parent.id and c.type == ChannelType.PRIVATE_THREAD and c.archived
+    ]
+    threads.sort(key=lambda t: t.id, reverse=True)
+    limit = int(request.query.get("limit", 50))
+    members = [payloads.thread_member(t, world.bot.id) for t in threads if world.bot.id in t.thread_members]
+    return json_ok(
+        {
+            "threads": [payloads.channel(world, t) for t in threads[:limit]],
+            "members": members,
+            "has_more": len(threads) > limit,
+        }
+    )
+
+
 @routes.get("/channels/{channel_id}/thread-members")
 async def list_thread_members(request: web.Request) -> web.Response:
     thread = _thread(request)
@@ -331,11 +381,27 @@ async def create_message(request: web.Request) -> web.Response:
     data, files = body(request), files_of(request)
     validation.message_payload(data, has_files=bool(files))
     check_can_send(fake.world, channel, data, bool(files))
+    earlier = _same_nonce(fake.world, channel, data)
+    if earlier is not None:  # Discord de-duplicates: the message sent first with this nonce
+        return json_ok(payloads.message(fake.world, earlier))
     if channel.is_thread and channel.archived:
         channel.archived = False  # sending in an archived (unlocked) thread unarchives it
         fake.backend.update_channel(channel)
     message = fake.backend.post_message(channel, fake.world.bot.id, data, files)
     return json_ok(payloads.message(fake.world, message))
+
+
+def _same_nonce(world: World, channel: Channel, data: dict[str, Any]) -> Message | None:
+    """With ``enforce_nonce``, a nonce the bot used in this channel within the window names the message
+    already made (Discord: "checked for uniqueness in the past few minutes")."""
+    nonce = data.get("nonce")
+    if nonce is None or not data.get("enforce_nonce"):
+        return None
+    since = utcnow() - timedelta(seconds=world.limits.nonce_window_seconds)
+    for message in world.channel_messages(channel.id):
+        if message.author_id == world.bot.id and message.nonce == str(nonce) and message.timestamp >= since:
+            return message
+    return None
 
 
 def _read_guard(request: web.Request) -> Channel:

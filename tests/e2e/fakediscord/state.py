@@ -189,6 +189,8 @@ class Message:
     """Ephemeral interaction messages: the only user who can see them."""
     deleted: bool = False
     revisions: list[Revision] = field(default_factory=list)
+    nonce: str | None = None
+    """The nonce the author sent it with (with enforce_nonce, a resend within the window is this message)."""
 
     @property
     def pinned(self) -> bool:
@@ -252,6 +254,20 @@ def message_text(message: Message) -> str:
         parts.extend(_component_text(component))
     parts.extend(a.filename for a in message.attachments)
     return "\n".join(parts)
+
+
+@dataclass
+class Limits:
+    """Discord's per-server limits the fake enforces (tests may lower them to reach them quickly)."""
+
+    channels: int = 500
+    """Channels of every kind, categories included; threads do not count (30013)."""
+    per_category: int = 50
+    """Channels in one category (400 50035 CHANNEL_PARENT_MAX_CHANNELS on parent_id)."""
+    active_threads: int = 1000
+    """Threads not archived, public and private (160006)."""
+    nonce_window_seconds: float = 300.0
+    """How long a nonce sent with enforce_nonce keeps returning the first message."""
 
 
 @dataclass

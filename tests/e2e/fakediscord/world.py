@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from . import errors
 from .permissions import Permission, channel_permissions
-from .state import Channel, Command, Guild, HasId, Interaction, Message, User, id_of
+from .state import Channel, Command, Guild, HasId, Interaction, Limits, Message, User, id_of
 
 
 @dataclass
@@ -23,6 +23,7 @@ class World:
     messages: dict[int, Message] = field(default_factory=dict)
     interactions: dict[int, Interaction] = field(default_factory=dict)
     commands: dict[int, Command] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
         self.users[self.bot.id] = self.bot
