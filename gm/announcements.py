@@ -10,13 +10,14 @@ Every payload has::
      ...kind-specific structured data}
 
 Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over (the final
-post: result, centers_by_year, final map and GIF), civil_disorder, moderation (extend, pause, resume,
+post: result, centers_by_year, final map and GIF), civil_disorder (in the game channel, one for all the
+players who fell at once, ``players``; and a DM to each of them), moderation (extend, pause, resume,
 close: ``action``), rollback, replaced, replaced_you (DM), voided_orders (DM), vote_opened, vote_result,
 coin_flip, power_joined (grant ``user_id`` the power's channel and negotiation spaces).
 
 Flags the adapters act on:
-- ``alert_moderators: true`` (civil_disorder, and any payload that asks a moderator to act): mention
-  the server's moderator role, allowing that role only in allowed_mentions.
+- ``alert_moderators: true`` (civil_disorder, player_left, and any payload that asks a moderator to
+  act): mention the server's moderator role, allowing that role only in allowed_mentions.
 - a map reference with ``required: true`` is awaited: the message is not sent until that picture
   has been stored (the final post waits for its GIF; see gm.archive).
 """

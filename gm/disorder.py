@@ -13,6 +13,7 @@ results, so that a rollback (gm.rollback) can undo exactly that and nothing a mo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -118,21 +119,33 @@ async def eliminate(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Fallen:
+    """A player who falls into civil disorder, and why, for the game channel and for the player."""
+
+    user_id: int
+    powers: list[str]
+    why: str  # for the game channel (names the player)
+    why_you: str  # for the player's direct message
+
+
 def announce_civil_disorder(
     session: AsyncSession,
     game: Game,
-    powers: list[str],
+    fallen: Sequence[Fallen],
     *,
-    user_id: int,
-    why: str,
     key: str,
     now: datetime,
     phase_id: int | None = None,
     actor_id: int | None = None,
     alert_moderators: bool = True,
 ) -> None:
-    """Tell the game channel that ``powers`` are in civil disorder, alert the moderators (unless a
-    moderator did it), and log it."""
+    """Tell the game channel, in one message, that these players' powers are in civil disorder;
+    alert the moderators once (unless a moderator did it); tell each player by direct message (they
+    may not read the channel, and sending orders brings them back); log it."""
+    if not fallen:
+        return
+    powers = [p for one in fallen for p in one.powers]
     names = say.powers_text(powers)
     verb = "is" if len(powers) == 1 else "are"
     enqueue(
@@ -146,24 +159,49 @@ def announce_civil_disorder(
             game.name,
             title=f"{names} {verb} in civil disorder",
             lines=[
-                why,
+                *(one.why for one in fallen),
                 f"{names}: units hold and do not support each other, dislodged units are disbanded, "
                 "nothing is built, and removals follow the civil-disorder rule.",
-                "The player comes back by sending orders or /ready; a moderator can also replace them.",
+                "A player comes back by sending orders or /ready; a moderator can also replace them.",
             ],
             powers=powers,
-            user_id=user_id,
+            user_id=fallen[0].user_id if len(fallen) == 1 else None,
+            players=[{"user_id": one.user_id, "powers": one.powers} for one in fallen],
             alert_moderators=alert_moderators,
         ),
         key=key,
         now=now,
     )
-    if actor_id is None:  # a moderator's action is logged by gm.moderation
-        session.add(
-            GameLogEntry(
-                game_id=game.id,  # type: ignore[arg-type]
-                at=now,
-                action="civil_disorder",
-                detail={"powers": powers, "user_id": user_id, "why": why},
-            )
+    for one in fallen:
+        mine = say.powers_text(one.powers)
+        enqueue(
+            session,
+            game_id=game.id,
+            phase_id=phase_id,
+            kind="civil_disorder",
+            target=Target.user(one.user_id),
+            payload=say.base(
+                game.id,  # type: ignore[arg-type]
+                game.name,
+                title=f"{game.name}: {mine} {'is' if len(one.powers) == 1 else 'are'} in civil disorder",
+                lines=[
+                    one.why_you,
+                    "Until you are back, your units hold and do not support each other, and nothing "
+                    "is built.",
+                    "To play again, send orders for the current phase or use /ready. If you cannot go "
+                    "on, tell a moderator: they can give your powers to someone else.",
+                ],
+                powers=one.powers,
+            ),
+            key=f"{key}:dm:{one.user_id}",
+            now=now,
         )
+        if actor_id is None:  # a moderator's action is logged by gm.moderation
+            session.add(
+                GameLogEntry(
+                    game_id=game.id,  # type: ignore[arg-type]
+                    at=now,
+                    action="civil_disorder",
+                    detail={"powers": one.powers, "user_id": one.user_id, "why": one.why},
+                )
+            )

@@ -162,6 +162,7 @@ async def leave_game(
                 lines=[f"{names} will hold in civil disorder until a moderator finds a replacement."],
                 powers=powers,
                 user_id=user_id,
+                alert_moderators=True,  # a seat to fill: the moderators are the ones who can
             ),
             key=f"player_left:{game.id}:{player.id}:{now.isoformat()}",
             now=now,

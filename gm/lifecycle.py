@@ -41,6 +41,7 @@ from db.models import (
     PhaseStatus,
 )
 from engine import Board, Phase
+from gm import announcements as say
 from gm import coin, disorder, ending, votes
 from gm import results as outcome
 from gm.clock import Clock, utcnow
@@ -288,19 +289,26 @@ class PhaseCloser:
                 }
             )
         )
-        if next_phase is not None:
-            for player, mine in fallen:
-                disorder.announce_civil_disorder(
-                    session,
-                    game,
-                    mine,
-                    user_id=player.user_id,
-                    why=f"<@{player.user_id}> sent no orders for {settings.civil_disorder_after} movement "
-                    "phases in a row.",
-                    key=f"civil_disorder:{phase_id}:{player.id}",
-                    now=now,
-                    phase_id=phase_id,
-                )
+        if next_phase is not None:  # one announcement (one moderator alert) for everyone fallen now
+            after = settings.civil_disorder_after
+            disorder.announce_civil_disorder(
+                session,
+                game,
+                [
+                    disorder.Fallen(
+                        user_id=player.user_id,
+                        powers=mine,
+                        why=f"<@{player.user_id}> sent no orders for {say.powers_text(mine)} for "
+                        f"{after} movement phases in a row.",
+                        why_you=f"You sent no orders for {say.powers_text(mine)} for {after} movement "
+                        "phases in a row.",
+                    )
+                    for player, mine in sorted(fallen, key=lambda fell: powers.index(fell[1][0]))
+                ],
+                key=f"civil_disorder:{phase_id}",
+                now=now,
+                phase_id=phase_id,
+            )
         for player, mine in gone:
             session.add(
                 GameLogEntry(

@@ -200,9 +200,14 @@ async def set_civil_disorder(
         disorder.announce_civil_disorder(
             session,
             game,
-            powers,
-            user_id=player.user_id,
-            why=f"A moderator put <@{player.user_id}>'s powers in civil disorder.",
+            [
+                disorder.Fallen(
+                    user_id=player.user_id,
+                    powers=powers,
+                    why=f"A moderator put <@{player.user_id}>'s powers in civil disorder.",
+                    why_you=f"A moderator of {game.name} put {say.powers_text(powers)} in civil disorder.",
+                )
+            ],
             key=f"civil_disorder:mod:{log.id}",
             now=now,
             phase_id=phase.id,

@@ -36,11 +36,22 @@ async def test_two_missed_movement_phases_put_a_player_in_civil_disorder_and_ale
     assert row.status == "civil_disorder" and row.missed_in_a_row == 2 and row.missed_phases == 2
     france = await player_row(sessions, started.game.id, player_of(started, "FRANCE"))
     assert france.status == "active" and france.missed_in_a_row == 0
-    alerts = [m for m in await messages(sessions, "civil_disorder") if "ITALY" in m.payload["powers"]]
-    (alert,) = alerts
-    assert alert.target_kind == "game_channel" and alert.payload["alert_moderators"] is True
-    assert alert.payload["title"] == "Italy is in civil disorder"
-    assert "2 movement phases in a row" in alert.payload["lines"][0]
+    said = await messages(sessions, "civil_disorder")
+    # Six players fell at this close: one announcement, one call to the moderators, listing them all.
+    (alert,) = [m for m in said if m.target_kind == "game_channel"]
+    assert alert.payload["alert_moderators"] is True
+    assert (
+        alert.payload["title"] == "Austria, England, Germany, Italy, Russia and Turkey are in civil disorder"
+    )
+    assert f"<@{italy}> sent no orders for Italy for 2 movement phases in a row." in alert.payload["lines"]
+    # ... and each of them is told by direct message, without a call to the moderators.
+    dms = {m.target_user_id: m for m in said if m.target_kind == "user"}
+    absent = {player_of(started, p) for p in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
+    assert set(dms) == absent
+    assert dms[italy].payload["title"] == "Test game: Italy is in civil disorder"
+    assert dms[italy].payload["lines"][0] == "You sent no orders for Italy for 2 movement phases in a row."
+    assert "send orders" in dms[italy].payload["lines"][-1]
+    assert not any(m.payload.get("alert_moderators") for m in dms.values())
 
 
 async def test_a_power_in_civil_disorder_is_disbanded_when_dislodged_and_its_retreat_phase_closes_at_once(
@@ -127,10 +138,13 @@ async def test_a_player_with_two_powers_falls_into_civil_disorder_with_both(sess
             s, started.game.id, player_of(started, "AUSTRIA"), "A Vie H\nA Par H", now=T0
         )
     await close(sessions, started.game.id)
-    alerts = {tuple(m.payload["powers"]): m for m in await messages(sessions, "civil_disorder")}
-    assert ("AUSTRIA", "FRANCE") not in alerts  # that player ordered
-    alert = alerts[("ITALY", "RUSSIA")]
-    assert alert.payload["title"] == "Italy and Russia are in civil disorder"
+    said = await messages(sessions, "civil_disorder")
+    (alert,) = [m for m in said if m.target_kind == "game_channel"]
+    powers = alert.payload["powers"]
+    assert "ITALY" in powers and "RUSSIA" in powers
+    assert "AUSTRIA" not in powers and "FRANCE" not in powers  # that player ordered
+    (dm,) = [m for m in said if m.target_user_id == seat]
+    assert dm.payload["title"] == "Test game: Italy and Russia are in civil disorder"
     assert (await player_row(sessions, started.game.id, seat)).status == "civil_disorder"
 
 

@@ -248,6 +248,7 @@ async def test_leaving_a_started_game_tells_the_game_channel(sessions: SessionFa
         notice = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "player_left"))).one()
     assert notice.payload["powers"] == ["FRANCE"]
     assert "civil disorder" in notice.payload["lines"][0]
+    assert notice.payload["alert_moderators"] is True  # a seat to fill: the moderators are called
 
 
 async def test_games_of_user_and_list(sessions: SessionFactory) -> None:

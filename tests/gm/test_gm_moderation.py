@@ -241,8 +241,11 @@ async def test_civil_disorder_on_and_off_by_a_moderator(sessions: SessionFactory
     assert result.details["powers"] == ["ITALY", "RUSSIA"]
     assert result.effects.check_early_close == started.phase.id
     assert (await player_row(sessions, started.game.id, seat)).status == "civil_disorder"
-    (said,) = await messages(sessions, "civil_disorder")
+    said, dm = await messages(sessions, "civil_disorder")
+    assert said.target_kind == "game_channel"
     assert said.payload["alert_moderators"] is False  # a moderator did it: nobody to alert
+    assert dm.target_kind == "user" and dm.target_user_id == seat  # the player hears it from the bot
+    assert dm.payload["lines"][0] == "A moderator of Test game put Italy and Russia in civil disorder."
     async with sessions() as s:
         with pytest.raises(WrongGameState, match="already in civil disorder"):
             await moderation.set_civil_disorder(s, started.game.id, MOD, power="ITALY", on=True, now=T0)
