@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from cogs import finalpost
-from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, power_name, powers_text, safe, when
+from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, due, plural, power_name, powers_text, safe, when
 from engine import Phase, load_map
 from gm.outbox import Attachment, OutboxMessage
 
@@ -51,6 +51,16 @@ HOW_TO_ORDER = (
     "`/order text:` in the server. Each line is answered. `/orders show` lists your orders; "
     "`/ready` tells me you are done, so the phase can close early once everybody is."
 )
+HOW_TO_ORDER_HERE = (
+    "**How to send orders:** `/order text:A Par-Bur; F Bre-MAO` or `/orders edit` (a form with your "
+    "current orders): only you see those and my answers. Or write here, starting with a mention of me "
+    "and one order per line; the moderators can read this channel, so I answer here with counts only. "
+    "`/orders show` lists your orders; `/ready` tells me you are done."
+)
+"""For messages that land in a power's private channel instead of a DM (closed DMs): a plain message
+there is not read (no message-content intent), one that mentions the bot is."""
+VOID_MARK = "~~VOID~~"
+VOID_NOTE = "**Rolled back by a moderator: these results are void.**"
 
 
 @dataclass
@@ -62,9 +72,11 @@ class Outgoing:
     attachments: list[Attachment] = field(default_factory=list)
     ping: int | None = None  # a user this message may notify (the bot's own text, never user text)
     ping_role: int | None = None  # a role this message may notify (the moderators, when gm asks)
+    pings: tuple[int, ...] = ()  # more users it may notify (moderators called one by one)
 
     def allowed_mentions(self) -> discord.AllowedMentions:
-        users = [discord.Object(id=self.ping)] if self.ping is not None else False
+        ids = ([self.ping] if self.ping is not None else []) + list(self.pings)
+        users = [discord.Object(id=i) for i in dict.fromkeys(ids)] or False
         roles = [discord.Object(id=self.ping_role)] if self.ping_role is not None else False
         return discord.AllowedMentions(everyone=False, users=users, roles=roles, replied_user=False)
 
@@ -72,26 +84,36 @@ class Outgoing:
         return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attachments]
 
 
-def render(message: OutboxMessage, *, private_channels: Iterable[int] = ()) -> list[Outgoing]:
+def render(
+    message: OutboxMessage, *, private_channels: Iterable[int] = (), shared: bool = False
+) -> list[Outgoing]:
     """The messages for one outbox entry. ``private_channels``: the recipient's power channels
-    (mentioned in a welcome)."""
+    (mentioned in a welcome). ``shared``: a direct message posted in the recipient's power channel
+    instead (their DMs are closed), which the moderators can read too: no order text goes there
+    before the phase closes, and the ways to send orders are those that work from there."""
     payload = message.payload
     kind = message.kind
     if kind == "phase_results":
         return _results(payload, message.attachments)
     if kind == "welcome":
-        return [Outgoing(embed=_welcome(payload, list(private_channels)))]
+        return [Outgoing(embed=_welcome(payload, list(private_channels), shared=shared))]
     if kind == "game_over":
         return _final_post(payload, message.attachments)
     if kind == "voided_orders":
-        return [Outgoing(embed=_voided_orders(payload))]
+        return [Outgoing(embed=_voided_orders(payload, shared=shared))]
     closing = kind == "moderation" and payload.get("action") == "close"  # its deadline is moot now
     embed = _embed(payload, with_deadline=not closing, fallback_title=_plain_title(kind, payload))
     attachments = list(message.attachments)
-    if kind == "reminder":
+    if kind == "reminder" and shared:
+        _add_text(embed, HOW_TO_ORDER_HERE)
+    elif kind == "reminder":
         _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")
     elif kind == "phase_opened":
-        _add_text(embed, "Send orders with `/orders edit`, `/order`, or by direct message to me.")
+        _add_text(
+            embed,
+            "Send orders with `/orders edit` or `/order` (only you see those), by direct message to me, "
+            "or here in a message that mentions me (I answer here with counts only).",
+        )
     elif kind == "game_started":
         _add_text(embed, PRESS_TEXT.get(payload.get("press") or "", PRESS_TEXT[""]))
     elif kind in KIND_COLOURS:
@@ -106,8 +128,36 @@ def alert_note(role_id: int) -> Outgoing:
     return Outgoing(content=f"<@&{role_id}>, a moderator is needed here.", ping_role=role_id)
 
 
+def alert_users_note(user_ids: list[int]) -> Outgoing:
+    """The moderators' call when their role cannot be mentioned (or does not exist): the game's
+    creator and the role's members, by name, notifying exactly them."""
+    names = ", ".join(f"<@{u}>" for u in user_ids)
+    return Outgoing(content=f"{names}: a moderator is needed here.", pings=tuple(user_ids))
+
+
+def void_embed(embed: discord.Embed) -> discord.Embed:
+    """A posted results embed marked void by a rollback (idempotent)."""
+    if not (embed.title or "").startswith(VOID_MARK):
+        embed.title = f"{VOID_MARK} {embed.title or ''}"[:TITLE_LIMIT]
+        body = f"{VOID_NOTE}\n\n{embed.description or ''}"
+        embed.description = body[:EMBED_DESCRIPTION_LIMIT]
+    embed.colour = KIND_COLOURS["moderation"]
+    return embed
+
+
+def void_content(content: str) -> str:
+    """A posted text part of the results marked void (idempotent; stays under 2,000 characters)."""
+    if content.startswith(VOID_MARK):
+        return content
+    marked = f"{VOID_MARK} {VOID_NOTE}\n{content}"
+    return marked if len(marked) <= 2000 else marked[:1999] + "…"
+
+
 def fallback_note(user_id: int) -> str:
-    return f"<@{user_id}>, your direct messages are closed to me, so here is what I wanted to send you."
+    return (
+        f"<@{user_id}>, your direct messages are closed to me, so here is what I wanted to send you "
+        "(the moderators can read this channel too, so no orders of yours appear here)."
+    )
 
 
 # --- builders ----------------------------------------------------------------------------------
@@ -172,7 +222,7 @@ def _deadline(payload: dict[str, Any]) -> datetime | None:
     return datetime.fromisoformat(raw) if raw else None
 
 
-def _welcome(payload: dict[str, Any], private_channels: list[int]) -> discord.Embed:
+def _welcome(payload: dict[str, Any], private_channels: list[int], *, shared: bool = False) -> discord.Embed:
     game_map = load_map(payload.get("variant") or "standard")
     replacing = bool(payload.get("replacement"))
     lines = [_line(x) for x in payload.get("lines", [])] if replacing else []
@@ -181,20 +231,23 @@ def _welcome(payload: dict[str, Any], private_channels: list[int]) -> discord.Em
     for power in payload.get("powers", []):
         homes = ", ".join(game_map.name_of(c) for c in game_map.home_centers.get(power, ()))
         lines.append(f"**{power_name(power)}**")
-        lines.append(f"Home centres: {homes}")
+        lines.append(f"Home centers: {homes}")
         lines.append(f"Units: {', '.join(units.get(power, [])) or 'none'}")
-        if replacing:
+        if replacing and shared:  # the moderators read this channel: counts only, before the close
+            given_count = len(orders.get(power, []))
+            lines.append(f"Orders so far: {given_count} (`/orders show` lists them, to you alone)")
+        elif replacing:
             given = ", ".join(f"`{order}`" for order in orders.get(power, []))
             lines.append(f"Orders so far: {given or 'none yet'}")
     game = payload.get("game") or {}
     if payload.get("phase"):
         which = "Now" if replacing else "First phase"
-        lines.append(f"\n{which}: {long_name(payload['phase'])}, orders due {when(_deadline(payload))}.")
+        lines.append(f"\n{which}: {long_name(payload['phase'])}, {due(_deadline(payload))}.")
     if private_channels:
         label = "Your private channel" + ("s" if len(private_channels) > 1 else "")
         lines.append(f"{label}: " + ", ".join(f"<#{c}>" for c in private_channels))
     lines.append("")
-    lines.append(HOW_TO_ORDER)
+    lines.append(HOW_TO_ORDER_HERE if shared else HOW_TO_ORDER)
     return discord.Embed(
         title=safe(f"You play {powers_text(payload.get('powers', []))} in {game.get('name', '')}", limit=256),
         description="\n".join(lines)[:EMBED_DESCRIPTION_LIMIT],
@@ -208,7 +261,7 @@ def _results(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> li
     embed = _embed(payload, with_deadline=False)
     next_phase = payload.get("next_phase")
     if next_phase:
-        _add_text(embed, f"Next: **{long_name(next_phase)}**, orders due {when(_deadline(payload))}.")
+        _add_text(embed, f"Next: **{long_name(next_phase)}**, {due(_deadline(payload))}.")
     elif payload.get("game_over"):
         _add_text(embed, "The game is over.")
     if attachments:
@@ -247,11 +300,19 @@ def _result_line(entry: dict[str, Any]) -> str:
     return f"{mark} {shown}"
 
 
-def _voided_orders(payload: dict[str, Any]) -> discord.Embed:
-    """A rollback gives a player back the orders it voided: what they typed, shown as typed."""
-    embed = _embed({**payload, "lines": payload.get("lines", [])[:1]}, with_deadline=False)
+def _voided_orders(payload: dict[str, Any], *, shared: bool = False) -> discord.Embed:
+    """A rollback gives a player back the orders it voided: what they typed, shown as typed; in a
+    channel the moderators can read, only how many there were."""
     typed = [str(line).replace("`", "'") for line in payload.get("orders", [])]
-    if typed:
+    lines = payload.get("lines", [])[:1]
+    if shared:
+        lines = [
+            f"A moderator rolled the game back: the {plural(len(typed), 'order line')} you had sent for "
+            "the phase it deleted are void. The moderators can read this channel, so I do not repeat "
+            "them here."
+        ]
+    embed = _embed({**payload, "lines": lines}, with_deadline=False)
+    if typed and not shared:
         block = "\n".join(typed)[: EMBED_DESCRIPTION_LIMIT - 600]
         _add_text(embed, f"```\n{block}\n```")
     _add_text(embed, "Send again whatever still applies to the reopened phase.")

@@ -31,6 +31,12 @@ class Services:
     gamemaster: Gamemaster
     moderator_role: str = "Diplomacy Moderator"
     background: set[asyncio.Task[Any]] = field(default_factory=set)
+    setting_up: dict[int, asyncio.Lock] = field(default_factory=dict)
+    """game id -> held while /game start makes that game's channels (one bot process)."""
+
+    def setup_lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that lets one /game start at a time set up a game's places."""
+        return self.setting_up.setdefault(game_id, asyncio.Lock())
 
     def spawn(self, work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
         """Run ``work`` after the interaction has been answered (closing a phase, posting results):

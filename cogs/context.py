@@ -115,7 +115,29 @@ async def _by_option(interaction: discord.Interaction, option: str, scope: Scope
         raise WrongPlace(
             f"{game.name} belongs to another server.", "Run the command on the server where the game is."
         )
+    if game.guild_id != interaction.guild_id and not _takes_part(game, interaction.user.id):
+        raise _no_such_game(interaction, option)
     return game
+
+
+def _takes_part(game: GameInfo, user_id: int) -> bool:
+    """A player of the game (now, or until they left) or its creator: they may look at it from
+    anywhere (their DMs, another server); everybody else only from the game's own server."""
+    return (
+        user_id == game.creator_id
+        or any(p.user_id == user_id for p in game.players)
+        or (user_id in game.powers.values())
+    )
+
+
+def _no_such_game(interaction: discord.Interaction, option: str) -> UnknownGame:
+    """The refusal for a game of another server: it does not say whether such a game exists."""
+    shown = safe(option, limit=40)
+    if interaction.guild_id is None:
+        return UnknownGame(
+            f"You play in no game {shown}.", "See /game list for your games, or ask in the game's server."
+        )
+    return UnknownGame(f"There is no game {shown} on this server.", "See /game list for the games here.")
 
 
 def _none_text(scope: Scope) -> tuple[str, str]:

@@ -1,8 +1,16 @@
-"""Plain direct messages to the bot are read as orders (DMs need no message-content intent).
+"""Orders in plain messages: direct messages to the bot (DMs need no message-content intent), and, in a
+player's own power channel, messages that mention the bot (a bot receives the content of messages that
+mention it).
 
-A player in one running game just writes their orders. A player in several starts the message with a
-line naming the game (``game: 3`` or ``game: Friday game``); without it nothing is recorded and the
-answer lists their games. Every DM gets an answer.
+A player in one running game just writes their orders by DM. A player in several starts the message
+with a line naming the game (``game: 3`` or ``game: Friday game``); without it nothing is recorded and
+the answer lists their games. Every message gets an answer:
+- by DM, line by line; when that answer cannot be delivered (the player's DMs are closed), a notice in
+  their power channel says the orders arrived, without their text;
+- in the power channel, counts only: the moderators can read that channel, so no order text is
+  repeated there before the phase closes (the player's own message is theirs; the answer says how to
+  keep orders to themselves). The line-by-line answer goes by DM when it can;
+- anywhere else, where others read along, nothing is recorded and the answer says where orders go.
 """
 
 from __future__ import annotations
@@ -14,12 +22,14 @@ import discord
 from discord.ext import commands
 
 from cogs import actions, text
-from cogs.announce import HOW_TO_ORDER
+from cogs.announce import HOW_TO_ORDER, HOW_TO_ORDER_HERE
 from cogs.base import GameCog
 from cogs.replies import CRASH_TEXT, error_text
 from gm import games as gm_games
 from gm import orders as gm_orders
 from gm.errors import GameError, UnknownGame
+from gm.orders import SubmissionReport
+from gm.places import game_of_channel, game_places
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
@@ -30,7 +40,14 @@ PUBLIC_MENTION = (
     "message, or with `/order` or `/orders edit` (only you see those). If your message held orders, "
     "you may want to delete it."
 )
+PRIVATE_MENTION = (
+    "I do not read orders here: other people can read this channel (other players, or the moderators). "
+    "Send them with `/order` or `/orders edit` (only you see those), by direct message to me, or in "
+    "your own power's channel in a message that mentions me. If your message held orders, you may want "
+    "to delete it."
+)
 HELP_WORDS = {"help", "?", "hi", "hello", "orders"}
+ONLY_COUNTS = "The moderators can read this channel, so I never repeat orders here before the phase closes."
 
 
 def split_game_line(content: str) -> tuple[str | None, str]:
@@ -67,16 +84,33 @@ def pick(games: list[GameInfo], wanted: str | None) -> GameInfo:
     )
 
 
+def without_mentions_of(user_id: int, content: str) -> str:
+    return re.sub(rf"<@!?{user_id}>", "", content).strip()
+
+
+def is_public(channel: discord.abc.Messageable, guild: discord.Guild) -> bool:
+    """Whether everyone on the server can read the channel (a private thread never)."""
+    if isinstance(channel, discord.Thread):
+        if channel.is_private():
+            return False
+        channel = channel.parent or channel
+    if isinstance(channel, discord.abc.GuildChannel):
+        return channel.permissions_for(guild.default_role).view_channel
+    return True
+
+
 class DirectMessages(GameCog):
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.webhook_id is not None:
             return
         if message.guild is not None:
-            await self._mentioned_in_public(message)
+            await self._mentioned_in_server(message, message.guild)
             return
+        report: SubmissionReport | None = None
         try:
-            lines = await self._answer(message)
+            report = await self._answer(message)
+            lines = text.report_lines(report) if report is not None else self._help(message)
         except GameError as exc:
             lines = [error_text(exc) or str(exc)]
         except Exception:
@@ -85,26 +119,26 @@ class DirectMessages(GameCog):
         for part in text.chunks(lines):
             try:
                 await message.channel.send(part)
+            except discord.Forbidden as exc:
+                log.info("could not answer %s's direct message: %s", message.author.id, exc)
+                if report is not None:
+                    await self._tell_in_private_channel(message.author.id, report)
+                return
             except discord.HTTPException as exc:
                 log.warning("could not answer %s's direct message: %s", message.author.id, exc)
                 return
 
-    async def _mentioned_in_public(self, message: discord.Message) -> None:
-        """Someone wrote to the bot in a server channel (the only server messages it can read): orders
-        belong in private, so say where, without repeating what they wrote."""
-        if self.bot.user is None or self.bot.user not in message.mentions:
-            return
-        try:
-            await message.reply(PUBLIC_MENTION, mention_author=False)
-        except discord.HTTPException as exc:
-            log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
-
-    async def _answer(self, message: discord.Message) -> list[str]:
-        content = message.content or ""
-        if not content.strip():
+    @staticmethod
+    def _help(message: discord.Message) -> list[str]:
+        if not (message.content or "").strip():
             return ["I read orders as text: write one order per line, like `A Par-Bur`.", HOW_TO_ORDER]
-        if content.strip().casefold() in HELP_WORDS:
-            return [HOW_TO_ORDER]
+        return [HOW_TO_ORDER]
+
+    async def _answer(self, message: discord.Message) -> SubmissionReport | None:
+        """The submission's report, or None when the message asks for help."""
+        content = message.content or ""
+        if not content.strip() or content.strip().casefold() in HELP_WORDS:
+            return None
         wanted, orders_text = split_game_line(content)
         async with self.sessions() as session:
             mine = await gm_games.games_of_user(session, message.author.id)
@@ -112,7 +146,93 @@ class DirectMessages(GameCog):
         async with self.sessions() as session:
             report = await gm_orders.submit_orders(session, game.id, message.author.id, orders_text)
         actions.after_orders(self.bot, report.view)
-        return text.report_lines(report)
+        return report
+
+    async def _tell_in_private_channel(self, user_id: int, report: SubmissionReport) -> None:
+        """The DM answer bounced (closed DMs): say in the player's power channel that the orders
+        arrived, with counts only."""
+        async with self.sessions() as session:
+            places = await game_places(session, report.view.game_id)
+        channels = places.channels_of(user_id)
+        channel = self.bot.get_channel(channels[0]) if channels else None
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        lines = [
+            f"<@{user_id}>, I got the orders you sent me by direct message, but your direct messages are "
+            "closed to me, so I answer here.",
+            *text.report_summary(report),
+            "`/orders show` lists your orders, and `/order` answers line by line (only you see those). "
+            + ONLY_COUNTS,
+        ]
+        await _say(channel, lines, user_id)
+
+    async def _mentioned_in_server(self, message: discord.Message, guild: discord.Guild) -> None:
+        """Someone mentioned the bot in a server channel (the only server messages it can read): in
+        their own power channel it is orders; elsewhere orders are not read, and the answer says where
+        they go, without repeating what was written."""
+        me = self.bot.user
+        if me is None or me not in message.mentions:
+            return
+        async with self.sessions() as session:
+            game_id = await game_of_channel(session, message.channel.id)
+        if game_id is not None:
+            async with self.sessions() as session:
+                places = await game_places(session, game_id)
+            if message.channel.id in places.channels_of(message.author.id):
+                await self._orders_in_own_channel(
+                    message, game_id, without_mentions_of(me.id, message.content)
+                )
+                return
+        answer = PUBLIC_MENTION if is_public(message.channel, guild) else PRIVATE_MENTION
+        try:
+            await message.reply(answer, mention_author=False)
+        except discord.HTTPException as exc:
+            log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
+
+    async def _orders_in_own_channel(self, message: discord.Message, game_id: int, content: str) -> None:
+        author = message.author.id
+        if not content or content.casefold() in HELP_WORDS:
+            await _say(message.channel, [HOW_TO_ORDER_HERE], author)
+            return
+        try:
+            async with self.sessions() as session:
+                report = await gm_orders.submit_orders(session, game_id, author, content)
+        except GameError as exc:
+            await _say(message.channel, [f"<@{author}>, {error_text(exc) or exc}"], author)
+            return
+        actions.after_orders(self.bot, report.view)
+        by_dm = await self._send_dm(message.author, text.report_lines(report))
+        where = (
+            "Each line's answer is in our direct messages."
+            if by_dm
+            else "Your direct messages are closed to me: `/orders show` lists your orders and `/order` "
+            "answers line by line (only you see those)."
+        )
+        await _say(
+            message.channel,
+            [f"<@{author}>, got it.", *text.report_summary(report), where, ONLY_COUNTS],
+            author,
+        )
+
+    @staticmethod
+    async def _send_dm(user: discord.abc.User, lines: list[str]) -> bool:
+        try:
+            for part in text.chunks(lines):
+                await user.send(part)
+        except discord.HTTPException:
+            return False
+        return True
+
+
+async def _say(channel: discord.abc.Messageable, lines: list[str], user_id: int) -> None:
+    """Post in a channel, notifying ``user_id`` only."""
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(id=user_id)])
+    for part in text.chunks(lines):
+        try:
+            await channel.send(part, allowed_mentions=mentions)
+        except discord.HTTPException as exc:
+            log.info("could not answer in channel %s: %s", getattr(channel, "id", None), exc)
+            return
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -27,21 +28,33 @@ from cogs.context import (
     resolve_game,
 )
 from cogs.replies import defer, send
-from cogs.spaces import SpacesFailed, create_spaces, evict, missing_permissions, post_introductions
+from cogs.sender import MAX_ALERTED
+from cogs.spaces import (
+    SpacesFailed,
+    create_spaces,
+    evict,
+    missing_permissions,
+    moderator_role,
+    post_introductions,
+)
 from cogs.views import join_view
 from gm import games as gm_games
 from gm.configure import update_settings
-from gm.errors import NotAllowed
+from gm.errors import GameError, NotAllowed
 from gm.export import export_game
 from gm.places import game_places
 from gm.settings import GameSettings
-from gm.status import GameStatusView, PowerStatus, game_status
+from gm.status import GameStatusView, LogLine, PowerStatus, game_status
 from gm.variants import STANDARD, get_variant, variant_for_players, variants
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
 
 UPLOAD_LIMIT = 10 * 1024 * 1024  # Discord's per-file limit on an unboosted server
+MODERATION_BUDGET = 1500  # characters of /game status given to the moderation log
+MODERATION_FETCHED = 100  # log entries read for it
+RECENT_FINISHED = 5  # finished games /game list shows
+ENDED = ("finished", "cancelled")
 
 PRESS_LABELS = {
     "threads": "full press (a private thread for each pair of powers)",
@@ -156,7 +169,7 @@ POWER_STATES = {
 
 
 def status_lines(view: GameStatusView) -> list[str]:
-    """/game status: public facts only (gm.status): who plays what, centres, who is done; never orders."""
+    """/game status: public facts only (gm.status): who plays what, centers, who is done; never orders."""
     game = view.game
     state = text.status_word(game.status)
     title = f"**#{game.id} {text.safe(game.name)}** ({view.variant_title})"
@@ -169,7 +182,7 @@ def status_lines(view: GameStatusView) -> list[str]:
             left = f", {duration(view.remaining_seconds // 60)} left" if view.remaining_seconds else ""
             lines.append(f"Now: **{view.phase.long_name}**, paused by a moderator{left}")
         else:
-            lines.append(f"Now: **{view.phase.long_name}**, orders due {text.when(view.phase.deadline)}")
+            lines.append(f"Now: **{view.phase.long_name}**, {text.due(view.phase.deadline)}")
     if game.status != "forming":
         for power in view.powers:
             lines.append("- " + _power_line(power, acting=game.status == "active"))
@@ -180,13 +193,27 @@ def status_lines(view: GameStatusView) -> list[str]:
     if view.result:
         lines.append(f"Result: {result_text(view.result)}")
     if view.moderation:
-        lines.append("Moderation:")
-        lines.extend(  # a reason given with /mod end is user text: shown as typed
-            f"- {text.when_short(m.at)} <@{m.actor_id}> {text.safe_keeping_users(m.text)}"
-            for m in view.moderation[-5:]
-        )
+        lines.append("Moderation (newest first):")
+        lines.extend(moderation_lines(view.moderation))
     lines.extend(settings_lines(game.settings, game.variant))
     return lines
+
+
+def moderation_lines(entries: Sequence[LogLine], budget: int = MODERATION_BUDGET) -> list[str]:
+    """The moderation log, newest first, as many entries as fit in ``budget`` characters, then how
+    many earlier ones were left out. A reason given with /mod end is user text: shown as typed."""
+    shown: list[str] = []
+    used = 0
+    for entry in reversed(entries):
+        line = f"- {text.when_short(entry.at)} <@{entry.actor_id}> {text.safe_keeping_users(entry.text)}"
+        if used + len(line) + 1 > budget:
+            break
+        shown.append(line)
+        used += len(line) + 1
+    left = len(entries) - len(shown)
+    if left:
+        shown.append(f"- … and {left} earlier" + (" (or more)" if len(entries) >= MODERATION_FETCHED else ""))
+    return shown
 
 
 def result_text(result: dict[str, Any]) -> str:
@@ -209,12 +236,16 @@ def result_text(result: dict[str, Any]) -> str:
 def _power_line(power: PowerStatus, *, acting: bool) -> str:
     who = f" <@{power.user_id}>" if power.user_id is not None else ""
     state = POWER_STATES.get(power.state, power.state)
-    facts = [f"{text.plural(power.centers, 'centre')}, {text.plural(power.units, 'unit')}"]
+    facts = [f"{text.plural(power.centers, 'center')}, {text.plural(power.units, 'unit')}"]
     if state:
         facts.append(state)
     elif acting and power.must_act:
         facts.append("done ✅" if power.done else "still ordering")
     return f"{text.power_name(power.power)}{who}: " + ", ".join(facts)
+
+
+class SetupBusy(GameError):
+    """Another /game start is setting the same game up right now."""
 
 
 class GameCommands(GameCog):
@@ -359,8 +390,28 @@ class GameCommands(GameCog):
                 f"I cannot create the game's channels: my role lacks {', '.join(lacking)}.",
                 "A server admin can add them to my role (or re-invite me with the link in the README).",
             )
+        lock = self.services.setup_lock(chosen.id)
+        if lock.locked():  # checked and taken with no await in between: one set-up at a time
+            raise SetupBusy(
+                f"#{chosen.id} {chosen.name} is already being set up: another /game start is making its "
+                "channels right now.",
+                "They appear in a moment; /game status shows the game channel once it is ready.",
+            )
+        async with lock:
+            await self._start(interaction, guild, chosen.id)
+
+    async def _start(self, interaction: discord.Interaction, guild: discord.Guild, game_id: int) -> None:
         await defer(interaction)
-        moderator = await is_server_moderator(self.bot, interaction.user.id, guild_id)
+        async with self.sessions() as session:
+            chosen = await gm_games.get_game(session, game_id)  # as it is now, after any earlier start
+        if chosen.status != "forming" and chosen.game_channel_id is not None:
+            await send(
+                interaction,
+                f"**#{chosen.id} {text.safe(chosen.name)}** has already started: results and maps in "
+                f"<#{chosen.game_channel_id}>.",
+            )
+            return
+        moderator = await is_server_moderator(self.bot, interaction.user.id, guild.id)
         if chosen.status == "forming":
             async with self.sessions() as session:
                 result = await gm_games.start_game(
@@ -385,13 +436,14 @@ class GameCommands(GameCog):
                 game_channel_id=spaces.game_channel.id,
                 power_channels={p: c.id for p, c in spaces.power_channels.items()},
             )
-        await send(
-            interaction,
-            [
-                f"**#{started.id} {text.safe(started.name)}** has started. Results and maps: "
-                f"{spaces.game_channel.mention}. Every player has a direct message with their power.",
-            ],
-        )
+        lines = [
+            f"**#{started.id} {text.safe(started.name)}** has started. Results and maps: "
+            f"{spaces.game_channel.mention}. Every player has a direct message with their power.",
+        ]
+        warning = moderator_role_warning(guild, self.services.moderator_role)
+        if warning:
+            lines.append(warning)
+        await send(interaction, lines)
         await post_introductions(spaces, started)
         if result is not None:
             self.services.spawn(self.gamemaster.game_started(result), f"scheduling game {started.id}")
@@ -408,7 +460,7 @@ class GameCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         async with self.sessions() as session:
-            view = await game_status(session, chosen.id)
+            view = await game_status(session, chosen.id, log_limit=MODERATION_FETCHED)
         await send(interaction, status_lines(view))
 
     @game.command(
@@ -438,15 +490,12 @@ class GameCommands(GameCog):
         await defer(interaction)
         async with self.sessions() as session:
             if interaction.guild_id is None:
-                found = await gm_games.games_of_user(session, interaction.user.id)
-                title = "Your games:"
+                found = await gm_games.games_of_user(session, interaction.user.id, include_ended=True)
+                title, nothing = "Your games:", "You are in no running game."
             else:
-                found = await gm_games.list_games(session, interaction.guild_id)
-                title = "Games on this server:"
-        if not found:
-            await send(interaction, "There are no games here yet. Create one with `/game create`.")
-            return
-        await send(interaction, [title, *(_list_line(g) for g in found)])
+                found = await gm_games.list_games(session, interaction.guild_id, include_ended=True)
+                title, nothing = "Games on this server:", "No game is running on this server."
+        await send(interaction, list_lines(found, title, nothing))
 
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game", **SETTING_OPTIONS)
@@ -494,15 +543,35 @@ class GameCommands(GameCog):
 
 
 async def _startable(interaction: discord.Interaction, option: str | None) -> GameInfo:
-    """The forming game to start, or a started game of this server whose channels are missing."""
+    """The forming game to start, or a started game of this server (its channels may be missing, or
+    still being made by another /game start)."""
     if option is not None:
         match = re.fullmatch(r"#?(\d+).*", option.strip())
         if match:
             async with services_of(interaction.client).sessions() as session:
                 game = await gm_games.get_game(session, int(match[1]))
-            if game.status in ("active", "paused") and game.game_channel_id is None:
+            if game.status in ("active", "paused") and game.guild_id == interaction.guild_id:
                 return game
     return await resolve_game(interaction, option, Scope.FORMING)
+
+
+def moderator_role_warning(guild: discord.Guild, role_name: str) -> str | None:
+    """What the starter should fix so that moderator alerts (civil disorder) reach someone."""
+    role = moderator_role(guild, role_name)
+    if role is None:
+        return (
+            f"Note: this server has no role named **{text.safe(role_name)}**, so when a moderator is "
+            "needed (a power in civil disorder) I can only call the game's creator. Create that role, "
+            'give it to your moderators and turn on its "Allow anyone to @mention this role".'
+        )
+    if not role.mentionable and not guild.me.guild_permissions.mention_everyone:
+        return (
+            f"Note: the role **{text.safe(role_name)}** cannot be @mentioned, so when a moderator is "
+            "needed I call the game's creator and at most "
+            f'{MAX_ALERTED} members of that role by name. Turn on "Allow anyone to @mention this '
+            'role" in its settings to call the role itself.'
+        )
+    return None
 
 
 def export_file(game_id: int, data: dict[str, Any]) -> tuple[str, bytes]:
@@ -513,11 +582,30 @@ def export_file(game_id: int, data: dict[str, Any]) -> tuple[str, bytes]:
     return f"diplomacy-game-{game_id}.json.gz", gzip.compress(raw)
 
 
+def list_lines(games: list[GameInfo], title: str, nothing: str) -> list[str]:
+    """/game list: the running and forming games, then the most recent finished ones."""
+    if not games:
+        return ["There are no games here yet. Create one with `/game create`."]
+    current = [g for g in games if g.status not in ENDED]
+    ended = sorted((g for g in games if g.status in ENDED), key=lambda g: g.id, reverse=True)
+    lines = (
+        [title, *(_list_line(g) for g in current)]
+        if current
+        else [f"{nothing} Create one with `/game create`."]
+    )
+    if ended:
+        lines.append(f"Finished ({len(ended)}; their results and maps stay available with `/history game:`):")
+        lines.extend(_list_line(g) for g in ended[:RECENT_FINISHED])
+        if len(ended) > RECENT_FINISHED:
+            lines.append(f"… and {len(ended) - RECENT_FINISHED} earlier")
+    return lines
+
+
 def _list_line(game: GameInfo) -> str:
     if game.status == "forming":
         extra = f"waiting for players, {len(game.players)} of {game.settings.players}"
     elif game.phase is not None and game.status in ("active", "paused"):
-        extra = f"{game.phase.long_name}, deadline {text.when(game.phase.deadline)}"
+        extra = f"{game.phase.long_name}, {text.due(game.phase.deadline)}"
     else:
         extra = text.status_word(game.status)
     return text.game_list_line(game.id, game.name, extra)

@@ -89,7 +89,7 @@ class MapCommands(GameCog):
                 interaction,
                 [
                     f"{header} is still open: its orders stay secret until it closes "
-                    f"(deadline {text.when(past.phase.deadline)}).",
+                    f"({text.due(past.phase.deadline)}).",
                     "Phases so far: " + ", ".join(past.phases),
                 ],
             )

@@ -88,7 +88,8 @@ class ModCommands(GameCog):
         async with self.sessions() as session:
             result = await moderation.resume_game(session, chosen.id, actor)
         deadline = result.phase.deadline if result.phase else None
-        await send(interaction, modflows.answer_lines(result, f"Orders due {text.when(deadline)}."))
+        follow = text.due(deadline)
+        await send(interaction, modflows.answer_lines(result, f"{follow[0].upper()}{follow[1:]}."))
         modflows.carry_out(self.bot, result)
 
     @mod.command(name="close", description="Close the current phase now and post its results")

@@ -4,33 +4,56 @@
   RetriableSendError, the outbox tries again later with back-off.
 - 403 on a direct message (the user closed their DMs, or shares no server with the bot any more):
   the message goes to the player's private power channel(s) in that game instead, with a note; when
-  there is none, PermanentSendError.
+  there is none, PermanentSendError. The moderators read that channel too, so the message is rendered
+  without order text (cogs.announce ``shared``).
 - 403 in a channel (the bot's role lost a permission): retriable and logged with what to fix, so
   the results are posted once an admin repairs the role (the outbox gives up after its attempts).
 - 404 (channel deleted, unknown user): PermanentSendError, logged.
 - Any other 4xx means we built a bad message: PermanentSendError, logged as an error.
 
-Every Discord message carries a nonce derived from the outbox row (``gm12.0``, ``gm12.1``...), which
-discord.py sends with ``enforce_nonce``, so a resend after a crash within Discord's window is dropped.
+Every Discord message carries a nonce derived from the outbox row and the part (``gm12.0``,
+``gm12.1``...), which discord.py sends with ``enforce_nonce``: a resend within Discord's window (a few
+minutes) returns the message already made, so a post that failed at its third part is completed on
+retry without repeating the first two.
+
+Around some kinds the server changes too: a replacement or a power joining a side moves private access
+first; a rollback marks the results it voids (their messages, remembered on the outbox rows, are
+edited "VOID") and reopens a finished game's places; the final post archives the game's places
+(cogs.archive). Moderators are called by their role when it can be mentioned, else by name (the
+game's creator and at most MAX_ALERTED members of the role).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 import discord
 
-from cogs.announce import Outgoing, alert_note, fallback_note, render
+from cogs.announce import (
+    VOID_MARK,
+    Outgoing,
+    alert_note,
+    alert_users_note,
+    fallback_note,
+    render,
+    void_content,
+    void_embed,
+)
+from cogs.archive import archive, reopen
 from cogs.spaces import admit, evict
 from db.database import SessionFactory
 from db.models import OutboxTarget
-from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError
-from gm.places import game_places
+from gm.games import get_game
+from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError, SentMessages, sent_messages_of
+from gm.places import GamePlaces, game_places
 
 log = logging.getLogger(__name__)
 
 ACCESS_KINDS = ("replaced", "power_joined")  # messages that move private access before they are posted
+VOIDED_KINDS = ("phase_results", "game_over")  # what a rollback of their phase marks void
+MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 
 
 class DiscordSender:
@@ -41,9 +64,9 @@ class DiscordSender:
         self.sessions = sessions
         self.moderator_role = moderator_role
 
-    async def send(self, message: OutboxMessage) -> None:
+    async def send(self, message: OutboxMessage) -> SentMessages | None:
         try:
-            await self._send(message)
+            return await self._send(message)
         except (RetriableSendError, PermanentSendError):
             raise
         except discord.NotFound as exc:
@@ -67,29 +90,83 @@ class DiscordSender:
         except (TimeoutError, discord.RateLimited, aiohttp.ClientError, OSError) as exc:
             raise RetriableSendError(repr(exc)) from exc
 
-    async def _send(self, message: OutboxMessage) -> None:
+    async def _send(self, message: OutboxMessage) -> SentMessages:
         if message.target_kind == OutboxTarget.USER:
-            await self._send_dm(message)
-            return
+            return await self._send_dm(message)
         if message.channel_id is None:
             raise RetriableSendError("the channel is not known yet")
         if message.kind in ACCESS_KINDS:
             await self._move_access(message)
+        if message.kind == "rollback":
+            await self._void_results(message)
+            await self._with_places(message, reopen)
         channel = self.client.get_partial_messageable(message.channel_id)
         parts = render(message)
         if message.payload.get("alert_moderators"):
-            role = self._moderators_of(message.channel_id)
-            if role is not None:
-                parts = [alert_note(role.id), *parts]
-        await _post(channel, parts, message.nonce)
+            call = await self._moderators_call(message)
+            if call is not None:
+                parts = [call, *parts]
+        posted = await _post(channel, parts, message.nonce)
+        if message.kind == "game_over":
+            await self._with_places(message, archive)
+        return posted
 
-    def _moderators_of(self, channel_id: int) -> discord.Role | None:
-        """The server's moderator role (by name, from the settings), if the channel is known."""
-        channel = self.client.get_channel(channel_id)
+    async def _moderators_call(self, message: OutboxMessage) -> Outgoing | None:
+        """The moderator role when it can be mentioned; otherwise the game's creator and the role's
+        members (at most MAX_ALERTED) by name. A role nobody may mention would notify nobody."""
+        channel = self.client.get_channel(message.channel_id or 0)
         guild = getattr(channel, "guild", None)
-        if guild is None or not self.moderator_role:
+        if guild is None:
             return None
-        return discord.utils.get(guild.roles, name=self.moderator_role)
+        role = discord.utils.get(guild.roles, name=self.moderator_role) if self.moderator_role else None
+        may_ping_roles = (
+            isinstance(channel, discord.abc.GuildChannel)
+            and channel.permissions_for(guild.me).mention_everyone
+        )
+        if role is not None and (role.mentionable or may_ping_roles):
+            return alert_note(role.id)
+        users = []
+        if message.game_id is not None:
+            async with self.sessions() as session:
+                users.append((await get_game(session, message.game_id)).creator_id)
+        if role is not None:
+            users += sorted(m.id for m in role.members if not m.bot)
+        users = list(dict.fromkeys(users))[:MAX_ALERTED]
+        return alert_users_note(users) if users else None
+
+    async def _void_results(self, message: OutboxMessage) -> None:
+        """Mark the posted results of the rolled-back phase (and a final post it made) void, by editing
+        the messages they became. Best effort: a deleted message is skipped, a failure logged."""
+        if message.game_id is None or message.phase_id is None:
+            return
+        async with self.sessions() as session:
+            posted = await sent_messages_of(
+                session, message.game_id, message.phase_id, VOIDED_KINDS, before_id=message.id
+            )
+        for channel_id, message_id in posted:
+            partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                current = await partial.fetch()
+                if current.embeds and not (current.embeds[0].title or "").startswith(VOID_MARK):
+                    await current.edit(embeds=[void_embed(current.embeds[0]), *current.embeds[1:]])
+                elif not current.embeds and current.content and not current.content.startswith(VOID_MARK):
+                    await current.edit(content=void_content(current.content))
+            except discord.NotFound:
+                continue
+            except discord.HTTPException as exc:
+                log.warning("could not mark message %s void: %s", message_id, exc)
+
+    async def _with_places(
+        self, message: OutboxMessage, change: Callable[[discord.Guild, GamePlaces], Awaitable[None]]
+    ) -> None:
+        """Archive or reopen the game's places (best effort; the message itself is what counts)."""
+        if message.game_id is None:
+            return
+        async with self.sessions() as session:
+            places = await game_places(session, message.game_id)
+        guild = self.client.get_guild(places.guild_id)
+        if guild is not None:
+            await change(guild, places)
 
     async def _move_access(self, message: OutboxMessage) -> None:
         """Before a seat changes hands in public, the private places follow it: a replacement gets the
@@ -116,23 +193,22 @@ class DiscordSender:
         if old_user is not None and old_user != new_user:
             await evict(guild, message.game_id, channels, int(old_user), powers)
 
-    async def _send_dm(self, message: OutboxMessage) -> None:
+    async def _send_dm(self, message: OutboxMessage) -> SentMessages:
         if message.user_id is None:
             raise PermanentSendError("a direct message without a user")
         channels = await self._private_channels(message)
-        parts = render(message, private_channels=channels)
         try:
             dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
-            await _post(dm, parts, message.nonce)
-            return
+            return await _post(dm, render(message, private_channels=channels), message.nonce)
         except discord.Forbidden as exc:
             if not channels:
                 log.info("outbox %s: %s has closed DMs and no private channel", message.id, message.user_id)
                 raise PermanentSendError(f"direct messages closed and no private channel: {exc}") from exc
         log.info("outbox %s: DMs to %s closed; posting in their private channel", message.id, message.user_id)
         note = Outgoing(content=fallback_note(message.user_id), ping=message.user_id)
+        parts = render(message, private_channels=channels, shared=True)  # the moderators read it too
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
-        await _post(channel, [note, *parts], f"{message.nonce}c")
+        return await _post(channel, [note, *parts], f"{message.nonce}c")
 
     async def _private_channels(self, message: OutboxMessage) -> list[int]:
         if message.game_id is None or message.user_id is None:
@@ -142,12 +218,17 @@ class DiscordSender:
         return places.channels_of(message.user_id)
 
 
-async def _post(channel: discord.abc.Messageable, parts: list[Outgoing], nonce: str) -> None:
+async def _post(channel: discord.abc.Messageable, parts: list[Outgoing], nonce: str) -> SentMessages:
+    """Post the parts in order, each with its own stable nonce (a retry after part 2 of 3 failed gets
+    parts 0 and 1 back from Discord instead of posting them again); returns what they became."""
+    posted = []
     for index, part in enumerate(parts):
-        await channel.send(
+        sent = await channel.send(
             content=part.content,
             embed=part.embed,  # type: ignore[arg-type]
             files=part.files() or None,  # type: ignore[arg-type]
             nonce=f"{nonce}.{index}",
             allowed_mentions=part.allowed_mentions(),
         )
+        posted.append((sent.channel.id, sent.id))
+    return posted

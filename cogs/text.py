@@ -46,11 +46,19 @@ def powers_text(powers: Iterable[str]) -> str:
     return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+PAUSED = "no deadline while the game is paused"
+
+
 def when(moment: datetime | None) -> str:
     """A deadline as Discord shows it to each reader in their own time zone: date, time and "in 3 hours"."""
     if moment is None:
-        return "no deadline (the game is paused)"
+        return PAUSED
     return f"{discord.utils.format_dt(moment, 'F')} ({discord.utils.format_dt(moment, 'R')})"
+
+
+def due(moment: datetime | None) -> str:
+    """``orders due <date> (in 3 hours)``, or that there is no deadline while the game is paused."""
+    return PAUSED if moment is None else f"orders due {when(moment)}"
 
 
 def when_short(moment: datetime) -> str:
@@ -128,22 +136,46 @@ def view_lines(view: OrdersView, *, show_orders: bool = False) -> list[str]:
     lines = []
     for power in view.powers:
         lines.extend(power_status_lines(power, show_orders=show_orders))
-    lines.append(
-        f"{view.phase.long_name} of #{view.game_id} {safe(view.game_name)}: orders due {when(view.deadline)}."
-    )
+    lines.append(f"{view.phase.long_name} of #{view.game_id} {safe(view.game_name)}: {due(view.deadline)}.")
     return lines
 
 
 def report_lines(report: SubmissionReport) -> list[str]:
     """Every submitted line's fate, in the order given, then where the player stands."""
     several = len(report.view.powers) > 1
-    lines = [
+    lines = phase_notice(report)
+    lines.append(
         f"{len(report.accepted)} of {plural(len(report.lines), 'line')} accepted"
         + (f", {len(report.refused)} refused:" if report.refused else ":")
-    ]
+    )
     lines.extend(outcome_line(o, show_power=several) for o in report.lines)
     lines.append("")
     lines.extend(view_lines(report.view))
+    return lines
+
+
+def phase_notice(report: SubmissionReport) -> list[str]:
+    """gm's warning that the phase changed moments before these orders came (they count for the new
+    one), as the answer's first line; nothing otherwise."""
+    notice = report.new_phase_notice
+    return [f"⚠️ **{safe_keeping_users(notice)}**"] if notice else []
+
+
+def report_summary(report: SubmissionReport) -> list[str]:
+    """A submission's answer without any order text, for places others can read: how many lines were
+    accepted, which (by number) were refused, how many units still lack orders, the deadline."""
+    refused = [str(i) for i, line in enumerate(report.lines, 1) if not line.accepted]
+    head = f"{len(report.accepted)} of {plural(len(report.lines), 'line')} accepted"
+    if refused:
+        head += f", {len(refused)} refused (line{'s' if len(refused) > 1 else ''} {', '.join(refused)})"
+    lines = [*phase_notice(report), head + "."]
+    for power in report.view.powers:
+        name = power_name(power.power)
+        if power.missing:
+            lines.append(f"{name} still has {plural(len(power.missing), 'unit')} without orders.")
+        else:
+            lines.append(f"{name} has orders for everything.")
+    lines.append(f"{report.view.phase.long_name}: {due(report.view.deadline)}.")
     return lines
 
 

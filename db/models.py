@@ -277,3 +277,6 @@ class OutboxEntry(SQLModel, table=True):
     failed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # gave up (permanent error)
     attempts: int = 0
     last_error: str | None = Field(default=None, sa_type=Text)
+    # What it became on the chat server once sent: [[channel id, message id], ...] (a rollback marks
+    # the results it voids by editing those messages).
+    sent_messages: list[Any] | None = Field(default=None, sa_type=JSON)

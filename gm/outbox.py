@@ -121,6 +121,11 @@ class OutboxMessage:
     user_id: int | None  # for direct messages
     payload: dict[str, Any]
     attachments: tuple[Attachment, ...] = ()
+    phase_id: int | None = None  # the phase it is about, when it is about one
+
+
+SentMessages = Sequence[tuple[int, int]]
+"""What a message became on the chat server: (channel id, message id) of each part posted."""
 
 
 class SendError(Exception):
@@ -136,8 +141,9 @@ class PermanentSendError(SendError):
 
 
 class OutboxSender(Protocol):
-    async def send(self, message: OutboxMessage) -> None:
-        """Post the message; raise RetriableSendError or PermanentSendError when it was not posted."""
+    async def send(self, message: OutboxMessage) -> SentMessages | None:
+        """Post the message; raise RetriableSendError or PermanentSendError when it was not posted.
+        May return the ids of what it posted (kept on the row, see :func:`sent_messages_of`)."""
         ...
 
 
@@ -178,7 +184,7 @@ async def deliver_pending(
                 await _release(session_factory, entry, token)
                 continue
             try:
-                await sender.send(message)
+                posted = await sender.send(message)
             except PermanentSendError as exc:
                 await _mark_failed(session_factory, entry, token, clock(), str(exc))
                 report.failed += 1
@@ -192,7 +198,7 @@ async def deliver_pending(
                 report.retrying += not gave_up
                 report.errors.append(f"outbox {entry.id}: {exc!r}")
             else:
-                await _mark_sent(session_factory, entry, token, clock())
+                await _mark_sent(session_factory, entry, token, clock(), posted)
                 report.sent += 1
     async with session_factory() as session:
         report.pending = await pending_count(session)
@@ -325,6 +331,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         user_id=entry.target_user_id,
         payload=entry.payload,
         attachments=tuple(attachments),
+        phase_id=entry.phase_id,
     )
 
 
@@ -345,9 +352,21 @@ async def _release(session_factory: SessionFactory, entry: OutboxEntry, token: s
     await _update_claimed(session_factory, entry, token)
 
 
-async def _mark_sent(session_factory: SessionFactory, entry: OutboxEntry, token: str, now: datetime) -> None:
+async def _mark_sent(
+    session_factory: SessionFactory,
+    entry: OutboxEntry,
+    token: str,
+    now: datetime,
+    posted: SentMessages | None = None,
+) -> None:
     await _update_claimed(
-        session_factory, entry, token, sent_at=now, attempts=entry.attempts + 1, last_error=None
+        session_factory,
+        entry,
+        token,
+        sent_at=now,
+        attempts=entry.attempts + 1,
+        last_error=None,
+        sent_messages=[[int(c), int(m)] for c, m in posted] if posted else None,
     )
 
 
@@ -372,6 +391,27 @@ async def _mark_retry(
         session_factory, entry, token, attempts=attempts, last_error=error[:2000], next_attempt_at=now + delay
     )
     return False
+
+
+async def sent_messages_of(
+    session: AsyncSession, game_id: int, phase_id: int, kinds: Sequence[str], *, before_id: int
+) -> list[tuple[int, int]]:
+    """(channel id, message id) of every part posted for the game's messages of these kinds about
+    this phase, written before outbox row ``before_id`` (a rollback's: the results it voids)."""
+    rows = await session.exec(
+        select(OutboxEntry.sent_messages)
+        .where(
+            OutboxEntry.game_id == game_id,
+            OutboxEntry.phase_id == phase_id,
+            col(OutboxEntry.kind).in_(kinds),
+            col(OutboxEntry.id) < before_id,
+            col(OutboxEntry.sent_messages).is_not(None),
+        )
+        .order_by(col(OutboxEntry.id))
+    )
+    found = [(int(c), int(m)) for posted in rows.all() for c, m in posted or ()]
+    await session.commit()
+    return found
 
 
 async def pending_count(session: AsyncSession) -> int:

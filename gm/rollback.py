@@ -4,7 +4,8 @@ its deadline, and whatever its close created is undone.
 - The phase that close opened is deleted with everything of it: its orders (their authors get them
   back by direct message, so nothing they typed is lost), ready flags, votes, maps. Its messages not
   yet sent are cancelled; those already posted cannot be unsent, so the announcement says that the
-  results posted for the rolled-back phase are void.
+  results posted for the rolled-back phase are void (the adapter marks them so: the rollback message
+  carries the phase, and the outbox rows remember what their results became on the server).
 - The reopened phase gets its board and its orders as they were at the close, a fresh deadline (a full
   phase from now; none while paused) and no ready flags (otherwise it would close again at once).
 - What the close did to players (missed-orders counters, civil disorder, eliminations) and power
@@ -273,8 +274,7 @@ def _announce(
 ) -> None:
     game_id: int = game.id  # type: ignore[assignment]
     lines = [
-        f"The results posted for {say.long_name(target.name)} are void: messages already posted "
-        "cannot be unsent, so ignore them.",
+        f"The results posted for {say.long_name(target.name)} are void (their messages are marked VOID).",
         f"The orders given for {say.long_name(target.name)} are back as they stood at its deadline; "
         "everyone may change them until the new deadline. Ready flags were reset.",
     ]

@@ -12,7 +12,7 @@ from bot import DiplomacyBot
 from db.models import OutboxEntry
 from gm.clock import utcnow
 from gm.games import get_game
-from gm.outbox import deliver_pending
+from gm.outbox import Target, deliver_pending, enqueue
 from gm.reminders import queue_reminders
 from gm.views import GameInfo
 from tests.e2e.bot_helpers import (
@@ -127,3 +127,51 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
 async def _game(bot: DiplomacyBot, game_id: int) -> GameInfo:
     async with bot.services.sessions() as session:
         return await get_game(session, game_id)
+
+
+async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_repeats(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Long", players=3, press="public")
+        game = await _game(bot, game_id)
+        channel = fake.world.channels[game.game_channel_id]
+        entry = {"status": "failed", "order": "A PAR - BUR", "input": "A Par-Bur", "reason": "bounced " * 6}
+        async with bot.services.sessions() as session:
+            enqueue(
+                session,
+                game_id=game_id,
+                kind="phase_results",
+                target=Target.game_channel(),
+                payload={
+                    "title": "Long: Spring 1901 Movement results",
+                    "phase": "S1901M",
+                    "orders": {"FRANCE": [entry] * 40},
+                },
+                key="long-results",
+                now=utcnow(),
+            )
+            await session.commit()
+        before = len(bot_messages(fake, channel))
+        fake.inject_fault(f"POST /channels/{channel.id}/messages", 503, after=2)
+        await bot.services.gamemaster.deliver()
+        assert len(bot_messages(fake, channel)) == before + 2, "parts 1 and 2 went out, part 3 failed"
+        sender = bot.services.gamemaster.sender
+        assert sender is not None
+        report = await deliver_pending(
+            bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
+        )
+        await fake.flush()
+        assert report.sent == 1 and report.failed == 0
+        posted = bot_messages(fake, channel)[before:]
+        assert len(posted) == 3, "each part once, in order"
+        assert posted[0].embeds and posted[1].content.startswith(
+            "**Orders and results, Spring 1901 Movement**"
+        )
+        async with bot.services.sessions() as session:
+            row = (
+                await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "long-results"))
+            ).one()
+        assert row.sent_messages == [[channel.id, m.id] for m in posted]
+    assert fake.unknown_calls == [] and fake.internal_errors == []

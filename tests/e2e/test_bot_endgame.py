@@ -142,7 +142,7 @@ async def test_a_short_game_ends_at_its_last_year_with_the_final_post_history_an
 
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         assert "finished" in status.content and "Result: France won." in status.content
-        assert f"- France <@{france.id}>: 5 centres, 3 units" in status.content, "the final position"
+        assert f"- France <@{france.id}>: 5 centers, 3 units" in status.content, "the final position"
         past = await ask(fake, table.onlooker, "history", channel=table.general, game=game, phase="S1901M")
         assert "✅ `A MAR - SPA`" in past.content and "bookkeeping" not in past.content
         assert [a.filename for a in past.attachments] == ["S1901M-orders.png"]

@@ -112,7 +112,7 @@ async def test_maps_and_history_show_only_what_is_public(fake: FakeDiscord, tmp_
         await ask(fake, france, "order", channel=table.general, text="A Par-Bur")
         await ask(fake, france, "ready", channel=table.general)
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
-        assert f"France <@{france.id}>: 3 centres, 3 units, done ✅" in status.content
+        assert f"France <@{france.id}>: 3 centers, 3 units, done ✅" in status.content
         assert "Germany" in status.content and "still ordering" in status.content
         assert "PAR" not in status.content, "whether France is done is public; what it ordered is not"
         now = await ask(fake, table.onlooker, "map", channel=table.general, game=str(game_id))

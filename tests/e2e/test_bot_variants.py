@@ -40,7 +40,7 @@ async def test_six_players_leave_italy_to_nobody(fake: FakeDiscord, tmp_path: Pa
         [started] = embeds_titled(fake, channel, "has started")
         assert "Italy: nobody (units hold)" in embed_text(started)
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
-        assert "- Italy: 3 centres, 3 units, nobody (units hold)" in status.content
+        assert "- Italy: 3 centers, 3 units, nobody (units hold)" in status.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
@@ -56,8 +56,21 @@ async def test_four_players_one_orders_two_powers(fake: FakeDiscord, tmp_path: P
         ]
         both = table.player("AUSTRIA")
         assert table.player("FRANCE") is both
-        threads = [c.name for c in fake.guild_channels(table.guild) if c.is_thread]
-        assert len(threads) == 18 and "Austria – France" not in threads, "no thread with oneself"
+        threads = sorted(c.name for c in fake.guild_channels(table.guild) if c.is_thread)
+        assert threads == [
+            "Austria/France – England",
+            "Austria/France – Germany/Turkey",
+            "Austria/France – Italy/Russia",
+            "England – Germany/Turkey",
+            "England – Italy/Russia",
+            "Germany/Turkey – Italy/Russia",
+        ], "one thread per pair of players, named with their powers"
+        for thread in (c for c in fake.guild_channels(table.guild) if c.is_thread):
+            a, b = (side.split("/")[0].upper() for side in thread.name.split(" – "))
+            assert viewers(fake, thread, [*table.players, table.onlooker]) == {
+                table.player(a).username,
+                table.player(b).username,
+            }
         answer = await ask(fake, both, "order", channel=table.general, text="A Vie-Gal; A Par-Bur")
         assert "✅ Austria: `A VIE - GAL`" in answer.content and "✅ France: `A PAR - BUR`" in answer.content
         shown = await ask(fake, both, "orders", "show", channel=table.general)
@@ -109,6 +122,9 @@ async def test_two_players_play_1914_and_a_coin_gives_italy_to_one_side(
         assert "Italy: nobody (units hold)" in embed_text(started)
         italy = fake.channel_named(table.guild, f"g{game_id}-italy")
         assert viewers(fake, italy, table.players) == set()
+        [talks] = [c for c in fake.guild_channels(table.guild) if c.is_thread]
+        assert talks.name == "Austria/Germany/Turkey – England/France/Russia", "one space for two players"
+        assert viewers(fake, talks, [*table.players, table.onlooker]) == {u.username for u in table.players}
 
         await deadline_passes(bot, fake, game_id)
         assert embeds_titled(fake, channel, "the coin says") == [], "not before the Fall 1914 turn"
@@ -122,6 +138,10 @@ async def test_two_players_play_1914_and_a_coin_gives_italy_to_one_side(
         assert "Spring 1915" in embed_text(flip) and "orders Italy too" in embed_text(joined)
         await settle(bot, fake)
         assert viewers(fake, italy, table.players) == {winner.username}
+        assert [c.name for c in fake.guild_channels(table.guild) if c.is_thread] == [talks.name], (
+            "no new space"
+        )
+        assert viewers(fake, talks, table.players) == {u.username for u in table.players}
         shown = await ask(fake, winner, "orders", "show", channel=table.general)
         assert "Italy still without orders: F NAP, A ROM, A VEN" in shown.content
         refused = await ask(fake, loser, "order", channel=table.general, text="A Rom H")

@@ -1,0 +1,85 @@
+"""Calling the moderators so that someone is actually notified: Discord notifies a role mention only if
+the role is mentionable or the author may mention every role, so a role that cannot be mentioned is
+replaced by its members and the game's creator, named one by one; a missing role leaves the creator.
+/game start tells the starter what to fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot import DiplomacyBot
+from tests.e2e.bot_helpers import (
+    Table,
+    ask,
+    create_game,
+    current_phase,
+    deadline_passes,
+    join_everyone,
+    make_table,
+    pings,
+    running,
+    settle,
+    start_game,
+)
+from tests.e2e.fakediscord import FakeDiscord, Message
+from tests.e2e.test_bot_moderation import everyone_but_ready
+
+
+async def absent_player_alert(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> Message:
+    """Two movement phases without orders from one player: the moderators' call that follows."""
+    absent = table.players[2]
+    for _ in range(2):
+        await everyone_but_ready(fake, table, absent)
+        await deadline_passes(bot, fake, game_id)
+    [(call, _)] = pings(fake)
+    return call
+
+
+async def start_small(fake: FakeDiscord, bot: DiplomacyBot, table: Table) -> tuple[int, str]:
+    game_id = await create_game(fake, table, "Absent", players=3, press="public", civil_disorder_after=2)
+    await join_everyone(fake, table, game_id)
+    reply = await start_game(fake, bot, table, game_id)
+    return game_id, reply.content
+
+
+async def test_a_role_that_cannot_be_mentioned_is_called_by_its_members_names(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3, mentionable=False)
+    second_mod = await fake.create_user("second-mod")
+    await fake.add_member(table.guild, second_mod, table.moderators)
+    async with running(fake, tmp_path) as bot:
+        game_id, started = await start_small(fake, bot, table)
+        assert "cannot be @mentioned" in started and "Allow anyone to @mention this role" in started
+        call = await absent_player_alert(fake, bot, table, game_id)
+        creator = table.players[0]
+        called = {creator.id, table.mod.id, second_mod.id}
+        assert call.content.endswith("a moderator is needed here.")
+        [(_, mentioned)] = pings(fake)
+        assert {int(u["id"]) for u in mentioned["mentions"]} == called, "exactly them, by name"
+        assert mentioned["mention_roles"] == [] and f"<@&{table.moderators.id}>" not in call.content
+
+        await fake.set_role_mentionable(table.guild, table.moderators, True)
+        another = await create_game(fake, table, "Called", players=3, press="public")
+        await join_everyone(fake, table, another)
+        reply = await start_game(fake, bot, table, another)
+        assert "Note:" not in reply.content, "nothing to fix once the role may be mentioned"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_without_the_moderator_role_the_creator_is_called_and_told_at_the_start(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path, moderator_role="Umpires") as bot:
+        game_id, started = await start_small(fake, bot, table)
+        assert "this server has no role named **Umpires**" in started
+        await absent_player_alert(fake, bot, table, game_id)
+        [(call, mentioned)] = pings(fake)
+        assert [int(u["id"]) for u in mentioned["mentions"]] == [table.players[0].id]
+        assert call.content == f"<@{table.players[0].id}>: a moderator is needed here."
+        await settle(bot, fake)
+        assert (await current_phase(bot, game_id)).name == "S1902M"
+        status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
+        assert "in civil disorder" in status.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
