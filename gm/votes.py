@@ -2,16 +2,21 @@
 
 - A proposal is a draw, or a concession to one named power, put to the vote in the current phase.
   Whoever proposes votes yes for their powers; the game channel is told that a vote is open, not by whom.
-- The voters are the *surviving* powers (units or centers on the board) held by a player still in
-  the game (active or in civil disorder). Powers held by nobody (neutral, or abandoned by a player who
-  left) neither vote nor share a draw. Eliminated powers are refused. A player with several powers
-  votes for each (all of them, or the one named).
+- The electorate: the *surviving* powers (units or centers on the board) held by an *active* player.
+  Absent players do not vote, whether they left the game or are in civil disorder: otherwise one
+  absent player would block every draw. Powers held by nobody (neutral) do not vote either; eliminated
+  powers are refused. A player with several powers votes for each (all of them, or the one named).
+  A player in civil disorder who votes is back (they are clearly there): they come out of civil
+  disorder first, and vote.
+- A draw is shared by *every* surviving power, voters or not: the rulebook's draw includes all the
+  survivors (a power in civil disorder, or whose player left, still holds its units and centers). A
+  concession names a power with an active player; the others concede to it.
 - Votes are secret: nobody learns who voted what, ever; each voter sees only their own votes. A later
   vote replaces the earlier one.
-- The proposal passes the moment every voter has said yes: the game ends in a draw shared by the
-  voters' powers, or with the named power winning (gm.ending). Otherwise it lapses when the phase
-  closes (the board changed: votes start afresh), and the channel is told it did not pass.
-- Voting brings a player back from civil disorder (they are clearly there).
+- The proposal passes the moment every voter has said yes (checked when a vote is cast, against the
+  electorate at that moment): the game ends in a draw or with the named power winning (gm.ending).
+  Otherwise it lapses when the phase closes (the board changed: votes start afresh), and the channel
+  is told it did not pass.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ from gm.variants import game_map
 DRAW = "draw"
 CONCEDE = "concede"
 KINDS = (DRAW, CONCEDE)
-VOTERS = (PlayerStatus.ACTIVE, PlayerStatus.CIVIL_DISORDER)
+VOTERS = (PlayerStatus.ACTIVE,)  # absent players (civil disorder, left) do not vote
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +103,7 @@ async def propose(
 ) -> VoteReport:
     """Open a vote on a draw (``kind`` "draw") or a concession to ``to`` ("concede"); the caller votes yes."""
     now = require_aware(now or utcnow())
-    game, phase, player, mine, voters = await _ballot_box(session, game_id, user_id, power)
+    game, phase, player, mine, voters = await _ballot_box(session, game_id, user_id, power, now)
     kind, beneficiary = _kind(kind, to, voters, phase)
     existing = (
         await session.exec(
@@ -111,7 +116,7 @@ async def propose(
         info = ProposalInfo.of(existing, phase.name)
         raise VoteAlreadyOpen(
             f"{info.title[0].upper()}{info.title[1:]} is already proposed in {game.name} this phase.",
-            "Vote on it with /draw vote; it passes if every surviving power says yes.",
+            "Vote on it with /draw vote; it passes if every voting power says yes.",
         )
     proposal = Proposal(
         game_id=game.id,  # type: ignore[arg-type]
@@ -143,9 +148,11 @@ async def propose(
             game.name,
             title=f"{game.name}: {info.title} is proposed",
             lines=[
-                f"Every surviving power votes in secret with /draw vote ({say.powers_text(sorted(voters))}).",
+                "The surviving powers with a player present vote in secret with /draw vote "
+                f"({say.powers_text(sorted(voters))}).",
                 "It passes only if all of them say yes before this phase closes; "
-                "nobody is told who voted what.",
+                "nobody is told who voted what."
+                + (" A draw is shared by every surviving power." if kind == DRAW else ""),
             ],
             phase=phase.name,
             deadline=phase.deadline,
@@ -171,7 +178,7 @@ async def cast_vote(
 ) -> VoteReport:
     """Vote yes or no on the open draw (or concession to ``to``) for the caller's surviving powers."""
     now = require_aware(now or utcnow())
-    game, phase, player, mine, voters = await _ballot_box(session, game_id, user_id, power)
+    game, phase, player, mine, voters = await _ballot_box(session, game_id, user_id, power, now)
     kind, beneficiary = _kind(kind, to, voters, phase, checking=False)
     proposal = (
         await session.exec(
@@ -253,7 +260,7 @@ async def lapse_open_proposals(session: AsyncSession, game: Game, phase: PhaseRe
                 game.id,  # type: ignore[arg-type]
                 game.name,
                 title=f"{game.name}: {info.title} did not pass",
-                lines=["The phase closed before every surviving power agreed; votes start afresh."],
+                lines=["The phase closed before every voting power agreed; votes start afresh."],
                 phase=phase.name,
                 proposal={"id": info.id, "kind": info.kind, "beneficiary": info.beneficiary},
                 passed=False,
@@ -265,7 +272,7 @@ async def lapse_open_proposals(session: AsyncSession, game: Game, phase: PhaseRe
 
 
 async def electorate(session: AsyncSession, game: Game, board: dict) -> dict[str, Player]:
-    """Surviving powers held by a player still in the game -> that player."""
+    """Surviving powers held by an active player -> that player (see the module docstring)."""
     alive = set(ending.survivors(board, game_map(game.variant).powers))
     rows = (
         await session.exec(
@@ -281,7 +288,7 @@ async def electorate(session: AsyncSession, game: Game, board: dict) -> dict[str
 
 
 async def _ballot_box(
-    session: AsyncSession, game_id: int, user_id: int, power: str | None
+    session: AsyncSession, game_id: int, user_id: int, power: str | None, now: datetime
 ) -> tuple[Game, PhaseRecord, Player, list[str], dict[str, Player]]:
     """The game, its open phase (locked), the caller, the caller's voting powers, and every voter."""
     game = await load_game(session, game_id, for_update=True)
@@ -296,7 +303,6 @@ async def _ballot_box(
             f"{game.name} is being adjudicated right now; nothing was recorded.",
             "Vote again when the next phase opens: votes start afresh every phase.",
         )
-    voters = await electorate(session, game, phase.board)
     if power is not None:
         wanted = power.strip().upper()
         if wanted not in held:
@@ -305,6 +311,16 @@ async def _ballot_box(
                 f"You play {say.powers_text(held) or 'no power'}.",
             )
         held = [wanted]
+    alive = set(ending.survivors(phase.board, game_map(game.variant).powers))
+    if player.status == PlayerStatus.CIVIL_DISORDER and alive & set(held):
+        player.status = PlayerStatus.ACTIVE  # voting is playing: back from civil disorder, then a voter
+        session.add(
+            GameLogEntry(
+                game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": held}
+            )  # type: ignore[arg-type]
+        )
+        await session.flush()
+    voters = await electorate(session, game, phase.board)
     mine = [p for p in held if p in voters]
     if not mine:
         gone = say.powers_text(held) or "You hold no power, and"
@@ -334,8 +350,8 @@ def _kind(
     if checking and beneficiary not in voters:
         raise NotAVoter(
             f"{say.power_name(beneficiary)} cannot be conceded to: "
-            "it is not a surviving power with a player.",
-            f"The surviving powers with players are {say.powers_text(sorted(voters))}.",
+            "it is not a surviving power with a player present.",
+            f"The surviving powers with players present are {say.powers_text(sorted(voters))}.",
         )
     return CONCEDE, beneficiary
 
@@ -365,13 +381,6 @@ async def _cast(
             existing[power] = vote
         else:
             vote.choice, vote.cast_by, vote.cast_at = choice, user_id, now
-    if player.status == PlayerStatus.CIVIL_DISORDER:
-        player.status = PlayerStatus.ACTIVE
-        session.add(
-            GameLogEntry(
-                game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": mine}
-            )  # type: ignore[arg-type]
-        )
     passed = all(existing.get(p) is not None and existing[p].choice == "yes" for p in voters)
     result = None
     if passed:
@@ -379,8 +388,12 @@ async def _cast(
         proposal.decided_at = now
         powers = game_map(game.variant).powers
         if proposal.kind == DRAW:
-            result = ending.make_result(
-                "draw", phase.board, powers, phase_name=phase.name, shared=sorted(voters, key=powers.index)
+            result = ending.make_result(  # shared by every survivor, voter or not
+                "draw",
+                phase.board,
+                powers,
+                phase_name=phase.name,
+                shared=ending.survivors(phase.board, powers),
             )
         else:
             result = ending.make_result(

@@ -9,7 +9,7 @@ import pytest
 
 from db.database import SessionFactory
 from db.models import Player
-from gm import votes
+from gm import games, votes
 from gm.errors import GameError, NoOpenVote, NotAPlayer, NotAVoter, VoteAlreadyOpen
 from gm.settings import GameSettings
 from gm.status import game_status
@@ -196,3 +196,46 @@ async def test_a_last_vote_racing_the_deadline_either_ends_the_game_or_lapses_ne
     else:  # the vote won: the game is drawn and the phase was never adjudicated
         assert getattr(voted, "passed", False) and game.status == "finished"
         assert phase.id == started.phase.id and phase.status == "open" and phase.results is None
+
+
+async def test_absent_players_do_not_vote_but_their_powers_share_the_draw(sessions: SessionFactory) -> None:
+    """Italy's player is in civil disorder and Russia's has left: neither blocks the draw, and both
+    powers, still on the board, share it (the rulebook's draw includes every survivor)."""
+    started, game_id = await three_left(sessions)
+    async with sessions() as s:
+        italy = await s.get(Player, (await player_row(sessions, game_id, player_of(started, "ITALY"))).id)
+        assert italy is not None
+        italy.status = "civil_disorder"
+        await s.commit()
+    async with sessions() as s:
+        await games.leave_game(s, game_id, player_of(started, "RUSSIA"), now=T0)
+    async with sessions() as s:
+        opened = await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
+    assert not opened.passed
+    (notice,) = await messages(sessions, "vote_opened")
+    assert notice.payload["voters"] == ["FRANCE", "GERMANY"]
+    async with sessions() as s:
+        last = await votes.cast_vote(s, game_id, player_of(started, "GERMANY"), yes=True, now=T0)
+    assert last.passed
+    result = (await game_row(sessions, game_id)).result
+    assert result is not None and result["shared"] == ["FRANCE", "GERMANY", "ITALY", "RUSSIA"]
+    assert (await player_row(sessions, game_id, player_of(started, "ITALY"))).status == "civil_disorder"
+
+
+async def test_a_concession_needs_only_the_players_present(sessions: SessionFactory) -> None:
+    started, game_id = await three_left(sessions)
+    async with sessions() as s:
+        await games.leave_game(s, game_id, player_of(started, "RUSSIA"), now=T0)
+    async with sessions() as s:
+        with pytest.raises(NotAVoter, match="Russia cannot be conceded to"):
+            await votes.propose(s, game_id, player_of(started, "FRANCE"), "concede", to="Russia", now=T0)
+    async with sessions() as s:
+        await votes.propose(s, game_id, player_of(started, "GERMANY"), "concede", to="France", now=T0)
+    for power in ("ITALY", "FRANCE"):  # Russia's player is gone: not awaited
+        async with sessions() as s:
+            report = await votes.cast_vote(
+                s, game_id, player_of(started, power), kind="concede", to="France", yes=True, now=T0
+            )
+    assert report.passed
+    result = (await game_row(sessions, game_id)).result
+    assert result is not None and (result["kind"], result["winner"]) == ("concession", "FRANCE")
