@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
 from engine import Board
+from gm.ending import FINAL_MAP
 from gm.errors import UnknownPhase
 from gm.lookup import load_game
 from gm.variants import game_map
@@ -77,7 +78,11 @@ async def phase_map(
     session: AsyncSession, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
 ) -> MapImage | None:
     """The map of a phase (default: the current one): its opening position, or with ``with_orders``
-    its orders and their results (closed phases only). None when there is no renderer."""
+    its orders and their results (closed phases only). None when there is no renderer.
+
+    A game that ended as its last phase closed (a solo, a short game's last year) has no current
+    phase: by default it shows the final position, the board after that last phase (the map its
+    close stored for the final post, or rendered once now)."""
     game = await load_game(session, game_id)
     phases = (
         await session.exec(
@@ -87,7 +92,9 @@ async def phase_map(
     if not phases:
         raise UnknownPhase(f"{game.name} has not started, so there is no map yet.")
     phase = _pick(phases, phase_name, game.name, default_latest=True)
-    kind = ORDERS_MAP if with_orders else POSITION_MAP
+    ended_at_close = phase_name is None and phase.status == PhaseStatus.CLOSED and bool(phase.results)
+    kind = ORDERS_MAP if with_orders else FINAL_MAP if ended_at_close else POSITION_MAP
+    board = phase.results["board_after"] if kind == FINAL_MAP else phase.board  # type: ignore[index]
     if with_orders and phase.status != PhaseStatus.CLOSED:
         raise UnknownPhase(
             f"The {phase.name} orders are secret until the phase closes.", "Ask for the map without orders."
@@ -99,9 +106,9 @@ async def phase_map(
     filename = f"{phase.name}-{kind}.png"
     if stored is not None:
         return MapImage(filename, stored.png)
-    if kind != POSITION_MAP:
+    if kind == ORDERS_MAP:
         return None
-    png = await asyncio.to_thread(_render_position, phase.board, game.variant)
+    png = await asyncio.to_thread(_render_position, board, game.variant)
     if png is None:
         return None
     session.add(PhaseMap(phase_id=phase.id, kind=kind, png=png, created_at=datetime.now(UTC)))  # type: ignore[arg-type]

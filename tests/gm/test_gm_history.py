@@ -8,9 +8,12 @@ import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
-from db.models import PhaseMap
+from db.models import PhaseMap, PhaseRecord
+from engine import Board, load_map
 from gm.errors import UnknownPhase
 from gm.history import phase_history, phase_map
+from gm.settings import GameSettings
+from render import render_map
 from tests.gm.conftest import make_closer, make_started_game, submit
 
 
@@ -57,3 +60,30 @@ async def test_the_opening_map_is_rendered_once_and_kept(sessions: SessionFactor
     assert first.startswith(b"\x89PNG") and first == second
     async with sessions() as s:
         assert len((await s.exec(select(PhaseMap))).all()) == 1
+
+
+@pytest.mark.parametrize("rendered_at_close", [True, False])
+async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
+    sessions: SessionFactory, rendered_at_close: bool
+) -> None:
+    started = await make_started_game(sessions, settings=GameSettings(last_year=1901))
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    spring = await make_closer(sessions).close(started.phase.id)
+    assert spring.next_phase is not None
+    await submit(sessions, started, "FRANCE", "A Bur-Bel")
+    fall = await make_closer(sessions, render_maps=rendered_at_close).close(spring.next_phase.id)
+    assert fall.game_over
+    async with sessions() as s:
+        shown = await phase_map(s, started.game.id)
+        opening = await phase_map(s, started.game.id, "F1901M")  # asked by name: as the phase opened
+    assert shown is not None and opening is not None
+    assert shown.filename == "F1901M-final.png" and opening.filename == "F1901M-position.png"
+    async with sessions() as s:
+        phase = await s.get(PhaseRecord, fall.phase_id)
+        assert phase is not None
+        final = (
+            await s.exec(select(PhaseMap).where(PhaseMap.phase_id == fall.phase_id, PhaseMap.kind == "final"))
+        ).one()  # stored at the close, or once when first asked for
+    assert shown.png == final.png != opening.png
+    assert "A BEL" in phase.results["board_after"]["units"]["FRANCE"]
+    assert shown.png == render_map(Board.from_json(phase.results["board_after"], load_map()))
