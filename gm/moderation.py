@@ -106,10 +106,10 @@ async def extend_deadline(
     before = phase.deadline
     if phase.deadline is None:  # paused: more time when the clock starts again
         phase.remaining_seconds = _remaining(game, phase) + minutes * 60
-        text = f"{say.long_name(phase.name)} gets {_span(minutes)} more when the game resumes."
+        text = f"{say.long_name(phase.name)} gets {say.duration(minutes)} more when the game resumes."
     else:
         phase.deadline = max(phase.deadline, now) + timedelta(minutes=minutes)
-        text = f"The {say.long_name(phase.name)} deadline is extended by {_span(minutes)}."
+        text = f"The {say.long_name(phase.name)} deadline is extended by {say.duration(minutes)}."
     log = await log_action(
         session, game, actor, now, "extend", phase=phase.name, minutes=minutes, before=before
     )
@@ -130,7 +130,7 @@ async def pause_game(
     phase.remaining_seconds = left
     phase.deadline = None
     game.status = GameStatus.PAUSED
-    text = f"{game.name} is paused with {_span(left // 60)} left in {say.long_name(phase.name)}."
+    text = f"{game.name} is paused with {say.duration(left // 60)} left in {say.long_name(phase.name)}."
     lines = ["Orders can still be sent and changed; the phase will not close until a moderator resumes."]
     log = await log_action(session, game, actor, now, "pause", phase=phase.name, remaining_seconds=left)
     _announce(session, game, phase, "pause", text, lines, now, log)
@@ -150,7 +150,7 @@ async def resume_game(
     phase.deadline = now + timedelta(seconds=left)
     phase.remaining_seconds = None
     game.status = GameStatus.ACTIVE
-    text = f"{game.name} is running again: {say.long_name(phase.name)} closes in {_span(left // 60)}."
+    text = f"{game.name} is running again: {say.long_name(phase.name)} closes in {say.duration(left // 60)}."
     log = await log_action(session, game, actor, now, "resume", phase=phase.name, remaining_seconds=left)
     _announce(session, game, phase, "resume", text, [], now, log)
     await session.commit()
@@ -494,14 +494,6 @@ def _remaining(game: Game, phase: PhaseRecord) -> int:
     if phase.remaining_seconds is not None:
         return phase.remaining_seconds
     return GameSettings.from_json(game.settings).phase_minutes(Phase.parse(phase.name).kind) * 60
-
-
-def _span(minutes: int) -> str:
-    days, rest = divmod(int(minutes), 24 * 60)
-    hours, mins = divmod(rest, 60)
-    parts = [say.plural(days, "day") if days else "", say.plural(hours, "hour") if hours else ""]
-    parts.append(say.plural(mins, "minute") if mins or not (days or hours) else "")
-    return " ".join(p for p in parts if p)
 
 
 async def log_action(

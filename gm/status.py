@@ -17,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
 from gm import announcements as say
-from gm.lookup import latest_phase, load_game
+from gm.lookup import ENDED_STATES, latest_phase, load_game
 from gm.moderation import MOD_PREFIX
 from gm.progress import phase_state
 from gm.variants import get_variant
@@ -31,7 +31,8 @@ GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
 class PowerStatus:
     power: str
     user_id: int | None  # who plays it now (None: nobody, or the player left)
-    state: str  # playing, civil_disorder, left, eliminated, neutral
+    state: str  # playing, civil_disorder, left, eliminated, neutral; once the game is over: survived,
+    # eliminated or neutral (the final standing, not who was absent when it ended)
     centers: int
     units: int
     must_act: bool  # has something to order in this phase
@@ -65,20 +66,21 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
     info = await game_info(session, game)
     phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
     powers: list[PowerStatus] = []
+    over = game.status in ENDED_STATES
     if phase is not None:
         state = await phase_state(session, phase, game.variant)
         board = _position(phase)
         for power in state.board.game_map.powers:
             duty = state.duties[power]
             player = state.player_of.get(power)
-            must_act = duty.has_work and state.active(power) and phase.status == PhaseStatus.OPEN
+            must_act = duty.has_work and state.active(power) and phase.status == PhaseStatus.OPEN and not over
             ready = power in state.ready
             done = ready or (must_act and state.board.phase.kind != "M" and not state.missing(power))
             powers.append(
                 PowerStatus(
                     power=power,
                     user_id=player.user_id if player is not None and player.status not in GONE else None,
-                    state=_state(player.status if player else None, board, power),
+                    state=_state(player.status if player else None, board, power, over=over),
                     centers=len(board.get("centers", {}).get(power, ())),
                     units=len(board.get("units", {}).get(power, ())),
                     must_act=must_act,
@@ -116,11 +118,13 @@ def _position(phase: PhaseRecord) -> dict[str, Any]:
     return after if after is not None else phase.board
 
 
-def _state(status: str | None, board: dict[str, Any], power: str) -> str:
+def _state(status: str | None, board: dict[str, Any], power: str, *, over: bool = False) -> str:
     if not board.get("units", {}).get(power) and not board.get("centers", {}).get(power):
         return "eliminated"
     if status is None:
         return "neutral"
+    if over:  # the final standing: a close that ended the game may have put absent players in civil
+        return "survived"  # disorder without announcing it (there is no next phase to play)
     return {
         PlayerStatus.ACTIVE: "playing",
         PlayerStatus.CIVIL_DISORDER: "civil_disorder",
@@ -135,7 +139,7 @@ def _line(entry: GameLogEntry) -> LogLine:
     d = entry.detail or {}
     phase = say.long_name(d["phase"]) if d.get("phase") else "the game"
     texts = {
-        "extend": lambda: f"extended {phase} by {d.get('minutes')} minutes",
+        "extend": lambda: f"extended {phase} by {say.duration(int(d.get('minutes') or 0))}",
         "pause": lambda: f"paused the game in {phase}",
         "resume": lambda: f"resumed the game in {phase}",
         "close": lambda: f"closed {phase} early",

@@ -18,12 +18,14 @@ from gm.games import set_game_channels
 from gm.moderation import Actor
 from gm.outbox import deliver_pending
 from gm.runtime import Gamemaster
+from gm.settings import GameSettings
 from gm.status import game_status
 from tests.gm.conftest import (
     CREATOR,
     T0,
     close,
     make_started_game,
+    messages,
     place,
     player_of,
     submit,
@@ -213,3 +215,23 @@ async def test_status_shows_who_is_done_but_not_what_they_ordered(sessions: Sess
         and by_power["FRANCE"].state == "playing"
     )
     assert "BUR" not in repr(status)
+
+
+async def test_the_status_of_a_finished_game_shows_the_final_standing_not_absences(
+    sessions: SessionFactory,
+) -> None:
+    """Everyone but France misses both phases of a one-year game: the second miss comes with the
+    last close, which announces no civil disorder (nothing is left to play), so the status does not
+    claim it either."""
+    started = await make_started_game(sessions, settings=GameSettings(last_year=1901, civil_disorder_after=2))
+    for _ in range(2):
+        await submit(sessions, started, "FRANCE", "A Par H")
+        outcome = await close(sessions, started.game.id)
+    assert outcome.game_over
+    assert [m for m in await messages(sessions, "civil_disorder") if m.target_kind == "game_channel"] == []
+    async with sessions() as s:
+        status = await game_status(s, started.game.id)
+    states = {p.power: p.state for p in status.powers}
+    assert set(states.values()) == {"survived"}
+    assert not any(p.must_act for p in status.powers)
+    assert status.result is not None and status.result["kind"] == "last_year"

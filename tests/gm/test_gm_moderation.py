@@ -85,7 +85,7 @@ async def test_extend_moves_the_deadline_and_is_logged_with_who_and_when(session
         status = await game_status(s, started.game.id)
     (line,) = status.moderation
     assert (line.actor_id, line.at, line.action) == (MOD.user_id, T0, "extend")
-    assert line.text == "extended Spring 1901 Movement by 90 minutes"
+    assert line.text == "extended Spring 1901 Movement by 1 hour 30 minutes"  # as the announcement said
 
 
 async def test_a_bad_extension_is_refused(sessions: SessionFactory) -> None:
