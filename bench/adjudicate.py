@@ -7,12 +7,16 @@ full cost of ``engine.adjudicate_json`` (board and order parsing, validation, re
 the JSON result), the number the speed goal of the adjudicator issue is about.
 
 What the engine keeps between calls: the map and its tables (loaded once), and the parse of every
-order text it has read (``engine.parser._CACHE``, by text and kind of phase; real games repeat
-their texts). Each position is timed best of ``--repeat`` runs, so that cache is warm for the first
-row; the "cold" row empties it before every call, as if every text were new to the process.
-Nothing about a position or its outcome is kept.
+order text it has read (``engine.parser``, by map, kind of phase and text; real games repeat their
+texts). The headline is the *cold* figure: that memory is emptied (``forget_lines``) before every
+call, as if every order text were new to the process. The warm figure beside it is the same call
+with every text read before. Nothing about a position or its outcome is kept.
 
-    .venv/bin/python bench/adjudicate.py [--positions 300] [--repeat 5] [--seed 1]
+Each row runs every position once per run, ``--runs`` times; a run's median and p99 are taken over
+the positions, and the row shows the median of the runs' figures (not the best run), with the
+spread of the runs' medians.
+
+    .venv/bin/python bench/adjudicate.py [--positions 300] [--runs 7] [--seed 1]
     .venv/bin/python bench/adjudicate.py --compare /tmp/dipvenv/bin/python
 
 ``--compare PYTHON`` also times the PyPI ``diplomacy`` package (AGPL; never a dependency of this
@@ -45,7 +49,7 @@ from engine import Board, adjudicate, adjudicate_json, load_map
 from engine.adjudicator.convoys import route_exists, sea_graph
 from engine.errors import OrderError
 from engine.mapdata import province_of
-from engine.parser import _CACHE, parse_order
+from engine.parser import forget_lines, parse_order
 from engine.validation import read_order
 
 GM = load_map("standard")
@@ -123,27 +127,28 @@ def requests(count: int, seed: int) -> list[dict]:
     return out
 
 
-def timed(fn, items: list, repeat: int) -> list[float]:
-    """Seconds per call, the best of ``repeat`` runs for each item (less noise from the machine)."""
-    times = []
+def timed(fn, items: list, runs: int, before=None) -> list[list[float]]:
+    """Seconds per call, for each run (every item once per run); ``before(item)`` runs untimed."""
+    out = []
     gc.disable()
     try:
-        for item in items:
-            best = float("inf")
-            for _ in range(repeat):
+        for _ in range(runs):
+            times = []
+            for item in items:
+                if before is not None:
+                    before(item)
                 t0 = time.perf_counter()
                 fn(item)
-                best = min(best, time.perf_counter() - t0)
-            times.append(best)
+                times.append(time.perf_counter() - t0)
+            out.append(times)
     finally:
         gc.enable()
-    return times
+    return out
 
 
-def cold(request: dict) -> None:
-    """adjudicate_json with the parser's cache of order texts emptied first."""
-    _CACHE.clear()
-    adjudicate_json(request)
+def forget(_item: object) -> None:
+    """Before a cold call: no order text seen before."""
+    forget_lines()
 
 
 def read_all(pair: tuple[Board, dict]) -> None:
@@ -159,21 +164,29 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def row(name: str, times: list[float]) -> str:
-    us = [t * 1e6 for t in times]
-    return f"| {name} | {statistics.median(us):.0f} | {percentile(us, 0.99):.0f} | {max(us):.0f} |"
+def figures(runs: list[list[float]]) -> tuple[float, float, float, float]:
+    """(median, p99, lowest run median, highest run median) in microseconds; median and p99 are the
+    median over the runs of each run's figure."""
+    medians = [statistics.median(r) * 1e6 for r in runs]
+    p99s = [percentile(r, 0.99) * 1e6 for r in runs]
+    return statistics.median(medians), statistics.median(p99s), min(medians), max(medians)
+
+
+def row(name: str, runs: list[list[float]]) -> str:
+    median, p99, low, high = figures(runs)
+    return f"| {name} | {median:.0f} | {p99:.0f} | {low:.0f}-{high:.0f} |"
 
 
 COMPARE_SCRIPT = r"""
 import json, sys, time, gc
 from diplomacy import Game
 reqs = json.load(sys.stdin)
-repeat = int(sys.argv[1])
+runs = int(sys.argv[1])
 times, units = [], []
 gc.disable()
-for req in reqs:
-    best = float("inf")
-    for _ in range(repeat):
+for run in range(runs):
+    times.append([])
+    for req in reqs:
         game = Game()
         game.set_current_phase("F1901M")
         game.clear_units()
@@ -183,17 +196,18 @@ for req in reqs:
         for power, orders in req["orders"].items():
             game.set_orders(power, orders)
         game.process()
-        best = min(best, time.perf_counter() - t0)
-    times.append(best)
-    units.append({p: sorted(u for u in us if not u.startswith("*")) for p, us in game.get_units().items()})
+        times[-1].append(time.perf_counter() - t0)
+        if run == 0:
+            left = game.get_units().items()
+            units.append({p: sorted(u for u in us if not u.startswith("*")) for p, us in left})
 json.dump({"times": times, "units": units}, sys.stdout)
 """
 
 
-def compare(python: str, reqs: list[dict], repeat: int) -> tuple[list[float], list[dict]]:
-    """Times of set_orders + process in the PyPI package, and the units it leaves on the board."""
+def compare(python: str, reqs: list[dict], runs: int) -> tuple[list[list[float]], list[dict]]:
+    """Times of set_orders + process in the PyPI package (per run), and the units it leaves."""
     done = subprocess.run(
-        [python, "-c", COMPARE_SCRIPT, str(repeat)],
+        [python, "-c", COMPARE_SCRIPT, str(runs)],
         input=json.dumps(reqs),
         capture_output=True,
         text=True,
@@ -206,7 +220,7 @@ def compare(python: str, reqs: list[dict], repeat: int) -> tuple[list[float], li
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=300)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=7, help="runs over all positions (default 7)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--compare", metavar="PYTHON", help="a Python with the PyPI diplomacy package")
     args = ap.parse_args()
@@ -222,7 +236,10 @@ def main() -> None:
         "-": sum(" - " in t and " S " not in t and " C " not in t for t in texts),
     }
     print(f"# Adjudication benchmark: {args.positions} dense random movement phases, seed {args.seed}")
-    print(f"# python {platform.python_version()} on {platform.machine()}, best of {args.repeat} runs each")
+    print(
+        f"# python {platform.python_version()} on {platform.machine()}; {args.runs} runs over all positions, "
+        "the median of the runs' figures (spread: the runs' lowest and highest median)"
+    )
     print(
         f"# per phase: 34 units, {orders / len(reqs):.0f} orders "
         f"({kinds['-'] / len(reqs):.1f} moves, {kinds['S'] / len(reqs):.1f} supports, "
@@ -232,26 +249,33 @@ def main() -> None:
         f"{sum(len(d) for o in outs for d in o['dislodged'].values()) / len(reqs):.1f} dislodged"
     )
     print()
-    print("| what (one movement phase) | median µs | p99 µs | max µs |")
+    print("| what (one movement phase) | median µs | p99 µs | spread of medians µs |")
     print("| --- | ---: | ---: | ---: |")
-    rep = args.repeat
-    ours = timed(adjudicate_json, reqs, rep)
-    print(row("adjudicate_json: JSON in, JSON out (goal: median ≤ 300)", ours))
-    print(row("  the same, cold: no order text seen before", timed(cold, reqs, rep)))
-    print(row("  of which Board.from_json (the position)", timed(Board.from_json, reqs, rep)))
+    runs = args.runs
+    cold = timed(adjudicate_json, reqs, runs, before=forget)
+    print(row("adjudicate_json, cold: no order text seen before (goal: median ≤ 300)", cold))
+    for r in reqs:
+        adjudicate_json(r)  # read every text again, so that the warm rows are warm from their first run
+    print(row("adjudicate_json, warm: every order text read before", timed(adjudicate_json, reqs, runs)))
+    print(row("  of which Board.from_json (the position)", timed(Board.from_json, reqs, runs)))
     boards = [Board.from_json(r) for r in reqs]
     pairs = list(zip(boards, reqs, strict=True))
-    print(row("  of which read_order for every line (parser, validation)", timed(read_all, pairs, rep)))
+    print(row("  of which read_order for every line, cold", timed(read_all, pairs, runs, before=forget)))
+    for pair in pairs:
+        read_all(pair)
+    print(row("  of which read_order for every line, warm", timed(read_all, pairs, runs)))
     parsed = [
         (b, {p: [parse_order(t, GM, "M") for t in ts] for p, ts in r["orders"].items()})
         for b, r in zip(boards, reqs, strict=True)
     ]
-    print(row("adjudicate on a Board, orders already parsed", timed(lambda x: adjudicate(*x), parsed, rep)))
+    print(row("adjudicate on a Board, orders already parsed", timed(lambda x: adjudicate(*x), parsed, runs)))
+    median, p99, _, _ = figures(cold)
+    print(f"\nHeadline (cold): median {median:.0f} µs, p99 {p99:.0f} µs per dense movement phase")
     if args.compare:
-        times, their_units = compare(args.compare, reqs, rep)
+        times, their_units = compare(args.compare, reqs, runs)
         print(row("PyPI diplomacy 1.1.2: set_orders + process (no JSON, no reasons)", times))
-        ratio = statistics.median(ours) / statistics.median(times)
-        print(f"\nMedian of adjudicate_json: {ratio:.0%} of the PyPI package's")
+        ratio = figures(cold)[0] / figures(times)[0]
+        print(f"\nMedian of adjudicate_json (cold): {ratio:.0%} of the PyPI package's")
         our_units = [{p: sorted(us) for p, us in o["units"].items()} for o in outs]
         their_units = [{p: us for p, us in u.items() if us} for u in their_units]
         same = sum(a == b for a, b in zip(our_units, their_units, strict=True))

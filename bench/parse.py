@@ -23,7 +23,7 @@ import contextlib
 
 from engine.board import Board
 from engine.mapdata import load_map
-from engine.parser import _CACHE, parse_order
+from engine.parser import forget_lines, parse_order
 from engine.validation import read_order, validate_order
 
 CANONICAL = [
@@ -133,7 +133,7 @@ def main() -> None:
     for label, texts in (("canonical", CANONICAL), ("rulebook", RULEBOOK), ("full names", FULL_NAMES)):
         warm = per_order_us(texts, args.rounds, lambda t: parse_order(t, gm, "M"))
         cold = per_order_us(
-            texts, max(1, args.rounds // 4), lambda t: (_CACHE.clear(), parse_order(t, gm, "M"))
+            texts, max(1, args.rounds // 4), lambda t: (forget_lines(), parse_order(t, gm, "M"))
         )
         print(
             f"  {label:<11} cold {cold:7.2f} us/order ({cold * 34:7.1f} per 34)"

@@ -28,7 +28,7 @@ from engine.adjudicator.movement import MovementResolver
 from engine.adjudicator.retreats import dislodged_units, resolve_retreats
 from engine.board import Board, BoardError, Dislodged, describe_json
 from engine.mapdata import province_of
-from engine.orders import Build, Disband, Hold, Order, Remove, Unit, format_order, shared_unit
+from engine.orders import FORMATTERS, Build, Disband, Hold, Order, Remove, Unit, format_order, shared_unit
 from engine.phase import Phase
 
 SUCCEEDED = explain.SUCCEEDED
@@ -80,12 +80,21 @@ class Adjudication:
         out: dict[str, Any] = {
             "phase": str(self.phase),
             "next_phase": None if self.next_phase is None else str(self.next_phase),
-            "orders": [r.to_json() for r in self.results],
+            "orders": [
+                {
+                    "power": r.power,
+                    "input": r.input,
+                    "order": None if r.order is None else FORMATTERS[type(r.order)](r.order),
+                    "status": r.status,
+                    "reason": r.reason,
+                }
+                for r in self.results
+            ],  # OrderResult.to_json and format_order for each, written out: two calls fewer a line
             "units": state["units"],
             "centers": state["centers"],
             "dislodged": {
                 power: {
-                    str(d.unit): {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+                    d.unit.text: {"attacker_from": d.attacker_from, "retreats": list(d.retreats)}
                     for d in entries
                 }
                 for power, entries in sorted(self.dislodged.items())
@@ -222,13 +231,13 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
         line.reason = (explain.no_order if unordered else explain.no_valid_order)(line.reason)
 
     new_units: dict[str, list[Unit]] = {}
-    moved = resolver.moved
+    moves = resolver.dst  # the province each move goes to, None for other orders
+    succeeded = resolver.result
     for i, (power, unit) in enumerate(units):
         if i in attacker:
             continue  # dislodged
-        if moved(i):
-            dest = unit_orders[i].dest
-            unit = shared_unit(unit.type, dest if unit.type == "F" else province_of(dest))
+        if moves[i] is not None and succeeded[i]:  # it moved (resolver.moved(i), inline)
+            unit = shared_unit(unit.type, unit_orders[i].dest if unit.type == "F" else moves[i])
         units_of = new_units.get(power)
         if units_of is None:
             new_units[power] = [unit]
@@ -428,6 +437,9 @@ def _results(board: Board, lines: list[Line], defaults: list[Line]) -> tuple[Ord
     """Input lines then default lines, grouped by power in the map's order (unknown powers last)."""
     groups: dict[str, list[OrderResult]] = {p: [] for p in board.game_map.powers}
     unknown: list[OrderResult] = []
+    new = tuple.__new__  # OrderResult(...) without the named tuple's own __new__: one call fewer a line
     for ln in (*lines, *defaults):
-        groups.get(ln.power, unknown).append(OrderResult(ln.power, ln.input, ln.order, ln.status, ln.reason))
+        groups.get(ln.power, unknown).append(
+            new(OrderResult, (ln.power, ln.input, ln.order, ln.status, ln.reason))
+        )
     return tuple(chain(*groups.values(), unknown))

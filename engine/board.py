@@ -52,7 +52,8 @@ class Board:
     variant: str = "standard"
     rules: Variant = field(init=False, repr=False, compare=False)  # the variant called ``variant``
     closed: frozenset[str] = field(init=False, repr=False, compare=False)  # no entry in this phase
-    _occupant: dict[str, tuple[str, Unit]] = field(init=False, repr=False)
+    # province -> (power, unit) for every unit on the board, worked out once here (do not modify)
+    occupant: dict[str, tuple[str, Unit]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.rules = _rules(self.variant)
@@ -62,30 +63,26 @@ class Board:
                 f"not on {self.game_map.name}"
             )
         self.closed = self.rules.closed_at(self.phase)
-        occupant: dict[str, tuple[str, Unit]] = {}
-        for power, units in self.units.items():
-            for unit in units:
-                prov = unit.province
-                if prov in occupant:
-                    raise BoardError(f"two units in {prov}: {occupant[prov][1]} and {unit}")
-                occupant[prov] = (power, unit)
-        self._occupant = occupant
+        occupant = {unit.province: (power, unit) for power, units in self.units.items() for unit in units}
+        if len(occupant) != sum(map(len, self.units.values())):
+            _two_in_one(self.units)
+        self.occupant = occupant
 
     # --- lookups -------------------------------------------------------------------------------
 
     def unit_at(self, province: str) -> Unit | None:
         """The unit standing in ``province`` (any coast), or None."""
-        hit = self._occupant.get(province_of(province))
+        hit = self.occupant.get(province_of(province))
         return None if hit is None else hit[1]
 
     def owner_at(self, province: str) -> str | None:
         """The power whose unit stands in ``province``, or None."""
-        hit = self._occupant.get(province_of(province))
+        hit = self.occupant.get(province_of(province))
         return None if hit is None else hit[0]
 
     def occupied(self) -> dict[str, tuple[str, Unit]]:
         """province -> (power, unit) for every unit on the board (do not modify)."""
-        return self._occupant
+        return self.occupant
 
     def owner_of_center(self, province: str) -> str | None:
         for power, centers in self.centers.items():
@@ -138,11 +135,14 @@ class Board:
         game_map = game_map or _rules(variant).game_map()
         phase = _phase_field(data.get("phase"))
         units: dict[str, tuple[Unit, ...]] = {}
+        table = _unit_table(game_map)
         for power, texts in _by_power(data, "units", game_map):
             where = f'"units" of {power}'
-            units[power] = tuple(
-                _unit(game_map, t, where) for t in _items(texts, where, '["A PAR", "F BRE"]')
-            )
+            got = []
+            for text in _items(texts, where, '["A PAR", "F BRE"]'):
+                unit = table.get(text) if type(text) is str else None  # canonical text: the usual case
+                got.append(_unit(game_map, text, where) if unit is None else unit)
+            units[power] = tuple(got)
         centers: dict[str, frozenset[str]] = {}
         seen: dict[str, str] = {}
         for power, provs in _by_power(data, "centers", game_map):
@@ -175,11 +175,11 @@ class Board:
         out: dict[str, Any] = {
             "variant": self.variant,
             "phase": str(self.phase),
-            "units": {p: [str(u) for u in us] for p, us in sorted(self.units.items()) if us},
+            "units": {p: [u.text for u in us] for p, us in sorted(self.units.items()) if us},
             "centers": {p: sorted(cs) for p, cs in sorted(self.centers.items()) if cs},
         }
         dislodged = {
-            p: {str(d.unit): {"attacker_from": d.attacker_from, "retreats": list(d.retreats)} for d in ds}
+            p: {d.unit.text: {"attacker_from": d.attacker_from, "retreats": list(d.retreats)} for d in ds}
             for p, ds in sorted(self.dislodged.items())
             if ds
         }
@@ -189,6 +189,15 @@ class Board:
 
     def center_counts(self) -> dict[str, int]:
         return {p: len(self.centers.get(p, ())) for p in self.game_map.powers}
+
+
+def _two_in_one(units: Mapping[str, Sequence[Unit]]) -> None:
+    """Raise BoardError naming two units that stand in one province."""
+    seen: dict[str, Unit] = {}
+    for unit in (u for us in units.values() for u in us):
+        if unit.province in seen:
+            raise BoardError(f"two units in {unit.province}: {seen[unit.province]} and {unit}")
+        seen[unit.province] = unit
 
 
 def _rules(variant: str) -> Variant:

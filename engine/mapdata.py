@@ -84,6 +84,7 @@ class GameMap:
     home_centers: dict[str, tuple[str, ...]] = field(init=False)
     locations: frozenset[str] = field(init=False)
     fleet_reach: dict[str, frozenset[str]] = field(init=False)  # location -> provinces a fleet enters
+    province_at: dict[str, str] = field(init=False)  # location -> its province (province_of, as a table)
 
     def __post_init__(self) -> None:
         self.supply_centers = frozenset(p.code for p in self.provinces.values() if p.supply_center)
@@ -95,6 +96,7 @@ class GameMap:
         for p in self.provinces.values():
             locs.update(p.locations)
         self.locations = frozenset(locs)
+        self.province_at = {loc: province_of(loc) for loc in locs}
         self.fleet_reach = {
             loc: frozenset(province_of(d) for d in dests) for loc, dests in self.fleet_adjacency.items()
         }

@@ -26,15 +26,19 @@ class Unit:
 
     type: str | None
     location: str
-    # Derived from the location once, at construction: the adjudicator asks for it hundreds of times
-    # a phase, and units are built rarely (boards and the parser share them).
+    # Derived once, at construction: the adjudicator asks for the province hundreds of times a
+    # phase and prints units in every reason and result, and units are built rarely (boards and
+    # the parser share them).
     province: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)  # canonical text: "A PAR", "F STP/NC"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "province", province_of(self.location))
+        text = self.location if self.type is None else f"{self.type} {self.location}"
+        object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        return self.location if self.type is None else f"{self.type} {self.location}"
+        return self.text
 
     @classmethod
     def from_text(cls, text: str) -> Unit:
@@ -137,6 +141,52 @@ class Waive(Order):
     unit: None = None
 
 
+# --- quick constructors for the parser's fast path ---------------------------------------------------
+# A frozen dataclass's __init__ sets each field through object.__setattr__, found afresh for every
+# field; building the order is then the largest part of reading a new canonical line. These fill
+# the same slots directly: the same objects (equal, hashable, immutable) in about half the time.
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def quick_hold(unit: Unit) -> Hold:
+    order = _new(Hold)
+    _set(order, "unit", unit)
+    return order
+
+
+def quick_move(unit: Unit, dest: str, via_convoy: bool = False) -> Move:
+    order = _new(Move)
+    _set(order, "unit", unit)
+    _set(order, "dest", dest)
+    _set(order, "via_convoy", via_convoy)
+    return order
+
+
+def quick_support_hold(unit: Unit, supported: Unit) -> SupportHold:
+    order = _new(SupportHold)
+    _set(order, "unit", unit)
+    _set(order, "supported", supported)
+    return order
+
+
+def quick_support_move(unit: Unit, supported: Unit, dest: str) -> SupportMove:
+    order = _new(SupportMove)
+    _set(order, "unit", unit)
+    _set(order, "supported", supported)
+    _set(order, "dest", dest)
+    return order
+
+
+def quick_convoy(unit: Unit, convoyed: Unit, dest: str) -> Convoy:
+    order = _new(Convoy)
+    _set(order, "unit", unit)
+    _set(order, "convoyed", convoyed)
+    _set(order, "dest", dest)
+    return order
+
+
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
@@ -144,26 +194,27 @@ ADJUSTMENT_ORDERS = (Build, Remove, Waive)
 
 def format_order(order: Order) -> str:
     """The canonical text of an order."""
-    formatter = _FORMATTERS.get(type(order))
+    formatter = FORMATTERS.get(type(order))
     if formatter is None:
         raise TypeError(f"not an order: {order!r}")
     return formatter(order)
 
 
 def _move_text(o: Move) -> str:
-    return f"{o.unit} - {o.dest} VIA" if o.via_convoy else f"{o.unit} - {o.dest}"
+    return f"{o.unit.text} - {o.dest} VIA" if o.via_convoy else f"{o.unit.text} - {o.dest}"
 
 
-# One small formatter per order type (a dictionary lookup: every result line of every phase is printed).
-_FORMATTERS = {
-    Hold: lambda o: f"{o.unit} H",
+# One small formatter per order type (a dictionary lookup: every result line of every phase is printed;
+# the JSON result looks them up directly).
+FORMATTERS = {
+    Hold: lambda o: f"{o.unit.text} H",
     Move: _move_text,
-    SupportHold: lambda o: f"{o.unit} S {o.supported}",
-    SupportMove: lambda o: f"{o.unit} S {o.supported} - {o.dest}",
-    Convoy: lambda o: f"{o.unit} C {o.convoyed} - {o.dest}",
-    Retreat: lambda o: f"{o.unit} R {o.dest}",
-    Disband: lambda o: f"{o.unit} D",
-    Remove: lambda o: f"{o.unit} D",
-    Build: lambda o: f"{o.unit} B",
+    SupportHold: lambda o: f"{o.unit.text} S {o.supported.text}",
+    SupportMove: lambda o: f"{o.unit.text} S {o.supported.text} - {o.dest}",
+    Convoy: lambda o: f"{o.unit.text} C {o.convoyed.text} - {o.dest}",
+    Retreat: lambda o: f"{o.unit.text} R {o.dest}",
+    Disband: lambda o: f"{o.unit.text} D",
+    Remove: lambda o: f"{o.unit.text} D",
+    Build: lambda o: f"{o.unit.text} B",
     Waive: lambda o: "WAIVE",
 }

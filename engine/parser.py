@@ -36,6 +36,11 @@ from engine.orders import (
     SupportMove,
     Unit,
     Waive,
+    quick_convoy,
+    quick_hold,
+    quick_move,
+    quick_support_hold,
+    quick_support_move,
     shared_unit,
 )
 
@@ -112,13 +117,22 @@ _ARROWS = ("->", "=>", "-->", "\u2192", "\u21d2", "\u27f6")
 
 @dataclass(slots=True)
 class _Canon:
-    """Per-map tables for the fast path: upper-case token -> shared Unit / location."""
+    """Per-map tables for the fast path, and the lines of that map read so far.
 
-    units: dict[tuple[str | None, str], Unit]
+    ``units[t][TOKEN]`` is the shared Unit for unit type ``t`` ("A", "F", or None when not given)
+    standing at the upper-case location or plain name ``TOKEN``; ``locations[TOKEN]`` the location.
+    ``lines[kind][text]`` is every line read for that kind of phase (see :func:`read_line`); orders
+    are immutable, so sharing them is safe.
+    """
+
+    game_map: GameMap
+    units: dict[str | None, dict[str, Unit]]
     locations: dict[str, str]
+    lines: dict[str | None, dict[str, ParsedLine]]
 
 
 _CANON: dict[int, tuple[GameMap, _Canon]] = {}
+_LAST: list[tuple[GameMap | None, _Canon | None]] = [(None, None)]  # the map asked for last, its table
 _FAST_VERBS = {
     "H": "H",
     "HOLD": "H",
@@ -131,47 +145,60 @@ _FAST_VERBS = {
     "C": "C",
 }
 _WAIVE = Waive()
-# Lines read, by (text, phase kind); see read_line. Orders are immutable, so sharing them is safe.
-_CACHE: dict[tuple[str, str | None], tuple[GameMap, ParsedLine]] = {}
-_CACHE_SIZE = 16384
+_CACHE_SIZE = 16384  # lines remembered per map and kind of phase, before starting afresh
 
 
 def _canon(game_map: GameMap) -> _Canon:
+    last = _LAST[0]
+    if last[0] is game_map:
+        return last[1]  # type: ignore[return-value]
     hit = _CANON.get(id(game_map))
-    if hit is not None and hit[0] is game_map:
-        return hit[1]
+    if hit is None or hit[0] is not game_map:
+        hit = _CANON[id(game_map)] = (game_map, _build_canon(game_map))
+    _LAST[0] = hit
+    return hit[1]
+
+
+def _build_canon(game_map: GameMap) -> _Canon:
     locations = {loc: loc for loc in game_map.locations}
     # One-word names and aliases that name one province (MID, NRG, GOL, KIEL, PORT...) are plain enough.
     index = name_index(game_map)
     for words, codes in index.exact.items():
         if len(words) == 1 and len(codes) == 1 and words[0].isalpha() and words[0] not in _KEYWORDS:
             locations.setdefault(words[0].upper(), next(iter(codes)))
-    units: dict[tuple[str | None, str], Unit] = {}
-    for key, loc in locations.items():
-        for t in ("A", "F", None):
-            units[(t, key)] = shared_unit(t, loc)
-    table = _Canon(units, locations)
-    _CANON[id(game_map)] = (game_map, table)
-    return table
+    units = {t: {key: shared_unit(t, loc) for key, loc in locations.items()} for t in ("A", "F", None)}
+    return _Canon(game_map, units, locations, {kind: {} for kind in _PHASE_KINDS})
+
+
+def forget_lines() -> None:
+    """Empty the memory of lines read (for benchmarks of text never seen, and for tests)."""
+    for _, table in _CANON.values():
+        for cache in table.lines.values():
+            cache.clear()
 
 
 def _fast(text: str, table: _Canon, phase_kind: str | None) -> Order | None:
-    """Canonical (and plain three-letter) orders; None means "let the tolerant reader decide"."""
-    toks = text.upper().replace("-", " - ").replace("\u2013", " - ").split()
+    """Canonical (and plain three-letter) orders; None means "let the tolerant reader decide".
+    Movement orders are built with the quick constructors of engine.orders (the same objects)."""
+    s = text.upper()
+    if "-" in s:
+        s = s.replace("-", " - ")
+    if "\u2013" in s:
+        s = s.replace("\u2013", " - ")
+    toks = s.split()
     n = len(toks)
     if n == 0:
         return None
-    units = table.units
     first = toks[0]
     if first == "A" or first == "F":
-        t: str | None = first
+        units = table.units[first]
         i = 1
+        if n == 1:
+            return None
     else:
-        t = None
+        units = table.units[None]
         i = 0
-    if i >= n:
-        return None
-    unit = units.get((t, toks[i]))
+    unit = units.get(toks[i])
     if unit is None:
         return None if n != 1 or first != "WAIVE" else _WAIVE
     i += 1
@@ -183,7 +210,7 @@ def _fast(text: str, table: _Canon, phase_kind: str | None) -> Order | None:
         return None
     if left == 1:
         if verb == "H":
-            return Hold(unit)
+            return quick_hold(unit)
         if verb == "D":
             return Remove(unit) if phase_kind == "A" else Disband(unit)
         if verb == "B":
@@ -196,9 +223,9 @@ def _fast(text: str, table: _Canon, phase_kind: str | None) -> Order | None:
         if left == 2:
             if verb == "R" or phase_kind == "R":
                 return Retreat(unit, dest)
-            return Move(unit, dest)
+            return quick_move(unit, dest)
         if left == 3 and verb == "-" and toks[i + 2] == "VIA":
-            return Move(unit, dest, True)
+            return quick_move(unit, dest, True)
         return None
     if verb != "S" and verb != "C":
         return None
@@ -208,25 +235,25 @@ def _fast(text: str, table: _Canon, phase_kind: str | None) -> Order | None:
         i += 1
         if i >= n:
             return None
-        other = units.get((second, toks[i]))
+        other = table.units[second].get(toks[i])
     else:
-        other = units.get((None, second))
+        other = table.units[None].get(second)
     if other is None:
         return None
     i += 1
     left = n - i
     if left == 0:
-        return SupportHold(unit, other) if verb == "S" else None
+        return quick_support_hold(unit, other) if verb == "S" else None
     if left == 1 and verb == "S" and _FAST_VERBS.get(toks[i]) == "H":
-        return SupportHold(unit, other)
+        return quick_support_hold(unit, other)
     if left != 2 or toks[i] != "-":
         return None
     dest = table.locations.get(toks[i + 1])
     if dest is None:
         return None
     if verb == "S":
-        return SupportMove(unit, other, dest)
-    return Convoy(unit, other, dest)
+        return quick_support_move(unit, other, dest)
+    return quick_convoy(unit, other, dest)
 
 
 # --- the tolerant reader ----------------------------------------------------------------------------
@@ -264,31 +291,35 @@ def read_line(text: str, game_map: GameMap | None = None, phase_kind: str | None
     """Like :func:`parse_order`, also telling the power the line was addressed to and whether the
     order was a bare unit. Raises OrderParseError only.
 
-    Lines read are remembered per process by (text, phase kind), since the same lines come back
-    again and again (every game's "A PAR - BUR", edited order lists, retries); what a text means does
-    not depend on the board, only on the map and the kind of phase.
+    Lines read are remembered per process, by map, kind of phase and text, since the same lines
+    come back again and again (every game's "A PAR - BUR", edited order lists, retries); what a
+    text means does not depend on the board, only on the map and the kind of phase. A line not
+    seen before takes the fast path for canonical text when it can, else the tolerant reader.
     """
     gm = game_map if game_map is not None else load_map()
-    key = (text, phase_kind) if type(text) is str else None
-    if key is not None:
-        cached = _CACHE.get(key)
-        if cached is not None and cached[0] is gm:
-            return cached[1]
-    line = _read_any(text, gm, phase_kind)
-    if key is not None:
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = (gm, line)
+    last = _LAST[0]
+    table = last[1] if last[0] is gm else _canon(gm)  # _canon(gm), one call fewer for the usual map
+    cache = table.lines.get(phase_kind) if type(text) is str else None
+    if cache is None:  # not text, or not a kind of phase: the tolerant reader refuses it
+        return _read_safely(text, table.game_map, phase_kind)
+    line = cache.get(text)
+    if line is not None:
+        return line
+    hit = _fast(text, table, phase_kind) if len(text) <= MAX_ORDER_LENGTH else None
+    if hit is not None:
+        # A build the fast path read without a closing "B" was a bare unit ("A MUN").
+        bare = type(hit) is Build and text.split()[-1].upper() != "B"
+        line = tuple.__new__(ParsedLine, (hit, None, bare))  # ParsedLine(...) without its __new__
+    else:
+        line = _read_safely(text, table.game_map, phase_kind)
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[text] = line
     return line
 
 
-def _read_any(text: str, gm: GameMap, phase_kind: str | None) -> ParsedLine:
-    """The fast path for canonical text, else the tolerant reader behind a safety net."""
-    if type(text) is str and len(text) <= MAX_ORDER_LENGTH and phase_kind in _PHASE_KINDS:
-        hit = _fast(text, _canon(gm), phase_kind)
-        if hit is not None:
-            # A build the fast path read without a closing "B" was a bare unit ("A MUN").
-            return ParsedLine(hit, None, type(hit) is Build and text.split()[-1].upper() != "B")
+def _read_safely(text: str, gm: GameMap, phase_kind: str | None) -> ParsedLine:
+    """The tolerant reader behind a safety net: a bug in it refuses the line, it does not raise."""
     try:
         return _read_line(text, gm, phase_kind)
     except OrderParseError:

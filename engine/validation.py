@@ -17,7 +17,9 @@ their retreat options), so a refusal never leaks another power's orders.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.board import Board, Dislodged
 from engine.errors import InvalidOrder
@@ -76,7 +78,8 @@ def validate_order(order: Order, board: Board, power: str) -> Order:
         raise InvalidOrder(board.rules.neutral_reason(), "nobody gives its units orders until then")
     kind = board.phase.kind
     if kind == "M":
-        return _movement(order, board, power)
+        check = _MOVEMENT_CHECKS.get(type(order))
+        return _not_for_movement(order, board) if check is None else check(order, board, power)
     if kind == "R":
         return _retreat(order, board, power)
     return _adjustment(order, board, power)
@@ -85,18 +88,9 @@ def validate_order(order: Order, board: Board, power: str) -> Order:
 # --- movement phase --------------------------------------------------------------------------------
 
 
-def _movement(order: Order, board: Board, power: str) -> Order:
-    if isinstance(order, Hold):
-        unit = _own_unit(order.unit, board, power)
-        return order if unit is order.unit else Hold(unit)
-    if isinstance(order, Move):
-        return _move(order, board, power)
-    if isinstance(order, SupportHold):
-        return _support_hold(order, board, power)
-    if isinstance(order, SupportMove):
-        return _support_move(order, board, power)
-    if isinstance(order, Convoy):
-        return _convoy(order, board, power)
+def _not_for_movement(order: Order, board: Board) -> Order:
+    """Refuse an order that a movement phase does not take (the checks of those it takes are in
+    _MOVEMENT_CHECKS, by type)."""
     phase = board.phase.long_name
     if isinstance(order, Retreat):
         raise InvalidOrder(
@@ -114,6 +108,11 @@ def _movement(order: Order, board: Board, power: str) -> Order:
             "builds are ordered in the winter adjustment phase",
         )
     raise InvalidOrder(f"not an order: {order!r}", "write e.g. A PAR - BUR")
+
+
+def _hold(order: Hold, board: Board, power: str) -> Order:
+    unit = _own_unit(order.unit, board, power)
+    return order if unit is order.unit else Hold(unit)
 
 
 def _move(order: Move, board: Board, power: str) -> Order:
@@ -348,6 +347,15 @@ def _could_reach(gm: GameMap, unit: Unit, dest_prov: str) -> bool:
     return dest_prov in gm.army_adjacency[unit.province] or _convoy_possible(gm, unit.province, dest_prov)
 
 
+_MOVEMENT_CHECKS: dict[type, Callable[[Any, Board, str], Order]] = {
+    Hold: _hold,
+    Move: _move,
+    SupportHold: _support_hold,
+    SupportMove: _support_move,
+    Convoy: _convoy,
+}
+
+
 # --- retreat phase ---------------------------------------------------------------------------------
 
 
@@ -411,7 +419,7 @@ def _dislodged(unit: Unit, board: Board, power: str) -> Dislodged:
         if entry.unit.province == prov:
             _check_type(unit, entry.unit, gm, coast_matters=False)
             return entry
-    standing = board.occupied().get(prov)
+    standing = board.occupant.get(prov)
     if standing is not None and standing[0] == power:
         raise InvalidOrder(
             f"{standing[1]} in {_name(gm, prov)} was not dislodged, so it has no retreat to order",
@@ -522,7 +530,7 @@ def _build_hint(board: Board, power: str) -> str:
 def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
     """The board's unit for an order's unit, if it is ``power``'s. A wrong coast is corrected to the
     one the fleet stands on: the coast of the ordered unit has no purpose (DATC 4.B.5, 6.B.10)."""
-    hit = board.occupied().get(unit.province)
+    hit = board.occupant.get(unit.province)
     if hit is None:
         gm = board.game_map
         prov = _province(gm, unit.location, unit)
@@ -539,7 +547,7 @@ def _own_unit(unit: Unit, board: Board, power: str) -> Unit:
 
 def _other_unit(unit: Unit, board: Board, order: Order, verb: str) -> Unit:
     """The board's unit that an order supports or convoys (anyone's)."""
-    hit = board.occupied().get(unit.province)
+    hit = board.occupant.get(unit.province)
     if hit is None:
         gm = board.game_map
         prov = _province(gm, unit.location, order)

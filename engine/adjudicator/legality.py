@@ -21,7 +21,6 @@ from engine.adjudicator import explain
 from engine.adjudicator.convoys import BoardConvoys
 from engine.board import Board
 from engine.errors import InvalidOrder
-from engine.mapdata import province_of
 from engine.orders import (
     Convoy,
     Disband,
@@ -42,7 +41,7 @@ def check_movement_order(order: Order, board: Board, convoys: BoardConvoys) -> O
     if kind is Move:
         unit = order.unit
         if unit.type == "A":
-            dst = province_of(order.dest)
+            dst = board.game_map.province_at[order.dest]
             here = unit.province
             needs_convoy = order.via_convoy or dst not in board.game_map.army_adjacency[here]
             if needs_convoy and not convoys.can_carry(here, dst):
@@ -51,7 +50,7 @@ def check_movement_order(order: Order, board: Board, convoys: BoardConvoys) -> O
     if kind is SupportMove:
         supported = order.supported
         if supported.type == "A":
-            dst = province_of(order.dest)
+            dst = board.game_map.province_at[order.dest]
             src = supported.province
             by_land = dst in board.game_map.army_adjacency[src]
             if not by_land and not convoys.can_carry(src, dst, without=order.unit.province):
@@ -61,7 +60,7 @@ def check_movement_order(order: Order, board: Board, convoys: BoardConvoys) -> O
         return order
     if kind is Convoy:
         army = order.convoyed
-        dst = province_of(order.dest)
+        dst = board.game_map.province_at[order.dest]
         if not convoys.needed(army.province, dst, order.unit.province):
             raise InvalidOrder(explain.convoy_off_route(order.unit, army, dst))
         return order

@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.adjudicator.convoys import SeaGraph, route_exists
-from engine.mapdata import GameMap, coast_of, province_of
+from engine.mapdata import GameMap, coast_of
 from engine.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
 
 HOLD = 0
@@ -125,13 +125,14 @@ class MovementResolver:
         target = self.target
         support_dst = self.support_dst
         moves_into = self.moves_into
+        province_at = self.game_map.province_at  # the orders are legal: every place is on the map
         supports: list[int] = []
         convoys: list[int] = []
         for i, order in enumerate(self.orders):
             cls = type(order)
             if cls is Move:
                 kind[i] = MOVE
-                dst = province_of(order.dest)
+                dst = province_at[order.dest]
                 dst_of[i] = dst
                 movers = moves_into.get(dst)
                 if movers is None:
@@ -145,7 +146,7 @@ class MovementResolver:
                     target[i] = j
                     supports.append(i)
                     if cls is SupportMove:
-                        support_dst[i] = province_of(order.dest)
+                        support_dst[i] = province_at[order.dest]
             elif cls is Convoy:
                 j = occ.get(order.convoyed.province, -1)
                 if j >= 0:
@@ -169,7 +170,7 @@ class MovementResolver:
                 self.sups[j].append(i)
         for i in convoys:
             j = target[i]
-            if kind[j] == MOVE and dst_of[j] == province_of(orders[i].dest) and self.units[j].type == "A":
+            if kind[j] == MOVE and dst_of[j] == province_at[orders[i].dest] and self.units[j].type == "A":
                 self.matched[i] = True
                 fleets = self.convoy_fleets[j]
                 if fleets is None:
@@ -445,19 +446,24 @@ class MovementResolver:
                     break
         return out
 
-    def standoff_provinces(self) -> set[str]:
-        """Provinces left empty by a standoff: no unit may retreat there (DATC 6.H.6, 6.F.7, 6.H.9)."""
-        out = set()
+    def standoff_at(self, prov: str) -> bool:
+        """``prov`` was left empty by a standoff: no unit may retreat there (DATC 6.H.6, 6.F.7, 6.H.9)."""
+        movers = self.moves_into.get(prov)
+        if movers is None:
+            return False
         result = self.result
-        for prov, movers in self.moves_into.items():
-            if any([result[m] for m in movers]):
-                continue
-            d = self.occ.get(prov, -1)
-            if d >= 0 and not self.moved(d):
-                continue
-            for m in movers:
-                opp = self.opp[m]
-                if self.path(m) and not (opp >= 0 and self.result[opp]):
-                    out.add(prov)
-                    break
-        return out
+        for m in movers:
+            if result[m]:
+                return False
+        d = self.occ.get(prov, -1)
+        if d >= 0 and not self.moved(d):
+            return False
+        for m in movers:
+            opp = self.opp[m]
+            if self.path(m) and not (opp >= 0 and result[opp]):
+                return True
+        return False
+
+    def standoff_provinces(self) -> set[str]:
+        """Every province left empty by a standoff."""
+        return {prov for prov in self.moves_into if self.standoff_at(prov)}

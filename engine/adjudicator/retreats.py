@@ -57,11 +57,12 @@ def dislodged_units(
     if not hits:
         return {}
     occupied = r.provinces_after()
-    standoffs = r.standoff_provinces()
     out = {}
     for hit in hits:
         victim, attacker = hit.victim, hit.attacker
         unit = r.units[victim]
+        near = {province_of(loc) for loc in r.game_map.neighbours(unit.type or "A", unit.location)}
+        standoffs = {prov for prov in near if r.standoff_at(prov)}  # only where it might go
         options = retreat_options(
             r.game_map, unit, r.prov[attacker], r.via[attacker], occupied, standoffs, closed
         )
@@ -80,9 +81,7 @@ class RetreatOutcome:
     reason: str
 
 
-def resolve_retreats(
-    dislodged: Collection[Dislodged], orders: Mapping[str, Order]
-) -> list[RetreatOutcome]:
+def resolve_retreats(dislodged: Collection[Dislodged], orders: Mapping[str, Order]) -> list[RetreatOutcome]:
     """Resolve retreat-phase ``orders`` (dislodged unit's province -> valid Retreat or Disband)."""
     wanted: dict[str, list[Dislodged]] = {}
     for d in dislodged:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -219,3 +220,17 @@ def test_fast_and_tolerant_readers_agree_on_plain_text(kind: str | None) -> None
         taken += 1
         assert fast == parser._read_line(text, GM, kind).order, text
     assert taken >= 4
+
+
+def test_orders_read_by_the_fast_path_are_ordinary_immutable_values() -> None:
+    # The fast path builds orders without the dataclasses' __init__ (engine.orders' quick
+    # constructors): they must be the very same values, equal, hashing alike, and still frozen.
+    parser.forget_lines()
+    for text in ("A PAR H", "A PAR - BUR", "A LON - NWY VIA", "A PAR S A MAR - BUR", "A PAR S F BRE",
+                 "F NTH C A LON - NWY"):  # fmt: skip
+        fast = parse_order(text, GM, "M")
+        built = parser._read_line(text, GM, "M").order  # the tolerant reader builds them as usual
+        assert fast == built and hash(fast) == hash(built) and type(fast) is type(built), text
+        assert str(fast) == text
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.unit = built.unit  # type: ignore[misc]

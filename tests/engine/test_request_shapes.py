@@ -43,6 +43,7 @@ def refusal(request: Any) -> str:
         ({"units": {"FRANCE": [["A", "PAR"]]}}, '"units" of FRANCE: a list is not a unit; write each unit'),
         ({"units": {"FRANCE": ["A XYZ"]}}, "\"units\" of FRANCE: unknown location in 'A XYZ'"),
         ({"units": {"FRANCE": ["A PAR"], "france": ["A MAR"]}}, '"units" names FRANCE twice'),
+        ({"units": {"FRANCE": ["A PAR"], "ITALY": ["A PAR"]}}, "two units in PAR: A PAR and A PAR"),
         ({"centers": {"FRANCE": "PAR"}},
          '"centers" of FRANCE must be a list like ["PAR", "BRE"]; got the text "PAR"'),
         ({"centers": {"FRANCE": ["UKR"]}}, '"centers" of FRANCE: UKR is not a supply center'),
