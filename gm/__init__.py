@@ -2,12 +2,14 @@
 
 - gm.games       create, join, leave, start, set_game_channels, get_game, list_games, games_of_user
 - gm.configure   update_settings (before the start)
-- gm.orders      submit_orders, clear_orders, my_orders, set_ready, early_close_due; gm.sheet replace_orders
+- gm.orders      submit_orders, clear_orders, my_orders, set_ready, early_close_due; gm.sheet replace_orders;
+                 gm.judging judges each line
 - gm.history     phase_history, phase_map (public data only)
 - gm.lifecycle   PhaseCloser: close a phase exactly once (claim, adjudicate off the loop, write)
 - gm.disorder    missed orders, civil disorder after missed movement phases, eliminations
-- gm.moderation  Actor; extend_deadline, pause_game, resume_game, close_now, replace_player,
-                 set_civil_disorder, end_game; gm.rollback rollback_last_phase
+- gm.moderation  Actor; extend_deadline, pause_game, resume_game, close_now, replace_player
+                 (gm.replacement), set_civil_disorder, end_game; gm.rollback rollback_last_phase;
+                 gm.modtools what they share (rights, the locked game, the log, the announcement)
 - gm.votes       propose, cast_vote, open_proposals, my_votes (draws and concessions, secret, unanimous)
 - gm.ending      finish_game: one end for every result; gm.archive makes the final post's map and GIF
                  (gm.animation) off the event loop

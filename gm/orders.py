@@ -3,7 +3,7 @@
 Privacy: everything here returns the caller's own orders only. Other powers' orders are public once
 their phase has closed (gm.history), never before.
 
-Each submission is judged line by line by the engine (``engine.read_order``: parse + validate for
+Each submission is judged line by line (gm.judging, with ``engine.read_order``: parse + validate for
 the board and the power); an accepted line replaces any earlier order for the same unit, a refused
 line changes nothing and comes back with the engine's reason and hint. The whole text is logged in
 ``order_submission`` with what became of each line, refused lines included.
@@ -29,12 +29,11 @@ from db.models import (
     PlayerStatus,
     ReadyFlag,
 )
-from engine import Board, Order, OrderError, read_order, split_orders
-from engine.parser import read_line
+from engine import split_orders
 from gm import announcements as say
 from gm.clock import require_aware, utcnow
-from gm.duties import counts_toward_builds, counts_toward_removals, order_key
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
+from gm.judging import LineOutcome, judge_line
 from gm.lookup import latest_phase, load_game, load_player, load_player_and_powers, powers_of, require_started
 from gm.progress import PhaseState, phase_state
 from gm.variants import game_map as map_of
@@ -42,30 +41,6 @@ from gm.views import PhaseInfo
 
 MAX_LINES = 100
 NEW_PHASE_NOTICE = timedelta(minutes=10)
-
-
-@dataclass(frozen=True, slots=True)
-class LineOutcome:
-    """One submitted line: accepted (with its canonical text) or refused (with reason and hint)."""
-
-    line: str
-    accepted: bool
-    power: str | None = None
-    order: str | None = None  # canonical text when accepted
-    reason: str | None = None  # why it was refused
-    hint: str | None = None  # how to fix it
-    replaced: str | None = None  # the earlier order it replaced, if any
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "line": self.line,
-            "accepted": self.accepted,
-            "power": self.power,
-            "order": self.order,
-            "reason": self.reason,
-            "hint": self.hint,
-            "replaced": self.replaced,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +122,7 @@ async def submit_orders(
     changed: dict[tuple[str, str], None] = {}  # in the order the lines came
     outcomes = []
     for line in lines:
-        outcome, placed = _judge(line, state, powers, current, phase)
+        outcome, placed = judge_line(line, state, powers, current, phase)
         outcomes.append(outcome)
         if placed is not None:
             the_power, key = placed
@@ -336,91 +311,6 @@ async def _open_phase_for(
             "Wait for the results, then send orders for the next phase.",
         )
     return game, player, powers, phase
-
-
-def _judge(
-    line: str,
-    state: PhaseState,
-    powers: list[str],
-    current: dict[str, dict[str, str]],
-    phase: PhaseRecord,
-) -> tuple[LineOutcome, tuple[str, str] | None]:
-    """Read one line for the first of ``powers`` it fits; update ``current`` when accepted."""
-    board = state.board
-    errors: list[tuple[str, OrderError]] = []
-    for p in powers:
-        try:
-            order = read_order(line, board, p)
-        except OrderError as exc:
-            errors.append((p, exc))
-            continue
-        refusal = _count_refusal(order, p, state, current[p])
-        if refusal is not None:
-            return LineOutcome(line, False, p, None, refusal[0], refusal[1]), None
-        key = order_key(order, current[p].keys())
-        replaced = current[p].get(key)
-        current[p][key] = str(order)
-        return LineOutcome(
-            line, True, p, str(order), replaced=replaced if replaced != str(order) else None
-        ), (p, key)
-    p, exc = _most_relevant(line, board, errors)
-    return LineOutcome(line, False, p if len(powers) > 1 else powers[0], None, exc.reason, exc.hint), None
-
-
-def _most_relevant(line: str, board: Board, errors: list[tuple[str, OrderError]]) -> tuple[str, OrderError]:
-    """For a player with several powers: the refusal from the power the line is addressed to
-    ("France: ..."), else from the power whose unit it names, else the first."""
-    if len(errors) > 1:
-        try:
-            parsed = read_line(line, board.game_map, board.phase.kind)
-        except OrderError:
-            parsed = None
-        if parsed is not None:
-            wanted = parsed.power
-            if wanted is None and parsed.order.unit is not None:
-                wanted = board.owner_at(parsed.order.unit.province)
-            for p, exc in errors:
-                if p == wanted:
-                    return p, exc
-    return errors[0]
-
-
-def _count_refusal(
-    order: Order, power: str, state: PhaseState, orders: dict[str, str]
-) -> tuple[str, str] | None:
-    """In an adjustment phase, refuse a build or removal beyond the number due."""
-    if state.board.phase.kind != "A":
-        return None
-    duty = state.duties[power]
-    key = order_key(order, orders.keys())
-    others = {k: t for k, t in orders.items() if k != key}
-    if counts_toward_builds(order):
-        if duty.builds == 0:
-            return (
-                f"{say.power_name(power)} has no builds this winter",
-                "you need more supply centers than units, and a vacant home center you own, to build",
-            )
-        used = [t for t in others.values() if t == "WAIVE" or t.endswith(" B")]
-        if len(used) >= duty.builds:
-            return (
-                f"{say.power_name(power)} may build {say.plural(duty.builds, 'unit')} and already has "
-                f"{len(used)} ordered ({', '.join(used)})",
-                "order the same place again to change a build, or clear your orders and start over",
-            )
-    if counts_toward_removals(order):
-        if duty.removals == 0:
-            return (
-                f"{say.power_name(power)} does not have to remove any unit this winter",
-                "write builds or WAIVE",
-            )
-        used = [t for t in others.values() if t.endswith(" D")]
-        if len(used) >= duty.removals:
-            return (
-                f"{say.power_name(power)} must remove {say.plural(duty.removals, 'unit')} and already has "
-                f"{len(used)} ordered ({', '.join(used)})",
-                "clear your orders and start over to remove a different unit",
-            )
-    return None
 
 
 async def _store(

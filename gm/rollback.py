@@ -49,7 +49,7 @@ from gm.effects import Effects
 from gm.ending import ANIMATION, FINAL_MAP
 from gm.errors import GameNotStarted, GameOver, NothingToRollBack, PhaseBusy
 from gm.lookup import load_game
-from gm.moderation import Actor, ModerationResult, log_action, require_moderator
+from gm.modtools import Actor, ModerationResult, log_action, require_moderator
 from gm.outbox import Target, enqueue
 from gm.progress import phase_state
 from gm.settings import GameSettings

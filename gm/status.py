@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import GameLogEntry, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
 from gm import announcements as say
 from gm.lookup import ENDED_STATES, latest_phase, load_game
-from gm.moderation import MOD_PREFIX
+from gm.modtools import MOD_PREFIX
 from gm.progress import phase_state
 from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
