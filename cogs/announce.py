@@ -290,10 +290,13 @@ def _result_line(entry: dict[str, Any]) -> str:
     if typed is None and entry.get("status") == "succeeded":
         mark = DEFAULT_MARK
     shown = f"`{order}`" if order else safe(typed or "?", limit=200)
-    if typed is None:
-        shown += " (no order given)"
     reason = entry.get("reason")
-    if reason and entry.get("status") != "succeeded":
+    if typed is None and entry.get("status") == "succeeded":
+        # A default line: its reason starts "no order: ..." or "no valid order: ..." (the invalid
+        # lines above it say why); the short form is enough when nothing happened to the unit.
+        given = "no valid order" if (reason or "").startswith("no valid") else "no order given"
+        shown += f" ({given})"
+    elif reason and entry.get("status") != "succeeded":
         shown += f": {safe(reason, limit=300)}"
     if entry.get("status") == "invalid" and order and typed:
         shown += f" (typed: {safe(typed, limit=200)})"
