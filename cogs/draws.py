@@ -43,13 +43,14 @@ def report_lines(report: VoteReport, *, proposed: bool) -> list[str]:
         lines = [
             f"You proposed {title}; your vote counts as yes ({votes_text(report.my_votes)}).",
             "The game channel is told that a vote is open, not who proposed it. It passes only if "
-            "every surviving power votes yes before this phase closes.",
+            "every surviving power with a player present votes yes before this phase closes (a draw "
+            "is shared by every surviving power).",
         ]
     else:
         lines = [f"Your vote on {title}: {votes_text(report.my_votes)}. Nobody else sees it."]
     if report.passed:
         lines.append(
-            "That was the last vote needed: every surviving power agreed, so the game is over. "
+            "That was the last vote needed: every power with a player present agreed, so the game is over. "
             "The final post follows in the game channel."
         )
     elif not proposed:
@@ -121,7 +122,10 @@ class DrawCommands(GameCog):
             return
         lines = [f"{header}, open this phase (votes are secret; you see only yours):"]
         lines += [f"- {p.title}: your votes: {votes_text(mine.get(p.id, {}))}" for p in proposals]
-        lines.append("Vote with `/draw vote`; a proposal passes when every surviving power says yes.")
+        lines.append(
+            "Vote with `/draw vote`; a proposal passes when every surviving power with a player present "
+            "says yes."
+        )
         await send(interaction, lines)
 
     def _carry_out(self, report: VoteReport) -> None:

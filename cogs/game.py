@@ -165,6 +165,7 @@ POWER_STATES = {
     "left": "left (units hold)",
     "eliminated": "eliminated",
     "neutral": "nobody (units hold)",
+    "survived": "survived",
 }
 
 
