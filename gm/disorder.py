@@ -23,6 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameLogEntry, Player, PlayerStatus, PowerAssignment
 from gm import announcements as say
+from gm import ending
 from gm.outbox import Target, enqueue
 from gm.progress import PhaseState
 from gm.results import Missed
@@ -98,7 +99,6 @@ async def eliminate(
     session: AsyncSession, game_id: int, board_after: dict[str, Any], book: Bookkeeping
 ) -> list[tuple[Player, list[str]]]:
     """Mark players whose every power has lost all units and centers; return them with their powers."""
-    alive = set(board_after.get("units", {})) | {p for p, cs in board_after.get("centers", {}).items() if cs}
     rows = (
         await session.exec(
             select(PowerAssignment, Player)
@@ -109,6 +109,7 @@ async def eliminate(
     held: dict[int, tuple[Player, list[str]]] = {}
     for assignment, player in rows:
         held.setdefault(player.id, (player, []))[1].append(assignment.power)  # type: ignore[index]
+    alive = set(ending.survivors(board_after, [a.power for a, _ in rows]))
     out = []
     for player, powers in held.values():
         if player.status in PRESENT and not set(powers) & alive:

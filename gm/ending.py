@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import col, select
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
@@ -34,6 +34,7 @@ from db.models import (
     ProposalStatus,
 )
 from gm import announcements as say
+from gm.lookup import game_phases
 from gm.outbox import Target, enqueue
 from gm.variants import game_map
 from gm.worker import POSITION_MAP
@@ -49,9 +50,13 @@ def center_counts(board: dict[str, Any], powers: Iterable[str]) -> dict[str, int
 
 
 def survivors(board: dict[str, Any], powers: Iterable[str]) -> list[str]:
-    """Powers that still have units or centers on ``board`` (engine JSON)."""
+    """Powers that still have units, centers or a unit that must retreat on ``board`` (engine JSON).
+
+    A dislodged unit counts: it may retreat onto a vacant center and keep its power in the game.
+    """
     units, centers = board.get("units", {}), board.get("centers", {})
-    return [p for p in powers if units.get(p) or centers.get(p)]
+    dislodged = board.get("dislodged") or {}
+    return [p for p in powers if units.get(p) or centers.get(p) or dislodged.get(p)]
 
 
 def short_game_leaders(board: dict[str, Any], powers: Sequence[str]) -> list[str]:
@@ -191,11 +196,7 @@ async def centers_by_year(session: AsyncSession, game: Game) -> dict[str, Any]:
 
     {"years": ["start", "1901", "1902"], "rows": [{"power": "AUSTRIA", "centers": [3, 4, 5]}, ...]}
     """
-    phases = (
-        await session.exec(
-            select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(col(PhaseRecord.ordinal))
-        )
-    ).all()
+    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
     powers = game_map(game.variant).powers
     columns: list[tuple[str, dict[str, int]]] = []
     if phases:

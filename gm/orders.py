@@ -40,7 +40,7 @@ from gm.variants import game_map as map_of
 from gm.views import PhaseInfo
 
 MAX_LINES = 100
-NEW_PHASE_NOTICE = timedelta(minutes=10)
+NEW_PHASE_NOTICE = timedelta(minutes=3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +264,8 @@ async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: date
     if previous is None or previous[1] is None:
         return None
     name, closed_at = previous
+    if name[-1] != phase.name[-1]:
+        return None  # retreats and builds cannot be meant for a movement phase, nor the reverse
     ago = say.seconds_text((now - closed_at).total_seconds())
     return (
         f"{say.long_name(name)} closed {ago} ago: these orders are for {say.long_name(phase.name)}. "

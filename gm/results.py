@@ -9,6 +9,7 @@ from typing import Any
 
 from gm import announcements as say
 from gm.duties import Duty, duties, missing
+from gm.ending import survivors
 from gm.progress import PhaseState
 from gm.worker import ORDERS_MAP, POSITION_MAP
 
@@ -65,9 +66,8 @@ def changes(before: dict[str, Any], result: dict[str, Any], after: dict[str, Any
             built.append({"power": line["power"], "unit": text[:-2]})
         elif text.endswith(" D"):
             removed.append({"power": line["power"], "unit": text[:-2]})
-    present_before = set(before.get("units", {})) | set(before.get("centers", {}))
-    present_after = set(after.get("units", {})) | set(after.get("centers", {}))
-    eliminated = sorted(present_before - present_after)
+    powers = {*before.get("units", {}), *before.get("centers", {}), *(before.get("dislodged") or {})}
+    eliminated = sorted(set(survivors(before, powers)) - set(survivors(after, powers)))
     return {
         "dislodged": dislodged,
         "captures": captures,

@@ -28,6 +28,7 @@ from tests.gm.conftest import (
     make_started_game,
     place,
     player_of,
+    player_row,
     submit,
     user,
 )
@@ -282,7 +283,7 @@ async def test_orders_sent_just_after_a_close_say_that_they_are_for_the_new_phas
         "Spring 1901 Movement closed 12 seconds ago: these orders are for Fall 1901 Movement. "
         "Check the new position (/map)."
     )
-    later = await submit(sessions, started, "FRANCE", "A Mar H", now=T0 + timedelta(minutes=11))
+    later = await submit(sessions, started, "FRANCE", "A Mar H", now=T0 + timedelta(minutes=4))
     assert later.new_phase_notice is None
     async with sessions() as s:  # the form names its phase: no warning needed
         from_form = await orders.submit_orders(
@@ -294,3 +295,21 @@ async def test_orders_sent_just_after_a_close_say_that_they_are_for_the_new_phas
             now=T0 + timedelta(minutes=1),
         )
     assert from_form.accepted and from_form.new_phase_notice is None
+
+
+async def test_a_retreat_sent_just_after_the_moves_closed_gets_no_warning(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await place(
+        sessions,
+        started.phase.id,
+        {"phase": "S1901M", "units": {"FRANCE": ["A BUR"], "GERMANY": ["A RUH", "A MUN"]}, "centers": {}},
+    )
+    await submit(sessions, started, "GERMANY", "A Ruh-Bur\nA Mun S A Ruh-Bur")
+    await submit(sessions, started, "FRANCE", "A Bur H")
+    await close(sessions, started.game.id)  # at T0: France's A BUR is dislodged
+    # France's only unit must retreat: France is still in the game (it may retreat onto a center).
+    assert (await player_row(sessions, started.game.id, player_of(started, "FRANCE"))).status == "active"
+    retreat = await submit(sessions, started, "FRANCE", "A Bur R Par", now=T0 + timedelta(seconds=5))
+    assert retreat.view.phase.name == "S1901R"
+    assert [line.order for line in retreat.accepted] == ["A BUR R PAR"]
+    assert retreat.new_phase_notice is None
