@@ -182,7 +182,7 @@ def _duty_lines(duty: Duty, board: Any) -> list[str]:
         return ["Your units: " + ", ".join(duty.units)]
     if duty.kind == "R":
         options = {str(d.unit): d.retreats for d in board.dislodged_of(duty.power)}
-        return [f"{u} must retreat to {' or '.join(options[u])}, or disband." for u in duty.units]
+        return [f"{u} must retreat to {_and(list(options[u]), 'or')}, or disband." for u in duty.units]
     if duty.builds:
         return [f"You may build {say.plural(duty.builds, 'unit')} in your vacant home centers (or WAIVE)."]
     return [f"You must remove {say.plural(duty.removals, 'unit')}."]
