@@ -25,6 +25,7 @@ from db.models import Game, OutboxEntry, PhaseMap, PhaseRecord
 from gm.animation import animation_work
 from gm.clock import Clock, utcnow
 from gm.ending import ANIMATION, FINAL_MAP
+from gm.lookup import game_phases
 from gm.pool import run_off_loop
 from gm.variants import get_variant
 from gm.worker import POSITION_MAP
@@ -63,11 +64,7 @@ async def publish_final_post(
             await session.commit()
             return ArchiveReport(game_id, ())
         refs = [r for r in entry.payload.get("maps", []) if r.get("required")]
-        phases = (
-            await session.exec(
-                select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(col(PhaseRecord.ordinal))
-            )
-        ).all()
+        phases = await game_phases(session, game_id)
         stored = {
             (m.phase_id, m.kind): m.png
             for m in (

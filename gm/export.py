@@ -14,9 +14,9 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import GameLogEntry, PhaseRecord, PhaseStatus, Player, PowerAssignment, Proposal
+from db.models import GameLogEntry, PhaseRecord, PhaseStatus, Player, Proposal
 from gm.history import public_results
-from gm.lookup import load_game
+from gm.lookup import game_phases, load_game, power_assignments
 from gm.variants import get_variant
 
 FORMAT = "diplomacy-gm-export/1"
@@ -27,18 +27,8 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
     players = (
         await session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.id)))
     ).all()
-    assignments = (
-        await session.exec(
-            select(PowerAssignment)
-            .where(PowerAssignment.game_id == game.id)
-            .order_by(col(PowerAssignment.power))
-        )
-    ).all()
-    phases = (
-        await session.exec(
-            select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(col(PhaseRecord.ordinal))
-        )
-    ).all()
+    assignments = await power_assignments(session, game.id)  # type: ignore[arg-type]
+    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
     proposals = (
         await session.exec(select(Proposal).where(Proposal.game_id == game.id).order_by(col(Proposal.id)))
     ).all()

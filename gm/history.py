@@ -13,14 +13,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
 from engine import Board
 from gm.ending import FINAL_MAP
 from gm.errors import UnknownPhase
-from gm.lookup import load_game
+from gm.lookup import game_phases, load_game
 from gm.variants import game_map
 from gm.views import PhaseInfo
 from gm.worker import ORDERS_MAP, POSITION_MAP
@@ -53,11 +53,7 @@ class MapImage:
 async def phase_history(session: AsyncSession, game_id: int, phase_name: str | None = None) -> PhaseHistory:
     """A phase of a game (default: the last closed one, else the current one)."""
     game = await load_game(session, game_id)
-    phases = (
-        await session.exec(
-            select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(col(PhaseRecord.ordinal))
-        )
-    ).all()
+    phases = await game_phases(session, game_id)
     if not phases:
         raise UnknownPhase(f"{game.name} has not started, so it has no history yet.")
     phase = _pick(phases, phase_name, game.name)
@@ -84,11 +80,7 @@ async def phase_map(
     phase: by default it shows the final position, the board after that last phase (the map its
     close stored for the final post, or rendered once now)."""
     game = await load_game(session, game_id)
-    phases = (
-        await session.exec(
-            select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(col(PhaseRecord.ordinal))
-        )
-    ).all()
+    phases = await game_phases(session, game_id)
     if not phases:
         raise UnknownPhase(f"{game.name} has not started, so there is no map yet.")
     phase = _pick(phases, phase_name, game.name, default_latest=True)

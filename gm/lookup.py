@@ -101,6 +101,22 @@ async def powers_of(session: AsyncSession, game_id: int, player_id: int) -> list
     return list(rows.all())
 
 
+async def game_phases(session: AsyncSession, game_id: int) -> list[PhaseRecord]:
+    """Every phase of the game, oldest first."""
+    rows = await session.exec(
+        select(PhaseRecord).where(PhaseRecord.game_id == game_id).order_by(col(PhaseRecord.ordinal))
+    )
+    return list(rows.all())
+
+
+async def power_assignments(session: AsyncSession, game_id: int) -> list[PowerAssignment]:
+    """The game's power assignments, by power."""
+    rows = await session.exec(
+        select(PowerAssignment).where(PowerAssignment.game_id == game_id).order_by(col(PowerAssignment.power))
+    )
+    return list(rows.all())
+
+
 async def latest_phase(
     session: AsyncSession, game_id: int, *, for_update: bool = False
 ) -> PhaseRecord | None:

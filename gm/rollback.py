@@ -48,7 +48,7 @@ from gm.clock import require_aware, utcnow
 from gm.effects import Effects
 from gm.ending import ANIMATION, FINAL_MAP
 from gm.errors import GameNotStarted, GameOver, NothingToRollBack, PhaseBusy
-from gm.lookup import load_game
+from gm.lookup import game_phases, load_game
 from gm.modtools import Actor, ModerationResult, log_action, require_moderator
 from gm.outbox import Target, enqueue
 from gm.progress import phase_state
@@ -125,13 +125,7 @@ async def plan_rollback(session: AsyncSession, game_id: int, actor: Actor) -> Ro
     game = await load_game(session, game_id)
     require_moderator(game, actor)
     _check_game(game)
-    phases = list(
-        (
-            await session.exec(
-                select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(col(PhaseRecord.ordinal))
-            )
-        ).all()
-    )
+    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
     target, void = _targets(game, phases)
     await session.commit()
     return RollbackPlan(game.id, game.name, target.name, void.name if void else None)  # type: ignore[arg-type]

@@ -9,8 +9,9 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Game, PhaseRecord, Player, PlayerStatus, PowerAssignment
+from db.models import Game, PhaseRecord, Player, PlayerStatus
 from engine import Phase
+from gm.lookup import power_assignments
 from gm.settings import GameSettings
 
 
@@ -74,13 +75,7 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
     players = (
         await session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.joined_at)))
     ).all()
-    assignments = (
-        await session.exec(
-            select(PowerAssignment)
-            .where(PowerAssignment.game_id == game.id)
-            .order_by(col(PowerAssignment.power))
-        )
-    ).all()
+    assignments = await power_assignments(session, game.id)  # type: ignore[arg-type]
     user_of_player = {p.id: p.user_id for p in players}
     powers_of_player: dict[int, list[str]] = {}
     for a in assignments:
