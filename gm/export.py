@@ -14,8 +14,8 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import GameLogEntry, PhaseRecord, PhaseStatus, Player, Proposal
-from gm.history import public_results
+from db.models import GameLogEntry, PhaseRecord, Player, Proposal
+from gm.history import shown_results
 from gm.lookup import game_phases, load_game, power_assignments
 from gm.variants import get_variant
 
@@ -86,10 +86,6 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
 
 
 def _phase(phase: PhaseRecord) -> dict[str, Any]:
-    closed = phase.status == PhaseStatus.CLOSED
-    results = None
-    if closed and phase.results is not None:
-        results = public_results(phase.results)
     return {
         "name": phase.name,
         "ordinal": phase.ordinal,
@@ -100,7 +96,7 @@ def _phase(phase: PhaseRecord) -> dict[str, Any]:
         "deadline": _time(phase.deadline),
         "closed_at": _time(phase.closed_at),
         "close_reason": phase.close_reason,
-        "results": results,  # every order line with its outcome; None while the phase is open
+        "results": shown_results(phase),  # every order line with its outcome; None while the phase is open
     }
 
 

@@ -64,7 +64,7 @@ async def phase_history(session: AsyncSession, game_id: int, phase_name: str | N
         game_name=game.name,
         phase=PhaseInfo.of(phase),
         board=phase.board,
-        results=_shown(phase),
+        results=shown_results(phase),
         maps=tuple(sorted(kinds)),
         phases=tuple(p.name for p in phases),
     )
@@ -111,7 +111,8 @@ async def phase_map(
     return MapImage(filename, png)
 
 
-def _shown(phase: PhaseRecord) -> dict[str, Any] | None:
+def shown_results(phase: PhaseRecord) -> dict[str, Any] | None:
+    """The phase's public results once it has closed; None before (its orders are secret till then)."""
     closed = phase.status == PhaseStatus.CLOSED and phase.results is not None
     return public_results(phase.results) if closed else None  # type: ignore[arg-type]
 
