@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import col, select
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
@@ -25,7 +25,7 @@ from db.models import (
 from gm import announcements as say
 from gm.effects import Effects
 from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
-from gm.lookup import ENDED_STATES, latest_phase, load_game
+from gm.lookup import ENDED_STATES, latest_phase, load_game, powers_of
 from gm.outbox import Target, enqueue
 from gm.variants import game_map
 from gm.views import PhaseInfo
@@ -113,14 +113,7 @@ async def seat_of(
         raise WrongGameState(
             f"{say.power_name(wanted)}'s player is {state_words(player.status)}.", "Nothing to change there."
         )
-    held = (
-        await session.exec(
-            select(PowerAssignment.power)
-            .where(PowerAssignment.game_id == game.id, PowerAssignment.player_id == player.id)
-            .order_by(col(PowerAssignment.power))
-        )
-    ).all()
-    return wanted, player, list(held)
+    return wanted, player, await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
 
 
 def state_words(status: str) -> str:
