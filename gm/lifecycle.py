@@ -387,24 +387,39 @@ def _announce(
     )
     if next_phase is None:
         return  # the final post comes from gm.ending
-    board = Board.from_json(next_phase.board, game_map(game.variant))
+    queue_calls_to_order(session, game, next_phase, state, now)
+
+
+def queue_calls_to_order(
+    session: Any,
+    game: Game,
+    phase: PhaseRecord,
+    state: PhaseState,
+    now: datetime,
+    *,
+    reopened: bool = False,
+    key_suffix: str = "",
+) -> None:
+    """Queue the phase's call to order in the private channel of every power that must act in it and
+    whose player is active in ``state``; ``reopened`` marks the calls of a phase a rollback reopened."""
+    board = Board.from_json(phase.board, game_map(game.variant))
     calls = outcome.opened_payloads(
-        game_id=game_id,
+        game_id=game.id,  # type: ignore[arg-type]
         game_name=game.name,
         board=board,
-        adjustments=next_phase.adjustments,
-        deadline=next_phase.deadline,
+        adjustments=phase.adjustments,
+        deadline=phase.deadline,
     )
     for power, payload in calls.items():
         if state.active(power):
             enqueue(
                 session,
-                game_id=game_id,
-                phase_id=next_phase.id,
+                game_id=game.id,
+                phase_id=phase.id,
                 kind="phase_opened",
                 target=Target.power_channel(power),
-                payload=payload,
-                key=f"phase_opened:{next_phase.id}:{power}",
+                payload={**payload, "reopened": True} if reopened else payload,
+                key=f"phase_opened:{phase.id}:{power}{key_suffix}",
                 now=now,
             )
 

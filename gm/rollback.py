@@ -41,19 +41,18 @@ from db.models import (
     ReadyFlag,
     Vote,
 )
-from engine import Board, Phase
+from engine import Phase
 from gm import announcements as say
-from gm import results as outcome
 from gm.clock import require_aware, utcnow
 from gm.effects import Effects
 from gm.ending import ANIMATION, FINAL_MAP
 from gm.errors import GameNotStarted, GameOver, NothingToRollBack, PhaseBusy
+from gm.lifecycle import queue_calls_to_order
 from gm.lookup import game_phases, load_game
 from gm.modtools import Actor, ModerationResult, log_action, require_moderator
 from gm.outbox import Target, enqueue
 from gm.progress import phase_state
 from gm.settings import GameSettings
-from gm.variants import game_map
 from gm.views import PhaseInfo
 from gm.worker import ORDERS_MAP, POSITION_MAP
 
@@ -91,7 +90,8 @@ async def rollback_last_phase(
         game.status, game.finished_at, game.result = GameStatus.ACTIVE, None, None
     await session.flush()
     _announce(session, game, target, void, returned, now, log.id)  # type: ignore[arg-type]
-    await _call_to_order(session, game, target, now, f":reopened{log.id}")
+    state = await phase_state(session, target, game.variant)  # its calls to order, as when it first opened
+    queue_calls_to_order(session, game, target, state, now, reopened=True, key_suffix=f":reopened{log.id}")
     await session.commit()
     info = PhaseInfo.of(target)
     text = f"{game.name} is back at {say.long_name(target.name)}."
@@ -317,30 +317,3 @@ def _announce(
             key=f"voided_orders:{game_id}:{log_id}:{user_id}",
             now=now,
         )
-
-
-async def _call_to_order(
-    session: AsyncSession, game: Game, phase: PhaseRecord, now: datetime, suffix: str
-) -> None:
-    """The reopened phase's call to order in each private channel, as when it first opened."""
-    board = Board.from_json(phase.board, game_map(game.variant))
-    state = await phase_state(session, phase, game.variant)
-    calls = outcome.opened_payloads(
-        game_id=game.id,  # type: ignore[arg-type]
-        game_name=game.name,
-        board=board,
-        adjustments=phase.adjustments,
-        deadline=phase.deadline,
-    )
-    for power, payload in calls.items():
-        if state.active(power):
-            enqueue(
-                session,
-                game_id=game.id,
-                phase_id=phase.id,
-                kind="phase_opened",
-                target=Target.power_channel(power),
-                payload={**payload, "reopened": True},
-                key=f"phase_opened:{phase.id}:{power}{suffix}",
-                now=now,
-            )
