@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import tempfile
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import summary
 from tests.e2e.bot_helpers import (
     bot_messages,
     create_game,
@@ -32,13 +32,6 @@ from tests.e2e.bot_helpers import (
     start_game,
 )
 from tests.e2e.fakediscord import fake_discord
-
-
-def summary(name: str, seconds: list[float]) -> str:
-    ms = sorted(s * 1000 for s in seconds)
-    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    median = statistics.median(ms)
-    return f"{name:<34} n={len(ms):<4} median {median:7.1f} ms   p95 {p95:7.1f} ms   max {ms[-1]:7.1f} ms"
 
 
 async def run(games: int, orders: int, workers: int) -> None:

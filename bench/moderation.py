@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import tempfile
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import summary
 from tests.e2e.bot_helpers import (
     ask,
     current_phase,
@@ -35,15 +35,6 @@ from tests.e2e.bot_helpers import (
     started_game,
 )
 from tests.e2e.fakediscord import fake_discord
-
-
-def summary(name: str, seconds: list[float]) -> str:
-    ms = sorted(s * 1000 for s in seconds)
-    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    return (
-        f"{name:<38} n={len(ms):<4} median {statistics.median(ms):7.1f} ms   "
-        f"p95 {p95:7.1f} ms   max {ms[-1]:7.1f} ms"
-    )
 
 
 async def run(rounds: int, years: int, workers: int) -> None:
@@ -124,7 +115,7 @@ async def run(rounds: int, years: int, workers: int) -> None:
                 sizes = ", ".join(f"{a.filename} {len(a.data) / 1e6:.2f} MB" for a in final.attachments)
     print(f"seven players, private threads, close workers={workers}; final post: {sizes}")
     for name, seconds in waits.items():
-        print(summary(name, seconds))
+        print(summary(name, seconds, width=38))
 
 
 def main() -> None:
