@@ -1,14 +1,6 @@
 """The 2000 rulebook's sample game ("Opening moves in a sample game"), Spring 1901 to the Fall 1902
-adjustments, played through ``adjudicate_json`` with the orders exactly as the rulebook prints them.
-
-Misprints in our copy of the rulebook, and what we do:
-
-* Winter 1901 says "France builds one unit for Portugal 'A Por', but none for Spain". France has
-  one build (for Portugal) and builds "F Mar"; "A Por" names the army already in Portugal (Spring
-  1902 orders it "A Por-Spa").
-* Fall 1902 says "the Russian Army there will have to retreat" of Rumania, then "The Russian unit in
-  Rumania has no place to retreat": the unit is the fleet ordered "F Rum S A Sev". It is a fleet,
-  and it has nowhere to go.
+adjustments, played through ``adjudicate_json`` with the orders exactly as the rulebook prints them
+(tests/sample_game_data.py, which also says what we do with the rulebook's misprints).
 """
 
 from __future__ import annotations
@@ -17,66 +9,7 @@ from functools import cache
 from typing import Any
 
 from engine import Board, adjudicate_json
-
-SPRING_1901 = {
-    "AUSTRIA": ["A Vie-Tri", "A Bud-Gal", "F Tri-Alb"],
-    "ENGLAND": ["A Lvp-Yor", "F Lon-Nth", "F Edi-Nrg"],
-    "FRANCE": ["A Par-Bur", "A Mar-Spa", "F Bre-Pic"],
-    "GERMANY": ["A Ber-Kie", "A Mun-Ruh", "F Kie-Den"],
-    "ITALY": ["A Ven-Pie", "A Rom-Ven", "F Nap-Ion"],
-    "RUSSIA": ["A Mos-Ukr", "A War-Gal", "F StP-Bot", "F Sev-Bla"],
-    "TURKEY": ["A Con-Bul", "A Smy-Con", "F Ank-Bla"],
-}
-FALL_1901 = {
-    "AUSTRIA": ["A Tri Holds", "A Bud-Ser", "F Alb-Gre"],
-    "ENGLAND": ["A Yor-Nwy", "F Nth C A Yor-Nwy", "F Nrg-Bar"],
-    "FRANCE": ["A Bur-Mar", "A Spa-Port", "F Pic-Bel"],
-    "GERMANY": ["A Kie-Hol", "A Ruh-Bel", "F Den Holds"],
-    "ITALY": ["A Ven Holds", "A Pie-Mar", "F Ion-Tun"],
-    "RUSSIA": ["A Ukr S F Sev-Rum", "A War-Gal", "F Bot-Swe", "F Sev-Rum"],
-    "TURKEY": ["A Bul-Ser", "A Con-Bul", "F Ank-Bla"],
-}
-WINTER_1901 = {
-    "ENGLAND": ["F Edi"],
-    "GERMANY": ["F Kie", "A Mun"],
-    "RUSSIA": ["A StP", "A Sev"],
-    "TURKEY": ["A Smy"],
-    "AUSTRIA": ["A Vie"],
-    "ITALY": ["F Nap"],
-    "FRANCE": ["F Mar"],
-}
-SPRING_1902 = {
-    "AUSTRIA": ["A Tri-Bud", "A Vie-Bud", "A Bud-Ser", "F Gre Holds"],
-    "ENGLAND": ["A Nwy-StP", "F Nth-Nwy", "F Bar S A Nwy-StP", "F Edi-Nth"],
-    "FRANCE": ["A Bur S F Pic-Bel", "A Por-Spa", "F Pic-Bel", "F Mar Holds"],
-    "GERMANY": ["A Hol-Bel", "A Ruh S A Hol-Bel", "A Mun-Bur", "F Den Holds", "F Kie-Hol"],
-    "ITALY": ["A Ven Holds", "A Pie-Mar", "F Tun-Wes", "F Nap-Tyn"],
-    "RUSSIA": [
-        "A Ukr S F Rum", "A Gal-Bud", "A StP-Nwy", "A Sev S F Rum", "F Swe S A StP-Nwy", "F Rum Holds",
-    ],
-    "TURKEY": ["A Bul-Rum", "A Con-Bul", "A Smy-Arm", "F Bla S A Bul-Rum"],
-}
-FALL_1902 = {
-    "AUSTRIA": ["A Vie–Gal", "A Tri–Bud", "A Ser S Turkish A Bul–Rum", "F Gre Holds"],
-    "ENGLAND": ["A Nwy–StP", "F Bar S A Nwy–StP", "F Nth–Nwy", "F Edi–Nth"],
-    "FRANCE": ["A Bur–Bel", "F Pic S A Bur–Bel", "A Spa S F Mar", "F Mar S A Spa"],
-    "GERMANY": ["A Ruh–Bur", "A Mun S A Ruh–Bur", "A Bel S A Ruh–Bur", "F Den–Swe", "F Hol S A Bel"],
-    "ITALY": ["A Ven–Pie", "A Pie–Mar", "F Wes–NAf", "F Tyn–GoL"],
-    "RUSSIA": [
-        "A StP–Nwy", "F Swe S StP–Nwy", "F Rum S A Sev", "A Sev S F Rum", "A Gal S F Rum", "A Ukr S A Sev",
-    ],
-    "TURKEY": ["A Bul–Rum", "A Con–Bul", "A Arm–Sev", "F Bla S A Bul–Rum"],
-}
-FALL_1902_RETREATS = {"RUSSIA": ["A StP–Mos"], "FRANCE": ["A Bur–Gas"]}
-WINTER_1902 = {
-    "GERMANY": ["F Kie"],
-    "RUSSIA": ["A Gal"],
-    "TURKEY": ["F Smy"],
-    "AUSTRIA": ["A Tri"],
-    "FRANCE": ["A Par"],
-    "ENGLAND": ["F Lon"],
-}
-PHASES = [SPRING_1901, FALL_1901, WINTER_1901, SPRING_1902, FALL_1902, FALL_1902_RETREATS, WINTER_1902]
+from tests.sample_game_data import ORDERS
 
 
 @cache
@@ -84,7 +17,7 @@ def game() -> tuple[dict[str, Any], ...]:
     """Every phase's output, each phase played from the board the one before produced."""
     request: dict[str, Any] = Board.initial().to_json()
     outs = []
-    for orders in PHASES:
+    for orders in ORDERS.values():
         out = adjudicate_json({**request, "orders": orders})
         outs.append(out)
         request = {
