@@ -105,6 +105,22 @@ async def place(
         await s.commit()
 
 
+async def france_one_move_from_a_solo(sessions: SessionFactory, started: games.StartResult) -> None:
+    """Fall 1901 with France on 17 centers: its A Pie-Ven (ordered here) takes Italy's Venice, the 18th."""
+    seventeen = ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "SWE", "NWY"]
+    seventeen += ["LON", "LVP", "EDI", "TUN"]
+    await place(
+        sessions,
+        started.phase.id,
+        {
+            "phase": "F1901M",
+            "units": {"FRANCE": ["A PIE"], "ITALY": ["A ROM"]},
+            "centers": {"FRANCE": seventeen, "ITALY": ["ROM", "VEN", "NAP"]},
+        },
+    )
+    await submit(sessions, started, "FRANCE", "A Pie-Ven")
+
+
 async def current_phase(sessions: SessionFactory, game_id: int) -> PhaseRecord:
     async with sessions() as s:
         phase = await latest_phase(s, game_id)
@@ -130,6 +146,22 @@ async def player_row(sessions: SessionFactory, game_id: int, user_id: int) -> Pl
         row = (await s.exec(select(Player).where(Player.game_id == game_id, Player.user_id == user_id))).one()
         await s.commit()
         return row
+
+
+async def set_player_status(
+    sessions: SessionFactory, started: games.StartResult, power: str, status: str
+) -> None:
+    """Put the player of ``power`` straight into ``status`` (civil disorder, left): a test's set-up."""
+    async with sessions() as s:
+        row = (
+            await s.exec(
+                select(Player).where(
+                    Player.game_id == started.game.id, Player.user_id == player_of(started, power)
+                )
+            )
+        ).one()
+        row.status = status
+        await s.commit()
 
 
 async def game_row(sessions: SessionFactory, game_id: int) -> Game:

@@ -24,9 +24,9 @@ from tests.gm.conftest import (
     CREATOR,
     T0,
     close,
+    france_one_move_from_a_solo,
     make_started_game,
     messages,
-    place,
     player_of,
     submit,
 )
@@ -83,18 +83,7 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
     sessions: SessionFactory,
 ) -> None:
     started = await make_started_game(sessions)
-    seventeen = ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "SWE", "NWY"]
-    seventeen += ["LON", "LVP", "EDI", "TUN"]
-    await place(
-        sessions,
-        started.phase.id,
-        {
-            "phase": "F1901M",
-            "units": {"FRANCE": ["A PIE"], "ITALY": ["A ROM"]},
-            "centers": {"FRANCE": seventeen, "ITALY": ["ROM", "VEN", "NAP"]},
-        },
-    )
-    await submit(sessions, started, "FRANCE", "A Pie-Ven")
+    await france_one_move_from_a_solo(sessions, started)
     await with_channel(sessions, started.game.id)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=True, clock=lambda: T0)

@@ -17,18 +17,16 @@ from gm.worker import close_work
 from tests.gm.conftest import (
     T0,
     current_phase,
+    france_one_move_from_a_solo,
     make_closer,
     make_started_game,
+    messages,
     place,
     player_of,
+    set_player_status,
     submit,
 )
 from tests.gm.test_gm_orders import RETREAT_BOARD
-
-
-async def messages(sessions: SessionFactory, kind: str) -> list[OutboxEntry]:
-    async with sessions() as s:
-        return list((await s.exec(select(OutboxEntry).where(OutboxEntry.kind == kind))).all())
 
 
 async def test_closing_writes_results_opens_the_next_phase_and_queues_the_messages(
@@ -159,10 +157,7 @@ async def test_a_retreat_phase_for_an_absent_power_can_close_at_once(sessions: S
             "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN"], "ITALY": ["ROM"]},
         },
     )
-    async with sessions() as s:
-        france = (await s.exec(select(Player).where(Player.user_id == player_of(started, "FRANCE")))).one()
-        france.status = "left"
-        await s.commit()
+    await set_player_status(sessions, started, "FRANCE", "left")
     await submit(sessions, started, "GERMANY", "A Mun-Bur\nA Ruh S A Mun-Bur")
     outcome = await make_closer(sessions).close(started.phase.id)
     assert outcome.next_phase is not None and outcome.next_phase.name == "S1901R"
@@ -200,18 +195,7 @@ async def test_a_short_game_ends_after_its_last_fall(sessions: SessionFactory) -
 
 async def test_a_solo_ends_the_game(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    seventeen = ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "SWE", "NWY"]
-    seventeen += ["LON", "LVP", "EDI", "TUN"]
-    await place(
-        sessions,
-        started.phase.id,
-        {
-            "phase": "F1901M",
-            "units": {"FRANCE": ["A PIE"], "ITALY": ["A ROM"]},
-            "centers": {"FRANCE": seventeen, "ITALY": ["ROM", "VEN", "NAP"]},
-        },
-    )
-    await submit(sessions, started, "FRANCE", "A Pie-Ven")
+    await france_one_move_from_a_solo(sessions, started)
     outcome = await make_closer(sessions).close(started.phase.id)
     assert outcome.game_over and outcome.winner == "FRANCE" and outcome.next_phase is None
     async with sessions() as s:

@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
-from db.models import OrderRecord, OrderSubmission, Player, PlayerStatus
+from db.models import OrderRecord, OrderSubmission, PlayerStatus
 from gm import games, orders
 from gm.errors import (
     GameNotStarted,
@@ -29,6 +29,7 @@ from tests.gm.conftest import (
     place,
     player_of,
     player_row,
+    set_player_status,
     submit,
     user,
 )
@@ -169,14 +170,9 @@ async def test_a_player_with_two_powers_orders_both_in_one_message(sessions: Ses
 
 async def test_orders_bring_a_player_back_from_civil_disorder(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    france = player_of(started, "FRANCE")
-    async with sessions() as s:
-        player = (await s.exec(select(Player).where(Player.user_id == france))).one()
-        player.status = PlayerStatus.CIVIL_DISORDER
-        await s.commit()
+    await set_player_status(sessions, started, "FRANCE", PlayerStatus.CIVIL_DISORDER)
     await submit(sessions, started, "FRANCE", "A Par-Bur")
-    async with sessions() as s:
-        player = (await s.exec(select(Player).where(Player.user_id == france))).one()
+    player = await player_row(sessions, started.game.id, player_of(started, "FRANCE"))
     assert player.status == PlayerStatus.ACTIVE
 
 
@@ -258,14 +254,10 @@ async def test_the_phase_shown_is_the_current_one(sessions: SessionFactory) -> N
 async def test_ready_brings_a_player_back_from_civil_disorder(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     italy = player_of(started, "ITALY")
-    async with sessions() as s:
-        player = (await s.exec(select(Player).where(Player.user_id == italy))).one()
-        player.status = PlayerStatus.CIVIL_DISORDER
-        await s.commit()
+    await set_player_status(sessions, started, "ITALY", PlayerStatus.CIVIL_DISORDER)
     async with sessions() as s:
         await orders.set_ready(s, started.game.id, italy, now=T0)
-    async with sessions() as s:
-        player = (await s.exec(select(Player).where(Player.user_id == italy))).one()
+    player = await player_row(sessions, started.game.id, italy)
     assert player.status == PlayerStatus.ACTIVE
 
 

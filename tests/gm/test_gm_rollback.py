@@ -19,11 +19,11 @@ from tests.gm.conftest import (
     T0,
     close,
     current_phase,
+    france_one_move_from_a_solo,
     game_row,
     make_closer,
     make_started_game,
     messages,
-    place,
     player_of,
     player_row,
     submit,
@@ -154,18 +154,7 @@ async def test_twice_rolls_back_two_phases_then_refuses_at_the_first(sessions: S
 
 async def test_a_solo_can_be_rolled_back_but_a_moderators_end_cannot(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    seventeen = ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "SWE", "NWY"]
-    seventeen += ["LON", "LVP", "EDI", "TUN"]
-    await place(
-        sessions,
-        started.phase.id,
-        {
-            "phase": "F1901M",
-            "units": {"FRANCE": ["A PIE"], "ITALY": ["A ROM"]},
-            "centers": {"FRANCE": seventeen, "ITALY": ["ROM", "VEN", "NAP"]},
-        },
-    )
-    await submit(sessions, started, "FRANCE", "A Pie-Ven")
+    await france_one_move_from_a_solo(sessions, started)
     won = await make_closer(sessions).close(started.phase.id)
     assert won.game_over and (await game_row(sessions, started.game.id)).status == "finished"
     async with sessions() as s:

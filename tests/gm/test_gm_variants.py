@@ -19,6 +19,7 @@ from tests.gm.conftest import (
     T0,
     close,
     current_phase,
+    france_one_move_from_a_solo,
     make_closer,
     make_game,
     make_started_game,
@@ -257,18 +258,7 @@ async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_t
 
 async def test_the_variants_victory_target_is_used(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, settings=GameSettings(players=2), variant="test-flip")
-    seventeen = ["PAR", "MAR", "BRE", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "SWE", "NWY"]
-    seventeen += ["LON", "LVP", "EDI", "TUN"]
-    await place(
-        sessions,
-        started.phase.id,
-        {
-            "phase": "F1901M",
-            "units": {"FRANCE": ["A PIE"], "ITALY": ["A ROM"]},
-            "centers": {"FRANCE": seventeen, "ITALY": ["ROM", "VEN", "NAP"]},
-        },
-    )
-    await submit(sessions, started, "FRANCE", "A Pie-Ven")
+    await france_one_move_from_a_solo(sessions, started)
     outcome = await make_closer(sessions).close(started.phase.id)
     assert not outcome.game_over and outcome.next_phase is not None  # 18 is not enough: 24 win here
 

@@ -8,7 +8,6 @@ import json
 import pytest
 
 from db.database import SessionFactory
-from db.models import Player
 from gm import games, votes
 from gm.errors import GameError, NoOpenVote, NotAPlayer, NotAVoter, VoteAlreadyOpen
 from gm.settings import GameSettings
@@ -24,6 +23,7 @@ from tests.gm.conftest import (
     place,
     player_of,
     player_row,
+    set_player_status,
     user,
 )
 
@@ -151,11 +151,7 @@ async def test_a_player_with_several_powers_votes_for_each(sessions: SessionFact
 
 async def test_votes_are_secret_in_the_status_and_bring_a_player_back(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
-        italy = await s.get(Player, (await player_row(sessions, game_id, player_of(started, "ITALY"))).id)
-        assert italy is not None
-        italy.status = "civil_disorder"
-        await s.commit()
+    await set_player_status(sessions, started, "ITALY", "civil_disorder")
     async with sessions() as s:
         await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
     async with sessions() as s:
@@ -202,11 +198,7 @@ async def test_absent_players_do_not_vote_but_their_powers_share_the_draw(sessio
     """Italy's player is in civil disorder and Russia's has left: neither blocks the draw, and both
     powers, still on the board, share it (the rulebook's draw includes every survivor)."""
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
-        italy = await s.get(Player, (await player_row(sessions, game_id, player_of(started, "ITALY"))).id)
-        assert italy is not None
-        italy.status = "civil_disorder"
-        await s.commit()
+    await set_player_status(sessions, started, "ITALY", "civil_disorder")
     async with sessions() as s:
         await games.leave_game(s, game_id, player_of(started, "RUSSIA"), now=T0)
     async with sessions() as s:
