@@ -21,10 +21,6 @@ def seats_for(game_map: GameMap, players: int, variant: str | None = None) -> tu
     return get_variant(variant or game_map.name).seats_for(players)
 
 
-def supported_player_counts(game_map: GameMap, variant: str | None = None) -> tuple[int, ...]:
-    return get_variant(variant or game_map.name).player_counts
-
-
 def draw_seats(
     user_ids: Sequence[int], seats: Sequence[tuple[str, ...]], rng: Random | None = None
 ) -> dict[int, tuple[str, ...]]:

@@ -221,7 +221,7 @@ class PhaseCloser:
         state = await phase_state(session, phase, game.variant)
         missed = outcome.who_missed(state)
         change = outcome.changes(phase.board, result, next_board_json)
-        counts = outcome.center_counts(next_board_json, powers)
+        counts = ending.center_counts(next_board_json, powers)
         next_name: str | None = result.get("next_phase")
         winner = result.get("winner")
         end_kind = "solo" if winner else _short_game_over(next_name, settings)

@@ -21,7 +21,6 @@ from db.models import (
     Game,
     GameStatus,
     PhaseRecord,
-    PhaseStatus,
     Player,
     PlayerStatus,
     PowerAssignment,
@@ -129,18 +128,3 @@ async def latest_phase(
     if for_update:
         statement = statement.with_for_update(key_share=True).execution_options(populate_existing=True)
     return (await session.exec(statement)).first()
-
-
-async def lock_phase(session: AsyncSession, phase_id: int) -> PhaseRecord | None:
-    """Re-read a phase row with a row lock (PostgreSQL); SQLite's BEGIN IMMEDIATE already serialises."""
-    statement = (
-        select(PhaseRecord)
-        .where(PhaseRecord.id == phase_id)
-        .with_for_update(key_share=True)
-        .execution_options(populate_existing=True)
-    )
-    return (await session.exec(statement)).first()
-
-
-def phase_is_open(phase: PhaseRecord | None) -> bool:
-    return phase is not None and phase.status == PhaseStatus.OPEN

@@ -104,11 +104,6 @@ def _and(items: list[str], word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
-def center_counts(board: dict[str, Any], powers: tuple[str, ...]) -> dict[str, int]:
-    centers = board.get("centers", {})
-    return {p: len(centers.get(p, ())) for p in powers}
-
-
 def results_payload(
     *,
     game_id: int,
@@ -186,15 +181,3 @@ def _duty_lines(duty: Duty, board: Any) -> list[str]:
     if duty.builds:
         return [f"You may build {say.plural(duty.builds, 'unit')} in your vacant home centers (or WAIVE)."]
     return [f"You must remove {say.plural(duty.removals, 'unit')}."]
-
-
-def final_standing(
-    board: dict[str, Any], powers: tuple[str, ...], winner: str | None, reason: str
-) -> dict[str, Any]:
-    counts = center_counts(board, powers)
-    return {
-        "kind": "solo" if winner else reason,
-        "winner": winner,
-        "centers": counts,
-        "survivors": [p for p in powers if counts.get(p) or board.get("units", {}).get(p)],
-    }
