@@ -130,10 +130,3 @@ class Scene:
         return self.position(
             mark.power, mark.order.unit, retreating=isinstance(mark.order, Retreat | Disband)
         )
-
-    def drawn_type(self, mark: OrderMark) -> str:
-        unit = mark.order.unit
-        if unit is not None and unit.type:
-            return unit.type
-        found = self.unit_at(unit.province, mark.power) if unit is not None else None
-        return found.unit.type or "A" if found else "A"

@@ -59,36 +59,12 @@ def wrong_phase(order: Order, phase_kind: str) -> str:
     return f"'{format_order(order)}' cannot be ordered now: this phase takes {_PHASE_ORDERS[phase_kind]}"
 
 
-def move_to_itself(unit: Unit) -> str:
-    return f"{unit} cannot move to the province it is in"
-
-
-def fleet_inland(unit: Unit, prov: str) -> str:
-    return f"a fleet cannot enter inland {prov}"
-
-
-def army_to_sea(unit: Unit, prov: str) -> str:
-    return f"an army cannot enter the sea ({prov})"
-
-
 def unreachable(unit: Unit, dest: str) -> str:
     return f"{unit} cannot reach {dest} in one move"
 
 
-def coast_needed(unit: Unit, prov: str, options: Sequence[str]) -> str:
-    return f"say which coast of {prov}: {unit} can reach {_names(options)}"
-
-
 def no_convoy_route(unit: Unit, dest: str) -> str:
     return f"{unit} cannot reach {dest}: not adjacent, and no chain of fleets at sea could convoy it"
-
-
-def support_itself(unit: Unit) -> str:
-    return f"{unit} cannot support itself"
-
-
-def support_unreachable(unit: Unit, dest: str) -> str:
-    return f"{unit} can only support into a province it could move to itself, and it cannot move to {dest}"
 
 
 def supported_cannot_reach(supported: Unit, dest: str) -> str:
@@ -102,34 +78,8 @@ def support_needs_own_convoy(unit: Unit, supported: Unit, dest: str) -> str:
     )
 
 
-def convoy_not_at_sea(unit: Unit) -> str:
-    return f"only a fleet at sea can convoy; {unit} is not at sea"
-
-
-def convoy_not_army(unit: Unit) -> str:
-    return f"only armies can be convoyed; {unit} is a fleet"
-
-
-def convoy_not_coastal(army: Unit, dest: str) -> str:
-    return f"an army is convoyed from one coast to another; {army.province} to {dest} is not that"
-
-
 def convoy_off_route(fleet: Unit, army: Unit, dest: str) -> str:
     return f"{fleet} is not needed on any convoy route from {army.province} to {dest}"
-
-
-def not_dislodged(unit: Unit) -> str:
-    return f"{unit} was not dislodged; only dislodged units move in a retreat phase"
-
-
-def no_dislodged_unit(prov: str) -> str:
-    return f"there is no dislodged unit in {prov}"
-
-
-def retreat_not_allowed(unit: Unit, dest: str, options: Sequence[str]) -> str:
-    if not options:
-        return f"{unit} has nowhere to retreat and will be disbanded"
-    return f"{unit} cannot retreat to {dest}; it may retreat to {_names(options)}"
 
 
 def unknown_power(name: str, powers: Sequence[str]) -> str:

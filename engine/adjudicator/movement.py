@@ -463,7 +463,3 @@ class MovementResolver:
             if self.path(m) and not (opp >= 0 and result[opp]):
                 return True
         return False
-
-    def standoff_provinces(self) -> set[str]:
-        """Every province left empty by a standoff."""
-        return {prov for prov in self.moves_into if self.standoff_at(prov)}
