@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs.spaces import MEMBER, THREADS_ONLY, negotiation_places
+from cogs.spaces import MEMBER, THREADS_ONLY, negotiation_channel_name, negotiation_places
 from gm.places import GamePlaces
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ async def archive(guild: discord.Guild, places: GamePlaces) -> None:
 
 async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
     """Undo :func:`archive` (a rollback made a finished game run again)."""
-    negotiation = f"g{places.game_id}-negotiation"
+    negotiation = negotiation_channel_name(places.game_id)
     for channel in private_channels(guild, places):
         member = THREADS_ONLY if channel.name == negotiation else MEMBER
         changed = _with_members(

@@ -245,7 +245,7 @@ class _Builder:
         return f"{self.prefix}-{seat_slug(a)}-{seat_slug(b)}"
 
     def negotiation_name(self) -> str:
-        return f"{self.prefix}-negotiation"
+        return negotiation_channel_name(self.game.id)
 
     def channel_names(self) -> list[str]:
         names = [self.game_channel_name(), *(self.power_channel_name(p) for p in sorted(self.game.powers))]
@@ -368,6 +368,11 @@ class _Builder:
         return sorted({u for p in powers if (u := self.game.powers.get(p)) is not None})
 
 
+def negotiation_channel_name(game_id: int) -> str:
+    """``g3-negotiation``: the channel that holds a game's negotiation threads (threads press)."""
+    return f"g{game_id}-negotiation"
+
+
 def thread_name(a: Seat, b: Seat) -> str:
     return f"{seat_label(a)} – {seat_label(b)}"[:100]
 
@@ -456,7 +461,7 @@ async def admit(
         if isinstance(place, discord.Thread):
             await _quietly(place.add_user(user))
         else:
-            overwrite = THREADS_ONLY if place.name == f"g{game_id}-negotiation" else MEMBER
+            overwrite = THREADS_ONLY if place.name == negotiation_channel_name(game_id) else MEMBER
             await _quietly(place.set_permissions(user, overwrite=overwrite))
     return True
 
@@ -470,7 +475,7 @@ def negotiation_places(
     wanted = {p.lower() for p in powers}
     found: list[discord.TextChannel | discord.Thread] = []
     for channel in guild.text_channels:
-        if channel.name == f"{prefix}negotiation":
+        if channel.name == negotiation_channel_name(game_id):
             found.append(channel)
             found.extend(t for t in channel.threads if wanted & _thread_powers(t.name))
         elif channel.name.startswith(prefix) and (channel.topic or "").startswith(PAIR_TOPIC):
