@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs.spaces import MEMBER, THREADS_ONLY, negotiation_channel_name, negotiation_places
+from cogs.spaces import MEMBER, THREADS_ONLY, negotiation_places
 from gm.places import GamePlaces
 
 log = logging.getLogger(__name__)
@@ -33,14 +33,14 @@ _READ_ONLY = discord.PermissionOverwrite(
 )
 
 
-def private_channels(guild: discord.Guild, places: GamePlaces) -> list[discord.TextChannel]:
+async def private_channels(guild: discord.Guild, places: GamePlaces) -> list[discord.TextChannel]:
     """The game's power channels, pair channels and negotiation channel that still exist."""
     found: list[discord.TextChannel] = []
     for channel_id in places.power_channels.values():
         channel = guild.get_channel(channel_id) if channel_id is not None else None
         if isinstance(channel, discord.TextChannel):
             found.append(channel)
-    for place in negotiation_places(guild, places.game_id, list(places.power_channels)):
+    for place in await negotiation_places(guild, places, list(places.power_channels)):
         if isinstance(place, discord.TextChannel) and place not in found:
             found.append(place)
     return found
@@ -48,7 +48,7 @@ def private_channels(guild: discord.Guild, places: GamePlaces) -> list[discord.T
 
 async def archive(guild: discord.Guild, places: GamePlaces) -> None:
     """Lock the game's private places read-only and archive its threads."""
-    for channel in private_channels(guild, places):
+    for channel in await private_channels(guild, places):
         changed = _with_members(channel, guild, lambda _: _READ_ONLY)
         if changed is not None:
             await _quietly(channel.edit(overwrites=changed, reason="the game is over: kept read-only"))
@@ -58,15 +58,14 @@ async def archive(guild: discord.Guild, places: GamePlaces) -> None:
 
 async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
     """Undo :func:`archive` (a rollback made a finished game run again)."""
-    negotiation = negotiation_channel_name(places.game_id)
-    for channel in private_channels(guild, places):
-        member = THREADS_ONLY if channel.name == negotiation else MEMBER
+    for channel in await private_channels(guild, places):
+        member = THREADS_ONLY if channel.id == places.negotiation_channel_id else MEMBER
         changed = _with_members(
             channel, guild, lambda current, open_=member: open_ if current == _READ_ONLY else None
         )
         if changed is not None:
             await _quietly(channel.edit(overwrites=changed, reason="the game was rolled back: open again"))
-        if channel.name != negotiation:
+        if channel.id != places.negotiation_channel_id:
             continue
         try:
             async for thread in channel.archived_threads(private=True, limit=None):

@@ -42,7 +42,7 @@ from gm import games as gm_games
 from gm.configure import update_settings
 from gm.errors import GameError, NotAllowed
 from gm.export import export_game
-from gm.places import game_places
+from gm.places import PlaceKind, ensure_place_tag, game_places, record_place
 from gm.settings import GameSettings
 from gm.status import GameStatusView, LogLine, PowerStatus, game_status
 from gm.variants import STANDARD, get_variant, variant_for_players, variants
@@ -364,7 +364,7 @@ class GameCommands(GameCog):
         guild = self.bot.get_guild(chosen.guild_id)
         if guild is not None:
             self.services.spawn(
-                evict(guild, chosen.id, places.channels_of(interaction.user.id), interaction.user.id, powers),
+                evict(guild, places, interaction.user.id, powers),
                 f"taking {interaction.user.id} out of game {chosen.id}'s channels",
             )
         if after.phase is not None:
@@ -423,8 +423,17 @@ class GameCommands(GameCog):
             if not (moderator or interaction.user.id == chosen.creator_id):
                 raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")
             result, started = None, chosen
+        async with self.sessions() as session:
+            await ensure_place_tag(session, started.id)
+        async with self.sessions() as session:
+            recorded = await game_places(session, started.id)
+
+        async def record(kind: PlaceKind, place_id: int, key: str) -> None:
+            async with self.sessions() as session:
+                await record_place(session, started.id, kind, place_id, key)
+
         try:
-            spaces = await create_spaces(guild, started, self.services.moderator_role)
+            spaces = await create_spaces(guild, started, self.services.moderator_role, recorded, record)
         except SpacesFailed:
             if result is not None:
                 await self.gamemaster.game_started(result)  # the clock runs; messages wait for the channels

@@ -187,11 +187,10 @@ class DiscordSender:
         else:
             powers = [payload["power"]] if payload.get("power") else []
             new_user, old_user = payload.get("user_id"), None
-        channels = [c for p in powers if (c := places.power_channels.get(p)) is not None]
         if new_user is not None:
-            await admit(guild, message.game_id, channels, int(new_user), powers)
+            await admit(guild, places, int(new_user), powers)
         if old_user is not None and old_user != new_user:
-            await evict(guild, message.game_id, channels, int(old_user), powers)
+            await evict(guild, places, int(old_user), powers)
 
     async def _send_dm(self, message: OutboxMessage) -> SentMessages:
         if message.user_id is None:

@@ -20,7 +20,11 @@ the whole seat) and a power joining a side (the 1914 coin flip: its player alrea
 spaces) find them by name.
 
 Set-up is idempotent: a second run for the same game (after a failure, a crash, or a start that was
-still working) reuses the category, channels and threads it finds by name instead of making copies.
+still working) reuses the category, channels and threads this game recorded (their ids, stored the
+moment each is made: gm.places.record_place), and puts back the permissions and thread members each
+should have. A place is never adopted by its name: one with the same name may be another game's, or a
+game of another database on the same server (a restored backup, a second instance). Names carry the
+game's random place tag (``g3-k7q2-france``) so that two games' places never share a name either.
 
 Overwrites: private places deny @everyone VIEW_CHANNEL and allow the power's player(s), the bot
 itself and the moderator role. A private thread is visible to its members and to whoever may
@@ -32,20 +36,19 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import discord
 
 from cogs.text import power_name
 from gm.errors import GameError
-from gm.variants import variants
+from gm.places import GamePlaces, PlaceKind
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: the longest Discord allows
-KNOWN_POWERS = frozenset(p.lower() for v in variants() for p in v.game_map().powers)
 
 BOT_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -162,11 +165,23 @@ def places_needed(game: GameInfo) -> tuple[int, int]:
     return channels, 0
 
 
-async def create_spaces(guild: discord.Guild, game: GameInfo, moderator_role_name: str) -> GameSpaces:
-    """Create (or complete) the category and channels of a started game (see the module docstring).
-    On a Discord error everything made by this run is deleted again and SpacesFailed says what to fix."""
+Recorder = Callable[[PlaceKind, int, str], Awaitable[None]]
+"""Stores the id of a place as soon as it is made (kind, id, key); see gm.places.record_place."""
+
+
+async def create_spaces(
+    guild: discord.Guild,
+    game: GameInfo,
+    moderator_role_name: str,
+    places: GamePlaces,
+    record: Recorder,
+) -> GameSpaces:
+    """Create (or complete) the category and channels of a started game (see the module docstring),
+    reusing only the places ``places`` recorded for this game. On a Discord error everything made by
+    this run is deleted again and SpacesFailed says what to fix."""
     made: list[discord.abc.GuildChannel] = []
-    builder = _Builder(guild, game, moderator_role(guild, moderator_role_name), made)
+    builder = _Builder(guild, game, moderator_role(guild, moderator_role_name), made, places, record)
+    await builder.find_recorded()
     _check_room(guild, game, builder)
     try:
         return await builder.build()
@@ -217,9 +232,20 @@ def _full(game: GameInfo, why: str) -> SpacesFailed:
 Overwrites = dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]
 
 
+def pair_key(a: Seat, b: Seat) -> str:
+    """``AUSTRIA/FRANCE|ENGLAND``: how a pair of seats' place is recorded (gm.places.record_place)."""
+    return f"{'/'.join(a)}|{'/'.join(b)}"
+
+
+def key_powers(key: str) -> set[str]:
+    """The powers a recorded pair key names."""
+    return {p for part in key.split("|") for p in part.split("/") if p}
+
+
 class _Builder:
-    """Creates one game's places, reusing those a previous run left (found by name in the game's
-    category), remembering each one it makes so a failure can remove them again."""
+    """Creates one game's places, reusing only those this game recorded (by id: a place found by its
+    name may be another game's, or left by another database), putting back on each the permissions and
+    members it should have, and remembering each one it makes so a failure can remove them again."""
 
     def __init__(
         self,
@@ -227,16 +253,37 @@ class _Builder:
         game: GameInfo,
         mods: discord.Role | None,
         made: list[discord.abc.GuildChannel],
+        places: GamePlaces,
+        record: Recorder,
     ) -> None:
         self.guild, self.game, self.mods, self.made = guild, game, mods, made
-        self.prefix = f"g{game.id}"
-        self.category_name = f"Diplomacy #{game.id}: {game.name}"[:100]
-        self.existing = _existing_category(guild, game.id)
+        self.places, self.record = places, record
+        tag = places.place_tag
+        self.prefix = f"g{game.id}-{tag}" if tag else f"g{game.id}"
+        label = f"Diplomacy #{game.id} [{tag}]" if tag else f"Diplomacy #{game.id}"
+        self.category_name = f"{label}: {game.name}"[:100]
+        self.recorded: dict[tuple[str, str], discord.abc.GuildChannel | discord.Thread] = {}
+
+    async def find_recorded(self) -> None:
+        """Look up the places this game recorded that still exist (threads may need a fetch: an
+        archived one is not in the cache)."""
+        for (kind, key), place_id in self.places.made.items():
+            place = self.guild.get_channel_or_thread(place_id)
+            if place is None and kind == PlaceKind.THREAD:
+                try:
+                    fetched = await self.guild.fetch_channel(place_id)
+                except discord.HTTPException:
+                    fetched = None
+                place = fetched if isinstance(fetched, discord.Thread) else None
+            if place is not None and _fits(kind, place):
+                self.recorded[(kind, key)] = place
 
     # --- what it makes, by name ---------------------------------------------------------------------
 
     def game_channel_name(self) -> str:
-        return f"{self.prefix}-{slug(self.game.name)}"
+        name = f"{self.prefix}-{slug(self.game.name)}"
+        others = set(self.channel_names(with_game=False))
+        return f"{self.prefix}-game-{slug(self.game.name)}" if name in others else name
 
     def power_channel_name(self, power: str) -> str:
         return f"{self.prefix}-{power.lower()}"
@@ -245,10 +292,11 @@ class _Builder:
         return f"{self.prefix}-{seat_slug(a)}-{seat_slug(b)}"
 
     def negotiation_name(self) -> str:
-        return negotiation_channel_name(self.game.id)
+        return f"{self.prefix}-negotiation"
 
-    def channel_names(self) -> list[str]:
-        names = [self.game_channel_name(), *(self.power_channel_name(p) for p in sorted(self.game.powers))]
+    def channel_names(self, *, with_game: bool = True) -> list[str]:
+        names = [self.game_channel_name()] if with_game else []
+        names += [self.power_channel_name(p) for p in sorted(self.game.powers)]
         press = self.game.settings.press
         if press == "channels":
             names += [self.pair_channel_name(a, b) for a, b in pairs(self.game)]
@@ -256,23 +304,25 @@ class _Builder:
             names.append(self.negotiation_name())
         return names
 
+    def wanted(self) -> list[tuple[PlaceKind, str]]:
+        """The (kind, key) of every channel a full set-up has."""
+        kinds: list[tuple[PlaceKind, str]] = [(PlaceKind.CATEGORY, ""), (PlaceKind.GAME_CHANNEL, "")]
+        kinds += [(PlaceKind.POWER_CHANNEL, p) for p in sorted(self.game.powers)]
+        press = self.game.settings.press
+        if press == "channels":
+            kinds += [(PlaceKind.PAIR_CHANNEL, pair_key(a, b)) for a, b in pairs(self.game)]
+        elif press == "threads" and pairs(self.game):
+            kinds.append((PlaceKind.NEGOTIATION, ""))
+        return kinds
+
     def still_needed(self) -> tuple[int, int]:
         """(channels, threads) this run must still make, after what it can reuse."""
-        if self.existing is None:
-            return places_needed(self.game)
-        have = {c.name for c in self.existing.channels}
-        channels = sum(name not in have for name in self.channel_names())
-        parent = self._found(self.negotiation_name())
-        wanted = (
-            {thread_name(a, b) for a, b in pairs(self.game)}
-            if self.game.settings.press == "threads"
-            else set()
-        )
-        threads = (
-            len(wanted - {t.name for t in parent.threads})
-            if isinstance(parent, discord.TextChannel)
-            else len(wanted)
-        )
+        channels = sum(place not in self.recorded for place in self.wanted())
+        threads = 0
+        if self.game.settings.press == "threads":
+            threads = sum(
+                (PlaceKind.THREAD, pair_key(a, b)) not in self.recorded for a, b in pairs(self.game)
+            )
         return channels, threads
 
     # --- making -------------------------------------------------------------------------------------
@@ -285,37 +335,45 @@ class _Builder:
             overwrites[discord.Object(id=user_id)] = member
         return overwrites
 
-    def _found(self, name: str) -> discord.abc.GuildChannel | None:
-        if self.existing is None:
-            return None
-        return discord.utils.get(self.existing.channels, name=name)
-
     async def text_channel(
-        self, name: str, category: discord.CategoryChannel, overwrites: Overwrites, topic: str
+        self,
+        kind: PlaceKind,
+        key: str,
+        name: str,
+        category: discord.CategoryChannel,
+        overwrites: Overwrites,
+        topic: str,
     ) -> discord.TextChannel:
-        found = self._found(name)
+        found = self.recorded.get((kind, key))
         if isinstance(found, discord.TextChannel):
+            await _enforce(found, overwrites)
             return found
         channel = await self.guild.create_text_channel(
             name, category=category, overwrites=overwrites, topic=topic
         )
         self.made.append(channel)
+        await self.record(kind, channel.id, key)
         return channel
 
     async def build(self) -> GameSpaces:
         game, guild = self.game, self.guild
-        category = self.existing
-        if category is None:
+        category = self.recorded.get((PlaceKind.CATEGORY, ""))
+        if isinstance(category, discord.CategoryChannel):
+            await _enforce(category, {guild.me: _BOT})
+        else:
             category = await guild.create_category(
                 self.category_name, overwrites={guild.me: _BOT}, reason=f"game {game.id} started"
             )
             self.made.append(category)
+            await self.record(PlaceKind.CATEGORY, category.id, "")
         public: Overwrites = {guild.me: _BOT}
         if game.settings.press == "none":
             public[guild.default_role] = discord.PermissionOverwrite(
                 send_messages=False, create_public_threads=False, create_private_threads=False
             )
         game_channel = await self.text_channel(
+            PlaceKind.GAME_CHANNEL,
+            "",
             self.game_channel_name(),
             category,
             public,
@@ -324,6 +382,8 @@ class _Builder:
         spaces = GameSpaces(category, game_channel)
         for power, user_id in sorted(game.powers.items()):
             spaces.power_channels[power] = await self.text_channel(
+                PlaceKind.POWER_CHANNEL,
+                power,
                 self.power_channel_name(power),
                 category,
                 self.private(*((user_id,) if user_id is not None else ())),
@@ -332,6 +392,8 @@ class _Builder:
         if game.settings.press == "channels":
             for a, b in pairs(game):
                 spaces.negotiation[(a, b)] = await self.text_channel(
+                    PlaceKind.PAIR_CHANNEL,
+                    pair_key(a, b),
                     self.pair_channel_name(a, b),
                     category,
                     self.private(*self._players(*a, *b)),
@@ -345,22 +407,29 @@ class _Builder:
         game = self.game
         users = sorted({u for u in game.powers.values() if u is not None})
         parent = await self.text_channel(
+            PlaceKind.NEGOTIATION,
+            "",
             self.negotiation_name(),
             category,
             self.private(*users, member=THREADS_ONLY),
             "Private talks: one private thread per pair of players, visible only to those two.",
         )
         for a, b in pairs(game):
-            name = thread_name(a, b)
-            thread = discord.utils.get(parent.threads, name=name)
+            key = pair_key(a, b)
+            found = self.recorded.get((PlaceKind.THREAD, key))
+            thread = found if isinstance(found, discord.Thread) and found.parent_id == parent.id else None
+            members = self._players(*a, *b)
             if thread is None:
                 thread = await parent.create_thread(
-                    name=name,
+                    name=thread_name(a, b),
                     type=discord.ChannelType.private_thread,
                     invitable=False,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
-            for user_id in self._players(*a, *b):
+                await self.record(PlaceKind.THREAD, thread.id, key)
+            else:
+                await _keep_only(thread, set(members))
+            for user_id in members:
                 await thread.add_user(discord.Object(id=user_id))
             spaces.negotiation[(a, b)] = thread
 
@@ -368,19 +437,32 @@ class _Builder:
         return sorted({u for p in powers if (u := self.game.powers.get(p)) is not None})
 
 
-def negotiation_channel_name(game_id: int) -> str:
-    """``g3-negotiation``: the channel that holds a game's negotiation threads (threads press)."""
-    return f"g{game_id}-negotiation"
+def _fits(kind: str, place: discord.abc.GuildChannel | discord.Thread) -> bool:
+    if kind == PlaceKind.CATEGORY:
+        return isinstance(place, discord.CategoryChannel)
+    if kind == PlaceKind.THREAD:
+        return isinstance(place, discord.Thread)
+    return isinstance(place, discord.TextChannel)
+
+
+async def _enforce(place: discord.TextChannel | discord.CategoryChannel, overwrites: Overwrites) -> None:
+    """Put back the permissions a reused place should have: exactly ``overwrites``, nobody else."""
+    have = {target.id: overwrite for target, overwrite in place.overwrites.items()}
+    want = {target.id: overwrite for target, overwrite in overwrites.items()}
+    if have != want:
+        await place.edit(overwrites=overwrites, reason="game set-up: permissions as the game needs them")
+
+
+async def _keep_only(thread: discord.Thread, members: set[int]) -> None:
+    """Remove from a reused thread everyone but ``members`` and the bot."""
+    me = thread.guild.me.id
+    for member in await thread.fetch_members():
+        if member.id not in members and member.id != me:
+            await thread.remove_user(discord.Object(id=member.id))
 
 
 def thread_name(a: Seat, b: Seat) -> str:
     return f"{seat_label(a)} – {seat_label(b)}"[:100]
-
-
-def _existing_category(guild: discord.Guild, game_id: int) -> discord.CategoryChannel | None:
-    """The category an earlier set-up of this game made (its name starts with "Diplomacy #id:")."""
-    marker = f"Diplomacy #{game_id}:"
-    return next((c for c in guild.categories if c.name.startswith(marker)), None)
 
 
 async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
@@ -425,68 +507,72 @@ async def _say(place: discord.abc.Messageable, text: str) -> None:
         log.warning("could not post an introduction: %s", exc)
 
 
-async def evict(
-    guild: discord.Guild, game_id: int, channel_ids: list[int], user_id: int, powers: list[str]
-) -> None:
+async def evict(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> None:
     """Take a player who left (or was replaced) out of their powers' private places: the power
     channels' overwrites, the negotiation threads or channels naming those powers, and the negotiation
     channel itself (they hold no power any more). Best effort, logged on failure."""
     user = await _member(guild, user_id)  # None: gone from the server, they see none of it anyway
-    for channel_id in channel_ids:
+    for channel_id in _power_channel_ids(places, powers):
         channel = guild.get_channel(channel_id)
         if isinstance(channel, discord.TextChannel) and user is not None:
             await _quietly(channel.set_permissions(user, overwrite=None))
-    for place in negotiation_places(guild, game_id, powers):
+    for place in await negotiation_places(guild, places, powers):
         if isinstance(place, discord.Thread):
             await _quietly(place.remove_user(discord.Object(id=user_id)))
         elif user is not None:
             await _quietly(place.set_permissions(user, overwrite=None))
 
 
-async def admit(
-    guild: discord.Guild, game_id: int, channel_ids: list[int], user_id: int, powers: list[str]
-) -> bool:
+async def admit(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> bool:
     """Let a player into the private places of powers they now hold (a replacement, a power joining
     a side): the power channels, the negotiation channel and the threads or pair channels naming those
     powers. Returns False when the player is not on the server. Idempotent; failures are logged."""
     user = await _member(guild, user_id)
     if user is None:
-        log.warning("game %s: %s is not on the server; cannot open %s to them", game_id, user_id, powers)
+        log.warning(
+            "game %s: %s is not on the server; cannot open %s to them", places.game_id, user_id, powers
+        )
         return False
-    for channel_id in channel_ids:
+    for channel_id in _power_channel_ids(places, powers):
         channel = guild.get_channel(channel_id)
         if isinstance(channel, discord.TextChannel):
             await _quietly(channel.set_permissions(user, overwrite=MEMBER))
-    for place in negotiation_places(guild, game_id, powers):
+    for place in await negotiation_places(guild, places, powers):
         if isinstance(place, discord.Thread):
             await _quietly(place.add_user(user))
         else:
-            overwrite = THREADS_ONLY if place.name == negotiation_channel_name(game_id) else MEMBER
+            overwrite = THREADS_ONLY if place.id == places.negotiation_channel_id else MEMBER
             await _quietly(place.set_permissions(user, overwrite=overwrite))
     return True
 
 
-def negotiation_places(
-    guild: discord.Guild, game_id: int, powers: list[str]
+def _power_channel_ids(places: GamePlaces, powers: list[str]) -> list[int]:
+    return [c for p in powers if (c := places.power_channels.get(p)) is not None]
+
+
+async def negotiation_places(
+    guild: discord.Guild, places: GamePlaces, powers: list[str]
 ) -> list[discord.TextChannel | discord.Thread]:
     """The negotiation channel of a game (threads press) and the threads or pair channels (channels
-    press) of a seat holding one of ``powers``, found by the names :class:`_Builder` gives."""
-    prefix = f"g{game_id}-"
-    wanted = {p.lower() for p in powers}
+    press) of a seat holding one of ``powers``: only places the game recorded, by id."""
+    wanted = set(powers)
     found: list[discord.TextChannel | discord.Thread] = []
-    for channel in guild.text_channels:
-        if channel.name == negotiation_channel_name(game_id):
+    if places.negotiation_channel_id is not None:
+        channel = guild.get_channel(places.negotiation_channel_id)
+        if isinstance(channel, discord.TextChannel):
             found.append(channel)
-            found.extend(t for t in channel.threads if wanted & _thread_powers(t.name))
-        elif channel.name.startswith(prefix) and (channel.topic or "").startswith(PAIR_TOPIC):
-            named = set(re.split(r"[-_]", channel.name[len(prefix) :]))
-            if named <= KNOWN_POWERS and wanted & named:
-                found.append(channel)
+    for key, place_id in sorted(places.pair_places.items()):
+        if not wanted & key_powers(key):
+            continue
+        place = guild.get_channel_or_thread(place_id)
+        if place is None:  # an archived thread is not in the cache
+            try:
+                place = await guild.fetch_channel(place_id)
+            except discord.HTTPException:
+                continue
+        if isinstance(place, discord.TextChannel | discord.Thread):
+            found.append(place)
     return found
-
-
-def _thread_powers(name: str) -> set[str]:
-    return {part.strip().lower() for part in re.split(r"[–/]", name)}
 
 
 async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:

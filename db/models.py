@@ -74,6 +74,9 @@ class Game(SQLModel, table=True):
     lobby_channel_id: int | None = Field(default=None, sa_type=BigInteger)  # where it was created
     category_id: int | None = Field(default=None, sa_type=BigInteger)
     game_channel_id: int | None = Field(default=None, sa_type=BigInteger)  # results and maps
+    # A few random characters in the names of the game's places, so that no two games' places share a
+    # name on a server, even games of two databases (a restored backup, a second instance).
+    place_tag: str | None = Field(default=None, max_length=12)
     created_at: datetime = Field(sa_type=UTCDateTime)
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
@@ -110,6 +113,21 @@ class PowerAssignment(SQLModel, table=True):
     player_id: int | None = Field(default=None, foreign_key="player.id")
     channel_id: int | None = Field(default=None, sa_type=BigInteger)  # the power's private channel
     assigned_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class GamePlace(SQLModel, table=True):
+    """A negotiation place an adapter made for a game (the negotiation channel, a pair channel, a pair's
+    thread), by its chat-server id. A game reuses only places recorded here, never one found by name.
+    (The category, the game channel and the power channels are on ``game`` and ``power_assignment``.)"""
+
+    __tablename__ = "game_place"
+    __table_args__ = (UniqueConstraint("game_id", "kind", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    kind: str = Field(max_length=20)  # gm.places.PlaceKind
+    key: str = Field(default="", max_length=200)  # a pair of seats, "AUSTRIA/FRANCE|ENGLAND"; "" for one
+    discord_id: int = Field(sa_type=BigInteger)
 
 
 class PhaseRecord(SQLModel, table=True):

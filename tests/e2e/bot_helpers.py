@@ -118,7 +118,8 @@ async def create_game(fake: FakeDiscord, table: Table, name: str, **options: obj
 
 async def join_everyone(fake: FakeDiscord, table: Table, game_id: int) -> None:
     """Half the players press the Join button under the announcement, the others use /game join."""
-    [announcement] = [m for m in fake.channel_messages(table.general) if f"join:{game_id}" in m.custom_ids()]
+    announcements = [m for m in fake.channel_messages(table.general) if f"join:{game_id}" in m.custom_ids()]
+    announcement = announcements[-1]  # the newest: another database's game may have had the number
     for index, user in enumerate(table.players[1:]):
         if index % 2 == 0:
             handle = await fake.click(user, announcement, f"join:{game_id}")
@@ -173,6 +174,19 @@ async def current_phase(bot: DiplomacyBot, game_id: int) -> PhaseRecord:
         phase = await latest_phase(session, game_id)
         assert phase is not None
         return phase
+
+
+def place_name(game_id: int, name: str) -> str:
+    """A game's place name without its random place tag: ``g3-k7q2-france`` -> ``g3-france``."""
+    return re.sub(rf"^g{game_id}-[a-z0-9]{{4}}-", f"g{game_id}-", name)
+
+
+def place_named(fake: FakeDiscord, guild: Guild, game_id: int, name: str) -> Channel:
+    """A game's channel by its name without the tag (``g3-france``)."""
+    for channel in fake.guild_channels(guild):
+        if place_name(game_id, channel.name) == name and channel.name != name:
+            return channel
+    raise KeyError(f"no channel like {name!r}; channels: {[c.name for c in fake.guild_channels(guild)]}")
 
 
 def bot_messages(fake: FakeDiscord, channel: Channel) -> list[Message]:

@@ -22,6 +22,7 @@ from tests.e2e.bot_helpers import (
     deadline_passes,
     make_table,
     pings,
+    place_named,
     running,
     settle,
     started_game,
@@ -40,7 +41,7 @@ async def test_closed_dms_fall_back_to_the_private_channel(fake: FakeDiscord, tm
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table)
         power = table.power_of[shy.id]
-        private = fake.channel_named(table.guild, f"g{game_id}-{power.lower()}")
+        private = place_named(fake, table.guild, game_id, f"g{game_id}-{power.lower()}")
         posted = bot_messages(fake, private)
         at = next(i for i, m in enumerate(posted) if "direct messages are closed" in m.content)
         note, welcome = posted[at : at + 2]
@@ -103,11 +104,11 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
         game_id = await started_game(fake, bot, table)
         game_channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
         await fake.set_overwrite(game_channel, fake.world.bot, deny=Permission.VIEW_CHANNEL)
-        france_channel = fake.channel_named(table.guild, f"g{game_id}-france")
+        france_channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
         await bot.get_channel(france_channel.id).delete()  # an admin tidies up too eagerly
         await deadline_passes(bot, fake, game_id)
         assert results_posts(fake, game_channel, "Spring 1901 Movement") == []
-        italy = fake.channel_named(table.guild, f"g{game_id}-italy")
+        italy = place_named(fake, table.guild, game_id, f"g{game_id}-italy")
         assert any("Fall 1901 Movement orders" in m.text for m in bot_messages(fake, italy))
 
         await fake.set_overwrite(game_channel, fake.world.bot, allow=Permission.VIEW_CHANNEL)

@@ -18,6 +18,7 @@ from tests.e2e.bot_helpers import (
     join_everyone,
     make_table,
     pings,
+    place_name,
     running,
     settle,
     start_game,
@@ -62,7 +63,7 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(
         assert sorted(table.power_of.values()) == sorted(POWERS), "every player learns their power by DM"
 
         # --- the game's places and who can see them ------------------------------------------
-        channels = {c.name: c for c in fake.guild_channels(table.guild)}
+        channels = {place_name(game_id, c.name): c for c in fake.guild_channels(table.guild)}
         game_channel = channels[f"g{game_id}-friday-night-everyone"]
         assert viewers(fake, game_channel, [table.onlooker]) == {"onlooker"}
         for power in POWERS:

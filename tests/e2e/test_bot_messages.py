@@ -15,6 +15,7 @@ from tests.e2e.bot_helpers import (
     bot_messages,
     deadline_passes,
     make_table,
+    place_named,
     running,
     settle,
     started_game,
@@ -80,11 +81,11 @@ async def test_a_neutral_powers_channel_says_it_is_neutral(fake: FakeDiscord, tm
     table = await make_table(fake, players=6)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Six", players=6)
-        italy = fake.channel_named(table.guild, f"g{game_id}-italy")
+        italy = place_named(fake, table.guild, game_id, f"g{game_id}-italy")
         [intro] = bot_messages(fake, italy)[:1]
         assert "Italy is neutral: nobody plays it and its units hold." in intro.content
         assert "your calls to order" not in intro.content and "Only its player" not in intro.content
-        france = fake.channel_named(table.guild, f"g{game_id}-france")
+        france = place_named(fake, table.guild, game_id, f"g{game_id}-france")
         assert "played by <@" in bot_messages(fake, france)[0].content
         welcome = next(m for m in fake.dm_messages(table.player("FRANCE")) if m.embeds)
         assert "Home centers: Brest, Marseilles, Paris" in welcome.embeds[0]["description"]

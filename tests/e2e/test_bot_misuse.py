@@ -15,6 +15,7 @@ from tests.e2e.bot_helpers import (
     join_everyone,
     make_table,
     pings,
+    place_named,
     running,
     settle,
     started_game,
@@ -160,7 +161,7 @@ async def test_a_start_discord_refuses_is_explained_and_can_be_finished(
         ).message(timeout=30)
         assert "has started" in finished.content
         await settle(bot, fake)
-        game_channel = fake.channel_named(table.guild, f"g{game_id}-stubborn")
+        game_channel = place_named(fake, table.guild, game_id, f"g{game_id}-stubborn")
         assert any("has started" in m.text for m in bot_messages(fake, game_channel))
         assert len([c for c in fake.guild_channels(table.guild) if c.is_thread]) == 21
     assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -22,6 +22,7 @@ from tests.e2e.bot_helpers import (
     game_channel_of,
     make_table,
     pings,
+    place_named,
     running,
     settle,
     started_game,
@@ -202,7 +203,7 @@ async def test_a_replacement_inherits_the_seat_its_places_and_its_orders(
         answer = await ask(fake, old, "order", channel=table.general, text="A Par-Bur; F Ank-Bla")
         assert answer.content.count("✅") == 2
         names = {p.capitalize() for p in seat}
-        places = [fake.channel_named(table.guild, f"g{game_id}-{p.lower()}") for p in seat]
+        places = [place_named(fake, table.guild, game_id, f"g{game_id}-{p.lower()}") for p in seat]
         places += [
             c
             for c in fake.guild_channels(table.guild)

@@ -6,6 +6,7 @@ with its threads archived, until a rollback makes it run again."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from bot import DiplomacyBot
@@ -17,6 +18,8 @@ from tests.e2e.bot_helpers import (
     deadline_passes,
     join_everyone,
     make_table,
+    place_name,
+    place_named,
     running,
     settle,
     start_game,
@@ -35,7 +38,8 @@ def places_of(
     categories = [
         c
         for c in everything
-        if c.type == ChannelType.GUILD_CATEGORY and c.name.startswith(f"Diplomacy #{game_id}:")
+        if c.type == ChannelType.GUILD_CATEGORY
+        and re.match(rf"Diplomacy #{game_id} \[[a-z0-9]{{4}}\]:", c.name)
     ]
     inside = [c for c in everything if c.parent_id in {k.id for k in categories} and not c.is_thread]
     threads = [c for c in everything if c.is_thread and c.parent_id in {c.id for c in inside}]
@@ -100,7 +104,7 @@ async def test_a_set_up_cut_short_is_finished_with_what_it_left(fake: FakeDiscor
                 if "private channel" in m.content or "Private talks" in m.content
             ]
             assert len(intros) <= 1, place.name
-        france = next(c for c in channels if c.name == f"g{game_id}-france")
+        france = next(c for c in channels if place_name(game_id, c.name) == f"g{game_id}-france")
         assert len([m for m in fake.channel_messages(france) if "private channel" in m.content]) == 1
         assert (await current_phase(bot, game_id)).name == "S1901M"
     assert fake.unknown_calls == [] and fake.internal_errors == []
@@ -178,7 +182,7 @@ async def test_a_finished_games_places_are_kept_read_only_until_a_rollback(
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Sprint", players=3, last_year=1901)
         france = table.player("FRANCE")
-        power_channel = fake.channel_named(table.guild, f"g{game_id}-france")
+        power_channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
         threads = places_of(fake, table.guild, game_id)[2]
         mine = next(t for t in threads if "France" in t.name)
         await fake.say(france, mine, "Shall we?")

@@ -19,6 +19,7 @@ from tests.e2e.bot_helpers import (
     deadline_passes,
     join_everyone,
     make_table,
+    place_named,
     running,
     settle,
     start_game,
@@ -61,7 +62,7 @@ async def test_a_player_in_two_games_says_which(fake: FakeDiscord, tmp_path: Pat
 
         # In a game's own channel the game is implied.
         power = (await _powers(bot, first))[player.id]
-        own = fake.channel_named(table.guild, f"g{first}-{power.lower()}")
+        own = place_named(fake, table.guild, first, f"g{first}-{power.lower()}")
         implied = await ask(fake, player, "orders", "show", channel=own)
         assert f"#{first} First" in implied.content
         listed = await ask(fake, player, "game", "list", channel=None)
@@ -82,7 +83,7 @@ async def test_leaving_before_and_after_the_start(fake: FakeDiscord, tmp_path: P
 
         game_id = await started_game(fake, bot, table, "Running")
         power = table.power_of[leaver.id]
-        private = fake.channel_named(table.guild, f"g{game_id}-{power.lower()}")
+        private = place_named(fake, table.guild, game_id, f"g{game_id}-{power.lower()}")
         threads = [
             c for c in fake.guild_channels(table.guild) if c.is_thread and power.capitalize() in c.name
         ]
@@ -97,7 +98,7 @@ async def test_leaving_before_and_after_the_start(fake: FakeDiscord, tmp_path: P
         await settle(bot, fake)
         assert not fake.can_view(leaver, private)
         assert not any(fake.can_view(leaver, t) for t in threads)
-        game_channel = fake.channel_named(table.guild, f"g{game_id}-running")
+        game_channel = place_named(fake, table.guild, game_id, f"g{game_id}-running")
         assert any("the player has left" in m.text for m in bot_messages(fake, game_channel))
         refused = await ask(fake, leaver, "order", channel=table.general, text="A Par H")
         assert "not playing in any running game" in refused.content
@@ -175,7 +176,7 @@ async def test_buttons_forms_and_deadlines_survive_a_restart(fake: FakeDiscord, 
     async with running(fake, tmp_path, close_workers=1) as bot:  # a worker process, as in production
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "F1901M"
-        game_channel = fake.channel_named(table.guild, f"g{game_id}-durable")
+        game_channel = place_named(fake, table.guild, game_id, f"g{game_id}-durable")
         results = [
             m for m in bot_messages(fake, game_channel) if m.embeds and "results" in m.embeds[0]["title"]
         ]

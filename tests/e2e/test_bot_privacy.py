@@ -14,6 +14,7 @@ from tests.e2e.bot_helpers import (
     current_phase,
     deadline_passes,
     make_table,
+    place_named,
     running,
     settle,
     started_game,
@@ -32,7 +33,7 @@ def bot_texts_seen_by(fake: FakeDiscord, user: User) -> str:
 
 
 def private_channel(fake: FakeDiscord, table: Table, game_id: int, power: str) -> Channel:
-    return fake.channel_named(table.guild, f"g{game_id}-{power.lower()}")
+    return place_named(fake, table.guild, game_id, f"g{game_id}-{power.lower()}")
 
 
 async def test_a_replacement_with_closed_dms_gets_no_orders_where_moderators_read(

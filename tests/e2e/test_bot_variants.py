@@ -17,6 +17,7 @@ from tests.e2e.bot_helpers import (
     embeds_titled,
     game_channel_of,
     make_table,
+    place_named,
     running,
     settle,
     started_game,
@@ -32,7 +33,7 @@ async def test_six_players_leave_italy_to_nobody(fake: FakeDiscord, tmp_path: Pa
         game_id = await started_game(fake, bot, table, "Six", players=6)
         held = sorted(p for seat in table.seats.values() for p in seat)
         assert held == sorted(set(POWERS) - {"ITALY"}) and all(len(s) == 1 for s in table.seats.values())
-        italy = fake.channel_named(table.guild, f"g{game_id}-italy")
+        italy = place_named(fake, table.guild, game_id, f"g{game_id}-italy")
         assert viewers(fake, italy, [*table.players, table.onlooker, table.mod]) == {"mod"}
         threads = [c for c in fake.guild_channels(table.guild) if c.is_thread]
         assert len(threads) == 15 and not any("Italy" in t.name for t in threads)
@@ -120,7 +121,7 @@ async def test_two_players_play_1914_and_a_coin_gives_italy_to_one_side(
         channel = await game_channel_of(bot, fake, game_id)
         [started] = embeds_titled(fake, channel, "has started: Spring 1914 Movement")
         assert "Italy: nobody (units hold)" in embed_text(started)
-        italy = fake.channel_named(table.guild, f"g{game_id}-italy")
+        italy = place_named(fake, table.guild, game_id, f"g{game_id}-italy")
         assert viewers(fake, italy, table.players) == set()
         [talks] = [c for c in fake.guild_channels(table.guild) if c.is_thread]
         assert talks.name == "Austria/Germany/Turkey – England/France/Russia", "one space for two players"
