@@ -14,10 +14,10 @@ import discord
 
 from cogs import text
 from cogs.base import services_of
-from cogs.context import WrongPlace
 from cogs.replies import defer, report_error, send
 from gm import games as gm_games
 from gm import orders as gm_orders
+from gm.errors import UnknownGame
 from gm.orders import OrdersView
 from gm.sheet import replace_orders
 
@@ -52,9 +52,9 @@ async def join(interaction: discord.Interaction, game_id: int) -> None:
     await defer(interaction)
     async with services.sessions() as session:
         game = await gm_games.get_game(session, game_id)
-        if interaction.guild_id != game.guild_id:
-            raise WrongPlace(
-                f"{game.name} is played on another server.", "Join it from a channel of that server."
+        if interaction.guild_id != game.guild_id:  # never say that another server has such a game
+            raise UnknownGame(
+                f"There is no game {game_id} on this server.", "See /game list for the games here."
             )
     async with services.sessions() as session:
         game = await gm_games.join_game(session, game_id, interaction.user.id)

@@ -93,7 +93,7 @@ async def resolve_game(interaction: discord.Interaction, option: str | None, sco
 async def _by_option(interaction: discord.Interaction, option: str, scope: Scope) -> GameInfo:
     services = services_of(interaction.client)
     number = option.removeprefix("#").split(" ", 1)[0]
-    if number.isdigit():
+    if number.isascii() and number.isdigit():
         async with services.sessions() as session:
             game = await gm_games.get_game(session, int(number))
     else:
@@ -112,9 +112,7 @@ async def _by_option(interaction: discord.Interaction, option: str, scope: Scope
             )
         game = matches[-1]
     if scope in (Scope.JOINABLE, Scope.FORMING) and game.guild_id != interaction.guild_id:
-        raise WrongPlace(
-            f"{game.name} belongs to another server.", "Run the command on the server where the game is."
-        )
+        raise _no_such_game(interaction, option)  # joining and setting up happen on the game's server
     if game.guild_id != interaction.guild_id and not _takes_part(game, interaction.user.id):
         raise _no_such_game(interaction, option)
     return game

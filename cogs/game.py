@@ -18,7 +18,6 @@ from cogs import actions, text
 from cogs.base import GameCog, services_of
 from cogs.context import (
     Scope,
-    WrongPlace,
     any_choices,
     forming_choices,
     is_server_moderator,
@@ -40,7 +39,7 @@ from cogs.spaces import (
 from cogs.views import join_view
 from gm import games as gm_games
 from gm.configure import update_settings
-from gm.errors import GameError, NotAllowed
+from gm.errors import GameError, NotAllowed, UnknownGame
 from gm.export import export_game
 from gm.places import PlaceKind, ensure_place_tag, game_places, record_place
 from gm.settings import GameSettings
@@ -94,13 +93,13 @@ def settings_changes(
         changes["civil_disorder_after"] = civil_disorder_after
     if press is not None:
         changes["press"] = press
-    for key, hours in (
-        ("movement_minutes", movement_hours),
-        ("retreat_minutes", retreat_hours),
-        ("adjustment_minutes", adjustment_hours),
+    for key, option, hours in (
+        ("movement_minutes", "movement_hours", movement_hours),
+        ("retreat_minutes", "retreat_hours", retreat_hours),
+        ("adjustment_minutes", "adjustment_hours", adjustment_hours),
     ):
         if hours is not None:
-            changes[key] = round(hours * 60)
+            changes[key] = text.hours_in_minutes(option, hours)
     if last_year is not None:
         changes["last_year"] = last_year
     return changes
@@ -384,7 +383,9 @@ class GameCommands(GameCog):
         assert guild is not None
         chosen = await _startable(interaction, game)
         if chosen.guild_id != guild_id:
-            raise WrongPlace(f"{chosen.name} belongs to another server.", "Start it from that server.")
+            raise UnknownGame(
+                f"There is no game {chosen.id} on this server.", "See /game list for the games here."
+            )
         lacking = missing_permissions(guild)
         if lacking:
             raise SpacesFailed(
@@ -556,7 +557,7 @@ async def _startable(interaction: discord.Interaction, option: str | None) -> Ga
     """The forming game to start, or a started game of this server (its channels may be missing, or
     still being made by another /game start)."""
     if option is not None:
-        match = re.fullmatch(r"#?(\d+).*", option.strip())
+        match = re.fullmatch(r"#?([0-9]{1,18})(?:\s.*)?", option.strip())
         if match:
             async with services_of(interaction.client).sessions() as session:
                 game = await gm_games.get_game(session, int(match[1]))

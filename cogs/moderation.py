@@ -35,7 +35,7 @@ def extension_minutes(hours: float | None, minutes: int | None) -> int:
         raise WrongGameState(
             "Say how much time to add.", "For example /mod extend hours:12, or /mod extend minutes:30."
         )
-    return round((hours or 0) * 60) + (minutes or 0)
+    return text.hours_in_minutes("hours", hours or 0) + (minutes or 0)
 
 
 class ModCommands(GameCog):
@@ -124,7 +124,7 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        modflows.require_moderator(chosen, actor)
+        modflows.require_moderator(chosen, actor, "replace")
         if player.bot:
             raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
         async with self.sessions() as session:
@@ -182,7 +182,7 @@ class ModCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        modflows.require_moderator(chosen, await modflows.actor_of(interaction, chosen))
+        modflows.require_moderator(chosen, await modflows.actor_of(interaction, chosen), "end")
         if chosen.status in ("finished", "cancelled"):
             raise GameOver(f"{chosen.name} is already over.", "Nothing to end.")
         phase_id = chosen.phase.id if chosen.phase is not None else 0

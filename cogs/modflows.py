@@ -18,6 +18,7 @@ from gm import games as gm_games
 from gm import moderation, rollback
 from gm.errors import NotAllowed, PhaseBusy
 from gm.moderation import Actor, ModerationResult
+from gm.modtools import JUDGE_ONLY, playing_moderator
 from gm.rollback import RollbackPlan
 from gm.views import GameInfo
 
@@ -29,13 +30,17 @@ async def actor_of(interaction: discord.Interaction, game: GameInfo) -> Actor:
     return Actor(interaction.user.id, is_server_moderator=moderator)
 
 
-def require_moderator(game: GameInfo, actor: Actor) -> None:
-    """gm's refusal, said before a confirmation is even offered to someone who may not moderate."""
+def require_moderator(game: GameInfo, actor: Actor, action: str | None = None) -> None:
+    """gm's refusals, said before a confirmation is even offered to someone who may not moderate, or
+    may not take ``action`` because they play in the game (gm.modtools.JUDGE_ONLY)."""
     if not (actor.is_server_moderator or actor.user_id == game.creator_id):
         raise NotAllowed(
             f"Only the creator of {game.name} or a server moderator can use /mod.",
             "Ask one of them; nothing was changed.",
         )
+    held = sorted(p for player in game.players if player.user_id == actor.user_id for p in player.powers)
+    if action in JUDGE_ONLY and held:
+        raise playing_moderator(game.name, held, action)
 
 
 def carry_out(client: discord.Client, result: ModerationResult) -> None:

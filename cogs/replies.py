@@ -65,6 +65,14 @@ def error_text(error: BaseException) -> str | None:
     if isinstance(error, GameError):
         hint = f" {safe_keeping_users(error.hint)}" if error.hint else ""
         return safe_keeping_users(error.message) + hint  # gm's <@id> are its own; names are made inert
+    if isinstance(error, app_commands.TransformerError):
+        if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+            return (
+                "That user is not a member of this server, so they cannot take part here. "
+                "They must join the server first; then try again."
+            )
+        shown = safe_keeping_users(str(error.value), limit=100)
+        return f"I could not read the option value {shown!r}: pick one from the list the option offers."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
     if isinstance(error, app_commands.NoPrivateMessage):

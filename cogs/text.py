@@ -8,12 +8,14 @@ message with ``AllowedMentions.none()``).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 import discord
 
+from gm.errors import InvalidSettings
 from gm.orders import LineOutcome, OrdersView, PowerOrders, SubmissionReport
 
 MESSAGE_LIMIT = 2000
@@ -203,3 +205,16 @@ def game_list_line(game_id: int, name: str, status: str, extra: str = "") -> str
 
 def joined(items: Sequence[str], empty: str = "none") -> str:
     return ", ".join(items) if items else empty
+
+
+MAX_HOURS = 10 * 365 * 24  # ten years: beyond any phase length or extension gm accepts
+
+
+def hours_in_minutes(what: str, hours: float) -> int:
+    """An hours option in whole minutes, refusing what is no number of hours (inf, NaN, absurd sizes)
+    before arithmetic on it could fail; gm checks the real range."""
+    if not math.isfinite(hours) or abs(hours) > MAX_HOURS:
+        raise InvalidSettings(
+            [f"{what} must be a number of hours, not {hours!r}."], "For example 24, or 0.5 for half an hour."
+        )
+    return round(hours * 60)

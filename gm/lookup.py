@@ -31,7 +31,12 @@ ACTIVE_STATES = (GameStatus.ACTIVE, GameStatus.PAUSED)
 ENDED_STATES = (GameStatus.FINISHED, GameStatus.CANCELLED)
 
 
+MAX_ID = 2**63 - 1  # a database integer: a larger number is no game (and must not reach the driver)
+
+
 async def load_game(session: AsyncSession, game_id: int, *, for_update: bool = False) -> Game:
+    if not 0 < game_id <= MAX_ID:
+        raise UnknownGame(f"There is no game number {str(game_id)[:20]}.", "Use /game list to see the games.")
     game = await lock_game(session, game_id) if for_update else await session.get(Game, game_id)
     if game is None:
         raise UnknownGame(

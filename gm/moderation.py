@@ -34,6 +34,7 @@ from gm.modtools import (
     log_action,
     may_moderate,
     phase_busy,
+    require_judge,
     require_moderator,
     running_game,
     seat_of,
@@ -136,7 +137,7 @@ async def close_now(
 ) -> ModerationResult:
     """Close the current phase at once (the Gamemaster does it when given the effects)."""
     now = require_aware(now or utcnow())
-    game, phase = await running_game(session, game_id, actor)
+    game, phase = await running_game(session, game_id, actor, "close")
     text = f"{say.long_name(phase.name)} is being closed now by a moderator."
     log = await log_action(session, game, actor, now, "close", phase=phase.name)
     announce_action(session, game, phase, "close", text, [], now, log)
@@ -149,7 +150,7 @@ async def set_civil_disorder(
 ) -> ModerationResult:
     """Put the player of ``power`` (with every power they hold) in civil disorder, or take them out."""
     now = require_aware(now or utcnow())
-    game, phase = await running_game(session, game_id, actor)
+    game, phase = await running_game(session, game_id, actor, "civil_disorder")
     wanted, player, powers = await seat_of(session, game, power)
     if on and player.status != PlayerStatus.ACTIVE:
         raise WrongGameState(
@@ -209,6 +210,7 @@ async def end_game(
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     require_moderator(game, actor)
+    await require_judge(session, game, actor, "end")
     if game.status in ENDED_STATES:
         raise GameOver(f"{game.name} is already over.", "Nothing to end.")
     note = (reason or "").strip()[:300] or None

@@ -64,10 +64,58 @@ def require_moderator(game: Game, actor: Actor) -> None:
         )
 
 
-async def running_game(session: AsyncSession, game_id: int, actor: Actor) -> tuple[Game, PhaseRecord]:
-    """The game (locked), checked for the actor's rights, and its open phase."""
+JUDGE_ONLY = {
+    "close": "close a phase",
+    "replace": "replace a player",
+    "civil_disorder": "put a player in civil disorder",
+    "rollback": "roll a phase back",
+    "end": "end the game",
+}
+"""Actions a moderator who plays in the game may not take: each could show them a rival's secrets (a
+replacement by an alt account opens the rival's channels and orders) or shape the game in their own
+favour. They may extend, pause and resume; the rest needs a moderator who does not play in it, as at
+Backstabbr and webDiplomacy where the judge never plays."""
+
+
+async def require_judge(session: AsyncSession, game: Game, actor: Actor, action: str) -> None:
+    """Refuse ``action`` (a key of :data:`JUDGE_ONLY`) to a moderator who holds a power in ``game``."""
+    if action not in JUDGE_ONLY:
+        return
+    held = (
+        await session.exec(
+            select(PowerAssignment.power)
+            .join(Player, Player.id == PowerAssignment.player_id)  # type: ignore[arg-type]
+            .where(
+                PowerAssignment.game_id == game.id,
+                Player.user_id == actor.user_id,
+                Player.status.not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),  # type: ignore[attr-defined]
+            )
+            .order_by(PowerAssignment.power)
+        )
+    ).all()
+    if held:
+        raise playing_moderator(game.name, list(held), action)
+
+
+def playing_moderator(game_name: str, powers: list[str], action: str) -> NotAllowed:
+    """The refusal of :func:`require_judge` (also said by an adapter before it asks to confirm)."""
+    return NotAllowed(
+        f"You play {say.powers_text(powers)} in {game_name}, so you may extend, pause or resume it but "
+        f"not {JUDGE_ONLY[action]}: a moderator who plays could see or shape a rival's game that way.",
+        "Ask a moderator who does not play in this game (the server's moderator role, or Manage "
+        "Server). Nothing was changed.",
+    )
+
+
+async def running_game(
+    session: AsyncSession, game_id: int, actor: Actor, action: str | None = None
+) -> tuple[Game, PhaseRecord]:
+    """The game (locked), checked for the actor's rights (``action``: see :data:`JUDGE_ONLY`), and
+    its open phase."""
     game = await load_game(session, game_id, for_update=True)
     require_moderator(game, actor)
+    if action is not None:
+        await require_judge(session, game, actor, action)
     if game.status == GameStatus.FORMING:
         raise GameNotStarted(f"{game.name} has not started yet.", "Moderation applies to running games.")
     if game.status in ENDED_STATES:

@@ -60,7 +60,7 @@ async def replace_player(
     flags and votes in the open phase are cleared, since they were the old player's. The old player is
     marked replaced. Refused when the new player already plays in the game."""
     now = require_aware(now or utcnow())
-    game, phase = await running_game(session, game_id, actor)
+    game, phase = await running_game(session, game_id, actor, "replace")
     _, old, powers = await seat_of(session, game, power, include_gone=True)
     if new_user_id == old.user_id:
         raise AlreadyJoined(

@@ -49,7 +49,7 @@ from gm.ending import ANIMATION, FINAL_MAP
 from gm.errors import GameNotStarted, GameOver, NothingToRollBack, PhaseBusy
 from gm.lifecycle import queue_calls_to_order
 from gm.lookup import game_phases, load_game
-from gm.modtools import Actor, ModerationResult, log_action, require_moderator
+from gm.modtools import Actor, ModerationResult, log_action, require_judge, require_moderator
 from gm.outbox import Target, enqueue
 from gm.progress import phase_state
 from gm.settings import GameSettings
@@ -65,6 +65,7 @@ async def rollback_last_phase(
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     require_moderator(game, actor)
+    await require_judge(session, game, actor, "rollback")
     _check_game(game)
     phases = list(
         (
@@ -124,6 +125,7 @@ async def plan_rollback(session: AsyncSession, game_id: int, actor: Actor) -> Ro
     """The same checks as :func:`rollback_last_phase` (same refusals), writing nothing."""
     game = await load_game(session, game_id)
     require_moderator(game, actor)
+    await require_judge(session, game, actor, "rollback")
     _check_game(game)
     phases = await game_phases(session, game.id)  # type: ignore[arg-type]
     target, void = _targets(game, phases)

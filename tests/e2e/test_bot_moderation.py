@@ -96,7 +96,7 @@ async def click_and_read(fake: FakeDiscord, user: User, message: Message, custom
     )
 
 
-async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
+async def test_players_may_not_moderate_and_the_creator_who_plays_only_extends_pauses_resumes(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     table = await make_table(fake, players=3)
@@ -145,20 +145,25 @@ async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
         assert (await current_phase(bot, game_id)).deadline == deadline + timedelta(hours=2)
         nothing = await mod(fake, creator, table, "extend", game=game)
         assert "Say how much time to add" in nothing.content
+        for action, options in attempts[3:]:  # the creator plays: a judge's actions are not theirs
+            refused = await mod(fake, creator, table, action, game=game, **options)
+            assert "may extend, pause or resume it but not" in refused.content, action
+            assert "Nothing was changed" in refused.content and refused.custom_ids() == [], action
+        judge = table.mod  # a moderator who plays in no game here
         england = table.player("ENGLAND")
-        benched = await mod(fake, creator, table, "disorder", power="ENGLAND", state="on", game=game)
+        benched = await mod(fake, judge, table, "disorder", power="ENGLAND", state="on", game=game)
         assert (
             "put in civil disorder by a moderator" in benched.content
             and "Their units hold" in benched.content
         )
-        twice = await mod(fake, creator, table, "disorder", power="ENGLAND", state="on", game=game)
+        twice = await mod(fake, judge, table, "disorder", power="ENGLAND", state="on", game=game)
         assert (
             "is already in civil disorder" in twice.content
             and "/mod disorder with state off" in twice.content
         )
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         assert f"- England <@{england.id}>: 3 centers, 3 units, in civil disorder" in status.content
-        closed = await mod(fake, creator, table, "close", game=game)
+        closed = await mod(fake, judge, table, "close", game=game)
         assert "is being closed now" in closed.content
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "F1901M"
@@ -176,14 +181,14 @@ async def test_players_may_not_moderate_but_the_creator_may_without_any_role(
         assert "Deadline" not in closing, "a phase closing now has no deadline to show"
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         log = status.content.split("Moderation (newest first):")[1]
-        for words in (
-            "paused the game",
-            "resumed the game",
-            "extended Spring 1901 Movement",
-            "closed Spring",
-            "put Austria, England and Germany in civil disorder",
+        for who, words in (
+            (creator, "paused the game"),
+            (creator, "resumed the game"),
+            (creator, "extended Spring 1901 Movement"),
+            (judge, "closed Spring"),
+            (judge, "put Austria, England and Germany in civil disorder"),
         ):
-            assert f"<@{creator.id}> {words}" in log, words
+            assert f"<@{who.id}> {words}" in log, words
         assert pings(fake) == []
     if os.environ.get("SHOW_TRANSCRIPT"):
         print_transcript(fake, table)

@@ -21,7 +21,6 @@ from gm.runtime import Gamemaster
 from gm.settings import GameSettings
 from gm.status import game_status
 from tests.gm.conftest import (
-    CREATOR,
     T0,
     close,
     france_one_move_from_a_solo,
@@ -29,8 +28,11 @@ from tests.gm.conftest import (
     messages,
     player_of,
     submit,
+    user,
 )
 from tests.gm.test_gm_outbox import RecordingSender
+
+JUDGE = Actor(user(41), is_server_moderator=True)  # a server moderator who does not play
 
 
 async def with_channel(sessions: SessionFactory, game_id: int) -> None:
@@ -52,7 +54,7 @@ async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_ani
     await with_channel(sessions, started.game.id)
     await play_a_year(sessions, started)  # Spring and Fall 1901; the game ends as France should build
     async with sessions() as s:
-        result = await moderation.end_game(s, started.game.id, Actor(CREATOR), now=T0)
+        result = await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     report = await deliver_pending(sessions, sender, clock=lambda: T0)
     assert "phase_results" in {m.kind for m in sender.sent}  # the channel is known ...
@@ -109,7 +111,7 @@ async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions:
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)
     async with sessions() as s:
-        await moderation.end_game(s, started.game.id, Actor(CREATOR), now=T0)
+        await moderation.end_game(s, started.game.id, JUDGE, now=T0)
 
     def broken(request: dict) -> dict:
         raise RuntimeError("renderer crashed")
@@ -126,7 +128,7 @@ async def test_a_final_post_left_waiting_by_a_crash_is_finished_at_start_up(sess
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)
     async with sessions() as s:  # the game ended, then the bot died before making the GIF
-        await moderation.end_game(s, started.game.id, Actor(CREATOR), now=T0)
+        await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
     await gm.start()

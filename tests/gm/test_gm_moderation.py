@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment, ReadyFlag
-from gm import moderation, orders
+from gm import moderation, orders, rollback
 from gm.errors import AlreadyJoined, GameOver, NotAllowed, NotAPlayer, WrongGameState
 from gm.games import leave_game, set_game_channels
 from gm.moderation import Actor
@@ -69,6 +69,42 @@ async def test_players_and_strangers_may_not_moderate_and_nothing_changes(sessio
                     await attempt(s, actor)
     assert await snapshot(sessions, game_id) == before
     assert await messages(sessions, "moderation") == []
+
+
+async def test_a_moderator_who_plays_may_extend_pause_and_resume_but_nothing_that_reveals_a_rival(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    game_id = started.game.id
+    france = player_of(started, "FRANCE")
+    for actor in (CREATOR_ACTOR, Actor(france, is_server_moderator=True)):  # both hold a power
+        before = await snapshot(sessions, game_id)
+        refused = [
+            lambda s, a: moderation.close_now(s, game_id, a, now=T0),
+            lambda s, a: moderation.replace_player(
+                s, game_id, a, power="ITALY", new_user_id=OUTSIDER, now=T0
+            ),
+            lambda s, a: moderation.set_civil_disorder(s, game_id, a, power="ITALY", on=True, now=T0),
+            lambda s, a: moderation.end_game(s, game_id, a, now=T0),
+            lambda s, a: rollback.plan_rollback(s, game_id, a),
+            lambda s, a: rollback.rollback_last_phase(s, game_id, a, now=T0),
+        ]
+        for attempt in refused:
+            async with sessions() as s:
+                with pytest.raises(NotAllowed, match="may extend, pause or resume it but not") as told:
+                    await attempt(s, actor)
+            assert "Ask a moderator who does not play in this game" in str(told.value.hint)
+        assert await snapshot(sessions, game_id) == before, "nothing changed"
+        async with sessions() as s:
+            await moderation.extend_deadline(s, game_id, actor, minutes=60, now=T0)
+        async with sessions() as s:
+            await moderation.pause_game(s, game_id, actor, now=T0)
+        async with sessions() as s:
+            await moderation.resume_game(s, game_id, actor, now=T0)
+    async with sessions() as s:  # a server moderator who does not play may
+        await moderation.replace_player(s, game_id, MOD, power="ITALY", new_user_id=OUTSIDER, now=T0)
+    async with sessions() as s:
+        await moderation.close_now(s, game_id, MOD, now=T0)
 
 
 async def test_extend_moves_the_deadline_and_is_logged_with_who_and_when(sessions: SessionFactory) -> None:
@@ -275,7 +311,7 @@ async def test_a_neutral_power_cannot_be_replaced_or_put_in_civil_disorder(sessi
 async def test_a_moderator_ends_the_game(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     async with sessions() as s:
-        result = await moderation.end_game(s, started.game.id, CREATOR_ACTOR, reason="players gone", now=T0)
+        result = await moderation.end_game(s, started.game.id, MOD, reason="players gone", now=T0)
     assert result.effects.game_ended and result.effects.unschedule == ("S1901M",)
     game = await game_row(sessions, started.game.id)
     assert game.status == "cancelled" and game.finished_at == T0
