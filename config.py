@@ -58,7 +58,10 @@ def configure_logging(level: str) -> None:
         level=level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
-    logging.getLogger("discord.gateway").setLevel(max(logging.getLevelName(level), logging.INFO))
+    at_least_info = max(logging.getLevelName(level), logging.INFO)
+    # At DEBUG these log request bodies and SQL parameters, that is players' orders: never below INFO.
+    for name in ("discord.gateway", "discord.http", "discord.webhook", "aiosqlite", "asyncpg", "sqlalchemy"):
+        logging.getLogger(name).setLevel(at_least_info)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 

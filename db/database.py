@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///diplomacy.db"
@@ -43,8 +44,11 @@ def normalize_url(url: str) -> str:
 
 
 def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
-    """An async engine for ``url`` (default: :func:`database_url_from_env`), configured as above."""
+    """An async engine for ``url`` (default: :func:`database_url_from_env`), configured as above.
+    Statement parameters are kept out of error messages and logs (``hide_parameters``): they hold
+    players' orders, which must not reach a log before the deadline."""
     url = normalize_url(url or database_url_from_env())
+    kwargs.setdefault("hide_parameters", True)
     if make_url(url).get_backend_name() == "sqlite":
         connect_args = dict(kwargs.pop("connect_args", {}))
         connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_MS / 1000)
@@ -79,3 +83,46 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+NUL = "\x00"
+
+
+def without_nul(value: Any) -> Any:
+    """``value`` with every U+0000 removed from its strings (JSON values included); the same object
+    when it has none. PostgreSQL refuses U+0000 in text, which would lose the whole write (a player's
+    valid orders with it); it is no character anybody means to type."""
+    return _cleaned(value) if _has_nul(value) else value
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return NUL in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def _cleaned(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace(NUL, "")
+    if isinstance(value, dict):
+        return {_cleaned(k): _cleaned(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_cleaned(v) for v in value)
+    return value
+
+
+@event.listens_for(Session, "before_flush")
+def _strip_nul(session: Session, _context: Any, _instances: Any) -> None:
+    """Every row written through a session loses its U+0000 characters (see :func:`without_nul`)."""
+    for row in (*session.new, *session.dirty):
+        state = getattr(row, "__dict__", {})
+        for key, value in list(state.items()):
+            if key.startswith("_"):
+                continue
+            cleaned = without_nul(value)
+            if cleaned is not value:
+                setattr(row, key, cleaned)

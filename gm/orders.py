@@ -18,6 +18,7 @@ from sqlalchemy import delete
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.database import without_nul
 from db.models import (
     Game,
     GameLogEntry,
@@ -106,6 +107,7 @@ async def submit_orders(
     modal was opened for) refuses the whole text when the game has moved on since.
     """
     now = require_aware(now or utcnow())
+    text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
     game, player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
     lines = split_orders(text, map_of(game.variant))
     if not lines:

@@ -19,6 +19,7 @@ from gm.errors import (
     OrdersClosed,
     UnknownGame,
 )
+from gm.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,
@@ -75,6 +76,23 @@ async def test_every_submission_is_logged_as_typed_refused_lines_included(sessio
     assert logged.text == text
     assert logged.user_id == player_of(started, "FRANCE")
     assert [line["accepted"] for line in logged.outcome] == [True, False]
+
+
+async def test_a_nul_character_loses_nothing_on_either_database(sessions: SessionFactory) -> None:
+    """PostgreSQL refuses U+0000 in text; the valid orders around one must still count."""
+    started = await make_started_game(sessions)
+    report = await submit(sessions, started, "FRANCE", "A Par-Bur\x00\nF B\x00re-MAO\n")
+    assert [line.accepted for line in report.lines] == [True, True]
+    async with sessions() as s:
+        view = await orders.my_orders(s, started.game.id, player_of(started, "FRANCE"))
+        logged = (await s.exec(select(OrderSubmission))).one()
+    assert set(view.powers[0].orders) == {"A PAR - BUR", "F BRE - MAO"}
+    assert "\x00" not in logged.text and "A Par-Bur" in logged.text
+    async with sessions() as s:
+        named = await games.create_game(
+            s, guild_id=1, creator_id=CREATOR, name="Nul\x00 league", settings=GameSettings(), now=T0
+        )
+    assert named.name == "Nul league"
 
 
 async def test_my_orders_shows_only_my_own(sessions: SessionFactory) -> None:
