@@ -17,6 +17,7 @@ from cogs.spaces import BOT_PERMISSIONS
 from config import Settings, configure_logging, describe_problems, setup_help
 from db.database import make_engine, make_session_factory
 from db.migrate import upgrade_database
+from gm.games import FormingLimits
 from gm.runtime import Gamemaster
 
 EXTENSIONS = ("cogs.game", "cogs.orders", "cogs.maps", "cogs.dm", "cogs.moderation", "cogs.draws")
@@ -42,7 +43,8 @@ class DiplomacyBot(commands.Bot):
         sessions = make_session_factory(self.database)
         sender = DiscordSender(self, sessions, settings.moderator_role)
         gamemaster = Gamemaster(sessions, sender, workers=settings.close_workers)
-        self.services = Services(sessions, gamemaster, settings.moderator_role)
+        limits = FormingLimits(settings.forming_games_per_user, settings.forming_games_per_server)
+        self.services = Services(sessions, gamemaster, settings.moderator_role, limits)
 
     async def setup_hook(self) -> None:
         await upgrade_database(self.database)

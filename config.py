@@ -24,6 +24,10 @@ class Settings(BaseSettings):
     """Publish the slash commands to Discord at start-up; needed once, and after commands change."""
     close_workers: int = Field(default=2, ge=0, le=16)
     """Processes for adjudication and map rendering (0: a thread inside the bot)."""
+    forming_games_per_user: int = Field(default=3, ge=1, le=100)
+    """Games one user may have created that still wait for players (against spam)."""
+    forming_games_per_server: int = Field(default=25, ge=1, le=1000)
+    """Games waiting for players one server may have at once."""
 
     @field_validator("discord_token")
     @classmethod

@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from db.database import SessionFactory
+from gm.games import FormingLimits
 from gm.runtime import Gamemaster
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ class Services:
     sessions: SessionFactory
     gamemaster: Gamemaster
     moderator_role: str = "Diplomacy Moderator"
+    forming_limits: FormingLimits = field(default_factory=FormingLimits)
     background: set[asyncio.Task[Any]] = field(default_factory=set)
     setting_up: dict[int, asyncio.Lock] = field(default_factory=dict)
     """game id -> held while /game start makes that game's channels (one bot process)."""

@@ -289,6 +289,7 @@ class GameCommands(GameCog):
                 settings=settings,
                 lobby_channel_id=interaction.channel_id,
                 variant=variant,
+                limits=self.services.forming_limits,
             )
         announced = await self._announce_new(interaction, game)
         lines = [

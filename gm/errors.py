@@ -20,6 +20,10 @@ class UnknownGame(GameError):
     pass
 
 
+class TooManyGames(GameError):
+    """A user or a server has as many games waiting for players as it may."""
+
+
 class InvalidSettings(GameError):
     def __init__(self, problems: list[str], hint: str | None = None) -> None:
         super().__init__(" ".join(problems), hint)

@@ -33,6 +33,7 @@ from gm.errors import (
     GameOver,
     InvalidSettings,
     NotAllowed,
+    TooManyGames,
     WrongPlayerCount,
 )
 from gm.lookup import ENDED_STATES, load_game, load_player, powers_of
@@ -51,6 +52,14 @@ class StartResult:
     phase: PhaseInfo
 
 
+@dataclass(frozen=True, slots=True)
+class FormingLimits:
+    """How many games waiting for players a user (as their creator) and a server may have at once."""
+
+    per_user: int = 3
+    per_server: int = 25
+
+
 async def create_game(
     session: AsyncSession,
     *,
@@ -61,10 +70,14 @@ async def create_game(
     lobby_channel_id: int | None = None,
     creator_joins: bool = True,
     variant: str = "standard",
+    limits: FormingLimits | None = None,
     now: datetime | None = None,
 ) -> GameInfo:
-    """A new game waiting for players; the creator joins it unless ``creator_joins`` is False."""
+    """A new game waiting for players; the creator joins it unless ``creator_joins`` is False.
+    Refused past ``limits`` (no limit when None)."""
     now = require_aware(now or utcnow())
+    if limits is not None:
+        await _check_forming_limits(session, guild_id, creator_id, limits)
     problems = []
     if not name.strip():
         problems.append("The game needs a name.")
@@ -310,6 +323,26 @@ async def games_of_user(
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+
+async def _check_forming_limits(
+    session: AsyncSession, guild_id: int, creator_id: int, limits: FormingLimits
+) -> None:
+    forming = select(Game).where(Game.status == GameStatus.FORMING)
+    mine = (await session.exec(forming.where(Game.creator_id == creator_id).order_by(col(Game.id)))).all()
+    if len(mine) >= limits.per_user:
+        listed = ", ".join(f"#{g.id} {g.name}" for g in mine[:5])
+        raise TooManyGames(
+            f"You already have {len(mine)} games waiting for players ({listed}); at most "
+            f"{limits.per_user} at once.",
+            "Start one of them, or cancel one with /mod end, then create the new one.",
+        )
+    here = (await session.exec(forming.where(Game.guild_id == guild_id))).all()
+    if len(here) >= limits.per_server:
+        raise TooManyGames(
+            f"This server already has {len(here)} games waiting for players, the most it allows at once.",
+            "Join one of them (see /game list), or ask the bot's admin to raise FORMING_GAMES_PER_SERVER.",
+        )
 
 
 def _require_forming(game: Game) -> None:

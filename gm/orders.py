@@ -91,6 +91,25 @@ class SubmissionReport:
         return tuple(line for line in self.lines if not line.accepted)
 
 
+SUBMISSIONS_KEPT = 50
+"""Submissions (and clears) kept per player and phase: the latest ones. A player who sends a thousand
+messages in a phase cannot grow the database without bound; what counts is in the orders anyway."""
+
+
+async def _bound_log(session: AsyncSession, phase_id: int, user_id: int) -> None:
+    """Forget the player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT`."""
+    await session.flush()
+    older = (
+        select(OrderSubmission.id)
+        .where(OrderSubmission.phase_id == phase_id, OrderSubmission.user_id == user_id)
+        .order_by(col(OrderSubmission.id).desc())
+        .offset(SUBMISSIONS_KEPT)
+    )
+    stale = list((await session.exec(older)).all())
+    if stale:
+        await session.exec(delete(OrderSubmission).where(col(OrderSubmission.id).in_(stale)))  # type: ignore[call-overload]
+
+
 async def submit_orders(
     session: AsyncSession,
     game_id: int,
@@ -146,6 +165,7 @@ async def submit_orders(
             submitted_at=now,
         )
     )
+    await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
     notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
     await session.commit()
     after = replace(state, orders={**state.orders, **current})
@@ -180,7 +200,7 @@ async def clear_orders(
             submitted_at=now,
         )
     )
-    await session.flush()
+    await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
     view = await _view(session, game, phase, powers)
     await session.commit()
     return view

@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import Game, GameLogEntry, OutboxEntry, PhaseRecord, Player, PowerAssignment
-from gm import games
+from gm import games, moderation
 from gm.errors import (
     AlreadyJoined,
     GameAlreadyStarted,
@@ -18,10 +18,12 @@ from gm.errors import (
     InvalidSettings,
     NotAllowed,
     NotAPlayer,
+    TooManyGames,
     UnknownGame,
     WrongPlayerCount,
 )
 from gm.settings import GameSettings
+from gm.views import GameInfo
 from tests.gm.conftest import CREATOR, GUILD, T0, make_game, make_started_game, user
 
 POWERS = {"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"}
@@ -261,3 +263,27 @@ async def test_games_of_user_and_list(sessions: SessionFactory) -> None:
     assert [g.name for g in listed] == ["Test game", "Second"]
     async with sessions() as s:
         assert await games.games_of_user(s, user(77)) == []
+
+
+async def test_a_user_and_a_server_may_have_only_so_many_games_waiting(sessions: SessionFactory) -> None:
+    limits = games.FormingLimits(per_user=2, per_server=3)
+
+    async def create(creator: int, name: str, guild: int = GUILD) -> GameInfo:
+        async with sessions() as s:
+            return await games.create_game(
+                s, guild_id=guild, creator_id=creator, name=name, limits=limits, now=T0
+            )
+
+    first = await create(CREATOR, "One")
+    await create(CREATOR, "Two")
+    with pytest.raises(
+        TooManyGames, match=r"You already have 2 games waiting for players \(#\d+ One, #\d+ Two\)"
+    ):
+        await create(CREATOR, "Three")
+    await create(user(1), "Theirs")
+    with pytest.raises(TooManyGames, match="This server already has 3 games waiting"):
+        await create(user(2), "Fourth here")
+    await create(user(2), "Elsewhere", guild=GUILD + 1)  # another server has room
+    async with sessions() as s:  # a game cancelled frees its creator's place
+        await moderation.end_game(s, first.id, moderation.Actor(user(41), is_server_moderator=True), now=T0)
+    await create(CREATOR, "Three")

@@ -95,6 +95,23 @@ async def test_a_nul_character_loses_nothing_on_either_database(sessions: Sessio
     assert named.name == "Nul league"
 
 
+async def test_the_submission_log_keeps_only_the_latest_per_player_and_phase(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    for n in range(orders.SUBMISSIONS_KEPT + 7):
+        await submit(sessions, started, "FRANCE", f"A Par-{'Bur' if n % 2 else 'Gas'}")
+    await submit(sessions, started, "GERMANY", "A Mun-Ruh")
+    async with sessions() as s:
+        logged = (await s.exec(select(OrderSubmission).order_by(OrderSubmission.id))).all()
+        view = await orders.my_orders(s, started.game.id, player_of(started, "FRANCE"))
+    france = [e for e in logged if e.user_id == player_of(started, "FRANCE")]
+    assert len(france) == orders.SUBMISSIONS_KEPT
+    assert france[-1].text == f"A Par-{'Bur' if (orders.SUBMISSIONS_KEPT + 6) % 2 else 'Gas'}"
+    assert len(logged) == orders.SUBMISSIONS_KEPT + 1, "another player's log is untouched"
+    assert "A PAR - GAS" in view.powers[0].orders, "the orders themselves are all there"
+
+
 async def test_my_orders_shows_only_my_own(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await submit(sessions, started, "FRANCE", "A Par-Bur")
