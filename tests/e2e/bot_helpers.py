@@ -4,6 +4,7 @@ steps of a game as users perform them through the fake Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import re
@@ -91,9 +92,38 @@ async def running(fake: FakeDiscord, tmp_path: Path, **overrides: object) -> Asy
         yield client
 
 
+LISTENER_TASKS = (
+    "discord.py: on_",  # an event's listeners (on_message: orders by DM or mention)
+    "CommandTree-invoker",  # a slash command
+    "discord-ui-view-dispatch-",  # a button or select
+    "discord-ui-modal-dispatch-",  # a submitted form
+)
+"""How discord.py names the tasks in which it runs the bot's handlers of one event."""
+
+
+async def listeners_done(timeout: float = 60) -> None:
+    """Wait until the bot's handlers of every event it has parsed have finished: discord.py runs each
+    in a task of its own, so a parsed event does not mean a handled one."""
+    current = asyncio.current_task()
+    while True:
+        pending = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(LISTENER_TASKS)
+        ]
+        if not pending:
+            return
+        _, still = await asyncio.wait(pending, timeout=timeout)
+        if still:
+            raise TimeoutError(f"handlers still running after {timeout} s: {[t.get_name() for t in still]}")
+
+
 async def settle(bot: DiplomacyBot, fake: FakeDiscord) -> None:
-    """Wait until background work (early closes), scheduler jobs and outbox deliveries are done."""
+    """Wait until every event sent so far is handled, and background work (early closes), scheduler jobs
+    and outbox deliveries are done."""
     for _ in range(3):
+        await fake.flush()  # the bot has parsed every event sent so far ...
+        await listeners_done()  # ... and its handlers have finished
         await bot.services.idle()
         await bot.services.gamemaster.scheduler.idle(timeout=60)
         await bot.services.gamemaster.deliver()
