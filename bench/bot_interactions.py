@@ -27,6 +27,7 @@ from tests.e2e.bot_helpers import (
     create_game,
     join_everyone,
     make_table,
+    place_named,
     running,
     settle,
     start_game,
@@ -46,7 +47,7 @@ async def run(games: int, orders: int, workers: int) -> None:
                     began = time.perf_counter()
                     await start_game(fake, bot, table, game_id)
                     starts.append(time.perf_counter() - began)
-                    game_channel = fake.channel_named(table.guild, f"g{game_id}-bench-{number}")
+                    game_channel = place_named(fake, table.guild, game_id, f"g{game_id}-bench-{number}")
                     france, germany = table.player("FRANCE"), table.player("GERMANY")
                     for i in range(orders):
                         text = (

@@ -30,6 +30,7 @@ from tests.e2e.bot_helpers import (
     embeds_titled,
     game_channel_of,
     make_table,
+    place_named,
     running,
     settle,
     started_game,
@@ -58,7 +59,7 @@ async def run(rounds: int, years: int, workers: int) -> None:
                 await settle(bot, fake)
 
                 newcomer = table.onlooker
-                italy = fake.channel_named(table.guild, f"g{game_id}-italy")
+                italy = place_named(fake, table.guild, game_id, f"g{game_id}-italy")
                 began = time.perf_counter()
                 await ask(
                     fake,
