@@ -556,6 +556,8 @@ async def negotiation_places(
     """The negotiation channel of a game (threads press) and the threads or pair channels (channels
     press) of a seat holding one of ``powers``: only places the game recorded, by id."""
     wanted = set(powers)
+    if not places.made and places.category_id is not None:
+        return _legacy_negotiation_places(guild, places.category_id, wanted)
     found: list[discord.TextChannel | discord.Thread] = []
     if places.negotiation_channel_id is not None:
         channel = guild.get_channel(places.negotiation_channel_id)
@@ -573,6 +575,30 @@ async def negotiation_places(
         if isinstance(place, discord.TextChannel | discord.Thread):
             found.append(place)
     return found
+
+
+def _legacy_negotiation_places(
+    guild: discord.Guild, category_id: int, wanted: set[str]
+) -> list[discord.TextChannel | discord.Thread]:
+    """For a game set up before places were recorded by id (migration 0004): its negotiation places
+    inside its own recorded category, by the names set-up gave them then (``g3-negotiation`` and its
+    threads ``Austria – England``, or pair channels with the pair topic)."""
+    lowered = {p.lower() for p in wanted}
+    found: list[discord.TextChannel | discord.Thread] = []
+    for channel in guild.text_channels:
+        if channel.category_id != category_id:
+            continue
+        if channel.name.endswith("-negotiation"):
+            found.append(channel)
+            found.extend(t for t in channel.threads if lowered & _named_powers(t.name))
+        elif (channel.topic or "").startswith(PAIR_TOPIC) and lowered & _named_powers(channel.topic or ""):
+            found.append(channel)
+    return found
+
+
+def _named_powers(text: str) -> set[str]:
+    """The words of a thread name or pair topic, lower case (``Austria/France – England``)."""
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
 
 
 async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:

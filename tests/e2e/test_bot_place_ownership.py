@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy import delete
+from sqlmodel import col
+
 from bot import DiplomacyBot
+from db.models import GamePlace
 from gm.games import get_game
 from tests.e2e.bot_helpers import (
     Table,
@@ -21,6 +25,7 @@ from tests.e2e.bot_helpers import (
     viewers,
 )
 from tests.e2e.fakediscord import Channel, ChannelType, FakeDiscord, Overwrite, OverwriteType, Permission
+from tests.e2e.test_bot_moderation import mod
 
 
 def snapshot(fake: FakeDiscord, table: Table) -> dict[int, tuple[str, dict[int, tuple[int, int]], set[int]]]:
@@ -161,3 +166,27 @@ async def places_of_half_made(fake: FakeDiscord, table: Table) -> list[Channel]:
     categories = {c.id for c in everything if c.name.startswith("Diplomacy #")}
     inside = [c for c in everything if c.parent_id in categories]
     return [*inside, *(c for c in everything if c.is_thread and c.parent_id in {i.id for i in inside})]
+
+
+async def test_a_game_set_up_before_places_were_recorded_still_hands_its_threads_over(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A game started by an older version has no recorded negotiation places: a replacement still
+    gets its seat's threads, found inside the game's own (recorded) category only."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Veteran", players=3)  # private threads
+        async with bot.services.sessions() as session:  # as before migration 0004
+            await session.exec(delete(GamePlace).where(col(GamePlace.game_id) == game_id))  # type: ignore[call-overload]
+            await session.commit()
+        old, newcomer = table.player("FRANCE"), table.onlooker
+        threads = [c for c in fake.guild_channels(table.guild) if c.is_thread and "France" in c.name]
+        assert len(threads) == 2 and not any(fake.can_view(newcomer, t) for t in threads)
+        done = await mod(
+            fake, table.mod, table, "replace", power="FRANCE", player=newcomer, game=str(game_id)
+        )
+        assert "Done:" in done.content
+        await settle(bot, fake)
+        assert all(fake.can_view(newcomer, t) for t in threads)
+        assert not any(fake.can_view(old, t) for t in threads)
+    assert fake.unknown_calls == [] and fake.internal_errors == []
