@@ -53,6 +53,19 @@ async def places_of_game(bot: DiplomacyBot, fake: FakeDiscord, table: Table, gam
     return [*inside, *threads]
 
 
+async def start_cut_short(fake: FakeDiscord, table: Table, name: str, *, threads_made: int) -> int:
+    """A game whose first /game start stops half way (Discord refuses a thread) and whose clean-up
+    fails too, leaving what it made."""
+    game_id = await create_game(fake, table, name)
+    await join_everyone(fake, table, game_id)
+    fake.inject_fault("POST /channels/*/threads", 403, times=1, after=threads_made)
+    fake.inject_fault("DELETE /channels/*", 403, times=40)
+    refused = await ask(fake, table.players[0], "game", "start", channel=table.general, game=str(game_id))
+    assert f"Discord refused to create the channels of {name}" in refused.content
+    fake.faults.faults.clear()
+    return game_id
+
+
 async def test_a_new_databases_game_never_inherits_an_old_games_places(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -93,13 +106,7 @@ async def test_a_game_named_after_a_power_keeps_its_public_channel_apart(
 ) -> None:
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
-        game_id = await create_game(fake, table, "France")
-        await join_everyone(fake, table, game_id)
-        fake.inject_fault("POST /channels/*/threads", 403, times=1, after=3)  # stops half way ...
-        fake.inject_fault("DELETE /channels/*", 403, times=40)  # ... and leaves what it made
-        refused = await ask(fake, table.players[0], "game", "start", channel=table.general, game=str(game_id))
-        assert "Discord refused to create the channels of France" in refused.content
-        fake.faults.faults.clear()
+        game_id = await start_cut_short(fake, table, "France", threads_made=3)
         again = await ask(fake, table.players[0], "game", "start", channel=table.general, game=str(game_id))
         assert "has started" in again.content
         await settle(bot, fake)
@@ -122,13 +129,7 @@ async def test_a_resumed_set_up_puts_back_permissions_and_thread_members(
 ) -> None:
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
-        game_id = await create_game(fake, table, "Tampered")
-        await join_everyone(fake, table, game_id)
-        fake.inject_fault("POST /channels/*/threads", 403, times=1, after=5)
-        fake.inject_fault("DELETE /channels/*", 403, times=40)
-        refused = await ask(fake, table.players[0], "game", "start", channel=table.general, game=str(game_id))
-        assert "Discord refused" in refused.content
-        fake.faults.faults.clear()
+        game_id = await start_cut_short(fake, table, "Tampered", threads_made=5)
         left = await places_of_half_made(fake, table)
         # Meanwhile someone opened the left-over places to the onlooker.
         for channel in left:
