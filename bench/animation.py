@@ -6,7 +6,7 @@
 
 A game is played out by the engine with seeded random moves (every unit moves to a random
 neighbour, nobody builds), every phase's opening position rendered and PNG-encoded once, as the
-closes store them. The timed part is gm.animation.make_gif on those stored PNGs: decode, scale to
+closes store them. The timed part is render.animation.make_gif on those stored PNGs: decode, scale to
 800 px, one shared palette, Pillow's GIF writer; what the worker process does after a game ends.
 """
 
@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Board, adjudicate
-from gm.animation import MAX_BYTES, make_gif
 from render import render_map
+from render.animation import MAX_BYTES, make_gif
 
 
 def play(phases: int, seed: int = 1) -> list[Board]:

@@ -12,7 +12,7 @@
                  gm.modtools what they share (rights, the locked game, the log, the announcement)
 - gm.votes       propose, cast_vote, open_proposals, my_votes (draws and concessions, secret, unanimous)
 - gm.ending      finish_game: one end for every result; gm.archive makes the final post's map and GIF
-                 (gm.animation) off the event loop
+                 (render.animation) off the event loop
 - gm.status      game_status (/game status); gm.export export_game (JSON)
 - gm.variants    the playable set-ups: seats for 2 to 7 players, neutral powers, targets, coin flip
 - gm.scheduler   GameScheduler: deadline and reminder jobs, rebuilt from the database; failed closes retried

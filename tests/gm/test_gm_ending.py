@@ -12,7 +12,6 @@ from db.database import SessionFactory
 from db.models import PhaseMap
 from engine import Board
 from gm import archive, moderation, orders, votes
-from gm.animation import make_gif
 from gm.export import export_game
 from gm.games import set_game_channels
 from gm.moderation import Actor
@@ -20,6 +19,7 @@ from gm.outbox import deliver_pending
 from gm.runtime import Gamemaster
 from gm.settings import GameSettings
 from gm.status import game_status
+from render.animation import make_gif
 from tests.gm.conftest import (
     T0,
     close,
