@@ -30,6 +30,9 @@ class Dislodged:
     unit: Unit
     attacker_from: str | None
     retreats: tuple[str, ...]
+    # Options the request gave that the board or the map contradicts, with why: (location, reason).
+    # They are no options; a retreat ordered there is refused with that reason (see Board.from_json).
+    refused: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
 
 class BoardError(ValueError):
@@ -160,7 +163,10 @@ class Board:
         for power, entries in _by_power(data, "dislodged", game_map):
             where = f'"dislodged" of {power}'
             items = _object(entries, where, _DISLODGED_EXAMPLE)
-            dislodged[power] = tuple(_dislodged(game_map, power, text, info, where) for text, info in items)
+            dislodged[power] = tuple(
+                _checked_options(game_map, units, _dislodged(game_map, power, text, info, where), where)
+                for text, info in items
+            )
         return cls(
             game_map=game_map,
             phase=phase,
@@ -314,6 +320,58 @@ def _dislodged(game_map: GameMap, power: str, text: object, info: object, where:
             raise BoardError(f"{where}: unknown retreat location {loc}")
         retreats.append(loc)
     return Dislodged(power, unit, attacker, tuple(retreats))
+
+
+def _checked_options(
+    game_map: GameMap, units: Mapping[str, Sequence[Unit]], entry: Dislodged, where: str
+) -> Dislodged:
+    """``entry`` with each retreat option the board or the map contradicts moved to ``refused``: an
+    occupied province, one the unit cannot move to (not adjacent, an army at sea, a fleet inland), a
+    split-coast province given to a fleet without its coast. A dislodged unit whose province holds a
+    unit of its own power in ``units`` (listed twice) is a request error."""
+    unit = entry.unit
+    occupants = {u.province: (p, u) for p, us in units.items() for u in us}
+    standing = occupants.get(unit.province)
+    if standing is not None and standing[0] == entry.power:
+        raise BoardError(
+            f'{where}, {unit}: {entry.power} also has {standing[1]} in "units"; a dislodged unit is '
+            'listed only under "dislodged", and its attacker under "units"'
+        )
+    kept: list[str] = []
+    refused: list[tuple[str, str]] = []
+    for option in entry.retreats:
+        why = _option_problem(game_map, occupants, unit, option)
+        if why is None:
+            kept.append(province_of(option) if unit.type == "A" else option)
+        else:
+            refused.append((option, why))
+    if not refused:
+        return entry
+    return Dislodged(entry.power, unit, entry.attacker_from, tuple(dict.fromkeys(kept)), tuple(refused))
+
+
+def _option_problem(
+    game_map: GameMap, occupants: Mapping[str, tuple[str, Unit]], unit: Unit, option: str
+) -> str | None:
+    prov = province_of(option)
+    province = game_map.provinces[prov]
+    if prov in occupants:
+        return f"{prov} is occupied by {occupants[prov][1]}"
+    if unit.type == "A":
+        if province.is_sea:
+            return f"{prov} is a sea, where an army cannot go"
+        if not game_map.army_can_move(unit.location, prov):
+            return f"{prov} is not next to {unit.province}"
+        return None
+    if not province.has_coast:
+        return f"{prov} is inland, where a fleet cannot go"
+    if province.coasts and option == prov:
+        reachable = game_map.fleet_destinations(unit.location, prov)
+        named = " or ".join(reachable or province.locations)
+        return f"{prov} has two coasts and the option does not say which ({named})"
+    if not game_map.fleet_can_move(unit.location, option):
+        return f"{option} is not next to {unit.location}"
+    return None
 
 
 _UNIT_TABLES: dict[int, tuple[GameMap, dict[str, Unit]]] = {}

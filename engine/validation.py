@@ -380,6 +380,10 @@ def _retreat(order: Order, board: Board, power: str) -> Order:
     entry = _dislodged(order.unit, board, power)
     unit = entry.unit
     options = entry.retreats
+    for option, why in entry.refused:  # an option the request gave but the board contradicts
+        if province_of(option) == province_of(order.dest) and order.dest not in options:
+            hint = f"it may retreat to {' or '.join(options)}, or disband" if options else "it has no retreat"
+            raise InvalidOrder(why, hint)
     if not options:
         raise InvalidOrder(f"{unit} has nowhere to retreat to", f"write {unit} D (it is disbanded anyway)")
     dest_prov = _province(gm, order.dest, order)
