@@ -598,14 +598,10 @@ class _Grammar:
         prov = self.gm.provinces[code]
         if coast in prov.coasts:
             return f"{code}/{coast}"
-        word = _COAST_NAMES.get(coast, coast.lower())
-        if not prov.coasts:
-            raise OrderParseError(
-                f"{prov.name} has no separate coasts: '{code}/{coast}' does not exist",
-                f"write just {code}",
-            )
-        choices = " or ".join(f"{code}/{c} ({_COAST_NAMES.get(c, c)} coast)" for c in prov.coasts)
-        raise OrderParseError(f"{prov.name} has no {word} coast", f"its coasts are {choices}")
+        # A coast the province does not have is ignored, as DATC 4.B.6 prefers ("such garbage in the
+        # orders is just ignored"): A LVP - CLY/SC is A LVP - CLY. Where the province has two coasts,
+        # validation then asks for one of them as for a move naming none (6.B.1).
+        return code
 
     def unit(self, role: str, example: str) -> Unit:
         self.skip(POWER)  # "A Ser S Turkish A Bul-Rum": the nationality is a note for the reader

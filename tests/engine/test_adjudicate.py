@@ -368,3 +368,20 @@ def test_civil_disorder_units_disband_instead_of_retreating() -> None:
     )
     assert by_order(out)["A VEN D"]["reason"] == "ITALY is in civil disorder: disbanded"
     assert out["units"] == {"AUSTRIA": ["A VEN"]}
+
+
+def test_a_coast_the_province_does_not_have_is_ignored_but_wrong_and_missing_coasts_are_not() -> None:
+    """DATC 4.B.6, choice b: garbage coasts are ignored; 6.B.1 and 6.B.3 still refuse."""
+    out = run(
+        "S1901M",
+        {"ENGLAND": ["A LVP", "F ENG"], "FRANCE": ["F MAO", "F GAS"]},
+        {"ENGLAND": ["A LVP - CLY/SC", "F ENG - BRE/EC"], "FRANCE": ["F MAO - SPA", "F GAS - SPA/SC"]},
+    )
+    got = {r["input"]: r for r in out["orders"] if r["input"]}
+    assert got["A LVP - CLY/SC"]["order"] == "A LVP - CLY"
+    assert got["A LVP - CLY/SC"]["status"] == "succeeded" and got["F ENG - BRE/EC"]["status"] == "succeeded"
+    assert out["units"]["ENGLAND"] == ["A CLY", "F BRE"]
+    assert (
+        got["F MAO - SPA"]["status"] == "invalid" and "must say which coast" in got["F MAO - SPA"]["reason"]
+    )
+    assert got["F GAS - SPA/SC"]["status"] == "invalid" and "cannot reach" in got["F GAS - SPA/SC"]["reason"]
