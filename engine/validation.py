@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.board import Board, Dislodged
-from engine.errors import InvalidOrder
+from engine.errors import InvalidOrder, OrderParseError
 from engine.mapdata import COAST, LAND, SEA, GameMap, coast_of, province_of
 from engine.orders import (
     Build,
@@ -64,6 +64,23 @@ def read_order(text: str, board: Board, power: str) -> Order:
     return validate_order(order, board, power)
 
 
+def _accepted(text: str, board: Board, power: str) -> bool:
+    """Whether ``text`` would be accepted for ``power`` on ``board``: a hint offers only such orders."""
+    try:
+        read_order(text, board, power)
+    except (InvalidOrder, OrderParseError):
+        return False
+    return True
+
+
+def _write(board: Board, power: str, *texts: str, then: str = "", otherwise: str | None = None) -> str | None:
+    """``write X or Y`` for those of ``texts`` the board accepts (``then`` follows), else ``otherwise``."""
+    good = [t for t in texts if _accepted(t, board, power)]
+    if not good:
+        return otherwise
+    return f"write {' or '.join(good)}{then}"
+
+
 def _must_remove(board: Board, power: str) -> bool:
     """In a winter a power either builds or removes: it removes when it has more units than centers."""
     return len(board.units.get(power, ())) > len(board.centers.get(power, ()))
@@ -79,7 +96,7 @@ def validate_order(order: Order, board: Board, power: str) -> Order:
     kind = board.phase.kind
     if kind == "M":
         check = _MOVEMENT_CHECKS.get(type(order))
-        return _not_for_movement(order, board) if check is None else check(order, board, power)
+        return _not_for_movement(order, board, power) if check is None else check(order, board, power)
     if kind == "R":
         return _retreat(order, board, power)
     return _adjustment(order, board, power)
@@ -88,14 +105,15 @@ def validate_order(order: Order, board: Board, power: str) -> Order:
 # --- movement phase --------------------------------------------------------------------------------
 
 
-def _not_for_movement(order: Order, board: Board) -> Order:
+def _not_for_movement(order: Order, board: Board, power: str) -> Order:
     """Refuse an order that a movement phase does not take (the checks of those it takes are in
     _MOVEMENT_CHECKS, by type)."""
     phase = board.phase.long_name
     if isinstance(order, Retreat):
+        move = f"{order.unit} - {order.dest}"
         raise InvalidOrder(
             f"{order} is a retreat, but {phase} is a movement phase",
-            f"to move, write {order.unit} - {order.dest}",
+            _write(board, power, move, then=" to move") or "units retreat only when dislodged",
         )
     if isinstance(order, Disband | Remove):
         raise InvalidOrder(
@@ -139,7 +157,11 @@ def _move(order: Move, board: Board, power: str) -> Order:
     if unit.type == "F":
         if order.via_convoy:
             raise InvalidOrder(
-                f"{unit} cannot be convoyed: only armies are convoyed", f"write {unit} - {dest_prov}"
+                f"{unit} cannot be convoyed: only armies are convoyed",
+                _write(
+                    board, power, *(f"{unit} - {o}" for o in gm.fleet_destinations(unit.location, dest_prov))
+                )
+                or _reach_hint(gm, unit),
             )
         try:
             dest = _fleet_destination(gm, unit, order.dest, dest_prov)
@@ -242,11 +264,16 @@ def _support_move(order: SupportMove, board: Board, power: str) -> Order:
     target = _other_unit(order.supported, board, order, "support")
     dest_prov = _province(gm, order.dest, order)
     if target.province == unit.province:
-        raise InvalidOrder(f"{unit} cannot support its own move", f"write {unit} - {dest_prov} to move it")
+        raise InvalidOrder(
+            f"{unit} cannot support its own move",
+            _write(board, power, f"{unit} - {dest_prov}", then=" to move it")
+            or f"a unit supports another unit; to stay, write {unit} H",
+        )
     if dest_prov == target.province:
         raise InvalidOrder(
             f"{unit} S {target} - {dest_prov}: {target} is already in {_name(gm, dest_prov)}",
-            f"to support it holding, write {unit} S {target}",
+            _write(board, power, f"{unit} S {target}", then=" to support it holding")
+            or f"{unit} could not move to {dest_prov} itself, so it cannot support a unit there",
         )
     if dest_prov == unit.province:
         raise InvalidOrder(
@@ -364,7 +391,11 @@ def _retreat(order: Order, board: Board, power: str) -> Order:
     phase = board.phase.long_name
     if isinstance(order, Move):
         if order.via_convoy:
-            raise InvalidOrder(f"{order}: retreats cannot be convoyed", f"write {order.unit} R {order.dest}")
+            raise InvalidOrder(
+                f"{order}: retreats cannot be convoyed",
+                _write(board, power, f"{order.unit} R {order.dest}")
+                or f"a unit retreats to a province next to it, or disbands ({order.unit} D)",
+            )
         order = Retreat(order.unit, order.dest)
     if isinstance(order, Remove):
         order = Disband(order.unit)
@@ -476,8 +507,11 @@ def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
     place = _name(gm, prov_code)
     if unit.type is None:
         if prov.kind != "land":
-            choices = " or ".join([f"A {prov_code} B", *(f"F {loc} B" for loc in prov.locations)])
-            raise InvalidOrder(f"the build in {place} does not say army or fleet", f"write {choices}")
+            choices = [f"A {prov_code} B", *(f"F {loc} B" for loc in prov.locations)]
+            raise InvalidOrder(
+                f"the build in {place} does not say army or fleet",
+                _write(board, power, *choices) or _build_hint(board, power),
+            )
         unit = Unit("A", prov_code)  # only an army fits inland: "Build Par" is A PAR B
     if not prov.supply_center:
         raise InvalidOrder(
@@ -574,14 +608,14 @@ def _check_type(unit: Unit, actual: Unit, gm: GameMap, *, coast_matters: bool) -
         raise InvalidOrder(
             f"the unit in {_name(gm, actual.province)} is {_KIND_WORDS[actual.type or 'A']} ({actual}), "
             f"not {_KIND_WORDS[unit.type]}",
-            f"write {actual}",
+            f"name it {actual}",
         )
     coast = coast_of(unit.location)
     if coast_matters and coast is not None and actual.type == "F" and actual.location != unit.location:
         raise InvalidOrder(
             f"{actual} is on the {_coast_word(coast_of(actual.location) or '')}, "
             f"not the {_coast_word(coast)}",
-            f"write {actual}",
+            f"name it {actual}",
         )
 
 

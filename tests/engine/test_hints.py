@@ -1,0 +1,122 @@
+"""Hints that are true: whenever a refusal tells the player to "write" an order, that order is accepted
+for that unit on that board. Checked on random positions, random orders of every kind, in every kind
+of phase; plus the cases that used to offer an order the board refuses."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Board, load_map
+from engine.errors import InvalidOrder, OrderParseError
+from engine.validation import read_order
+from tests.engine.test_adjudicate_properties import random_order, random_position
+
+GM = load_map("standard")
+WRITE = re.compile(
+    r"\bwrite ((?:[AF] [A-Z]{3}(?:/[NESW]C)?[^,;()]*?)(?: or [AF] [A-Z]{3}(?:/[NESW]C)?[^,;()]*?)*)"
+    r"(?= to |[,;()]|$)"
+)
+
+
+def hinted_orders(hint: str) -> list[str]:
+    """The orders a hint tells the player to write ("write A PAR - BUR or A PAR - PIC to move")."""
+    found: list[str] = []
+    for match in WRITE.finditer(hint):
+        found.extend(part.strip() for part in match[1].split(" or "))
+    return [text for text in found if "..." not in text]
+
+
+def refusal(text: str, board: Board, power: str) -> InvalidOrder | None:
+    try:
+        read_order(text, board, power)
+    except InvalidOrder as exc:
+        return exc
+    except OrderParseError:
+        return None
+    return None
+
+
+def check_hints(board: Board, power: str, text: str) -> int:
+    """Assert every order the refusal of ``text`` hints at is accepted; return how many there were."""
+    exc = refusal(text, board, power)
+    if exc is None or not exc.hint:
+        return 0
+    hinted = hinted_orders(exc.hint)
+    for order in hinted:
+        assert refusal(order, board, power) is None, f"{text!r} hints {order!r}: {exc.reason} ({exc.hint})"
+        read_order(order, board, power)  # parses too
+    return len(hinted)
+
+
+def test_the_hint_pattern_finds_the_orders() -> None:
+    assert hinted_orders("write F MAO - SPA/NC or F MAO - SPA/SC") == ["F MAO - SPA/NC", "F MAO - SPA/SC"]
+    assert hinted_orders("write A MUN - BUR to move it") == ["A MUN - BUR"]
+    assert hinted_orders("from there it can reach Spain (north coast): write F GAS - SPA/NC") == [
+        "F GAS - SPA/NC"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("phase", "units", "power", "text"),
+    [
+        ("S1901M", {"ENGLAND": ["F LON"]}, "ENGLAND", "F LON - BEL VIA"),  # fleets are not convoyed
+        ("S1901M", {"GERMANY": ["F BER"]}, "GERMANY", "F BER - PIE/EC"),  # not a coast problem
+        ("S1901M", {"GERMANY": ["A MUN"]}, "GERMANY", "A MUN S A MUN - SPA"),  # its own, unreachable
+        ("S1901M", {"GERMANY": ["A MUN"], "FRANCE": ["A SPA"]}, "GERMANY", "A MUN S A SPA - SPA"),
+        ("S1901M", {"GERMANY": ["A MUN"]}, "GERMANY", "A MUN R SPA"),  # a retreat in spring
+    ],
+)
+def test_hints_that_used_to_offer_a_refused_order(phase: str, units: dict, power: str, text: str) -> None:
+    board = Board.from_json({"phase": phase, "units": units, "centers": {}})
+    exc = refusal(text, board, power)
+    assert exc is not None and exc.hint
+    check_hints(board, power, text)
+
+
+def test_an_unreachable_destination_is_said_first() -> None:
+    board = Board.from_json({"phase": "S1901M", "units": {"GERMANY": ["F BER"]}, "centers": {}})
+    exc = refusal("F BER - PIE/EC", board, "GERMANY")
+    assert exc is not None and exc.reason.startswith("F BER cannot reach Piedmont")
+    assert "write just PIE" not in (exc.hint or "")
+
+
+PHASES = ["S1901M", "F1901R", "W1901A"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.sampled_from(PHASES))
+def test_every_hinted_order_is_accepted(rng: random.Random, phase: str) -> None:
+    units = random_position(rng)
+    centers: dict[str, list[str]] = {}
+    for power, held in units.items():
+        centers[power] = sorted({u.split()[1][:3] for u in held} & GM.supply_centers)
+    dislodged: dict[str, dict] = {}
+    if phase.endswith("R"):  # a few units dislodged, each with the empty neighbours as options
+        standing = {u.split()[1][:3] for us in units.values() for u in us}
+        for power, held in units.items():
+            for unit in held[:1]:
+                kind, loc = unit.split()
+                options = sorted(o for o in GM.neighbours(kind, loc) if o[:3] not in standing)
+                dislodged.setdefault(power, {})[unit] = {"retreats": options}
+            units[power] = held[1:]
+    board = Board.from_json({"phase": phase, "units": units, "centers": centers, "dislodged": dislodged})
+    everyone = [u for us in units.values() for u in us]
+    for power, held in units.items():
+        for unit in held:
+            for text in (
+                random_order(rng, unit, everyone or [unit]),
+                f"{unit} R {rng.choice(sorted(GM.provinces))}",
+            ):
+                check_hints(board, power, text)
+        for entries in dislodged.get(power, {}):
+            check_hints(board, power, f"{entries} R {rng.choice(sorted(GM.provinces))}")
+            check_hints(board, power, f"{entries} - {rng.choice(sorted(GM.provinces))} VIA")
+        if phase.endswith("A"):
+            for code in rng.sample(sorted(GM.supply_centers), 3):
+                check_hints(board, power, f"{code} B")
+                check_hints(board, power, f"F {code} B")
