@@ -422,6 +422,9 @@ def _explain_invalid(
             continue
         key = (line.power, line.order.unit.province)
         if key in ordered:
+            counted = chosen[key].order
+            if counted is not None:
+                line.reason = explain.another_counts(line.reason, counted)
             continue
         if dislodged_only:
             mine = any(d.unit.province == key[1] for d in board.dislodged_of(line.power))

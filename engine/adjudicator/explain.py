@@ -1,8 +1,10 @@
 """Every sentence the adjudicator shows a player, in one place.
 
 Reasons are short and concrete, name units and places by their canonical codes, and read well on a
-phone: "bounced: A MUN - BUR had equal strength (1 vs 1)", "support cut by A BOH (attacked from
-BOH)", "dislodged by A TYR - MUN (2 vs 1)", "convoy failed: F ION was dislodged". Invalid orders
+phone: "bounced: A MUN - BUR had equal strength (yours 1, theirs 1)", "support cut by A BOH (attacked
+from BOH)", "dislodged by A TYR - MUN (yours 1, theirs 2)", "convoy failed: F ION was dislodged".
+Strengths always come as "yours" (the unit the line is about) then "theirs" (or "your A PAR's"
+when both units are the player's). Invalid orders
 say what is wrong and, where it helps, how to write it instead.
 """
 
@@ -94,6 +96,11 @@ def in_civil_disorder(power: str) -> str:
     return f"ignored: {power} is in civil disorder"
 
 
+def another_counts(reason: str, counted: Order) -> str:
+    """An invalid line of a unit that has a valid order too: which one the unit carried out."""
+    return f"{reason}; the unit's other order {format_order(counted)} counts"
+
+
 def replaced(later: Order) -> str:
     return f"replaced by a later order: {format_order(later)}"
 
@@ -128,6 +135,13 @@ def _move_text(r: MovementResolver, i: int) -> str:
     return format_order(r.orders[i])
 
 
+def _versus(r: MovementResolver, i: int, mine: int, j: int, theirs: int) -> str:
+    """``(yours 1, theirs 1)``: unit ``i``'s strength first, then the other unit ``j``'s, named as
+    another power's or the player's own."""
+    other = "theirs" if r.power[j] != r.power[i] else f"your {r.units[j]}'s"
+    return f"(yours {mine}, {other} {theirs})"
+
+
 def _failed_move(r: MovementResolver, i: int) -> str:
     """Why move ``i`` did not succeed: the first test it failed, in the resolver's order."""
     if not r.path(i):
@@ -145,14 +159,14 @@ def _failed_move(r: MovementResolver, i: int) -> str:
         defend = r.defend_strength(opp)
         if attack <= defend:
             what = "had equal strength" if attack == defend else "was stronger"
-            return f"bounced: {_move_text(r, opp)} {what}, head to head ({defend} vs {attack})"
+            return f"bounced: {_move_text(r, opp)} {what}, head to head {_versus(r, i, attack, opp, defend)}"
     elif d >= 0:
         hold = r.hold_strength(dst)
         if attack <= hold:
             unit = r.units[d]
             if r.kind[d] == MOVE:  # it tried to leave and could not
-                return f"bounced: {unit} could not leave {dst} ({hold} vs {attack}){note}"
-            return f"bounced: {unit} held {dst} ({hold} vs {attack}){note}"
+                return f"bounced: {unit} could not leave {dst} {_versus(r, i, attack, d, hold)}{note}"
+            return f"bounced: {unit} held {dst} {_versus(r, i, attack, d, hold)}{note}"
     best, best_strength = -1, -1
     for m in r.moves_into[dst]:
         if m != i:
@@ -161,7 +175,7 @@ def _failed_move(r: MovementResolver, i: int) -> str:
                 best, best_strength = m, s
     if best >= 0 and best_strength >= attack:
         what = "had equal strength" if best_strength == attack else "was stronger"
-        return f"bounced: {_move_text(r, best)} {what} ({best_strength} vs {attack}){note}"
+        return f"bounced: {_move_text(r, best)} {what} {_versus(r, i, attack, best, best_strength)}{note}"
     return "failed"
 
 
@@ -194,7 +208,7 @@ def _broken_route(r: MovementResolver, i: int) -> str:
 def dislodged_text(r: MovementResolver, attacker: int, victim: int) -> str:
     attack = r.attack_strength(attacker)
     against = r.defend_strength(victim) if r.opp[attacker] == victim else r.hold_strength(r.prov[victim])
-    return f"dislodged by {_move_text(r, attacker)} ({attack} vs {against})"
+    return f"dislodged by {_move_text(r, attacker)} {_versus(r, victim, against, attacker, attack)}"
 
 
 def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str, str]:
@@ -236,7 +250,8 @@ def _held(r: MovementResolver, i: int) -> str:
         return "held"
     if len(attackers) == 1:
         m = attackers[0]
-        return f"held against {_move_text(r, m)} ({r.hold_strength(r.prov[i])} vs {r.attack_strength(m)})"
+        versus = _versus(r, i, r.hold_strength(r.prov[i]), m, r.attack_strength(m))
+        return f"held against {_move_text(r, m)} {versus}"
     return f"held against {_names(_move_text(r, m) for m in attackers)}"
 
 

@@ -66,9 +66,11 @@ def test_an_invalid_order_is_treated_as_a_hold_and_the_unit_can_be_supported_in_
     row = by_order(out)["F KIE - MUN"]
     assert row["status"] == "invalid"
     assert "fleets cannot go inland" in row["reason"] and row["reason"].endswith("; treated as a hold")
-    assert by_order(out)["F KIE H"]["reason"] == "no valid order: held against A HOL - KIE (2 vs 2)"
+    assert (
+        by_order(out)["F KIE H"]["reason"] == "no valid order: held against A HOL - KIE (yours 2, theirs 2)"
+    )
     assert by_order(out)["A BER S F KIE"]["status"] == "succeeded"
-    assert by_order(out)["A HOL - KIE"]["reason"] == "bounced: F KIE held KIE (2 vs 2)"
+    assert by_order(out)["A HOL - KIE"]["reason"] == "bounced: F KIE held KIE (yours 2, theirs 2)"
 
 
 def test_the_lines_of_a_unit_whose_only_order_was_invalid_agree_with_each_other() -> None:
@@ -85,7 +87,7 @@ def test_the_lines_of_a_unit_whose_only_order_was_invalid_agree_with_each_other(
         ("A Prussia Supports Livonia - Prussia", "invalid",
          "A PRU cannot support a move into its own province Prussia (PRU) (to defend, write A PRU H); "
          "treated as a hold"),
-        (None, "failed", "no valid order: dislodged by A BER - PRU (3 vs 1)"),
+        (None, "failed", "no valid order: dislodged by A BER - PRU (yours 1, theirs 3)"),
     ]  # fmt: skip
 
 
@@ -196,18 +198,23 @@ def test_reasons_name_the_units_and_the_strengths() -> None:
         },
     )
     reasons = {k: v["reason"] for k, v in by_order(out).items()}
-    assert reasons["A PAR - BUR"] == "bounced: A BUR - PAR had equal strength, head to head (1 vs 1)"
+    assert (
+        reasons["A PAR - BUR"] == "bounced: A BUR - PAR had equal strength, head to head (yours 1, theirs 1)"
+    )
     assert reasons["A SIL S A MUN"] == "support cut by A BOH (attacked from BOH)"
-    assert reasons["A MUN H"] == "dislodged by A TYR - MUN (2 vs 1)"
+    assert reasons["A MUN H"] == "dislodged by A TYR - MUN (yours 1, theirs 2)"
     assert reasons["A TUN - GRE"] == "convoy failed: F ION was dislodged"
-    assert reasons["F ION C A TUN - GRE"] == "convoy failed: dislodged by F EAS - ION (2 vs 1)"
+    assert reasons["F ION C A TUN - GRE"] == "convoy failed: dislodged by F EAS - ION (yours 1, theirs 2)"
     assert reasons["A TYR - MUN"] == "moved to MUN, dislodging A MUN"
 
 
 def test_a_bounce_names_the_rival_move() -> None:
     units = {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]}
     out = run("S1901M", units, {"FRANCE": ["A Par-Bur"], "GERMANY": ["A Mun-Bur"]})
-    assert by_order(out)["A PAR - BUR"]["reason"] == "bounced: A MUN - BUR had equal strength (1 vs 1)"
+    assert (
+        by_order(out)["A PAR - BUR"]["reason"]
+        == "bounced: A MUN - BUR had equal strength (yours 1, theirs 1)"
+    )
 
 
 # --- dislodgement, retreats, the phase sequence -----------------------------------------------------
@@ -385,3 +392,25 @@ def test_a_coast_the_province_does_not_have_is_ignored_but_wrong_and_missing_coa
         got["F MAO - SPA"]["status"] == "invalid" and "must say which coast" in got["F MAO - SPA"]["reason"]
     )
     assert got["F GAS - SPA/SC"]["status"] == "invalid" and "cannot reach" in got["F GAS - SPA/SC"]["reason"]
+
+
+def test_strengths_say_whose_they_are() -> None:
+    out = run(
+        "S1901M",
+        {"FRANCE": ["A PAR", "A PIC", "A MAR"], "GERMANY": ["A MUN", "A RUH"]},
+        {
+            "FRANCE": ["A PAR - BUR", "A PIC - BUR", "A MAR S A PAR - BUR"],
+            "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"],
+        },
+    )
+    reasons = {r["order"]: r["reason"] for r in out["orders"]}
+    assert reasons["A MUN - BUR"] == "bounced: A PAR - BUR had equal strength (yours 2, theirs 2)"
+    # a player's own two units: the other one is named, not called "theirs"
+    assert reasons["A PIC - BUR"] == "bounced: A PAR - BUR was stronger (yours 1, your A PAR's 2)"
+
+
+def test_an_invalid_line_says_which_other_order_of_the_unit_counts() -> None:
+    out = run("S1901M", {"FRANCE": ["A PAR"]}, {"FRANCE": ["A Par-Bur", "A Par-Mun"]})
+    invalid = lines(out)[1]
+    assert invalid["status"] == "invalid"
+    assert invalid["reason"].endswith("; the unit's other order A PAR - BUR counts")

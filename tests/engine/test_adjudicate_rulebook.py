@@ -160,5 +160,5 @@ def test_diagram_31_convoyed_army_still_cuts_support() -> None:
     )  # fmt: skip
     reasons = {r["order"]: r["reason"] for r in out["orders"]}
     assert reasons["F NAP S F ROM - TYS"] == "support cut by A TUN (attacked from TUN)"
-    assert reasons["F ROM - TYS"] == "bounced: F TYS held TYS (1 vs 1)"
-    assert reasons["A TUN - NAP"] == "bounced: F NAP held NAP (1 vs 1)"
+    assert reasons["F ROM - TYS"] == "bounced: F TYS held TYS (yours 1, theirs 1)"
+    assert reasons["A TUN - NAP"] == "bounced: F NAP held NAP (yours 1, theirs 1)"
