@@ -25,6 +25,14 @@ def _fail(message: str, out: TextIO) -> int:
     return 1
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def adjudicate_command(source: TextIO, out: TextIO, indent: int | None) -> int:
     """Run one adjudication from ``source`` to ``out``; returns the exit status.
 
@@ -39,11 +47,15 @@ def adjudicate_command(source: TextIO, out: TextIO, indent: int | None) -> int:
             return _fail(f"the input is not valid JSON: {exc}", out)
         except RecursionError:
             return _fail("the input is not valid JSON: it is nested too deeply", out)
+        except ValueError as exc:  # a number longer than Python reads (4,300 digits), and the like
+            return _fail(f"the input cannot be read: {str(exc).split(';')[0]}", out)
         try:
             result = adjudicate_json(request)
         except BoardError as exc:
             return _fail(f"cannot adjudicate this request: {exc}", out)
         text = json.dumps(result, indent=indent, ensure_ascii=False)
+        if not _encodable(text):  # a lone surrogate from the input: written as a JSON escape instead
+            text = json.dumps(result, indent=indent)
     except Exception as exc:  # a bug: still one JSON object out, and the status says it failed
         return _fail(f"internal error ({type(exc).__name__}: {exc}); please report it with the request", out)
     out.write(text + "\n")

@@ -28,6 +28,7 @@ from engine.adjudicator.movement import MovementResolver
 from engine.adjudicator.retreats import dislodged_units, resolve_retreats
 from engine.board import Board, BoardError, Dislodged, describe_json
 from engine.mapdata import province_of
+from engine.names import suggestion_budget
 from engine.orders import FORMATTERS, Build, Disband, Hold, Order, Remove, Unit, format_order, shared_unit
 from engine.phase import Phase
 
@@ -148,12 +149,13 @@ def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
         raise BoardError("the request must be a JSON object with a phase, units, centers and orders")
     board = Board.from_json(request)
     powers = board.game_map.powers
-    return adjudicate(
-        board,
-        _orders_field(request.get("orders")),
-        civil_disorder=_powers_field(request.get("civil_disorder"), "civil_disorder", powers),
-        victory_centers=_count_field(request.get("victory_centers"), "victory_centers"),
-    ).to_json()
+    with suggestion_budget():
+        return adjudicate(
+            board,
+            _orders_field(request.get("orders")),
+            civil_disorder=_powers_field(request.get("civil_disorder"), "civil_disorder", powers),
+            victory_centers=_count_field(request.get("victory_centers"), "victory_centers"),
+        ).to_json()
 
 
 def _orders_field(value: object) -> Mapping[str, Any]:

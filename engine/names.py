@@ -18,6 +18,9 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from engine.mapdata import GameMap
@@ -51,6 +54,23 @@ class Match:
     codes: tuple[str, ...]
     length: int  # how many words were used
     how: str  # "exact", "prefix" or "typo"
+
+
+MAX_SUGGESTED_LENGTH = 40  # longer than any place name: nothing is close to it
+SUGGESTIONS_PER_REQUEST = 100
+_BUDGET: ContextVar[list[int] | None] = ContextVar("suggestion_budget", default=None)
+
+
+@contextmanager
+def suggestion_budget(searches: int = SUGGESTIONS_PER_REQUEST) -> Iterator[None]:
+    """Within this block at most ``searches`` "did you mean" searches are made: a request full of
+    unreadable lines costs milliseconds, not seconds; the lines are refused all the same, the
+    later ones without suggestions."""
+    token = _BUDGET.set([searches])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
 
 
 @dataclass(slots=True)
@@ -122,8 +142,17 @@ class NameIndex:
         return None
 
     def suggest(self, text: str, limit: int = 3) -> list[str]:
-        """Readable names close to ``text``: ["Ruhr (RUH)", ...]."""
+        """Readable names close to ``text``: ["Ruhr (RUH)", ...]. Within a
+        :func:`suggestion_budget` only so many searches are made (each costs a fuzzy comparison
+        with every name); past it, and for words longer than any name, none."""
         key = " ".join(name_words(text))
+        if len(key) > MAX_SUGGESTED_LENGTH:
+            return []
+        budget = _BUDGET.get()
+        if budget is not None:
+            if budget[0] <= 0:
+                return []
+            budget[0] -= 1
         close = difflib.get_close_matches(key, list(self.display), n=12, cutoff=0.6)
         out: list[str] = []
         for spelling in close:

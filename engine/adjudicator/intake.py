@@ -80,7 +80,7 @@ def read_orders(
             elif isinstance(item, Order):
                 line = Line(power, None, item)
             else:
-                text = json.dumps(item, default=str)
+                text = _shown(item)
                 line = Line(power, text, None, INVALID, explain.not_text(text))
                 lines.append(line)
                 continue
@@ -111,6 +111,15 @@ def read_orders(
                 earlier.status, earlier.reason = INVALID, explain.replaced(order)
             chosen[key] = line
     return lines, chosen
+
+
+def _shown(item: object) -> str:
+    """A non-text order item as the line to report: its JSON, or what it is when that cannot be
+    written (an integer of thousands of digits)."""
+    try:
+        return json.dumps(item, default=str)[:200]
+    except (ValueError, RecursionError):
+        return f"<a {type(item).__name__} that cannot be shown>"
 
 
 def _keep_support_coast(validated: Order, given: Order) -> Order:

@@ -414,3 +414,22 @@ def test_an_invalid_line_says_which_other_order_of_the_unit_counts() -> None:
     invalid = lines(out)[1]
     assert invalid["status"] == "invalid"
     assert invalid["reason"].endswith("; the unit's other order A PAR - BUR counts")
+
+
+def test_a_flood_of_unreadable_lines_is_refused_with_suggestions_only_for_the_first_ones() -> None:
+    from engine.names import SUGGESTIONS_PER_REQUEST
+
+    flood = [f"A Pariss{'x' * (n % 7)}{n} - Bur" for n in range(SUGGESTIONS_PER_REQUEST * 3)]
+    out = run("S1901M", {"FRANCE": ["A PAR"]}, {"FRANCE": ["A Burgundyy - Par", *flood]})
+    invalid = [r for r in out["orders"] if r["status"] == "invalid"]
+    assert len(invalid) == len(flood) + 1, "every unreadable line is refused"
+    assert "did you mean Burgundy (BUR)" in invalid[0]["reason"]
+    assert not any("did you mean" in r["reason"] for r in invalid[-SUGGESTIONS_PER_REQUEST:])
+    again = run("S1901M", {"FRANCE": ["A PAR"]}, {"FRANCE": ["A Burgundyy - Par"]})
+    assert "did you mean Burgundy (BUR)" in again["orders"][0]["reason"], "the budget is per request"
+
+
+def test_a_huge_number_as_an_order_is_an_invalid_line() -> None:
+    out = run("S1901M", {"FRANCE": ["A PAR"]}, {"FRANCE": [10**5000, "A Par-Bur"]})
+    assert out["orders"][0]["status"] == "invalid" and "cannot be shown" in out["orders"][0]["input"]
+    assert out["units"] == {"FRANCE": ["A BUR"]}

@@ -97,3 +97,18 @@ def test_a_missing_file_is_reported() -> None:
     done = run("", "/nonexistent/request.json")
     assert done.returncode == 1
     assert "cannot read" in json.loads(done.stdout)["error"]
+
+
+def test_a_lone_surrogate_in_an_order_line_comes_back_as_an_invalid_line() -> None:
+    request = json.dumps(REQUEST).replace('"A Par-Bur"', '"A PAR - BUR\\ud800"')
+    done = run(request)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    [line] = [r for r in json.loads(done.stdout)["orders"] if r["input"] == "A PAR - BUR\ud800"]
+    assert line["status"] == "invalid"
+
+
+def test_a_five_thousand_digit_number_is_an_error_not_a_traceback() -> None:
+    request = json.dumps(REQUEST)[:-1] + ', "victory_centers": ' + "9" * 5000 + "}"
+    done = run(request)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "4300 digits" in json.loads(done.stdout)["error"]
