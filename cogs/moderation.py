@@ -99,8 +99,9 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
+        seen = chosen.phase.name if chosen.phase is not None else None  # what the moderator closes
         async with self.sessions() as session:
-            result = await moderation.close_now(session, chosen.id, actor)
+            result = await moderation.close_now(session, chosen.id, actor, expected_phase=seen)
         await send(interaction, modflows.answer_lines(result, "The results follow in the game channel."))
         modflows.carry_out(self.bot, result)
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import col
 
 from db.database import SessionFactory
@@ -109,18 +109,33 @@ class PhaseCloser:
         self._clock = clock
         self._slots = asyncio.Semaphore(max_concurrent)
         self._hooks = hooks or CloseHooks()
+        self.active: set[int] = set()  # phases this process is closing or finishing right now
 
     async def close(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
         """Claim the phase if it is open, then finish it. A no-op when it is not open."""
+        self.active.add(phase_id)
+        try:
+            return await self._close(phase_id, reason)
+        finally:
+            self.active.discard(phase_id)
+
+    async def _close(self, phase_id: int, reason: str) -> CloseOutcome:
         claimed = await self._claim(phase_id, reason)
         if claimed is None:
             return await self._unclaimed(phase_id)
         if self._hooks.after_claim:
             await self._hooks.after_claim(phase_id)
-        return await self.finish(phase_id)
+        return await self._finish(phase_id)
 
     async def finish(self, phase_id: int) -> CloseOutcome:
         """Adjudicate and write a phase that is ``adjudicating`` (claimed, or left so by a crash)."""
+        self.active.add(phase_id)
+        try:
+            return await self._finish(phase_id)
+        finally:
+            self.active.discard(phase_id)
+
+    async def _finish(self, phase_id: int) -> CloseOutcome:
         async with self._slots:
             request = await self._request(phase_id)
             if request is None:
@@ -150,7 +165,8 @@ class PhaseCloser:
                 .values(
                     status=PhaseStatus.ADJUDICATING,
                     adjudication_started_at=self._clock(),
-                    close_reason=reason,
+                    # a moderator's request recorded on the open phase keeps its name
+                    close_reason=func.coalesce(col(PhaseRecord.close_reason), reason),
                 )
             )
             if result.rowcount != 1:

@@ -41,6 +41,7 @@ from gm.modtools import (
     state_words,
     with_effects,
 )
+from gm.orders import early_close_due
 from gm.replacement import Replacement, replace_player
 from gm.settings import MOVEMENT_MINUTES, GameSettings
 from gm.variants import game_map
@@ -62,6 +63,7 @@ __all__ = [  # the moderators' use cases, and what they take and return (some de
     "set_civil_disorder",
 ]
 
+MODERATOR_CLOSE = "moderator"  # PhaseRecord.close_reason of an open phase a moderator asked to close
 MAX_EXTENSION_MINUTES = MOVEMENT_MINUTES[1]  # two weeks at a time
 
 
@@ -127,17 +129,45 @@ async def resume_game(
     text = f"{game.name} is running again: {say.long_name(phase.name)} closes in {say.duration(left // 60)}."
     log = await log_action(session, game, actor, now, "resume", phase=phase.name, remaining_seconds=left)
     announce_action(session, game, phase, "resume", text, [], now, log)
+    await session.flush()
+    if await early_close_due(session, phase.id):  # type: ignore[arg-type]
+        phase.deadline = now  # durable: a bot stopped before the early close still closes it at start
     await session.commit()
     result = action_result(game, "resume", text, phase, schedule=True)
     return with_effects(result, check_early_close=phase.id)
 
 
 async def close_now(
-    session: AsyncSession, game_id: int, actor: Actor, *, now: datetime | None = None
+    session: AsyncSession,
+    game_id: int,
+    actor: Actor,
+    *,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
 ) -> ModerationResult:
-    """Close the current phase at once (the Gamemaster does it when given the effects)."""
+    """Close the current phase at once (the Gamemaster does it when given the effects).
+
+    ``expected_phase``: the phase the moderator saw when asking; when the game has moved on (a close
+    just happened) nothing is done, so a second /mod close never closes the new phase by accident.
+    The request is durable: the phase's deadline becomes now, in this transaction, so a bot that
+    stops before the close runs closes the phase at its next start (gm.scheduler). A second request
+    for a phase already being closed is answered without a second announcement."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "close")
+    if expected_phase is not None and phase.name != expected_phase:
+        raise WrongGameState(
+            f"{say.long_name(expected_phase)} is already closed; {game.name} is now in "
+            f"{say.long_name(phase.name)}. Nothing was changed.",
+            "Run /mod close again if you mean to close the new phase too.",
+        )
+    if phase.close_reason == MODERATOR_CLOSE:
+        raise WrongGameState(
+            f"{say.long_name(phase.name)} is already being closed by a moderator.",
+            "The results follow in the game channel in a moment.",
+        )
+    phase.close_reason = MODERATOR_CLOSE  # requested: kept by the claim (gm.lifecycle)
+    if phase.deadline is None or phase.deadline > now:
+        phase.deadline = now
     text = f"{say.long_name(phase.name)} is being closed now by a moderator."
     log = await log_action(session, game, actor, now, "close", phase=phase.name)
     announce_action(session, game, phase, "close", text, [], now, log)

@@ -167,11 +167,11 @@ async def submit_orders(
     )
     await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
     notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
-    await session.commit()
     after = replace(state, orders={**state.orders, **current})
-    return SubmissionReport(
-        lines=tuple(outcomes), view=_view_of(after, game, phase, powers), new_phase_notice=notice
-    )
+    view = _view_of(after, game, phase, powers)
+    _record_close_request(phase, view, now)
+    await session.commit()
+    return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice)
 
 
 async def clear_orders(
@@ -202,6 +202,7 @@ async def clear_orders(
     )
     await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
     view = await _view(session, game, phase, powers)
+    _record_close_request(phase, view, now)
     await session.commit()
     return view
 
@@ -255,8 +256,17 @@ async def set_ready(
         )
     await session.flush()
     view = await _view(session, game, phase, powers)
+    _record_close_request(phase, view, now)
     await session.commit()
     return view
+
+
+def _record_close_request(phase: PhaseRecord, view: OrdersView, now: datetime) -> None:
+    """Everybody is done: the early close is due. Record it durably in the same transaction (the
+    deadline becomes now), so that a bot stopped before the close runs it at its next start, whatever
+    happens to the background task that runs it now (gm.runtime)."""
+    if view.close_now and phase.deadline is not None and phase.deadline > now:
+        phase.deadline = now
 
 
 async def early_close_due(session: AsyncSession, phase_id: int) -> bool:

@@ -69,12 +69,14 @@ class Gamemaster:
             clock=clock,
         )
         self._delivering = asyncio.Lock()
+        self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
 
     async def start(self) -> RebuildReport:
         """Start the scheduler, rebuild its jobs from the database, send what was left unsent."""
         self.scheduler.start()
         report = await self.scheduler.rebuild_from_db()
         self.scheduler.schedule_outbox_retries()
+        self.scheduler.schedule_sweep()
         await publish_pending(self.sessions, executor=self._executor, clock=self._clock)
         await self.deliver()
         return report
@@ -101,15 +103,30 @@ class Gamemaster:
     async def orders_changed(self, view: OrdersView) -> CloseOutcome | None:
         """After a submission, clear or ready: close the phase now if everybody is done."""
         if view.close_now:
-            return await self.close_phase(view.phase.id, reason="all_ready")
+            return await self.request_close(view.phase.id, reason="all_ready")
         return None
 
     async def players_changed(self, phase_id: int) -> CloseOutcome | None:
         """After someone left or was put in civil disorder: they may have been the last one awaited."""
-        async with self.sessions() as session:
-            due = await early_close_due(session, phase_id)
-            await session.commit()
-        return await self.close_phase(phase_id, reason="all_ready") if due else None
+        try:
+            async with self.sessions() as session:
+                due = await early_close_due(session, phase_id)
+                await session.commit()
+        except Exception:
+            log.exception("could not check whether phase %s may close early; the sweep will", phase_id)
+            return None
+        return await self.request_close(phase_id, reason="all_ready") if due else None
+
+    async def request_close(self, phase_id: int, *, reason: str) -> CloseOutcome | None:
+        """A close asked for in this process (not by a deadline job): run it now, and when it fails
+        (the database is down, the adjudication raised) retry it with backoff (gm.scheduler) instead
+        of leaving the phase open or adjudicating until the next restart."""
+        try:
+            return await self.close_phase(phase_id, reason=reason)
+        except Exception:
+            log.exception("closing phase %s (%s) failed; retrying with backoff", phase_id, reason)
+            self.scheduler.retry_later(phase_id)
+            return None
 
     async def apply(self, effects: Effects) -> CloseOutcome | None:
         """Carry out what a use case asked for after its commit (see gm.effects); returns the close's
@@ -128,12 +145,15 @@ class Gamemaster:
                     info.opened_at,
                     catch_up=False,
                 )
+        if effects.close_phase is not None:  # first: "being closed now" is true at once
+            closed = await self.request_close(effects.close_phase, reason=effects.close_reason)
+            if effects.deliver:
+                await self.deliver()
+            return closed
         if effects.game_ended:
             await self.publish_final(effects.game_id)
         elif effects.deliver:
             await self.deliver()
-        if effects.close_phase is not None:
-            return await self.close_phase(effects.close_phase, reason=effects.close_reason)
         if effects.check_early_close is not None:
             return await self.players_changed(effects.check_early_close)
         return None

@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 PhaseCallback = Callable[[int], Awaitable[Any]]
 Callback = Callable[[], Awaitable[Any]]
 OUTBOX_JOB = "outbox"
+SWEEP_JOB = "sweep"
+LEASE = timedelta(minutes=5)  # a phase adjudicating longer than this, and not by us, is finished
+OVERDUE_GRACE = timedelta(seconds=30)  # an open phase this long past its deadline lost its close
 REMINDER_MARGIN = timedelta(minutes=1)  # a reminder this close to the phase's opening is skipped
 RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last one repeats
 
@@ -65,6 +68,10 @@ def reminder_job_id(game_id: int, phase_name: str, hours: float) -> str:
 
 def finish_job_id(game_id: int, phase_name: str) -> str:
     return f"finish:{game_id}:{phase_name}"
+
+
+def retry_job_id(phase_id: int) -> str:
+    return f"retry:{phase_id}"
 
 
 class GameScheduler:
@@ -93,6 +100,7 @@ class GameScheduler:
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
         self._running: set[asyncio.Task[Any]] = set()
+        self.busy: Callable[[], Iterable[int]] = lambda: ()  # phases being closed in this process
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -287,6 +295,65 @@ class GameScheduler:
             await self._on_close(phase_id)
         elif status == PhaseStatus.ADJUDICATING:
             await self._on_finish(phase_id)
+
+    def retry_later(self, phase_id: int) -> None:
+        """A close that was asked for in this process (a moderator, the last ready, a resume) failed:
+        try it again with the same backoff as a failed deadline (job ``retry:{phase}``)."""
+        self._retry(retry_job_id(phase_id), phase_id, 0, "closing")
+
+    def schedule_sweep(self, every_seconds: float = 60.0) -> None:
+        """Look for phases nothing is closing every ``every_seconds``: open past their deadline with no
+        job due (a close request whose task died), or adjudicating for longer than :data:`LEASE`
+        while no close of this process works on them (a close that failed half way)."""
+        self._scheduler.add_job(
+            self._sweep_job,
+            IntervalTrigger(seconds=every_seconds, timezone="UTC"),
+            id=SWEEP_JOB,
+            replace_existing=True,
+        )
+
+    async def sweep(self, busy: Iterable[int] = ()) -> list[int]:
+        """One pass of :meth:`schedule_sweep`'s job; returns the phases it closed or finished."""
+        now = self._clock()
+        busy = set(busy)
+        async with self._sessions() as session:
+            rows = (
+                await session.exec(
+                    select(PhaseRecord, Game)
+                    .join(Game, col(Game.id) == col(PhaseRecord.game_id))
+                    .where(
+                        col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+                        (
+                            (col(PhaseRecord.status) == PhaseStatus.OPEN)
+                            & (col(PhaseRecord.deadline) <= now - OVERDUE_GRACE)
+                        )
+                        | (
+                            (col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+                            & (col(PhaseRecord.adjudication_started_at) <= now - LEASE)
+                        ),
+                    )
+                )
+            ).all()
+            await session.commit()
+        done: list[int] = []
+        pending = {job.id for job in self._scheduler.get_jobs() if job.next_run_time is not None}
+        for phase, game in rows:
+            phase_id: int = phase.id  # type: ignore[assignment]
+            if phase_id in busy or retry_job_id(phase_id) in pending:
+                continue
+            if phase.status == PhaseStatus.OPEN and game.status == GameStatus.PAUSED:
+                continue
+            log.warning(
+                "sweep: phase %s of game %s was left %s; closing it now", phase_id, game.id, phase.status
+            )
+            if await self._tracked(self._close_or_finish(phase_id), f"sweeping phase {phase_id}"):
+                done.append(phase_id)
+            else:
+                self.retry_later(phase_id)
+        return done
+
+    async def _sweep_job(self) -> None:
+        await self._tracked(self.sweep(self.busy()), "sweeping for stuck phases")
 
     def _retry(self, job_id: str, phase_id: int, attempt: int, what: str) -> None:
         """Schedule another try of a failed close under the same job id, after a growing delay."""

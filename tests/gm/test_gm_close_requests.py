@@ -1,0 +1,141 @@
+"""A requested close is never lost and never closes the wrong phase; no phase stays stuck.
+
+A moderator's /mod close, the last player's ready and a resume with everybody done record the close in
+their own transaction (the deadline becomes now), so a bot that stops before running the close closes
+the phase at its next start. /mod close names the phase the moderator saw. A close asked for in the
+process that fails is retried with backoff, and a sweep finishes phases left adjudicating."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from sqlmodel import select
+
+from db.database import SessionFactory
+from db.models import OutboxEntry, PhaseRecord
+from gm import moderation, orders
+from gm.clock import utcnow
+from gm.errors import WrongGameState
+from gm.lifecycle import CloseHooks, PhaseCloser
+from gm.runtime import Gamemaster
+from gm.scheduler import LEASE, retry_job_id
+from gm.worker import close_work
+from tests.gm.conftest import player_of
+from tests.gm.test_gm_outbox import RecordingSender
+from tests.gm.test_gm_scheduler import gamemaster, start_now
+
+JUDGE = moderation.Actor(2**62 + 41, is_server_moderator=True)
+
+
+async def phases(sessions: SessionFactory, game_id: int) -> list[tuple[str, str]]:
+    async with sessions() as s:
+        rows = (await s.exec(select(PhaseRecord).where(PhaseRecord.game_id == game_id))).all()
+        await s.commit()
+    return sorted((p.name, str(p.status)) for p in rows)
+
+
+async def restart_and_settle(sessions: SessionFactory) -> None:
+    """A new bot process on the same database: its start-up and the jobs that fire at once."""
+    gm = gamemaster(sessions)
+    await gm.start()
+    try:
+        await gm.scheduler.idle(timeout=60)
+    finally:
+        await gm.shutdown()
+
+
+async def test_a_moderators_close_survives_a_stop_before_it_ran(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow())  # the deadline is a day away
+    async with sessions() as s:
+        await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+    # the bot stops here: the background task that would close the phase never runs
+    assert await phases(sessions, started.game.id) == [("S1901M", "open")]
+    await restart_and_settle(sessions)
+    assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
+    async with sessions() as s:
+        closed = (await s.exec(select(PhaseRecord).where(PhaseRecord.name == "S1901M"))).one()
+    assert closed.close_reason == "moderator"
+
+
+async def test_the_last_ready_survives_a_stop_before_the_close_ran(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow())
+    view = None
+    for power in sorted(started.game.powers):
+        async with sessions() as s:
+            view = await orders.set_ready(s, started.game.id, player_of(started, power))
+    assert view is not None and view.close_now
+    await restart_and_settle(sessions)
+    assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
+
+
+async def test_a_second_mod_close_never_closes_the_new_phase(sessions: SessionFactory) -> None:
+    started = await start_now(sessions, utcnow())
+    gm = gamemaster(sessions)
+    async with sessions() as s:
+        first = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+    async with sessions() as s:  # a second moderator, a moment later, before the close ran
+        with pytest.raises(WrongGameState, match="already being closed"):
+            await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+    await gm.apply(first.effects)
+    async with sessions() as s:  # and after it ran: the game is in the next phase now
+        with pytest.raises(WrongGameState, match="Spring 1901 Movement is already closed"):
+            await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+    assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
+    async with sessions() as s:
+        said = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "moderation"))).all()
+    assert len([e for e in said if "being closed now" in str(e.payload)]) == 1, "announced once"
+
+
+async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck(
+    sessions: SessionFactory,
+) -> None:
+    started = await start_now(sessions, utcnow())
+    failing = {"left": 1}
+
+    async def database_gone(_phase_id: int) -> None:
+        if failing["left"]:
+            failing["left"] -= 1
+            raise ConnectionError("the database went away while the results were written")
+
+    closer = PhaseCloser(
+        sessions, work=close_work, render_maps=False, hooks=CloseHooks(before_commit=database_gone)
+    )
+    gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, closer=closer)
+    gm.scheduler.retry_delays = (0.05,)
+    gm.scheduler.start()
+    try:
+        async with sessions() as s:
+            asked = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+        assert await gm.apply(asked.effects) is None, "the close failed ..."
+        assert retry_job_id(started.phase.id) in gm.scheduler.job_ids(), "... and is tried again"
+        for _ in range(100):  # the retry fires 50 ms later
+            await asyncio.sleep(0.05)
+            await gm.scheduler.idle(timeout=60)
+            if retry_job_id(started.phase.id) not in gm.scheduler.job_ids():
+                break
+    finally:
+        await gm.shutdown()
+    assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
+
+
+async def test_the_sweep_finishes_a_phase_left_adjudicating_by_a_close_that_failed(
+    sessions: SessionFactory,
+) -> None:
+    started = await start_now(sessions, utcnow())
+    async with sessions() as s:
+        phase = await s.get(PhaseRecord, started.phase.id)
+        assert phase is not None
+        phase.status = "adjudicating"
+        phase.adjudication_started_at = utcnow() - LEASE - timedelta(seconds=1)
+        await s.commit()
+    gm = gamemaster(sessions)
+    gm.scheduler.start()
+    try:
+        assert await gm.scheduler.sweep(busy={started.phase.id}) == [], "one of ours: left alone"
+        assert await gm.scheduler.sweep() == [started.phase.id]
+        assert await gm.scheduler.sweep() == [], "once"
+    finally:
+        await gm.shutdown()
+    assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
