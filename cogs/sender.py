@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 
 import aiohttp
 import discord
@@ -45,6 +46,7 @@ from cogs.archive import archive, reopen
 from cogs.spaces import admit, evict
 from db.database import SessionFactory
 from db.models import OutboxTarget
+from gm.clock import utcnow
 from gm.games import get_game
 from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError, SentMessages, sent_messages_of
 from gm.places import GamePlaces, game_places
@@ -106,7 +108,7 @@ class DiscordSender:
             call = await self._moderators_call(message)
             if call is not None:
                 parts = [call, *parts]
-        posted = await _post(channel, parts, message.nonce)
+        posted = await _post(channel, parts, message)
         if message.kind == "game_over":
             await self._with_places(message, archive)
         return posted
@@ -198,7 +200,7 @@ class DiscordSender:
         channels = await self._private_channels(message)
         try:
             dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
-            return await _post(dm, render(message, private_channels=channels), message.nonce)
+            return await _post(dm, render(message, private_channels=channels), message)
         except discord.Forbidden as exc:
             if not channels:
                 log.info("outbox %s: %s has closed DMs and no private channel", message.id, message.user_id)
@@ -207,7 +209,7 @@ class DiscordSender:
         note = Outgoing(content=fallback_note(message.user_id), ping=message.user_id)
         parts = render(message, private_channels=channels, shared=True)  # the moderators read it too
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
-        return await _post(channel, [note, *parts], f"{message.nonce}c")
+        return await _post(channel, [note, *parts], message)
 
     async def _private_channels(self, message: OutboxMessage) -> list[int]:
         if message.game_id is None or message.user_id is None:
@@ -217,17 +219,57 @@ class DiscordSender:
         return places.channels_of(message.user_id)
 
 
-async def _post(channel: discord.abc.Messageable, parts: list[Outgoing], nonce: str) -> SentMessages:
-    """Post the parts in order, each with its own stable nonce (a retry after part 2 of 3 failed gets
-    parts 0 and 1 back from Discord instead of posting them again); returns what they became."""
-    posted = []
-    for index, part in enumerate(parts):
-        sent = await channel.send(
-            content=part.content,
-            embed=part.embed,  # type: ignore[arg-type]
-            files=part.files() or None,  # type: ignore[arg-type]
-            nonce=f"{nonce}.{index}",
-            allowed_mentions=part.allowed_mentions(),
-        )
-        posted.append((sent.channel.id, sent.id))
+NONCE_WINDOW = timedelta(minutes=3)
+"""How long Discord is trusted to remember a nonce (it says "a few minutes"); after that a message
+that may have been posted is looked for in the channel before it is posted again."""
+
+
+async def _post(
+    channel: discord.abc.Messageable, parts: list[Outgoing], message: OutboxMessage
+) -> SentMessages:
+    """Post the parts in order, each with its own stable nonce ``<nonce>.<index>`` (Discord returns the
+    message already made for a nonce it saw a moment ago), skipping the parts an earlier attempt
+    recorded, and recording each part the moment it is posted. When the first attempt is older than
+    Discord's nonce window, a part is first looked for among the bot's recent messages in the channel:
+    a post whose "sent" mark was lost is never repeated."""
+    posted = list(message.sent_parts[: len(parts)])
+    late = message.first_tried_at is not None and utcnow() - message.first_tried_at > NONCE_WINDOW
+    for index in range(len(posted), len(parts)):
+        part = parts[index]
+        found = await _already_posted(channel, part, message.first_tried_at) if late else None
+        if found is None:
+            found = await channel.send(
+                content=part.content,
+                embed=part.embed,  # type: ignore[arg-type]
+                files=part.files() or None,  # type: ignore[arg-type]
+                nonce=f"{message.nonce}.{index}",
+                allowed_mentions=part.allowed_mentions(),
+            )
+        posted.append((found.channel.id, found.id))
+        if message.record_part is not None:
+            await message.record_part(found.channel.id, found.id)
     return posted
+
+
+async def _already_posted(
+    channel: discord.abc.Messageable, part: Outgoing, since: datetime | None
+) -> discord.Message | None:
+    """The bot's own message in ``channel`` since ``since`` that says what ``part`` says, if any."""
+    try:
+        async for seen in channel.history(limit=50, after=since, oldest_first=False):
+            if seen.author.bot and _same(seen, part):
+                return seen
+    except discord.HTTPException as exc:
+        log.warning("could not read channel history to check for an earlier post: %s", exc)
+    return None
+
+
+def _same(seen: discord.Message, part: Outgoing) -> bool:
+    if (seen.content or None) != (part.content or None):
+        return False
+    if part.embed is None:
+        return not seen.embeds
+    return bool(seen.embeds) and (seen.embeds[0].title, seen.embeds[0].description) == (
+        part.embed.title,
+        part.embed.description,
+    )

@@ -298,3 +298,6 @@ class OutboxEntry(SQLModel, table=True):
     # What it became on the chat server once sent: [[channel id, message id], ...] (a rollback marks
     # the results it voids by editing those messages).
     sent_messages: list[Any] | None = Field(default=None, sa_type=JSON)
+    # The Discord nonce of its parts ("<nonce>.0", "<nonce>.1", ...): random, drawn when queued, so it
+    # is unique across databases and instances (None on rows queued before: "gm<id>").
+    nonce: str | None = Field(default=None, max_length=20)

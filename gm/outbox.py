@@ -20,10 +20,11 @@ adapter formats them. See gm/announcements.py for each kind's payload.
 from __future__ import annotations
 
 import logging
-import uuid
-from collections.abc import Sequence
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, Protocol
 
 from sqlalchemy import and_, exists, func, or_, update
@@ -37,6 +38,9 @@ from gm.clock import Clock, utcnow
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=2)
+INSTANCE = secrets.token_hex(4)
+"""This process: every claim it makes starts with it, so that a restarted bot takes back the claims of
+the process it replaces at once (:func:`release_stale_claims`) instead of waiting for their lease."""
 MAX_ATTEMPTS = 30
 BATCH = 100
 PAGE = 400  # unsent rows read at a time while looking for a batch
@@ -86,6 +90,7 @@ def enqueue(
         dedup_key=key,
         created_at=now,
         next_attempt_at=now,
+        nonce=secrets.token_hex(8),
     )
     session.add(entry)
     return entry
@@ -113,7 +118,7 @@ class OutboxMessage:
     """One message, ready for an adapter: where it goes (a channel id or a user id), what it says."""
 
     id: int
-    nonce: str  # stable across restarts; use it as the Discord message nonce
+    nonce: str  # stable across restarts, unique across databases; use it as the Discord message nonce
     kind: str
     game_id: int | None
     target_kind: str
@@ -122,6 +127,12 @@ class OutboxMessage:
     payload: dict[str, Any]
     attachments: tuple[Attachment, ...] = ()
     phase_id: int | None = None  # the phase it is about, when it is about one
+    # Parts of this message an earlier attempt already posted, in order: (channel id, message id).
+    # The adapter posts only the parts after these (a part is never posted twice) and reports each
+    # part it posts through ``record_part`` the moment Discord accepts it.
+    sent_parts: tuple[tuple[int, int], ...] = ()
+    first_tried_at: datetime | None = None  # when an attempt was first made (None: this is the first)
+    record_part: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
 
 
 SentMessages = Sequence[tuple[int, int]]
@@ -167,7 +178,7 @@ async def deliver_pending(
     report = DeliveryReport()
     seen: set[int] = set()
     while limit is None or report.sent < limit:
-        token = uuid.uuid4().hex
+        token = f"{INSTANCE}-{secrets.token_hex(12)}"
         claimed = await _claim_batch(session_factory, token, clock(), seen)
         if not claimed:
             break
@@ -323,7 +334,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         await session.commit()
     return OutboxMessage(
         id=entry.id,  # type: ignore[arg-type]
-        nonce=f"gm{entry.id}",
+        nonce=entry.nonce or f"gm{entry.id}",
         kind=entry.kind,
         game_id=entry.game_id,
         target_kind=entry.target_kind,
@@ -332,7 +343,40 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         payload=entry.payload,
         attachments=tuple(attachments),
         phase_id=entry.phase_id,
+        sent_parts=tuple((int(c), int(m)) for c, m in (entry.sent_messages or ())),
+        first_tried_at=entry.created_at if entry.attempts or entry.sent_messages else None,
+        record_part=partial(_record_part, session_factory, entry.id),  # type: ignore[arg-type]
     )
+
+
+async def release_stale_claims(session_factory: SessionFactory) -> int:
+    """Release every claim not made by this process (call at start-up: one bot process sends a
+    database's messages, so claims of any other are its predecessor's, dead with it). Returns how
+    many were released."""
+    async with session_factory() as session:
+        result = await session.exec(
+            update(OutboxEntry)
+            .where(
+                col(OutboxEntry.sent_at).is_(None),
+                col(OutboxEntry.claim_token).is_not(None),
+                ~col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
+            )
+            .values(claimed_until=None, claim_token=None)
+        )
+        await session.commit()
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+async def _record_part(
+    session_factory: SessionFactory, entry_id: int, channel_id: int, message_id: int
+) -> None:
+    """One more part of a message is on Discord: remember it at once, so that however the rest of the
+    attempt ends (a crash, a failed part, a failed "mark sent"), that part is never posted again."""
+    async with session_factory() as session:
+        entry = await session.get(OutboxEntry, entry_id)
+        if entry is not None:
+            entry.sent_messages = [*(entry.sent_messages or []), [int(channel_id), int(message_id)]]
+        await session.commit()
 
 
 async def _update_claimed(
@@ -366,7 +410,7 @@ async def _mark_sent(
         sent_at=now,
         attempts=entry.attempts + 1,
         last_error=None,
-        sent_messages=[[int(c), int(m)] for c, m in posted] if posted else None,
+        **({"sent_messages": [[int(c), int(m)] for c, m in posted]} if posted else {}),
     )
 
 

@@ -28,7 +28,7 @@ from gm.effects import Effects
 from gm.games import StartResult
 from gm.lifecycle import CloseOutcome, PhaseCloser
 from gm.orders import OrdersView, early_close_due
-from gm.outbox import DeliveryReport, OutboxSender, deliver_pending
+from gm.outbox import DeliveryReport, OutboxSender, deliver_pending, release_stale_claims
 from gm.pool import WorkerPool
 from gm.scheduler import GameScheduler, RebuildReport
 from gm.settings import GameSettings
@@ -74,6 +74,9 @@ class Gamemaster:
     async def start(self) -> RebuildReport:
         """Start the scheduler, rebuild its jobs from the database, send what was left unsent."""
         self.scheduler.start()
+        released = await release_stale_claims(self.sessions)
+        if released:
+            log.info("took back %d messages a stopped bot had claimed", released)
         report = await self.scheduler.rebuild_from_db()
         self.scheduler.schedule_outbox_retries()
         self.scheduler.schedule_sweep()

@@ -176,3 +176,59 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
             ).one()
         assert row.sent_messages == [[channel.id, m.id] for m in posted]
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def _long_results(bot: DiplomacyBot, game_id: int, key: str) -> None:
+    entry = {"status": "failed", "order": "A PAR - BUR", "input": "A Par-Bur", "reason": "bounced " * 6}
+    async with bot.services.sessions() as session:
+        enqueue(
+            session,
+            game_id=game_id,
+            kind="phase_results",
+            target=Target.game_channel(),
+            payload={
+                "title": "Long: Spring 1901 Movement results",
+                "phase": "S1901M",
+                "orders": {"FRANCE": [entry] * 40},
+            },
+            key=key,
+            now=utcnow(),
+        )
+        await session.commit()
+
+
+async def test_parts_posted_before_a_long_failure_are_never_posted_again(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Past Discord's nonce window only our own record stops a repeat: each part is recorded the
+    moment it is posted, and a lost "sent" mark is found in the channel before posting again."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Long", players=3, press="public")
+        channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        fake.world.limits.nonce_window_seconds = 0  # Discord forgot every nonce: the retry is late
+        await _long_results(bot, game_id, "part-by-part")
+        before = len(bot_messages(fake, channel))
+        fake.inject_fault(f"POST /channels/{channel.id}/messages", 503, after=2)
+        await bot.services.gamemaster.deliver()
+        sender = bot.services.gamemaster.sender
+        assert sender is not None
+        later = lambda: utcnow() + timedelta(minutes=10)  # noqa: E731
+        report = await deliver_pending(bot.services.sessions, sender, clock=later)
+        await fake.flush()
+        assert report.sent == 1
+        assert len(bot_messages(fake, channel)) == before + 3, "each part once, although the nonces expired"
+
+        # Discord took a whole post, but the mark "sent" was lost (a crash): found in the channel.
+        await _long_results(bot, game_id, "mark-lost")
+        await bot.services.gamemaster.deliver()
+        posted = len(bot_messages(fake, channel))
+        async with bot.services.sessions() as session:
+            row = (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "mark-lost"))).one()
+            row.sent_at, row.sent_messages, row.attempts = None, None, 1
+            row.created_at = utcnow() - timedelta(minutes=10)
+            await session.commit()
+        await deliver_pending(bot.services.sessions, sender, clock=later)
+        await fake.flush()
+        assert len(bot_messages(fake, channel)) == posted, "nothing posted twice"
+    assert fake.unknown_calls == [] and fake.internal_errors == []

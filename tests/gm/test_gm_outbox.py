@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 
 from db.database import SessionFactory, make_engine, make_session_factory
+from db.migrate import upgrade_database
 from db.models import OutboxEntry
 from gm import games
+from gm.clock import utcnow
 from gm.outbox import (
     OutboxMessage,
     PermanentSendError,
@@ -19,6 +22,7 @@ from gm.outbox import (
     Target,
     deliver_pending,
     enqueue,
+    release_stale_claims,
 )
 from tests.gm.conftest import T0, make_started_game
 
@@ -203,3 +207,36 @@ async def test_hundreds_of_messages_waiting_to_be_retried_do_not_hold_back_a_dm(
     report = await deliver_pending(sessions, sender, clock=Clock(T0))
     assert titles(sender) == ["dm0"]
     assert report.pending == 401
+
+
+async def test_nonces_are_random_so_two_databases_never_share_one(
+    sessions: SessionFactory, tmp_path: Path
+) -> None:
+    """Row ids repeat across databases (a restored backup, a second instance); nonces must not, or
+    Discord drops the second message as a duplicate of the first."""
+    other_engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'other.db'}")
+    await upgrade_database(other_engine)
+    other = make_session_factory(other_engine)
+    try:
+        seen = []
+        for factory in (sessions, other):
+            await queue(factory, None, Target.user(77), 1, "same")
+            sender = RecordingSender()
+            await deliver_pending(factory, sender, clock=lambda: T0 + timedelta(days=1))
+            seen.extend((m.id, m.nonce) for m in sender.sent)
+        assert seen[0][0] == seen[1][0], "the same row id in both databases"
+        assert seen[0][1] != seen[1][1] and len(seen[0][1]) <= 20
+    finally:
+        await other_engine.dispose()
+
+
+async def test_a_restarted_bot_takes_back_its_predecessors_claims_at_once(sessions: SessionFactory) -> None:
+    await queue(sessions, None, Target.user(77), 2, "claimed")
+    async with sessions() as s:  # a process that died while sending: its lease runs for minutes yet
+        for row in (await s.exec(select(OutboxEntry))).all():
+            row.claim_token, row.claimed_until = "dead0000-xyz", utcnow() + timedelta(minutes=2)
+        await s.commit()
+    assert await release_stale_claims(sessions) == 2
+    sender = RecordingSender()
+    report = await deliver_pending(sessions, sender, clock=utcnow)
+    assert report.sent == 2 and len(sender.sent) == 2
