@@ -23,6 +23,9 @@ from gm.runtime import Gamemaster
 EXTENSIONS = ("cogs.game", "cogs.orders", "cogs.maps", "cogs.dm", "cogs.moderation", "cogs.draws")
 
 
+RATE_LIMIT_WAIT = 30.0  # seconds discord.py may wait out a rate limit (its minimum)
+
+
 class DiplomacyBot(commands.Bot):
     """Upgrades the database, loads the cogs, starts the scheduler and sends the unsent outbox in
     setup_hook. Nothing connects until ``start``/``run``."""
@@ -37,6 +40,9 @@ class DiplomacyBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=GameCommandTree,
             guild_ready_timeout=guild_ready_timeout,
+            # A long rate limit on one channel raises instead of stalling every send for minutes:
+            # the outbox retries that message later and the other games' messages keep flowing.
+            max_ratelimit_timeout=RATE_LIMIT_WAIT,
         )
         self.settings = settings
         self.database = make_engine(settings.database_url)

@@ -20,6 +20,7 @@ from tests.e2e.bot_helpers import (
     bot_messages,
     current_phase,
     deadline_passes,
+    embed_text,
     make_table,
     pings,
     place_named,
@@ -231,4 +232,40 @@ async def test_parts_posted_before_a_long_failure_are_never_posted_again(
         await deliver_pending(bot.services.sessions, sender, clock=later)
         await fake.flush()
         assert len(bot_messages(fake, channel)) == posted, "nothing posted twice"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        first = await started_game(fake, bot, table, "Slow", players=3, press="public")
+        second = await started_game(fake, bot, table, "Fast", players=3, press="public")
+        slow = fake.world.channels[(await _game(bot, first)).game_channel_id]
+        fast = fake.world.channels[(await _game(bot, second)).game_channel_id]
+        fake.inject_fault(f"POST /channels/{slow.id}/messages", 429, retry_after=150)
+        async with bot.services.sessions() as session:
+            for game_id in (first, second):
+                enqueue(
+                    session,
+                    game_id=game_id,
+                    kind="note",
+                    target=Target.game_channel(),
+                    payload={"title": f"News of game {game_id}"},
+                    key=f"news:{game_id}",
+                    now=utcnow(),
+                )
+            await session.commit()
+        began = utcnow()
+        await bot.services.gamemaster.deliver()
+        await fake.flush()
+        assert any("News of game" in embed_text(m) for m in bot_messages(fake, fast))
+        assert (utcnow() - began).total_seconds() < 20, "nobody waited out the 150 s"
+        assert not any("News of game" in embed_text(m) for m in bot_messages(fake, slow))
+        sender = bot.services.gamemaster.sender
+        assert sender is not None
+        await deliver_pending(bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5))
+        await fake.flush()
+        assert len([m for m in bot_messages(fake, slow) if "News of game" in embed_text(m)]) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
