@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import timedelta
 
 import discord
 from discord.ext import commands
@@ -99,7 +100,50 @@ def is_public(channel: discord.abc.Messageable, guild: discord.Guild) -> bool:
     return True
 
 
+MISSED_WHILE_OFFLINE = (
+    "I was offline when you sent me the message above, so I did not read it, and the game may have "
+    "moved on since. Please send your orders again now; `/orders show` lists the orders I have."
+)
+OFFLINE_LOOKBACK = timedelta(days=7)  # older unanswered messages are not worth a word any more
+
+
 class DirectMessages(GameCog):
+    caught_up = False  # this process has looked for direct messages sent while it was offline
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once per start (on_ready fires again after a reconnect): answer the direct messages
+        players sent while the bot was offline."""
+        if self.caught_up:
+            return
+        self.caught_up = True
+        self.services.spawn(self.catch_up(), "answering direct messages sent while offline")
+
+    async def catch_up(self) -> int:
+        """Tell each player of a running game whose last direct messages to the bot came after its
+        last answer (so they arrived while it was offline) that they were not read. Returns how
+        many players were told."""
+        async with self.sessions() as session:
+            users = await gm_games.players_of_running_games(session)
+        told = 0
+        since = discord.utils.utcnow() - OFFLINE_LOOKBACK
+        for user_id in users:
+            try:
+                dm = await self.bot.create_dm(discord.Object(id=user_id))  # type: ignore[arg-type]
+                unanswered = []
+                async for seen in dm.history(limit=10, after=since, oldest_first=False):
+                    if seen.author.bot:  # the bot's last answer: what came before was read
+                        break
+                    unanswered.append(seen)
+                if unanswered:
+                    await unanswered[0].reply(MISSED_WHILE_OFFLINE, mention_author=False)
+                    told += 1
+            except discord.HTTPException as exc:
+                log.info("could not look at %s's direct messages after the start: %s", user_id, exc)
+        if told:
+            log.info("told %d players that their direct messages arrived while I was offline", told)
+        return told
+
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.webhook_id is not None:

@@ -322,6 +322,20 @@ async def games_of_user(
     return [await game_info(session, g) for g in (await session.exec(statement)).all()]
 
 
+async def players_of_running_games(session: AsyncSession) -> list[int]:
+    """Every user who plays in a game that is running (active or paused), once each."""
+    rows = await session.exec(
+        select(Player.user_id)
+        .join(Game, col(Game.id) == col(Player.game_id))
+        .where(
+            col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+            col(Player.status).not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),
+        )
+        .distinct()
+    )
+    return sorted(rows.all())
+
+
 # --- helpers ------------------------------------------------------------------------------------
 
 

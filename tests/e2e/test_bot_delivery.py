@@ -269,3 +269,32 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
         await fake.flush()
         assert len([m for m in bot_messages(fake, slow) if "News of game" in embed_text(m)]) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_direct_message_sent_while_the_bot_was_offline_is_answered_at_start(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Offline", players=3, press="public")
+        france = table.player("FRANCE")
+        answered = await fake.dm_bot(france, "A Par-Bur")  # read and answered while online
+        await answered
+    channel = fake.backend.open_dm(france)
+    fake.backend.post_message(channel, france.id, {"content": "A Mar-Spa"})  # the bot is down
+    england = table.player("ENGLAND")
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        told = [m for m in fake.dm_messages(france) if "I was offline when you sent me" in m.content]
+        assert len(told) == 1, "the player whose message went unread is told once"
+        assert not any("I was offline" in m.content for m in fake.dm_messages(england))
+        assert not any(
+            "I was offline" in m.content
+            for p in table.players
+            for m in fake.dm_messages(p)
+            if p is not france
+        )
+    async with running(fake, tmp_path) as bot:  # another restart: nothing new to say
+        await settle(bot, fake)
+        assert len([m for m in fake.dm_messages(france) if "I was offline" in m.content]) == 1
+    assert fake.unknown_calls == [] and fake.internal_errors == []
