@@ -192,6 +192,7 @@ class PhaseCloser:
             "orders": {p: list(texts.values()) for p, texts in state.orders.items() if texts},
             "civil_disorder": sorted(state.civil_disorder()),
             "victory_centers": played.victory_centers,
+            "last_year": GameSettings.from_json(game.settings).last_year,
             "render": self._render,
         }
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
-from render import marks_from_results, render_map
+from render import RenderOptions, marks_from_results, render_map
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,8 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
         victory_centers=request.get("victory_centers"),
     )
     adjudicated = time.perf_counter()
-    maps = render_maps(board, adjudication) if request.get("render", True) else {}
+    over = game_over_title(board, adjudication.to_json(), request.get("last_year"))
+    maps = render_maps(board, adjudication, final_title=over) if request.get("render", True) else {}
     rendered = time.perf_counter()
     return {
         "result": adjudication.to_json(),
@@ -49,14 +50,34 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_maps(board: Board, adjudication: Any) -> dict[str, bytes]:
-    """The orders map of the phase and the position map of the next one.
+def render_maps(board: Board, adjudication: Any, *, final_title: str | None = None) -> dict[str, bytes]:
+    """The orders map of the phase and the position map of the next one (or, with ``final_title``,
+    the final position of a game this phase ended).
 
     The orders map is drawn on the *resulting* board: the renderer starts each arrow where its unit
     stood and shows the dislodged units beside their attackers, which the start board cannot show.
+    It is titled with the phase it shows the orders of, not the resulting board's phase.
     """
     marks = marks_from_results(adjudication.to_json(), board.game_map)
+    position = RenderOptions(title=final_title, show_adjustments=False) if final_title is not None else None
     return {
-        ORDERS_MAP: render_map(adjudication.board, marks),
-        POSITION_MAP: render_map(adjudication.board),
+        ORDERS_MAP: render_map(adjudication.board, marks, options=RenderOptions(title=board.phase.long_name)),
+        POSITION_MAP: render_map(adjudication.board, options=position),
     }
+
+
+def game_over_title(board: Board, result: dict[str, Any], last_year: int | None) -> str | None:
+    """The final position's title when this phase ends the game (a solo, or a short game's last
+    Fall), else None. The same rule as gm.lifecycle's (a short game ends when the next phase is past
+    its last year's Fall)."""
+    after = f"Final position after {board.phase.long_name}"
+    winner = result.get("winner")
+    if winner:
+        return f"{after} \u00b7 {str(winner).title()} wins"
+    nxt = result.get("next_phase")
+    if last_year is None or not nxt:
+        return None
+    year, kind = int(nxt[1:5]), nxt[-1]
+    if year > last_year or (year == last_year and kind == "A"):
+        return f"{after} \u00b7 the game is over"
+    return None

@@ -34,12 +34,14 @@ FADING_OPACITY = 0.45
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
     """How to draw: picture width in pixels, palette ('default' or 'colorblind'), province names on or
-    off, and a title to use instead of the phase's name."""
+    off, a title to use instead of the phase's name, and whether an adjustment phase's chips show the
+    builds and removals due (not on a final position: nothing is built after the end)."""
 
     width: int = DEFAULT_WIDTH
     palette: str = "default"
     show_labels: bool = True
     title: str | None = None
+    show_adjustments: bool = True
 
 
 def _as_marks(board: Board, orders: Sequence[OrderMark | Order]) -> list[OrderMark]:
@@ -123,7 +125,15 @@ def _render_image(
         _draw_unit(img, unit, scene)
     overlay.paint_over(img)
 
-    draw_title(img, board, lay, pal, options.title or board.phase.long_name, _subtitle(marks))
+    draw_title(
+        img,
+        board,
+        lay,
+        pal,
+        options.title or board.phase.long_name,
+        _subtitle(marks),
+        adjustments=options.show_adjustments,
+    )
     draw_footer(img, lay, pal, _footer_note(board))
     return img
 

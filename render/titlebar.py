@@ -20,14 +20,24 @@ def _short(power: str) -> str:
     return power[:3].upper()
 
 
-def draw_title(img: Image.Image, board: Board, lay: Layout, pal: Palette, title: str, subtitle: str) -> None:
-    """Phase name at the left, one chip per power with its center count at the right."""
+def draw_title(
+    img: Image.Image,
+    board: Board,
+    lay: Layout,
+    pal: Palette,
+    title: str,
+    subtitle: str,
+    *,
+    adjustments: bool = True,
+) -> None:
+    """Phase name at the left, one chip per power with its center count at the right (in an
+    adjustment phase, with ``adjustments``, the builds or removals due)."""
     h = lay.title_height
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.width, h), fill=pal.title_bg)
     pad = round(h * 0.28)
     counts = board.center_counts()
-    adjusting = board.phase.kind == "A"
+    adjusting = adjustments and board.phase.kind == "A"
     unit_counts = {p: len(board.units.get(p, ())) for p in counts}
     chip_font = font(round(h * 0.34), CONDENSED_BOLD)
     delta_font = font(round(h * 0.26), CONDENSED_BOLD)
