@@ -233,6 +233,9 @@ def result_text(result: dict[str, Any]) -> str:
     return "the game ended without a winner."
 
 
+ORDER_STATES = {"none": "no orders sent yet", "some": "some units ordered", "all": "all units ordered"}
+
+
 def _power_line(power: PowerStatus, *, acting: bool) -> str:
     who = f" <@{power.user_id}>" if power.user_id is not None else ""
     state = POWER_STATES.get(power.state, power.state)
@@ -240,7 +243,9 @@ def _power_line(power: PowerStatus, *, acting: bool) -> str:
     if state:
         facts.append(state)
     elif acting and power.must_act:
-        facts.append("done ✅" if power.done else "still ordering")
+        facts.append(ORDER_STATES.get(power.orders, "still ordering"))
+        if power.done:
+            facts.append("ready ✅" if power.ready else "done ✅")
     return f"{text.power_name(power.power)}{who}: " + ", ".join(facts)
 
 

@@ -17,13 +17,13 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
-from engine import Board
+from engine import Board, Phase
 from gm.ending import FINAL_MAP
 from gm.errors import UnknownPhase
 from gm.lookup import game_phases, load_game
 from gm.variants import game_map
 from gm.views import PhaseInfo
-from gm.worker import ORDERS_MAP, POSITION_MAP
+from gm.worker import ORDERS_MAP, POSITION_MAP, final_title
 
 PRIVATE_RESULT_KEYS = ("bookkeeping",)  # a rollback's notes on player rows, by database id: not for show
 
@@ -100,7 +100,10 @@ async def phase_map(
         return MapImage(filename, stored.png)
     if kind == ORDERS_MAP:
         return None
-    png = await asyncio.to_thread(_render_position, board, game.variant)
+    title = None
+    if kind == FINAL_MAP:  # the same picture the close would have stored
+        title = final_title(Phase.parse(phase.name).long_name, (phase.results or {}).get("winner"))
+    png = await asyncio.to_thread(_render_position, board, game.variant, title)
     if png is None:
         return None
     session.add(PhaseMap(phase_id=phase.id, kind=kind, png=png, created_at=datetime.now(UTC)))  # type: ignore[arg-type]
@@ -132,9 +135,10 @@ def _pick(
     )
 
 
-def _render_position(board_json: dict[str, Any], variant: str) -> bytes | None:
+def _render_position(board_json: dict[str, Any], variant: str, title: str | None = None) -> bytes | None:
     try:
-        from render import render_map
+        from render import RenderOptions, render_map
     except ImportError:
         return None
-    return render_map(Board.from_json(board_json, game_map(variant)))
+    options = RenderOptions(title=title, show_adjustments=False) if title else None
+    return render_map(Board.from_json(board_json, game_map(variant)), options=options)

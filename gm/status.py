@@ -19,7 +19,7 @@ from db.models import GameLogEntry, GameStatus, PhaseRecord, PhaseStatus, Player
 from gm import announcements as say
 from gm.lookup import ENDED_STATES, latest_phase, load_game
 from gm.modtools import MOD_PREFIX
-from gm.progress import phase_state
+from gm.progress import PhaseState, phase_state
 from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
 from gm.votes import ProposalInfo, open_proposals
@@ -38,6 +38,9 @@ class PowerStatus:
     must_act: bool  # has something to order in this phase
     ready: bool  # said /ready
     done: bool  # ready, or (retreats, adjustments) everything it must order is in
+    # How far its orders are, never what they are: "none" (nothing sent), "some" (some units still
+    # without an order), "all" (every unit ordered); "" when it has nothing to order
+    orders: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,12 @@ class GameStatusView:
     votes: tuple[ProposalInfo, ...]  # open proposals (kind and beneficiary only)
     moderation: tuple[LogLine, ...]  # newest last
     result: dict[str, Any] | None
+
+
+def _order_state(state: PhaseState, power: str) -> str:
+    if not state.orders.get(power):
+        return "none"
+    return "some" if state.missing(power) else "all"
 
 
 async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 25) -> GameStatusView:
@@ -86,6 +95,7 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
                     must_act=must_act,
                     ready=ready,
                     done=done,
+                    orders=_order_state(state, power) if must_act else "",
                 )
             )
     log = (

@@ -70,14 +70,19 @@ def game_over_title(board: Board, result: dict[str, Any], last_year: int | None)
     """The final position's title when this phase ends the game (a solo, or a short game's last
     Fall), else None. The same rule as gm.lifecycle's (a short game ends when the next phase is past
     its last year's Fall)."""
-    after = f"Final position after {board.phase.long_name}"
     winner = result.get("winner")
     if winner:
-        return f"{after} \u00b7 {str(winner).title()} wins"
+        return final_title(board.phase.long_name, winner)
     nxt = result.get("next_phase")
     if last_year is None or not nxt:
         return None
     year, kind = int(nxt[1:5]), nxt[-1]
     if year > last_year or (year == last_year and kind == "A"):
-        return f"{after} \u00b7 the game is over"
+        return final_title(board.phase.long_name, None)
     return None
+
+
+def final_title(last_phase: str, winner: str | None) -> str:
+    """``Final position after Fall 1902 Movement · France wins`` (or ``· the game is over``)."""
+    end = f"{str(winner).title()} wins" if winner else "the game is over"
+    return f"Final position after {last_phase} \u00b7 {end}"

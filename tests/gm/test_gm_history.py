@@ -13,7 +13,7 @@ from engine import Board, load_map
 from gm.errors import UnknownPhase
 from gm.history import phase_history, phase_map
 from gm.settings import GameSettings
-from render import render_map
+from render import RenderOptions, render_map
 from tests.gm.conftest import make_closer, make_started_game, submit
 
 
@@ -86,4 +86,9 @@ async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
         ).one()  # stored at the close, or once when first asked for
     assert shown.png == final.png != opening.png
     assert "A BEL" in phase.results["board_after"]["units"]["FRANCE"]
-    assert shown.png == render_map(Board.from_json(phase.results["board_after"], load_map()))
+    final_options = RenderOptions(
+        title="Final position after Fall 1901 Movement \u00b7 the game is over", show_adjustments=False
+    )
+    assert shown.png == render_map(
+        Board.from_json(phase.results["board_after"], load_map()), options=final_options
+    )
