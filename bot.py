@@ -20,7 +20,15 @@ from db.migrate import upgrade_database
 from gm.games import FormingLimits
 from gm.runtime import Gamemaster
 
-EXTENSIONS = ("cogs.game", "cogs.orders", "cogs.maps", "cogs.dm", "cogs.moderation", "cogs.draws")
+EXTENSIONS = (
+    "cogs.game",
+    "cogs.orders",
+    "cogs.maps",
+    "cogs.dm",
+    "cogs.moderation",
+    "cogs.draws",
+    "cogs.notify",
+)
 
 
 RATE_LIMIT_WAIT = 30.0  # seconds discord.py may wait out a rate limit (its minimum)

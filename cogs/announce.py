@@ -18,6 +18,7 @@ import discord
 
 from cogs import finalpost
 from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, due, plural, power_name, powers_text, safe, when
+from db.models import OutboxTarget
 from engine import Phase, load_map
 from gm.outbox import Attachment, OutboxMessage
 
@@ -108,6 +109,10 @@ def render(
         _add_text(embed, HOW_TO_ORDER_HERE)
     elif kind == "reminder":
         _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")
+    elif kind == "phase_opened" and message.target_kind == OutboxTarget.USER and not shared:  # by DM
+        _add_text(
+            embed, "Send your orders by replying here, or with `/order` or `/orders edit` on the server."
+        )
     elif kind == "phase_opened":
         _add_text(
             embed,
@@ -120,6 +125,11 @@ def render(
         embed.colour = KIND_COLOURS[kind]
     if kind == "rollback" and attachments:
         embed.set_image(url=f"attachment://{attachments[0].filename}")
+    ping = payload.get("ping_user_id") if kind == "phase_opened" else None
+    if ping:  # one message: the mention that notifies the player, and their call to order
+        phase = payload.get("phase") or ""
+        content = f"<@{int(ping)}>, {long_name(phase)} has begun: your orders, please."
+        return [Outgoing(content=content, embed=embed, attachments=attachments, ping=int(ping))]
     return [Outgoing(embed=embed, attachments=attachments)]
 
 

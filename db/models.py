@@ -99,6 +99,8 @@ class Player(SQLModel, table=True):
     # Movement phases missed in a row (retreats and adjustments do not count), reset by any phase in
     # which they acted; reaching the game's ``civil_disorder_after`` puts the player in civil disorder.
     missed_in_a_row: int = 0
+    # How the player is told that a phase wants their orders: gm.settings.NOTIFY_* (None: the default)
+    notify: str | None = Field(default=None, max_length=10)
 
 
 class PowerAssignment(SQLModel, table=True):

@@ -38,7 +38,7 @@ from gm.errors import (
 )
 from gm.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.outbox import Target, enqueue
-from gm.settings import GameSettings
+from gm.settings import NOTIFY_CHOICES, GameSettings
 from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
 
@@ -320,6 +320,19 @@ async def games_of_user(
     if not include_ended:
         statement = statement.where(col(Game.status).not_in(ENDED_STATES))
     return [await game_info(session, g) for g in (await session.exec(statement)).all()]
+
+
+async def set_notify(session: AsyncSession, game_id: int, user_id: int, choice: str) -> GameInfo:
+    """How the player is called to order in ``game_id`` (gm.settings.NOTIFY_*)."""
+    if choice not in NOTIFY_CHOICES:
+        raise InvalidSettings(
+            [f"{choice!r} is no way to be told; choose {', '.join(NOTIFY_CHOICES)}."], "Nothing was changed."
+        )
+    game = await load_game(session, game_id, for_update=True)
+    player = await load_player(session, game, user_id)
+    player.notify = choice
+    await session.commit()
+    return await game_info(session, game)
 
 
 async def players_of_running_games(session: AsyncSession) -> list[int]:

@@ -50,7 +50,7 @@ from gm.lookup import lock_game
 from gm.outbox import Target, enqueue
 from gm.pool import run_off_loop
 from gm.progress import PhaseState, phase_state
-from gm.settings import GameSettings
+from gm.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, notify_choice
 from gm.variants import game_map, get_variant
 from gm.views import PhaseInfo
 from gm.worker import POSITION_MAP, close_work
@@ -426,16 +426,27 @@ def queue_calls_to_order(
         board=board,
         adjustments=phase.adjustments,
         deadline=phase.deadline,
+        before=None if reopened else state.board,
     )
+    notified: set[int] = set()  # a player of several powers is mentioned once, on the first call
     for power, payload in calls.items():
         if state.active(power):
+            player = state.player_of.get(power)
+            choice = notify_choice(player.notify if player is not None else None)
+            user_id = player.user_id if player is not None else None
+            target = Target.power_channel(power)
+            if choice == NOTIFY_DM and user_id is not None:
+                target = Target.user(user_id)
+            ping = user_id if choice != NOTIFY_NONE and user_id not in notified else None
+            if ping is not None:
+                notified.add(ping)
             enqueue(
                 session,
                 game_id=game.id,
                 phase_id=phase.id,
                 kind="phase_opened",
-                target=Target.power_channel(power),
-                payload={**payload, "reopened": True} if reopened else payload,
+                target=target,
+                payload={**payload, "reopened": reopened, "ping_user_id": ping},
                 key=f"phase_opened:{phase.id}:{power}{key_suffix}",
                 now=now,
             )

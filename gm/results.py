@@ -151,9 +151,17 @@ def results_payload(
 
 
 def opened_payloads(
-    *, game_id: int, game_name: str, board: Any, adjustments: dict[str, int] | None, deadline: datetime | None
+    *,
+    game_id: int,
+    game_name: str,
+    board: Any,
+    adjustments: dict[str, int] | None,
+    deadline: datetime | None,
+    before: Any | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """power -> the message calling it to order in the new phase, for powers that have something to do."""
+    """power -> the message calling it to order in the new phase, for powers that have something to do:
+    a personal summary first (what happened to its units and centers since ``before``, the board the
+    previous phase started from), then what it must order."""
     out = {}
     phase_name = str(board.phase)
     for power, duty in duties(board, adjustments).items():
@@ -163,7 +171,7 @@ def opened_payloads(
             game_id,
             game_name,
             title=f"{say.power_name(power)}: {say.long_name(phase_name)} orders",
-            lines=_duty_lines(duty, board),
+            lines=[*summary_lines(power, board, before), *_duty_lines(duty, board)],
             phase=phase_name,
             deadline=deadline,
             power=power,
@@ -172,12 +180,40 @@ def opened_payloads(
     return out
 
 
+def summary_lines(power: str, board: Any, before: Any | None) -> list[str]:
+    """What changed for ``power`` since ``before``: centers gained and lost (plain facts of the board)."""
+    if before is None:
+        return []
+    now_owned = set(board.centers.get(power, ()))
+    was_owned = set(before.centers.get(power, ()))
+    lines = []
+    gained, lost = sorted(now_owned - was_owned), sorted(was_owned - now_owned)
+    if gained:
+        lines.append(f"You gained {_and(gained, 'and')}.")
+    if lost:
+        lines.append(f"You lost {_and(lost, 'and')}.")
+    return lines
+
+
 def _duty_lines(duty: Duty, board: Any) -> list[str]:
     if duty.kind == "M":
         return ["Your units: " + ", ".join(duty.units)]
     if duty.kind == "R":
-        options = {str(d.unit): d.retreats for d in board.dislodged_of(duty.power)}
-        return [f"{u} must retreat to {_and(list(options[u]), 'or')}, or disband." for u in duty.units]
+        dislodged = {str(d.unit): d for d in board.dislodged_of(duty.power)}
+        lines = []
+        for u in duty.units:
+            entry = dislodged[u]
+            by = f" by the attack from {entry.attacker_from}" if entry.attacker_from else ""
+            lines.append(
+                f"Your {u} was dislodged{by}: retreat to {_and(list(entry.retreats), 'or')}, or disband."
+            )
+        return lines
     if duty.builds:
-        return [f"You may build {say.plural(duty.builds, 'unit')} in your vacant home centers (or WAIVE)."]
+        vacant = [
+            c
+            for c in board.game_map.home_centers.get(duty.power, ())
+            if c in board.centers.get(duty.power, ()) and board.unit_at(c) is None
+        ]
+        where = f": in {_and(vacant, 'or')}" if vacant else ""
+        return [f"You may build {say.plural(duty.builds, 'unit')}{where} (or WAIVE)."]
     return [f"You must remove {say.plural(duty.removals, 'unit')}."]

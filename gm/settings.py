@@ -148,3 +148,14 @@ def _range_text(counts: tuple[int, ...]) -> str:
     if list(counts) == list(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]} to {counts[-1]}"
     return ", ".join(map(str, counts))
+
+
+NOTIFY_CHANNEL = "channel"  # the call to order mentions the player in their power's channel (default)
+NOTIFY_DM = "dm"  # the call to order comes by direct message
+NOTIFY_NONE = "none"  # the call to order is posted in the power's channel without a mention
+NOTIFY_CHOICES = (NOTIFY_CHANNEL, NOTIFY_DM, NOTIFY_NONE)
+
+
+def notify_choice(stored: str | None) -> str:
+    """A player's notification choice (``/notify``), the default when unset or unknown."""
+    return stored if stored in NOTIFY_CHOICES else NOTIFY_CHANNEL

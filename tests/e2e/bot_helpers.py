@@ -223,16 +223,42 @@ def bot_messages(fake: FakeDiscord, channel: Channel) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if m.author_id == fake.world.bot.id]
 
 
-def pings(fake: FakeDiscord) -> list[tuple[Message, dict]]:
-    """Bot messages that notify someone (a mention that pings, or @everyone)."""
+CALL_TO_ORDER = re.compile(r"<@(\d+)>, .+ has begun: your orders, please\.")
+
+
+def pings(fake: FakeDiscord, *, calls_to_order: bool = False) -> list[tuple[Message, dict]]:
+    """Bot messages that notify someone (a mention that pings, or @everyone). A phase's call to order
+    mentions its player on purpose: left out unless ``calls_to_order`` (see :func:`calls_to_order`)."""
     found = []
     for message in fake.world.messages.values():
         if message.author_id != fake.world.bot.id:
             continue
         mentions = mentions_of(fake.world, message)
         if mentions["mentions"] or mentions["mention_roles"] or mentions["mention_everyone"]:
+            if not calls_to_order and is_call_to_order(message, mentions):
+                continue
             found.append((message, mentions))
     return found
+
+
+def is_call_to_order(message: Message, mentions: dict) -> bool:
+    """A phase's call to order: it mentions exactly the one player it calls, and nobody else."""
+    match = CALL_TO_ORDER.match(message.content or "")
+    return (
+        match is not None
+        and [int(u["id"]) for u in mentions["mentions"]] == [int(match[1])]
+        and not mentions["mention_roles"]
+        and not mentions["mention_everyone"]
+    )
+
+
+def calls_to_order(fake: FakeDiscord) -> list[tuple[Message, int]]:
+    """Every call to order the bot posted: the message and the user it notified."""
+    return [
+        (message, int(mentions["mentions"][0]["id"]))
+        for message, mentions in pings(fake, calls_to_order=True)
+        if is_call_to_order(message, mentions)
+    ]
 
 
 def viewers(fake: FakeDiscord, channel: Channel, users: list[User]) -> set[str]:

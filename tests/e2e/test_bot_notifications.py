@@ -1,0 +1,57 @@
+"""When a phase opens, each player with something to do is notified once, the way they chose with
+/notify (a mention in their power's channel by default, a direct message, or none), with their own
+summary and nothing of anyone else's orders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.bot_helpers import (
+    ask,
+    calls_to_order,
+    deadline_passes,
+    embed_text,
+    make_table,
+    place_named,
+    running,
+    settle,
+    started_game,
+)
+from tests.e2e.fakediscord import FakeDiscord
+
+
+async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Calls", players=3, press="public")
+        by_dm, silent = table.player("FRANCE"), table.player("ENGLAND")
+        chose = await ask(fake, by_dm, "notify", channel=table.general, how="dm")
+        assert "direct message" in chose.content
+        await ask(fake, silent, "notify", channel=table.general, how="none")
+        await ask(fake, by_dm, "order", channel=table.general, text="A Par-Bur")
+        before = {m.id for m, _ in calls_to_order(fake)}
+        dms_before = {u.id: len(fake.dm_messages(u)) for u in table.players}
+
+        await deadline_passes(bot, fake, game_id)
+        await settle(bot, fake)
+        calls = [(m, user) for m, user in calls_to_order(fake) if m.id not in before]
+        called = sorted(user for _, user in calls)
+        others = sorted(u.id for u in table.players if u.id not in (silent.id,))
+        assert called == others, (
+            "everyone with orders to give, once (whatever powers they hold), not the player who chose none"
+        )
+        for message, user_id in calls:
+            assert "Fall 1901 Movement has begun" in message.content
+            text = embed_text(message)
+            assert "PAR - BUR" not in text or user_id == by_dm.id, "nobody sees another's orders"
+        [dm_call] = [m for m, user in calls if user == by_dm.id]
+        assert fake.world.channels[dm_call.channel_id].is_dm, "France chose direct messages"
+        assert "replying here" in embed_text(dm_call)
+        for user in table.players:  # one or two private messages a phase, no more
+            assert len(fake.dm_messages(user)) - dms_before[user.id] <= 2
+        silent_channel = place_named(fake, table.guild, game_id, f"g{game_id}-england")
+        quiet = [
+            m for m in fake.channel_messages(silent_channel) if "Fall 1901 Movement orders" in embed_text(m)
+        ]
+        assert len(quiet) == 1 and not quiet[0].content, "posted without a mention"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
