@@ -48,6 +48,7 @@ PRIVATE_MENTION = (
     "to delete it."
 )
 HELP_WORDS = {"help", "?", "hi", "hello", "orders"}
+READY_WORDS = {"ready", "done", "i am done", "i'm done", "im done", "i am ready", "i'm ready"}
 ONLY_COUNTS = "The moderators can read this channel, so I never repeat orders here before the phase closes."
 
 
@@ -153,8 +154,12 @@ class DirectMessages(GameCog):
             return
         report: SubmissionReport | None = None
         try:
-            report = await self._answer(message)
-            lines = text.report_lines(report) if report is not None else self._help(message)
+            ready = await self._ready(message)
+            if ready is not None:
+                lines = ready
+            else:
+                report = await self._answer(message)
+                lines = text.report_lines(report) if report is not None else self._help(message)
         except GameError as exc:
             lines = [error_text(exc) or str(exc)]
         except Exception:
@@ -177,6 +182,22 @@ class DirectMessages(GameCog):
         if not (message.content or "").strip():
             return ["I read orders as text: write one order per line, like `A Par-Bur`.", HOW_TO_ORDER]
         return [HOW_TO_ORDER]
+
+    async def _ready(self, message: discord.Message) -> list[str] | None:
+        """ "ready" or "done" by direct message is /ready (None: the message is something else)."""
+        wanted, rest = split_game_line(message.content or "")
+        if rest.strip().strip(".!").casefold() not in READY_WORDS:
+            return None
+        async with self.sessions() as session:
+            mine = await gm_games.games_of_user(session, message.author.id)
+        game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
+        async with self.sessions() as session:
+            view = await gm_orders.set_ready(session, game.id, message.author.id)
+        actions.after_orders(self.bot, view)
+        return [
+            "You are ready. The phase closes when every player is, or at the deadline.",
+            *text.view_lines(view),
+        ]
 
     async def _answer(self, message: discord.Message) -> SubmissionReport | None:
         """The submission's report, or None when the message asks for help."""

@@ -712,6 +712,10 @@ class _Grammar:
             return Build(unit), False
         if k in (LOC, TYPE, POWER) and self.phase_kind == "A" and unit.type is not None:
             return Build(unit), True  # "A Mun, F Kie" split badly: finish() reports the second order
+        if k == LOC and self.phase_kind == "R":  # "A Ber Mun": the dash left out
+            return Retreat(unit, self.location("where it retreats to", f"{unit} R BUR")), False
+        if k == LOC and self.phase_kind in (None, "M"):  # "A Ber Mun": a move without its dash
+            return self.move(unit), False
         raise self.incomplete(_EXPECT_AFTER_UNIT[self.phase_kind], _EXAMPLES[self.phase_kind].format(u=unit))
 
     def move(self, unit: Unit) -> Order:

@@ -55,3 +55,15 @@ async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDisc
         ]
         assert len(quiet) == 1 and not quiet[0].content, "posted without a mention"
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_ready_or_done_by_direct_message_is_ready(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Phone", players=3, press="public")
+        france = table.player("FRANCE")
+        answer = await (await fake.dm_bot(france, "Done!"))
+        assert "You are ready" in answer.content
+        status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
+        assert f"<@{france.id}>: 3 centers, 3 units, no orders sent yet, ready ✅" in status.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -400,3 +400,17 @@ def test_split_orders_then_parse_the_rulebook_layout(game_map: GameMap) -> None:
 def test_bare_flag_is_the_same_on_every_path(game_map: GameMap, text: str, bare: bool) -> None:
     assert read_line(text, game_map, "A").bare is bare
     assert read_line(text, game_map, "A").order == parse_order(text, game_map, "A")
+
+
+@pytest.mark.parametrize(
+    ("text", "phase_kind", "read"),
+    [
+        ("A Ber Mun", "M", "A BER - MUN"),  # the dash left out, as players type on phones
+        ("F Kie Hol", None, "F KIE - HOL"),
+        ("A Ber Mun", "R", "A BER R MUN"),
+    ],
+)
+def test_a_move_without_its_dash_is_read(
+    game_map: GameMap, text: str, phase_kind: str | None, read: str
+) -> None:
+    assert str(parse_order(text, game_map, phase_kind)) == read
