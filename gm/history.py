@@ -8,6 +8,7 @@ position) is rendered once, off the event loop, and stored.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -130,9 +131,35 @@ def _pick(
     for phase in reversed(phases):
         if phase.name == wanted:
             return phase
+    for phase in reversed(phases):  # "S1901", "spring 1901", "Fall 1901 retreats", "winter 1901"
+        if _means(phase_name, phase.name):
+            return phase
     raise UnknownPhase(
         f"{game_name} has no phase {phase_name!r}.", "Its phases so far: " + ", ".join(p.name for p in phases)
     )
+
+
+_SEASONS = {"S": ("spring", "s"), "F": ("fall", "autumn", "f"), "W": ("winter", "w")}
+_KINDS = {
+    "M": ("movement", "moves", "m"),
+    "R": ("retreats", "retreat", "r"),
+    "A": ("adjustments", "builds", "a"),
+}
+
+
+def _means(text: str, name: str) -> bool:
+    """Whether a player's ``text`` names the phase ``name`` (S1901M): its season and year, written
+    as a code or in words, with its kind optional (a season's movement phase when left out)."""
+    words = re.findall(r"[a-z]+|\d{4}", text.casefold())
+    if len(words) == 1 and re.fullmatch(r"[a-z]\d{4}[a-z]?", text.strip().casefold()):
+        code = text.strip().casefold()
+        words = [code[0], code[1:5], *([code[5]] if len(code) == 6 else [])]
+    season, year, kind = name[0], name[1:5], name[5]
+    if len(words) < 2 or words[0] not in _SEASONS[season] or words[1] != year:
+        return False
+    if len(words) == 2:
+        return kind == "M" or season == "W"
+    return len(words) == 3 and words[2] in _KINDS[kind]
 
 
 def _render_position(board_json: dict[str, Any], variant: str, title: str | None = None) -> bytes | None:

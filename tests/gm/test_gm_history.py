@@ -92,3 +92,12 @@ async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
     assert shown.png == render_map(
         Board.from_json(phase.results["board_after"], load_map()), options=final_options
     )
+
+
+@pytest.mark.parametrize("asked", ["S1901", "spring 1901", "Spring 1901 Movement", "s1901m"])
+async def test_a_phase_is_found_by_how_players_write_it(sessions: SessionFactory, asked: str) -> None:
+    started = await make_started_game(sessions)
+    await make_closer(sessions).close(started.phase.id)
+    async with sessions() as s:
+        shown = await phase_map(s, started.game.id, asked)
+    assert shown is not None and shown.filename == "S1901M-position.png"
