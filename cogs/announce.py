@@ -238,10 +238,15 @@ def _welcome(payload: dict[str, Any], private_channels: list[int], *, shared: bo
     lines = [_line(x) for x in payload.get("lines", [])] if replacing else []
     units: dict[str, list[str]] = payload.get("units", {})
     orders: dict[str, list[str]] = payload.get("orders") or {}
+    owned: dict[str, list[str]] | None = payload.get("centers")
     for power in payload.get("powers", []):
-        homes = ", ".join(game_map.name_of(c) for c in game_map.home_centers.get(power, ()))
         lines.append(f"**{power_name(power)}**")
-        lines.append(f"Home centers: {homes}")
+        if owned is not None:  # a game under way: the centers it owns now, not its home centers
+            held = ", ".join(game_map.name_of(c) for c in owned.get(power, []))
+            lines.append(f"Centers: {held or 'none'}")
+        else:
+            homes = ", ".join(game_map.name_of(c) for c in game_map.home_centers.get(power, ()))
+            lines.append(f"Home centers: {homes}")
         lines.append(f"Units: {', '.join(units.get(power, [])) or 'none'}")
         if replacing and shared:  # the moderators read this channel: counts only, before the close
             given_count = len(orders.get(power, []))

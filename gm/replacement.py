@@ -158,8 +158,10 @@ async def replace_player(
             deadline=phase.deadline,
             powers=powers,
             units={p: list(board.get("units", {}).get(p, [])) for p in powers},
+            centers={p: sorted(board.get("centers", {}).get(p, [])) for p in powers},  # owned now
             orders={p: [o.text for o in given if o.power == p] for p in powers},  # now theirs to see
             replacement=True,
+            variant=game.variant,
         ),
         key=f"welcome:{game.id}:{new_user_id}:mod{log.id}",
         now=now,
