@@ -39,10 +39,10 @@ from cogs.spaces import (
 from cogs.views import join_view
 from gm import games as gm_games
 from gm.configure import update_settings
-from gm.errors import GameError, NotAllowed, UnknownGame
+from gm.errors import GameError, InvalidSettings, NotAllowed, UnknownGame
 from gm.export import export_game
 from gm.places import PlaceKind, ensure_place_tag, game_places, record_place
-from gm.settings import GameSettings
+from gm.settings import GameSettings, effective_reminders
 from gm.status import GameStatusView, LogLine, PowerStatus, game_status
 from gm.variants import STANDARD, get_variant, variant_for_players, variants
 from gm.views import GameInfo
@@ -73,6 +73,7 @@ SETTING_OPTIONS = {
     "retreat_hours": "Hours for each retreat phase (default 12)",
     "adjustment_hours": "Hours for each winter adjustment phase (default 12)",
     "last_year": "End the game after this year's autumn (default: play until someone wins)",
+    "reminders": "Hours before each deadline to remind players, e.g. 24,1 (default) or 0.25; none for none",
 }
 
 
@@ -84,6 +85,7 @@ def settings_changes(
     adjustment_hours: float | None,
     last_year: int | None,
     civil_disorder_after: int | None = None,
+    reminders: str | None = None,
 ) -> dict[str, Any]:
     """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges."""
     changes: dict[str, Any] = {}
@@ -102,7 +104,24 @@ def settings_changes(
             changes[key] = text.hours_in_minutes(option, hours)
     if last_year is not None:
         changes["last_year"] = last_year
+    if reminders is not None:
+        changes["reminder_hours"] = reminder_option(reminders)
     return changes
+
+
+def reminder_option(typed: str) -> tuple[float, ...]:
+    """``24,1`` or ``24 1`` or ``none`` -> the hours (gm checks their range)."""
+    words = [w for w in re.split(r"[,;\s]+", typed.strip().casefold()) if w and w not in ("h", "hours")]
+    if words in ([], ["none"], ["0"]):
+        return ()
+    try:
+        hours = tuple(float(w.removesuffix("h")) for w in words)
+    except ValueError:
+        raise InvalidSettings(
+            [f"Reminders are hours before the deadline, like 24,1; not {text.safe(typed, limit=40)!r}."],
+            "Write hours separated by commas, or none.",
+        ) from None
+    return tuple(text.hours_in_minutes("reminders", h) / 60 for h in hours)
 
 
 def duration(minutes: int) -> str:
@@ -144,8 +163,24 @@ def disorder_text(after: int) -> str:
     return f"after {text.plural(after, 'missed movement phase')} in a row"
 
 
+def reminders_text(settings: GameSettings) -> str:
+    """What will really happen: the reminders each kind of phase gets (scaled to its length)."""
+    said: dict[str, list[str]] = {}
+    for kind, minutes in (
+        ("movement", settings.movement_minutes),
+        ("retreat", settings.retreat_minutes),
+        ("adjustment", settings.adjustment_minutes),
+    ):
+        hours = effective_reminders(settings.reminder_hours, minutes)
+        words = " and ".join(duration(round(h * 60)) for h in hours) or "none"
+        said.setdefault(words, []).append(kind)
+    if len(said) == 1:
+        words = next(iter(said))
+        return "none" if words == "none" else f"{words} before each deadline"
+    return "; ".join(f"{words} before a {' or '.join(kinds)} deadline" for words, kinds in said.items())
+
+
 def settings_lines(settings: GameSettings, variant: str | None = None) -> list[str]:
-    reminders = " and ".join(f"{h:g} h" for h in settings.reminder_hours)
     return [
         *([variant_line(variant)] if variant is not None else []),
         f"**Players:** {settings.players}",
@@ -153,7 +188,7 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         f"**Phases:** movement {duration(settings.movement_minutes)}, retreats "
         f"{duration(settings.retreat_minutes)}, adjustments {duration(settings.adjustment_minutes)}",
         "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
-        f"**Reminders:** {reminders or 'none'} before each deadline",
+        f"**Reminders:** {reminders_text(settings)}",
         f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
     ]
 
@@ -277,12 +312,20 @@ class GameCommands(GameCog):
         adjustment_hours: float | None = None,
         last_year: int | None = None,
         civil_disorder_after: int | None = None,
+        reminders: str | None = None,
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
         variant, players = pick_variant(variant, players)
         changes = settings_changes(
-            players, press, movement_hours, retreat_hours, adjustment_hours, last_year, civil_disorder_after
+            players,
+            press,
+            movement_hours,
+            retreat_hours,
+            adjustment_hours,
+            last_year,
+            civil_disorder_after,
+            reminders,
         )
         settings = GameSettings(**changes)
         async with self.sessions() as session:
@@ -529,10 +572,18 @@ class GameCommands(GameCog):
         adjustment_hours: float | None = None,
         last_year: int | None = None,
         civil_disorder_after: int | None = None,
+        reminders: str | None = None,
     ) -> None:
         await defer(interaction)
         changes = settings_changes(
-            players, press, movement_hours, retreat_hours, adjustment_hours, last_year, civil_disorder_after
+            players,
+            press,
+            movement_hours,
+            retreat_hours,
+            adjustment_hours,
+            last_year,
+            civil_disorder_after,
+            reminders,
         )
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)

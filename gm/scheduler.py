@@ -36,7 +36,7 @@ from db.database import SessionFactory
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus
 from gm.clock import Clock, utcnow
 from gm.reminders import queue_reminders
-from gm.settings import GameSettings
+from gm.settings import GameSettings, effective_reminders
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +218,10 @@ class GameScheduler:
         self.unschedule_phase(game_id, phase_name)
         if deadline is None:
             return 0
+        if opened_at is not None:  # scaled to the phase's length (gm.settings.effective_reminders)
+            reminder_hours = effective_reminders(
+                tuple(reminder_hours), (deadline - opened_at).total_seconds() / 60
+            )
         if catch_up is None:
             catch_up = opened_at is not None
         now = self._clock()

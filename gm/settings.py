@@ -98,6 +98,18 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def effective_reminders(hours: tuple[float, ...], phase_minutes: float) -> tuple[float, ...]:
+    """The reminders a phase of ``phase_minutes`` really gets: those shorter than the phase (a 24-hour
+    reminder of a 24-hour or 10-minute phase could never come), and when none is left, one a fifth
+    of the phase before its deadline (at least the shortest reminder there is): a 10-minute phase
+    gets one 5 minutes before, not "24 h and 1 h" that never fire."""
+    length = phase_minutes / 60
+    kept = tuple(h for h in hours if h < length)
+    if kept or not hours:
+        return kept
+    return (round(max(REMINDER_HOURS[0], length / 5), 4),)
+
+
 def _reminder_hours(problems: list[str], value: object) -> tuple[float, ...]:
     """The reminders as hours, latest first; a problem for each value that is not a number in range."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):

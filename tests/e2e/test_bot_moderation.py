@@ -231,7 +231,9 @@ async def test_a_replacement_inherits_the_seat_its_places_and_its_orders(
         [welcome] = [m for m in fake.dm_messages(newcomer) if "You play France and Turkey" in embed_text(m)]
         told = embed_text(welcome)
         assert "A moderator gave you France and Turkey" in told
-        assert "Centers: Brest, Marseilles, Paris" in told and "Centers: Ankara, Constantinople, Smyrna" in told
+        assert (
+            "Centers: Brest, Marseilles, Paris" in told and "Centers: Ankara, Constantinople, Smyrna" in told
+        )
         assert "Home centers" not in told, "a game under way: the centers owned now"
         assert "Orders so far: `A PAR - BUR`" in told and "Orders so far: `F ANK - BLA`" in told
         assert "Now: Spring 1901 Movement, orders due <t:" in told

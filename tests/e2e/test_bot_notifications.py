@@ -67,3 +67,22 @@ async def test_ready_or_done_by_direct_message_is_ready(fake: FakeDiscord, tmp_p
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
         assert f"<@{france.id}>: 3 centers, 3 units, no orders sent yet, ready ✅" in status.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_reminders_set_at_creation_and_shown_as_they_will_happen(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path):
+        made = await ask(
+            fake, table.players[0], "game", "create", channel=table.general, name="Quick", players=3,
+            movement_hours=0.5, retreat_hours=0.25, adjustment_hours=0.25, reminders="24, 0.1",
+        )  # fmt: skip
+        assert "#" in made.content
+        status = await ask(fake, table.players[0], "game", "status", channel=table.general, game="Quick")
+        assert "**Reminders:** 6 minutes before each deadline" in status.content
+        bad = await ask(
+            fake, table.players[0], "game", "settings", channel=table.general, game="Quick", reminders="soon"
+        )
+        assert "Reminders are hours before the deadline" in bad.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []

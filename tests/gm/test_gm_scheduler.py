@@ -305,3 +305,27 @@ async def test_reminders_due_within_a_minute_of_the_opening_are_not_scheduled(
         ]
     finally:
         await gm.shutdown()
+
+
+def test_reminders_are_scaled_to_the_phase_length() -> None:
+    from gm.settings import effective_reminders
+
+    assert effective_reminders((24.0, 1.0), 24 * 60) == (1.0,), "a day's phase: the 24 h one could never come"
+    assert effective_reminders((24.0, 1.0), 48 * 60) == (24.0, 1.0)
+    assert effective_reminders((24.0, 1.0), 30) == (0.1,), "half an hour: one reminder 6 minutes before"
+    assert effective_reminders((24.0, 1.0), 10) == (0.05,), "ten minutes: the shortest reminder, 3 minutes"
+    assert effective_reminders((), 10) == (), "no reminders asked, none given"
+
+
+async def test_a_ten_minute_phase_gets_a_reminder_that_can_fire(sessions: SessionFactory) -> None:
+    now = utcnow()
+    started = await start_now(sessions, now, GameSettings(movement_minutes=10))
+    gm = gamemaster(sessions)
+    await gm.start()
+    try:
+        game = started.game.id
+        job = f"reminder:{game}:S1901M:0.05"
+        assert job in gm.scheduler.job_ids()
+        assert gm.scheduler.run_time(job) == started.phase.deadline - timedelta(minutes=3)
+    finally:
+        await gm.shutdown()
