@@ -123,7 +123,7 @@ def render(
         _add_text(embed, PRESS_TEXT.get(payload.get("press") or "", PRESS_TEXT[""]))
     elif kind in KIND_COLOURS:
         embed.colour = KIND_COLOURS[kind]
-    if kind == "rollback" and attachments:
+    if kind in ("rollback", "game_started") and attachments:
         embed.set_image(url=f"attachment://{attachments[0].filename}")
     ping = payload.get("ping_user_id") if kind == "phase_opened" else None
     if ping:  # one message: the mention that notifies the player, and their call to order

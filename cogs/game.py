@@ -41,6 +41,7 @@ from gm import games as gm_games
 from gm.configure import update_settings
 from gm.errors import GameError, InvalidSettings, NotAllowed, UnknownGame
 from gm.export import export_game
+from gm.history import phase_map
 from gm.places import PlaceKind, ensure_place_tag, game_places, record_place
 from gm.settings import GameSettings, effective_reminders
 from gm.status import GameStatusView, LogLine, PowerStatus, game_status
@@ -488,6 +489,11 @@ class GameCommands(GameCog):
             if result is not None:
                 await self.gamemaster.game_started(result)  # the clock runs; messages wait for the channels
             raise
+        try:  # the opening map, drawn now so that the game's first post shows it
+            async with self.sessions() as session:
+                await phase_map(session, started.id)
+        except Exception:
+            log.exception("could not draw the opening map of game %s; the start goes on", started.id)
         async with self.sessions() as session:
             await gm_games.set_game_channels(
                 session,

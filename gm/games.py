@@ -41,6 +41,7 @@ from gm.outbox import Target, enqueue
 from gm.settings import NOTIFY_CHOICES, GameSettings
 from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
+from gm.worker import POSITION_MAP
 
 MAX_NAME_LENGTH = 100
 
@@ -429,6 +430,9 @@ def _announce_start(
             deadline=phase.deadline,
             assignments=assignments,
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
+            # the opening position, when the adapter stored it before the post goes out (see
+            # gm.history.phase_map); without it the post goes out all the same
+            maps=[say.map_ref(phase.id, phase.name, POSITION_MAP)],  # type: ignore[arg-type]
         ),
         key=f"game_started:{game_id}",
         now=now,

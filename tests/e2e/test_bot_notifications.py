@@ -8,9 +8,11 @@ from pathlib import Path
 
 from tests.e2e.bot_helpers import (
     ask,
+    bot_messages,
     calls_to_order,
     deadline_passes,
     embed_text,
+    game_channel_of,
     make_table,
     place_named,
     running,
@@ -85,4 +87,15 @@ async def test_reminders_set_at_creation_and_shown_as_they_will_happen(
             fake, table.players[0], "game", "settings", channel=table.general, game="Quick", reminders="soon"
         )
         assert "Reminders are hours before the deadline" in bad.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_the_start_post_shows_the_opening_map(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Opening", players=3, press="public")
+        channel = await game_channel_of(bot, fake, game_id)
+        [started] = [m for m in bot_messages(fake, channel) if "has started" in embed_text(m)]
+        assert [a.filename for a in started.attachments] == ["S1901M-position.png"]
+        assert started.attachments[0].data.startswith(b"\x89PNG")
     assert fake.unknown_calls == [] and fake.internal_errors == []
