@@ -14,6 +14,7 @@ import discord
 
 from cogs import text
 from cogs.base import services_of
+from cogs.lobby import refresh_lobby
 from cogs.replies import defer, report_error, send
 from gm import games as gm_games
 from gm import orders as gm_orders
@@ -58,6 +59,7 @@ async def join(interaction: discord.Interaction, game_id: int) -> None:
             )
     async with services.sessions() as session:
         game = await gm_games.join_game(session, game_id, interaction.user.id)
+    services.spawn(refresh_lobby(interaction.client, game), f"updating game {game_id}'s Join post")
     seats = game.settings.players
     lines = [f"You joined **#{game.id} {text.safe(game.name)}** ({len(game.players)} of {seats} players)."]
     if len(game.players) == seats:

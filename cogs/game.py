@@ -26,6 +26,7 @@ from cogs.context import (
     require_guild,
     resolve_game,
 )
+from cogs.lobby import lobby_embed, lobby_view, refresh_lobby
 from cogs.replies import defer, send
 from cogs.sender import MAX_ALERTED
 from cogs.spaces import (
@@ -36,7 +37,6 @@ from cogs.spaces import (
     moderator_role,
     post_introductions,
 )
-from cogs.views import join_view
 from gm import games as gm_games
 from gm.configure import update_settings
 from gm.errors import GameError, InvalidSettings, NotAllowed, UnknownGame
@@ -354,24 +354,16 @@ class GameCommands(GameCog):
         await send(interaction, lines)
 
     async def _announce_new(self, interaction: discord.Interaction, game: GameInfo) -> bool:
-        embed = discord.Embed(
-            title=text.safe(f"New Diplomacy game: #{game.id} {game.name}", limit=256),
-            description="\n".join(
-                [
-                    f"Created by <@{game.creator_id}>. Press **Join** or use `/game join` to play.",
-                    *settings_lines(game.settings, game.variant),
-                ]
-            ),
-            colour=discord.Colour.from_rgb(46, 94, 140),
-        )
         channel = interaction.channel
         if not isinstance(channel, discord.abc.Messageable):
             return False
         try:
-            await channel.send(embed=embed, view=join_view(game.id))
+            posted = await channel.send(embed=lobby_embed(game), view=lobby_view(game))
         except discord.HTTPException as exc:
             log.info("could not announce game %s in channel %s: %s", game.id, interaction.channel_id, exc)
             return False
+        async with self.sessions() as session:
+            await gm_games.set_lobby_message(session, game.id, posted.id)
         return True
 
     # --- join / leave ---------------------------------------------------------------------------
@@ -408,6 +400,7 @@ class GameCommands(GameCog):
             after = await gm_games.leave_game(session, chosen.id, interaction.user.id)
         await send(interaction, f"You left **#{after.id} {text.safe(after.name)}**.")
         if chosen.status == "forming":
+            self.services.spawn(refresh_lobby(self.bot, after), f"updating game {after.id}'s Join post")
             return
         powers = [p for p, u in places.holders.items() if u == interaction.user.id]
         guild = self.bot.get_guild(chosen.guild_id)
@@ -510,6 +503,9 @@ class GameCommands(GameCog):
         if warning:
             lines.append(warning)
         await send(interaction, lines)
+        async with self.sessions() as session:
+            now_started = await gm_games.get_game(session, started.id)
+        self.services.spawn(refresh_lobby(self.bot, now_started), f"updating game {started.id}'s Join post")
         await post_introductions(spaces, started)
         if result is not None:
             self.services.spawn(self.gamemaster.game_started(result), f"scheduling game {started.id}")
@@ -607,6 +603,7 @@ class GameCommands(GameCog):
             updated = await update_settings(
                 session, chosen.id, interaction.user.id, changes, is_moderator=moderator
             )
+        self.services.spawn(refresh_lobby(self.bot, updated), f"updating game {updated.id}'s Join post")
         await send(
             interaction,
             [

@@ -202,6 +202,9 @@ class DiscordSender:
             dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
             return await _post(dm, render(message, private_channels=channels), message)
         except discord.Forbidden as exc:
+            if not channels and await self._setting_up(message):
+                # the game's channels are being made right now: its fallback exists in a moment
+                raise RetriableSendError(f"direct messages closed; no private channel yet: {exc}") from exc
             if not channels:
                 log.info("outbox %s: %s has closed DMs and no private channel", message.id, message.user_id)
                 raise PermanentSendError(f"direct messages closed and no private channel: {exc}") from exc
@@ -210,6 +213,14 @@ class DiscordSender:
         parts = render(message, private_channels=channels, shared=True)  # the moderators read it too
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
         return await _post(channel, [note, *parts], message)
+
+    async def _setting_up(self, message: OutboxMessage) -> bool:
+        """Whether the message's game has started but its channels are not recorded yet."""
+        if message.game_id is None:
+            return False
+        async with self.sessions() as session:
+            game = await get_game(session, message.game_id)
+        return game.status in ("active", "paused") and game.game_channel_id is None
 
     async def _private_channels(self, message: OutboxMessage) -> list[int]:
         if message.game_id is None or message.user_id is None:

@@ -72,6 +72,7 @@ class Game(SQLModel, table=True):
     status: str = Field(default=GameStatus.FORMING, max_length=20, index=True)
     settings: dict[str, Any] = Field(sa_type=JSON)
     lobby_channel_id: int | None = Field(default=None, sa_type=BigInteger)  # where it was created
+    lobby_message_id: int | None = Field(default=None, sa_type=BigInteger)  # its Join post there
     category_id: int | None = Field(default=None, sa_type=BigInteger)
     game_channel_id: int | None = Field(default=None, sa_type=BigInteger)  # results and maps
     # A few random characters in the names of the game's places, so that no two games' places share a

@@ -143,7 +143,23 @@ async def join_game(
         returning.left_at = None
     else:
         session.add(Player(game_id=game.id, user_id=user_id, joined_at=now))  # type: ignore[arg-type]
-    _log(session, game, now, user_id, "joined")
+    log = _log(session, game, now, user_id, "joined")
+    if len(players) + 1 == settings.players and user_id != game.creator_id:  # the last seat: tell the creator
+        await session.flush()
+        enqueue(
+            session,
+            game_id=game.id,
+            kind="game_full",
+            target=Target.user(game.creator_id),
+            payload=say.base(
+                game.id,  # type: ignore[arg-type]
+                game.name,
+                title=f"{game.name} is full",
+                lines=[f"All {settings.players} players have joined: start it with /game start."],
+            ),
+            key=f"full:{game.id}:{log.id}",
+            now=now,
+        )
     await session.commit()
     return await game_info(session, game)
 
@@ -323,6 +339,13 @@ async def games_of_user(
     return [await game_info(session, g) for g in (await session.exec(statement)).all()]
 
 
+async def set_lobby_message(session: AsyncSession, game_id: int, message_id: int) -> None:
+    """Remember the game's Join post, so that it can be kept up to date."""
+    game = await load_game(session, game_id, for_update=True)
+    game.lobby_message_id = message_id
+    await session.commit()
+
+
 async def set_notify(session: AsyncSession, game_id: int, user_id: int, choice: str) -> GameInfo:
     """How the player is called to order in ``game_id`` (gm.settings.NOTIFY_*)."""
     if choice not in NOTIFY_CHOICES:
@@ -398,8 +421,10 @@ def _log(
     actor_id: int | None,
     action: str,
     detail: dict | None = None,
-) -> None:
-    session.add(GameLogEntry(game_id=game.id, at=now, actor_id=actor_id, action=action, detail=detail or {}))  # type: ignore[arg-type]
+) -> GameLogEntry:
+    entry = GameLogEntry(game_id=game.id, at=now, actor_id=actor_id, action=action, detail=detail or {})  # type: ignore[arg-type]
+    session.add(entry)
+    return entry
 
 
 def _announce_start(

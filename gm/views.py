@@ -69,6 +69,7 @@ class GameInfo:
     started_at: datetime | None
     finished_at: datetime | None
     result: dict[str, Any] | None
+    lobby: tuple[int, int] | None = None  # (channel id, message id) of its Join post
 
 
 async def game_info(session: AsyncSession, game: Game) -> GameInfo:
@@ -111,6 +112,9 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
         powers={a.power: user_of_player.get(a.player_id) if a.player_id else None for a in assignments},
         phase=PhaseInfo.of(phase) if phase else None,
         game_channel_id=game.game_channel_id,
+        lobby=(game.lobby_channel_id, game.lobby_message_id)
+        if game.lobby_channel_id and game.lobby_message_id
+        else None,
         created_at=game.created_at,
         started_at=game.started_at,
         finished_at=game.finished_at,

@@ -10,16 +10,20 @@ from tests.e2e.bot_helpers import (
     ask,
     bot_messages,
     calls_to_order,
+    create_game,
     deadline_passes,
     embed_text,
     game_channel_of,
+    join_everyone,
     make_table,
     place_named,
     running,
     settle,
+    start_game,
     started_game,
 )
 from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.state import walk_components
 
 
 async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDiscord, tmp_path: Path) -> None:
@@ -98,4 +102,35 @@ async def test_the_start_post_shows_the_opening_map(fake: FakeDiscord, tmp_path:
         [started] = [m for m in bot_messages(fake, channel) if "has started" in embed_text(m)]
         assert [a.filename for a in started.attachments] == ["S1901M-position.png"]
         assert started.attachments[0].data.startswith(b"\x89PNG")
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_the_join_post_stays_live_and_the_creator_hears_when_it_is_full(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await create_game(fake, table, "Lobby", players=3, press="public")
+        [post] = [m for m in fake.channel_messages(table.general) if f"join:{game_id}" in m.custom_ids()]
+
+        def shown() -> tuple[str, bool]:
+            [button] = [
+                c for c in walk_components(post.components) if c.get("custom_id") == f"join:{game_id}"
+            ]
+            return embed_text(post), bool(button.get("disabled"))
+
+        assert "Joined (1 of 3)" in shown()[0] and not shown()[1]
+        await join_everyone(fake, table, game_id)
+        await settle(bot, fake)
+        text, disabled = shown()
+        assert "Joined (3 of 3)" in text and "Full:" in text and disabled, "no more seats: the button is off"
+        await bot.services.gamemaster.deliver()
+        await fake.flush()
+        creator = table.players[0]
+        assert any("Lobby is full" in embed_text(m) for m in fake.dm_messages(creator))
+        assert not any("is full" in embed_text(m) for u in table.players[1:] for m in fake.dm_messages(u))
+        await start_game(fake, bot, table, game_id)
+        await settle(bot, fake)
+        text, disabled = shown()
+        assert "Started: results and maps in <#" in text and disabled
     assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -196,7 +196,7 @@ async def test_start_draws_every_power_once_and_opens_spring_1901(sessions: Sess
         outbox = (await s.exec(select(OutboxEntry))).all()
     assert logged.detail["assignments"] == started.assignments  # the draw is on record
     kinds = sorted(m.kind for m in outbox)
-    assert kinds == ["game_started"] + ["welcome"] * 7
+    assert kinds == ["game_full", "game_started"] + ["welcome"] * 7  # the creator was told it was full
     (announced,) = [m for m in outbox if m.kind == "game_started"]
     assert announced.payload["press"] == "threads"
     welcome = next(

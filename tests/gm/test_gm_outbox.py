@@ -75,7 +75,7 @@ async def test_messages_wait_for_the_game_channel_then_go_once_in_order(sessions
     started = await make_started_game(sessions)
     sender = RecordingSender()
     report = await deliver_pending(sessions, sender, clock=Clock(T0))
-    assert [m.kind for m in sender.sent] == ["welcome"] * 7  # DMs need no channel
+    assert [m.kind for m in sender.sent] == ["game_full"] + ["welcome"] * 7  # DMs need no channel
     assert report.pending == 1  # game_started waits for its channel
     async with sessions() as s:
         await games.set_game_channels(s, started.game.id, game_channel_id=4242)
@@ -83,8 +83,8 @@ async def test_messages_wait_for_the_game_channel_then_go_once_in_order(sessions
     assert report.sent == 1 and report.pending == 0
     assert sender.sent[-1].kind == "game_started" and sender.sent[-1].channel_id == 4242
     again = await deliver_pending(sessions, sender, clock=Clock(T0))
-    assert again.sent == 0 and len(sender.sent) == 8
-    assert len({m.nonce for m in sender.sent}) == 8
+    assert again.sent == 0 and len(sender.sent) == 9
+    assert len({m.nonce for m in sender.sent}) == 9
 
 
 async def test_a_retriable_failure_holds_back_that_target_only(sessions: SessionFactory) -> None:

@@ -83,7 +83,7 @@ async def test_the_deadline_job_closes_the_phase_and_schedules_the_next(sessions
         assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
         assert f"deadline:{started.game.id}:S1901M" not in gm.scheduler.job_ids()
         sent = gm.sender.sent  # type: ignore[union-attr]
-        assert [m.kind for m in sent if m.kind not in ("welcome",)] == []  # channels not set: they wait
+        assert [m.kind for m in sent if m.kind not in ("welcome", "game_full")] == []  # no channel: they wait
     finally:
         await gm.shutdown()
 
