@@ -182,8 +182,10 @@ def report_summary(report: SubmissionReport) -> list[str]:
 
 
 def orders_sheet(view: OrdersView) -> str:
-    """The player's current orders, one per line, for the /orders modal."""
-    return "\n".join(order for power in view.powers for order in power.orders)
+    """The player's current orders, one per line, for the /orders modal, then the lines their last
+    submission had refused, as typed, to be fixed there (sent unchanged, they are refused again)."""
+    orders = [order for power in view.powers for order in power.orders]
+    return "\n".join([*orders, *view.refused])
 
 
 STATUS_WORDS = {

@@ -63,6 +63,8 @@ class OrdersView:
     phase: PhaseInfo
     powers: tuple[PowerOrders, ...]
     close_now: bool = False  # the phase may close early now: the caller should run the close
+    # Lines the player's latest submission in this phase had refused (as typed), to fix in the form
+    refused: tuple[str, ...] = ()
 
     @property
     def deadline(self) -> datetime | None:
@@ -217,7 +219,18 @@ async def my_orders(session: AsyncSession, game_id: int, user_id: int) -> Orders
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase yet.")
     view = await _view(session, game, phase, powers)
+    latest = (
+        await session.exec(
+            select(OrderSubmission)
+            .where(OrderSubmission.phase_id == phase.id, OrderSubmission.user_id == user_id)
+            .order_by(col(OrderSubmission.id).desc())
+            .limit(1)
+        )
+    ).first()
     await session.commit()
+    if latest is not None and latest.action == "submit":
+        refused = tuple(o["line"] for o in latest.outcome if not o.get("accepted") and o.get("line"))
+        view = replace(view, refused=refused)
     return view
 
 

@@ -134,3 +134,26 @@ async def test_the_join_post_stays_live_and_the_creator_hears_when_it_is_full(
         text, disabled = shown()
         assert "Started: results and maps in <#" in text and disabled
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Typos", players=3, press="public")
+        france = table.player("FRANCE")
+        opened = await fake.slash(france, "orders", "edit", channel=table.general)
+        await opened.modal()
+        answer = await (
+            await fake.submit_modal(france, opened, {"orders": "A Par-Bur\nA Mar-Spqr"})
+        ).message()
+        assert "❌" in answer.content
+        again = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
+        assert again.input("orders")["value"] == "A PAR - BUR\nA Mar-Spqr", "the typo is there to fix"
+        fixed = await fake.slash(france, "orders", "edit", channel=table.general)
+        await fixed.modal()
+        await (await fake.submit_modal(france, fixed, {"orders": "A PAR - BUR\nA Mar-Spa"})).message()
+        last = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
+        assert last.input("orders")["value"] == "A PAR - BUR\nA MAR - SPA"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
