@@ -57,7 +57,11 @@ async def candidates(interaction: discord.Interaction, scope: Scope) -> list[Gam
             mine = await gm_games.games_of_user(session, user_id)
             here = await gm_games.list_games(session, guild_id) if guild_id is not None else []
             seen = {g.id for g in mine}
-            return sorted(mine + [g for g in here if g.id not in seen], key=lambda g: g.id)
+            found = sorted(mine + [g for g in here if g.id not in seen], key=lambda g: g.id)
+            if not found:  # the game just ended: /game status or /map right after means that one
+                ended = await gm_games.games_of_user(session, user_id, include_ended=True)
+                found = [g for g in ended if g.guild_id == guild_id or guild_id is None][-1:]
+            return found
         if guild_id is None:
             return []
         forming = [g for g in await gm_games.list_games(session, guild_id) if g.status == "forming"]

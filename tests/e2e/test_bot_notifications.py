@@ -157,3 +157,19 @@ async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(
         last = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
         assert last.input("orders")["value"] == "A PAR - BUR\nA MAR - SPA"
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_right_after_ones_only_game_ended_it_is_the_game_meant(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    from tests.e2e.test_bot_places import end_short_game
+
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Brief", players=3, last_year=1901)
+        await end_short_game(fake, bot, table, game_id)
+        status = await ask(fake, table.players[1], "game", "status", channel=table.general)
+        assert f"#{game_id} Brief" in status.content and "finished" in status.content
+        shown = await ask(fake, table.players[1], "map", channel=table.general)
+        assert shown.attachments and shown.attachments[0].filename.endswith("-final.png")
+    assert fake.unknown_calls == [] and fake.internal_errors == []
