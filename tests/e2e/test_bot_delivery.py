@@ -139,22 +139,7 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
         game_id = await started_game(fake, bot, table, "Long", players=3, press="public")
         game = await _game(bot, game_id)
         channel = fake.world.channels[game.game_channel_id]
-        entry = {"status": "failed", "order": "A PAR - BUR", "input": "A Par-Bur", "reason": "bounced " * 6}
-        async with bot.services.sessions() as session:
-            enqueue(
-                session,
-                game_id=game_id,
-                kind="phase_results",
-                target=Target.game_channel(),
-                payload={
-                    "title": "Long: Spring 1901 Movement results",
-                    "phase": "S1901M",
-                    "orders": {"FRANCE": [entry] * 40},
-                },
-                key="long-results",
-                now=utcnow(),
-            )
-            await session.commit()
+        await _long_results(bot, game_id, "long-results")
         before = len(bot_messages(fake, channel))
         fake.inject_fault(f"POST /channels/{channel.id}/messages", 503, after=2)
         await bot.services.gamemaster.deliver()
