@@ -87,7 +87,11 @@ async def test_a_neutral_powers_channel_says_it_is_neutral(fake: FakeDiscord, tm
         assert "your calls to order" not in intro.content and "Only its player" not in intro.content
         france = place_named(fake, table.guild, game_id, f"g{game_id}-france")
         assert "played by <@" in bot_messages(fake, france)[0].content
-        welcome = next(m for m in fake.dm_messages(table.player("FRANCE")) if m.embeds)
+        welcome = next(
+            m
+            for m in fake.dm_messages(table.player("FRANCE"))
+            if m.embeds and m.embeds[0]["title"].startswith("You play")
+        )
         assert "Home centers: Brest, Marseilles, Paris" in welcome.embeds[0]["description"]
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
