@@ -17,6 +17,7 @@ from cogs.context import Scope, playing_choices, resolve_game
 from cogs.moderation import POWER_CHOICES
 from cogs.replies import defer, send
 from gm import votes
+from gm.errors import GameError
 from gm.votes import VoteReport
 
 GAME_OPTION = "The game (leave empty if you play only one)"
@@ -88,13 +89,25 @@ class DrawCommands(GameCog):
         self,
         interaction: discord.Interaction,
         choice: str,
-        kind: str = votes.DRAW,
+        kind: str | None = None,
         to: str | None = None,
         power: str | None = None,
         game: str | None = None,
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        if kind is None:  # the one open proposal; when several are open, ask which
+            async with self.sessions() as session:
+                proposals = await votes.open_proposals(session, chosen.id)
+            if len(proposals) > 1 and to is None:
+                listed = " and ".join(p.title for p in proposals)
+                raise GameError(
+                    f"Several proposals are open in {chosen.name}: {listed}.",
+                    "Say which one you vote on with the kind option (and to: for a concession).",
+                )
+            kind = proposals[0].kind if proposals else votes.DRAW
+            if kind == votes.CONCEDE and to is None and proposals:
+                to = proposals[0].beneficiary
         async with self.sessions() as session:
             report = await votes.cast_vote(
                 session, chosen.id, interaction.user.id, kind=kind, to=to, yes=choice == "yes", power=power

@@ -173,3 +173,23 @@ async def test_right_after_ones_only_game_ended_it_is_the_game_meant(
         shown = await ask(fake, table.players[1], "map", channel=table.general)
         assert shown.attachments and shown.attachments[0].filename.endswith("-final.png")
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_vote_without_kind_asks_which_when_a_draw_and_a_concession_are_open(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Choices", players=3, press="public")
+        france, england = table.player("FRANCE"), table.player("ENGLAND")
+        conceded = await ask(
+            fake, france, "draw", "propose", channel=table.general, kind="concede", to="ENGLAND"
+        )
+        assert "concession" in conceded.content
+        only = await ask(fake, england, "draw", "vote", channel=table.general, choice="no")
+        assert "Several proposals" not in only.content, "one proposal open: that is the one meant"
+        await ask(fake, france, "draw", "propose", channel=table.general)
+        asked = await ask(fake, england, "draw", "vote", channel=table.general, choice="yes")
+        assert "Several proposals are open in Choices: a concession to England and a draw" in asked.content
+        assert "kind option" in asked.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
