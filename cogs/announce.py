@@ -74,6 +74,7 @@ class Outgoing:
     ping: int | None = None  # a user this message may notify (the bot's own text, never user text)
     ping_role: int | None = None  # a role this message may notify (the moderators, when gm asks)
     pings: tuple[int, ...] = ()  # more users it may notify (moderators called one by one)
+    view: discord.ui.View | None = None  # buttons under it (open seats to take over)
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         ids = ([self.ping] if self.ping is not None else []) + list(self.pings)

@@ -75,7 +75,17 @@ SETTING_OPTIONS = {
     "adjustment_hours": "Hours for each winter adjustment phase (default 12)",
     "last_year": "End the game after this year's autumn (default: play until someone wins)",
     "reminders": "Hours before each deadline to remind players, e.g. 24,1 (default) or 0.25; none for none",
+    "take_over": "Who fills a seat whose player left or fell into civil disorder (default: anyone not "
+    "playing)",
 }
+TAKE_OVER_LABELS = {
+    "open": "anyone who does not play, with the Take over button in the game channel",
+    "approval": "anyone who does not play asks with the Take over button; a moderator approves",
+    "off": "only a moderator, with /mod replace",
+}
+TAKE_OVER_CHOICES = [
+    app_commands.Choice(name=label[:100], value=key) for key, label in TAKE_OVER_LABELS.items()
+]
 
 
 def settings_changes(
@@ -87,6 +97,7 @@ def settings_changes(
     last_year: int | None,
     civil_disorder_after: int | None = None,
     reminders: str | None = None,
+    take_over: str | None = None,
 ) -> dict[str, Any]:
     """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges."""
     changes: dict[str, Any] = {}
@@ -107,6 +118,8 @@ def settings_changes(
         changes["last_year"] = last_year
     if reminders is not None:
         changes["reminder_hours"] = reminder_option(reminders)
+    if take_over is not None:
+        changes["take_over"] = take_over
     return changes
 
 
@@ -191,6 +204,7 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
         f"**Reminders:** {reminders_text(settings)}",
         f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
+        f"**Open seats:** filled by {TAKE_OVER_LABELS.get(settings.take_over, settings.take_over)}",
     ]
 
 
@@ -300,7 +314,9 @@ class GameCommands(GameCog):
         variant="Standard (3 to 7 players) or World War I (2 players, from 1914)",
         **SETTING_OPTIONS,
     )
-    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.choices(
+        players=PLAYER_CHOICES, press=PRESS_CHOICES, variant=VARIANT_CHOICES, take_over=TAKE_OVER_CHOICES
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -314,6 +330,7 @@ class GameCommands(GameCog):
         last_year: int | None = None,
         civil_disorder_after: int | None = None,
         reminders: str | None = None,
+        take_over: str | None = None,
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
@@ -327,6 +344,7 @@ class GameCommands(GameCog):
             last_year,
             civil_disorder_after,
             reminders,
+            take_over,
         )
         settings = GameSettings(**changes)
         async with self.sessions() as session:
@@ -561,7 +579,7 @@ class GameCommands(GameCog):
 
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game", **SETTING_OPTIONS)
-    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES)
+    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES)
     @app_commands.autocomplete(game=any_choices)
     async def settings(
         self,
@@ -575,6 +593,7 @@ class GameCommands(GameCog):
         last_year: int | None = None,
         civil_disorder_after: int | None = None,
         reminders: str | None = None,
+        take_over: str | None = None,
     ) -> None:
         await defer(interaction)
         changes = settings_changes(
@@ -586,6 +605,7 @@ class GameCommands(GameCog):
             last_year,
             civil_disorder_after,
             reminders,
+            take_over,
         )
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)
@@ -697,7 +717,9 @@ async def _tell_lobby(
 
 
 async def setup(bot: commands.Bot) -> None:
+    from cogs.seats import setup_buttons
     from cogs.views import JoinButton
 
     bot.add_dynamic_items(JoinButton)
+    setup_buttons(bot)
     await bot.add_cog(GameCommands(bot))

@@ -43,6 +43,7 @@ from cogs.announce import (
     void_embed,
 )
 from cogs.archive import archive, reopen
+from cogs.seats import decision_view, seat_view
 from cogs.spaces import admit, evict
 from db.database import SessionFactory
 from db.models import OutboxTarget
@@ -103,7 +104,7 @@ class DiscordSender:
             await self._void_results(message)
             await self._with_places(message, reopen)
         channel = self.client.get_partial_messageable(message.channel_id)
-        parts = render(message)
+        parts = with_buttons(message, render(message))
         if message.payload.get("alert_moderators"):
             call = await self._moderators_call(message)
             if call is not None:
@@ -230,6 +231,19 @@ class DiscordSender:
         return places.channels_of(message.user_id)
 
 
+def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
+    """The game channel's announcements of open seats get a "Take over" button per seat, and a
+    request to take one over gets the moderators' "Approve" / "Decline" (cogs.seats)."""
+    payload = message.payload
+    if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
+        return parts
+    if payload.get("open_seats"):
+        parts[-1].view = seat_view(message.game_id, [list(s) for s in payload["open_seats"]])
+    elif message.kind == "take_over_request" and payload.get("power") and payload.get("user_id"):
+        parts[-1].view = decision_view(message.game_id, str(payload["power"]), int(payload["user_id"]))
+    return parts
+
+
 NONCE_WINDOW = timedelta(minutes=3)
 """How long Discord is trusted to remember a nonce (it says "a few minutes"); after that a message
 that may have been posted is looked for in the channel before it is posted again."""
@@ -249,12 +263,14 @@ async def _post(
         part = parts[index]
         found = await _already_posted(channel, part, message.first_tried_at) if late else None
         if found is None:
+            extra = {"view": part.view} if part.view is not None else {}
             found = await channel.send(
                 content=part.content,
                 embed=part.embed,  # type: ignore[arg-type]
                 files=part.files() or None,  # type: ignore[arg-type]
                 nonce=f"{message.nonce}.{index}",
                 allowed_mentions=part.allowed_mentions(),
+                **extra,  # type: ignore[arg-type]
             )
         posted.append((found.channel.id, found.id))
         if message.record_part is not None:

@@ -175,16 +175,27 @@ def state_words(status: str) -> str:
 
 
 async def log_action(
-    session: AsyncSession, game: Game, actor: Actor, now: datetime, action: str, **detail: Any
+    session: AsyncSession,
+    game: Game,
+    actor: Actor,
+    now: datetime,
+    action: str,
+    *,
+    capacity: str | None = None,
+    **detail: Any,
 ) -> GameLogEntry:
-    """Write a moderator action (``mod_<action>``) with who did it and in which capacity."""
+    """Write a moderator action (``mod_<action>``) with who did it and in which capacity (by default
+    the one that let them moderate; a player taking over an open seat says so)."""
     clean = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in detail.items()}
     entry = GameLogEntry(
         game_id=game.id,  # type: ignore[arg-type]
         at=now,
         actor_id=actor.user_id,
         action=MOD_PREFIX + action,
-        detail={**clean, "as": "server moderator" if actor.is_server_moderator else "creator"},
+        detail={
+            **clean,
+            "as": capacity or ("server moderator" if actor.is_server_moderator else "creator"),
+        },
     )
     session.add(entry)
     await session.flush()  # its id names the announcement
