@@ -1,0 +1,553 @@
+"""Every order a power may give in the board's current phase, shaped for menus ("orders by tap").
+
+``legal_orders(board, power)`` answers with a :class:`LegalOrders`: one :class:`UnitOrders` per
+thing the power gives an order to, each holding its :class:`LegalOrder` values. A menu walks it in
+three steps, each a short list::
+
+    entry = legal.entry("PAR")                     # 1. the unit (or build site): legal.entries
+    entry.kinds()                                  # 2. what it does: (HOLD, MOVE, SUPPORT)
+    entry.targets(OrderKind.SUPPORT)               # 3. where: ("BUR", "GAS", "PIC", ...)
+    entry.choices(OrderKind.SUPPORT, "BUR")        # 4. which unit it helps (supports, convoys)
+    chosen.text                                    # "A PAR S A MAR - BUR": send it as typed text
+
+What each phase lists, per entry:
+
+* movement (one entry per unit): ``HOLD``; ``MOVE`` to every place the unit reaches by itself
+  (fleets name the coast where a province has two: ``F MAO - SPA/NC`` and ``F MAO - SPA/SC``),
+  and for an army every coast a chain of fleets now at sea can carry it to, as ``A LON - NWY VIA``
+  (also to a neighbour, ``A LON - YOR VIA``: a different order, DATC 4.A.3); ``SUPPORT`` of any
+  unit next to it holding, and of any move another unit could make (by land, along a coast, or
+  convoyed by fleets other than the supporter, DATC 6.D.31) into a province this unit could
+  itself move to; ``CONVOY`` (fleets at sea) of every army and destination for which the fleet
+  lies on a route of fleets now on the board (DATC 6.G.19: not on a detour).
+* retreats (one entry per dislodged unit): ``RETREAT`` to each of its options, ``DISBAND``.
+* adjustments: when the power builds, one entry per vacant home center it owns, with a ``BUILD``
+  of each unit that fits there (``A STP B``, ``F STP/NC B``, ``F STP/SC B``; no fleet inland), and
+  :attr:`LegalOrders.waive`; when it must remove, one entry per unit with its ``REMOVE``.
+
+What ``target`` and ``helped`` mean, by kind (``target`` is what the third menu step lists):
+
+==========  ===========================================  ======================================
+kind        target                                        helped
+==========  ===========================================  ======================================
+HOLD        None                                          None
+MOVE        the destination, coast named for a fleet      None (``via_convoy`` marks VIA moves)
+SUPPORT     the province the helped unit is to be in:     the supported unit
+            its destination, or its own province for
+            a support to hold (``helped_holds``)
+CONVOY      the army's destination province               the convoyed army
+RETREAT     the destination, coast named for a fleet      None
+DISBAND     None                                          None
+BUILD       the new unit's text: ``A STP``, ``F STP/NC``  None
+REMOVE      None                                          None
+WAIVE       None                                          None
+==========  ===========================================  ======================================
+
+Legality is the engine's own, never a copy of it: candidates come from the map's adjacency and
+the fleets on the board, and each is kept only if :func:`engine.validation.validate_order` and
+the phase's board-level check (:mod:`engine.adjudicator.legality`, or the adjustment count of
+:mod:`engine.adjudicator.adjustments`) accept it - the very functions the adjudicator judges
+orders with. So every listed order is accepted when typed, and ``text`` (``format_order`` of it)
+reads back through the parser as the same order. Orders that validation would complete the same
+way (``A LON - NWY`` for ``A LON - NWY VIA``, the unit's type left out) are listed once;
+:meth:`LegalOrders.find` maps such forms to the listed order.
+
+The results depend only on the board; they are remembered for the last few boards (by identity:
+boards are treated as immutable), so one builder step after another costs a dictionary lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
+from engine.adjudicator.convoys import BoardConvoys, SeaGraph, sea_graph
+from engine.adjudicator.legality import check_movement_order, check_retreat_order
+from engine.board import Board
+from engine.errors import OrderError
+from engine.mapdata import GameMap, province_of
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+    format_order,
+    shared_unit,
+)
+from engine.phase import Phase
+from engine.validation import validate_order
+
+__all__ = [
+    "LegalOrder",
+    "LegalOrders",
+    "OrderKind",
+    "UnitOrders",
+    "forget_legal_orders",
+    "legal_orders",
+]
+
+
+class OrderKind(StrEnum):
+    """What an order does: the second step of a menu. The values are short, stable words (safe in
+    a Discord custom id)."""
+
+    HOLD = "hold"
+    MOVE = "move"
+    SUPPORT = "support"
+    CONVOY = "convoy"
+    RETREAT = "retreat"
+    DISBAND = "disband"
+    BUILD = "build"
+    REMOVE = "remove"
+    WAIVE = "waive"
+
+
+_RANK = {kind: i for i, kind in enumerate(OrderKind)}
+
+
+@dataclass(frozen=True, slots=True)
+class LegalOrder:
+    """One order the rules allow, with the facts a menu groups it by (see the module's table)."""
+
+    order: Order  # the engine's order, exactly as validate_order returns it
+    text: str  # its canonical text (format_order), e.g. "A PAR - BUR", "F NTH C A LON - NWY"
+    kind: OrderKind
+    target: str | None = None
+    helped: Unit | None = None  # the unit supported or convoyed
+    via_convoy: bool = False  # a move by convoy (VIA)
+
+    @property
+    def unit(self) -> Unit | None:
+        """The unit ordered (the new unit for a build); None for WAIVE."""
+        return self.order.unit
+
+    @property
+    def helped_holds(self) -> bool:
+        """A support to hold: the helped unit stays where it is."""
+        return type(self.order) is SupportHold
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOrders:
+    """The orders of one unit, or of one build site in an adjustment phase.
+
+    ``location`` is where the unit stands (``STP/SC``) or the build site's province (``STP``);
+    ``unit`` and ``unit_type`` are None for a build site, where either type may be built.
+    ``orders`` come sorted by kind (in :class:`OrderKind` order), then target, then helped unit
+    (for supports, the unit holding in the target first).
+    """
+
+    location: str
+    unit: Unit | None
+    orders: tuple[LegalOrder, ...]
+    dislodged: bool = False  # a dislodged unit in a retreat phase
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    @property
+    def unit_type(self) -> str | None:
+        return None if self.unit is None else self.unit.type
+
+    def kinds(self) -> tuple[OrderKind, ...]:
+        """The kinds of order this unit has, in menu order."""
+        return tuple(dict.fromkeys(o.kind for o in self.orders))
+
+    def of_kind(self, kind: OrderKind | str) -> tuple[LegalOrder, ...]:
+        return tuple(o for o in self.orders if o.kind == kind)
+
+    def targets(self, kind: OrderKind | str) -> tuple[str, ...]:
+        """The distinct targets of the orders of ``kind``, in order (none for HOLD, DISBAND...)."""
+        return tuple(dict.fromkeys(o.target for o in self.orders if o.kind == kind and o.target is not None))
+
+    def choices(self, kind: OrderKind | str, target: str | None = None) -> tuple[LegalOrder, ...]:
+        """The orders of ``kind`` aimed at ``target``: the helped units of a support or convoy, the
+        land and the convoy move to one place, or the one order of a hold."""
+        return tuple(o for o in self.orders if o.kind == kind and o.target == target)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalOrders:
+    """Everything ``power`` may order on one board in its current phase.
+
+    ``entries`` are sorted by location. ``due`` is the adjustment count: builds (> 0) or removals
+    (< 0) due, 0 outside adjustment phases. ``waive`` is the WAIVE order when the power builds.
+    ``reason`` says why there is nothing to order when the rules forbid the power any order (a
+    neutral power in ww1914); it is None otherwise, even when there is simply nothing to do.
+    """
+
+    power: str
+    phase: Phase
+    entries: tuple[UnitOrders, ...]
+    due: int = 0
+    waive: LegalOrder | None = None
+    reason: str | None = None
+    _index: dict[object, LegalOrder] = field(default_factory=dict, repr=False, compare=False, hash=False)
+    _entries: dict[str, UnitOrders] = field(default_factory=dict, repr=False, compare=False, hash=False)
+
+    def __iter__(self) -> Iterator[LegalOrder]:
+        """Every listed order: the entries' in turn, then WAIVE."""
+        for entry in self.entries:
+            yield from entry.orders
+        if self.waive is not None:
+            yield self.waive
+
+    def __len__(self) -> int:
+        return sum(len(e.orders) for e in self.entries) + (self.waive is not None)
+
+    def __contains__(self, order: object) -> bool:
+        return self.find(order) is not None  # type: ignore[arg-type]
+
+    def entry(self, place: str) -> UnitOrders | None:
+        """The entry of the unit or build site in ``place`` (a province or location code)."""
+        return self._entries.get(province_of(place.upper()))
+
+    def find(self, order: Order | str) -> LegalOrder | None:
+        """The listed order that ``order`` (an Order completed by validation, or canonical text as
+        the engine writes it) stands for, or None. ``A LON - NWY`` finds ``A LON - NWY VIA``: an
+        army's move to a place it cannot reach by land goes by convoy either way."""
+        try:
+            return self._index.get(order)
+        except TypeError:  # not hashable: not an order
+            return None
+
+
+# --- per-map tables -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """The map's adjacency as sorted tuples, and who can move where, built once per map."""
+
+    army_moves: dict[str, tuple[str, ...]]  # province -> neighbouring provinces an army moves to
+    fleet_moves: dict[str, tuple[str, ...]]  # location -> locations a fleet moves to
+    army_reach: dict[str, tuple[str, ...]]  # province -> provinces an army there could support into
+    fleet_reach: dict[str, tuple[str, ...]]  # location -> provinces a fleet there could support into
+    fleets_into: dict[str, tuple[str, ...]]  # province -> fleet locations that can move into it
+    seas: frozenset[str]
+    graph: SeaGraph
+    build_units: dict[str, tuple[Unit, ...]]  # province -> units that can be built there
+
+
+_TABLES: dict[int, tuple[GameMap, _Tables]] = {}
+
+
+def _tables(gm: GameMap) -> _Tables:
+    hit = _TABLES.get(id(gm))
+    if hit is not None and hit[0] is gm:
+        return hit[1]
+    fleets_into: dict[str, list[str]] = {}
+    for loc, provs in gm.fleet_reach.items():
+        for prov in provs:
+            fleets_into.setdefault(prov, []).append(loc)
+    build_units: dict[str, tuple[Unit, ...]] = {}
+    for code, prov in gm.provinces.items():
+        units = [shared_unit("A", code)] if prov.is_land else []
+        if prov.has_coast:
+            units += [shared_unit("F", loc) for loc in prov.locations]
+        build_units[code] = tuple(units)
+    tables = _Tables(
+        army_moves={p: tuple(sorted(adj)) for p, adj in gm.army_adjacency.items()},
+        fleet_moves={loc: tuple(sorted(adj)) for loc, adj in gm.fleet_adjacency.items()},
+        army_reach={p: tuple(sorted(adj)) for p, adj in gm.army_adjacency.items()},
+        fleet_reach={loc: tuple(sorted(provs)) for loc, provs in gm.fleet_reach.items()},
+        fleets_into={p: tuple(sorted(locs)) for p, locs in fleets_into.items()},
+        seas=frozenset(code for code, prov in gm.provinces.items() if prov.is_sea),
+        graph=sea_graph(gm),
+        build_units=build_units,
+    )
+    _TABLES[id(gm)] = (gm, tables)
+    return tables
+
+
+# --- per-board facts ----------------------------------------------------------------------------------
+
+
+class _BoardFacts:
+    """What every power's list shares on one board: the fleets at sea and where they can carry
+    each army. ``carry`` is a candidate generator only: validation decides."""
+
+    def __init__(self, board: Board, tables: _Tables) -> None:
+        graph = tables.graph
+        occupant = board.occupant
+        sea_fleets = tables.seas.intersection(occupant)
+        self.convoys = BoardConvoys(graph, sea_fleets)
+        # army's province -> (provinces a chain of fleets could carry it to, the seas of those chains)
+        self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+        # province -> armies some chain could carry there (whether or not they could also walk)
+        self.carried_into: dict[str, list[Unit]] = {}
+        if not sea_fleets:
+            return
+        for prov, (_, unit) in occupant.items():
+            if unit.type != "A":
+                continue
+            starts = graph.shore_seas.get(prov)
+            if not starts or starts.isdisjoint(sea_fleets):
+                continue
+            seen: set[str] = set()
+            frontier = [s for s in starts if s in sea_fleets]
+            while frontier:
+                sea = frontier.pop()
+                if sea in seen:
+                    continue
+                seen.add(sea)
+                frontier.extend(n for n in graph.sea_neighbours[sea] if n in sea_fleets and n not in seen)
+            shores = set().union(*(graph.sea_shores[s] for s in seen))
+            shores.discard(prov)
+            dests = tuple(sorted(shores))
+            self.carry[prov] = (dests, frozenset(seen))
+            for dest in dests:
+                self.carried_into.setdefault(dest, []).append(unit)
+
+
+_CACHE_SIZE = 16
+# id(board) -> (board, its facts, power -> LegalOrders); the board is kept so its id stays its own
+_CACHE: dict[int, tuple[Board, _BoardFacts | None, dict[str, LegalOrders]]] = {}
+
+
+def forget_legal_orders() -> None:
+    """Empty the memory of boards seen (for benchmarks, and for a board changed in place)."""
+    _CACHE.clear()
+
+
+# --- the entry point ----------------------------------------------------------------------------------
+
+
+def legal_orders(board: Board, power: str) -> LegalOrders:
+    """Every order ``power`` may give on ``board`` in its phase (see the module docstring).
+
+    Raises ValueError for a power the map does not have. The answer is remembered for the board
+    (by identity; a board is never changed once built).
+    """
+    gm = board.game_map
+    if power not in gm.powers:
+        raise ValueError(f"unknown power {power!r}; powers are {', '.join(gm.powers)}")
+    hit = _CACHE.get(id(board))
+    if hit is None or hit[0] is not board:
+        if len(_CACHE) >= _CACHE_SIZE:
+            del _CACHE[next(iter(_CACHE))]  # the oldest board
+        hit = _CACHE[id(board)] = (board, None, {})
+    done = hit[2].get(power)
+    if done is not None:
+        return done
+    tables = _tables(gm)
+    kind = board.phase.kind
+    due = 0
+    waive: LegalOrder | None = None
+    if board.closed and power in board.rules.neutral:
+        entries: list[UnitOrders] = []
+        result = _result(board, power, entries, reason=board.rules.neutral_reason())
+    elif kind == "M":
+        facts = hit[1]
+        if facts is None:
+            facts = _BoardFacts(board, tables)
+            _CACHE[id(board)] = (board, facts, hit[2])
+        result = _result(board, power, _movement(board, power, tables, facts))
+    elif kind == "R":
+        result = _result(board, power, _retreats(board, power))
+    else:
+        due = adjustment_counts(board).get(power, 0)
+        entries, waive = _adjustments(board, power, tables, due)
+        result = _result(board, power, entries, due=due, waive=waive)
+    hit[2][power] = result
+    return result
+
+
+def _result(
+    board: Board,
+    power: str,
+    entries: list[UnitOrders],
+    *,
+    due: int = 0,
+    waive: LegalOrder | None = None,
+    reason: str | None = None,
+) -> LegalOrders:
+    entries.sort(key=lambda e: e.location)
+    index: dict[object, LegalOrder] = {}
+    army_moves = board.game_map.army_adjacency
+    for entry in entries:
+        for legal in entry.orders:
+            order = legal.order
+            index[order] = index[legal.text] = legal
+            if legal.via_convoy and legal.target not in army_moves[order.unit.province]:  # type: ignore[union-attr]
+                # the same move written without VIA: it cannot go by land, so it is convoyed anyway
+                plain = Move(order.unit, order.dest)  # type: ignore[union-attr, arg-type]
+                index.setdefault(plain, legal)
+                index.setdefault(format_order(plain), legal)
+    if waive is not None:
+        index[waive.order] = index[waive.text] = waive
+    by_place = {entry.province: entry for entry in entries}
+    return LegalOrders(power, board.phase, tuple(entries), due, waive, reason, index, by_place)
+
+
+# --- judging candidates with the engine's own checks --------------------------------------------------
+
+
+def _keep(
+    candidates: list[Order], board: Board, power: str, check: Callable[[Order], Order]
+) -> tuple[LegalOrder, ...]:
+    """The candidates that validation and the phase's check accept, described and sorted."""
+    seen: set[Order] = set()
+    out = []
+    for candidate in candidates:
+        try:
+            order = check(validate_order(candidate, board, power))
+        except OrderError:
+            continue
+        if order in seen:
+            continue
+        seen.add(order)
+        out.append(_describe(order))
+    out.sort(key=_sort_key)
+    return tuple(out)
+
+
+def _describe(order: Order) -> LegalOrder:
+    kind = type(order)
+    text = format_order(order)
+    if kind is Hold:
+        return LegalOrder(order, text, OrderKind.HOLD)
+    if kind is Move:
+        return LegalOrder(order, text, OrderKind.MOVE, order.dest, via_convoy=order.via_convoy)  # type: ignore[attr-defined]
+    if kind is SupportHold:
+        helped = order.supported  # type: ignore[attr-defined]
+        return LegalOrder(order, text, OrderKind.SUPPORT, helped.province, helped)
+    if kind is SupportMove:
+        return LegalOrder(order, text, OrderKind.SUPPORT, province_of(order.dest), order.supported)  # type: ignore[attr-defined]
+    if kind is Convoy:
+        return LegalOrder(order, text, OrderKind.CONVOY, order.dest, order.convoyed)  # type: ignore[attr-defined]
+    if kind is Retreat:
+        return LegalOrder(order, text, OrderKind.RETREAT, order.dest)  # type: ignore[attr-defined]
+    if kind is Disband:
+        return LegalOrder(order, text, OrderKind.DISBAND)
+    if kind is Build:
+        return LegalOrder(order, text, OrderKind.BUILD, order.unit.text)  # type: ignore[union-attr]
+    if kind is Remove:
+        return LegalOrder(order, text, OrderKind.REMOVE)
+    if kind is Waive:
+        return LegalOrder(order, text, OrderKind.WAIVE)
+    raise TypeError(f"not an order: {order!r}")
+
+
+def _sort_key(legal: LegalOrder) -> tuple[int, str, int, str, bool]:
+    helped = legal.helped
+    return (
+        _RANK[legal.kind],
+        legal.target or "",
+        0 if helped is None or helped.province == legal.target else 1,
+        "" if helped is None else helped.text,
+        legal.via_convoy,
+    )
+
+
+# --- the phases ---------------------------------------------------------------------------------------
+
+
+def _movement(board: Board, power: str, tables: _Tables, facts: _BoardFacts) -> list[UnitOrders]:
+    occupant = board.occupant
+    convoys = facts.convoys
+
+    def check(order: Order) -> Order:
+        return check_movement_order(order, board, convoys)
+
+    entries = []
+    for unit in board.units.get(power, ()):
+        candidates = _movement_candidates(unit, occupant, tables, facts)
+        entries.append(UnitOrders(unit.location, unit, _keep(candidates, board, power, check)))
+    return entries
+
+
+def _movement_candidates(
+    unit: Unit, occupant: dict[str, tuple[str, Unit]], tables: _Tables, facts: _BoardFacts
+) -> list[Order]:
+    """Orders worth asking validation about: a superset of the legal ones, kept small."""
+    here = unit.province
+    out: list[Order] = [Hold(unit)]
+    army = unit.type == "A"
+    if army:
+        out += [Move(unit, dest) for dest in tables.army_moves[here]]
+        carried = facts.carry.get(here)
+        if carried is not None:
+            out += [Move(unit, dest, True) for dest in carried[0]]
+        reach = tables.army_reach[here]
+    else:
+        out += [Move(unit, dest) for dest in tables.fleet_moves[unit.location]]
+        reach = tables.fleet_reach[unit.location]
+    army_moves = tables.army_moves
+    for prov in reach:
+        standing = occupant.get(prov)
+        if standing is not None:
+            out.append(SupportHold(unit, standing[1]))
+        # every unit that could move into prov: armies next to it, fleets on a coast reaching it,
+        # armies a chain of fleets could carry there
+        for src in army_moves.get(prov, ()):
+            other = occupant.get(src)
+            if other is not None and other[1].type == "A" and src != here:
+                out.append(SupportMove(unit, other[1], prov))
+        for loc in tables.fleets_into.get(prov, ()):
+            other = occupant.get(province_of(loc))
+            if other is not None and other[1].location == loc and other[1].type == "F" and other[1] is not unit:
+                out.append(SupportMove(unit, other[1], prov))
+        for other_army in facts.carried_into.get(prov, ()):
+            if other_army.province != here:
+                out.append(SupportMove(unit, other_army, prov))
+    if not army and here in tables.seas:
+        for src, (dests, seas) in facts.carry.items():
+            if here in seas:
+                army_there = occupant[src][1]
+                out += [Convoy(unit, army_there, dest) for dest in dests]
+    return out
+
+
+def _retreats(board: Board, power: str) -> list[UnitOrders]:
+    def check(order: Order) -> Order:
+        return check_retreat_order(order, board, power)
+
+    entries = []
+    for entry in board.dislodged_of(power):
+        unit = entry.unit
+        candidates: list[Order] = [Retreat(unit, dest) for dest in entry.retreats]
+        candidates.append(Disband(unit))
+        entries.append(UnitOrders(unit.location, unit, _keep(candidates, board, power, check), dislodged=True))
+    return entries
+
+
+def _adjustments(
+    board: Board, power: str, tables: _Tables, due: int
+) -> tuple[list[UnitOrders], LegalOrder | None]:
+    def check(order: Order) -> Order:
+        return check_adjustment_order(order, board, power, due)
+
+    entries = []
+    waive = None
+    if due > 0:
+        owned = board.centers.get(power, frozenset())
+        for site in board.game_map.home_centers.get(power, ()):
+            if site not in owned or site in board.occupant:
+                continue
+            candidates: list[Order] = [Build(unit) for unit in tables.build_units[site]]
+            orders = _keep(candidates, board, power, check)
+            if orders:
+                entries.append(UnitOrders(site, None, orders))
+        kept = _keep([Waive()], board, power, check)
+        waive = kept[0] if kept else None
+    elif due < 0:
+        for unit in board.units.get(power, ()):
+            orders = _keep([Remove(unit)], board, power, check)
+            if orders:
+                entries.append(UnitOrders(unit.location, unit, orders))
+    return entries, waive
