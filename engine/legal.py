@@ -69,6 +69,7 @@ from engine.board import Board
 from engine.errors import OrderError
 from engine.mapdata import GameMap, province_of
 from engine.orders import (
+    FORMATTERS,
     Build,
     Convoy,
     Disband,
@@ -82,6 +83,11 @@ from engine.orders import (
     Unit,
     Waive,
     format_order,
+    quick_convoy,
+    quick_hold,
+    quick_move,
+    quick_support_hold,
+    quick_support_move,
     shared_unit,
 )
 from engine.phase import Phase
@@ -196,8 +202,10 @@ class LegalOrders:
     due: int = 0
     waive: LegalOrder | None = None
     reason: str | None = None
-    _index: dict[object, LegalOrder] = field(default_factory=dict, repr=False, compare=False, hash=False)
-    _entries: dict[str, UnitOrders] = field(default_factory=dict, repr=False, compare=False, hash=False)
+    # A via-convoy move -> the same move without VIA (see find); the full index is built on first use.
+    _aliases: tuple[tuple[Order, LegalOrder], ...] = field(default=(), repr=False, compare=False)
+    _index: dict[object, LegalOrder] = field(default_factory=dict, repr=False, compare=False)
+    _entries: dict[str, UnitOrders] = field(default_factory=dict, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[LegalOrder]:
         """Every listed order: the entries' in turn, then WAIVE."""
@@ -217,11 +225,18 @@ class LegalOrders:
         return self._entries.get(province_of(place.upper()))
 
     def find(self, order: Order | str) -> LegalOrder | None:
-        """The listed order that ``order`` (an Order completed by validation, or canonical text as
-        the engine writes it) stands for, or None. ``A LON - NWY`` finds ``A LON - NWY VIA``: an
-        army's move to a place it cannot reach by land goes by convoy either way."""
+        """The listed order that ``order`` (an Order as validation completes it, or its canonical
+        text) stands for, or None. ``A LON - NWY`` finds ``A LON - NWY VIA``: an army's move to a
+        place it cannot reach by land goes by convoy either way (DATC 4.A.3)."""
+        index = self._index
+        if not index:
+            for legal in self:
+                index[legal.order] = index[legal.text] = legal
+            for plain, legal in self._aliases:
+                index.setdefault(plain, legal)
+                index.setdefault(format_order(plain), legal)
         try:
-            return self._index.get(order)
+            return index.get(order)
         except TypeError:  # not hashable: not an order
             return None
 
@@ -237,7 +252,9 @@ class _Tables:
     fleet_moves: dict[str, tuple[str, ...]]  # location -> locations a fleet moves to
     army_reach: dict[str, tuple[str, ...]]  # province -> provinces an army there could support into
     fleet_reach: dict[str, tuple[str, ...]]  # location -> provinces a fleet there could support into
-    fleets_into: dict[str, tuple[str, ...]]  # province -> fleet locations that can move into it
+    fleets_into: dict[str, tuple[tuple[str, str], ...]]  # province -> (location, its province) of
+    # the fleets that could move into it
+    army_adjacency: dict[str, frozenset[str]]
     seas: frozenset[str]
     graph: SeaGraph
     build_units: dict[str, tuple[Unit, ...]]  # province -> units that can be built there
@@ -265,7 +282,10 @@ def _tables(gm: GameMap) -> _Tables:
         fleet_moves={loc: tuple(sorted(adj)) for loc, adj in gm.fleet_adjacency.items()},
         army_reach={p: tuple(sorted(adj)) for p, adj in gm.army_adjacency.items()},
         fleet_reach={loc: tuple(sorted(provs)) for loc, provs in gm.fleet_reach.items()},
-        fleets_into={p: tuple(sorted(locs)) for p, locs in fleets_into.items()},
+        fleets_into={
+            p: tuple((loc, province_of(loc)) for loc in sorted(locs)) for p, locs in fleets_into.items()
+        },
+        army_adjacency=gm.army_adjacency,
         seas=frozenset(code for code, prov in gm.provinces.items() if prov.is_sea),
         graph=sea_graph(gm),
         build_units=build_units,
@@ -277,39 +297,29 @@ def _tables(gm: GameMap) -> _Tables:
 # --- per-board facts ----------------------------------------------------------------------------------
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 class _BoardFacts:
     """What every power's list shares on one board: the fleets at sea and where they can carry
-    each army. ``carry`` is a candidate generator only: validation decides."""
+    each army (candidates only: the checks decide)."""
 
     def __init__(self, board: Board, tables: _Tables) -> None:
-        graph = tables.graph
         occupant = board.occupant
         sea_fleets = tables.seas.intersection(occupant)
-        self.convoys = BoardConvoys(graph, sea_fleets)
-        # army's province -> (provinces a chain of fleets could carry it to, the seas of those chains)
+        self.convoys = convoys = BoardConvoys(tables.graph, sea_fleets)
+        # army's province -> (provinces a chain of fleets could carry it to, sorted; the seas of those chains)
         self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
         # province -> armies some chain could carry there (whether or not they could also walk)
         self.carried_into: dict[str, list[Unit]] = {}
         if not sea_fleets:
             return
+        shore_seas = tables.graph.shore_seas
         for prov, (_, unit) in occupant.items():
-            if unit.type != "A":
+            if unit.type != "A" or shore_seas.get(prov, _NONE).isdisjoint(sea_fleets):
                 continue
-            starts = graph.shore_seas.get(prov)
-            if not starts or starts.isdisjoint(sea_fleets):
-                continue
-            seen: set[str] = set()
-            frontier = [s for s in starts if s in sea_fleets]
-            while frontier:
-                sea = frontier.pop()
-                if sea in seen:
-                    continue
-                seen.add(sea)
-                frontier.extend(n for n in graph.sea_neighbours[sea] if n in sea_fleets and n not in seen)
-            shores = set().union(*(graph.sea_shores[s] for s in seen))
-            shores.discard(prov)
-            dests = tuple(sorted(shores))
-            self.carry[prov] = (dests, frozenset(seen))
+            dests, seas = convoys.reach(prov)
+            self.carry[prov] = (tuple(sorted(dests)), seas)
             for dest in dests:
                 self.carried_into.setdefault(dest, []).append(unit)
 
@@ -377,21 +387,17 @@ def _result(
     reason: str | None = None,
 ) -> LegalOrders:
     entries.sort(key=lambda e: e.location)
-    index: dict[object, LegalOrder] = {}
     army_moves = board.game_map.army_adjacency
+    aliases = []
     for entry in entries:
         for legal in entry.orders:
-            order = legal.order
-            index[order] = index[legal.text] = legal
-            if legal.via_convoy and legal.target not in army_moves[order.unit.province]:  # type: ignore[union-attr]
-                # the same move written without VIA: it cannot go by land, so it is convoyed anyway
-                plain = Move(order.unit, order.dest)  # type: ignore[union-attr, arg-type]
-                index.setdefault(plain, legal)
-                index.setdefault(format_order(plain), legal)
-    if waive is not None:
-        index[waive.order] = index[waive.text] = waive
+            if legal.via_convoy:
+                order: Move = legal.order  # type: ignore[assignment]
+                if order.dest not in army_moves[order.unit.province]:
+                    # the same move without VIA: it cannot go by land, so it is convoyed anyway
+                    aliases.append((Move(order.unit, order.dest), legal))
     by_place = {entry.province: entry for entry in entries}
-    return LegalOrders(power, board.phase, tuple(entries), due, waive, reason, index, by_place)
+    return LegalOrders(power, board.phase, tuple(entries), due, waive, reason, tuple(aliases), {}, by_place)
 
 
 # --- judging candidates with the engine's own checks --------------------------------------------------
@@ -401,45 +407,69 @@ def _keep(
     candidates: list[Order], board: Board, power: str, check: Callable[[Order], Order]
 ) -> tuple[LegalOrder, ...]:
     """The candidates that validation and the phase's check accept, described and sorted."""
-    seen: set[Order] = set()
+    seen: set[str] = set()
     out = []
     for candidate in candidates:
         try:
             order = check(validate_order(candidate, board, power))
         except OrderError:
             continue
-        if order in seen:
+        text = FORMATTERS[type(order)](order)
+        if text in seen:
             continue
-        seen.add(order)
-        out.append(_describe(order))
+        seen.add(text)
+        out.append(_describe(order, text))
     out.sort(key=_sort_key)
     return tuple(out)
 
 
-def _describe(order: Order) -> LegalOrder:
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _legal(
+    order: Order,
+    text: str,
+    kind: OrderKind,
+    target: str | None = None,
+    helped: Unit | None = None,
+    via_convoy: bool = False,
+) -> LegalOrder:
+    """LegalOrder(...) without the frozen dataclass's __init__ (a new object per listed order, and a
+    full board lists thousands): the same value, filled slot by slot."""
+    legal = _new(LegalOrder)
+    _set(legal, "order", order)
+    _set(legal, "text", text)
+    _set(legal, "kind", kind)
+    _set(legal, "target", target)
+    _set(legal, "helped", helped)
+    _set(legal, "via_convoy", via_convoy)
+    return legal
+
+
+def _describe(order: Order, text: str) -> LegalOrder:
     kind = type(order)
-    text = format_order(order)
-    if kind is Hold:
-        return LegalOrder(order, text, OrderKind.HOLD)
     if kind is Move:
-        return LegalOrder(order, text, OrderKind.MOVE, order.dest, via_convoy=order.via_convoy)  # type: ignore[attr-defined]
+        return _legal(order, text, OrderKind.MOVE, order.dest, None, order.via_convoy)  # type: ignore[attr-defined]
+    if kind is SupportMove:
+        return _legal(order, text, OrderKind.SUPPORT, province_of(order.dest), order.supported)  # type: ignore[attr-defined]
     if kind is SupportHold:
         helped = order.supported  # type: ignore[attr-defined]
-        return LegalOrder(order, text, OrderKind.SUPPORT, helped.province, helped)
-    if kind is SupportMove:
-        return LegalOrder(order, text, OrderKind.SUPPORT, province_of(order.dest), order.supported)  # type: ignore[attr-defined]
+        return _legal(order, text, OrderKind.SUPPORT, helped.province, helped)
     if kind is Convoy:
-        return LegalOrder(order, text, OrderKind.CONVOY, order.dest, order.convoyed)  # type: ignore[attr-defined]
+        return _legal(order, text, OrderKind.CONVOY, order.dest, order.convoyed)  # type: ignore[attr-defined]
+    if kind is Hold:
+        return _legal(order, text, OrderKind.HOLD)
     if kind is Retreat:
-        return LegalOrder(order, text, OrderKind.RETREAT, order.dest)  # type: ignore[attr-defined]
+        return _legal(order, text, OrderKind.RETREAT, order.dest)  # type: ignore[attr-defined]
     if kind is Disband:
-        return LegalOrder(order, text, OrderKind.DISBAND)
+        return _legal(order, text, OrderKind.DISBAND)
     if kind is Build:
-        return LegalOrder(order, text, OrderKind.BUILD, order.unit.text)  # type: ignore[union-attr]
+        return _legal(order, text, OrderKind.BUILD, order.unit.text)  # type: ignore[union-attr]
     if kind is Remove:
-        return LegalOrder(order, text, OrderKind.REMOVE)
+        return _legal(order, text, OrderKind.REMOVE)
     if kind is Waive:
-        return LegalOrder(order, text, OrderKind.WAIVE)
+        return _legal(order, text, OrderKind.WAIVE)
     raise TypeError(f"not an order: {order!r}")
 
 
@@ -474,42 +504,48 @@ def _movement(board: Board, power: str, tables: _Tables, facts: _BoardFacts) -> 
 def _movement_candidates(
     unit: Unit, occupant: dict[str, tuple[str, Unit]], tables: _Tables, facts: _BoardFacts
 ) -> list[Order]:
-    """Orders worth asking validation about: a superset of the legal ones, kept small."""
+    """Orders worth asking validation about: a superset of the legal ones, kept small. (Built
+    with the quick constructors of engine.orders: the same values, made faster.)"""
     here = unit.province
-    out: list[Order] = [Hold(unit)]
+    convoys = facts.convoys
+    out: list[Order] = [quick_hold(unit)]
     army = unit.type == "A"
     if army:
-        out += [Move(unit, dest) for dest in tables.army_moves[here]]
+        out += [quick_move(unit, dest) for dest in tables.army_moves[here]]
         carried = facts.carry.get(here)
         if carried is not None:
-            out += [Move(unit, dest, True) for dest in carried[0]]
+            out += [quick_move(unit, dest, True) for dest in carried[0]]
         reach = tables.army_reach[here]
     else:
-        out += [Move(unit, dest) for dest in tables.fleet_moves[unit.location]]
+        out += [quick_move(unit, dest) for dest in tables.fleet_moves[unit.location]]
         reach = tables.fleet_reach[unit.location]
-    army_moves = tables.army_moves
+    walks = tables.army_adjacency
     for prov in reach:
         standing = occupant.get(prov)
         if standing is not None:
-            out.append(SupportHold(unit, standing[1]))
+            out.append(quick_support_hold(unit, standing[1]))
         # every unit that could move into prov: armies next to it, fleets on a coast reaching it,
         # armies a chain of fleets could carry there
-        for src in army_moves.get(prov, ()):
+        for src in tables.army_moves.get(prov, ()):
             other = occupant.get(src)
             if other is not None and other[1].type == "A" and src != here:
-                out.append(SupportMove(unit, other[1], prov))
-        for loc in tables.fleets_into.get(prov, ()):
-            other = occupant.get(province_of(loc))
-            if other is not None and other[1].location == loc and other[1].type == "F" and other[1] is not unit:
-                out.append(SupportMove(unit, other[1], prov))
+                out.append(quick_support_move(unit, other[1], prov))
+        for loc, src in tables.fleets_into.get(prov, ()):
+            other = occupant.get(src)
+            if other is not None and other[1].location == loc and other[1].type == "F" and src != here:
+                out.append(quick_support_move(unit, other[1], prov))
+        # (a chain through this unit's own sea does not count, DATC 6.D.31: left to the check, but
+        # asked here first, as the answers are remembered for the board and most such are refused)
         for other_army in facts.carried_into.get(prov, ()):
-            if other_army.province != here:
-                out.append(SupportMove(unit, other_army, prov))
+            src = other_army.province
+            if src != here and prov not in walks[src] and convoys.can_carry(src, prov, here):
+                out.append(quick_support_move(unit, other_army, prov))
     if not army and here in tables.seas:
+        needed = convoys.needed
         for src, (dests, seas) in facts.carry.items():
             if here in seas:
                 army_there = occupant[src][1]
-                out += [Convoy(unit, army_there, dest) for dest in dests]
+                out += [quick_convoy(unit, army_there, dest) for dest in dests if needed(src, dest, here)]
     return out
 
 
@@ -522,7 +558,8 @@ def _retreats(board: Board, power: str) -> list[UnitOrders]:
         unit = entry.unit
         candidates: list[Order] = [Retreat(unit, dest) for dest in entry.retreats]
         candidates.append(Disband(unit))
-        entries.append(UnitOrders(unit.location, unit, _keep(candidates, board, power, check), dislodged=True))
+        orders = _keep(candidates, board, power, check)
+        entries.append(UnitOrders(unit.location, unit, orders, dislodged=True))
     return entries
 
 
