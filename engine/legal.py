@@ -61,6 +61,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
 from engine.adjudicator.convoys import BoardConvoys, SeaGraph, sea_graph
@@ -408,19 +409,27 @@ def _keep(
 ) -> tuple[LegalOrder, ...]:
     """The candidates that validation and the phase's check accept, described and sorted."""
     seen: set[str] = set()
-    out = []
+    keyed = []
+    validate = validate_order
+    formatters = FORMATTERS
+    describe = _DESCRIBE
     for candidate in candidates:
         try:
-            order = check(validate_order(candidate, board, power))
+            order = check(validate(candidate, board, power))
         except OrderError:
             continue
-        text = FORMATTERS[type(order)](order)
+        kind = type(order)
+        text = formatters[kind](order)
         if text in seen:
             continue
         seen.add(text)
-        out.append(_describe(order, text))
-    out.sort(key=_sort_key)
-    return tuple(out)
+        keyed.append(describe[kind](order, text))
+    keyed.sort(key=_first)
+    return tuple(legal for _, legal in keyed)
+
+
+def _first(item: tuple[tuple[int, str, int, str, bool], LegalOrder]) -> tuple[int, str, int, str, bool]:
+    return item[0]
 
 
 _new = object.__new__
@@ -450,41 +459,70 @@ def _legal(
     return legal
 
 
-def _describe(order: Order, text: str) -> LegalOrder:
-    kind = type(order)
-    if kind is Move:
-        return _legal(order, text, OrderKind.MOVE, order.dest, None, order.via_convoy)  # type: ignore[attr-defined]
-    if kind is SupportMove:
-        return _legal(order, text, OrderKind.SUPPORT, province_of(order.dest), order.supported)  # type: ignore[attr-defined]
-    if kind is SupportHold:
-        helped = order.supported  # type: ignore[attr-defined]
-        return _legal(order, text, OrderKind.SUPPORT, helped.province, helped)
-    if kind is Convoy:
-        return _legal(order, text, OrderKind.CONVOY, order.dest, order.convoyed)  # type: ignore[attr-defined]
-    if kind is Hold:
-        return _legal(order, text, OrderKind.HOLD)
-    if kind is Retreat:
-        return _legal(order, text, OrderKind.RETREAT, order.dest)  # type: ignore[attr-defined]
-    if kind is Disband:
-        return _legal(order, text, OrderKind.DISBAND)
-    if kind is Build:
-        return _legal(order, text, OrderKind.BUILD, order.unit.text)  # type: ignore[union-attr]
-    if kind is Remove:
-        return _legal(order, text, OrderKind.REMOVE)
-    if kind is Waive:
-        return _legal(order, text, OrderKind.WAIVE)
-    raise TypeError(f"not an order: {order!r}")
+# How each kind of order is described: (its sort key, the LegalOrder). The key sorts by kind, then
+# target, then the helped unit (the one holding in the target first), then land before convoy.
+_Keyed = tuple[tuple[int, str, int, str, bool], LegalOrder]
+_HOLD, _MOVE, _SUPPORT, _CONVOY, _RETREAT, _DISBAND, _BUILD, _REMOVE, _WAIVE = (_RANK[k] for k in OrderKind)
 
 
-def _sort_key(legal: LegalOrder) -> tuple[int, str, int, str, bool]:
-    helped = legal.helped
-    return (
-        _RANK[legal.kind],
-        legal.target or "",
-        0 if helped is None or helped.province == legal.target else 1,
-        "" if helped is None else helped.text,
-        legal.via_convoy,
+def _hold(o: Hold, text: str) -> _Keyed:
+    return (_HOLD, "", 0, "", False), _legal(o, text, OrderKind.HOLD)
+
+
+def _move(o: Move, text: str) -> _Keyed:
+    return (_MOVE, o.dest, 0, "", o.via_convoy), _legal(o, text, OrderKind.MOVE, o.dest, None, o.via_convoy)
+
+
+def _support_hold(o: SupportHold, text: str) -> _Keyed:
+    helped = o.supported
+    return (_SUPPORT, helped.province, 0, "", False), _legal(
+        o, text, OrderKind.SUPPORT, helped.province, helped
     )
+
+
+def _support_move(o: SupportMove, text: str) -> _Keyed:
+    helped = o.supported
+    dest = province_of(o.dest)  # (validation leaves no coast, but the target is a province anyway)
+    return (_SUPPORT, dest, 1, helped.text, False), _legal(o, text, OrderKind.SUPPORT, dest, helped)
+
+
+def _convoy(o: Convoy, text: str) -> _Keyed:
+    army = o.convoyed
+    return (_CONVOY, o.dest, 1, army.text, False), _legal(o, text, OrderKind.CONVOY, o.dest, army)
+
+
+def _retreat(o: Retreat, text: str) -> _Keyed:
+    return (_RETREAT, o.dest, 0, "", False), _legal(o, text, OrderKind.RETREAT, o.dest)
+
+
+def _disband(o: Disband, text: str) -> _Keyed:
+    return (_DISBAND, "", 0, "", False), _legal(o, text, OrderKind.DISBAND)
+
+
+def _build(o: Build, text: str) -> _Keyed:
+    return (_BUILD, o.unit.text, 0, "", False), _legal(o, text, OrderKind.BUILD, o.unit.text)
+
+
+def _remove(o: Remove, text: str) -> _Keyed:
+    return (_REMOVE, "", 0, "", False), _legal(o, text, OrderKind.REMOVE)
+
+
+def _waive(o: Waive, text: str) -> _Keyed:
+    return (_WAIVE, "", 0, "", False), _legal(o, text, OrderKind.WAIVE)
+
+
+_DESCRIBE: dict[type, Callable[[Any, str], _Keyed]] = {
+    Hold: _hold,
+    Move: _move,
+    SupportHold: _support_hold,
+    SupportMove: _support_move,
+    Convoy: _convoy,
+    Retreat: _retreat,
+    Disband: _disband,
+    Build: _build,
+    Remove: _remove,
+    Waive: _waive,
+}
 
 
 # --- the phases ---------------------------------------------------------------------------------------
