@@ -2,13 +2,17 @@
 
 ``legal_orders(board, power)`` answers with a :class:`LegalOrders`: one :class:`UnitOrders` per
 thing the power gives an order to, each holding its :class:`LegalOrder` values. A menu walks it in
-three steps, each a short list::
+four steps, each a short list::
 
-    entry = legal.entry("PAR")                     # 1. the unit (or build site): legal.entries
-    entry.kinds()                                  # 2. what it does: (HOLD, MOVE, SUPPORT)
-    entry.targets(OrderKind.SUPPORT)               # 3. where: ("BUR", "GAS", "PIC", ...)
-    entry.choices(OrderKind.SUPPORT, "BUR")        # 4. which unit it helps (supports, convoys)
-    chosen.text                                    # "A PAR S A MAR - BUR": send it as typed text
+    legal = legal_orders(board, "FRANCE")
+    entry = legal.entry("PAR")                    # 1. the unit (or build site), from legal.entries
+    entry.kinds()                                 # 2. what it does: (HOLD, MOVE, SUPPORT)
+    entry.targets(OrderKind.SUPPORT)              # 3. where: ("BRE", "BUR", "GAS", "PIC")
+    entry.choices(OrderKind.SUPPORT, "BUR")       # 4. the unit helped: A MAR - BUR, A MUN - BUR
+    chosen = entry.choices(OrderKind.SUPPORT, "BUR")[0]
+    chosen.text                                   # "A PAR S A MAR - BUR": submit it as typed text
+
+Kinds without a target (hold, disband, remove) have one choice: ``entry.choices(kind)``.
 
 What each phase lists, per entry:
 
@@ -47,10 +51,19 @@ Legality is the engine's own, never a copy of it: candidates come from the map's
 the fleets on the board, and each is kept only if :func:`engine.validation.validate_order` and
 the phase's board-level check (:mod:`engine.adjudicator.legality`, or the adjustment count of
 :mod:`engine.adjudicator.adjustments`) accept it - the very functions the adjudicator judges
-orders with. So every listed order is accepted when typed, and ``text`` (``format_order`` of it)
-reads back through the parser as the same order. Orders that validation would complete the same
-way (``A LON - NWY`` for ``A LON - NWY VIA``, the unit's type left out) are listed once;
-:meth:`LegalOrders.find` maps such forms to the listed order.
+orders with. So every listed order is valid when adjudicated, and ``text`` (``format_order`` of
+it) reads back through the parser, and through ``read_order`` for the power, as the same order.
+(The bot's typed orders pass ``read_order`` alone, which takes a convoyed move whenever seas link
+the two coasts; the list asks for fleets on the board now, as adjudication will.)
+
+Each order is listed once, in the form the engine writes:
+
+* an army's move to a place it cannot reach by land is listed with VIA; :meth:`LegalOrders.find`
+  also finds it from the same move written without (it goes by convoy either way);
+* a support of a move names the province, not a coast (it supports a move to either coast,
+  DATC 6.B.7); one naming a coast is not listed, and ``find`` does not match it;
+* by the rules as validation has them, a support or convoy may help any power's unit, a neutral
+  one included (ww1914: Italy's units only hold, but supporting one out of Italy is valid).
 
 The results depend only on the board; they are remembered for the last few boards (by identity:
 boards are treated as immutable), so one builder step after another costs a dictionary lookup.
@@ -250,8 +263,8 @@ class _Tables:
     """The map's adjacency as sorted tuples, and who can move where, built once per map."""
 
     army_moves: dict[str, tuple[str, ...]]  # province -> neighbouring provinces an army moves to
+    # (and so supports into); armies can be convoyed further, and their neighbours move in
     fleet_moves: dict[str, tuple[str, ...]]  # location -> locations a fleet moves to
-    army_reach: dict[str, tuple[str, ...]]  # province -> provinces an army there could support into
     fleet_reach: dict[str, tuple[str, ...]]  # location -> provinces a fleet there could support into
     fleets_into: dict[str, tuple[tuple[str, str], ...]]  # province -> (location, its province) of
     # the fleets that could move into it
@@ -281,7 +294,6 @@ def _tables(gm: GameMap) -> _Tables:
     tables = _Tables(
         army_moves={p: tuple(sorted(adj)) for p, adj in gm.army_adjacency.items()},
         fleet_moves={loc: tuple(sorted(adj)) for loc, adj in gm.fleet_adjacency.items()},
-        army_reach={p: tuple(sorted(adj)) for p, adj in gm.army_adjacency.items()},
         fleet_reach={loc: tuple(sorted(provs)) for loc, provs in gm.fleet_reach.items()},
         fleets_into={
             p: tuple((loc, province_of(loc)) for loc in sorted(locs)) for p, locs in fleets_into.items()
@@ -357,11 +369,9 @@ def legal_orders(board: Board, power: str) -> LegalOrders:
         return done
     tables = _tables(gm)
     kind = board.phase.kind
-    due = 0
-    waive: LegalOrder | None = None
     if board.closed and power in board.rules.neutral:
-        entries: list[UnitOrders] = []
-        result = _result(board, power, entries, reason=board.rules.neutral_reason())
+        # validate_order refuses every order of theirs, first thing, with this reason
+        result = _result(board, power, [], reason=board.rules.neutral_reason())
     elif kind == "M":
         facts = hit[1]
         if facts is None:
@@ -556,7 +566,7 @@ def _movement_candidates(
         carried = facts.carry.get(here)
         if carried is not None:
             out += [quick_move(unit, dest, True) for dest in carried[0]]
-        reach = tables.army_reach[here]
+        reach = tables.army_moves[here]
     else:
         out += [quick_move(unit, dest) for dest in tables.fleet_moves[unit.location]]
         reach = tables.fleet_reach[unit.location]

@@ -398,6 +398,8 @@ def test_ww1914_italy_is_closed() -> None:
         assert item.target is None or province_of(item.target) not in closed, item.text
     france = legal_orders(board, "FRANCE")
     assert "A MAR - PIE" not in texts(france, "MAR")
+    # what validation allows: helping a neutral unit out of Italy (it will hold; the module says so)
+    assert "A BUD S A VEN - TRI" in texts(austria, "BUD")
     for power in GM.powers:
         assert_sound(board, power, legal_orders(board, power))
         assert_listed(board, power, legal_orders(board, power), everything_for(board, power))
