@@ -563,12 +563,31 @@ def test_the_dense_bench_board_exhaustively() -> None:
 
 
 def retreat_board(rng: random.Random) -> Board:
-    """The board after a random movement phase that dislodged units (tries until one does)."""
+    """The board after a random movement phase that dislodged units (tries until one does): half
+    the units move, the others support one of those moves where they can."""
     while True:
-        units = random_position(rng)
-        everyone = [u for us in units.values() for u in us]
-        orders = {p: [random_order(rng, u, everyone) for u in us] for p, us in units.items()}
-        board = Board.from_json({"phase": "F1901M", "units": units, "centers": {}})
+        board = Board.from_json({"phase": "F1901M", "units": random_position(rng), "centers": {}})
+        moves: dict[Unit, str] = {}
+        for _, unit in board.all_units():
+            near = sorted(GM.neighbours(unit.type or "A", unit.location))
+            if near and rng.random() < 0.5:
+                moves[unit] = rng.choice(near)
+        orders: dict[str, list[str]] = {}
+        for power, unit in board.all_units():
+            text = f"{unit} H"
+            if unit in moves:
+                text = f"{unit} - {moves[unit]}"
+            else:
+                helped = [
+                    (other, province_of(dest))
+                    for other, dest in moves.items()
+                    if GM.can_reach(unit.type or "A", unit.location, province_of(dest))
+                    and province_of(dest) != unit.province
+                ]
+                if helped:
+                    other, dest = rng.choice(helped)
+                    text = f"{unit} S {other} - {dest}"
+            orders.setdefault(power, []).append(text)
         result = adjudicate(board, orders)
         if result.board.phase.kind == "R":
             return result.board
