@@ -589,14 +589,16 @@ def _movement_candidates(
         # asked here first, as the answers are remembered for the board and most such are refused)
         for other_army in facts.carried_into.get(prov, ()):
             src = other_army.province
-            if src != here and prov not in walks[src] and convoys.can_carry(src, prov, here):
+            if src != here and prov not in walks[src] and prov in convoys.reach(src, here)[0]:
                 out.append(quick_support_move(unit, other_army, prov))
     if not army and here in tables.seas:
-        needed = convoys.needed
         for src, (dests, seas) in facts.carry.items():
             if here in seas:
                 army_there = occupant[src][1]
-                out += [quick_convoy(unit, army_there, dest) for dest in dests if needed(src, dest, here)]
+                routes = convoys.routes(src)  # (the check's own answers, after this)
+                out += [
+                    quick_convoy(unit, army_there, dest) for dest in dests if here in routes.get(dest, ())
+                ]
     return out
 
 

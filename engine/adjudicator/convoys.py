@@ -12,8 +12,8 @@ Two board-level questions decide whether an order is legal before anything is re
 * :func:`minimal_route_fleets` - is this fleet part of some route that has no shortcut? A convoy
   order by a fleet that no route needs is illegal (DATC 6.G.19, 6.F.12): otherwise a fleet off the
   army's way could "express intent" for a convoy it takes no part in. :func:`minimal_routes`
-  answers it for every destination in one search (what :class:`BoardConvoys` asks, and what
-  :mod:`engine.legal` needs to list every convoy on a board).
+  answers it for every destination in one search (what :mod:`engine.legal` needs to list every
+  convoy on a board).
 """
 
 from __future__ import annotations
@@ -170,17 +170,52 @@ def minimal_routes(graph: SeaGraph, src: str, fleets: Collection[str]) -> dict[s
 
 
 class BoardConvoys:
-    """Convoy questions about one board (its fleets at sea), each answered once."""
+    """Convoy questions about one board (its fleets at sea), each answered once.
+
+    The adjudicator asks about a few armies and destinations: :meth:`can_carry` and :meth:`needed`
+    search for just those. Asking :meth:`reach` or :meth:`routes` first (engine.legal asks about
+    every army and destination) answers them for every destination at once, and later questions
+    about that army use those answers.
+    """
 
     def __init__(self, graph: SeaGraph, sea_fleets: frozenset[str]) -> None:
         self.graph = graph
         self.sea_fleets = sea_fleets
+        self._carry: dict[tuple[str, str, str | None], bool] = {}
+        self._minimal: dict[tuple[str, str], frozenset[str]] = {}
         self._reach: dict[tuple[str, str | None], tuple[frozenset[str], frozenset[str]]] = {}
-        self._minimal: dict[str, dict[str, frozenset[str]]] = {}
+        self._routes: dict[str, dict[str, frozenset[str]]] = {}
 
     def can_carry(self, src: str, dst: str, without: str | None = None) -> bool:
         """Some chain of fleets (leaving out the one in sea ``without``) joins coasts ``src``, ``dst``."""
-        return dst in self.reach(src, without)[0]
+        reach = self._reach.get((src, without))
+        if reach is not None:
+            return dst in reach[0]
+        key = (src, dst, without)
+        hit = self._carry.get(key)
+        if hit is None:
+            fleets = self.sea_fleets if without is None else self.sea_fleets - {without}
+            hit = self._carry[key] = route_exists(self.graph, src, dst, fleets)
+        return hit
+
+    def needed(self, src: str, dst: str, fleet_sea: str) -> bool:
+        """The fleet in ``fleet_sea`` is on some route from ``src`` to ``dst`` without a shortcut."""
+        routes = self._routes.get(src)
+        if routes is not None:
+            seas = routes.get(dst)
+            return seas is not None and fleet_sea in seas
+        key = (src, dst)
+        hit = self._minimal.get(key)
+        if hit is None:
+            hit = self._minimal[key] = minimal_route_fleets(self.graph, src, dst, self.sea_fleets)
+        return fleet_sea in hit
+
+    def routes(self, src: str) -> dict[str, frozenset[str]]:
+        """:func:`minimal_routes` from ``src`` on this board (do not modify)."""
+        hit = self._routes.get(src)
+        if hit is None:
+            hit = self._routes[src] = minimal_routes(self.graph, src, self.sea_fleets)
+        return hit
 
     def reach(self, src: str, without: str | None = None) -> tuple[frozenset[str], frozenset[str]]:
         """Where chains of fleets (leaving out the one in sea ``without``) can carry an army from
@@ -217,11 +252,3 @@ class BoardConvoys:
         shores = set().union(*(graph.sea_shores[s] for s in seen))
         shores.discard(src)
         return frozenset(shores), frozenset(seen)
-
-    def needed(self, src: str, dst: str, fleet_sea: str) -> bool:
-        """The fleet in ``fleet_sea`` is on some route from ``src`` to ``dst`` without a shortcut."""
-        routes = self._minimal.get(src)
-        if routes is None:
-            routes = self._minimal[src] = minimal_routes(self.graph, src, self.sea_fleets)
-        seas = routes.get(dst)
-        return seas is not None and fleet_sea in seas

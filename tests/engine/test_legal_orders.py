@@ -640,13 +640,21 @@ def test_random_adjustment_boards(seed: int) -> None:
 @settings(max_examples=200, deadline=None)
 @given(fleets=st.sets(st.sampled_from(sorted(GRAPH.seas))), src=st.sampled_from(COASTAL))
 def test_one_search_answers_as_many(fleets: set[str], src: str) -> None:
-    convoys = BoardConvoys(GRAPH, frozenset(fleets))
-    routes = minimal_routes(GRAPH, src, fleets)
+    # BoardConvoys answers from the one-destination searches until reach() or routes() is asked
+    fresh = BoardConvoys(GRAPH, frozenset(fleets))
+    full = BoardConvoys(GRAPH, frozenset(fleets))
+    routes = full.routes(src)
+    assert routes == minimal_routes(GRAPH, src, fleets)
+    withouts = [None, *sorted(fleets)[:4]]
+    for without in withouts:
+        full.reach(src, without)
     for dst in COASTAL:
         assert routes.get(dst, frozenset()) == minimal_route_fleets(GRAPH, src, dst, fleets), dst
-        assert convoys.can_carry(src, dst) == route_exists(GRAPH, src, dst, fleets), dst
-        for without in sorted(fleets)[:4]:
-            assert convoys.can_carry(src, dst, without) == route_exists(GRAPH, src, dst, fleets - {without})
+        for sea in GRAPH.seas:
+            assert full.needed(src, dst, sea) == fresh.needed(src, dst, sea)
+        for without in withouts:
+            expected = route_exists(GRAPH, src, dst, fleets - {without})
+            assert full.can_carry(src, dst, without) == fresh.can_carry(src, dst, without) == expected
 
 
 DENSE = {
