@@ -100,8 +100,32 @@ def of_kind(legal: LegalOrders, place: str, kind: OrderKind) -> set[str]:
     return {o.text for o in entry.of_kind(kind)}
 
 
+def menu_facts(order: Order) -> tuple[OrderKind, str | None, Unit | None, bool]:
+    """What the module's table says kind, target, helped and via_convoy are for ``order``."""
+    if isinstance(order, Hold):
+        return OrderKind.HOLD, None, None, False
+    if isinstance(order, Move):
+        return OrderKind.MOVE, order.dest, None, order.via_convoy
+    if isinstance(order, SupportHold):
+        return OrderKind.SUPPORT, order.supported.province, order.supported, False
+    if isinstance(order, SupportMove):
+        return OrderKind.SUPPORT, order.dest, order.supported, False
+    if isinstance(order, Convoy):
+        return OrderKind.CONVOY, order.dest, order.convoyed, False
+    if isinstance(order, Retreat):
+        return OrderKind.RETREAT, order.dest, None, False
+    if isinstance(order, Disband):
+        return OrderKind.DISBAND, None, None, False
+    if isinstance(order, Build):
+        return OrderKind.BUILD, order.unit.text, None, False
+    if isinstance(order, Remove):
+        return OrderKind.REMOVE, None, None, False
+    return OrderKind.WAIVE, None, None, False
+
+
 def assert_sound(board: Board, power: str, legal: LegalOrders) -> None:
-    """Every listed order is accepted as it is, and its text reads back as it."""
+    """Every listed order is accepted as it is, its text reads back as it, and its menu facts
+    and place in the list are the documented ones."""
     kind = board.phase.kind
     seen = set()
     for item in legal:
@@ -111,6 +135,19 @@ def assert_sound(board: Board, power: str, legal: LegalOrders) -> None:
         assert parse_order(item.text, GM, kind) == item.order, item.text
         assert read_order(item.text, board, power) == item.order, item.text
         assert legal.find(item.order) is item and legal.find(item.text) is item
+        assert (item.kind, item.target, item.helped, item.via_convoy) == menu_facts(item.order), item.text
+    assert [e.location for e in legal.entries] == sorted(e.location for e in legal.entries)
+    for entry in legal.entries:
+        assert entry.orders, entry
+        for item in entry.orders:
+            assert item.unit is not None and item.unit.province == entry.province
+            assert entry.unit is None or item.unit is entry.unit
+        ranks = [list(OrderKind).index(o.kind) for o in entry.orders]
+        assert ranks == sorted(ranks)
+        for k in entry.kinds():
+            targets = [o.target for o in entry.of_kind(k)]
+            assert targets == sorted(targets, key=lambda t: t or "")
+            assert sum(len(entry.choices(k, t)) for t in entry.targets(k) or [None]) == len(targets)
 
 
 def assert_listed(board: Board, power: str, legal: LegalOrders, candidates: Iterable[Order]) -> int:
