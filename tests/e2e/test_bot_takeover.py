@@ -109,4 +109,6 @@ async def test_with_approval_a_moderator_who_does_not_play_decides(fake: FakeDis
         assert disabled(fake.world.message(channel.id, request.id), approve)
         welcome = [m for m in fake.dm_messages(newcomer) if "You play England" in embed_text(m)]
         assert welcome and "approved your request" in embed_text(welcome[0])
+        full = await press(fake, table.mod, fake.world.message(channel.id, offer.id), seat)
+        assert f"England is played by <@{newcomer.id}>" in full and "the seat is not open" in full
     assert fake.unknown_calls == [] and fake.internal_errors == []
