@@ -17,8 +17,8 @@ from cogs.spaces import BOT_PERMISSIONS
 from config import Settings, configure_logging, describe_problems, setup_help
 from db.database import make_engine, make_session_factory
 from db.migrate import upgrade_database
+from gm.facade import Gamemaster
 from gm.games import FormingLimits
-from gm.runtime import Gamemaster
 
 EXTENSIONS = (
     "cogs.game",
@@ -55,10 +55,10 @@ class DiplomacyBot(commands.Bot):
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
-        sender = DiscordSender(self, sessions, settings.moderator_role)
-        gamemaster = Gamemaster(sessions, sender, workers=settings.close_workers)
         limits = FormingLimits(settings.forming_games_per_user, settings.forming_games_per_server)
-        self.services = Services(sessions, gamemaster, settings.moderator_role, limits)
+        gamemaster = Gamemaster(sessions, workers=settings.close_workers, forming_limits=limits)
+        gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        self.services = Services(gamemaster, settings.moderator_role)
 
     async def setup_hook(self) -> None:
         await upgrade_database(self.database)
@@ -72,7 +72,6 @@ class DiplomacyBot(commands.Bot):
         """No prefix commands: direct messages are orders (cogs.dm)."""
 
     async def close(self) -> None:
-        await self.services.idle()
         await self.services.gamemaster.shutdown()
         await super().close()
         await self.database.dispose()

@@ -18,9 +18,8 @@ import discord
 
 from cogs import finalpost
 from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, due, plural, power_name, powers_text, safe, when
-from db.models import OutboxTarget
 from engine import Phase, load_map
-from gm.outbox import Attachment, OutboxMessage
+from gm.outbox import Attachment, OutboxMessage, OutboxTarget
 
 COLOUR = discord.Colour.from_rgb(46, 94, 140)
 TITLE_LIMIT = 256

@@ -19,10 +19,7 @@ from cogs import modflows, text
 from cogs.actions import answering
 from cogs.base import services_of
 from cogs.replies import defer, send
-from gm import games as gm_games
-from gm import takeover
-from gm.errors import UnknownGame
-from gm.views import GameInfo
+from gm.modtools import check_moderator
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +53,8 @@ class TakeOverButton(
     async def _take(self, interaction: discord.Interaction) -> None:
         services = services_of(interaction.client)
         await defer(interaction)
-        await _this_servers_game(interaction, self.game_id)
-        async with services.sessions() as session:
-            result = await takeover.take_over(session, self.game_id, interaction.user.id, self.power)
-        services.spawn(services.gamemaster.apply(result.effects), f"take-over in game {self.game_id}")
+        await services.gamemaster.game_on_server(self.game_id, interaction.guild_id)
+        result = await services.gamemaster.take_over(self.game_id, interaction.user.id, self.power)
         if result.action == "take_over_request":
             await send(interaction, [result.message, "You will get a direct message either way."])
             return
@@ -104,15 +99,12 @@ class SeatDecisionButton(
     async def _decide(self, interaction: discord.Interaction) -> None:
         services = services_of(interaction.client)
         await defer(interaction)
-        game = await _this_servers_game(interaction, self.game_id)
+        game = await services.gamemaster.game_on_server(self.game_id, interaction.guild_id)
         actor = await modflows.actor_of(interaction, game)
-        modflows.require_moderator(game, actor, "replace")
-        async with services.sessions() as session:
-            if self.choice == "ok":
-                result = await takeover.approve_take_over(session, game.id, actor, self.power, self.user_id)
-            else:
-                result = await takeover.decline_take_over(session, game.id, actor, self.power, self.user_id)
-        services.spawn(services.gamemaster.apply(result.effects), f"seat decision in game {game.id}")
+        check_moderator(game, actor, "replace")
+        result = await services.gamemaster.decide_take_over(
+            game.id, actor, self.power, self.user_id, approve=self.choice == "ok"
+        )
         await send(interaction, modflows.answer_lines(result))
         await _turn_off(interaction, None)
 
@@ -131,14 +123,6 @@ def decision_view(game_id: int, power: str, user_id: int) -> discord.ui.View:
     view.add_item(SeatDecisionButton("ok", game_id, power, user_id))
     view.add_item(SeatDecisionButton("no", game_id, power, user_id))
     return view
-
-
-async def _this_servers_game(interaction: discord.Interaction, game_id: int) -> GameInfo:
-    async with services_of(interaction.client).sessions() as session:
-        game = await gm_games.get_game(session, game_id)
-    if interaction.guild_id != game.guild_id:  # never say that another server has such a game
-        raise UnknownGame(f"There is no game {game_id} on this server.", "See /game list for the games here.")
-    return game
 
 
 async def _turn_off(interaction: discord.Interaction, custom_ids: set[str] | None) -> None:

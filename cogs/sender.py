@@ -45,16 +45,14 @@ from cogs.announce import (
 from cogs.archive import archive, reopen
 from cogs.seats import decision_view, seat_view
 from cogs.spaces import admit, evict
-from db.database import SessionFactory
-from db.models import OutboxTarget
 from gm.clock import utcnow
-from gm.games import get_game
-from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError, SentMessages, sent_messages_of
-from gm.places import GamePlaces, game_places
+from gm.facade.reading import ReadingCases
+from gm.outbox import OutboxMessage, OutboxTarget, PermanentSendError, RetriableSendError, SentMessages
+from gm.places import GamePlaces
 
 log = logging.getLogger(__name__)
 
-ACCESS_KINDS = ("replaced", "power_joined")  # messages that move private access before they are posted
+ACCESS_KINDS = ("replaced", "power_joined", "player_left")  # they move private access before posting
 VOIDED_KINDS = ("phase_results", "game_over")  # what a rollback of their phase marks void
 MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 
@@ -62,9 +60,10 @@ MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 class DiscordSender:
     """gm.outbox.OutboxSender for a discord.py client (usable once the client has logged in)."""
 
-    def __init__(self, client: discord.Client, sessions: SessionFactory, moderator_role: str = "") -> None:
+    def __init__(self, client: discord.Client, games: ReadingCases, moderator_role: str = "") -> None:
+        """``games``: where the sender looks games and their places up (the Gamemaster)."""
         self.client = client
-        self.sessions = sessions
+        self.games = games
         self.moderator_role = moderator_role
 
     async def send(self, message: OutboxMessage) -> SentMessages | None:
@@ -130,8 +129,7 @@ class DiscordSender:
             return alert_note(role.id)
         users = []
         if message.game_id is not None:
-            async with self.sessions() as session:
-                users.append((await get_game(session, message.game_id)).creator_id)
+            users.append((await self.games.get_game(message.game_id)).creator_id)
         if role is not None:
             users += sorted(m.id for m in role.members if not m.bot)
         users = list(dict.fromkeys(users))[:MAX_ALERTED]
@@ -142,10 +140,9 @@ class DiscordSender:
         the messages they became. Best effort: a deleted message is skipped, a failure logged."""
         if message.game_id is None or message.phase_id is None:
             return
-        async with self.sessions() as session:
-            posted = await sent_messages_of(
-                session, message.game_id, message.phase_id, VOIDED_KINDS, before_id=message.id
-            )
+        posted = await self.games.sent_messages_of(
+            message.game_id, message.phase_id, VOIDED_KINDS, before_id=message.id
+        )
         for channel_id, message_id in posted:
             partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
             try:
@@ -165,8 +162,7 @@ class DiscordSender:
         """Archive or reopen the game's places (best effort; the message itself is what counts)."""
         if message.game_id is None:
             return
-        async with self.sessions() as session:
-            places = await game_places(session, message.game_id)
+        places = await self.games.game_places(message.game_id)
         guild = self.client.get_guild(places.guild_id)
         if guild is not None:
             await change(guild, places)
@@ -178,8 +174,7 @@ class DiscordSender:
         after a crash does no harm."""
         if message.game_id is None:
             return
-        async with self.sessions() as session:
-            places = await game_places(session, message.game_id)
+        places = await self.games.game_places(message.game_id)
         guild = self.client.get_guild(places.guild_id)
         if guild is None:
             raise RetriableSendError(f"server {places.guild_id} is not available yet")
@@ -187,6 +182,9 @@ class DiscordSender:
         if message.kind == "replaced":
             powers = list(payload.get("powers", []))
             new_user, old_user = payload.get("new_user_id"), payload.get("old_user_id")
+        elif message.kind == "player_left":  # the player who left loses their powers' places
+            powers = list(payload.get("powers", []))
+            new_user, old_user = None, payload.get("user_id")
         else:
             powers = [payload["power"]] if payload.get("power") else []
             new_user, old_user = payload.get("user_id"), None
@@ -219,15 +217,13 @@ class DiscordSender:
         """Whether the message's game has started but its channels are not recorded yet."""
         if message.game_id is None:
             return False
-        async with self.sessions() as session:
-            game = await get_game(session, message.game_id)
+        game = await self.games.get_game(message.game_id)
         return game.status in ("active", "paused") and game.game_channel_id is None
 
     async def _private_channels(self, message: OutboxMessage) -> list[int]:
         if message.game_id is None or message.user_id is None:
             return []
-        async with self.sessions() as session:
-            places = await game_places(session, message.game_id)
+        places = await self.games.game_places(message.game_id)
         return places.channels_of(message.user_id)
 
 

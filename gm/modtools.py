@@ -28,7 +28,7 @@ from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGame
 from gm.lookup import ENDED_STATES, latest_phase, load_game, powers_of
 from gm.outbox import Target, enqueue
 from gm.variants import game_map
-from gm.views import PhaseInfo
+from gm.views import GameInfo, PhaseInfo
 
 MOD_PREFIX = "mod_"
 
@@ -50,6 +50,19 @@ class ModerationResult:
     phase: PhaseInfo | None
     effects: Effects
     details: dict[str, Any] = field(default_factory=dict)
+
+
+def check_moderator(game: GameInfo, actor: Actor, action: str | None = None) -> None:
+    """The refusals of the use cases, said before anything is asked (a confirmation offered to
+    someone who may not moderate, or may not take ``action`` because they play in the game)."""
+    if not (actor.is_server_moderator or actor.user_id == game.creator_id):
+        raise NotAllowed(
+            f"Only the creator of {game.name} or a server moderator can use /mod.",
+            "Ask one of them; nothing was changed.",
+        )
+    held = sorted(p for player in game.players if player.user_id == actor.user_id for p in player.powers)
+    if action in JUDGE_ONLY and held:
+        raise playing_moderator(game.name, held, action)
 
 
 def may_moderate(game: Game, actor: Actor) -> bool:

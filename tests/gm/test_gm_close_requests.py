@@ -18,8 +18,8 @@ from db.models import OutboxEntry, PhaseRecord
 from gm import moderation, orders
 from gm.clock import utcnow
 from gm.errors import WrongGameState
+from gm.facade import Gamemaster
 from gm.lifecycle import CloseHooks, PhaseCloser
-from gm.runtime import Gamemaster
 from gm.scheduler import LEASE, retry_job_id
 from gm.worker import close_work
 from tests.gm.conftest import player_of
