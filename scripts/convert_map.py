@@ -112,8 +112,9 @@ class Source:
     frame: Frame = STANDARD_FRAME
     straits: tuple[tuple[tuple[float, float], str], ...] = STRAITS
     kinds: dict[str, str] | None = None  # province -> sea, coast, land or impassable
-    # An unnamed face -> "islands", "lakes", "water", "fold" (into the neighbour sharing most border)
-    # or "drop"; None: the Standard map's rule (slivers folded, Brown rings islands, Blue rings lakes).
+    # An unnamed face -> "islands", "lakes", "water", "fold" (into the neighbour sharing most border),
+    # a province code (the face is part of it) or "drop"; None: the Standard map's rule (slivers folded,
+    # Brown rings islands, Blue rings lakes).
     classify: Callable[[Polygon, Faces], str] | None = None
 
 
@@ -231,6 +232,8 @@ def name_faces(polys: list[Polygon], source: Source) -> Faces:
             what = source.classify(poly, faces)
             if what == "fold":
                 _fold_sliver(poly, faces)
+            elif what in faces.provinces:
+                _merge_into(poly, faces, what)
             elif what != "drop":
                 getattr(faces, what).append(poly)
         return faces
@@ -263,6 +266,18 @@ def _fold_sliver(sliver: Polygon, faces: Faces) -> None:
     merged = unary_union([faces.provinces[code][i], sliver])
     if isinstance(merged, Polygon):
         faces.provinces[code][i] = merged
+
+
+def _merge_into(piece: Polygon, faces: Faces, code: str) -> None:
+    """Add ``piece`` to province ``code``: joined to the polygon it touches most, else on its own."""
+    polys = faces.provinces[code]
+    shared = [piece.boundary.intersection(p.boundary).length for p in polys]
+    best = max(range(len(polys)), key=lambda i: shared[i])
+    merged = unary_union([polys[best], piece]) if shared[best] > 0 else None
+    if isinstance(merged, Polygon):
+        polys[best] = merged
+    else:
+        polys.append(piece)
 
 
 def build_faces(lines: list[LineString], source: Source) -> Faces:
