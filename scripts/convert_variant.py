@@ -73,6 +73,9 @@ class Drawing:
 
     ps: str
     scale: float  # source units -> our units (provinces about the Standard map's size)
+    # How much of the drawing's edge to cut off (source units). DPjudge strokes a thick frame over
+    # the edge, and some drawings stop their land a few units short of it, under that stroke.
+    inset: float = 0.0
     not_borders: tuple[str, ...] = ()  # charts that are decoration: canals, rivers, arrows
     # Connectors: a line from near one coast to near the other (each end goes to the nearest drawn
     # line), where the drawing leaves two seas open to each other; in source units.
@@ -173,15 +176,17 @@ def _chart_lines(body: str, name: str, scale: float) -> list[list[Pt]]:
     return lines
 
 
-def read_drawing(path: Path, scale: float) -> Drawn:
-    """Read a DPjudge map PostScript and scale it by ``scale`` (y stays up)."""
+def read_drawing(path: Path, scale: float, inset: float = 0.0) -> Drawn:
+    """Read a DPjudge map PostScript and scale it by ``scale`` (y stays up), the frame ``inset``."""
     text = path.read_text(encoding="latin-1")
     form = _FORM_RE.search(text)
     rect = _RECT_RE.search(form.group(1)) if form else None
     if form is None or rect is None:
         raise ValueError(f"{path}: no MapForm with a background rectangle")
     colour, x, y, w, h = rect.group(1), *(float(v) for v in rect.groups()[1:])
-    frame = cm.Frame(x * scale, y * scale, (x + w) * scale, (y + h) * scale)
+    frame = cm.Frame(
+        (x + inset) * scale, (y + inset) * scale, (x + w - inset) * scale, (y + h - inset) * scale
+    )
     background = "land" if colour in LAND_COLOURS else "water"
     outlines = {m.group(1): m.group(2) for m in _OUTLINE_RE.finditer(text)}
     includes = {m.group(1): m.group(2) for m in _INCLUDE_RE.finditer(text)}
@@ -397,7 +402,7 @@ def build_geometry(
     variant: Variant, source_dir: Path, dp: dm.DpMap, report: list[str]
 ) -> tuple[dict, cm.Faces, cm.Source]:
     assert variant.drawing is not None
-    drawn = read_drawing(source_dir / variant.drawing.ps, variant.drawing.scale)
+    drawn = read_drawing(source_dir / variant.drawing.ps, variant.drawing.scale, variant.drawing.inset)
     source, model = make_source(drawn, variant.drawing, dp)
     lines = cm.all_lines(source)
     _settle_anchors(source, model, lines, report)
@@ -636,6 +641,34 @@ VARIANTS: dict[str, Variant] = {
                 "DPjudge's map begins in Spring of year 1 (BEGIN SPRING 1 MOVEMENT): start_phase is S0001M,"
                 " which engine.phase.Phase parses; printing it back needs the year padded to four digits.",
             ),
+        ),
+        Variant(
+            name="1900",
+            title="Diplomacy 1900",
+            map_file="1900.map",
+            drawing=Drawing(
+                ps="1900.ps",
+                scale=0.65,
+                inset=4.0,
+                straits=(((619.8, 166.5), (622.8, 166.5), "Bosporus: parts the Black Sea from the Marmara"),),
+                faces=(
+                    (
+                        (640.0, 180.0),
+                        "BLA",
+                        "the Black Sea off Constantinople, cut off by a stray border line",
+                    ),
+                    (
+                        (9.5, 83.8),
+                        "GIB",
+                        "the strait of Gibraltar: the province is the water between the coasts",
+                    ),
+                    ((302.8, 467.3), "KIE", "the Kiel canal, in Kiel"),
+                    ((300.0, 476.0), "KIE", "Schleswig, north of the canal: Kiel's (Germany's in 1900)"),
+                    ((770.3, -76.2), "EGY", "Sinai: Egypt's, between Egypt and Palestine"),
+                ),
+            ),
+            source_note="Diplomacy 1900 designed by Baron M. Powell; drawn with DPeye by Mario Huys.",
+            rules={},
         ),
     )
 }
