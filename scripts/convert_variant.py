@@ -83,6 +83,9 @@ class Drawing:
     # What some unnamed faces are, by a point inside (source units): "fold" (into the neighbour that
     # shares most border), "islands", "water", "lakes", "drop", or the province they belong to.
     faces: tuple[tuple[Pt, str, str], ...] = ()
+    boxes: tuple[str, ...] = ()  # places drawn as boxes (VisitOffBoardBoxes) rather than as regions
+    box_half: float = 17.5  # half the side of such a box (source units; DPjudge draws 17.5)
+    box_moves: tuple[tuple[str, Pt, str], ...] = ()  # boxes moved from DPjudge's spot, and why
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,7 @@ class Drawn:
     paints: list[Paint]
     anchors: dict[str, tuple[float, float, str]]
     supplies: dict[str, Pt]
+    boxes: dict[str, Pt] = field(default_factory=dict)  # off-board places drawn as boxes: their centres
 
 
 def _bezier(p0: Pt, p1: Pt, p2: Pt, p3: Pt, scale: float) -> list[Pt]:
@@ -204,9 +208,12 @@ def read_drawing(path: Path, scale: float, inset: float = 0.0) -> Drawn:
             fill = (
                 "land" if fill_colour in LAND_COLOURS else "water" if fill_colour in WATER_COLOURS else None
             )
+        closes = "p" in fill_words  # closepath before filling: the ring's last side is implied
         for chart in re.findall(r"^\s*(Outline\w+)$", body, re.M):
             k = own * scale
             lines = [[(px * k, py * k) for px, py in ln] for ln in _chart_lines(outlines[chart], chart, k)]
+            if closes:
+                lines = [ln if ln[0] == ln[-1] else [*ln, ln[0]] for ln in lines]
             paints.append(Paint(chart, lines, fill))
     territories = re.search(r"/VisitTerritories \{(.*?)\} def", text, re.S)
     supplies = re.search(r"/VisitSupplies \{(.*?)\} def", text, re.S)
@@ -220,7 +227,12 @@ def read_drawing(path: Path, scale: float, inset: float = 0.0) -> Drawn:
         m.group(1).upper(): (float(m.group(2)) * scale, float(m.group(3)) * scale)
         for m in _SUPPLY_RE.finditer(supplies.group(1))
     }
-    return Drawn(frame, background, paints, anchors, supply)
+    boxes = {}
+    table = re.search(r"/VisitOffBoardBoxes \{(.*?)\} def", text, re.S)
+    if table:
+        for m in re.finditer(r"^\s*\((\w+)\) \(\w*\) (-?[\d.]+) (-?[\d.]+) \w$", table.group(1), re.M):
+            boxes[m.group(1).upper()] = (float(m.group(2)) * scale, float(m.group(3)) * scale)
+    return Drawn(frame, background, paints, anchors, supply, boxes)
 
 
 class FillModel:
@@ -305,6 +317,40 @@ def _place_ids(drawn: Drawn, dp: dm.DpMap) -> dict[str, str]:
     return out
 
 
+BOX_CORNER = 0.3  # of the box's half side: the rounding of its corners
+
+
+def _add_boxes(charts: dict, anchors: dict, drawn: Drawn, drawing: Drawing) -> None:
+    """Draw the off-board places as DPjudge does, rounded squares over the map: the lines under a box
+    are cut away, its outline added, and its centre is its unit's spot."""
+    s = drawing.scale
+    half = drawing.box_half * s
+    corner = half * BOX_CORNER
+    moved = {code: (x * s, y * s) for code, (x, y), _why in drawing.box_moves}
+    shapes = {}
+    for code in drawing.boxes:
+        x, y = moved.get(code, drawn.boxes[code])
+        square = box(x - half + corner, y - half + corner, x + half - corner, y + half - corner)
+        shapes[code] = square.buffer(corner, quad_segs=4)
+    under = unary_union(list(shapes.values()))
+    for name, lines in charts.items():
+        kept = []
+        for ln in lines:
+            rest = LineString(ln).difference(under)
+            for part in getattr(rest, "geoms", [rest]):
+                if part.length > 0:
+                    kept.append([(float(x), float(y)) for x, y in part.coords])
+        charts[name] = kept
+    frame = box(drawn.frame.x0, drawn.frame.y0, drawn.frame.x1, drawn.frame.y1)
+    charts["Boxes"] = [
+        [(float(x), float(y)) for x, y in shape.intersection(frame).exterior.coords]
+        for shape in shapes.values()
+    ]
+    for code in drawing.boxes:
+        x, y = moved.get(code, drawn.boxes[code])
+        anchors[code] = (x, y, "x")
+
+
 def make_source(drawn: Drawn, drawing: Drawing, dp: dm.DpMap) -> tuple[cm.Source, FillModel]:
     """convert_map's Source for this drawing: its lines, the .map's places, and its face rules."""
     s = drawing.scale
@@ -316,8 +362,10 @@ def make_source(drawn: Drawn, drawing: Drawing, dp: dm.DpMap) -> tuple[cm.Source
     charts["Straits"] = _connectors(drawing.straits, every, s)
     ids = _place_ids(drawn, dp)
     anchors = {ids[k]: v for k, v in drawn.anchors.items() if k in ids}
+    if drawing.boxes:
+        _add_boxes(charts, anchors, drawn, drawing)
     supplies = {ids[k]: v for k, v in drawn.supplies.items() if k in ids and "/" not in ids[k]}
-    missing = sorted((set(dp.places) | set(dp.coast_places)) - set(anchors))
+    missing = sorted((set(dp.places) | set(dp.coast_places)) - set(anchors) - set(drawing.boxes))
     if missing:
         raise ValueError(f"{drawing.ps}: places of the .map file without an anchor: {missing}")
     model = FillModel(drawn)
@@ -575,6 +623,21 @@ def variant_document(variant: Variant, dp: dm.DpMap, game_map: dict) -> dict:
     return doc
 
 
+_PLAIN = r'(?:"[^"\n]*"|-?[\d.]+|true|false|null)'
+_PLAIN_LIST = re.compile(rf"\[\s*((?:{_PLAIN}\s*,\s*)*{_PLAIN})\s*\]")
+
+
+def dumps_compact(doc: dict) -> str:
+    """JSON with two-space indents, lists of plain values kept on one line."""
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+
+    def inline(m: re.Match) -> str:
+        one = "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in json.loads(m.group(0))) + "]"
+        return one if len(one) <= 100 else m.group(0)
+
+    return _PLAIN_LIST.sub(inline, text) + "\n"
+
+
 def standard_board(dp: dm.DpMap, standard: dict, name: str, title: str, note: str) -> dict:
     """A variant on the Standard board: data/standard.json's provinces and adjacency (checked equal to
     the .map's), with the variant's powers, home centres and start."""
@@ -668,7 +731,116 @@ VARIANTS: dict[str, Variant] = {
                 ),
             ),
             source_note="Diplomacy 1900 designed by Baron M. Powell; drawn with DPeye by Mario Huys.",
-            rules={},
+            rules={
+                "cape_of_good_hope": {
+                    "crossings": [["EGY", "MAO"], ["HEJ", "MAO"]],
+                    "no_support_across": True,
+                    "half_strength": True,
+                    "retreat_loses_to_others": True,
+                },
+                "convoy_ports": ["GIB"],
+            },
+            notes=(
+                "Cape of Good Hope (the .map's comment): Egypt and Hejaz touch the Mid-Atlantic Ocean round"
+                " Africa (marked * in the .map). map.json has these crossings as ordinary fleet adjacencies;"
+                " the rules that go with them are rules.cape_of_good_hope: (1) no support across a crossing"
+                " (a fleet in EGY or HEJ cannot support into MAO, nor a fleet in MAO into EGY or HEJ), though"
+                " the fleet may move across; (2) a move across a crossing has half strength; (3) a unit that"
+                " retreats across a crossing is destroyed if any other unit retreats to the same place.",
+                "Gibraltar (GIB) is a PORT in DPjudge's map: land where a fleet may also convoy, as at sea"
+                " (rules.convoy_ports). On the picture it is the strait between Spain and Morocco.",
+                "Britain starts owning Egypt, and France Algeria, with units there, but neither is a home"
+                " centre: no builds there (DPjudge's OWNS lines). Switzerland is an ordinary province and a"
+                " supply centre.",
+                "DPjudge's map gives Russia Siberia as a 'partisan' home (*SIB): not a supply centre, a build"
+                " site only under a DPjudge centre marker (SC*) that nothing here sets. Recorded as"
+                " powers.RUSSIA.partisan_sites; no rules switch proposed.",
+            ),
+        ),
+        Variant(
+            name="modern",
+            title="Modern Diplomacy",
+            map_file="modern.map",
+            drawing=Drawing(ps="modern.ps", scale=1.0, not_borders=("OutlineChartCanalLine",)),
+            source_note="Modern Diplomacy, a variant by Vincent Mous; drawn with DPeye by Mario Huys.",
+            colours={"EGYPT": "#5B3A00", "POLAND": "#BBBBBB", "SPAIN": "#E69F00", "UKRAINE": "#1B2A6B"},
+            notes=(
+                "DPjudge's map begins in Spring 1995. Its drawing shows canals (Kiel, Suez, Volga-Don) as"
+                " lines only; what they allow is in the adjacency.",
+            ),
+        ),
+        Variant(
+            name="youngstown",
+            title="Youngstown",
+            map_file="youngstown.map",
+            drawing=Drawing(
+                ps="youngstown.ps",
+                scale=1.3,
+                boxes=tuple(f"OB{c}" for c in "ABCDEFGHIJKL"),
+                box_half=11.0,
+                box_moves=(
+                    (
+                        "OBA",
+                        (276.0, 901.0),
+                        "inside the North Atlantic, clear of Ireland, Clyde and the Norwegian Sea",
+                    ),
+                    ("OBD", (25.0, 803.0), "inside Morocco, clear of its coast and of the Sahara"),
+                ),
+                faces=(
+                    ((628.2, 732.1), "ACI", "land under the Arctic ice: the impassable Arctic Circle"),
+                    ((570.5, 731.1), "ACI", "land under the Arctic ice"),
+                    ((258.3, 616.4), "CON", "Thrace, the European side of Constantinople"),
+                    ((236.6, 503.0), "EGY", "Sinai: Egypt's, across the Suez canal"),
+                    ((296.6, 793.7), "KIE", "Schleswig: Kiel's"),
+                    ((293.3, 791.7), "KIE", "the Kiel canal, in Kiel"),
+                    ((943.3, 218.1), "PHI", "the Visayas: the Philippines'"),
+                    ((971.0, 200.0), "PHI", "Mindanao: the Philippines', on the Celebes Sea"),
+                ),
+            ),
+            source_note="Youngstown variant; DPjudge map by Mario Huys (2001), drawn with DPeye.",
+            colours={"CHINA": "#E69F00", "INDIA": "#5B3A00", "JAPAN": "#BBBBBB"},
+            notes=(
+                "The world is round: twelve off-board places (OBA to OBL, 'Off Board A' ...) carry the"
+                " moves round the back of the globe, from the Atlantic and Africa to the Pacific. DPjudge"
+                " draws each as a small box at the map's edge; so does geometry.json (boxes a little"
+                " smaller, two moved: see scripts/convert_variant.py). Their links to each other are in"
+                " map.json's adjacency, not on the picture.",
+                "The Arctic Circle (ACI), the Caspian Sea (CAS), the Himalayas (HIM) and Switzerland (SWI)"
+                " are impassable (SHUT): in geometry.json's decoration.impassable, not in map.json.",
+                "Suez (SUE) is a sea province: the canal.",
+            ),
+        ),
+        Variant(
+            name="chaos",
+            title="Chaos",
+            map_file="chaos.map",
+            drawing=None,
+            standard_drawing="chaos.ps",
+            on_standard_board=True,
+            source_note="Chaos: the Standard board with 34 powers, one per supply centre.",
+            rules={"build_anywhere": True},
+            notes=(
+                "Every supply centre is a power's only home centre; the game begins with Winter 1900"
+                " adjustments, in which each power builds its first unit (DPjudge: BEGIN WINTER 1900"
+                " ADJUSTMENTS). From then on a power builds in any supply centre it owns (DPjudge's rule"
+                " BUILD_ANY; rules.build_anywhere), not only in its home centre.",
+                "The board is the Standard one: map.json repeats data/standard.json's provinces and"
+                " adjacency (the converter checks that DPjudge's chaos.map agrees) with the 34 powers; the"
+                " drawing is the Standard one (chaos.ps is checked to be dpjudge_standard.ps's).",
+                "34 colours cannot all be told apart: see the colour notes in scripts/convert_variant.py."
+                " Powers whose home centres are within two moves never share a colour; each power also"
+                " has DPjudge's one-character letter (A-Z, 0-9) for its units, and its home centre.",
+            ),
+        ),
+        Variant(
+            name="fleetrome",
+            title="Fleet Rome",
+            map_file="fleetrome.map",
+            drawing=None,
+            on_standard_board=True,
+            standard_map=True,
+            source_note="Fleet Rome: the Standard game with an Italian fleet in Rome instead of an army.",
+            notes=("The Standard map and game; only Italy's starting units differ: F ROM instead of A ROM.",),
         ),
     )
 }
@@ -727,9 +899,7 @@ def convert(variant: Variant, source_dir: Path, out_dir: Path) -> list[str]:
             source_dir / variant.standard_drawing, source_dir.parent / "dpjudge_standard.ps"
         )
     variant_doc = variant_document(variant, dp, game_map)
-    (folder / "variant.json").write_text(
-        json.dumps(variant_doc, indent=2, ensure_ascii=False) + "\n", "utf-8"
-    )
+    (folder / "variant.json").write_text(dumps_compact(variant_doc), encoding="utf-8")
     (folder / "NOTICE.txt").write_text(notice_text(variant, source_dir), encoding="utf-8")
     centres = [p for p in game_map["provinces"] if p["supply_center"]]
     report.append(
