@@ -479,8 +479,9 @@ def build_geometry(
 # - every power also has a letter, drawn on its units, for when colours are not enough;
 # - Chaos has 34 powers, too many for colours alone: the powers are coloured so that powers whose home
 #   centres are near each other (at most two moves apart) never share a colour, from the eleven
-#   colours above plus Paul Tol's olive, and each power's letter (DPjudge's: A-Z and 0-9) and home
-#   centre tell them apart; nearby powers stay distinguishable, faraway ones may share a colour.
+#   colours above plus a light green (#AADD99, the candidate farthest from those eleven), and each
+#   power's letter (DPjudge's: A-Z and 0-9) and home centre tell them apart; nearby powers stay
+#   distinguishable, faraway ones may share a colour.
 
 CLASSIC = {
     "AUSTRIA": "#D55E00",
@@ -493,7 +494,7 @@ CLASSIC = {
     "TURKEY": "#F0E442",
 }
 EXTRA = ("#E69F00", "#BBBBBB", "#5B3A00", "#1B2A6B")  # orange, light grey, dark brown, navy
-CHAOS_COLOURS = (*dict.fromkeys(CLASSIC.values()), *EXTRA, "#999933")  # + Tol's olive: 12 colours
+CHAOS_COLOURS = (*dict.fromkeys(CLASSIC.values()), *EXTRA, "#AADD99")  # + a light green: 12 colours
 
 
 def chaos_colours(game_map: dict) -> dict[str, str]:
