@@ -44,7 +44,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shapely import get_coordinates
+import numpy as np
+from shapely import contains_xy, get_coordinates
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import nearest_points, polygonize, unary_union
 
@@ -52,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import convert_map as cm
 import dpjudge_map as dm
+import mapchecks
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = ROOT.parent / "shared" / "maps" / "dpjudge"
@@ -461,6 +463,8 @@ def build_geometry(
         f" (geometry derived from DPjudge maps/{variant.drawing.ps}, MIT)"
     )
     doc = cm.geometry_document(faces, arcs, source, map_name=variant.name, notice=notice)
+    for code, before, after in free_labels(doc):
+        report.append(f"label of {code} moved off its unit: {before} -> {after}")
     return doc, faces, source
 
 
@@ -663,6 +667,69 @@ def standard_board(dp: dm.DpMap, standard: dict, name: str, title: str, note: st
         "army_adjacency": standard["army_adjacency"],
         "fleet_adjacency": standard["fleet_adjacency"],
     }
+
+
+# --- labels clear of units ------------------------------------------------------------------------------
+#
+# convert_map places each name inside its province, clear of its own unit. Some provinces of these
+# maps are too small for both (Corsica, Crete, Milan, Liverpool, the Suez canal): their names move just
+# beside the unit, in the sea or their own province if possible, clear of every unit spot and every
+# other name. Sizes in output units, as in render/layout.py.
+
+LABEL_SEARCH = 16.0  # how far from its unit a name may go
+ICON_MARGIN = 1.3  # around a unit icon when a name moves: its rim and its letter badge
+CENTRE_BOX = 2.5 + 1.0  # half size of a supply-centre marker and its ring
+
+
+def free_labels(doc: dict) -> list[tuple[str, list[float], list[float]]]:
+    """Move the names that sit under their own unit; returns (code, before, after) for each."""
+    m = ICON_MARGIN
+    all_spots = [
+        (a - m, b - m, c + m, d + m) for boxes in mapchecks.spot_boxes(doc).values() for a, b, c, d in boxes
+    ]
+    all_spots += [
+        (x - CENTRE_BOX, y - CENTRE_BOX, x + CENTRE_BOX, y + CENTRE_BOX)
+        for s in doc["provinces"].values()
+        if s["supply_center"]
+        for x, y in [s["supply_center"]]
+    ]
+    shapes = {
+        code: unary_union([Polygon(poly[0], poly[1:]) for poly in s["polygons"]])
+        for code, s in doc["provinces"].items()
+    }
+    land = unary_union([g for code, g in shapes.items() if doc["provinces"][code]["kind"] != "sea"])
+    moved = []
+    for code in sorted(mapchecks.label_clashes(doc)):
+        shape = doc["provinces"][code]
+        ux, uy = shape["unit"]
+        others = [mapchecks.label_box(c, *s["label"]) for c, s in doc["provinces"].items() if c != code]
+        own_land = shapes[code] if shape["kind"] != "sea" else shapes[code].buffer(0)
+        foreign_land = land.difference(own_land)
+        w, h = mapchecks.LABEL_W_PER_CHAR * len(code) + 1.0, mapchecks.LABEL_H
+        best, best_cost = None, math.inf
+        grid = np.arange(-LABEL_SEARCH, LABEL_SEARCH + 1e-9, 0.5)
+        ox, oy = np.meshgrid(np.linspace(-w / 2, w / 2, 7), np.linspace(-h / 2, h / 2, 4))
+        for dx in grid:
+            for dy in grid:
+                if dx * dx + dy * dy > LABEL_SEARCH**2:
+                    continue
+                cx, cy = ux + dx, uy + dy
+                b = mapchecks.label_box(code, cx, cy)
+                if b[0] < 0 or b[1] < 0 or b[2] > doc["width"] or b[3] > doc["height"]:
+                    continue
+                cost = 50 * sum(mapchecks.overlap(b, s) for s in all_spots)
+                cost += 50 * sum(mapchecks.overlap(b, o) for o in others)
+                if cost >= best_cost:
+                    continue
+                sx, sy = (cx + ox).ravel(), (cy + oy).ravel()
+                cost += 30 * int(contains_xy(foreign_land, sx, sy).sum())
+                cost += math.hypot(dx, (dy - cm.LABEL_BELOW_UNIT) * 1.3) * 0.5
+                if cost < best_cost:
+                    best, best_cost = [round(float(cx), 2), round(float(cy), 2)], cost
+        if best is not None and best != shape["label"]:
+            moved.append((code, shape["label"], best))
+            shape["label"] = best
+    return moved
 
 
 VARIANTS: dict[str, Variant] = {

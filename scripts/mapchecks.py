@@ -14,6 +14,11 @@ import math
 from collections import defaultdict
 
 MIN_BORDER = 0.5  # map units of common edge that make two provinces neighbours on the picture
+# Sizes in map units: a name's box (scripts/convert_map.py, render/layout.py LABEL_SIZE) and the half
+# sizes of the unit icons (render/layout.py).
+LABEL_W_PER_CHAR, LABEL_H = 4.2, 5.4
+FLEET_HALF, ARMY_HALF = (7.4, 4.9), (5.3, 5.3)
+CLASH = 1.0  # square units of a name under its own unit's icon that count as hidden
 
 
 def _edges(polygons: list) -> dict[frozenset, float]:
@@ -79,3 +84,38 @@ def point_in(p: tuple[float, float], polygons: list) -> bool:
         if inside:
             return True
     return False
+
+
+Box = tuple[float, float, float, float]
+
+
+def label_box(code: str, x: float, y: float) -> Box:
+    """The box a province's name covers, centred on its label point."""
+    w, h = LABEL_W_PER_CHAR * len(code) + 1.0, LABEL_H
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def spot_boxes(geometry: dict) -> dict[str, list[Box]]:
+    """Province -> the boxes its units' icons cover: at its unit spot (a fleet's where fleets may go)
+    and at each coast spot."""
+    out = {}
+    for code, shape in geometry["provinces"].items():
+        spots = [(shape["unit"], FLEET_HALF if shape["kind"] != "land" else ARMY_HALF)]
+        spots += [(p, FLEET_HALF) for p in shape.get("coasts", {}).values()]
+        out[code] = [(x - hw, y - hh, x + hw, y + hh) for (x, y), (hw, hh) in spots]
+    return out
+
+
+def overlap(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def label_clashes(geometry: dict, threshold: float = CLASH) -> dict[str, float]:
+    """Province -> how much of its name its own unit icons cover (square units), above ``threshold``."""
+    spots = spot_boxes(geometry)
+    out = {}
+    for code, shape in geometry["provinces"].items():
+        area = sum(overlap(label_box(code, *shape["label"]), s) for s in spots[code])
+        if area > threshold:
+            out[code] = area
+    return out
