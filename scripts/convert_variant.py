@@ -857,6 +857,7 @@ VARIANTS: dict[str, Variant] = {
                 faces=(
                     ((628.2, 732.1), "ACI", "land under the Arctic ice: the impassable Arctic Circle"),
                     ((570.5, 731.1), "ACI", "land under the Arctic ice"),
+                    ((834.7, 787.7), "ACI", "land under the Arctic ice, north of Siberia"),
                     ((258.3, 616.4), "CON", "Thrace, the European side of Constantinople"),
                     ((236.6, 503.0), "EGY", "Sinai: Egypt's, across the Suez canal"),
                     ((296.6, 793.7), "KIE", "Schleswig: Kiel's"),
