@@ -32,6 +32,19 @@ when it is a sliver or a piece of land cut off by a stray line.
 Every drawing is scaled first so that its provinces have about the size of the Standard map's: the
 renderer's sizes (units, labels) are in map units, tuned on the Standard map, and label places are
 chosen with those sizes. The output's width and height say how big the map is in those units.
+
+What each drawing needs besides is in the VARIANTS table below, every item with its reason: the
+scale; an inset of the frame where the land stops short of it; straits (connectors) where the drawing
+leaves two seas open to each other; unnamed faces that belong to a province (Sinai to Egypt, the Kiel
+canal to Kiel, the Nile delta to Thebes ...); Youngstown's off-board boxes. Two fixes are automatic
+and reported: an anchor drawn just across a coast (a unit off its island) moves into its province, and
+a name that its own unit would hide moves beside it. ``--debug`` lists the unnamed faces with a point
+inside each (source units), to decide what they are.
+
+The board's facts are checked on the way: a one-way move in the .map stops the conversion, and a
+variant on the Standard board must have data/standard.json's adjacency. The colours are explained
+below (``CLASSIC``); tests/variants checks the result (scripts/mapchecks.py, scripts/cvd.py);
+scripts/preview_variant.py draws it.
 """
 
 from __future__ import annotations
