@@ -15,6 +15,7 @@ import mapchecks
 import pytest
 
 from engine.mapdata import province_of
+from engine.names import name_index
 from engine.phase import Phase
 from tests.variants.helpers import NAMES, VARIANTS_DIR, load
 
@@ -291,6 +292,13 @@ def test_homes_and_start(name: str) -> None:
                 assert prov.has_coast and loc in prov.locations, text
             else:
                 assert loc == prov.code and not prov.is_sea, text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_province_names_and_aliases_name_one_province_each(name: str) -> None:
+    # As the order parser reads them (engine/names.py): case, dots and accents folded.
+    index = name_index(load(name).game_map)
+    assert {words: codes for words, codes in index.exact.items() if len(codes) > 1} == {}
 
 
 def test_fleet_rome_is_the_standard_game_with_a_fleet_in_rome() -> None:
