@@ -18,7 +18,8 @@ import discord
 
 from cogs import finalpost
 from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, due, plural, power_name, powers_text, safe, when
-from engine import Phase, load_map
+from engine import Phase
+from engine.variants import game_map as variant_map
 from gm.outbox import Attachment, OutboxMessage, OutboxTarget
 
 COLOUR = discord.Colour.from_rgb(46, 94, 140)
@@ -233,7 +234,7 @@ def _deadline(payload: dict[str, Any]) -> datetime | None:
 
 
 def _welcome(payload: dict[str, Any], private_channels: list[int], *, shared: bool = False) -> discord.Embed:
-    game_map = load_map(payload.get("variant") or "standard")
+    game_map = variant_map(payload.get("variant") or "standard")
     replacing = bool(payload.get("replacement"))
     lines = [_line(x) for x in payload.get("lines", [])] if replacing else []
     units: dict[str, list[str]] = payload.get("units", {})

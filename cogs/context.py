@@ -13,6 +13,7 @@ from discord import app_commands
 
 from cogs.base import services_of
 from cogs.text import safe
+from engine.variants import UnknownVariant, get_variant
 from gm.errors import GameError, UnknownGame
 from gm.views import GameInfo
 
@@ -215,6 +216,26 @@ async def is_server_moderator(client: discord.Client, user_id: int, guild_id: in
 async def may_manage(client: discord.Client, user_id: int, game: GameInfo) -> bool:
     """The game's creator or a moderator of its server."""
     return user_id == game.creator_id or await is_server_moderator(client, user_id, game.guild_id)
+
+
+async def power_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a ``power`` option: the powers of the game the command is about (its ``game``
+    option, the channel's game, or the user's only game), from its variant; none when it is unclear."""
+    option = getattr(interaction.namespace, "game", None)
+    try:
+        game = await resolve_game(interaction, str(option) if option else None, Scope.ANY)
+        variant = get_variant(game.variant)
+    except (GameError, UnknownVariant):
+        return []
+    typed = current.strip().casefold()
+    found = [
+        app_commands.Choice(name=variant.power_name(code)[:100], value=code)
+        for code in variant.game_map().powers
+        if not typed or typed in code.casefold() or typed in variant.power_name(code).casefold()
+    ]
+    return found[:MAX_CHOICES]
 
 
 def name_of(game: GameInfo) -> str:

@@ -13,8 +13,7 @@ from discord.ext import commands
 
 from cogs import text
 from cogs.base import GameCog
-from cogs.context import Scope, playing_choices, resolve_game
-from cogs.moderation import POWER_CHOICES
+from cogs.context import Scope, playing_choices, power_choices, resolve_game
 from cogs.replies import defer, send
 from gm import votes
 from gm.errors import GameError
@@ -64,8 +63,8 @@ class DrawCommands(GameCog):
 
     @draw.command(name="propose", description="Propose a draw or a concession; your own vote is yes")
     @app_commands.describe(**OPTION_TEXT)
-    @app_commands.choices(kind=KIND_CHOICES, to=POWER_CHOICES, power=POWER_CHOICES)
-    @app_commands.autocomplete(game=playing_choices)
+    @app_commands.choices(kind=KIND_CHOICES)
+    @app_commands.autocomplete(game=playing_choices, to=power_choices, power=power_choices)
     async def propose(
         self,
         interaction: discord.Interaction,
@@ -81,8 +80,8 @@ class DrawCommands(GameCog):
 
     @draw.command(name="vote", description="Vote yes or no on the open draw or concession, in secret")
     @app_commands.describe(choice="yes or no", **OPTION_TEXT)
-    @app_commands.choices(choice=YES_NO, kind=KIND_CHOICES, to=POWER_CHOICES, power=POWER_CHOICES)
-    @app_commands.autocomplete(game=playing_choices)
+    @app_commands.choices(choice=YES_NO, kind=KIND_CHOICES)
+    @app_commands.autocomplete(game=playing_choices, to=power_choices, power=power_choices)
     async def vote(
         self,
         interaction: discord.Interaction,

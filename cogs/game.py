@@ -30,10 +30,10 @@ from cogs.lobby import lobby_embed, lobby_view, refresh_lobby
 from cogs.replies import defer, send
 from cogs.sender import MAX_ALERTED
 from cogs.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
+from engine.variants import STANDARD, UnknownVariant, all_variants, get_variant, variant_for_players
 from gm.errors import InvalidSettings, UnknownGame
 from gm.settings import GameSettings, effective_reminders
 from gm.status import GameStatusView, LogLine, PowerStatus
-from gm.variants import STANDARD, get_variant, variant_for_players, variants
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,9 @@ PRESS_LABELS = {
 }
 PRESS_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in PRESS_LABELS.items()]
 PLAYER_CHOICES = [app_commands.Choice(name=f"{n} players", value=n) for n in (7, 6, 5, 4, 3, 2)]
-VARIANT_CHOICES = [app_commands.Choice(name=v.title[:100], value=v.name) for v in variants()]
+VARIANT_CHOICES = [
+    app_commands.Choice(name=v.title[:100], value=v.name) for v in all_variants() if v.playable()
+][:25]
 SETTING_OPTIONS = {
     "players": "How many players (7 is the classic game; fewer: some powers are shared or left out)",
     "civil_disorder_after": "Missed movement phases in a row before a power falls into civil disorder "
@@ -144,7 +146,7 @@ def pick_variant(variant: str | None, players: int | None) -> tuple[str, int | N
     if players is None:
         try:
             counts = get_variant(variant).player_counts
-        except KeyError:
+        except UnknownVariant:
             counts = ()
         if len(counts) == 1:
             players = counts[0]
@@ -154,7 +156,7 @@ def pick_variant(variant: str | None, players: int | None) -> tuple[str, int | N
 def variant_line(variant: str) -> str:
     try:
         played = get_variant(variant)
-    except KeyError:
+    except UnknownVariant:
         return f"**Variant:** {text.safe(variant)}"
     return f"**Variant:** {played.title}, {played.target()} centers to win"
 

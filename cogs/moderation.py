@@ -15,14 +15,12 @@ from discord.ext import commands
 from cogs import modflows, text
 from cogs.base import GameCog
 from cogs.confirm import ConfirmButton, confirm_view, keep_reason
-from cogs.context import Scope, any_choices, resolve_game
+from cogs.context import Scope, any_choices, power_choices, resolve_game
 from cogs.replies import defer, send
 from gm.errors import GameOver, NotAllowed, WrongGameState
 from gm.modtools import check_moderator
-from gm.variants import STANDARD, game_map
 
 GAME_OPTION = "The game (leave empty in its channels, or if there is only one)"
-POWER_CHOICES = [app_commands.Choice(name=text.power_name(p), value=p) for p in game_map(STANDARD).powers]
 STATE_CHOICES = [
     app_commands.Choice(name="on: its units hold, it builds nothing", value="on"),
     app_commands.Choice(name="off: back under its player's control", value="off"),
@@ -105,8 +103,7 @@ class ModCommands(GameCog):
         player="Who takes over",
         game=GAME_OPTION,
     )
-    @app_commands.choices(power=POWER_CHOICES)
-    @app_commands.autocomplete(game=any_choices)
+    @app_commands.autocomplete(game=any_choices, power=power_choices)
     async def replace(
         self,
         interaction: discord.Interaction,
@@ -131,8 +128,8 @@ class ModCommands(GameCog):
 
     @mod.command(name="disorder", description="Put a power's player in civil disorder, or take them out")
     @app_commands.describe(power="A power of that player", state="on or off", game=GAME_OPTION)
-    @app_commands.choices(power=POWER_CHOICES, state=STATE_CHOICES)
-    @app_commands.autocomplete(game=any_choices)
+    @app_commands.choices(state=STATE_CHOICES)
+    @app_commands.autocomplete(game=any_choices, power=power_choices)
     async def disorder(
         self, interaction: discord.Interaction, power: str, state: str, game: str | None = None
     ) -> None:

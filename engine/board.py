@@ -107,11 +107,13 @@ class Board:
         phase (Spring 1901 for the standard variant, Spring 1914 for ww1914)."""
         rules = _rules(variant)
         game_map = game_map or rules.game_map()
+        units = rules.start_units if rules.start_units is not None else game_map.start_units
+        centers = rules.start_centers if rules.start_centers is not None else game_map.start_centers
         return cls(
             game_map=game_map,
             phase=rules.first_phase(),
-            units={p: tuple(Unit.from_text(u) for u in us) for p, us in game_map.start_units.items()},
-            centers={p: frozenset(cs) for p, cs in game_map.start_centers.items()},
+            units={p: tuple(Unit.from_text(u) for u in us) for p, us in units.items()},
+            centers={p: frozenset(cs) for p, cs in centers.items()},
             variant=variant,
         )
 
@@ -204,6 +206,11 @@ def _two_in_one(units: Mapping[str, Sequence[Unit]]) -> None:
         if unit.province in seen:
             raise BoardError(f"two units in {unit.province}: {seen[unit.province]} and {unit}")
         seen[unit.province] = unit
+
+
+def initial_board(name: str) -> Board:
+    """The opening position of variant ``name`` (Spring 1914 for ww1914), with ``board.variant == name``."""
+    return Board.initial(variant=_rules(name).name)
 
 
 def _rules(variant: str) -> Variant:

@@ -196,8 +196,8 @@ def _build_map(raw: dict) -> GameMap:
 
 @cache
 def load_map(name: str = "standard") -> GameMap:
-    """Load (once) and return the named map from data/<name>.json."""
-    path = DATA_DIR / f"{name}.json"
+    """Load (once) and return the named map from data/variants/<name>/map.json."""
+    path = DATA_DIR / "variants" / name / "map.json"
     if not path.is_file():
         raise ValueError(f"unknown map {name!r}: no file {path}")
     with path.open(encoding="utf-8") as f:

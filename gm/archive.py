@@ -22,11 +22,11 @@ from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import Game, OutboxEntry, PhaseMap, PhaseRecord
+from engine.variants import get_variant
 from gm.clock import Clock, utcnow
 from gm.ending import ANIMATION, FINAL_MAP
 from gm.lookup import game_phases
 from gm.pool import run_off_loop
-from gm.variants import get_variant
 from gm.worker import POSITION_MAP
 from render.animation import animation_work
 

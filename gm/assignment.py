@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from random import Random
 
 from engine import GameMap
-from gm.variants import get_variant
+from engine.variants import get_variant
 
 
 def seats_for(game_map: GameMap, players: int, variant: str | None = None) -> tuple[tuple[str, ...], ...]:

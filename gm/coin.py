@@ -15,10 +15,10 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameLogEntry, PhaseRecord, Player, PowerAssignment
+from engine.variants import CoinFlip
 from gm import announcements as say
 from gm.disorder import Bookkeeping
 from gm.outbox import Target, enqueue, existing_keys
-from gm.variants import CoinFlip
 
 FLIP = "coin_flip"
 

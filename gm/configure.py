@@ -12,11 +12,11 @@ from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, GameStatus, Player, PlayerStatus
+from engine.variants import game_map
 from gm.clock import require_aware, utcnow
 from gm.errors import GameAlreadyStarted, GameOver, InvalidSettings, NotAllowed
 from gm.lookup import ENDED_STATES, load_game
 from gm.settings import GameSettings
-from gm.variants import game_map
 from gm.views import GameInfo, game_info
 
 SETTING_NAMES = frozenset(f.name for f in fields(GameSettings))

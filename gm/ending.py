@@ -33,10 +33,10 @@ from db.models import (
     Proposal,
     ProposalStatus,
 )
+from engine.variants import game_map
 from gm import announcements as say
 from gm.lookup import game_phases
 from gm.outbox import Target, enqueue
-from gm.variants import game_map
 from gm.worker import POSITION_MAP
 
 FINAL_MAP = "final"  # the position after the last phase of a game that ended at a close

@@ -15,9 +15,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, PhaseRecord, Player, Proposal
+from engine.variants import get_variant
 from gm.history import shown_results
 from gm.lookup import game_phases, load_game, power_assignments
-from gm.variants import get_variant
 
 FORMAT = "diplomacy-gm-export/1"
 

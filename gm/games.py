@@ -22,7 +22,8 @@ from db.models import (
     PlayerStatus,
     PowerAssignment,
 )
-from engine import Board
+from engine import Board, initial_board
+from engine.variants import UnknownVariant, get_variant
 from gm import announcements as say
 from gm.assignment import draw_seats
 from gm.clock import require_aware, utcnow
@@ -39,7 +40,6 @@ from gm.errors import (
 from gm.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.outbox import Target, enqueue
 from gm.settings import NOTIFY_CHOICES, GameSettings, seat_offer
-from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
 from gm.worker import POSITION_MAP
 
@@ -86,7 +86,7 @@ async def create_game(
         problems.append(f"The game name is {len(name)} characters long; at most {MAX_NAME_LENGTH} please.")
     try:
         played = get_variant(variant)
-    except KeyError:
+    except UnknownVariant:
         raise InvalidSettings([f"There is no variant called {variant!r}."], "Use the standard map.") from None
     try:
         settings = (settings or GameSettings()).validated(played.game_map(), variant=variant)
@@ -94,7 +94,10 @@ async def create_game(
         raise InvalidSettings(problems + exc.problems, exc.hint) from None
     if not played.playable():
         raise InvalidSettings(
-            [f"The {played.title} variant cannot be played yet: the rules engine does not support it."],
+            [
+                f"The {played.title} variant cannot be played yet: the rules engine does not support "
+                f"its rules ({', '.join(played.unsupported_rules())})."
+            ],
             "Play the standard game with 3 to 7 players.",
         )
     if problems:
@@ -249,7 +252,7 @@ async def start_game(
                 assigned_at=now,
             )
         )
-    board = played.initial_board()
+    board = initial_board(played.name)
     deadline = now + timedelta(minutes=settings.phase_minutes(board.phase.kind))
     phase = PhaseRecord(
         game_id=game.id,  # type: ignore[arg-type]
@@ -485,6 +488,7 @@ def _announce_start(
                 deadline=phase.deadline,
                 powers=powers,
                 units=units,
+                variant=game.variant,
             ),
             key=f"welcome:{game_id}:{user}",
             now=now,

@@ -19,10 +19,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
 from engine import Board, Phase
+from engine.variants import game_map
 from gm.ending import FINAL_MAP
 from gm.errors import UnknownPhase
 from gm.lookup import game_phases, load_game
-from gm.variants import game_map
 from gm.views import PhaseInfo
 from gm.worker import ORDERS_MAP, POSITION_MAP, final_title
 

@@ -41,6 +41,7 @@ from db.models import (
     PhaseStatus,
 )
 from engine import Board, Phase
+from engine.variants import game_map, get_variant
 from gm import announcements as say
 from gm import coin, disorder, ending, votes
 from gm import results as outcome
@@ -51,7 +52,6 @@ from gm.outbox import Target, enqueue
 from gm.pool import run_off_loop
 from gm.progress import PhaseState, phase_state
 from gm.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, notify_choice
-from gm.variants import game_map, get_variant
 from gm.views import PhaseInfo
 from gm.worker import POSITION_MAP, close_work
 

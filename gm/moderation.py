@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
 from engine import Phase
+from engine.variants import game_map
 from gm import announcements as say
 from gm import disorder, ending
 from gm.clock import require_aware, utcnow
@@ -44,7 +45,6 @@ from gm.modtools import (
 from gm.orders import early_close_due
 from gm.replacement import Replacement, replace_player
 from gm.settings import MOVEMENT_MINUTES, GameSettings
-from gm.variants import game_map
 
 __all__ = [  # the moderators' use cases, and what they take and return (some defined in gm.modtools)
     "MOD_PREFIX",

@@ -22,12 +22,12 @@ from db.models import (
     PlayerStatus,
     PowerAssignment,
 )
+from engine.variants import game_map
 from gm import announcements as say
 from gm.effects import Effects
 from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
 from gm.lookup import ENDED_STATES, latest_phase, load_game, powers_of
 from gm.outbox import Target, enqueue
-from gm.variants import game_map
 from gm.views import GameInfo, PhaseInfo
 
 MOD_PREFIX = "mod_"

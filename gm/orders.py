@@ -31,13 +31,13 @@ from db.models import (
     ReadyFlag,
 )
 from engine import split_orders
+from engine.variants import game_map as map_of
 from gm import announcements as say
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
 from gm.judging import LineOutcome, judge_line
 from gm.lookup import latest_phase, load_game, load_player, load_player_and_powers, powers_of, require_started
 from gm.progress import PhaseState, phase_state
-from gm.variants import game_map as map_of
 from gm.views import PhaseInfo
 
 MAX_LINES = 100

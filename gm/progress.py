@@ -17,8 +17,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import OrderRecord, PhaseRecord, Player, PlayerStatus, PowerAssignment, ReadyFlag
 from engine import Board
+from engine.variants import game_map
 from gm.duties import Duty, duties, missing
-from gm.variants import game_map
 
 
 @dataclass(frozen=True, slots=True)

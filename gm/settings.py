@@ -6,8 +6,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from engine import GameMap
+from engine.variants import get_variant, variant_for_players
 from gm.errors import InvalidSettings
-from gm.variants import get_variant, variant_for_players
 
 MINUTES_PER_DAY = 24 * 60
 

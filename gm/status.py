@@ -16,11 +16,11 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
+from engine.variants import get_variant
 from gm import announcements as say
 from gm.lookup import ENDED_STATES, latest_phase, load_game
 from gm.modtools import MOD_PREFIX
 from gm.progress import PhaseState, phase_state
-from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
 from gm.votes import ProposalInfo, open_proposals
 

@@ -39,6 +39,7 @@ from db.models import (
     ProposalStatus,
     Vote,
 )
+from engine.variants import game_map
 from gm import announcements as say
 from gm import ending
 from gm.clock import require_aware, utcnow
@@ -46,7 +47,6 @@ from gm.effects import Effects
 from gm.errors import NoOpenVote, NotAVoter, OrdersClosed, PhaseBusy, VoteAlreadyOpen
 from gm.lookup import latest_phase, load_game, load_player, powers_of, require_started
 from gm.outbox import Target, enqueue
-from gm.variants import game_map
 
 DRAW = "draw"
 CONCEDE = "concede"

@@ -11,7 +11,7 @@ Two layers:
   it is neutral in the 1914 game), cached per set of provinces, pasted under the overlay;
 * ``labels``: the province names with a light halo, small RGBA images pasted after the order lines
   and before the units, so that arrows never hide a name (and the names never sit under a unit: their
-  places in data/geometry.json are chosen clear of the units' spots).
+  places in data/variants/standard/geometry.json are chosen clear of the units' spots).
 """
 
 from __future__ import annotations

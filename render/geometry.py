@@ -1,4 +1,4 @@
-"""The map's geometry (data/geometry.json), loaded once per process.
+"""The map's geometry (data/variants/<name>/geometry.json), loaded once per process.
 
 Coordinates are map units: x to the right, y down, origin at the map's top-left corner; the Standard
 map is 628 x 551 units. :class:`Layout` (render/layout.py) turns them into pixels.
@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from engine.mapdata import coast_of, province_of
+from engine.variants import geometry_file
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -99,15 +100,16 @@ def _shape(code: str, raw: dict) -> ProvinceShape:
 
 @cache
 def load_geometry(name: str = "standard") -> MapGeometry:
-    """Read (once) the geometry of the named map: data/geometry.json for the Standard map."""
-    path = DATA_DIR / ("geometry.json" if name == "standard" else f"geometry_{name}.json")
+    """Read (once) the geometry that draws map ``name`` (engine.variants.geometry_file: its variant
+    folder's geometry.json, or the one it borrows)."""
+    path = geometry_file(name)
     if not path.is_file():
         raise ValueError(f"no geometry for map {name!r}: {path} is missing")
     return geometry_from_json(json.loads(path.read_text(encoding="utf-8")))
 
 
 def geometry_from_json(raw: dict) -> MapGeometry:
-    """A geometry document (data/geometry.json's schema) as a :class:`MapGeometry`."""
+    """A geometry document (data/variants/standard/geometry.json's schema) as a :class:`MapGeometry`."""
     deco = raw["decoration"]
     lines = raw["lines"]
     return MapGeometry(

@@ -1,9 +1,10 @@
-"""Convert the DPjudge Standard map PostScript into our own geometry file (data/geometry.json).
+"""Convert the DPjudge Standard map PostScript into our own geometry file
+(data/variants/standard/geometry.json).
 
 Build-time only: needs shapely (requirements-dev.txt); the renderer reads the JSON with the standard
 library. Run from the repository root::
 
-    .venv/bin/python scripts/convert_map.py                     # writes data/geometry.json
+    .venv/bin/python scripts/convert_map.py                     # writes data/variants/standard/geometry.json
     .venv/bin/python scripts/convert_map.py --source PATH --out PATH --no-smooth
 
 What the source holds (see ../shared/maps/SOURCE.txt): polylines with integer coordinates in a
@@ -30,7 +31,7 @@ The steps, in order:
 7. write JSON with y pointing down and the origin at the frame's top-left corner.
 
 The output has no tie to the PostScript any more: polygons, anchors and label points in our own
-format. The attribution for the geometry ships in data/MAP_NOTICE.txt.
+format. The attribution for the geometry ships in data/variants/standard/NOTICE.txt.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from shapely.ops import linemerge, nearest_points, polygonize, unary_union
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = ROOT.parent / "shared" / "maps" / "dpjudge_standard.ps"
-DEFAULT_OUT = ROOT / "data" / "geometry.json"
+DEFAULT_OUT = ROOT / "data" / "variants" / "standard" / "geometry.json"
 
 # The frame of the source drawing, in its own units (y up).
 FRAME_X0, FRAME_Y0, FRAME_X1, FRAME_Y1 = 22.0, 25.0, 650.0, 576.0
@@ -490,7 +491,7 @@ def geometry_document(
     arcs: list[LineString],
     source: Source,
     map_name: str = "standard",
-    notice: str = "data/MAP_NOTICE.txt (geometry derived from DPjudge maps/standard.ps, MIT)",
+    notice: str = "data/variants/standard/NOTICE.txt (geometry derived from DPjudge maps/standard.ps, MIT)",
 ) -> dict:
     provinces: dict[str, dict] = {}
     impassable: dict[str, dict] = {}

@@ -9,11 +9,13 @@ Build-time only: needs shapely and numpy (requirements-dev.txt). Run from the re
 ``--source`` is the folder of DPjudge's map files (default ../shared/maps/dpjudge, see its SOURCE.txt);
 ``--out`` the folder that receives one folder per variant (default data/variants). Each variant gets:
 
-- ``map.json``: the facts of the board in data/standard.json's schema (scripts/dpjudge_map.py reads the
-  .map file, following its USE and MAP includes); left out when the variant plays on the Standard map
+- ``map.json``: the facts of the board in data/variants/standard/map.json's schema
+  (scripts/dpjudge_map.py reads the .map file, following its USE and MAP includes); left out when the
+  variant plays on the Standard map
   (``"map": "standard"`` in variant.json);
-- ``geometry.json``: polygons, unit anchors and label points in data/geometry.json's schema, made by
-  scripts/convert_map.py's steps from the variant's .ps drawing; left out when the drawing is the
+- ``geometry.json``: polygons, unit anchors and label points in
+  data/variants/standard/geometry.json's schema, made by scripts/convert_map.py's steps from the
+  variant's .ps drawing; left out when the drawing is the
   Standard one (``"geometry": "standard"``);
 - ``variant.json``: name, title, map, geometry, victory target, first phase, powers with a display
   colour and letter each, the rules switches the variant needs, and notes;
@@ -42,7 +44,7 @@ a name that its own unit would hide moves beside it. ``--debug`` lists the unnam
 inside each (source units), to decide what they are.
 
 The board's facts are checked on the way: a one-way move in the .map stops the conversion, and a
-variant on the Standard board must have data/standard.json's adjacency. The colours are explained
+variant on the Standard board must have data/variants/standard/map.json's adjacency. The colours are explained
 below (``CLASSIC``); tests/variants checks the result (scripts/mapchecks.py, scripts/cvd.py);
 scripts/preview_variant.py draws it.
 """
@@ -108,12 +110,12 @@ class Variant:
     name: str
     title: str
     map_file: str
-    drawing: Drawing | None  # None: the Standard drawing (data/geometry.json)
+    drawing: Drawing | None  # None: the Standard drawing (data/variants/standard/geometry.json)
     source_note: str  # for NOTICE.txt: who made the map
     colours: dict[str, str] = field(default_factory=dict)  # power -> #rrggbb
     rules: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
-    on_standard_board: bool = False  # the Standard provinces and adjacency (data/standard.json's)
+    on_standard_board: bool = False  # the Standard provinces and adjacency (standard/map.json's)
     standard_map: bool = False  # ... and its powers and home centres: only the start differs
     standard_drawing: str | None = None  # a .ps checked to be the Standard drawing (geometry: standard)
 
@@ -585,8 +587,9 @@ def notice_text(variant: Variant, source_dir: Path) -> str:
         lines += ["Derived here: " + "; ".join(made) + ".", ""]
     if variant.standard_map or not variant.drawing:
         lines += [
-            "The board itself is the Standard one: data/standard.json and data/geometry.json (see",
-            "data/MAP_NOTICE.txt for the drawing's credits).",
+            "The board itself is the Standard one: data/variants/standard/map.json and",
+            "data/variants/standard/geometry.json (see data/variants/standard/NOTICE.txt for the",
+            "drawing's credits).",
             "",
         ]
     lines += [
@@ -630,7 +633,9 @@ def variant_document(variant: Variant, dp: dm.DpMap, game_map: dict) -> dict:
         "notes": list(variant.notes),
         "source": {
             "map": f"DPjudge maps/{variant.map_file}",
-            "drawing": f"DPjudge maps/{variant.drawing.ps}" if variant.drawing else "data/geometry.json",
+            "drawing": f"DPjudge maps/{variant.drawing.ps}"
+            if variant.drawing
+            else "data/variants/standard/geometry.json",
             "licence": "MIT, Copyright 2017 Manus Hand (see NOTICE.txt)",
         },
     }
@@ -657,12 +662,12 @@ def dumps_compact(doc: dict) -> str:
 
 
 def standard_board(dp: dm.DpMap, standard: dict, name: str, title: str, note: str) -> dict:
-    """A variant on the Standard board: data/standard.json's provinces and adjacency (checked equal to
-    the .map's), with the variant's powers, home centres and start."""
+    """A variant on the Standard board: data/variants/standard/map.json's provinces and adjacency
+    (checked equal to the .map's), with the variant's powers, home centres and start."""
     doc = dm.map_document(dp, name, title, note)
     for key in ("army_adjacency", "fleet_adjacency"):
         if {tuple(sorted(p)) for p in doc[key]} != {tuple(sorted(p)) for p in standard[key]}:
-            raise ValueError(f"{name}: the .map's {key} differs from data/standard.json's")
+            raise ValueError(f"{name}: the .map's {key} differs from data/variants/standard/map.json's")
     ours = {p["code"]: p for p in doc["provinces"]}
     provinces = []
     for p in standard["provinces"]:
@@ -672,7 +677,7 @@ def standard_board(dp: dm.DpMap, standard: dict, name: str, title: str, note: st
             p["supply_center"],
             p["coasts"],
         ):
-            raise ValueError(f"{name}: {p['code']} differs from data/standard.json's")
+            raise ValueError(f"{name}: {p['code']} differs from data/variants/standard/map.json's")
         provinces.append({**p, "home": mine["home"]})
     return {
         **doc,
@@ -906,7 +911,7 @@ VARIANTS: dict[str, Variant] = {
                 " adjustments, in which each power builds its first unit (DPjudge: BEGIN WINTER 1900"
                 " ADJUSTMENTS). From then on a power builds in any supply centre it owns (DPjudge's rule"
                 " BUILD_ANY; rules.build_anywhere), not only in its home centre.",
-                "The board is the Standard one: map.json repeats data/standard.json's provinces and"
+                "The board is the Standard one: map.json repeats the Standard map.json's provinces and"
                 " adjacency (the converter checks that DPjudge's chaos.map agrees) with the 34 powers; the"
                 " drawing is the Standard one (chaos.ps is checked to be dpjudge_standard.ps's).",
                 "34 colours cannot all be told apart: see the colour notes in scripts/convert_variant.py."
@@ -959,7 +964,7 @@ def check_standard_drawing(ps: Path, standard_ps: Path) -> None:
 def convert(variant: Variant, source_dir: Path, out_dir: Path) -> list[str]:
     report: list[str] = []
     dp = dm.read_map(source_dir / variant.map_file)
-    standard = json.loads((ROOT / "data" / "standard.json").read_text(encoding="utf-8"))
+    standard = json.loads((ROOT / "data" / "variants" / "standard" / "map.json").read_text(encoding="utf-8"))
     game_map = build_map(variant, dp, standard)
     folder = out_dir / variant.name
     folder.mkdir(parents=True, exist_ok=True)

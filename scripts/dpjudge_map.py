@@ -1,4 +1,5 @@
-"""Read a DPjudge ``.map`` file (with the files it includes) into our map facts (data/standard.json form).
+"""Read a DPjudge ``.map`` file (with the files it includes) into our map facts
+(data/variants/standard/map.json form).
 
 Standard library only, so that the tests can read a source map without the build-time tools. Used by
 scripts/convert_variant.py; see that file for how to run the conversion.
@@ -337,7 +338,7 @@ def province_aliases(dp: DpMap) -> dict[str, list[str]]:
 
 
 def map_document(dp: DpMap, name: str, title: str, note: str) -> dict:
-    """Our map facts (data/standard.json's schema) from a DPjudge map."""
+    """Our map facts (data/variants/standard/map.json's schema) from a DPjudge map."""
     kind_of = kinds(dp)
     coasts = split_coasts(dp)
     centres = set(supply_centers(dp))
@@ -391,7 +392,7 @@ def map_document(dp: DpMap, name: str, title: str, note: str) -> dict:
 
 
 def dumps_map(doc: dict) -> str:
-    """The map facts as JSON laid out like data/standard.json: one province or pair per line."""
+    """The map facts as JSON laid out like data/variants/standard/map.json: one province or pair per line."""
     import json
 
     def one(value) -> str:

@@ -1,8 +1,8 @@
 """Checks of a map's facts against its geometry, standard library only.
 
 Used by the variant tests (tests/variants) on our committed JSON, and by scripts/convert_variant.py to
-report what it made. Both files are in our own schemas: map facts like data/standard.json, geometry
-like data/geometry.json.
+report what it made. Both files are in our own schemas: map facts like
+data/variants/standard/map.json, geometry like data/variants/standard/geometry.json.
 
 Neighbouring provinces share their border point for point (scripts/convert_map.py smooths each border
 once and builds both faces from it), so two provinces touch where their rings have edges in common.

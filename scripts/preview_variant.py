@@ -55,9 +55,11 @@ def power_colours(colour: str, letter: str) -> PowerColours:
 def load_variant(folder: Path) -> tuple[dict, dict, dict]:
     variant = json.loads((folder / "variant.json").read_text(encoding="utf-8"))
     map_ref = variant.get("map", "map.json")
-    map_path = folder / map_ref if map_ref.endswith(".json") else ROOT / "data" / f"{map_ref}.json"
+    variants_dir = ROOT / "data" / "variants"
+    map_path = folder / map_ref if map_ref.endswith(".json") else variants_dir / map_ref / "map.json"
     geo_ref = variant.get("geometry", "geometry.json")
-    geo_path = folder / geo_ref if geo_ref.endswith(".json") else ROOT / "data" / "geometry.json"
+    standard = ROOT / "data" / "variants" / "standard"
+    geo_path = folder / geo_ref if geo_ref.endswith(".json") else standard / "geometry.json"
     game_map = json.loads(map_path.read_text(encoding="utf-8"))
     geometry = json.loads(geo_path.read_text(encoding="utf-8"))
     return variant, game_map, geometry

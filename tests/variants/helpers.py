@@ -19,8 +19,8 @@ NAMES = ("ancmed", "modern", "youngstown", "1900", "chaos", "fleetrome")
 class VariantData:
     name: str
     variant: dict  # variant.json
-    raw_map: dict  # map.json, or data/standard.json
-    geometry: dict  # geometry.json, or data/geometry.json
+    raw_map: dict  # map.json, or data/variants/standard/map.json
+    geometry: dict  # geometry.json, or data/variants/standard/geometry.json
     game_map: GameMap  # raw_map read by engine.mapdata's loader
 
 
@@ -33,11 +33,13 @@ def load(name: str) -> VariantData:
     folder = VARIANTS_DIR / name
     variant = _read(folder / "variant.json")
     raw_map = (
-        _read(folder / "map.json") if variant["map"] == "map.json" else _read(DATA_DIR / "standard.json")
+        _read(folder / "map.json")
+        if variant["map"] == "map.json"
+        else _read(DATA_DIR / "variants" / "standard" / "map.json")
     )
     geometry = (
         _read(folder / "geometry.json")
         if variant["geometry"] == "geometry.json"
-        else _read(DATA_DIR / "geometry.json")
+        else _read(DATA_DIR / "variants" / "standard" / "geometry.json")
     )
     return VariantData(name, variant, raw_map, geometry, _build_map(raw_map))

@@ -1,6 +1,6 @@
 """The reader of DPjudge .map files (scripts/dpjudge_map.py), on a small map written here and, when
 DPjudge's files are at hand (../shared/maps/dpjudge beside the repository), on the Standard map:
-its result must be our data/standard.json."""
+its result must be our data/variants/standard/map.json."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _pairs(pairs) -> set[tuple[str, str]]:
 
 @needs_source
 def test_the_standard_map_converts_to_our_standard_facts() -> None:
-    ours = json.loads((DATA_DIR / "standard.json").read_text(encoding="utf-8"))
+    ours = json.loads((DATA_DIR / "variants" / "standard" / "map.json").read_text(encoding="utf-8"))
     dp = dm.read_map(SOURCE / "standard.map")
     made = dm.map_document(dp, "standard", "Standard", "")
     assert _pairs(made["army_adjacency"]) == _pairs(ours["army_adjacency"])

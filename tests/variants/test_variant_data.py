@@ -315,7 +315,7 @@ def test_fleet_rome_is_the_standard_game_with_a_fleet_in_rome() -> None:
 
 
 def test_chaos_is_the_standard_board_with_a_power_per_centre() -> None:
-    chaos, standard = load("chaos"), load("fleetrome")  # fleetrome's map is data/standard.json
+    chaos, standard = load("chaos"), load("fleetrome")  # fleetrome's map is data/variants/standard/map.json
     assert chaos.raw_map["army_adjacency"] == standard.raw_map["army_adjacency"]
     assert chaos.raw_map["fleet_adjacency"] == standard.raw_map["fleet_adjacency"]
     strip = [{k: v for k, v in p.items() if k != "home"} for p in chaos.raw_map["provinces"]]
