@@ -102,7 +102,10 @@ class _Tally:
     games: set[int] = field(default_factory=set)
     outcomes: dict[str, int] = field(default_factory=dict)
     total_score: float = 0.0
-    facts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    ordered: int = 0
+    missed: int = 0
+    civil_disorders: int = 0
+    replaced: int = 0
 
 
 def reliability(ordered: int, missed: int, civil_disorders: int, replaced: int) -> float | None:
@@ -124,16 +127,20 @@ def user_stats(records: Iterable[GameRecord], *, system: str | None = None) -> d
         for player in record.players:
             by_user.setdefault(player.user_id, []).append(player)
         scores = _scores(record, system)
+        result = record.result
+        outcomes = {p: outcome_of(result, p) for p in result.centers} if result is not None else {}
         for user_id, parts in by_user.items():
             tally = tallies.setdefault(user_id, _Tally())
             for part in parts:
-                for i, n in enumerate((part.ordered, part.missed, part.civil_disorders, part.replaced)):
-                    tally.facts[i] += n
-            if record.result is None:
+                tally.ordered += part.ordered
+                tally.missed += part.missed
+                tally.civil_disorders += part.civil_disorders
+                tally.replaced += part.replaced
+            if result is None:
                 continue
             tally.games.add(record.game_id)
             powers = {p for part in parts for p in part.powers}
-            outcome = _best_outcome(record.result, powers)
+            outcome = _best_outcome(result, powers, outcomes)
             tally.outcomes[outcome] = tally.outcomes.get(outcome, 0) + 1
             tally.total_score += sum(scores.get(p, 0.0) for p in powers)
     return {user_id: _stats(user_id, tally) for user_id, tally in tallies.items()}
@@ -174,14 +181,15 @@ def _scores(record: GameRecord, system: str | None) -> Mapping[str, float]:
     return score(record.result, system or DEFAULT_SYSTEM)
 
 
-def _best_outcome(result: FinalResult, powers: set[str]) -> str:
+def _best_outcome(result: FinalResult, powers: set[str], known: Mapping[str, str]) -> str:
+    """The best outcome among ``powers`` (``known``: the outcomes computed once for the game)."""
     if not powers:
         return LEFT
-    return min((outcome_of(result, p) for p in powers), key=OUTCOMES.index)
+    found = {known[p] if p in known else outcome_of(result, p) for p in powers}
+    return next(o for o in OUTCOMES if o in found)
 
 
 def _stats(user_id: int, tally: _Tally) -> UserStats:
-    ordered, missed, civil_disorders, replaced = tally.facts
     return UserStats(
         user_id=user_id,
         games=len(tally.games),
@@ -191,10 +199,10 @@ def _stats(user_id: int, tally: _Tally) -> UserStats:
         eliminations=tally.outcomes.get(ELIMINATED, 0),
         left=tally.outcomes.get(LEFT, 0),
         total_score=tally.total_score,
-        ordered=ordered,
-        missed=missed,
-        civil_disorders=civil_disorders,
-        replaced=replaced,
+        ordered=tally.ordered,
+        missed=tally.missed,
+        civil_disorders=tally.civil_disorders,
+        replaced=tally.replaced,
     )
 
 
