@@ -204,6 +204,15 @@ def test_new_york_evening_slot_across_both_changes() -> None:
     assert fall == datetime(2024, 11, 4, 2, 0, tzinfo=UTC)  # 21:00 EST on Sunday 3 November
 
 
+def test_a_day_the_zone_skipped_is_judged_by_the_day_its_clocks_show() -> None:
+    """Samoa skipped Friday 30 December 2011: "Friday 21:00" there is Saturday 21:00 on its clocks."""
+    apia = ZoneInfo("Pacific/Apia")
+    schedule = DeadlineSchedule(at="21:00", zone="Pacific/Apia", skip_weekdays=(5,))
+    deadline = phase_deadline("M", datetime(2011, 12, 29, 21, 0, tzinfo=apia), LENGTHS, schedule)
+    assert deadline.astimezone(apia).strftime("%A %d %H:%M") == "Sunday 01 21:00"
+    assert deadline == datetime(2012, 1, 1, 7, 0, tzinfo=UTC)
+
+
 def test_slots_follow_one_another_across_a_change() -> None:
     slots = slots_from(berlin(2024, 3, 29, 12, 0), DAILY_21)
     taken = [next(slots) for _ in range(4)]
