@@ -25,7 +25,14 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from gm.errors import GameError
-from gm.rules.deadlines import MONTHS, DeadlineSchedule, PhaseLengths, phase_deadline, slots_from
+from gm.rules.deadlines import (
+    MONTHS,
+    DeadlineSchedule,
+    PhaseLengths,
+    local_time_text,
+    phase_deadline,
+    slots_from,
+)
 
 DEFAULT_DAYS_PER_YEAR = 14
 MAX_DAYS_PER_YEAR = 90  # the highest limit a game may set
@@ -100,7 +107,8 @@ def check_absence(new: Absence, existing: Iterable[Absence], *, today: date, day
         problems.append(
             f"An absence may start at most {MAX_DAYS_AHEAD} days ahead, not on {_day(new.first_day)}."
         )
-    mine = [a for a in existing if a.user_id == new.user_id and a != new]
+    same = new.id is not None  # the stored absence itself, checked again, is not another one
+    mine = [a for a in existing if a.user_id == new.user_id and not (same and a.id == new.id)]
     for other in sorted(mine, key=lambda a: a.first_day):
         if new.last_day >= new.first_day and new.overlaps(other):
             problems.append(f"It overlaps your absence {span_text(other)}.")
@@ -147,6 +155,14 @@ def move_for_absences(
     if not applied:
         return None
     return AbsenceMove(deadline=current, absences=tuple(applied))
+
+
+def announcement_text(move: AbsenceMove, zone: str = "UTC") -> str:
+    """The public line: where the deadline went and why, by the absences' dates (the adapter may
+    mention their players)."""
+    spans = " and ".join(span_text(a) for a in move.absences)
+    away = "a player is away" if len(move.absences) == 1 else "players are away"
+    return f"The deadline moves to {local_time_text(move.deadline, zone)}: {away} {spans}."
 
 
 def upcoming(absences: Iterable[Absence], *, today: date) -> list[Absence]:

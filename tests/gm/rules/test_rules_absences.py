@@ -11,6 +11,7 @@ from gm.errors import GameError
 from gm.rules.absences import (
     Absence,
     InvalidAbsence,
+    announcement_text,
     check_absence,
     move_for_absences,
     span_text,
@@ -256,3 +257,22 @@ def test_the_moved_deadline_skips_excluded_weekdays() -> None:
     assert move is not None and move.deadline == berlin(2024, 5, 13, 21, 0)
     assert move.deadline.tzinfo == UTC
     assert move.deadline - berlin(2024, 5, 11, 0, 0) > timedelta(days=2)
+
+
+def test_the_same_absence_declared_twice_is_refused_but_rechecking_a_stored_one_is_not() -> None:
+    stored = away(ALICE, "2024-05-10", "2024-05-12", id=4)
+    assert refusal(away(ALICE, "2024-05-10", "2024-05-12"), [stored]) == [
+        "It overlaps your absence from 10 to 12 May 2024."
+    ]
+    assert check_absence(stored, [stored], today=TODAY, days_per_year=14) == stored
+
+
+def test_the_announcement_says_when_and_why() -> None:
+    alice = away(ALICE, "2024-05-10", "2024-05-12")
+    move = move_for_absences(
+        berlin(2024, 5, 11, 21, 0), [alice], acting={ALICE}, kind="M", lengths=LENGTHS, schedule=DAILY_21
+    )
+    assert move is not None
+    assert announcement_text(move, "Europe/Berlin") == (
+        "The deadline moves to Monday 13 May, 21:00 Europe/Berlin: a player is away from 10 to 12 May 2024."
+    )
