@@ -293,7 +293,7 @@ def _code(item: object, where: str, what: str, example: str) -> str:
 
 def _power(game_map: GameMap, name: object, field: str) -> str:
     if name in game_map.powers:
-        return name  # type: ignore[return-value]
+        return name
     upper = str(name).strip().upper()
     if upper not in game_map.powers:
         raise BoardError(f'unknown power {name!r} in "{field}"; powers are {", ".join(game_map.powers)}')
