@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from engine.adjudicator import explain
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order, resolve_adjustments
@@ -26,7 +26,7 @@ from engine.adjudicator.intake import Line, OrderLines, read_orders
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.adjudicator.movement import MovementResolver
 from engine.adjudicator.retreats import dislodged_units, resolve_retreats
-from engine.board import Board, BoardError, Dislodged, describe_json
+from engine.board import Board, BoardError, Dislodged, DislodgedJSON, describe_json
 from engine.mapdata import province_of
 from engine.names import suggestion_budget
 from engine.orders import (
@@ -49,6 +49,28 @@ FAILED = explain.FAILED
 INVALID = explain.INVALID
 
 
+class OrderResultJSON(TypedDict):
+    power: str
+    input: str | None
+    order: str | None  # canonical text
+    status: str
+    reason: str
+
+
+class AdjudicationJSON(TypedDict):
+    """The contract's output object (DESIGN.md), as :meth:`Adjudication.to_json` writes it."""
+
+    variant: NotRequired[str]  # only when not "standard"
+    phase: str
+    next_phase: str | None
+    orders: list[OrderResultJSON]
+    units: dict[str, list[str]]  # the next board's
+    centers: dict[str, list[str]]
+    dislodged: dict[str, dict[str, DislodgedJSON]]  # power -> unit text -> its entry
+    adjustments: dict[str, int]
+    winner: str | None
+
+
 class OrderResult(NamedTuple):
     """One order line's outcome. ``input`` is None for default orders and civil-disorder removals."""
 
@@ -58,7 +80,7 @@ class OrderResult(NamedTuple):
     status: str  # "succeeded" | "failed" | "invalid"
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OrderResultJSON:
         return {
             "power": self.power,
             "input": self.input,
@@ -87,10 +109,10 @@ class Adjudication:
     adjustments: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> AdjudicationJSON:
         """The contract's output object (DESIGN.md)."""
         state = self.board.to_json()
-        out: dict[str, Any] = {
+        out: AdjudicationJSON = {
             "phase": str(self.phase),
             "next_phase": None if self.next_phase is None else str(self.next_phase),
             "orders": [
@@ -146,7 +168,7 @@ def adjudicate(
     return _adjustments(board, orders, cd)
 
 
-def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
+def adjudicate_json(request: Mapping[str, object]) -> AdjudicationJSON:
     """The JSON contract of DESIGN.md: ``{"phase", "units", "centers", "dislodged"?, "orders"}`` in,
     results and the next position out. Raises BoardError (a ValueError), naming the field, when the
     request itself cannot be used (a wrong shape, an unknown phase, power or province); bad orders

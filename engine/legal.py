@@ -524,6 +524,7 @@ def _waive(o: Waive, text: str) -> _Keyed:
     return (_WAIVE, "", 0, "", False), _legal(o, text, OrderKind.WAIVE)
 
 
+# Each takes an order of its key's type (Any: a dict's value type cannot say so; see FORMATTERS).
 _DESCRIBE: dict[type[Order], Callable[[Any, str], _Keyed]] = {
     Hold: _hold,
     Move: _move,
