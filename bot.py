@@ -10,24 +10,24 @@ import discord
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs.base import Services
-from cogs.replies import GameCommandTree
-from cogs.sender import DiscordSender
-from cogs.spaces import BOT_PERMISSIONS
+from cogs.messages.sender import DiscordSender
+from cogs.places.spaces import BOT_PERMISSIONS
+from cogs.shared.base import Services
+from cogs.shared.replies import GameCommandTree
 from config import Settings, configure_logging, describe_problems, setup_help
 from db.database import make_engine, make_session_factory
 from db.migrate import upgrade_database
 from gm.facade import Gamemaster
-from gm.games import FormingLimits
+from gm.setup.games import FormingLimits
 
 EXTENSIONS = (
-    "cogs.game",
-    "cogs.orders",
-    "cogs.maps",
-    "cogs.dm",
-    "cogs.moderation",
-    "cogs.draws",
-    "cogs.notify",
+    "cogs.commands.game",
+    "cogs.commands.orders",
+    "cogs.commands.maps",
+    "cogs.commands.direct",
+    "cogs.commands.moderation",
+    "cogs.commands.draws",
+    "cogs.commands.notify",
 )
 
 
@@ -69,7 +69,7 @@ class DiplomacyBot(commands.Bot):
         await self.services.gamemaster.start()
 
     async def on_message(self, message: discord.Message) -> None:
-        """No prefix commands: direct messages are orders (cogs.dm)."""
+        """No prefix commands: direct messages are orders (cogs.commands.direct)."""
 
     async def close(self) -> None:
         await self.services.gamemaster.shutdown()

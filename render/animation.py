@@ -1,5 +1,5 @@
 """The animated GIF of a whole game, made with Pillow's own GIF writer. CPU work: run it off the event
-loop (gm.archive sends it to the worker pool). Plain data in and out; no database, no asyncio.
+loop (gm.endings.final_post sends it to the worker pool). Plain data in and out; no database, no asyncio.
 
 Frames are the stored maps (PNG) of every phase, oldest first, or boards (engine JSON) to render where
 no map was stored. Each is scaled to ``width`` pixels, all share one 256-colour palette taken from the

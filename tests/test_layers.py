@@ -50,5 +50,5 @@ def test_each_layer_imports_only_downwards(layer: str) -> None:
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     module = tmp_path / "sample.py"
-    module.write_text("def late():\n    from gm.games import get_game\n    import discord.ui\n")
+    module.write_text("def late():\n    from gm.setup.games import get_game\n    import discord.ui\n")
     assert imports_of(module) == {"gm", "discord"}

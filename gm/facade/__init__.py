@@ -3,7 +3,7 @@
 Each call opens its own database session, commits, and runs what must follow (deadline jobs, an
 early close, the final post, the messages) in the background, so an adapter never touches the
 database nor has to remember a follow-up. The adapter supplies what only it can do through
-interfaces: gm.outbox.OutboxSender posts messages, gm.places.PlaceMaker makes a game's places.
+interfaces: gm.delivery.outbox.OutboxSender posts messages, gm.setup.places.PlaceMaker makes a game's places.
 """
 
 from __future__ import annotations

@@ -22,16 +22,16 @@ from typing import Any
 
 from db.database import SessionFactory
 from db.models import Game
-from gm.archive import ArchiveReport, publish_final_post, publish_pending
 from gm.clock import Clock, utcnow
-from gm.effects import Effects
-from gm.games import FormingLimits, StartResult
-from gm.lifecycle import CloseOutcome, PhaseCloser
-from gm.orders import OrdersView, early_close_due
-from gm.outbox import DeliveryReport, OutboxSender, deliver_pending, release_stale_claims
-from gm.pool import WorkerPool
-from gm.scheduler import GameScheduler, RebuildReport
-from gm.settings import GameSettings
+from gm.delivery.follow_ups import Effects
+from gm.delivery.outbox import DeliveryReport, OutboxSender, deliver_pending, release_stale_claims
+from gm.delivery.pool import WorkerPool
+from gm.delivery.scheduler import GameScheduler, RebuildReport
+from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
+from gm.ordering.submission import OrdersView, early_close_due
+from gm.phases.closer import CloseOutcome, PhaseCloser
+from gm.setup.games import FormingLimits, StartResult
+from gm.setup.settings import GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class GamemasterCore:
         self._clock = clock
         self._executor: Executor | None = None
         if closer is None and workers > 0:
-            self._executor = WorkerPool(workers)  # replaces itself when a worker dies (gm.pool)
+            self._executor = WorkerPool(workers)  # replaces itself when a worker dies (gm.delivery.pool)
         self.closer = closer or PhaseCloser(
             session_factory,
             executor=self._executor,
@@ -147,7 +147,7 @@ class GamemasterCore:
 
     async def request_close(self, phase_id: int, *, reason: str) -> CloseOutcome | None:
         """A close asked for in this process (not by a deadline job): run it now, and when it fails
-        (the database is down, the adjudication raised) retry it with backoff (gm.scheduler) instead
+        (the database is down, the adjudication raised) retry it with backoff (gm.delivery.scheduler) instead
         of leaving the phase open or adjudicating until the next restart."""
         try:
             return await self.close_phase(phase_id, reason=reason)
@@ -157,7 +157,8 @@ class GamemasterCore:
             return None
 
     async def apply(self, effects: Effects) -> CloseOutcome | None:
-        """Carry out what a use case asked for after its commit (see gm.effects); returns the close's
+        """Carry out what a use case asked for after its commit (see gm.delivery.follow_ups); returns the
+        close's
         outcome when a phase was closed."""
         for name in effects.unschedule:
             self.scheduler.unschedule_phase(effects.game_id, name)

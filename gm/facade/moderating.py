@@ -4,13 +4,14 @@ post, the messages) follow in the background."""
 
 from __future__ import annotations
 
-from gm import moderation, rollback, takeover
 from gm.errors import PhaseBusy
 from gm.facade.core import GamemasterCore
-from gm.games import get_game
-from gm.modtools import Actor, ModerationResult
-from gm.rollback import RollbackPlan
-from gm.views import GameInfo
+from gm.moderation import actions as moderation
+from gm.moderation import rollback, takeover
+from gm.moderation.rollback import RollbackPlan
+from gm.moderation.shared import Actor, ModerationResult
+from gm.reading.info import GameInfo
+from gm.setup.games import get_game
 
 
 class ModerationCases(GamemasterCore):
@@ -70,7 +71,7 @@ class ModerationCases(GamemasterCore):
             return self._done(await moderation.end_game(session, game_id, actor, reason=reason))
 
     async def take_over(self, game_id: int, user_id: int, power: str) -> ModerationResult:
-        """A member who does not play takes an open seat (or asks for it: gm.takeover)."""
+        """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover)."""
         async with self.sessions() as session:
             return self._done(await takeover.take_over(session, game_id, user_id, power))
 

@@ -4,10 +4,12 @@ background."""
 
 from __future__ import annotations
 
-from gm import orders, sheet, votes
+from gm.endings import votes
+from gm.endings.votes import VoteReport
 from gm.facade.core import GamemasterCore
-from gm.orders import OrdersView, SubmissionReport
-from gm.votes import VoteReport
+from gm.ordering import submission as orders
+from gm.ordering import whole_sheet as sheet
+from gm.ordering.submission import OrdersView, SubmissionReport
 
 
 class PlayingCases(GamemasterCore):

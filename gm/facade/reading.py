@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm import games, history, orders, places, status, votes
+from gm.delivery.outbox import sent_messages_of
+from gm.endings import votes
+from gm.endings.votes import ProposalInfo
 from gm.errors import UnknownGame
-from gm.export import export_game
 from gm.facade.core import GamemasterCore
-from gm.history import MapImage, PhaseHistory
-from gm.orders import OrdersView
-from gm.outbox import sent_messages_of
-from gm.places import GamePlaces
-from gm.status import GameStatusView
-from gm.views import GameInfo
-from gm.votes import ProposalInfo
+from gm.ordering import submission as orders
+from gm.ordering.submission import OrdersView
+from gm.reading import history, status
+from gm.reading.export import export_game
+from gm.reading.history import MapImage, PhaseHistory
+from gm.reading.info import GameInfo
+from gm.reading.status import GameStatusView
+from gm.setup import games, places
+from gm.setup.places import GamePlaces
 
 
 class ReadingCases(GamemasterCore):

@@ -8,15 +8,15 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from gm import games, places
-from gm.configure import update_settings
 from gm.errors import GameError, NotAllowed, UnknownGame
 from gm.facade.core import GamemasterCore
-from gm.games import StartResult
-from gm.history import phase_map
-from gm.places import MadePlaces, PlaceKind, PlaceMaker
-from gm.settings import GameSettings
-from gm.views import GameInfo
+from gm.reading.history import phase_map
+from gm.reading.info import GameInfo
+from gm.setup import games, places
+from gm.setup.configure import update_settings
+from gm.setup.games import StartResult
+from gm.setup.places import MadePlaces, PlaceKind, PlaceMaker
+from gm.setup.settings import GameSettings
 
 log = logging.getLogger(__name__)
 

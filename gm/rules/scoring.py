@@ -1,6 +1,6 @@
 """The scores of a finished game, by the systems Diplomacy players use.
 
-A result (gm.ending's ``game.result``) is one of: a *solo* (a power reached the victory target), a
+A result (gm.endings.ending's ``game.result``) is one of: a *solo* (a power reached the victory target), a
 *concession* (the others conceded the game to one power), a *draw* (agreed by vote, shared by every
 surviving power), a *short game* (``last_year``: the last year was played and the most centers decide;
 the result names one leader, or several sharing the most) or a *moderator* end (no winner).
@@ -69,7 +69,7 @@ class FinalResult:
 
     @classmethod
     def from_result(cls, result: Mapping[str, Any]) -> FinalResult:
-        """From a game's stored result (gm.ending.make_result)."""
+        """From a game's stored result (gm.endings.ending.make_result)."""
         return cls(
             kind=result["kind"],
             centers={p: int(n) for p, n in (result.get("centers") or {}).items()},

@@ -17,8 +17,8 @@ from bot import DiplomacyBot
 from config import Settings
 from db.models import PhaseRecord
 from gm.clock import utcnow
-from gm.games import get_game
-from gm.lookup import latest_phase
+from gm.reading.lookup import latest_phase
+from gm.setup.games import get_game
 from tests.e2e.fakediscord import (
     Channel,
     FakeDiscord,

@@ -11,10 +11,10 @@ from sqlmodel import col, select
 from bot import DiplomacyBot
 from db.models import OutboxEntry
 from gm.clock import utcnow
-from gm.games import get_game
-from gm.outbox import Target, deliver_pending, enqueue
-from gm.reminders import queue_reminders
-from gm.views import GameInfo
+from gm.delivery.outbox import Target, deliver_pending, enqueue
+from gm.ordering.reminders import queue_reminders
+from gm.reading.info import GameInfo
+from gm.setup.games import get_game
 from tests.e2e.bot_helpers import (
     ask,
     bot_messages,

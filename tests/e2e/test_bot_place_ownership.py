@@ -12,7 +12,7 @@ from sqlmodel import col
 
 from bot import DiplomacyBot
 from db.models import GamePlace
-from gm.games import get_game
+from gm.setup.games import get_game
 from tests.e2e.bot_helpers import (
     Table,
     ask,

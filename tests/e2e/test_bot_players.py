@@ -9,7 +9,7 @@ from pathlib import Path
 from bot import DiplomacyBot
 from db.models import PhaseRecord
 from gm.clock import utcnow
-from gm.games import get_game
+from gm.setup.games import get_game
 from tests.e2e.bot_helpers import (
     Table,
     ask,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.announce import orders_lines
+from cogs.messages.render import orders_lines
 
 
 def test_default_lines_say_whether_an_order_was_given_and_never_repeat_the_reason() -> None:

@@ -9,7 +9,6 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import OrderRecord, OrderSubmission, PlayerStatus
-from gm import games, orders
 from gm.errors import (
     GameNotStarted,
     GameOver,
@@ -19,7 +18,9 @@ from gm.errors import (
     OrdersClosed,
     UnknownGame,
 )
-from gm.settings import GameSettings
+from gm.ordering import submission as orders
+from gm.setup import games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,

@@ -13,9 +13,8 @@ from sqlmodel import select
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
 from db.models import OutboxEntry
-from gm import games
 from gm.clock import utcnow
-from gm.outbox import (
+from gm.delivery.outbox import (
     OutboxMessage,
     PermanentSendError,
     RetriableSendError,
@@ -24,6 +23,7 @@ from gm.outbox import (
     enqueue,
     release_stale_claims,
 )
+from gm.setup import games
 from tests.gm.conftest import T0, make_started_game
 
 

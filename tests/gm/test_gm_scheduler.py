@@ -11,13 +11,14 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
-from gm import games, orders
 from gm.clock import utcnow
 from gm.facade import Gamemaster
-from gm.lifecycle import CloseHooks, PhaseCloser
-from gm.reminders import queue_reminders
-from gm.settings import GameSettings
-from gm.worker import close_work
+from gm.ordering import submission as orders
+from gm.ordering.reminders import queue_reminders
+from gm.phases.closer import CloseHooks, PhaseCloser
+from gm.phases.worker import close_work
+from gm.setup import games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import CREATOR, T0, current_phase, make_game, make_started_game, player_of, submit
 from tests.gm.test_gm_outbox import RecordingSender
 
@@ -308,7 +309,7 @@ async def test_reminders_due_within_a_minute_of_the_opening_are_not_scheduled(
 
 
 def test_reminders_are_scaled_to_the_phase_length() -> None:
-    from gm.settings import effective_reminders
+    from gm.setup.settings import effective_reminders
 
     assert effective_reminders((24.0, 1.0), 24 * 60) == (1.0,), "a day's phase: the 24 h one could never come"
     assert effective_reminders((24.0, 1.0), 48 * 60) == (24.0, 1.0)

@@ -8,12 +8,12 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment
-from gm import takeover
 from gm.errors import AlreadyJoined, NotAllowed, WrongGameState
-from gm.games import leave_game
-from gm.moderation import Actor, set_civil_disorder
-from gm.settings import GameSettings
-from gm.status import game_status
+from gm.moderation import takeover
+from gm.moderation.actions import Actor, set_civil_disorder
+from gm.reading.status import game_status
+from gm.setup.games import leave_game
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,

@@ -8,11 +8,14 @@ from sqlmodel import select
 from db.database import SessionFactory
 from db.models import GameLogEntry, PhaseRecord, PowerAssignment
 from engine.variants import CoinFlip, Variant, get_variant, register
-from gm import coin, configure, games, orders, reminders
 from gm.errors import InvalidSettings
-from gm.moderation import Actor
-from gm.rollback import rollback_last_phase
-from gm.settings import GameSettings
+from gm.moderation.actions import Actor
+from gm.moderation.rollback import rollback_last_phase
+from gm.ordering import reminders
+from gm.ordering import submission as orders
+from gm.phases import coin
+from gm.setup import configure, games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     GUILD,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm import ending
+from gm.endings import ending
 from gm.errors import InvalidSettings
 from gm.rules.scoring import (
     CENTER_COUNT,

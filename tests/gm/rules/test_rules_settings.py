@@ -9,7 +9,7 @@ from gm.errors import InvalidSettings
 from gm.rules.deadlines import DeadlineSchedule
 from gm.rules.grace import GraceSetting
 from gm.rules.settings import KEYS, RuleSettings
-from gm.settings import GameSettings
+from gm.setup.settings import GameSettings
 
 
 def test_a_game_stored_before_these_rules_keeps_its_behaviour() -> None:
