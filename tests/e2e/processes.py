@@ -31,7 +31,8 @@ class BotProcess:
     @classmethod
     async def start(cls, cwd: Path, *args: str, fake_url: str, **env: str) -> BotProcess:
         """``python -m tests.e2e.bot_process *args`` in ``cwd`` (no .env there) with ``env`` added to
-        a clean environment; stdout and stderr are read together."""
+        a clean environment; stdout and stderr are read together. The bot leads a process group of its
+        own, as in a terminal (see :meth:`send_to_group`)."""
         clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
         values = {
             "PYTHONPATH": str(ROOT),
@@ -50,6 +51,7 @@ class BotProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
         )
         url = values.get("DATABASE_URL", "")
         database = Path(url.split("///", 1)[1]) if url.startswith("sqlite") else None
@@ -88,7 +90,12 @@ class BotProcess:
             raise AssertionError(f"no line with {text!r} after {timeout} s:\n{self.output}") from None
 
     def send(self, sig: signal.Signals) -> None:
+        """A signal to the bot's process alone (docker stop, systemctl stop with KillMode=mixed)."""
         self.process.send_signal(sig)
+
+    def send_to_group(self, sig: signal.Signals) -> None:
+        """A signal to the bot and its worker processes at once, as Ctrl-C in a terminal does."""
+        os.killpg(self.process.pid, sig)
 
     async def exit_code(self, timeout: float = 60.0) -> int:
         try:
@@ -100,10 +107,13 @@ class BotProcess:
         await self._reader
         return code
 
-    async def stopped_by(self, sig: signal.Signals, timeout: float = 60.0) -> tuple[int, float]:
-        """Send ``sig``; the exit code and the seconds the process took to end."""
+    async def stopped_by(
+        self, sig: signal.Signals, timeout: float = 60.0, *, group: bool = False
+    ) -> tuple[int, float]:
+        """Send ``sig`` (to the whole process group with ``group``); the exit code and the seconds the
+        process took to end."""
         began = time.perf_counter()
-        self.send(sig)
+        (self.send_to_group if group else self.send)(sig)
         code = await self.exit_code(timeout)
         return code, time.perf_counter() - began
 
@@ -122,7 +132,8 @@ async def bot_process(cwd: Path, *args: str, fake_url: str, **env: str) -> Async
         yield process
     finally:
         if process.process.returncode is None:
-            process.process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.process.pid, signal.SIGKILL)
             await process.process.wait()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(process._reader, 5)

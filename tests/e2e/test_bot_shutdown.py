@@ -12,6 +12,8 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from cogs.dm import MISSED_WHILE_OFFLINE
 from gm.lifecycle import CloseHooks
 from ops.gate import RESTARTING
@@ -66,38 +68,46 @@ async def phase_status_becomes(bot: BotProcess, game_id: int, name: str, wanted:
     raise AssertionError(f"phase {name} of game {game_id} still open after {timeout} s (wanted {wanted})")
 
 
-async def test_sigterm_during_a_close_finishes_it_posts_its_results_and_exits_0(
-    fake: FakeDiscord, tmp_path: Path
+@pytest.mark.parametrize(
+    ("sig", "group"),
+    [(signal.SIGTERM, False), (signal.SIGINT, True)],
+    ids=["SIGTERM to the bot (docker stop)", "SIGINT to the process group (Ctrl-C)"],
+)
+async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
+    fake: FakeDiscord, tmp_path: Path, sig: signal.Signals, group: bool
 ) -> None:
     table = await make_table(fake, players=3)
     async with bot_process(tmp_path, fake_url=fake.base_url, **env_for(fake, tmp_path)) as bot:
         await bot.line_with("ready: connected to Discord")
         game_id = await started_remote_game(fake, table, bot)
+        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await bot.line_with(f"phase closed: game {game_id} S1901M")  # the worker process is up now
+        await fake.wait_for(
+            lambda: True if results_posts(fake, "Spring 1901 Movement") else None, what="S1901M"
+        )
         # Discord answers slowly, so the results are still being posted when the signal comes.
         fake.slow_down("POST /channels/*/messages", 0.3, times=10)
         answer = await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
         assert "results follow" in answer.content, answer.content
-        caught = await phase_status_becomes(bot, game_id, "S1901M", "adjudicating", timeout=30)
-        code, seconds = await bot.stopped_by(signal.SIGTERM)
+        caught = await phase_status_becomes(bot, game_id, "F1901M", "adjudicating", timeout=30)
+        code, seconds = await bot.stopped_by(sig, group=group)
 
         assert code == 0, bot.output
         assert caught == "adjudicating", "the signal came while the phase was being closed"
         statuses = dict(bot.query("SELECT name, status FROM phase WHERE game_id = ?", game_id))
-        assert statuses == {"S1901M": "closed", "F1901M": "open"}, "the close under way was finished"
+        assert statuses == {"S1901M": "closed", "F1901M": "closed", "S1902M": "open"}, (
+            "the close was finished"
+        )
         unsent = bot.query("SELECT id, kind, claim_token FROM outbox WHERE sent_at IS NULL")
         assert unsent == [], "every queued message was sent before the exit, none left claimed"
-        results = [
-            m
-            for m in fake.world.messages.values()
-            if m.embeds and "Spring 1901 Movement results" in m.embeds[0].get("title", "")
-        ]
-        assert len(results) == 1, "the results are on Discord, once"
+        assert len(results_posts(fake, "Fall 1901 Movement")) == 1, "the results are on Discord, once"
         logged = bot.output
-        assert "SIGTERM received: stopping" in logged
+        assert f"{sig.name} received: stopping" in logged
         assert re.search(
-            rf"phase closed: game {game_id} S1901M, adjudication [\d.]+ ms, maps [\d.]+ ms", logged
+            rf"phase closed: game {game_id} F1901M, adjudication [\d.]+ ms, maps [\d.]+ ms", logged
         )
         assert re.search(r"stopped in [\d.]+ s$", logged, re.MULTILINE), logged
+        assert "a worker process died" not in logged, "the worker processes ignore the terminal's signal"
         assert "Traceback" not in logged and "PyNaCl" not in logged and "davey" not in logged
         assert seconds < 30, f"the stop took {seconds:.1f} s"
     assert fake.unknown_calls == [] and fake.internal_errors == []
