@@ -2,7 +2,8 @@
 
     python -m db backup PATH        a consistent copy of the SQLite database, taken live (db.backup)
     python -m db restore BACKUP     put a backup in place of the database (stop the bot first)
-    python -m db upgrade            bring the schema to the latest revision (the bot does it at start)
+    python -m db upgrade            bring the schema to the latest revision, backing the file up first
+                                    (the bot does the same at every start)
 
 The database is ``DATABASE_URL`` (environment or .env), or ``--database-url``. Exit codes: 0 done,
 1 failed (the reason is printed), 2 not for this database (PostgreSQL: use pg_dump, printed).
@@ -19,8 +20,8 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from db.backup import PG_DUMP_ADVICE, BackupError, backup_sqlite, restore_sqlite, sqlite_path
-from db.database import DEFAULT_DATABASE_URL
-from db.migrate import head_revision, upgrade_database
+from db.database import DEFAULT_DATABASE_URL, make_engine
+from db.preflight import DatabaseProblem, SchemaState, prepare_database
 
 
 def database_url(given: str | None) -> str:
@@ -42,9 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     url = database_url(args.database_url)
 
     if args.command == "upgrade":
-        asyncio.run(upgrade_database(url))
-        print(f"database upgraded to {head_revision()}")
-        return 0
+        return upgrade(url)
     path = sqlite_path(url)
     if path is None:
         print(PG_DUMP_ADVICE, file=sys.stderr)
@@ -65,6 +64,29 @@ def main(argv: list[str] | None = None) -> int:
     except BackupError as exc:
         print(f"{args.command} failed: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def upgrade(url: str) -> int:
+    """The upgrade the bot makes at start-up, a SQLite file backed up first (MIGRATION_BACKUPS)."""
+    keep = int(os.environ.get("MIGRATION_BACKUPS") or dotenv_values(".env").get("MIGRATION_BACKUPS") or 3)
+
+    async def run() -> SchemaState:
+        engine = make_engine(url)
+        try:
+            return await prepare_database(engine, backups_kept=keep)
+        finally:
+            await engine.dispose()
+
+    try:
+        state = asyncio.run(run())
+    except DatabaseProblem as problem:
+        print(f"upgrade failed: {problem.reason}", file=sys.stderr)
+        return 1
+    if state.at_head:
+        print(f"the database is at the latest revision, {state.head}")
+    else:
+        print(f"database upgraded from {state.current or '(empty)'} to {state.head}")
     return 0
 
 
