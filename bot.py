@@ -98,8 +98,8 @@ class DiplomacyBot(commands.Bot):
             await self.load_extension(extension)
         if self.settings.sync_commands:
             await self.tree.sync()
+        self._started = True  # from here on a stop lets the gamemaster finish its work
         await self.services.gamemaster.start()
-        self._started = True
 
     async def on_connect(self) -> None:
         self.gateway_connected.set()

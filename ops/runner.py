@@ -75,17 +75,17 @@ async def _log_in(bot: Service, token: str, stop: asyncio.Event, timeout: float)
     login = asyncio.create_task(bot.login(token), name="discord-login")
     winner = await _first(login, stop.wait(), bot.setup_started.wait(), timeout=timeout)
     if winner is None:
-        await _end(login)
+        await _cancel(login)
         raise StartupError(
             ExitCode.DISCORD,
             f"Discord's API ({Route.BASE}) did not answer within {timeout:g} s: check the network, DNS, "
             "a firewall or a proxy (CONNECT_TIMEOUT sets the wait)",
         )
     if winner is not login and stop.is_set():
-        await _end(login)
+        await _cancel(login)
         return False
     if winner is not login and await _first(login, stop.wait()) is not login:  # during our set-up
-        await _end(login)
+        await _end(login)  # let the set-up step under way finish (a transaction, a message)
         return False
     try:
         login.result()
@@ -132,9 +132,13 @@ async def _end(task: asyncio.Task[Any]) -> None:
     with contextlib.suppress(Exception, asyncio.CancelledError):
         await asyncio.wait_for(asyncio.shield(task), timeout=5.0)
     if not task.done():
-        task.cancel()
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            await task
+        await _cancel(task)
+
+
+async def _cancel(task: asyncio.Task[Any]) -> None:
+    task.cancel()
+    with contextlib.suppress(Exception, asyncio.CancelledError):
+        await task
 
 
 def _text(exc: BaseException) -> str:
