@@ -5,6 +5,7 @@ half done. The bot runs as its own process (tests.e2e.processes) against the loo
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import signal
 import sqlite3
@@ -113,14 +114,23 @@ async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def test_sigint_on_an_idle_bot_exits_0_at_once(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     await make_table(fake, players=3)
-    async with bot_process(tmp_path, fake_url=fake.base_url, **env_for(fake, tmp_path)) as bot:
-        await bot.line_with("ready: connected to Discord")
+    env = env_for(fake, tmp_path, LOG_FORMAT="json")
+    async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
+        await bot.line_with('"event": "ready"')
         code, seconds = await bot.stopped_by(signal.SIGINT)
     assert code == 0, bot.output
-    assert "SIGINT received: stopping" in bot.output
-    assert "Traceback" not in bot.output and "KeyboardInterrupt" not in bot.output
+    entries = [json.loads(line) for line in bot.lines]  # every line is a JSON object
+    events = [e["event"] for e in entries if "event" in e]
+    assert events == ["database_upgraded", "rebuilt", "ready", "stop_requested", "stopped"], events
+    ready = next(e for e in entries if e.get("event") == "ready")
+    assert ready["guilds"] == 1 and ready["level"] == "INFO" and ready["logger"] == "bot"
+    stopped = entries[-1]
+    assert stopped["event"] == "stopped" and stopped["complete"] is True
+    assert not any("exception" in e for e in entries), "no traceback, no KeyboardInterrupt"
     assert seconds < 10, f"an idle bot took {seconds:.1f} s to stop"
 
 
