@@ -161,14 +161,14 @@ class DiplomacyBot(commands.Bot):
     async def _hand_back(self) -> None:
         """The stop ran out of time (or was hurried): cancel what runs; a close cut short stays
         'adjudicating' and messages stay queued, for the next start to finish and send."""
+        gamemaster = self.services.gamemaster
+        closing = sorted(getattr(gamemaster.closer, "active", ()))  # before cancelling forgets them
         draining = self._draining
         if draining is not None and not draining.done():
             draining.cancel()
             await asyncio.wait({draining}, timeout=5.0)
         elif draining is not None and not draining.cancelled() and draining.exception() is not None:
             log.error("finishing the work under way failed", exc_info=draining.exception())
-        gamemaster = self.services.gamemaster
-        closing = sorted(getattr(gamemaster.closer, "active", ()))
         await cancel([*listener_tasks(), *self.services.background])
         try:
             put_back = await gamemaster.abandon()
@@ -176,8 +176,8 @@ class DiplomacyBot(commands.Bot):
             log.exception("could not release the outbox claims; they lapse by themselves in minutes")
             put_back = 0
         log.warning(
-            "stopped before the work under way was done: %s; %d messages left queued. The next start "
-            "finishes them.",
+            "stopped before the work under way was done: %s; %d messages being sent were put back in "
+            "the queue. The next start finishes them.",
             f"phases {closing} left being closed" if closing else "no close was under way",
             put_back,
             extra={"event": "handed_back", "phases": closing, "messages": put_back},

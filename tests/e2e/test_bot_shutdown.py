@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import signal
 import sqlite3
@@ -184,8 +185,9 @@ async def test_while_stopping_interactions_are_answered_restarting_and_dms_wait_
 
 
 async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finishes_it_once(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO)
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path, shutdown_timeout=1) as bot:
         game_id = await started_game(fake, bot, table, "Hurry", players=3, press="public")
@@ -208,9 +210,19 @@ async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finish
             query(tmp_path, "SELECT id FROM outbox WHERE claim_token IS NOT NULL AND sent_at IS NULL") == []
         )
         assert results_posts(fake, "Spring 1901 Movement") == []
+        phase_id = query(tmp_path, "SELECT id FROM phase WHERE game_id = ?", game_id)[0][0]
+        logged = [r.getMessage() for r in caplog.records]
+        assert any(f"phases [{phase_id}] left being closed" in line for line in logged), logged
+        assert any(line.endswith("(work left for the next start)") for line in logged)
+        caplog.clear()
     async with running(fake, tmp_path) as again:
         await settle(again, fake)
         statuses = dict(query(tmp_path, "SELECT name, status FROM phase WHERE game_id = ?", game_id))
         assert statuses == {"S1901M": "closed", "F1901M": "open"}
         assert len(results_posts(fake, "Spring 1901 Movement")) == 1
+        logged = [r.getMessage() for r in caplog.records]
+        assert (
+            "start-up: 0 overdue phases to close now, 1 stuck closes to finish now, 0 open phases "
+            "scheduled with 0 reminders" in logged
+        )
     assert fake.unknown_calls == [] and fake.internal_errors == []
