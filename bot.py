@@ -22,8 +22,8 @@ from cogs.spaces import BOT_PERMISSIONS
 from config import Settings, configure_logging, describe_problems, setup_help, silence_voice_warnings
 from db.database import make_engine, make_session_factory
 from db.preflight import DatabaseProblem, Problem, prepare_database
+from gm.facade import Gamemaster
 from gm.games import FormingLimits
-from gm.runtime import Gamemaster
 from ops import health
 from ops.exits import ExitCode, StartupError
 from ops.gate import InteractionGate
@@ -68,10 +68,10 @@ class DiplomacyBot(commands.Bot):
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
-        sender = DiscordSender(self, sessions, settings.moderator_role)
-        gamemaster = Gamemaster(sessions, sender, workers=settings.close_workers)
         limits = FormingLimits(settings.forming_games_per_user, settings.forming_games_per_server)
-        self.services = Services(sessions, gamemaster, settings.moderator_role, limits)
+        gamemaster = Gamemaster(sessions, workers=settings.close_workers, forming_limits=limits)
+        gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        self.services = Services(gamemaster, settings.moderator_role)
         self.gate = InteractionGate(self)
         self.setup_started = asyncio.Event()
         self.gateway_connected = asyncio.Event()
@@ -169,7 +169,7 @@ class DiplomacyBot(commands.Bot):
             await asyncio.wait({draining}, timeout=5.0)
         elif draining is not None and not draining.cancelled() and draining.exception() is not None:
             log.error("finishing the work under way failed", exc_info=draining.exception())
-        await cancel([*listener_tasks(), *self.services.background])
+        await cancel(listener_tasks())
         try:
             put_back = await gamemaster.abandon()
         except Exception:

@@ -32,8 +32,8 @@ from db.models import OutboxEntry, PhaseMap, PhaseRecord
 from engine import Board, GameMap, load_map
 from gm import games, orders
 from gm.clock import utcnow
+from gm.facade import Gamemaster
 from gm.lifecycle import CloseOutcome, PhaseCloser
-from gm.runtime import Gamemaster
 
 PLAYERS = 7
 

@@ -16,11 +16,6 @@ from cogs import text
 from cogs.base import services_of
 from cogs.lobby import refresh_lobby
 from cogs.replies import defer, report_error, send
-from gm import games as gm_games
-from gm import orders as gm_orders
-from gm.errors import UnknownGame
-from gm.orders import OrdersView
-from gm.sheet import replace_orders
 
 P = ParamSpec("P")
 
@@ -41,24 +36,10 @@ def answering(
     return wrapper
 
 
-def after_orders(client: discord.Client, view: OrdersView) -> None:
-    """Close the phase in the background if this change made everybody done."""
-    if view.close_now:
-        services = services_of(client)
-        services.spawn(services.gamemaster.orders_changed(view), f"early close of phase {view.phase.id}")
-
-
 async def join(interaction: discord.Interaction, game_id: int) -> None:
     services = services_of(interaction.client)
     await defer(interaction)
-    async with services.sessions() as session:
-        game = await gm_games.get_game(session, game_id)
-        if interaction.guild_id != game.guild_id:  # never say that another server has such a game
-            raise UnknownGame(
-                f"There is no game {game_id} on this server.", "See /game list for the games here."
-            )
-    async with services.sessions() as session:
-        game = await gm_games.join_game(session, game_id, interaction.user.id)
+    game = await services.gamemaster.join_game(game_id, interaction.user.id, guild_id=interaction.guild_id)
     services.spawn(refresh_lobby(interaction.client, game), f"updating game {game_id}'s Join post")
     seats = game.settings.players
     lines = [f"You joined **#{game.id} {text.safe(game.name)}** ({len(game.players)} of {seats} players)."]
@@ -75,22 +56,15 @@ async def submit(
     """Judge ``orders_text`` line by line and answer with each line's fate, what is still missing and
     the deadline. ``sheet_of_phase``: the text is the whole sheet from the /orders form of that phase
     (it replaces every earlier order); otherwise the lines add to or replace orders unit by unit."""
-    services = services_of(interaction.client)
+    gamemaster = services_of(interaction.client).gamemaster
     await defer(interaction)
     user_id = interaction.user.id
-    async with services.sessions() as session:
-        if sheet_of_phase is None:
-            report = await gm_orders.submit_orders(session, game_id, user_id, orders_text)
-        elif orders_text.strip():
-            report = await replace_orders(
-                session, game_id, user_id, orders_text, expected_phase=sheet_of_phase
-            )
-        else:
-            view = await gm_orders.clear_orders(session, game_id, user_id, expected_phase=sheet_of_phase)
-            await send(
-                interaction, ["Your form was empty, so you now have no orders.", *text.view_lines(view)]
-            )
-            after_orders(interaction.client, view)
-            return
+    if sheet_of_phase is None:
+        report = await gamemaster.submit_orders(game_id, user_id, orders_text)
+    elif orders_text.strip():
+        report = await gamemaster.replace_orders(game_id, user_id, orders_text, expected_phase=sheet_of_phase)
+    else:
+        view = await gamemaster.clear_orders(game_id, user_id, expected_phase=sheet_of_phase)
+        await send(interaction, ["Your form was empty, so you now have no orders.", *text.view_lines(view)])
+        return
     await send(interaction, text.report_lines(report))
-    after_orders(interaction.client, report.view)

@@ -18,9 +18,8 @@ import discord
 
 from cogs import finalpost
 from cogs.text import EMBED_DESCRIPTION_LIMIT, chunks, due, plural, power_name, powers_text, safe, when
-from db.models import OutboxTarget
 from engine import Phase, load_map
-from gm.outbox import Attachment, OutboxMessage
+from gm.outbox import Attachment, OutboxMessage, OutboxTarget
 
 COLOUR = discord.Colour.from_rgb(46, 94, 140)
 TITLE_LIMIT = 256
@@ -74,6 +73,7 @@ class Outgoing:
     ping: int | None = None  # a user this message may notify (the bot's own text, never user text)
     ping_role: int | None = None  # a role this message may notify (the moderators, when gm asks)
     pings: tuple[int, ...] = ()  # more users it may notify (moderators called one by one)
+    view: discord.ui.View | None = None  # buttons under it (open seats to take over)
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         ids = ([self.ping] if self.ping is not None else []) + list(self.pings)

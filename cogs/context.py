@@ -13,9 +13,7 @@ from discord import app_commands
 
 from cogs.base import services_of
 from cogs.text import safe
-from gm import games as gm_games
 from gm.errors import GameError, UnknownGame
-from gm.places import game_of_channel
 from gm.views import GameInfo
 
 RUNNING = ("active", "paused")
@@ -45,26 +43,25 @@ def require_guild(interaction: discord.Interaction, what: str) -> int:
 
 async def candidates(interaction: discord.Interaction, scope: Scope) -> list[GameInfo]:
     """The games that fit ``scope`` for this user in this place, oldest first."""
-    services = services_of(interaction.client)
+    gamemaster = services_of(interaction.client).gamemaster
     user_id, guild_id = interaction.user.id, interaction.guild_id
-    async with services.sessions() as session:
-        if scope is Scope.PLAYING:
-            games = await gm_games.games_of_user(session, user_id)
-            return [g for g in games if g.status in RUNNING]
-        if scope is Scope.MINE:
-            return await gm_games.games_of_user(session, user_id)
-        if scope is Scope.ANY:
-            mine = await gm_games.games_of_user(session, user_id)
-            here = await gm_games.list_games(session, guild_id) if guild_id is not None else []
-            seen = {g.id for g in mine}
-            found = sorted(mine + [g for g in here if g.id not in seen], key=lambda g: g.id)
-            if not found:  # the game just ended: /game status or /map right after means that one
-                ended = await gm_games.games_of_user(session, user_id, include_ended=True)
-                found = [g for g in ended if g.guild_id == guild_id or guild_id is None][-1:]
-            return found
-        if guild_id is None:
-            return []
-        forming = [g for g in await gm_games.list_games(session, guild_id) if g.status == "forming"]
+    if scope is Scope.PLAYING:
+        games = await gamemaster.games_of_user(user_id)
+        return [g for g in games if g.status in RUNNING]
+    if scope is Scope.MINE:
+        return await gamemaster.games_of_user(user_id)
+    if scope is Scope.ANY:
+        mine = await gamemaster.games_of_user(user_id)
+        here = await gamemaster.list_games(guild_id) if guild_id is not None else []
+        seen = {g.id for g in mine}
+        found = sorted(mine + [g for g in here if g.id not in seen], key=lambda g: g.id)
+        if not found:  # the game just ended: /game status or /map right after means that one
+            ended = await gamemaster.games_of_user(user_id, include_ended=True)
+            found = [g for g in ended if g.guild_id == guild_id or guild_id is None][-1:]
+        return found
+    if guild_id is None:
+        return []
+    forming = [g for g in await gamemaster.list_games(guild_id) if g.status == "forming"]
     if scope is Scope.JOINABLE:
         return [g for g in forming if all(p.user_id != user_id for p in g.players)]
     return forming
@@ -78,8 +75,7 @@ async def resolve_game(interaction: discord.Interaction, option: str | None, sco
         return await _by_option(interaction, option.strip(), scope)
     found = await candidates(interaction, scope)
     if interaction.channel_id is not None and interaction.guild_id is not None:
-        async with services.sessions() as session:
-            here = await game_of_channel(session, interaction.channel_id)
+        here = await services.gamemaster.game_of_channel(interaction.channel_id)
         match = next((g for g in found if g.id == here), None)
         if match is not None:
             return match
@@ -98,18 +94,16 @@ async def _by_option(interaction: discord.Interaction, option: str, scope: Scope
     services = services_of(interaction.client)
     number = option.removeprefix("#").split(" ", 1)[0]
     if number.isascii() and number.isdigit():
-        async with services.sessions() as session:
-            game = await gm_games.get_game(session, int(number))
+        game = await services.gamemaster.get_game(int(number))
     else:
         wanted = option.casefold()
         matches = [g for g in await candidates(interaction, scope) if g.name.casefold() == wanted]
         if not matches and interaction.guild_id is not None:
-            async with services.sessions() as session:
-                matches = [
-                    g
-                    for g in await gm_games.list_games(session, interaction.guild_id, include_ended=True)
-                    if g.name.casefold() == wanted
-                ]
+            matches = [
+                g
+                for g in await services.gamemaster.list_games(interaction.guild_id, include_ended=True)
+                if g.name.casefold() == wanted
+            ]
         if not matches:
             raise UnknownGame(
                 f"I know no game called {option!r}.", "Pick one from the list the game option offers."

@@ -22,15 +22,12 @@ from datetime import timedelta
 import discord
 from discord.ext import commands
 
-from cogs import actions, text
+from cogs import text
 from cogs.announce import HOW_TO_ORDER, HOW_TO_ORDER_HERE
 from cogs.base import GameCog
 from cogs.replies import CRASH_TEXT, error_text
-from gm import games as gm_games
-from gm import orders as gm_orders
 from gm.errors import GameError, UnknownGame
 from gm.orders import SubmissionReport
-from gm.places import game_of_channel, game_places
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
@@ -124,8 +121,7 @@ class DirectMessages(GameCog):
         """Tell each player of a running game whose last direct messages to the bot came after its
         last answer (so they arrived while it was offline) that they were not read. Returns how
         many players were told."""
-        async with self.sessions() as session:
-            users = await gm_games.players_of_running_games(session)
+        users = await self.gamemaster.players_of_running_games()
         told = 0
         since = discord.utils.utcnow() - OFFLINE_LOOKBACK
         for user_id in users:
@@ -188,12 +184,9 @@ class DirectMessages(GameCog):
         wanted, rest = split_game_line(message.content or "")
         if rest.strip().strip(".!").casefold() not in READY_WORDS:
             return None
-        async with self.sessions() as session:
-            mine = await gm_games.games_of_user(session, message.author.id)
+        mine = await self.gamemaster.games_of_user(message.author.id)
         game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
-        async with self.sessions() as session:
-            view = await gm_orders.set_ready(session, game.id, message.author.id)
-        actions.after_orders(self.bot, view)
+        view = await self.gamemaster.set_ready(game.id, message.author.id)
         return [
             "You are ready. The phase closes when every player is, or at the deadline.",
             *text.view_lines(view),
@@ -205,19 +198,15 @@ class DirectMessages(GameCog):
         if not content.strip() or content.strip().casefold() in HELP_WORDS:
             return None
         wanted, orders_text = split_game_line(content)
-        async with self.sessions() as session:
-            mine = await gm_games.games_of_user(session, message.author.id)
+        mine = await self.gamemaster.games_of_user(message.author.id)
         game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
-        async with self.sessions() as session:
-            report = await gm_orders.submit_orders(session, game.id, message.author.id, orders_text)
-        actions.after_orders(self.bot, report.view)
+        report = await self.gamemaster.submit_orders(game.id, message.author.id, orders_text)
         return report
 
     async def _tell_in_private_channel(self, user_id: int, report: SubmissionReport) -> None:
         """The DM answer bounced (closed DMs): say in the player's power channel that the orders
         arrived, with counts only."""
-        async with self.sessions() as session:
-            places = await game_places(session, report.view.game_id)
+        places = await self.gamemaster.game_places(report.view.game_id)
         channels = places.channels_of(user_id)
         channel = self.bot.get_channel(channels[0]) if channels else None
         if not isinstance(channel, discord.abc.Messageable):
@@ -238,11 +227,9 @@ class DirectMessages(GameCog):
         me = self.bot.user
         if me is None or me not in message.mentions:
             return
-        async with self.sessions() as session:
-            game_id = await game_of_channel(session, message.channel.id)
+        game_id = await self.gamemaster.game_of_channel(message.channel.id)
         if game_id is not None:
-            async with self.sessions() as session:
-                places = await game_places(session, game_id)
+            places = await self.gamemaster.game_places(game_id)
             if message.channel.id in places.channels_of(message.author.id):
                 await self._orders_in_own_channel(
                     message, game_id, without_mentions_of(me.id, message.content)
@@ -260,12 +247,10 @@ class DirectMessages(GameCog):
             await _say(message.channel, [HOW_TO_ORDER_HERE], author)
             return
         try:
-            async with self.sessions() as session:
-                report = await gm_orders.submit_orders(session, game_id, author, content)
+            report = await self.gamemaster.submit_orders(game_id, author, content)
         except GameError as exc:
             await _say(message.channel, [f"<@{author}>, {error_text(exc) or exc}"], author)
             return
-        actions.after_orders(self.bot, report.view)
         by_dm = await self._send_dm(message.author, text.report_lines(report))
         where = (
             "Each line's answer is in our direct messages."

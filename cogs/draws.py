@@ -76,10 +76,8 @@ class DrawCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        async with self.sessions() as session:
-            report = await votes.propose(session, chosen.id, interaction.user.id, kind, to=to, power=power)
+        report = await self.gamemaster.propose(chosen.id, interaction.user.id, kind, to=to, power=power)
         await send(interaction, report_lines(report, proposed=True))
-        self._carry_out(report)
 
     @draw.command(name="vote", description="Vote yes or no on the open draw or concession, in secret")
     @app_commands.describe(choice="yes or no", **OPTION_TEXT)
@@ -97,8 +95,7 @@ class DrawCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         if kind is None:  # the one open proposal; when several are open, ask which
-            async with self.sessions() as session:
-                proposals = await votes.open_proposals(session, chosen.id)
+            proposals = await self.gamemaster.open_proposals(chosen.id)
             if len(proposals) > 1 and to is None:
                 listed = " and ".join(p.title for p in proposals)
                 raise GameError(
@@ -108,12 +105,10 @@ class DrawCommands(GameCog):
             kind = proposals[0].kind if proposals else votes.DRAW
             if kind == votes.CONCEDE and to is None and proposals:
                 to = proposals[0].beneficiary
-        async with self.sessions() as session:
-            report = await votes.cast_vote(
-                session, chosen.id, interaction.user.id, kind=kind, to=to, yes=choice == "yes", power=power
-            )
+        report = await self.gamemaster.cast_vote(
+            chosen.id, interaction.user.id, kind=kind, to=to, yes=choice == "yes", power=power
+        )
         await send(interaction, report_lines(report, proposed=False))
-        self._carry_out(report)
 
     @draw.command(name="status", description="The open proposals, and your own votes on them")
     @app_commands.describe(game=GAME_OPTION)
@@ -121,10 +116,8 @@ class DrawCommands(GameCog):
     async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        async with self.sessions() as session:
-            proposals = await votes.open_proposals(session, chosen.id)
-        async with self.sessions() as session:
-            mine = await votes.my_votes(session, chosen.id, interaction.user.id)
+        proposals = await self.gamemaster.open_proposals(chosen.id)
+        mine = await self.gamemaster.my_votes(chosen.id, interaction.user.id)
         header = f"**#{chosen.id} {text.safe(chosen.name)}**"
         if not proposals:
             await send(
@@ -140,9 +133,6 @@ class DrawCommands(GameCog):
             "says yes."
         )
         await send(interaction, lines)
-
-    def _carry_out(self, report: VoteReport) -> None:
-        self.services.spawn(self.gamemaster.apply(report.effects), f"after a vote in game {report.game_id}")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -29,22 +29,10 @@ from cogs.context import (
 from cogs.lobby import lobby_embed, lobby_view, refresh_lobby
 from cogs.replies import defer, send
 from cogs.sender import MAX_ALERTED
-from cogs.spaces import (
-    SpacesFailed,
-    create_spaces,
-    evict,
-    missing_permissions,
-    moderator_role,
-    post_introductions,
-)
-from gm import games as gm_games
-from gm.configure import update_settings
-from gm.errors import GameError, InvalidSettings, NotAllowed, UnknownGame
-from gm.export import export_game
-from gm.history import phase_map
-from gm.places import PlaceKind, ensure_place_tag, game_places, record_place
+from cogs.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
+from gm.errors import InvalidSettings, UnknownGame
 from gm.settings import GameSettings, effective_reminders
-from gm.status import GameStatusView, LogLine, PowerStatus, game_status
+from gm.status import GameStatusView, LogLine, PowerStatus
 from gm.variants import STANDARD, get_variant, variant_for_players, variants
 from gm.views import GameInfo
 
@@ -75,7 +63,17 @@ SETTING_OPTIONS = {
     "adjustment_hours": "Hours for each winter adjustment phase (default 12)",
     "last_year": "End the game after this year's autumn (default: play until someone wins)",
     "reminders": "Hours before each deadline to remind players, e.g. 24,1 (default) or 0.25; none for none",
+    "take_over": "Who fills a seat whose player left or fell into civil disorder (default: anyone not "
+    "playing)",
 }
+TAKE_OVER_LABELS = {
+    "open": "anyone who does not play, with the Take over button in the game channel",
+    "approval": "anyone who does not play asks with the Take over button; a moderator approves",
+    "off": "only a moderator, with /mod replace",
+}
+TAKE_OVER_CHOICES = [
+    app_commands.Choice(name=label[:100], value=key) for key, label in TAKE_OVER_LABELS.items()
+]
 
 
 def settings_changes(
@@ -87,6 +85,7 @@ def settings_changes(
     last_year: int | None,
     civil_disorder_after: int | None = None,
     reminders: str | None = None,
+    take_over: str | None = None,
 ) -> dict[str, Any]:
     """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges."""
     changes: dict[str, Any] = {}
@@ -107,6 +106,8 @@ def settings_changes(
         changes["last_year"] = last_year
     if reminders is not None:
         changes["reminder_hours"] = reminder_option(reminders)
+    if take_over is not None:
+        changes["take_over"] = take_over
     return changes
 
 
@@ -191,6 +192,7 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
         f"**Reminders:** {reminders_text(settings)}",
         f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
+        f"**Open seats:** filled by {TAKE_OVER_LABELS.get(settings.take_over, settings.take_over)}",
     ]
 
 
@@ -285,10 +287,6 @@ def _power_line(power: PowerStatus, *, acting: bool) -> str:
     return f"{text.power_name(power.power)}{who}: " + ", ".join(facts)
 
 
-class SetupBusy(GameError):
-    """Another /game start is setting the same game up right now."""
-
-
 class GameCommands(GameCog):
     game = app_commands.Group(name="game", description="Create, join and follow Diplomacy games")
 
@@ -300,7 +298,9 @@ class GameCommands(GameCog):
         variant="Standard (3 to 7 players) or World War I (2 players, from 1914)",
         **SETTING_OPTIONS,
     )
-    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.choices(
+        players=PLAYER_CHOICES, press=PRESS_CHOICES, variant=VARIANT_CHOICES, take_over=TAKE_OVER_CHOICES
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -314,6 +314,7 @@ class GameCommands(GameCog):
         last_year: int | None = None,
         civil_disorder_after: int | None = None,
         reminders: str | None = None,
+        take_over: str | None = None,
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
@@ -327,19 +328,17 @@ class GameCommands(GameCog):
             last_year,
             civil_disorder_after,
             reminders,
+            take_over,
         )
         settings = GameSettings(**changes)
-        async with self.sessions() as session:
-            game = await gm_games.create_game(
-                session,
-                guild_id=guild_id,
-                creator_id=interaction.user.id,
-                name=name,
-                settings=settings,
-                lobby_channel_id=interaction.channel_id,
-                variant=variant,
-                limits=self.services.forming_limits,
-            )
+        game = await self.gamemaster.create_game(
+            guild_id=guild_id,
+            creator_id=interaction.user.id,
+            name=name,
+            settings=settings,
+            lobby_channel_id=interaction.channel_id,
+            variant=variant,
+        )
         announced = await self._announce_new(interaction, game)
         lines = [
             f"You created **#{game.id} {text.safe(game.name)}** and joined it "
@@ -362,8 +361,7 @@ class GameCommands(GameCog):
         except discord.HTTPException as exc:
             log.info("could not announce game %s in channel %s: %s", game.id, interaction.channel_id, exc)
             return False
-        async with self.sessions() as session:
-            await gm_games.set_lobby_message(session, game.id, posted.id)
+        await self.gamemaster.set_lobby_message(game.id, posted.id)
         return True
 
     # --- join / leave ---------------------------------------------------------------------------
@@ -394,26 +392,10 @@ class GameCommands(GameCog):
                 f"channels. To leave anyway, run `/game leave game:{chosen.id} confirm:True`.",
             )
             return
-        async with self.sessions() as session:
-            places = await game_places(session, chosen.id)
-        async with self.sessions() as session:
-            after = await gm_games.leave_game(session, chosen.id, interaction.user.id)
-        await send(interaction, f"You left **#{after.id} {text.safe(after.name)}**.")
-        if chosen.status == "forming":
-            self.services.spawn(refresh_lobby(self.bot, after), f"updating game {after.id}'s Join post")
-            return
-        powers = [p for p, u in places.holders.items() if u == interaction.user.id]
-        guild = self.bot.get_guild(chosen.guild_id)
-        if guild is not None:
-            self.services.spawn(
-                evict(guild, places, interaction.user.id, powers),
-                f"taking {interaction.user.id} out of game {chosen.id}'s channels",
-            )
-        if after.phase is not None:
-            self.services.spawn(
-                self.gamemaster.players_changed(after.phase.id), f"after a player left game {chosen.id}"
-            )
-        self.services.spawn(self.gamemaster.deliver(), "posting a departure")
+        left = await self.gamemaster.leave_game(chosen.id, interaction.user.id)
+        await send(interaction, f"You left **#{left.after.id} {text.safe(left.after.name)}**.")
+        if left.was_forming:
+            self.services.spawn(refresh_lobby(self.bot, left.after), f"updating game {chosen.id}'s Join post")
 
     # --- start ----------------------------------------------------------------------------------
 
@@ -435,83 +417,30 @@ class GameCommands(GameCog):
                 f"I cannot create the game's channels: my role lacks {', '.join(lacking)}.",
                 "A server admin can add them to my role (or re-invite me with the link in the README).",
             )
-        lock = self.services.setup_lock(chosen.id)
-        if lock.locked():  # checked and taken with no await in between: one set-up at a time
-            raise SetupBusy(
-                f"#{chosen.id} {chosen.name} is already being set up: another /game start is making its "
-                "channels right now.",
-                "They appear in a moment; /game status shows the game channel once it is ready.",
-            )
-        async with lock:
-            await self._start(interaction, guild, chosen.id)
-
-    async def _start(self, interaction: discord.Interaction, guild: discord.Guild, game_id: int) -> None:
+        moderator = await is_server_moderator(self.bot, interaction.user.id, guild.id)
         await defer(interaction)
-        async with self.sessions() as session:
-            chosen = await gm_games.get_game(session, game_id)  # as it is now, after any earlier start
-        if chosen.status != "forming" and chosen.game_channel_id is not None:
+        maker = DiscordPlaces(guild, self.services.moderator_role)
+        outcome = await self.gamemaster.start_game(
+            chosen.id, interaction.user.id, is_moderator=moderator, maker=maker
+        )
+        started = outcome.game
+        if outcome.already:
             await send(
                 interaction,
-                f"**#{chosen.id} {text.safe(chosen.name)}** has already started: results and maps in "
-                f"<#{chosen.game_channel_id}>.",
+                f"**#{started.id} {text.safe(started.name)}** has already started: results and maps in "
+                f"<#{started.game_channel_id}>.",
             )
             return
-        moderator = await is_server_moderator(self.bot, interaction.user.id, guild.id)
-        if chosen.status == "forming":
-            async with self.sessions() as session:
-                result = await gm_games.start_game(
-                    session, chosen.id, interaction.user.id, is_moderator=moderator
-                )
-            started = result.game
-        else:  # started earlier, but its channels could not be made then
-            if not (moderator or interaction.user.id == chosen.creator_id):
-                raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")
-            result, started = None, chosen
-        async with self.sessions() as session:
-            await ensure_place_tag(session, started.id)
-        async with self.sessions() as session:
-            recorded = await game_places(session, started.id)
-
-        async def record(kind: PlaceKind, place_id: int, key: str) -> None:
-            async with self.sessions() as session:
-                await record_place(session, started.id, kind, place_id, key)
-
-        try:
-            spaces = await create_spaces(guild, started, self.services.moderator_role, recorded, record)
-        except SpacesFailed:
-            if result is not None:
-                await self.gamemaster.game_started(result)  # the clock runs; messages wait for the channels
-            raise
-        try:  # the opening map, drawn now so that the game's first post shows it
-            async with self.sessions() as session:
-                await phase_map(session, started.id)
-        except Exception:
-            log.exception("could not draw the opening map of game %s; the start goes on", started.id)
-        async with self.sessions() as session:
-            await gm_games.set_game_channels(
-                session,
-                started.id,
-                category_id=spaces.category.id,
-                game_channel_id=spaces.game_channel.id,
-                power_channels={p: c.id for p, c in spaces.power_channels.items()},
-            )
         lines = [
             f"**#{started.id} {text.safe(started.name)}** has started. Results and maps: "
-            f"{spaces.game_channel.mention}. Every player has a direct message with their power.",
+            f"<#{started.game_channel_id}>. Every player has a direct message with their power.",
         ]
         warning = moderator_role_warning(guild, self.services.moderator_role)
         if warning:
             lines.append(warning)
         await send(interaction, lines)
-        async with self.sessions() as session:
-            now_started = await gm_games.get_game(session, started.id)
-        self.services.spawn(refresh_lobby(self.bot, now_started), f"updating game {started.id}'s Join post")
-        await post_introductions(spaces, started)
-        if result is not None:
-            self.services.spawn(self.gamemaster.game_started(result), f"scheduling game {started.id}")
-        else:
-            self.services.spawn(self.gamemaster.deliver(), f"posting game {started.id}'s waiting messages")
-        await _tell_lobby(interaction, started, spaces.game_channel)
+        self.services.spawn(refresh_lobby(self.bot, started), f"updating game {started.id}'s Join post")
+        await _tell_lobby(interaction, started)
 
     # --- looking ----------------------------------------------------------------------------------
 
@@ -521,8 +450,7 @@ class GameCommands(GameCog):
     async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        async with self.sessions() as session:
-            view = await game_status(session, chosen.id, log_limit=MODERATION_FETCHED)
+        view = await self.gamemaster.game_status(chosen.id, log_limit=MODERATION_FETCHED)
         await send(interaction, status_lines(view))
 
     @game.command(
@@ -533,8 +461,7 @@ class GameCommands(GameCog):
     async def export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        async with self.sessions() as session:
-            data = await export_game(session, chosen.id)
+        data = await self.gamemaster.export_game(chosen.id)
         name, raw = export_file(chosen.id, data)
         await send(
             interaction,
@@ -550,18 +477,17 @@ class GameCommands(GameCog):
     @game.command(name="list", description="The games on this server (in direct messages: your games)")
     async def list_games(self, interaction: discord.Interaction) -> None:
         await defer(interaction)
-        async with self.sessions() as session:
-            if interaction.guild_id is None:
-                found = await gm_games.games_of_user(session, interaction.user.id, include_ended=True)
-                title, nothing = "Your games:", "You are in no running game."
-            else:
-                found = await gm_games.list_games(session, interaction.guild_id, include_ended=True)
-                title, nothing = "Games on this server:", "No game is running on this server."
+        if interaction.guild_id is None:
+            found = await self.gamemaster.games_of_user(interaction.user.id, include_ended=True)
+            title, nothing = "Your games:", "You are in no running game."
+        else:
+            found = await self.gamemaster.list_games(interaction.guild_id, include_ended=True)
+            title, nothing = "Games on this server:", "No game is running on this server."
         await send(interaction, list_lines(found, title, nothing))
 
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game", **SETTING_OPTIONS)
-    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES)
+    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES)
     @app_commands.autocomplete(game=any_choices)
     async def settings(
         self,
@@ -575,6 +501,7 @@ class GameCommands(GameCog):
         last_year: int | None = None,
         civil_disorder_after: int | None = None,
         reminders: str | None = None,
+        take_over: str | None = None,
     ) -> None:
         await defer(interaction)
         changes = settings_changes(
@@ -586,6 +513,7 @@ class GameCommands(GameCog):
             last_year,
             civil_disorder_after,
             reminders,
+            take_over,
         )
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)
@@ -599,10 +527,9 @@ class GameCommands(GameCog):
             return
         chosen = await resolve_game(interaction, game, Scope.FORMING)
         moderator = await is_server_moderator(self.bot, interaction.user.id, chosen.guild_id)
-        async with self.sessions() as session:
-            updated = await update_settings(
-                session, chosen.id, interaction.user.id, changes, is_moderator=moderator
-            )
+        updated = await self.gamemaster.update_settings(
+            chosen.id, interaction.user.id, changes, is_moderator=moderator
+        )
         self.services.spawn(refresh_lobby(self.bot, updated), f"updating game {updated.id}'s Join post")
         await send(
             interaction,
@@ -619,8 +546,7 @@ async def _startable(interaction: discord.Interaction, option: str | None) -> Ga
     if option is not None:
         match = re.fullmatch(r"#?([0-9]{1,18})(?:\s.*)?", option.strip())
         if match:
-            async with services_of(interaction.client).sessions() as session:
-                game = await gm_games.get_game(session, int(match[1]))
+            game = await services_of(interaction.client).gamemaster.get_game(int(match[1]))
             if game.status in ("active", "paused") and game.guild_id == interaction.guild_id:
                 return game
     return await resolve_game(interaction, option, Scope.FORMING)
@@ -682,22 +608,22 @@ def _list_line(game: GameInfo) -> str:
     return text.game_list_line(game.id, game.name, extra)
 
 
-async def _tell_lobby(
-    interaction: discord.Interaction, game: GameInfo, game_channel: discord.TextChannel
-) -> None:
+async def _tell_lobby(interaction: discord.Interaction, game: GameInfo) -> None:
     channel = interaction.channel
-    if not isinstance(channel, discord.abc.Messageable) or channel.id == game_channel.id:
+    if not isinstance(channel, discord.abc.Messageable) or channel.id == game.game_channel_id:
         return
     try:
         await channel.send(
-            f"**#{game.id} {text.safe(game.name)}** has started: follow it in {game_channel.mention}."
+            f"**#{game.id} {text.safe(game.name)}** has started: follow it in <#{game.game_channel_id}>."
         )
     except discord.HTTPException as exc:
         log.info("could not announce the start of game %s: %s", game.id, exc)
 
 
 async def setup(bot: commands.Bot) -> None:
+    from cogs.seats import setup_buttons
     from cogs.views import JoinButton
 
     bot.add_dynamic_items(JoinButton)
+    setup_buttons(bot)
     await bot.add_cog(GameCommands(bot))

@@ -26,8 +26,7 @@ async def phase_choices(interaction: discord.Interaction, current: str) -> list[
     """The phases of the game named in the game option (or implied), newest first."""
     try:
         game = await resolve_game(interaction, getattr(interaction.namespace, "game", None), Scope.ANY)
-        async with services_of(interaction.client).sessions() as session:
-            history = await gm_history.phase_history(session, game.id)
+        history = await services_of(interaction.client).gamemaster.phase_history(game.id)
     except GameError:
         return []
     typed = current.strip().upper()
@@ -59,11 +58,10 @@ class MapCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        async with self.sessions() as session:
-            if orders and phase is None:  # the orders of the last phase that has closed
-                phase = (await gm_history.phase_history(session, chosen.id)).phase.name
-            picture = await gm_history.phase_map(session, chosen.id, phase, with_orders=orders)
-            history = await gm_history.phase_history(session, chosen.id, picture_phase(picture, phase))
+        if orders and phase is None:  # the orders of the last phase that has closed
+            phase = (await self.gamemaster.phase_history(chosen.id)).phase.name
+        picture = await self.gamemaster.phase_map(chosen.id, phase, with_orders=orders)
+        history = await self.gamemaster.phase_history(chosen.id, picture_phase(picture, phase))
         caption = f"**#{chosen.id} {text.safe(chosen.name)}**, {history.phase.long_name}"
         caption += ": orders and results" if orders else ""
         if picture is None:
@@ -81,8 +79,7 @@ class MapCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        async with self.sessions() as session:
-            past = await gm_history.phase_history(session, chosen.id, phase)
+        past = await self.gamemaster.phase_history(chosen.id, phase)
         header = f"**#{chosen.id} {text.safe(chosen.name)}**, {past.phase.long_name}"
         if past.results is None:
             await send(
@@ -98,8 +95,7 @@ class MapCommands(GameCog):
         lines += orders_lines({"phase": past.phase.long_name, "orders": results_by_power(past.results)})
         files = []
         if "orders" in past.maps:
-            async with self.sessions() as session:
-                picture = await gm_history.phase_map(session, chosen.id, past.phase.name, with_orders=True)
+            picture = await self.gamemaster.phase_map(chosen.id, past.phase.name, with_orders=True)
             if picture is not None:
                 files.append(discord.File(io.BytesIO(picture.png), filename=picture.filename))
         await send(interaction, lines, files=files)

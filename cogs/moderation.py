@@ -17,8 +17,8 @@ from cogs.base import GameCog
 from cogs.confirm import ConfirmButton, confirm_view, keep_reason
 from cogs.context import Scope, any_choices, resolve_game
 from cogs.replies import defer, send
-from gm import moderation
 from gm.errors import GameOver, NotAllowed, WrongGameState
+from gm.modtools import check_moderator
 from gm.variants import STANDARD, game_map
 
 GAME_OPTION = "The game (leave empty in its channels, or if there is only one)"
@@ -56,14 +56,12 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        async with self.sessions() as session:
-            result = await moderation.extend_deadline(
-                session, chosen.id, actor, minutes=extension_minutes(hours, minutes)
-            )
+        result = await self.gamemaster.extend_deadline(
+            chosen.id, actor, minutes=extension_minutes(hours, minutes)
+        )
         deadline = result.phase.deadline if result.phase else None
         follow = f"Orders now due {text.when(deadline)}." if deadline else None
         await send(interaction, modflows.answer_lines(result, follow))
-        modflows.carry_out(self.bot, result)
 
     @mod.command(name="pause", description="Stop the clock; the time left is kept for /mod resume")
     @app_commands.describe(game=GAME_OPTION)
@@ -72,11 +70,9 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        async with self.sessions() as session:
-            result = await moderation.pause_game(session, chosen.id, actor)
+        result = await self.gamemaster.pause_game(chosen.id, actor)
         follow = "Players can still send orders. `/mod resume` starts the clock again with the time left."
         await send(interaction, modflows.answer_lines(result, follow))
-        modflows.carry_out(self.bot, result)
 
     @mod.command(name="resume", description="Start the clock again with the time that was left")
     @app_commands.describe(game=GAME_OPTION)
@@ -85,12 +81,10 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        async with self.sessions() as session:
-            result = await moderation.resume_game(session, chosen.id, actor)
+        result = await self.gamemaster.resume_game(chosen.id, actor)
         deadline = result.phase.deadline if result.phase else None
         follow = text.due(deadline)
         await send(interaction, modflows.answer_lines(result, f"{follow[0].upper()}{follow[1:]}."))
-        modflows.carry_out(self.bot, result)
 
     @mod.command(name="close", description="Close the current phase now and post its results")
     @app_commands.describe(game=GAME_OPTION)
@@ -100,10 +94,8 @@ class ModCommands(GameCog):
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
         seen = chosen.phase.name if chosen.phase is not None else None  # what the moderator closes
-        async with self.sessions() as session:
-            result = await moderation.close_now(session, chosen.id, actor, expected_phase=seen)
+        result = await self.gamemaster.close_now(chosen.id, actor, expected_phase=seen)
         await send(interaction, modflows.answer_lines(result, "The results follow in the game channel."))
-        modflows.carry_out(self.bot, result)
 
     @mod.command(
         name="replace", description="Give a player's powers to someone else, orders and channels included"
@@ -125,13 +117,10 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        modflows.require_moderator(chosen, actor, "replace")
+        check_moderator(chosen, actor, "replace")
         if player.bot:
             raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
-        async with self.sessions() as session:
-            result = await moderation.replace_player(
-                session, chosen.id, actor, power=power, new_user_id=player.id
-            )
+        result = await self.gamemaster.replace_player(chosen.id, actor, power=power, new_user_id=player.id)
         powers = text.powers_text(result.details["replacement"].powers)
         follow = (
             f"<@{player.id}> gets {powers}'s private channel and negotiation spaces, and a direct "
@@ -139,7 +128,6 @@ class ModCommands(GameCog):
             "loses access. The game channel is told."
         )
         await send(interaction, modflows.answer_lines(result, follow))
-        modflows.carry_out(self.bot, result)
 
     @mod.command(name="disorder", description="Put a power's player in civil disorder, or take them out")
     @app_commands.describe(power="A power of that player", state="on or off", game=GAME_OPTION)
@@ -151,17 +139,13 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        async with self.sessions() as session:
-            result = await moderation.set_civil_disorder(
-                session, chosen.id, actor, power=power, on=state == "on"
-            )
+        result = await self.gamemaster.set_civil_disorder(chosen.id, actor, power=power, on=state == "on")
         follow = (
             "Their units hold until the player sends orders or says /ready, or a moderator turns it off."
             if state == "on"
             else "Their orders count again from now on."
         )
         await send(interaction, modflows.answer_lines(result, follow))
-        modflows.carry_out(self.bot, result)
 
     @mod.command(name="rollback", description="Undo the last phase's results (asks for a confirmation)")
     @app_commands.describe(game=GAME_OPTION)
@@ -183,7 +167,7 @@ class ModCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        modflows.require_moderator(chosen, await modflows.actor_of(interaction, chosen), "end")
+        check_moderator(chosen, await modflows.actor_of(interaction, chosen), "end")
         if chosen.status in ("finished", "cancelled"):
             raise GameOver(f"{chosen.name} is already over.", "Nothing to end.")
         phase_id = chosen.phase.id if chosen.phase is not None else 0

@@ -11,7 +11,6 @@ from cogs import text
 from cogs.base import GameCog
 from cogs.context import Scope, playing_choices, resolve_game
 from cogs.replies import defer, send
-from gm import games as gm_games
 from gm.settings import NOTIFY_CHANNEL, NOTIFY_DM, NOTIFY_NONE
 
 CHOICES = [
@@ -37,8 +36,7 @@ class NotifyCommands(GameCog):
     async def notify(self, interaction: discord.Interaction, how: str, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        async with self.sessions() as session:
-            await gm_games.set_notify(session, chosen.id, interaction.user.id, how)
+        await self.gamemaster.set_notify(chosen.id, interaction.user.id, how)
         await send(
             interaction, f"**#{chosen.id} {text.safe(chosen.name)}**: {SAID[how]} From the next phase on."
         )

@@ -16,7 +16,6 @@ from cogs.base import GameCog
 from cogs.context import Scope, playing_choices, resolve_game
 from cogs.replies import defer, send
 from cogs.views import ORDERS_FORM, ORDERS_INPUT, OrdersForm
-from gm import orders as gm_orders
 from gm.orders import OrdersView
 
 GAME_OPTION = "The game (leave empty if you play only one)"
@@ -55,8 +54,7 @@ class OrderCommands(GameCog):
     @app_commands.autocomplete(game=playing_choices)
     async def edit(self, interaction: discord.Interaction, game: str | None = None) -> None:
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        async with self.sessions() as session:
-            view = await gm_orders.my_orders(session, chosen.id, interaction.user.id)
+        view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
         await interaction.response.send_modal(form_for(view))
 
     @orders.command(name="show", description="Your orders so far and what still needs one")
@@ -65,8 +63,7 @@ class OrderCommands(GameCog):
     async def show(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        async with self.sessions() as session:
-            view = await gm_orders.my_orders(session, chosen.id, interaction.user.id)
+        view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
         await send(interaction, fmt.view_lines(view, show_orders=True))
 
     @orders.command(name="clear", description="Withdraw all your orders for the current phase")
@@ -75,10 +72,8 @@ class OrderCommands(GameCog):
     async def clear(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        async with self.sessions() as session:
-            view = await gm_orders.clear_orders(session, chosen.id, interaction.user.id)
+        view = await self.gamemaster.clear_orders(chosen.id, interaction.user.id)
         await send(interaction, ["Your orders are withdrawn.", *fmt.view_lines(view)])
-        actions.after_orders(self.bot, view)
 
     @app_commands.command(
         name="order", description="Send one or more orders (one per line, or ; between them)"
@@ -98,15 +93,13 @@ class OrderCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        async with self.sessions() as session:
-            view = await gm_orders.set_ready(session, chosen.id, interaction.user.id, ready=ready)
+        view = await self.gamemaster.set_ready(chosen.id, interaction.user.id, ready=ready)
         headline = (
             "You are ready. The phase closes when every player is, or at the deadline."
             if ready
             else "You are no longer ready: the phase waits for you until the deadline."
         )
         await send(interaction, [headline, *fmt.view_lines(view)])
-        actions.after_orders(self.bot, view)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -43,17 +43,16 @@ from cogs.announce import (
     void_embed,
 )
 from cogs.archive import archive, reopen
+from cogs.seats import decision_view, seat_view
 from cogs.spaces import admit, evict
-from db.database import SessionFactory
-from db.models import OutboxTarget
 from gm.clock import utcnow
-from gm.games import get_game
-from gm.outbox import OutboxMessage, PermanentSendError, RetriableSendError, SentMessages, sent_messages_of
-from gm.places import GamePlaces, game_places
+from gm.facade.reading import ReadingCases
+from gm.outbox import OutboxMessage, OutboxTarget, PermanentSendError, RetriableSendError, SentMessages
+from gm.places import GamePlaces
 
 log = logging.getLogger(__name__)
 
-ACCESS_KINDS = ("replaced", "power_joined")  # messages that move private access before they are posted
+ACCESS_KINDS = ("replaced", "power_joined", "player_left")  # they move private access before posting
 VOIDED_KINDS = ("phase_results", "game_over")  # what a rollback of their phase marks void
 MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 
@@ -61,9 +60,10 @@ MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 class DiscordSender:
     """gm.outbox.OutboxSender for a discord.py client (usable once the client has logged in)."""
 
-    def __init__(self, client: discord.Client, sessions: SessionFactory, moderator_role: str = "") -> None:
+    def __init__(self, client: discord.Client, games: ReadingCases, moderator_role: str = "") -> None:
+        """``games``: where the sender looks games and their places up (the Gamemaster)."""
         self.client = client
-        self.sessions = sessions
+        self.games = games
         self.moderator_role = moderator_role
 
     async def send(self, message: OutboxMessage) -> SentMessages | None:
@@ -103,7 +103,7 @@ class DiscordSender:
             await self._void_results(message)
             await self._with_places(message, reopen)
         channel = self.client.get_partial_messageable(message.channel_id)
-        parts = render(message)
+        parts = with_buttons(message, render(message))
         if message.payload.get("alert_moderators"):
             call = await self._moderators_call(message)
             if call is not None:
@@ -129,8 +129,7 @@ class DiscordSender:
             return alert_note(role.id)
         users = []
         if message.game_id is not None:
-            async with self.sessions() as session:
-                users.append((await get_game(session, message.game_id)).creator_id)
+            users.append((await self.games.get_game(message.game_id)).creator_id)
         if role is not None:
             users += sorted(m.id for m in role.members if not m.bot)
         users = list(dict.fromkeys(users))[:MAX_ALERTED]
@@ -141,10 +140,9 @@ class DiscordSender:
         the messages they became. Best effort: a deleted message is skipped, a failure logged."""
         if message.game_id is None or message.phase_id is None:
             return
-        async with self.sessions() as session:
-            posted = await sent_messages_of(
-                session, message.game_id, message.phase_id, VOIDED_KINDS, before_id=message.id
-            )
+        posted = await self.games.sent_messages_of(
+            message.game_id, message.phase_id, VOIDED_KINDS, before_id=message.id
+        )
         for channel_id, message_id in posted:
             partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
             try:
@@ -164,8 +162,7 @@ class DiscordSender:
         """Archive or reopen the game's places (best effort; the message itself is what counts)."""
         if message.game_id is None:
             return
-        async with self.sessions() as session:
-            places = await game_places(session, message.game_id)
+        places = await self.games.game_places(message.game_id)
         guild = self.client.get_guild(places.guild_id)
         if guild is not None:
             await change(guild, places)
@@ -177,8 +174,7 @@ class DiscordSender:
         after a crash does no harm."""
         if message.game_id is None:
             return
-        async with self.sessions() as session:
-            places = await game_places(session, message.game_id)
+        places = await self.games.game_places(message.game_id)
         guild = self.client.get_guild(places.guild_id)
         if guild is None:
             raise RetriableSendError(f"server {places.guild_id} is not available yet")
@@ -186,6 +182,9 @@ class DiscordSender:
         if message.kind == "replaced":
             powers = list(payload.get("powers", []))
             new_user, old_user = payload.get("new_user_id"), payload.get("old_user_id")
+        elif message.kind == "player_left":  # the player who left loses their powers' places
+            powers = list(payload.get("powers", []))
+            new_user, old_user = None, payload.get("user_id")
         else:
             powers = [payload["power"]] if payload.get("power") else []
             new_user, old_user = payload.get("user_id"), None
@@ -218,16 +217,27 @@ class DiscordSender:
         """Whether the message's game has started but its channels are not recorded yet."""
         if message.game_id is None:
             return False
-        async with self.sessions() as session:
-            game = await get_game(session, message.game_id)
+        game = await self.games.get_game(message.game_id)
         return game.status in ("active", "paused") and game.game_channel_id is None
 
     async def _private_channels(self, message: OutboxMessage) -> list[int]:
         if message.game_id is None or message.user_id is None:
             return []
-        async with self.sessions() as session:
-            places = await game_places(session, message.game_id)
+        places = await self.games.game_places(message.game_id)
         return places.channels_of(message.user_id)
+
+
+def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
+    """The game channel's announcements of open seats get a "Take over" button per seat, and a
+    request to take one over gets the moderators' "Approve" / "Decline" (cogs.seats)."""
+    payload = message.payload
+    if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
+        return parts
+    if payload.get("open_seats"):
+        parts[-1].view = seat_view(message.game_id, [list(s) for s in payload["open_seats"]])
+    elif message.kind == "take_over_request" and payload.get("power") and payload.get("user_id"):
+        parts[-1].view = decision_view(message.game_id, str(payload["power"]), int(payload["user_id"]))
+    return parts
 
 
 NONCE_WINDOW = timedelta(minutes=3)
@@ -249,12 +259,14 @@ async def _post(
         part = parts[index]
         found = await _already_posted(channel, part, message.first_tried_at) if late else None
         if found is None:
+            extra = {"view": part.view} if part.view is not None else {}
             found = await channel.send(
                 content=part.content,
                 embed=part.embed,  # type: ignore[arg-type]
                 files=part.files() or None,  # type: ignore[arg-type]
                 nonce=f"{message.nonce}.{index}",
                 allowed_mentions=part.allowed_mentions(),
+                **extra,  # type: ignore[arg-type]
             )
         posted.append((found.channel.id, found.id))
         if message.record_part is not None:

@@ -36,14 +36,14 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 import discord
 
 from cogs.text import power_name
 from gm.errors import GameError
-from gm.places import GamePlaces, PlaceKind
+from gm.places import GamePlaces, MadePlaces, PlaceKind, Recorder
 from gm.views import GameInfo
 
 log = logging.getLogger(__name__)
@@ -165,7 +165,6 @@ def places_needed(game: GameInfo) -> tuple[int, int]:
     return channels, 0
 
 
-Recorder = Callable[[PlaceKind, int, str], Awaitable[None]]
 """Stores the id of a place as soon as it is made (kind, id, key); see gm.places.record_place."""
 
 
@@ -463,6 +462,29 @@ async def _keep_only(thread: discord.Thread, members: set[int]) -> None:
 
 def thread_name(a: Seat, b: Seat) -> str:
     return f"{seat_label(a)} – {seat_label(b)}"[:100]
+
+
+class DiscordPlaces:
+    """gm.places.PlaceMaker for one /game start on ``guild``: makes (or completes) the game's places
+    and keeps the Discord objects it made, to greet them."""
+
+    def __init__(self, guild: discord.Guild, moderator_role_name: str) -> None:
+        self.guild = guild
+        self.moderator_role_name = moderator_role_name
+        self.spaces: GameSpaces | None = None
+
+    async def make_places(self, game: GameInfo, recorded: GamePlaces, record: Recorder) -> MadePlaces:
+        spaces = await create_spaces(self.guild, game, self.moderator_role_name, recorded, record)
+        self.spaces = spaces
+        return MadePlaces(
+            category_id=spaces.category.id,
+            game_channel_id=spaces.game_channel.id,
+            power_channels={p: c.id for p, c in spaces.power_channels.items()},
+        )
+
+    async def introduce(self, game: GameInfo) -> None:
+        if self.spaces is not None:
+            await post_introductions(self.spaces, game)
 
 
 async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:

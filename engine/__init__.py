@@ -55,3 +55,7 @@ __all__ += ["parse_order", "read_order", "split_orders", "validate_order"]
 from engine.adjudication import Adjudication, OrderResult, adjudicate, adjudicate_json  # noqa: E402
 
 __all__ += ["Adjudication", "OrderResult", "adjudicate", "adjudicate_json"]
+
+from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders  # noqa: E402
+
+__all__ += ["LegalOrder", "LegalOrders", "OrderKind", "UnitOrders", "legal_orders"]

@@ -20,6 +20,6 @@
 - gm.reminders   queue_reminders
 - gm.outbox      OutboxSender protocol, deliver_pending
 - gm.effects     Effects: what a use case asks the running Gamemaster to do after its commit
-- gm.runtime     Gamemaster: the above wired together for the bot (apply(effects))
+- gm.facade     Gamemaster: the above wired together for the bot (apply(effects))
 - gm.errors      GameError and its subclasses (message + hint) for every user mistake
 """

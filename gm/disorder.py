@@ -27,6 +27,7 @@ from gm import ending
 from gm.outbox import Target, enqueue
 from gm.progress import PhaseState
 from gm.results import Missed
+from gm.settings import seat_offer
 
 PRESENT = (PlayerStatus.ACTIVE, PlayerStatus.CIVIL_DISORDER)
 
@@ -169,6 +170,7 @@ def announce_civil_disorder(
             user_id=fallen[0].user_id if len(fallen) == 1 else None,
             players=[{"user_id": one.user_id, "powers": one.powers} for one in fallen],
             alert_moderators=alert_moderators,
+            **seat_offer(game, [one.powers for one in fallen]),
         ),
         key=key,
         now=now,

@@ -38,7 +38,7 @@ from gm.errors import (
 )
 from gm.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.outbox import Target, enqueue
-from gm.settings import NOTIFY_CHOICES, GameSettings
+from gm.settings import NOTIFY_CHOICES, GameSettings, seat_offer
 from gm.variants import get_variant
 from gm.views import GameInfo, PhaseInfo, game_info
 from gm.worker import POSITION_MAP
@@ -193,6 +193,7 @@ async def leave_game(
                 powers=powers,
                 user_id=user_id,
                 alert_moderators=True,  # a seat to fill: the moderators are the ones who can
+                **seat_offer(game, [powers]),
             ),
             key=f"player_left:{game.id}:{player.id}:{now.isoformat()}",
             now=now,

@@ -8,7 +8,7 @@ NotAllowed before anything is read for writing.
 
 Every action is written to the game log (``mod_*`` actions, with who and when; gm.status shows them)
 and announced in the game channel. Each use case commits its own transaction; a refusal (a GameError)
-changes nothing. The result's ``effects`` go to :meth:`gm.runtime.Gamemaster.apply` (deadline jobs,
+changes nothing. The result's ``effects`` go to :meth:`gm.facade.Gamemaster.apply` (deadline jobs,
 the close itself, the final post).
 """
 

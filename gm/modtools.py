@@ -28,7 +28,7 @@ from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGame
 from gm.lookup import ENDED_STATES, latest_phase, load_game, powers_of
 from gm.outbox import Target, enqueue
 from gm.variants import game_map
-from gm.views import PhaseInfo
+from gm.views import GameInfo, PhaseInfo
 
 MOD_PREFIX = "mod_"
 
@@ -50,6 +50,19 @@ class ModerationResult:
     phase: PhaseInfo | None
     effects: Effects
     details: dict[str, Any] = field(default_factory=dict)
+
+
+def check_moderator(game: GameInfo, actor: Actor, action: str | None = None) -> None:
+    """The refusals of the use cases, said before anything is asked (a confirmation offered to
+    someone who may not moderate, or may not take ``action`` because they play in the game)."""
+    if not (actor.is_server_moderator or actor.user_id == game.creator_id):
+        raise NotAllowed(
+            f"Only the creator of {game.name} or a server moderator can use /mod.",
+            "Ask one of them; nothing was changed.",
+        )
+    held = sorted(p for player in game.players if player.user_id == actor.user_id for p in player.powers)
+    if action in JUDGE_ONLY and held:
+        raise playing_moderator(game.name, held, action)
 
 
 def may_moderate(game: Game, actor: Actor) -> bool:
@@ -175,16 +188,27 @@ def state_words(status: str) -> str:
 
 
 async def log_action(
-    session: AsyncSession, game: Game, actor: Actor, now: datetime, action: str, **detail: Any
+    session: AsyncSession,
+    game: Game,
+    actor: Actor,
+    now: datetime,
+    action: str,
+    *,
+    capacity: str | None = None,
+    **detail: Any,
 ) -> GameLogEntry:
-    """Write a moderator action (``mod_<action>``) with who did it and in which capacity."""
+    """Write a moderator action (``mod_<action>``) with who did it and in which capacity (by default
+    the one that let them moderate; a player taking over an open seat says so)."""
     clean = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in detail.items()}
     entry = GameLogEntry(
         game_id=game.id,  # type: ignore[arg-type]
         at=now,
         actor_id=actor.user_id,
         action=MOD_PREFIX + action,
-        detail={**clean, "as": "server moderator" if actor.is_server_moderator else "creator"},
+        detail={
+            **clean,
+            "as": capacity or ("server moderator" if actor.is_server_moderator else "creator"),
+        },
     )
     session.add(entry)
     await session.flush()  # its id names the announcement

@@ -244,7 +244,7 @@ async def set_ready(
     now: datetime | None = None,
 ) -> OrdersView:
     """Mark the caller's powers ready (or not) for the phase to close early. ``close_now`` in the answer
-    says that everybody is done and the caller should run the close (gm.runtime does)."""
+    says that everybody is done and the caller should run the close (gm.facade does)."""
     now = require_aware(now or utcnow())
     game, player, powers, phase = await _open_phase_for(session, game_id, user_id, None, expected_phase)
     if ready and player.status == PlayerStatus.CIVIL_DISORDER:
@@ -277,7 +277,7 @@ async def set_ready(
 def _record_close_request(phase: PhaseRecord, view: OrdersView, now: datetime) -> None:
     """Everybody is done: the early close is due. Record it durably in the same transaction (the
     deadline becomes now), so that a bot stopped before the close runs it at its next start, whatever
-    happens to the background task that runs it now (gm.runtime)."""
+    happens to the background task that runs it now (gm.facade)."""
     if view.close_now and phase.deadline is not None and phase.deadline > now:
         phase.deadline = now
 

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import secrets
 import string
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GamePlace, Player, PlayerStatus, PowerAssignment
 from gm.lookup import load_game
+
+if TYPE_CHECKING:
+    from gm.views import GameInfo
 
 GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
 
@@ -27,6 +32,34 @@ class PlaceKind(StrEnum):
     NEGOTIATION = "negotiation"  # the channel holding the pair threads (threads press)
     PAIR_CHANNEL = "pair_channel"  # a pair of seats' channel (channels press); key: the pair
     THREAD = "thread"  # a pair of seats' private thread (threads press); key: the pair
+
+
+Recorder = Callable[[PlaceKind, int, str], Awaitable[None]]
+"""Called by a :class:`PlaceMaker` the moment the chat server returns a place it made: (kind, its id,
+its key), so that a set-up cut short is finished later with the same places (gm.places.record_place)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MadePlaces:
+    """What a :class:`PlaceMaker` made for a started game: the ids the messages go to."""
+
+    category_id: int
+    game_channel_id: int
+    power_channels: dict[str, int]
+
+
+class PlaceMaker(Protocol):
+    """The adapter's side of starting a game (like gm.outbox.OutboxSender for messages): makes the
+    game's places on the chat server, or completes those an earlier run recorded, and greets them."""
+
+    async def make_places(self, game: GameInfo, recorded: GamePlaces, record: Recorder) -> MadePlaces:
+        """Make (or complete) the category and channels; raise a GameError saying what to fix when the
+        server refuses (what this run made is removed again)."""
+        ...
+
+    async def introduce(self, game: GameInfo) -> None:
+        """A first message in each private place that has none (best effort)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

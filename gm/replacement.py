@@ -12,7 +12,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
+    Game,
     OrderRecord,
+    PhaseRecord,
     Player,
     PlayerStatus,
     PowerAssignment,
@@ -62,6 +64,31 @@ async def replace_player(
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "replace")
     _, old, powers = await seat_of(session, game, power, include_gone=True)
+    return await hand_over_seat(session, game, phase, actor, old, powers, new_user_id, now=now)
+
+
+SEAT_HANDED = {
+    "moderator": "A moderator gave you {names}, replacing the previous player.",
+    "take_over": "You took over {names}, whose player had left or fallen into civil disorder.",
+    "approved": "A moderator approved your request: you took over {names}.",
+}
+
+
+async def hand_over_seat(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    actor: Actor,
+    old: Player,
+    powers: list[str],
+    new_user_id: int,
+    *,
+    now: datetime,
+    how: str = "moderator",
+) -> ModerationResult:
+    """The seat of ``old`` (its ``powers``) goes to ``new_user_id``: the whole replacement, logged and
+    announced, after the caller checked that ``actor`` may do it. ``how`` (a key of
+    :data:`SEAT_HANDED`) says in the newcomer's welcome how the seat came to them."""
     if new_user_id == old.user_id:
         raise AlreadyJoined(
             f"<@{new_user_id}> already plays {say.powers_text(powers)}.", "Pick someone else."
@@ -113,11 +140,21 @@ async def replace_player(
         channels={a.power: a.channel_id for a in assignments},
     )
     log = await log_action(
-        session, game, actor, now, "replace", powers=powers, old_user_id=old.user_id, new_user_id=new_user_id
+        session,
+        game,
+        actor,
+        now,
+        "replace",
+        powers=powers,
+        old_user_id=old.user_id,
+        new_user_id=new_user_id,
+        how=how,
+        capacity="player taking over an open seat" if how == "take_over" else None,
     )
     await session.flush()
     names = say.powers_text(powers)
-    text = f"<@{new_user_id}> now plays {names}, replacing <@{old.user_id}>."
+    verb = "takes over" if how == "take_over" else "now plays"
+    text = f"<@{new_user_id}> {verb} {names}, replacing <@{old.user_id}>."
     announce_action(
         session,
         game,
@@ -151,7 +188,7 @@ async def replace_player(
             game.name,
             title=f"You play {names} in {game.name}",
             lines=[
-                f"A moderator gave you {names}, replacing the previous player.",
+                SEAT_HANDED.get(how, SEAT_HANDED["moderator"]).format(names=names),
                 "The orders already given for this phase are kept; see them with /orders show.",
             ],
             phase=phase.name,
@@ -176,7 +213,11 @@ async def replace_player(
             game.id,  # type: ignore[arg-type]
             game.name,
             title=f"You no longer play {names} in {game.name}",
-            lines=["A moderator gave your powers to another player. Thank you for playing."],
+            lines=[
+                "A moderator gave your powers to another player. Thank you for playing."
+                if how == "moderator"
+                else "Another player took over your powers. Thank you for playing."
+            ],
             powers=powers,
         ),
         key=f"replaced_you:{game.id}:{old.user_id}:mod{log.id}",

@@ -24,6 +24,11 @@ MAX_CIVIL_DISORDER_AFTER = 10  # missed movement phases in a row; 0 turns automa
 # public: only the public game channel; none: no press at all ("gunboat").
 PRESS_MODES = ("threads", "channels", "public", "none")
 
+# Who may take a seat whose player left or fell into civil disorder: open (any member of the server
+# who does not play in the game, with the "Take over" button), approval (the same, once a moderator
+# who does not play approves), off (only a moderator, with /mod replace).
+TAKE_OVER_MODES = ("open", "approval", "off")
+
 
 @dataclass(frozen=True, slots=True)
 class GameSettings:
@@ -36,6 +41,7 @@ class GameSettings:
     reminder_hours: tuple[float, ...] = field(default=(24.0, 1.0))
     # A player who misses this many movement phases in a row falls into civil disorder; 0: never.
     civil_disorder_after: int = 2
+    take_over: str = "open"  # one of TAKE_OVER_MODES
 
     def phase_minutes(self, kind: str) -> int:
         """The length of a phase of kind ``M``, ``R`` or ``A``."""
@@ -76,9 +82,15 @@ class GameSettings:
                 f"Civil disorder comes after 1 to {MAX_CIVIL_DISORDER_AFTER} missed movement phases "
                 f"in a row (0: never), not {cd_after!r}."
             )
+        take_over = self.take_over.strip().lower() if isinstance(self.take_over, str) else None
+        if take_over not in TAKE_OVER_MODES:
+            problems.append(
+                f"Taking over an open seat must be one of {', '.join(TAKE_OVER_MODES)}, "
+                f"not {self.take_over!r}."
+            )
         if problems:
             raise InvalidSettings(problems, "Change those values and create the game again.")
-        return replace(self, press=press or "", reminder_hours=hours)
+        return replace(self, press=press or "", reminder_hours=hours, take_over=take_over or "open")
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -91,6 +103,16 @@ class GameSettings:
         if "reminder_hours" in known:
             known["reminder_hours"] = tuple(known["reminder_hours"])
         return cls(**known)
+
+
+def seat_offer(game: Any, seats: list[list[str]]) -> dict[str, Any]:
+    """What an announcement of open seats (a player left, civil disorder) carries for the adapter to
+    offer them ("Take over" buttons): the seats, each as its powers, and how taking over works;
+    nothing when the game's ``take_over`` setting is off. ``game``: a db Game (its ``settings``)."""
+    mode = GameSettings.from_json(game.settings or {}).take_over
+    if mode == "off" or not seats:
+        return {}
+    return {"open_seats": [list(s) for s in seats], "take_over": mode}
 
 
 def _whole(value: object) -> bool:

@@ -154,7 +154,9 @@ def _line(entry: GameLogEntry) -> LogLine:
         "resume": lambda: f"resumed the game in {phase}",
         "close": lambda: f"closed {phase} early",
         "replace": lambda: (
-            f"gave {say.powers_text(d.get('powers', []))} to <@{d.get('new_user_id')}> "
+            f"took over {say.powers_text(d.get('powers', []))} (replacing <@{d.get('old_user_id')}>)"
+            if d.get("how") == "take_over"
+            else f"gave {say.powers_text(d.get('powers', []))} to <@{d.get('new_user_id')}> "
             f"(replacing <@{d.get('old_user_id')}>)"
         ),
         "civil_disorder": lambda: (

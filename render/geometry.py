@@ -103,7 +103,11 @@ def load_geometry(name: str = "standard") -> MapGeometry:
     path = DATA_DIR / ("geometry.json" if name == "standard" else f"geometry_{name}.json")
     if not path.is_file():
         raise ValueError(f"no geometry for map {name!r}: {path} is missing")
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    return geometry_from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def geometry_from_json(raw: dict) -> MapGeometry:
+    """A geometry document (data/geometry.json's schema) as a :class:`MapGeometry`."""
     deco = raw["decoration"]
     lines = raw["lines"]
     return MapGeometry(

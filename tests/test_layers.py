@@ -17,7 +17,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "render": {"gm", "db", "cogs", "bot", "config", "discord", "sqlmodel", "sqlalchemy"},
     "gm": {"cogs", "bot", "discord"},
     "db": {"engine", "render", "gm", "cogs", "bot", "discord"},
-    "cogs": {"bot"},
+    "cogs": {"bot", "db", "sqlmodel", "sqlalchemy"},
     "ops": {"cogs", "bot", "engine", "render"},  # the process around the bot: no game logic, no cogs
 }
 

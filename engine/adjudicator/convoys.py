@@ -11,7 +11,9 @@ Two board-level questions decide whether an order is legal before anything is re
   support that needs a convoy is illegal without one (DATC 6.D.32, 6.D.31, 4.E.1).
 * :func:`minimal_route_fleets` - is this fleet part of some route that has no shortcut? A convoy
   order by a fleet that no route needs is illegal (DATC 6.G.19, 6.F.12): otherwise a fleet off the
-  army's way could "express intent" for a convoy it takes no part in.
+  army's way could "express intent" for a convoy it takes no part in. :func:`minimal_routes`
+  answers it for every destination in one search (what :mod:`engine.legal` needs to list every
+  convoy on a board).
 """
 
 from __future__ import annotations
@@ -129,17 +131,66 @@ def minimal_route_fleets(graph: SeaGraph, src: str, dst: str, fleets: Collection
     return frozenset(found)
 
 
+def minimal_routes(graph: SeaGraph, src: str, fleets: Collection[str]) -> dict[str, frozenset[str]]:
+    """:func:`minimal_route_fleets` for every destination at once: destination -> the fleets on
+    some route from ``src`` to it without a shortcut (destinations no route reaches are left out).
+
+    One walk over the shortcut-free chains from ``src`` instead of one per destination: a chain
+    that touches a province counts for it only where its last sea is the first to touch it, which
+    is where the search for that one destination would have stopped.
+    """
+    shores = graph.sea_shores
+    neighbours = graph.sea_neighbours
+    src_seas = graph.shore_seas.get(src, frozenset())
+    found: dict[str, set[str]] = {}
+    path: list[str] = []
+    touching: dict[str, int] = {}  # province -> how many seas of the path touch it
+
+    def extend(sea: str) -> None:
+        if any(sea in neighbours[earlier] for earlier in path[:-1]):
+            return  # a shortcut from an earlier sea
+        path.append(sea)
+        here = shores[sea]
+        for dst in here:
+            if dst != src and not touching.get(dst):
+                found.setdefault(dst, set()).update(path)
+        for dst in here:
+            touching[dst] = touching.get(dst, 0) + 1
+        for nxt in neighbours[sea]:
+            if nxt in fleets and nxt not in path and nxt not in src_seas:
+                extend(nxt)
+        for dst in here:
+            touching[dst] -= 1
+        path.pop()
+
+    for start in src_seas:
+        if start in fleets:
+            extend(start)
+    return {dst: frozenset(seas) for dst, seas in found.items()}
+
+
 class BoardConvoys:
-    """Convoy questions about one board (its fleets at sea), each answered once."""
+    """Convoy questions about one board (its fleets at sea), each answered once.
+
+    The adjudicator asks about a few armies and destinations: :meth:`can_carry` and :meth:`needed`
+    search for just those. Asking :meth:`reach` or :meth:`routes` first (engine.legal asks about
+    every army and destination) answers them for every destination at once, and later questions
+    about that army use those answers.
+    """
 
     def __init__(self, graph: SeaGraph, sea_fleets: frozenset[str]) -> None:
         self.graph = graph
         self.sea_fleets = sea_fleets
         self._carry: dict[tuple[str, str, str | None], bool] = {}
         self._minimal: dict[tuple[str, str], frozenset[str]] = {}
+        self._reach: dict[tuple[str, str | None], tuple[frozenset[str], frozenset[str]]] = {}
+        self._routes: dict[str, dict[str, frozenset[str]]] = {}
 
     def can_carry(self, src: str, dst: str, without: str | None = None) -> bool:
         """Some chain of fleets (leaving out the one in sea ``without``) joins coasts ``src``, ``dst``."""
+        reach = self._reach.get((src, without))
+        if reach is not None:
+            return dst in reach[0]
         key = (src, dst, without)
         hit = self._carry.get(key)
         if hit is None:
@@ -149,8 +200,55 @@ class BoardConvoys:
 
     def needed(self, src: str, dst: str, fleet_sea: str) -> bool:
         """The fleet in ``fleet_sea`` is on some route from ``src`` to ``dst`` without a shortcut."""
+        routes = self._routes.get(src)
+        if routes is not None:
+            seas = routes.get(dst)
+            return seas is not None and fleet_sea in seas
         key = (src, dst)
         hit = self._minimal.get(key)
         if hit is None:
             hit = self._minimal[key] = minimal_route_fleets(self.graph, src, dst, self.sea_fleets)
         return fleet_sea in hit
+
+    def routes(self, src: str) -> dict[str, frozenset[str]]:
+        """:func:`minimal_routes` from ``src`` on this board (do not modify)."""
+        hit = self._routes.get(src)
+        if hit is None:
+            hit = self._routes[src] = minimal_routes(self.graph, src, self.sea_fleets)
+        return hit
+
+    def reach(self, src: str, without: str | None = None) -> tuple[frozenset[str], frozenset[str]]:
+        """Where chains of fleets (leaving out the one in sea ``without``) can carry an army from
+        coastal province ``src``: the provinces (never ``src`` itself), and the seas of those
+        chains. One search answers :meth:`can_carry` for every destination."""
+        key = (src, without)
+        hit = self._reach.get(key)
+        if hit is None:
+            if without is not None:
+                hit = self.reach(src)
+                if without in hit[1]:  # else leaving that fleet out changes nothing
+                    hit = self._search(src, without)
+            else:
+                hit = self._search(src, None)
+            self._reach[key] = hit
+        return hit
+
+    def _search(self, src: str, without: str | None) -> tuple[frozenset[str], frozenset[str]]:
+        graph = self.graph
+        fleets = self.sea_fleets
+        starts = graph.shore_seas.get(src, ())
+        seen: set[str] = set()
+        frontier = [s for s in starts if s in fleets and s != without]
+        while frontier:
+            sea = frontier.pop()
+            if sea in seen:
+                continue
+            seen.add(sea)
+            frontier.extend(
+                n for n in graph.sea_neighbours[sea] if n in fleets and n != without and n not in seen
+            )
+        if not seen:
+            return frozenset(), frozenset()
+        shores = set().union(*(graph.sea_shores[s] for s in seen))
+        shores.discard(src)
+        return frozenset(shores), frozenset(seen)

@@ -18,8 +18,8 @@ from db.models import OutboxEntry, PhaseRecord
 from gm import moderation, orders
 from gm.clock import utcnow
 from gm.errors import WrongGameState
+from gm.facade import Gamemaster
 from gm.lifecycle import CloseHooks, PhaseCloser
-from gm.runtime import Gamemaster
 from gm.scheduler import LEASE, retry_job_id
 from gm.worker import close_work
 from tests.gm.conftest import player_of
@@ -103,14 +103,14 @@ async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck
         sessions, work=close_work, render_maps=False, hooks=CloseHooks(before_commit=database_gone)
     )
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, closer=closer)
-    gm.scheduler.retry_delays = (0.05,)
+    gm.scheduler.retry_delays = (1.0,)  # long enough to see the job before it fires, on a busy machine
     gm.scheduler.start()
     try:
         async with sessions() as s:
             asked = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
         assert await gm.apply(asked.effects) is None, "the close failed ..."
         assert retry_job_id(started.phase.id) in gm.scheduler.job_ids(), "... and is tried again"
-        for _ in range(100):  # the retry fires 50 ms later
+        for _ in range(400):  # the retry fires a second later
             await asyncio.sleep(0.05)
             await gm.scheduler.idle(timeout=60)
             if retry_job_id(started.phase.id) not in gm.scheduler.job_ids():

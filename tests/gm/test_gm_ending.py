@@ -13,10 +13,10 @@ from db.models import PhaseMap
 from engine import Board
 from gm import archive, moderation, orders, votes
 from gm.export import export_game
+from gm.facade import Gamemaster
 from gm.games import set_game_channels
 from gm.moderation import Actor
 from gm.outbox import deliver_pending
-from gm.runtime import Gamemaster
 from gm.settings import GameSettings
 from gm.status import game_status
 from render.animation import make_gif

@@ -14,9 +14,9 @@ from db.database import SessionFactory
 from db.models import PhaseRecord
 from gm import games, orders
 from gm.clock import utcnow
+from gm.facade import Gamemaster
 from gm.outbox import OutboxMessage, RetriableSendError
 from gm.reminders import queue_reminders
-from gm.runtime import Gamemaster
 from tests.gm.conftest import CREATOR, make_game, make_started_game, player_of, submit
 from tests.gm.test_gm_outbox import RecordingSender
 
@@ -70,7 +70,7 @@ async def test_messages_to_retry_are_a_warning_with_the_backlog(
 
     gm = Gamemaster(sessions, RecordingSender(busy), workers=0)
     await gm.deliver()
-    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name == "gm.runtime"]
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name == "gm.facade.core"]
     assert len(warnings) == 1
     assert re.fullmatch(
         r"outbox: 1 sent, 7 to retry, 0 given up; 8 waiting \(first error: outbox \d+: "
@@ -80,7 +80,7 @@ async def test_messages_to_retry_are_a_warning_with_the_backlog(
     assert warnings[0].backlog == 8  # type: ignore[attr-defined]
     caplog.clear()
     await gm.deliver()  # nothing due: nothing said
-    assert lines(caplog, "gm.runtime") == []
+    assert lines(caplog, "gm.facade.core") == []
 
 
 async def test_reminders_and_the_start_up_report_are_logged(

@@ -11,9 +11,9 @@ from db.database import SessionFactory
 from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment, ReadyFlag
 from gm import moderation, orders, rollback
 from gm.errors import AlreadyJoined, GameOver, NotAllowed, NotAPlayer, WrongGameState
+from gm.facade import Gamemaster
 from gm.games import leave_game, set_game_channels
 from gm.moderation import Actor
-from gm.runtime import Gamemaster
 from gm.settings import GameSettings
 from gm.status import game_status
 from tests.gm.conftest import (

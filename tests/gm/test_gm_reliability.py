@@ -21,9 +21,9 @@ from db.models import OrderRecord, OutboxEntry, PhaseRecord
 from gm import moderation, votes
 from gm.clock import utcnow
 from gm.errors import GameError, OrdersClosed
+from gm.facade import Gamemaster
 from gm.pool import WorkerPool
 from gm.rollback import rollback_last_phase
-from gm.runtime import Gamemaster
 from gm.worker import close_work
 from tests.gm.conftest import T0, close, make_closer, make_started_game, player_of, submit, user
 from tests.gm.crash_child import CRASH_EXIT_CODE

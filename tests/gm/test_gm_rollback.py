@@ -11,9 +11,9 @@ from db.database import SessionFactory
 from db.models import OrderRecord, OutboxEntry, PhaseMap, PhaseRecord
 from gm import moderation, orders
 from gm.errors import GameOver, NotAllowed, NothingToRollBack
+from gm.facade import Gamemaster
 from gm.moderation import Actor
 from gm.rollback import plan_rollback, rollback_last_phase
-from gm.runtime import Gamemaster
 from gm.settings import GameSettings
 from tests.gm.conftest import (
     T0,

@@ -13,9 +13,9 @@ from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
 from gm import games, orders
 from gm.clock import utcnow
+from gm.facade import Gamemaster
 from gm.lifecycle import CloseHooks, PhaseCloser
 from gm.reminders import queue_reminders
-from gm.runtime import Gamemaster
 from gm.settings import GameSettings
 from gm.worker import close_work
 from tests.gm.conftest import CREATOR, T0, current_phase, make_game, make_started_game, player_of, submit

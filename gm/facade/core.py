@@ -1,31 +1,31 @@
-"""The gamemaster's moving parts wired together: closer, scheduler and outbox delivery.
+"""The gamemaster's moving parts wired together: closer, scheduler, outbox delivery, and the work
+that follows a use case.
 
-The bot (composition root) makes one :class:`Gamemaster` and calls :meth:`Gamemaster.start` in its
-setup hook; the cogs call the use cases (gm.games, gm.orders) with a session, then tell the
-Gamemaster what happened so it can schedule, close early and post::
+:class:`GamemasterCore` is the base of the facade (gm.facade.Gamemaster): every use case there opens
+its session, commits, and hands what must follow (deadline jobs, an early close, the final post, the
+messages) to :meth:`GamemasterCore.carry_out`, which runs it in the background so that the adapter
+answers its user at once. The pieces are public for the tests and the composition root::
 
-    result = await games.start_game(session, game_id, user_id)
-    await gamemaster.game_started(result)          # deadline and reminder jobs, welcome messages
-
-    report = await orders.submit_orders(session, game_id, user_id, text)
-    await gamemaster.orders_changed(report.view)   # closes the phase early when everybody is done
-
-    result = await moderation.pause_game(session, game_id, actor)   # or votes.cast_vote, rollback ...
-    await gamemaster.apply(result.effects)         # jobs, the close, the final post, the messages
+    gamemaster = Gamemaster(sessions, sender)
+    await gamemaster.start()                       # jobs rebuilt from the database, unsent messages
+    report = await gamemaster.submit_orders(game_id, user_id, text)   # early close when all are done
+    await gamemaster.idle()                        # (tests, shutdown) the follow-ups have finished
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from concurrent.futures import Executor
+from typing import Any
 
 from db.database import SessionFactory
 from db.models import Game
 from gm.archive import ArchiveReport, publish_final_post, publish_pending
 from gm.clock import Clock, utcnow
 from gm.effects import Effects
-from gm.games import StartResult
+from gm.games import FormingLimits, StartResult
 from gm.lifecycle import CloseOutcome, PhaseCloser
 from gm.orders import OrdersView, early_close_due
 from gm.outbox import (
@@ -42,7 +42,7 @@ from gm.settings import GameSettings
 log = logging.getLogger(__name__)
 
 
-class Gamemaster:
+class GamemasterCore:
     def __init__(
         self,
         session_factory: SessionFactory,
@@ -52,9 +52,13 @@ class Gamemaster:
         render_maps: bool = True,
         clock: Clock = utcnow,
         closer: PhaseCloser | None = None,
+        forming_limits: FormingLimits | None = None,
     ) -> None:
-        """``workers``: processes for adjudication and rendering (0: a thread, in-process)."""
+        """``workers``: processes for adjudication and rendering (0: a thread, in-process);
+        ``forming_limits``: games waiting for players per creator and per server (None: no limit)."""
         self.sessions = session_factory
+        self.forming_limits = forming_limits
+        self._setting_up: dict[int, asyncio.Lock] = {}  # game id -> held while a start sets it up
         self.sender = sender
         self._clock = clock
         self._executor: Executor | None = None
@@ -76,6 +80,26 @@ class Gamemaster:
         )
         self._delivering = asyncio.Lock()
         self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # --- work that follows a use case -----------------------------------------------------------
+
+    def spawn(self, work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
+        """Run ``work`` in the background (after the user has been answered): kept referenced until
+        done, its failure logged with ``what``."""
+        task = asyncio.create_task(_logged(work, what), name=what)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    def carry_out(self, effects: Effects, what: str) -> None:
+        """What a use case asked for after its commit (:meth:`apply`), in the background."""
+        self.spawn(self.apply(effects), what)
+
+    async def idle(self) -> None:
+        """Wait for the background work started so far (tests, shutdown)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
 
     async def start(self) -> RebuildReport:
         """Start the scheduler, rebuild its jobs from the database, send what was left unsent."""
@@ -109,15 +133,21 @@ class Gamemaster:
     async def shutdown(self) -> None:
         """Stop firing jobs, let the closes and deliveries under way finish, send what they queued,
         then stop the worker processes (a graceful stop)."""
+        await self.idle()
         await self.scheduler.shutdown(wait=True)
         await self.deliver()
         if self._executor is not None:
             self._executor.shutdown(wait=True)
 
     async def abandon(self) -> int:
-        """Stop at once (a graceful stop that ran out of time): cancel the jobs under way, stop the
-        worker processes, release this process's outbox claims. A close cut short stays
+        """Stop at once (a graceful stop that ran out of time): cancel the follow-ups and jobs under
+        way, stop the worker processes, release this process's outbox claims. A close cut short stays
         ``adjudicating`` and the next start finishes it (gm.scheduler). Returns the messages put back."""
+        running = [task for task in self._background if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=5.0)
         await self.scheduler.abandon()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
@@ -305,3 +335,10 @@ def log_delivery(report: DeliveryReport) -> None:
             "backlog": report.pending,
         },
     )
+
+
+async def _logged(work: Coroutine[Any, Any, Any], what: str) -> None:
+    try:
+        await work
+    except Exception:
+        log.exception("background work failed: %s", what)

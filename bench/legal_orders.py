@@ -1,0 +1,154 @@
+"""How long ``engine.legal_orders`` takes. Prints milliseconds; asserts nothing.
+
+    .venv/bin/python bench/legal_orders.py [--runs 200] [--positions 30] [--seed 1]
+
+Each row is the time to list the orders of *every* power on one board (seven calls), the median
+over ``--runs`` runs. "cold" empties legal_orders' memory of boards before each run (the first
+builder step on a board); "warm" is the same seven calls again on a board already listed (every
+later step). The per-map tables are built once, before timing, as in a running bot.
+
+Boards:
+  start        the Spring 1901 position (22 units)
+  mid-game     a hand-made Fall 1905 position: 34 units, 12 fleets at sea, one body of water
+  dense (rnd)  --positions random 34-unit positions of bench/adjudicate.py (12 fleets at sea each);
+               the median over positions of each position's median, and the slowest position
+  retreats     a Fall 1901 retreat phase with three dislodged units
+  adjustments  a Winter 1901 adjustment phase with builds and removals
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from adjudicate import dense_position  # bench/adjudicate.py: the adjudicator's dense positions
+
+from engine import Board, load_map
+from engine.legal import forget_legal_orders, legal_orders
+
+GM = load_map("standard")
+
+MID_GAME = {
+    "ENGLAND": ["F NTH", "F NWG", "F ENG", "F IRI", "A NWY", "A LON"],
+    "FRANCE": ["F MAO", "F WES", "A SPA", "A BUR", "A PAR"],
+    "GERMANY": ["A MUN", "A KIE", "A HOL", "F HEL", "F DEN", "A RUH"],
+    "ITALY": ["F TYS", "F ION", "A TUN", "A VEN", "A PIE"],
+    "AUSTRIA": ["A VIE", "A BUD", "A SER", "A TRI"],
+    "RUSSIA": ["A WAR", "F SWE", "A GAL", "F BOT"],
+    "TURKEY": ["F BLA", "F AEG", "A BUL", "A CON"],
+}
+RETREATS = {
+    "phase": "F1901R",
+    "units": {
+        "TURKEY": ["A SER", "F BLA", "A BUL"],
+        "AUSTRIA": ["A BUD", "F ALB"],
+        "RUSSIA": ["A UKR", "A GAL", "F SWE"],
+        "GERMANY": ["A DEN", "F HOL", "A MUN"],
+    },
+    "centers": {},
+    "dislodged": {
+        "AUSTRIA": {"A SER": {"attacker_from": "BUL", "retreats": ["TRI", "GRE"]}},
+        "RUSSIA": {"F SEV": {"attacker_from": "BLA", "retreats": ["ARM", "RUM"]}},
+        "ENGLAND": {"F NTH": {"attacker_from": "HOL", "retreats": ["EDI", "YOR", "LON", "NWG", "SKA"]}},
+    },
+}
+ADJUSTMENTS = {
+    "phase": "W1901A",
+    "units": {
+        "RUSSIA": ["A WAR", "F SEV", "A RUM", "A SWE"],
+        "GERMANY": ["A DEN", "A HOL"],
+        "FRANCE": ["A PAR", "F BRE", "A MAR", "A BUR", "F ENG"],
+        "AUSTRIA": ["A SER", "A GAL"],
+    },
+    "centers": {
+        "RUSSIA": ["MOS", "SEV", "STP", "WAR", "RUM", "SWE"],
+        "GERMANY": ["BER", "KIE", "MUN", "DEN", "HOL"],
+        "FRANCE": ["PAR", "BRE", "MAR"],
+        "AUSTRIA": ["VIE", "BUD", "TRI", "SER"],
+    },
+}
+
+
+def every_power(board: Board) -> int:
+    return sum(len(legal_orders(board, power)) for power in GM.powers)
+
+
+def timed(board: Board, runs: int, cold: bool) -> list[float]:
+    out = []
+    every_power(board)
+    gc.disable()
+    try:
+        for _ in range(runs):
+            if cold:
+                forget_legal_orders()
+            t0 = time.perf_counter()
+            every_power(board)
+            out.append(time.perf_counter() - t0)
+    finally:
+        gc.enable()
+    return out
+
+
+def per_power_ms(board: Board, runs: int) -> tuple[str, float]:
+    """The power whose list takes longest on ``board``, and its median time (cold)."""
+    worst = ("", 0.0)
+    for power in GM.powers:
+        times = []
+        for _ in range(runs):
+            forget_legal_orders()
+            t0 = time.perf_counter()
+            legal_orders(board, power)
+            times.append(time.perf_counter() - t0)
+        ms = statistics.median(times) * 1e3
+        worst = max(worst, (power, ms), key=lambda x: x[1])
+    return worst
+
+
+def row(label: str, board: Board, runs: int) -> None:
+    units = sum(len(us) for us in board.units.values())
+    orders = every_power(board)
+    cold = statistics.median(timed(board, runs, cold=True)) * 1e3
+    warm = statistics.median(timed(board, runs, cold=False)) * 1e3
+    power, one = per_power_ms(board, max(1, runs // 4))
+    print(
+        f"  {label:<12} {units:3d} units {orders:5d} orders   all powers: cold {cold:6.2f} ms  "
+        f"warm {warm * 1e3:5.1f} us   slowest power {power.title()} {one:5.2f} ms"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--positions", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    legal_orders(Board.initial(GM), "FRANCE")  # the per-map tables, outside the timing
+    print(f"legal_orders for all seven powers, median of {args.runs} runs")
+    row("start", Board.initial(GM), args.runs)
+    row("mid-game", Board.from_json({"phase": "F1905M", "units": MID_GAME, "centers": {}}), args.runs)
+    rng = random.Random(args.seed)
+    medians = []
+    sizes = []
+    for _ in range(args.positions):
+        board = Board.from_json({"phase": "F1901M", "units": dense_position(rng), "centers": {}})
+        sizes.append(every_power(board))
+        medians.append(statistics.median(timed(board, max(5, args.runs // 10), cold=True)) * 1e3)
+    print(
+        f"  {'dense (rnd)':<12}  34 units {statistics.median(sizes):5.0f} orders   all powers: cold "
+        f"{statistics.median(medians):6.2f} ms (median of {args.positions} positions; slowest "
+        f"{max(medians):.2f} ms, {max(sizes)} orders at most)"
+    )
+    row("retreats", Board.from_json(RETREATS), args.runs)
+    row("adjustments", Board.from_json(ADJUSTMENTS), args.runs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,643 @@
+"""Every order a power may give in the board's current phase, shaped for menus ("orders by tap").
+
+``legal_orders(board, power)`` answers with a :class:`LegalOrders`: one :class:`UnitOrders` per
+thing the power gives an order to, each holding its :class:`LegalOrder` values. A menu walks it in
+four steps, each a short list::
+
+    legal = legal_orders(board, "FRANCE")
+    entry = legal.entry("PAR")                    # 1. the unit (or build site), from legal.entries
+    entry.kinds()                                 # 2. what it does: (HOLD, MOVE, SUPPORT)
+    entry.targets(OrderKind.SUPPORT)              # 3. where: ("BRE", "BUR", "GAS", "PIC")
+    entry.choices(OrderKind.SUPPORT, "BUR")       # 4. the unit helped: A MAR - BUR, A MUN - BUR
+    chosen = entry.choices(OrderKind.SUPPORT, "BUR")[0]
+    chosen.text                                   # "A PAR S A MAR - BUR": submit it as typed text
+
+Kinds without a target (hold, disband, remove) have one choice: ``entry.choices(kind)``.
+
+What each phase lists, per entry:
+
+* movement (one entry per unit): ``HOLD``; ``MOVE`` to every place the unit reaches by itself
+  (fleets name the coast where a province has two: ``F MAO - SPA/NC`` and ``F MAO - SPA/SC``),
+  and for an army every coast a chain of fleets now at sea can carry it to, as ``A LON - NWY VIA``
+  (also to a neighbour, ``A LON - YOR VIA``: a different order, DATC 4.A.3); ``SUPPORT`` of any
+  unit next to it holding, and of any move another unit could make (by land, along a coast, or
+  convoyed by fleets other than the supporter, DATC 6.D.31) into a province this unit could
+  itself move to; ``CONVOY`` (fleets at sea) of every army and destination for which the fleet
+  lies on a route of fleets now on the board (DATC 6.G.19: not on a detour).
+* retreats (one entry per dislodged unit): ``RETREAT`` to each of its options, ``DISBAND``.
+* adjustments: when the power builds, one entry per vacant home center it owns, with a ``BUILD``
+  of each unit that fits there (``A STP B``, ``F STP/NC B``, ``F STP/SC B``; no fleet inland), and
+  :attr:`LegalOrders.waive`; when it must remove, one entry per unit with its ``REMOVE``.
+
+What ``target`` and ``helped`` mean, by kind (``target`` is what the third menu step lists):
+
+==========  ===========================================  ======================================
+kind        target                                        helped
+==========  ===========================================  ======================================
+HOLD        None                                          None
+MOVE        the destination, coast named for a fleet      None (``via_convoy`` marks VIA moves)
+SUPPORT     the province the helped unit is to be in:     the supported unit
+            its destination, or its own province for
+            a support to hold (``helped_holds``)
+CONVOY      the army's destination province               the convoyed army
+RETREAT     the destination, coast named for a fleet      None
+DISBAND     None                                          None
+BUILD       the new unit's text: ``A STP``, ``F STP/NC``  None
+REMOVE      None                                          None
+WAIVE       None                                          None
+==========  ===========================================  ======================================
+
+Legality is the engine's own, never a copy of it: candidates come from the map's adjacency and
+the fleets on the board, and each is kept only if :func:`engine.validation.validate_order` and
+the phase's board-level check (:mod:`engine.adjudicator.legality`, or the adjustment count of
+:mod:`engine.adjudicator.adjustments`) accept it - the very functions the adjudicator judges
+orders with. So every listed order is valid when adjudicated, and ``text`` (``format_order`` of
+it) reads back through the parser, and through ``read_order`` for the power, as the same order.
+(The bot's typed orders pass ``read_order`` alone, which takes a convoyed move whenever seas link
+the two coasts; the list asks for fleets on the board now, as adjudication will.)
+
+Each order is listed once, in the form the engine writes:
+
+* an army's move to a place it cannot reach by land is listed with VIA; :meth:`LegalOrders.find`
+  also finds it from the same move written without (it goes by convoy either way);
+* a support of a move names the province, not a coast (it supports a move to either coast,
+  DATC 6.B.7); one naming a coast is not listed, and ``find`` does not match it;
+* by the rules as validation has them, a support or convoy may help any power's unit, a neutral
+  one included (ww1914: Italy's units only hold, but supporting one out of Italy is valid).
+
+The results depend only on the board; they are remembered for the last few boards (by identity:
+boards are treated as immutable), so one builder step after another costs a dictionary lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
+from engine.adjudicator.convoys import BoardConvoys, SeaGraph, sea_graph
+from engine.adjudicator.legality import check_movement_order, check_retreat_order
+from engine.board import Board
+from engine.errors import OrderError
+from engine.mapdata import GameMap, province_of
+from engine.orders import (
+    FORMATTERS,
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+    format_order,
+    quick_convoy,
+    quick_hold,
+    quick_move,
+    quick_support_hold,
+    quick_support_move,
+    shared_unit,
+)
+from engine.phase import Phase
+from engine.validation import validate_order
+
+__all__ = [
+    "LegalOrder",
+    "LegalOrders",
+    "OrderKind",
+    "UnitOrders",
+    "forget_legal_orders",
+    "legal_orders",
+]
+
+
+class OrderKind(StrEnum):
+    """What an order does: the second step of a menu. The values are short, stable words (safe in
+    a Discord custom id)."""
+
+    HOLD = "hold"
+    MOVE = "move"
+    SUPPORT = "support"
+    CONVOY = "convoy"
+    RETREAT = "retreat"
+    DISBAND = "disband"
+    BUILD = "build"
+    REMOVE = "remove"
+    WAIVE = "waive"
+
+
+_RANK = {kind: i for i, kind in enumerate(OrderKind)}
+
+
+@dataclass(frozen=True, slots=True)
+class LegalOrder:
+    """One order the rules allow, with the facts a menu groups it by (see the module's table)."""
+
+    order: Order  # the engine's order, exactly as validate_order returns it
+    text: str  # its canonical text (format_order), e.g. "A PAR - BUR", "F NTH C A LON - NWY"
+    kind: OrderKind
+    target: str | None = None
+    helped: Unit | None = None  # the unit supported or convoyed
+    via_convoy: bool = False  # a move by convoy (VIA)
+
+    @property
+    def unit(self) -> Unit | None:
+        """The unit ordered (the new unit for a build); None for WAIVE."""
+        return self.order.unit
+
+    @property
+    def helped_holds(self) -> bool:
+        """A support to hold: the helped unit stays where it is."""
+        return type(self.order) is SupportHold
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOrders:
+    """The orders of one unit, or of one build site in an adjustment phase.
+
+    ``location`` is where the unit stands (``STP/SC``) or the build site's province (``STP``);
+    ``unit`` and ``unit_type`` are None for a build site, where either type may be built.
+    ``orders`` come sorted by kind (in :class:`OrderKind` order), then target, then helped unit
+    (for supports, the unit holding in the target first).
+    """
+
+    location: str
+    unit: Unit | None
+    orders: tuple[LegalOrder, ...]
+    dislodged: bool = False  # a dislodged unit in a retreat phase
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    @property
+    def unit_type(self) -> str | None:
+        return None if self.unit is None else self.unit.type
+
+    def kinds(self) -> tuple[OrderKind, ...]:
+        """The kinds of order this unit has, in menu order."""
+        return tuple(dict.fromkeys(o.kind for o in self.orders))
+
+    def of_kind(self, kind: OrderKind | str) -> tuple[LegalOrder, ...]:
+        return tuple(o for o in self.orders if o.kind == kind)
+
+    def targets(self, kind: OrderKind | str) -> tuple[str, ...]:
+        """The distinct targets of the orders of ``kind``, in order (none for HOLD, DISBAND...)."""
+        return tuple(dict.fromkeys(o.target for o in self.orders if o.kind == kind and o.target is not None))
+
+    def choices(self, kind: OrderKind | str, target: str | None = None) -> tuple[LegalOrder, ...]:
+        """The orders of ``kind`` aimed at ``target``: the helped units of a support or convoy, the
+        land and the convoy move to one place, or the one order of a hold."""
+        return tuple(o for o in self.orders if o.kind == kind and o.target == target)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalOrders:
+    """Everything ``power`` may order on one board in its current phase.
+
+    ``entries`` are sorted by location. ``due`` is the adjustment count: builds (> 0) or removals
+    (< 0) due, 0 outside adjustment phases. ``waive`` is the WAIVE order when the power builds.
+    ``reason`` says why there is nothing to order when the rules forbid the power any order (a
+    neutral power in ww1914); it is None otherwise, even when there is simply nothing to do.
+    """
+
+    power: str
+    phase: Phase
+    entries: tuple[UnitOrders, ...]
+    due: int = 0
+    waive: LegalOrder | None = None
+    reason: str | None = None
+    # A via-convoy move -> the same move without VIA (see find); the full index is built on first use.
+    _aliases: tuple[tuple[Order, LegalOrder], ...] = field(default=(), repr=False, compare=False)
+    _index: dict[object, LegalOrder] = field(default_factory=dict, repr=False, compare=False)
+    _entries: dict[str, UnitOrders] = field(default_factory=dict, repr=False, compare=False)
+
+    def __iter__(self) -> Iterator[LegalOrder]:
+        """Every listed order: the entries' in turn, then WAIVE."""
+        for entry in self.entries:
+            yield from entry.orders
+        if self.waive is not None:
+            yield self.waive
+
+    def __len__(self) -> int:
+        return sum(len(e.orders) for e in self.entries) + (self.waive is not None)
+
+    def __contains__(self, order: object) -> bool:
+        return self.find(order) is not None  # type: ignore[arg-type]
+
+    def entry(self, place: str) -> UnitOrders | None:
+        """The entry of the unit or build site in ``place`` (a province or location code)."""
+        return self._entries.get(province_of(place.upper()))
+
+    def find(self, order: Order | str) -> LegalOrder | None:
+        """The listed order that ``order`` (an Order as validation completes it, or its canonical
+        text) stands for, or None. ``A LON - NWY`` finds ``A LON - NWY VIA``: an army's move to a
+        place it cannot reach by land goes by convoy either way (DATC 4.A.3)."""
+        index = self._index
+        if not index:
+            for legal in self:
+                index[legal.order] = index[legal.text] = legal
+            for plain, legal in self._aliases:
+                index.setdefault(plain, legal)
+                index.setdefault(format_order(plain), legal)
+        try:
+            return index.get(order)
+        except TypeError:  # not hashable: not an order
+            return None
+
+
+# --- per-map tables -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """The map's adjacency as sorted tuples, and who can move where, built once per map."""
+
+    army_moves: dict[str, tuple[str, ...]]  # province -> neighbouring provinces an army moves to
+    # (and so supports into); armies can be convoyed further, and their neighbours move in
+    fleet_moves: dict[str, tuple[str, ...]]  # location -> locations a fleet moves to
+    fleet_reach: dict[str, tuple[str, ...]]  # location -> provinces a fleet there could support into
+    fleets_into: dict[str, tuple[tuple[str, str], ...]]  # province -> (location, its province) of
+    # the fleets that could move into it
+    army_adjacency: dict[str, frozenset[str]]
+    seas: frozenset[str]
+    graph: SeaGraph
+    build_units: dict[str, tuple[Unit, ...]]  # province -> units that can be built there
+
+
+_TABLES: dict[int, tuple[GameMap, _Tables]] = {}
+
+
+def _tables(gm: GameMap) -> _Tables:
+    hit = _TABLES.get(id(gm))
+    if hit is not None and hit[0] is gm:
+        return hit[1]
+    fleets_into: dict[str, list[str]] = {}
+    for loc, provs in gm.fleet_reach.items():
+        for prov in provs:
+            fleets_into.setdefault(prov, []).append(loc)
+    build_units: dict[str, tuple[Unit, ...]] = {}
+    for code, prov in gm.provinces.items():
+        units = [shared_unit("A", code)] if prov.is_land else []
+        if prov.has_coast:
+            units += [shared_unit("F", loc) for loc in prov.locations]
+        build_units[code] = tuple(units)
+    tables = _Tables(
+        army_moves={p: tuple(sorted(adj)) for p, adj in gm.army_adjacency.items()},
+        fleet_moves={loc: tuple(sorted(adj)) for loc, adj in gm.fleet_adjacency.items()},
+        fleet_reach={loc: tuple(sorted(provs)) for loc, provs in gm.fleet_reach.items()},
+        fleets_into={
+            p: tuple((loc, province_of(loc)) for loc in sorted(locs)) for p, locs in fleets_into.items()
+        },
+        army_adjacency=gm.army_adjacency,
+        seas=frozenset(code for code, prov in gm.provinces.items() if prov.is_sea),
+        graph=sea_graph(gm),
+        build_units=build_units,
+    )
+    _TABLES[id(gm)] = (gm, tables)
+    return tables
+
+
+# --- per-board facts ----------------------------------------------------------------------------------
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+class _BoardFacts:
+    """What every power's list shares on one board: the fleets at sea and where they can carry
+    each army (candidates only: the checks decide)."""
+
+    def __init__(self, board: Board, tables: _Tables) -> None:
+        occupant = board.occupant
+        sea_fleets = tables.seas.intersection(occupant)
+        self.convoys = convoys = BoardConvoys(tables.graph, sea_fleets)
+        # army's province -> (provinces a chain of fleets could carry it to, sorted; the seas of those chains)
+        self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+        # province -> armies some chain could carry there (whether or not they could also walk)
+        self.carried_into: dict[str, list[Unit]] = {}
+        if not sea_fleets:
+            return
+        shore_seas = tables.graph.shore_seas
+        for prov, (_, unit) in occupant.items():
+            if unit.type != "A" or shore_seas.get(prov, _NONE).isdisjoint(sea_fleets):
+                continue
+            dests, seas = convoys.reach(prov)
+            self.carry[prov] = (tuple(sorted(dests)), seas)
+            for dest in dests:
+                self.carried_into.setdefault(dest, []).append(unit)
+
+
+_CACHE_SIZE = 16
+# id(board) -> (board, its facts, power -> LegalOrders); the board is kept so its id stays its own
+_CACHE: dict[int, tuple[Board, _BoardFacts | None, dict[str, LegalOrders]]] = {}
+
+
+def forget_legal_orders() -> None:
+    """Empty the memory of boards seen (for benchmarks, and for a board changed in place)."""
+    _CACHE.clear()
+
+
+# --- the entry point ----------------------------------------------------------------------------------
+
+
+def legal_orders(board: Board, power: str) -> LegalOrders:
+    """Every order ``power`` may give on ``board`` in its phase (see the module docstring).
+
+    Raises ValueError for a power the map does not have. The answer is remembered for the board
+    (by identity; a board is never changed once built).
+    """
+    gm = board.game_map
+    if power not in gm.powers:
+        raise ValueError(f"unknown power {power!r}; powers are {', '.join(gm.powers)}")
+    hit = _CACHE.get(id(board))
+    if hit is None or hit[0] is not board:
+        if len(_CACHE) >= _CACHE_SIZE:
+            del _CACHE[next(iter(_CACHE))]  # the oldest board
+        hit = _CACHE[id(board)] = (board, None, {})
+    done = hit[2].get(power)
+    if done is not None:
+        return done
+    tables = _tables(gm)
+    kind = board.phase.kind
+    if board.closed and power in board.rules.neutral:
+        # validate_order refuses every order of theirs, first thing, with this reason
+        result = _result(board, power, [], reason=board.rules.neutral_reason())
+    elif kind == "M":
+        facts = hit[1]
+        if facts is None:
+            facts = _BoardFacts(board, tables)
+            _CACHE[id(board)] = (board, facts, hit[2])
+        result = _result(board, power, _movement(board, power, tables, facts))
+    elif kind == "R":
+        result = _result(board, power, _retreats(board, power))
+    else:
+        due = adjustment_counts(board).get(power, 0)
+        entries, waive = _adjustments(board, power, tables, due)
+        result = _result(board, power, entries, due=due, waive=waive)
+    hit[2][power] = result
+    return result
+
+
+def _result(
+    board: Board,
+    power: str,
+    entries: list[UnitOrders],
+    *,
+    due: int = 0,
+    waive: LegalOrder | None = None,
+    reason: str | None = None,
+) -> LegalOrders:
+    entries.sort(key=lambda e: e.location)
+    army_moves = board.game_map.army_adjacency
+    aliases = []
+    for entry in entries:
+        for legal in entry.orders:
+            if legal.via_convoy:
+                order: Move = legal.order  # type: ignore[assignment]
+                if order.dest not in army_moves[order.unit.province]:
+                    # the same move without VIA: it cannot go by land, so it is convoyed anyway
+                    aliases.append((Move(order.unit, order.dest), legal))
+    by_place = {entry.province: entry for entry in entries}
+    return LegalOrders(power, board.phase, tuple(entries), due, waive, reason, tuple(aliases), {}, by_place)
+
+
+# --- judging candidates with the engine's own checks --------------------------------------------------
+
+
+def _keep(
+    candidates: list[Order], board: Board, power: str, check: Callable[[Order], Order]
+) -> tuple[LegalOrder, ...]:
+    """The candidates that validation and the phase's check accept, described and sorted."""
+    seen: set[str] = set()
+    keyed = []
+    validate = validate_order
+    formatters = FORMATTERS
+    describe = _DESCRIBE
+    for candidate in candidates:
+        try:
+            order = check(validate(candidate, board, power))
+        except OrderError:
+            continue
+        kind = type(order)
+        text = formatters[kind](order)
+        if text in seen:
+            continue
+        seen.add(text)
+        keyed.append(describe[kind](order, text))
+    keyed.sort(key=_first)
+    return tuple(legal for _, legal in keyed)
+
+
+def _first(item: tuple[tuple[int, str, int, str, bool], LegalOrder]) -> tuple[int, str, int, str, bool]:
+    return item[0]
+
+
+_new = object.__new__
+# The slots' own setters: LegalOrder(...) without the frozen dataclass's __init__, which sets each
+# field through object.__setattr__ (a new object per listed order, and a full board lists thousands).
+_SET_ORDER, _SET_TEXT, _SET_KIND, _SET_TARGET, _SET_HELPED, _SET_VIA = (
+    getattr(LegalOrder, name).__set__ for name in ("order", "text", "kind", "target", "helped", "via_convoy")
+)
+
+
+def _legal(
+    order: Order,
+    text: str,
+    kind: OrderKind,
+    target: str | None = None,
+    helped: Unit | None = None,
+    via_convoy: bool = False,
+) -> LegalOrder:
+    """The same value as LegalOrder(order, text, kind, target, helped, via_convoy), built faster."""
+    legal = _new(LegalOrder)
+    _SET_ORDER(legal, order)
+    _SET_TEXT(legal, text)
+    _SET_KIND(legal, kind)
+    _SET_TARGET(legal, target)
+    _SET_HELPED(legal, helped)
+    _SET_VIA(legal, via_convoy)
+    return legal
+
+
+# How each kind of order is described: (its sort key, the LegalOrder). The key sorts by kind, then
+# target, then the helped unit (the one holding in the target first), then land before convoy.
+_Keyed = tuple[tuple[int, str, int, str, bool], LegalOrder]
+_HOLD, _MOVE, _SUPPORT, _CONVOY, _RETREAT, _DISBAND, _BUILD, _REMOVE, _WAIVE = (_RANK[k] for k in OrderKind)
+
+
+def _hold(o: Hold, text: str) -> _Keyed:
+    return (_HOLD, "", 0, "", False), _legal(o, text, OrderKind.HOLD)
+
+
+def _move(o: Move, text: str) -> _Keyed:
+    return (_MOVE, o.dest, 0, "", o.via_convoy), _legal(o, text, OrderKind.MOVE, o.dest, None, o.via_convoy)
+
+
+def _support_hold(o: SupportHold, text: str) -> _Keyed:
+    helped = o.supported
+    return (_SUPPORT, helped.province, 0, "", False), _legal(
+        o, text, OrderKind.SUPPORT, helped.province, helped
+    )
+
+
+def _support_move(o: SupportMove, text: str) -> _Keyed:
+    helped = o.supported
+    dest = province_of(o.dest)  # (validation leaves no coast, but the target is a province anyway)
+    return (_SUPPORT, dest, 1, helped.text, False), _legal(o, text, OrderKind.SUPPORT, dest, helped)
+
+
+def _convoy(o: Convoy, text: str) -> _Keyed:
+    army = o.convoyed
+    return (_CONVOY, o.dest, 1, army.text, False), _legal(o, text, OrderKind.CONVOY, o.dest, army)
+
+
+def _retreat(o: Retreat, text: str) -> _Keyed:
+    return (_RETREAT, o.dest, 0, "", False), _legal(o, text, OrderKind.RETREAT, o.dest)
+
+
+def _disband(o: Disband, text: str) -> _Keyed:
+    return (_DISBAND, "", 0, "", False), _legal(o, text, OrderKind.DISBAND)
+
+
+def _build(o: Build, text: str) -> _Keyed:
+    return (_BUILD, o.unit.text, 0, "", False), _legal(o, text, OrderKind.BUILD, o.unit.text)
+
+
+def _remove(o: Remove, text: str) -> _Keyed:
+    return (_REMOVE, "", 0, "", False), _legal(o, text, OrderKind.REMOVE)
+
+
+def _waive(o: Waive, text: str) -> _Keyed:
+    return (_WAIVE, "", 0, "", False), _legal(o, text, OrderKind.WAIVE)
+
+
+_DESCRIBE: dict[type, Callable[[Any, str], _Keyed]] = {
+    Hold: _hold,
+    Move: _move,
+    SupportHold: _support_hold,
+    SupportMove: _support_move,
+    Convoy: _convoy,
+    Retreat: _retreat,
+    Disband: _disband,
+    Build: _build,
+    Remove: _remove,
+    Waive: _waive,
+}
+
+
+# --- the phases ---------------------------------------------------------------------------------------
+
+
+def _movement(board: Board, power: str, tables: _Tables, facts: _BoardFacts) -> list[UnitOrders]:
+    occupant = board.occupant
+    convoys = facts.convoys
+
+    def check(order: Order) -> Order:
+        return check_movement_order(order, board, convoys)
+
+    entries = []
+    for unit in board.units.get(power, ()):
+        candidates = _movement_candidates(unit, occupant, tables, facts)
+        entries.append(UnitOrders(unit.location, unit, _keep(candidates, board, power, check)))
+    return entries
+
+
+def _movement_candidates(
+    unit: Unit, occupant: dict[str, tuple[str, Unit]], tables: _Tables, facts: _BoardFacts
+) -> list[Order]:
+    """Orders worth asking validation about: a superset of the legal ones, kept small. (Built
+    with the quick constructors of engine.orders: the same values, made faster.)"""
+    here = unit.province
+    convoys = facts.convoys
+    out: list[Order] = [quick_hold(unit)]
+    army = unit.type == "A"
+    if army:
+        out += [quick_move(unit, dest) for dest in tables.army_moves[here]]
+        carried = facts.carry.get(here)
+        if carried is not None:
+            out += [quick_move(unit, dest, True) for dest in carried[0]]
+        reach = tables.army_moves[here]
+    else:
+        out += [quick_move(unit, dest) for dest in tables.fleet_moves[unit.location]]
+        reach = tables.fleet_reach[unit.location]
+    walks = tables.army_adjacency
+    for prov in reach:
+        standing = occupant.get(prov)
+        if standing is not None:
+            out.append(quick_support_hold(unit, standing[1]))
+        # every unit that could move into prov: armies next to it, fleets on a coast reaching it,
+        # armies a chain of fleets could carry there
+        for src in tables.army_moves.get(prov, ()):
+            other = occupant.get(src)
+            if other is not None and other[1].type == "A" and src != here:
+                out.append(quick_support_move(unit, other[1], prov))
+        for loc, src in tables.fleets_into.get(prov, ()):
+            other = occupant.get(src)
+            if other is not None and other[1].location == loc and other[1].type == "F" and src != here:
+                out.append(quick_support_move(unit, other[1], prov))
+        # (a chain through this unit's own sea does not count, DATC 6.D.31: left to the check, but
+        # asked here first, as the answers are remembered for the board and most such are refused)
+        for other_army in facts.carried_into.get(prov, ()):
+            src = other_army.province
+            if src != here and prov not in walks[src] and prov in convoys.reach(src, here)[0]:
+                out.append(quick_support_move(unit, other_army, prov))
+    if not army and here in tables.seas:
+        for src, (dests, seas) in facts.carry.items():
+            if here in seas:
+                army_there = occupant[src][1]
+                routes = convoys.routes(src)  # (the check's own answers, after this)
+                out += [
+                    quick_convoy(unit, army_there, dest) for dest in dests if here in routes.get(dest, ())
+                ]
+    return out
+
+
+def _retreats(board: Board, power: str) -> list[UnitOrders]:
+    def check(order: Order) -> Order:
+        return check_retreat_order(order, board, power)
+
+    entries = []
+    for entry in board.dislodged_of(power):
+        unit = entry.unit
+        candidates: list[Order] = [Retreat(unit, dest) for dest in entry.retreats]
+        candidates.append(Disband(unit))
+        orders = _keep(candidates, board, power, check)
+        entries.append(UnitOrders(unit.location, unit, orders, dislodged=True))
+    return entries
+
+
+def _adjustments(
+    board: Board, power: str, tables: _Tables, due: int
+) -> tuple[list[UnitOrders], LegalOrder | None]:
+    def check(order: Order) -> Order:
+        return check_adjustment_order(order, board, power, due)
+
+    entries = []
+    waive = None
+    if due > 0:
+        owned = board.centers.get(power, frozenset())
+        for site in board.game_map.home_centers.get(power, ()):
+            if site not in owned or site in board.occupant:
+                continue
+            candidates: list[Order] = [Build(unit) for unit in tables.build_units[site]]
+            orders = _keep(candidates, board, power, check)
+            if orders:
+                entries.append(UnitOrders(site, None, orders))
+        kept = _keep([Waive()], board, power, check)
+        waive = kept[0] if kept else None
+    elif due < 0:
+        for unit in board.units.get(power, ()):
+            orders = _keep([Remove(unit)], board, power, check)
+            if orders:
+                entries.append(UnitOrders(unit.location, unit, orders))
+    return entries, waive
