@@ -18,6 +18,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "gm": {"cogs", "bot", "discord"},
     "db": {"engine", "render", "gm", "cogs", "bot", "discord"},
     "cogs": {"bot", "db", "sqlmodel", "sqlalchemy"},
+    "ops": {"cogs", "bot", "engine", "render"},  # the process around the bot: no game logic, no cogs
 }
 
 

@@ -367,6 +367,22 @@ async def release_stale_claims(session_factory: SessionFactory) -> int:
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
+async def release_own_claims(session_factory: SessionFactory) -> int:
+    """Release the claims this process holds on unsent messages (a stop that cut a delivery short), so
+    that the next start sends them at once; returns how many."""
+    async with session_factory() as session:
+        result = await session.exec(
+            update(OutboxEntry)
+            .where(
+                col(OutboxEntry.sent_at).is_(None),
+                col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
+            )
+            .values(claimed_until=None, claim_token=None)
+        )
+        await session.commit()
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
 async def _record_part(
     session_factory: SessionFactory, entry_id: int, channel_id: int, message_id: int
 ) -> None:

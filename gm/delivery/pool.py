@@ -79,7 +79,13 @@ def die_with_parent(parent_pid: int) -> None:
     """In a worker process: exit when the bot process is gone, however it ended (``kill -9`` too), so
     that no worker (about 145 MB each) outlives it. Linux delivers SIGKILL on the parent's death
     (prctl); elsewhere, and for a parent that died before this ran, a watchdog thread looks every
-    second."""
+    second.
+
+    A worker ignores SIGINT and SIGTERM: Ctrl-C in a terminal (and a stop that signals every process
+    of the service) reaches the workers too, and the bot, stopping gracefully, still needs them for
+    the close under way; they end with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)

@@ -116,6 +116,16 @@ class GameScheduler:
         if wait:
             await self.idle()
 
+    async def abandon(self, timeout: float = 5.0) -> None:
+        """Stop firing jobs and cancel the ones running (a stop that cannot wait for them)."""
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=False)
+        running = [t for t in self._running if not t.done() and t is not asyncio.current_task()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=timeout)
+
     async def idle(self, timeout: float | None = None) -> None:
         """Wait until no job is due now and none is running (tests, graceful shutdown)."""
         loop = asyncio.get_running_loop()

@@ -24,7 +24,13 @@ from db.database import SessionFactory
 from db.models import Game
 from gm.clock import Clock, utcnow
 from gm.delivery.follow_ups import Effects
-from gm.delivery.outbox import DeliveryReport, OutboxSender, deliver_pending, release_stale_claims
+from gm.delivery.outbox import (
+    DeliveryReport,
+    OutboxSender,
+    deliver_pending,
+    release_own_claims,
+    release_stale_claims,
+)
 from gm.delivery.pool import WorkerPool
 from gm.delivery.scheduler import GameScheduler, RebuildReport
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
@@ -102,6 +108,22 @@ class GamemasterCore:
         if released:
             log.info("took back %d messages a stopped bot had claimed", released)
         report = await self.scheduler.rebuild_from_db()
+        log.info(
+            "start-up: %d overdue phases to close now, %d stuck closes to finish now, %d open phases "
+            "scheduled with %d reminders",
+            len(report.overdue),
+            len(report.finishing),
+            len(report.scheduled),
+            report.reminders,
+            extra={
+                "event": "rebuilt",
+                "overdue": report.overdue,
+                "finishing": report.finishing,
+                "scheduled": len(report.scheduled),
+                "reminders": report.reminders,
+                "released_messages": released,
+            },
+        )
         self.scheduler.schedule_outbox_retries()
         self.scheduler.schedule_sweep()
         await publish_pending(self.sessions, executor=self._executor, clock=self._clock)
@@ -109,10 +131,27 @@ class GamemasterCore:
         return report
 
     async def shutdown(self) -> None:
+        """Stop firing jobs, let the closes and deliveries under way finish, send what they queued,
+        then stop the worker processes (a graceful stop)."""
         await self.idle()
         await self.scheduler.shutdown(wait=True)
+        await self.deliver()
         if self._executor is not None:
             self._executor.shutdown(wait=True)
+
+    async def abandon(self) -> int:
+        """Stop at once (a graceful stop that ran out of time): cancel the follow-ups and jobs under
+        way, stop the worker processes, release this process's outbox claims. A close cut short stays
+        ``adjudicating`` and the next start finishes it (gm.scheduler). Returns the messages put back."""
+        running = [task for task in self._background if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=5.0)
+        await self.scheduler.abandon()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        return await release_own_claims(self.sessions)
 
     # --- after a use case ---------------------------------------------------------------------
 
@@ -198,7 +237,9 @@ class GamemasterCore:
         if self.sender is None:
             return None
         async with self._delivering:
-            return await deliver_pending(self.sessions, self.sender, clock=self._clock)
+            report = await deliver_pending(self.sessions, self.sender, clock=self._clock)
+        log_delivery(report)
+        return report
 
     # --- closing ------------------------------------------------------------------------------
 
@@ -216,6 +257,7 @@ class GamemasterCore:
     async def _after_close(self, outcome: CloseOutcome) -> None:
         if not outcome.closed:
             return
+        log_close(outcome)
         self.scheduler.unschedule_phase(outcome.game_id, outcome.phase)
         if outcome.game_over:
             await self.publish_final(outcome.game_id)
@@ -241,6 +283,59 @@ class GamemasterCore:
             game = await session.get(Game, game_id)
             await session.commit()
         return GameSettings.from_json(game.settings if game else {})
+
+
+def log_close(outcome: CloseOutcome) -> None:
+    """One line per closed phase: which, how long its adjudication and maps took, what comes next."""
+    seconds = outcome.seconds or {}
+    adjudication_ms = round(seconds.get("adjudicate", 0.0) * 1000, 1)
+    render_ms = round(seconds.get("render", 0.0) * 1000, 1)
+    nxt = (
+        "the game is over"
+        if outcome.game_over
+        else f"next {outcome.next_phase.name}"
+        if outcome.next_phase
+        else ""
+    )
+    log.info(
+        "phase closed: game %s %s, adjudication %.1f ms, maps %.1f ms; %s",
+        outcome.game_id,
+        outcome.phase,
+        adjudication_ms,
+        render_ms,
+        nxt,
+        extra={
+            "event": "phase_closed",
+            "game": outcome.game_id,
+            "phase": outcome.phase,
+            "adjudication_ms": adjudication_ms,
+            "render_ms": render_ms,
+            "game_over": outcome.game_over,
+        },
+    )
+
+
+def log_delivery(report: DeliveryReport) -> None:
+    """One line per delivery that did something or left a backlog; a warning when messages failed."""
+    if not (report.sent or report.retrying or report.failed):
+        return
+    level = logging.WARNING if report.failed or report.retrying else logging.INFO
+    log.log(
+        level,
+        "outbox: %d sent, %d to retry, %d given up; %d waiting%s",
+        report.sent,
+        report.retrying,
+        report.failed,
+        report.pending,
+        f" (first error: {report.errors[0][:200]})" if report.errors else "",
+        extra={
+            "event": "outbox",
+            "sent": report.sent,
+            "retrying": report.retrying,
+            "failed": report.failed,
+            "backlog": report.pending,
+        },
+    )
 
 
 async def _logged(work: Coroutine[Any, Any, Any], what: str) -> None:

@@ -6,6 +6,7 @@ that fires twice (a restart, a double schedule) queues it once.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -15,6 +16,8 @@ from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.messages import payloads as say
 from gm.ordering.progress import phase_state
+
+log = logging.getLogger(__name__)
 
 
 async def queue_reminders(
@@ -66,4 +69,13 @@ async def queue_reminders(
         )
         reminded.append(user)
     await session.commit()
+    if reminded:
+        log.info(
+            "reminders: game %s %s, %d players reminded %g h before the deadline",
+            game.id,
+            phase.name,
+            len(reminded),
+            hours,
+            extra={"event": "reminders", "game": game.id, "phase": phase.name, "players": len(reminded)},
+        )
     return reminded
