@@ -92,7 +92,7 @@ class MapCommands(GameCog):
             )
             return
         lines = [header, *(change_lines(past.results["changes"]) if past.results.get("changes") else [])]
-        lines += orders_lines({"phase": past.phase.long_name, "orders": results_by_power(past.results)})
+        lines += orders_lines(past.phase.long_name, results_by_power(past.results))
         files = []
         if "orders" in past.maps:
             picture = await self.gamemaster.phase_map(chosen.id, past.phase.name, with_orders=True)

@@ -1,4 +1,4 @@
-"""The final post of a game (gm's ``game_over`` payload) as Discord messages: the result with the final
+"""The final post of a game (gm.messages.kinds.GameOver) as Discord messages: the result with the final
 map, the GIF of the whole game attached, then the table of supply centers per power per year.
 
 Discord refuses uploads over 10 MiB per file (unboosted servers) and 25 MiB per message; gm keeps the
@@ -14,6 +14,7 @@ import discord
 
 from cogs.shared.text import chunks
 from gm.delivery.outbox import Attachment
+from gm.messages.kinds import GameOver
 
 FILE_LIMIT = 10 * 1024 * 1024
 MESSAGE_LIMIT = 25 * 1024 * 1024
@@ -69,14 +70,14 @@ def table_messages(table: dict[str, Any]) -> list[str]:
     return out
 
 
-def final_embed(payload: dict[str, Any], embed: discord.Embed, attachments: list[Attachment]) -> list[str]:
+def final_embed(post: GameOver, embed: discord.Embed, attachments: list[Attachment]) -> list[str]:
     """Finish the final post's embed (colour, map as its image); returns the notes to add."""
     embed.colour = RESULT_COLOUR
     kept, notes = fitting(attachments)
     picture = next((a for a in kept if a.filename.endswith(".png")), None)
     if picture is not None:
         embed.set_image(url=f"attachment://{picture.filename}")
-    if payload.get("pictures_failed"):
+    if post.pictures_failed:
         notes.append("The final map and the animation could not be drawn this time.")
     elif not any(a.filename.endswith(".gif") for a in kept) and not notes:
         notes.append("The animation of the game is not available.")

@@ -1,7 +1,7 @@
-"""Turning gm's outbox payloads (gm/announcements.py) into Discord messages: embeds, attached maps, and
+"""Turning gm's outbox messages (gm.messages.kinds, typed) into Discord messages: embeds, attached maps, and
 the full orders with their results as text split under the 2,000-character limit.
 
-One payload may become several messages (the results embed with its maps, then the orders); each is a
+One message may become several Discord messages (the results embed with its maps, then the orders); each is a
 :class:`Outgoing` the sender posts in order.
 """
 
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import discord
@@ -32,6 +31,18 @@ from cogs.shared.text import (
 from engine import Phase
 from engine.variants import game_map as variant_map
 from gm.delivery.outbox import Attachment, OutboxMessage, OutboxTarget
+from gm.messages.kinds import (
+    GameOver,
+    GameStarted,
+    Message,
+    Moderation,
+    PhaseOpened,
+    PhaseResults,
+    Replaced,
+    TakeOverRequest,
+    VoidedOrders,
+    Welcome,
+)
 
 COLOUR = discord.Colour.from_rgb(46, 94, 140)
 TITLE_LIMIT = 256
@@ -104,18 +115,18 @@ def render(
     (mentioned in a welcome). ``shared``: a direct message posted in the recipient's power channel
     instead (their DMs are closed), which the moderators can read too: no order text goes there
     before the phase closes, and the ways to send orders are those that work from there."""
-    payload = message.payload
+    content = message.content
     kind = message.kind
-    if kind == "phase_results":
-        return _results(payload, message.attachments)
-    if kind == "welcome":
-        return [Outgoing(embed=_welcome(payload, list(private_channels), shared=shared))]
-    if kind == "game_over":
-        return _final_post(payload, message.attachments)
-    if kind == "voided_orders":
-        return [Outgoing(embed=_voided_orders(payload, shared=shared))]
-    closing = kind == "moderation" and payload.get("action") == "close"  # its deadline is moot now
-    embed = _embed(payload, with_deadline=not closing, fallback_title=_plain_title(kind, payload))
+    if isinstance(content, PhaseResults):
+        return _results(content, message.attachments)
+    if isinstance(content, Welcome):
+        return [Outgoing(embed=_welcome(content, list(private_channels), shared=shared))]
+    if isinstance(content, GameOver):
+        return _final_post(content, message.attachments)
+    if isinstance(content, VoidedOrders):
+        return [Outgoing(embed=_voided_orders(content, shared=shared))]
+    closing = isinstance(content, Moderation) and content.action == "close"  # its deadline is moot now
+    embed = _embed(content, with_deadline=not closing, fallback_title=_plain_title(content))
     attachments = list(message.attachments)
     if kind == "reminder" and shared:
         _add_text(embed, HOW_TO_ORDER_HERE)
@@ -131,22 +142,21 @@ def render(
             "Send orders with `/orders edit` or `/order` (only you see those), by direct message to me, "
             "or here in a message that mentions me (I answer here with counts only).",
         )
-    elif kind == "game_started":
-        _add_text(embed, PRESS_TEXT.get(payload.get("press") or "", PRESS_TEXT[""]))
+    elif isinstance(content, GameStarted):
+        _add_text(embed, PRESS_TEXT.get(content.press or "", PRESS_TEXT[""]))
     elif kind in KIND_COLOURS:
         embed.colour = KIND_COLOURS[kind]
     if kind in ("rollback", "game_started") and attachments:
         embed.set_image(url=f"attachment://{attachments[0].filename}")
-    ping = payload.get("ping_user_id") if kind == "phase_opened" else None
+    ping = content.ping_user_id if isinstance(content, PhaseOpened) else None
     if ping:  # one message: the mention that notifies the player, and their call to order
-        phase = payload.get("phase") or ""
-        content = f"<@{int(ping)}>, {long_name(phase)} has begun: your orders, please."
-        return [Outgoing(content=content, embed=embed, attachments=attachments, ping=int(ping))]
+        text = f"<@{int(ping)}>, {long_name(content.phase)} has begun: your orders, please."
+        return [Outgoing(content=text, embed=embed, attachments=attachments, ping=int(ping))]
     return [Outgoing(embed=embed, attachments=attachments)]
 
 
 def alert_note(role_id: int) -> Outgoing:
-    """The moderators' call, for payloads with ``alert_moderators`` (it notifies that role only)."""
+    """The moderators' call, for messages with ``alert_moderators`` (it notifies that role only)."""
     return Outgoing(content=f"<@&{role_id}>, a moderator is needed here.", ping_role=role_id)
 
 
@@ -186,14 +196,20 @@ def fallback_note(user_id: int) -> str:
 
 
 def _embed(
-    payload: dict[str, Any], *, with_deadline: bool = True, fallback_title: str | None = None
+    content: Message,
+    *,
+    with_deadline: bool = True,
+    fallback_title: str | None = None,
+    lines: Sequence[str] | None = None,
 ) -> discord.Embed:
-    title = str(payload.get("title") or "Diplomacy")
-    lines = [_line(x) for x in payload.get("lines", [])]
+    """The embed every message starts from: headline, lines (``lines``: others instead of the
+    message's own), the deadline, the labelled facts and the game in the footer."""
+    title = content.title or "Diplomacy"
+    lines = [_line(x) for x in (content.lines if lines is None else lines)]
     if MENTION.search(title):  # an embed title shows <@id> raw: the sentence goes first in the text
         lines.insert(0, f"**{_line(title)}**")
-        title = fallback_title or str((payload.get("game") or {}).get("name") or "Diplomacy")
-    deadline = _deadline(payload)
+        title = fallback_title or content.game_name or "Diplomacy"
+    deadline = content.deadline
     if deadline is not None and with_deadline:
         lines.append(f"**Deadline:** {when(deadline)}")
     embed = discord.Embed(
@@ -201,25 +217,26 @@ def _embed(
         description=chunks(lines, EMBED_DESCRIPTION_LIMIT)[0] or None,
         colour=COLOUR,
     )
-    for item in payload.get("fields", [])[:FIELD_LIMIT]:
+    for name, value in list(content.fields.items())[:FIELD_LIMIT]:
         embed.add_field(
-            name=safe(item["name"], limit=256),
-            value=safe_keeping_users(item["value"], limit=1024),
+            name=safe(name, limit=256),
+            value=safe_keeping_users(value, limit=1024),
             inline=True,
         )
-    game = payload.get("game") or {}
-    if game:
-        embed.set_footer(text=f"Game #{game.get('id')}: {' '.join(str(game.get('name', '')).split())}"[:2048])
+    if content.game_id is not None:
+        embed.set_footer(text=f"Game #{content.game_id}: {' '.join(content.game_name.split())}"[:2048])
     return embed
 
 
-def _plain_title(kind: str, payload: dict[str, Any]) -> str | None:
+def _plain_title(content: Message) -> str | None:
     """A title without mentions, for the announcements whose sentence names players."""
-    game = str((payload.get("game") or {}).get("name") or "")
-    powers = payload.get("powers") or []
-    if kind == "replaced" and powers:
+    game = content.game_name
+    if isinstance(content, Replaced) and content.powers:
+        powers = content.powers
         return f"{game}: {powers_text(powers)} {'has' if len(powers) == 1 else 'have'} a new player"
-    if kind == "moderation":
+    if isinstance(content, TakeOverRequest):
+        return f"{game}: a member asks for an open seat"
+    if isinstance(content, Moderation):
         return f"{game}: a moderator's decision"
     return None
 
@@ -241,19 +258,14 @@ def long_name(phase: str | None) -> str:
         return phase or ""
 
 
-def _deadline(payload: dict[str, Any]) -> datetime | None:
-    raw = payload.get("deadline")
-    return datetime.fromisoformat(raw) if raw else None
-
-
-def _welcome(payload: dict[str, Any], private_channels: list[int], *, shared: bool = False) -> discord.Embed:
-    game_map = variant_map(payload.get("variant") or "standard")
-    replacing = bool(payload.get("replacement"))
-    lines = [_line(x) for x in payload.get("lines", [])] if replacing else []
-    units: dict[str, list[str]] = payload.get("units", {})
-    orders: dict[str, list[str]] = payload.get("orders") or {}
-    owned: dict[str, list[str]] | None = payload.get("centers")
-    for power in payload.get("powers", []):
+def _welcome(welcome: Welcome, private_channels: list[int], *, shared: bool = False) -> discord.Embed:
+    game_map = variant_map(welcome.variant or "standard")
+    replacing = welcome.replacement
+    lines = [_line(x) for x in welcome.lines] if replacing else []
+    units = welcome.units
+    orders = welcome.orders or {}
+    owned = welcome.centers
+    for power in welcome.powers:
         lines.append(f"**{power_name(power)}**")
         if owned is not None:  # a game under way: the centers it owns now, not its home centers
             held = ", ".join(game_map.name_of(c) for c in owned.get(power, []))
@@ -268,42 +280,42 @@ def _welcome(payload: dict[str, Any], private_channels: list[int], *, shared: bo
         elif replacing:
             given = ", ".join(f"`{order}`" for order in orders.get(power, []))
             lines.append(f"Orders so far: {given or 'none yet'}")
-    game = payload.get("game") or {}
-    if payload.get("phase"):
+    if welcome.phase:
         which = "Now" if replacing else "First phase"
-        lines.append(f"\n{which}: {long_name(payload['phase'])}, {due(_deadline(payload))}.")
+        lines.append(f"\n{which}: {long_name(welcome.phase)}, {due(welcome.deadline)}.")
     if private_channels:
         label = "Your private channel" + ("s" if len(private_channels) > 1 else "")
         lines.append(f"{label}: " + ", ".join(f"<#{c}>" for c in private_channels))
     lines.append("")
     lines.append(HOW_TO_ORDER_HERE if shared else HOW_TO_ORDER)
     return discord.Embed(
-        title=safe(f"You play {powers_text(payload.get('powers', []))} in {game.get('name', '')}", limit=256),
+        title=safe(f"You play {powers_text(welcome.powers)} in {welcome.game_name}", limit=256),
         description="\n".join(lines)[:EMBED_DESCRIPTION_LIMIT],
         colour=COLOUR,
-    ).set_footer(text=f"Game #{game.get('id')}")
+    ).set_footer(text=f"Game #{welcome.game_id}")
 
 
-def _results(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> list[Outgoing]:
+def _results(results: PhaseResults, attachments: tuple[Attachment, ...]) -> list[Outgoing]:
     """The results embed with the orders map as its image (and the new position attached), then
     every order with its result, by power, as plain messages."""
-    embed = _embed(payload, with_deadline=False)
-    next_phase = payload.get("next_phase")
+    embed = _embed(results, with_deadline=False)
+    next_phase = results.next_phase
     if next_phase:
-        _add_text(embed, f"Next: **{long_name(next_phase)}**, {due(_deadline(payload))}.")
-    elif payload.get("game_over"):
+        _add_text(embed, f"Next: **{long_name(next_phase)}**, {due(results.deadline)}.")
+    elif results.game_over:
         _add_text(embed, "The game is over.")
     if attachments:
         embed.set_image(url=f"attachment://{attachments[0].filename}")
     first = Outgoing(embed=embed, attachments=list(attachments))
-    texts = chunks(orders_lines(payload))
+    texts = chunks(orders_lines(results.phase, results.orders))
     return [first] + [Outgoing(content=text) for text in texts if text]
 
 
-def orders_lines(payload: dict[str, Any]) -> list[str]:
-    """Every order of the phase with its result; what the players typed is escaped."""
-    lines = [f"**Orders and results, {long_name(payload.get('phase'))}**"]
-    for power, entries in sorted((payload.get("orders") or {}).items()):
+def orders_lines(phase: str | None, orders: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
+    """Every order of ``phase`` (power -> its orders with their results); what the players typed is
+    escaped."""
+    lines = [f"**Orders and results, {long_name(phase)}**"]
+    for power, entries in sorted(orders.items()):
         lines.append(f"**{power_name(power)}**")
         for entry in entries:
             lines.append(_result_line(entry))
@@ -312,7 +324,7 @@ def orders_lines(payload: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _result_line(entry: dict[str, Any]) -> str:
+def _result_line(entry: Mapping[str, Any]) -> str:
     mark = STATUS_MARK.get(entry.get("status") or "", "•")
     order = entry.get("order")
     typed = entry.get("input")
@@ -332,18 +344,18 @@ def _result_line(entry: dict[str, Any]) -> str:
     return f"{mark} {shown}"
 
 
-def _voided_orders(payload: dict[str, Any], *, shared: bool = False) -> discord.Embed:
+def _voided_orders(voided: VoidedOrders, *, shared: bool = False) -> discord.Embed:
     """A rollback gives a player back the orders it voided: what they typed, shown as typed; in a
     channel the moderators can read, only how many there were."""
-    typed = [str(line).replace("`", "'") for line in payload.get("orders", [])]
-    lines = payload.get("lines", [])[:1]
+    typed = [str(line).replace("`", "'") for line in voided.orders]
+    lines = list(voided.lines[:1])
     if shared:
         lines = [
             f"A moderator rolled the game back: the {plural(len(typed), 'order line')} you had sent for "
             "the phase it deleted are void. The moderators can read this channel, so I do not repeat "
             "them here."
         ]
-    embed = _embed({**payload, "lines": lines}, with_deadline=False)
+    embed = _embed(voided, with_deadline=False, lines=lines)
     if typed and not shared:
         block = "\n".join(typed)[: EMBED_DESCRIPTION_LIMIT - 600]
         _add_text(embed, f"```\n{block}\n```")
@@ -351,12 +363,12 @@ def _voided_orders(payload: dict[str, Any], *, shared: bool = False) -> discord.
     return embed
 
 
-def _final_post(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> list[Outgoing]:
+def _final_post(post: GameOver, attachments: tuple[Attachment, ...]) -> list[Outgoing]:
     """The result, the final map as the embed's image, the GIF attached; then the centers table."""
-    embed = _embed(payload, with_deadline=False)
+    embed = _embed(post, with_deadline=False)
     files = list(attachments)
-    for note in finalpost.final_embed(payload, embed, files):
+    for note in finalpost.final_embed(post, embed, files):
         _add_text(embed, note)
     _add_text(embed, "Every past phase stays available with `/history`; `/game export` gives the whole game.")
-    texts = finalpost.table_messages(payload.get("centers_by_year") or {})
+    texts = finalpost.table_messages(dict(post.centers_by_year))
     return [Outgoing(embed=embed, attachments=files)] + [Outgoing(content=text) for text in texts]

@@ -54,6 +54,7 @@ from gm.delivery.outbox import (
     SentMessages,
 )
 from gm.facade.reading import ReadingCases
+from gm.messages.kinds import CivilDisorder, PlayerLeft, PowerJoined, Replaced, TakeOverRequest
 from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
@@ -110,7 +111,7 @@ class DiscordSender:
             await self._with_places(message, reopen)
         channel = self.client.get_partial_messageable(message.channel_id)
         parts = with_buttons(message, render(message))
-        if message.payload.get("alert_moderators"):
+        if message.content.alert_moderators:
             call = await self._moderators_call(message)
             if call is not None:
                 parts = [call, *parts]
@@ -184,16 +185,18 @@ class DiscordSender:
         guild = self.client.get_guild(places.guild_id)
         if guild is None:
             raise RetriableSendError(f"server {places.guild_id} is not available yet")
-        payload = message.payload
-        if message.kind == "replaced":
-            powers = list(payload.get("powers", []))
-            new_user, old_user = payload.get("new_user_id"), payload.get("old_user_id")
-        elif message.kind == "player_left":  # the player who left loses their powers' places
-            powers = list(payload.get("powers", []))
-            new_user, old_user = None, payload.get("user_id")
+        content = message.content
+        if isinstance(content, Replaced):
+            powers = list(content.powers)
+            new_user, old_user = content.new_user_id, content.old_user_id
+        elif isinstance(content, PlayerLeft):  # the player who left loses their powers' places
+            powers = list(content.powers)
+            new_user, old_user = None, content.user_id
+        elif isinstance(content, PowerJoined):
+            powers = [content.power] if content.power else []
+            new_user, old_user = content.user_id, None
         else:
-            powers = [payload["power"]] if payload.get("power") else []
-            new_user, old_user = payload.get("user_id"), None
+            return
         if new_user is not None:
             await admit(guild, places, int(new_user), powers)
         if old_user is not None and old_user != new_user:
@@ -236,13 +239,13 @@ class DiscordSender:
 def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
     """The game channel's announcements of open seats get a "Take over" button per seat, and a
     request to take one over gets the moderators' "Approve" / "Decline" (cogs.ui.seats)."""
-    payload = message.payload
+    content = message.content
     if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
         return parts
-    if payload.get("open_seats"):
-        parts[-1].view = seat_view(message.game_id, [list(s) for s in payload["open_seats"]])
-    elif message.kind == "take_over_request" and payload.get("power") and payload.get("user_id"):
-        parts[-1].view = decision_view(message.game_id, str(payload["power"]), int(payload["user_id"]))
+    if isinstance(content, (PlayerLeft, CivilDisorder)) and content.open_seats:
+        parts[-1].view = seat_view(message.game_id, [list(s) for s in content.open_seats])
+    elif isinstance(content, TakeOverRequest) and content.power and content.user_id:
+        parts[-1].view = decision_view(message.game_id, content.power, content.user_id)
     return parts
 
 

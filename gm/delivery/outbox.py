@@ -34,6 +34,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.database import SessionFactory
 from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
 from gm.clock import Clock, utcnow
+from gm.messages.kinds import Message, read_message
 
 log = logging.getLogger(__name__)
 
@@ -69,24 +70,23 @@ class Target:
 
 def enqueue(
     session: AsyncSession,
+    message: Message,
     *,
-    game_id: int | None,
-    kind: str,
     target: Target,
-    payload: dict[str, Any],
     key: str,
     now: datetime,
     phase_id: int | None = None,
 ) -> OutboxEntry:
-    """Add a message to the session's transaction. ``key`` names the event uniquely (see module doc)."""
+    """Add ``message`` (one of gm.messages.kinds) to the session's transaction. ``key`` names the event
+    uniquely (see module doc)."""
     entry = OutboxEntry(
-        game_id=game_id,
+        game_id=message.game_id,
         phase_id=phase_id,
-        kind=kind,
+        kind=message.kind,
         target_kind=target.kind,
         target_power=target.power,
         target_user_id=target.user_id,
-        payload=payload,
+        payload=message.to_payload(),
         dedup_key=key,
         created_at=now,
         next_attempt_at=now,
@@ -133,6 +133,11 @@ class OutboxMessage:
     sent_parts: tuple[tuple[int, int], ...] = ()
     first_tried_at: datetime | None = None  # when an attempt was first made (None: this is the first)
     record_part: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
+
+    @property
+    def content(self) -> Message:
+        """What the message says, typed (gm.messages.kinds)."""
+        return read_message(self.kind, self.payload)
 
 
 SentMessages = Sequence[tuple[int, int]]

@@ -37,6 +37,7 @@ from db.models import (
 from engine.variants import game_map
 from gm.delivery.outbox import Target, enqueue
 from gm.messages import payloads as say
+from gm.messages.kinds import GameOver
 from gm.phases.worker import POSITION_MAP
 from gm.reading.lookup import game_phases
 
@@ -161,13 +162,9 @@ async def finish_game(
     map_phase_id, map_phase_name, map_kind = final_map
     enqueue(
         session,
-        game_id=game_id,
-        phase_id=last_phase.id,
-        kind="game_over",
-        target=Target.game_channel(),
-        payload=say.base(
-            game_id,
-            game.name,
+        GameOver(
+            game_id=game_id,
+            game_name=game.name,
             title=f"{game.name} is over",
             lines=[*result_lines(result), "Final centers, and the whole game in pictures:"],
             fields={say.power_name(p): str(n) for p, n in result["centers"].items() if n},
@@ -180,6 +177,8 @@ async def finish_game(
             centers_by_year=table,
             powers=powers,
         ),
+        phase_id=last_phase.id,
+        target=Target.game_channel(),
         key=f"game_over:{game_id}",
         now=now,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -26,6 +26,7 @@ from engine.variants import get_variant
 from gm.clock import Clock, utcnow
 from gm.delivery.pool import run_off_loop
 from gm.endings.ending import ANIMATION, FINAL_MAP
+from gm.messages.kinds import read_message
 from gm.phases.worker import POSITION_MAP
 from gm.reading.lookup import game_phases
 from render.animation import animation_work
@@ -168,11 +169,7 @@ async def _give_up_on_pictures(
     async with sessions() as session:
         entry = await session.get(OutboxEntry, entry_id)
         if entry is not None:
-            payload = dict(entry.payload)
-            payload["maps"] = [
-                {**r, "required": False} if (r["phase_id"], r["kind"]) in gone else r
-                for r in payload.get("maps", [])
-            ]
-            payload["pictures_failed"] = True
-            entry.payload = payload
+            post = read_message(entry.kind, entry.payload)
+            maps = [{**r, "required": False} if (r["phase_id"], r["kind"]) in gone else r for r in post.maps]
+            entry.payload = replace(post, maps=maps, pictures_failed=True).to_payload()  # type: ignore[call-arg]
         await session.commit()

@@ -46,6 +46,7 @@ from gm.delivery.outbox import Target, enqueue
 from gm.endings import ending
 from gm.errors import NoOpenVote, NotAVoter, OrdersClosed, PhaseBusy, VoteAlreadyOpen
 from gm.messages import payloads as say
+from gm.messages.kinds import VoteOpened, VoteResult
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
 
 DRAW = "draw"
@@ -139,13 +140,9 @@ async def propose(
     )
     enqueue(
         session,
-        game_id=game.id,
-        phase_id=phase.id,
-        kind="vote_opened",
-        target=Target.game_channel(),
-        payload=say.base(
-            game.id,  # type: ignore[arg-type]
-            game.name,
+        VoteOpened(
+            game_id=game.id,  # type: ignore[arg-type]
+            game_name=game.name,
             title=f"{game.name}: {info.title} is proposed",
             lines=[
                 "The surviving powers with a player present vote in secret with [[cmd:draw vote]] "
@@ -159,6 +156,8 @@ async def propose(
             proposal={"id": info.id, "kind": kind, "beneficiary": info.beneficiary},
             voters=sorted(voters),
         ),
+        phase_id=phase.id,
+        target=Target.game_channel(),
         key=f"vote_opened:{proposal.id}",
         now=now,
     )
@@ -252,19 +251,17 @@ async def lapse_open_proposals(session: AsyncSession, game: Game, phase: PhaseRe
         info = ProposalInfo.of(proposal, phase.name)
         enqueue(
             session,
-            game_id=game.id,
-            phase_id=phase.id,
-            kind="vote_result",
-            target=Target.game_channel(),
-            payload=say.base(
-                game.id,  # type: ignore[arg-type]
-                game.name,
+            VoteResult(
+                game_id=game.id,  # type: ignore[arg-type]
+                game_name=game.name,
                 title=f"{game.name}: {info.title} did not pass",
                 lines=["The phase closed before every voting power agreed; votes start afresh."],
                 phase=phase.name,
                 proposal={"id": info.id, "kind": info.kind, "beneficiary": info.beneficiary},
                 passed=False,
             ),
+            phase_id=phase.id,
+            target=Target.game_channel(),
             key=f"vote_result:{proposal.id}",
             now=now,
         )

@@ -30,7 +30,7 @@ from typing import Any
 
 
 def base(
-    game_id: int,
+    game_id: int | None,
     game_name: str,
     *,
     title: str,

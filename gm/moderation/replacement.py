@@ -27,6 +27,7 @@ from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import AlreadyJoined
 from gm.messages import payloads as say
+from gm.messages.kinds import ReplacedYou, Welcome
 from gm.moderation.shared import (
     Actor,
     ModerationResult,
@@ -179,13 +180,9 @@ async def hand_over_seat(
     ).all()
     enqueue(
         session,
-        game_id=game.id,
-        phase_id=phase.id,
-        kind="welcome",
-        target=Target.user(new_user_id),
-        payload=say.base(
-            game.id,  # type: ignore[arg-type]
-            game.name,
+        Welcome(
+            game_id=game.id,  # type: ignore[arg-type]
+            game_name=game.name,
             title=f"You play {names} in {game.name}",
             lines=[
                 SEAT_HANDED.get(how, SEAT_HANDED["moderator"]).format(names=names),
@@ -200,18 +197,16 @@ async def hand_over_seat(
             replacement=True,
             variant=game.variant,
         ),
+        phase_id=phase.id,
+        target=Target.user(new_user_id),
         key=f"welcome:{game.id}:{new_user_id}:mod{log.id}",
         now=now,
     )
     enqueue(
         session,
-        game_id=game.id,
-        phase_id=phase.id,
-        kind="replaced_you",
-        target=Target.user(old.user_id),
-        payload=say.base(
-            game.id,  # type: ignore[arg-type]
-            game.name,
+        ReplacedYou(
+            game_id=game.id,  # type: ignore[arg-type]
+            game_name=game.name,
             title=f"You no longer play {names} in {game.name}",
             lines=[
                 "A moderator gave your powers to another player. Thank you for playing."
@@ -220,6 +215,8 @@ async def hand_over_seat(
             ],
             powers=powers,
         ),
+        phase_id=phase.id,
+        target=Target.user(old.user_id),
         key=f"replaced_you:{game.id}:{old.user_id}:mod{log.id}",
         now=now,
     )

@@ -48,6 +48,7 @@ from gm.delivery.outbox import Target, enqueue
 from gm.endings.ending import ANIMATION, FINAL_MAP
 from gm.errors import GameNotStarted, GameOver, NothingToRollBack, PhaseBusy
 from gm.messages import payloads as say
+from gm.messages.kinds import RolledBack, VoidedOrders
 from gm.moderation.shared import Actor, ModerationResult, log_action, require_judge, require_moderator
 from gm.ordering.progress import phase_state
 from gm.phases.closer import queue_calls_to_order
@@ -281,13 +282,9 @@ def _announce(
         )
     enqueue(
         session,
-        game_id=game_id,
-        phase_id=target.id,
-        kind="rollback",
-        target=Target.game_channel(),
-        payload=say.base(
-            game_id,
-            game.name,
+        RolledBack(
+            game_id=game_id,
+            game_name=game.name,
             title=f"{game.name} is rolled back to {say.long_name(target.name)}",
             lines=lines,
             phase=target.name,
@@ -295,18 +292,17 @@ def _announce(
             maps=[say.map_ref(target.id, target.name, POSITION_MAP)],  # type: ignore[arg-type]
             voided_phase=void.name if void else None,
         ),
+        phase_id=target.id,
+        target=Target.game_channel(),
         key=f"rollback:{game_id}:{log_id}",
         now=now,
     )
     for user_id, lines_typed in returned.items():
         enqueue(
             session,
-            game_id=game_id,
-            kind="voided_orders",
-            target=Target.user(user_id),
-            payload=say.base(
-                game_id,
-                game.name,
+            VoidedOrders(
+                game_id=game_id,
+                game_name=game.name,
                 title=f"{game.name}: your {say.long_name(void.name)} orders were voided by a rollback",  # type: ignore[union-attr]
                 lines=[
                     f"A moderator rolled the game back to {say.long_name(target.name)}. "
@@ -316,6 +312,7 @@ def _announce(
                 phase=target.name,
                 orders=lines_typed,
             ),
+            target=Target.user(user_id),
             key=f"voided_orders:{game_id}:{log_id}:{user_id}",
             now=now,
         )

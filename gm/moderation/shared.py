@@ -28,6 +28,7 @@ from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
 from gm.messages import payloads as say
+from gm.messages.kinds import KINDS
 from gm.reading.info import GameInfo, PhaseInfo
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game, powers_of
 
@@ -229,22 +230,21 @@ def announce_action(
     kind: str = "moderation",
     **data: Any,
 ) -> None:
+    message_kind = KINDS[kind]  # Moderation, or Replaced for a seat that changed hands
     enqueue(
         session,
-        game_id=game.id,
-        phase_id=phase.id,
-        kind=kind,
-        target=Target.game_channel(),
-        payload=say.base(
-            game.id,  # type: ignore[arg-type]
-            game.name,
+        message_kind(
+            game_id=game.id,  # type: ignore[arg-type]
+            game_name=game.name,
             title=text,
             lines=lines,
             phase=phase.name,
             deadline=phase.deadline,
-            action=action,
+            action=action,  # type: ignore[call-arg]
             **data,
         ),
+        phase_id=phase.id,
+        target=Target.game_channel(),
         key=f"{kind}:{game.id}:{action}:{log.id}",
         now=now,
     )

@@ -24,6 +24,7 @@ from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.errors import AlreadyJoined, GameNotStarted, GameOver, NotAllowed, WrongGameState
 from gm.messages import payloads as say
+from gm.messages.kinds import TakeOverDeclined, TakeOverRequest
 from gm.moderation.replacement import hand_over_seat
 from gm.moderation.shared import (
     Actor,
@@ -104,17 +105,15 @@ async def decline_take_over(
     names = say.powers_text(powers)
     enqueue(
         session,
-        game_id=game.id,
-        phase_id=phase.id,
-        kind="take_over_declined",
-        target=Target.user(user_id),
-        payload=say.base(
-            game.id,  # type: ignore[arg-type]
-            game.name,
+        TakeOverDeclined(
+            game_id=game.id,  # type: ignore[arg-type]
+            game_name=game.name,
             title=f"{game.name}: your request to take over {names} was declined",
             lines=["A moderator declined it. You can ask them why, or join another game."],
             powers=powers,
         ),
+        phase_id=phase.id,
+        target=Target.user(user_id),
         key=f"take_over_declined:{game.id}:{wanted}:{user_id}:{log.id}",
         now=now,
     )
@@ -196,13 +195,9 @@ async def _request(
         return action_result(game, "take_over_request", message + " (asked already)", phase)
     enqueue(
         session,
-        game_id=game.id,
-        phase_id=phase.id,
-        kind="take_over_request",
-        target=Target.game_channel(),
-        payload=say.base(
-            game.id,  # type: ignore[arg-type]
-            game.name,
+        TakeOverRequest(
+            game_id=game.id,  # type: ignore[arg-type]
+            game_name=game.name,
             title=f"A member asks to take over {names}",
             lines=[
                 f"[[user:{user_id}]] asks to take over {names}.",
@@ -215,6 +210,8 @@ async def _request(
             user_id=user_id,
             alert_moderators=True,
         ),
+        phase_id=phase.id,
+        target=Target.game_channel(),
         key=key,
         now=now,
     )

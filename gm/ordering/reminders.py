@@ -15,6 +15,7 @@ from db.models import Game, GameStatus, PhaseRecord, PhaseStatus
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.messages import payloads as say
+from gm.messages.kinds import Reminder
 from gm.ordering.progress import phase_state
 
 log = logging.getLogger(__name__)
@@ -48,13 +49,9 @@ async def queue_reminders(
             continue
         enqueue(
             session,
-            game_id=game.id,
-            phase_id=phase_id,
-            kind="reminder",
-            target=Target.user(user),
-            payload=say.base(
-                game.id,  # type: ignore[arg-type]
-                game.name,
+            Reminder(
+                game_id=game.id,  # type: ignore[arg-type]
+                game_name=game.name,
                 title=f"{game.name}: {say.long_name(phase.name)} orders are due soon",
                 lines=[
                     f"{say.power_name(p)} has no orders for {', '.join(g)}." for p, g in gaps_by_power.items()
@@ -64,6 +61,8 @@ async def queue_reminders(
                 missing={p: list(g) for p, g in gaps_by_power.items()},
                 hours_before=hours,
             ),
+            phase_id=phase_id,
+            target=Target.user(user),
             key=keys[user],
             now=now,
         )

@@ -24,7 +24,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -384,11 +384,7 @@ def _announce(
     next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None
     enqueue(
         session,
-        game_id=game_id,
-        phase_id=phase_id,
-        kind="phase_results",
-        target=Target.game_channel(),
-        payload=outcome.results_payload(
+        outcome.results_payload(
             game_id=game_id,
             game_name=game.name,
             phase_id=phase_id,
@@ -401,6 +397,8 @@ def _announce(
             maps=list(answer.get("maps", {})),
             game_over=game_over,
         ),
+        phase_id=phase_id,
+        target=Target.game_channel(),
         key=f"phase_results:{phase_id}",
         now=now,
     )
@@ -431,7 +429,7 @@ def queue_calls_to_order(
         before=None if reopened else state.board,
     )
     notified: set[int] = set()  # a player of several powers is mentioned once, on the first call
-    for power, payload in calls.items():
+    for power, call in calls.items():
         if state.active(power):
             player = state.player_of.get(power)
             choice = notify_choice(player.notify if player is not None else None)
@@ -444,11 +442,9 @@ def queue_calls_to_order(
                 notified.add(ping)
             enqueue(
                 session,
-                game_id=game.id,
+                replace(call, reopened=reopened, ping_user_id=ping),
                 phase_id=phase.id,
-                kind="phase_opened",
                 target=target,
-                payload={**payload, "reopened": reopened, "ping_user_id": ping},
                 key=f"phase_opened:{phase.id}:{power}{key_suffix}",
                 now=now,
             )

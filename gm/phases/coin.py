@@ -18,6 +18,7 @@ from db.models import Game, GameLogEntry, PhaseRecord, Player, PowerAssignment
 from engine.variants import CoinFlip
 from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.messages import payloads as say
+from gm.messages.kinds import KINDS
 from gm.phases.disorder import Bookkeeping
 
 FLIP = "coin_flip"
@@ -127,11 +128,9 @@ async def _announce(
         return
     enqueue(
         session,
-        game_id=game.id,
+        KINDS[kind](game_id=game.id, game_name=game.name, title=title, lines=lines, **data),  # type: ignore[arg-type]
         phase_id=closing.id,
-        kind=kind,
         target=Target.game_channel(),
-        payload=say.base(game.id, game.name, title=title, lines=lines, **data),  # type: ignore[arg-type]
         key=full_key,
         now=now,
     )

@@ -26,6 +26,7 @@ from db.models import Game, GameLogEntry, Player, PlayerStatus, PowerAssignment
 from gm.delivery.outbox import Target, enqueue
 from gm.endings import ending
 from gm.messages import payloads as say
+from gm.messages.kinds import CivilDisorder
 from gm.ordering.progress import PhaseState
 from gm.phases.results import Missed
 from gm.setup.settings import seat_offer
@@ -153,13 +154,9 @@ def announce_civil_disorder(
     verb = "is" if len(powers) == 1 else "are"
     enqueue(
         session,
-        game_id=game.id,
-        phase_id=phase_id,
-        kind="civil_disorder",
-        target=Target.game_channel(),
-        payload=say.base(
-            game.id,  # type: ignore[arg-type]
-            game.name,
+        CivilDisorder(
+            game_id=game.id,  # type: ignore[arg-type]
+            game_name=game.name,
             title=f"{names} {verb} in civil disorder",
             lines=[
                 *(one.why for one in fallen),
@@ -173,6 +170,8 @@ def announce_civil_disorder(
             alert_moderators=alert_moderators,
             **seat_offer(game, [one.powers for one in fallen]),
         ),
+        phase_id=phase_id,
+        target=Target.game_channel(),
         key=key,
         now=now,
     )
@@ -180,13 +179,9 @@ def announce_civil_disorder(
         mine = say.powers_text(one.powers)
         enqueue(
             session,
-            game_id=game.id,
-            phase_id=phase_id,
-            kind="civil_disorder",
-            target=Target.user(one.user_id),
-            payload=say.base(
-                game.id,  # type: ignore[arg-type]
-                game.name,
+            CivilDisorder(
+                game_id=game.id,  # type: ignore[arg-type]
+                game_name=game.name,
                 title=f"{game.name}: {mine} {'is' if len(one.powers) == 1 else 'are'} in civil disorder",
                 lines=[
                     one.why_you,
@@ -197,6 +192,8 @@ def announce_civil_disorder(
                 ],
                 powers=one.powers,
             ),
+            phase_id=phase_id,
+            target=Target.user(one.user_id),
             key=f"{key}:dm:{one.user_id}",
             now=now,
         )

@@ -9,6 +9,7 @@ from typing import Any
 
 from gm.endings.ending import survivors
 from gm.messages import payloads as say
+from gm.messages.kinds import PhaseOpened, PhaseResults
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import Duty, duties, missing
 from gm.phases.worker import ORDERS_MAP, POSITION_MAP
@@ -117,7 +118,7 @@ def results_payload(
     next_phase: tuple[int, str, datetime | None] | None,
     maps: list[str],
     game_over: dict[str, Any] | None,
-) -> dict[str, Any]:
+) -> PhaseResults:
     by_power: dict[str, list[dict[str, Any]]] = {}
     for line in result.get("orders", []):
         by_power.setdefault(line["power"], []).append(
@@ -132,9 +133,9 @@ def results_payload(
     if next_phase is not None and POSITION_MAP in maps:
         map_refs.append(say.map_ref(next_phase[0], next_phase[1], POSITION_MAP))
     fields = {say.power_name(p): str(n) for p, n in counts.items() if n}
-    return say.base(
-        game_id,
-        game_name,
+    return PhaseResults(
+        game_id=game_id,
+        game_name=game_name,
         title=f"{game_name}: {say.long_name(phase_name)} results",
         lines=lines,
         fields=fields,
@@ -158,7 +159,7 @@ def opened_payloads(
     adjustments: dict[str, int] | None,
     deadline: datetime | None,
     before: Any | None = None,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, PhaseOpened]:
     """power -> the message calling it to order in the new phase, for powers that have something to do:
     a personal summary first (what happened to its units and centers since ``before``, the board the
     previous phase started from), then what it must order."""
@@ -167,9 +168,9 @@ def opened_payloads(
     for power, duty in duties(board, adjustments).items():
         if not duty.has_work:
             continue
-        out[power] = say.base(
-            game_id,
-            game_name,
+        out[power] = PhaseOpened(
+            game_id=game_id,
+            game_name=game_name,
             title=f"{say.power_name(power)}: {say.long_name(phase_name)} orders",
             lines=[*summary_lines(power, board, before), *_duty_lines(duty, board)],
             phase=phase_name,

@@ -37,6 +37,7 @@ from gm.errors import (
     WrongPlayerCount,
 )
 from gm.messages import payloads as say
+from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, Welcome
 from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
@@ -152,15 +153,13 @@ async def join_game(
         await session.flush()
         enqueue(
             session,
-            game_id=game.id,
-            kind="game_full",
-            target=Target.user(game.creator_id),
-            payload=say.base(
-                game.id,  # type: ignore[arg-type]
-                game.name,
+            GameIsFull(
+                game_id=game.id,  # type: ignore[arg-type]
+                game_name=game.name,
                 title=f"{game.name} is full",
                 lines=[f"All {settings.players} players have joined: start it with [[cmd:game start]]."],
             ),
+            target=Target.user(game.creator_id),
             key=f"full:{game.id}:{log.id}",
             now=now,
         )
@@ -186,12 +185,9 @@ async def leave_game(
         names = " and ".join(say.power_name(p) for p in powers)
         enqueue(
             session,
-            game_id=game.id,
-            kind="player_left",
-            target=Target.game_channel(),
-            payload=say.base(
-                game.id,  # type: ignore[arg-type]
-                game.name,
+            PlayerLeft(
+                game_id=game.id,  # type: ignore[arg-type]
+                game_name=game.name,
                 title=f"{names}: the player has left",
                 lines=[f"{names} will hold in civil disorder until a moderator finds a replacement."],
                 powers=powers,
@@ -199,6 +195,7 @@ async def leave_game(
                 alert_moderators=True,  # a seat to fill: the moderators are the ones who can
                 **seat_offer(game, [powers]),
             ),
+            target=Target.game_channel(),
             key=f"player_left:{game.id}:{player.id}:{now.isoformat()}",
             now=now,
         )
@@ -449,13 +446,9 @@ def _announce_start(
     ]
     enqueue(
         session,
-        game_id=game_id,
-        phase_id=phase.id,
-        kind="game_started",
-        target=Target.game_channel(),
-        payload=say.base(
-            game_id,
-            game.name,
+        GameStarted(
+            game_id=game_id,
+            game_name=game.name,
             title=f"{game.name} has started: {say.long_name(phase.name)}",
             lines=lines,
             phase=phase.name,
@@ -466,6 +459,8 @@ def _announce_start(
             # gm.reading.history.phase_map); without it the post goes out all the same
             maps=[say.map_ref(phase.id, phase.name, POSITION_MAP)],  # type: ignore[arg-type]
         ),
+        phase_id=phase.id,
+        target=Target.game_channel(),
         key=f"game_started:{game_id}",
         now=now,
     )
@@ -478,13 +473,9 @@ def _announce_start(
         names = " and ".join(say.power_name(p) for p in powers)
         enqueue(
             session,
-            game_id=game_id,
-            phase_id=phase.id,
-            kind="welcome",
-            target=Target.user(user),
-            payload=say.base(
-                game_id,
-                game.name,
+            Welcome(
+                game_id=game_id,
+                game_name=game.name,
                 title=f"You play {names} in {game.name}",
                 lines=[f"{say.power_name(p)}: {', '.join(us)}" for p, us in units.items()],
                 phase=phase.name,
@@ -493,6 +484,8 @@ def _announce_start(
                 units=units,
                 variant=game.variant,
             ),
+            phase_id=phase.id,
+            target=Target.user(user),
             key=f"welcome:{game_id}:{user}",
             now=now,
         )

@@ -12,6 +12,8 @@ from bot import DiplomacyBot
 from db.models import OutboxEntry
 from gm.clock import utcnow
 from gm.delivery.outbox import Target, deliver_pending, enqueue
+from gm.messages.kinds import Message as Notice
+from gm.messages.kinds import PhaseResults
 from gm.ordering.reminders import queue_reminders
 from gm.reading.info import GameInfo
 from gm.setup.games import get_game
@@ -170,14 +172,13 @@ async def _long_results(bot: DiplomacyBot, game_id: int, key: str) -> None:
     async with bot.services.gamemaster.sessions() as session:
         enqueue(
             session,
-            game_id=game_id,
-            kind="phase_results",
+            PhaseResults(
+                game_id=game_id,
+                title="Long: Spring 1901 Movement results",
+                phase="S1901M",
+                orders={"FRANCE": [entry] * 40},
+            ),
             target=Target.game_channel(),
-            payload={
-                "title": "Long: Spring 1901 Movement results",
-                "phase": "S1901M",
-                "orders": {"FRANCE": [entry] * 40},
-            },
             key=key,
             now=utcnow(),
         )
@@ -235,10 +236,8 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
             for game_id in (first, second):
                 enqueue(
                     session,
-                    game_id=game_id,
-                    kind="note",
+                    Notice(game_id=game_id, title=f"News of game {game_id}"),
                     target=Target.game_channel(),
-                    payload={"title": f"News of game {game_id}"},
                     key=f"news:{game_id}",
                     now=utcnow(),
                 )

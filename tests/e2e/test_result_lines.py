@@ -29,7 +29,7 @@ def test_default_lines_say_whether_an_order_was_given_and_never_repeat_the_reaso
             ],
         },
     }
-    lines = orders_lines(payload)
+    lines = orders_lines(payload["phase"], payload["orders"])
     assert "▫️ `A PAR H` (no valid order)" in lines
     assert "▫️ `A MUN H` (no order given)" in lines
     assert "❌ `A KIE H`: no order: dislodged by A HOL - KIE (2 vs 1)" in lines

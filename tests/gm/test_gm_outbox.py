@@ -23,6 +23,7 @@ from gm.delivery.outbox import (
     enqueue,
     release_stale_claims,
 )
+from gm.messages.kinds import Message
 from gm.setup import games
 from tests.gm.conftest import T0, make_started_game
 
@@ -57,10 +58,8 @@ async def queue(sessions: SessionFactory, game_id: int | None, target: Target, n
         for i in range(n):
             enqueue(
                 s,
-                game_id=game_id,
-                kind="note",
+                Message(game_id=game_id, title=f"{tag}{i}"),
                 target=target,
-                payload={"title": f"{tag}{i}"},
                 key=f"{tag}:{i}",
                 now=T0,
             )

@@ -16,7 +16,7 @@ def calls(board: dict, before: dict | None, adjustments: dict | None = None) -> 
         deadline=None,
         before=Board.from_json(before) if before else None,
     )
-    return {power: payload["lines"] for power, payload in payloads.items()}
+    return {power: list(call.lines) for power, call in payloads.items()}
 
 
 def test_a_retreat_says_who_dislodged_the_unit_and_where_it_may_go() -> None:
