@@ -64,6 +64,7 @@ class OrderMenu:
 
     view: OrdersView
     powers: tuple[PowerMenu, ...]
+    variant: str = "standard"
 
     @property
     def game_id(self) -> int:
@@ -114,4 +115,4 @@ async def order_menu(
         )
         for power in powers
     )
-    return OrderMenu(view=view, powers=menus)
+    return OrderMenu(view=view, powers=menus, variant=game.variant)

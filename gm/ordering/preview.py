@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gm.errors import NotAllowed, OrdersClosed
+from gm.errors import OrdersClosed
 from gm.messages import payloads as say
 from gm.ordering.drawing import preview_request, preview_title
 from gm.ordering.progress import phase_state
@@ -42,8 +42,6 @@ async def preview_of(
     game = await load_game(session, game_id)
     require_started(game)
     _player, powers = await load_player_and_powers(session, game, user_id)
-    if not powers:
-        raise NotAllowed(f"You hold no power in {game.name}.", "Only players with a power have orders.")
     phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase yet.")
