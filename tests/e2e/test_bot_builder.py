@@ -24,7 +24,7 @@ from tests.e2e.bot_helpers import (
     started_game,
 )
 from tests.e2e.fakediscord import FakeDiscord, Message, User
-from tests.e2e.fakediscord.state import walk_components
+from tests.e2e.fakediscord.state import InteractionKind, walk_components
 
 SELECT = 3
 
@@ -240,4 +240,153 @@ async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_by_taps_alo
             "A PAR",
         }
         assert await units(bot, game_id, "GERMANY") == {"F KIE", "A BER", "A BUR"}
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_the_preview_map_is_its_authors_alone_and_draws_only_their_orders(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Previews")
+        france, germany = table.player("FRANCE"), table.player("GERMANY")
+        for user, typed in ((france, "A Par-Bur; F Bre-MAO"), (germany, "A Mun-Bur; F Kie-Den")):
+            await ask(fake, user, "order", channel=table.general, text=typed)
+
+        handle = await fake.slash(france, "orders", "show", channel=table.general)
+        shown = await handle.message()
+        assert handle.interaction.response_type == 5, (
+            "deferred first: the map is drawn after the answer began"
+        )
+        assert shown.ephemeral and "`A PAR - BUR`" in shown.content and "`F BRE - MAO`" in shown.content
+        mine = await expected_preview(bot, game_id, {"FRANCE": ["A PAR - BUR", "F BRE - MAO"]})
+        everyone = await expected_preview(
+            bot,
+            game_id,
+            {"FRANCE": ["A PAR - BUR", "F BRE - MAO"], "GERMANY": ["A MUN - BUR", "F KIE - DEN"]},
+        )
+        assert shown.files() == {"S1901M-my-orders.png": mine} and mine != everyone
+        assert f"tap:{game_id}:S1901M:open" in shown.custom_ids(), "Order by tap under the list"
+        for other in [u for u in [*table.players, table.mod, table.onlooker] if u is not france]:
+            seen = [m for m in fake.visible_messages(other) if any(a.data == mine for a in m.attachments)]
+            assert seen == [] and not any("S1901M-my-orders" in t for t in fake.seen_texts(other))
+
+        theirs = await ask(fake, germany, "orders", "show", channel=table.general)
+        germany_only = {"GERMANY": ["A MUN - BUR", "F KIE - DEN"]}
+        phase = await current_phase(bot, game_id)
+        title = preview_title("Spring 1901 Movement", ["GERMANY"])
+        assert theirs.files() == {
+            "S1901M-my-orders.png": render_preview(
+                preview_request(phase.board, "standard", germany_only, title)
+            )
+        }
+
+        in_dm = await ask(fake, france, "orders", "show")  # by direct message: there, in the DM
+        assert fake.world.channel(in_dm.channel_id).is_dm and in_dm.files() == {"S1901M-my-orders.png": mine}
+        plain = await ask(fake, france, "orders", "show", channel=table.general, map=False)
+        assert plain.files() == {} and "`A PAR - BUR`" in plain.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_typed_and_tapped_orders_mix_and_the_later_one_counts(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Mixed")
+        france = table.player("FRANCE")
+        await ask(fake, france, "order", channel=table.general, text="A Par H")
+        builder = await open_builder(fake, france, table)
+        assert "`A PAR` ➜ `A PAR H`" in builder.content, "a typed order shows in the builder"
+        builder = await tap(fake, france, builder, "PAR", "move", "BUR")
+        assert "✅ `A PAR - BUR` (replaces `A PAR H`)" in builder.content
+        typed = await ask(fake, france, "order", channel=table.general, text="A Par-Gas")
+        assert "(replaces `A PAR - BUR`)" in typed.content, "a typed order replaces a tapped one"
+        kinds = await pick(fake, france, builder, "PAR")
+        assert "now `A PAR - GAS`" in kinds.content
+        form = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
+        assert form.input("orders").get("value") == "A PAR - GAS"
+        shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
+        assert "`A PAR - GAS`" in shown.content and "BUR" not in shown.content
+        assert (await current_phase(bot, game_id)).name == "S1901M"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Refusals")
+        france = table.player("FRANCE")
+        spring = f"tap:{game_id}:S1901M:open"
+        [welcome] = [m for m in fake.dm_messages(france) if spring in m.custom_ids()]
+        builder = await (await fake.click(france, welcome, spring)).message()
+        assert builder.ephemeral and "`A PAR` ➜ no order yet" in builder.content
+        kinds = await pick(fake, france, builder, "PAR")
+
+        # a click that reaches the bot on France's builder from another player (Discord shows an
+        # ephemeral message to its recipient only, but the bot does not rely on it)
+        other = table.player("GERMANY")
+        hold = next(c for c in kinds.custom_ids() if c.endswith(":do:PAR:hold"))
+        forged = await fake._interact(
+            InteractionKind.MESSAGE_COMPONENT,
+            other,
+            fake.world.channel(kinds.channel_id),
+            {"custom_id": hold, "component_type": 2},
+            f"{other.username} clicking {hold!r}",
+            source=kinds,
+            source_revisions=len(kinds.revisions),
+        )
+        answer = await forged.message()
+        assert answer.ephemeral and answer.id != kinds.id
+        assert "belongs to another player" in answer.content and "Nothing was changed" in answer.content
+        shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
+        assert "**France** has no orders yet" in shown.content
+
+        # stale: the phase closes under the open builders
+        second = await open_builder(fake, france, table)
+        await deadline_passes(bot, fake, game_id)
+        assert (await current_phase(bot, game_id)).name == "F1901M"
+        before = len(kinds.revisions)
+        late = await press(fake, france, kinds, ":do:PAR:hold")
+        assert late.ephemeral and late.id != kinds.id
+        assert (
+            "The Spring 1901 Movement orders are closed" in late.content and "/orders build" in late.content
+        )
+        assert len(kinds.revisions) == before, "the stale builder is left as it was"
+        late = await press(fake, france, kinds, ":go:t:PAR:move")
+        assert "orders are closed" in late.content
+        late = await pick(fake, france, second, "MAR")
+        assert "orders are closed" in late.content and "MAR" in offered(second)
+        late = await (await fake.click(france, welcome, spring)).message()
+        assert "orders are closed" in late.content
+        shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
+        assert "**France** has no orders yet" in shown.content and "Fall 1901" in shown.content
+
+        # someone else: the moderator reads France's channel, and taps "Order by tap" under its call
+        channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
+        fall = f"tap:{game_id}:F1901M:open"
+        [call] = [m for m in bot_messages(fake, channel) if fall in m.custom_ids()]
+        refused = await (await fake.click(table.mod, call, fall)).message()
+        assert refused.ephemeral and "You are not playing in Refusals" in refused.content
+        mine = await (await fake.click(france, call, fall)).message()
+        assert (
+            mine.ephemeral
+            and "Fall 1901 Movement" in mine.content
+            and "`A PAR` ➜ no order yet" in mine.content
+        )
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_builder_keeps_working_after_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Restarts")
+        france = table.player("FRANCE")
+        kinds = await pick(fake, france, await open_builder(fake, france, table), "MAR")
+    async with running(fake, tmp_path):
+        moves = await press(fake, france, kinds, ":go:t:MAR:move")
+        builder = await pick(fake, france, moves, "PIE")
+        assert "✅ `A MAR - PIE`" in builder.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
