@@ -238,10 +238,10 @@ class DiscordSender:
 def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
     """The game channel's announcements of open seats get a "Take over" button per seat, and a
     request to take one over gets the moderators' "Approve" / "Decline" (cogs.ui.seats). A call to
-    order (by DM or in a power's channel), and the welcome that is the first phase's, get "Order by
-    tap", which opens the order builder (cogs.ui.builder) privately for whoever taps it."""
+    order (by DM or in a power's channel), the welcome that is the first phase's, and a reminder get
+    "Order by tap", which opens the order builder (cogs.ui.builder) privately for whoever taps it."""
     payload = message.payload
-    calls = ("phase_opened", "welcome")
+    calls = ("phase_opened", "welcome", "reminder")
     if parts and message.game_id is not None and message.kind in calls and payload.get("phase"):
         parts[-1].view = opener_view(message.game_id, str(payload["phase"]))
         return parts

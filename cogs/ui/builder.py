@@ -423,7 +423,7 @@ async def _menu(interaction: discord.Interaction, builder: Builder) -> OrderMenu
 def _stale(closed: OrdersClosed) -> OrdersClosed:
     """gm's refusal for a builder of a phase that has passed, pointing to a new builder."""
     message = closed.message if "Nothing was" in closed.message else f"{closed.message} Nothing was changed."
-    return OrdersClosed(message, "Open a new order builder with /orders build once the next phase opens.")
+    return OrdersClosed(message, "Open a new order builder for the current phase with /orders build.")
 
 
 def _entry(menu: OrderMenu, key: str | None) -> tuple[PowerMenu, UnitOrders]:

@@ -222,3 +222,16 @@ def test_the_opener_and_the_builder_components_do_not_match_each_other() -> None
     for custom_id in ("tap:12:S1901M:99:go:u", "tap:12:S1901M:99:u#0", "tap:12:S1901M:99:map"):
         assert not opener.fullmatch(custom_id)
     assert not BUTTON.fullmatch("tap:12:S1901M:open") and not SELECT.fullmatch("tap:12:S1901M:open")
+
+
+async def test_a_player_of_two_powers_taps_the_orders_of_both() -> None:
+    board = Board.initial(game_map("standard"), variant="standard")
+    menu = menu_of(board, ["AUSTRIA", "FRANCE"], "standard")
+    content, view = draw(menu, BUILDER, Screen())
+    [select] = [i for i in check_limits(content, view) if i["type"] == 3]
+    assert [o["label"] for o in select["options"]][:2] == [
+        "Austria · A BUD · Budapest",
+        "Austria · F TRI · Trieste",
+    ]
+    assert "France · A PAR · Paris" in [o["label"] for o in select["options"]]
+    assert reachable(menu) == every_order(menu)
