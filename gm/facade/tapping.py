@@ -25,9 +25,7 @@ class ChosenOrder:
 
 
 class TappingCases(GamemasterCore):
-    async def order_menu(
-        self, game_id: int, user_id: int, *, expected_phase: str | None = None
-    ) -> OrderMenu:
+    async def order_menu(self, game_id: int, user_id: int, *, expected_phase: str | None = None) -> OrderMenu:
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
         each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder)."""
         async with self.sessions() as session:
