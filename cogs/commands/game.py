@@ -129,15 +129,6 @@ def reminder_option(typed: str) -> tuple[float, ...]:
     return tuple(text.hours_in_minutes("reminders", h) / 60 for h in hours)
 
 
-def duration(minutes: int) -> str:
-    days, rest = divmod(minutes, 24 * 60)
-    hours, mins = divmod(rest, 60)
-    parts = [text.plural(days, "day")] if days else []
-    parts += [text.plural(hours, "hour")] if hours else []
-    parts += [text.plural(mins, "minute")] if mins else []
-    return " ".join(parts) or "0 minutes"
-
-
 def pick_variant(variant: str | None, players: int | None) -> tuple[str, int | None]:
     """The variant and player count /game create means: a count alone picks the variant played by that
     many (two players: the 1914 game); a variant alone its own count when it has only one."""
@@ -177,7 +168,7 @@ def reminders_text(settings: GameSettings) -> str:
         ("adjustment", settings.adjustment_minutes),
     ):
         hours = effective_reminders(settings.reminder_hours, minutes)
-        words = " and ".join(duration(round(h * 60)) for h in hours) or "none"
+        words = " and ".join(text.duration(round(h * 60)) for h in hours) or "none"
         said.setdefault(words, []).append(kind)
     if len(said) == 1:
         words = next(iter(said))
@@ -190,8 +181,9 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         *([variant_line(variant)] if variant is not None else []),
         f"**Players:** {settings.players}",
         f"**Press:** {PRESS_LABELS.get(settings.press, settings.press)}",
-        f"**Phases:** movement {duration(settings.movement_minutes)}, retreats "
-        f"{duration(settings.retreat_minutes)}, adjustments {duration(settings.adjustment_minutes)}",
+        f"**Phases:** movement {text.duration(settings.movement_minutes)}, retreats "
+        f"{text.duration(settings.retreat_minutes)}, "
+        f"adjustments {text.duration(settings.adjustment_minutes)}",
         "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
         f"**Reminders:** {reminders_text(settings)}",
         f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
@@ -221,7 +213,7 @@ def status_lines(view: GameStatusView) -> list[str]:
         lines.extend(f"- <@{p.user_id}>" for p in game.players)
     if view.phase is not None and game.status in ("active", "paused"):
         if view.paused:
-            left = f", {duration(view.remaining_seconds // 60)} left" if view.remaining_seconds else ""
+            left = f", {text.duration(view.remaining_seconds // 60)} left" if view.remaining_seconds else ""
             lines.append(f"Now: **{view.phase.long_name}**, paused by a moderator{left}")
         else:
             lines.append(f"Now: **{view.phase.long_name}**, {text.due(view.phase.deadline)}")

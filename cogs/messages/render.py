@@ -17,7 +17,18 @@ from typing import Any
 import discord
 
 from cogs.messages import final_post as finalpost
-from cogs.shared.text import EMBED_DESCRIPTION_LIMIT, chunks, due, plural, power_name, powers_text, safe, when
+from cogs.shared.text import (
+    EMBED_DESCRIPTION_LIMIT,
+    chunks,
+    due,
+    plural,
+    power_name,
+    powers_text,
+    safe,
+    safe_keeping_users,
+    when,
+    word,
+)
 from engine import Phase
 from engine.variants import game_map as variant_map
 from gm.delivery.outbox import Attachment, OutboxMessage, OutboxTarget
@@ -27,7 +38,7 @@ TITLE_LIMIT = 256
 FIELD_LIMIT = 25
 STATUS_MARK = {"succeeded": "✅", "failed": "❌", "invalid": "⚠️"}
 DEFAULT_MARK = "▫️"  # a unit nobody ordered, which held (or disbanded) without trouble
-MENTION = re.compile(r"<@[!&]?\d+>")
+MENTION = re.compile(r"<@[!&]?\d+>|\[\[user:\d+\]\]")
 PRESS_TEXT = {
     "threads": "Each player has a private channel, and private threads for talks with each other power.",
     "channels": "Each player has a private channel, and private channels for talks with each other power.",
@@ -186,13 +197,15 @@ def _embed(
     if deadline is not None and with_deadline:
         lines.append(f"**Deadline:** {when(deadline)}")
     embed = discord.Embed(
-        title=safe(title, limit=TITLE_LIMIT),
+        title=safe_keeping_users(title, limit=TITLE_LIMIT),
         description=chunks(lines, EMBED_DESCRIPTION_LIMIT)[0] or None,
         colour=COLOUR,
     )
     for item in payload.get("fields", [])[:FIELD_LIMIT]:
         embed.add_field(
-            name=safe(item["name"], limit=256), value=safe(item["value"], limit=1024), inline=True
+            name=safe(item["name"], limit=256),
+            value=safe_keeping_users(item["value"], limit=1024),
+            inline=True,
         )
     game = payload.get("game") or {}
     if game:
@@ -217,7 +230,7 @@ def _add_text(embed: discord.Embed, text: str) -> None:
 
 
 def _line(text: str) -> str:
-    return discord.utils.escape_markdown(str(text))
+    return word(discord.utils.escape_markdown(str(text)))
 
 
 def long_name(phase: str | None) -> str:

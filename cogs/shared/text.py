@@ -16,7 +16,10 @@ from datetime import datetime
 import discord
 
 from gm.errors import InvalidSettings
+from gm.messages.words import duration, long_name, plural, power_name, powers_text
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
+
+__all__ = ["duration", "long_name", "plural", "power_name", "powers_text"]  # the words gm uses too
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -33,19 +36,22 @@ def safe(text: str, *, limit: int | None = None) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(flat))
 
 
+GM_USER = re.compile(r"\[\[user:(\d+)\]\]")
+GM_COMMAND = re.compile(r"\[\[cmd:([a-z ]+)\]\]")
+
+
+def word(text: str) -> str:
+    """gm's references in Discord's words: a member (``[[user:42]]``) becomes a mention (shown as a
+    name; allowed_mentions decides who is notified), a command (``[[cmd:game list]]``) its slash
+    command (``/game list``). gm never writes Discord's syntax itself (another adapter words them its
+    own way)."""
+    return GM_COMMAND.sub(r"/\1", GM_USER.sub(r"<@\1>", text))
+
+
 def safe_keeping_users(text: str, *, limit: int | None = None) -> str:
-    """A gm sentence made inert like :func:`safe` (the game name in it is user text), keeping its
-    ``<@id>`` user mentions, which are the bot's own (shown as names; allowed_mentions stops pings)."""
-    return USER_MENTION.sub(r"<@\1>", safe(text, limit=limit))
-
-
-def power_name(power: str) -> str:
-    return power.capitalize()
-
-
-def powers_text(powers: Iterable[str]) -> str:
-    names = [power_name(p) for p in powers]
-    return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+    """A gm sentence made inert like :func:`safe` (the game name in it is user text), its references
+    to members and commands worded for Discord (:func:`word`): the mentions are the bot's own."""
+    return word(USER_MENTION.sub(r"<@\1>", safe(text, limit=limit)))
 
 
 PAUSED = "no deadline while the game is paused"
@@ -66,10 +72,6 @@ def due(moment: datetime | None) -> str:
 def when_short(moment: datetime) -> str:
     """A past moment, e.g. in a log: Discord's short date and time in the reader's zone."""
     return discord.utils.format_dt(moment, "f")
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:

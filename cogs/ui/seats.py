@@ -57,7 +57,10 @@ class TakeOverButton(
         await services.gamemaster.game_on_server(self.game_id, interaction.guild_id)
         result = await services.gamemaster.take_over(self.game_id, interaction.user.id, self.power)
         if result.action == "take_over_request":
-            await send(interaction, [result.message, "You will get a direct message either way."])
+            await send(
+                interaction,
+                [text.safe_keeping_users(result.message), "You will get a direct message either way."],
+            )
             return
         powers = text.powers_text(result.details["replacement"].powers)
         await send(

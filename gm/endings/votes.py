@@ -116,7 +116,7 @@ async def propose(
         info = ProposalInfo.of(existing, phase.name)
         raise VoteAlreadyOpen(
             f"{info.title[0].upper()}{info.title[1:]} is already proposed in {game.name} this phase.",
-            "Vote on it with /draw vote; it passes if every voting power says yes.",
+            "Vote on it with [[cmd:draw vote]]; it passes if every voting power says yes.",
         )
     proposal = Proposal(
         game_id=game.id,  # type: ignore[arg-type]
@@ -148,7 +148,7 @@ async def propose(
             game.name,
             title=f"{game.name}: {info.title} is proposed",
             lines=[
-                "The surviving powers with a player present vote in secret with /draw vote "
+                "The surviving powers with a player present vote in secret with [[cmd:draw vote]] "
                 f"({say.powers_text(sorted(voters))}).",
                 "It passes only if all of them say yes before this phase closes; "
                 "nobody is told who voted what."
@@ -194,7 +194,7 @@ async def cast_vote(
         what = "a draw" if kind == DRAW else f"a concession to {say.power_name(beneficiary)}"
         raise NoOpenVote(
             f"Nobody has proposed {what} in {game.name} this phase.",
-            "Propose it with /draw propose; votes start afresh every phase.",
+            "Propose it with [[cmd:draw propose]]; votes start afresh every phase.",
         )
     info = ProposalInfo.of(proposal, phase.name)
     return await _cast(session, game, phase, player, proposal, info, mine, voters, yes, user_id, now)

@@ -16,7 +16,7 @@ from gm.setup.games import get_game
 
 class ModerationCases(GamemasterCore):
     def _done(self, result: ModerationResult) -> ModerationResult:
-        self.carry_out(result.effects, f"/mod {result.action} in game {result.game_id}")
+        self.carry_out(result.effects, f"[[cmd:mod]] {result.action} in game {result.game_id}")
         return result
 
     async def extend_deadline(self, game_id: int, actor: Actor, *, minutes: int) -> ModerationResult:
@@ -95,6 +95,6 @@ class ModerationCases(GamemasterCore):
             where = f" (it is now at {game.phase.long_name})" if game.phase is not None else ""
             raise PhaseBusy(
                 f"{game.name} has moved on since you asked{where}; nothing was changed.",
-                f"Run /mod {action} again if it is still needed.",
+                f"Run [[cmd:mod]] {action} again if it is still needed.",
             )
         return game

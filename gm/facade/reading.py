@@ -32,7 +32,7 @@ class ReadingCases(GamemasterCore):
         game = await self.get_game(game_id)
         if guild_id != game.guild_id:
             raise UnknownGame(
-                f"There is no game {game_id} on this server.", "See /game list for the games here."
+                f"There is no game {game_id} on this server.", "See [[cmd:game list]] for the games here."
             )
         return game
 

@@ -76,7 +76,7 @@ class SetupCases(GamemasterCore):
             game = await games.get_game(session, game_id)
         if game.guild_id != guild_id:
             raise UnknownGame(
-                f"There is no game {game_id} on this server.", "See /game list for the games here."
+                f"There is no game {game_id} on this server.", "See [[cmd:game list]] for the games here."
             )
         async with self.sessions() as session:
             return await games.join_game(session, game_id, user_id)
@@ -128,7 +128,7 @@ class SetupCases(GamemasterCore):
             game = await self._game(game_id)
             raise SetupBusy(
                 f"#{game.id} {game.name} is already being set up: its channels are being made right now.",
-                "They appear in a moment; /game status shows the game channel once it is ready.",
+                "They appear in a moment; [[cmd:game status]] shows the game channel once it is ready.",
             )
         async with lock:
             return await self._start(game_id, user_id, is_moderator, maker)

@@ -28,8 +28,6 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from engine import Phase
-
 
 def base(
     game_id: int,
@@ -65,36 +63,14 @@ def map_ref(
     return ref
 
 
-def long_name(phase_name: str) -> str:
-    return Phase.parse(phase_name).long_name
+# The words every message uses, re-exported so that ``say.power_name`` and friends keep working.
+from gm.messages.words import (  # noqa: E402
+    duration,
+    long_name,
+    plural,
+    power_name,
+    powers_text,
+    seconds_text,
+)
 
-
-def power_name(power: str) -> str:
-    return power.capitalize()
-
-
-def powers_text(powers: Iterable[str]) -> str:
-    """``France``, ``France and Italy``, ``England, Germany and Austria``."""
-    names = [power_name(p) for p in powers]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def duration(minutes: int) -> str:
-    """``2 hours``, ``1 day 6 hours``, ``45 minutes``: the one way gm words a length of time."""
-    days, rest = divmod(int(minutes), 24 * 60)
-    hours, mins = divmod(rest, 60)
-    parts = [plural(days, "day") if days else "", plural(hours, "hour") if hours else ""]
-    parts.append(plural(mins, "minute") if mins or not (days or hours) else "")
-    return " ".join(p for p in parts if p)
-
-
-def seconds_text(seconds: float) -> str:
-    """``12 seconds`` under a minute, else :func:`duration` in whole minutes."""
-    whole = max(0, int(seconds))
-    return plural(whole, "second") if whole < 60 else duration(whole // 60)
+__all__ = ["base", "duration", "long_name", "map_ref", "plural", "power_name", "powers_text", "seconds_text"]

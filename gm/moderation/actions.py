@@ -102,7 +102,9 @@ async def pause_game(
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor)
     if game.status == GameStatus.PAUSED:
-        raise WrongGameState(f"{game.name} is already paused.", "Use /mod resume to start the clock again.")
+        raise WrongGameState(
+            f"{game.name} is already paused.", "Use [[cmd:mod resume]] to start the clock again."
+        )
     left = max(0, int((phase.deadline - now).total_seconds())) if phase.deadline else _remaining(game, phase)
     phase.remaining_seconds = left
     phase.deadline = None
@@ -122,7 +124,7 @@ async def resume_game(
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor)
     if game.status != GameStatus.PAUSED:
-        raise WrongGameState(f"{game.name} is not paused.", "Use /mod pause to stop the clock.")
+        raise WrongGameState(f"{game.name} is not paused.", "Use [[cmd:mod pause]] to stop the clock.")
     left = _remaining(game, phase)
     phase.deadline = now + timedelta(seconds=left)
     phase.remaining_seconds = None
@@ -159,7 +161,7 @@ async def close_now(
         raise WrongGameState(
             f"{say.long_name(expected_phase)} is already closed; {game.name} is now in "
             f"{say.long_name(phase.name)}. Nothing was changed.",
-            "Run /mod close again if you mean to close the new phase too.",
+            "Run [[cmd:mod close]] again if you mean to close the new phase too.",
         )
     if phase.close_reason == MODERATOR_CLOSE:
         raise WrongGameState(
@@ -186,7 +188,7 @@ async def set_civil_disorder(
     if on and player.status != PlayerStatus.ACTIVE:
         raise WrongGameState(
             f"{say.power_name(wanted)} is already {state_words(player.status)}.",
-            "Use /mod disorder with state off to bring its player back.",
+            "Use [[cmd:mod disorder]] with state off to bring its player back.",
         )
     if not on and player.status != PlayerStatus.CIVIL_DISORDER:
         raise WrongGameState(
@@ -209,7 +211,7 @@ async def set_civil_disorder(
                 disorder.Fallen(
                     user_id=player.user_id,
                     powers=powers,
-                    why=f"A moderator put <@{player.user_id}>'s powers in civil disorder.",
+                    why=f"A moderator put [[user:{player.user_id}]]'s powers in civil disorder.",
                     why_you=f"A moderator of {game.name} put {say.powers_text(powers)} in civil disorder.",
                 )
             ],
@@ -220,7 +222,7 @@ async def set_civil_disorder(
             alert_moderators=False,
         )
     else:
-        text = f"{say.powers_text(powers)} back under the control of <@{player.user_id}>."
+        text = f"{say.powers_text(powers)} back under the control of [[user:{player.user_id}]]."
         announce_action(session, game, phase, "civil_disorder", text, [], now, log)
     await session.commit()
     result = action_result(

@@ -91,7 +91,7 @@ async def hand_over_seat(
     :data:`SEAT_HANDED`) says in the newcomer's welcome how the seat came to them."""
     if new_user_id == old.user_id:
         raise AlreadyJoined(
-            f"<@{new_user_id}> already plays {say.powers_text(powers)}.", "Pick someone else."
+            f"[[user:{new_user_id}]] already plays {say.powers_text(powers)}.", "Pick someone else."
         )
     existing = (
         await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == new_user_id))
@@ -103,7 +103,7 @@ async def hand_over_seat(
         if existing.status not in (PlayerStatus.LEFT, PlayerStatus.REPLACED) or held:
             what = f"plays {say.powers_text(sorted(held))}" if held else "is in the game"
             raise AlreadyJoined(
-                f"<@{new_user_id}> already {what} in {game.name}; a player cannot take a second seat.",
+                f"[[user:{new_user_id}]] already {what} in {game.name}; a player cannot take a second seat.",
                 "Pick someone who is not playing in this game.",
             )
         existing.status = PlayerStatus.ACTIVE
@@ -154,7 +154,7 @@ async def hand_over_seat(
     await session.flush()
     names = say.powers_text(powers)
     verb = "takes over" if how == "take_over" else "now plays"
-    text = f"<@{new_user_id}> {verb} {names}, replacing <@{old.user_id}>."
+    text = f"[[user:{new_user_id}]] {verb} {names}, replacing [[user:{old.user_id}]]."
     announce_action(
         session,
         game,
@@ -189,7 +189,7 @@ async def hand_over_seat(
             title=f"You play {names} in {game.name}",
             lines=[
                 SEAT_HANDED.get(how, SEAT_HANDED["moderator"]).format(names=names),
-                "The orders already given for this phase are kept; see them with /orders show.",
+                "The orders already given for this phase are kept; see them with [[cmd:orders show]].",
             ],
             phase=phase.name,
             deadline=phase.deadline,

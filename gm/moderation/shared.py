@@ -58,7 +58,7 @@ def check_moderator(game: GameInfo, actor: Actor, action: str | None = None) -> 
     someone who may not moderate, or may not take ``action`` because they play in the game)."""
     if not (actor.is_server_moderator or actor.user_id == game.creator_id):
         raise NotAllowed(
-            f"Only the creator of {game.name} or a server moderator can use /mod.",
+            f"Only the creator of {game.name} or a server moderator can use [[cmd:mod]].",
             "Ask one of them; nothing was changed.",
         )
     held = sorted(p for player in game.players if player.user_id == actor.user_id for p in player.powers)
@@ -73,7 +73,7 @@ def may_moderate(game: Game, actor: Actor) -> bool:
 def require_moderator(game: Game, actor: Actor) -> None:
     if not may_moderate(game, actor):
         raise NotAllowed(
-            f"Only the creator of {game.name} or a server moderator can use /mod.",
+            f"Only the creator of {game.name} or a server moderator can use [[cmd:mod]].",
             "Ask one of them; nothing was changed.",
         )
 

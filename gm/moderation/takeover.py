@@ -60,7 +60,7 @@ async def take_over(
     if mode == "off":
         raise NotAllowed(
             f"In {game.name} only a moderator fills an open seat.",
-            "Ask a moderator to give it to you with /mod replace.",
+            "Ask a moderator to give it to you with [[cmd:mod replace]].",
         )
     await _not_playing(session, game, user_id)
     wanted, old, powers = await open_seat(session, game, power)
@@ -128,7 +128,7 @@ async def open_seat(session: AsyncSession, game: Game, power: str) -> tuple[str,
     wanted, player, powers = await seat_of(session, game, power, include_gone=True)
     if player.status not in OPEN_STATES:
         raise WrongGameState(
-            f"{say.powers_text(powers)} is played by <@{player.user_id}>: the seat is not open.",
+            f"{say.powers_text(powers)} is played by [[user:{player.user_id}]]: the seat is not open.",
             "A seat opens when its player leaves or falls into civil disorder.",
         )
     return wanted, player, powers
@@ -154,7 +154,7 @@ async def open_seats(session: AsyncSession, game: Game) -> list[list[str]]:
 async def _running(session: AsyncSession, game_id: int) -> tuple[Game, PhaseRecord]:
     game = await load_game(session, game_id, for_update=True)
     if game.status == GameStatus.FORMING:
-        raise GameNotStarted(f"{game.name} has not started yet.", "Join it with /game join instead.")
+        raise GameNotStarted(f"{game.name} has not started yet.", "Join it with [[cmd:game join]] instead.")
     if game.status in ENDED_STATES:
         raise GameOver(f"{game.name} is over; there is no seat to take.")
     phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
@@ -176,7 +176,7 @@ async def _not_playing(session: AsyncSession, game: Game, user_id: int) -> None:
         raise AlreadyJoined(
             f"You play {say.powers_text(list(held))} in {game.name}; a player cannot take a second seat.",
             "Send orders for your own powers; if you left or fell into civil disorder, sending orders "
-            "or /ready brings you back.",
+            "or [[cmd:ready]] brings you back.",
         )
 
 
@@ -205,7 +205,7 @@ async def _request(
             game.name,
             title=f"A member asks to take over {names}",
             lines=[
-                f"<@{user_id}> asks to take over {names}.",
+                f"[[user:{user_id}]] asks to take over {names}.",
                 f"A moderator who does not play in {game.name} may approve or decline below; "
                 "approving gives them the seat, its orders and its private channels."
             ],

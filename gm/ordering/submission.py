@@ -321,7 +321,7 @@ async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: date
     ago = say.seconds_text((now - closed_at).total_seconds())
     return (
         f"{say.long_name(name)} closed {ago} ago: these orders are for {say.long_name(phase.name)}. "
-        "Check the new position (/map)."
+        "Check the new position ([[cmd:map]])."
     )
 
 

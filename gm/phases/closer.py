@@ -317,7 +317,7 @@ class PhaseCloser:
                     disorder.Fallen(
                         user_id=player.user_id,
                         powers=mine,
-                        why=f"<@{player.user_id}> sent no orders for {say.powers_text(mine)} for "
+                        why=f"[[user:{player.user_id}]] sent no orders for {say.powers_text(mine)} for "
                         f"{after} movement phases in a row.",
                         why_you=f"You sent no orders for {say.powers_text(mine)} for {after} movement "
                         "phases in a row.",

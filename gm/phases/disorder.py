@@ -165,7 +165,7 @@ def announce_civil_disorder(
                 *(one.why for one in fallen),
                 f"{names}: units hold and do not support each other, dislodged units are disbanded, "
                 "nothing is built, and removals follow the civil-disorder rule.",
-                "A player comes back by sending orders or /ready; a moderator can also replace them.",
+                "A player comes back by sending orders or [[cmd:ready]]; a moderator can also replace them.",
             ],
             powers=powers,
             user_id=fallen[0].user_id if len(fallen) == 1 else None,
@@ -192,7 +192,7 @@ def announce_civil_disorder(
                     one.why_you,
                     "Until you are back, your units hold and do not support each other, and nothing "
                     "is built.",
-                    "To play again, send orders for the current phase or use /ready. If you cannot go "
+                    "To play again, send orders for the current phase or use [[cmd:ready]]. If you cannot go "
                     "on, tell a moderator: they can give your powers to someone else.",
                 ],
                 powers=one.powers,

@@ -36,11 +36,13 @@ MAX_ID = 2**63 - 1  # a database integer: a larger number is no game (and must n
 
 async def load_game(session: AsyncSession, game_id: int, *, for_update: bool = False) -> Game:
     if not 0 < game_id <= MAX_ID:
-        raise UnknownGame(f"There is no game number {str(game_id)[:20]}.", "Use /game list to see the games.")
+        raise UnknownGame(
+            f"There is no game number {str(game_id)[:20]}.", "Use [[cmd:game list]] to see the games."
+        )
     game = await lock_game(session, game_id) if for_update else await session.get(Game, game_id)
     if game is None:
         raise UnknownGame(
-            f"There is no game number {game_id}.", "Use /game list to see the games on this server."
+            f"There is no game number {game_id}.", "Use [[cmd:game list]] to see the games on this server."
         )
     return game
 
@@ -59,9 +61,11 @@ async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
 def require_started(game: Game) -> None:
     """Refuse a game that has not started or has ended."""
     if game.status == GameStatus.FORMING:
-        raise GameNotStarted(f"{game.name} has not started yet.", "Wait for its creator to /game start it.")
+        raise GameNotStarted(
+            f"{game.name} has not started yet.", "Wait for its creator to [[cmd:game start]] it."
+        )
     if game.status in ENDED_STATES:
-        raise GameOver(f"{game.name} is over.", "Use /history to look back at it, or join a new game.")
+        raise GameOver(f"{game.name} is over.", "Use [[cmd:history]] to look back at it, or join a new game.")
 
 
 async def load_player(session: AsyncSession, game: Game, user_id: int) -> Player:
@@ -77,7 +81,7 @@ async def load_player(session: AsyncSession, game: Game, user_id: int) -> Player
 def _not_a_player(game: Game) -> NotAPlayer:
     return NotAPlayer(
         f"You are not playing in {game.name}.",
-        "Only the game's players can do that; /game join a game that has not started yet.",
+        "Only the game's players can do that; [[cmd:game join]] a game that has not started yet.",
     )
 
 

@@ -154,10 +154,10 @@ def _line(entry: GameLogEntry) -> LogLine:
         "resume": lambda: f"resumed the game in {phase}",
         "close": lambda: f"closed {phase} early",
         "replace": lambda: (
-            f"took over {say.powers_text(d.get('powers', []))} (replacing <@{d.get('old_user_id')}>)"
+            f"took over {say.powers_text(d.get('powers', []))} (replacing [[user:{d.get('old_user_id')}]])"
             if d.get("how") == "take_over"
-            else f"gave {say.powers_text(d.get('powers', []))} to <@{d.get('new_user_id')}> "
-            f"(replacing <@{d.get('old_user_id')}>)"
+            else f"gave {say.powers_text(d.get('powers', []))} to [[user:{d.get('new_user_id')}]] "
+            f"(replacing [[user:{d.get('old_user_id')}]])"
         ),
         "civil_disorder": lambda: (
             f"put {say.powers_text(d.get('powers', []))} "

@@ -36,16 +36,16 @@ async def update_settings(
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     if game.status in ENDED_STATES:
-        raise GameOver(f"{game.name} is over.", "Create a new game with /game create.")
+        raise GameOver(f"{game.name} is over.", "Create a new game with [[cmd:game create]].")
     if game.status != GameStatus.FORMING:
         raise GameAlreadyStarted(
             f"{game.name} has started; its settings can no longer change.",
-            "Settings can be changed between /game create and /game start.",
+            "Settings can be changed between [[cmd:game create]] and [[cmd:game start]].",
         )
     if user_id != game.creator_id and not is_moderator:
         raise NotAllowed(
             f"Only the creator of {game.name} or a moderator can change its settings.",
-            "Ask them, or look at the settings with /game settings and no options.",
+            "Ask them, or look at the settings with [[cmd:game settings]] and no options.",
         )
     unknown = sorted(set(changes) - SETTING_NAMES)
     if unknown:
@@ -60,7 +60,7 @@ async def update_settings(
     if checked.players < seated:
         raise InvalidSettings(
             [f"{game.name} already has {seated} players; it cannot be made a {checked.players}-player game."],
-            "Some players must /game leave first.",
+            "Some players must [[cmd:game leave]] first.",
         )
     game.settings = checked.to_json()
     session.add(

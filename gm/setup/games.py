@@ -135,7 +135,8 @@ async def join_game(
         raise AlreadyJoined(f"You are already in {game.name}.", "Wait for the game to start.")
     if len(players) >= settings.players:
         raise GameFull(
-            f"{game.name} already has its {settings.players} players.", "Create a new game with /game create."
+            f"{game.name} already has its {settings.players} players.",
+            "Create a new game with [[cmd:game create]].",
         )
     returning = (
         await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
@@ -158,7 +159,7 @@ async def join_game(
                 game.id,  # type: ignore[arg-type]
                 game.name,
                 title=f"{game.name} is full",
-                lines=[f"All {settings.players} players have joined: start it with /game start."],
+                lines=[f"All {settings.players} players have joined: start it with [[cmd:game start]]."],
             ),
             key=f"full:{game.id}:{log.id}",
             now=now,
@@ -221,7 +222,8 @@ async def start_game(
     _require_forming(game)
     if user_id != game.creator_id and not is_moderator:
         raise NotAllowed(
-            f"Only the creator of {game.name} or a moderator can start it.", "Ask them to run /game start."
+            f"Only the creator of {game.name} or a moderator can start it.",
+            "Ask them to run [[cmd:game start]].",
         )
     settings = GameSettings.from_json(game.settings)
     players = await _seated_players(session, game.id)  # type: ignore[arg-type]
@@ -229,9 +231,9 @@ async def start_game(
         missing = settings.players - len(players)
         raise WrongPlayerCount(
             f"{game.name} is set up for {settings.players} players and has {len(players)}.",
-            f"Wait for {missing} more to /game join."
+            f"Wait for {missing} more to [[cmd:game join]]."
             if missing > 0
-            else "Some players must /game leave first.",
+            else "Some players must [[cmd:game leave]] first.",
         )
     played = get_variant(game.variant)
     game_map = played.game_map()
@@ -390,19 +392,20 @@ async def _check_forming_limits(
         raise TooManyGames(
             f"You already have {len(mine)} games waiting for players ({listed}); at most "
             f"{limits.per_user} at once.",
-            "Start one of them, or cancel one with /mod end, then create the new one.",
+            "Start one of them, or cancel one with [[cmd:mod end]], then create the new one.",
         )
     here = (await session.exec(forming.where(Game.guild_id == guild_id))).all()
     if len(here) >= limits.per_server:
         raise TooManyGames(
             f"This server already has {len(here)} games waiting for players, the most it allows at once.",
-            "Join one of them (see /game list), or ask the bot's admin to raise FORMING_GAMES_PER_SERVER.",
+            "Join one of them (see [[cmd:game list]]), or ask the bot's admin to raise "
+            "FORMING_GAMES_PER_SERVER.",
         )
 
 
 def _require_forming(game: Game) -> None:
     if game.status in ENDED_STATES:
-        raise GameOver(f"{game.name} is over.", "Create a new game with /game create.")
+        raise GameOver(f"{game.name} is over.", "Create a new game with [[cmd:game create]].")
     if game.status != GameStatus.FORMING:
         raise GameAlreadyStarted(
             f"{game.name} has already started.", "Ask a moderator if you want to replace a player."
@@ -441,7 +444,7 @@ def _announce_start(
 ) -> None:
     game_id: int = game.id  # type: ignore[assignment]
     lines = [
-        f"{say.power_name(power)}: " + (f"<@{user}>" if user is not None else "nobody (units hold)")
+        f"{say.power_name(power)}: " + (f"[[user:{user}]]" if user is not None else "nobody (units hold)")
         for power, user in assignments.items()
     ]
     enqueue(

@@ -8,6 +8,7 @@ from typing import Any
 from engine import GameMap
 from engine.variants import get_variant, variant_for_players
 from gm.errors import InvalidSettings
+from gm.messages.words import duration
 
 MINUTES_PER_DAY = 24 * 60
 
@@ -165,15 +166,8 @@ def _check_minutes(problems: list[str], what: str, value: int, bounds: tuple[int
 
 
 def _duration(minutes: object) -> str:
-    if not _whole(minutes):
-        return repr(minutes)
-    if minutes % MINUTES_PER_DAY == 0 and minutes:
-        days = minutes // MINUTES_PER_DAY
-        return f"{days} day" + ("s" if days != 1 else "")
-    if minutes % 60 == 0 and minutes:
-        hours = minutes // 60
-        return f"{hours} hour" + ("s" if hours != 1 else "")
-    return f"{minutes} minute" + ("s" if minutes != 1 else "")
+    """A length the user gave (anything: a text, a float) in words when it is a whole number."""
+    return duration(minutes) if _whole(minutes) else repr(minutes)  # type: ignore[arg-type]
 
 
 def _range_text(counts: tuple[int, ...]) -> str:

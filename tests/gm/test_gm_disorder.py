@@ -43,7 +43,8 @@ async def test_two_missed_movement_phases_put_a_player_in_civil_disorder_and_ale
     assert (
         alert.payload["title"] == "Austria, England, Germany, Italy, Russia and Turkey are in civil disorder"
     )
-    assert f"<@{italy}> sent no orders for Italy for 2 movement phases in a row." in alert.payload["lines"]
+    why = f"[[user:{italy}]] sent no orders for Italy for 2 movement phases in a row."
+    assert why in alert.payload["lines"]
     # ... and each of them is told by direct message, without a call to the moderators.
     dms = {m.target_user_id: m for m in said if m.target_kind == "user"}
     absent = {player_of(started, p) for p in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}

@@ -309,7 +309,7 @@ async def test_orders_sent_just_after_a_close_say_that_they_are_for_the_new_phas
     assert late.view.phase.name == "F1901M"
     assert late.new_phase_notice == (
         "Spring 1901 Movement closed 12 seconds ago: these orders are for Fall 1901 Movement. "
-        "Check the new position (/map)."
+        "Check the new position ([[cmd:map]])."
     )
     later = await submit(sessions, started, "FRANCE", "A Mar H", now=T0 + timedelta(minutes=4))
     assert later.new_phase_notice is None
