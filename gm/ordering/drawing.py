@@ -1,8 +1,8 @@
 """Drawing a player's private preview off the event loop (a worker process or a thread).
 
 Plain data in, PNG bytes out, like gm.phases.worker: :func:`preview_request` is built in the session
-(gm.ordering.preview), :func:`render_preview` runs in a worker. This module imports only the engine
-(and the renderer when drawing), so a worker process loads no database code for it.
+(gm.ordering.preview), :func:`render_preview` runs in a worker. This module imports only the engine and
+gm.messages.words (and the renderer when drawing), so a worker process loads no database code for it.
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ from typing import Any
 
 from engine import Board
 from engine.variants import game_map
+from gm.messages.words import powers_text
 
 PREVIEW_WIDTH = 1600
 
 
 def preview_title(long_name: str, powers: Sequence[str]) -> str:
     """``Spring 1901 Movement · France: orders so far``."""
-    names = [p.capitalize() for p in powers]
-    whose = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{long_name} \u00b7 {whose}: orders so far"
+    return f"{long_name} \u00b7 {powers_text(powers)}: orders so far"
 
 
 def preview_request(

@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gm.errors import OrdersClosed
-from gm.messages import payloads as say
+from gm.messages import words as say
 from gm.ordering.drawing import preview_request, preview_title
 from gm.ordering.progress import phase_state
 from gm.ordering.submission import OrdersView, view_of
@@ -49,7 +49,7 @@ async def preview_of(
         raise OrdersClosed(
             f"The {say.long_name(expected_phase)} orders are closed; {game.name} is now in "
             f"{say.long_name(phase.name)}.",
-            "Use /orders show or /orders build for the current phase.",
+            "Use [[cmd:orders show]] or [[cmd:orders build]] for the current phase.",
         )
     state = await phase_state(session, phase, game.variant)
     view = view_of(state, game, phase, powers)
