@@ -15,6 +15,7 @@ from cogs.shared import text as fmt
 from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
+from cogs.ui.builder import open_builder, opener_view, preview_files, preview_lines, setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
 from gm.ordering.submission import OrdersView
 
@@ -57,14 +58,40 @@ class OrderCommands(GameCog):
         view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
         await interaction.response.send_modal(form_for(view))
 
-    @orders.command(name="show", description="Your orders so far and what still needs one")
-    @app_commands.describe(game=GAME_OPTION)
+    @orders.command(name="show", description="Your orders so far, drawn on the map, and what still needs one")
+    @app_commands.describe(game=GAME_OPTION, show_map="False for the list without the map")
+    @app_commands.rename(show_map="map")
     @app_commands.autocomplete(game=playing_choices)
-    async def show(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def show(
+        self, interaction: discord.Interaction, game: str | None = None, show_map: bool = True
+    ) -> None:
+        """The player's orders (and the map with them drawn: theirs only), privately; with "Order by
+        tap" under them while the phase is open."""
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
-        await send(interaction, fmt.view_lines(view, show_orders=True))
+        files: list[discord.File] = []
+        if show_map:
+            preview = await self.gamemaster.orders_preview(chosen.id, interaction.user.id)
+            view, lines, files = preview.view, preview_lines(preview), preview_files(preview)
+        else:
+            view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
+            lines = fmt.view_lines(view, show_orders=True)
+        opener = (
+            opener_view(view.game_id, view.phase.name)
+            if view.phase.status == "open" and view.powers
+            else None
+        )
+        await send(interaction, lines, files=files, view=opener)
+
+    @orders.command(
+        name="build", description="Order by tap: pick a unit, then what it does, from legal orders only"
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=playing_choices)
+    async def build(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        await open_builder(interaction, chosen.id)
 
     @orders.command(name="clear", description="Withdraw all your orders for the current phase")
     @app_commands.describe(game=GAME_OPTION)
@@ -118,3 +145,4 @@ class OrderCommands(GameCog):
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(OrderCommands(bot))
+    setup_builder(bot)

@@ -44,6 +44,7 @@ from cogs.messages.render import (
 )
 from cogs.places.archive import archive, reopen
 from cogs.places.spaces import admit, evict
+from cogs.ui.builder import opener_view
 from cogs.ui.seats import decision_view, seat_view
 from gm.clock import utcnow
 from gm.delivery.outbox import (
@@ -54,7 +55,16 @@ from gm.delivery.outbox import (
     SentMessages,
 )
 from gm.facade.reading import ReadingCases
-from gm.messages.kinds import CivilDisorder, PlayerLeft, PowerJoined, Replaced, TakeOverRequest
+from gm.messages.kinds import (
+    CivilDisorder,
+    PhaseOpened,
+    PlayerLeft,
+    PowerJoined,
+    Reminder,
+    Replaced,
+    TakeOverRequest,
+    Welcome,
+)
 from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
@@ -208,7 +218,7 @@ class DiscordSender:
         channels = await self._private_channels(message)
         try:
             dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
-            return await _post(dm, render(message, private_channels=channels), message)
+            return await _post(dm, with_buttons(message, render(message, private_channels=channels)), message)
         except discord.Forbidden as exc:
             if not channels and await self._setting_up(message):
                 # the game's channels are being made right now: its fallback exists in a moment
@@ -218,7 +228,8 @@ class DiscordSender:
                 raise PermanentSendError(f"direct messages closed and no private channel: {exc}") from exc
         log.info("outbox %s: DMs to %s closed; posting in their private channel", message.id, message.user_id)
         note = Outgoing(content=fallback_note(message.user_id), ping=message.user_id)
-        parts = render(message, private_channels=channels, shared=True)  # the moderators read it too
+        shared = render(message, private_channels=channels, shared=True)  # the moderators read it too
+        parts = with_buttons(message, shared)
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
         return await _post(channel, [note, *parts], message)
 
@@ -238,8 +249,14 @@ class DiscordSender:
 
 def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
     """The game channel's announcements of open seats get a "Take over" button per seat, and a
-    request to take one over gets the moderators' "Approve" / "Decline" (cogs.ui.seats)."""
+    request to take one over gets the moderators' "Approve" / "Decline" (cogs.ui.seats). A call to
+    order (by DM or in a power's channel), the welcome that is the first phase's, and a reminder get
+    "Order by tap", which opens the order builder (cogs.ui.builder) privately for whoever taps it."""
     content = message.content
+    if parts and message.game_id is not None and isinstance(content, (PhaseOpened, Welcome, Reminder)):
+        if content.phase:
+            parts[-1].view = opener_view(message.game_id, content.phase)
+        return parts
     if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
         return parts
     if isinstance(content, (PlayerLeft, CivilDisorder)) and content.open_seats:

@@ -136,7 +136,7 @@ async def submit_orders(
     """
     now = require_aware(now or utcnow())
     text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
-    game, player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
+    game, player, powers, phase = await open_phase_for(session, game_id, user_id, power, expected_phase)
     lines = split_orders(text, map_of(game.variant))
     if not lines:
         raise NoOrdersGiven(
@@ -177,7 +177,7 @@ async def submit_orders(
     await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
     notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
     after = replace(state, orders={**state.orders, **current})
-    view = _view_of(after, game, phase, powers)
+    view = view_of(after, game, phase, powers)
     _record_close_request(phase, view, now)
     await session.commit()
     return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice)
@@ -194,7 +194,7 @@ async def clear_orders(
 ) -> OrdersView:
     """Remove all the caller's orders (for one power, or all theirs) in the open phase."""
     now = require_aware(now or utcnow())
-    game, _player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
+    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, power, expected_phase)
     await session.exec(
         delete(OrderRecord).where(col(OrderRecord.phase_id) == phase.id, col(OrderRecord.power).in_(powers))
     )
@@ -253,7 +253,7 @@ async def set_ready(
     """Mark the caller's powers ready (or not) for the phase to close early. ``close_now`` in the answer
     says that everybody is done and the caller should run the close (gm.facade does)."""
     now = require_aware(now or utcnow())
-    game, player, powers, phase = await _open_phase_for(session, game_id, user_id, None, expected_phase)
+    game, player, powers, phase = await open_phase_for(session, game_id, user_id, None, expected_phase)
     if ready and player.status == PlayerStatus.CIVIL_DISORDER:
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: a ready player is playing again
         _log_return(session, game, user_id, now, powers)
@@ -332,10 +332,17 @@ def _log_return(session: AsyncSession, game: Game, user_id: int, now: datetime, 
     session.add(entry)
 
 
-async def _open_phase_for(
-    session: AsyncSession, game_id: int, user_id: int, power: str | None, expected_phase: str | None
+async def open_phase_for(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    power: str | None,
+    expected_phase: str | None,
+    *,
+    lock: bool = True,
 ) -> tuple[Game, Player, list[str], PhaseRecord]:
-    """The game, the caller, the powers they act for and the open phase, locked against a close."""
+    """The game, the caller, the powers they act for and the open phase, locked against a close
+    (``lock=False``: read only, as the order builder's menus are)."""
     game = await load_game(session, game_id)
     require_started(game)
     player, powers = await load_player_and_powers(session, game, user_id)
@@ -349,7 +356,7 @@ async def _open_phase_for(
                 f"You play {', '.join(say.power_name(p) for p in powers)}.",
             )
         powers = [wanted]
-    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.id, for_update=lock)  # type: ignore[arg-type]
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase open.")
     if expected_phase is not None and phase.name != expected_phase.strip().upper():
@@ -407,10 +414,10 @@ async def _store(
 
 
 async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
-    return _view_of(await phase_state(session, phase, game.variant), game, phase, powers)
+    return view_of(await phase_state(session, phase, game.variant), game, phase, powers)
 
 
-def _view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
+def view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
     mine = tuple(
         PowerOrders(
             power=p,

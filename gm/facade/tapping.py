@@ -1,0 +1,62 @@
+"""Orders by tap: the order builder's menus of legal orders, the submission of the order chosen in
+them (the same path as typed orders), and a player's private preview map of their own orders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm.delivery.pool import run_off_loop
+from gm.facade.core import GamemasterCore
+from gm.ordering import legal
+from gm.ordering import submission as orders
+from gm.ordering.drawing import render_preview
+from gm.ordering.legal import OrderMenu
+from gm.ordering.preview import OrdersPreview, preview_of
+from gm.ordering.submission import SubmissionReport
+
+
+@dataclass(frozen=True, slots=True)
+class ChosenOrder:
+    """The answer to an order chosen in the builder: the submission's report (as for typed orders)
+    and the menu after it, or None when this order made everybody done (the phase closes now)."""
+
+    report: SubmissionReport
+    menu: OrderMenu | None
+
+
+class TappingCases(GamemasterCore):
+    async def order_menu(self, game_id: int, user_id: int, *, expected_phase: str | None = None) -> OrderMenu:
+        """Every order the caller's powers may give in the open phase, unit by unit, with the order
+        each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder)."""
+        async with self.sessions() as session:
+            return await legal.order_menu(session, game_id, user_id, expected_phase=expected_phase)
+
+    async def submit_chosen_order(
+        self, game_id: int, user_id: int, text: str, *, power: str, expected_phase: str
+    ) -> ChosenOrder:
+        """Submit one order chosen in the builder (its canonical text) for ``power`` in
+        ``expected_phase``: judged, stored, logged and acknowledged exactly like a typed line
+        (gm.ordering.submission.submit_orders); a later order for the unit replaces the earlier one.
+        The early close this may allow follows in the background, as for typed orders."""
+        async with self.sessions() as session:
+            report = await orders.submit_orders(
+                session, game_id, user_id, text, power=power, expected_phase=expected_phase
+            )
+            menu = None
+            if not report.view.close_now:
+                menu = await legal.order_menu(session, game_id, user_id, expected_phase=expected_phase)
+        if report.view.close_now:  # as after typed orders (gm.facade.playing)
+            self.spawn(self.orders_changed(report.view), f"early close of phase {report.view.phase.id}")
+        return ChosenOrder(report=report, menu=menu)
+
+    async def orders_preview(
+        self, game_id: int, user_id: int, *, expected_phase: str | None = None
+    ) -> OrdersPreview:
+        """The caller's orders in the current phase and the map with those orders drawn, and nothing
+        of anybody else's (for the caller's eyes only: the adapter answers privately). Drawn off the
+        event loop, in the worker processes (or a thread)."""
+        async with self.sessions() as session:
+            view, request = await preview_of(session, game_id, user_id, expected_phase=expected_phase)
+        png = await run_off_loop(self._executor, render_preview, request)
+        drawn = {power: tuple(lines) for power, lines in request["orders"].items()}
+        return OrdersPreview(view=view, filename=f"{view.phase.name}-my-orders.png", drawn=drawn, png=png)

@@ -1,0 +1,118 @@
+"""What a player may order now, unit by unit, for the order builder ("orders by tap").
+
+:func:`order_menu` answers with an :class:`OrderMenu`: for each of the caller's powers in the open
+phase, the engine's :func:`engine.legal.legal_orders` (every order the rules allow each unit, build
+site or removal, in menu steps: kinds, targets, choices) and the power's current orders, so that a
+menu can show each unit's order beside it. Only the caller's powers, and only their orders: the
+rest of the board is public, the others' orders are not.
+
+A chosen order is submitted as its canonical text through the same path as typed orders
+(gm.ordering.submission.submit_orders, with the power and the phase the menu was for), so it is
+judged, stored, acknowledged and logged exactly as if it had been typed, and may let the phase close
+early the same way. The menu is read without locking anything: it only shows what may be chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from engine.legal import LegalOrders, UnitOrders, legal_orders
+from engine.mapdata import province_of
+from gm.ordering.progress import phase_state
+from gm.ordering.required import WAIVE_PREFIX
+from gm.ordering.submission import OrdersView, open_phase_for, view_of
+
+WAIVE_KEY = "*"
+"""An :class:`OrderMenu` key ``*FRANCE`` is France's WAIVE (a build given up), which has no unit."""
+
+
+@dataclass(frozen=True, slots=True)
+class PowerMenu:
+    """One of the caller's powers: what it may order, and what it has ordered so far."""
+
+    power: str
+    legal: LegalOrders
+    orders: Mapping[str, str]  # order key (gm.ordering.required) -> canonical text, as submitted
+    missing: tuple[str, ...]  # units without orders (``A PAR``), or ``2 builds`` / ``1 removal``
+
+    def current(self, entry: UnitOrders) -> str | None:
+        """The order now given to this unit (or build site), if any."""
+        return self.orders.get(province_of(entry.location))
+
+    @property
+    def waived(self) -> int:
+        """How many builds the power has given up so far (WAIVE orders)."""
+        return sum(1 for key in self.orders if key.startswith(WAIVE_PREFIX))
+
+    @property
+    def waive_key(self) -> str | None:
+        """The menu key of the power's WAIVE, when it may waive a build now."""
+        return None if self.legal.waive is None else f"{WAIVE_KEY}{self.power}"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderMenu:
+    """The caller's powers in the open phase, with their legal and current orders.
+
+    ``view`` is what /orders show says (the phase, the deadline, what is missing). Each unit or
+    build site is found by its *key*: its location as the engine writes it (``PAR``, ``STP/SC``, a
+    build site's province), or ``*POWER`` for that power's WAIVE.
+    """
+
+    view: OrdersView
+    powers: tuple[PowerMenu, ...]
+    variant: str = "standard"
+
+    @property
+    def game_id(self) -> int:
+        return self.view.game_id
+
+    @property
+    def phase_name(self) -> str:
+        return self.view.phase.name
+
+    def keys(self) -> list[tuple[PowerMenu, str]]:
+        """Every unit, build site and WAIVE the caller may order, power by power, in menu order."""
+        found = []
+        for power in self.powers:
+            found += [(power, entry.location) for entry in power.legal.entries]
+            if power.waive_key is not None:
+                found.append((power, power.waive_key))
+        return found
+
+    def find(self, key: str) -> tuple[PowerMenu, UnitOrders | None] | None:
+        """The power and entry of a key (the entry is None for a WAIVE); None when the key names
+        nothing the caller may order now."""
+        for power in self.powers:
+            if key == power.waive_key:
+                return power, None
+            entry = power.legal.entry(key) if not key.startswith(WAIVE_KEY) else None
+            if entry is not None and entry.location == key:
+                return power, entry
+        return None
+
+
+async def order_menu(
+    session: AsyncSession, game_id: int, user_id: int, *, expected_phase: str | None = None
+) -> OrderMenu:
+    """The caller's legal and current orders in the open phase (refused like a submission would be:
+    not a player, no power, the phase closed or being adjudicated, or not ``expected_phase``)."""
+    game, _player, powers, phase = await open_phase_for(
+        session, game_id, user_id, None, expected_phase, lock=False
+    )
+    state = await phase_state(session, phase, game.variant)
+    view = view_of(state, game, phase, powers)
+    await session.commit()
+    menus = tuple(
+        PowerMenu(
+            power=power,
+            legal=legal_orders(state.board, power),
+            orders=dict(state.orders.get(power, {})),
+            missing=state.missing(power),
+        )
+        for power in powers
+    )
+    return OrderMenu(view=view, powers=menus, variant=game.variant)

@@ -1,0 +1,59 @@
+"""A player's private preview: the current phase's map with their own orders drawn on it.
+
+Only the caller's powers' orders go into the picture, never anybody else's (the board itself - units,
+centers, the retreat options of dislodged units - is public). :func:`preview_of` gathers plain data in
+the session; the facade draws it off the event loop with gm.ordering.drawing.render_preview.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from gm.errors import OrdersClosed
+from gm.messages import words as say
+from gm.ordering.drawing import preview_request, preview_title
+from gm.ordering.progress import phase_state
+from gm.ordering.submission import OrdersView, view_of
+from gm.reading.lookup import latest_phase, load_game, load_player_and_powers, require_started
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersPreview:
+    """The caller's orders (what /orders show lists) and their map. ``png`` is None when no renderer
+    is installed; ``drawn`` is what the map shows: power -> order texts, the caller's powers only."""
+
+    view: OrdersView
+    filename: str
+    drawn: Mapping[str, tuple[str, ...]]
+    png: bytes | None = None
+
+
+async def preview_of(
+    session: AsyncSession, game_id: int, user_id: int, *, expected_phase: str | None = None
+) -> tuple[OrdersView, dict[str, Any]]:
+    """The caller's orders in the current phase and the request to draw them (theirs only).
+
+    The current phase may be open or being adjudicated (its orders are frozen then, and still only
+    the caller's own); ``expected_phase`` refuses a builder's request from a phase that has passed."""
+    game = await load_game(session, game_id)
+    require_started(game)
+    _player, powers = await load_player_and_powers(session, game, user_id)
+    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    if phase is None:
+        raise OrdersClosed(f"{game.name} has no phase yet.")
+    if expected_phase is not None and phase.name != expected_phase.strip().upper():
+        raise OrdersClosed(
+            f"The {say.long_name(expected_phase)} orders are closed; {game.name} is now in "
+            f"{say.long_name(phase.name)}.",
+            "Use [[cmd:orders show]] or [[cmd:orders build]] for the current phase.",
+        )
+    state = await phase_state(session, phase, game.variant)
+    view = view_of(state, game, phase, powers)
+    await session.commit()  # nothing held while drawing
+    mine = {power: tuple(state.orders.get(power, {}).values()) for power in powers}
+    title = preview_title(view.phase.long_name, powers)
+    return view, preview_request(phase.board, game.variant, mine, title)

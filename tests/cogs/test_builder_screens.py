@@ -1,0 +1,237 @@
+"""Every screen of the order builder (cogs.ui.builder) for every unit of every power, on the opening
+board of every variant and on crowded boards: within Discord's limits (5 rows, 25 options a select,
+100 characters a custom_id, a label, a value, 2,000 a message), every custom_id read back by the
+builder's own components as the screen it came from, and every legal order of the power - and nothing
+else - reachable by taps."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import pytest
+
+from cogs.ui.builder import (
+    CHOICES,
+    KINDS,
+    TARGETS,
+    UNITS,
+    Builder,
+    BuilderButton,
+    BuilderSelect,
+    OpenBuilderButton,
+    Screen,
+    draw,
+)
+from engine import Board
+from engine.legal import OrderKind, legal_orders
+from engine.variants import all_variants, game_map
+from gm.ordering.legal import OrderMenu, PowerMenu
+from gm.ordering.submission import OrdersView, PowerOrders
+from gm.reading.info import PhaseInfo
+
+BUILDER = Builder(game_id=987654, phase="S1901M", user_id=2**63 - 1)  # the longest ids there are
+BUTTON = re.compile(BuilderButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+SELECT = re.compile(BuilderSelect.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+
+
+def menu_of(board: Board, powers: list[str], variant: str) -> OrderMenu:
+    phase = PhaseInfo(
+        1,
+        1,
+        0,
+        str(board.phase),
+        board.phase.long_name,
+        board.phase.kind,
+        "open",
+        datetime(2030, 1, 1, tzinfo=UTC),
+    )
+    view = OrdersView(
+        1,
+        "A game with a name as long as a game name may be, or nearly" * 2,
+        phase,
+        tuple(PowerOrders(p, (), (), False) for p in powers),
+    )
+    menus = tuple(PowerMenu(p, legal_orders(board, p), {}, ()) for p in powers)
+    return OrderMenu(view, menus, variant)
+
+
+def components(view: discord.ui.View) -> list[dict[str, Any]]:
+    return view.to_components()
+
+
+def check_limits(content: str, view: discord.ui.View) -> list[dict[str, Any]]:
+    """The message fits Discord; returns its components (buttons and selects)."""
+    assert len(content) <= 2000
+    rows = components(view)
+    assert 1 <= len(rows) <= 5
+    found = []
+    for row in rows:
+        items = row["components"]
+        assert 1 <= len(items) <= 5
+        assert all(item["type"] == 2 for item in items) or len(items) == 1
+        found += items
+    ids = [item["custom_id"] for item in found]
+    assert len(ids) == len(set(ids)), ids
+    for item in found:
+        assert len(item["custom_id"]) <= 100, item["custom_id"]
+        if item["type"] == 3:
+            assert SELECT.fullmatch(item["custom_id"]) and not BUTTON.fullmatch(item["custom_id"])
+            assert 1 <= len(item["options"]) <= 25
+            for option in item["options"]:
+                assert 1 <= len(option["label"]) <= 100 and len(option["value"]) <= 100
+                assert len(option.get("description") or "") <= 100
+        else:
+            assert BUTTON.fullmatch(item["custom_id"]) and not SELECT.fullmatch(item["custom_id"])
+            assert len(item.get("label") or "") <= 80
+    return found
+
+
+def screen_of(custom_id: str) -> tuple[str, Screen | None, str | None]:
+    """What a component leads to: ("select", the screen it is on), ("go", the screen), ("do", key:kind)."""
+    match = SELECT.fullmatch(custom_id)
+    if match:
+        return "select", Screen.parse(match["screen"]), None
+    match = BUTTON.fullmatch(custom_id)
+    assert match
+    if match["action"] == "go":
+        return "go", Screen.parse(match["rest"], int(match["page"] or 0)), None
+    return match["action"], None, match["rest"]
+
+
+def reachable(menu: OrderMenu) -> set[str]:
+    """Every order text the builder lets a player tap, found by walking its screens as a player would
+    (the builder's own rules: a single choice is submitted at once)."""
+    orders: set[str] = set()
+    todo = [Screen()]
+    seen: set[tuple[str, int]] = set()
+    while todo:
+        screen = todo.pop()
+        if (screen.code, screen.page) in seen:
+            continue
+        seen.add((screen.code, screen.page))
+        content, view = draw(menu, BUILDER, screen)
+        for item in check_limits(content, view):
+            action, target, rest = screen_of(item["custom_id"])
+            if action == "go" and target is not None:
+                todo.append(target)
+            elif action == "do" and rest:
+                key, kind = rest.split(":")
+                found = menu.find(key)
+                assert found is not None
+                power, entry = found
+                picked = power.legal.waive if entry is None else entry.choices(OrderKind(kind))[0]
+                assert picked is not None
+                orders.add(picked.text)
+            elif action == "select" and target is not None:
+                for option in item["options"]:
+                    orders |= _after_pick(menu, target, option["value"], todo)
+    return orders
+
+
+def _after_pick(menu: OrderMenu, screen: Screen, value: str, todo: list[Screen]) -> set[str]:
+    if screen.step == UNITS:
+        found = menu.find(value)
+        assert found is not None
+        entry = found[1]
+        kinds = entry.kinds() if entry is not None else ()
+        if len(kinds) == 1 and entry is not None and entry.targets(kinds[0]):
+            todo.append(Screen(TARGETS, value, kinds[0]))
+        else:
+            todo.append(Screen(KINDS, value))
+        return set()
+    found = menu.find(screen.key or "")
+    assert found is not None and found[1] is not None and screen.kind is not None
+    entry = found[1]
+    if screen.step == TARGETS:
+        choices = entry.choices(screen.kind, value)
+        assert choices, f"{value} offered with nothing behind it"
+        if len(choices) == 1:
+            return {choices[0].text}
+        todo.append(Screen(CHOICES, screen.key, screen.kind, value))
+        return set()
+    assert screen.step == CHOICES
+    assert value in {o.text for o in entry.choices(screen.kind, screen.target)}
+    return {value}
+
+
+def every_order(menu: OrderMenu) -> set[str]:
+    return {legal.text for power in menu.powers for legal in power.legal}
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+async def test_every_legal_order_of_an_opening_is_reachable_by_taps_within_discords_limits(
+    variant: str,
+) -> None:
+    board = Board.initial(game_map(variant), variant=variant)
+    for power in board.game_map.powers:
+        menu = menu_of(board, [power], variant)
+        assert reachable(menu) == every_order(menu)
+
+
+def crowded(variant: str, power: str, *, fleets_at_sea: bool) -> Board:
+    """``power`` on every land province (armies) and, when asked, every sea (fleets); others nowhere."""
+    the_map = game_map(variant)
+    units = []
+    for code, province in sorted(the_map.provinces.items()):
+        if province.is_land:
+            units.append(f"A {code}")
+        elif fleets_at_sea:
+            units.append(f"F {code}")
+    data = Board.initial(the_map, variant=variant).to_json()
+    data["units"] = {power: units}
+    return Board.from_json(data, the_map)
+
+
+async def test_a_power_with_more_units_than_a_select_holds_gets_several_selects_and_pages() -> None:
+    board = crowded("youngstown", "FRANCE", fleets_at_sea=False)
+    menu = menu_of(board, ["FRANCE"], "youngstown")
+    entries = menu.powers[0].legal.entries
+    assert len(entries) > 100
+    content, view = draw(menu, BUILDER, Screen())
+    items = check_limits(content, view)
+    selects = [i for i in items if i["type"] == 3]
+    assert len(selects) == 4 and all(len(s["options"]) == 25 for s in selects)
+    assert selects[0]["placeholder"].startswith("Pick a unit (")
+    more = [i for i in items if i.get("label") == "More"]
+    assert more, "a second page"
+    shown = {o["value"] for s in selects for o in s["options"]}
+    pages = {screen_of(more[0]["custom_id"])[1]}
+    while pages:
+        page = pages.pop()
+        assert page is not None
+        content, view = draw(menu, BUILDER, page)
+        items = check_limits(content, view)
+        shown |= {o["value"] for i in items if i["type"] == 3 for o in i["options"]}
+        pages |= {screen_of(i["custom_id"])[1] for i in items if i.get("label") == "More"}
+    assert shown == {e.location for e in entries}
+
+
+async def test_a_crowded_sea_gives_long_lists_that_stay_within_the_limits() -> None:
+    board = crowded("standard", "ENGLAND", fleets_at_sea=True)  # convoys and supports everywhere
+    menu = menu_of(board, ["ENGLAND"], "standard")
+    assert len(every_order(menu)) > 1000
+    assert reachable(menu) == every_order(menu)
+
+
+def test_the_opener_and_the_builder_components_do_not_match_each_other() -> None:
+    opener = re.compile(OpenBuilderButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+    assert opener.fullmatch("tap:12:S1901M:open")
+    for custom_id in ("tap:12:S1901M:99:go:u", "tap:12:S1901M:99:u#0", "tap:12:S1901M:99:map"):
+        assert not opener.fullmatch(custom_id)
+    assert not BUTTON.fullmatch("tap:12:S1901M:open") and not SELECT.fullmatch("tap:12:S1901M:open")
+
+
+async def test_a_player_of_two_powers_taps_the_orders_of_both() -> None:
+    board = Board.initial(game_map("standard"), variant="standard")
+    menu = menu_of(board, ["AUSTRIA", "FRANCE"], "standard")
+    content, view = draw(menu, BUILDER, Screen())
+    [select] = [i for i in check_limits(content, view) if i["type"] == 3]
+    assert [o["label"] for o in select["options"]][:2] == [
+        "Austria · A BUD · Budapest",
+        "Austria · F TRI · Trieste",
+    ]
+    assert "France · A PAR · Paris" in [o["label"] for o in select["options"]]
+    assert reachable(menu) == every_order(menu)

@@ -1,0 +1,123 @@
+"""Orders by tap at the gm facade: the menu of a player's legal orders (theirs only, with their current
+orders), one chosen order submitted through the same path as typed orders, and the private preview
+map of one's own orders."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import col, select
+
+from db.database import SessionFactory
+from db.models import OrderSubmission
+from engine.legal import OrderKind
+from gm.errors import NotAPlayer, OrdersClosed
+from gm.facade import Gamemaster
+from gm.ordering.drawing import preview_request, preview_title, render_preview
+from tests.gm.conftest import close, current_phase, make_started_game, place, player_of, submit, user
+from tests.gm.test_gm_outbox import RecordingSender
+
+
+def gamemaster(sessions: SessionFactory) -> Gamemaster:
+    return Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+
+
+async def test_the_menu_holds_the_callers_powers_only_with_their_current_orders(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    await submit(sessions, started, "GERMANY", "A Mun-Bur")
+    menu = await gamemaster(sessions).order_menu(started.game.id, player_of(started, "FRANCE"))
+    [france] = menu.powers
+    assert france.power == "FRANCE" and menu.phase_name == "S1901M"
+    assert [e.location for e in france.legal.entries] == ["BRE", "MAR", "PAR"]
+    paris = france.legal.entry("PAR")
+    assert paris is not None and france.current(paris) == "A PAR - BUR"
+    assert france.missing == ("F BRE", "A MAR")
+    assert paris.kinds() == (OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT)
+    assert menu.find("MUN") is None, "Germany's units are not France's to order"
+    assert [key for _power, key in menu.keys()]  # noqa: SIM118 == ["BRE", "MAR", "PAR"]
+
+
+async def test_a_chosen_order_goes_the_way_of_a_typed_one(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    gm = gamemaster(sessions)
+    france = player_of(started, "FRANCE")
+    await submit(sessions, started, "FRANCE", "A Par H")
+    chosen = await gm.submit_chosen_order(
+        started.game.id, france, "A PAR - BUR", power="FRANCE", expected_phase="S1901M"
+    )
+    [line] = chosen.report.lines
+    assert line.accepted and line.order == "A PAR - BUR" and line.replaced == "A PAR H"
+    assert chosen.menu is not None
+    paris = chosen.menu.powers[0].legal.entry("PAR")
+    assert paris is not None and chosen.menu.powers[0].current(paris) == "A PAR - BUR"
+    async with sessions() as s:
+        logged = (await s.exec(select(OrderSubmission).order_by(col(OrderSubmission.id)))).all()
+    assert [(row.action, row.text) for row in logged] == [("submit", "A Par H"), ("submit", "A PAR - BUR")]
+
+
+async def test_a_builder_of_a_phase_that_has_passed_is_refused_and_changes_nothing(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    gm = gamemaster(sessions)
+    france = player_of(started, "FRANCE")
+    await close(sessions, started.game.id)
+    with pytest.raises(OrdersClosed, match="Spring 1901 Movement orders are closed"):
+        await gm.order_menu(started.game.id, france, expected_phase="S1901M")
+    with pytest.raises(OrdersClosed):
+        await gm.submit_chosen_order(
+            started.game.id, france, "A PAR H", power="FRANCE", expected_phase="S1901M"
+        )
+    with pytest.raises(OrdersClosed):
+        await gm.orders_preview(started.game.id, france, expected_phase="S1901M")
+    view = await gm.my_orders(started.game.id, france)
+    assert view.phase.name == "F1901M" and view.powers[0].orders == ()
+    with pytest.raises(NotAPlayer):
+        await gm.order_menu(started.game.id, user(99))
+
+
+async def test_the_last_order_of_a_retreat_phase_closes_it_and_leaves_no_menu(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions)
+    await place(
+        sessions,
+        started.phase.id,
+        {
+            "phase": "F1901R",
+            "units": {"FRANCE": ["A PAR"], "GERMANY": ["A BUR", "A MUN"]},
+            "centers": {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["BER", "KIE", "MUN"]},
+            "dislodged": {"FRANCE": {"A BUR": {"attacker_from": "MUN", "retreats": ["PIC", "GAS"]}}},
+        },
+    )
+    gm = gamemaster(sessions)
+    france = player_of(started, "FRANCE")
+    menu = await gm.order_menu(started.game.id, france)
+    [burgundy] = menu.powers[0].legal.entries
+    assert burgundy.dislodged and burgundy.kinds() == (OrderKind.RETREAT, OrderKind.DISBAND)
+    assert burgundy.targets(OrderKind.RETREAT) == ("GAS", "PIC")
+    chosen = await gm.submit_chosen_order(
+        started.game.id, france, "A BUR R PIC", power="FRANCE", expected_phase="F1901R"
+    )
+    assert chosen.report.lines[0].accepted and chosen.menu is None and chosen.report.view.close_now
+    await gm.idle()
+    assert (await current_phase(sessions, started.game.id)).name == "W1901A"
+
+
+async def test_the_preview_draws_the_callers_orders_and_nobody_elses(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur\nF Bre-MAO")
+    await submit(sessions, started, "GERMANY", "A Mun-Bur")
+    preview = await gamemaster(sessions).orders_preview(started.game.id, player_of(started, "FRANCE"))
+    assert preview.drawn == {"FRANCE": ("A PAR - BUR", "F BRE - MAO")}
+    assert preview.filename == "S1901M-my-orders.png"
+    board = (await current_phase(sessions, started.game.id)).board
+    title = preview_title("Spring 1901 Movement", ["FRANCE"])
+    assert title == "Spring 1901 Movement \u00b7 France: orders so far"
+    theirs = render_preview(preview_request(board, "standard", dict(preview.drawn), title))
+    everyone = render_preview(
+        preview_request(board, "standard", {**preview.drawn, "GERMANY": ("A MUN - BUR",)}, title)
+    )
+    assert preview.png == theirs and theirs != everyone
