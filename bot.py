@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        settings = Settings()
+        settings = Settings()  # type: ignore[call-arg]  # pydantic-settings reads the environment
     except ValidationError as exc:
         print(f"The settings are incomplete or wrong:\n{describe_problems(exc.errors())}\n", file=sys.stderr)
         if not args.check:

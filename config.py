@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 import discord
 from pydantic import Field, SecretStr, field_validator
@@ -66,7 +67,7 @@ class Settings(BaseSettings):
         return level
 
 
-def describe_problems(errors: list[dict]) -> str:
+def describe_problems(errors: Sequence[Mapping[str, Any]]) -> str:
     """Pydantic's validation errors as lines naming the environment variable and what is wrong."""
     lines = []
     for error in errors:

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")"
 REQUIREMENTS=dev source scripts/ensure_venv.sh  # runtime + test and build tools
 .venv/bin/ruff check .
+.venv/bin/mypy  # strict for engine/ and render/, default elsewhere (pyproject.toml)
 exec .venv/bin/python -m pytest "$@"

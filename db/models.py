@@ -33,6 +33,20 @@ SQLModel.metadata.naming_convention = {
 }
 
 
+
+class Stored:
+    """What every table row has: its id, known once the row is stored (flushed or loaded)."""
+
+    id: int | None
+
+    @property
+    def row_id(self) -> int:
+        """The row's id, typed as set: for rows read from or flushed to the database."""
+        if self.id is None:
+            raise RuntimeError(f"this {type(self).__name__} has not been stored yet: flush it first")
+        return self.id
+
+
 class GameStatus(StrEnum):
     FORMING = "forming"  # created, players joining
     ACTIVE = "active"  # started, phases running
@@ -61,7 +75,7 @@ class OutboxTarget(StrEnum):
     USER = "user"  # a direct message to one user
 
 
-class Game(SQLModel, table=True):
+class Game(Stored, SQLModel, table=True):
     __tablename__ = "game"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -84,7 +98,7 @@ class Game(SQLModel, table=True):
     result: dict[str, Any] | None = Field(default=None, sa_type=JSON)  # how it ended
 
 
-class Player(SQLModel, table=True):
+class Player(Stored, SQLModel, table=True):
     """A user in a game. The powers they hold are in ``power_assignment`` (several in small variants)."""
 
     __tablename__ = "player"
@@ -104,7 +118,7 @@ class Player(SQLModel, table=True):
     notify: str | None = Field(default=None, max_length=10)
 
 
-class PowerAssignment(SQLModel, table=True):
+class PowerAssignment(Stored, SQLModel, table=True):
     """Which player holds a power; ``player_id`` None means nobody (a neutral power: its units hold)."""
 
     __tablename__ = "power_assignment"
@@ -118,7 +132,7 @@ class PowerAssignment(SQLModel, table=True):
     assigned_at: datetime = Field(sa_type=UTCDateTime)
 
 
-class GamePlace(SQLModel, table=True):
+class GamePlace(Stored, SQLModel, table=True):
     """A negotiation place an adapter made for a game (the negotiation channel, a pair channel, a pair's
     thread), by its chat-server id. A game reuses only places recorded here, never one found by name.
     (The category, the game channel and the power channels are on ``game`` and ``power_assignment``.)"""
@@ -133,7 +147,7 @@ class GamePlace(SQLModel, table=True):
     discord_id: int = Field(sa_type=BigInteger)
 
 
-class PhaseRecord(SQLModel, table=True):
+class PhaseRecord(Stored, SQLModel, table=True):
     """One phase of a game: the board at its start, its deadline, and once closed its results."""
 
     __tablename__ = "phase"
@@ -156,7 +170,7 @@ class PhaseRecord(SQLModel, table=True):
     results: dict[str, Any] | None = Field(default=None, sa_type=JSON)
 
 
-class OrderRecord(SQLModel, table=True):
+class OrderRecord(Stored, SQLModel, table=True):
     """The latest order for one unit (or build site) of one power in one phase."""
 
     __tablename__ = "unit_order"
@@ -172,7 +186,7 @@ class OrderRecord(SQLModel, table=True):
     submitted_at: datetime = Field(sa_type=UTCDateTime)
 
 
-class OrderSubmission(SQLModel, table=True):
+class OrderSubmission(Stored, SQLModel, table=True):
     """Append-only log of every submission and clear: who, when, the raw text, what became of each line."""
 
     __tablename__ = "order_submission"
@@ -187,7 +201,7 @@ class OrderSubmission(SQLModel, table=True):
     submitted_at: datetime = Field(sa_type=UTCDateTime)
 
 
-class ReadyFlag(SQLModel, table=True):
+class ReadyFlag(Stored, SQLModel, table=True):
     """Present while a power is ready for its phase to close early."""
 
     __tablename__ = "ready_flag"
@@ -206,7 +220,7 @@ class ProposalStatus(StrEnum):
     LAPSED = "lapsed"  # its phase closed first (votes reset when the board changes)
 
 
-class Proposal(SQLModel, table=True):
+class Proposal(Stored, SQLModel, table=True):
     """A draw, or a concession to ``beneficiary``, put to the vote of the surviving powers in one phase.
 
     One of each (kind, beneficiary) per phase; ``beneficiary`` is "" for a draw."""
@@ -224,7 +238,7 @@ class Proposal(SQLModel, table=True):
     decided_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
-class Vote(SQLModel, table=True):
+class Vote(Stored, SQLModel, table=True):
     """A power's secret vote on a proposal; a later vote replaces the earlier. Never shown to anyone
     but the voter: the outcome only says whether the proposal passed."""
 
@@ -239,7 +253,7 @@ class Vote(SQLModel, table=True):
     cast_at: datetime = Field(sa_type=UTCDateTime)
 
 
-class GameLogEntry(SQLModel, table=True):
+class GameLogEntry(Stored, SQLModel, table=True):
     """Append-only log of what happened to a game outside order-writing: creation, joins, the power
     draw, moderator actions (extend, pause, replace, rollback ...), with who did it."""
 
@@ -253,7 +267,7 @@ class GameLogEntry(SQLModel, table=True):
     detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
 
 
-class PhaseMap(SQLModel, table=True):
+class PhaseMap(Stored, SQLModel, table=True):
     """A rendered map, kept so that /map and /history never re-render.
 
     ``kind`` ``orders``: the board at the phase's start with its orders and their results drawn;
@@ -272,7 +286,7 @@ class PhaseMap(SQLModel, table=True):
     created_at: datetime = Field(sa_type=UTCDateTime)
 
 
-class OutboxEntry(SQLModel, table=True):
+class OutboxEntry(Stored, SQLModel, table=True):
     """A message to post, written in the same transaction as what caused it; see gm/outbox.py."""
 
     __tablename__ = "outbox"

@@ -9,6 +9,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable
+from types import TracebackType
 from typing import Any, Protocol
 
 import aiohttp
@@ -27,7 +28,12 @@ class Service(Protocol):
     gateway_connected: asyncio.Event  # set when the gateway sent READY
 
     async def __aenter__(self) -> Any: ...
-    async def __aexit__(self, *exc: object) -> None: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
     async def prepare_database(self) -> None: ...
     async def login(self, token: str) -> None: ...
     async def connect(self, *, reconnect: bool = True) -> None: ...

@@ -89,12 +89,13 @@ def without_mentions_of(user_id: int, content: str) -> str:
 
 def is_public(channel: discord.abc.Messageable, guild: discord.Guild) -> bool:
     """Whether everyone on the server can read the channel (a private thread never)."""
+    place: object = channel
     if isinstance(channel, discord.Thread):
         if channel.is_private():
             return False
-        channel = channel.parent or channel
-    if isinstance(channel, discord.abc.GuildChannel):
-        return channel.permissions_for(guild.default_role).view_channel
+        place = channel.parent or channel
+    if isinstance(place, discord.abc.GuildChannel):
+        return place.permissions_for(guild.default_role).view_channel
     return True
 
 
@@ -265,7 +266,7 @@ class DirectMessages(GameCog):
         )
 
     @staticmethod
-    async def _send_dm(user: discord.abc.User, lines: list[str]) -> bool:
+    async def _send_dm(user: discord.User | discord.Member, lines: list[str]) -> bool:
         try:
             for part in text.chunks(lines):
                 await user.send(part)

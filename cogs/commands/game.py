@@ -294,9 +294,8 @@ class GameCommands(GameCog):
         variant="Standard (3 to 7 players) or World War I (2 players, from 1914)",
         **SETTING_OPTIONS,
     )
-    @app_commands.choices(
-        players=PLAYER_CHOICES, press=PRESS_CHOICES, variant=VARIANT_CHOICES, take_over=TAKE_OVER_CHOICES
-    )
+    @app_commands.choices(players=PLAYER_CHOICES)  # int choices apart from the str ones (one type each)
+    @app_commands.choices(press=PRESS_CHOICES, variant=VARIANT_CHOICES, take_over=TAKE_OVER_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -483,7 +482,8 @@ class GameCommands(GameCog):
 
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game", **SETTING_OPTIONS)
-    @app_commands.choices(players=PLAYER_CHOICES, press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES)
+    @app_commands.choices(players=PLAYER_CHOICES)
+    @app_commands.choices(press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES)
     @app_commands.autocomplete(game=any_choices)
     async def settings(
         self,

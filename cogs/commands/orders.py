@@ -6,6 +6,8 @@ Discord cannot run a command that also has subcommands, so the form DESIGN.md ca
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -133,7 +135,7 @@ class OrderCommands(GameCog):
         """Submissions of the orders form (see cogs.ui.components.OrdersForm)."""
         if interaction.type != discord.InteractionType.modal_submit:
             return
-        data = interaction.data or {}
+        data: dict[str, Any] = dict(interaction.data or {})
         match = ORDERS_FORM.fullmatch(str(data.get("custom_id", "")))
         if match is None:
             return

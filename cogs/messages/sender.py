@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 import aiohttp
 import discord
@@ -285,14 +286,14 @@ async def _post(
         part = parts[index]
         found = await _already_posted(channel, part, message.first_tried_at) if late else None
         if found is None:
-            extra = {"view": part.view} if part.view is not None else {}
+            extra: dict[str, Any] = {"view": part.view} if part.view is not None else {}
             found = await channel.send(
                 content=part.content,
                 embed=part.embed,  # type: ignore[arg-type]
                 files=part.files() or None,  # type: ignore[arg-type]
                 nonce=f"{message.nonce}.{index}",
                 allowed_mentions=part.allowed_mentions(),
-                **extra,  # type: ignore[arg-type]
+                **extra,
             )
         posted.append((found.channel.id, found.id))
         if message.record_part is not None:

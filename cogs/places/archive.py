@@ -60,9 +60,12 @@ async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
     """Undo :func:`archive` (a rollback made a finished game run again)."""
     for channel in await private_channels(guild, places):
         member = THREADS_ONLY if channel.id == places.negotiation_channel_id else MEMBER
-        changed = _with_members(
-            channel, guild, lambda current, open_=member: open_ if current == _READ_ONLY else None
-        )
+        def reopened(
+            current: discord.PermissionOverwrite, open_: discord.PermissionOverwrite = member
+        ) -> discord.PermissionOverwrite | None:
+            return open_ if current == _READ_ONLY else None
+
+        changed = _with_members(channel, guild, reopened)
         if changed is not None:
             await _quietly(channel.edit(overwrites=changed, reason="the game was rolled back: open again"))
         if channel.id != places.negotiation_channel_id:

@@ -38,6 +38,7 @@ import logging
 import re
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import discord
 
@@ -48,7 +49,7 @@ from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, Recorder
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week: the longest Discord allows
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: the longest Discord allows
 
 BOT_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -494,6 +495,8 @@ async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
         if channel.last_message_id is None:
             await _say(channel, power_intro(power, game.powers.get(power)))
     for (a, b), place in spaces.negotiation.items():
+        if not isinstance(place, discord.abc.Messageable):
+            continue
         if getattr(place, "last_message_id", None) is None:
             await _say(
                 place,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -44,7 +45,7 @@ async def send(
     parts = chunks([lines] if isinstance(lines, str) else lines)
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
-        extra: dict[str, object] = {}
+        extra: dict[str, Any] = {}  # only what is given: discord.py's overloads tell None from absent
         if last:
             if embed is not None:
                 extra["embed"] = embed
@@ -53,9 +54,9 @@ async def send(
             if view is not None:
                 extra["view"] = view
         if not interaction.response.is_done():
-            await interaction.response.send_message(part or None, ephemeral=ephemeral, **extra)  # type: ignore[arg-type]
+            await interaction.response.send_message(part or None, ephemeral=ephemeral, **extra)
         else:
-            await interaction.followup.send(part or discord.utils.MISSING, ephemeral=ephemeral, **extra)  # type: ignore[arg-type]
+            await interaction.followup.send(part or discord.utils.MISSING, ephemeral=ephemeral, **extra)
 
 
 def error_text(error: BaseException) -> str | None:

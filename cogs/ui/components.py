@@ -5,6 +5,7 @@ reason."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -26,7 +27,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> JoinButton:
         return cls(int(match["game_id"]))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import Any
 
 import discord
 
@@ -52,7 +53,7 @@ class ConfirmButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ConfirmButton:
         return cls(match["action"], int(match["game_id"]), int(match["phase_id"]), match["token"])
 

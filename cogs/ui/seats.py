@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 import discord
 
@@ -44,9 +45,9 @@ class TakeOverButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TakeOverButton:
-        return cls(int(match["game_id"]), match["power"], item.label)
+        return cls(int(match["game_id"]), match["power"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answering(self._take)(interaction)
@@ -93,7 +94,7 @@ class SeatDecisionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SeatDecisionButton:
         return cls(match["choice"], int(match["game_id"]), match["power"], int(match["user_id"]))
 

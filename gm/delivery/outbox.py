@@ -189,7 +189,7 @@ async def deliver_pending(
             break
         blocked: set[tuple[Any, ...]] = set()
         for entry in claimed:
-            seen.add(entry.id)  # type: ignore[arg-type]
+            seen.add(entry.row_id)
             target = _target_key(entry)
             if target in blocked:
                 await _release(session_factory, entry, token)
@@ -257,7 +257,7 @@ async def _claim_batch(
                 if target in blocked or row.next_attempt_at > now or leased or row.id in seen:
                     blocked.add(target)
                     continue
-                chosen.append(row.id)  # type: ignore[arg-type]
+                chosen.append(row.row_id)
                 if len(chosen) >= BATCH:
                     break
             if len(rows) < PAGE:
@@ -338,7 +338,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
                 return None
         await session.commit()
     return OutboxMessage(
-        id=entry.id,  # type: ignore[arg-type]
+        id=entry.row_id,
         nonce=entry.nonce or f"gm{entry.id}",
         kind=entry.kind,
         game_id=entry.game_id,
@@ -350,7 +350,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         phase_id=entry.phase_id,
         sent_parts=tuple((int(c), int(m)) for c, m in (entry.sent_messages or ())),
         first_tried_at=entry.created_at if entry.attempts or entry.sent_messages else None,
-        record_part=partial(_record_part, session_factory, entry.id),  # type: ignore[arg-type]
+        record_part=partial(_record_part, session_factory, entry.row_id),
     )
 
 

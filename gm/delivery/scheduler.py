@@ -179,7 +179,7 @@ class GameScheduler:
         for phase, game in rows:
             phase_id: int = phase.id  # type: ignore[assignment]
             if phase.status == PhaseStatus.ADJUDICATING:
-                job_id = finish_job_id(game.id, phase.name)  # type: ignore[arg-type]
+                job_id = finish_job_id(game.row_id, phase.name)
                 self._add(job_id, now, self._finish_job, phase_id, job_id)
                 report.finishing.append(phase_id)
                 continue
@@ -191,7 +191,7 @@ class GameScheduler:
                 report.scheduled.append(phase_id)
             settings = GameSettings.from_json(game.settings)
             report.reminders += self.schedule_phase(
-                game.id,  # type: ignore[arg-type]
+                game.row_id,
                 phase_id,
                 phase.name,
                 phase.deadline,

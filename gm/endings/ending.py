@@ -101,7 +101,7 @@ def result_lines(result: dict[str, Any]) -> list[str]:
     kind, winner, shared = result["kind"], result.get("winner"), result.get("shared") or []
     centers = result.get("centers", {})
     if kind == "solo":
-        return [f"{say.power_name(winner)} wins with {centers.get(winner, 0)} centers."]
+        return [f"{say.power_name(str(winner))} wins with {centers.get(winner, 0)} centers."]
     if kind == "last_year":
         year = result.get("phase", "")[1:5]
         lines = [f"The last year ({year}) has been played; the most centers decide."]
@@ -114,7 +114,7 @@ def result_lines(result: dict[str, Any]) -> list[str]:
     if kind == "draw":
         return [f"The game is drawn by agreement, shared by {say.powers_text(shared)}."]
     if kind == "concession":
-        return [f"The other powers conceded: {say.power_name(winner)} wins."]
+        return [f"The other powers conceded: {say.power_name(str(winner))} wins."]
     lines = ["A moderator ended the game."]
     if result.get("note"):
         lines.append(f"Reason: {result['note']}")
@@ -171,7 +171,7 @@ async def finish_game(
             phase=last_phase.name,
             maps=[
                 say.map_ref(map_phase_id, map_phase_name, map_kind, required=True),
-                say.map_ref(last_phase.id, f"game-{game_id}", ANIMATION, required=True, extension="gif"),  # type: ignore[arg-type]
+                say.map_ref(last_phase.row_id, f"game-{game_id}", ANIMATION, required=True, extension="gif"),
             ],
             result=result,
             centers_by_year=table,
@@ -196,7 +196,7 @@ async def centers_by_year(session: AsyncSession, game: Game) -> dict[str, Any]:
 
     {"years": ["start", "1901", "1902"], "rows": [{"power": "AUSTRIA", "centers": [3, 4, 5]}, ...]}
     """
-    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
+    phases = await game_phases(session, game.row_id)
     powers = game_map(game.variant).powers
     columns: list[tuple[str, dict[str, int]]] = []
     if phases:

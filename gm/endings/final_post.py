@@ -11,7 +11,7 @@ post still waiting (a crash between the end of a game and its GIF).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -29,11 +29,18 @@ from gm.endings.ending import ANIMATION, FINAL_MAP
 from gm.messages.kinds import read_message
 from gm.phases.worker import POSITION_MAP
 from gm.reading.lookup import game_phases
-from render.animation import animation_work
+from render.animation import (
+    AnimationAnswer,
+    AnimationRequest,
+    BoardFrame,
+    Frame,
+    PictureFrame,
+    animation_work,
+)
 
 log = logging.getLogger(__name__)
 
-Work = Callable[[dict[str, Any]], dict[str, Any]]
+Work = Callable[[AnimationRequest], AnimationAnswer]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +94,7 @@ async def publish_final_post(
         answer = await run_off_loop(executor, work, request)
     except Exception as exc:
         log.exception("the final pictures of game %s could not be made; posting without them", game_id)
-        await _give_up_on_pictures(sessions, entry.id, missing)  # type: ignore[arg-type]
+        await _give_up_on_pictures(sessions, entry.row_id, missing)
         return ArchiveReport(game_id, (), failed=repr(exc))
     kinds = await _store(sessions, missing, answer, clock())
     return ArchiveReport(
@@ -123,28 +130,37 @@ async def publish_pending(
 
 def _request(
     phases: list[PhaseRecord] | Any,
-    stored: dict[tuple[int, str], bytes],
+    stored: Mapping[tuple[int, str], bytes],
     missing: list[dict[str, Any]],
     map_name: str,
-) -> dict[str, Any]:
+) -> AnimationRequest:
     """Every phase's opening position, then the final position when the game ended at a close."""
-    frames: list[dict[str, Any]] = []
+    frames: list[Frame] = []
     for phase in phases:
-        png = stored.get((phase.id, POSITION_MAP))
-        frames.append({"png": png} if png is not None else {"board": phase.board, "map": map_name})
+        png = stored.get((phase.id or 0, POSITION_MAP))  # stored phases have ids
+        frames.append(
+            PictureFrame(png=png) if png is not None else BoardFrame(board=phase.board, map=map_name)
+        )
     last = phases[-1]
     final_board = (last.results or {}).get("board_after")
     if final_board is not None:
-        png = stored.get((last.id, FINAL_MAP))
-        frames.append({"png": png} if png is not None else {"board": final_board, "map": map_name})
+        png = stored.get((last.id or 0, FINAL_MAP))
+        frames.append(
+            PictureFrame(png=png) if png is not None else BoardFrame(board=final_board, map=map_name)
+        )
     final = None
     if any(r["kind"] in (FINAL_MAP, POSITION_MAP) for r in missing):
-        final = {"board": final_board if final_board is not None else last.board, "map": map_name}
+        final = BoardFrame(board=final_board if final_board is not None else last.board, map=map_name)
     return {"frames": frames, "final": final}
 
 
+def _frame(png: bytes | None, board: Mapping[str, object], map_name: str) -> Frame:
+    """A stored picture when there is one, else the board to draw."""
+    return PictureFrame(png=png) if png is not None else BoardFrame(board=board, map=map_name)
+
+
 async def _store(
-    sessions: SessionFactory, missing: list[dict[str, Any]], answer: dict[str, Any], now: datetime
+    sessions: SessionFactory, missing: list[dict[str, Any]], answer: AnimationAnswer, now: datetime
 ) -> tuple[str, ...]:
     kinds = []
     for ref in missing:

@@ -71,7 +71,7 @@ class ProposalInfo:
     @classmethod
     def of(cls, proposal: Proposal, phase_name: str) -> ProposalInfo:
         return cls(
-            id=proposal.id,  # type: ignore[arg-type]
+            id=proposal.row_id,
             kind=proposal.kind,
             beneficiary=proposal.beneficiary or None,
             phase=phase_name,
@@ -120,8 +120,8 @@ async def propose(
             "Vote on it with [[cmd:draw vote]]; it passes if every voting power says yes.",
         )
     proposal = Proposal(
-        game_id=game.id,  # type: ignore[arg-type]
-        phase_id=phase.id,  # type: ignore[arg-type]
+        game_id=game.row_id,
+        phase_id=phase.row_id,
         kind=kind,
         beneficiary=beneficiary,
         opened_at=now,
@@ -131,7 +131,7 @@ async def propose(
     info = ProposalInfo.of(proposal, phase.name)
     session.add(
         GameLogEntry(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             at=now,
             actor_id=None,  # who proposed is as secret as their vote
             action="vote_opened",
@@ -141,7 +141,7 @@ async def propose(
     enqueue(
         session,
         VoteOpened(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             game_name=game.name,
             title=f"{game.name}: {info.title} is proposed",
             lines=[
@@ -202,7 +202,7 @@ async def cast_vote(
 async def open_proposals(session: AsyncSession, game_id: int) -> list[ProposalInfo]:
     """The proposals open in the current phase (no counts: they would reveal votes)."""
     game = await load_game(session, game_id)
-    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.row_id)
     if phase is None:
         await session.commit()
         return []
@@ -221,8 +221,8 @@ async def my_votes(session: AsyncSession, game_id: int, user_id: int) -> dict[in
     """proposal id -> the caller's powers -> yes / no, for the open proposals of the current phase."""
     game = await load_game(session, game_id)
     player = await load_player(session, game, user_id)
-    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
-    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    powers = await powers_of(session, game.row_id, player.row_id)
+    phase = await latest_phase(session, game.row_id)
     out: dict[int, dict[str, str]] = {}
     if phase is not None and powers:
         rows = (
@@ -252,7 +252,7 @@ async def lapse_open_proposals(session: AsyncSession, game: Game, phase: PhaseRe
         enqueue(
             session,
             VoteResult(
-                game_id=game.id,  # type: ignore[arg-type]
+                game_id=game.row_id,
                 game_name=game.name,
                 title=f"{game.name}: {info.title} did not pass",
                 lines=["The phase closed before every voting power agreed; votes start afresh."],
@@ -291,8 +291,8 @@ async def _ballot_box(
     game = await load_game(session, game_id, for_update=True)
     require_started(game)
     player = await load_player(session, game, user_id)
-    held = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
-    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    held = await powers_of(session, game.row_id, player.row_id)
+    phase = await latest_phase(session, game.row_id, for_update=True)
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase open.")
     if phase.status != PhaseStatus.OPEN:
@@ -313,8 +313,12 @@ async def _ballot_box(
         player.status = PlayerStatus.ACTIVE  # voting is playing: back from civil disorder, then a voter
         session.add(
             GameLogEntry(
-                game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": held}
-            )  # type: ignore[arg-type]
+                game_id=game.row_id,  # a stored game always has its id
+                at=now,
+                actor_id=user_id,
+                action="returned",
+                detail={"powers": held},
+            )
         )
         await session.flush()
     voters = await electorate(session, game, phase.board)
@@ -373,7 +377,7 @@ async def _cast(
     for power in mine:
         vote = existing.get(power)
         if vote is None:
-            vote = Vote(proposal_id=proposal.id, power=power, choice=choice, cast_by=user_id, cast_at=now)  # type: ignore[arg-type]
+            vote = Vote(proposal_id=proposal.row_id, power=power, choice=choice, cast_by=user_id, cast_at=now)
             session.add(vote)
             existing[power] = vote
         else:

@@ -38,7 +38,7 @@ def base(
     fields: Mapping[str, str] | None = None,
     phase: str | None = None,
     deadline: datetime | None = None,
-    maps: Iterable[dict[str, Any]] = (),
+    maps: Iterable[Mapping[str, Any]] = (),
     **data: Any,
 ) -> dict[str, Any]:
     return {

@@ -133,7 +133,7 @@ async def resume_game(
     log = await log_action(session, game, actor, now, "resume", phase=phase.name, remaining_seconds=left)
     announce_action(session, game, phase, "resume", text, [], now, log)
     await session.flush()
-    if await early_close_due(session, phase.id):  # type: ignore[arg-type]
+    if await early_close_due(session, phase.row_id):
         phase.deadline = now  # durable: a bot stopped before the early close still closes it at start
     await session.commit()
     result = action_result(game, "resume", text, phase, schedule=True)
@@ -256,7 +256,7 @@ async def end_game(
         await log_action(session, game, actor, now, "end", reason=note)
         await session.commit()
         return action_result(game, "end", f"{game.name} was cancelled before it started.", None)
-    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.row_id, for_update=True)
     assert phase is not None
     if phase.status == PhaseStatus.ADJUDICATING:
         raise phase_busy(game)

@@ -112,7 +112,7 @@ async def hand_over_seat(
         existing.missed_phases = existing.missed_in_a_row = 0
         newcomer = existing
     else:
-        newcomer = Player(game_id=game.id, user_id=new_user_id, joined_at=now)  # type: ignore[arg-type]
+        newcomer = Player(game_id=game.row_id, user_id=new_user_id, joined_at=now)
         session.add(newcomer)
     await session.flush()
     assignments = (
@@ -181,7 +181,7 @@ async def hand_over_seat(
     enqueue(
         session,
         Welcome(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             game_name=game.name,
             title=f"You play {names} in {game.name}",
             lines=[
@@ -205,7 +205,7 @@ async def hand_over_seat(
     enqueue(
         session,
         ReplacedYou(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             game_name=game.name,
             title=f"You no longer play {names} in {game.name}",
             lines=[

@@ -98,12 +98,12 @@ async def rollback_last_phase(
     info = PhaseInfo.of(target)
     text = f"{game.name} is back at {say.long_name(target.name)}."
     effects = Effects(
-        game.id,  # type: ignore[arg-type]
+        game.row_id,
         schedule=(info,) if target.deadline is not None else (),
         unschedule=(void.name,) if void is not None else (),
     )
     return ModerationResult(
-        game.id,  # type: ignore[arg-type]
+        game.row_id,
         "rollback",
         text,
         info,
@@ -128,10 +128,10 @@ async def plan_rollback(session: AsyncSession, game_id: int, actor: Actor) -> Ro
     require_moderator(game, actor)
     await require_judge(session, game, actor, "rollback")
     _check_game(game)
-    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
+    phases = await game_phases(session, game.row_id)
     target, void = _targets(game, phases)
     await session.commit()
-    return RollbackPlan(game.id, game.name, target.name, void.name if void else None)  # type: ignore[arg-type]
+    return RollbackPlan(game.row_id, game.name, target.name, void.name if void else None)
 
 
 def _targets(game: Game, phases: list[PhaseRecord]) -> tuple[PhaseRecord, PhaseRecord | None]:
@@ -187,14 +187,14 @@ async def _delete_phase(
     await session.exec(delete(Vote).where(col(Vote.proposal_id).in_(proposals)))
     for table in (Proposal, OrderRecord, OrderSubmission, ReadyFlag, PhaseMap):
         await session.exec(delete(table).where(col(table.phase_id) == phase.id))  # type: ignore[attr-defined]
-    await _void_messages(session, phase.id, None, now, suffix, detach=True)  # type: ignore[arg-type]
+    await _void_messages(session, phase.row_id, None, now, suffix, detach=True)
     await session.exec(delete(PhaseRecord).where(col(PhaseRecord.id) == phase.id))
     return returned
 
 
 async def _reopen(session: AsyncSession, game: Game, phase: PhaseRecord, now: datetime, suffix: str) -> None:
     results: dict[str, Any] = phase.results or {}
-    await _undo_bookkeeping(session, game.id, results.get("bookkeeping") or {})  # type: ignore[arg-type]
+    await _undo_bookkeeping(session, game.row_id, results.get("bookkeeping") or {})
     proposals = select(Proposal.id).where(Proposal.phase_id == phase.id)
     await session.exec(delete(Vote).where(col(Vote.proposal_id).in_(proposals)))
     await session.exec(delete(Proposal).where(col(Proposal.phase_id) == phase.id))
@@ -204,7 +204,7 @@ async def _reopen(session: AsyncSession, game: Game, phase: PhaseRecord, now: da
             col(PhaseMap.phase_id) == phase.id, col(PhaseMap.kind).in_((ORDERS_MAP, FINAL_MAP, ANIMATION))
         )
     )
-    await _void_messages(session, phase.id, phase.closed_at, now, suffix, detach=False)  # type: ignore[arg-type]
+    await _void_messages(session, phase.row_id, phase.closed_at, now, suffix, detach=False)
     minutes = GameSettings.from_json(game.settings).phase_minutes(Phase.parse(phase.name).kind)
     paused = game.status == GameStatus.PAUSED
     phase.status = PhaseStatus.OPEN
@@ -289,7 +289,7 @@ def _announce(
             lines=lines,
             phase=target.name,
             deadline=target.deadline,
-            maps=[say.map_ref(target.id, target.name, POSITION_MAP)],  # type: ignore[arg-type]
+            maps=[say.map_ref(target.row_id, target.name, POSITION_MAP)],
             voided_phase=void.name if void else None,
         ),
         phase_id=target.id,

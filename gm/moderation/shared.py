@@ -135,7 +135,7 @@ async def running_game(
         raise GameNotStarted(f"{game.name} has not started yet.", "Moderation applies to running games.")
     if game.status in ENDED_STATES:
         raise GameOver(f"{game.name} is over.", "Nothing can be changed in a finished game.")
-    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.row_id, for_update=True)
     if phase is None or phase.status != PhaseStatus.OPEN:
         raise phase_busy(game)
     return game, phase
@@ -176,17 +176,18 @@ async def seat_of(
         raise WrongGameState(
             f"{say.power_name(wanted)}'s player is {state_words(player.status)}.", "Nothing to change there."
         )
-    return wanted, player, await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+    return wanted, player, await powers_of(session, game.row_id, player.row_id)
 
 
 def state_words(status: str) -> str:
-    return {
+    words: dict[str, str] = {
         PlayerStatus.ACTIVE: "playing",
         PlayerStatus.CIVIL_DISORDER: "in civil disorder",
         PlayerStatus.LEFT: "gone (left the game)",
         PlayerStatus.REPLACED: "replaced",
         PlayerStatus.ELIMINATED: "eliminated",
-    }.get(status, str(status))
+    }
+    return words.get(status, str(status))
 
 
 async def log_action(
@@ -203,7 +204,7 @@ async def log_action(
     the one that let them moderate; a player taking over an open seat says so)."""
     clean = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in detail.items()}
     entry = GameLogEntry(
-        game_id=game.id,  # type: ignore[arg-type]
+        game_id=game.row_id,
         at=now,
         actor_id=actor.user_id,
         action=MOD_PREFIX + action,
@@ -234,7 +235,7 @@ def announce_action(
     enqueue(
         session,
         message_kind(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             game_name=game.name,
             title=text,
             lines=lines,
@@ -262,11 +263,11 @@ def action_result(
 ) -> ModerationResult:
     info = PhaseInfo.of(phase) if phase is not None else None
     effects = Effects(
-        game.id,  # type: ignore[arg-type]
+        game.row_id,
         schedule=(info,) if schedule and info is not None else (),
         unschedule=(info.name,) if unschedule and info is not None else (),
     )
-    return ModerationResult(game.id, action, message, info, effects, details or {})  # type: ignore[arg-type]
+    return ModerationResult(game.row_id, action, message, info, effects, details or {})
 
 
 def with_effects(result: ModerationResult, **changes: Any) -> ModerationResult:

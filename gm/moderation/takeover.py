@@ -106,7 +106,7 @@ async def decline_take_over(
     enqueue(
         session,
         TakeOverDeclined(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             game_name=game.name,
             title=f"{game.name}: your request to take over {names} was declined",
             lines=["A moderator declined it. You can ask them why, or join another game."],
@@ -146,7 +146,7 @@ async def open_seats(session: AsyncSession, game: Game) -> list[list[str]]:
     seats: dict[int, list[str]] = {}
     for power, player in rows:
         if player.status in OPEN_STATES:
-            seats.setdefault(player.id, []).append(power)  # type: ignore[arg-type]
+            seats.setdefault(player.row_id, []).append(power)
     return list(seats.values())
 
 
@@ -156,7 +156,7 @@ async def _running(session: AsyncSession, game_id: int) -> tuple[Game, PhaseReco
         raise GameNotStarted(f"{game.name} has not started yet.", "Join it with [[cmd:game join]] instead.")
     if game.status in ENDED_STATES:
         raise GameOver(f"{game.name} is over; there is no seat to take.")
-    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.row_id, for_update=True)
     if phase is None or phase.status != PhaseStatus.OPEN:
         raise phase_busy(game)
     return game, phase
@@ -196,7 +196,7 @@ async def _request(
     enqueue(
         session,
         TakeOverRequest(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             game_name=game.name,
             title=f"A member asks to take over {names}",
             lines=[

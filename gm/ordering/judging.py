@@ -65,8 +65,8 @@ def judge_line(
         return LineOutcome(
             line, True, p, str(order), replaced=replaced if replaced != str(order) else None
         ), (p, key)
-    p, exc = _most_relevant(line, board, errors)
-    return LineOutcome(line, False, p if len(powers) > 1 else powers[0], None, exc.reason, exc.hint), None
+    p, error = _most_relevant(line, board, errors)
+    return LineOutcome(line, False, p if len(powers) > 1 else powers[0], None, error.reason, error.hint), None
 
 
 def _most_relevant(line: str, board: Board, errors: list[tuple[str, OrderError]]) -> tuple[str, OrderError]:

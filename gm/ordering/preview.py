@@ -42,7 +42,7 @@ async def preview_of(
     game = await load_game(session, game_id)
     require_started(game)
     _player, powers = await load_player_and_powers(session, game, user_id)
-    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.row_id)
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase yet.")
     if expected_phase is not None and phase.name != expected_phase.strip().upper():

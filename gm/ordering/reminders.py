@@ -50,7 +50,7 @@ async def queue_reminders(
         enqueue(
             session,
             Reminder(
-                game_id=game.id,  # type: ignore[arg-type]
+                game_id=game.row_id,
                 game_name=game.name,
                 title=f"{game.name}: {say.long_name(phase.name)} orders are due soon",
                 lines=[

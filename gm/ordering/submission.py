@@ -165,8 +165,8 @@ async def submit_orders(
     await _store(session, phase, user_id, now, current, typed, changed)
     session.add(
         OrderSubmission(
-            game_id=game.id,  # type: ignore[arg-type]
-            phase_id=phase.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
+            phase_id=phase.row_id,
             user_id=user_id,
             action="submit",
             text=text,
@@ -174,7 +174,7 @@ async def submit_orders(
             submitted_at=now,
         )
     )
-    await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
+    await _bound_log(session, phase.row_id, user_id)
     notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
     after = replace(state, orders={**state.orders, **current})
     view = view_of(after, game, phase, powers)
@@ -200,8 +200,8 @@ async def clear_orders(
     )
     session.add(
         OrderSubmission(
-            game_id=game.id,  # type: ignore[arg-type]
-            phase_id=phase.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
+            phase_id=phase.row_id,
             user_id=user_id,
             action="clear",
             text="",
@@ -209,7 +209,7 @@ async def clear_orders(
             submitted_at=now,
         )
     )
-    await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
+    await _bound_log(session, phase.row_id, user_id)
     view = await _view(session, game, phase, powers)
     _record_close_request(phase, view, now)
     await session.commit()
@@ -221,8 +221,8 @@ async def my_orders(session: AsyncSession, game_id: int, user_id: int) -> Orders
     game = await load_game(session, game_id)
     require_started(game)
     player = await load_player(session, game, user_id)
-    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
-    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    powers = await powers_of(session, game.row_id, player.row_id)
+    phase = await latest_phase(session, game.row_id)
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase yet.")
     view = await _view(session, game, phase, powers)
@@ -269,7 +269,7 @@ async def set_ready(
         )
         for p in powers:
             if p not in have:
-                session.add(ReadyFlag(phase_id=phase.id, power=p, user_id=user_id, set_at=now))  # type: ignore[arg-type]
+                session.add(ReadyFlag(phase_id=phase.row_id, power=p, user_id=user_id, set_at=now))
     else:
         await session.exec(
             delete(ReadyFlag).where(col(ReadyFlag.phase_id) == phase.id, col(ReadyFlag.power).in_(powers))
@@ -327,8 +327,12 @@ async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: date
 
 def _log_return(session: AsyncSession, game: Game, user_id: int, now: datetime, powers: list[str]) -> None:
     entry = GameLogEntry(
-        game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": powers}
-    )  # type: ignore[arg-type]
+        game_id=game.row_id,  # a stored game always has its id
+        at=now,
+        actor_id=user_id,
+        action="returned",
+        detail={"powers": powers},
+    )
     session.add(entry)
 
 
@@ -356,7 +360,7 @@ async def open_phase_for(
                 f"You play {', '.join(say.power_name(p) for p in powers)}.",
             )
         powers = [wanted]
-    phase = await latest_phase(session, game.id, for_update=lock)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.row_id, for_update=lock)
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase open.")
     if expected_phase is not None and phase.name != expected_phase.strip().upper():
@@ -397,7 +401,7 @@ async def _store(
         if row is None:
             session.add(
                 OrderRecord(
-                    phase_id=phase.id,  # type: ignore[arg-type]
+                    phase_id=phase.row_id,
                     power=p,
                     unit_key=key,
                     text=current[p][key],
@@ -428,7 +432,7 @@ def view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str]
         for p in powers
     )
     return OrdersView(
-        game_id=game.id,  # type: ignore[arg-type]
+        game_id=game.row_id,
         game_name=game.name,
         phase=PhaseInfo.of(phase),
         powers=mine,

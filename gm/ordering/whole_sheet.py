@@ -35,19 +35,23 @@ async def replace_orders(
         game = await load_game(session, game_id)
         require_started(game)
         player = await load_player(session, game, user_id)
-        powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
-        phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+        powers = await powers_of(session, game.row_id, player.row_id)
+        phase = await latest_phase(session, game.row_id, for_update=True)
         still_open = phase is not None and phase.status == PhaseStatus.OPEN
-        if still_open and (expected_phase is None or phase.name == expected_phase.strip().upper()):  # type: ignore[union-attr]
+        if (
+            phase is not None
+            and still_open
+            and (expected_phase is None or phase.name == expected_phase.strip().upper())
+        ):
             await session.exec(
                 delete(OrderRecord).where(
-                    col(OrderRecord.phase_id) == phase.id,  # type: ignore[union-attr]
+                    col(OrderRecord.phase_id) == phase.id,
                     col(OrderRecord.power).in_(powers),
                 )
             )
             session.add(
                 OrderSubmission(
-                    game_id=game.id,  # type: ignore[arg-type]
+                    game_id=game.row_id,
                     phase_id=phase.id,  # type: ignore[arg-type, union-attr]
                     user_id=user_id,
                     action="clear",

@@ -421,7 +421,7 @@ def queue_calls_to_order(
     whose player is active in ``state``; ``reopened`` marks the calls of a phase a rollback reopened."""
     board = Board.from_json(phase.board, game_map(game.variant))
     calls = outcome.opened_payloads(
-        game_id=game.id,  # type: ignore[arg-type]
+        game_id=game.row_id,
         game_name=game.name,
         board=board,
         adjustments=phase.adjustments,

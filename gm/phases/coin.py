@@ -128,7 +128,7 @@ async def _announce(
         return
     enqueue(
         session,
-        KINDS[kind](game_id=game.id, game_name=game.name, title=title, lines=lines, **data),  # type: ignore[arg-type]
+        KINDS[kind](game_id=game.row_id, game_name=game.name, title=title, lines=lines, **data),
         phase_id=closing.id,
         target=Target.game_channel(),
         key=full_key,

@@ -109,7 +109,7 @@ async def eliminate(
             .where(PowerAssignment.game_id == game_id)
         )
     ).all()
-    held: dict[int, tuple[Player, list[str]]] = {}
+    held: dict[int | None, tuple[Player, list[str]]] = {}
     for assignment, player in rows:
         held.setdefault(player.id, (player, []))[1].append(assignment.power)  # type: ignore[index]
     alive = set(ending.survivors(board_after, [a.power for a, _ in rows]))
@@ -155,7 +155,7 @@ def announce_civil_disorder(
     enqueue(
         session,
         CivilDisorder(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             game_name=game.name,
             title=f"{names} {verb} in civil disorder",
             lines=[
@@ -180,7 +180,7 @@ def announce_civil_disorder(
         enqueue(
             session,
             CivilDisorder(
-                game_id=game.id,  # type: ignore[arg-type]
+                game_id=game.row_id,
                 game_name=game.name,
                 title=f"{game.name}: {mine} {'is' if len(one.powers) == 1 else 'are'} in civil disorder",
                 lines=[
@@ -200,7 +200,7 @@ def announce_civil_disorder(
         if actor_id is None:  # a moderator's action is logged by gm.moderation.actions
             session.add(
                 GameLogEntry(
-                    game_id=game.id,  # type: ignore[arg-type]
+                    game_id=game.row_id,
                     at=now,
                     action="civil_disorder",
                     detail={"powers": one.powers, "user_id": one.user_id, "why": one.why},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from engine import Board, load_map
@@ -66,7 +67,7 @@ def render_maps(board: Board, adjudication: Any, *, final_title: str | None = No
     }
 
 
-def game_over_title(board: Board, result: dict[str, Any], last_year: int | None) -> str | None:
+def game_over_title(board: Board, result: Mapping[str, Any], last_year: int | None) -> str | None:
     """The final position's title when this phase ends the game (a solo, or a short game's last
     Fall), else None. The same rule as gm.phases.closer's (a short game ends when the next phase is past
     its last year's Fall)."""

@@ -27,8 +27,8 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
     players = (
         await session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.id)))
     ).all()
-    assignments = await power_assignments(session, game.id)  # type: ignore[arg-type]
-    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
+    assignments = await power_assignments(session, game.row_id)
+    phases = await game_phases(session, game.row_id)
     proposals = (
         await session.exec(select(Proposal).where(Proposal.game_id == game.id).order_by(col(Proposal.id)))
     ).all()

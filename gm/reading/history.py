@@ -107,7 +107,7 @@ async def phase_map(
     png = await asyncio.to_thread(_render_position, board, game.variant, title)
     if png is None:
         return None
-    session.add(PhaseMap(phase_id=phase.id, kind=kind, png=png, created_at=datetime.now(UTC)))  # type: ignore[arg-type]
+    session.add(PhaseMap(phase_id=phase.row_id, kind=kind, png=png, created_at=datetime.now(UTC)))
     try:
         await session.commit()
     except IntegrityError:  # rendered by a concurrent request in the meantime: the same picture

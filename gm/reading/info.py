@@ -31,7 +31,7 @@ class PhaseInfo:
     def of(cls, phase: PhaseRecord) -> PhaseInfo:
         parsed = Phase.parse(phase.name)
         return cls(
-            id=phase.id,  # type: ignore[arg-type]
+            id=phase.row_id,
             game_id=phase.game_id,
             ordinal=phase.ordinal,
             name=phase.name,
@@ -76,7 +76,7 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
     players = (
         await session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.joined_at)))
     ).all()
-    assignments = await power_assignments(session, game.id)  # type: ignore[arg-type]
+    assignments = await power_assignments(session, game.row_id)
     user_of_player = {p.id: p.user_id for p in players}
     powers_of_player: dict[int, list[str]] = {}
     for a in assignments:
@@ -91,7 +91,7 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
         )
     ).first()
     return GameInfo(
-        id=game.id,  # type: ignore[arg-type]
+        id=game.row_id,
         guild_id=game.guild_id,
         name=game.name,
         creator_id=game.creator_id,
@@ -102,7 +102,7 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
             PlayerInfo(
                 user_id=p.user_id,
                 status=str(p.status),
-                powers=tuple(powers_of_player.get(p.id, ())),  # type: ignore[arg-type]
+                powers=tuple(powers_of_player.get(p.row_id, ())),
                 missed_phases=p.missed_phases,
                 joined_at=p.joined_at,
             )

@@ -73,7 +73,7 @@ def _order_state(state: PhaseState, power: str) -> str:
 async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 25) -> GameStatusView:
     game = await load_game(session, game_id)
     info = await game_info(session, game)
-    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.row_id)
     powers: list[PowerStatus] = []
     over = game.status in ENDED_STATES
     if phase is not None:
@@ -135,13 +135,14 @@ def _state(status: str | None, board: dict[str, Any], power: str, *, over: bool 
         return "neutral"
     if over:  # the final standing: a close that ended the game may have put absent players in civil
         return "survived"  # disorder without announcing it (there is no next phase to play)
-    return {
+    words: dict[str, str] = {
         PlayerStatus.ACTIVE: "playing",
         PlayerStatus.CIVIL_DISORDER: "civil_disorder",
         PlayerStatus.LEFT: "left",
         PlayerStatus.REPLACED: "left",
         PlayerStatus.ELIMINATED: "eliminated",
-    }.get(status, str(status))
+    }
+    return words.get(status, str(status))
 
 
 def _line(entry: GameLogEntry) -> LogLine:

@@ -56,7 +56,7 @@ async def update_settings(
         checked = wanted.validated(game_map(game.variant), variant=game.variant)
     except InvalidSettings as exc:
         raise InvalidSettings(exc.problems, "Nothing was changed; try again with other values.") from None
-    seated = await _seated(session, game.id)  # type: ignore[arg-type]
+    seated = await _seated(session, game.row_id)
     if checked.players < seated:
         raise InvalidSettings(
             [f"{game.name} already has {seated} players; it cannot be made a {checked.players}-player game."],
@@ -65,7 +65,7 @@ async def update_settings(
     game.settings = checked.to_json()
     session.add(
         GameLogEntry(
-            game_id=game.id,  # type: ignore[arg-type]
+            game_id=game.row_id,
             at=now,
             actor_id=user_id,
             action="settings",

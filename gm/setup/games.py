@@ -117,7 +117,7 @@ async def create_game(
     await session.flush()
     _log(session, game, now, creator_id, "created", {"settings": settings.to_json(), "name": name})
     if creator_joins:
-        session.add(Player(game_id=game.id, user_id=creator_id, joined_at=now))  # type: ignore[arg-type]
+        session.add(Player(game_id=game.row_id, user_id=creator_id, joined_at=now))
         _log(session, game, now, creator_id, "joined")
     await session.commit()
     return await game_info(session, game)
@@ -130,7 +130,7 @@ async def join_game(
     game = await load_game(session, game_id, for_update=True)
     _require_forming(game)
     settings = GameSettings.from_json(game.settings)
-    players = await _seated_players(session, game.id)  # type: ignore[arg-type]
+    players = await _seated_players(session, game.row_id)
     mine = next((p for p in players if p.user_id == user_id), None)
     if mine is not None:
         raise AlreadyJoined(f"You are already in {game.name}.", "Wait for the game to start.")
@@ -147,14 +147,14 @@ async def join_game(
         returning.joined_at = now
         returning.left_at = None
     else:
-        session.add(Player(game_id=game.id, user_id=user_id, joined_at=now))  # type: ignore[arg-type]
+        session.add(Player(game_id=game.row_id, user_id=user_id, joined_at=now))
     log = _log(session, game, now, user_id, "joined")
     if len(players) + 1 == settings.players and user_id != game.creator_id:  # the last seat: tell the creator
         await session.flush()
         enqueue(
             session,
             GameIsFull(
-                game_id=game.id,  # type: ignore[arg-type]
+                game_id=game.row_id,
                 game_name=game.name,
                 title=f"{game.name} is full",
                 lines=[f"All {settings.players} players have joined: start it with [[cmd:game start]]."],
@@ -177,7 +177,7 @@ async def leave_game(
     if game.status in ENDED_STATES:
         raise GameOver(f"{game.name} is over; there is nothing to leave.")
     player = await load_player(session, game, user_id)
-    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+    powers = await powers_of(session, game.row_id, player.row_id)
     player.status = PlayerStatus.LEFT
     player.left_at = now
     _log(session, game, now, user_id, "left", {"powers": powers})
@@ -186,7 +186,7 @@ async def leave_game(
         enqueue(
             session,
             PlayerLeft(
-                game_id=game.id,  # type: ignore[arg-type]
+                game_id=game.row_id,
                 game_name=game.name,
                 title=f"{names}: the player has left",
                 lines=[f"{names} will hold in civil disorder until a moderator finds a replacement."],
@@ -223,7 +223,7 @@ async def start_game(
             "Ask them to run [[cmd:game start]].",
         )
     settings = GameSettings.from_json(game.settings)
-    players = await _seated_players(session, game.id)  # type: ignore[arg-type]
+    players = await _seated_players(session, game.row_id)
     if len(players) != settings.players:
         missing = settings.players - len(players)
         raise WrongPlayerCount(
@@ -241,11 +241,11 @@ async def start_game(
     for user, powers in drawn.items():
         for power in powers:
             assignments[power] = user
-    for power, user in assignments.items():
-        player = player_of_user.get(user) if user is not None else None
+    for power, holder in assignments.items():
+        player = player_of_user.get(holder) if holder is not None else None
         session.add(
             PowerAssignment(
-                game_id=game.id,  # type: ignore[arg-type]
+                game_id=game.row_id,
                 power=power,
                 player_id=player.id if player else None,
                 assigned_at=now,
@@ -254,10 +254,10 @@ async def start_game(
     board = initial_board(played.name)
     deadline = now + timedelta(minutes=settings.phase_minutes(board.phase.kind))
     phase = PhaseRecord(
-        game_id=game.id,  # type: ignore[arg-type]
+        game_id=game.row_id,
         ordinal=0,
         name=str(board.phase),
-        board=board.to_json(),
+        board=dict(board.to_json()),
         deadline=deadline,
         opened_at=now,
     )
@@ -426,7 +426,7 @@ def _log(
     action: str,
     detail: dict | None = None,
 ) -> GameLogEntry:
-    entry = GameLogEntry(game_id=game.id, at=now, actor_id=actor_id, action=action, detail=detail or {})  # type: ignore[arg-type]
+    entry = GameLogEntry(game_id=game.row_id, at=now, actor_id=actor_id, action=action, detail=detail or {})
     session.add(entry)
     return entry
 
@@ -457,7 +457,7 @@ def _announce_start(
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
             # the opening position, when the adapter stored it before the post goes out (see
             # gm.reading.history.phase_map); without it the post goes out all the same
-            maps=[say.map_ref(phase.id, phase.name, POSITION_MAP)],  # type: ignore[arg-type]
+            maps=[say.map_ref(phase.row_id, phase.name, POSITION_MAP)],
         ),
         phase_id=phase.id,
         target=Target.game_channel(),
