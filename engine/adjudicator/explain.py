@@ -135,11 +135,19 @@ def _move_text(r: MovementResolver, i: int) -> str:
     return format_order(r.orders[i])
 
 
-def _versus(r: MovementResolver, i: int, mine: int, j: int, theirs: int) -> str:
+def _versus(r: MovementResolver, i: int, mine: float, j: int, theirs: float) -> str:
     """``(yours 1, theirs 1)``: unit ``i``'s strength first, then the other unit ``j``'s, named as
     another power's or the player's own."""
     other = "theirs" if r.power[j] != r.power[i] else f"your {r.units[j]}'s"
-    return f"(yours {mine}, {other} {theirs})"
+    return f"(yours {strength_text(mine)}, {other} {strength_text(theirs)})"
+
+
+def strength_text(strength: float) -> str:
+    """``1``, ``2``; ``½``, ``1½`` for a move at half strength (1900's Cape of Good Hope)."""
+    whole = int(strength)
+    if strength == whole:
+        return str(whole)
+    return f"{whole or ''}\u00bd"
 
 
 def _failed_move(r: MovementResolver, i: int) -> str:
@@ -167,7 +175,7 @@ def _failed_move(r: MovementResolver, i: int) -> str:
             if r.kind[d] == MOVE:  # it tried to leave and could not
                 return f"bounced: {unit} could not leave {dst} {_versus(r, i, attack, d, hold)}{note}"
             return f"bounced: {unit} held {dst} {_versus(r, i, attack, d, hold)}{note}"
-    best, best_strength = -1, -1
+    best, best_strength = -1, -1.0
     for m in r.moves_into[dst]:
         if m != i:
             s = r.prevent_strength(m)
@@ -310,6 +318,14 @@ def retreated(dest: str) -> str:
 
 def retreat_bounced(dest: str, others: Sequence[Unit]) -> str:
     return f"bounced with {_names(str(u) for u in others)} retreating to {dest}; disbanded"
+
+
+def retreat_gave_way(dest: str, others: Sequence[Unit]) -> str:
+    """A retreat across the Cape of Good Hope (1900) loses to any other retreat to the same place."""
+    return (
+        f"gave way to {_names(str(u) for u in others)} retreating to {dest}: a unit retreating round "
+        "the Cape of Good Hope loses to any other; disbanded"
+    )
 
 
 def disbanded() -> str:
