@@ -340,6 +340,24 @@ def convoy_ports(map_name: str) -> frozenset[str]:
     return hit
 
 
+def read_power(variant_name: str, text: str) -> str:
+    """The code of the power ``text`` names in variant ``variant_name`` (its code, name or adjective,
+    as Variant.power_code reads them); otherwise ``text`` upper-cased, for the caller to refuse."""
+    variant = VARIANTS.get(variant_name)
+    found = variant.power_code(text) if variant is not None else None
+    return found or str(text).strip().upper()
+
+
+def power_display_name(code: str) -> str:
+    """How a power is named to players (``St Petersburg`` for Chaos's STPETERSBURG), read from the
+    variant that has it (every variant names a code the same way); ``code`` capitalised otherwise."""
+    for variant in _REGISTRY.values():
+        info = variant.powers.get(code)
+        if info is not None:
+            return info.name
+    return str(code).capitalize()
+
+
 def game_map(variant_name: str) -> GameMap:
     """The map a game of variant ``variant_name`` is played on."""
     return get_variant(variant_name).game_map()

@@ -15,6 +15,7 @@ from datetime import datetime
 
 import discord
 
+from engine.variants import power_display_name
 from gm.errors import InvalidSettings
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
 
@@ -40,7 +41,7 @@ def safe_keeping_users(text: str, *, limit: int | None = None) -> str:
 
 
 def power_name(power: str) -> str:
-    return power.capitalize()
+    return power_display_name(power)
 
 
 def powers_text(powers: Iterable[str]) -> str:

@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from engine import Phase
+from engine.variants import power_display_name
 
 
 def base(
@@ -70,7 +71,7 @@ def long_name(phase_name: str) -> str:
 
 
 def power_name(power: str) -> str:
-    return power.capitalize()
+    return power_display_name(power)
 
 
 def powers_text(powers: Iterable[str]) -> str:
