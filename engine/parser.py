@@ -610,6 +610,16 @@ class _Grammar:
 
     def unit(self, role: str, example: str) -> Unit:
         self.skip(POWER)  # "A Ser S Turkish A Bul-Rum": the nationality is a note for the reader
+        here = self.peek()
+        if (
+            here is not None
+            and here.kind == LOC
+            and self.kind(1) == TYPE
+            and self.kind(2) == LOC
+            and (named := self.index.power_at(here.text.split(), 0)) is not None
+            and named[1] == len(here.text.split())
+        ):
+            self.pos += 1  # "A Gas S Munich A Bur-Mar" (Chaos): a power named like its home centre
         t: str | None = None
         if self.kind() == TYPE:
             t = self.take().value

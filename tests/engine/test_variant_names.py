@@ -61,10 +61,15 @@ def test_chaos_places_named_like_powers_are_places_inside_an_order() -> None:
     assert (line.power, line.order) == ("ANKARA", Move(Unit("A", "ANK"), "CON"))
     line = read_line("St Petersburg: F St Petersburg(sc) - Gulf of Bothnia", gm, "M")
     assert (line.power, line.order) == ("STPETERSBURG", Move(Unit("F", "STP/SC"), "BOT"))
-    # the adjective before a supported unit is a note for the reader
+    # the adjective, or the name, before a supported or convoyed unit is a note for the reader
     assert read_line("F Bla S Ankaran A Con - Bul", gm, "M").order == SupportMove(
         Unit("F", "BLA"), Unit("A", "CON"), "BUL"
     )
+    assert read_line("A Gas S Munich A Bur - Mar", gm, "M").order == SupportMove(
+        Unit("A", "GAS"), Unit("A", "BUR"), "MAR"
+    )
+    assert str(read_line("F Bla C Ankara A Ank - Sev", gm, "M").order) == "F BLA C A ANK - SEV"
+    assert read_line("A Gas - Munich", gm, "M").order == Move(Unit("A", "GAS"), "MUN")
 
 
 def test_youngstown_japan_the_sea_and_japan_the_power() -> None:
