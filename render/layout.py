@@ -31,6 +31,7 @@ DISLODGED_OFFSET = (7.2, -6.6)  # up and to the right: names sit below the spots
 BADGE_RADIUS = 3.0  # the +, - and ! badges at a unit's upper right
 TITLE_HEIGHT = 27.0
 FOOTER_HEIGHT = 7.0
+LEGEND_ROW = 11.0  # one row of the powers' legend under the map (variants with many powers)
 
 
 def badge_offset(unit_type: str | None) -> Point:
@@ -47,6 +48,7 @@ class Layout:
     title_height: int
     map_height: int
     footer_height: int
+    legend_height: int = 0  # the band under the map naming each power (render.legend), when there is one
 
     @classmethod
     def for_width(cls, width: int, geometry: MapGeometry) -> Layout:
@@ -63,7 +65,11 @@ class Layout:
 
     @property
     def height(self) -> int:
-        return self.title_height + self.map_height + self.footer_height
+        return self.title_height + self.map_height + self.legend_height + self.footer_height
+
+    @property
+    def footer_top(self) -> int:
+        return self.title_height + self.map_height + self.legend_height
 
     def px(self, p: Point) -> Point:
         """Map units -> pixels in the whole picture (below the title bar)."""
