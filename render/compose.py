@@ -16,7 +16,7 @@ from render import layout as L
 from render.basemap import base_map, closed_hatch, filled_map
 from render.geometry import load_geometry
 from render.icons import center_sprite, paste_centred, unit_sprite
-from render.legend import draw_legend, legend_height, wants_legend
+from render.legend import draw_crossing_notes, draw_legend, legend_height, wants_legend
 from render.marks import OrderMark, marks_from_results
 from render.orders import OrderOverlay
 from render.palette import Palette, palette_for
@@ -137,6 +137,8 @@ def _render_image(
     overlay.paint_under(img)
     for label, corner in base.labels:
         img.paste(label, corner, label)
+    if options.show_labels:
+        draw_crossing_notes(img, board, geo, lay, pal)
     for unit in scene.units:
         _draw_unit(img, unit, scene)
     overlay.paint_over(img)

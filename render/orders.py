@@ -195,11 +195,17 @@ class OrderOverlay:
             return
         shapes: list[Shape] = []
         width = self.support_w * 0.75
+        dash = (self.dash[0] * 0.6, self.dash[1] * 0.8)
         for loc in u.retreats:
             if not self.scene.geometry.has(loc):
                 continue
-            path = trim(curve(u.at, self.dest_point(loc), bend=0.08), self.r, self.gap_at(province_of(loc)))
-            shapes += self._arrow(path, u.power, width, dash=(self.dash[0] * 0.6, self.dash[1] * 0.8))
+            end, gap = self.dest_point(loc), self.gap_at(province_of(loc))
+            if self.wraps(u.at, end):
+                leaving, path = self.off_the_edge(u.at, end, gap)
+                shapes += self._shaft(leaving, u.power, width, dash)
+            else:
+                path = trim(curve(u.at, end, bend=0.08), self.r, gap)
+            shapes += self._arrow(path, u.power, width, dash=dash)
         self.under.add(shapes, HINT_OPACITY)
 
     def _convoy_fleets(self, m: OrderMark) -> list[Point]:
@@ -257,12 +263,58 @@ class OrderOverlay:
             game_map = self.scene.board.game_map
             if order.via_convoy or not game_map.army_can_move(order.unit.location, order.dest):
                 via = self._convoy_fleets(m)
+        gap = self.gap_at(province_of(order.dest))
+        if not via and self.wraps(start, end):
+            leaving, path = self.off_the_edge(start, end, gap)
+            self.move_paths[(m.power, order.unit.province)] = path
+            if m.failed:
+                self.crosses.append((point_at(path, 0.5), 1.0))
+            shapes = self._shaft(leaving, m.power, self.arrow_w) + self._arrow(path, m.power, self.arrow_w)
+            return shapes, FAILED_OPACITY if m.failed else 1.0
         raw = through([start, *via, end]) if via else curve(start, end)
-        path = trim(raw, self.r * 0.5, self.gap_at(province_of(order.dest)))
+        path = trim(raw, self.r * 0.5, gap)
         self.move_paths[(m.power, order.unit.province)] = path
         if m.failed:
             self.crosses.append((point_at(path, 0.72), 1.0))
         return self._arrow(path, m.power, self.arrow_w), FAILED_OPACITY if m.failed else 1.0
+
+    # --- moves off one edge of the map and in at another ---------------------------------------------
+
+    def wraps(self, start: Point, end: Point) -> bool:
+        """A move between places this far apart is one round the world (Youngstown's boxes) or round
+        Africa (1900's Cape of Good Hope): drawn leaving the map at one edge and coming in at another,
+        not as an arrow across the whole board."""
+        return math.dist(start, end) > self.scene.layout.size(L.WRAP_DISTANCE)
+
+    def edge_point(self, p: Point) -> Point:
+        """The nearest point of the map's frame to ``p`` (picture pixels)."""
+        lay = self.scene.layout
+        top, bottom = lay.title_height, lay.title_height + lay.map_height
+        x, y = p
+        candidates: list[tuple[float, Point]] = [
+            (x, (0.0, y)),
+            (lay.width - x, (float(lay.width), y)),
+            (y - top, (x, float(top))),
+            (bottom - y, (x, float(bottom))),
+        ]
+        return min(candidates)[1]
+
+    def off_the_edge(self, start: Point, end: Point, gap: float) -> tuple[list[Point], list[Point]]:
+        """(the stub from ``start`` out to its nearest edge, the arrow's path in from the edge nearest
+        ``end``)."""
+        leaving = trim([start, self.edge_point(start)], self.r * 0.5, 0.0)
+        coming = trim([self.edge_point(end), end], 0.0, gap)
+        return leaving, coming
+
+    def _shaft(
+        self, path: list[Point], power: str, width: float, dash: tuple[float, float] | None = None
+    ) -> list[Shape]:
+        """An arrow's shaft without its head (the part of a move that leaves the map)."""
+        colour, halo = self.colour(power)
+        return [
+            Stroke(path, width + 2 * self.halo_w, halo, dash=dash),
+            Stroke(path, width, colour, dash=dash),
+        ]
 
     def _support_move(self, m: OrderMark) -> tuple[list[Shape], float]:
         order = m.order

@@ -140,6 +140,7 @@ MANY_POWERS = 7
 longer tell 10 powers (let alone Chaos's 34, which share 12 colours) apart at a glance."""
 
 FILL_MIN_DISTANCE = 20.0  # CIE76 distance a territory's fill keeps from the unowned land
+FILL_MIN_SEA_DISTANCE = 15.0  # and from the sea
 
 
 def palette_for(variant: Variant, name: str = "default") -> Palette:
@@ -157,7 +158,7 @@ def palette_for(variant: Variant, name: str = "default") -> Palette:
             base,
             name=f"{name}:{variant.name}",
             letters_on_units=base.letters_on_units or len(powers) > MANY_POWERS,
-            powers=variant_powers(variant, base.land),
+            powers=variant_powers(variant, base.land, base.sea),
         )
         hit = _VARIANT_PALETTES[key] = (variant, pal)
     return hit[1]
@@ -166,16 +167,17 @@ def palette_for(variant: Variant, name: str = "default") -> Palette:
 _VARIANT_PALETTES: dict[tuple[str, str], tuple[Variant, Palette]] = {}
 
 
-def variant_powers(variant: Variant, land: RGB) -> dict[str, PowerColours]:
+def variant_powers(variant: Variant, land: RGB, sea: RGB) -> dict[str, PowerColours]:
     """Each power's colours from its variant.json ``colour``: that colour for units, a lighter one for
-    its territory (as light as keeps it apart from the unowned ``land``), and white or near-black
-    ink on its units, whichever contrasts more; its ``letter`` on them."""
+    its territory (as light as keeps it apart from the unowned ``land`` and the ``sea``), and white or
+    near-black ink on its units, whichever contrasts more; its ``letter`` on them."""
     out = {}
     for code in variant.game_map().powers:
         info = variant.powers.get(code)
         unit = hex_rgb(info.colour) if info is not None else (90, 90, 90)
         letter = info.letter if info is not None else code[:1]
-        out[code] = PowerColours(fill=territory_fill(unit, land), unit=unit, ink=ink_for(unit), letter=letter)
+        fill = territory_fill(unit, land, sea)
+        out[code] = PowerColours(fill=fill, unit=unit, ink=ink_for(unit), letter=letter)
     return out
 
 
@@ -187,14 +189,16 @@ def hex_rgb(text: str) -> RGB:
     return (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
 
 
-def territory_fill(unit: RGB, land: RGB) -> RGB:
-    """The unit colour mixed with white, as much as keeps it ``FILL_MIN_DISTANCE`` from ``land``
-    (a pale colour, light grey or yellow, is mixed less, or not at all)."""
-    for share in (0.55, 0.45, 0.35, 0.25, 0.15):
-        fill = _mix(unit, _WHITE, share)
-        if delta_e(fill, land) >= FILL_MIN_DISTANCE:
+def territory_fill(unit: RGB, land: RGB, sea: RGB) -> RGB:
+    """The unit colour mixed with white, as much as keeps it apart from the unowned ``land`` and from
+    the ``sea`` (a blue territory must not read as water): the lightest mix at least
+    ``FILL_MIN_DISTANCE`` from the land and ``FILL_MIN_SEA_DISTANCE`` from the sea, or else the one
+    farthest from both (a pale colour, light grey or sky blue, is mixed less, or not at all)."""
+    mixes = [_mix(unit, _WHITE, share) for share in (0.55, 0.45, 0.35, 0.25, 0.15, 0.0)]
+    for fill in mixes:
+        if delta_e(fill, land) >= FILL_MIN_DISTANCE and delta_e(fill, sea) >= FILL_MIN_SEA_DISTANCE:
             return fill
-    return unit
+    return max(mixes, key=lambda fill: min(delta_e(fill, land), delta_e(fill, sea)))
 
 
 def ink_for(colour: RGB) -> RGB:

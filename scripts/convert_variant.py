@@ -495,7 +495,11 @@ def build_geometry(
 # - the others take, in this order, Okabe & Ito's orange, then a light grey, a dark brown and a navy
 #   (the four that a search over Okabe & Ito's and Paul Tol's palettes found farthest from the seven
 #   and from each other: CIEDE2000 at least 11 under every simulated vision, against 8 between the
-#   seven themselves), and lightness tells them apart where hue does not;
+#   seven themselves), and lightness tells them apart where hue does not; except where a picture
+#   showed otherwise: the light grey, drawn as a territory, is another grey beside Germany's (Modern's
+#   Poland) and next to the grey of impassable land, so Modern's Poland takes Austria's vermillion
+#   (Modern has no Austria) and Youngstown's Japan the light green of Chaos (both keep CIEDE2000 at
+#   least 8 under every vision, the distance between the classic seven);
 # - every power also has a letter, drawn on its units, for when colours are not enough;
 # - Chaos has 34 powers, too many for colours alone: the powers are coloured so that powers whose home
 #   centres are near each other (at most two moves apart) never share a colour, from the eleven
@@ -853,7 +857,7 @@ VARIANTS: dict[str, Variant] = {
             map_file="modern.map",
             drawing=Drawing(ps="modern.ps", scale=1.0, not_borders=("OutlineChartCanalLine",)),
             source_note="Modern Diplomacy, a variant by Vincent Mous; drawn with DPeye by Mario Huys.",
-            colours={"EGYPT": "#5B3A00", "POLAND": "#BBBBBB", "SPAIN": "#E69F00", "UKRAINE": "#1B2A6B"},
+            colours={"EGYPT": "#5B3A00", "POLAND": "#D55E00", "SPAIN": "#E69F00", "UKRAINE": "#1B2A6B"},
             notes=(
                 "DPjudge's map begins in Spring 1995. Its drawing shows canals (Kiel, Suez, Volga-Don) as"
                 " lines only; what they allow is in the adjacency.",
@@ -889,7 +893,7 @@ VARIANTS: dict[str, Variant] = {
                 ),
             ),
             source_note="Youngstown variant; DPjudge map by Mario Huys (2001), drawn with DPeye.",
-            colours={"CHINA": "#E69F00", "INDIA": "#5B3A00", "JAPAN": "#BBBBBB"},
+            colours={"CHINA": "#E69F00", "INDIA": "#5B3A00", "JAPAN": "#AADD99"},
             notes=(
                 "The world is round: twelve off-board places (OBA to OBL, 'Off Board A' ...) carry the"
                 " moves round the back of the globe, from the Atlantic and Africa to the Pacific. DPjudge"
