@@ -31,7 +31,11 @@ DISLODGED_OFFSET = (7.2, -6.6)  # up and to the right: names sit below the spots
 BADGE_RADIUS = 3.0  # the +, - and ! badges at a unit's upper right
 TITLE_HEIGHT = 27.0
 FOOTER_HEIGHT = 7.0
-WRAP_DISTANCE = 200.0  # a move between neighbours farther apart goes off the map's edge (render.orders)
+# A move between neighbours this far apart, both this close to an edge of the map (Youngstown's
+# off-board boxes), goes off the map's edge and comes in at another (render.orders), as do a variant's
+# special crossings (1900's Cape of Good Hope)
+WRAP_DISTANCE = 300.0
+WRAP_EDGE = 60.0
 CROSSING_NOTE_OFFSET = 14.0  # a note at the map's edge keeps this far from where moves cross it
 LEGEND_ROW = 11.0  # one row of the powers' legend under the map (variants with many powers)
 

@@ -200,7 +200,7 @@ class OrderOverlay:
             if not self.scene.geometry.has(loc):
                 continue
             end, gap = self.dest_point(loc), self.gap_at(province_of(loc))
-            if self.wraps(u.at, end):
+            if self.wraps(u.unit.location, loc):
                 leaving, path = self.off_the_edge(u.at, end, gap)
                 shapes += self._shaft(leaving, u.power, width, dash)
             else:
@@ -213,10 +213,11 @@ class OrderOverlay:
         order = m.order
         assert isinstance(order, Move)
         src, dest = order.unit.province, province_of(order.dest)
-        fleets = {  # the convoying fleet's province -> (its power, the fleet)
+        fleets = {  # the convoying fleet's province -> (its power, the fleet); not a refused order's
             c.order.unit.province: (c.power, c.order.unit)
             for c in self.scene.marks
             if isinstance(c.order, Convoy)
+            and c.status != "invalid"
             and c.order.convoyed.province == src
             and province_of(c.order.dest) == dest
         }
@@ -264,7 +265,7 @@ class OrderOverlay:
             if order.via_convoy or not game_map.army_can_move(order.unit.location, order.dest):
                 via = self._convoy_fleets(m)
         gap = self.gap_at(province_of(order.dest))
-        if not via and self.wraps(start, end):
+        if not via and self.wraps(order.unit.location, order.dest):
             leaving, path = self.off_the_edge(start, end, gap)
             self.move_paths[(m.power, order.unit.province)] = path
             if m.failed:
@@ -280,11 +281,22 @@ class OrderOverlay:
 
     # --- moves off one edge of the map and in at another ---------------------------------------------
 
-    def wraps(self, start: Point, end: Point) -> bool:
-        """A move between places this far apart is one round the world (Youngstown's boxes) or round
-        Africa (1900's Cape of Good Hope): drawn leaving the map at one edge and coming in at another,
-        not as an arrow across the whole board."""
-        return math.dist(start, end) > self.scene.layout.size(L.WRAP_DISTANCE)
+    def wraps(self, src: str, dst: str) -> bool:
+        """A move round Africa (a variant's special crossing: 1900's Cape of Good Hope) or round the
+        world (Youngstown's off-board boxes: far apart, each at an edge of the map) is drawn leaving
+        the map at one edge and coming in at another, not as an arrow across the whole board."""
+        crossings = self.scene.board.rules.switches.crossings
+        if crossings is not None and crossings.across(province_of(src), province_of(dst)):
+            return True
+        geo = self.scene.geometry
+        if not (geo.has(src) and geo.has(dst)):
+            return False
+        a, b = geo.anchor(src), geo.anchor(dst)
+
+        def from_edge(p: Point) -> float:
+            return min(p[0], geo.width - p[0], p[1], geo.height - p[1])
+
+        return math.dist(a, b) > L.WRAP_DISTANCE and from_edge(a) < L.WRAP_EDGE and from_edge(b) < L.WRAP_EDGE
 
     def edge_point(self, p: Point) -> Point:
         """The nearest point of the map's frame to ``p`` (picture pixels)."""
@@ -330,6 +342,7 @@ class OrderOverlay:
             ),
             None,
         )
+        leaving: list[Point] = []
         if target_move is not None:
             target = point_at(target_move, 0.55)
             line = trim([start, target], self.r * 0.5, 0.0)
@@ -337,6 +350,9 @@ class OrderOverlay:
             target = self.dest_point(order.dest)
             line = trim([start, target], self.r * 0.5, self.gap_at(province_of(order.dest)))
             target = line[-1]
+        if self.wraps(order.unit.location, order.dest):  # round the world: out at one edge, in at another
+            leaving = trim([start, self.edge_point(start)], self.r * 0.5, 0.0)
+            line = [self.edge_point(target), target]
         dot = self.support_w * 1.5
         shapes: list[Shape] = [
             Stroke(line, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
@@ -344,6 +360,11 @@ class OrderOverlay:
             Stroke(line, self.support_w, colour, dash=self.dash),
             Circle(target, dot, fill=colour),
         ]
+        if leaving:
+            shapes += [
+                Stroke(leaving, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
+                Stroke(leaving, self.support_w, colour, dash=self.dash),
+            ]
         if m.failed:
             self.crosses.append((point_at(line, 0.5), 1.0))
         return shapes, FAILED_OPACITY if m.failed else 1.0
@@ -365,12 +386,19 @@ class OrderOverlay:
         centre = held.at if held is not None else self.dest_point(order.supported.location)
         ring_r = self.ring_radius(held, order.supported.type) + self.support_w
         line = trim([start, centre], self.r * 0.5, ring_r)
+        lines = [line]
+        if self.wraps(order.unit.location, order.supported.location):  # round the world
+            lines = [
+                trim([start, self.edge_point(start)], self.r * 0.5, 0.0),
+                trim([self.edge_point(centre), centre], 0.0, ring_r),
+            ]
+            line = lines[-1]
         colour, halo = self.colour(m.power)
         ring = _circle_points(centre, ring_r)
         shapes: list[Shape] = [
-            Stroke(line, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
+            *(Stroke(piece, self.support_w + 2 * self.halo_w, halo, dash=self.dash) for piece in lines),
             Stroke(ring, self.support_w + 2 * self.halo_w, halo),
-            Stroke(line, self.support_w, colour, dash=self.dash),
+            *(Stroke(piece, self.support_w, colour, dash=self.dash) for piece in lines),
             Stroke(ring, self.support_w, colour),
         ]
         if m.failed:
