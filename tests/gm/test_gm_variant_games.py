@@ -523,3 +523,49 @@ async def test_chaos_thirty_four_players_build_anywhere(sessions: SessionFactory
             )
         ).all()
     assert opened, "the players were called to order"
+
+
+# --- victory targets and the winner's name ----------------------------------------------------------
+
+
+async def place_variant(sessions: SessionFactory, started: games.StartResult, board: dict[str, Any]) -> None:
+    """Put a position (the engine's JSON board, of the game's variant) on the open phase."""
+    async with sessions() as s:
+        phase = await s.get(PhaseRecord, started.phase.id)
+        assert phase is not None
+        phase.board = {"variant": started.game.variant, **board}
+        phase.name = board["phase"]
+        await s.commit()
+
+
+@pytest.mark.parametrize(
+    ("variant", "winner", "owned", "mover", "into", "name"),
+    [
+        # Modern: 33 of 64 win; Italy holds 32 and takes Marseilles
+        ("modern", "ITALY", 32, "A PIE", "MAR", "Italy"),
+        # Chaos: 18 of 34; St Petersburg holds 17 and takes Moscow
+        ("chaos", "STPETERSBURG", 17, "A LVN", "MOS", "St Petersburg"),
+    ],
+)
+async def test_the_variants_victory_target_ends_the_game_and_names_the_winner(
+    sessions: SessionFactory, variant: str, winner: str, owned: int, mover: str, into: str, name: str
+) -> None:
+    extra = {"press": "public"} if variant == "chaos" else {}
+    started = await start(sessions, variant, **extra)
+    gm = get_variant(variant).game_map()
+    centres = sorted(c for c in gm.supply_centers if c != into)[:owned]
+    assert len(centres) == owned and into not in centres
+    first = get_variant(variant).first_year()
+    await place_variant(
+        sessions,
+        started,
+        {"phase": f"F{first}M", "units": {winner: [mover]}, "centers": {winner: centres}},
+    )
+    # one short of the target: not over before the move
+    assert owned == get_variant(variant).target() - 1
+    await order(sessions, started, {winner: f"{mover} - {into}"})
+    outcome = await close(sessions, started.game.id)
+    assert outcome.game_over and outcome.winner == winner
+    (over,) = await messages(sessions, "game_over")
+    assert f"{name} wins with {owned + 1} centers." in over.payload["lines"]
+    assert over.payload["fields"] == [{"name": name, "value": str(owned + 1)}]
