@@ -22,10 +22,12 @@ What each phase lists, per entry:
   (also to a neighbour, ``A LON - YOR VIA``: a different order, DATC 4.A.3); ``SUPPORT`` of any
   unit next to it holding, and of any move another unit could make (by land, along a coast, or
   convoyed by fleets other than the supporter, DATC 6.D.31) into a province this unit could
-  itself move to; ``CONVOY`` (fleets at sea) of every army and destination for which the fleet
-  lies on a route of fleets now on the board (DATC 6.G.19: not on a detour).
+  itself move to; ``CONVOY`` (fleets at sea, and in a variant's convoy ports) of every army and
+  destination for which the fleet lies on a route of fleets now on the board (DATC 6.G.19: not on a
+  detour).
 * retreats (one entry per dislodged unit): ``RETREAT`` to each of its options, ``DISBAND``.
-* adjustments: when the power builds, one entry per vacant home center it owns, with a ``BUILD``
+* adjustments: when the power builds, one entry per vacant home center it owns (any vacant center it
+  owns with the ``build_anywhere`` rule switch, engine.rules), with a ``BUILD``
   of each unit that fits there (``A STP B``, ``F STP/NC B``, ``F STP/SC B``; no fleet inland), and
   :attr:`LegalOrders.waive`; when it must remove, one entry per unit with its ``REMOVE``.
 

@@ -11,6 +11,10 @@ A variant may close provinces for a while (``Board.closed``: Italy while it is n
 no move, convoy, retreat or support reaches into them, a support to hold a unit there included (no
 unit could move there, and nobody can attack it), and the neutral powers' own orders are refused.
 
+A variant's rule switches (engine.rules) change three checks: a build may go to any owned centre
+(``build_anywhere``), a fleet in a convoy port may convoy (``convoy_ports``), and no support crosses
+the Cape of Good Hope (``cape_of_good_hope``).
+
 Everything named in a reason is public on the board (units, their owners, dislodged units and
 their retreat options), so a refusal never leaks another power's orders.
 """
