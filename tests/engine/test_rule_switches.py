@@ -16,14 +16,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Board, adjudicate, initial_board, legal_orders, read_order
+from engine import Board, adjudicate, adjudicate_json, initial_board, legal_orders, read_order
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
 from engine.adjudicator.convoys import convoying_fleets, minimal_route_fleets, route_exists, sea_graph
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.errors import InvalidOrder, OrderError
 from engine.legal import LegalOrders, OrderKind
 from engine.mapdata import GameMap, province_of
-from engine.orders import Build, Convoy, Hold, Move, Order, Remove, SupportHold, SupportMove, Unit, Waive
+from engine.orders import (
+    Build,
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+    format_order,
+)
 from engine.rules import (
     BUILD_ANYWHERE,
     CAPE_OF_GOOD_HOPE,
@@ -35,6 +47,7 @@ from engine.rules import (
     read_switches,
 )
 from engine.variants import SUPPORTED_RULES, all_variants, convoy_ports, get_variant
+from tests.engine.test_adjudicate_properties import check_invariants
 
 CAPE = {("EGY", "MAO"), ("MAO", "EGY"), ("HEJ", "MAO"), ("MAO", "HEJ")}
 
@@ -391,3 +404,45 @@ def test_exhaustively_on_one_board_each() -> None:
             legal = legal_orders(board, power)
             assert_agree(board, power, legal, orders)
             assert_rules_kept(board, legal)
+
+
+# --- adjudication stays sound under the switches ---------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.sampled_from(VARIANT_MAPS))
+def test_adjudication_invariants_on_the_variants_boards(seed: int, variant: str) -> None:
+    """Random orders (the rule's places favoured) keep the adjudicator's invariants: every line
+    reported with a reason, one counting line per unit, units conserved, no two in a province, and
+    after random retreats (round the Cape among them) still no two in a province."""
+    rng = random.Random(seed)
+    board = rich_board(variant, rng)
+    request = board.to_json()
+    orders = {}
+    for power in board.game_map.powers:
+        mine = board.units.get(power, ())
+        if mine:
+            picked = candidates(board, power, rng, 3 * len(mine))
+            orders[power] = [format_order(o) for o in rng.sample(picked, min(len(picked), 2 * len(mine)))]
+    full = {**request, "orders": orders}
+    out = adjudicate_json(full)
+    check_invariants(full, out)
+    if out["next_phase"] and out["next_phase"].endswith("R"):
+        retreats = {
+            power: [
+                f"{u} R {rng.choice(info['retreats'])}" for u, info in entries.items() if info["retreats"]
+            ]
+            for power, entries in out["dislodged"].items()
+        }
+        after = adjudicate_json(
+            {
+                "variant": variant,
+                "phase": out["next_phase"],
+                "units": out["units"],
+                "centers": out["centers"],
+                "dislodged": out["dislodged"],
+                "orders": retreats,
+            }
+        )
+        placed = [province_of(u.split()[1]) for us in after["units"].values() for u in us]
+        assert len(set(placed)) == len(placed)
