@@ -39,7 +39,8 @@ def test_game_create_offers_every_playable_variant_with_its_players() -> None:
     offered = {c.value: c.name for c in VARIANT_CHOICES}
     assert len(VARIANT_CHOICES) <= 25
     folders = {p.name for p in VARIANTS_DIR.iterdir() if (p / "variant.json").is_file()}
-    assert set(offered) == folders  # every folder (variants registered by tests in code left aside)
+    from_folders = {name for name in offered if (VARIANTS_DIR / name / "variant.json").is_file()}
+    assert from_folders == folders  # every folder (variants that tests register in code left aside)
     assert all(get_variant(name).playable() for name in folders)
     assert offered["modern"] == "Modern Diplomacy (10 players)"
     assert offered["chaos"] == "Chaos (34 players)"
