@@ -17,7 +17,12 @@ the positions, and the row shows the median of the runs' figures (not the best r
 spread of the runs' medians.
 
     .venv/bin/python bench/adjudicate.py [--positions 300] [--runs 7] [--seed 1]
+    .venv/bin/python bench/adjudicate.py --variant youngstown   # a variant's map (see below)
     .venv/bin/python bench/adjudicate.py --compare /tmp/dipvenv/bin/python
+
+``--variant NAME`` times the same on a variant's board: as many units as the map has supply centers
+(Youngstown: 72), a third of them fleets at sea, so that the board is as full as the Standard one
+with 34; the goal for the largest variant is twice the Standard figures at most.
 
 ``--compare PYTHON`` also times the PyPI ``diplomacy`` package (AGPL; never a dependency of this
 project) on the same positions, in that other interpreter (its ``set_orders`` and ``process``:
@@ -45,7 +50,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Board, adjudicate, adjudicate_json, load_map
+from engine import Board, adjudicate, adjudicate_json, get_variant, load_map
 from engine.adjudicator.convoys import route_exists, sea_graph
 from engine.errors import OrderError
 from engine.mapdata import province_of
@@ -54,13 +59,26 @@ from engine.validation import read_order
 
 GM = load_map("standard")
 GRAPH = sea_graph(GM)
+VARIANT = "standard"
+PHASE = "F1901M"
+
+
+def use_variant(name: str) -> None:
+    """Bench on variant ``name``'s board (its map, its first year's fall)."""
+    global GM, GRAPH, VARIANT, PHASE
+    variant = get_variant(name)
+    GM = variant.game_map()
+    GRAPH = sea_graph(GM)
+    VARIANT = name
+    PHASE = f"F{variant.first_year()}M"
 
 
 def dense_position(rng: random.Random, n_units: int = 34) -> dict[str, list[str]]:
     """``n_units`` units on distinct provinces, about a third of them fleets at sea."""
     seas = [p for p in GM.provinces if GM.is_sea(p)]
     land = [p for p in GM.provinces if not GM.is_sea(p)]
-    chosen = rng.sample(seas, 12) + rng.sample(land, n_units - 12)
+    at_sea = round(n_units * 12 / 34)
+    chosen = rng.sample(seas, at_sea) + rng.sample(land, n_units - at_sea)
     units: dict[str, list[str]] = {}
     for prov in chosen:
         p = GM.provinces[prov]
@@ -70,8 +88,21 @@ def dense_position(rng: random.Random, n_units: int = 34) -> dict[str, list[str]
     return units
 
 
-def dense_orders(rng: random.Random, units: dict[str, list[str]]) -> dict[str, list[str]]:
-    """A plausible order for every unit: first the moves, then supports and convoys for them."""
+def near_seas(prov: str, hops: int) -> set[str]:
+    """The seas within ``hops`` seas of coastal province ``prov`` (1: the seas it touches)."""
+    seen = set(GRAPH.shore_seas.get(prov, ()))
+    frontier = set(seen)
+    for _ in range(hops - 1):
+        frontier = {n for s in frontier for n in GRAPH.sea_neighbours[s]} - seen
+        seen |= frontier
+    return seen
+
+
+def dense_orders(
+    rng: random.Random, units: dict[str, list[str]], convoy_hops: int | None = None
+) -> dict[str, list[str]]:
+    """A plausible order for every unit: first the moves, then supports and convoys for them.
+    ``convoy_hops``: convoys only through that many seas at most (None: any route on the board)."""
     where = {province_of(u.split()[1]): u for us in units.values() for u in us}
     fleets = {p for p, u in where.items() if u[0] == "F" and GM.is_sea(p)}
     plan: dict[str, str] = {}
@@ -83,7 +114,8 @@ def dense_orders(rng: random.Random, units: dict[str, list[str]]) -> dict[str, l
             options = sorted(GM.neighbours(kind, loc))
             if kind == "A" and GM.is_coastal(prov) and rng.random() < 0.3:
                 far = [d for d in GM.provinces if GM.is_coastal(d) and d != prov]
-                far = [d for d in far if route_exists(GRAPH, prov, d, fleets)]
+                usable = fleets if convoy_hops is None else fleets & near_seas(prov, convoy_hops)
+                far = [d for d in far if route_exists(GRAPH, prov, d, usable)]
                 options += far[:8]
             if options:
                 dest = rng.choice(options)
@@ -118,12 +150,13 @@ def dense_orders(rng: random.Random, units: dict[str, list[str]]) -> dict[str, l
     return orders
 
 
-def requests(count: int, seed: int) -> list[dict]:
+def requests(count: int, seed: int, n_units: int = 34, convoy_hops: int | None = None) -> list[dict]:
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        units = dense_position(rng)
-        out.append({"phase": "F1901M", "units": units, "centers": {}, "orders": dense_orders(rng, units)})
+        units = dense_position(rng, n_units)
+        orders = dense_orders(rng, units, convoy_hops)
+        out.append({"variant": VARIANT, "phase": PHASE, "units": units, "centers": {}, "orders": orders})
     return out
 
 
@@ -223,9 +256,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=7, help="runs over all positions (default 7)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--compare", metavar="PYTHON", help="a Python with the PyPI diplomacy package")
+    ap.add_argument("--variant", default="standard", help="a variant's board (default: the Standard one)")
     args = ap.parse_args()
+    use_variant(args.variant)
+    n_units = len(GM.supply_centers)
 
-    reqs = requests(args.positions, args.seed)
+    reqs = requests(args.positions, args.seed, n_units)
     outs = [adjudicate_json(r) for r in reqs]  # warm caches; count what happened
     rows = [r for out in outs for r in out["orders"]]
     orders = sum(len(v) for r in reqs for v in r["orders"].values())
@@ -235,13 +271,16 @@ def main() -> None:
         "C": sum(" C " in t for t in texts),
         "-": sum(" - " in t and " S " not in t and " C " not in t for t in texts),
     }
-    print(f"# Adjudication benchmark: {args.positions} dense random movement phases, seed {args.seed}")
+    print(
+        f"# Adjudication benchmark: {args.positions} dense random movement phases, seed {args.seed}, "
+        f"{get_variant(VARIANT).title} board"
+    )
     print(
         f"# python {platform.python_version()} on {platform.machine()}; {args.runs} runs over all positions, "
         "the median of the runs' figures (spread: the runs' lowest and highest median)"
     )
     print(
-        f"# per phase: 34 units, {orders / len(reqs):.0f} orders "
+        f"# per phase: {n_units} units, {orders / len(reqs):.0f} orders "
         f"({kinds['-'] / len(reqs):.1f} moves, {kinds['S'] / len(reqs):.1f} supports, "
         f"{kinds['C'] / len(reqs):.1f} convoys); "
         f"{sum(r['status'] == 'succeeded' for r in rows) / len(reqs):.1f} succeed, "
@@ -271,7 +310,7 @@ def main() -> None:
     print(row("adjudicate on a Board, orders already parsed", timed(lambda x: adjudicate(*x), parsed, runs)))
     median, p99, _, _ = figures(cold)
     print(f"\nHeadline (cold): median {median:.0f} µs, p99 {p99:.0f} µs per dense movement phase")
-    if args.compare:
+    if args.compare and VARIANT == "standard":
         times, their_units = compare(args.compare, reqs, runs)
         print(row("PyPI diplomacy 1.1.2: set_orders + process (no JSON, no reasons)", times))
         ratio = figures(cold)[0] / figures(times)[0]

@@ -3,10 +3,17 @@
     .venv/bin/python bench/render.py                 # the figures for the README
     .venv/bin/python bench/render.py --repeat 50     # more samples
     .venv/bin/python bench/render.py --save DIR      # also write the pictures it timed
+    .venv/bin/python bench/render.py --variant youngstown   # also a variant's crowded board
 
 The main case is the goal in the issue: a 1600-px-wide map of a crowded mid-game board (34 units,
 34 orders with their results: moves, supports, holds, a convoy, bounces), PNG encoding included,
 after the first call has built the cached base layers. The first call is timed separately.
+
+``--variant NAME`` adds the same for a variant: a board as full as its map has supply centres
+(Youngstown: 72 units), every unit ordered (bench/adjudicate.py's dense positions and orders,
+convoys through two seas at most) and adjudicated, drawn with its results at the width the bot
+draws it (the map's own, 3421 px for Youngstown: render.compose.picture_width) and at 1600 px; the
+goal for the largest variant is twice the Standard figure at most.
 """
 
 from __future__ import annotations
@@ -33,10 +40,43 @@ def timed(fn, repeat: int) -> tuple[list[float], bytes]:
     return samples, out
 
 
+def variant_rows(args: argparse.Namespace, standard_ms: float) -> None:
+    """The variant's crowded board: its figures, and their ratio to the Standard one's at 1600 px."""
+    import importlib.util
+
+    from engine import adjudicate_json
+    from render.compose import picture_width
+
+    spec = importlib.util.spec_from_file_location("bench_adjudicate", Path(__file__).parent / "adjudicate.py")
+    assert spec is not None and spec.loader is not None
+    bench_adjudicate = importlib.util.module_from_spec(spec)  # bench/adjudicate.py's dense boards
+    spec.loader.exec_module(bench_adjudicate)
+    bench_adjudicate.use_variant(args.variant)
+    gm = bench_adjudicate.GM
+    # convoys through two seas at most, as in a game (the adjudication bench's dense boards send
+    # armies across all of Asia, which would draw arrows no game has)
+    request = bench_adjudicate.requests(1, 3, len(gm.supply_centers), convoy_hops=2)[0]
+    result = adjudicate_json(request)
+    n_units = sum(len(v) for v in request["units"].values())
+    own = picture_width(gm.name)
+    print(f"\n{args.variant}: {n_units} units, {len(result['orders'])} orders with results")
+    print(f"{'width':>6} {'median ms':>10} {'p90 ms':>8} {'PNG KB':>8}  vs Standard 1600 px")
+    for width in (own, 1600):
+        options = RenderOptions(width=width)
+        render_json(result, options)  # build this width's cached layers
+        samples, png = timed(lambda options=options: render_json(result, options), args.repeat)
+        median = statistics.median(samples)
+        p90 = statistics.quantiles(samples, n=10)[-1]
+        print(f"{width:>6} {median:>10.1f} {p90:>8.1f} {len(png) / 1024:>8.0f}  {median / standard_ms:.2f}x")
+        if args.save:
+            (args.save / f"{args.variant}_{width}.png").write_bytes(png)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--save", type=Path, help="directory to write the timed pictures to")
+    parser.add_argument("--variant", help="also time a crowded board of this variant (e.g. youngstown)")
     args = parser.parse_args()
 
     crowded = crowded_result()
@@ -72,6 +112,9 @@ def main() -> int:
     samples, png = timed(lambda: render_json(crowded, RenderOptions(palette="colorblind")), args.repeat)
     median = statistics.median(samples)
     print(f"\ncolour-blind palette, 1600 px: median {median:.1f} ms, {len(png) / 1024:.0f} KB")
+
+    if args.variant:
+        variant_rows(args, statistics.median(rows[0][1]))
 
     print("\nrulebook sample game, result of each phase at 1600 px:")
     for request, result in play():

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from engine.adjudicator import explain
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order, resolve_adjustments
-from engine.adjudicator.convoys import BoardConvoys, sea_graph
+from engine.adjudicator.convoys import BoardConvoys, convoying_fleets, sea_graph
 from engine.adjudicator.intake import Line, OrderLines, read_orders
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.adjudicator.movement import MovementResolver
@@ -237,7 +237,7 @@ def _count_field(value: object, name: str) -> int | None:
 def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int) -> Adjudication:
     game_map = board.game_map
     graph = sea_graph(game_map)
-    convoys = BoardConvoys(graph, graph.seas.intersection(board.occupied()))  # the fleets at sea
+    convoys = BoardConvoys(graph, convoying_fleets(graph, board.occupant))  # the fleets at sea
 
     def check(order: Order, power: str) -> Order:
         return check_movement_order(order, board, convoys)
@@ -258,7 +258,7 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
             held.append((power, unit.province))
         unit_lines.append(line)
         unit_orders.append(order)
-    resolver = MovementResolver(game_map, graph, units, unit_orders)
+    resolver = MovementResolver(game_map, graph, units, unit_orders, board.rules.switches.crossings)
     resolver.resolve_all()
     hits = resolver.dislodgements()
     dislodged = dislodged_units(resolver, hits, board.closed)
@@ -310,7 +310,7 @@ def _retreats(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
         line = chosen.get((d.power, d.unit.province))
         if line is not None and line.order is not None:
             by_prov[d.unit.province] = line.order
-    outcomes = resolve_retreats(entries, by_prov)
+    outcomes = resolve_retreats(entries, by_prov, board.rules.switches.crossings)
     tried = _explain_invalid(lines, chosen, board, explain.as_disband, dislodged_only=True)
     defaults = []
     new_units = {p: list(us) for p, us in board.units.items()}

@@ -22,10 +22,12 @@ What each phase lists, per entry:
   (also to a neighbour, ``A LON - YOR VIA``: a different order, DATC 4.A.3); ``SUPPORT`` of any
   unit next to it holding, and of any move another unit could make (by land, along a coast, or
   convoyed by fleets other than the supporter, DATC 6.D.31) into a province this unit could
-  itself move to; ``CONVOY`` (fleets at sea) of every army and destination for which the fleet
-  lies on a route of fleets now on the board (DATC 6.G.19: not on a detour).
+  itself move to; ``CONVOY`` (fleets at sea, and in a variant's convoy ports) of every army and
+  destination for which the fleet lies on a route of fleets now on the board (DATC 6.G.19: not on a
+  detour).
 * retreats (one entry per dislodged unit): ``RETREAT`` to each of its options, ``DISBAND``.
-* adjustments: when the power builds, one entry per vacant home center it owns, with a ``BUILD``
+* adjustments: when the power builds, one entry per vacant home center it owns (any vacant center it
+  owns with the ``build_anywhere`` rule switch, engine.rules), with a ``BUILD``
   of each unit that fits there (``A STP B``, ``F STP/NC B``, ``F STP/SC B``; no fleet inland), and
   :attr:`LegalOrders.waive`; when it must remove, one entry per unit with its ``REMOVE``.
 
@@ -77,7 +79,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
-from engine.adjudicator.convoys import BoardConvoys, SeaGraph, sea_graph
+from engine.adjudicator.convoys import BoardConvoys, SeaGraph, convoying_fleets, sea_graph
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.board import Board
 from engine.errors import OrderError
@@ -105,6 +107,7 @@ from engine.orders import (
     shared_unit,
 )
 from engine.phase import Phase
+from engine.rules import build_sites
 from engine.validation import validate_order
 
 __all__ = [
@@ -299,8 +302,8 @@ def _tables(gm: GameMap) -> _Tables:
             p: tuple((loc, province_of(loc)) for loc in sorted(locs)) for p, locs in fleets_into.items()
         },
         army_adjacency=gm.army_adjacency,
-        seas=frozenset(code for code, prov in gm.provinces.items() if prov.is_sea),
-        graph=sea_graph(gm),
+        seas=(graph := sea_graph(gm)).seas,  # and the convoy ports, where fleets convoy too
+        graph=graph,
         build_units=build_units,
     )
     _TABLES[id(gm)] = (gm, tables)
@@ -319,7 +322,7 @@ class _BoardFacts:
 
     def __init__(self, board: Board, tables: _Tables) -> None:
         occupant = board.occupant
-        sea_fleets = tables.seas.intersection(occupant)
+        sea_fleets = convoying_fleets(tables.graph, occupant)
         self.convoys = convoys = BoardConvoys(tables.graph, sea_fleets)
         # army's province -> (provinces a chain of fleets could carry it to, sorted; the seas of those chains)
         self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
@@ -595,7 +598,7 @@ def _movement_candidates(
             src = other_army.province
             if src != here and prov not in walks[src] and prov in convoys.reach(src, here)[0]:
                 out.append(quick_support_move(unit, other_army, prov))
-    if not army and here in tables.seas:
+    if not army and here in tables.seas:  # (a fleet in a convoy port too)
         for src, (dests, seas) in facts.carry.items():
             if here in seas:
                 army_there = occupant[src][1]
@@ -629,10 +632,7 @@ def _adjustments(
     entries = []
     waive = None
     if due > 0:
-        owned = board.centers.get(power, frozenset())
-        for site in board.game_map.home_centers.get(power, ()):
-            if site not in owned or site in board.occupant:
-                continue
+        for site in build_sites(board, power):
             candidates: list[Order] = [Build(unit) for unit in tables.build_units[site]]
             orders = _keep(candidates, board, power, check)
             if orders:

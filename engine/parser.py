@@ -43,6 +43,7 @@ from engine.orders import (
     quick_support_move,
     shared_unit,
 )
+from engine.variants import convoy_ports
 
 MAX_ORDER_LENGTH = 300
 _PHASE_KINDS = (None, "M", "R", "A")
@@ -414,10 +415,13 @@ def _leading_power(words: list[str], index: NameIndex) -> tuple[str | None, list
                 f"start the line with the order itself, or with a power: {', '.join(index.game_map.powers)}",
             )
         return hit[0], words[colon + 1 :]
-    if words and words[0] not in _KEYWORDS and index.exact_at(words, 0) is None:
+    if words and words[0] not in _KEYWORDS:
         hit = index.power_at(words, 0)
         if hit is not None and len(words) > hit[1]:
             nxt = words[hit[1]]
+            # a power's name, then a unit: "France A Par-Bur"; also where the name is a place's too
+            # ("Ankara A Ank-Con": Chaos's powers are named after their home centres), as no order
+            # starts with a place and then a unit type
             if _KEYWORDS.get(nxt, ("",))[0] == TYPE:
                 return hit[0], words[hit[1] :]
     return None, words
@@ -606,6 +610,16 @@ class _Grammar:
 
     def unit(self, role: str, example: str) -> Unit:
         self.skip(POWER)  # "A Ser S Turkish A Bul-Rum": the nationality is a note for the reader
+        here = self.peek()
+        if (
+            here is not None
+            and here.kind == LOC
+            and self.kind(1) == TYPE
+            and self.kind(2) == LOC
+            and (named := self.index.power_at(here.text.split(), 0)) is not None
+            and named[1] == len(here.text.split())
+        ):
+            self.pos += 1  # "A Gas S Munich A Bur-Mar" (Chaos): a power named like its home centre
         t: str | None = None
         if self.kind() == TYPE:
             t = self.take().value
@@ -719,12 +733,16 @@ class _Grammar:
             return self.move(unit), False
         raise self.incomplete(_EXPECT_AFTER_UNIT[self.phase_kind], _EXAMPLES[self.phase_kind].format(u=unit))
 
+    def at_sea(self, province: str) -> bool:
+        """A sea, or a convoy port (engine.rules): where a written convoy route may run."""
+        return self.gm.is_sea(province) or province in convoy_ports(self.gm.name)
+
     def move(self, unit: Unit) -> Order:
         dest = self.location("where it moves to", f"{unit} - BUR")
         via = False
         # "A Lon-Nth-Nwy": a convoy route written out; the seas in between are only a route.
         while self.kind() == MOVE and (then := self.peek(1)) is not None and then.kind == LOC:
-            if not self.gm.is_sea(province_of(dest)):
+            if not self.at_sea(province_of(dest)):
                 raise OrderParseError(
                     f"this order names two destinations ({dest} and then {then.text})",
                     "a unit moves one province at a time; an army's convoy route goes only through seas",
@@ -736,7 +754,7 @@ class _Grammar:
             self.pos += 1
             self.skip(CONVOY)
             via = True
-            while (sea := self.peek()) is not None and sea.kind == LOC and self.gm.is_sea(sea.value or ""):
+            while (sea := self.peek()) is not None and sea.kind == LOC and self.at_sea(sea.value or ""):
                 self.pos += 1  # "via Nth": the route is the fleets' business
                 self.skip(SEP)
         elif self.kind() == CONVOY and self.kind(1) is None:  # "A Lon-Nwy convoy"

@@ -11,6 +11,10 @@ A variant may close provinces for a while (``Board.closed``: Italy while it is n
 no move, convoy, retreat or support reaches into them, a support to hold a unit there included (no
 unit could move there, and nobody can attack it), and the neutral powers' own orders are refused.
 
+A variant's rule switches (engine.rules) change three checks: a build may go to any owned centre
+(``build_anywhere``), a fleet in a convoy port may convoy (``convoy_ports``), and no support crosses
+the Cape of Good Hope (``cape_of_good_hope``).
+
 Everything named in a reason is public on the board (units, their owners, dislodged units and
 their retreat options), so a refusal never leaks another power's orders.
 """
@@ -39,6 +43,8 @@ from engine.orders import (
     Waive,
 )
 from engine.parser import read_line
+from engine.rules import build_sites, may_build_in
+from engine.variants import convoy_ports
 
 _KIND_WORDS = {"A": "an army", "F": "a fleet"}
 _COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
@@ -253,6 +259,8 @@ def _support_hold(order: SupportHold, board: Board, power: str) -> Order:
             f"{unit} cannot support {target}: it could not move to {_name(gm, target.province)} itself",
             _support_reach_hint(gm, unit, target.province),
         )
+    if board.rules.switches.no_support_across(unit.province, target.province):
+        raise InvalidOrder(*_no_support_across(gm, unit, target.province))
     if unit is order.unit and target is order.supported:
         return order
     return SupportHold(unit, target)
@@ -292,9 +300,19 @@ def _support_move(order: SupportMove, board: Board, power: str) -> Order:
             f"{unit} supports {target} to {_name(gm, dest_prov)}, but {target} can never get there",
             _reach_hint(gm, target),
         )
+    if board.rules.switches.no_support_across(unit.province, dest_prov):
+        raise InvalidOrder(*_no_support_across(gm, unit, dest_prov))
     if unit is order.unit and target is order.supported and dest_prov == order.dest:
         return order
     return SupportMove(unit, target, dest_prov)
+
+
+def _no_support_across(gm: GameMap, unit: Unit, prov: str) -> tuple[str, str]:
+    """Why ``unit`` may not support into ``prov`` across the Cape of Good Hope (1900), and a hint."""
+    return (
+        f"{unit} cannot support into {_name(gm, prov)}: no support goes round the Cape of Good Hope",
+        f"the fleet may move to {prov} itself; support from the other side comes from units next to {prov}",
+    )
 
 
 def _support_reach_hint(gm: GameMap, unit: Unit, prov: str) -> str:
@@ -325,7 +343,7 @@ def _convoy(order: Convoy, board: Board, power: str) -> Order:
         raise InvalidOrder(
             f"{fleet} cannot convoy: only fleets convoy", f"to support instead, write {fleet} S ..."
         )
-    if not gm.is_sea(fleet.province):
+    if not gm.is_sea(fleet.province) and fleet.province not in convoy_ports(gm.name):
         raise InvalidOrder(
             f"{fleet} cannot convoy: {_name(gm, fleet.province)} is a coast, and only fleets at sea convoy",
             "move the fleet out to sea first",
@@ -348,6 +366,11 @@ def _convoy(order: Convoy, board: Board, power: str) -> Order:
         raise InvalidOrder(
             f"{fleet} cannot convoy {army} to {_name(gm, dest_prov)}: the army is already there",
             "name where the army should go",
+        )
+    if dest_prov == fleet.province:
+        raise InvalidOrder(
+            f"{fleet} cannot convoy {army} into {_name(gm, dest_prov)}, where the fleet itself stands",
+            "fleets in the seas beside it can convoy the army there",
         )
     if gm.provinces[src_prov].kind != COAST:
         raise InvalidOrder(
@@ -518,7 +541,7 @@ def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
         raise InvalidOrder(
             f"cannot build {unit} B: {place} is not a supply center", _build_hint(board, power)
         )
-    if prov.home != power:
+    if not may_build_in(board, power, prov_code):
         raise InvalidOrder(
             f"cannot build {unit} B: {place} is not one of your home centers",
             _build_hint(board, power),
@@ -552,14 +575,10 @@ def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
 
 
 def _build_hint(board: Board, power: str) -> str:
-    gm = board.game_map
-    free = [
-        c
-        for c in gm.home_centers.get(power, ())
-        if c in board.centers.get(power, ()) and board.unit_at(c) is None
-    ]
+    free = build_sites(board, power)
     if not free:
-        return "you have no vacant home center you control, so you cannot build this winter (write WAIVE)"
+        where = "supply center" if board.rules.switches.build_anywhere else "home center"
+        return f"you have no vacant {where} you control, so you cannot build this winter (write WAIVE)"
     return "you can build in " + ", ".join(free)
 
 
@@ -684,7 +703,8 @@ def _sea_links(gm: GameMap) -> _SeaLinks:
     hit = _LINKS.get(id(gm))
     if hit is not None and hit[0] is gm:
         return hit[1]
-    seas = [p for p, prov in gm.provinces.items() if prov.kind == SEA]
+    ports = convoy_ports(gm.name)
+    seas = [p for p, prov in gm.provinces.items() if prov.kind == SEA or p in ports]
     group: dict[str, int] = {}
     for start in seas:
         if start in group:
@@ -694,8 +714,9 @@ def _sea_links(gm: GameMap) -> _SeaLinks:
         group[start] = gid
         while stack:
             here = stack.pop()
-            for nxt in gm.fleet_adjacency.get(here, ()):
-                if gm.is_sea(nxt) and nxt not in group:
+            for loc in gm.fleet_adjacency.get(here, ()):
+                nxt = province_of(loc)
+                if (gm.is_sea(nxt) or nxt in ports) and nxt not in group:
                     group[nxt] = gid
                     stack.append(nxt)
     touches: dict[str, frozenset[int]] = {}
@@ -708,6 +729,8 @@ def _sea_links(gm: GameMap) -> _SeaLinks:
             for n in gm.fleet_adjacency.get(loc, ())
             if province_of(n) in group
         }
+        if code in group:  # a port: its own group too (an army there sails with the fleets beside it)
+            groups.add(group[code])
         touches[code] = frozenset(groups)
     links = _SeaLinks(group, touches)
     _LINKS[id(gm)] = (gm, links)

@@ -28,12 +28,13 @@ from typing import Any
 
 from engine.mapdata import DATA_DIR, GameMap, load_map
 from engine.phase import Phase
+from engine.rules import STANDARD_RULES, SUPPORTED, Switches, read_switches
 
 VARIANTS_DIR = DATA_DIR / "variants"
 STANDARD = "standard"
 
-SUPPORTED_RULES: frozenset[str] = frozenset()
-"""The rule switches the engine implements (see each one's docstring in engine.rules)."""
+SUPPORTED_RULES: frozenset[str] = SUPPORTED
+"""The rule switches the engine implements (see each one in engine.rules)."""
 
 _OPEN: frozenset[str] = frozenset()
 _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
@@ -96,6 +97,10 @@ class Variant:
     powers: Mapping[str, PowerInfo] = field(default_factory=dict)
     start_units: Mapping[str, tuple[str, ...]] | None = None  # None: the map's own
     start_centers: Mapping[str, tuple[str, ...]] | None = None
+    switches: Switches = field(init=False, repr=False, compare=False)  # ``rules`` as the engine reads them
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "switches", read_switches(self.rules) if self.rules else STANDARD_RULES)
 
     def game_map(self) -> GameMap:
         return load_map(self.map_name)
@@ -138,6 +143,27 @@ class Variant:
         info = self.powers.get(code)
         return info.name if info is not None else code.title()
 
+    def power_code(self, text: str) -> str | None:
+        """The power ``text`` names: its code, name or adjective in any case, spaces and dots
+        ignored (``St. Petersburg``, ``stpetersburg``, ``Japanese``); None for no power."""
+        key = _squashed(text)
+        if not key:
+            return None
+        table = self._power_table()
+        return table.get(key)
+
+    def _power_table(self) -> dict[str, str]:
+        hit = _POWER_TABLES.get(self.name)
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        table: dict[str, str] = {}
+        for code in self.game_map().powers:
+            info = self.powers.get(code)
+            for text in (code, *((info.name, info.adjective) if info else ())):
+                table.setdefault(_squashed(text), code)
+        _POWER_TABLES[self.name] = (self, table)
+        return table
+
     # --- rules ------------------------------------------------------------------------------------
 
     def unsupported_rules(self) -> tuple[str, ...]:
@@ -164,12 +190,20 @@ class Variant:
         return f"{self.neutral_until()}: its units hold"
 
     def neutral_until(self) -> str:
-        """"Italy is neutral until Spring 1915": what closes the territory, and until when."""
+        """ "Italy is neutral until Spring 1915": what closes the territory, and until when."""
         who = " and ".join(p.title() for p in self.neutral) or "This territory"
         opens = self.open_from
         if opens is None:
             return f"{who} is neutral"
         return f"{who} is neutral until {_SEASONS[opens.season]} {opens.year}"
+
+
+_POWER_TABLES: dict[str, tuple[Variant, dict[str, str]]] = {}
+
+
+def _squashed(text: str) -> str:
+    """``St. Petersburg`` -> ``STPETERSBURG``: a power's name as its code is spelt."""
+    return "".join(ch for ch in str(text).upper() if ch.isalnum())
 
 
 class UnknownVariant(ValueError):
@@ -286,7 +320,42 @@ def register(variant: Variant) -> Variant:
     """Make a variant built in code known (tests; the folders are the way to add a real one)."""
     _REGISTRY[variant.name] = variant
     _IN_CODE.add(variant.name)
+    _PORTS.clear()
     return variant
+
+
+_PORTS: dict[str, frozenset[str]] = {}
+
+
+def convoy_ports(map_name: str) -> frozenset[str]:
+    """The provinces of map ``map_name`` where a fleet convoys as if at sea (the ``convoy_ports``
+    switch, engine.rules): those of every variant played on the map, as a port is a fact of the
+    board. Empty for most maps."""
+    hit = _PORTS.get(map_name)
+    if hit is None:
+        hit = frozenset().union(
+            *(v.switches.convoy_ports for v in _REGISTRY.values() if v.map_name == map_name)
+        )
+        _PORTS[map_name] = hit
+    return hit
+
+
+def read_power(variant_name: str, text: str) -> str:
+    """The code of the power ``text`` names in variant ``variant_name`` (its code, name or adjective,
+    as Variant.power_code reads them); otherwise ``text`` upper-cased, for the caller to refuse."""
+    variant = VARIANTS.get(variant_name)
+    found = variant.power_code(text) if variant is not None else None
+    return found or str(text).strip().upper()
+
+
+def power_display_name(code: str) -> str:
+    """How a power is named to players (``St Petersburg`` for Chaos's STPETERSBURG), read from the
+    variant that has it (every variant names a code the same way); ``code`` capitalised otherwise."""
+    for variant in _REGISTRY.values():
+        info = variant.powers.get(code)
+        if info is not None:
+            return info.name
+    return str(code).capitalize()
 
 
 def game_map(variant_name: str) -> GameMap:

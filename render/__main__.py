@@ -20,7 +20,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m render", description="Draw a Diplomacy map as a PNG.")
     parser.add_argument("input", help="engine JSON (request or result form), or - for stdin")
     parser.add_argument("output", type=Path, help="PNG file to write")
-    parser.add_argument("--width", type=int, default=DEFAULT_WIDTH, help=f"pixels (default {DEFAULT_WIDTH})")
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=None,
+        help=f"pixels (default: the map's own, {DEFAULT_WIDTH} for the Standard map, wider for bigger maps)",
+    )
     parser.add_argument("--palette", choices=sorted(PALETTES), default="default")
     parser.add_argument("--no-labels", action="store_true", help="leave out the province names")
     parser.add_argument("--title", help="title instead of the phase's name")

@@ -93,19 +93,104 @@ def dash_segments(points: Sequence[Point], on: float, off: float) -> list[list[P
     return dashes
 
 
+BIG_TILE = 250_000  # target pixels: a group of shapes whose box is bigger is painted band by band
+BAND = 48  # the height of a band, in target pixels
+
+
 def paint(
     target: Image.Image, shapes: Sequence[Shape], opacity: float = 1.0, factor: int = SUPERSAMPLE
 ) -> None:
-    """Draw ``shapes`` (in order, in target pixels) anti-aliased onto ``target`` (RGB or RGBA)."""
+    """Draw ``shapes`` (in order, in target pixels) anti-aliased onto ``target`` (RGB or RGBA).
+
+    Shapes whose boxes do not touch are painted on tiles of their own (a move that leaves the map at
+    one edge and comes in at another is two small pieces, not one tile the size of the map), and a
+    group whose box is big anyway (a long diagonal arrow) band by band, each band's tile only as wide
+    as what crosses it: the same pixels, at a cost that follows the shapes' size, not their box's."""
     if not shapes:
         return
+    for group in _clusters(shapes):
+        boxes = [_extent(s) for s in group]
+        x0 = max(0, math.floor(min(b[0] for b in boxes)) - 2)
+        y0 = max(0, math.floor(min(b[1] for b in boxes)) - 2)
+        x1 = min(target.width, math.ceil(max(b[2] for b in boxes)) + 2)
+        y1 = min(target.height, math.ceil(max(b[3] for b in boxes)) + 2)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        if (x1 - x0) * (y1 - y0) <= BIG_TILE:
+            _paint_tile(target, group, opacity, factor, (x0, y0, x1, y1))
+            continue
+        for top in range(y0, y1, BAND):
+            bottom = min(top + BAND, y1)
+            inside = _band_extent(group, top, bottom)
+            if inside is None:
+                continue
+            left, right = max(x0, math.floor(inside[0]) - 2), min(x1, math.ceil(inside[2]) + 2)
+            upper, lower = max(top, math.floor(inside[1]) - 2), min(bottom, math.ceil(inside[3]) + 2)
+            if right > left and lower > upper:
+                _paint_tile(target, group, opacity, factor, (left, upper, right, lower))
+
+
+def _clusters(shapes: Sequence[Shape]) -> list[list[Shape]]:
+    """The shapes in groups whose boxes touch (directly or through others), each in painting order."""
     boxes = [_extent(s) for s in shapes]
-    x0 = max(0, math.floor(min(b[0] for b in boxes)) - 2)
-    y0 = max(0, math.floor(min(b[1] for b in boxes)) - 2)
-    x1 = min(target.width, math.ceil(max(b[2] for b in boxes)) + 2)
-    y1 = min(target.height, math.ceil(max(b[3] for b in boxes)) + 2)
-    if x1 <= x0 or y1 <= y0:
-        return
+    parent = list(range(len(shapes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in itertools.combinations(range(len(shapes)), 2):
+        a, b = boxes[i], boxes[j]
+        if a[0] <= b[2] + 2 and b[0] <= a[2] + 2 and a[1] <= b[3] + 2 and b[1] <= a[3] + 2:
+            parent[root(j)] = root(i)
+    groups: dict[int, list[Shape]] = {}
+    for i, shape in enumerate(shapes):
+        groups.setdefault(root(i), []).append(shape)
+    return list(groups.values())
+
+
+def _band_extent(shapes: Sequence[Shape], top: float, bottom: float) -> tuple[float, ...] | None:
+    """The box (x0, y0, x1, y1) of what ``shapes`` draw between rows ``top`` and ``bottom``, or None."""
+    x_low = y_low = math.inf
+    x_high = y_high = -math.inf
+    for shape in shapes:
+        x0, y0, x1, y1 = _extent(shape)
+        if y1 < top or y0 > bottom:
+            continue
+        if not isinstance(shape, Stroke):
+            x_low, x_high = min(x_low, x0), max(x_high, x1)
+            y_low, y_high = min(y_low, y0), max(y_high, y1)
+            continue
+        pad = shape.width
+        for (ax, ay), (bx, by) in itertools.pairwise(shape.points):
+            if max(ay, by) + pad < top or min(ay, by) - pad > bottom:
+                continue
+            if abs(by - ay) < 1e-9:
+                t0, t1 = 0.0, 1.0
+            else:  # the part of the segment within the band (widened by the stroke)
+                t0 = (top - pad - ay) / (by - ay)
+                t1 = (bottom + pad - ay) / (by - ay)
+                t0, t1 = max(0.0, min(t0, t1)), min(1.0, max(t0, t1))
+            xs = (ax + (bx - ax) * t0, ax + (bx - ax) * t1)
+            ys = (ay + (by - ay) * t0, ay + (by - ay) * t1)
+            x_low, x_high = min(x_low, *xs) - pad, max(x_high, *xs) + pad
+            y_low, y_high = min(y_low, *ys) - pad, max(y_high, *ys) + pad
+    if x_low > x_high:
+        return None
+    return (x_low, max(y_low, top), x_high, min(y_high, bottom))
+
+
+def _paint_tile(
+    target: Image.Image,
+    shapes: Sequence[Shape],
+    opacity: float,
+    factor: int,
+    box: tuple[int, int, int, int],
+) -> None:
+    """Draw ``shapes`` on a supersampled tile covering ``box`` of ``target``, shrink it and paste it."""
+    x0, y0, x1, y1 = box
     tile = Image.new("RGBA", ((x1 - x0) * factor, (y1 - y0) * factor), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
@@ -16,13 +16,15 @@ from render import layout as L
 from render.basemap import base_map, closed_hatch, filled_map
 from render.geometry import load_geometry
 from render.icons import center_sprite, paste_centred, unit_sprite
+from render.legend import draw_crossing_notes, draw_legend, legend_height, wants_legend
 from render.marks import OrderMark, marks_from_results
 from render.orders import OrderOverlay
-from render.palette import Palette, get_palette
+from render.palette import Palette, palette_for
 from render.scene import DrawnUnit, Scene
 from render.titlebar import draw_footer, draw_title
 
 DEFAULT_WIDTH = 1600
+STANDARD_MAP_WIDTH = 628.0  # the Standard map's width in map units, drawn DEFAULT_WIDTH pixels wide
 PNG_COMPRESS_LEVEL = 6
 # The cached layers, sprites and fonts are shared; one picture at a time per process keeps FreeType
 # and the caches safe when the bot renders from several threads (the work is CPU-bound anyway).
@@ -33,15 +35,24 @@ FADING_OPACITY = 0.45
 
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
-    """How to draw: picture width in pixels, palette ('default' or 'colorblind'), province names on or
-    off, a title to use instead of the phase's name, and whether an adjustment phase's chips show the
-    builds and removals due (not on a final position: nothing is built after the end)."""
+    """How to draw: picture width in pixels (None: :func:`picture_width`, the map's own), palette
+    ('default' or 'colorblind'), province names on or off, a title to use instead of the phase's name,
+    and whether an adjustment phase's chips show the builds and removals due (not on a final position:
+    nothing is built after the end)."""
 
-    width: int = DEFAULT_WIDTH
+    width: int | None = None
     palette: str = "default"
     show_labels: bool = True
     title: str | None = None
     show_adjustments: bool = True
+
+
+def picture_width(map_name: str) -> int:
+    """The width a map is drawn at by default: DEFAULT_WIDTH for the Standard map, and a bigger map
+    (Youngstown is twice as wide in map units) as many times wider, so that its provinces, names and
+    units come out the size of the Standard map's, as legible when a phone's screen zooms in."""
+    geo = load_geometry(map_name)
+    return max(L.MIN_WIDTH, min(L.MAX_WIDTH, round(DEFAULT_WIDTH * geo.width / STANDARD_MAP_WIDTH)))
 
 
 def _as_marks(board: Board, orders: Sequence[OrderMark | Order]) -> list[OrderMark]:
@@ -91,10 +102,15 @@ def _render_image(
     options: RenderOptions | None,
 ) -> Image.Image:
     options = options or RenderOptions()
-    pal: Palette = get_palette(options.palette)
-    geo = load_geometry(board.game_map.name)
-    base = base_map(options.width, pal.name, options.show_labels, board.game_map.name)
+    pal: Palette = palette_for(board.rules, options.palette)
+    map_name = board.game_map.name
+    geo = load_geometry(map_name)
+    width = options.width or picture_width(map_name)
+    base = base_map(width, options.palette, options.show_labels, map_name)
     lay = base.layout
+    legend = wants_legend(board)
+    if legend:
+        lay = replace(lay, legend_height=legend_height(board, lay))
     marks = _as_marks(board, orders or ())
     if results is not None:
         marks += marks_from_results(results, board.game_map)
@@ -104,7 +120,7 @@ def _render_image(
         for prov in centers:
             fills[prov] = pal.power(power).fill
     img = Image.new("RGB", (lay.width, lay.height), pal.title_bg)
-    hatch = closed_hatch(options.width, pal.name, board.game_map.name, board.closed) if board.closed else None
+    hatch = closed_hatch(width, options.palette, map_name, board.closed) if board.closed else None
     img.paste(filled_map(base, fills, pal.land, pal.sea, hatch), (0, lay.title_height))
 
     centre_r = lay.size(L.CENTER_RADIUS)
@@ -121,6 +137,8 @@ def _render_image(
     overlay.paint_under(img)
     for label, corner in base.labels:
         img.paste(label, corner, label)
+    if options.show_labels:
+        draw_crossing_notes(img, board, geo, lay, pal)
     for unit in scene.units:
         _draw_unit(img, unit, scene)
     overlay.paint_over(img)
@@ -133,7 +151,9 @@ def _render_image(
         options.title or board.phase.long_name,
         _subtitle(marks),
         adjustments=options.show_adjustments,
+        chips=not legend,
     )
+    draw_legend(img, board, lay, pal)
     draw_footer(img, lay, pal, _footer_note(board))
     return img
 
@@ -162,13 +182,25 @@ def _draw_unit(img: Image.Image, u: DrawnUnit, scene: Scene) -> None:
     paste_centred(img, sprite, u.at, opacity)
 
 
+BIG_PICTURE = 4_000_000  # pixels: past this, encode_png picks its colours on a half-size copy
+
+
+def _octree(img: Image.Image) -> Image.Image:
+    return img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def encode_png(img: Image.Image) -> bytes:
     """PNG bytes, the same for the same picture (no timestamps or other metadata).
 
     The picture is mostly flat colour, so a 256-colour palette (Pillow's fast octree, no dithering)
     keeps it visually unchanged at about a third of the size of an RGB PNG, and encodes faster.
     """
-    paletted = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    if img.width * img.height > BIG_PICTURE:
+        # a big map (Youngstown's 3421 x 3111): the 256 colours are chosen on a half-size copy (a
+        # quarter of the work; its flat colours are the same) and every pixel takes the nearest
+        paletted = img.quantize(palette=_octree(img.reduce(2)), dither=Image.Dither.NONE)
+    else:
+        paletted = _octree(img)
     buf = io.BytesIO()
     paletted.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()

@@ -31,6 +31,13 @@ DISLODGED_OFFSET = (7.2, -6.6)  # up and to the right: names sit below the spots
 BADGE_RADIUS = 3.0  # the +, - and ! badges at a unit's upper right
 TITLE_HEIGHT = 27.0
 FOOTER_HEIGHT = 7.0
+# A move between neighbours this far apart, both this close to an edge of the map (Youngstown's
+# off-board boxes), goes off the map's edge and comes in at another (render.orders), as do a variant's
+# special crossings (1900's Cape of Good Hope)
+WRAP_DISTANCE = 300.0
+WRAP_EDGE = 60.0
+CROSSING_NOTE_OFFSET = 14.0  # a note at the map's edge keeps this far from where moves cross it
+LEGEND_ROW = 11.0  # one row of the powers' legend under the map (variants with many powers)
 
 
 def badge_offset(unit_type: str | None) -> Point:
@@ -47,6 +54,7 @@ class Layout:
     title_height: int
     map_height: int
     footer_height: int
+    legend_height: int = 0  # the band under the map naming each power (render.legend), when there is one
 
     @classmethod
     def for_width(cls, width: int, geometry: MapGeometry) -> Layout:
@@ -63,7 +71,11 @@ class Layout:
 
     @property
     def height(self) -> int:
-        return self.title_height + self.map_height + self.footer_height
+        return self.title_height + self.map_height + self.legend_height + self.footer_height
+
+    @property
+    def footer_top(self) -> int:
+        return self.title_height + self.map_height + self.legend_height
 
     def px(self, p: Point) -> Point:
         """Map units -> pixels in the whole picture (below the title bar)."""

@@ -195,11 +195,17 @@ class OrderOverlay:
             return
         shapes: list[Shape] = []
         width = self.support_w * 0.75
+        dash = (self.dash[0] * 0.6, self.dash[1] * 0.8)
         for loc in u.retreats:
             if not self.scene.geometry.has(loc):
                 continue
-            path = trim(curve(u.at, self.dest_point(loc), bend=0.08), self.r, self.gap_at(province_of(loc)))
-            shapes += self._arrow(path, u.power, width, dash=(self.dash[0] * 0.6, self.dash[1] * 0.8))
+            end, gap = self.dest_point(loc), self.gap_at(province_of(loc))
+            if self.wraps(u.unit.location, loc):
+                leaving, path = self.off_the_edge(u.at, end, gap)
+                shapes += self._shaft(leaving, u.power, width, dash)
+            else:
+                path = trim(curve(u.at, end, bend=0.08), self.r, gap)
+            shapes += self._arrow(path, u.power, width, dash=dash)
         self.under.add(shapes, HINT_OPACITY)
 
     def _convoy_fleets(self, m: OrderMark) -> list[Point]:
@@ -207,10 +213,11 @@ class OrderOverlay:
         order = m.order
         assert isinstance(order, Move)
         src, dest = order.unit.province, province_of(order.dest)
-        fleets = {  # the convoying fleet's province -> (its power, the fleet)
+        fleets = {  # the convoying fleet's province -> (its power, the fleet); not a refused order's
             c.order.unit.province: (c.power, c.order.unit)
             for c in self.scene.marks
             if isinstance(c.order, Convoy)
+            and c.status != "invalid"
             and c.order.convoyed.province == src
             and province_of(c.order.dest) == dest
         }
@@ -257,12 +264,69 @@ class OrderOverlay:
             game_map = self.scene.board.game_map
             if order.via_convoy or not game_map.army_can_move(order.unit.location, order.dest):
                 via = self._convoy_fleets(m)
+        gap = self.gap_at(province_of(order.dest))
+        if not via and self.wraps(order.unit.location, order.dest):
+            leaving, path = self.off_the_edge(start, end, gap)
+            self.move_paths[(m.power, order.unit.province)] = path
+            if m.failed:
+                self.crosses.append((point_at(path, 0.5), 1.0))
+            shapes = self._shaft(leaving, m.power, self.arrow_w) + self._arrow(path, m.power, self.arrow_w)
+            return shapes, FAILED_OPACITY if m.failed else 1.0
         raw = through([start, *via, end]) if via else curve(start, end)
-        path = trim(raw, self.r * 0.5, self.gap_at(province_of(order.dest)))
+        path = trim(raw, self.r * 0.5, gap)
         self.move_paths[(m.power, order.unit.province)] = path
         if m.failed:
             self.crosses.append((point_at(path, 0.72), 1.0))
         return self._arrow(path, m.power, self.arrow_w), FAILED_OPACITY if m.failed else 1.0
+
+    # --- moves off one edge of the map and in at another ---------------------------------------------
+
+    def wraps(self, src: str, dst: str) -> bool:
+        """A move round Africa (a variant's special crossing: 1900's Cape of Good Hope) or round the
+        world (Youngstown's off-board boxes: far apart, each at an edge of the map) is drawn leaving
+        the map at one edge and coming in at another, not as an arrow across the whole board."""
+        crossings = self.scene.board.rules.switches.crossings
+        if crossings is not None and crossings.across(province_of(src), province_of(dst)):
+            return True
+        geo = self.scene.geometry
+        if not (geo.has(src) and geo.has(dst)):
+            return False
+        a, b = geo.anchor(src), geo.anchor(dst)
+
+        def from_edge(p: Point) -> float:
+            return min(p[0], geo.width - p[0], p[1], geo.height - p[1])
+
+        return math.dist(a, b) > L.WRAP_DISTANCE and from_edge(a) < L.WRAP_EDGE and from_edge(b) < L.WRAP_EDGE
+
+    def edge_point(self, p: Point) -> Point:
+        """The nearest point of the map's frame to ``p`` (picture pixels)."""
+        lay = self.scene.layout
+        top, bottom = lay.title_height, lay.title_height + lay.map_height
+        x, y = p
+        candidates: list[tuple[float, Point]] = [
+            (x, (0.0, y)),
+            (lay.width - x, (float(lay.width), y)),
+            (y - top, (x, float(top))),
+            (bottom - y, (x, float(bottom))),
+        ]
+        return min(candidates)[1]
+
+    def off_the_edge(self, start: Point, end: Point, gap: float) -> tuple[list[Point], list[Point]]:
+        """(the stub from ``start`` out to its nearest edge, the arrow's path in from the edge nearest
+        ``end``)."""
+        leaving = trim([start, self.edge_point(start)], self.r * 0.5, 0.0)
+        coming = trim([self.edge_point(end), end], 0.0, gap)
+        return leaving, coming
+
+    def _shaft(
+        self, path: list[Point], power: str, width: float, dash: tuple[float, float] | None = None
+    ) -> list[Shape]:
+        """An arrow's shaft without its head (the part of a move that leaves the map)."""
+        colour, halo = self.colour(power)
+        return [
+            Stroke(path, width + 2 * self.halo_w, halo, dash=dash),
+            Stroke(path, width, colour, dash=dash),
+        ]
 
     def _support_move(self, m: OrderMark) -> tuple[list[Shape], float]:
         order = m.order
@@ -278,6 +342,7 @@ class OrderOverlay:
             ),
             None,
         )
+        leaving: list[Point] = []
         if target_move is not None:
             target = point_at(target_move, 0.55)
             line = trim([start, target], self.r * 0.5, 0.0)
@@ -285,6 +350,9 @@ class OrderOverlay:
             target = self.dest_point(order.dest)
             line = trim([start, target], self.r * 0.5, self.gap_at(province_of(order.dest)))
             target = line[-1]
+        if self.wraps(order.unit.location, order.dest):  # round the world: out at one edge, in at another
+            leaving = trim([start, self.edge_point(start)], self.r * 0.5, 0.0)
+            line = [self.edge_point(target), target]
         dot = self.support_w * 1.5
         shapes: list[Shape] = [
             Stroke(line, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
@@ -292,6 +360,11 @@ class OrderOverlay:
             Stroke(line, self.support_w, colour, dash=self.dash),
             Circle(target, dot, fill=colour),
         ]
+        if leaving:
+            shapes += [
+                Stroke(leaving, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
+                Stroke(leaving, self.support_w, colour, dash=self.dash),
+            ]
         if m.failed:
             self.crosses.append((point_at(line, 0.5), 1.0))
         return shapes, FAILED_OPACITY if m.failed else 1.0
@@ -313,12 +386,19 @@ class OrderOverlay:
         centre = held.at if held is not None else self.dest_point(order.supported.location)
         ring_r = self.ring_radius(held, order.supported.type) + self.support_w
         line = trim([start, centre], self.r * 0.5, ring_r)
+        lines = [line]
+        if self.wraps(order.unit.location, order.supported.location):  # round the world
+            lines = [
+                trim([start, self.edge_point(start)], self.r * 0.5, 0.0),
+                trim([self.edge_point(centre), centre], 0.0, ring_r),
+            ]
+            line = lines[-1]
         colour, halo = self.colour(m.power)
         ring = _circle_points(centre, ring_r)
         shapes: list[Shape] = [
-            Stroke(line, self.support_w + 2 * self.halo_w, halo, dash=self.dash),
+            *(Stroke(piece, self.support_w + 2 * self.halo_w, halo, dash=self.dash) for piece in lines),
             Stroke(ring, self.support_w + 2 * self.halo_w, halo),
-            Stroke(line, self.support_w, colour, dash=self.dash),
+            *(Stroke(piece, self.support_w, colour, dash=self.dash) for piece in lines),
             Stroke(ring, self.support_w, colour),
         ]
         if m.failed:

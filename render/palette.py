@@ -8,7 +8,10 @@ lightness as well as hue, and puts each power's initial on its units (``letters_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
+
+from engine.variants import Variant
 
 RGB = tuple[int, int, int]
 
@@ -128,3 +131,118 @@ def get_palette(name: str) -> Palette:
         return PALETTES[name]
     except KeyError:
         raise ValueError(f"unknown palette {name!r}; choose from {', '.join(PALETTES)}") from None
+
+
+# --- a variant's own colours ------------------------------------------------------------------------
+
+MANY_POWERS = 7
+"""Past this many powers units carry their power's letter whatever the palette: colours alone no
+longer tell 10 powers (let alone Chaos's 34, which share 12 colours) apart at a glance."""
+
+FILL_MIN_DISTANCE = 20.0  # CIE76 distance a territory's fill keeps from the unowned land
+FILL_MIN_SEA_DISTANCE = 15.0  # and from the sea
+
+
+def palette_for(variant: Variant, name: str = "default") -> Palette:
+    """The palette ``name`` for a game of ``variant``: the named palette itself where it colours every
+    power of the variant (the Standard map's seven), otherwise one built from the colours in the
+    variant's variant.json on the named palette's land, sea and lines (see :func:`variant_powers`)."""
+    base = get_palette(name)
+    powers = variant.game_map().powers
+    if all(p in base.powers for p in powers):
+        return base
+    key = (variant.name, name)
+    hit = _VARIANT_PALETTES.get(key)
+    if hit is None or hit[0] is not variant:
+        pal = replace(
+            base,
+            name=f"{name}:{variant.name}",
+            letters_on_units=base.letters_on_units or len(powers) > MANY_POWERS,
+            powers=variant_powers(variant, base.land, base.sea),
+        )
+        hit = _VARIANT_PALETTES[key] = (variant, pal)
+    return hit[1]
+
+
+_VARIANT_PALETTES: dict[tuple[str, str], tuple[Variant, Palette]] = {}
+
+
+def variant_powers(variant: Variant, land: RGB, sea: RGB) -> dict[str, PowerColours]:
+    """Each power's colours from its variant.json ``colour``: that colour for units, a lighter one for
+    its territory (as light as keeps it apart from the unowned ``land`` and the ``sea``), and white or
+    near-black ink on its units, whichever contrasts more; its ``letter`` on them."""
+    out = {}
+    for code in variant.game_map().powers:
+        info = variant.powers.get(code)
+        unit = hex_rgb(info.colour) if info is not None else (90, 90, 90)
+        letter = info.letter if info is not None else code[:1]
+        fill = territory_fill(unit, land, sea)
+        out[code] = PowerColours(fill=fill, unit=unit, ink=ink_for(unit), letter=letter)
+    return out
+
+
+def hex_rgb(text: str) -> RGB:
+    """``#D55E00`` -> (213, 94, 0)."""
+    value = text.lstrip("#")
+    if len(value) != 6:
+        raise ValueError(f"not a #rrggbb colour: {text!r}")
+    return (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
+
+
+def territory_fill(unit: RGB, land: RGB, sea: RGB) -> RGB:
+    """The unit colour mixed with white, as much as keeps it apart from the unowned ``land`` and from
+    the ``sea`` (a blue territory must not read as water): the lightest mix at least
+    ``FILL_MIN_DISTANCE`` from the land and ``FILL_MIN_SEA_DISTANCE`` from the sea, or else the one
+    farthest from both (a pale colour, light grey or sky blue, is mixed less, or not at all)."""
+    mixes = [_mix(unit, _WHITE, share) for share in (0.55, 0.45, 0.35, 0.25, 0.15, 0.0)]
+    for fill in mixes:
+        if delta_e(fill, land) >= FILL_MIN_DISTANCE and delta_e(fill, sea) >= FILL_MIN_SEA_DISTANCE:
+            return fill
+    return max(mixes, key=lambda fill: min(delta_e(fill, land), delta_e(fill, sea)))
+
+
+def ink_for(colour: RGB) -> RGB:
+    """White or near-black, whichever contrasts more with ``colour`` (WCAG contrast ratio)."""
+    lum = relative_luminance(colour)
+    on_white = (1.05) / (lum + 0.05)
+    on_dark = (lum + 0.05) / (relative_luminance(_INK_DARK) + 0.05)
+    return _WHITE if on_white >= on_dark else _INK_DARK
+
+
+def relative_luminance(colour: RGB) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+
+    def lin(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def delta_e(a: RGB, b: RGB) -> float:
+    """CIE76 colour difference (Euclidean distance in CIELAB, D65)."""
+    la, lb = _lab(a), _lab(b)
+    return math.dist(la, lb)
+
+
+def _lab(colour: RGB) -> tuple[float, float, float]:
+    def lin(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(c) for c in colour)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return math.cbrt(t) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
+
+
+def _mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
+    r, g, bl = (round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))
+    return (r, g, bl)

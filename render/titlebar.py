@@ -29,9 +29,12 @@ def draw_title(
     subtitle: str,
     *,
     adjustments: bool = True,
+    chips: bool = True,
 ) -> None:
     """Phase name at the left, one chip per power with its center count at the right (in an
-    adjustment phase, with ``adjustments``, the builds or removals due)."""
+    adjustment phase, with ``adjustments``, the builds or removals due); no chips without ``chips``
+    (the legend under the map names the powers). When the chips do not all fit beside the title, the
+    powers with the fewest centers are left out."""
     h = lay.title_height
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.width, h), fill=pal.title_bg)
@@ -44,7 +47,7 @@ def draw_title(
     chip_h = round(h * 0.60)
     gap = round(h * 0.14)
     labels = []
-    for power in board.game_map.powers:
+    for power in board.game_map.powers if chips else ():
         text = f"{_short(power)} {counts.get(power, 0)}"
         delta = counts.get(power, 0) - unit_counts.get(power, 0) if adjusting else 0
         extra = f"{delta:+d}" if delta else ""
@@ -52,7 +55,13 @@ def draw_title(
         if extra:
             width += draw.textlength(extra, font=delta_font) + chip_h * 0.25
         labels.append((power, text, extra, width))
-    x = lay.width - pad - sum(w for *_, w in labels) - gap * (len(labels) - 1)
+    room = (
+        lay.width - 2 * pad - min(draw.textlength(title, font=font(round(h * 0.42), BOLD)), lay.width * 0.4)
+    )
+    while labels and sum(w + gap for *_, w in labels) > room:
+        fewest = min(labels, key=lambda item: counts.get(item[0], 0))
+        labels = [item for item in labels if item is not fewest] if fewest is not labels[-1] else labels[:-1]
+    x = lay.width - pad - sum(w for *_, w in labels) - gap * max(0, len(labels) - 1)
     _draw_heading(draw, title, subtitle, pad, x - 2 * pad, h, pal)
     y0 = (h - chip_h) / 2
     for power, text, extra, width in labels:
@@ -97,7 +106,7 @@ def _draw_heading(
 
 def draw_footer(img: Image.Image, lay: Layout, pal: Palette, note: str) -> None:
     """The credit for the map geometry, small, at the bottom right; ``note`` at the left if it fits."""
-    top = lay.title_height + lay.map_height
+    top = lay.footer_top
     h = lay.footer_height
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, top, lay.width, top + h), fill=pal.title_bg)

@@ -40,7 +40,8 @@ scale; an inset of the frame where the land stops short of it; straits (connecto
 leaves two seas open to each other; unnamed faces that belong to a province (Sinai to Egypt, the Kiel
 canal to Kiel, the Nile delta to Thebes ...); Youngstown's off-board boxes. Two fixes are automatic
 and reported: an anchor drawn just across a coast (a unit off its island) moves into its province, and
-a name that its own unit would hide moves beside it. ``--debug`` lists the unnamed faces with a point
+a name that its own unit, a unit's letter badge or a supply centre's marker would hide moves beside
+it. ``--debug`` lists the unnamed faces with a point
 inside each (source units), to decide what they are.
 
 The board's facts are checked on the way: a one-way move in the .map stops the conversion, and a
@@ -494,7 +495,11 @@ def build_geometry(
 # - the others take, in this order, Okabe & Ito's orange, then a light grey, a dark brown and a navy
 #   (the four that a search over Okabe & Ito's and Paul Tol's palettes found farthest from the seven
 #   and from each other: CIEDE2000 at least 11 under every simulated vision, against 8 between the
-#   seven themselves), and lightness tells them apart where hue does not;
+#   seven themselves), and lightness tells them apart where hue does not; except where a picture
+#   showed otherwise: the light grey, drawn as a territory, is another grey beside Germany's (Modern's
+#   Poland) and next to the grey of impassable land, so Modern's Poland takes Austria's vermillion
+#   (Modern has no Austria) and Youngstown's Japan the light green of Chaos (both keep CIEDE2000 at
+#   least 8 under every vision, the distance between the classic seven);
 # - every power also has a letter, drawn on its units, for when colours are not enough;
 # - Chaos has 34 powers, too many for colours alone: the powers are coloured so that powers whose home
 #   centres are near each other (at most two moves apart) never share a colour, from the eleven
@@ -689,10 +694,11 @@ def standard_board(dp: dm.DpMap, standard: dict, name: str, title: str, note: st
 
 # --- labels clear of units ------------------------------------------------------------------------------
 #
-# convert_map places each name inside its province, clear of its own unit. Some provinces of these
-# maps are too small for both (Corsica, Crete, Milan, Liverpool, the Suez canal): their names move just
-# beside the unit, in the sea or their own province if possible, clear of every unit spot and every
-# other name. Sizes in output units, as in render/layout.py.
+# convert_map places each name inside its province, clear of its own unit. Variants with many powers
+# also draw a letter badge at each unit's upper right, and every centre has its marker. Some provinces
+# of these maps are too small for all of them (Corsica, Crete, Milan, Liverpool, the Suez canal): their
+# names move just beside the unit, in the sea or their own province if possible, clear of every unit
+# spot, badge, centre marker and every other name. Sizes in output units, as in render/layout.py.
 
 LABEL_SEARCH = 16.0  # how far from its unit a name may go
 ICON_MARGIN = 1.3  # around a unit icon when a name moves: its rim and its letter badge
@@ -700,7 +706,8 @@ CENTRE_BOX = 2.5 + 1.0  # half size of a supply-centre marker and its ring
 
 
 def free_labels(doc: dict) -> list[tuple[str, list[float], list[float]]]:
-    """Move the names that sit under their own unit; returns (code, before, after) for each."""
+    """Move the names that sit under their own unit, or that a unit, its letter badge or a supply
+    centre's marker (any province's) would cover; returns (code, before, after) for each."""
     m = ICON_MARGIN
     all_spots = [
         (a - m, b - m, c + m, d + m) for boxes in mapchecks.spot_boxes(doc).values() for a, b, c, d in boxes
@@ -711,13 +718,14 @@ def free_labels(doc: dict) -> list[tuple[str, list[float], list[float]]]:
         if s["supply_center"]
         for x, y in [s["supply_center"]]
     ]
+    all_spots += [box for _, box in mapchecks.marker_boxes(doc)]
     shapes = {
         code: unary_union([Polygon(poly[0], poly[1:]) for poly in s["polygons"]])
         for code, s in doc["provinces"].items()
     }
     land = unary_union([g for code, g in shapes.items() if doc["provinces"][code]["kind"] != "sea"])
     moved = []
-    for code in sorted(mapchecks.label_clashes(doc)):
+    for code in sorted(set(mapchecks.label_clashes(doc)) | set(mapchecks.label_cover(doc))):
         shape = doc["provinces"][code]
         ux, uy = shape["unit"]
         others = [mapchecks.label_box(c, *s["label"]) for c, s in doc["provinces"].items() if c != code]
@@ -849,7 +857,7 @@ VARIANTS: dict[str, Variant] = {
             map_file="modern.map",
             drawing=Drawing(ps="modern.ps", scale=1.0, not_borders=("OutlineChartCanalLine",)),
             source_note="Modern Diplomacy, a variant by Vincent Mous; drawn with DPeye by Mario Huys.",
-            colours={"EGYPT": "#5B3A00", "POLAND": "#BBBBBB", "SPAIN": "#E69F00", "UKRAINE": "#1B2A6B"},
+            colours={"EGYPT": "#5B3A00", "POLAND": "#D55E00", "SPAIN": "#E69F00", "UKRAINE": "#1B2A6B"},
             notes=(
                 "DPjudge's map begins in Spring 1995. Its drawing shows canals (Kiel, Suez, Volga-Don) as"
                 " lines only; what they allow is in the adjacency.",
@@ -885,7 +893,7 @@ VARIANTS: dict[str, Variant] = {
                 ),
             ),
             source_note="Youngstown variant; DPjudge map by Mario Huys (2001), drawn with DPeye.",
-            colours={"CHINA": "#E69F00", "INDIA": "#5B3A00", "JAPAN": "#BBBBBB"},
+            colours={"CHINA": "#E69F00", "INDIA": "#5B3A00", "JAPAN": "#AADD99"},
             notes=(
                 "The world is round: twelve off-board places (OBA to OBL, 'Off Board A' ...) carry the"
                 " moves round the back of the globe, from the Atlantic and Africa to the Pacific. DPjudge"

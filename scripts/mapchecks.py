@@ -19,6 +19,15 @@ MIN_BORDER = 0.5  # map units of common edge that make two provinces neighbours 
 LABEL_W_PER_CHAR, LABEL_H = 4.2, 5.4
 FLEET_HALF, ARMY_HALF = (7.4, 4.9), (5.3, 5.3)
 CLASH = 1.0  # square units of a name under its own unit's icon that count as hidden
+# The letter badge at a unit's upper right (render/layout.py badge_offset, BADGE_RADIUS): variants
+# with many powers draw it on every unit. And a supply centre's marker (CENTER_RADIUS and its ring).
+BADGE_RADIUS = 3.0
+BADGE_AT = {
+    "F": (FLEET_HALF[0] * 0.9, -FLEET_HALF[1] * 0.95),
+    "A": (ARMY_HALF[0] * 0.85, -ARMY_HALF[1] * 0.85),
+}
+CENTRE_HALF = 3.0
+COVER = 2.0  # square units of a name under any unit, badge or centre marker that count as hidden
 
 
 def _edges(polygons: list) -> dict[frozenset, float]:
@@ -108,6 +117,40 @@ def spot_boxes(geometry: dict) -> dict[str, list[Box]]:
 
 def overlap(a: Box, b: Box) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def marker_boxes(geometry: dict) -> list[tuple[str, Box]]:
+    """(province, box) of everything drawn over the names: each province's unit icons (an army and a
+    fleet where both may stand), their letter badges, and its supply-centre marker."""
+    out: list[tuple[str, Box]] = []
+    for code, shape in geometry["provinces"].items():
+        kinds = {"land": "A", "sea": "F"}.get(shape["kind"], "AF")
+        spots = [(shape["unit"], kind) for kind in kinds]
+        spots += [(p, "F") for p in shape.get("coasts", {}).values()]
+        for (x, y), kind in spots:
+            hw, hh = FLEET_HALF if kind == "F" else ARMY_HALF
+            out.append((code, (x - hw, y - hh, x + hw, y + hh)))
+            bx, by = BADGE_AT[kind]
+            r = BADGE_RADIUS
+            out.append((code, (x + bx - r, y + by - r, x + bx + r, y + by + r)))
+        if shape.get("supply_center"):
+            x, y = shape["supply_center"]
+            c = CENTRE_HALF
+            out.append((code, (x - c, y - c, x + c, y + c)))
+    return out
+
+
+def label_cover(geometry: dict, threshold: float = COVER) -> dict[str, float]:
+    """Province -> how much of its name any unit icon, letter badge or centre marker covers (its own
+    or another province's), above ``threshold``."""
+    markers = [box for _, box in marker_boxes(geometry)]
+    out = {}
+    for code, shape in geometry["provinces"].items():
+        name = label_box(code, *shape["label"])
+        area = sum(overlap(name, m) for m in markers)
+        if area > threshold:
+            out[code] = round(area, 2)
+    return out
 
 
 def label_clashes(geometry: dict, threshold: float = CLASH) -> dict[str, float]:

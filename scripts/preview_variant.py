@@ -1,10 +1,10 @@
 """Draw a variant's starting position from its folder, to look at the converted map.
 
-For checking scripts/convert_variant.py's output by eye (and for the pictures in docs/images); the bot
-renders games with render/. Run from the repository root::
+For checking scripts/convert_variant.py's output by eye; the bot renders games with render/, and
+docs/images shows its pictures (scripts/variant_pictures.py). Run from the repository root::
 
     .venv/bin/python scripts/preview_variant.py ancmed                   # -> /tmp/variant_ancmed.png
-    .venv/bin/python scripts/preview_variant.py ancmed --width 1400 --out docs/images/variant_ancmed.png
+    .venv/bin/python scripts/preview_variant.py ancmed --width 1400 --out /tmp/ancmed.png
 
 It uses the renderer's own layers (render/basemap.py: fills, coastlines and borders, names) on the
 variant's geometry, colours the home centres' provinces and the centre markers in the powers' colours

@@ -31,11 +31,11 @@ from cogs.shared.context import (
 )
 from cogs.shared.replies import defer, send
 from cogs.ui.lobby import lobby_embed, lobby_view, refresh_lobby
-from engine.variants import STANDARD, UnknownVariant, all_variants, get_variant, variant_for_players
+from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
 from gm.errors import InvalidSettings, UnknownGame
 from gm.reading.info import GameInfo
 from gm.reading.status import GameStatusView, LogLine, PowerStatus
-from gm.setup.settings import GameSettings, effective_reminders
+from gm.setup.settings import MAX_PAIR_PRESS_PLAYERS, GameSettings, effective_reminders
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +53,20 @@ PRESS_LABELS = {
 }
 PRESS_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in PRESS_LABELS.items()]
 PLAYER_CHOICES = [app_commands.Choice(name=f"{n} players", value=n) for n in (7, 6, 5, 4, 3, 2)]
+
+
+def variant_choice_name(variant: Variant) -> str:
+    """``Modern Diplomacy (10 players)``, ``Standard (2 to 7 players)``: a /game create choice."""
+    counts = variant.player_counts
+    if "player" in variant.title.casefold():  # "World War I (two players)" says it already
+        return variant.title[:100]
+    who = str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    return f"{variant.title} ({who} players)"[:100]
+
+
 VARIANT_CHOICES = [
-    app_commands.Choice(name=v.title[:100], value=v.name) for v in all_variants() if v.playable()
-][:25]
+    app_commands.Choice(name=variant_choice_name(v), value=v.name) for v in all_variants() if v.playable()
+][:25]  # Discord's limit of choices; the registry has far fewer variants
 SETTING_OPTIONS = {
     "players": "How many players (7 is the classic game; fewer: some powers are shared or left out)",
     "civil_disorder_after": "Missed movement phases in a row before a power falls into civil disorder "
@@ -291,7 +302,7 @@ class GameCommands(GameCog):
     @game.command(name="create", description="Create a game here; players join with its button or /game join")
     @app_commands.describe(
         name="The game's name",
-        variant="Standard (3 to 7 players) or World War I (2 players, from 1914)",
+        variant="The map and its powers: Standard (3 to 7 players) or a variant, each with its own number",
         **SETTING_OPTIONS,
     )
     @app_commands.choices(players=PLAYER_CHOICES)  # int choices apart from the str ones (one type each)
@@ -325,6 +336,8 @@ class GameCommands(GameCog):
             reminders,
             take_over,
         )
+        if press is None and (players or 0) > MAX_PAIR_PRESS_PLAYERS:
+            changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.setup.settings
         settings = GameSettings(**changes)
         game = await self.gamemaster.create_game(
             guild_id=guild_id,

@@ -15,6 +15,12 @@ finished game's threads are archived, see cogs.places.archive), 16 with pair cha
 press. A start that would pass a limit is refused before anything is made, and a limit Discord
 reports anyway is said as such.
 
+Variants with more powers (gm.setup.settings): ten players (Modern, Youngstown) make 13 channels and
+45 threads with ``threads``; ``channels`` is refused past 9 players (10 would put 56 channels in one
+category, where Discord allows 50). Past 10 players (Chaos: 34) pair press is refused altogether, as
+561 pairs would be: such a game has its category, its game channel and one private channel per power
+(36 channels; /game create picks ``public`` press for it when none is asked for).
+
 A seat's spaces are named with its powers ("Austria/France – England"), so a replacement (who takes
 the whole seat) and a power joining a side (the 1914 coin flip: its player already has the seat's
 spaces) find them by name.

@@ -1,7 +1,8 @@
 """Adjustments: how many units each power builds or removes, and the winter orders themselves.
 
 A power with more supply centers than units may build the difference, but only in its own home
-centers that it owns and that stand empty, so the count is capped by those (DESIGN.md). A power
+centers that it owns and that stand empty, so the count is capped by those (DESIGN.md); with the
+``build_anywhere`` rule switch (Chaos, engine.rules) in any supply center it owns that stands empty. A power
 with more units than centers removes the difference; what it does not name is removed by the
 civil-disorder rule (:mod:`engine.adjudicator.civil_disorder`, DATC 6.J.2-6.J.11).
 
@@ -22,6 +23,7 @@ from engine.board import Board
 from engine.errors import InvalidOrder
 from engine.mapdata import coast_of, province_of
 from engine.orders import AdjustmentOrder, Build, Order, Remove, Unit, Waive
+from engine.rules import build_sites, may_build_in
 
 
 def adjustment_counts(board: Board) -> dict[str, int]:
@@ -32,12 +34,7 @@ def adjustment_counts(board: Board) -> dict[str, int]:
         centers = board.centers.get(power, frozenset())
         diff = len(centers) - len(board.units.get(power, ()))
         if diff > 0:
-            sites = sum(
-                1
-                for c in board.game_map.home_centers.get(power, ())
-                if c in centers and board.unit_at(c) is None
-            )
-            diff = min(diff, sites)
+            diff = min(diff, len(build_sites(board, power)))
         if diff:
             out[power] = diff
     return out
@@ -72,7 +69,7 @@ def check_adjustment_order(order: Order, board: Board, power: str, due: int) -> 
     province = game_map.provinces.get(prov)
     if province is None:
         raise InvalidOrder(explain.unknown_place(unit.location))
-    if prov not in game_map.home_centers.get(power, ()):
+    if not may_build_in(board, power, prov):
         raise InvalidOrder(explain.build_not_home(prov, power))
     if prov not in board.centers.get(power, ()):
         raise InvalidOrder(explain.build_not_owned(prov, power))
@@ -91,9 +88,7 @@ def check_adjustment_order(order: Order, board: Board, power: str, due: int) -> 
 
 
 def _no_builds(board: Board, power: str) -> str:
-    return explain.no_builds(
-        power, len(board.centers.get(power, ())), len(board.units.get(power, ()))
-    )
+    return explain.no_builds(power, len(board.centers.get(power, ())), len(board.units.get(power, ())))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,12 @@
 """Convoy geometry: which chains of fleets at sea can carry an army from one coast to another.
 
 A convoy route is a sequence of sea provinces, each holding a fleet, where the first sea touches
-the army's province, each sea touches the next, and the last touches the destination. Only the
-fleets' positions matter here; whether they were ordered to convoy (and survive) is the
-resolver's business (:mod:`engine.adjudicator.movement`).
+the army's province, each sea touches the next, and the last touches the destination. A convoy port
+(the ``convoy_ports`` rule switch, engine.rules: Baleares in Ancient Mediterranean) counts as a sea
+here, and as a coast too: an army may stand in it, and leave or reach it by convoy, but a fleet in
+the port is never part of a route from or to the port itself. Only the fleets' positions matter
+here; whether they were ordered to convoy (and survive) is the resolver's business
+(:mod:`engine.adjudicator.movement`).
 
 Two board-level questions decide whether an order is legal before anything is resolved:
 
@@ -22,16 +25,28 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from engine.mapdata import GameMap, province_of
+from engine.orders import Unit
+from engine.variants import convoy_ports
 
 
 @dataclass(frozen=True, slots=True)
 class SeaGraph:
     """Province-level convoy adjacency of one map."""
 
-    seas: frozenset[str]
+    seas: frozenset[str]  # where a fleet convoys: the seas, and the convoy ports
     sea_neighbours: dict[str, frozenset[str]]  # sea -> adjacent seas
     sea_shores: dict[str, frozenset[str]]  # sea -> coastal land provinces it touches
     shore_seas: dict[str, frozenset[str]]  # coastal land province -> seas it touches
+    ports: frozenset[str] = frozenset()  # the convoy ports: in ``seas`` and among the shores too
+
+
+def convoying_fleets(graph: SeaGraph, occupant: dict[str, tuple[str, Unit]]) -> frozenset[str]:
+    """The provinces of ``graph.seas`` where a fleet stands (``occupant``: Board.occupant), that is
+    the fleets that could convoy: any unit at sea, and a fleet (not an army) in a convoy port."""
+    found = graph.seas.intersection(occupant)
+    if graph.ports:
+        return frozenset(p for p in found if p not in graph.ports or occupant[p][1].type == "F")
+    return found
 
 
 _GRAPHS: dict[int, tuple[GameMap, SeaGraph]] = {}
@@ -42,7 +57,8 @@ def sea_graph(game_map: GameMap) -> SeaGraph:
     hit = _GRAPHS.get(id(game_map))
     if hit is not None and hit[0] is game_map:
         return hit[1]
-    seas = frozenset(code for code, p in game_map.provinces.items() if p.is_sea)
+    ports = frozenset(p for p in convoy_ports(game_map.name) if game_map.is_coastal(p))
+    seas = frozenset(code for code, p in game_map.provinces.items() if p.is_sea) | ports
     sea_neighbours: dict[str, set[str]] = {s: set() for s in seas}
     sea_shores: dict[str, set[str]] = {s: set() for s in seas}
     shore_seas: dict[str, set[str]] = {}
@@ -51,7 +67,7 @@ def sea_graph(game_map: GameMap) -> SeaGraph:
             prov = province_of(loc)
             if prov in seas:
                 sea_neighbours[sea].add(prov)
-            else:
+            if prov not in seas or prov in ports:  # a port is a coast as well
                 sea_shores[sea].add(prov)
                 shore_seas.setdefault(prov, set()).add(sea)
     graph = SeaGraph(
@@ -59,6 +75,7 @@ def sea_graph(game_map: GameMap) -> SeaGraph:
         sea_neighbours={k: frozenset(v) for k, v in sea_neighbours.items()},
         sea_shores={k: frozenset(v) for k, v in sea_shores.items()},
         shore_seas={k: frozenset(v) for k, v in shore_seas.items()},
+        ports=ports,
     )
     _GRAPHS[id(game_map)] = (game_map, graph)
     return graph
@@ -81,6 +98,8 @@ def route_exists(
     starts = graph.shore_seas.get(src)
     if not starts:
         return False
+    if graph.ports and (src in fleets or dst in fleets):  # a port's own fleet carries nobody there
+        fleets = set(fleets) - {src, dst}
     seen: set[str] = set()
     frontier = [s for s in starts if s in fleets]
     while frontier:
@@ -107,6 +126,8 @@ def minimal_route_fleets(graph: SeaGraph, src: str, dst: str, fleets: Collection
     """
     if src == dst:
         return frozenset()
+    if graph.ports and (src in fleets or dst in fleets):  # a port's own fleet carries nobody there
+        fleets = set(fleets) - {src, dst}
     shores = graph.sea_shores
     neighbours = graph.sea_neighbours
     src_seas = graph.shore_seas.get(src, frozenset())
@@ -152,7 +173,7 @@ def minimal_routes(graph: SeaGraph, src: str, fleets: Collection[str]) -> dict[s
         path.append(sea)
         here = shores[sea]
         for dst in here:
-            if dst != src and not touching.get(dst):
+            if dst != src and not touching.get(dst) and dst not in path:
                 found.setdefault(dst, set()).update(path)
         for dst in here:
             touching[dst] = touching.get(dst, 0) + 1
@@ -251,4 +272,7 @@ class BoardConvoys:
             return frozenset(), frozenset()
         shores = set().union(*(graph.sea_shores[s] for s in seen))
         shores.discard(src)
+        for port in graph.ports.intersection(seen, shores):  # reached only through its own fleet?
+            if not route_exists(graph, src, port, fleets if without is None else fleets - {without}):
+                shores.discard(port)
         return frozenset(shores), frozenset(seen)

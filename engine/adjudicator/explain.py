@@ -135,11 +135,34 @@ def _move_text(r: MovementResolver, i: int) -> str:
     return format_order(r.orders[i])
 
 
-def _versus(r: MovementResolver, i: int, mine: int, j: int, theirs: int) -> str:
+def _versus(
+    r: MovementResolver,
+    i: int,
+    mine: float,
+    j: int,
+    theirs: float,
+    *,
+    mine_moving: bool = True,
+    theirs_moving: bool = True,
+) -> str:
     """``(yours 1, theirs 1)``: unit ``i``'s strength first, then the other unit ``j``'s, named as
-    another power's or the player's own."""
+    another power's or the player's own. A move's strength (``*_moving``) across a half-strength
+    crossing says so: ``(yours ½ at half strength round the Cape, theirs 1)``."""
     other = "theirs" if r.power[j] != r.power[i] else f"your {r.units[j]}'s"
-    return f"(yours {mine}, {other} {theirs})"
+    mine_note = _HALVED if mine_moving and r.halved[i] else ""
+    theirs_note = _HALVED if theirs_moving and r.halved[j] else ""
+    return f"(yours {strength_text(mine)}{mine_note}, {other} {strength_text(theirs)}{theirs_note})"
+
+
+_HALVED = " at half strength round the Cape"
+
+
+def strength_text(strength: float) -> str:
+    """``1``, ``2``; ``½``, ``1½`` for a move at half strength (1900's Cape of Good Hope)."""
+    whole = int(strength)
+    if strength == whole:
+        return str(whole)
+    return f"{whole or ''}\u00bd"
 
 
 def _failed_move(r: MovementResolver, i: int) -> str:
@@ -164,10 +187,11 @@ def _failed_move(r: MovementResolver, i: int) -> str:
         hold = r.hold_strength(dst)
         if attack <= hold:
             unit = r.units[d]
+            versus = _versus(r, i, attack, d, hold, theirs_moving=False)
             if r.kind[d] == MOVE:  # it tried to leave and could not
-                return f"bounced: {unit} could not leave {dst} {_versus(r, i, attack, d, hold)}{note}"
-            return f"bounced: {unit} held {dst} {_versus(r, i, attack, d, hold)}{note}"
-    best, best_strength = -1, -1
+                return f"bounced: {unit} could not leave {dst} {versus}{note}"
+            return f"bounced: {unit} held {dst} {versus}{note}"
+    best, best_strength = -1, -1.0
     for m in r.moves_into[dst]:
         if m != i:
             s = r.prevent_strength(m)
@@ -208,7 +232,8 @@ def _broken_route(r: MovementResolver, i: int) -> str:
 def dislodged_text(r: MovementResolver, attacker: int, victim: int) -> str:
     attack = r.attack_strength(attacker)
     against = r.defend_strength(victim) if r.opp[attacker] == victim else r.hold_strength(r.prov[victim])
-    return f"dislodged by {_move_text(r, attacker)} {_versus(r, victim, against, attacker, attack)}"
+    versus = _versus(r, victim, against, attacker, attack, mine_moving=r.opp[attacker] == victim)
+    return f"dislodged by {_move_text(r, attacker)} {versus}"
 
 
 def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str, str]:
@@ -249,7 +274,7 @@ def _held(r: MovementResolver, i: int) -> str:
         return "held"
     if len(attackers) == 1:
         m = attackers[0]
-        versus = _versus(r, i, r.hold_strength(r.prov[i]), m, r.attack_strength(m))
+        versus = _versus(r, i, r.hold_strength(r.prov[i]), m, r.attack_strength(m), mine_moving=False)
         return f"held against {_move_text(r, m)} {versus}"
     return f"held against {_names(_move_text(r, m) for m in attackers)}"
 
@@ -310,6 +335,14 @@ def retreated(dest: str) -> str:
 
 def retreat_bounced(dest: str, others: Sequence[Unit]) -> str:
     return f"bounced with {_names(str(u) for u in others)} retreating to {dest}; disbanded"
+
+
+def retreat_gave_way(dest: str, others: Sequence[Unit]) -> str:
+    """A retreat across the Cape of Good Hope (1900) loses to any other retreat to the same place."""
+    return (
+        f"gave way to {_names(str(u) for u in others)} retreating to {dest}: a unit retreating round "
+        "the Cape of Good Hope loses to any other; disbanded"
+    )
 
 
 def disbanded() -> str:

@@ -40,6 +40,10 @@ Resolving
     Then the decision is resolved again; each backup step settles something for good, so this
     terminates.
 
+Half-strength crossings (1900's Cape of Good Hope, engine.rules)
+    A move across a crossing with ``half_strength`` has half its attack, defend and prevent
+    strength (so strengths are numbers with halves: 0.5, 1, 1.5, ...); everything else is unchanged.
+
 Convoy intent (DATC 4.A.3, 2023 rules)
     An army moving to an adjacent province goes by convoy when the player wrote "via convoy" or
     when a fleet of its own power was ordered to convoy it; then there is no land fallback. Two
@@ -54,6 +58,7 @@ from dataclasses import dataclass
 from engine.adjudicator.convoys import SeaGraph, route_exists
 from engine.mapdata import GameMap, coast_of
 from engine.orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
+from engine.rules import Crossings
 
 HOLD = 0
 MOVE = 1
@@ -87,6 +92,7 @@ class MovementResolver:
         graph: SeaGraph,
         units: Sequence[tuple[str, Unit]],
         orders: Sequence[Order],
+        crossings: Crossings | None = None,
     ) -> None:
         self.game_map = game_map
         self.graph = graph
@@ -115,7 +121,11 @@ class MovementResolver:
         self._mark = [0] * n  # a guessing decision: the number of the guess it rests on (see _settle)
         self._opened = 0  # decisions opened so far, to number them
         self._low = _NO_GUESS  # the oldest open guess read by the decision being worked out
+        self.halved = [False] * n  # a move across a half-strength crossing (engine.rules)
         self._classify()
+        if crossings is not None and crossings.half_strength:
+            for i in self.moves:
+                self.halved[i] = crossings.across(self.prov[i], self.dst[i])
 
     # --- set-up ---------------------------------------------------------------------------------
 
@@ -387,16 +397,18 @@ class MovementResolver:
                 n += 1
         return n
 
-    def attack_strength(self, i: int) -> int:
+    def attack_strength(self, i: int) -> float:
         if not self.path(i):
             return 0
         d = self.occ.get(self.dst[i], -1)
         if d < 0 or (self.kind[d] == MOVE and self.opp[i] != d and self.resolve(d)):
-            return 1 + self._count(self.sups[i])
-        defender = self.power[d]
-        if defender == self.power[i]:
-            return 0
-        return 1 + self._count(self.sups[i], except_power=defender)
+            strength = 1 + self._count(self.sups[i])
+        else:
+            defender = self.power[d]
+            if defender == self.power[i]:
+                return 0
+            strength = 1 + self._count(self.sups[i], except_power=defender)
+        return strength / 2 if self.halved[i] else strength
 
     def hold_strength(self, prov: str) -> int:
         d = self.occ.get(prov, -1)
@@ -406,16 +418,18 @@ class MovementResolver:
             return 0 if self.resolve(d) else 1
         return 1 + self._count(self.sups[d])
 
-    def defend_strength(self, i: int) -> int:
-        return 1 + self._count(self.sups[i])
+    def defend_strength(self, i: int) -> float:
+        strength = 1 + self._count(self.sups[i])
+        return strength / 2 if self.halved[i] else strength
 
-    def prevent_strength(self, i: int) -> int:
+    def prevent_strength(self, i: int) -> float:
         if not self.path(i):
             return 0
         opp = self.opp[i]
         if opp >= 0 and self.resolve(opp):
             return 0
-        return 1 + self._count(self.sups[i])
+        strength = 1 + self._count(self.sups[i])
+        return strength / 2 if self.halved[i] else strength
 
     # --- results (after resolve_all) ------------------------------------------------------------
 

@@ -13,7 +13,9 @@ it could move to by itself, except
 * a province the variant closes (``Board.closed``: Italy while it is neutral in ww1914).
 
 In the retreat phase two or more units retreating to one province are all disbanded (6.H.7, 6.H.8),
-and a dislodged unit without a valid order is disbanded.
+and a dislodged unit without a valid order is disbanded. With 1900's Cape of Good Hope
+(``retreat_loses_to_others``, engine.rules) a unit retreating across a crossing is disbanded when any
+other unit retreats to the same province, and gives way: the others are judged among themselves.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from engine.adjudicator.movement import Dislodgement, MovementResolver
 from engine.board import Dislodged
 from engine.mapdata import GameMap, province_of
 from engine.orders import Order, Retreat, Unit
+from engine.rules import Crossings
 
 
 def retreat_options(
@@ -81,18 +84,37 @@ class RetreatOutcome:
     reason: str
 
 
-def resolve_retreats(dislodged: Collection[Dislodged], orders: Mapping[str, Order]) -> list[RetreatOutcome]:
-    """Resolve retreat-phase ``orders`` (dislodged unit's province -> valid Retreat or Disband)."""
+def resolve_retreats(
+    dislodged: Collection[Dislodged], orders: Mapping[str, Order], crossings: Crossings | None = None
+) -> list[RetreatOutcome]:
+    """Resolve retreat-phase ``orders`` (dislodged unit's province -> valid Retreat or Disband);
+    ``crossings``: the variant's special adjacencies, when a retreat across one gives way."""
     wanted: dict[str, list[Dislodged]] = {}
     for d in dislodged:
         order = orders.get(d.unit.province)
         if isinstance(order, Retreat):
             wanted.setdefault(province_of(order.dest), []).append(d)
+
+    def crossing(d: Dislodged, dest: str) -> bool:
+        return (
+            crossings is not None
+            and crossings.retreat_loses_to_others
+            and crossings.across(d.unit.province, province_of(dest))
+        )
+
     out = []
     for d in dislodged:
         order = orders.get(d.unit.province)
         if isinstance(order, Retreat):
             rivals = wanted[province_of(order.dest)]
+            if len(rivals) > 1 and crossings is not None:
+                if crossing(d, order.dest):
+                    beaten_by = [o.unit for o in rivals if o is not d]
+                    why = explain.retreat_gave_way(province_of(order.dest), beaten_by)
+                    out.append(RetreatOutcome(d, order, None, explain.FAILED, why))
+                    continue
+                # the units crossing give way: only the others count as rivals
+                rivals = [o for o in rivals if o is d or not crossing(o, _dest(orders, o))]
             if len(rivals) == 1:
                 why = explain.retreated(order.dest)
                 out.append(RetreatOutcome(d, order, order.dest, explain.SUCCEEDED, why))
@@ -106,3 +128,9 @@ def resolve_retreats(dislodged: Collection[Dislodged], orders: Mapping[str, Orde
             why = explain.no_retreat_ordered() if d.retreats else explain.nowhere_to_retreat()
             out.append(RetreatOutcome(d, None, None, explain.SUCCEEDED, why))
     return out
+
+
+def _dest(orders: Mapping[str, Order], d: Dislodged) -> str:
+    order = orders[d.unit.province]
+    assert isinstance(order, Retreat)
+    return order.dest

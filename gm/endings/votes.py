@@ -39,7 +39,7 @@ from db.models import (
     ProposalStatus,
     Vote,
 )
-from engine.variants import game_map
+from engine.variants import game_map, read_power
 from gm.clock import require_aware, utcnow
 from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
@@ -301,7 +301,7 @@ async def _ballot_box(
             "Vote again when the next phase opens: votes start afresh every phase.",
         )
     if power is not None:
-        wanted = power.strip().upper()
+        wanted = read_power(game.variant, power)
         if wanted not in held:
             raise NotAVoter(
                 f"You do not play {say.power_name(wanted)} in {game.name}.",
@@ -347,7 +347,7 @@ def _kind(
         return DRAW, ""
     if not to or not to.strip():
         raise NoOpenVote("A concession needs the power it goes to.", "Name the power, e.g. France.")
-    beneficiary = to.strip().upper()
+    beneficiary = read_power(str(phase.board.get("variant") or "standard"), to)
     if checking and beneficiary not in voters:
         raise NotAVoter(
             f"{say.power_name(beneficiary)} cannot be conceded to: "

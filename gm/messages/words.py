@@ -5,19 +5,9 @@ duration is written the same way everywhere."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
 
 from engine import Phase
-from engine.variants import all_variants
-
-
-@cache
-def _names() -> dict[str, str]:
-    names: dict[str, str] = {}
-    for variant in all_variants():
-        for code, info in variant.powers.items():
-            names.setdefault(code, info.name)
-    return names
+from engine.variants import power_display_name
 
 
 def long_name(phase_name: str) -> str:
@@ -27,7 +17,7 @@ def long_name(phase_name: str) -> str:
 def power_name(power: str) -> str:
     """``France`` for ``FRANCE``, ``Constantinople`` for Chaos's ``CONSTANTINOPLE``: the variants' own
     names, else the code capitalised."""
-    return _names().get(power) or power.capitalize()
+    return power_display_name(power)
 
 
 def powers_text(powers: Iterable[str]) -> str:

@@ -23,7 +23,7 @@ from db.models import (
     PlayerStatus,
     PowerAssignment,
 )
-from engine.variants import game_map
+from engine.variants import game_map, read_power
 from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
@@ -152,7 +152,7 @@ async def seat_of(
     session: AsyncSession, game: Game, power: str, *, include_gone: bool = False
 ) -> tuple[str, Player, list[str]]:
     """The power asked for, its player, and every power that player holds."""
-    wanted = power.strip().upper()
+    wanted = read_power(game.variant, power)
     powers = game_map(game.variant).powers
     if wanted not in powers:
         raise WrongGameState(

@@ -32,6 +32,7 @@ from db.models import (
 )
 from engine import split_orders
 from engine.variants import game_map as map_of
+from engine.variants import read_power
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
 from gm.messages import payloads as say
@@ -353,7 +354,7 @@ async def open_phase_for(
     if not powers:
         raise NotAllowed(f"You hold no power in {game.name}.", "Only players with a power can order.")
     if power is not None:
-        wanted = power.strip().upper()
+        wanted = read_power(game.variant, power)
         if wanted not in powers:
             raise NotAllowed(
                 f"You do not play {say.power_name(wanted)} in {game.name}.",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine.rules import build_sites
 from gm.endings.ending import survivors
 from gm.messages import payloads as say
 from gm.messages.kinds import PhaseOpened, PhaseResults
@@ -210,11 +211,7 @@ def _duty_lines(duty: Duty, board: Any) -> list[str]:
             )
         return lines
     if duty.builds:
-        vacant = [
-            c
-            for c in board.game_map.home_centers.get(duty.power, ())
-            if c in board.centers.get(duty.power, ()) and board.unit_at(c) is None
-        ]
+        vacant = list(build_sites(board, duty.power))  # home centres, or any owned (Chaos)
         where = f": in {_and(vacant, 'or')}" if vacant else ""
         return [f"You may build {say.plural(duty.builds, 'unit')}{where} (or WAIVE)."]
     return [f"You must remove {say.plural(duty.removals, 'unit')}."]

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
+from engine.variants import power_display_name
 from render import RenderOptions, marks_from_results, render_map
 
 log = logging.getLogger(__name__)
@@ -85,5 +86,5 @@ def game_over_title(board: Board, result: Mapping[str, Any], last_year: int | No
 
 def final_title(last_phase: str, winner: str | None) -> str:
     """``Final position after Fall 1902 Movement · France wins`` (or ``· the game is over``)."""
-    end = f"{str(winner).title()} wins" if winner else "the game is over"
+    end = f"{power_display_name(str(winner))} wins" if winner else "the game is over"
     return f"Final position after {last_phase} \u00b7 {end}"

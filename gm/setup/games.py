@@ -23,6 +23,7 @@ from db.models import (
     PowerAssignment,
 )
 from engine import Board, initial_board
+from engine.adjudicator.adjustments import adjustment_counts
 from engine.variants import UnknownVariant, get_variant
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
@@ -258,6 +259,8 @@ async def start_game(
         ordinal=0,
         name=str(board.phase),
         board=dict(board.to_json()),
+        # a game that opens with builds (Chaos: Winter 1900) has its counts from the start
+        adjustments=(adjustment_counts(board) or None) if board.phase.kind == "A" else None,
         deadline=deadline,
         opened_at=now,
     )

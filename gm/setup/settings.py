@@ -24,6 +24,13 @@ MAX_CIVIL_DISORDER_AFTER = 10  # missed movement phases in a row; 0 turns automa
 # threads / channels: private press between every pair of powers, in threads or channels;
 # public: only the public game channel; none: no press at all ("gunboat").
 PRESS_MODES = ("threads", "channels", "public", "none")
+# Private press between every pair of players is offered up to this many players: 10 players make
+# 45 pairs. A bigger game (Chaos: 34 players, 561 pairs) plays with public press or none; every
+# player still has a private channel with the moderators.
+MAX_PAIR_PRESS_PLAYERS = 10
+# Discord allows 50 channels in a category: a game's category holds its game channel, one channel
+# per power and, with press "channels", one per pair of players (cogs.places.spaces).
+CATEGORY_CHANNELS = 50
 
 # Who may take a seat whose player left or fell into civil disorder: open (any member of the server
 # who does not play in the game, with the "Take over" button), approval (the same, once a moderator
@@ -69,6 +76,8 @@ class GameSettings:
         press = self.press.strip().lower() if isinstance(self.press, str) else None
         if press not in PRESS_MODES:
             problems.append(f"Press must be one of {', '.join(PRESS_MODES)}, not {self.press!r}.")
+        elif _whole(self.players):
+            problems += _pair_press_problems(press, self.players, len(played.game_map().powers))
         start_year = played.first_year()
         last = self.last_year
         if last is not None and (not _whole(last) or not start_year <= last < start_year + MAX_GAME_YEARS):
@@ -114,6 +123,24 @@ def seat_offer(game: Any, seats: list[list[str]]) -> dict[str, Any]:
     if mode == "off" or not seats:
         return {}
     return {"open_seats": [list(s) for s in seats], "take_over": mode}
+
+
+def _pair_press_problems(press: str, players: int, powers: int) -> list[str]:
+    """Why private press between every pair of ``players`` does not fit Discord (see the limits above)."""
+    pairs = players * (players - 1) // 2
+    if press in ("threads", "channels") and players > MAX_PAIR_PRESS_PLAYERS:
+        return [
+            f"Private press between every pair of players is offered for up to {MAX_PAIR_PRESS_PLAYERS} "
+            f"players; {players} players would need {pairs} private {press}. Choose press public (talk in "
+            "the game channel; each player still has a private channel with the moderators) or none."
+        ]
+    if press == "channels" and 1 + powers + pairs > CATEGORY_CHANNELS:
+        return [
+            f"Press in channels makes one channel for each pair of players: {pairs} for {players} players, "
+            f"more than fit in the game's category next to its {1 + powers} other channels (Discord allows "
+            f"{CATEGORY_CHANNELS}). Choose press threads (a private thread for each pair) instead."
+        ]
+    return []
 
 
 def _whole(value: object) -> bool:

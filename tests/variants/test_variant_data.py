@@ -191,9 +191,15 @@ COAST_WITHOUT_SEA = {
 # Names placed beside their province, in the sea next to it: the province is too small for its name
 # and a unit (scripts/convert_variant.py moves such names off the unit).
 LABELS_BESIDE = {
-    "ancmed": {"CRE"},  # Crete: a thin island
-    "youngstown": {"SUE"},  # Suez: the canal, a thread of water
-    "1900": {"LVP"},  # Liverpool: a narrow strip of England
+    # Names placed just beside their province, in the sea or on its border, where the province is too
+    # small for its name next to its unit, the unit's letter badge and its supply centre's marker
+    # (scripts/convert_variant.py free_labels; mapchecks.label_cover).
+    "ancmed": {"CRE", "CYP"},  # Crete: a thin island; Cyprus: an island with a centre
+    "modern": {"CLY", "MON"},  # Clyde; Monaco, a dot of a province with a centre
+    # Suez: the canal, a thread of water; Albania, Belgium, Liverpool, Naples, Trieste and Venice: the
+    # crowded coasts of Europe drawn small; Fuji: a sliver of Japan
+    "youngstown": {"SUE", "ALB", "BEL", "FUJ", "LVP", "NAP", "TRI", "VEN"},
+    "1900": {"LVP", "EDI", "NET", "TRI"},  # Liverpool, Edinburgh: narrow strips of Britain; likewise
 }
 
 
@@ -397,6 +403,16 @@ def test_every_province_has_its_geometry(name: str) -> None:
 def test_no_name_hides_under_its_own_unit(name: str) -> None:
     geo = load("fleetrome" if name == "standard" else name).geometry
     assert mapchecks.label_clashes(geo) == {}
+
+
+@pytest.mark.parametrize("name", WITH_GEOMETRY)
+def test_no_name_hides_under_any_unit_badge_or_centre(name: str) -> None:
+    """Variants with many powers put a letter badge on every unit: no name of a converted map sits
+    under any unit icon, badge or supply-centre marker (the Standard drawing, made by hand, has a few
+    corners of names under badges: ALB, APU, CLY, HOL, WAL, listed here so a new one shows)."""
+    assert mapchecks.label_cover(load(name).geometry) == {}
+    standard = mapchecks.label_cover(load("fleetrome").geometry)
+    assert set(standard) == {"ALB", "APU", "CLY", "HOL", "WAL"}
 
 
 # --- colours -------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 The format, one statement per line (``#`` starts a comment)::
 
     === 6.A.5 | Move to own sector with convoy
+    variant 1900                          # optional; the Standard game by default
     phase S1901M                          # optional; S1901M by default
     units ENGLAND: F NTH, A YOR, A LVP    # the position, canonical codes
     centers RUSSIA: STP, WAR              # optional supply-center ownership
@@ -25,8 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.variants import all_variants
+
 HERE = Path(__file__).resolve().parent
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+ANY_POWER = frozenset(p for v in all_variants() for p in v.game_map().powers)
 
 
 @dataclass
@@ -48,6 +52,7 @@ class Case:
     title: str
     source: str
     phase: str = "S1901M"
+    variant: str = "standard"
     units: dict[str, list[str]] = field(default_factory=dict)
     centers: dict[str, list[str]] = field(default_factory=dict)
     retreating: dict[str, dict[str, dict]] = field(default_factory=dict)
@@ -55,6 +60,7 @@ class Case:
 
     def request(self) -> dict:
         return {
+            "variant": self.variant,
             "phase": self.phase,
             "units": self.units,
             "centers": self.centers,
@@ -98,6 +104,8 @@ def _read(path: Path) -> list[Case]:
             case.steps.append(Step())
         elif word == "phase":
             case.phase = rest.strip()
+        elif word == "variant":
+            case.variant = rest.strip()
         elif word == "units":
             power, _, units = rest.partition(":")
             case.units[power.strip()] = _items(units)
@@ -114,7 +122,7 @@ def _read(path: Path) -> list[Case]:
             }
         elif word == "!":
             _expect(step, rest.strip(), where)
-        elif ":" in line and line.split(":", 1)[0].strip().upper() in POWERS:
+        elif ":" in line and line.split(":", 1)[0].strip().upper() in ANY_POWER:
             power, _, text = line.partition(":")
             step.orders.setdefault(power.strip().upper(), []).append(text.strip())
         else:

@@ -1,7 +1,9 @@
-"""Every DATC v3.0 test case (chapter 6, sections A to J), run through ``adjudicate_json``.
+"""Every DATC v3.0 test case (chapter 6, sections A to J), run through ``adjudicate_json``, and
+cases in the same form for the variants' rule switches (``V*.datc``: engine.rules).
 
 The cases live in ``*.datc`` files next to this module (format in ``cases.py``). Each asserts the
-outcome the DATC states for the options we chose (docs/RULES.md).
+outcome the DATC states for the options we chose (docs/RULES.md), or, for a variant's rule, the
+outcome its rule (as engine.rules reads it) gives, worked out by hand.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def test_datc(case: Case) -> None:
         for row in rows:
             assert row["reason"], f"{where}: a line without a reason: {row}"
         request = {
+            "variant": case.variant,
             "phase": out["next_phase"],
             "units": out["units"],
             "centers": out["centers"],
