@@ -1,4 +1,4 @@
-"""Benchmark: the real bot against the loopback fake Discord (tests/e2e/fakediscord). Prints how long
+"""Benchmark: the real bot against the loopback fake Discord (harness/fakediscord). Prints how long
 players wait for answers and how long a game's set-up and a phase close take end to end; asserts nothing.
 
     .venv/bin/python bench/bot_interactions.py [--games 3] [--orders 50] [--workers 2]
@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import summary
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     bot_messages,
     create_game,
     join_everyone,
@@ -32,7 +32,7 @@ from tests.e2e.bot_helpers import (
     settle,
     start_game,
 )
-from tests.e2e.fakediscord import fake_discord
+from harness.fakediscord import fake_discord
 
 
 async def run(games: int, orders: int, workers: int) -> None:

@@ -32,9 +32,9 @@ from legal_orders import MID_GAME  # bench/legal_orders.py's Fall 1905 position
 from timing import summary
 
 from gm.ordering.drawing import preview_request, preview_title, render_preview
-from tests.e2e.bot_helpers import current_phase, edit_board, make_table, running, started_game
-from tests.e2e.fakediscord import FakeDiscord, Message, User, fake_discord
-from tests.e2e.fakediscord.state import walk_components
+from harness.bot_helpers import current_phase, edit_board, make_table, running, started_game
+from harness.fakediscord import FakeDiscord, Message, User, fake_discord
+from harness.fakediscord.state import walk_components
 
 STEPS = ("open (/orders build)", "pick a unit", "pick a kind", "pick a target", "pick a choice", "map button")
 

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import summary
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     ask,
     current_phase,
     embeds_titled,
@@ -35,7 +35,7 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import fake_discord
+from harness.fakediscord import fake_discord
 
 
 async def run(rounds: int, years: int, workers: int) -> None:

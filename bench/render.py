@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from harness.boards import crowded_result
+from harness.sample_game import play
 from render import RenderOptions, render_json
-from tests.render.boards import crowded_result
-from tests.render.sample_game import play
 
 
 def timed(fn, repeat: int) -> tuple[list[float], bytes]:

@@ -20,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import summary
-from tests.e2e.bot_helpers import ask, make_table
-from tests.e2e.fakediscord import fake_discord
-from tests.e2e.processes import bot_process
-from tests.e2e.test_bot_shutdown import env_for, phase_status_becomes, started_remote_game
+from harness.bot_helpers import ask, make_table
+from harness.fakediscord import fake_discord
+from harness.processes import bot_process
+from harness.remote import env_for, phase_status_becomes, started_remote_game
 
 
 async def once(workers: int, during_close: bool) -> float:

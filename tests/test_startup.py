@@ -26,11 +26,11 @@ def run_bot(
     tmp_path: Path, *args: str, via_fake: str | None = None, **env: str
 ) -> subprocess.CompletedProcess[str]:
     """``bot.py *args`` in ``tmp_path`` (no .env); with ``via_fake``, pointed at that address instead
-    of discord.com (tests.e2e.bot_process)."""
+    of discord.com (harness.bot_process)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
     command = [sys.executable, str(ROOT / "bot.py"), *args]
     if via_fake is not None:
-        command = [sys.executable, "-m", "tests.e2e.bot_process", *args]
+        command = [sys.executable, "-m", "harness.bot_process", *args]
         env = {"FAKE_DISCORD_URL": via_fake, "PYTHONPATH": str(ROOT), **env}
     return subprocess.run(
         command,

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.e2e.fakediscord import FakeDiscord, fake_discord
+from harness.fakediscord import FakeDiscord, fake_discord
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import DiplomacyBot
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     create_game,
@@ -21,7 +21,7 @@ from tests.e2e.bot_helpers import (
     settle,
     start_game,
 )
-from tests.e2e.fakediscord import FakeDiscord, Message
+from harness.fakediscord import FakeDiscord, Message
 from tests.e2e.test_bot_moderation import everyone_but_ready
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from gm.ordering.drawing import preview_request, preview_title, render_preview
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
@@ -23,8 +23,8 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord, Message, User
-from tests.e2e.fakediscord.state import InteractionKind, walk_components
+from harness.fakediscord import FakeDiscord, Message, User
+from harness.fakediscord.state import InteractionKind, walk_components
 
 SELECT = 3
 

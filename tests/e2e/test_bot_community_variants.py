@@ -14,8 +14,7 @@ from PIL import Image
 
 from cogs.commands.game import VARIANT_CHOICES
 from engine.variants import VARIANTS_DIR, get_variant
-from render.compose import picture_width
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     ask,
     bot_messages,
     current_phase,
@@ -29,7 +28,8 @@ from tests.e2e.bot_helpers import (
     started_game,
     viewers,
 )
-from tests.e2e.fakediscord import ChannelType, FakeDiscord
+from harness.fakediscord import ChannelType, FakeDiscord
+from render.compose import picture_width
 from tests.e2e.test_bot_game import print_transcript
 
 MODERN = get_variant("modern").game_map().powers

@@ -17,7 +17,7 @@ from gm.messages.kinds import PhaseResults
 from gm.ordering.reminders import queue_reminders
 from gm.reading.info import GameInfo
 from gm.setup.games import get_game
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     ask,
     bot_messages,
     current_phase,
@@ -30,7 +30,7 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import Channel, FakeDiscord, Message, Permission
+from harness.fakediscord import Channel, FakeDiscord, Message, Permission
 
 
 def results_posts(fake: FakeDiscord, channel: Channel, phase: str) -> list[Message]:

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
@@ -25,7 +25,7 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord, Message
+from harness.fakediscord import FakeDiscord, Message
 from tests.e2e.test_bot_game import print_transcript
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     POWERS,
     Table,
     bot_messages,
@@ -24,7 +24,7 @@ from tests.e2e.bot_helpers import (
     start_game,
     viewers,
 )
-from tests.e2e.fakediscord import ChannelType, FakeDiscord, Permission, User
+from harness.fakediscord import ChannelType, FakeDiscord, Permission, User
 
 
 def everyone_but(table: Table, author: User) -> list[User]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.bot_helpers import ask, create_game, make_table, running, started_game
-from tests.e2e.fakediscord import FakeDiscord
+from harness.bot_helpers import ask, create_game, make_table, running, started_game
+from harness.fakediscord import FakeDiscord
 from tests.e2e.test_bot_moderation import mod
 
 CRASH = "Something went wrong"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from config import configure_logging
-from tests.e2e.bot_helpers import ask, make_table, running, settle, started_game
-from tests.e2e.fakediscord import FakeDiscord
+from harness.bot_helpers import ask, make_table, running, settle, started_game
+from harness.fakediscord import FakeDiscord
 
 NOISY = (
     "discord.gateway",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cogs.commands.game import moderation_lines
 from gm.reading.status import LogLine
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     ask,
     bot_messages,
     deadline_passes,
@@ -20,7 +20,7 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord
+from harness.fakediscord import FakeDiscord
 from tests.e2e.test_bot_moderation import click_and_read, mod
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     ask,
     bot_messages,
     create_game,
@@ -21,7 +21,7 @@ from tests.e2e.bot_helpers import (
     started_game,
     whole_answer,
 )
-from tests.e2e.fakediscord import FakeDiscord, Permission
+from harness.fakediscord import FakeDiscord, Permission
 
 
 async def test_commands_in_the_wrong_place_or_by_the_wrong_person_are_explained(

@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from gm.clock import utcnow
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
@@ -27,7 +27,7 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord, Message, User
+from harness.fakediscord import FakeDiscord, Message, User
 from tests.e2e.test_bot_game import print_transcript
 
 NOT_A_MODERATOR = "Only the creator of"

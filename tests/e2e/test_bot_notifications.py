@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     ask,
     bot_messages,
     calls_to_order,
@@ -22,8 +22,8 @@ from tests.e2e.bot_helpers import (
     start_game,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.state import walk_components
+from harness.fakediscord import FakeDiscord
+from harness.fakediscord.state import walk_components
 
 
 async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDiscord, tmp_path: Path) -> None:

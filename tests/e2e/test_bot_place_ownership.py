@@ -13,7 +13,7 @@ from sqlmodel import col
 from bot import DiplomacyBot
 from db.models import GamePlace
 from gm.setup.games import get_game
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     create_game,
@@ -24,7 +24,7 @@ from tests.e2e.bot_helpers import (
     started_game,
     viewers,
 )
-from tests.e2e.fakediscord import Channel, ChannelType, FakeDiscord, Overwrite, OverwriteType, Permission
+from harness.fakediscord import Channel, ChannelType, FakeDiscord, Overwrite, OverwriteType, Permission
 from tests.e2e.test_bot_moderation import mod
 
 

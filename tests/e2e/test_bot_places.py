@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from bot import DiplomacyBot
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     create_game,
@@ -25,7 +25,7 @@ from tests.e2e.bot_helpers import (
     start_game,
     started_game,
 )
-from tests.e2e.fakediscord import Channel, ChannelType, FakeDiscord, Guild, UserActionError
+from harness.fakediscord import Channel, ChannelType, FakeDiscord, Guild, UserActionError
 from tests.e2e.test_bot_endgame import ready_all
 from tests.e2e.test_bot_moderation import click_and_read, mod
 

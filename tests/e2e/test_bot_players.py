@@ -10,7 +10,7 @@ from bot import DiplomacyBot
 from db.models import PhaseRecord
 from gm.clock import utcnow
 from gm.setup.games import get_game
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
@@ -25,7 +25,7 @@ from tests.e2e.bot_helpers import (
     start_game,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord
+from harness.fakediscord import FakeDiscord
 
 
 async def test_a_player_in_two_games_says_which(fake: FakeDiscord, tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
@@ -19,7 +19,7 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import Channel, FakeDiscord, Message, User
+from harness.fakediscord import Channel, FakeDiscord, Message, User
 from tests.e2e.test_bot_moderation import click_and_read, mod
 
 

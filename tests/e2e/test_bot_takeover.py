@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
@@ -18,8 +18,8 @@ from tests.e2e.bot_helpers import (
     settle,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.state import Message, User, walk_components
+from harness.fakediscord import FakeDiscord
+from harness.fakediscord.state import Message, User, walk_components
 
 
 async def leave(fake: FakeDiscord, table: Table, power: str, game_id: int) -> User:

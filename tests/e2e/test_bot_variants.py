@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.e2e.bot_helpers import (
+from harness.bot_helpers import (
     POWERS,
     ask,
     bot_messages,
@@ -23,7 +23,7 @@ from tests.e2e.bot_helpers import (
     started_game,
     viewers,
 )
-from tests.e2e.fakediscord import FakeDiscord
+from harness.fakediscord import FakeDiscord
 from tests.e2e.test_bot_game import print_transcript
 
 

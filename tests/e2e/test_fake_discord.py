@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from tests.e2e.fakediscord import (
+from harness.fakediscord import (
     Channel,
     ChannelType,
     FakeDiscord,
@@ -626,7 +626,7 @@ async def test_events_follow_the_intents_the_bot_asked_for(fake: FakeDiscord, se
 
 
 async def test_privileged_intents_must_be_allowed() -> None:
-    from tests.e2e.fakediscord import fake_discord
+    from harness.fakediscord import fake_discord
 
     intents = discord.Intents.default()
     intents.members = True

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from engine import Board, adjudicate_json
-from tests.sample_game_data import ORDERS
+from harness.sample_game_data import ORDERS
 
 
 @cache

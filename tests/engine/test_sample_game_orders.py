@@ -20,7 +20,7 @@ from engine.mapdata import GameMap
 from engine.orders import Unit
 from engine.parser import parse_order, read_line, split_orders
 from engine.validation import read_order
-from tests.sample_game_data import SAMPLE_GAME
+from harness.sample_game_data import SAMPLE_GAME
 
 # The DATC's order lines, as the DATC writes them, are kept in our own case files (tests/engine/datc/).
 DATC_CASES = Path(__file__).resolve().parent / "datc"

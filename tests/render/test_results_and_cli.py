@@ -12,12 +12,12 @@ from PIL import Image
 from engine import adjudicate_json
 from engine.board import Board
 from engine.orders import Convoy, Disband, Hold, Move, Remove, SupportHold
+from harness.boards import crowded_request, crowded_result
+from harness.sample_game import play
 from render import RenderOptions, marks_from_results, render_json, render_map
 from render.__main__ import main as cli
 from render.jsonio import board_and_marks
-from tests.render.boards import crowded_request, crowded_result
 from tests.render.pixels import fill_at
-from tests.render.sample_game import play
 
 
 def test_results_become_marks_with_their_outcome() -> None:

@@ -1,4 +1,4 @@
-"""The bot as an operator runs it: a process of its own (tests.e2e.bot_process) started with
+"""The bot as an operator runs it: a process of its own (harness.bot_process) started with
 environment variables, its log read line by line, stopped with a signal, judged by its exit code."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.bot_helpers import MODERATOR_ROLE
+from harness.bot_helpers import MODERATOR_ROLE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class BotProcess:
@@ -30,7 +30,7 @@ class BotProcess:
 
     @classmethod
     async def start(cls, cwd: Path, *args: str, fake_url: str, **env: str) -> BotProcess:
-        """``python -m tests.e2e.bot_process *args`` in ``cwd`` (no .env there) with ``env`` added to
+        """``python -m harness.bot_process *args`` in ``cwd`` (no .env there) with ``env`` added to
         a clean environment; stdout and stderr are read together. The bot leads a process group of its
         own, as in a terminal (see :meth:`send_to_group`)."""
         clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
@@ -44,7 +44,7 @@ class BotProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "tests.e2e.bot_process",
+            "harness.bot_process",
             *args,
             cwd=cwd,
             env={**clean, **values},

@@ -19,7 +19,7 @@ from db.models import PhaseRecord
 from gm.clock import utcnow
 from gm.reading.lookup import latest_phase
 from gm.setup.games import get_game
-from tests.e2e.fakediscord import (
+from harness.fakediscord import (
     Channel,
     FakeDiscord,
     Guild,
@@ -30,7 +30,7 @@ from tests.e2e.fakediscord import (
     User,
     running_bot,
 )
-from tests.e2e.fakediscord.payloads import mentions_of
+from harness.fakediscord.payloads import mentions_of
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 MODERATOR_ROLE = "Diplomacy Moderator"

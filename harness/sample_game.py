@@ -12,7 +12,7 @@ from typing import Any
 
 from engine import adjudicate_json
 from engine.board import Board
-from tests.sample_game_data import ORDERS
+from harness.sample_game_data import ORDERS
 
 LAST_PHASE = "W1902A"
 
