@@ -9,11 +9,8 @@ from render.layout import Layout
 from render.palette import Palette
 from render.text import BOLD, CONDENSED_BOLD, font
 
-CREDIT = (
-    "Map geometry derived from DPjudge (MIT): W. Roberts, G. Boyce, J. W. Walko, M. Huys, M. Hand"
-    " \u00b7 see MAP_NOTICE.txt"
-)
-SHORT_CREDIT = "Map geometry: DPjudge (MIT) \u00b7 MAP_NOTICE.txt"
+CREDIT = "Map geometry derived from DPjudge's maps (MIT) \u00b7 authors and licence: the variant's NOTICE.txt"
+SHORT_CREDIT = "Map geometry: DPjudge (MIT) \u00b7 NOTICE.txt"
 
 
 def _short(power: str) -> str:
