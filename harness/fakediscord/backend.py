@@ -76,11 +76,14 @@ class Backend:
 
     def ready_events(self, session: Session) -> list[tuple[str, dict[str, Any]]]:
         world = self.world
+        shard_id, shard_count = session.shard
+        guilds = [g for g in world.guilds.values() if (g.id >> 22) % shard_count == shard_id]
         ready = {
             "v": 10,
             "user": payloads.current_user(world.bot),
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
+            "shard": [shard_id, shard_count],
             "resume_gateway_url": self.gateway.resume_url,
             "session_type": "normal",
             "application": {"id": str(world.application_id), "flags": 0},
@@ -94,7 +97,7 @@ class Backend:
         }
         events: list[tuple[str, dict[str, Any]]] = [("READY", ready)]
         if session.intents & GUILDS:
-            events.extend(("GUILD_CREATE", self._guild_create(g)) for g in world.guilds.values())
+            events.extend(("GUILD_CREATE", self._guild_create(g)) for g in guilds)
         return events
 
     def _guild_create(self, guild: Guild) -> dict[str, Any]:

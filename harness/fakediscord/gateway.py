@@ -2,7 +2,9 @@
 
 HELLO, IDENTIFY -> READY + GUILD_CREATE per guild, HEARTBEAT -> HEARTBEAT_ACK, RESUME (replays what was
 missed, then RESUMED), REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, and dispatches filtered by the
-intents the client identified with. One bot, one shard: there is at most one session at a time.
+intents the client identified with. A bot may run shards (IDENTIFY's ``shard``: [id, count]), one
+session each, from one process or several: a guild's events go to the session of shard
+``(guild_id >> 22) % count``, as Discord routes them, and direct messages (no guild) to shard 0.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ ChunkBuilder = Callable[[dict[str, Any]], dict[str, Any]]
 class Session:
     id: str
     intents: int
+    shard: tuple[int, int] = (0, 1)  # (this shard's id, how many shards the bot runs)
     seq: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
     connection: Connection | None = None
@@ -99,7 +102,7 @@ class Gateway:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.allowed_privileged_intents = allowed_privileged_intents
         self.resume_url = ""
-        self.session: Session | None = None
+        self.sessions: dict[int, Session] = {}  # shard id -> its session
         self.connections: set[Connection] = set()
         self.identify_count = 0
         self.resume_count = 0
@@ -110,9 +113,25 @@ class Gateway:
 
     # --- dispatching ---------------------------------------------------------------------------------
 
+    @property
+    def session(self) -> Session | None:
+        """Shard 0's session (the only one of a bot that does not shard)."""
+        return self.sessions.get(0)
+
+    def session_for(self, data: dict[str, Any], event: str = "") -> Session | None:
+        """The session an event about ``data`` goes to: its guild's shard, or shard 0."""
+        if not self.sessions:
+            return None
+        own_id = event.startswith("GUILD_") and "guild_id" not in data  # GUILD_CREATE and the like
+        guild = data.get("id") if own_id else data.get("guild_id")
+        count = next(iter(self.sessions.values())).shard[1]
+        shard = (int(guild) >> 22) % count if guild else 0
+        return self.sessions.get(shard)
+
     def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
-        """Send an event to the bot if its intents subscribe to it; kept for RESUME while disconnected."""
-        session = self.session
+        """Send an event to the bot (the shard of its guild) if its intents subscribe to it; kept for
+        RESUME while disconnected."""
+        session = self.session_for(data, event)
         if session is None:
             return
         if intent is not None and not session.intents & intent:
@@ -124,11 +143,11 @@ class Gateway:
             session.connection.send(payload)
 
     def has_intent(self, intent: int) -> bool:
-        return self.session is not None and bool(self.session.intents & intent)
+        return any(session.intents & intent for session in self.sessions.values())
 
     @property
     def connected(self) -> bool:
-        return self.session is not None and self.session.connection is not None
+        return bool(self.sessions) and all(s.connection is not None for s in self.sessions.values())
 
     async def flush(self, timeout: float = 5.0) -> None:
         """Wait until the bot has parsed everything dispatched so far (its handlers may still be running).
@@ -138,12 +157,12 @@ class Gateway:
         event with no await in between, so that is the moment its cache reflects every earlier event.
         (A server HEARTBEAT request would also work as a barrier, but discord.py answers through its
         gateway rate limiter, 110 sends a minute, which a long game test exceeds.)"""
+        for other in self.sessions.values():
+            if other.connection is not None:
+                await other.connection.outbox.join()
         session = self.session
         connection = session.connection if session is not None else None
-        if session is None or connection is None:
-            return
-        await connection.outbox.join()
-        if self.observed_sequence is None:
+        if session is None or connection is None or self.observed_sequence is None:
             return
         target = session.seq
         loop = asyncio.get_running_loop()
@@ -188,8 +207,9 @@ class Gateway:
                 elif msg.type == WSMsgType.ERROR:
                     break
         finally:
-            if self.session is not None and self.session.connection is connection:
-                self.session.connection = None
+            for session in self.sessions.values():
+                if session.connection is connection:
+                    session.connection = None
             self.connections.discard(connection)
             await connection.close()
         return ws
@@ -204,7 +224,10 @@ class Gateway:
         elif op == RESUME:
             await self._resume(connection, data or {})
         elif op == REQUEST_GUILD_MEMBERS:
-            self.dispatch("GUILD_MEMBERS_CHUNK", self._members_chunk(data or {}))
+            chunk = self._members_chunk(data or {})
+            session = next((s for s in self.sessions.values() if s.connection is connection), None)
+            if session is not None:  # the answer goes back on the connection that asked
+                self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
         elif op == PRESENCE_UPDATE:
             self.presence = data
         else:
@@ -221,14 +244,18 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.allowed_privileged_intents:
             await connection.ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
             return
+        shard_id, shard_count = (int(x) for x in (data.get("shard") or (0, 1)))
         connection.identified = True
         self.identify_count += 1
-        self.session = Session(id=secrets.token_hex(16), intents=intents, connection=connection)
-        for event, event_data in self._ready_events(self.session):
-            self.dispatch(event, event_data)
+        session = Session(
+            id=secrets.token_hex(16), intents=intents, shard=(shard_id, shard_count), connection=connection
+        )
+        self.sessions[shard_id] = session
+        for event, event_data in self._ready_events(session):
+            self._send(session, event, event_data)
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
-        session = self.session
+        session = next((s for s in self.sessions.values() if s.id == data.get("session_id")), None)
         resumable = (
             session is not None
             and data.get("token") == self._token
@@ -245,4 +272,11 @@ class Gateway:
         for payload in session.events:
             if payload["s"] > last_seen:
                 connection.send(payload)
-        self.dispatch("RESUMED", {})
+        self._send(session, "RESUMED", {})
+
+    def _send(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        session.seq += 1
+        payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+        session.events.append(payload)
+        if session.connection is not None:
+            session.connection.send(payload)
