@@ -2,14 +2,18 @@
 after commit by :func:`deliver_pending`.
 
 Delivery is at-least-once, made effectively-once:
-- a row is marked sent in its own short transaction right after the send succeeds, so the only window
-  for a duplicate is a crash between Discord accepting the message and that commit;
-- every message carries a stable identity (``OutboxMessage.nonce``, from the row id) that the Discord
-  adapter passes as the message nonce with ``enforce_nonce``, so Discord itself drops a resend of the
-  same message within its dedup window; and the unique ``dedup_key`` stops the same event (a reminder,
-  a phase's results) from ever being queued twice.
+- each part of a message is recorded the moment Discord accepts it (never posted again), and the row
+  is marked sent in its own short transaction right after its last part, so the only window for a
+  duplicate is a crash between Discord accepting a part and that part's record;
+- every message carries a stable identity (``OutboxMessage.nonce``, random, drawn when queued) that the
+  Discord adapter passes as the message nonce with ``enforce_nonce``, so Discord itself drops a resend
+  of the same part within its dedup window; and the unique ``dedup_key`` stops the same event (a
+  reminder, a phase's results) from ever being queued twice.
 - a sender claims rows with a lease (``claimed_until``/``claim_token``) before sending, so two delivery
-  loops (or two processes) never send the same row at once; a crashed sender's lease just runs out.
+  loops (or two processes) never send the same row at once. A restarted bot ends its predecessor's
+  leases at once (:func:`release_stale_claims`); a claim nobody answered counts as an attempt when the
+  row is claimed again, so the adapter knows the message may be on Discord already
+  (``OutboxMessage.first_tried_at``) and, past Discord's nonce window, looks for it before posting.
 - messages to one target go out in the order they were written: once a row for a target cannot be sent
   yet, later rows for that target wait too.
 
@@ -27,7 +31,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Protocol
 
-from sqlalchemy import and_, exists, func, or_, update
+from sqlalchemy import and_, case, exists, func, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -268,7 +272,17 @@ async def _claim_batch(
                 col(OutboxEntry.sent_at).is_(None),
                 (col(OutboxEntry.claimed_until).is_(None)) | (col(OutboxEntry.claimed_until) <= now),
             )
-            .values(claimed_until=now + LEASE, claim_token=token)
+            .values(
+                claimed_until=now + LEASE,
+                claim_token=token,
+                # A claim still on the row was never answered by its sender: it died (or froze past its
+                # lease) while sending, maybe after Discord took the message. That attempt counts, so
+                # the adapter knows the message may be posted already (OutboxMessage.first_tried_at).
+                attempts=case(
+                    (col(OutboxEntry.claim_token).is_not(None), col(OutboxEntry.attempts) + 1),
+                    else_=col(OutboxEntry.attempts),
+                ),
+            )
         )
         await session.commit()
         claimed = (
@@ -352,7 +366,8 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
 async def release_stale_claims(session_factory: SessionFactory) -> int:
     """Release every claim not made by this process (call at start-up: one bot process sends a
     database's messages, so claims of any other are its predecessor's, dead with it). Returns how
-    many were released."""
+    many were released. Their leases end now; their tokens stay, as the trace of an attempt whose end
+    nobody saw (the next claim counts it, see :func:`_claim_batch`)."""
     async with session_factory() as session:
         result = await session.exec(
             update(OutboxEntry)
@@ -360,8 +375,9 @@ async def release_stale_claims(session_factory: SessionFactory) -> int:
                 col(OutboxEntry.sent_at).is_(None),
                 col(OutboxEntry.claim_token).is_not(None),
                 ~col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
+                col(OutboxEntry.claimed_until).is_not(None),
             )
-            .values(claimed_until=None, claim_token=None)
+            .values(claimed_until=None)
         )
         await session.commit()
     return int(result.rowcount or 0)  # type: ignore[attr-defined]

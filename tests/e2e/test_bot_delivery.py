@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from sqlmodel import col, select
 
 from bot import DiplomacyBot
@@ -282,4 +283,43 @@ async def test_a_direct_message_sent_while_the_bot_was_offline_is_answered_at_st
     async with running(fake, tmp_path) as bot:  # another restart: nothing new to say
         await settle(bot, fake)
         assert len([m for m in fake.dm_messages(france) if "I was offline" in m.content]) == 1
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+class Killed(BaseException):
+    """The bot process dies (nothing after this point runs, no handler catches it)."""
+
+
+async def test_a_post_discord_took_just_before_a_crash_is_not_repeated_by_a_late_restart(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed right after Discord accepted the first part of the results, before the bot recorded it;
+    back ten minutes later, when Discord no longer knows the nonce: the part is found, not reposted."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Crash", players=3, press="public")
+        channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        before = len(bot_messages(fake, channel))
+        await _long_results(bot, game_id, "cut-short")
+
+        async def dies(*_: object) -> None:
+            raise Killed
+
+        with monkeypatch.context() as patch:
+            patch.setattr("gm.outbox._record_part", dies)
+            with pytest.raises(Killed):
+                await bot.services.gamemaster.deliver()
+        await fake.flush()
+        assert len(bot_messages(fake, channel)) == before + 1, "Discord took part 1"
+    fake.forget_nonces()
+    async with bot.services.sessions() as session:
+        row = (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "cut-short"))).one()
+        row.created_at -= timedelta(minutes=10)
+        await session.commit()
+    monkeypatch.setattr("gm.outbox.INSTANCE", "0new0000")  # the next start is another process
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        posted = bot_messages(fake, channel)[before:]
+        assert len(posted) == 3, "each of the three parts once"
+        assert posted[1].content.startswith("**Orders and results, Spring 1901 Movement**")
     assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -89,10 +89,14 @@ class Round:
     faults: list[str] = field(default_factory=list)
     late: bool = False
     died: str = ""  # how the bot ended: "KILL point n", "timer", "idle", "at start"
+    seconds: float = 0.0
 
     def __str__(self) -> str:
         extra = (", late restart" if self.late else "") + (f", faults {self.faults}" if self.faults else "")
-        return f"round {self.index}: {self.action} in {self.games}, kill at {self.kill}{extra} -> {self.died}"
+        return (
+            f"round {self.index} ({self.seconds:.1f} s): {self.action} in {self.games}, kill at "
+            f"{self.kill}{extra} -> {self.died}"
+        )
 
 
 @dataclass
@@ -400,6 +404,7 @@ class KillTest:
         kill, delay, kill_text = self.plan_kill(action)
         rnd = Round(index, action, chosen, kill_text)
         self.rounds.append(rnd)
+        began = asyncio.get_running_loop().time()
         force_retry = kill is not None and kill["point"] == "retry_marked"
         if self.rng.random() < 0.2:
             rnd.late = True
@@ -438,6 +443,7 @@ class KillTest:
             rnd.died = "timer"
         self.fake.faults.faults.clear()
         await self.fake.flush()
+        rnd.seconds = loop.time() - began
         self.check_no_repeats(f"after {rnd}")
 
     async def until_dead_or_idle(self, child: Child, rnd: Round) -> None:

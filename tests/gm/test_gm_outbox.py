@@ -240,3 +240,34 @@ async def test_a_restarted_bot_takes_back_its_predecessors_claims_at_once(sessio
     sender = RecordingSender()
     report = await deliver_pending(sessions, sender, clock=utcnow)
     assert report.sent == 2 and len(sender.sent) == 2
+
+
+@pytest.mark.parametrize("comeback", ["restart", "lease_expired"])
+async def test_a_send_cut_short_by_a_crash_counts_as_tried_after_a_restart(
+    sessions: SessionFactory, monkeypatch: pytest.MonkeyPatch, comeback: str
+) -> None:
+    """Killed while Discord takes a message, before anything is recorded: whoever sends it next must
+    know it may be posted already, or past Discord's nonce window it is posted a second time."""
+    await queue(sessions, None, Target.user(77), 1, "cut")
+
+    class KilledWhilePosting(RecordingSender):
+        async def send(self, message: OutboxMessage) -> None:
+            self.sent.append(message)
+            raise asyncio.CancelledError  # the process dies here: no mark, no retry, the claim stays
+
+    first = KilledWhilePosting()
+    with pytest.raises(asyncio.CancelledError):
+        await deliver_pending(sessions, first, clock=Clock(T0))
+    assert first.sent[0].first_tried_at is None  # it was the first attempt
+
+    later = Clock(T0 + timedelta(minutes=10))
+    if comeback == "restart":  # a new process: it takes back the dead one's claim at once
+        monkeypatch.setattr("gm.outbox.INSTANCE", "0new0000")
+        assert await release_stale_claims(sessions) == 1
+    sender = RecordingSender()
+    report = await deliver_pending(sessions, sender, clock=later)
+    assert report.sent == 1
+    assert sender.sent[0].first_tried_at == T0, "the cut-short attempt is known"
+    async with sessions() as s:
+        row = (await s.exec(select(OutboxEntry))).one()
+    assert row.attempts == 2 and row.claim_token is None and row.sent_at is not None
