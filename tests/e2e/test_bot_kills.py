@@ -90,12 +90,13 @@ class Round:
     late: bool = False
     died: str = ""  # how the bot ended: "KILL point n", "timer", "idle", "at start"
     seconds: float = 0.0
+    closed: int = 0  # phases closed so far, at the end of the round
 
     def __str__(self) -> str:
         extra = (", late restart" if self.late else "") + (f", faults {self.faults}" if self.faults else "")
         return (
             f"round {self.index} ({self.seconds:.1f} s): {self.action} in {self.games}, kill at "
-            f"{self.kill}{extra} -> {self.died}"
+            f"{self.kill}{extra} -> {self.died}; {self.closed} phases closed"
         )
 
 
@@ -145,7 +146,8 @@ class KillTest:
         self.table = table
         self.tmp_path = tmp_path
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # the rounds' plan: the same seed plays the same rounds
+        self.orders_rng = random.Random(seed + 1)  # orders depend on the board, which timing may change
         self.url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
         self.engine = make_engine(self.url)
         self.sessions: SessionFactory = make_session_factory(self.engine)
@@ -225,6 +227,7 @@ class KillTest:
         """After the process is gone: it died of SIGKILL, and left no process behind."""
         await child.process.wait()
         await child.reader
+        child.log.with_suffix(".out").write_text("\n".join(child.lines) + "\n")
         if child.process.returncode != -signal.SIGKILL:
             tail = child.log.read_text(errors="replace")[-3000:]
             self.check(False, f"the bot ended with {child.process.returncode}, not by SIGKILL:\n{tail}")
@@ -252,6 +255,23 @@ class KillTest:
                     )
                 )
             ).first()
+
+    async def phase_open(self, child: Child, game_id: int) -> None:
+        """Wait until the game has an open phase not past its deadline (or the bot died)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + ROUND_TIMEOUT
+        while child.alive:
+            phase = await self.open_phase(game_id)
+            if phase is not None and (phase.deadline is None or phase.deadline > utcnow()):
+                return
+            if loop.time() > until:
+                self.check(False, f"game {game_id} has no open phase after {ROUND_TIMEOUT} s")
+            await asyncio.sleep(0.05)
+
+    async def closed_phases(self) -> int:
+        async with self.sessions() as s:
+            rows = await s.exec(select(PhaseRecord.id).where(PhaseRecord.status == PhaseStatus.CLOSED))
+            return len(rows.all())
 
     async def idle(self) -> bool:
         """Nothing left to do: no phase adjudicating or open past its deadline, no message unsent."""
@@ -318,7 +338,7 @@ class KillTest:
         for user in self.table.players:
             powers = self.seats[game_id].get(user.id, ())
             lines = [line for power in powers for line in self.random_orders(board, power)]
-            if not lines or self.rng.random() < 0.1:  # now and then a player sends nothing
+            if not lines or self.orders_rng.random() < 0.1:  # now and then a player sends nothing
                 continue
             handle = await self.fake.slash(
                 user,
@@ -333,9 +353,9 @@ class KillTest:
         legal = legal_orders(board, power)
         entries = [e for e in legal.entries if e.orders]
         if board.phase.kind == "A":
-            self.rng.shuffle(entries)
+            self.orders_rng.shuffle(entries)
             entries = entries[: abs(legal.due)]
-        return [self.rng.choice(e.orders).text for e in entries]
+        return [self.orders_rng.choice(e.orders).text for e in entries]
 
     async def moderator_closes(self, child: Child, game_id: int, times: int = 1) -> None:
         phase = await self.open_phase(game_id)
@@ -421,6 +441,8 @@ class KillTest:
         if not await self.until_ready(child):
             rnd.died = "at start"
         elif action != "deadline":
+            for game_id in chosen:  # players act once they see the phase the start-up left open
+                await self.phase_open(child, game_id)
             for game_id in chosen:
                 await self.send_orders(child, game_id)
             self.arm_faults(rnd, force_retry)
@@ -444,6 +466,7 @@ class KillTest:
         self.fake.faults.faults.clear()
         await self.fake.flush()
         rnd.seconds = loop.time() - began
+        rnd.closed = await self.closed_phases()
         self.check_no_repeats(f"after {rnd}")
 
     async def until_dead_or_idle(self, child: Child, rnd: Round) -> None:
@@ -601,6 +624,7 @@ async def test_killed_at_random_points_of_closes_the_bot_closes_and_posts_everyt
                 run.check(await run.until_ready(child), "the last bot did not start")
                 await run.until_dead_or_idle(child, final)
                 await run.ended(child)
+                final.closed = await run.closed_phases()
                 await fake.flush()
                 await run.check_everything()
                 print(run.story())
