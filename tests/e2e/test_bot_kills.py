@@ -77,6 +77,12 @@ SEED = os.environ.get("KILLTEST_SEED")
 MARK = "KILLTEST_MARK"  # in the environment of the bot and of every process it starts
 START_TIMEOUT = 60.0  # seconds for a bot process to connect
 ROUND_TIMEOUT = 90.0  # seconds for a round's bot to be killed or to fall idle
+DELIVERY_DEATHS = (
+    ["KILL", "outbox_claimed"],
+    ["KILL", "part_accepted"],
+    ["KILL", "part_recorded"],
+    ["timer"],
+)
 OUTBOX_EVERY = 1.0  # the outbox job's interval in the bot processes (30 s in production)
 
 
@@ -160,11 +166,17 @@ class KillTest:
         self.asked_by_moderator: set[int] = set()  # phases a moderator asked to close
         self.closed_by: Counter[int] = Counter()  # phase id -> closes committed, over all processes
 
+    def kills_at_work(self) -> int:
+        """Rounds whose bot died while it had something to do (not killed idle)."""
+        return sum(r.died not in ("", "idle") for r in self.rounds)
+
     # --- the story so far, for failures --------------------------------------------------------
 
     def story(self) -> str:
         lines = [f"seed {self.seed} (rerun with KILLTEST_SEED={self.seed} KILLTEST_KILLS={KILLS})"]
         lines += [str(r) for r in self.rounds]
+        deaths = Counter(" ".join(r.died.split(" ")[:2]) for r in self.rounds)
+        lines.append(f"{self.kills_at_work()} kills at work in {len(self.rounds)} rounds: {dict(deaths)}")
         return "\n".join(lines)
 
     def check(self, condition: bool, what: str) -> None:
@@ -426,7 +438,9 @@ class KillTest:
         self.rounds.append(rnd)
         began = asyncio.get_running_loop().time()
         force_retry = kill is not None and kill["point"] == "retry_marked"
-        if self.rng.random() < 0.2:
+        # Late restarts matter most after a kill in the middle of a delivery.
+        busy = bool(self.rounds[:-1]) and self.rounds[-2].died.split(" ")[:2] in DELIVERY_DEATHS
+        if self.rng.random() < (0.5 if busy else 0.2):
             rnd.late = True
             await self.ten_minutes_pass()
         if action == "deadline":
@@ -617,10 +631,10 @@ async def test_killed_at_random_points_of_closes_the_bot_closes_and_posts_everyt
                     run.games.append(game_id)
                     run.seats[game_id] = seats_from_welcomes(fake, table, game_id)
             try:
-                for index in range(1, KILLS + 1):
-                    await run.play_round(index)
+                while run.kills_at_work() < KILLS and len(run.rounds) < 2 * KILLS:
+                    await run.play_round(len(run.rounds) + 1)
                 child = await run.spawn(None)  # the last start: everything due is done, then a kill
-                run.rounds.append(final := Round(KILLS + 1, "none", [], "idle"))
+                run.rounds.append(final := Round(len(run.rounds) + 1, "none", [], "idle"))
                 run.check(await run.until_ready(child), "the last bot did not start")
                 await run.until_dead_or_idle(child, final)
                 await run.ended(child)
