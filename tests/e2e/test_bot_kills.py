@@ -276,6 +276,8 @@ class KillTest:
             phase = await self.open_phase(game_id)
             if phase is not None and (phase.deadline is None or phase.deadline > utcnow()):
                 return
+            if game_id not in await self.running_games():
+                return  # it ended
             if loop.time() > until:
                 self.check(False, f"game {game_id} has no open phase after {ROUND_TIMEOUT} s")
             await asyncio.sleep(0.05)
