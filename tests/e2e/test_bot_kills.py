@@ -68,6 +68,7 @@ from tests.e2e.bot_helpers import (
 from tests.e2e.fakediscord import FakeDiscord, fake_discord
 from tests.e2e.fakediscord.errors import FakeDiscordError
 from tests.e2e.kill_child import POINTS
+from tests.pg import postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.slow
 
@@ -147,14 +148,14 @@ def marked_processes(mark: str) -> list[str]:
 
 
 class KillTest:
-    def __init__(self, fake: FakeDiscord, table: Table, tmp_path: Path, seed: int) -> None:
+    def __init__(self, fake: FakeDiscord, table: Table, tmp_path: Path, seed: int, url: str) -> None:
         self.fake = fake
         self.table = table
         self.tmp_path = tmp_path
         self.seed = seed
         self.rng = random.Random(seed)  # the rounds' plan: the same seed plays the same rounds
         self.orders_rng = random.Random(seed + 1)  # orders depend on the board, which timing may change
-        self.url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        self.url = url
         self.engine = make_engine(self.url)
         self.sessions: SessionFactory = make_session_factory(self.engine)
         self.mark = secrets.token_hex(8)
@@ -619,15 +620,21 @@ def seed_shown(seed: int) -> Iterator[None]:
     yield
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 async def test_killed_at_random_points_of_closes_the_bot_closes_and_posts_everything_once(
-    tmp_path: Path,
+    tmp_path: Path, request: pytest.FixtureRequest, database: str
 ) -> None:
+    if database == "postgresql":
+        url = request.getfixturevalue("postgres_url")  # skipped when PostgreSQL is not installed
+    else:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
     seed = int(SEED) if SEED else random.SystemRandom().randrange(1_000_000)
     with seed_shown(seed):
         async with fake_discord(ack_deadline=None, reply_timeout=ROUND_TIMEOUT) as fake:
             table = await make_table(fake)
-            run = KillTest(fake, table, tmp_path, seed)
-            async with running(fake, tmp_path) as bot:  # set up in-process: the kills are about closes
+            run = KillTest(fake, table, tmp_path, seed, url)
+            # set up in-process: the kills are about closes
+            async with running(fake, tmp_path, database_url=url) as bot:
                 for name in ("Alpha", "Beta"):
                     game_id = await started_game(fake, bot, table, name)
                     run.games.append(game_id)
