@@ -18,7 +18,8 @@ closed exactly once (a contiguous chain of phases, one results post each, every 
 answered done, none closed by a moderator unless one asked for it), every outbox row sent, and every
 part of every message is in the fake exactly once (by nonce), the results with all their parts.
 
-Marked ``slow`` (about 3 minutes for 30 kills; 30 processes of the bot and their workers), so the
+It runs on SQLite and on PostgreSQL (skipped when PostgreSQL is not installed). Marked ``slow``
+(2-3 minutes per database for 30 kills: some 35 processes of the bot, each with its worker), so the
 default run leaves it out. Run it with::
 
     pytest -m slow tests/e2e/test_bot_kills.py            # 30 kills, a random seed (printed)
