@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import logging
+import sys
+from typing import Literal
 
+import discord
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from db.database import DEFAULT_DATABASE_URL
+from ops.logjson import JsonFormatter
+
+TEXT_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 
 
 class Settings(BaseSettings):
@@ -20,6 +26,8 @@ class Settings(BaseSettings):
     moderator_role: str = "Diplomacy Moderator"
     """Members with this role (or Manage Server) moderate every game on the server."""
     log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per line (ops.logjson), for a log collector."""
     sync_commands: bool = False
     """Publish the slash commands to Discord at start-up; needed once, and after commands change."""
     close_workers: int = Field(default=2, ge=0, le=16)
@@ -28,6 +36,14 @@ class Settings(BaseSettings):
     """Games one user may have created that still wait for players (against spam)."""
     forming_games_per_server: int = Field(default=25, ge=1, le=1000)
     """Games waiting for players one server may have at once."""
+    connect_timeout: float = Field(default=60.0, gt=0, le=3600)
+    """Seconds to wait at start-up for Discord's API to answer, then for its gateway to connect."""
+    shutdown_timeout: float = Field(default=30.0, ge=0, le=3600)
+    """Seconds a stop (SIGTERM, Ctrl-C) waits for the work under way; what is left then is finished
+    by the next start. Keep it below the supervisor's own limit (Docker's stop_grace_period,
+    systemd's TimeoutStopSec)."""
+    migration_backups: int = Field(default=3, ge=0, le=100)
+    """Backups of the SQLite file kept from before each schema upgrade (0: make none)."""
 
     @field_validator("discord_token")
     @classmethod
@@ -35,6 +51,11 @@ class Settings(BaseSettings):
         if not value.get_secret_value().strip():
             raise ValueError("empty; put your bot's token after DISCORD_TOKEN= in .env")
         return value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("log_level")
     @classmethod
@@ -57,16 +78,31 @@ def describe_problems(errors: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+def configure_logging(level: str, log_format: str = "text") -> None:
+    """Log to stderr at ``level``, as text or JSON lines. Players' orders never reach the log: the
+    libraries that would log request bodies or SQL parameters stay at INFO or above."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
+    logging.basicConfig(level=level, handlers=[handler])
     at_least_info = max(logging.getLevelName(level), logging.INFO)
     # At DEBUG these log request bodies and SQL parameters, that is players' orders: never below INFO.
-    for name in ("discord.gateway", "discord.http", "discord.webhook", "aiosqlite", "asyncpg", "sqlalchemy"):
+    for name in ("discord.gateway", "discord.http", "discord.webhook", "aiosqlite", "asyncpg"):
         logging.getLogger(name).setLevel(at_least_info)
+    # SQLAlchemy logs every statement (its parameters hidden: db.database) and the pool's chatter at
+    # INFO: shown at LOG_LEVEL=DEBUG only, an operator's INFO log has one line per event.
+    debug = logging.getLevelName(level) <= logging.DEBUG
+    logging.getLogger("sqlalchemy").setLevel(logging.INFO if debug else logging.WARNING)
+    # Alembic's per-connection chatter; db.preflight logs the upgrade in one line.
+    logging.getLogger("alembic").setLevel(logging.INFO if debug else logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    silence_voice_warnings()
+
+
+def silence_voice_warnings() -> None:
+    """discord.py warns at every start that PyNaCl and davey (voice) are missing: a text bot needs
+    neither."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
 
 
 def setup_help(permissions: int) -> str:

@@ -3,6 +3,6 @@
 # Extra arguments go to pytest, e.g. ./test.sh tests/engine -k datc
 set -euo pipefail
 cd "$(dirname "$0")"
-source scripts/ensure_venv.sh
+REQUIREMENTS=dev source scripts/ensure_venv.sh  # runtime + test and build tools
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -4,7 +4,7 @@ and order submission throughput through gm. Prints its figures; asserts nothing.
     .venv/bin/python bench/close_phases.py [--games 200] [--workers 2] [--no-render] [--url DATABASE_URL]
 
 Goals (the gamemaster issue): all 200 closes within 30 s on a 2-core machine; at least 200 order
-lines a second through gm.orders.submit_orders.
+lines a second through gm.ordering.submission.submit_orders.
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
 from db.models import OutboxEntry, PhaseMap, PhaseRecord
 from engine import Board, GameMap, load_map
-from gm import games, orders
 from gm.clock import utcnow
-from gm.lifecycle import CloseOutcome, PhaseCloser
-from gm.runtime import Gamemaster
+from gm.facade import Gamemaster
+from gm.ordering import submission as orders
+from gm.phases.closer import CloseOutcome, PhaseCloser
+from gm.setup import games
 
 PLAYERS = 7
 
@@ -118,7 +119,7 @@ async def close_all(
             "orders": {},
             "render": render,
         }
-        from gm.worker import close_work
+        from gm.phases.worker import close_work
 
         await asyncio.gather(
             *(

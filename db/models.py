@@ -100,7 +100,7 @@ class Player(SQLModel, table=True):
     # Movement phases missed in a row (retreats and adjustments do not count), reset by any phase in
     # which they acted; reaching the game's ``civil_disorder_after`` puts the player in civil disorder.
     missed_in_a_row: int = 0
-    # How the player is told that a phase wants their orders: gm.settings.NOTIFY_* (None: the default)
+    # How the player is told that a phase wants their orders: gm.setup.settings.NOTIFY_* (None: the default)
     notify: str | None = Field(default=None, max_length=10)
 
 
@@ -128,7 +128,7 @@ class GamePlace(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
-    kind: str = Field(max_length=20)  # gm.places.PlaceKind
+    kind: str = Field(max_length=20)  # gm.setup.places.PlaceKind
     key: str = Field(default="", max_length=200)  # a pair of seats, "AUSTRIA/FRANCE|ENGLAND"; "" for one
     discord_id: int = Field(sa_type=BigInteger)
 

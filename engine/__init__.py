@@ -1,6 +1,6 @@
 """The rules engine: map model, order language, adjudication. Pure Python, standard library only."""
 
-from engine.board import Board, BoardError, Dislodged
+from engine.board import Board, BoardError, Dislodged, initial_board
 from engine.errors import InvalidOrder, OrderError, OrderParseError
 from engine.mapdata import GameMap, Province, load_map
 from engine.orders import (
@@ -19,11 +19,24 @@ from engine.orders import (
     format_order,
 )
 from engine.phase import Phase
+from engine.variants import (
+    STANDARD,
+    CoinFlip,
+    PowerInfo,
+    UnknownVariant,
+    Variant,
+    all_variants,
+    geometry_file,
+    get_variant,
+    variant_for_players,
+)
 
 __all__ = [
+    "STANDARD",
     "Board",
     "BoardError",
     "Build",
+    "CoinFlip",
     "Convoy",
     "Disband",
     "Dislodged",
@@ -35,15 +48,23 @@ __all__ = [
     "OrderError",
     "OrderParseError",
     "Phase",
+    "PowerInfo",
     "Province",
     "Remove",
     "Retreat",
     "SupportHold",
     "SupportMove",
     "Unit",
+    "UnknownVariant",
+    "Variant",
     "Waive",
+    "all_variants",
     "format_order",
+    "geometry_file",
+    "get_variant",
+    "initial_board",
     "load_map",
+    "variant_for_players",
 ]
 
 # The order language (appended; keep below the imports above to avoid import cycles).

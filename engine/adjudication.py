@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from engine.adjudicator import explain
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order, resolve_adjustments
@@ -26,15 +26,49 @@ from engine.adjudicator.intake import Line, OrderLines, read_orders
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.adjudicator.movement import MovementResolver
 from engine.adjudicator.retreats import dislodged_units, resolve_retreats
-from engine.board import Board, BoardError, Dislodged, describe_json
+from engine.board import Board, BoardError, Dislodged, DislodgedJSON, describe_json
 from engine.mapdata import province_of
 from engine.names import suggestion_budget
-from engine.orders import FORMATTERS, Build, Disband, Hold, Order, Remove, Unit, format_order, shared_unit
+from engine.orders import (
+    FORMATTERS,
+    AdjustmentOrder,
+    Build,
+    Disband,
+    Hold,
+    Order,
+    Remove,
+    Unit,
+    Waive,
+    format_order,
+    shared_unit,
+)
 from engine.phase import Phase
 
 SUCCEEDED = explain.SUCCEEDED
 FAILED = explain.FAILED
 INVALID = explain.INVALID
+
+
+class OrderResultJSON(TypedDict):
+    power: str
+    input: str | None
+    order: str | None  # canonical text
+    status: str
+    reason: str
+
+
+class AdjudicationJSON(TypedDict):
+    """The contract's output object (DESIGN.md), as :meth:`Adjudication.to_json` writes it."""
+
+    variant: NotRequired[str]  # only when not "standard"
+    phase: str
+    next_phase: str | None
+    orders: list[OrderResultJSON]
+    units: dict[str, list[str]]  # the next board's
+    centers: dict[str, list[str]]
+    dislodged: dict[str, dict[str, DislodgedJSON]]  # power -> unit text -> its entry
+    adjustments: dict[str, int]
+    winner: str | None
 
 
 class OrderResult(NamedTuple):
@@ -46,7 +80,7 @@ class OrderResult(NamedTuple):
     status: str  # "succeeded" | "failed" | "invalid"
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OrderResultJSON:
         return {
             "power": self.power,
             "input": self.input,
@@ -75,10 +109,10 @@ class Adjudication:
     adjustments: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> AdjudicationJSON:
         """The contract's output object (DESIGN.md)."""
         state = self.board.to_json()
-        out: dict[str, Any] = {
+        out: AdjudicationJSON = {
             "phase": str(self.phase),
             "next_phase": None if self.next_phase is None else str(self.next_phase),
             "orders": [
@@ -134,7 +168,7 @@ def adjudicate(
     return _adjustments(board, orders, cd)
 
 
-def adjudicate_json(request: Mapping[str, Any]) -> dict[str, Any]:
+def adjudicate_json(request: Mapping[str, object]) -> AdjudicationJSON:
     """The JSON contract of DESIGN.md: ``{"phase", "units", "centers", "dislodged"?, "orders"}`` in,
     results and the next position out. Raises BoardError (a ValueError), naming the field, when the
     request itself cannot be used (a wrong shape, an unknown phase, power or province); bad orders
@@ -168,7 +202,7 @@ def _orders_field(value: object) -> Mapping[str, Any]:
             '"orders" must be an object mapping each power to its order lines, '
             f'e.g. {{"FRANCE": ["A Par-Bur"]}}; got {describe_json(value)}'
         )
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _powers_field(value: object, name: str, powers: Sequence[str]) -> frozenset[str]:
@@ -176,10 +210,10 @@ def _powers_field(value: object, name: str, powers: Sequence[str]) -> frozenset[
         return frozenset()
     if not isinstance(value, list | tuple):
         raise BoardError(f'"{name}" must be a list of powers, e.g. ["ITALY"]; got {describe_json(value)}')
-    out = set()
+    out: set[str] = set()
     for item in value:
         power = item.strip().upper() if type(item) is str else None
-        if power not in powers:
+        if power is None or power not in powers:
             raise BoardError(
                 f'"{name}": {describe_json(item)} is not a power; powers are {", ".join(powers)}'
             )
@@ -210,16 +244,20 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
 
     lines, chosen = read_orders(board, orders, check, cd)
     units = board.all_units()
-    unit_orders = []
+    unit_orders: list[Order] = []
     unit_lines: list[Line] = []
     defaults: list[Line] = []
+    held: list[tuple[str, str]] = []  # (power, province) of each default line's unit
     for power, unit in units:
         line = chosen.get((power, unit.province))
-        if line is None:
-            line = Line(power, None, Hold(unit))
+        order = None if line is None else line.order  # a chosen line has its (valid) order
+        if line is None or order is None:
+            order = Hold(unit)
+            line = Line(power, None, order)
             defaults.append(line)
+            held.append((power, unit.province))
         unit_lines.append(line)
-        unit_orders.append(line.order)
+        unit_orders.append(order)
     resolver = MovementResolver(game_map, graph, units, unit_orders)
     resolver.resolve_all()
     hits = resolver.dislodgements()
@@ -228,18 +266,19 @@ def _movement(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
     for i, line in enumerate(unit_lines):
         line.status, line.reason = explain.movement_result(resolver, i, attacker.get(i, -1))
     tried = _explain_invalid(lines, chosen, board, explain.as_hold)
-    for line in defaults:
-        unordered = (line.power, line.order.unit.province) not in tried  # type: ignore[union-attr]
+    for line, key in zip(defaults, held, strict=True):
+        unordered = key not in tried
         line.reason = (explain.no_order if unordered else explain.no_valid_order)(line.reason)
 
     new_units: dict[str, list[Unit]] = {}
-    moves = resolver.dst  # the province each move goes to, None for other orders
+    moves = resolver.dst  # the province each move goes to, "" for other orders
+    move_orders = resolver.moves
     succeeded = resolver.result
     for i, (power, unit) in enumerate(units):
         if i in attacker:
             continue  # dislodged
-        if moves[i] is not None and succeeded[i]:  # it moved (resolver.moved(i), inline)
-            unit = shared_unit(unit.type, unit_orders[i].dest if unit.type == "F" else moves[i])
+        if moves[i] and succeeded[i]:  # it moved (resolver.moved(i), inline)
+            unit = shared_unit(unit.type, move_orders[i].dest if unit.type == "F" else moves[i])
         units_of = new_units.get(power)
         if units_of is None:
             new_units[power] = [unit]
@@ -266,10 +305,10 @@ def _retreats(board: Board, orders: OrderLines, cd: frozenset[str], target: int)
 
     lines, chosen = read_orders(board, orders, check, cd)
     entries = [d for _, ds in board.dislodged.items() for d in ds]
-    by_prov = {}
+    by_prov: dict[str, Order] = {}
     for d in entries:
         line = chosen.get((d.power, d.unit.province))
-        if line is not None:
+        if line is not None and line.order is not None:
             by_prov[d.unit.province] = line.order
     outcomes = resolve_retreats(entries, by_prov)
     tried = _explain_invalid(lines, chosen, board, explain.as_disband, dislodged_only=True)
@@ -309,14 +348,21 @@ def _adjustments(board: Board, orders: OrderLines, cd: frozenset[str]) -> Adjudi
 
     lines, chosen = read_orders(board, orders, check, cd)
     picked = {id(line) for line in chosen.values()}
-    valid = [line for line in lines if not line.status and (id(line) in picked or _is_waive(line))]
-    outcomes = resolve_adjustments(board, [(line.power, line.order) for line in valid], due)
+    # (the check lets only builds, removals and waives through)
+    valid = [
+        (line, order)
+        for line in lines
+        if isinstance(order := line.order, AdjustmentOrder)
+        and not line.status
+        and (id(line) in picked or isinstance(order, Waive))
+    ]
+    outcomes = resolve_adjustments(board, [(line.power, order) for line, order in valid], due)
     new_units = {p: list(us) for p, us in board.units.items()}
     removed: set[str] = set()
     extra = []
     for k, outcome in enumerate(outcomes):
         if k < len(valid):
-            valid[k].status, valid[k].reason = outcome.status, outcome.reason
+            valid[k][0].status, valid[k][0].reason = outcome.status, outcome.reason
         else:
             extra.append(Line(outcome.power, None, outcome.order, outcome.status, outcome.reason))
         if outcome.status != SUCCEEDED:
@@ -330,10 +376,6 @@ def _adjustments(board: Board, orders: OrderLines, cd: frozenset[str]) -> Adjudi
     results = _results(board, lines, extra)
     nxt = board.phase.successor()
     return Adjudication(board.phase, nxt, results, _board(board, nxt, new_units, board.centers, {}))
-
-
-def _is_waive(line: Line) -> bool:
-    return line.order is not None and line.order.unit is None
 
 
 # --- shared -----------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from engine.mapdata import GameMap, province_of
 from engine.orders import Unit, shared_unit
@@ -33,6 +33,21 @@ class Dislodged:
     # Options the request gave that the board or the map contradicts, with why: (location, reason).
     # They are no options; a retreat ordered there is refused with that reason (see Board.from_json).
     refused: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+
+class DislodgedJSON(TypedDict):
+    attacker_from: str | None
+    retreats: list[str]
+
+
+class BoardJSON(TypedDict):
+    """A board's JSON form, as :meth:`Board.to_json` writes it (see the module docstring)."""
+
+    variant: str
+    phase: str
+    units: dict[str, list[str]]  # power -> unit texts
+    centers: dict[str, list[str]]  # power -> supply centers
+    dislodged: NotRequired[dict[str, dict[str, DislodgedJSON]]]  # power -> unit text -> its entry
 
 
 class BoardError(ValueError):
@@ -107,16 +122,18 @@ class Board:
         phase (Spring 1901 for the standard variant, Spring 1914 for ww1914)."""
         rules = _rules(variant)
         game_map = game_map or rules.game_map()
+        units = rules.start_units if rules.start_units is not None else game_map.start_units
+        centers = rules.start_centers if rules.start_centers is not None else game_map.start_centers
         return cls(
             game_map=game_map,
             phase=rules.first_phase(),
-            units={p: tuple(Unit.from_text(u) for u in us) for p, us in game_map.start_units.items()},
-            centers={p: frozenset(cs) for p, cs in game_map.start_centers.items()},
+            units={p: tuple(Unit.from_text(u) for u in us) for p, us in units.items()},
+            centers={p: frozenset(cs) for p, cs in centers.items()},
             variant=variant,
         )
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], game_map: GameMap | None = None) -> Board:
+    def from_json(cls, data: Mapping[str, object], game_map: GameMap | None = None) -> Board:
         """Read the contract's JSON form. Raises BoardError, naming the field and what it expected,
         for anything else: a wrong shape, an unknown phase, power, unit or province.
 
@@ -176,15 +193,15 @@ class Board:
             variant=variant,
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BoardJSON:
         """The contract's JSON form; powers, units and centers in a stable order."""
-        out: dict[str, Any] = {
+        out: BoardJSON = {
             "variant": self.variant,
             "phase": str(self.phase),
             "units": {p: [u.text for u in us] for p, us in sorted(self.units.items()) if us},
             "centers": {p: sorted(cs) for p, cs in sorted(self.centers.items()) if cs},
         }
-        dislodged = {
+        dislodged: dict[str, dict[str, DislodgedJSON]] = {
             p: {d.unit.text: {"attacker_from": d.attacker_from, "retreats": list(d.retreats)} for d in ds}
             for p, ds in sorted(self.dislodged.items())
             if ds
@@ -204,6 +221,11 @@ def _two_in_one(units: Mapping[str, Sequence[Unit]]) -> None:
         if unit.province in seen:
             raise BoardError(f"two units in {unit.province}: {seen[unit.province]} and {unit}")
         seen[unit.province] = unit
+
+
+def initial_board(name: str) -> Board:
+    """The opening position of variant ``name`` (Spring 1914 for ww1914), with ``board.variant == name``."""
+    return Board.initial(variant=_rules(name).name)
 
 
 def _rules(variant: str) -> Variant:
@@ -255,7 +277,7 @@ def _phase_field(value: object) -> Phase:
         raise BoardError(f'"phase": {exc}') from None
 
 
-def _object(value: object, where: str, example: str) -> Iterable[tuple[Any, Any]]:
+def _object(value: object, where: str, example: str) -> Iterable[tuple[object, object]]:
     """The items of a JSON object (null: none); BoardError for anything else."""
     if value is None:
         return ()
@@ -264,7 +286,7 @@ def _object(value: object, where: str, example: str) -> Iterable[tuple[Any, Any]
     return value.items()
 
 
-def _by_power(data: Mapping[str, Any], name: str, game_map: GameMap) -> Iterator[tuple[str, Any]]:
+def _by_power(data: Mapping[str, object], name: str, game_map: GameMap) -> Iterator[tuple[str, object]]:
     """(power, value) for each entry of the field ``name``, an object keyed by power."""
     done: set[str] = set()
     for key, value in _object(data.get(name), f'"{name}"', _EXAMPLES[name]):
@@ -275,7 +297,7 @@ def _by_power(data: Mapping[str, Any], name: str, game_map: GameMap) -> Iterator
         yield power, value
 
 
-def _items(value: object, where: str, example: str) -> Sequence[Any]:
+def _items(value: object, where: str, example: str) -> Sequence[object]:
     """The items of a JSON list (null: none); BoardError for anything else."""
     if value is None:
         return ()
@@ -293,7 +315,7 @@ def _code(item: object, where: str, what: str, example: str) -> str:
 
 def _power(game_map: GameMap, name: object, field: str) -> str:
     if name in game_map.powers:
-        return name  # type: ignore[return-value]
+        return name
     upper = str(name).strip().upper()
     if upper not in game_map.powers:
         raise BoardError(f'unknown power {name!r} in "{field}"; powers are {", ".join(game_map.powers)}')

@@ -232,7 +232,7 @@ class LegalOrders:
         return sum(len(e.orders) for e in self.entries) + (self.waive is not None)
 
     def __contains__(self, order: object) -> bool:
-        return self.find(order) is not None  # type: ignore[arg-type]
+        return isinstance(order, Order | str) and self.find(order) is not None
 
     def entry(self, place: str) -> UnitOrders | None:
         """The entry of the unit or build site in ``place`` (a province or location code)."""
@@ -286,10 +286,10 @@ def _tables(gm: GameMap) -> _Tables:
         for prov in provs:
             fleets_into.setdefault(prov, []).append(loc)
     build_units: dict[str, tuple[Unit, ...]] = {}
-    for code, prov in gm.provinces.items():
-        units = [shared_unit("A", code)] if prov.is_land else []
-        if prov.has_coast:
-            units += [shared_unit("F", loc) for loc in prov.locations]
+    for code, province in gm.provinces.items():
+        units = [shared_unit("A", code)] if province.is_land else []
+        if province.has_coast:
+            units += [shared_unit("F", loc) for loc in province.locations]
         build_units[code] = tuple(units)
     tables = _Tables(
         army_moves={p: tuple(sorted(adj)) for p, adj in gm.army_adjacency.items()},
@@ -402,11 +402,14 @@ def _result(
     aliases = []
     for entry in entries:
         for legal in entry.orders:
-            if legal.via_convoy:
-                order: Move = legal.order  # type: ignore[assignment]
-                if order.dest not in army_moves[order.unit.province]:
-                    # the same move without VIA: it cannot go by land, so it is convoyed anyway
-                    aliases.append((Move(order.unit, order.dest), legal))
+            order = legal.order
+            # a VIA move to a place it cannot reach by land: the same move without VIA is convoyed anyway
+            if (
+                legal.via_convoy
+                and isinstance(order, Move)
+                and order.dest not in army_moves[order.unit.province]
+            ):
+                aliases.append((Move(order.unit, order.dest), legal))
     by_place = {entry.province: entry for entry in entries}
     return LegalOrders(power, board.phase, tuple(entries), due, waive, reason, tuple(aliases), {}, by_place)
 
@@ -521,7 +524,8 @@ def _waive(o: Waive, text: str) -> _Keyed:
     return (_WAIVE, "", 0, "", False), _legal(o, text, OrderKind.WAIVE)
 
 
-_DESCRIBE: dict[type, Callable[[Any, str], _Keyed]] = {
+# Each takes an order of its key's type (Any: a dict's value type cannot say so; see FORMATTERS).
+_DESCRIBE: dict[type[Order], Callable[[Any, str], _Keyed]] = {
     Hold: _hold,
     Move: _move,
     SupportHold: _support_hold,

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -153,7 +154,40 @@ class GameMap:
         return f"{prov.name} ({words.get(coast, coast)})"
 
 
-def _build_map(raw: dict) -> GameMap:
+class ProvinceJSON(TypedDict):
+    """One province of a map file (data/<name>.json)."""
+
+    code: str
+    name: str
+    kind: str
+    supply_center: bool
+    home: str | None
+    coasts: NotRequired[list[str]]
+    aliases: NotRequired[list[str]]
+
+
+class StartJSON(TypedDict):
+    phase: str
+    units: dict[str, list[str]]  # power -> unit texts
+    centers: dict[str, list[str]]  # power -> provinces
+
+
+class MapJSON(TypedDict):
+    """A map file (data/<name>.json), as json.load reads it."""
+
+    name: str
+    title: NotRequired[str]
+    note: NotRequired[str]
+    powers: list[str]
+    power_aliases: NotRequired[dict[str, list[str]]]
+    victory_centers: int
+    start: StartJSON
+    provinces: list[ProvinceJSON]
+    army_adjacency: list[list[str]]  # [province, province] pairs
+    fleet_adjacency: list[list[str]]  # [location, location] pairs
+
+
+def _build_map(raw: MapJSON) -> GameMap:
     provinces = {
         p["code"]: Province(
             code=p["code"],
@@ -196,8 +230,8 @@ def _build_map(raw: dict) -> GameMap:
 
 @cache
 def load_map(name: str = "standard") -> GameMap:
-    """Load (once) and return the named map from data/<name>.json."""
-    path = DATA_DIR / f"{name}.json"
+    """Load (once) and return the named map from data/variants/<name>/map.json."""
+    path = DATA_DIR / "variants" / name / "map.json"
     if not path.is_file():
         raise ValueError(f"unknown map {name!r}: no file {path}")
     with path.open(encoding="utf-8") as f:

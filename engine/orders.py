@@ -12,7 +12,9 @@ location alone (``PAR - BUR``), which the parser also reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 from engine.mapdata import province_of
 
@@ -190,6 +192,7 @@ def quick_convoy(unit: Unit, convoyed: Unit, dest: str) -> Convoy:
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
+AdjustmentOrder: TypeAlias = Build | Remove | Waive  # what a winter takes
 
 
 def format_order(order: Order) -> str:
@@ -204,17 +207,50 @@ def _move_text(o: Move) -> str:
     return f"{o.unit.text} - {o.dest} VIA" if o.via_convoy else f"{o.unit.text} - {o.dest}"
 
 
+def _hold_text(o: Hold) -> str:
+    return f"{o.unit.text} H"
+
+
+def _support_hold_text(o: SupportHold) -> str:
+    return f"{o.unit.text} S {o.supported.text}"
+
+
+def _support_move_text(o: SupportMove) -> str:
+    return f"{o.unit.text} S {o.supported.text} - {o.dest}"
+
+
+def _convoy_text(o: Convoy) -> str:
+    return f"{o.unit.text} C {o.convoyed.text} - {o.dest}"
+
+
+def _retreat_text(o: Retreat) -> str:
+    return f"{o.unit.text} R {o.dest}"
+
+
+def _disband_text(o: Disband | Remove) -> str:
+    return f"{o.unit.text} D"
+
+
+def _build_text(o: Build) -> str:
+    return f"{o.unit.text} B"
+
+
+def _waive_text(o: Waive) -> str:
+    return "WAIVE"
+
+
 # One small formatter per order type (a dictionary lookup: every result line of every phase is printed;
-# the JSON result looks them up directly).
-FORMATTERS = {
-    Hold: lambda o: f"{o.unit.text} H",
+# the JSON result looks them up directly). Each is called only with an order of its key's type, which
+# a dict's value type cannot say: hence the Any parameter (the functions themselves are typed).
+FORMATTERS: dict[type[Order], Callable[[Any], str]] = {
+    Hold: _hold_text,
     Move: _move_text,
-    SupportHold: lambda o: f"{o.unit.text} S {o.supported.text}",
-    SupportMove: lambda o: f"{o.unit.text} S {o.supported.text} - {o.dest}",
-    Convoy: lambda o: f"{o.unit.text} C {o.convoyed.text} - {o.dest}",
-    Retreat: lambda o: f"{o.unit.text} R {o.dest}",
-    Disband: lambda o: f"{o.unit.text} D",
-    Remove: lambda o: f"{o.unit.text} D",
-    Build: lambda o: f"{o.unit.text} B",
-    Waive: lambda o: "WAIVE",
+    SupportHold: _support_hold_text,
+    SupportMove: _support_move_text,
+    Convoy: _convoy_text,
+    Retreat: _retreat_text,
+    Disband: _disband_text,
+    Remove: _disband_text,
+    Build: _build_text,
+    Waive: _waive_text,
 }

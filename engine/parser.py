@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from engine.errors import OrderParseError
 from engine.mapdata import GameMap, load_map, province_of
-from engine.names import NameIndex, fold, name_index
+from engine.names import Match, NameIndex, fold, name_index
 from engine.orders import (
     Build,
     Convoy,
@@ -66,7 +66,7 @@ SEP = "separator"
 COAST = "coast"
 
 _KEYWORDS: dict[str, tuple[str, str | None]] = {}
-for _kind, _value, _words in (
+for _kind, _value, _spellings in (
     (TYPE, "A", "a army armies"),
     (TYPE, "F", "f fleet fleets"),
     (MOVE, None, "- to m mv move moves moving attack attacks attacking into"),
@@ -82,7 +82,7 @@ for _kind, _value, _words in (
     (WAIVE, None, "waive waives waived"),
     (SEP, None, ", ; and & | /"),
 ):
-    for _word in _words.split():
+    for _word in _spellings.split():
         _KEYWORDS[_word] = (_kind, _value)
 _KEYWORDS.pop("con")  # "Con" is Constantinople; only the longer words mean "convoy"
 # Joined forms from old rulebooks: "A Bur SA Tyr-Mun".
@@ -132,7 +132,8 @@ class _Canon:
 
 
 _CANON: dict[int, tuple[GameMap, _Canon]] = {}
-_LAST: list[tuple[GameMap | None, _Canon | None]] = [(None, None)]  # the map asked for last, its table
+# the map asked for last, and its table (none before the first)
+_LAST: list[tuple[GameMap, _Canon] | tuple[None, None]] = [(None, None)]
 _FAST_VERBS = {
     "H": "H",
     "HOLD": "H",
@@ -151,7 +152,7 @@ _CACHE_SIZE = 16384  # lines remembered per map and kind of phase, before starti
 def _canon(game_map: GameMap) -> _Canon:
     last = _LAST[0]
     if last[0] is game_map:
-        return last[1]  # type: ignore[return-value]
+        return last[1]
     hit = _CANON.get(id(game_map))
     if hit is None or hit[0] is not game_map:
         hit = _CANON[id(game_map)] = (game_map, _build_canon(game_map))
@@ -478,7 +479,7 @@ def _symbols(words: list[str], index: NameIndex) -> list[Sym]:
     return syms
 
 
-def _place(words: list[str], i: int, match, index: NameIndex) -> Sym:
+def _place(words: list[str], i: int, match: Match, index: NameIndex) -> Sym:
     written = " ".join(words[i : i + match.length]).replace(" - ", "-")
     if len(match.codes) > 1:
         readings = ", ".join(index.label(c) for c in match.codes)
@@ -722,10 +723,10 @@ class _Grammar:
         dest = self.location("where it moves to", f"{unit} - BUR")
         via = False
         # "A Lon-Nth-Nwy": a convoy route written out; the seas in between are only a route.
-        while self.kind() == MOVE and self.kind(1) == LOC:
+        while self.kind() == MOVE and (then := self.peek(1)) is not None and then.kind == LOC:
             if not self.gm.is_sea(province_of(dest)):
                 raise OrderParseError(
-                    f"this order names two destinations ({dest} and then {self.peek(1).text})",  # type: ignore[union-attr]
+                    f"this order names two destinations ({dest} and then {then.text})",
                     "a unit moves one province at a time; an army's convoy route goes only through seas",
                 )
             self.pos += 1
@@ -735,7 +736,7 @@ class _Grammar:
             self.pos += 1
             self.skip(CONVOY)
             via = True
-            while self.kind() == LOC and self.gm.is_sea(self.peek().value or ""):  # type: ignore[union-attr]
+            while (sea := self.peek()) is not None and sea.kind == LOC and self.gm.is_sea(sea.value or ""):
                 self.pos += 1  # "via Nth": the route is the fleets' business
                 self.skip(SEP)
         elif self.kind() == CONVOY and self.kind(1) is None:  # "A Lon-Nwy convoy"

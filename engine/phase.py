@@ -30,7 +30,7 @@ class Phase:
         return cls(m.group(1), int(m.group(2)), m.group(3))
 
     def __str__(self) -> str:
-        return f"{self.season}{self.year}{self.kind}"
+        return f"{self.season}{self.year:04d}{self.kind}"
 
     @property
     def long_name(self) -> str:

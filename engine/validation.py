@@ -374,7 +374,8 @@ def _could_reach(gm: GameMap, unit: Unit, dest_prov: str) -> bool:
     return dest_prov in gm.army_adjacency[unit.province] or _convoy_possible(gm, unit.province, dest_prov)
 
 
-_MOVEMENT_CHECKS: dict[type, Callable[[Any, Board, str], Order]] = {
+# Each check takes an order of its key's type (Any: a dict's value type cannot say so; see FORMATTERS).
+_MOVEMENT_CHECKS: dict[type[Order], Callable[[Any, Board, str], Order]] = {
     Hold: _hold,
     Move: _move,
     SupportHold: _support_hold,

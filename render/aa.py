@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -122,7 +122,7 @@ def paint(
     target.paste(small, (x0, y0), small)
 
 
-def _draw(draw: ImageDraw.ImageDraw, shape: Shape, tf, factor: int) -> None:
+def _draw(draw: ImageDraw.ImageDraw, shape: Shape, tf: Callable[[Point], Point], factor: int) -> None:
     if isinstance(shape, Circle):
         cx, cy = tf(shape.centre)
         r = shape.radius * factor

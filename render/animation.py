@@ -1,5 +1,5 @@
 """The animated GIF of a whole game, made with Pillow's own GIF writer. CPU work: run it off the event
-loop (gm.archive sends it to the worker pool). Plain data in and out; no database, no asyncio.
+loop (gm.endings.final_post sends it to the worker pool). Plain data in and out; no database, no asyncio.
 
 Frames are the stored maps (PNG) of every phase, oldest first, or boards (engine JSON) to render where
 no map was stored. Each is scaled to ``width`` pixels, all share one 256-colour palette taken from the
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import NotRequired, TypedDict, final
 
 from PIL import Image
 
@@ -26,21 +26,46 @@ MAX_BYTES = 8 * 1000 * 1000  # Discord lets bots upload 10 MB on an unboosted se
 NARROWER = (800, 640, 512, 400)
 
 
-Frame = dict[str, Any]  # {"png": bytes} (a stored map) or {"board": engine JSON, "map": map name}
+@final
+class PictureFrame(TypedDict):
+    png: bytes  # a stored map
 
 
-def animation_work(request: dict[str, Any]) -> dict[str, Any]:
-    """``{"frames": [Frame, ...], "final": Frame | None, "width", "max_bytes"}`` ->
-    ``{"gif": bytes, "final_png": bytes | None, "frames": kept, "width": used, "seconds"}``.
+@final
+class BoardFrame(TypedDict):
+    board: Mapping[str, object]  # the engine's JSON form of a board, to render
+    map: NotRequired[str | None]  # its map's name (none: standard)
 
-    ``final``: a full-size picture of the final position to render as well (when none was stored)."""
+
+Frame = PictureFrame | BoardFrame
+
+
+class AnimationRequest(TypedDict):
+    frames: list[Frame]
+    final: NotRequired[BoardFrame | None]  # a full-size picture of the final position to render too
+    width: NotRequired[int | None]  # none: WIDTH
+    max_bytes: NotRequired[int | None]  # none: MAX_BYTES
+
+
+class AnimationAnswer(TypedDict):
+    gif: bytes
+    final_png: bytes | None  # the final position, when the request asked for it
+    frames: int  # the number of frames kept
+    width: int  # the width used
+    seconds: float
+
+
+def animation_work(request: AnimationRequest) -> AnimationAnswer:
+    """The GIF of ``request["frames"]`` and, when asked for, the full-size picture of ``"final"``
+    (a final position no stored map shows)."""
     started = time.perf_counter()
     gif, width, used = make_gif(
         request["frames"],
         width=int(request.get("width") or WIDTH),
         max_bytes=int(request.get("max_bytes") or MAX_BYTES),
     )
-    final_png = _render_png(request["final"]) if request.get("final") else None
+    final = request.get("final")
+    final_png = _render_png(final) if final else None
     return {
         "gif": gif,
         "final_png": final_png,
@@ -104,7 +129,7 @@ def _palette_source(first: Image.Image, last: Image.Image) -> Image.Image:
 
 def _load(frame: Frame, width: int) -> Image.Image:
     """One frame as an RGB picture ``width`` pixels wide."""
-    if frame.get("png") is not None:
+    if "png" in frame:
         with Image.open(io.BytesIO(frame["png"])) as im:
             rgb = im.convert("RGB")
     else:
@@ -118,7 +143,7 @@ def _load(frame: Frame, width: int) -> Image.Image:
     return rgb.resize((width, height), Image.Resampling.LANCZOS)
 
 
-def _render_png(frame: Frame) -> bytes:
+def _render_png(frame: BoardFrame) -> bytes:
     from render import render_map
 
     return render_map(Board.from_json(frame["board"], load_map(frame.get("map") or "standard")))

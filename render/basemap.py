@@ -11,18 +11,19 @@ Two layers:
   it is neutral in the 1914 game), cached per set of provinces, pasted under the overlay;
 * ``labels``: the province names with a light halo, small RGBA images pasted after the order lines
   and before the units, so that arrows never hide a name (and the names never sit under a unit: their
-  places in data/geometry.json are chosen clear of the units' spots).
+  places in data/variants/standard/geometry.json are chosen clear of the units' spots).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from render import layout as L
-from render.geometry import MapGeometry, Polygon, ProvinceShape, load_geometry
+from render.geometry import MapGeometry, Point, Polygon, ProvinceShape, load_geometry
 from render.layout import Layout
 from render.palette import RGB, Palette, get_palette
 from render.text import CONDENSED_BOLD, font
@@ -91,7 +92,7 @@ def _hatch(
     if bbox:
         step = lay.size(spacing) * k
         x0, y0, x1, y1 = bbox
-        x = x0 - (y1 - y0)
+        x: float = x0 - (y1 - y0)
         while x < x1:
             ldraw.line([(x, y1), (x + (y1 - y0), y0)], fill=(*colour, 255), width=max(1, k))
             x += step
@@ -105,7 +106,7 @@ def _build_overlay(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
     big = _hatch(list(geo.impassable.values()), lay, pal.impassable_hatch, k)
     draw = ImageDraw.Draw(big)
 
-    def pts(line):
+    def pts(line: Sequence[Point]) -> list[Point]:
         return [(x * k, y * k) for x, y in (lay.map_px(p) for p in line)]
 
     for lines, colour, width, alpha in (
@@ -131,7 +132,7 @@ def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> tuple[Sprite, 
         x, y = lay.px(shape.label)
         left, top, right, bottom = f.getbbox(code, anchor="mm", stroke_width=halo)
         ox, oy = round(x + left) - 1, round(y + top) - 1
-        img = Image.new("RGBA", (right - left + 3, bottom - top + 3), (0, 0, 0, 0))
+        img = Image.new("RGBA", (int(right - left) + 3, int(bottom - top) + 3), (0, 0, 0, 0))
         ImageDraw.Draw(img).text(
             (x - ox, y - oy),
             code,
@@ -152,10 +153,10 @@ def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "
     pal = get_palette(palette_name)
     lay = Layout.for_width(width, geo)
     index, slot_of = _build_index(geo, lay)
-    shallows = tuple(round(c + (255 - c) * 0.22) for c in pal.sea)
+    r, g, b = (round(c + (255 - c) * 0.22) for c in pal.sea)
     fixed = {
         0: pal.sea,
-        SHALLOWS: shallows,  # type: ignore[dict-item]
+        SHALLOWS: (r, g, b),
         INLAND_WATER: pal.sea,
         ISLAND: pal.island,
         IMPASSABLE: pal.impassable,

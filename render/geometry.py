@@ -1,4 +1,4 @@
-"""The map's geometry (data/geometry.json), loaded once per process.
+"""The map's geometry (data/variants/<name>/geometry.json), loaded once per process.
 
 Coordinates are map units: x to the right, y down, origin at the map's top-left corner; the Standard
 map is 628 x 551 units. :class:`Layout` (render/layout.py) turns them into pixels.
@@ -10,8 +10,10 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 from engine.mapdata import coast_of, province_of
+from engine.variants import geometry_file
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -76,22 +78,66 @@ def _inside(p: Point, ring: Ring) -> bool:
     return hit
 
 
-def _point(p: list[float]) -> Point:
+# --- the file's JSON -------------------------------------------------------------------------------
+
+PointJSON = list[float]  # [x, y]
+PolygonJSON = list[list[PointJSON]]  # rings: the exterior first, then holes
+LineJSON = list[PointJSON]
+
+
+class ShapeJSON(TypedDict):
+    kind: str
+    unit: NotRequired[PointJSON]  # none: the label's spot
+    coasts: NotRequired[dict[str, PointJSON]]
+    supply_center: NotRequired[PointJSON | None]
+    label: PointJSON
+    polygons: list[PolygonJSON]
+
+
+class DecorationJSON(TypedDict):
+    impassable: dict[str, ShapeJSON]
+    islands: list[PolygonJSON]
+    lakes: list[PolygonJSON]
+    water: list[PolygonJSON]
+
+
+class LinesJSON(TypedDict):
+    coast: list[LineJSON]
+    land: list[LineJSON]
+    sea: list[LineJSON]
+
+
+class GeometryJSON(TypedDict):
+    """data/geometry.json, as json.loads reads it (written by scripts/convert_map.py)."""
+
+    format: str
+    map: str
+    notice: str
+    units: str
+    width: float
+    height: float
+    provinces: dict[str, ShapeJSON]
+    decoration: DecorationJSON
+    lines: LinesJSON
+
+
+def _point(p: PointJSON) -> Point:
     return (float(p[0]), float(p[1]))
 
 
-def _polygons(raw: list) -> tuple[Polygon, ...]:
+def _polygons(raw: list[PolygonJSON]) -> tuple[Polygon, ...]:
     return tuple(tuple(tuple(_point(p) for p in ring) for ring in poly) for poly in raw)
 
 
-def _shape(code: str, raw: dict) -> ProvinceShape:
+def _shape(code: str, raw: ShapeJSON) -> ProvinceShape:
     label = _point(raw["label"])
+    center = raw.get("supply_center")
     return ProvinceShape(
         code=code,
         kind=raw["kind"],
         unit=_point(raw["unit"]) if "unit" in raw else label,
         coasts={c: _point(p) for c, p in raw.get("coasts", {}).items()},
-        supply_center=_point(raw["supply_center"]) if raw.get("supply_center") else None,
+        supply_center=_point(center) if center else None,
         label=label,
         polygons=_polygons(raw["polygons"]),
     )
@@ -99,11 +145,16 @@ def _shape(code: str, raw: dict) -> ProvinceShape:
 
 @cache
 def load_geometry(name: str = "standard") -> MapGeometry:
-    """Read (once) the geometry of the named map: data/geometry.json for the Standard map."""
-    path = DATA_DIR / ("geometry.json" if name == "standard" else f"geometry_{name}.json")
+    """Read (once) the geometry that draws map ``name`` (engine.variants.geometry_file: its variant
+    folder's geometry.json, or the one it borrows)."""
+    path = geometry_file(name)
     if not path.is_file():
         raise ValueError(f"no geometry for map {name!r}: {path} is missing")
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    return geometry_from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def geometry_from_json(raw: GeometryJSON) -> MapGeometry:
+    """A geometry document (data/variants/standard/geometry.json's schema) as a :class:`MapGeometry`."""
     deco = raw["decoration"]
     lines = raw["lines"]
     return MapGeometry(

@@ -125,7 +125,9 @@ class OrderOverlay:
             return True
         return self.scene.unit_at(unit.province, mark.power) is not None
 
-    def _arrow(self, path: list[Point], power: str, width: float, dash=None) -> list[Shape]:
+    def _arrow(
+        self, path: list[Point], power: str, width: float, dash: tuple[float, float] | None = None
+    ) -> list[Shape]:
         colour, halo = self.colour(power)
         shaft, head = arrowhead(
             path, self.head_len * width / self.arrow_w, self.head_w * width / self.arrow_w
@@ -205,8 +207,8 @@ class OrderOverlay:
         order = m.order
         assert isinstance(order, Move)
         src, dest = order.unit.province, province_of(order.dest)
-        fleets = {
-            c.order.unit.province: c
+        fleets = {  # the convoying fleet's province -> (its power, the fleet)
+            c.order.unit.province: (c.power, c.order.unit)
             for c in self.scene.marks
             if isinstance(c.order, Convoy)
             and c.order.convoyed.province == src
@@ -243,7 +245,7 @@ class OrderOverlay:
         else:
             start = self.scene.position(m.power, order.unit)
             chain = sorted(fleets, key=lambda f: math.dist(start, self.dest_point(f)))
-        return [self.scene.position(fleets[f].power, fleets[f].order.unit) for f in chain]
+        return [self.scene.position(*fleets[f]) for f in chain]
 
     def _move(self, m: OrderMark) -> tuple[list[Shape], float]:
         order = m.order
@@ -351,10 +353,12 @@ class OrderOverlay:
         return shapes, FAILED_OPACITY if m.failed else 1.0
 
     def _hold(self, m: OrderMark) -> tuple[list[Shape], float]:
+        order = m.order
+        assert isinstance(order, Hold)
         at = self.scene.position_of_mark(m)
-        unit = self.scene.unit_at(m.order.unit.province, m.power)
+        unit = self.scene.unit_at(order.unit.province, m.power)
         colour, halo = self.colour(m.power)
-        ring = _circle_points(at, self.ring_radius(unit, m.order.unit.type))
+        ring = _circle_points(at, self.ring_radius(unit, order.unit.type))
         width = self.support_w * 1.2
         if m.failed:
             self.crosses.append(((at[0] + self.r * 1.2, at[1] - self.r * 1.2), 1.0))
@@ -393,7 +397,9 @@ class OrderOverlay:
         """A removal (or a dislodged unit's disband): a "-" on the unit, and the unit crossed out.
         A refused one leaves the unit as it is, with its "-" crossed out instead."""
         retreating = isinstance(m.order, Disband)
-        prov = m.order.unit.province
+        unit = m.order.unit
+        assert unit is not None
+        prov = unit.province
         u = self.scene.unit_at(prov, m.power, dislodged=True if retreating else None) or next(
             (g for g in self.scene.units if g.ghost and g.unit.province == prov), None
         )

@@ -46,18 +46,17 @@ def through(points: Sequence[Point], steps: int = 10) -> list[Point]:
             t = s / steps
             t2, t3 = t * t, t * t * t
             out.append(
-                tuple(  # type: ignore[arg-type]
-                    0.5
-                    * (
-                        2 * p1[k]
-                        + (-p0[k] + p2[k]) * t
-                        + (2 * p0[k] - 5 * p1[k] + 4 * p2[k] - p3[k]) * t2
-                        + (-p0[k] + 3 * p1[k] - 3 * p2[k] + p3[k]) * t3
-                    )
-                    for k in (0, 1)
+                (
+                    _catmull_rom(p0[0], p1[0], p2[0], p3[0], t, t2, t3),
+                    _catmull_rom(p0[1], p1[1], p2[1], p3[1], t, t2, t3),
                 )
             )
     return out
+
+
+def _catmull_rom(a: float, b: float, c: float, d: float, t: float, t2: float, t3: float) -> float:
+    """One coordinate of the segment from ``b`` to ``c`` at ``t`` (``t2``, ``t3``: its powers)."""
+    return 0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2 + (-a + 3 * b - 3 * c + d) * t3)
 
 
 def trim(path: Sequence[Point], start: float, end: float) -> list[Point]:

@@ -14,7 +14,7 @@ CONDENSED_BOLD = "DejaVuSansCondensed-Bold.ttf"
 
 
 @cache
-def font(size: int, face: str = BOLD) -> ImageFont.FreeTypeFont:
+def font(size: int, face: str = BOLD) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """A TrueType font at ``size`` pixels, loaded once per size.
 
     Falls back to Pillow's built-in font if the file is missing, so a broken install still renders.
@@ -23,4 +23,4 @@ def font(size: int, face: str = BOLD) -> ImageFont.FreeTypeFont:
     path = FONT_DIR / face
     if path.is_file():
         return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+    return ImageFont.load_default(size=size)  # a bitmap font when Pillow has no FreeType

@@ -1,9 +1,10 @@
-"""Convert the DPjudge Standard map PostScript into our own geometry file (data/geometry.json).
+"""Convert the DPjudge Standard map PostScript into our own geometry file
+(data/variants/standard/geometry.json).
 
 Build-time only: needs shapely (requirements-dev.txt); the renderer reads the JSON with the standard
 library. Run from the repository root::
 
-    .venv/bin/python scripts/convert_map.py                     # writes data/geometry.json
+    .venv/bin/python scripts/convert_map.py                     # writes data/variants/standard/geometry.json
     .venv/bin/python scripts/convert_map.py --source PATH --out PATH --no-smooth
 
 What the source holds (see ../shared/maps/SOURCE.txt): polylines with integer coordinates in a
@@ -30,7 +31,7 @@ The steps, in order:
 7. write JSON with y pointing down and the origin at the frame's top-left corner.
 
 The output has no tie to the PostScript any more: polygons, anchors and label points in our own
-format. The attribution for the geometry ships in data/MAP_NOTICE.txt.
+format. The attribution for the geometry ships in data/variants/standard/NOTICE.txt.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,7 +52,7 @@ from shapely.ops import linemerge, nearest_points, polygonize, unary_union
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = ROOT.parent / "shared" / "maps" / "dpjudge_standard.ps"
-DEFAULT_OUT = ROOT / "data" / "geometry.json"
+DEFAULT_OUT = ROOT / "data" / "variants" / "standard" / "geometry.json"
 
 # The frame of the source drawing, in its own units (y up).
 FRAME_X0, FRAME_Y0, FRAME_X1, FRAME_Y1 = 22.0, 25.0, 650.0, 576.0
@@ -79,13 +81,42 @@ _SUPPLY_RE = re.compile(r"/(\w+) (\d+) (\d+) s\b")
 _KIND_OF_TAG = {"c": "coast", "l": "land", "w": "sea", "g": "coast", "m": "impassable"}
 
 
+@dataclass(frozen=True)
+class Frame:
+    """The drawing's frame in source units (y up); the output's origin is its top-left corner."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def corners(self) -> set[tuple[float, float]]:
+        return {(self.x0, self.y0), (self.x0, self.y1), (self.x1, self.y0), (self.x1, self.y1)}
+
+
+STANDARD_FRAME = Frame(FRAME_X0, FRAME_Y0, FRAME_X1, FRAME_Y1)
+
+
 @dataclass
 class Source:
-    """What we read from the PostScript (y up, source units)."""
+    """What we read from the PostScript (y up, source units), and how to read this drawing.
+
+    The last four fields let scripts/convert_variant.py reuse these steps for other DPjudge drawings:
+    their frame, their straits, the province kinds from the .map file (instead of the anchor tags),
+    and how to tell what an unnamed face is (instead of the Standard map's Brown and Blue charts).
+    """
 
     charts: dict[str, list[list[tuple[float, float]]]]
     anchors: dict[str, tuple[float, float, str]]  # id -> (x, y, tag)
     supplies: dict[str, tuple[float, float]]
+    frame: Frame = STANDARD_FRAME
+    straits: tuple[tuple[tuple[float, float], str], ...] = STRAITS
+    kinds: dict[str, str] | None = None  # province -> sea, coast, land or impassable
+    # An unnamed face -> "islands", "lakes", "water", "fold" (into the neighbour sharing most border),
+    # a province code (the face is part of it) or "drop"; None: the Standard map's rule (slivers folded,
+    # Brown rings islands, Blue rings lakes).
+    classify: Callable[[Polygon, Faces], str] | None = None
 
 
 @dataclass
@@ -149,10 +180,11 @@ def read_source(path: Path) -> Source:
 
 def all_lines(source: Source) -> list[LineString]:
     """Every drawn line plus the frame and the strait connectors, small gaps closed."""
-    lines: list[LineString] = [box(FRAME_X0, FRAME_Y0, FRAME_X1, FRAME_Y1).exterior]
+    fr = source.frame
+    lines: list[LineString] = [box(fr.x0, fr.y0, fr.x1, fr.y1).exterior]
     for chart in source.charts.values():
         lines.extend(LineString(pts) for pts in chart if len(pts) >= 2)
-    for (x, y), _why in STRAITS:
+    for (x, y), _why in source.straits:
         here = Point(x, y)
         others = unary_union([ln for ln in lines if ln.is_ring and ln.distance(here) > 1e-9])
         there = nearest_points(here, others)[1]
@@ -196,6 +228,16 @@ def name_faces(polys: list[Polygon], source: Source) -> Faces:
     if missing:
         raise ValueError(f"provinces without a face: {missing}")
     faces = Faces(provinces=named)
+    if source.classify is not None:
+        for poly in unnamed:
+            what = source.classify(poly, faces)
+            if what == "fold":
+                _fold_sliver(poly, faces)
+            elif what in faces.provinces:
+                _merge_into(poly, faces, what)
+            elif what != "drop":
+                getattr(faces, what).append(poly)
+        return faces
     island_rings = [Polygon(pts) for pts in source.charts.get("Brown", [])]
     lake_rings = [Polygon(pts) for pts in source.charts.get("Blue", [])]
     for poly in unnamed:
@@ -227,6 +269,18 @@ def _fold_sliver(sliver: Polygon, faces: Faces) -> None:
         faces.provinces[code][i] = merged
 
 
+def _merge_into(piece: Polygon, faces: Faces, code: str) -> None:
+    """Add ``piece`` to province ``code``: joined to the polygon it touches most, else on its own."""
+    polys = faces.provinces[code]
+    shared = [piece.boundary.intersection(p.boundary).length for p in polys]
+    best = max(range(len(polys)), key=lambda i: shared[i])
+    merged = unary_union([polys[best], piece]) if shared[best] > 0 else None
+    if isinstance(merged, Polygon):
+        polys[best] = merged
+    else:
+        polys.append(piece)
+
+
 def build_faces(lines: list[LineString], source: Source) -> Faces:
     noded = unary_union(lines)
     return name_faces(list(polygonize(noded)), source)
@@ -244,14 +298,14 @@ def face_boundaries(faces: Faces) -> list[LineString]:
     return rings
 
 
-def arcs_of(lines: list[LineString]) -> list[LineString]:
+def arcs_of(lines: list[LineString], frame: Frame = STANDARD_FRAME) -> list[LineString]:
     """Cut the noded linework into arcs that run from junction to junction (or are closed rings)."""
     noded = unary_union(lines)
     merged = linemerge(noded)
     parts = list(merged.geoms) if hasattr(merged, "geoms") else [merged]
     # linemerge joins across frame corners and through degree-2 points only; split arcs at the frame
     # corners too so that the frame keeps its right angles.
-    corners = {(FRAME_X0, FRAME_Y0), (FRAME_X0, FRAME_Y1), (FRAME_X1, FRAME_Y0), (FRAME_X1, FRAME_Y1)}
+    corners = frame.corners
     arcs: list[LineString] = []
     for part in parts:
         coords = list(part.coords)
@@ -294,7 +348,7 @@ def chaikin(coords: list[tuple[float, float]], closed: bool, rounds: int) -> lis
 
 def smooth(faces: Faces, source: Source, rounds: int) -> tuple[Faces, list[LineString]]:
     """Smooth every arc on its own and rebuild the faces from them; returns the faces and arcs."""
-    arcs = arcs_of(face_boundaries(faces))
+    arcs = arcs_of(face_boundaries(faces), source.frame)
     smoothed: list[LineString] = []
     for arc in arcs:
         coords = [(float(x), float(y)) for x, y in arc.coords]
@@ -367,23 +421,23 @@ def _inside(shape: Polygon | MultiPolygon, x: float, y: float) -> tuple[float, f
 # --- 7. output ----------------------------------------------------------------------------------
 
 
-def to_out(x: float, y: float) -> list[float]:
+def to_out(x: float, y: float, frame: Frame = STANDARD_FRAME) -> list[float]:
     """Source units (y up, frame offset) -> output units (y down, origin at the frame's corner)."""
-    return [round(x - FRAME_X0, 2), round(FRAME_Y1 - y, 2)]
+    return [round(x - frame.x0, 2), round(frame.y1 - y, 2)]
 
 
-def _ring(coords) -> list[list[float]]:
-    pts = [to_out(x, y) for x, y in coords]
+def _ring(coords, frame: Frame = STANDARD_FRAME) -> list[list[float]]:
+    pts = [to_out(x, y, frame) for x, y in coords]
     if pts and pts[0] == pts[-1]:
         pts.pop()
     return pts
 
 
-def polygons_out(polys: list[Polygon]) -> list[list[list[list[float]]]]:
+def polygons_out(polys: list[Polygon], frame: Frame = STANDARD_FRAME) -> list[list[list[list[float]]]]:
     """Polygons as lists of rings (exterior first, then holes), each a list of [x, y] points."""
     out = []
     for poly in sorted(polys, key=lambda p: -p.area):
-        out.append([_ring(poly.exterior.coords), *(_ring(r.coords) for r in poly.interiors)])
+        out.append([_ring(poly.exterior.coords, frame), *(_ring(r.coords, frame) for r in poly.interiors)])
     return out
 
 
@@ -399,7 +453,9 @@ def _side_kind(faces: Faces, kinds: dict[str, str], x: float, y: float) -> str:
     return "outside"
 
 
-def classify_lines(arcs: list[LineString], faces: Faces, kinds: dict[str, str]) -> dict[str, list]:
+def classify_lines(
+    arcs: list[LineString], faces: Faces, kinds: dict[str, str], frame: Frame = STANDARD_FRAME
+) -> dict[str, list]:
     """Sort the arcs by what they separate: coast (land | water), land borders, sea borders.
 
     The renderer draws each once in its own style. Arcs on the frame are left out.
@@ -426,14 +482,28 @@ def classify_lines(arcs: list[LineString], faces: Faces, kinds: dict[str, str]) 
             kind = "coast"
         else:
             kind = "sea"
-        out[kind].append([to_out(x, y) for x, y in arc.coords])  # rings keep their closing point
+        out[kind].append([to_out(x, y, frame) for x, y in arc.coords])  # rings keep their closing point
     return out
 
 
-def geometry_document(faces: Faces, arcs: list[LineString], source: Source) -> dict:
+def geometry_document(
+    faces: Faces,
+    arcs: list[LineString],
+    source: Source,
+    map_name: str = "standard",
+    notice: str = "data/variants/standard/NOTICE.txt (geometry derived from DPjudge maps/standard.ps, MIT)",
+) -> dict:
     provinces: dict[str, dict] = {}
     impassable: dict[str, dict] = {}
-    kinds = {code: _KIND_OF_TAG[source.anchors[code][2]] for code in faces.provinces}
+    fr = source.frame
+
+    def out(x: float, y: float) -> list[float]:
+        return to_out(x, y, fr)
+
+    if source.kinds is not None:
+        kinds = {code: source.kinds[code] for code in faces.provinces}
+    else:
+        kinds = {code: _KIND_OF_TAG[source.anchors[code][2]] for code in faces.provinces}
     for code in sorted(faces.provinces):
         polys = faces.provinces[code]
         ax, ay, _tag = source.anchors[code]
@@ -451,12 +521,12 @@ def geometry_document(faces: Faces, arcs: list[LineString], source: Source) -> d
         if sc:
             keep_clear.append((sc[0], sc[1], SC_CLEARANCE, SC_CLEARANCE, "ellipse"))
         lx, ly = label_point(shape, code, keep_clear)
-        entry: dict = {"kind": kinds[code], "unit": to_out(ax, ay)}
+        entry: dict = {"kind": kinds[code], "unit": out(ax, ay)}
         if coasts:
-            entry["coasts"] = {c: to_out(x, y) for c, (x, y) in sorted(coasts.items())}
-        entry["supply_center"] = to_out(*sc) if sc else None
-        entry["label"] = to_out(lx, ly)
-        entry["polygons"] = polygons_out(polys)
+            entry["coasts"] = {c: out(x, y) for c, (x, y) in sorted(coasts.items())}
+        entry["supply_center"] = out(*sc) if sc else None
+        entry["label"] = out(lx, ly)
+        entry["polygons"] = polygons_out(polys, fr)
         if kinds[code] == "impassable":
             del entry["unit"], entry["supply_center"]
             impassable[code] = entry
@@ -464,19 +534,19 @@ def geometry_document(faces: Faces, arcs: list[LineString], source: Source) -> d
             provinces[code] = entry
     return {
         "format": "diplomacy-gm map geometry 1",
-        "map": "standard",
-        "notice": "data/MAP_NOTICE.txt (geometry derived from DPjudge maps/standard.ps, MIT)",
+        "map": map_name,
+        "notice": notice,
         "units": "map units; x right, y down; origin at the map's top-left corner",
-        "width": FRAME_X1 - FRAME_X0,
-        "height": FRAME_Y1 - FRAME_Y0,
+        "width": fr.x1 - fr.x0,
+        "height": fr.y1 - fr.y0,
         "provinces": provinces,
         "decoration": {
             "impassable": impassable,
-            "islands": polygons_out(faces.islands),
-            "lakes": polygons_out(faces.lakes),
-            "water": polygons_out(faces.water),
+            "islands": polygons_out(faces.islands, fr),
+            "lakes": polygons_out(faces.lakes, fr),
+            "water": polygons_out(faces.water, fr),
         },
-        "lines": classify_lines(arcs, faces, kinds),
+        "lines": classify_lines(arcs, faces, kinds, fr),
     }
 
 

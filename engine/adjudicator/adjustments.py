@@ -21,7 +21,7 @@ from engine.adjudicator.civil_disorder import removal_order
 from engine.board import Board
 from engine.errors import InvalidOrder
 from engine.mapdata import coast_of, province_of
-from engine.orders import Build, Order, Remove, Unit, Waive
+from engine.orders import AdjustmentOrder, Build, Order, Remove, Unit, Waive
 
 
 def adjustment_counts(board: Board) -> dict[str, int]:
@@ -101,14 +101,14 @@ class AdjustmentOutcome:
     """One winter order's result; ``order`` with ``ordered=False`` is a civil-disorder removal."""
 
     power: str
-    order: Order
+    order: AdjustmentOrder
     status: str
     reason: str
     ordered: bool = True
 
 
 def resolve_adjustments(
-    board: Board, orders: Sequence[tuple[str, Order]], due: dict[str, int]
+    board: Board, orders: Sequence[tuple[str, AdjustmentOrder]], due: dict[str, int]
 ) -> list[AdjustmentOutcome]:
     """Apply valid winter ``orders`` (power, order) in the order given; add civil-disorder removals.
 
@@ -133,6 +133,7 @@ def resolve_adjustments(
                 why = explain.too_many_removals(power, -count)
                 out.append(AdjustmentOutcome(power, order, explain.FAILED, why))
                 continue
+            assert not isinstance(order, Waive), "check_adjustment_order refuses a waive when units must go"
             used[power] = n + 1
             removed.setdefault(power, set()).add(province_of(order.unit.location))
             out.append(AdjustmentOutcome(power, order, explain.SUCCEEDED, explain.removed(order.unit)))

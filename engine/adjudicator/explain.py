@@ -215,8 +215,7 @@ def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str
     """(status, reason) of unit ``i``'s order after resolution; ``dislodged_by`` is a unit or -1."""
     order = r.orders[i]
     hit = dislodged_text(r, dislodged_by, i) if dislodged_by >= 0 else ""
-    kind = type(order)
-    if kind is Move:
+    if type(order) is Move:
         if r.result[i]:
             how = " by convoy" if r.via[i] else ""
             d = r.occ.get(r.dst[i], -1)
@@ -225,13 +224,13 @@ def movement_result(r: MovementResolver, i: int, dislodged_by: int) -> tuple[str
             return SUCCEEDED, f"moved to {order.dest}{how}"
         why = _failed_move(r, i)
         return FAILED, f"{why}; {hit}" if hit else why
-    if kind is SupportMove or kind is SupportHold:
-        status, why = _support_result(r, i)
+    if type(order) is SupportMove or type(order) is SupportHold:
+        status, why = _support_result(r, i, order)
         if hit and why == "support cut":
             return status, f"support cut: {hit}"
         return status, f"{why}; {hit}" if hit else why
-    if kind is Convoy:
-        status, why = _convoy_result(r, i)
+    if type(order) is Convoy:
+        status, why = _convoy_result(r, i, order)
         if hit and why == "convoy failed":
             return status, f"convoy failed: {hit}"
         return status, f"{why}; {hit}" if hit else why
@@ -255,11 +254,10 @@ def _held(r: MovementResolver, i: int) -> str:
     return f"held against {_names(_move_text(r, m) for m in attackers)}"
 
 
-def _support_result(r: MovementResolver, i: int) -> tuple[str, str]:
-    order = r.orders[i]
+def _support_result(r: MovementResolver, i: int, order: SupportMove | SupportHold) -> tuple[str, str]:
     j = r.target[i]
     if not r.matched[i]:
-        return FAILED, _void_support(r, i, j)
+        return FAILED, _void_support(r, j, order)
     if not r.result[i]:
         spared = r.support_dst[i]
         for m in r.moves_into.get(r.prov[i], ()):
@@ -273,8 +271,7 @@ def _support_result(r: MovementResolver, i: int) -> tuple[str, str]:
     return SUCCEEDED, f"supported {format_order(r.orders[j]) if r.kind[j] == MOVE else r.units[j]}"
 
 
-def _void_support(r: MovementResolver, i: int, j: int) -> str:
-    order = r.orders[i]
+def _void_support(r: MovementResolver, j: int, order: SupportMove | SupportHold) -> str:
     other = r.orders[j]
     if isinstance(order, SupportHold):
         return f"void: {r.units[j]} did not stay, it was ordered {format_order(other)}"
@@ -283,8 +280,7 @@ def _void_support(r: MovementResolver, i: int, j: int) -> str:
     return f"void: {r.units[j]} was ordered {format_order(other)}, not to {order.dest}"
 
 
-def _convoy_result(r: MovementResolver, i: int) -> tuple[str, str]:
-    order = r.orders[i]
+def _convoy_result(r: MovementResolver, i: int, order: Convoy) -> tuple[str, str]:
     j = r.target[i]
     army = r.units[j]
     if not r.matched[i]:

@@ -24,7 +24,9 @@ from engine.parser import parse_order, split_orders
 from engine.validation import read_order, validate_order
 
 INVALID = explain.INVALID
-OrderLines = Mapping[str, Iterable[str | Order] | str]
+# power -> its order lines: a list (text in any notation, or Order objects), or one text to split;
+# None means no orders. (Anything else is the players' business: it comes back as an invalid line.)
+OrderLines = Mapping[str, Iterable[str | Order] | str | None]
 
 
 @dataclass(slots=True)
@@ -58,14 +60,17 @@ def read_orders(
     kind = board.phase.kind
     lines: list[Line] = []
     chosen: dict[tuple[str, str], Line] = {}
-    for raw_power, items in orders.items():
+    for raw_power, given in orders.items():
         power = str(raw_power).strip().upper()
-        if items is None:  # a power with no orders
+        if given is None:  # a power with no orders
             continue
-        if isinstance(items, str):
-            items = split_orders(items)
-        elif not isinstance(items, list | tuple):
-            items = [items]
+        items: Iterable[object]
+        if isinstance(given, str):
+            items = split_orders(given)
+        elif isinstance(given, list | tuple):
+            items = given
+        else:
+            items = [given]
         refusal = None
         if power not in powers:
             refusal = explain.unknown_power(str(raw_power), powers)

@@ -37,8 +37,7 @@ def check_movement_order(order: Order, board: Board, convoys: BoardConvoys) -> O
     """A movement order already read by :func:`engine.validation.validate_order` (so its units are
     the board's, the power's own where it must be, its coasts filled in), checked against the
     fleets on the board. Raises InvalidOrder."""
-    kind = type(order)
-    if kind is Move:
+    if type(order) is Move:
         unit = order.unit
         if unit.type == "A":
             dst = board.game_map.province_at[order.dest]
@@ -47,7 +46,7 @@ def check_movement_order(order: Order, board: Board, convoys: BoardConvoys) -> O
             if needs_convoy and not convoys.can_carry(here, dst):
                 raise InvalidOrder(explain.no_convoy_route(unit, dst))
         return order
-    if kind is SupportMove:
+    if type(order) is SupportMove:
         supported = order.supported
         if supported.type == "A":
             dst = board.game_map.province_at[order.dest]
@@ -58,13 +57,13 @@ def check_movement_order(order: Order, board: Board, convoys: BoardConvoys) -> O
                     raise InvalidOrder(explain.support_needs_own_convoy(order.unit, supported, dst))
                 raise InvalidOrder(explain.supported_cannot_reach(supported, dst))
         return order
-    if kind is Convoy:
+    if type(order) is Convoy:
         army = order.convoyed
         dst = board.game_map.province_at[order.dest]
         if not convoys.needed(army.province, dst, order.unit.province):
             raise InvalidOrder(explain.convoy_off_route(order.unit, army, dst))
         return order
-    if kind is Hold or kind is SupportHold:
+    if type(order) is Hold or type(order) is SupportHold:
         return order
     raise InvalidOrder(explain.wrong_phase(order, "M"))
 

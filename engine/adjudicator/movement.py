@@ -98,7 +98,7 @@ class MovementResolver:
         self.prov = [u.province for u in self.units]
         self.occ: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
         self.kind = [HOLD] * n
-        self.dst: list[str | None] = [None] * n  # move: target province
+        self.dst: list[str] = [""] * n  # move: target province ("" for other orders)
         self.support_dst: list[str | None] = [None] * n  # support: province supported into (None = hold)
         self.target: list[int] = [-1] * n  # support / convoy: index of the unit named
         self.via = [False] * n  # move goes by convoy
@@ -106,6 +106,7 @@ class MovementResolver:
         self.sups: list[list[int]] = [[] for _ in range(n)]  # supports matching this unit's order
         self.matched = [False] * n  # support / convoy order matches what the named unit does
         self.convoy_fleets: list[set[str] | None] = [None] * n  # move: seas of fleets convoying it
+        self.moves: dict[int, Move] = {}  # the move orders, by unit
         self.moves_into: dict[str, list[int]] = {}
         self.broken_by_paradox = [False] * n  # move whose convoy failed by the Szykman rule
         self.result = [False] * n
@@ -126,12 +127,13 @@ class MovementResolver:
         support_dst = self.support_dst
         moves_into = self.moves_into
         province_at = self.game_map.province_at  # the orders are legal: every place is on the map
-        supports: list[int] = []
-        convoys: list[int] = []
+        moves = self.moves
+        supports: list[tuple[int, SupportMove | SupportHold]] = []
+        convoys: list[tuple[int, Convoy]] = []
         for i, order in enumerate(self.orders):
-            cls = type(order)
-            if cls is Move:
+            if type(order) is Move:
                 kind[i] = MOVE
+                moves[i] = order
                 dst = province_at[order.dest]
                 dst_of[i] = dst
                 movers = moves_into.get(dst)
@@ -139,38 +141,36 @@ class MovementResolver:
                     moves_into[dst] = [i]
                 else:
                     movers.append(i)
-            elif cls is SupportMove or cls is SupportHold:
+            elif type(order) is SupportMove or type(order) is SupportHold:
                 j = occ.get(order.supported.province, -1)
                 if j >= 0:
                     kind[i] = SUPPORT
                     target[i] = j
-                    supports.append(i)
-                    if cls is SupportMove:
+                    supports.append((i, order))
+                    if type(order) is SupportMove:
                         support_dst[i] = province_at[order.dest]
-            elif cls is Convoy:
+            elif type(order) is Convoy:
                 j = occ.get(order.convoyed.province, -1)
                 if j >= 0:
                     kind[i] = CONVOY
                     target[i] = j
-                    convoys.append(i)
+                    convoys.append((i, order))
         # supports and convoys that match what the named unit does
-        orders = self.orders
-        for i in supports:
+        for i, support in supports:
             j = target[i]
-            sdst = support_dst[i]
-            if sdst is None:
-                ok = kind[j] != MOVE
-            else:
-                ok = kind[j] == MOVE and dst_of[j] == sdst
+            if type(support) is SupportMove:
+                ok = kind[j] == MOVE and dst_of[j] == support_dst[i]
                 if ok:
-                    want = coast_of(orders[i].dest)
-                    ok = want is None or (have := coast_of(orders[j].dest)) is None or want == have
+                    want = coast_of(support.dest)
+                    ok = want is None or (have := coast_of(moves[j].dest)) is None or want == have
+            else:
+                ok = kind[j] != MOVE
             if ok:
                 self.matched[i] = True
                 self.sups[j].append(i)
-        for i in convoys:
+        for i, convoy in convoys:
             j = target[i]
-            if kind[j] == MOVE and dst_of[j] == province_at[orders[i].dest] and self.units[j].type == "A":
+            if kind[j] == MOVE and dst_of[j] == province_at[convoy.dest] and self.units[j].type == "A":
                 self.matched[i] = True
                 fleets = self.convoy_fleets[j]
                 if fleets is None:
@@ -185,11 +185,11 @@ class MovementResolver:
         for i in movers:
             if self.units[i].type != "A":
                 continue
-            if orders[i].via_convoy or dst_of[i] not in army_adj[prov[i]]:
+            if moves[i].via_convoy or dst_of[i] not in army_adj[prov[i]]:
                 via[i] = True
-            elif self.convoy_fleets[i]:
+            elif fleets := self.convoy_fleets[i]:
                 me = power[i]
-                via[i] = any(power[occ[sea]] == me for sea in self.convoy_fleets[i])
+                via[i] = any(power[occ[sea]] == me for sea in fleets)
         opp = self.opp
         for i in movers:
             if via[i]:
@@ -200,7 +200,7 @@ class MovementResolver:
         # The easy majority: a support or a convoy that nobody attacks is given; no need to ask later.
         state = self.state
         result = self.result
-        for i in (*supports, *convoys):
+        for i, _ in (*supports, *convoys):
             if prov[i] not in moves_into:
                 state[i] = _RESOLVED
                 result[i] = True

@@ -17,8 +17,8 @@ from bot import DiplomacyBot
 from config import Settings
 from db.models import PhaseRecord
 from gm.clock import utcnow
-from gm.games import get_game
-from gm.lookup import latest_phase
+from gm.reading.lookup import latest_phase
+from gm.setup.games import get_game
 from tests.e2e.fakediscord import (
     Channel,
     FakeDiscord,
@@ -188,7 +188,7 @@ def seats_from_welcomes(fake: FakeDiscord, table: Table, game_id: int) -> dict[i
 
 async def deadline_passes(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) -> None:
     """Time travel: the open phase's deadline is now. The real deadline job closes it."""
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         phase = await latest_phase(session, game_id)
         assert phase is not None and phase.status == "open"
         record = await session.get(PhaseRecord, phase.id)
@@ -200,7 +200,7 @@ async def deadline_passes(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) ->
 
 
 async def current_phase(bot: DiplomacyBot, game_id: int) -> PhaseRecord:
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         phase = await latest_phase(session, game_id)
         assert phase is not None
         return phase
@@ -296,7 +296,7 @@ async def whole_answer(fake: FakeDiscord, handle: InteractionHandle, until: str 
 async def edit_board(bot: DiplomacyBot, game_id: int, change: Callable[[dict], None]) -> None:
     """Set up a position for a test: ``change`` edits the open phase's board (engine JSON) in place,
     as if the game had got there (an elimination takes years to play)."""
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         phase = await latest_phase(session, game_id)
         assert phase is not None and phase.status == "open"
         record = await session.get(PhaseRecord, phase.id)
@@ -309,7 +309,7 @@ async def edit_board(bot: DiplomacyBot, game_id: int, change: Callable[[dict], N
 
 async def game_channel_of(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) -> Channel:
     """The public channel of a game, as the bot recorded it."""
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         game = await get_game(session, game_id)
     assert game.game_channel_id is not None
     return fake.world.channel(game.game_channel_id)

@@ -35,12 +35,12 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-import gm.lifecycle
-import gm.outbox
+import gm.phases.closer
 from bot import DiplomacyBot
 from config import Settings, configure_logging
-from gm.lifecycle import CloseHooks, PhaseCloser
-from gm.scheduler import GameScheduler
+from gm.delivery import outbox
+from gm.delivery.scheduler import GameScheduler
+from gm.phases.closer import CloseHooks, PhaseCloser
 
 POINTS = (
     "claimed",
@@ -105,10 +105,10 @@ def install(bot: DiplomacyBot, plan: KillPlan, outbox_every: float) -> None:
     PhaseCloser._write = after(  # type: ignore[method-assign]
         plan, "closed", PhaseCloser._write, when=lambda v: v.closed, detail=lambda v: v.phase_id
     )
-    gm.outbox._claim_batch = after(plan, "outbox_claimed", gm.outbox._claim_batch, when=bool)  # type: ignore[assignment]
-    gm.outbox._mark_retry = after(plan, "retry_marked", gm.outbox._mark_retry, when=lambda v: True)  # type: ignore[assignment]
+    outbox._claim_batch = after(plan, "outbox_claimed", outbox._claim_batch, when=bool)  # type: ignore[assignment]
+    outbox._mark_retry = after(plan, "retry_marked", outbox._mark_retry, when=lambda v: True)  # type: ignore[assignment]
 
-    run_off_loop = gm.lifecycle.run_off_loop
+    run_off_loop = gm.phases.closer.run_off_loop
 
     async def adjudicating(executor: Any, work: Any, request: Any) -> Any:
         future = asyncio.ensure_future(run_off_loop(executor, work, request))
@@ -116,16 +116,16 @@ def install(bot: DiplomacyBot, plan: KillPlan, outbox_every: float) -> None:
         plan.reached("adjudicating")
         return await future
 
-    gm.lifecycle.run_off_loop = adjudicating  # type: ignore[assignment]
+    gm.phases.closer.run_off_loop = adjudicating  # type: ignore[assignment]
 
-    record_part = gm.outbox._record_part
+    record_part = outbox._record_part
 
     async def recorded(*args: Any) -> None:
         plan.reached("part_accepted")
         await record_part(*args)
         plan.reached("part_recorded")
 
-    gm.outbox._record_part = recorded  # type: ignore[assignment]
+    outbox._record_part = recorded  # type: ignore[assignment]
 
     async def before_commit(phase_id: int) -> None:
         plan.reached("before_commit", phase_id)

@@ -12,10 +12,10 @@ from sqlmodel import col, select
 from bot import DiplomacyBot
 from db.models import OutboxEntry
 from gm.clock import utcnow
-from gm.games import get_game
-from gm.outbox import Target, deliver_pending, enqueue
-from gm.reminders import queue_reminders
-from gm.views import GameInfo
+from gm.delivery.outbox import Target, deliver_pending, enqueue
+from gm.ordering.reminders import queue_reminders
+from gm.reading.info import GameInfo
+from gm.setup.games import get_game
 from tests.e2e.bot_helpers import (
     ask,
     bot_messages,
@@ -58,7 +58,7 @@ async def test_closed_dms_fall_back_to_the_private_channel(fake: FakeDiscord, tm
         ordered = table.player("ENGLAND") if power != "ENGLAND" else table.player("FRANCE")
         await ask(fake, ordered, "order", channel=table.general, text=_all_orders(table.power_of[ordered.id]))
         phase = await current_phase(bot, game_id)
-        async with bot.services.sessions() as session:
+        async with bot.services.gamemaster.sessions() as session:
             reminded = await queue_reminders(session, phase.id, 1.0)
         await settle(bot, fake)
         assert sorted(reminded) == sorted(u.id for u in table.players if u.id != ordered.id)
@@ -90,7 +90,7 @@ async def test_rate_limits_and_server_errors_are_retried_and_posted_once(
         sender = bot.services.gamemaster.sender
         assert sender is not None
         later = await deliver_pending(
-            bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
+            bot.services.gamemaster.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
         )
         await fake.flush()
         assert later.sent >= 2 and later.failed == 0
@@ -116,10 +116,11 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
         await fake.set_overwrite(game_channel, fake.world.bot, allow=Permission.VIEW_CHANNEL)
         sender = bot.services.gamemaster.sender
         assert sender is not None
-        await deliver_pending(bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5))
+        later = lambda: utcnow() + timedelta(minutes=5)  # noqa: E731
+        await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
         await fake.flush()
         assert len(results_posts(fake, game_channel, "Spring 1901 Movement")) == 1
-        async with bot.services.sessions() as session:
+        async with bot.services.gamemaster.sessions() as session:
             failed = (
                 await session.exec(select(OutboxEntry).where(col(OutboxEntry.failed_at).is_not(None)))
             ).all()
@@ -128,7 +129,7 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
 
 
 async def _game(bot: DiplomacyBot, game_id: int) -> GameInfo:
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         return await get_game(session, game_id)
 
 
@@ -148,7 +149,7 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
         sender = bot.services.gamemaster.sender
         assert sender is not None
         report = await deliver_pending(
-            bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
+            bot.services.gamemaster.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
         )
         await fake.flush()
         assert report.sent == 1 and report.failed == 0
@@ -157,7 +158,7 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
         assert posted[0].embeds and posted[1].content.startswith(
             "**Orders and results, Spring 1901 Movement**"
         )
-        async with bot.services.sessions() as session:
+        async with bot.services.gamemaster.sessions() as session:
             row = (
                 await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "long-results"))
             ).one()
@@ -167,7 +168,7 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
 
 async def _long_results(bot: DiplomacyBot, game_id: int, key: str) -> None:
     entry = {"status": "failed", "order": "A PAR - BUR", "input": "A Par-Bur", "reason": "bounced " * 6}
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         enqueue(
             session,
             game_id=game_id,
@@ -201,7 +202,7 @@ async def test_parts_posted_before_a_long_failure_are_never_posted_again(
         sender = bot.services.gamemaster.sender
         assert sender is not None
         later = lambda: utcnow() + timedelta(minutes=10)  # noqa: E731
-        report = await deliver_pending(bot.services.sessions, sender, clock=later)
+        report = await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
         await fake.flush()
         assert report.sent == 1
         assert len(bot_messages(fake, channel)) == before + 3, "each part once, although the nonces expired"
@@ -210,12 +211,12 @@ async def test_parts_posted_before_a_long_failure_are_never_posted_again(
         await _long_results(bot, game_id, "mark-lost")
         await bot.services.gamemaster.deliver()
         posted = len(bot_messages(fake, channel))
-        async with bot.services.sessions() as session:
+        async with bot.services.gamemaster.sessions() as session:
             row = (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "mark-lost"))).one()
             row.sent_at, row.sent_messages, row.attempts = None, None, 1
             row.created_at = utcnow() - timedelta(minutes=10)
             await session.commit()
-        await deliver_pending(bot.services.sessions, sender, clock=later)
+        await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
         await fake.flush()
         assert len(bot_messages(fake, channel)) == posted, "nothing posted twice"
     assert fake.unknown_calls == [] and fake.internal_errors == []
@@ -231,7 +232,7 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
         slow = fake.world.channels[(await _game(bot, first)).game_channel_id]
         fast = fake.world.channels[(await _game(bot, second)).game_channel_id]
         fake.inject_fault(f"POST /channels/{slow.id}/messages", 429, retry_after=150)
-        async with bot.services.sessions() as session:
+        async with bot.services.gamemaster.sessions() as session:
             for game_id in (first, second):
                 enqueue(
                     session,
@@ -251,7 +252,8 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
         assert not any("News of game" in embed_text(m) for m in bot_messages(fake, slow))
         sender = bot.services.gamemaster.sender
         assert sender is not None
-        await deliver_pending(bot.services.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5))
+        later = lambda: utcnow() + timedelta(minutes=5)  # noqa: E731
+        await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
         await fake.flush()
         assert len([m for m in bot_messages(fake, slow) if "News of game" in embed_text(m)]) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
@@ -306,17 +308,17 @@ async def test_a_post_discord_took_just_before_a_crash_is_not_repeated_by_a_late
             raise Killed
 
         with monkeypatch.context() as patch:
-            patch.setattr("gm.outbox._record_part", dies)
+            patch.setattr("gm.delivery.outbox._record_part", dies)
             with pytest.raises(Killed):
                 await bot.services.gamemaster.deliver()
         await fake.flush()
         assert len(bot_messages(fake, channel)) == before + 1, "Discord took part 1"
     fake.forget_nonces()
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         row = (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "cut-short"))).one()
         row.created_at -= timedelta(minutes=10)
         await session.commit()
-    monkeypatch.setattr("gm.outbox.INSTANCE", "0new0000")  # the next start is another process
+    monkeypatch.setattr("gm.delivery.outbox.INSTANCE", "0new0000")  # the next start is another process
     async with running(fake, tmp_path) as bot:
         await settle(bot, fake)
         posted = bot_messages(fake, channel)[before:]
@@ -341,7 +343,7 @@ async def test_a_short_rate_limit_on_one_channel_does_not_hold_up_another_game(
         slow = fake.world.channels[(await _game(bot, first)).game_channel_id]
         fast = fake.world.channels[(await _game(bot, second)).game_channel_id]
         fake.inject_fault(f"POST /channels/{slow.id}/messages", 429, retry_after=3.0)
-        async with bot.services.sessions() as session:
+        async with bot.services.gamemaster.sessions() as session:
             for game_id in (first, second):  # the slow game's news is older: it goes first
                 enqueue(
                     session,

@@ -1,13 +1,13 @@
-"""The final post as Discord will get it (cogs.announce): what happens when the pictures are too big
+"""The final post as Discord will get it (cogs.messages.render): what happens when the pictures are too big
 for Discord's upload limits, and a long game's table of centers. Formatting only: no fake needed."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cogs.announce import render
-from cogs.finalpost import FILE_LIMIT
-from gm.outbox import Attachment, OutboxMessage
+from cogs.messages.final_post import FILE_LIMIT
+from cogs.messages.render import render
+from gm.delivery.outbox import Attachment, OutboxMessage
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 

@@ -50,14 +50,14 @@ from typing import Any
 import pytest
 from sqlmodel import col, select, update
 
-from cogs.announce import render
+from cogs.messages.render import render
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.models import Game, GameStatus, OutboxEntry, PhaseRecord, PhaseStatus
 from engine import Board, legal_orders
-from gm.announcements import long_name
+from engine.variants import game_map
 from gm.clock import utcnow
-from gm.outbox import OutboxMessage
-from gm.variants import game_map
+from gm.delivery.outbox import OutboxMessage
+from gm.messages.words import long_name
 from tests.e2e.bot_helpers import (
     MODERATOR_ROLE,
     Table,

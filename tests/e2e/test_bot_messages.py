@@ -8,8 +8,8 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from cogs.game import moderation_lines
-from gm.status import LogLine
+from cogs.commands.game import moderation_lines
+from gm.reading.status import LogLine
 from tests.e2e.bot_helpers import (
     ask,
     bot_messages,

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot import DiplomacyBot
 from db.models import PhaseRecord
 from gm.clock import utcnow
-from gm.games import get_game
+from gm.setup.games import get_game
 from tests.e2e.bot_helpers import (
     Table,
     ask,
@@ -171,7 +171,7 @@ async def test_buttons_forms_and_deadlines_survive_a_restart(fake: FakeDiscord, 
         assert "✅ `A MUN - RUH`" in answer.content
         phase = await current_phase(bot, game_id)
     # The deadline passes while the bot is offline; at start-up it closes the phase and posts.
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         record = await session.get(PhaseRecord, phase.id)
         assert record is not None
         record.deadline = utcnow() - timedelta(minutes=1)
@@ -195,6 +195,6 @@ async def join_everyone_else(fake: FakeDiscord, table: Table, game_id: int) -> N
 
 
 async def _powers(bot: DiplomacyBot, game_id: int) -> dict[int, str]:
-    async with bot.services.sessions() as session:
+    async with bot.services.gamemaster.sessions() as session:
         game = await get_game(session, game_id)
     return {user: power for power, user in game.powers.items() if user is not None}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import bot
-from cogs.spaces import BOT_PERMISSIONS
+from cogs.places.spaces import BOT_PERMISSIONS
 from config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.announce import orders_lines
+from cogs.messages.render import orders_lines
 
 
 def test_default_lines_say_whether_an_order_was_given_and_never_repeat_the_reason() -> None:
@@ -33,6 +33,4 @@ def test_default_lines_say_whether_an_order_was_given_and_never_repeat_the_reaso
     assert "▫️ `A PAR H` (no valid order)" in lines
     assert "▫️ `A MUN H` (no order given)" in lines
     assert "❌ `A KIE H`: no order: dislodged by A HOL - KIE (2 vs 1)" in lines
-    assert (
-        "⚠️ `A PAR - MUN`: A PAR cannot reach Munich (MUN); treated as a hold (typed: A Par-Mun)" in lines
-    )
+    assert "⚠️ `A PAR - MUN`: A PAR cannot reach Munich (MUN); treated as a hold (typed: A Par-Mun)" in lines

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import adjudicate, legal_orders
+from engine import adjudicate, initial_board, legal_orders
 from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
 from engine.adjudicator.convoys import (
     BoardConvoys,
@@ -47,7 +47,6 @@ from engine.orders import (
 )
 from engine.parser import parse_order
 from engine.validation import read_order, validate_order
-from engine.variants import initial_board
 from tests.engine.test_adjudicate_properties import random_order, random_position
 
 GM = load_map("standard")

@@ -1,6 +1,6 @@
 """Facts of the Standard board, from the 2000 rulebook (seeds/000_*.txt) and the board itself.
 
-If one of these fails, data/standard.json says something the printed board does not.
+If one of these fails, data/variants/standard/map.json says something the printed board does not.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def test_adjacency_is_symmetric(game_map: GameMap) -> None:
 
 
 def test_data_file_lists_each_border_once_between_known_places(game_map: GameMap) -> None:
-    raw = json.loads((DATA_DIR / "standard.json").read_text(encoding="utf-8"))
+    raw = json.loads((DATA_DIR / "variants" / "standard" / "map.json").read_text(encoding="utf-8"))
     for key, known in (("army_adjacency", set(game_map.provinces)), ("fleet_adjacency", game_map.locations)):
         pairs = [tuple(p) for p in raw[key]]
         assert all(a in known and b in known and a != b for a, b in pairs), key

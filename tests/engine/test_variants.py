@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from engine import Board, BoardError, adjudicate, adjudicate_json, load_map, read_order
+from engine import Board, BoardError, adjudicate, adjudicate_json, initial_board, load_map, read_order
 from engine.__main__ import adjudicate_command
 from engine.errors import InvalidOrder
-from engine.variants import VARIANTS, initial_board
+from engine.variants import VARIANTS
 
 NEUTRAL_ITALY = "Italy is neutral until Spring 1915: its territory cannot be entered"
 ITALIAN_TERRITORY = {"VEN", "ROM", "NAP", "TUS", "PIE", "APU"}
@@ -40,8 +40,11 @@ def refusal(board: Board, power: str, text: str) -> InvalidOrder:
 # --- the opening position ---------------------------------------------------------------------------
 
 
-def test_the_engine_knows_the_standard_and_the_1914_variants() -> None:
-    assert set(VARIANTS) == {"standard", "ww1914"}
+def test_the_engine_knows_every_variant_folder() -> None:
+    assert {"standard", "ww1914", "fleetrome", "modern", "youngstown", "ancmed", "1900", "chaos"} <= set(
+        VARIANTS
+    )
+    assert VARIANTS["ww1914"].map_name == "standard" and VARIANTS["chaos"].geometry_name == "standard"
 
 
 def test_the_1914_game_opens_in_spring_1914_on_the_standard_position() -> None:
@@ -213,16 +216,18 @@ def test_an_explicit_victory_target_still_overrides_the_variant() -> None:
 
 # --- the variant in the JSON contract ----------------------------------------------------------------
 
-UNKNOWN = "unknown variant 'x'; known: standard, ww1914"
+def unknown() -> str:
+    """The refusal of variant 'x', naming every variant known now (tests may register more)."""
+    return "unknown variant 'x'; known: " + ", ".join(VARIANTS)
 
 
 def test_an_unknown_variant_is_a_clear_error() -> None:
     with pytest.raises(BoardError) as caught:
         Board.from_json({"variant": "x", "phase": "S1901M"})
-    assert str(caught.value) == UNKNOWN
+    assert str(caught.value) == unknown()
     with pytest.raises(BoardError) as caught:
         adjudicate_json({"variant": "x", "phase": "S1901M", "units": {}, "orders": {}})
-    assert str(caught.value) == UNKNOWN
+    assert str(caught.value) == unknown()
     with pytest.raises(ValueError, match="unknown variant 'x'"):
         initial_board("x")
 
@@ -231,7 +236,7 @@ def test_the_command_line_reports_an_unknown_variant_as_an_error_object() -> Non
     out = io.StringIO()
     status = adjudicate_command(io.StringIO(json.dumps({"variant": "x", "phase": "S1901M"})), out, None)
     assert status == 1
-    assert UNKNOWN in json.loads(out.getvalue())["error"]
+    assert unknown() in json.loads(out.getvalue())["error"]
 
 
 def test_a_board_keeps_its_variant_through_json() -> None:

@@ -13,11 +13,12 @@ from sqlmodel import col, select
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
 from db.models import Game, OutboxEntry, PhaseRecord, Player
-from gm import games, orders
-from gm.lifecycle import CloseOutcome, PhaseCloser
-from gm.lookup import latest_phase
-from gm.settings import GameSettings
-from gm.views import GameInfo
+from gm.ordering import submission as orders
+from gm.phases.closer import CloseOutcome, PhaseCloser
+from gm.reading.info import GameInfo
+from gm.reading.lookup import latest_phase
+from gm.setup import games
+from gm.setup.settings import GameSettings
 from tests.pg import database_url, postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now" (in the past: deadlines from it are overdue)

@@ -11,7 +11,7 @@ import os
 import sys
 
 from db.database import make_engine, make_session_factory
-from gm.lifecycle import CloseHooks, PhaseCloser
+from gm.phases.closer import CloseHooks, PhaseCloser
 
 CRASH_EXIT_CODE = 17
 

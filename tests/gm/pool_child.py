@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from gm.pool import WorkerPool
+from gm.delivery.pool import WorkerPool
 
 
 def warm(_: int) -> int:

@@ -15,13 +15,14 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
-from gm import moderation, orders
 from gm.clock import utcnow
+from gm.delivery.scheduler import LEASE, retry_job_id
 from gm.errors import WrongGameState
-from gm.lifecycle import CloseHooks, PhaseCloser
-from gm.runtime import Gamemaster
-from gm.scheduler import LEASE, retry_job_id
-from gm.worker import close_work
+from gm.facade import Gamemaster
+from gm.moderation import actions as moderation
+from gm.ordering import submission as orders
+from gm.phases.closer import CloseHooks, PhaseCloser
+from gm.phases.worker import close_work
 from tests.gm.conftest import player_of
 from tests.gm.test_gm_outbox import RecordingSender
 from tests.gm.test_gm_scheduler import gamemaster, start_now

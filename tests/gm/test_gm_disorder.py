@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from db.database import SessionFactory
 from db.models import PhaseRecord
-from gm import orders
-from gm.settings import GameSettings
+from gm.ordering import submission as orders
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     close,
@@ -43,7 +43,8 @@ async def test_two_missed_movement_phases_put_a_player_in_civil_disorder_and_ale
     assert (
         alert.payload["title"] == "Austria, England, Germany, Italy, Russia and Turkey are in civil disorder"
     )
-    assert f"<@{italy}> sent no orders for Italy for 2 movement phases in a row." in alert.payload["lines"]
+    why = f"[[user:{italy}]] sent no orders for Italy for 2 movement phases in a row."
+    assert why in alert.payload["lines"]
     # ... and each of them is told by direct message, without a call to the moderators.
     dms = {m.target_user_id: m for m in said if m.target_kind == "user"}
     absent = {player_of(started, p) for p in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}

@@ -11,14 +11,17 @@ from sqlmodel import select
 from db.database import SessionFactory
 from db.models import PhaseMap
 from engine import Board
-from gm import archive, moderation, orders, votes
-from gm.export import export_game
-from gm.games import set_game_channels
-from gm.moderation import Actor
-from gm.outbox import deliver_pending
-from gm.runtime import Gamemaster
-from gm.settings import GameSettings
-from gm.status import game_status
+from gm.delivery.outbox import deliver_pending
+from gm.endings import final_post as archive
+from gm.endings import votes
+from gm.facade import Gamemaster
+from gm.moderation import actions as moderation
+from gm.moderation.actions import Actor
+from gm.ordering import submission as orders
+from gm.reading.export import export_game
+from gm.reading.status import game_status
+from gm.setup.games import set_game_channels
+from gm.setup.settings import GameSettings
 from render.animation import make_gif
 from tests.gm.conftest import (
     T0,

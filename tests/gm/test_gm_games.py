@@ -10,7 +10,6 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import Game, GameLogEntry, OutboxEntry, PhaseRecord, Player, PowerAssignment
-from gm import games, moderation
 from gm.errors import (
     AlreadyJoined,
     GameAlreadyStarted,
@@ -22,8 +21,10 @@ from gm.errors import (
     UnknownGame,
     WrongPlayerCount,
 )
-from gm.settings import GameSettings
-from gm.views import GameInfo
+from gm.moderation import actions as moderation
+from gm.reading.info import GameInfo
+from gm.setup import games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import CREATOR, GUILD, T0, make_game, make_started_game, user
 
 POWERS = {"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"}

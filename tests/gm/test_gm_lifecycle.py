@@ -9,11 +9,11 @@ from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import Game, OrderRecord, OutboxEntry, PhaseMap, PhaseRecord, Player
-from gm import orders
 from gm.errors import OrdersClosed
-from gm.lifecycle import CloseFailed, CloseHooks
-from gm.settings import GameSettings
-from gm.worker import close_work
+from gm.ordering import submission as orders
+from gm.phases.closer import CloseFailed, CloseHooks
+from gm.phases.worker import close_work
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     current_phase,

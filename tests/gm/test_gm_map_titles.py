@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import gm.worker
+import gm.phases.worker
 from db.database import SessionFactory
 from render import RenderOptions
 from tests.gm.conftest import (
@@ -27,7 +27,7 @@ from tests.gm.conftest import (
 def titles(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None, bool]]:
     """(board's phase, title given, chips of builds shown) of every map gm renders."""
     seen: list[tuple[str, str | None, bool]] = []
-    real = gm.worker.render_map
+    real = gm.phases.worker.render_map
 
     def spy(
         board: Any, orders: Any = None, results: Any = None, options: RenderOptions | None = None
@@ -41,7 +41,7 @@ def titles(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None, bool]
         )
         return real(board, orders, results, options)
 
-    monkeypatch.setattr(gm.worker, "render_map", spy)
+    monkeypatch.setattr(gm.phases.worker, "render_map", spy)
     return seen
 
 

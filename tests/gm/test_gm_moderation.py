@@ -9,13 +9,15 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment, ReadyFlag
-from gm import moderation, orders, rollback
 from gm.errors import AlreadyJoined, GameOver, NotAllowed, NotAPlayer, WrongGameState
-from gm.games import leave_game, set_game_channels
-from gm.moderation import Actor
-from gm.runtime import Gamemaster
-from gm.settings import GameSettings
-from gm.status import game_status
+from gm.facade import Gamemaster
+from gm.moderation import actions as moderation
+from gm.moderation import rollback
+from gm.moderation.actions import Actor
+from gm.ordering import submission as orders
+from gm.reading.status import game_status
+from gm.setup.games import leave_game, set_game_channels
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,

@@ -9,7 +9,6 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import OrderRecord, OrderSubmission, PlayerStatus
-from gm import games, orders
 from gm.errors import (
     GameNotStarted,
     GameOver,
@@ -19,7 +18,9 @@ from gm.errors import (
     OrdersClosed,
     UnknownGame,
 )
-from gm.settings import GameSettings
+from gm.ordering import submission as orders
+from gm.setup import games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,
@@ -308,7 +309,7 @@ async def test_orders_sent_just_after_a_close_say_that_they_are_for_the_new_phas
     assert late.view.phase.name == "F1901M"
     assert late.new_phase_notice == (
         "Spring 1901 Movement closed 12 seconds ago: these orders are for Fall 1901 Movement. "
-        "Check the new position (/map)."
+        "Check the new position ([[cmd:map]])."
     )
     later = await submit(sessions, started, "FRANCE", "A Mar H", now=T0 + timedelta(minutes=4))
     assert later.new_phase_notice is None

@@ -13,9 +13,8 @@ from sqlmodel import select
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
 from db.models import OutboxEntry
-from gm import games
 from gm.clock import utcnow
-from gm.outbox import (
+from gm.delivery.outbox import (
     OutboxMessage,
     PermanentSendError,
     RetriableSendError,
@@ -24,6 +23,7 @@ from gm.outbox import (
     enqueue,
     release_stale_claims,
 )
+from gm.setup import games
 from tests.gm.conftest import T0, make_started_game
 
 
@@ -262,7 +262,7 @@ async def test_a_send_cut_short_by_a_crash_counts_as_tried_after_a_restart(
 
     later = Clock(T0 + timedelta(minutes=10))
     if comeback == "restart":  # a new process: it takes back the dead one's claim at once
-        monkeypatch.setattr("gm.outbox.INSTANCE", "0new0000")
+        monkeypatch.setattr("gm.delivery.outbox.INSTANCE", "0new0000")
         assert await release_stale_claims(sessions) == 1
     sender = RecordingSender()
     report = await deliver_pending(sessions, sender, clock=later)

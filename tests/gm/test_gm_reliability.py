@@ -18,13 +18,14 @@ from sqlmodel import select
 
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.models import OrderRecord, OutboxEntry, PhaseRecord
-from gm import moderation, votes
 from gm.clock import utcnow
+from gm.delivery.pool import WorkerPool
+from gm.endings import votes
 from gm.errors import GameError, OrdersClosed
-from gm.pool import WorkerPool
-from gm.rollback import rollback_last_phase
-from gm.runtime import Gamemaster
-from gm.worker import close_work
+from gm.facade import Gamemaster
+from gm.moderation import actions as moderation
+from gm.moderation.rollback import rollback_last_phase
+from gm.phases.worker import close_work
 from tests.gm.conftest import T0, close, make_closer, make_started_game, player_of, submit, user
 from tests.gm.crash_child import CRASH_EXIT_CODE
 from tests.gm.test_gm_outbox import RecordingSender

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.results import change_lines, changes
+from gm.phases.results import change_lines, changes
 
 
 def test_captures_are_grouped_by_power_and_dislodgements_say_where_to_go() -> None:

@@ -9,12 +9,13 @@ from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import OrderRecord, OutboxEntry, PhaseMap, PhaseRecord
-from gm import moderation, orders
 from gm.errors import GameOver, NotAllowed, NothingToRollBack
-from gm.moderation import Actor
-from gm.rollback import plan_rollback, rollback_last_phase
-from gm.runtime import Gamemaster
-from gm.settings import GameSettings
+from gm.facade import Gamemaster
+from gm.moderation import actions as moderation
+from gm.moderation.actions import Actor
+from gm.moderation.rollback import plan_rollback, rollback_last_phase
+from gm.ordering import submission as orders
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     close,

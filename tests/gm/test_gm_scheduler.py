@@ -12,15 +12,16 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
-from gm import games, orders
 from gm.clock import utcnow
-from gm.lifecycle import CloseHooks, PhaseCloser
-from gm.outbox import Target
-from gm.reminders import queue_reminders
-from gm.runtime import Gamemaster
-from gm.scheduler import GameScheduler
-from gm.settings import GameSettings
-from gm.worker import close_work
+from gm.delivery.outbox import Target
+from gm.delivery.scheduler import GameScheduler
+from gm.facade import Gamemaster
+from gm.ordering import submission as orders
+from gm.ordering.reminders import queue_reminders
+from gm.phases.closer import CloseHooks, PhaseCloser
+from gm.phases.worker import close_work
+from gm.setup import games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import CREATOR, T0, current_phase, make_game, make_started_game, player_of, submit
 from tests.gm.test_gm_outbox import RecordingSender, queue
 
@@ -311,7 +312,7 @@ async def test_reminders_due_within_a_minute_of_the_opening_are_not_scheduled(
 
 
 def test_reminders_are_scaled_to_the_phase_length() -> None:
-    from gm.settings import effective_reminders
+    from gm.setup.settings import effective_reminders
 
     assert effective_reminders((24.0, 1.0), 24 * 60) == (1.0,), "a day's phase: the 24 h one could never come"
     assert effective_reminders((24.0, 1.0), 48 * 60) == (24.0, 1.0)
@@ -339,7 +340,7 @@ async def test_a_skipped_run_of_the_outbox_job_is_logged_with_the_backlog(
 ) -> None:
     """A delivery that outlasts the job's interval (a long rate limit) makes APScheduler skip the next
     runs; our own log says so, with how many messages wait."""
-    caplog.set_level(logging.INFO, logger="gm.scheduler")
+    caplog.set_level(logging.INFO, logger="gm.delivery.scheduler")
     await queue(sessions, None, Target.user(77), 3, "waiting")
     stuck = asyncio.Event()
     runs = 0
@@ -365,7 +366,7 @@ async def test_a_skipped_run_of_the_outbox_job_is_logged_with_the_backlog(
         await scheduler.shutdown()
     skipped = [r for r in caplog.records if "outbox delivery was skipped" in r.getMessage()]
     assert skipped, "no word of the skipped run in our log"
-    assert skipped[0].levelno == logging.INFO and skipped[0].name == "gm.scheduler"
+    assert skipped[0].levelno == logging.INFO and skipped[0].name == "gm.delivery.scheduler"
     assert "is still sending; 3 messages wait" in skipped[0].getMessage()
     assert "running for" in skipped[0].getMessage()
     assert runs == 1 and scheduler.outbox_skipped >= 1

@@ -4,7 +4,7 @@ centers, then what it must order, in every phase type (plain facts of the board,
 from __future__ import annotations
 
 from engine import Board
-from gm.results import opened_payloads
+from gm.phases.results import opened_payloads
 
 
 def calls(board: dict, before: dict | None, adjustments: dict | None = None) -> dict[str, list[str]]:

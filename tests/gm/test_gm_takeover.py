@@ -3,17 +3,19 @@ asks, when the game wants a moderator's approval), and every refusal leaves the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment
-from gm import takeover
 from gm.errors import AlreadyJoined, NotAllowed, WrongGameState
-from gm.games import leave_game
-from gm.moderation import Actor, set_civil_disorder
-from gm.settings import GameSettings
-from gm.status import game_status
+from gm.moderation import takeover
+from gm.moderation.actions import Actor, set_civil_disorder
+from gm.reading.status import game_status
+from gm.setup.games import leave_game
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,
@@ -66,7 +68,7 @@ async def test_a_player_who_leaves_opens_a_seat_that_a_newcomer_takes_over_with_
     [welcome] = [m for m in await messages(sessions, "welcome") if m.target_user_id == NEWCOMER]
     assert "You took over Italy" in welcome.payload["lines"][0]
     [announced] = await messages(sessions, "replaced")
-    assert f"<@{NEWCOMER}> takes over Italy, replacing <@{italy}>" in announced.payload["title"]
+    assert f"[[user:{NEWCOMER}]] takes over Italy, replacing [[user:{italy}]]" in announced.payload["title"]
     async with sessions() as s:
         view = await game_status(s, game_id)
     assert any("took over Italy" in line.text for line in view.moderation)
@@ -75,7 +77,9 @@ async def test_a_player_who_leaves_opens_a_seat_that_a_newcomer_takes_over_with_
     assert entry.actor_id == NEWCOMER and entry.detail["as"] == "player taking over an open seat"
 
     before = await snapshot(sessions, game_id)
-    with pytest.raises(WrongGameState, match=f"Italy is played by <@{NEWCOMER}>: the seat is not open"):
+    with pytest.raises(
+        WrongGameState, match=re.escape(f"Italy is played by [[user:{NEWCOMER}]]: the seat is not open")
+    ):
         async with sessions() as s:
             await takeover.take_over(s, game_id, OTHER, "ITALY", now=T0)
     assert await snapshot(sessions, game_id) == before

@@ -7,12 +7,15 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, PhaseRecord, PowerAssignment
-from gm import coin, configure, games, orders, reminders
+from engine.variants import CoinFlip, Variant, get_variant, register
 from gm.errors import InvalidSettings
-from gm.moderation import Actor
-from gm.rollback import rollback_last_phase
-from gm.settings import GameSettings
-from gm.variants import CoinFlip, Variant, engine_rules, get_variant, register
+from gm.moderation.actions import Actor
+from gm.moderation.rollback import rollback_last_phase
+from gm.ordering import reminders
+from gm.ordering import submission as orders
+from gm.phases import coin
+from gm.setup import configure, games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     GUILD,
@@ -162,7 +165,9 @@ async def test_three_players_hold_the_rulebooks_triples(sessions: SessionFactory
     assert sorted(welcome.payload["powers"]) == ["AUSTRIA", "ENGLAND", "GERMANY"]
 
 
-async def test_the_two_player_1914_game_waits_for_the_engine(sessions: SessionFactory) -> None:
+async def test_the_two_player_1914_game_and_a_variant_the_engine_cannot_play(
+    sessions: SessionFactory,
+) -> None:
     ww1 = get_variant("ww1914")
     assert ww1.player_counts == (2,) and ww1.target() == 24 and ww1.first_year() == 1914
     assert ww1.neutral_powers(2) == ("ITALY",)
@@ -171,36 +176,37 @@ async def test_the_two_player_1914_game_waits_for_the_engine(sessions: SessionFa
             await games.create_game(
                 s, guild_id=GUILD, creator_id=CREATOR, name="Two", settings=GameSettings(players=2), now=T0
             )
-    if engine_rules("ww1914") is None:
-        async with sessions() as s:
-            with pytest.raises(
-                InvalidSettings, match="cannot be played yet: the rules engine does not support it"
-            ):
-                await games.create_game(
-                    s,
-                    guild_id=GUILD,
-                    creator_id=CREATOR,
-                    name="Two",
-                    settings=GameSettings(players=2),
-                    variant="ww1914",
-                    now=T0,
-                )
-    else:  # the engine knows it now: the game opens in 1914, and Italy joins a side in 1915
-        started = await make_started_game(sessions, settings=GameSettings(players=2), variant="ww1914")
-        assert started.phase.name == "S1914M" and started.assignments["ITALY"] is None
-        report = await submit(sessions, started, "AUSTRIA", "A Vie-Tyr\nA Bud-Ser")
-        assert [line.accepted for line in report.lines] == [True, True]
+    unknown_rule = register(
+        Variant(name="test-teleport", title="Teleport", map_name="standard", rules={"teleport": True})
+    )
+    async with sessions() as s:
+        cannot = r"cannot be played yet: .* does not support its rules \(teleport\)"
+        with pytest.raises(InvalidSettings, match=cannot):
+            await games.create_game(
+                s,
+                guild_id=GUILD,
+                creator_id=CREATOR,
+                name="Far",
+                settings=GameSettings(players=7),
+                variant=unknown_rule.name,
+                now=T0,
+            )
+    # the game opens in 1914, and Italy joins a side in 1915
+    started = await make_started_game(sessions, settings=GameSettings(players=2), variant="ww1914")
+    assert started.phase.name == "S1914M" and started.assignments["ITALY"] is None
+    report = await submit(sessions, started, "AUSTRIA", "A Vie-Tyr\nA Bud-Ser")
+    assert [line.accepted for line in report.lines] == [True, True]
+    await close(sessions, started.game.id)
+    await close(sessions, started.game.id)
+    phase = await current_phase(sessions, started.game.id)
+    assert phase.name in ("W1914A", "S1915M")
+    (flip,) = await messages(sessions, "coin_flip")
+    winner = player_of(started, flip.payload["side"][0])
+    if phase.name == "W1914A":
         await close(sessions, started.game.id)
-        await close(sessions, started.game.id)
-        phase = await current_phase(sessions, started.game.id)
-        assert phase.name in ("W1914A", "S1915M")
-        (flip,) = await messages(sessions, "coin_flip")
-        winner = player_of(started, flip.payload["side"][0])
-        if phase.name == "W1914A":
-            await close(sessions, started.game.id)
-        async with sessions() as s:
-            view = await orders.my_orders(s, started.game.id, winner)
-        assert view.phase.name == "S1915M" and "ITALY" in [p.power for p in view.powers]
+    async with sessions() as s:
+        view = await orders.my_orders(s, started.game.id, winner)
+    assert view.phase.name == "S1915M" and "ITALY" in [p.power for p in view.powers]
 
 
 FLIP_TEST = register(

@@ -8,10 +8,11 @@ import json
 import pytest
 
 from db.database import SessionFactory
-from gm import games, votes
+from gm.endings import votes
 from gm.errors import GameError, NoOpenVote, NotAPlayer, NotAVoter, VoteAlreadyOpen
-from gm.settings import GameSettings
-from gm.status import game_status
+from gm.reading.status import game_status
+from gm.setup import games
+from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     close,

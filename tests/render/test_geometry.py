@@ -1,4 +1,5 @@
-"""The map geometry (data/geometry.json) against the map's rules (data/standard.json)."""
+"""The map geometry (data/variants/standard/geometry.json) against the map's rules
+(data/variants/standard/map.json)."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from PIL import ImageDraw
 
+from engine import initial_board
 from engine.board import Board
-from engine.variants import initial_board
 from render import RenderOptions, render_map
 from render.palette import DEFAULT
 from tests.render.pixels import count_near, draw, quiet_point, to_px, window

@@ -1,0 +1,1 @@
+"""The slash commands and direct messages, one cog per family."""

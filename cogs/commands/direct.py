@@ -1,0 +1,289 @@
+"""Orders in plain messages: direct messages to the bot (DMs need no message-content intent), and, in a
+player's own power channel, messages that mention the bot (a bot receives the content of messages that
+mention it).
+
+A player in one running game just writes their orders by DM. A player in several starts the message
+with a line naming the game (``game: 3`` or ``game: Friday game``); without it nothing is recorded and
+the answer lists their games. Every message gets an answer:
+- by DM, line by line; when that answer cannot be delivered (the player's DMs are closed), a notice in
+  their power channel says the orders arrived, without their text;
+- in the power channel, counts only: the moderators can read that channel, so no order text is
+  repeated there before the phase closes (the player's own message is theirs; the answer says how to
+  keep orders to themselves). The line-by-line answer goes by DM when it can;
+- anywhere else, where others read along, nothing is recorded and the answer says where orders go.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import timedelta
+
+import discord
+from discord.ext import commands
+
+from cogs.messages.render import HOW_TO_ORDER, HOW_TO_ORDER_HERE
+from cogs.shared import text
+from cogs.shared.base import GameCog
+from cogs.shared.replies import CRASH_TEXT, error_text
+from gm.errors import GameError, UnknownGame
+from gm.ordering.submission import SubmissionReport
+from gm.reading.info import GameInfo
+
+log = logging.getLogger(__name__)
+
+GAME_LINE = re.compile(r"^\s*(?:game\s*[:=]\s*|#)(?P<game>.+?)\s*$", re.IGNORECASE)
+PUBLIC_MENTION = (
+    "I do not read orders in server channels: everyone here can see them. Send them to me by direct "
+    "message, or with `/order` or `/orders edit` (only you see those). If your message held orders, "
+    "you may want to delete it."
+)
+PRIVATE_MENTION = (
+    "I do not read orders here: other people can read this channel (other players, or the moderators). "
+    "Send them with `/order` or `/orders edit` (only you see those), by direct message to me, or in "
+    "your own power's channel in a message that mentions me. If your message held orders, you may want "
+    "to delete it."
+)
+HELP_WORDS = {"help", "?", "hi", "hello", "orders"}
+READY_WORDS = {"ready", "done", "i am done", "i'm done", "im done", "i am ready", "i'm ready"}
+ONLY_COUNTS = "The moderators can read this channel, so I never repeat orders here before the phase closes."
+
+
+def split_game_line(content: str) -> tuple[str | None, str]:
+    """``("3", "A Par-Bur")`` for ``"game: 3\\nA Par-Bur"``; ``(None, content)`` without such a line."""
+    first, _, rest = content.strip().partition("\n")
+    match = GAME_LINE.match(first)
+    if match is None:
+        return None, content
+    return match["game"], rest
+
+
+def pick(games: list[GameInfo], wanted: str | None) -> GameInfo:
+    if wanted is not None:
+        key = wanted.strip().removeprefix("#").casefold()
+        for game in games:
+            if key == str(game.id) or key == game.name.casefold():
+                return game
+        raise UnknownGame(
+            f"You play in no running game called {wanted!r}.",
+            "Your games: " + ", ".join(f"#{g.id} {g.name}" for g in games) + ".",
+        )
+    if len(games) == 1:
+        return games[0]
+    if not games:
+        raise UnknownGame(
+            "You are not playing in any running game, so I have nothing to do with these orders.",
+            "Join a game with /game join in a server before it starts.",
+        )
+    listing = ", ".join(f"#{g.id} {g.name}" for g in games)
+    raise UnknownGame(
+        f"You play in {len(games)} games ({listing}), so I cannot tell which one these orders are for. "
+        "Nothing was recorded.",
+        f"Send them again with a first line naming the game, like: game: {games[0].id}",
+    )
+
+
+def without_mentions_of(user_id: int, content: str) -> str:
+    return re.sub(rf"<@!?{user_id}>", "", content).strip()
+
+
+def is_public(channel: discord.abc.Messageable, guild: discord.Guild) -> bool:
+    """Whether everyone on the server can read the channel (a private thread never)."""
+    if isinstance(channel, discord.Thread):
+        if channel.is_private():
+            return False
+        channel = channel.parent or channel
+    if isinstance(channel, discord.abc.GuildChannel):
+        return channel.permissions_for(guild.default_role).view_channel
+    return True
+
+
+MISSED_WHILE_OFFLINE = (
+    "I was offline when you sent me the message above, so I did not read it, and the game may have "
+    "moved on since. Please send your orders again now; `/orders show` lists the orders I have."
+)
+OFFLINE_LOOKBACK = timedelta(days=7)  # older unanswered messages are not worth a word any more
+
+
+class DirectMessages(GameCog):
+    caught_up = False  # this process has looked for direct messages sent while it was offline
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once per start (on_ready fires again after a reconnect): answer the direct messages
+        players sent while the bot was offline."""
+        if self.caught_up:
+            return
+        self.caught_up = True
+        self.services.spawn(self.catch_up(), "answering direct messages sent while offline")
+
+    async def catch_up(self) -> int:
+        """Tell each player of a running game whose last direct messages to the bot came after its
+        last answer (so they arrived while it was offline) that they were not read. Returns how
+        many players were told."""
+        users = await self.gamemaster.players_of_running_games()
+        told = 0
+        since = discord.utils.utcnow() - OFFLINE_LOOKBACK
+        for user_id in users:
+            try:
+                dm = await self.bot.create_dm(discord.Object(id=user_id))  # type: ignore[arg-type]
+                unanswered = []
+                async for seen in dm.history(limit=10, after=since, oldest_first=False):
+                    if seen.author.bot:  # the bot's last answer: what came before was read
+                        break
+                    unanswered.append(seen)
+                if unanswered:
+                    await unanswered[0].reply(MISSED_WHILE_OFFLINE, mention_author=False)
+                    told += 1
+            except discord.HTTPException as exc:
+                log.info("could not look at %s's direct messages after the start: %s", user_id, exc)
+        if told:
+            log.info("told %d players that their direct messages arrived while I was offline", told)
+        return told
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.webhook_id is not None:
+            return
+        if message.guild is not None:
+            await self._mentioned_in_server(message, message.guild)
+            return
+        report: SubmissionReport | None = None
+        try:
+            ready = await self._ready(message)
+            if ready is not None:
+                lines = ready
+            else:
+                report = await self._answer(message)
+                lines = text.report_lines(report) if report is not None else self._help(message)
+        except GameError as exc:
+            lines = [error_text(exc) or str(exc)]
+        except Exception:
+            log.exception("a direct message from %s could not be handled", message.author.id)
+            lines = [CRASH_TEXT]
+        for part in text.chunks(lines):
+            try:
+                await message.channel.send(part)
+            except discord.Forbidden as exc:
+                log.info("could not answer %s's direct message: %s", message.author.id, exc)
+                if report is not None:
+                    await self._tell_in_private_channel(message.author.id, report)
+                return
+            except discord.HTTPException as exc:
+                log.warning("could not answer %s's direct message: %s", message.author.id, exc)
+                return
+
+    @staticmethod
+    def _help(message: discord.Message) -> list[str]:
+        if not (message.content or "").strip():
+            return ["I read orders as text: write one order per line, like `A Par-Bur`.", HOW_TO_ORDER]
+        return [HOW_TO_ORDER]
+
+    async def _ready(self, message: discord.Message) -> list[str] | None:
+        """ "ready" or "done" by direct message is /ready (None: the message is something else)."""
+        wanted, rest = split_game_line(message.content or "")
+        if rest.strip().strip(".!").casefold() not in READY_WORDS:
+            return None
+        mine = await self.gamemaster.games_of_user(message.author.id)
+        game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
+        view = await self.gamemaster.set_ready(game.id, message.author.id)
+        return [
+            "You are ready. The phase closes when every player is, or at the deadline.",
+            *text.view_lines(view),
+        ]
+
+    async def _answer(self, message: discord.Message) -> SubmissionReport | None:
+        """The submission's report, or None when the message asks for help."""
+        content = message.content or ""
+        if not content.strip() or content.strip().casefold() in HELP_WORDS:
+            return None
+        wanted, orders_text = split_game_line(content)
+        mine = await self.gamemaster.games_of_user(message.author.id)
+        game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
+        report = await self.gamemaster.submit_orders(game.id, message.author.id, orders_text)
+        return report
+
+    async def _tell_in_private_channel(self, user_id: int, report: SubmissionReport) -> None:
+        """The DM answer bounced (closed DMs): say in the player's power channel that the orders
+        arrived, with counts only."""
+        places = await self.gamemaster.game_places(report.view.game_id)
+        channels = places.channels_of(user_id)
+        channel = self.bot.get_channel(channels[0]) if channels else None
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        lines = [
+            f"<@{user_id}>, I got the orders you sent me by direct message, but your direct messages are "
+            "closed to me, so I answer here.",
+            *text.report_summary(report),
+            "`/orders show` lists your orders, and `/order` answers line by line (only you see those). "
+            + ONLY_COUNTS,
+        ]
+        await _say(channel, lines, user_id)
+
+    async def _mentioned_in_server(self, message: discord.Message, guild: discord.Guild) -> None:
+        """Someone mentioned the bot in a server channel (the only server messages it can read): in
+        their own power channel it is orders; elsewhere orders are not read, and the answer says where
+        they go, without repeating what was written."""
+        me = self.bot.user
+        if me is None or me not in message.mentions:
+            return
+        game_id = await self.gamemaster.game_of_channel(message.channel.id)
+        if game_id is not None:
+            places = await self.gamemaster.game_places(game_id)
+            if message.channel.id in places.channels_of(message.author.id):
+                await self._orders_in_own_channel(
+                    message, game_id, without_mentions_of(me.id, message.content)
+                )
+                return
+        answer = PUBLIC_MENTION if is_public(message.channel, guild) else PRIVATE_MENTION
+        try:
+            await message.reply(answer, mention_author=False)
+        except discord.HTTPException as exc:
+            log.info("could not answer a mention in channel %s: %s", message.channel.id, exc)
+
+    async def _orders_in_own_channel(self, message: discord.Message, game_id: int, content: str) -> None:
+        author = message.author.id
+        if not content or content.casefold() in HELP_WORDS:
+            await _say(message.channel, [HOW_TO_ORDER_HERE], author)
+            return
+        try:
+            report = await self.gamemaster.submit_orders(game_id, author, content)
+        except GameError as exc:
+            await _say(message.channel, [f"<@{author}>, {error_text(exc) or exc}"], author)
+            return
+        by_dm = await self._send_dm(message.author, text.report_lines(report))
+        where = (
+            "Each line's answer is in our direct messages."
+            if by_dm
+            else "Your direct messages are closed to me: `/orders show` lists your orders and `/order` "
+            "answers line by line (only you see those)."
+        )
+        await _say(
+            message.channel,
+            [f"<@{author}>, got it.", *text.report_summary(report), where, ONLY_COUNTS],
+            author,
+        )
+
+    @staticmethod
+    async def _send_dm(user: discord.abc.User, lines: list[str]) -> bool:
+        try:
+            for part in text.chunks(lines):
+                await user.send(part)
+        except discord.HTTPException:
+            return False
+        return True
+
+
+async def _say(channel: discord.abc.Messageable, lines: list[str], user_id: int) -> None:
+    """Post in a channel, notifying ``user_id`` only."""
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(id=user_id)])
+    for part in text.chunks(lines):
+        try:
+            await channel.send(part, allowed_mentions=mentions)
+        except discord.HTTPException as exc:
+            log.info("could not answer in channel %s: %s", getattr(channel, "id", None), exc)
+            return
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(DirectMessages(bot))

@@ -1,0 +1,112 @@
+"""/map and /history: the board and the orders with their results, current or past. Public data only:
+gm refuses a phase's orders until the phase has closed."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.messages.render import orders_lines
+from cogs.shared import text
+from cogs.shared.base import GameCog, services_of
+from cogs.shared.context import Scope, any_choices, resolve_game
+from cogs.shared.replies import defer, send
+from gm.errors import GameError
+from gm.phases.results import change_lines
+from gm.reading import history as gm_history
+
+PHASE_OPTION = "A phase, like S1901M or F1902R (default: the latest)"
+
+
+async def phase_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The phases of the game named in the game option (or implied), newest first."""
+    try:
+        game = await resolve_game(interaction, getattr(interaction.namespace, "game", None), Scope.ANY)
+        history = await services_of(interaction.client).gamemaster.phase_history(game.id)
+    except GameError:
+        return []
+    typed = current.strip().upper()
+    names = [p for p in reversed(history.phases) if typed in p]
+    return [app_commands.Choice(name=name, value=name) for name in names[:25]]
+
+
+def results_by_power(results: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    by_power: dict[str, list[dict[str, Any]]] = {}
+    for line in results.get("orders", []):
+        by_power.setdefault(line["power"], []).append(line)
+    return by_power
+
+
+class MapCommands(GameCog):
+    @app_commands.command(name="map", description="The map of a game: now, or at the start of a past phase")
+    @app_commands.describe(
+        phase=PHASE_OPTION,
+        game="The game (leave empty if there is only one)",
+        orders="Show the phase's orders and results (closed phases only)",
+    )
+    @app_commands.autocomplete(game=any_choices, phase=phase_choices)
+    async def show_map(
+        self,
+        interaction: discord.Interaction,
+        phase: str | None = None,
+        game: str | None = None,
+        orders: bool = False,
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        if orders and phase is None:  # the orders of the last phase that has closed
+            phase = (await self.gamemaster.phase_history(chosen.id)).phase.name
+        picture = await self.gamemaster.phase_map(chosen.id, phase, with_orders=orders)
+        history = await self.gamemaster.phase_history(chosen.id, picture_phase(picture, phase))
+        caption = f"**#{chosen.id} {text.safe(chosen.name)}**, {history.phase.long_name}"
+        caption += ": orders and results" if orders else ""
+        if picture is None:
+            await send(interaction, f"{caption}: no picture of it is available.")
+            return
+        await send(
+            interaction, caption, files=[discord.File(io.BytesIO(picture.png), filename=picture.filename)]
+        )
+
+    @app_commands.command(name="history", description="A past phase's orders and results, with its map")
+    @app_commands.describe(phase=PHASE_OPTION, game="The game (leave empty if there is only one)")
+    @app_commands.autocomplete(game=any_choices, phase=phase_choices)
+    async def history(
+        self, interaction: discord.Interaction, phase: str | None = None, game: str | None = None
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        past = await self.gamemaster.phase_history(chosen.id, phase)
+        header = f"**#{chosen.id} {text.safe(chosen.name)}**, {past.phase.long_name}"
+        if past.results is None:
+            await send(
+                interaction,
+                [
+                    f"{header} is still open: its orders stay secret until it closes "
+                    f"({text.due(past.phase.deadline)}).",
+                    "Phases so far: " + ", ".join(past.phases),
+                ],
+            )
+            return
+        lines = [header, *(change_lines(past.results["changes"]) if past.results.get("changes") else [])]
+        lines += orders_lines({"phase": past.phase.long_name, "orders": results_by_power(past.results)})
+        files = []
+        if "orders" in past.maps:
+            picture = await self.gamemaster.phase_map(chosen.id, past.phase.name, with_orders=True)
+            if picture is not None:
+                files.append(discord.File(io.BytesIO(picture.png), filename=picture.filename))
+        await send(interaction, lines, files=files)
+
+
+def picture_phase(picture: gm_history.MapImage | None, asked: str | None) -> str | None:
+    """The phase a map belongs to (its file is named after it), for the caption."""
+    if picture is None:
+        return asked
+    return picture.filename.split("-", 1)[0]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(MapCommands(bot))

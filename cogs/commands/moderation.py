@@ -1,0 +1,178 @@
+"""/mod extend|pause|resume|close|replace|disorder|rollback|end: moderating a running game.
+
+The group is visible to everyone (``default_member_permissions`` would hide it from the game's creator,
+who may moderate their own game without Manage Server); who may act is decided per game by gm, from
+:class:`gm.moderation.actions.Actor`. Every answer is private; the public announcement is gm's, posted through
+the outbox. Rolling back and ending ask for a confirmation first (cogs.ui.confirm).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.shared import mod_flows as modflows
+from cogs.shared import text
+from cogs.shared.base import GameCog
+from cogs.shared.context import Scope, any_choices, power_choices, resolve_game
+from cogs.shared.replies import defer, send
+from cogs.ui.confirm import ConfirmButton, confirm_view, keep_reason
+from gm.errors import GameOver, NotAllowed, WrongGameState
+from gm.moderation.shared import check_moderator
+
+GAME_OPTION = "The game (leave empty in its channels, or if there is only one)"
+STATE_CHOICES = [
+    app_commands.Choice(name="on: its units hold, it builds nothing", value="on"),
+    app_commands.Choice(name="off: back under its player's control", value="off"),
+]
+
+
+def extension_minutes(hours: float | None, minutes: int | None) -> int:
+    """The time to add, in whole minutes; a refusal when none was given."""
+    if hours is None and minutes is None:
+        raise WrongGameState(
+            "Say how much time to add.", "For example /mod extend hours:12, or /mod extend minutes:30."
+        )
+    return text.hours_in_minutes("hours", hours or 0) + (minutes or 0)
+
+
+class ModCommands(GameCog):
+    mod = app_commands.Group(
+        name="mod", description="Moderate a running game (its creator and the server's moderators)"
+    )
+
+    @mod.command(name="extend", description="Give the current phase more time")
+    @app_commands.describe(hours="Hours to add", minutes="Minutes to add", game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        hours: float | None = None,
+        minutes: int | None = None,
+        game: str | None = None,
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        result = await self.gamemaster.extend_deadline(
+            chosen.id, actor, minutes=extension_minutes(hours, minutes)
+        )
+        deadline = result.phase.deadline if result.phase else None
+        follow = f"Orders now due {text.when(deadline)}." if deadline else None
+        await send(interaction, modflows.answer_lines(result, follow))
+
+    @mod.command(name="pause", description="Stop the clock; the time left is kept for /mod resume")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def pause(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        result = await self.gamemaster.pause_game(chosen.id, actor)
+        follow = "Players can still send orders. `/mod resume` starts the clock again with the time left."
+        await send(interaction, modflows.answer_lines(result, follow))
+
+    @mod.command(name="resume", description="Start the clock again with the time that was left")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def resume(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        result = await self.gamemaster.resume_game(chosen.id, actor)
+        deadline = result.phase.deadline if result.phase else None
+        follow = text.due(deadline)
+        await send(interaction, modflows.answer_lines(result, f"{follow[0].upper()}{follow[1:]}."))
+
+    @mod.command(name="close", description="Close the current phase now and post its results")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def close(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        seen = chosen.phase.name if chosen.phase is not None else None  # what the moderator closes
+        result = await self.gamemaster.close_now(chosen.id, actor, expected_phase=seen)
+        await send(interaction, modflows.answer_lines(result, "The results follow in the game channel."))
+
+    @mod.command(
+        name="replace", description="Give a player's powers to someone else, orders and channels included"
+    )
+    @app_commands.describe(
+        power="A power of the player to replace (all their powers go)",
+        player="Who takes over",
+        game=GAME_OPTION,
+    )
+    @app_commands.autocomplete(game=any_choices, power=power_choices)
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        power: str,
+        player: discord.Member,
+        game: str | None = None,
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        check_moderator(chosen, actor, "replace")
+        if player.bot:
+            raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
+        result = await self.gamemaster.replace_player(chosen.id, actor, power=power, new_user_id=player.id)
+        powers = text.powers_text(result.details["replacement"].powers)
+        follow = (
+            f"<@{player.id}> gets {powers}'s private channel and negotiation spaces, and a direct "
+            "message with the units, the orders given so far and the deadline; the player replaced "
+            "loses access. The game channel is told."
+        )
+        await send(interaction, modflows.answer_lines(result, follow))
+
+    @mod.command(name="disorder", description="Put a power's player in civil disorder, or take them out")
+    @app_commands.describe(power="A power of that player", state="on or off", game=GAME_OPTION)
+    @app_commands.choices(state=STATE_CHOICES)
+    @app_commands.autocomplete(game=any_choices, power=power_choices)
+    async def disorder(
+        self, interaction: discord.Interaction, power: str, state: str, game: str | None = None
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        result = await self.gamemaster.set_civil_disorder(chosen.id, actor, power=power, on=state == "on")
+        follow = (
+            "Their units hold until the player sends orders or says /ready, or a moderator turns it off."
+            if state == "on"
+            else "Their orders count again from now on."
+        )
+        await send(interaction, modflows.answer_lines(result, follow))
+
+    @mod.command(name="rollback", description="Undo the last phase's results (asks for a confirmation)")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def rollback(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        plan = await modflows.rollback_plan(interaction, chosen)
+        phase_id = chosen.phase.id if chosen.phase is not None else 0
+        await send(
+            interaction, modflows.rollback_question(plan), view=confirm_view("rollback", chosen.id, phase_id)
+        )
+
+    @mod.command(name="end", description="End the game now, without a winner (asks for a confirmation)")
+    @app_commands.describe(reason="Why (shown in the final post and the moderation log)", game=GAME_OPTION)
+    @app_commands.autocomplete(game=any_choices)
+    async def end(
+        self, interaction: discord.Interaction, reason: str | None = None, game: str | None = None
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        check_moderator(chosen, await modflows.actor_of(interaction, chosen), "end")
+        if chosen.status in ("finished", "cancelled"):
+            raise GameOver(f"{chosen.name} is already over.", "Nothing to end.")
+        phase_id = chosen.phase.id if chosen.phase is not None else 0
+        view = confirm_view("end", chosen.id, phase_id, keep_reason(reason))
+        await send(interaction, modflows.end_question(chosen, reason), view=view)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(ConfirmButton)
+    await bot.add_cog(ModCommands(bot))

@@ -1,0 +1,120 @@
+"""/orders edit|show|clear, /order, /ready, and the orders form's submissions. Every answer is private.
+
+Discord cannot run a command that also has subcommands, so the form DESIGN.md calls ``/orders`` is
+``/orders edit`` next to ``/orders show`` and ``/orders clear``.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.shared import flows as actions
+from cogs.shared import text as fmt
+from cogs.shared.base import GameCog
+from cogs.shared.context import Scope, playing_choices, resolve_game
+from cogs.shared.replies import defer, send
+from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
+from gm.ordering.submission import OrdersView
+
+GAME_OPTION = "The game (leave empty if you play only one)"
+
+
+def form_for(view: OrdersView) -> OrdersForm:
+    missing = [m for p in view.powers for m in p.missing]
+    placeholder = ("Still to order: " + ", ".join(missing)) if missing else "e.g. A Par-Bur"
+    return OrdersForm(
+        view.game_id,
+        view.phase.name,
+        f"Orders: {view.phase.long_name}",
+        fmt.orders_sheet(view),
+        placeholder,
+    )
+
+
+def form_text(data: dict) -> str | None:
+    """The orders input's value in a submitted form (components nested in rows or labels)."""
+    stack = list(data.get("components", []))
+    while stack:
+        component = stack.pop(0)
+        if component.get("custom_id") == ORDERS_INPUT and "value" in component:
+            return str(component["value"])
+        stack.extend(component.get("components", []))
+        if isinstance(component.get("component"), dict):
+            stack.append(component["component"])
+    return None
+
+
+class OrderCommands(GameCog):
+    orders = app_commands.Group(name="orders", description="Your orders for the current phase")
+
+    @orders.command(name="edit", description="A form with your current orders, one per line, to edit")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=playing_choices)
+    async def edit(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
+        await interaction.response.send_modal(form_for(view))
+
+    @orders.command(name="show", description="Your orders so far and what still needs one")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=playing_choices)
+    async def show(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
+        await send(interaction, fmt.view_lines(view, show_orders=True))
+
+    @orders.command(name="clear", description="Withdraw all your orders for the current phase")
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=playing_choices)
+    async def clear(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        view = await self.gamemaster.clear_orders(chosen.id, interaction.user.id)
+        await send(interaction, ["Your orders are withdrawn.", *fmt.view_lines(view)])
+
+    @app_commands.command(
+        name="order", description="Send one or more orders (one per line, or ; between them)"
+    )
+    @app_commands.describe(text="e.g. A Par-Bur; F Bre-MAO; A Mar S A Par-Bur", game=GAME_OPTION)
+    @app_commands.autocomplete(game=playing_choices)
+    async def order(self, interaction: discord.Interaction, text: str, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        await actions.submit(interaction, chosen.id, text)
+
+    @app_commands.command(name="ready", description="Say you are done, so the phase can close early")
+    @app_commands.describe(game=GAME_OPTION, ready="False to take it back")
+    @app_commands.autocomplete(game=playing_choices)
+    async def ready(
+        self, interaction: discord.Interaction, game: str | None = None, ready: bool = True
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        view = await self.gamemaster.set_ready(chosen.id, interaction.user.id, ready=ready)
+        headline = (
+            "You are ready. The phase closes when every player is, or at the deadline."
+            if ready
+            else "You are no longer ready: the phase waits for you until the deadline."
+        )
+        await send(interaction, [headline, *fmt.view_lines(view)])
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Submissions of the orders form (see cogs.ui.components.OrdersForm)."""
+        if interaction.type != discord.InteractionType.modal_submit:
+            return
+        data = interaction.data or {}
+        match = ORDERS_FORM.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return
+        typed = form_text(dict(data))
+        await actions.answering(actions.submit)(
+            interaction, int(match["game_id"]), typed or "", sheet_of_phase=match["phase"]
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(OrderCommands(bot))

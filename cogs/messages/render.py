@@ -1,0 +1,362 @@
+"""Turning gm's outbox payloads (gm/announcements.py) into Discord messages: embeds, attached maps, and
+the full orders with their results as text split under the 2,000-character limit.
+
+One payload may become several messages (the results embed with its maps, then the orders); each is a
+:class:`Outgoing` the sender posts in order.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from cogs.messages import final_post as finalpost
+from cogs.shared.text import (
+    EMBED_DESCRIPTION_LIMIT,
+    chunks,
+    due,
+    plural,
+    power_name,
+    powers_text,
+    safe,
+    safe_keeping_users,
+    when,
+    word,
+)
+from engine import Phase
+from engine.variants import game_map as variant_map
+from gm.delivery.outbox import Attachment, OutboxMessage, OutboxTarget
+
+COLOUR = discord.Colour.from_rgb(46, 94, 140)
+TITLE_LIMIT = 256
+FIELD_LIMIT = 25
+STATUS_MARK = {"succeeded": "✅", "failed": "❌", "invalid": "⚠️"}
+DEFAULT_MARK = "▫️"  # a unit nobody ordered, which held (or disbanded) without trouble
+MENTION = re.compile(r"<@[!&]?\d+>|\[\[user:\d+\]\]")
+PRESS_TEXT = {
+    "threads": "Each player has a private channel, and private threads for talks with each other power.",
+    "channels": "Each player has a private channel, and private channels for talks with each other power.",
+    "public": "Each player has a private channel for orders; powers talk here, in public.",
+    "none": "Each player has a private channel for orders. No press: players do not talk in this game.",
+    "": "Each player has a private channel for orders; `/game status` shows how powers may talk.",
+}
+KIND_COLOURS = {  # what needs attention stands out from the routine results
+    "civil_disorder": discord.Colour.from_rgb(196, 98, 16),
+    "moderation": discord.Colour.from_rgb(110, 110, 120),
+    "rollback": discord.Colour.from_rgb(196, 98, 16),
+    "replaced": discord.Colour.from_rgb(110, 110, 120),
+    "vote_opened": discord.Colour.from_rgb(90, 60, 150),
+    "vote_result": discord.Colour.from_rgb(90, 60, 150),
+    "coin_flip": discord.Colour.from_rgb(201, 162, 39),
+    "power_joined": discord.Colour.from_rgb(201, 162, 39),
+}
+
+HOW_TO_ORDER = (
+    "**How to send orders:** reply to me here with one order per line (`A Par-Bur`, `F Bre-MAO`, "
+    "`A Mar S A Par-Bur`), or use `/orders edit` (a form with your current orders), or "
+    "`/order text:` in the server. Each line is answered. `/orders show` lists your orders; "
+    "`/ready` tells me you are done, so the phase can close early once everybody is."
+)
+HOW_TO_ORDER_HERE = (
+    "**How to send orders:** `/order text:A Par-Bur; F Bre-MAO` or `/orders edit` (a form with your "
+    "current orders): only you see those and my answers. Or write here, starting with a mention of me "
+    "and one order per line; the moderators can read this channel, so I answer here with counts only. "
+    "`/orders show` lists your orders; `/ready` tells me you are done."
+)
+"""For messages that land in a power's private channel instead of a DM (closed DMs): a plain message
+there is not read (no message-content intent), one that mentions the bot is."""
+VOID_MARK = "~~VOID~~"
+VOID_NOTE = "**Rolled back by a moderator: these results are void.**"
+
+
+@dataclass
+class Outgoing:
+    """One Discord message to post."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    attachments: list[Attachment] = field(default_factory=list)
+    ping: int | None = None  # a user this message may notify (the bot's own text, never user text)
+    ping_role: int | None = None  # a role this message may notify (the moderators, when gm asks)
+    pings: tuple[int, ...] = ()  # more users it may notify (moderators called one by one)
+    view: discord.ui.View | None = None  # buttons under it (open seats to take over)
+
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        ids = ([self.ping] if self.ping is not None else []) + list(self.pings)
+        users = [discord.Object(id=i) for i in dict.fromkeys(ids)] or False
+        roles = [discord.Object(id=self.ping_role)] if self.ping_role is not None else False
+        return discord.AllowedMentions(everyone=False, users=users, roles=roles, replied_user=False)
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attachments]
+
+
+def render(
+    message: OutboxMessage, *, private_channels: Iterable[int] = (), shared: bool = False
+) -> list[Outgoing]:
+    """The messages for one outbox entry. ``private_channels``: the recipient's power channels
+    (mentioned in a welcome). ``shared``: a direct message posted in the recipient's power channel
+    instead (their DMs are closed), which the moderators can read too: no order text goes there
+    before the phase closes, and the ways to send orders are those that work from there."""
+    payload = message.payload
+    kind = message.kind
+    if kind == "phase_results":
+        return _results(payload, message.attachments)
+    if kind == "welcome":
+        return [Outgoing(embed=_welcome(payload, list(private_channels), shared=shared))]
+    if kind == "game_over":
+        return _final_post(payload, message.attachments)
+    if kind == "voided_orders":
+        return [Outgoing(embed=_voided_orders(payload, shared=shared))]
+    closing = kind == "moderation" and payload.get("action") == "close"  # its deadline is moot now
+    embed = _embed(payload, with_deadline=not closing, fallback_title=_plain_title(kind, payload))
+    attachments = list(message.attachments)
+    if kind == "reminder" and shared:
+        _add_text(embed, HOW_TO_ORDER_HERE)
+    elif kind == "reminder":
+        _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")
+    elif kind == "phase_opened" and message.target_kind == OutboxTarget.USER and not shared:  # by DM
+        _add_text(
+            embed, "Send your orders by replying here, or with `/order` or `/orders edit` on the server."
+        )
+    elif kind == "phase_opened":
+        _add_text(
+            embed,
+            "Send orders with `/orders edit` or `/order` (only you see those), by direct message to me, "
+            "or here in a message that mentions me (I answer here with counts only).",
+        )
+    elif kind == "game_started":
+        _add_text(embed, PRESS_TEXT.get(payload.get("press") or "", PRESS_TEXT[""]))
+    elif kind in KIND_COLOURS:
+        embed.colour = KIND_COLOURS[kind]
+    if kind in ("rollback", "game_started") and attachments:
+        embed.set_image(url=f"attachment://{attachments[0].filename}")
+    ping = payload.get("ping_user_id") if kind == "phase_opened" else None
+    if ping:  # one message: the mention that notifies the player, and their call to order
+        phase = payload.get("phase") or ""
+        content = f"<@{int(ping)}>, {long_name(phase)} has begun: your orders, please."
+        return [Outgoing(content=content, embed=embed, attachments=attachments, ping=int(ping))]
+    return [Outgoing(embed=embed, attachments=attachments)]
+
+
+def alert_note(role_id: int) -> Outgoing:
+    """The moderators' call, for payloads with ``alert_moderators`` (it notifies that role only)."""
+    return Outgoing(content=f"<@&{role_id}>, a moderator is needed here.", ping_role=role_id)
+
+
+def alert_users_note(user_ids: list[int]) -> Outgoing:
+    """The moderators' call when their role cannot be mentioned (or does not exist): the game's
+    creator and the role's members, by name, notifying exactly them."""
+    names = ", ".join(f"<@{u}>" for u in user_ids)
+    return Outgoing(content=f"{names}: a moderator is needed here.", pings=tuple(user_ids))
+
+
+def void_embed(embed: discord.Embed) -> discord.Embed:
+    """A posted results embed marked void by a rollback (idempotent)."""
+    if not (embed.title or "").startswith(VOID_MARK):
+        embed.title = f"{VOID_MARK} {embed.title or ''}"[:TITLE_LIMIT]
+        body = f"{VOID_NOTE}\n\n{embed.description or ''}"
+        embed.description = body[:EMBED_DESCRIPTION_LIMIT]
+    embed.colour = KIND_COLOURS["moderation"]
+    return embed
+
+
+def void_content(content: str) -> str:
+    """A posted text part of the results marked void (idempotent; stays under 2,000 characters)."""
+    if content.startswith(VOID_MARK):
+        return content
+    marked = f"{VOID_MARK} {VOID_NOTE}\n{content}"
+    return marked if len(marked) <= 2000 else marked[:1999] + "…"
+
+
+def fallback_note(user_id: int) -> str:
+    return (
+        f"<@{user_id}>, your direct messages are closed to me, so here is what I wanted to send you "
+        "(the moderators can read this channel too, so no orders of yours appear here)."
+    )
+
+
+# --- builders ----------------------------------------------------------------------------------
+
+
+def _embed(
+    payload: dict[str, Any], *, with_deadline: bool = True, fallback_title: str | None = None
+) -> discord.Embed:
+    title = str(payload.get("title") or "Diplomacy")
+    lines = [_line(x) for x in payload.get("lines", [])]
+    if MENTION.search(title):  # an embed title shows <@id> raw: the sentence goes first in the text
+        lines.insert(0, f"**{_line(title)}**")
+        title = fallback_title or str((payload.get("game") or {}).get("name") or "Diplomacy")
+    deadline = _deadline(payload)
+    if deadline is not None and with_deadline:
+        lines.append(f"**Deadline:** {when(deadline)}")
+    embed = discord.Embed(
+        title=safe_keeping_users(title, limit=TITLE_LIMIT),
+        description=chunks(lines, EMBED_DESCRIPTION_LIMIT)[0] or None,
+        colour=COLOUR,
+    )
+    for item in payload.get("fields", [])[:FIELD_LIMIT]:
+        embed.add_field(
+            name=safe(item["name"], limit=256),
+            value=safe_keeping_users(item["value"], limit=1024),
+            inline=True,
+        )
+    game = payload.get("game") or {}
+    if game:
+        embed.set_footer(text=f"Game #{game.get('id')}: {' '.join(str(game.get('name', '')).split())}"[:2048])
+    return embed
+
+
+def _plain_title(kind: str, payload: dict[str, Any]) -> str | None:
+    """A title without mentions, for the announcements whose sentence names players."""
+    game = str((payload.get("game") or {}).get("name") or "")
+    powers = payload.get("powers") or []
+    if kind == "replaced" and powers:
+        return f"{game}: {powers_text(powers)} {'has' if len(powers) == 1 else 'have'} a new player"
+    if kind == "moderation":
+        return f"{game}: a moderator's decision"
+    return None
+
+
+def _add_text(embed: discord.Embed, text: str) -> None:
+    description = f"{embed.description}\n\n{text}" if embed.description else text
+    embed.description = description[:EMBED_DESCRIPTION_LIMIT]
+
+
+def _line(text: str) -> str:
+    return word(discord.utils.escape_markdown(str(text)))
+
+
+def long_name(phase: str | None) -> str:
+    """``Spring 1901 Movement`` for ``S1901M`` (anything else as it is)."""
+    try:
+        return Phase.parse(phase or "").long_name
+    except ValueError:
+        return phase or ""
+
+
+def _deadline(payload: dict[str, Any]) -> datetime | None:
+    raw = payload.get("deadline")
+    return datetime.fromisoformat(raw) if raw else None
+
+
+def _welcome(payload: dict[str, Any], private_channels: list[int], *, shared: bool = False) -> discord.Embed:
+    game_map = variant_map(payload.get("variant") or "standard")
+    replacing = bool(payload.get("replacement"))
+    lines = [_line(x) for x in payload.get("lines", [])] if replacing else []
+    units: dict[str, list[str]] = payload.get("units", {})
+    orders: dict[str, list[str]] = payload.get("orders") or {}
+    owned: dict[str, list[str]] | None = payload.get("centers")
+    for power in payload.get("powers", []):
+        lines.append(f"**{power_name(power)}**")
+        if owned is not None:  # a game under way: the centers it owns now, not its home centers
+            held = ", ".join(game_map.name_of(c) for c in owned.get(power, []))
+            lines.append(f"Centers: {held or 'none'}")
+        else:
+            homes = ", ".join(game_map.name_of(c) for c in game_map.home_centers.get(power, ()))
+            lines.append(f"Home centers: {homes}")
+        lines.append(f"Units: {', '.join(units.get(power, [])) or 'none'}")
+        if replacing and shared:  # the moderators read this channel: counts only, before the close
+            given_count = len(orders.get(power, []))
+            lines.append(f"Orders so far: {given_count} (`/orders show` lists them, to you alone)")
+        elif replacing:
+            given = ", ".join(f"`{order}`" for order in orders.get(power, []))
+            lines.append(f"Orders so far: {given or 'none yet'}")
+    game = payload.get("game") or {}
+    if payload.get("phase"):
+        which = "Now" if replacing else "First phase"
+        lines.append(f"\n{which}: {long_name(payload['phase'])}, {due(_deadline(payload))}.")
+    if private_channels:
+        label = "Your private channel" + ("s" if len(private_channels) > 1 else "")
+        lines.append(f"{label}: " + ", ".join(f"<#{c}>" for c in private_channels))
+    lines.append("")
+    lines.append(HOW_TO_ORDER_HERE if shared else HOW_TO_ORDER)
+    return discord.Embed(
+        title=safe(f"You play {powers_text(payload.get('powers', []))} in {game.get('name', '')}", limit=256),
+        description="\n".join(lines)[:EMBED_DESCRIPTION_LIMIT],
+        colour=COLOUR,
+    ).set_footer(text=f"Game #{game.get('id')}")
+
+
+def _results(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> list[Outgoing]:
+    """The results embed with the orders map as its image (and the new position attached), then
+    every order with its result, by power, as plain messages."""
+    embed = _embed(payload, with_deadline=False)
+    next_phase = payload.get("next_phase")
+    if next_phase:
+        _add_text(embed, f"Next: **{long_name(next_phase)}**, {due(_deadline(payload))}.")
+    elif payload.get("game_over"):
+        _add_text(embed, "The game is over.")
+    if attachments:
+        embed.set_image(url=f"attachment://{attachments[0].filename}")
+    first = Outgoing(embed=embed, attachments=list(attachments))
+    texts = chunks(orders_lines(payload))
+    return [first] + [Outgoing(content=text) for text in texts if text]
+
+
+def orders_lines(payload: dict[str, Any]) -> list[str]:
+    """Every order of the phase with its result; what the players typed is escaped."""
+    lines = [f"**Orders and results, {long_name(payload.get('phase'))}**"]
+    for power, entries in sorted((payload.get("orders") or {}).items()):
+        lines.append(f"**{power_name(power)}**")
+        for entry in entries:
+            lines.append(_result_line(entry))
+    if len(lines) == 1:
+        lines.append("No orders were given.")
+    return lines
+
+
+def _result_line(entry: dict[str, Any]) -> str:
+    mark = STATUS_MARK.get(entry.get("status") or "", "•")
+    order = entry.get("order")
+    typed = entry.get("input")
+    if typed is None and entry.get("status") == "succeeded":
+        mark = DEFAULT_MARK
+    shown = f"`{order}`" if order else safe(typed or "?", limit=200)
+    reason = entry.get("reason")
+    if typed is None and entry.get("status") == "succeeded":
+        # A default line: its reason starts "no order: ..." or "no valid order: ..." (the invalid
+        # lines above it say why); the short form is enough when nothing happened to the unit.
+        given = "no valid order" if (reason or "").startswith("no valid") else "no order given"
+        shown += f" ({given})"
+    elif reason and entry.get("status") != "succeeded":
+        shown += f": {safe(reason, limit=300)}"
+    if entry.get("status") == "invalid" and order and typed:
+        shown += f" (typed: {safe(typed, limit=200)})"
+    return f"{mark} {shown}"
+
+
+def _voided_orders(payload: dict[str, Any], *, shared: bool = False) -> discord.Embed:
+    """A rollback gives a player back the orders it voided: what they typed, shown as typed; in a
+    channel the moderators can read, only how many there were."""
+    typed = [str(line).replace("`", "'") for line in payload.get("orders", [])]
+    lines = payload.get("lines", [])[:1]
+    if shared:
+        lines = [
+            f"A moderator rolled the game back: the {plural(len(typed), 'order line')} you had sent for "
+            "the phase it deleted are void. The moderators can read this channel, so I do not repeat "
+            "them here."
+        ]
+    embed = _embed({**payload, "lines": lines}, with_deadline=False)
+    if typed and not shared:
+        block = "\n".join(typed)[: EMBED_DESCRIPTION_LIMIT - 600]
+        _add_text(embed, f"```\n{block}\n```")
+    _add_text(embed, "Send again whatever still applies to the reopened phase.")
+    return embed
+
+
+def _final_post(payload: dict[str, Any], attachments: tuple[Attachment, ...]) -> list[Outgoing]:
+    """The result, the final map as the embed's image, the GIF attached; then the centers table."""
+    embed = _embed(payload, with_deadline=False)
+    files = list(attachments)
+    for note in finalpost.final_embed(payload, embed, files):
+        _add_text(embed, note)
+    _add_text(embed, "Every past phase stays available with `/history`; `/game export` gives the whole game.")
+    texts = finalpost.table_messages(payload.get("centers_by_year") or {})
+    return [Outgoing(embed=embed, attachments=files)] + [Outgoing(content=text) for text in texts]

@@ -1,0 +1,304 @@
+"""The outbox's Discord end: post a gm OutboxMessage, and say whether a failure is worth a retry.
+
+- 429 (discord.py already waits and retries; what still escapes), 5xx, network errors, timeouts:
+  RetriableSendError, the outbox tries again later with back-off.
+- 403 on a direct message (the user closed their DMs, or shares no server with the bot any more):
+  the message goes to the player's private power channel(s) in that game instead, with a note; when
+  there is none, PermanentSendError. The moderators read that channel too, so the message is rendered
+  without order text (cogs.messages.render ``shared``).
+- 403 in a channel (the bot's role lost a permission): retriable and logged with what to fix, so
+  the results are posted once an admin repairs the role (the outbox gives up after its attempts).
+- 404 (channel deleted, unknown user): PermanentSendError, logged.
+- Any other 4xx means we built a bad message: PermanentSendError, logged as an error.
+
+Every Discord message carries a nonce derived from the outbox row and the part (``gm12.0``,
+``gm12.1``...), which discord.py sends with ``enforce_nonce``: a resend within Discord's window (a few
+minutes) returns the message already made, so a post that failed at its third part is completed on
+retry without repeating the first two.
+
+Around some kinds the server changes too: a replacement or a power joining a side moves private access
+first; a rollback marks the results it voids (their messages, remembered on the outbox rows, are
+edited "VOID") and reopens a finished game's places; the final post archives the game's places
+(cogs.places.archive). Moderators are called by their role when it can be mentioned, else by name (the
+game's creator and at most MAX_ALERTED members of the role).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+import aiohttp
+import discord
+
+from cogs.messages.render import (
+    VOID_MARK,
+    Outgoing,
+    alert_note,
+    alert_users_note,
+    fallback_note,
+    render,
+    void_content,
+    void_embed,
+)
+from cogs.places.archive import archive, reopen
+from cogs.places.spaces import admit, evict
+from cogs.ui.seats import decision_view, seat_view
+from gm.clock import utcnow
+from gm.delivery.outbox import (
+    OutboxMessage,
+    OutboxTarget,
+    PermanentSendError,
+    RetriableSendError,
+    SentMessages,
+)
+from gm.facade.reading import ReadingCases
+from gm.setup.places import GamePlaces
+
+log = logging.getLogger(__name__)
+
+ACCESS_KINDS = ("replaced", "power_joined", "player_left")  # they move private access before posting
+VOIDED_KINDS = ("phase_results", "game_over")  # what a rollback of their phase marks void
+MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
+
+
+class DiscordSender:
+    """gm.delivery.outbox.OutboxSender for a discord.py client (usable once the client has logged in)."""
+
+    def __init__(self, client: discord.Client, games: ReadingCases, moderator_role: str = "") -> None:
+        """``games``: where the sender looks games and their places up (the Gamemaster)."""
+        self.client = client
+        self.games = games
+        self.moderator_role = moderator_role
+
+    async def send(self, message: OutboxMessage) -> SentMessages | None:
+        try:
+            return await self._send(message)
+        except (RetriableSendError, PermanentSendError):
+            raise
+        except discord.NotFound as exc:
+            log.warning("outbox %s (%s): the destination is gone: %s", message.id, message.kind, exc)
+            raise PermanentSendError(f"not found: {exc}") from exc
+        except discord.Forbidden as exc:
+            log.warning(
+                "outbox %s (%s): Discord refused (%s); give my role View Channel, Send Messages, "
+                "Embed Links and Attach Files in channel %s; I will retry",
+                message.id,
+                message.kind,
+                exc,
+                message.channel_id,
+            )
+            raise RetriableSendError(f"forbidden: {exc}") from exc
+        except discord.HTTPException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                raise RetriableSendError(f"Discord {exc.status}: {exc}") from exc
+            log.error("outbox %s (%s): Discord rejected the message: %s", message.id, message.kind, exc)
+            raise PermanentSendError(f"rejected: {exc}") from exc
+        except (TimeoutError, discord.RateLimited, aiohttp.ClientError, OSError) as exc:
+            raise RetriableSendError(repr(exc)) from exc
+
+    async def _send(self, message: OutboxMessage) -> SentMessages:
+        if message.target_kind == OutboxTarget.USER:
+            return await self._send_dm(message)
+        if message.channel_id is None:
+            raise RetriableSendError("the channel is not known yet")
+        if message.kind in ACCESS_KINDS:
+            await self._move_access(message)
+        if message.kind == "rollback":
+            await self._void_results(message)
+            await self._with_places(message, reopen)
+        channel = self.client.get_partial_messageable(message.channel_id)
+        parts = with_buttons(message, render(message))
+        if message.payload.get("alert_moderators"):
+            call = await self._moderators_call(message)
+            if call is not None:
+                parts = [call, *parts]
+        posted = await _post(channel, parts, message)
+        if message.kind == "game_over":
+            await self._with_places(message, archive)
+        return posted
+
+    async def _moderators_call(self, message: OutboxMessage) -> Outgoing | None:
+        """The moderator role when it can be mentioned; otherwise the game's creator and the role's
+        members (at most MAX_ALERTED) by name. A role nobody may mention would notify nobody."""
+        channel = self.client.get_channel(message.channel_id or 0)
+        guild = getattr(channel, "guild", None)
+        if guild is None:
+            return None
+        role = discord.utils.get(guild.roles, name=self.moderator_role) if self.moderator_role else None
+        may_ping_roles = (
+            isinstance(channel, discord.abc.GuildChannel)
+            and channel.permissions_for(guild.me).mention_everyone
+        )
+        if role is not None and (role.mentionable or may_ping_roles):
+            return alert_note(role.id)
+        users = []
+        if message.game_id is not None:
+            users.append((await self.games.get_game(message.game_id)).creator_id)
+        if role is not None:
+            users += sorted(m.id for m in role.members if not m.bot)
+        users = list(dict.fromkeys(users))[:MAX_ALERTED]
+        return alert_users_note(users) if users else None
+
+    async def _void_results(self, message: OutboxMessage) -> None:
+        """Mark the posted results of the rolled-back phase (and a final post it made) void, by editing
+        the messages they became. Best effort: a deleted message is skipped, a failure logged."""
+        if message.game_id is None or message.phase_id is None:
+            return
+        posted = await self.games.sent_messages_of(
+            message.game_id, message.phase_id, VOIDED_KINDS, before_id=message.id
+        )
+        for channel_id, message_id in posted:
+            partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                current = await partial.fetch()
+                if current.embeds and not (current.embeds[0].title or "").startswith(VOID_MARK):
+                    await current.edit(embeds=[void_embed(current.embeds[0]), *current.embeds[1:]])
+                elif not current.embeds and current.content and not current.content.startswith(VOID_MARK):
+                    await current.edit(content=void_content(current.content))
+            except discord.NotFound:
+                continue
+            except discord.HTTPException as exc:
+                log.warning("could not mark message %s void: %s", message_id, exc)
+
+    async def _with_places(
+        self, message: OutboxMessage, change: Callable[[discord.Guild, GamePlaces], Awaitable[None]]
+    ) -> None:
+        """Archive or reopen the game's places (best effort; the message itself is what counts)."""
+        if message.game_id is None:
+            return
+        places = await self.games.game_places(message.game_id)
+        guild = self.client.get_guild(places.guild_id)
+        if guild is not None:
+            await change(guild, places)
+
+    async def _move_access(self, message: OutboxMessage) -> None:
+        """Before a seat changes hands in public, the private places follow it: a replacement gets the
+        powers' channels and negotiation spaces and the player replaced loses them; a neutral power
+        that joins a side (the 1914 coin flip) opens to that side's player. Idempotent, so a resend
+        after a crash does no harm."""
+        if message.game_id is None:
+            return
+        places = await self.games.game_places(message.game_id)
+        guild = self.client.get_guild(places.guild_id)
+        if guild is None:
+            raise RetriableSendError(f"server {places.guild_id} is not available yet")
+        payload = message.payload
+        if message.kind == "replaced":
+            powers = list(payload.get("powers", []))
+            new_user, old_user = payload.get("new_user_id"), payload.get("old_user_id")
+        elif message.kind == "player_left":  # the player who left loses their powers' places
+            powers = list(payload.get("powers", []))
+            new_user, old_user = None, payload.get("user_id")
+        else:
+            powers = [payload["power"]] if payload.get("power") else []
+            new_user, old_user = payload.get("user_id"), None
+        if new_user is not None:
+            await admit(guild, places, int(new_user), powers)
+        if old_user is not None and old_user != new_user:
+            await evict(guild, places, int(old_user), powers)
+
+    async def _send_dm(self, message: OutboxMessage) -> SentMessages:
+        if message.user_id is None:
+            raise PermanentSendError("a direct message without a user")
+        channels = await self._private_channels(message)
+        try:
+            dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
+            return await _post(dm, render(message, private_channels=channels), message)
+        except discord.Forbidden as exc:
+            if not channels and await self._setting_up(message):
+                # the game's channels are being made right now: its fallback exists in a moment
+                raise RetriableSendError(f"direct messages closed; no private channel yet: {exc}") from exc
+            if not channels:
+                log.info("outbox %s: %s has closed DMs and no private channel", message.id, message.user_id)
+                raise PermanentSendError(f"direct messages closed and no private channel: {exc}") from exc
+        log.info("outbox %s: DMs to %s closed; posting in their private channel", message.id, message.user_id)
+        note = Outgoing(content=fallback_note(message.user_id), ping=message.user_id)
+        parts = render(message, private_channels=channels, shared=True)  # the moderators read it too
+        channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
+        return await _post(channel, [note, *parts], message)
+
+    async def _setting_up(self, message: OutboxMessage) -> bool:
+        """Whether the message's game has started but its channels are not recorded yet."""
+        if message.game_id is None:
+            return False
+        game = await self.games.get_game(message.game_id)
+        return game.status in ("active", "paused") and game.game_channel_id is None
+
+    async def _private_channels(self, message: OutboxMessage) -> list[int]:
+        if message.game_id is None or message.user_id is None:
+            return []
+        places = await self.games.game_places(message.game_id)
+        return places.channels_of(message.user_id)
+
+
+def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
+    """The game channel's announcements of open seats get a "Take over" button per seat, and a
+    request to take one over gets the moderators' "Approve" / "Decline" (cogs.ui.seats)."""
+    payload = message.payload
+    if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
+        return parts
+    if payload.get("open_seats"):
+        parts[-1].view = seat_view(message.game_id, [list(s) for s in payload["open_seats"]])
+    elif message.kind == "take_over_request" and payload.get("power") and payload.get("user_id"):
+        parts[-1].view = decision_view(message.game_id, str(payload["power"]), int(payload["user_id"]))
+    return parts
+
+
+NONCE_WINDOW = timedelta(minutes=3)
+"""How long Discord is trusted to remember a nonce (it says "a few minutes"); after that a message
+that may have been posted is looked for in the channel before it is posted again."""
+
+
+async def _post(
+    channel: discord.abc.Messageable, parts: list[Outgoing], message: OutboxMessage
+) -> SentMessages:
+    """Post the parts in order, each with its own stable nonce ``<nonce>.<index>`` (Discord returns the
+    message already made for a nonce it saw a moment ago), skipping the parts an earlier attempt
+    recorded, and recording each part the moment it is posted. When the first attempt is older than
+    Discord's nonce window, a part is first looked for among the bot's recent messages in the channel:
+    a post whose "sent" mark was lost is never repeated."""
+    posted = list(message.sent_parts[: len(parts)])
+    late = message.first_tried_at is not None and utcnow() - message.first_tried_at > NONCE_WINDOW
+    for index in range(len(posted), len(parts)):
+        part = parts[index]
+        found = await _already_posted(channel, part, message.first_tried_at) if late else None
+        if found is None:
+            extra = {"view": part.view} if part.view is not None else {}
+            found = await channel.send(
+                content=part.content,
+                embed=part.embed,  # type: ignore[arg-type]
+                files=part.files() or None,  # type: ignore[arg-type]
+                nonce=f"{message.nonce}.{index}",
+                allowed_mentions=part.allowed_mentions(),
+                **extra,  # type: ignore[arg-type]
+            )
+        posted.append((found.channel.id, found.id))
+        if message.record_part is not None:
+            await message.record_part(found.channel.id, found.id)
+    return posted
+
+
+async def _already_posted(
+    channel: discord.abc.Messageable, part: Outgoing, since: datetime | None
+) -> discord.Message | None:
+    """The bot's own message in ``channel`` since ``since`` that says what ``part`` says, if any."""
+    try:
+        async for seen in channel.history(limit=50, after=since, oldest_first=False):
+            if seen.author.bot and _same(seen, part):
+                return seen
+    except discord.HTTPException as exc:
+        log.warning("could not read channel history to check for an earlier post: %s", exc)
+    return None
+
+
+def _same(seen: discord.Message, part: Outgoing) -> bool:
+    if (seen.content or None) != (part.content or None):
+        return False
+    if part.embed is None:
+        return not seen.embeds
+    return bool(seen.embeds) and (seen.embeds[0].title, seen.embeds[0].description) == (
+        part.embed.title,
+        part.embed.description,
+    )

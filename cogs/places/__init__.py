@@ -1,0 +1,1 @@
+"""A game's channels, threads and permissions on a server: making them, opening and closing them."""

@@ -1,0 +1,640 @@
+"""A started game's places on the server: its category, public game channel, one private channel per
+power, and the private negotiation spaces between pairs of seats (a seat is one player and every power
+they hold; powers nobody plays get none).
+
+Per game, by press setting (Discord allows 500 channels per server, 50 per category, 1,000 active
+threads per server; threads do not count as channels):
+- ``threads`` (the default): category + game channel + 7 power channels + 1 negotiation channel
+  = 10 channels, and one private thread per pair of seats in the negotiation channel: 21 with 7
+  players, 15 with 6, 10 with 5, 6 with 4, 3 with 3, 1 with 2;
+- ``channels``: category + game channel + 7 + one channel per pair of seats (at most 21) = 30;
+- ``public`` and ``none``: category + game channel + 7 = 9 channels (``none`` also closes the game
+  channel to chat).
+So a server holds 50 running seven-player games with threads (47 by the 1,000 active threads; a
+finished game's threads are archived, see cogs.places.archive), 16 with pair channels, 55 without private
+press. A start that would pass a limit is refused before anything is made, and a limit Discord
+reports anyway is said as such.
+
+A seat's spaces are named with its powers ("Austria/France – England"), so a replacement (who takes
+the whole seat) and a power joining a side (the 1914 coin flip: its player already has the seat's
+spaces) find them by name.
+
+Set-up is idempotent: a second run for the same game (after a failure, a crash, or a start that was
+still working) reuses the category, channels and threads this game recorded (their ids, stored the
+moment each is made: gm.setup.places.record_place), and puts back the permissions and thread members each
+should have. A place is never adopted by its name: one with the same name may be another game's, or a
+game of another database on the same server (a restored backup, a second instance). Names carry the
+game's random place tag (``g3-k7q2-france``) so that two games' places never share a name either.
+
+Overwrites: private places deny @everyone VIEW_CHANNEL and allow the power's player(s), the bot
+itself and the moderator role. A private thread is visible to its members and to whoever may
+Manage Threads in the negotiation channel (server moderators who hold that permission).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+
+import discord
+
+from cogs.shared.text import power_name
+from gm.errors import GameError
+from gm.reading.info import GameInfo
+from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, Recorder
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week: the longest Discord allows
+
+BOT_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    manage_channels=True,
+    manage_roles=True,
+    create_private_threads=True,
+    manage_threads=True,
+)
+"""What the bot needs on the server (and what its invite link asks for)."""
+
+_BOT = discord.PermissionOverwrite(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    manage_channels=True,
+    create_private_threads=True,
+    manage_threads=True,
+)
+_HIDDEN = discord.PermissionOverwrite(view_channel=False)
+MEMBER = discord.PermissionOverwrite(view_channel=True, send_messages=True, read_message_history=True)
+THREADS_ONLY = discord.PermissionOverwrite(
+    view_channel=True,
+    read_message_history=True,
+    send_messages=False,
+    send_messages_in_threads=True,
+    create_public_threads=False,
+    create_private_threads=False,
+)
+
+
+CHANNEL_LIMIT = 500
+ACTIVE_THREAD_LIMIT = 1000
+LIMIT_CODES = frozenset({30013, 160006})  # maximum guild channels, maximum active threads
+CATEGORY_FULL = "CHANNEL_PARENT_MAX_CHANNELS"  # 400 50035 on parent_id: 50 channels in the category
+
+PAIR_TOPIC = "Private talks between"  # how a pair channel's topic starts (see negotiation_places)
+Seat = tuple[str, ...]
+"""The powers one player holds, sorted."""
+
+
+class SpacesFailed(GameError):
+    """Discord refused to create the game's channels; what was made has been removed again."""
+
+
+@dataclass
+class GameSpaces:
+    category: discord.CategoryChannel
+    game_channel: discord.TextChannel
+    power_channels: dict[str, discord.TextChannel] = field(default_factory=dict)
+    negotiation: dict[tuple[Seat, Seat], discord.abc.GuildChannel | discord.Thread] = field(
+        default_factory=dict
+    )
+
+
+def missing_permissions(guild: discord.Guild) -> list[str]:
+    """The permissions the bot lacks on the server to set a game up, by their Discord names."""
+    have = guild.me.guild_permissions
+    if have.administrator:
+        return []
+    return [
+        name.replace("_", " ").title() for name, value in BOT_PERMISSIONS if value and not getattr(have, name)
+    ]
+
+
+def slug(text: str, limit: int = 40) -> str:
+    cleaned = re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
+    return cleaned[:limit].strip("-") or "game"
+
+
+def moderator_role(guild: discord.Guild, name: str) -> discord.Role | None:
+    return discord.utils.get(guild.roles, name=name)
+
+
+def seats(game: GameInfo) -> list[Seat]:
+    """Each player's powers, one seat per player, in the order of their first power."""
+    by_user: dict[int, list[str]] = {}
+    for power, user in sorted(game.powers.items()):
+        if user is not None:
+            by_user.setdefault(user, []).append(power)
+    return [tuple(powers) for powers in by_user.values()]
+
+
+def pairs(game: GameInfo) -> list[tuple[Seat, Seat]]:
+    """Pairs of seats that get a private space (one per pair of players)."""
+    return list(itertools.combinations(seats(game), 2))
+
+
+def seat_label(seat: Seat) -> str:
+    """``Austria/France``: how a seat is named in its spaces."""
+    return "/".join(power_name(p) for p in seat)
+
+
+def seat_slug(seat: Seat) -> str:
+    """``austria_france``: a seat in a channel name (pair channels are ``g3-austria_france-england``)."""
+    return "_".join(p.lower() for p in seat)
+
+
+def places_needed(game: GameInfo) -> tuple[int, int]:
+    """(channels, threads) a full set-up of ``game`` makes."""
+    press, powers, talks = game.settings.press, len(game.powers), len(pairs(game))
+    channels = 2 + powers
+    if press == "channels":
+        return channels + talks, 0
+    if press == "threads" and talks:
+        return channels + 1, talks
+    return channels, 0
+
+
+"""Stores the id of a place as soon as it is made (kind, id, key); see gm.setup.places.record_place."""
+
+
+async def create_spaces(
+    guild: discord.Guild,
+    game: GameInfo,
+    moderator_role_name: str,
+    places: GamePlaces,
+    record: Recorder,
+) -> GameSpaces:
+    """Create (or complete) the category and channels of a started game (see the module docstring),
+    reusing only the places ``places`` recorded for this game. On a Discord error everything made by
+    this run is deleted again and SpacesFailed says what to fix."""
+    made: list[discord.abc.GuildChannel] = []
+    builder = _Builder(guild, game, moderator_role(guild, moderator_role_name), made, places, record)
+    await builder.find_recorded()
+    _check_room(guild, game, builder)
+    try:
+        return await builder.build()
+    except discord.HTTPException as exc:
+        log.warning("creating the channels of game %s failed: %s", game.id, exc)
+        for channel in reversed(made):
+            try:
+                await channel.delete(reason="game set-up failed; cleaning up")
+            except discord.HTTPException:
+                log.warning("could not delete channel %s while cleaning up", channel.id)
+        if exc.code in LIMIT_CODES or CATEGORY_FULL in (exc.text or "") or "in category" in (exc.text or ""):
+            raise _full(game, exc.text or "a limit was reached") from exc
+        lacking = missing_permissions(guild)
+        need = f"I need these permissions: {', '.join(lacking)}." if lacking else ""
+        raise SpacesFailed(
+            f"Discord refused to create the channels of {game.name} ({exc.status}: {exc.text or 'error'}).",
+            f"{need} A server admin can fix my role; then run /game start again to finish.".strip(),
+        ) from exc
+
+
+def _check_room(guild: discord.Guild, game: GameInfo, builder: _Builder) -> None:
+    """Refuse before making anything when the set-up would pass the server's channel or thread limit."""
+    channels, threads = builder.still_needed()
+    if len(guild.channels) + channels > CHANNEL_LIMIT:
+        raise _full(
+            game,
+            f"this server has {len(guild.channels)} of Discord's {CHANNEL_LIMIT} channels and the game "
+            f"needs {channels} more",
+        )
+    if len(guild.threads) + threads > ACTIVE_THREAD_LIMIT:
+        raise _full(
+            game,
+            f"this server has {len(guild.threads)} of Discord's {ACTIVE_THREAD_LIMIT} active threads and "
+            f"the game needs {threads} more",
+        )
+
+
+def _full(game: GameInfo, why: str) -> SpacesFailed:
+    return SpacesFailed(
+        f"I cannot make the channels of {game.name}: {why.rstrip('.')}. That is Discord's limit, not a "
+        "missing permission.",
+        "Delete channels or categories nobody needs any more (finished games' places are kept read-only "
+        "until someone deletes them), or play with fewer private spaces (press:public or press:none); "
+        "then run /game start again.",
+    )
+
+
+Overwrites = dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]
+
+
+def pair_key(a: Seat, b: Seat) -> str:
+    """``AUSTRIA/FRANCE|ENGLAND``: how a pair of seats' place is recorded (gm.setup.places.record_place)."""
+    return f"{'/'.join(a)}|{'/'.join(b)}"
+
+
+def key_powers(key: str) -> set[str]:
+    """The powers a recorded pair key names."""
+    return {p for part in key.split("|") for p in part.split("/") if p}
+
+
+class _Builder:
+    """Creates one game's places, reusing only those this game recorded (by id: a place found by its
+    name may be another game's, or left by another database), putting back on each the permissions and
+    members it should have, and remembering each one it makes so a failure can remove them again."""
+
+    def __init__(
+        self,
+        guild: discord.Guild,
+        game: GameInfo,
+        mods: discord.Role | None,
+        made: list[discord.abc.GuildChannel],
+        places: GamePlaces,
+        record: Recorder,
+    ) -> None:
+        self.guild, self.game, self.mods, self.made = guild, game, mods, made
+        self.places, self.record = places, record
+        tag = places.place_tag
+        self.prefix = f"g{game.id}-{tag}" if tag else f"g{game.id}"
+        label = f"Diplomacy #{game.id} [{tag}]" if tag else f"Diplomacy #{game.id}"
+        self.category_name = f"{label}: {game.name}"[:100]
+        self.recorded: dict[tuple[str, str], discord.abc.GuildChannel | discord.Thread] = {}
+
+    async def find_recorded(self) -> None:
+        """Look up the places this game recorded that still exist (threads may need a fetch: an
+        archived one is not in the cache)."""
+        for (kind, key), place_id in self.places.made.items():
+            place = self.guild.get_channel_or_thread(place_id)
+            if place is None and kind == PlaceKind.THREAD:
+                try:
+                    fetched = await self.guild.fetch_channel(place_id)
+                except discord.HTTPException:
+                    fetched = None
+                place = fetched if isinstance(fetched, discord.Thread) else None
+            if place is not None and _fits(kind, place):
+                self.recorded[(kind, key)] = place
+
+    # --- what it makes, by name ---------------------------------------------------------------------
+
+    def game_channel_name(self) -> str:
+        name = f"{self.prefix}-{slug(self.game.name)}"
+        others = set(self.channel_names(with_game=False))
+        return f"{self.prefix}-game-{slug(self.game.name)}" if name in others else name
+
+    def power_channel_name(self, power: str) -> str:
+        return f"{self.prefix}-{power.lower()}"
+
+    def pair_channel_name(self, a: Seat, b: Seat) -> str:
+        return f"{self.prefix}-{seat_slug(a)}-{seat_slug(b)}"
+
+    def negotiation_name(self) -> str:
+        return f"{self.prefix}-negotiation"
+
+    def channel_names(self, *, with_game: bool = True) -> list[str]:
+        names = [self.game_channel_name()] if with_game else []
+        names += [self.power_channel_name(p) for p in sorted(self.game.powers)]
+        press = self.game.settings.press
+        if press == "channels":
+            names += [self.pair_channel_name(a, b) for a, b in pairs(self.game)]
+        elif press == "threads" and pairs(self.game):
+            names.append(self.negotiation_name())
+        return names
+
+    def wanted(self) -> list[tuple[PlaceKind, str]]:
+        """The (kind, key) of every channel a full set-up has."""
+        kinds: list[tuple[PlaceKind, str]] = [(PlaceKind.CATEGORY, ""), (PlaceKind.GAME_CHANNEL, "")]
+        kinds += [(PlaceKind.POWER_CHANNEL, p) for p in sorted(self.game.powers)]
+        press = self.game.settings.press
+        if press == "channels":
+            kinds += [(PlaceKind.PAIR_CHANNEL, pair_key(a, b)) for a, b in pairs(self.game)]
+        elif press == "threads" and pairs(self.game):
+            kinds.append((PlaceKind.NEGOTIATION, ""))
+        return kinds
+
+    def still_needed(self) -> tuple[int, int]:
+        """(channels, threads) this run must still make, after what it can reuse."""
+        channels = sum(place not in self.recorded for place in self.wanted())
+        threads = 0
+        if self.game.settings.press == "threads":
+            threads = sum(
+                (PlaceKind.THREAD, pair_key(a, b)) not in self.recorded for a, b in pairs(self.game)
+            )
+        return channels, threads
+
+    # --- making -------------------------------------------------------------------------------------
+
+    def private(self, *user_ids: int, member: discord.PermissionOverwrite = MEMBER) -> Overwrites:
+        overwrites: Overwrites = {self.guild.default_role: _HIDDEN, self.guild.me: _BOT}
+        if self.mods is not None:
+            overwrites[self.mods] = MEMBER
+        for user_id in user_ids:
+            overwrites[discord.Object(id=user_id)] = member
+        return overwrites
+
+    async def text_channel(
+        self,
+        kind: PlaceKind,
+        key: str,
+        name: str,
+        category: discord.CategoryChannel,
+        overwrites: Overwrites,
+        topic: str,
+    ) -> discord.TextChannel:
+        found = self.recorded.get((kind, key))
+        if isinstance(found, discord.TextChannel):
+            await _enforce(found, overwrites)
+            return found
+        channel = await self.guild.create_text_channel(
+            name, category=category, overwrites=overwrites, topic=topic
+        )
+        self.made.append(channel)
+        await self.record(kind, channel.id, key)
+        return channel
+
+    async def build(self) -> GameSpaces:
+        game, guild = self.game, self.guild
+        category = self.recorded.get((PlaceKind.CATEGORY, ""))
+        if isinstance(category, discord.CategoryChannel):
+            await _enforce(category, {guild.me: _BOT})
+        else:
+            category = await guild.create_category(
+                self.category_name, overwrites={guild.me: _BOT}, reason=f"game {game.id} started"
+            )
+            self.made.append(category)
+            await self.record(PlaceKind.CATEGORY, category.id, "")
+        public: Overwrites = {guild.me: _BOT}
+        if game.settings.press == "none":
+            public[guild.default_role] = discord.PermissionOverwrite(
+                send_messages=False, create_public_threads=False, create_private_threads=False
+            )
+        game_channel = await self.text_channel(
+            PlaceKind.GAME_CHANNEL,
+            "",
+            self.game_channel_name(),
+            category,
+            public,
+            f"Diplomacy game #{game.id}: results, maps and deadlines.",
+        )
+        spaces = GameSpaces(category, game_channel)
+        for power, user_id in sorted(game.powers.items()):
+            spaces.power_channels[power] = await self.text_channel(
+                PlaceKind.POWER_CHANNEL,
+                power,
+                self.power_channel_name(power),
+                category,
+                self.private(*((user_id,) if user_id is not None else ())),
+                f"{power_name(power)}'s private channel: only its player, the moderators and the bot.",
+            )
+        if game.settings.press == "channels":
+            for a, b in pairs(game):
+                spaces.negotiation[(a, b)] = await self.text_channel(
+                    PlaceKind.PAIR_CHANNEL,
+                    pair_key(a, b),
+                    self.pair_channel_name(a, b),
+                    category,
+                    self.private(*self._players(*a, *b)),
+                    f"{PAIR_TOPIC} {seat_label(a)} and {seat_label(b)}.",
+                )
+        elif game.settings.press == "threads" and pairs(game):
+            await self._threads(category, spaces)
+        return spaces
+
+    async def _threads(self, category: discord.CategoryChannel, spaces: GameSpaces) -> None:
+        game = self.game
+        users = sorted({u for u in game.powers.values() if u is not None})
+        parent = await self.text_channel(
+            PlaceKind.NEGOTIATION,
+            "",
+            self.negotiation_name(),
+            category,
+            self.private(*users, member=THREADS_ONLY),
+            "Private talks: one private thread per pair of players, visible only to those two.",
+        )
+        for a, b in pairs(game):
+            key = pair_key(a, b)
+            found = self.recorded.get((PlaceKind.THREAD, key))
+            thread = found if isinstance(found, discord.Thread) and found.parent_id == parent.id else None
+            members = self._players(*a, *b)
+            if thread is None:
+                thread = await parent.create_thread(
+                    name=thread_name(a, b),
+                    type=discord.ChannelType.private_thread,
+                    invitable=False,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+                await self.record(PlaceKind.THREAD, thread.id, key)
+            else:
+                await _keep_only(thread, set(members))
+            for user_id in members:
+                await thread.add_user(discord.Object(id=user_id))
+            spaces.negotiation[(a, b)] = thread
+
+    def _players(self, *powers: str) -> list[int]:
+        return sorted({u for p in powers if (u := self.game.powers.get(p)) is not None})
+
+
+def _fits(kind: str, place: discord.abc.GuildChannel | discord.Thread) -> bool:
+    if kind == PlaceKind.CATEGORY:
+        return isinstance(place, discord.CategoryChannel)
+    if kind == PlaceKind.THREAD:
+        return isinstance(place, discord.Thread)
+    return isinstance(place, discord.TextChannel)
+
+
+async def _enforce(place: discord.TextChannel | discord.CategoryChannel, overwrites: Overwrites) -> None:
+    """Put back the permissions a reused place should have: exactly ``overwrites``, nobody else."""
+    have = {target.id: overwrite for target, overwrite in place.overwrites.items()}
+    want = {target.id: overwrite for target, overwrite in overwrites.items()}
+    if have != want:
+        await place.edit(overwrites=overwrites, reason="game set-up: permissions as the game needs them")
+
+
+async def _keep_only(thread: discord.Thread, members: set[int]) -> None:
+    """Remove from a reused thread everyone but ``members`` and the bot."""
+    me = thread.guild.me.id
+    for member in await thread.fetch_members():
+        if member.id not in members and member.id != me:
+            await thread.remove_user(discord.Object(id=member.id))
+
+
+def thread_name(a: Seat, b: Seat) -> str:
+    return f"{seat_label(a)} – {seat_label(b)}"[:100]
+
+
+class DiscordPlaces:
+    """gm.setup.places.PlaceMaker for one /game start on ``guild``: makes (or completes) the game's places
+    and keeps the Discord objects it made, to greet them."""
+
+    def __init__(self, guild: discord.Guild, moderator_role_name: str) -> None:
+        self.guild = guild
+        self.moderator_role_name = moderator_role_name
+        self.spaces: GameSpaces | None = None
+
+    async def make_places(self, game: GameInfo, recorded: GamePlaces, record: Recorder) -> MadePlaces:
+        spaces = await create_spaces(self.guild, game, self.moderator_role_name, recorded, record)
+        self.spaces = spaces
+        return MadePlaces(
+            category_id=spaces.category.id,
+            game_channel_id=spaces.game_channel.id,
+            power_channels={p: c.id for p, c in spaces.power_channels.items()},
+        )
+
+    async def introduce(self, game: GameInfo) -> None:
+        if self.spaces is not None:
+            await post_introductions(self.spaces, game)
+
+
+async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
+    """A first message in each private place that has none yet (a re-run does not repeat them),
+    saying what it is for (best effort: logged on failure)."""
+    for power, channel in spaces.power_channels.items():
+        if channel.last_message_id is None:
+            await _say(channel, power_intro(power, game.powers.get(power)))
+    for (a, b), place in spaces.negotiation.items():
+        if getattr(place, "last_message_id", None) is None:
+            await _say(
+                place,
+                f"Private talks between {_seat_text(a, game)} and {_seat_text(b, game)}. "
+                "No other player can read this.",
+            )
+
+
+def power_intro(power: str, user_id: int | None) -> str:
+    if user_id is None:
+        return (
+            f"This is **{power_name(power)}**'s private channel. {power_name(power)} is neutral: nobody "
+            "plays it and its units hold. Only the moderators and I can read this channel; should the "
+            "power join a side (the 1914 game's coin flip), its new player gets this channel."
+        )
+    return (
+        f"This is **{power_name(power)}**'s private channel, played by <@{user_id}>. Only its player, the "
+        "moderators and I can read it. I post your calls to order here. Send orders with `/order` or "
+        "`/orders edit` (only you see those), by direct message to me, or here in a message that "
+        "mentions me (the moderators can read it; I answer here without repeating your orders)."
+    )
+
+
+def _seat_text(seat: Seat, game: GameInfo) -> str:
+    user = game.powers.get(seat[0])
+    return f"**{seat_label(seat)}** (<@{user}>)"
+
+
+async def _say(place: discord.abc.Messageable, text: str) -> None:
+    try:
+        await place.send(text)
+    except discord.HTTPException as exc:
+        log.warning("could not post an introduction: %s", exc)
+
+
+async def evict(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> None:
+    """Take a player who left (or was replaced) out of their powers' private places: the power
+    channels' overwrites, the negotiation threads or channels naming those powers, and the negotiation
+    channel itself (they hold no power any more). Best effort, logged on failure."""
+    user = await _member(guild, user_id)  # None: gone from the server, they see none of it anyway
+    for channel_id in _power_channel_ids(places, powers):
+        channel = guild.get_channel(channel_id)
+        if isinstance(channel, discord.TextChannel) and user is not None:
+            await _quietly(channel.set_permissions(user, overwrite=None))
+    for place in await negotiation_places(guild, places, powers):
+        if isinstance(place, discord.Thread):
+            await _quietly(place.remove_user(discord.Object(id=user_id)))
+        elif user is not None:
+            await _quietly(place.set_permissions(user, overwrite=None))
+
+
+async def admit(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> bool:
+    """Let a player into the private places of powers they now hold (a replacement, a power joining
+    a side): the power channels, the negotiation channel and the threads or pair channels naming those
+    powers. Returns False when the player is not on the server. Idempotent; failures are logged."""
+    user = await _member(guild, user_id)
+    if user is None:
+        log.warning(
+            "game %s: %s is not on the server; cannot open %s to them", places.game_id, user_id, powers
+        )
+        return False
+    for channel_id in _power_channel_ids(places, powers):
+        channel = guild.get_channel(channel_id)
+        if isinstance(channel, discord.TextChannel):
+            await _quietly(channel.set_permissions(user, overwrite=MEMBER))
+    for place in await negotiation_places(guild, places, powers):
+        if isinstance(place, discord.Thread):
+            await _quietly(place.add_user(user))
+        else:
+            overwrite = THREADS_ONLY if place.id == places.negotiation_channel_id else MEMBER
+            await _quietly(place.set_permissions(user, overwrite=overwrite))
+    return True
+
+
+def _power_channel_ids(places: GamePlaces, powers: list[str]) -> list[int]:
+    return [c for p in powers if (c := places.power_channels.get(p)) is not None]
+
+
+async def negotiation_places(
+    guild: discord.Guild, places: GamePlaces, powers: list[str]
+) -> list[discord.TextChannel | discord.Thread]:
+    """The negotiation channel of a game (threads press) and the threads or pair channels (channels
+    press) of a seat holding one of ``powers``: only places the game recorded, by id."""
+    wanted = set(powers)
+    if not places.made and places.category_id is not None:
+        return _legacy_negotiation_places(guild, places.category_id, wanted)
+    found: list[discord.TextChannel | discord.Thread] = []
+    if places.negotiation_channel_id is not None:
+        channel = guild.get_channel(places.negotiation_channel_id)
+        if isinstance(channel, discord.TextChannel):
+            found.append(channel)
+    for key, place_id in sorted(places.pair_places.items()):
+        if not wanted & key_powers(key):
+            continue
+        place = guild.get_channel_or_thread(place_id)
+        if place is None:  # an archived thread is not in the cache
+            try:
+                place = await guild.fetch_channel(place_id)
+            except discord.HTTPException:
+                continue
+        if isinstance(place, discord.TextChannel | discord.Thread):
+            found.append(place)
+    return found
+
+
+def _legacy_negotiation_places(
+    guild: discord.Guild, category_id: int, wanted: set[str]
+) -> list[discord.TextChannel | discord.Thread]:
+    """For a game set up before places were recorded by id (migration 0004): its negotiation places
+    inside its own recorded category, by the names set-up gave them then (``g3-negotiation`` and its
+    threads ``Austria – England``, or pair channels with the pair topic)."""
+    lowered = {p.lower() for p in wanted}
+    found: list[discord.TextChannel | discord.Thread] = []
+    for channel in guild.text_channels:
+        if channel.category_id != category_id:
+            continue
+        if channel.name.endswith("-negotiation"):
+            found.append(channel)
+            found.extend(t for t in channel.threads if lowered & _named_powers(t.name))
+        elif (channel.topic or "").startswith(PAIR_TOPIC) and lowered & _named_powers(channel.topic or ""):
+            found.append(channel)
+    return found
+
+
+def _named_powers(text: str) -> set[str]:
+    """The words of a thread name or pair topic, lower case (``Austria/France – England``)."""
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+
+
+async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    member = guild.get_member(user_id)
+    if member is not None:
+        return member
+    try:
+        return await guild.fetch_member(user_id)
+    except discord.HTTPException:
+        return None
+
+
+async def _quietly(call: Awaitable[object]) -> None:
+    try:
+        await call
+    except (discord.HTTPException, ValueError) as exc:
+        log.warning("could not update a private place: %s", exc)

@@ -1,0 +1,58 @@
+"""What every cog shares: the services the bot hands them, and a base class giving them short names.
+
+A cog for a new feature (moderation, draws, variants) subclasses :class:`GameCog`, calls the use cases
+on ``self.gamemaster`` (gm.facade: each call commits and runs its own follow-ups), uses
+:func:`cogs.shared.context.resolve_game` to know which game an interaction is about, and lets a
+``GameError`` escape: the command tree turns it into an ephemeral answer (cogs.shared.replies).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from gm.facade import Gamemaster
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    """The bot's wiring, built once by the composition root (bot.py) and shared by every cog."""
+
+    gamemaster: Gamemaster
+    moderator_role: str = "Diplomacy Moderator"
+
+    def spawn(self, work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
+        """Run Discord work after the interaction has been answered (editing a Join post): kept
+        referenced until done, its failure logged (with the gamemaster's own follow-ups)."""
+        return self.gamemaster.spawn(work, what)
+
+    async def idle(self) -> None:
+        """Wait for the background work started so far (tests, shutdown)."""
+        await self.gamemaster.idle()
+
+
+def services_of(client: discord.Client) -> Services:
+    services = getattr(client, "services", None)
+    if not isinstance(services, Services):
+        raise RuntimeError("the bot has no services; build it with bot.DiplomacyBot")
+    return services
+
+
+class GameCog(commands.Cog):
+    """Base of the bot's cogs."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.services = services_of(bot)
+
+    @property
+    def gamemaster(self) -> Gamemaster:
+        return self.services.gamemaster

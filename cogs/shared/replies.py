@@ -1,0 +1,110 @@
+"""Answering interactions: defer, send (split under Discord's limits), and turn errors into answers.
+
+Privacy rule: anything about a player's own orders is sent ephemerally, and an interaction that may
+be answered privately is deferred *ephemerally* (after a public defer Discord makes the first
+followup public whatever it asks for).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+import discord
+from discord import app_commands
+
+from cogs.shared.text import chunks, safe_keeping_users
+from gm.errors import GameError
+
+log = logging.getLogger(__name__)
+
+CRASH_TEXT = (
+    "Something went wrong on my side and I could not finish that. It has been logged. "
+    "Check with /orders show or /game status before trying again."
+)
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
+    """Acknowledge now ("thinking..."), answer later with :func:`send`."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def send(
+    interaction: discord.Interaction,
+    lines: str | Iterable[str],
+    *,
+    ephemeral: bool = True,
+    embed: discord.Embed | None = None,
+    files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Send ``lines`` as one or more messages of at most 2,000 characters; the embed, files and
+    view go with the last one."""
+    parts = chunks([lines] if isinstance(lines, str) else lines)
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        extra: dict[str, object] = {}
+        if last:
+            if embed is not None:
+                extra["embed"] = embed
+            if files:
+                extra["files"] = files
+            if view is not None:
+                extra["view"] = view
+        if not interaction.response.is_done():
+            await interaction.response.send_message(part or None, ephemeral=ephemeral, **extra)  # type: ignore[arg-type]
+        else:
+            await interaction.followup.send(part or discord.utils.MISSING, ephemeral=ephemeral, **extra)  # type: ignore[arg-type]
+
+
+def error_text(error: BaseException) -> str | None:
+    """The answer for a refusal the user can act on; None for a fault of ours."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, GameError):
+        hint = f" {safe_keeping_users(error.hint)}" if error.hint else ""
+        return safe_keeping_users(error.message) + hint  # gm's <@id> are its own; names are made inert
+    if isinstance(error, app_commands.TransformerError):
+        if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+            return (
+                "That user is not a member of this server, so they cannot take part here. "
+                "They must join the server first; then try again."
+            )
+        shown = safe_keeping_users(str(error.value), limit=100)
+        return f"I could not read the option value {shown!r}: pick one from the list the option offers."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "That only works in a server channel, not in direct messages."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You may not use that here."
+    return None
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer every failed interaction: the refusal with its hint, or an apology for our own fault."""
+    text = error_text(error)
+    if text is None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error("interaction %s failed", _describe(interaction), exc_info=original)
+        text = CRASH_TEXT
+    if interaction.type == discord.InteractionType.autocomplete:
+        return
+    try:
+        await send(interaction, text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the user about a failed interaction %s", _describe(interaction))
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    return f"{command or custom_id or interaction.type.name} by {interaction.user.id}"
+
+
+class GameCommandTree(app_commands.CommandTree):
+    """The command tree, answering every error (see :func:`report_error`)."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)

@@ -1,0 +1,148 @@
+"""Open seats in the game channel: "Take over France" under the announcement that a player left or
+fell into civil disorder, and "Approve" / "Decline" under a request when the game wants a moderator
+to approve (gm.moderation.takeover decides who may do what).
+
+The buttons are DynamicItems (their custom_id carries the game, the power and, for a request, the
+member who asked), so they keep working after a restart. A click on a seat taken already, by a player
+of the game, or by a moderator who plays is refused with the reason, and nothing changes. A button
+that has done its work is turned off.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+
+from cogs.shared import mod_flows as modflows
+from cogs.shared import text
+from cogs.shared.base import services_of
+from cogs.shared.flows import answering
+from cogs.shared.replies import defer, send
+from gm.moderation.shared import check_moderator
+
+log = logging.getLogger(__name__)
+
+POWER = r"[A-Z][A-Z_\-]{0,31}"
+
+
+class TakeOverButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=rf"seat:(?P<game_id>\d+):(?P<power>{POWER})"
+):
+    """Under an open seat's announcement: a member who does not play takes it (or asks for it)."""
+
+    def __init__(self, game_id: int, power: str, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or f"Take over {text.power_name(power)}")[:80],
+                style=discord.ButtonStyle.success,
+                custom_id=f"seat:{game_id}:{power}",
+            )
+        )
+        self.game_id, self.power = game_id, power
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TakeOverButton:
+        return cls(int(match["game_id"]), match["power"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answering(self._take)(interaction)
+
+    async def _take(self, interaction: discord.Interaction) -> None:
+        services = services_of(interaction.client)
+        await defer(interaction)
+        await services.gamemaster.game_on_server(self.game_id, interaction.guild_id)
+        result = await services.gamemaster.take_over(self.game_id, interaction.user.id, self.power)
+        if result.action == "take_over_request":
+            await send(
+                interaction,
+                [text.safe_keeping_users(result.message), "You will get a direct message either way."],
+            )
+            return
+        powers = text.powers_text(result.details["replacement"].powers)
+        await send(
+            interaction,
+            [
+                f"You now play {powers}. You get its private channel and negotiation spaces, and a "
+                "direct message with its units, the orders given so far and the deadline.",
+                "Send orders with /order, /orders edit or by direct message to me.",
+            ],
+        )
+        await _turn_off(interaction, {self.custom_id})
+
+
+class SeatDecisionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"seat-(?P<choice>ok|no):(?P<game_id>\d+):(?P<power>{POWER}):(?P<user_id>\d+)",
+):
+    """Under a request to take over a seat: a moderator approves or declines it."""
+
+    def __init__(self, choice: str, game_id: int, power: str, user_id: int) -> None:
+        approve = choice == "ok"
+        super().__init__(
+            discord.ui.Button(
+                label="Approve" if approve else "Decline",
+                style=discord.ButtonStyle.success if approve else discord.ButtonStyle.secondary,
+                custom_id=f"seat-{choice}:{game_id}:{power}:{user_id}",
+            )
+        )
+        self.choice, self.game_id, self.power, self.user_id = choice, game_id, power, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> SeatDecisionButton:
+        return cls(match["choice"], int(match["game_id"]), match["power"], int(match["user_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answering(self._decide)(interaction)
+
+    async def _decide(self, interaction: discord.Interaction) -> None:
+        services = services_of(interaction.client)
+        await defer(interaction)
+        game = await services.gamemaster.game_on_server(self.game_id, interaction.guild_id)
+        actor = await modflows.actor_of(interaction, game)
+        check_moderator(game, actor, "replace")
+        result = await services.gamemaster.decide_take_over(
+            game.id, actor, self.power, self.user_id, approve=self.choice == "ok"
+        )
+        await send(interaction, modflows.answer_lines(result))
+        await _turn_off(interaction, None)
+
+
+def seat_view(game_id: int, seats: list[list[str]]) -> discord.ui.View:
+    """A "Take over" button per open seat (named by all its powers, keyed by the first)."""
+    view = discord.ui.View(timeout=None)
+    for powers in seats[:25]:
+        label = f"Take over {text.powers_text(powers)}"
+        view.add_item(TakeOverButton(game_id, powers[0], label))
+    return view
+
+
+def decision_view(game_id: int, power: str, user_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(SeatDecisionButton("ok", game_id, power, user_id))
+    view.add_item(SeatDecisionButton("no", game_id, power, user_id))
+    return view
+
+
+async def _turn_off(interaction: discord.Interaction, custom_ids: set[str] | None) -> None:
+    """Disable the clicked message's buttons (``None``: all of them); best effort."""
+    message = interaction.message
+    if message is None:
+        return
+    try:
+        view = discord.ui.View.from_message(message, timeout=None)
+        for item in view.children:
+            if isinstance(item, discord.ui.Button) and (custom_ids is None or item.custom_id in custom_ids):
+                item.disabled = True
+        await message.edit(view=view)
+    except discord.HTTPException as exc:
+        log.info("could not turn off the buttons of message %s: %s", message.id, exc)
+
+
+def setup_buttons(client: discord.Client) -> None:
+    client.add_dynamic_items(TakeOverButton, SeatDecisionButton)  # type: ignore[attr-defined]

@@ -1,0 +1,94 @@
+"""The database from the command line, the bot running or not:
+
+    python -m db backup PATH        a consistent copy of the SQLite database, taken live (db.backup)
+    python -m db restore BACKUP     put a backup in place of the database (stop the bot first)
+    python -m db upgrade            bring the schema to the latest revision, backing the file up first
+                                    (the bot does the same at every start)
+
+The database is ``DATABASE_URL`` (environment or .env), or ``--database-url``. Exit codes: 0 done,
+1 failed (the reason is printed), 2 not for this database (PostgreSQL: use pg_dump, printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+from db.backup import PG_DUMP_ADVICE, BackupError, backup_sqlite, restore_sqlite, sqlite_path
+from db.database import DEFAULT_DATABASE_URL, make_engine
+from db.preflight import DatabaseProblem, SchemaState, prepare_database
+
+
+def database_url(given: str | None) -> str:
+    """``--database-url``, else DATABASE_URL from the environment, else from ./.env, else the default."""
+    from_file = dotenv_values(".env").get("DATABASE_URL")
+    return given or os.environ.get("DATABASE_URL") or from_file or DEFAULT_DATABASE_URL
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m db", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", help="the database (default: DATABASE_URL, then .env)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    backup = commands.add_parser("backup", help="copy the live SQLite database to PATH")
+    backup.add_argument("path", type=Path)
+    restore = commands.add_parser("restore", help="replace the SQLite database by BACKUP (bot stopped)")
+    restore.add_argument("backup", type=Path)
+    commands.add_parser("upgrade", help="upgrade the schema to the latest revision")
+    args = parser.parse_args(argv)
+    url = database_url(args.database_url)
+
+    if args.command == "upgrade":
+        return upgrade(url)
+    path = sqlite_path(url)
+    if path is None:
+        print(PG_DUMP_ADVICE, file=sys.stderr)
+        return 2
+    try:
+        if args.command == "backup":
+            report = backup_sqlite(path, args.path)
+            print(
+                f"backed up {report.source} ({report.games} games) to {report.target}: "
+                f"{report.bytes / 1e6:.1f} MB in {report.seconds:.2f} s"
+            )
+        else:
+            kept = restore_sqlite(args.backup, path)
+            print(f"restored {path} from {args.backup.resolve()}")
+            if kept is not None:
+                print(f"the database it replaced is kept at {kept}")
+            print("start the bot: it upgrades the restored database if it is from an older version")
+    except BackupError as exc:
+        print(f"{args.command} failed: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def upgrade(url: str) -> int:
+    """The upgrade the bot makes at start-up, a SQLite file backed up first (MIGRATION_BACKUPS)."""
+    keep = int(os.environ.get("MIGRATION_BACKUPS") or dotenv_values(".env").get("MIGRATION_BACKUPS") or 3)
+
+    async def run() -> SchemaState:
+        engine = make_engine(url)
+        try:
+            return await prepare_database(engine, backups_kept=keep)
+        finally:
+            await engine.dispose()
+
+    try:
+        state = asyncio.run(run())
+    except DatabaseProblem as problem:
+        print(f"upgrade failed: {problem.reason}", file=sys.stderr)
+        return 1
+    if state.at_head:
+        print(f"the database is at the latest revision, {state.head}")
+    else:
+        print(f"database upgraded from {state.current or '(empty)'} to {state.head}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Before the bot uses its database: can it be reached and written, is its schema the latest, and
+the upgrade (with a backup of a SQLite file first). Each failure is a :class:`DatabaseProblem` whose
+message is one line saying what failed, where, and what to check."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.backup import backup_before_migration, sqlite_path
+from db.migrate import current_revision, head_revision, upgrade_database
+
+log = logging.getLogger(__name__)
+
+
+class Problem(StrEnum):
+    UNREACHABLE = "unreachable"  # cannot connect or open
+    UNWRITABLE = "unwritable"  # connected, but writes are refused
+    MIGRATION = "migration"  # the schema could not be brought to the latest revision
+    BEHIND = "behind"  # (checks only) the schema is not at the latest revision
+
+
+class DatabaseProblem(Exception):
+    def __init__(self, kind: Problem, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaState:
+    current: str | None
+    head: str | None
+
+    @property
+    def at_head(self) -> bool:
+        return self.current == self.head
+
+
+def describe(engine: AsyncEngine) -> str:
+    """The database in words, without its password: "the SQLite file /srv/gm/diplomacy.db" or
+    "PostgreSQL database diplomacy at db:5432 (user diplomacy)"."""
+    url = make_url(engine.url.render_as_string(hide_password=True))
+    path = sqlite_path(url.render_as_string(hide_password=True))
+    if url.get_backend_name() == "sqlite":
+        return f"the SQLite file {path}" if path else "the in-memory SQLite database"
+    where = f"{url.host or 'localhost'}:{url.port or 5432}"
+    return f"PostgreSQL database {url.database} at {where} (user {url.username})"
+
+
+async def check_database(engine: AsyncEngine) -> None:
+    """Connect and prove that a write would be accepted, without changing anything."""
+    try:
+        async with engine.connect() as conn:
+            if conn.dialect.name == "sqlite":
+                probe = await conn.begin()  # BEGIN IMMEDIATE (db.database): the write lock
+                try:
+                    await conn.exec_driver_sql("CREATE TABLE _gm_write_probe (x INTEGER)")
+                finally:
+                    await probe.rollback()
+            else:
+                async with conn.begin():
+                    read_only = (await conn.exec_driver_sql("SHOW transaction_read_only")).scalar()
+                if read_only == "on":
+                    raise DatabaseProblem(
+                        Problem.UNWRITABLE,
+                        f"{describe(engine)} is read-only (a standby server?): "
+                        "point DATABASE_URL at the primary",
+                    )
+    except DatabaseProblem:
+        raise
+    except Exception as exc:
+        raise _translated(engine, exc) from exc
+
+
+async def schema_state(engine: AsyncEngine) -> SchemaState:
+    try:
+        current = await current_revision(engine)
+    except Exception as exc:
+        raise _translated(engine, exc) from exc
+    return SchemaState(current, head_revision())
+
+
+async def prepare_database(engine: AsyncEngine, *, backups_kept: int = 3) -> SchemaState:
+    """Check the database, then upgrade it to the latest revision if it is behind; a SQLite file that
+    holds data is backed up next to itself first (db.backup). Returns the state before the upgrade."""
+    await check_database(engine)
+    state = await schema_state(engine)
+    if state.at_head:
+        return state
+    backup = None
+    path = sqlite_path(engine.url.render_as_string(hide_password=False))
+    if path is not None and state.current is not None:
+        try:
+            backup = backup_before_migration(path, state.current, backups_kept)
+        except Exception as exc:
+            raise DatabaseProblem(
+                Problem.MIGRATION,
+                f"the database needs an upgrade, but the backup made before it failed: {_one_line(exc)}; "
+                "nothing was changed",
+            ) from exc
+    try:
+        await upgrade_database(engine)
+    except Exception as exc:
+        kept = f"; a backup made just before is at {backup}" if backup else ""
+        raise DatabaseProblem(
+            Problem.MIGRATION,
+            f"upgrading {describe(engine)} from revision {state.current or '(empty)'} to {state.head} "
+            f"failed and was rolled back: {_one_line(exc)}{kept}",
+        ) from exc
+    log.info(
+        "database upgraded from revision %s to %s%s",
+        state.current or "(empty)",
+        state.head,
+        f"; the database before it is kept at {backup}" if backup else "",
+        extra={"event": "database_upgraded", "from": state.current, "to": state.head},
+    )
+    return state
+
+
+def _translated(engine: AsyncEngine, exc: BaseException) -> DatabaseProblem:
+    """A connection or open error as a one-line reason naming the database."""
+    what = describe(engine)
+    cause = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    name = type(cause).__name__
+    text = _one_line(cause)
+    if isinstance(cause, socket.gaierror):
+        return DatabaseProblem(
+            Problem.UNREACHABLE, f"cannot find the host of {what}: {text}; check DATABASE_URL"
+        )
+    if isinstance(cause, ConnectionRefusedError):
+        return DatabaseProblem(
+            Problem.UNREACHABLE, f"{what} refused the connection: is the server running and listening there?"
+        )
+    if isinstance(cause, TimeoutError):
+        return DatabaseProblem(
+            Problem.UNREACHABLE, f"{what} did not answer in time: check the host and firewall"
+        )
+    if name in ("InvalidPasswordError", "InvalidAuthorizationSpecificationError"):
+        return DatabaseProblem(Problem.UNREACHABLE, f"{what} refused the user name or password: {text}")
+    if name == "InvalidCatalogNameError":
+        return DatabaseProblem(Problem.UNREACHABLE, f"{what} does not exist: create it first ({text})")
+    lowered = text.lower()
+    if "readonly" in lowered or "read-only" in lowered or "permission denied" in lowered:
+        return DatabaseProblem(
+            Problem.UNWRITABLE, f"{what} cannot be written ({text}): the bot's user must be able to write it"
+        )
+    if "unable to open database file" in lowered:
+        return DatabaseProblem(
+            Problem.UNREACHABLE,
+            f"cannot open {what} ({text}): its directory must exist and the bot's user must be able to "
+            "write in it (SQLite writes -wal and -shm files beside the database)",
+        )
+    if "not a database" in lowered:
+        return DatabaseProblem(Problem.UNREACHABLE, f"{what} is not a SQLite database ({text})")
+    if isinstance(cause, OSError):
+        return DatabaseProblem(Problem.UNREACHABLE, f"cannot reach {what}: {text}")
+    return DatabaseProblem(Problem.UNREACHABLE, f"cannot use {what}: {name}: {text}")
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    text = lines[0] if lines else type(exc).__name__
+    if text.startswith("(") and ") " in text:  # SQLAlchemy's "(sqlite3.OperationalError) ..."
+        text = text.split(") ", 1)[1]
+    return text[:300]

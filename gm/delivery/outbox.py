@@ -1,0 +1,511 @@
+"""The outbox: messages to post, written in the same transaction as the change that caused them, sent
+after commit by :func:`deliver_pending`.
+
+Delivery is at-least-once, made effectively-once:
+- each part of a message is recorded the moment Discord accepts it (never posted again), and the row
+  is marked sent in its own short transaction right after its last part, so the only window for a
+  duplicate is a crash between Discord accepting a part and that part's record;
+- every message carries a stable identity (``OutboxMessage.nonce``, random, drawn when queued) that the
+  Discord adapter passes as the message nonce with ``enforce_nonce``, so Discord itself drops a resend
+  of the same part within its dedup window; and the unique ``dedup_key`` stops the same event (a
+  reminder, a phase's results) from ever being queued twice.
+- a sender claims rows with a lease (``claimed_until``/``claim_token``) before sending, so two delivery
+  loops (or two processes) never send the same row at once. A restarted bot releases its predecessor's
+  claims at once (:func:`release_stale_claims`). A claim that ends without its sender's verdict (a
+  crash, a stop cut short, a lease run out) counts as an attempt, so the adapter knows the message may
+  be on Discord already (``OutboxMessage.first_tried_at``) and, past Discord's nonce window, looks for
+  it before posting.
+- messages to one target go out in the order they were written: once a row for a target cannot be sent
+  yet, later rows for that target wait too.
+
+The payloads are plain data (title, lines, fields, center counts, deadline, map references); the
+adapter formats them. See gm/announcements.py for each kind's payload.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, Protocol
+
+from sqlalchemy import and_, case, exists, func, or_, update
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.database import SessionFactory
+from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
+from gm.clock import Clock, utcnow
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)
+INSTANCE = secrets.token_hex(4)
+"""This process: every claim it makes starts with it, so that a restarted bot takes back the claims of
+the process it replaces at once (:func:`release_stale_claims`) instead of waiting for their lease."""
+MAX_ATTEMPTS = 30
+BATCH = 100
+PAGE = 400  # unsent rows read at a time while looking for a batch
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a message goes: the game channel, a power's private channel, or a user's DMs."""
+
+    kind: OutboxTarget
+    power: str | None = None
+    user_id: int | None = None
+
+    @classmethod
+    def game_channel(cls) -> Target:
+        return cls(OutboxTarget.GAME_CHANNEL)
+
+    @classmethod
+    def power_channel(cls, power: str) -> Target:
+        return cls(OutboxTarget.POWER_CHANNEL, power=power)
+
+    @classmethod
+    def user(cls, user_id: int) -> Target:
+        return cls(OutboxTarget.USER, user_id=user_id)
+
+
+def enqueue(
+    session: AsyncSession,
+    *,
+    game_id: int | None,
+    kind: str,
+    target: Target,
+    payload: dict[str, Any],
+    key: str,
+    now: datetime,
+    phase_id: int | None = None,
+) -> OutboxEntry:
+    """Add a message to the session's transaction. ``key`` names the event uniquely (see module doc)."""
+    entry = OutboxEntry(
+        game_id=game_id,
+        phase_id=phase_id,
+        kind=kind,
+        target_kind=target.kind,
+        target_power=target.power,
+        target_user_id=target.user_id,
+        payload=payload,
+        dedup_key=key,
+        created_at=now,
+        next_attempt_at=now,
+        nonce=secrets.token_hex(8),
+    )
+    session.add(entry)
+    return entry
+
+
+async def existing_keys(session: AsyncSession, keys: Sequence[str]) -> set[str]:
+    """Which of ``keys`` are queued already (for events that may be raised twice, like reminders)."""
+    if not keys:
+        return set()
+    rows = await session.exec(select(OutboxEntry.dedup_key).where(col(OutboxEntry.dedup_key).in_(keys)))
+    return set(rows.all())
+
+
+# --- sending ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    """One message, ready for an adapter: where it goes (a channel id or a user id), what it says."""
+
+    id: int
+    nonce: str  # stable across restarts, unique across databases; use it as the Discord message nonce
+    kind: str
+    game_id: int | None
+    target_kind: str
+    channel_id: int | None  # for game and power channels
+    user_id: int | None  # for direct messages
+    payload: dict[str, Any]
+    attachments: tuple[Attachment, ...] = ()
+    phase_id: int | None = None  # the phase it is about, when it is about one
+    # Parts of this message an earlier attempt already posted, in order: (channel id, message id).
+    # The adapter posts only the parts after these (a part is never posted twice) and reports each
+    # part it posts through ``record_part`` the moment Discord accepts it.
+    sent_parts: tuple[tuple[int, int], ...] = ()
+    first_tried_at: datetime | None = None  # when an attempt was first made (None: this is the first)
+    record_part: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
+
+
+SentMessages = Sequence[tuple[int, int]]
+"""What a message became on the chat server: (channel id, message id) of each part posted."""
+
+
+class SendError(Exception):
+    pass
+
+
+class RetriableSendError(SendError):
+    """Try again later (rate limit, network, Discord 5xx)."""
+
+
+class PermanentSendError(SendError):
+    """Will never work (channel deleted, DMs closed): the row is marked failed and not retried."""
+
+
+class OutboxSender(Protocol):
+    async def send(self, message: OutboxMessage) -> SentMessages | None:
+        """Post the message; raise RetriableSendError or PermanentSendError when it was not posted.
+        May return the ids of what it posted (kept on the row, see :func:`sent_messages_of`)."""
+        ...
+
+
+@dataclass(slots=True)
+class DeliveryReport:
+    sent: int = 0
+    retrying: int = 0  # failed this time, will be tried again
+    failed: int = 0  # given up
+    pending: int = 0  # still unsent afterwards: due later, target not known yet, or held behind another
+    errors: list[str] = field(default_factory=list)
+
+
+async def deliver_pending(
+    session_factory: SessionFactory,
+    sender: OutboxSender,
+    *,
+    clock: Clock = utcnow,
+    limit: int | None = None,
+) -> DeliveryReport:
+    """Send every unsent message that is due, oldest first; see the module docstring for guarantees."""
+    report = DeliveryReport()
+    seen: set[int] = set()
+    while limit is None or report.sent < limit:
+        token = f"{INSTANCE}-{secrets.token_hex(12)}"
+        claimed = await _claim_batch(session_factory, token, clock(), seen)
+        if not claimed:
+            break
+        blocked: set[tuple[Any, ...]] = set()
+        for entry in claimed:
+            seen.add(entry.id)  # type: ignore[arg-type]
+            target = _target_key(entry)
+            if target in blocked:
+                await _release(session_factory, entry, token)
+                continue
+            message = await _resolve(session_factory, entry)
+            if message is None:
+                blocked.add(target)
+                await _release(session_factory, entry, token)
+                continue
+            try:
+                posted = await sender.send(message)
+            except PermanentSendError as exc:
+                await _mark_failed(session_factory, entry, token, clock(), str(exc))
+                report.failed += 1
+                report.errors.append(f"outbox {entry.id}: {exc}")
+            except Exception as exc:  # anything else is worth another try
+                if not isinstance(exc, RetriableSendError):
+                    log.exception("outbox %s: unexpected error while sending", entry.id)
+                blocked.add(target)
+                gave_up = await _mark_retry(session_factory, entry, token, clock(), repr(exc))
+                report.failed += gave_up
+                report.retrying += not gave_up
+                report.errors.append(f"outbox {entry.id}: {exc!r}")
+            else:
+                await _mark_sent(session_factory, entry, token, clock(), posted)
+                report.sent += 1
+    async with session_factory() as session:
+        report.pending = await pending_count(session)
+    return report
+
+
+def _target_key(entry: OutboxEntry) -> tuple[Any, ...]:
+    return (entry.target_kind, entry.game_id, entry.target_power, entry.target_user_id)
+
+
+async def _claim_batch(
+    session_factory: SessionFactory, token: str, now: datetime, seen: set[int]
+) -> list[OutboxEntry]:
+    """Claim the next due rows, oldest first, skipping targets that have an earlier row not sendable now.
+
+    Rows whose channel is not recorded yet are left out by the query (all of a target's rows alike,
+    so its order holds); the rest is read page by page, so that however many rows wait for a retry,
+    newer messages to other targets are still found."""
+    async with session_factory() as session:
+        blocked: set[tuple[Any, ...]] = set()
+        chosen: list[int] = []
+        after = 0
+        while len(chosen) < BATCH:
+            rows = (
+                await session.exec(
+                    select(OutboxEntry)
+                    .where(
+                        col(OutboxEntry.sent_at).is_(None),
+                        col(OutboxEntry.failed_at).is_(None),
+                        col(OutboxEntry.id) > after,
+                        _destination_known(),
+                    )
+                    .order_by(col(OutboxEntry.id))
+                    .limit(PAGE)
+                )
+            ).all()
+            for row in rows:
+                target = _target_key(row)
+                leased = row.claimed_until is not None and row.claimed_until > now
+                if target in blocked or row.next_attempt_at > now or leased or row.id in seen:
+                    blocked.add(target)
+                    continue
+                chosen.append(row.id)  # type: ignore[arg-type]
+                if len(chosen) >= BATCH:
+                    break
+            if len(rows) < PAGE:
+                break
+            after = rows[-1].id  # type: ignore[assignment]
+        if not chosen:
+            await session.commit()
+            return []
+        await session.exec(
+            update(OutboxEntry)
+            .where(
+                col(OutboxEntry.id).in_(chosen),
+                col(OutboxEntry.sent_at).is_(None),
+                (col(OutboxEntry.claimed_until).is_(None)) | (col(OutboxEntry.claimed_until) <= now),
+            )
+            .values(
+                claimed_until=now + LEASE,
+                claim_token=token,
+                # A claim still on the row was never answered by its sender: it froze past its lease
+                # (or died, and nobody released its claims), maybe after Discord took the message.
+                # That attempt counts (see _ONE_MORE_ATTEMPT).
+                attempts=case(
+                    (col(OutboxEntry.claim_token).is_not(None), col(OutboxEntry.attempts) + 1),
+                    else_=col(OutboxEntry.attempts),
+                ),
+            )
+        )
+        await session.commit()
+        claimed = (
+            await session.exec(
+                select(OutboxEntry).where(col(OutboxEntry.claim_token) == token).order_by(col(OutboxEntry.id))
+            )
+        ).all()
+        return list(claimed)
+
+
+def _destination_known() -> Any:
+    """SQL: the row goes to a user, or to a channel the adapter has recorded."""
+    game_channel = exists().where(
+        col(Game.id) == col(OutboxEntry.game_id), col(Game.game_channel_id).is_not(None)
+    )
+    power_channel = exists().where(
+        col(PowerAssignment.game_id) == col(OutboxEntry.game_id),
+        col(PowerAssignment.power) == col(OutboxEntry.target_power),
+        col(PowerAssignment.channel_id).is_not(None),
+    )
+    return or_(
+        col(OutboxEntry.target_kind) == OutboxTarget.USER,
+        and_(col(OutboxEntry.target_kind) == OutboxTarget.GAME_CHANNEL, game_channel),
+        and_(col(OutboxEntry.target_kind) == OutboxTarget.POWER_CHANNEL, power_channel),
+    )
+
+
+async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:
+    """The message with its destination and attachments, or None while the destination is unknown or
+    a picture it requires has not been stored yet."""
+    async with session_factory() as session:
+        channel_id: int | None = None
+        if entry.target_kind == OutboxTarget.GAME_CHANNEL:
+            game = await session.get(Game, entry.game_id)
+            channel_id = game.game_channel_id if game else None
+            if channel_id is None:
+                return None
+        elif entry.target_kind == OutboxTarget.POWER_CHANNEL:
+            assignment = (
+                await session.exec(
+                    select(PowerAssignment).where(
+                        PowerAssignment.game_id == entry.game_id, PowerAssignment.power == entry.target_power
+                    )
+                )
+            ).first()
+            channel_id = assignment.channel_id if assignment else None
+            if channel_id is None:
+                return None
+        attachments = []
+        for ref in entry.payload.get("maps", ()):
+            png = (
+                await session.exec(
+                    select(PhaseMap.png).where(
+                        PhaseMap.phase_id == ref["phase_id"], PhaseMap.kind == ref["kind"]
+                    )
+                )
+            ).first()
+            if png is not None:
+                attachments.append(Attachment(ref["filename"], png))
+            elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
+                await session.commit()
+                return None
+        await session.commit()
+    return OutboxMessage(
+        id=entry.id,  # type: ignore[arg-type]
+        nonce=entry.nonce or f"gm{entry.id}",
+        kind=entry.kind,
+        game_id=entry.game_id,
+        target_kind=entry.target_kind,
+        channel_id=channel_id,
+        user_id=entry.target_user_id,
+        payload=entry.payload,
+        attachments=tuple(attachments),
+        phase_id=entry.phase_id,
+        sent_parts=tuple((int(c), int(m)) for c, m in (entry.sent_messages or ())),
+        first_tried_at=entry.created_at if entry.attempts or entry.sent_messages else None,
+        record_part=partial(_record_part, session_factory, entry.id),  # type: ignore[arg-type]
+    )
+
+
+# A claim released without its sender's verdict (sent, retry, failed) was an attempt that may have
+# posted the message, or some of its parts, before the process died or stopped: it counts, so that
+# the adapter knows (OutboxMessage.first_tried_at) and, past Discord's nonce window, looks for the
+# message in the channel before posting it. Rows claimed in the same batch but not reached yet count
+# too: at worst that costs a look at the channel.
+_ONE_MORE_ATTEMPT: dict[str, Any] = {
+    "claimed_until": None,
+    "claim_token": None,
+    "attempts": col(OutboxEntry.attempts) + 1,
+}
+
+
+async def release_stale_claims(session_factory: SessionFactory) -> int:
+    """Release every claim not made by this process (call at start-up: one bot process sends a
+    database's messages, so claims of any other are its predecessor's, dead with it). Returns how
+    many were released; each counts as an attempt."""
+    async with session_factory() as session:
+        result = await session.exec(
+            update(OutboxEntry)
+            .where(
+                col(OutboxEntry.sent_at).is_(None),
+                col(OutboxEntry.claim_token).is_not(None),
+                ~col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
+            )
+            .values(**_ONE_MORE_ATTEMPT)
+        )
+        await session.commit()
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+async def release_own_claims(session_factory: SessionFactory) -> int:
+    """Release the claims this process holds on unsent messages (a stop that cut a delivery short), so
+    that the next start sends them at once; returns how many. Each counts as an attempt."""
+    async with session_factory() as session:
+        result = await session.exec(
+            update(OutboxEntry)
+            .where(
+                col(OutboxEntry.sent_at).is_(None),
+                col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
+            )
+            .values(**_ONE_MORE_ATTEMPT)
+        )
+        await session.commit()
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+async def _record_part(
+    session_factory: SessionFactory, entry_id: int, channel_id: int, message_id: int
+) -> None:
+    """One more part of a message is on Discord: remember it at once, so that however the rest of the
+    attempt ends (a crash, a failed part, a failed "mark sent"), that part is never posted again."""
+    async with session_factory() as session:
+        entry = await session.get(OutboxEntry, entry_id)
+        if entry is not None:
+            entry.sent_messages = [*(entry.sent_messages or []), [int(channel_id), int(message_id)]]
+        await session.commit()
+
+
+async def _update_claimed(
+    session_factory: SessionFactory, entry: OutboxEntry, token: str, **values: Any
+) -> int:
+    async with session_factory() as session:
+        result = await session.exec(
+            update(OutboxEntry)
+            .where(col(OutboxEntry.id) == entry.id, col(OutboxEntry.claim_token) == token)
+            .values(claimed_until=None, claim_token=None, **values)
+        )
+        await session.commit()
+        return int(result.rowcount or 0)
+
+
+async def _release(session_factory: SessionFactory, entry: OutboxEntry, token: str) -> None:
+    await _update_claimed(session_factory, entry, token)
+
+
+async def _mark_sent(
+    session_factory: SessionFactory,
+    entry: OutboxEntry,
+    token: str,
+    now: datetime,
+    posted: SentMessages | None = None,
+) -> None:
+    await _update_claimed(
+        session_factory,
+        entry,
+        token,
+        sent_at=now,
+        attempts=entry.attempts + 1,
+        last_error=None,
+        **({"sent_messages": [[int(c), int(m)] for c, m in posted]} if posted else {}),
+    )
+
+
+async def _mark_failed(
+    session_factory: SessionFactory, entry: OutboxEntry, token: str, now: datetime, error: str
+) -> None:
+    await _update_claimed(
+        session_factory, entry, token, failed_at=now, attempts=entry.attempts + 1, last_error=error[:2000]
+    )
+
+
+async def _mark_retry(
+    session_factory: SessionFactory, entry: OutboxEntry, token: str, now: datetime, error: str
+) -> bool:
+    """Schedule another attempt with exponential back-off; True when the attempts are used up."""
+    attempts = entry.attempts + 1
+    if attempts >= MAX_ATTEMPTS:
+        await _mark_failed(session_factory, entry, token, now, f"gave up after {attempts} attempts: {error}")
+        return True
+    delay = min(timedelta(seconds=5 * 2 ** (attempts - 1)), timedelta(hours=1))
+    await _update_claimed(
+        session_factory, entry, token, attempts=attempts, last_error=error[:2000], next_attempt_at=now + delay
+    )
+    return False
+
+
+async def sent_messages_of(
+    session: AsyncSession, game_id: int, phase_id: int, kinds: Sequence[str], *, before_id: int
+) -> list[tuple[int, int]]:
+    """(channel id, message id) of every part posted for the game's messages of these kinds about
+    this phase, written before outbox row ``before_id`` (a rollback's: the results it voids)."""
+    rows = await session.exec(
+        select(OutboxEntry.sent_messages)
+        .where(
+            OutboxEntry.game_id == game_id,
+            OutboxEntry.phase_id == phase_id,
+            col(OutboxEntry.kind).in_(kinds),
+            col(OutboxEntry.id) < before_id,
+            col(OutboxEntry.sent_messages).is_not(None),
+        )
+        .order_by(col(OutboxEntry.id))
+    )
+    found = [(int(c), int(m)) for posted in rows.all() for c, m in posted or ()]
+    await session.commit()
+    return found
+
+
+async def pending_count(session: AsyncSession) -> int:
+    """Messages neither sent nor given up."""
+    rows = await session.exec(
+        select(func.count())
+        .select_from(OutboxEntry)
+        .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None))
+    )
+    return int(rows.one())

@@ -1,0 +1,467 @@
+"""Deadlines and reminders as APScheduler jobs, rebuilt from the database at start-up.
+
+The database is the source of truth; the jobs live in memory (APScheduler 3's AsyncIOScheduler with its
+memory job store) and are rebuilt by :meth:`GameScheduler.rebuild_from_db`:
+- phases left ``adjudicating`` by a crash are finished (job ``finish:{game}:{phase}``, at once);
+- open phases whose deadline has passed are closed (their deadline job, at once);
+- the others get a deadline job ``deadline:{game}:{phase}`` and reminder jobs
+  ``reminder:{game}:{phase}:{hours}`` for the reminder times still ahead.
+
+Jobs use ``misfire_grace_time=None`` (run however late: a deadline is never skipped) and
+``coalesce=True`` (a backlog runs once); ids are stable, so scheduling a phase again replaces its jobs.
+Firing twice is harmless: closing is a compare-and-set, and reminders are keyed in the outbox.
+
+A close or finish that fails (the adjudication raised, the database was unreachable) is tried again
+under the same job id after :data:`RETRY_DELAYS` (30 s, 2 min, 10 min, 30 min, then hourly), closing
+the phase if it is open again or finishing it if it was left adjudicating; otherwise the phase would
+stay open past its deadline until the next restart. A moderator's extend or pause replaces or removes
+the retry like any deadline job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from apscheduler.events import EVENT_JOB_MAX_INSTANCES, JobSubmissionEvent
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+from sqlmodel import col, select
+
+from db.database import SessionFactory
+from db.models import Game, GameStatus, PhaseRecord, PhaseStatus
+from gm.clock import Clock, utcnow
+from gm.delivery.outbox import pending_count
+from gm.ordering.reminders import queue_reminders
+from gm.setup.settings import GameSettings, effective_reminders
+
+log = logging.getLogger(__name__)
+
+PhaseCallback = Callable[[int], Awaitable[Any]]
+Callback = Callable[[], Awaitable[Any]]
+OUTBOX_JOB = "outbox"
+SWEEP_JOB = "sweep"
+LEASE = timedelta(minutes=5)  # a phase adjudicating longer than this, and not by us, is finished
+OVERDUE_GRACE = timedelta(seconds=30)  # an open phase this long past its deadline lost its close
+REMINDER_MARGIN = timedelta(minutes=1)  # a reminder this close to the phase's opening is skipped
+RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last one repeats
+
+
+@dataclass(slots=True)
+class RebuildReport:
+    finishing: list[int] = field(default_factory=list)  # phase ids stuck in adjudicating
+    overdue: list[int] = field(default_factory=list)  # open phases past their deadline, closing now
+    scheduled: list[int] = field(default_factory=list)  # open phases with a deadline ahead
+    reminders: int = 0
+
+
+def deadline_job_id(game_id: int, phase_name: str) -> str:
+    return f"deadline:{game_id}:{phase_name}"
+
+
+def reminder_job_id(game_id: int, phase_name: str, hours: float) -> str:
+    return f"reminder:{game_id}:{phase_name}:{hours:g}"
+
+
+def finish_job_id(game_id: int, phase_name: str) -> str:
+    return f"finish:{game_id}:{phase_name}"
+
+
+def retry_job_id(phase_id: int) -> str:
+    return f"retry:{phase_id}"
+
+
+class GameScheduler:
+    """Wraps an AsyncIOScheduler. ``on_close(phase_id)`` closes an open phase (it must be idempotent);
+    ``on_finish(phase_id)`` finishes one stuck in adjudicating; ``on_outbox()`` sends queued messages."""
+
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        on_close: PhaseCallback,
+        *,
+        on_finish: PhaseCallback | None = None,
+        on_outbox: Callback | None = None,
+        clock: Clock = utcnow,
+        scheduler: AsyncIOScheduler | None = None,
+        retry_delays: Sequence[float] = RETRY_DELAYS,
+    ) -> None:
+        self._sessions = session_factory
+        self.retry_delays = tuple(retry_delays)
+        self._on_close = on_close
+        self._on_finish = on_finish or on_close
+        self._on_outbox = on_outbox
+        self._clock = clock
+        self._scheduler = scheduler or AsyncIOScheduler(
+            timezone="UTC",
+            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+        )
+        self._running: set[asyncio.Task[Any]] = set()
+        self.busy: Callable[[], Iterable[int]] = lambda: ()  # phases being closed in this process
+        self.outbox_skipped = 0  # runs of the outbox job skipped because the previous one still ran
+        self._outbox_since: datetime | None = None  # when the running outbox job began
+        self._notes: set[asyncio.Task[None]] = set()
+        self._scheduler.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the scheduler (call from inside the running event loop, e.g. setup_hook)."""
+        if not self._scheduler.running:
+            self._scheduler.start()
+
+    async def shutdown(self, *, wait: bool = True) -> None:
+        """Stop firing jobs; with ``wait``, let the closes already running finish first."""
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=False)
+        if wait:
+            await self.idle()
+
+    async def abandon(self, timeout: float = 5.0) -> None:
+        """Stop firing jobs and cancel the ones running (a stop that cannot wait for them)."""
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=False)
+        running = [t for t in self._running if not t.done() and t is not asyncio.current_task()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=timeout)
+
+    async def idle(self, timeout: float | None = None) -> None:
+        """Wait until no job is due now and none is running (tests, graceful shutdown)."""
+        loop = asyncio.get_running_loop()
+        until = None if timeout is None else loop.time() + timeout
+        while True:
+            await asyncio.sleep(0)
+            running = [t for t in self._running if not t.done()]
+            if running:
+                await asyncio.wait(running, timeout=None if until is None else max(0.0, until - loop.time()))
+            elif not self._due_now():
+                return
+            else:
+                await asyncio.sleep(0.01)
+            if until is not None and loop.time() >= until:
+                raise TimeoutError("scheduler jobs still running")
+
+    def _due_now(self) -> bool:
+        if not self._scheduler.running:
+            return False
+        now = self._clock()
+        return any(
+            job.next_run_time is not None and job.next_run_time <= now for job in self._scheduler.get_jobs()
+        )
+
+    def job_ids(self) -> list[str]:
+        return sorted(job.id for job in self._scheduler.get_jobs())
+
+    def run_time(self, job_id: str) -> datetime | None:
+        job = self._scheduler.get_job(job_id)
+        return None if job is None else job.next_run_time
+
+    # --- rebuilding ---------------------------------------------------------------------------
+
+    async def rebuild_from_db(self) -> RebuildReport:
+        """Recreate every job from the database (see the module docstring)."""
+        report = RebuildReport()
+        now = self._clock()
+        async with self._sessions() as session:
+            rows = (
+                await session.exec(
+                    select(PhaseRecord, Game)
+                    .join(Game, col(Game.id) == col(PhaseRecord.game_id))
+                    .where(
+                        col(PhaseRecord.status).in_((PhaseStatus.OPEN, PhaseStatus.ADJUDICATING)),
+                        col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+                    )
+                    .order_by(col(PhaseRecord.id))
+                )
+            ).all()
+            await session.commit()
+        for phase, game in rows:
+            phase_id: int = phase.id  # type: ignore[assignment]
+            if phase.status == PhaseStatus.ADJUDICATING:
+                job_id = finish_job_id(game.id, phase.name)  # type: ignore[arg-type]
+                self._add(job_id, now, self._finish_job, phase_id, job_id)
+                report.finishing.append(phase_id)
+                continue
+            if phase.deadline is None or game.status == GameStatus.PAUSED:
+                continue
+            if phase.deadline <= now:
+                report.overdue.append(phase_id)
+            else:
+                report.scheduled.append(phase_id)
+            settings = GameSettings.from_json(game.settings)
+            report.reminders += self.schedule_phase(
+                game.id,  # type: ignore[arg-type]
+                phase_id,
+                phase.name,
+                phase.deadline,
+                settings.reminder_hours,
+                opened_at=phase.opened_at,
+            )
+        return report
+
+    # --- scheduling ---------------------------------------------------------------------------
+
+    def schedule_phase(
+        self,
+        game_id: int,
+        phase_id: int,
+        phase_name: str,
+        deadline: datetime | None,
+        reminder_hours: Iterable[float] = (),
+        opened_at: datetime | None = None,
+        *,
+        catch_up: bool | None = None,
+    ) -> int:
+        """(Re)place a phase's deadline job and its reminder jobs still ahead; returns the reminders set.
+
+        A deadline already past fires at once. ``deadline`` None (paused) removes the jobs.
+
+        A reminder whose lead time is as long as the phase itself (the default 24-hour reminder of a
+        24-hour phase) would fall due as the phase opens, when the call to order has just gone out:
+        it is skipped (``opened_at``: when the phase opened, so such reminders are recognised).
+        With ``catch_up`` (start-up; by default whenever ``opened_at`` is given) the latest reminder
+        that fell due while the bot was away is sent at once if the deadline is still ahead: players
+        would rather hear late than not at all, and the outbox key stops a reminder that did go out
+        from going out twice.
+        """
+        self.unschedule_phase(game_id, phase_name)
+        if deadline is None:
+            return 0
+        if opened_at is not None:  # scaled to the phase's length (gm.setup.settings.effective_reminders)
+            reminder_hours = effective_reminders(
+                tuple(reminder_hours), (deadline - opened_at).total_seconds() / 60
+            )
+        if catch_up is None:
+            catch_up = opened_at is not None
+        now = self._clock()
+        job_id = deadline_job_id(game_id, phase_name)
+        self._add(job_id, max(deadline, now), self._deadline_job, phase_id, job_id)
+        count = 0
+        missed: list[float] = []
+        for hours in reminder_hours:
+            at = deadline - timedelta(hours=hours)
+            if opened_at is not None and at <= opened_at + REMINDER_MARGIN:
+                continue  # due as the phase opens: the call to order says it all
+            if at > now:
+                self._add(
+                    reminder_job_id(game_id, phase_name, hours), at, self._reminder_job, phase_id, hours
+                )
+                count += 1
+            elif catch_up and opened_at is not None and deadline > now:
+                missed.append(hours)
+        if missed:
+            hours = min(missed)
+            self._add(reminder_job_id(game_id, phase_name, hours), now, self._reminder_job, phase_id, hours)
+            count += 1
+        return count
+
+    def unschedule_phase(self, game_id: int, phase_name: str) -> None:
+        prefixes = (f"deadline:{game_id}:{phase_name}", f"reminder:{game_id}:{phase_name}:")
+        for job in self._scheduler.get_jobs():
+            if job.id == prefixes[0] or job.id.startswith(prefixes[1]):
+                job.remove()
+
+    def schedule_outbox_retries(self, every_seconds: float = 30.0) -> None:
+        """Retry unsent messages periodically (deliveries also run right after every change)."""
+        if self._on_outbox is None:
+            return
+        self._scheduler.add_job(
+            self._outbox_job,
+            IntervalTrigger(seconds=every_seconds, timezone="UTC"),
+            id=OUTBOX_JOB,
+            replace_existing=True,
+        )
+
+    def _add(self, job_id: str, when: datetime, func: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        self._scheduler.add_job(
+            func,
+            DateTrigger(run_date=when, timezone="UTC"),
+            args=args,
+            id=job_id,
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
+
+    # --- jobs ---------------------------------------------------------------------------------
+
+    async def _deadline_job(self, phase_id: int, job_id: str, attempt: int = 0) -> None:
+        if not await self._tracked(self._on_close(phase_id), f"closing phase {phase_id}"):
+            self._retry(job_id, phase_id, attempt, "closing")
+
+    async def _finish_job(self, phase_id: int, job_id: str, attempt: int = 0) -> None:
+        if not await self._tracked(self._on_finish(phase_id), f"finishing phase {phase_id}"):
+            self._retry(job_id, phase_id, attempt, "finishing")
+
+    async def _retry_job(self, phase_id: int, job_id: str, attempt: int) -> None:
+        if not await self._tracked(self._close_or_finish(phase_id), f"closing phase {phase_id} (retry)"):
+            self._retry(job_id, phase_id, attempt, "closing")
+
+    async def _close_or_finish(self, phase_id: int) -> None:
+        """What the phase needs now: a close if a failed close reopened it, a finish if it was left
+        adjudicating, nothing if it closed meanwhile (or is gone)."""
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            status = phase.status if phase is not None else None
+            await session.commit()
+        if status == PhaseStatus.OPEN:
+            await self._on_close(phase_id)
+        elif status == PhaseStatus.ADJUDICATING:
+            await self._on_finish(phase_id)
+
+    def retry_later(self, phase_id: int) -> None:
+        """A close that was asked for in this process (a moderator, the last ready, a resume) failed:
+        try it again with the same backoff as a failed deadline (job ``retry:{phase}``)."""
+        self._retry(retry_job_id(phase_id), phase_id, 0, "closing")
+
+    def schedule_sweep(self, every_seconds: float = 60.0) -> None:
+        """Look for phases nothing is closing every ``every_seconds``: open past their deadline with no
+        job due (a close request whose task died), or adjudicating for longer than :data:`LEASE`
+        while no close of this process works on them (a close that failed half way)."""
+        self._scheduler.add_job(
+            self._sweep_job,
+            IntervalTrigger(seconds=every_seconds, timezone="UTC"),
+            id=SWEEP_JOB,
+            replace_existing=True,
+        )
+
+    async def sweep(self, busy: Iterable[int] = ()) -> list[int]:
+        """One pass of :meth:`schedule_sweep`'s job; returns the phases it closed or finished."""
+        now = self._clock()
+        busy = set(busy)
+        async with self._sessions() as session:
+            rows = (
+                await session.exec(
+                    select(PhaseRecord, Game)
+                    .join(Game, col(Game.id) == col(PhaseRecord.game_id))
+                    .where(
+                        col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+                        (
+                            (col(PhaseRecord.status) == PhaseStatus.OPEN)
+                            & (col(PhaseRecord.deadline) <= now - OVERDUE_GRACE)
+                        )
+                        | (
+                            (col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+                            & (col(PhaseRecord.adjudication_started_at) <= now - LEASE)
+                        ),
+                    )
+                )
+            ).all()
+            await session.commit()
+        done: list[int] = []
+        pending = {job.id for job in self._scheduler.get_jobs() if job.next_run_time is not None}
+        for phase, game in rows:
+            phase_id: int = phase.id  # type: ignore[assignment]
+            if phase_id in busy or retry_job_id(phase_id) in pending:
+                continue
+            if phase.status == PhaseStatus.OPEN and game.status == GameStatus.PAUSED:
+                continue
+            log.warning(
+                "sweep: phase %s of game %s was left %s; closing it now", phase_id, game.id, phase.status
+            )
+            if await self._tracked(self._close_or_finish(phase_id), f"sweeping phase {phase_id}"):
+                done.append(phase_id)
+            else:
+                self.retry_later(phase_id)
+        return done
+
+    async def _sweep_job(self) -> None:
+        await self._tracked(self.sweep(self.busy()), "sweeping for stuck phases")
+
+    def _retry(self, job_id: str, phase_id: int, attempt: int, what: str) -> None:
+        """Schedule another try of a failed close under the same job id, after a growing delay."""
+        if not self._scheduler.running or not self.retry_delays:
+            return
+        delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
+        # APScheduler fires on the real clock, whatever clock the use cases are given.
+        when = utcnow() + timedelta(seconds=delay)
+        self._add(job_id, when, self._retry_job, phase_id, job_id, attempt + 1)
+        log.error(
+            "%s phase %s failed (attempt %d); it stays unclosed until the retry in %s (job %s at %s)",
+            what.capitalize(),
+            phase_id,
+            attempt + 1,
+            _seconds_text(delay),
+            job_id,
+            when.isoformat(timespec="seconds"),
+        )
+
+    async def _reminder_job(self, phase_id: int, hours: float) -> None:
+        async def remind() -> None:
+            async with self._sessions() as session:
+                await queue_reminders(session, phase_id, hours, now=self._clock())
+            if self._on_outbox is not None:
+                await self._on_outbox()
+
+        await self._tracked(remind(), f"reminding for phase {phase_id}")
+
+    async def _outbox_job(self) -> None:
+        if self._on_outbox is not None:
+            self._outbox_since = utcnow()
+            try:
+                await self._tracked(self._on_outbox(), "delivering the outbox")
+            finally:
+                self._outbox_since = None
+
+    def _on_max_instances(self, event: JobSubmissionEvent) -> None:
+        """APScheduler skipped a run because the job's previous run is still going (max_instances=1).
+        For the outbox job, say so in our log with the backlog: messages wait behind a slow delivery
+        (a long rate limit, Discord being slow), and nobody should have to read APScheduler's log to
+        learn it."""
+        if event.job_id != OUTBOX_JOB:
+            return
+        self.outbox_skipped += 1
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not from the event loop: no backlog to count, say it anyway
+            log.info("a run of the outbox delivery was skipped: the previous one is still sending")
+            return
+        note = loop.create_task(self._log_outbox_skipped(self._outbox_since))
+        self._notes.add(note)
+        note.add_done_callback(self._notes.discard)
+
+    async def _log_outbox_skipped(self, since: datetime | None) -> None:
+        try:
+            async with self._sessions() as session:
+                backlog = f"{await pending_count(session)} messages wait"
+                await session.commit()
+        except Exception as exc:
+            backlog = f"the messages waiting could not be counted: {exc!r}"
+        running = "" if since is None else f" (running for {(utcnow() - since).total_seconds():.0f} s)"
+        log.info(
+            "a run of the outbox delivery was skipped (%d so far): the previous one%s is still "
+            "sending; %s",
+            self.outbox_skipped,
+            running,
+            backlog,
+        )
+
+    async def _tracked(self, work: Awaitable[Any], what: str) -> bool:
+        """Run a job's work; False (logged with its traceback) when it raised."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._running.add(task)
+        try:
+            await work
+        except Exception:
+            log.exception("scheduler job failed: %s", what)
+            return False
+        finally:
+            if task is not None:
+                self._running.discard(task)
+        return True
+
+
+def _seconds_text(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} h"
+    if seconds >= 60:
+        return f"{seconds / 60:g} min"
+    return f"{seconds:g} s"

@@ -1,0 +1,1 @@
+"""How games end: solos, short games, draws and concessions voted in secret, the final post."""

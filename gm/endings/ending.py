@@ -1,0 +1,218 @@
+"""The end of a game, whatever ends it: a solo win, the last year of a short game, a draw or a
+concession voted by the surviving powers, or a moderator.
+
+:func:`finish_game` runs inside the transaction that ends the game (a phase close, a vote, a moderator
+command): it writes the result, the status and the time, logs it, and queues the final post. The
+post waits (its map references are ``required``) for the final map and the animated GIF, which
+gm.endings.final_post renders off the event loop right after the commit, or at the next start-up after a
+crash.
+
+Result (``game.result``, plain JSON)::
+
+    {"kind": "solo" | "last_year" | "draw" | "concession" | "moderator",
+     "winner": "FRANCE" | None, "shared": ["ENGLAND", "FRANCE"],   # a draw's or a tied short game's
+     "centers": {power: n}, "survivors": [powers with units or centers],
+     "phase": "F1905M", "ended_by": user id | None, "note": str | None}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import (
+    Game,
+    GameLogEntry,
+    GameStatus,
+    PhaseRecord,
+    PhaseStatus,
+    Proposal,
+    ProposalStatus,
+)
+from engine.variants import game_map
+from gm.delivery.outbox import Target, enqueue
+from gm.messages import payloads as say
+from gm.phases.worker import POSITION_MAP
+from gm.reading.lookup import game_phases
+
+FINAL_MAP = "final"  # the position after the last phase of a game that ended at a close
+ANIMATION = "animation"  # the GIF of the whole game, stored on its last phase
+KINDS = ("solo", "last_year", "draw", "concession", "moderator")
+
+
+def center_counts(board: dict[str, Any], powers: Iterable[str]) -> dict[str, int]:
+    centers = board.get("centers", {})
+    return {p: len(centers.get(p, ())) for p in powers}
+
+
+def survivors(board: dict[str, Any], powers: Iterable[str]) -> list[str]:
+    """Powers that still have units, centers or a unit that must retreat on ``board`` (engine JSON).
+
+    A dislodged unit counts: it may retreat onto a vacant center and keep its power in the game.
+    """
+    units, centers = board.get("units", {}), board.get("centers", {})
+    dislodged = board.get("dislodged") or {}
+    return [p for p in powers if units.get(p) or centers.get(p) or dislodged.get(p)]
+
+
+def short_game_leaders(board: dict[str, Any], powers: Sequence[str]) -> list[str]:
+    """The powers with the most centers (one: the winner; several: they share the result)."""
+    counts = center_counts(board, powers)
+    best = max(counts.values(), default=0)
+    return [p for p in powers if counts[p] == best and best > 0]
+
+
+def make_result(
+    kind: str,
+    board: dict[str, Any],
+    powers: Sequence[str],
+    *,
+    phase_name: str,
+    winner: str | None = None,
+    shared: Sequence[str] = (),
+    ended_by: int | None = None,
+    note: str | None = None,
+) -> dict[str, Any]:
+    if kind not in KINDS:
+        raise ValueError(f"unknown way to end a game: {kind!r}")
+    if kind == "last_year" and winner is None and not shared:
+        leaders = short_game_leaders(board, powers)
+        winner, shared = (leaders[0], ()) if len(leaders) == 1 else (None, leaders)
+    return {
+        "kind": kind,
+        "winner": winner,
+        "shared": list(shared),
+        "centers": center_counts(board, powers),
+        "survivors": survivors(board, powers),
+        "phase": phase_name,
+        "ended_by": ended_by,
+        "note": note,
+    }
+
+
+def result_lines(result: dict[str, Any]) -> list[str]:
+    """The result in words (the final post's first lines)."""
+    kind, winner, shared = result["kind"], result.get("winner"), result.get("shared") or []
+    centers = result.get("centers", {})
+    if kind == "solo":
+        return [f"{say.power_name(winner)} wins with {centers.get(winner, 0)} centers."]
+    if kind == "last_year":
+        year = result.get("phase", "")[1:5]
+        lines = [f"The last year ({year}) has been played; the most centers decide."]
+        if winner:
+            lines.append(f"{say.power_name(winner)} wins with {centers.get(winner, 0)} centers.")
+        elif shared:
+            best = centers.get(shared[0], 0)
+            lines.append(f"{say.powers_text(shared)} share the win with {best} centers each.")
+        return lines
+    if kind == "draw":
+        return [f"The game is drawn by agreement, shared by {say.powers_text(shared)}."]
+    if kind == "concession":
+        return [f"The other powers conceded: {say.power_name(winner)} wins."]
+    lines = ["A moderator ended the game."]
+    if result.get("note"):
+        lines.append(f"Reason: {result['note']}")
+    return lines
+
+
+async def finish_game(
+    session: AsyncSession,
+    game: Game,
+    last_phase: PhaseRecord,
+    result: dict[str, Any],
+    *,
+    now: datetime,
+    final_map: tuple[int, str, str],
+) -> None:
+    """Write the end of ``game`` and queue its final post (in the caller's transaction).
+
+    ``final_map``: (phase id, phase name, map kind) of the picture of the final position.
+    A phase still open (a vote or a moderator ended the game) stops taking orders and loses its deadline;
+    proposals still open lapse.
+    """
+    game_id: int = game.id  # type: ignore[assignment]
+    game.status = GameStatus.CANCELLED if result["kind"] == "moderator" else GameStatus.FINISHED
+    game.finished_at = now
+    game.result = result
+    if last_phase.status == PhaseStatus.OPEN:
+        last_phase.deadline = None
+        last_phase.remaining_seconds = None
+    await session.exec(
+        update(Proposal)
+        .where(col(Proposal.game_id) == game_id, col(Proposal.status) == ProposalStatus.OPEN)
+        .values(status=ProposalStatus.LAPSED, decided_at=now)
+    )
+    session.add(
+        GameLogEntry(
+            game_id=game_id,
+            at=now,
+            actor_id=result.get("ended_by"),
+            action="game_over",
+            detail={"kind": result["kind"], "winner": result.get("winner"), "shared": result.get("shared")},
+        )
+    )
+    table = await centers_by_year(session, game)
+    powers = list(game_map(game.variant).powers)
+    map_phase_id, map_phase_name, map_kind = final_map
+    enqueue(
+        session,
+        game_id=game_id,
+        phase_id=last_phase.id,
+        kind="game_over",
+        target=Target.game_channel(),
+        payload=say.base(
+            game_id,
+            game.name,
+            title=f"{game.name} is over",
+            lines=[*result_lines(result), "Final centers, and the whole game in pictures:"],
+            fields={say.power_name(p): str(n) for p, n in result["centers"].items() if n},
+            phase=last_phase.name,
+            maps=[
+                say.map_ref(map_phase_id, map_phase_name, map_kind, required=True),
+                say.map_ref(last_phase.id, f"game-{game_id}", ANIMATION, required=True, extension="gif"),  # type: ignore[arg-type]
+            ],
+            result=result,
+            centers_by_year=table,
+            powers=powers,
+        ),
+        key=f"game_over:{game_id}",
+        now=now,
+    )
+
+
+def final_map_of(last_phase: PhaseRecord, *, at_close: bool) -> tuple[int, str, str]:
+    """Which picture shows the final position: the ``final`` map of a phase that ended the game as it
+    closed, else the opening position of the phase that was being played."""
+    kind = FINAL_MAP if at_close else POSITION_MAP
+    return (last_phase.id, last_phase.name, kind)  # type: ignore[return-value]
+
+
+async def centers_by_year(session: AsyncSession, game: Game) -> dict[str, Any]:
+    """Supply centers per power at the start and at the end of every year played (plain data)::
+
+    {"years": ["start", "1901", "1902"], "rows": [{"power": "AUSTRIA", "centers": [3, 4, 5]}, ...]}
+    """
+    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
+    powers = game_map(game.variant).powers
+    columns: list[tuple[str, dict[str, int]]] = []
+    if phases:
+        columns.append(("start", center_counts(phases[0].board, powers)))
+    for phase in phases:
+        if phase.status != PhaseStatus.CLOSED or not phase.results:
+            continue
+        after = phase.results.get("board_after") or {}
+        label = phase.name[1:5]
+        counts = center_counts(after, powers)
+        if columns and columns[-1][0] == label:
+            columns[-1] = (label, counts)
+        else:
+            columns.append((label, counts))
+    return {
+        "years": [label for label, _ in columns],
+        "rows": [{"power": p, "centers": [counts[p] for _, counts in columns]} for p in powers],
+    }

@@ -1,0 +1,178 @@
+"""The pictures of a game's final post: the final map and the animated GIF of every phase, made after
+the transaction that ended the game (gm.endings.ending) and stored like the other maps (``phase_map``).
+
+The final post is queued with ``required`` references to both pictures, so it waits for them; this
+module renders what is missing off the event loop (a worker process, or a thread) and stores it. When
+rendering fails the references are made optional, and the post goes out without the pictures rather
+than never. It is idempotent: at start-up the Gamemaster calls :func:`publish_pending` for every final
+post still waiting (a crash between the end of a game and its GIF).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+
+from db.database import SessionFactory
+from db.models import Game, OutboxEntry, PhaseMap, PhaseRecord
+from engine.variants import get_variant
+from gm.clock import Clock, utcnow
+from gm.delivery.pool import run_off_loop
+from gm.endings.ending import ANIMATION, FINAL_MAP
+from gm.phases.worker import POSITION_MAP
+from gm.reading.lookup import game_phases
+from render.animation import animation_work
+
+log = logging.getLogger(__name__)
+
+Work = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveReport:
+    game_id: int
+    stored: tuple[str, ...]  # kinds of pictures stored now
+    frames: int = 0
+    gif_bytes: int = 0
+    width: int = 0
+    seconds: float = 0.0
+    failed: str | None = None  # why the pictures could not be made (the post goes without them)
+
+
+async def publish_final_post(
+    sessions: SessionFactory,
+    game_id: int,
+    *,
+    executor: Executor | None = None,
+    work: Work = animation_work,
+    clock: Clock = utcnow,
+) -> ArchiveReport:
+    """Make and store the pictures the game's final post waits for."""
+    async with sessions() as session:
+        entry = (
+            await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == f"game_over:{game_id}"))
+        ).first()
+        game = await session.get(Game, game_id)
+        if entry is None or game is None or entry.sent_at is not None or entry.failed_at is not None:
+            await session.commit()
+            return ArchiveReport(game_id, ())
+        refs = [r for r in entry.payload.get("maps", []) if r.get("required")]
+        phases = await game_phases(session, game_id)
+        stored = {
+            (m.phase_id, m.kind): m.png
+            for m in (
+                await session.exec(
+                    select(PhaseMap).where(
+                        col(PhaseMap.phase_id).in_([p.id for p in phases]),
+                        col(PhaseMap.kind).in_((POSITION_MAP, FINAL_MAP, ANIMATION)),
+                    )
+                )
+            ).all()
+        }
+        await session.commit()
+    missing = [r for r in refs if (r["phase_id"], r["kind"]) not in stored]
+    if not missing:
+        return ArchiveReport(game_id, ())
+    map_name = get_variant(game.variant).map_name
+    request = _request(phases, stored, missing, map_name)
+    try:
+        answer = await run_off_loop(executor, work, request)
+    except Exception as exc:
+        log.exception("the final pictures of game %s could not be made; posting without them", game_id)
+        await _give_up_on_pictures(sessions, entry.id, missing)  # type: ignore[arg-type]
+        return ArchiveReport(game_id, (), failed=repr(exc))
+    kinds = await _store(sessions, missing, answer, clock())
+    return ArchiveReport(
+        game_id,
+        kinds,
+        frames=answer["frames"],
+        gif_bytes=len(answer["gif"]),
+        width=answer["width"],
+        seconds=answer["seconds"],
+    )
+
+
+async def publish_pending(
+    sessions: SessionFactory, *, executor: Executor | None = None, clock: Clock = utcnow
+) -> list[ArchiveReport]:
+    """:func:`publish_final_post` for every game whose final post is still waiting."""
+    async with sessions() as session:
+        keys = (
+            await session.exec(
+                select(OutboxEntry.game_id).where(
+                    OutboxEntry.kind == "game_over",
+                    col(OutboxEntry.sent_at).is_(None),
+                    col(OutboxEntry.failed_at).is_(None),
+                )
+            )
+        ).all()
+        await session.commit()
+    return [
+        await publish_final_post(sessions, game_id, executor=executor, clock=clock)
+        for game_id in sorted({k for k in keys if k is not None})
+    ]
+
+
+def _request(
+    phases: list[PhaseRecord] | Any,
+    stored: dict[tuple[int, str], bytes],
+    missing: list[dict[str, Any]],
+    map_name: str,
+) -> dict[str, Any]:
+    """Every phase's opening position, then the final position when the game ended at a close."""
+    frames: list[dict[str, Any]] = []
+    for phase in phases:
+        png = stored.get((phase.id, POSITION_MAP))
+        frames.append({"png": png} if png is not None else {"board": phase.board, "map": map_name})
+    last = phases[-1]
+    final_board = (last.results or {}).get("board_after")
+    if final_board is not None:
+        png = stored.get((last.id, FINAL_MAP))
+        frames.append({"png": png} if png is not None else {"board": final_board, "map": map_name})
+    final = None
+    if any(r["kind"] in (FINAL_MAP, POSITION_MAP) for r in missing):
+        final = {"board": final_board if final_board is not None else last.board, "map": map_name}
+    return {"frames": frames, "final": final}
+
+
+async def _store(
+    sessions: SessionFactory, missing: list[dict[str, Any]], answer: dict[str, Any], now: datetime
+) -> tuple[str, ...]:
+    kinds = []
+    for ref in missing:
+        data = answer["gif"] if ref["kind"] == ANIMATION else answer.get("final_png")
+        if data is None:
+            continue
+        async with sessions() as session:
+            session.add(PhaseMap(phase_id=ref["phase_id"], kind=ref["kind"], png=data, created_at=now))
+            try:
+                await session.commit()
+                kinds.append(ref["kind"])
+            except IntegrityError:  # made by a concurrent publisher meanwhile: the same picture
+                await session.rollback()
+    return tuple(kinds)
+
+
+async def _give_up_on_pictures(
+    sessions: SessionFactory, entry_id: int, missing: list[dict[str, Any]]
+) -> None:
+    """Let the post go without the pictures that could not be made."""
+    gone = {(r["phase_id"], r["kind"]) for r in missing}
+    async with sessions() as session:
+        entry = await session.get(OutboxEntry, entry_id)
+        if entry is not None:
+            payload = dict(entry.payload)
+            payload["maps"] = [
+                {**r, "required": False} if (r["phase_id"], r["kind"]) in gone else r
+                for r in payload.get("maps", [])
+            ]
+            payload["pictures_failed"] = True
+            entry.payload = payload
+        await session.commit()

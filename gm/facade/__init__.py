@@ -1,0 +1,21 @@
+"""The gamemaster facade: one call per use case for the adapters (Discord cogs, a web page).
+
+Each call opens its own database session, commits, and runs what must follow (deadline jobs, an
+early close, the final post, the messages) in the background, so an adapter never touches the
+database nor has to remember a follow-up. The adapter supplies what only it can do through
+interfaces: gm.delivery.outbox.OutboxSender posts messages, gm.setup.places.PlaceMaker makes a game's places.
+"""
+
+from __future__ import annotations
+
+from gm.facade.moderating import ModerationCases
+from gm.facade.playing import PlayingCases
+from gm.facade.reading import ReadingCases
+from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
+
+
+class Gamemaster(SetupCases, PlayingCases, ModerationCases, ReadingCases):
+    """The whole facade (gm.facade.core.GamemasterCore holds the moving parts)."""
+
+
+__all__ = ["Gamemaster", "LeaveOutcome", "SetupBusy", "StartOutcome"]

@@ -1,0 +1,345 @@
+"""The gamemaster's moving parts wired together: closer, scheduler, outbox delivery, and the work
+that follows a use case.
+
+:class:`GamemasterCore` is the base of the facade (gm.facade.Gamemaster): every use case there opens
+its session, commits, and hands what must follow (deadline jobs, an early close, the final post, the
+messages) to :meth:`GamemasterCore.carry_out`, which runs it in the background so that the adapter
+answers its user at once. The pieces are public for the tests and the composition root::
+
+    gamemaster = Gamemaster(sessions, sender)
+    await gamemaster.start()                       # jobs rebuilt from the database, unsent messages
+    report = await gamemaster.submit_orders(game_id, user_id, text)   # early close when all are done
+    await gamemaster.idle()                        # (tests, shutdown) the follow-ups have finished
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from concurrent.futures import Executor
+from typing import Any
+
+from db.database import SessionFactory
+from db.models import Game
+from gm.clock import Clock, utcnow
+from gm.delivery.follow_ups import Effects
+from gm.delivery.outbox import (
+    DeliveryReport,
+    OutboxSender,
+    deliver_pending,
+    release_own_claims,
+    release_stale_claims,
+)
+from gm.delivery.pool import WorkerPool
+from gm.delivery.scheduler import GameScheduler, RebuildReport
+from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
+from gm.ordering.submission import OrdersView, early_close_due
+from gm.phases.closer import CloseOutcome, PhaseCloser
+from gm.setup.games import FormingLimits, StartResult
+from gm.setup.settings import GameSettings
+
+log = logging.getLogger(__name__)
+
+
+class GamemasterCore:
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        sender: OutboxSender | None = None,
+        *,
+        workers: int = 2,
+        render_maps: bool = True,
+        clock: Clock = utcnow,
+        closer: PhaseCloser | None = None,
+        forming_limits: FormingLimits | None = None,
+    ) -> None:
+        """``workers``: processes for adjudication and rendering (0: a thread, in-process);
+        ``forming_limits``: games waiting for players per creator and per server (None: no limit)."""
+        self.sessions = session_factory
+        self.forming_limits = forming_limits
+        self._setting_up: dict[int, asyncio.Lock] = {}  # game id -> held while a start sets it up
+        self.sender = sender
+        self._clock = clock
+        self._executor: Executor | None = None
+        if closer is None and workers > 0:
+            self._executor = WorkerPool(workers)  # replaces itself when a worker dies (gm.delivery.pool)
+        self.closer = closer or PhaseCloser(
+            session_factory,
+            executor=self._executor,
+            render_maps=render_maps,
+            clock=clock,
+            max_concurrent=2 * max(1, workers),
+        )
+        self.scheduler = GameScheduler(
+            session_factory,
+            self.close_phase,
+            on_finish=self.finish_phase,
+            on_outbox=self.deliver,
+            clock=clock,
+        )
+        self._delivering = asyncio.Lock()
+        self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # --- work that follows a use case -----------------------------------------------------------
+
+    def spawn(self, work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
+        """Run ``work`` in the background (after the user has been answered): kept referenced until
+        done, its failure logged with ``what``."""
+        task = asyncio.create_task(_logged(work, what), name=what)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    def carry_out(self, effects: Effects, what: str) -> None:
+        """What a use case asked for after its commit (:meth:`apply`), in the background."""
+        self.spawn(self.apply(effects), what)
+
+    async def idle(self) -> None:
+        """Wait for the background work started so far (tests, shutdown)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def start(self) -> RebuildReport:
+        """Start the scheduler, rebuild its jobs from the database, send what was left unsent."""
+        self.scheduler.start()
+        released = await release_stale_claims(self.sessions)
+        if released:
+            log.info("took back %d messages a stopped bot had claimed", released)
+        report = await self.scheduler.rebuild_from_db()
+        log.info(
+            "start-up: %d overdue phases to close now, %d stuck closes to finish now, %d open phases "
+            "scheduled with %d reminders",
+            len(report.overdue),
+            len(report.finishing),
+            len(report.scheduled),
+            report.reminders,
+            extra={
+                "event": "rebuilt",
+                "overdue": report.overdue,
+                "finishing": report.finishing,
+                "scheduled": len(report.scheduled),
+                "reminders": report.reminders,
+                "released_messages": released,
+            },
+        )
+        self.scheduler.schedule_outbox_retries()
+        self.scheduler.schedule_sweep()
+        await publish_pending(self.sessions, executor=self._executor, clock=self._clock)
+        await self.deliver()
+        return report
+
+    async def shutdown(self) -> None:
+        """Stop firing jobs, let the closes and deliveries under way finish, send what they queued,
+        then stop the worker processes (a graceful stop)."""
+        await self.idle()
+        await self.scheduler.shutdown(wait=True)
+        await self.deliver()
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+
+    async def abandon(self) -> int:
+        """Stop at once (a graceful stop that ran out of time): cancel the follow-ups and jobs under
+        way, stop the worker processes, release this process's outbox claims. A close cut short stays
+        ``adjudicating`` and the next start finishes it (gm.scheduler). Returns the messages put back."""
+        running = [task for task in self._background if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=5.0)
+        await self.scheduler.abandon()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        return await release_own_claims(self.sessions)
+
+    # --- after a use case ---------------------------------------------------------------------
+
+    async def game_started(self, result: StartResult) -> None:
+        self.scheduler.schedule_phase(
+            result.game.id,
+            result.phase.id,
+            result.phase.name,
+            result.phase.deadline,
+            result.game.settings.reminder_hours,
+            result.phase.opened_at,
+            catch_up=False,
+        )
+        await self.deliver()
+
+    async def orders_changed(self, view: OrdersView) -> CloseOutcome | None:
+        """After a submission, clear or ready: close the phase now if everybody is done."""
+        if view.close_now:
+            return await self.request_close(view.phase.id, reason="all_ready")
+        return None
+
+    async def players_changed(self, phase_id: int) -> CloseOutcome | None:
+        """After someone left or was put in civil disorder: they may have been the last one awaited."""
+        try:
+            async with self.sessions() as session:
+                due = await early_close_due(session, phase_id)
+                await session.commit()
+        except Exception:
+            log.exception("could not check whether phase %s may close early; the sweep will", phase_id)
+            return None
+        return await self.request_close(phase_id, reason="all_ready") if due else None
+
+    async def request_close(self, phase_id: int, *, reason: str) -> CloseOutcome | None:
+        """A close asked for in this process (not by a deadline job): run it now, and when it fails
+        (the database is down, the adjudication raised) retry it with backoff (gm.delivery.scheduler) instead
+        of leaving the phase open or adjudicating until the next restart."""
+        try:
+            return await self.close_phase(phase_id, reason=reason)
+        except Exception:
+            log.exception("closing phase %s (%s) failed; retrying with backoff", phase_id, reason)
+            self.scheduler.retry_later(phase_id)
+            return None
+
+    async def apply(self, effects: Effects) -> CloseOutcome | None:
+        """Carry out what a use case asked for after its commit (see gm.delivery.follow_ups); returns the
+        close's
+        outcome when a phase was closed."""
+        for name in effects.unschedule:
+            self.scheduler.unschedule_phase(effects.game_id, name)
+        if effects.schedule:
+            settings = await self._settings(effects.game_id)
+            for info in effects.schedule:
+                self.scheduler.schedule_phase(
+                    info.game_id,
+                    info.id,
+                    info.name,
+                    info.deadline,
+                    settings.reminder_hours,
+                    info.opened_at,
+                    catch_up=False,
+                )
+        if effects.close_phase is not None:  # first: "being closed now" is true at once
+            closed = await self.request_close(effects.close_phase, reason=effects.close_reason)
+            if effects.deliver:
+                await self.deliver()
+            return closed
+        if effects.game_ended:
+            await self.publish_final(effects.game_id)
+        elif effects.deliver:
+            await self.deliver()
+        if effects.check_early_close is not None:
+            return await self.players_changed(effects.check_early_close)
+        return None
+
+    async def publish_final(self, game_id: int) -> ArchiveReport:
+        """Make the final post's pictures (map, GIF) off the event loop, then send it."""
+        report = await publish_final_post(self.sessions, game_id, executor=self._executor, clock=self._clock)
+        await self.deliver()
+        return report
+
+    async def deliver(self) -> DeliveryReport | None:
+        """Send queued messages (one delivery at a time in this process)."""
+        if self.sender is None:
+            return None
+        async with self._delivering:
+            report = await deliver_pending(self.sessions, self.sender, clock=self._clock)
+        log_delivery(report)
+        return report
+
+    # --- closing ------------------------------------------------------------------------------
+
+    async def close_phase(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
+        """Close a phase if it is open, then schedule the next one and post the results."""
+        outcome = await self.closer.close(phase_id, reason=reason)
+        await self._after_close(outcome)
+        return outcome
+
+    async def finish_phase(self, phase_id: int) -> CloseOutcome:
+        outcome = await self.closer.finish(phase_id)
+        await self._after_close(outcome)
+        return outcome
+
+    async def _after_close(self, outcome: CloseOutcome) -> None:
+        if not outcome.closed:
+            return
+        log_close(outcome)
+        self.scheduler.unschedule_phase(outcome.game_id, outcome.phase)
+        if outcome.game_over:
+            await self.publish_final(outcome.game_id)
+            return
+        nxt = outcome.next_phase
+        if nxt is not None:
+            settings = await self._settings(outcome.game_id)
+            self.scheduler.schedule_phase(
+                nxt.game_id,
+                nxt.id,
+                nxt.name,
+                nxt.deadline,
+                settings.reminder_hours,
+                nxt.opened_at,
+                catch_up=False,
+            )
+        await self.deliver()
+        if nxt is not None and outcome.next_close_now:
+            await self.close_phase(nxt.id, reason="all_ready")
+
+    async def _settings(self, game_id: int) -> GameSettings:
+        async with self.sessions() as session:
+            game = await session.get(Game, game_id)
+            await session.commit()
+        return GameSettings.from_json(game.settings if game else {})
+
+
+def log_close(outcome: CloseOutcome) -> None:
+    """One line per closed phase: which, how long its adjudication and maps took, what comes next."""
+    seconds = outcome.seconds or {}
+    adjudication_ms = round(seconds.get("adjudicate", 0.0) * 1000, 1)
+    render_ms = round(seconds.get("render", 0.0) * 1000, 1)
+    nxt = (
+        "the game is over"
+        if outcome.game_over
+        else f"next {outcome.next_phase.name}"
+        if outcome.next_phase
+        else ""
+    )
+    log.info(
+        "phase closed: game %s %s, adjudication %.1f ms, maps %.1f ms; %s",
+        outcome.game_id,
+        outcome.phase,
+        adjudication_ms,
+        render_ms,
+        nxt,
+        extra={
+            "event": "phase_closed",
+            "game": outcome.game_id,
+            "phase": outcome.phase,
+            "adjudication_ms": adjudication_ms,
+            "render_ms": render_ms,
+            "game_over": outcome.game_over,
+        },
+    )
+
+
+def log_delivery(report: DeliveryReport) -> None:
+    """One line per delivery that did something or left a backlog; a warning when messages failed."""
+    if not (report.sent or report.retrying or report.failed):
+        return
+    level = logging.WARNING if report.failed or report.retrying else logging.INFO
+    log.log(
+        level,
+        "outbox: %d sent, %d to retry, %d given up; %d waiting%s",
+        report.sent,
+        report.retrying,
+        report.failed,
+        report.pending,
+        f" (first error: {report.errors[0][:200]})" if report.errors else "",
+        extra={
+            "event": "outbox",
+            "sent": report.sent,
+            "retrying": report.retrying,
+            "failed": report.failed,
+            "backlog": report.pending,
+        },
+    )
+
+
+async def _logged(work: Coroutine[Any, Any, Any], what: str) -> None:
+    try:
+        await work
+    except Exception:
+        log.exception("background work failed: %s", what)

@@ -1,0 +1,100 @@
+"""What moderators do (/mod, the confirmation buttons, open seats). Every action is checked in gm (who
+may, and a moderator who plays may not judge); its consequences (deadline jobs, the close, the final
+post, the messages) follow in the background."""
+
+from __future__ import annotations
+
+from gm.errors import PhaseBusy
+from gm.facade.core import GamemasterCore
+from gm.moderation import actions as moderation
+from gm.moderation import rollback, takeover
+from gm.moderation.rollback import RollbackPlan
+from gm.moderation.shared import Actor, ModerationResult
+from gm.reading.info import GameInfo
+from gm.setup.games import get_game
+
+
+class ModerationCases(GamemasterCore):
+    def _done(self, result: ModerationResult) -> ModerationResult:
+        self.carry_out(result.effects, f"[[cmd:mod]] {result.action} in game {result.game_id}")
+        return result
+
+    async def extend_deadline(self, game_id: int, actor: Actor, *, minutes: int) -> ModerationResult:
+        async with self.sessions() as session:
+            return self._done(await moderation.extend_deadline(session, game_id, actor, minutes=minutes))
+
+    async def pause_game(self, game_id: int, actor: Actor) -> ModerationResult:
+        async with self.sessions() as session:
+            return self._done(await moderation.pause_game(session, game_id, actor))
+
+    async def resume_game(self, game_id: int, actor: Actor) -> ModerationResult:
+        async with self.sessions() as session:
+            return self._done(await moderation.resume_game(session, game_id, actor))
+
+    async def close_now(self, game_id: int, actor: Actor, *, expected_phase: str | None) -> ModerationResult:
+        """Close the phase the moderator saw (``expected_phase``), never the next one."""
+        async with self.sessions() as session:
+            return self._done(
+                await moderation.close_now(session, game_id, actor, expected_phase=expected_phase)
+            )
+
+    async def replace_player(
+        self, game_id: int, actor: Actor, *, power: str, new_user_id: int
+    ) -> ModerationResult:
+        async with self.sessions() as session:
+            return self._done(
+                await moderation.replace_player(session, game_id, actor, power=power, new_user_id=new_user_id)
+            )
+
+    async def set_civil_disorder(
+        self, game_id: int, actor: Actor, *, power: str, on: bool
+    ) -> ModerationResult:
+        async with self.sessions() as session:
+            return self._done(
+                await moderation.set_civil_disorder(session, game_id, actor, power=power, on=on)
+            )
+
+    async def plan_rollback(self, game_id: int, actor: Actor) -> RollbackPlan:
+        async with self.sessions() as session:
+            return await rollback.plan_rollback(session, game_id, actor)
+
+    async def rollback_last_phase(self, game_id: int, actor: Actor, *, asked_phase: int) -> ModerationResult:
+        await self.unchanged(game_id, asked_phase, "rollback")
+        async with self.sessions() as session:
+            return self._done(await rollback.rollback_last_phase(session, game_id, actor))
+
+    async def end_game(
+        self, game_id: int, actor: Actor, *, asked_phase: int, reason: str | None = None
+    ) -> ModerationResult:
+        await self.unchanged(game_id, asked_phase, "end")
+        async with self.sessions() as session:
+            return self._done(await moderation.end_game(session, game_id, actor, reason=reason))
+
+    async def take_over(self, game_id: int, user_id: int, power: str) -> ModerationResult:
+        """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover)."""
+        async with self.sessions() as session:
+            return self._done(await takeover.take_over(session, game_id, user_id, power))
+
+    async def decide_take_over(
+        self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool
+    ) -> ModerationResult:
+        async with self.sessions() as session:
+            if approve:
+                result = await takeover.approve_take_over(session, game_id, actor, power, user_id)
+            else:
+                result = await takeover.decline_take_over(session, game_id, actor, power, user_id)
+        return self._done(result)
+
+    async def unchanged(self, game_id: int, asked_phase: int, action: str) -> GameInfo:
+        """The game, refused when its phase has changed since the moderator was asked to confirm
+        ``action`` (the phase's id when asked; 0: no phase)."""
+        async with self.sessions() as session:
+            game = await get_game(session, game_id)
+        now = game.phase.id if game.phase is not None else 0
+        if now != asked_phase:
+            where = f" (it is now at {game.phase.long_name})" if game.phase is not None else ""
+            raise PhaseBusy(
+                f"{game.name} has moved on since you asked{where}; nothing was changed.",
+                f"Run [[cmd:mod]] {action} again if it is still needed.",
+            )
+        return game

@@ -1,0 +1,75 @@
+"""What players do during a game: send, replace and clear orders, say they are ready, propose and vote
+on a draw or a concession. Each may let the phase close early, or end the game, which follows in the
+background."""
+
+from __future__ import annotations
+
+from gm.endings import votes
+from gm.endings.votes import VoteReport
+from gm.facade.core import GamemasterCore
+from gm.ordering import submission as orders
+from gm.ordering import whole_sheet as sheet
+from gm.ordering.submission import OrdersView, SubmissionReport
+
+
+class PlayingCases(GamemasterCore):
+    async def submit_orders(self, game_id: int, user_id: int, text: str) -> SubmissionReport:
+        """Judge ``text`` line by line; the accepted lines add to or replace orders unit by unit."""
+        async with self.sessions() as session:
+            report = await orders.submit_orders(session, game_id, user_id, text)
+        self._after_orders(report.view)
+        return report
+
+    async def replace_orders(
+        self, game_id: int, user_id: int, text: str, *, expected_phase: str | None = None
+    ) -> SubmissionReport:
+        """``text`` is the whole sheet (the orders form of ``expected_phase``): it replaces every
+        earlier order."""
+        async with self.sessions() as session:
+            report = await sheet.replace_orders(
+                session, game_id, user_id, text, expected_phase=expected_phase
+            )
+        self._after_orders(report.view)
+        return report
+
+    async def clear_orders(
+        self, game_id: int, user_id: int, *, expected_phase: str | None = None
+    ) -> OrdersView:
+        async with self.sessions() as session:
+            view = await orders.clear_orders(session, game_id, user_id, expected_phase=expected_phase)
+        self._after_orders(view)
+        return view
+
+    async def set_ready(self, game_id: int, user_id: int, *, ready: bool = True) -> OrdersView:
+        async with self.sessions() as session:
+            view = await orders.set_ready(session, game_id, user_id, ready=ready)
+        self._after_orders(view)
+        return view
+
+    async def propose(
+        self, game_id: int, user_id: int, kind: str, *, to: str | None = None, power: str | None = None
+    ) -> VoteReport:
+        async with self.sessions() as session:
+            report = await votes.propose(session, game_id, user_id, kind, to=to, power=power)
+        self.carry_out(report.effects, f"a proposal in game {game_id}")
+        return report
+
+    async def cast_vote(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        kind: str,
+        to: str | None,
+        yes: bool,
+        power: str | None = None,
+    ) -> VoteReport:
+        async with self.sessions() as session:
+            report = await votes.cast_vote(session, game_id, user_id, kind=kind, to=to, yes=yes, power=power)
+        self.carry_out(report.effects, f"a vote in game {game_id}")
+        return report
+
+    def _after_orders(self, view: OrdersView) -> None:
+        """Close the phase in the background if this change made everybody done."""
+        if view.close_now:
+            self.spawn(self.orders_changed(view), f"early close of phase {view.phase.id}")

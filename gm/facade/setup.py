@@ -1,0 +1,186 @@
+"""Setting games up: create, join, leave, change the settings, choose how to be called, and start
+(draw the powers, have the adapter make the game's places, record them, then run the clock)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from gm.errors import GameError, NotAllowed, UnknownGame
+from gm.facade.core import GamemasterCore
+from gm.reading.history import phase_map
+from gm.reading.info import GameInfo
+from gm.setup import games, places
+from gm.setup.configure import update_settings
+from gm.setup.games import StartResult
+from gm.setup.places import MadePlaces, PlaceKind, PlaceMaker
+from gm.setup.settings import GameSettings
+
+log = logging.getLogger(__name__)
+
+
+class SetupBusy(GameError):
+    """Another start is setting the same game up right now."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartOutcome:
+    game: GameInfo  # as it is once set up
+    made: MadePlaces | None  # None: its places were made by an earlier start (``already``)
+    drawn: bool  # the powers were drawn now (False: an earlier start's set-up was finished)
+
+    @property
+    def already(self) -> bool:
+        """The game had started and has its places: nothing was done."""
+        return self.made is None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveOutcome:
+    before: GameInfo
+    after: GameInfo
+
+    @property
+    def was_forming(self) -> bool:
+        return self.before.status == "forming"
+
+
+class SetupCases(GamemasterCore):
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        creator_id: int,
+        name: str,
+        settings: GameSettings,
+        lobby_channel_id: int | None,
+        variant: str,
+    ) -> GameInfo:
+        async with self.sessions() as session:
+            return await games.create_game(
+                session,
+                guild_id=guild_id,
+                creator_id=creator_id,
+                name=name,
+                settings=settings,
+                lobby_channel_id=lobby_channel_id,
+                variant=variant,
+                limits=self.forming_limits,
+            )
+
+    async def join_game(self, game_id: int, user_id: int, *, guild_id: int | None) -> GameInfo:
+        """Join from server ``guild_id``: a game of another server is refused as if unknown."""
+        async with self.sessions() as session:
+            game = await games.get_game(session, game_id)
+        if game.guild_id != guild_id:
+            raise UnknownGame(
+                f"There is no game {game_id} on this server.", "See [[cmd:game list]] for the games here."
+            )
+        async with self.sessions() as session:
+            return await games.join_game(session, game_id, user_id)
+
+    async def leave_game(self, game_id: int, user_id: int) -> LeaveOutcome:
+        """Leave; after the start the player's powers hold in civil disorder, the player loses their
+        private places (with the announcement), and the phase may now close early."""
+        async with self.sessions() as session:
+            before = await games.get_game(session, game_id)
+        async with self.sessions() as session:
+            after = await games.leave_game(session, game_id, user_id)
+        if before.status != "forming":
+            if after.phase is not None:
+                self.spawn(self.players_changed(after.phase.id), f"after a player left game {game_id}")
+            self.spawn(self.deliver(), "posting a departure")
+        return LeaveOutcome(before, after)
+
+    async def update_settings(
+        self, game_id: int, user_id: int, changes: dict[str, Any], *, is_moderator: bool
+    ) -> GameInfo:
+        async with self.sessions() as session:
+            return await update_settings(session, game_id, user_id, changes, is_moderator=is_moderator)
+
+    async def set_notify(self, game_id: int, user_id: int, how: str) -> GameInfo:
+        async with self.sessions() as session:
+            return await games.set_notify(session, game_id, user_id, how)
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        async with self.sessions() as session:
+            await games.set_lobby_message(session, game_id, message_id)
+
+    # --- start ----------------------------------------------------------------------------------
+
+    def setup_lock(self, game_id: int) -> asyncio.Lock:
+        """Held while a start sets the game up (one at a time per game in this process)."""
+        return self._setting_up.setdefault(game_id, asyncio.Lock())
+
+    async def start_game(
+        self, game_id: int, user_id: int, *, is_moderator: bool, maker: PlaceMaker
+    ) -> StartOutcome:
+        """Start a full game: draw the powers (unless an earlier start did), have ``maker`` make or
+        complete its places, record them, draw the opening map, and run the clock and the messages.
+
+        Refused while another start of the same game is at work. When the places cannot be made the
+        clock runs anyway (the messages wait for the places) and the maker's refusal is raised: a
+        later start finishes the set-up with what was recorded."""
+        lock = self.setup_lock(game_id)
+        if lock.locked():  # checked and taken with no await in between: one set-up at a time
+            game = await self._game(game_id)
+            raise SetupBusy(
+                f"#{game.id} {game.name} is already being set up: its channels are being made right now.",
+                "They appear in a moment; [[cmd:game status]] shows the game channel once it is ready.",
+            )
+        async with lock:
+            return await self._start(game_id, user_id, is_moderator, maker)
+
+    async def _start(self, game_id: int, user_id: int, is_moderator: bool, maker: PlaceMaker) -> StartOutcome:
+        chosen = await self._game(game_id)  # as it is now, after any earlier start
+        if chosen.status != "forming" and chosen.game_channel_id is not None:
+            return StartOutcome(chosen, None, drawn=False)
+        result: StartResult | None = None
+        if chosen.status == "forming":
+            async with self.sessions() as session:
+                result = await games.start_game(session, game_id, user_id, is_moderator=is_moderator)
+            started = result.game
+        elif not (is_moderator or user_id == chosen.creator_id):
+            raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")
+        else:  # started earlier, but its places could not be made then
+            started = chosen
+        async with self.sessions() as session:
+            await places.ensure_place_tag(session, game_id)
+        async with self.sessions() as session:
+            recorded = await places.game_places(session, game_id)
+
+        async def record(kind: PlaceKind, place_id: int, key: str) -> None:
+            async with self.sessions() as session:
+                await places.record_place(session, game_id, kind, place_id, key)
+
+        try:
+            made = await maker.make_places(started, recorded, record)
+        except GameError:
+            if result is not None:
+                await self.game_started(result)  # the clock runs; messages wait for the places
+            raise
+        try:  # the opening map, drawn now so that the game's first post shows it
+            async with self.sessions() as session:
+                await phase_map(session, game_id)
+        except Exception:
+            log.exception("could not draw the opening map of game %s; the start goes on", game_id)
+        async with self.sessions() as session:
+            await games.set_game_channels(
+                session,
+                game_id,
+                category_id=made.category_id,
+                game_channel_id=made.game_channel_id,
+                power_channels=made.power_channels,
+            )
+        await maker.introduce(started)
+        if result is not None:
+            self.spawn(self.game_started(result), f"scheduling game {game_id}")
+        else:
+            self.spawn(self.deliver(), f"posting game {game_id}'s waiting messages")
+        return StartOutcome(await self._game(game_id), made, drawn=result is not None)
+
+    async def _game(self, game_id: int) -> GameInfo:
+        async with self.sessions() as session:
+            return await games.get_game(session, game_id)

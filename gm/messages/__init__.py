@@ -1,0 +1,1 @@
+"""What the gamemaster says: the outbox messages' contents, for the adapters to word."""

@@ -1,0 +1,76 @@
+"""The payloads of outbox messages: structured plain data that the adapters format (embeds, files).
+
+Every payload has::
+
+    {"game": {"id": 3, "name": "Friday game"},   # the name exactly as typed: escape it
+     "title": "...", "lines": ["...", ...],       # headline and body lines, plain text
+     "fields": [{"name": "...", "value": "..."}], # short labelled facts
+     "phase": "F1901M" | None, "deadline": "2024-06-01T18:00:00+00:00" | None,
+     "maps": [{"phase_id": 12, "kind": "orders", "filename": "F1901M-orders.png"}],  # PNGs, attached
+     ...kind-specific structured data}
+
+Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over (the final
+post: result, centers_by_year, final map and GIF), civil_disorder (in the game channel, one for all the
+players who fell at once, ``players``; and a DM to each of them), moderation (extend, pause, resume,
+close: ``action``), rollback, replaced, replaced_you (DM), voided_orders (DM), vote_opened, vote_result,
+coin_flip, power_joined (grant ``user_id`` the power's channel and negotiation spaces).
+
+Flags the adapters act on:
+- ``alert_moderators: true`` (civil_disorder, player_left, and any payload that asks a moderator to
+  act): mention the server's moderator role, allowing that role only in allowed_mentions.
+- a map reference with ``required: true`` is awaited: the message is not sent until that picture
+  has been stored (the final post waits for its GIF; see gm.endings.final_post).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+
+def base(
+    game_id: int,
+    game_name: str,
+    *,
+    title: str,
+    lines: Iterable[str] = (),
+    fields: Mapping[str, str] | None = None,
+    phase: str | None = None,
+    deadline: datetime | None = None,
+    maps: Iterable[dict[str, Any]] = (),
+    **data: Any,
+) -> dict[str, Any]:
+    return {
+        "game": {"id": game_id, "name": game_name},
+        "title": title,
+        "lines": list(lines),
+        "fields": [{"name": k, "value": v} for k, v in (fields or {}).items()],
+        "phase": phase,
+        "deadline": deadline.isoformat() if deadline else None,
+        "maps": list(maps),
+        **data,
+    }
+
+
+def map_ref(
+    phase_id: int, phase_name: str, kind: str, *, required: bool = False, extension: str = "png"
+) -> dict[str, Any]:
+    """A stored picture to attach; ``required``: wait for it to be stored before sending."""
+    ref = {"phase_id": phase_id, "kind": kind, "filename": f"{phase_name}-{kind}.{extension}"}
+    if required:
+        ref["required"] = True
+    return ref
+
+
+# The words every message uses, re-exported so that ``say.power_name`` and friends keep working.
+from gm.messages.words import (  # noqa: E402
+    duration,
+    long_name,
+    plural,
+    power_name,
+    powers_text,
+    seconds_text,
+)
+
+__all__ = ["base", "duration", "long_name", "map_ref", "plural", "power_name", "powers_text", "seconds_text"]

@@ -1,0 +1,57 @@
+"""The one set of words for what the gamemaster says: power names (from the variants' own names),
+lists of powers, plurals, lengths of time, phase names. The adapters use these too, so a power or a
+duration is written the same way everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from engine import Phase
+from engine.variants import all_variants
+
+
+@cache
+def _names() -> dict[str, str]:
+    names: dict[str, str] = {}
+    for variant in all_variants():
+        for code, info in variant.powers.items():
+            names.setdefault(code, info.name)
+    return names
+
+
+def long_name(phase_name: str) -> str:
+    return Phase.parse(phase_name).long_name
+
+
+def power_name(power: str) -> str:
+    """``France`` for ``FRANCE``, ``Constantinople`` for Chaos's ``CONSTANTINOPLE``: the variants' own
+    names, else the code capitalised."""
+    return _names().get(power) or power.capitalize()
+
+
+def powers_text(powers: Iterable[str]) -> str:
+    """``France``, ``France and Italy``, ``England, Germany and Austria``."""
+    names = [power_name(p) for p in powers]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def duration(minutes: int) -> str:
+    """``2 hours``, ``1 day 6 hours``, ``45 minutes``: the one way gm words a length of time."""
+    days, rest = divmod(int(minutes), 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [plural(days, "day") if days else "", plural(hours, "hour") if hours else ""]
+    parts.append(plural(mins, "minute") if mins or not (days or hours) else "")
+    return " ".join(p for p in parts if p)
+
+
+def seconds_text(seconds: float) -> str:
+    """``12 seconds`` under a minute, else :func:`duration` in whole minutes."""
+    whole = max(0, int(seconds))
+    return plural(whole, "second") if whole < 60 else duration(whole // 60)

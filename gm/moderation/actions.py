@@ -1,0 +1,287 @@
+"""What moderators do to a running game (/mod): extend the deadline, pause and resume, close now,
+replace a player, put a power in or out of civil disorder, end the game. Rolling back the last phase is
+in gm.moderation.rollback.
+
+Who may: the game's creator, and whoever the adapter says is a server moderator (the configured
+moderator role, or Manage Server): :class:`Actor` carries that fact. Anyone else is refused with
+NotAllowed before anything is read for writing.
+
+Every action is written to the game log (``mod_*`` actions, with who and when; gm.reading.status shows them)
+and announced in the game channel. Each use case commits its own transaction; a refusal (a GameError)
+changes nothing. The result's ``effects`` go to :meth:`gm.facade.Gamemaster.apply` (deadline jobs,
+the close itself, the final post).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
+from engine import Phase
+from engine.variants import game_map
+from gm.clock import require_aware, utcnow
+from gm.endings import ending
+from gm.errors import GameOver, WrongGameState
+from gm.messages import payloads as say
+from gm.moderation.replacement import Replacement, replace_player
+from gm.moderation.shared import (
+    MOD_PREFIX,
+    Actor,
+    ModerationResult,
+    action_result,
+    announce_action,
+    log_action,
+    may_moderate,
+    phase_busy,
+    require_judge,
+    require_moderator,
+    running_game,
+    seat_of,
+    state_words,
+    with_effects,
+)
+from gm.ordering.submission import early_close_due
+from gm.phases import disorder
+from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
+from gm.setup.settings import MOVEMENT_MINUTES, GameSettings
+
+__all__ = [  # the moderators' use cases, and what they take and return (some defined in gm.moderation.shared)
+    "MOD_PREFIX",
+    "Actor",
+    "ModerationResult",
+    "Replacement",
+    "close_now",
+    "end_game",
+    "extend_deadline",
+    "log_action",
+    "may_moderate",
+    "pause_game",
+    "replace_player",
+    "require_moderator",
+    "resume_game",
+    "set_civil_disorder",
+]
+
+MODERATOR_CLOSE = "moderator"  # PhaseRecord.close_reason of an open phase a moderator asked to close
+MAX_EXTENSION_MINUTES = MOVEMENT_MINUTES[1]  # two weeks at a time
+
+
+async def extend_deadline(
+    session: AsyncSession, game_id: int, actor: Actor, *, minutes: int, now: datetime | None = None
+) -> ModerationResult:
+    """Push the current phase's deadline back by ``minutes`` (added to the time left if paused)."""
+    now = require_aware(now or utcnow())
+    game, phase = await running_game(session, game_id, actor)
+    if not isinstance(minutes, int) or not 0 < minutes <= MAX_EXTENSION_MINUTES:
+        raise WrongGameState(
+            f"A deadline can be extended by 1 minute to {MAX_EXTENSION_MINUTES // (24 * 60)} days, "
+            f"not {minutes!r} minutes.",
+            "Give a positive number of minutes, hours or days.",
+        )
+    before = phase.deadline
+    if phase.deadline is None:  # paused: more time when the clock starts again
+        phase.remaining_seconds = _remaining(game, phase) + minutes * 60
+        text = f"{say.long_name(phase.name)} gets {say.duration(minutes)} more when the game resumes."
+    else:
+        phase.deadline = max(phase.deadline, now) + timedelta(minutes=minutes)
+        text = f"The {say.long_name(phase.name)} deadline is extended by {say.duration(minutes)}."
+    log = await log_action(
+        session, game, actor, now, "extend", phase=phase.name, minutes=minutes, before=before
+    )
+    announce_action(session, game, phase, "extend", text, [], now, log)
+    await session.commit()
+    return action_result(game, "extend", text, phase, schedule=phase.deadline is not None)
+
+
+async def pause_game(
+    session: AsyncSession, game_id: int, actor: Actor, *, now: datetime | None = None
+) -> ModerationResult:
+    """Stop the clock: the phase keeps taking orders but has no deadline; the time left is kept."""
+    now = require_aware(now or utcnow())
+    game, phase = await running_game(session, game_id, actor)
+    if game.status == GameStatus.PAUSED:
+        raise WrongGameState(
+            f"{game.name} is already paused.", "Use [[cmd:mod resume]] to start the clock again."
+        )
+    left = max(0, int((phase.deadline - now).total_seconds())) if phase.deadline else _remaining(game, phase)
+    phase.remaining_seconds = left
+    phase.deadline = None
+    game.status = GameStatus.PAUSED
+    text = f"{game.name} is paused with {say.duration(left // 60)} left in {say.long_name(phase.name)}."
+    lines = ["Orders can still be sent and changed; the phase will not close until a moderator resumes."]
+    log = await log_action(session, game, actor, now, "pause", phase=phase.name, remaining_seconds=left)
+    announce_action(session, game, phase, "pause", text, lines, now, log)
+    await session.commit()
+    return action_result(game, "pause", text, phase, unschedule=True)
+
+
+async def resume_game(
+    session: AsyncSession, game_id: int, actor: Actor, *, now: datetime | None = None
+) -> ModerationResult:
+    """Start the clock again: the deadline is now plus the time that was left."""
+    now = require_aware(now or utcnow())
+    game, phase = await running_game(session, game_id, actor)
+    if game.status != GameStatus.PAUSED:
+        raise WrongGameState(f"{game.name} is not paused.", "Use [[cmd:mod pause]] to stop the clock.")
+    left = _remaining(game, phase)
+    phase.deadline = now + timedelta(seconds=left)
+    phase.remaining_seconds = None
+    game.status = GameStatus.ACTIVE
+    text = f"{game.name} is running again: {say.long_name(phase.name)} closes in {say.duration(left // 60)}."
+    log = await log_action(session, game, actor, now, "resume", phase=phase.name, remaining_seconds=left)
+    announce_action(session, game, phase, "resume", text, [], now, log)
+    await session.flush()
+    if await early_close_due(session, phase.id):  # type: ignore[arg-type]
+        phase.deadline = now  # durable: a bot stopped before the early close still closes it at start
+    await session.commit()
+    result = action_result(game, "resume", text, phase, schedule=True)
+    return with_effects(result, check_early_close=phase.id)
+
+
+async def close_now(
+    session: AsyncSession,
+    game_id: int,
+    actor: Actor,
+    *,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> ModerationResult:
+    """Close the current phase at once (the Gamemaster does it when given the effects).
+
+    ``expected_phase``: the phase the moderator saw when asking; when the game has moved on (a close
+    just happened) nothing is done, so a second /mod close never closes the new phase by accident.
+    The request is durable: the phase's deadline becomes now, in this transaction, so a bot that
+    stops before the close runs closes the phase at its next start (gm.delivery.scheduler). A second request
+    for a phase already being closed is answered without a second announcement."""
+    now = require_aware(now or utcnow())
+    game, phase = await running_game(session, game_id, actor, "close")
+    if expected_phase is not None and phase.name != expected_phase:
+        raise WrongGameState(
+            f"{say.long_name(expected_phase)} is already closed; {game.name} is now in "
+            f"{say.long_name(phase.name)}. Nothing was changed.",
+            "Run [[cmd:mod close]] again if you mean to close the new phase too.",
+        )
+    if phase.close_reason == MODERATOR_CLOSE:
+        raise WrongGameState(
+            f"{say.long_name(phase.name)} is already being closed by a moderator.",
+            "The results follow in the game channel in a moment.",
+        )
+    phase.close_reason = MODERATOR_CLOSE  # requested: kept by the claim (gm.phases.closer)
+    if phase.deadline is None or phase.deadline > now:
+        phase.deadline = now
+    text = f"{say.long_name(phase.name)} is being closed now by a moderator."
+    log = await log_action(session, game, actor, now, "close", phase=phase.name)
+    announce_action(session, game, phase, "close", text, [], now, log)
+    await session.commit()
+    return with_effects(action_result(game, "close", text, phase), close_phase=phase.id)
+
+
+async def set_civil_disorder(
+    session: AsyncSession, game_id: int, actor: Actor, *, power: str, on: bool, now: datetime | None = None
+) -> ModerationResult:
+    """Put the player of ``power`` (with every power they hold) in civil disorder, or take them out."""
+    now = require_aware(now or utcnow())
+    game, phase = await running_game(session, game_id, actor, "civil_disorder")
+    wanted, player, powers = await seat_of(session, game, power)
+    if on and player.status != PlayerStatus.ACTIVE:
+        raise WrongGameState(
+            f"{say.power_name(wanted)} is already {state_words(player.status)}.",
+            "Use [[cmd:mod disorder]] with state off to bring its player back.",
+        )
+    if not on and player.status != PlayerStatus.CIVIL_DISORDER:
+        raise WrongGameState(
+            f"{say.power_name(wanted)} is not in civil disorder (it is {state_words(player.status)}).",
+            "Nothing to undo.",
+        )
+    player.status = PlayerStatus.CIVIL_DISORDER if on else PlayerStatus.ACTIVE
+    if not on:
+        player.missed_in_a_row = 0
+    log = await log_action(
+        session, game, actor, now, "civil_disorder", powers=powers, on=on, user_id=player.user_id
+    )
+    await session.flush()
+    if on:
+        text = f"{say.powers_text(powers)} put in civil disorder by a moderator."
+        disorder.announce_civil_disorder(
+            session,
+            game,
+            [
+                disorder.Fallen(
+                    user_id=player.user_id,
+                    powers=powers,
+                    why=f"A moderator put [[user:{player.user_id}]]'s powers in civil disorder.",
+                    why_you=f"A moderator of {game.name} put {say.powers_text(powers)} in civil disorder.",
+                )
+            ],
+            key=f"civil_disorder:mod:{log.id}",
+            now=now,
+            phase_id=phase.id,
+            actor_id=actor.user_id,
+            alert_moderators=False,
+        )
+    else:
+        text = f"{say.powers_text(powers)} back under the control of [[user:{player.user_id}]]."
+        announce_action(session, game, phase, "civil_disorder", text, [], now, log)
+    await session.commit()
+    result = action_result(
+        game, "civil_disorder", text, phase, details={"powers": powers, "user_id": player.user_id}
+    )
+    return with_effects(result, check_early_close=phase.id)
+
+
+async def end_game(
+    session: AsyncSession,
+    game_id: int,
+    actor: Actor,
+    *,
+    reason: str | None = None,
+    now: datetime | None = None,
+) -> ModerationResult:
+    """End the game now, without a winner (status ``cancelled``, result kind ``moderator``)."""
+    now = require_aware(now or utcnow())
+    game = await load_game(session, game_id, for_update=True)
+    require_moderator(game, actor)
+    await require_judge(session, game, actor, "end")
+    if game.status in ENDED_STATES:
+        raise GameOver(f"{game.name} is already over.", "Nothing to end.")
+    note = (reason or "").strip()[:300] or None
+    if game.status == GameStatus.FORMING:
+        game.status = GameStatus.CANCELLED
+        game.finished_at = now
+        game.result = ending.make_result(
+            "moderator", {}, (), phase_name="", ended_by=actor.user_id, note=note
+        )
+        await log_action(session, game, actor, now, "end", reason=note)
+        await session.commit()
+        return action_result(game, "end", f"{game.name} was cancelled before it started.", None)
+    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    assert phase is not None
+    if phase.status == PhaseStatus.ADJUDICATING:
+        raise phase_busy(game)
+    result = ending.make_result(
+        "moderator",
+        phase.board,
+        game_map(game.variant).powers,
+        phase_name=phase.name,
+        ended_by=actor.user_id,
+        note=note,
+    )
+    await log_action(session, game, actor, now, "end", phase=phase.name, reason=note)
+    await ending.finish_game(
+        session, game, phase, result, now=now, final_map=ending.final_map_of(phase, at_close=False)
+    )
+    await session.commit()
+    text = f"{game.name} was ended by a moderator."
+    return with_effects(action_result(game, "end", text, phase, unschedule=True), game_ended=True)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _remaining(game: Game, phase: PhaseRecord) -> int:
+    """Seconds left in a paused phase (a full phase when it opened while paused)."""
+    if phase.remaining_seconds is not None:
+        return phase.remaining_seconds
+    return GameSettings.from_json(game.settings).phase_minutes(Phase.parse(phase.name).kind) * 60

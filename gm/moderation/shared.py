@@ -1,0 +1,273 @@
+"""What every moderator action shares (gm.moderation.actions, gm.moderation.replacement,
+gm.moderation.rollback): who is asking
+(:class:`Actor`) and whether they may, the running game and its open phase (locked), the seat a power
+belongs to, the moderation log, the announcement in the game channel, and the result with its effects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import (
+    Game,
+    GameLogEntry,
+    GameStatus,
+    PhaseRecord,
+    PhaseStatus,
+    Player,
+    PlayerStatus,
+    PowerAssignment,
+)
+from engine.variants import game_map
+from gm.delivery.follow_ups import Effects
+from gm.delivery.outbox import Target, enqueue
+from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
+from gm.messages import payloads as say
+from gm.reading.info import GameInfo, PhaseInfo
+from gm.reading.lookup import ENDED_STATES, latest_phase, load_game, powers_of
+
+MOD_PREFIX = "mod_"
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is asking. ``is_server_moderator``: the adapter found the configured moderator role or the
+    Manage Server permission on them. The game's creator moderates their own game either way."""
+
+    user_id: int
+    is_server_moderator: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationResult:
+    game_id: int
+    action: str  # extend, pause, resume, close, replace, civil_disorder, rollback, end
+    message: str  # what was done, for the moderator's (ephemeral) answer
+    phase: PhaseInfo | None
+    effects: Effects
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def check_moderator(game: GameInfo, actor: Actor, action: str | None = None) -> None:
+    """The refusals of the use cases, said before anything is asked (a confirmation offered to
+    someone who may not moderate, or may not take ``action`` because they play in the game)."""
+    if not (actor.is_server_moderator or actor.user_id == game.creator_id):
+        raise NotAllowed(
+            f"Only the creator of {game.name} or a server moderator can use [[cmd:mod]].",
+            "Ask one of them; nothing was changed.",
+        )
+    held = sorted(p for player in game.players if player.user_id == actor.user_id for p in player.powers)
+    if action in JUDGE_ONLY and held:
+        raise playing_moderator(game.name, held, action)
+
+
+def may_moderate(game: Game, actor: Actor) -> bool:
+    return actor.is_server_moderator or actor.user_id == game.creator_id
+
+
+def require_moderator(game: Game, actor: Actor) -> None:
+    if not may_moderate(game, actor):
+        raise NotAllowed(
+            f"Only the creator of {game.name} or a server moderator can use [[cmd:mod]].",
+            "Ask one of them; nothing was changed.",
+        )
+
+
+JUDGE_ONLY = {
+    "close": "close a phase",
+    "replace": "replace a player",
+    "civil_disorder": "put a player in civil disorder",
+    "rollback": "roll a phase back",
+    "end": "end the game",
+}
+"""Actions a moderator who plays in the game may not take: each could show them a rival's secrets (a
+replacement by an alt account opens the rival's channels and orders) or shape the game in their own
+favour. They may extend, pause and resume; the rest needs a moderator who does not play in it, as at
+Backstabbr and webDiplomacy where the judge never plays."""
+
+
+async def require_judge(session: AsyncSession, game: Game, actor: Actor, action: str) -> None:
+    """Refuse ``action`` (a key of :data:`JUDGE_ONLY`) to a moderator who holds a power in ``game``."""
+    if action not in JUDGE_ONLY:
+        return
+    held = (
+        await session.exec(
+            select(PowerAssignment.power)
+            .join(Player, Player.id == PowerAssignment.player_id)  # type: ignore[arg-type]
+            .where(
+                PowerAssignment.game_id == game.id,
+                Player.user_id == actor.user_id,
+                Player.status.not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),  # type: ignore[attr-defined]
+            )
+            .order_by(PowerAssignment.power)
+        )
+    ).all()
+    if held:
+        raise playing_moderator(game.name, list(held), action)
+
+
+def playing_moderator(game_name: str, powers: list[str], action: str) -> NotAllowed:
+    """The refusal of :func:`require_judge` (also said by an adapter before it asks to confirm)."""
+    return NotAllowed(
+        f"You play {say.powers_text(powers)} in {game_name}, so you may extend, pause or resume it but "
+        f"not {JUDGE_ONLY[action]}: a moderator who plays could see or shape a rival's game that way.",
+        "Ask a moderator who does not play in this game (the server's moderator role, or Manage "
+        "Server). Nothing was changed.",
+    )
+
+
+async def running_game(
+    session: AsyncSession, game_id: int, actor: Actor, action: str | None = None
+) -> tuple[Game, PhaseRecord]:
+    """The game (locked), checked for the actor's rights (``action``: see :data:`JUDGE_ONLY`), and
+    its open phase."""
+    game = await load_game(session, game_id, for_update=True)
+    require_moderator(game, actor)
+    if action is not None:
+        await require_judge(session, game, actor, action)
+    if game.status == GameStatus.FORMING:
+        raise GameNotStarted(f"{game.name} has not started yet.", "Moderation applies to running games.")
+    if game.status in ENDED_STATES:
+        raise GameOver(f"{game.name} is over.", "Nothing can be changed in a finished game.")
+    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    if phase is None or phase.status != PhaseStatus.OPEN:
+        raise phase_busy(game)
+    return game, phase
+
+
+def phase_busy(game: Game) -> PhaseBusy:
+    return PhaseBusy(
+        f"{game.name}'s phase is being adjudicated right now; nothing was changed.",
+        "Try again in a moment, on the new phase.",
+    )
+
+
+async def seat_of(
+    session: AsyncSession, game: Game, power: str, *, include_gone: bool = False
+) -> tuple[str, Player, list[str]]:
+    """The power asked for, its player, and every power that player holds."""
+    wanted = power.strip().upper()
+    powers = game_map(game.variant).powers
+    if wanted not in powers:
+        raise WrongGameState(
+            f"There is no power called {power!r} in {game.name}.",
+            f"The powers are {say.powers_text(powers)}.",
+        )
+    assignment = (
+        await session.exec(
+            select(PowerAssignment).where(PowerAssignment.game_id == game.id, PowerAssignment.power == wanted)
+        )
+    ).first()
+    player = await session.get(Player, assignment.player_id) if assignment and assignment.player_id else None
+    if player is None:
+        raise WrongGameState(
+            f"{say.power_name(wanted)} is held by nobody in {game.name}: "
+            "it is neutral and its units always hold.",
+            "Choose a power that has a player.",
+        )
+    gone = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
+    if player.status == PlayerStatus.ELIMINATED or (player.status in gone and not include_gone):
+        raise WrongGameState(
+            f"{say.power_name(wanted)}'s player is {state_words(player.status)}.", "Nothing to change there."
+        )
+    return wanted, player, await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+
+
+def state_words(status: str) -> str:
+    return {
+        PlayerStatus.ACTIVE: "playing",
+        PlayerStatus.CIVIL_DISORDER: "in civil disorder",
+        PlayerStatus.LEFT: "gone (left the game)",
+        PlayerStatus.REPLACED: "replaced",
+        PlayerStatus.ELIMINATED: "eliminated",
+    }.get(status, str(status))
+
+
+async def log_action(
+    session: AsyncSession,
+    game: Game,
+    actor: Actor,
+    now: datetime,
+    action: str,
+    *,
+    capacity: str | None = None,
+    **detail: Any,
+) -> GameLogEntry:
+    """Write a moderator action (``mod_<action>``) with who did it and in which capacity (by default
+    the one that let them moderate; a player taking over an open seat says so)."""
+    clean = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in detail.items()}
+    entry = GameLogEntry(
+        game_id=game.id,  # type: ignore[arg-type]
+        at=now,
+        actor_id=actor.user_id,
+        action=MOD_PREFIX + action,
+        detail={
+            **clean,
+            "as": capacity or ("server moderator" if actor.is_server_moderator else "creator"),
+        },
+    )
+    session.add(entry)
+    await session.flush()  # its id names the announcement
+    return entry
+
+
+def announce_action(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    action: str,
+    text: str,
+    lines: list[str],
+    now: datetime,
+    log: GameLogEntry,
+    *,
+    kind: str = "moderation",
+    **data: Any,
+) -> None:
+    enqueue(
+        session,
+        game_id=game.id,
+        phase_id=phase.id,
+        kind=kind,
+        target=Target.game_channel(),
+        payload=say.base(
+            game.id,  # type: ignore[arg-type]
+            game.name,
+            title=text,
+            lines=lines,
+            phase=phase.name,
+            deadline=phase.deadline,
+            action=action,
+            **data,
+        ),
+        key=f"{kind}:{game.id}:{action}:{log.id}",
+        now=now,
+    )
+
+
+def action_result(
+    game: Game,
+    action: str,
+    message: str,
+    phase: PhaseRecord | None,
+    *,
+    schedule: bool = False,
+    unschedule: bool = False,
+    details: dict[str, Any] | None = None,
+) -> ModerationResult:
+    info = PhaseInfo.of(phase) if phase is not None else None
+    effects = Effects(
+        game.id,  # type: ignore[arg-type]
+        schedule=(info,) if schedule and info is not None else (),
+        unschedule=(info.name,) if unschedule and info is not None else (),
+    )
+    return ModerationResult(game.id, action, message, info, effects, details or {})  # type: ignore[arg-type]
+
+
+def with_effects(result: ModerationResult, **changes: Any) -> ModerationResult:
+    return replace(result, effects=replace(result.effects, **changes))

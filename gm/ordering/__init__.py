@@ -1,0 +1,1 @@
+"""Orders: submitting and judging them, what each power owes, readiness, reminders."""

@@ -1,0 +1,430 @@
+"""Order-writing use cases: submit (many lines at once), clear, show my orders, ready / not ready.
+
+Privacy: everything here returns the caller's own orders only. Other powers' orders are public once
+their phase has closed (gm.reading.history), never before.
+
+Each submission is judged line by line (gm.ordering.judging, with ``engine.read_order``: parse + validate for
+the board and the power); an accepted line replaces any earlier order for the same unit, a refused
+line changes nothing and comes back with the engine's reason and hint. The whole text is logged in
+``order_submission`` with what became of each line, refused lines included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.database import without_nul
+from db.models import (
+    Game,
+    GameLogEntry,
+    OrderRecord,
+    OrderSubmission,
+    PhaseRecord,
+    PhaseStatus,
+    Player,
+    PlayerStatus,
+    ReadyFlag,
+)
+from engine import split_orders
+from engine.variants import game_map as map_of
+from gm.clock import require_aware, utcnow
+from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
+from gm.messages import payloads as say
+from gm.ordering.judging import LineOutcome, judge_line
+from gm.ordering.progress import PhaseState, phase_state
+from gm.reading.info import PhaseInfo
+from gm.reading.lookup import (
+    latest_phase,
+    load_game,
+    load_player,
+    load_player_and_powers,
+    powers_of,
+    require_started,
+)
+
+MAX_LINES = 100
+NEW_PHASE_NOTICE = timedelta(minutes=3)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOrders:
+    """One of the caller's powers: its current orders and what it still has to order."""
+
+    power: str
+    orders: tuple[str, ...]
+    missing: tuple[str, ...]  # units without orders (``A PAR``), or ``2 builds`` / ``1 removal``
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersView:
+    """The caller's orders in the current phase (what /orders show and every answer end with)."""
+
+    game_id: int
+    game_name: str
+    phase: PhaseInfo
+    powers: tuple[PowerOrders, ...]
+    close_now: bool = False  # the phase may close early now: the caller should run the close
+    # Lines the player's latest submission in this phase had refused (as typed), to fix in the form
+    refused: tuple[str, ...] = ()
+
+    @property
+    def deadline(self) -> datetime | None:
+        return self.phase.deadline
+
+
+@dataclass(frozen=True, slots=True)
+class SubmissionReport:
+    """The answer to a submission: each line's fate, then the caller's orders and what is missing.
+
+    ``new_phase_notice``: set when the phase the orders went to opened moments ago (within
+    :data:`NEW_PHASE_NOTICE`) as another closed: a player who typed orders for the phase that just
+    closed (a late direct message, ``/order text:``) learns that they now count for the new one.
+    Nothing typed is refused for it; the adapter shows the sentence above the answer."""
+
+    lines: tuple[LineOutcome, ...]
+    view: OrdersView
+    new_phase_notice: str | None = None
+
+    @property
+    def accepted(self) -> tuple[LineOutcome, ...]:
+        return tuple(line for line in self.lines if line.accepted)
+
+    @property
+    def refused(self) -> tuple[LineOutcome, ...]:
+        return tuple(line for line in self.lines if not line.accepted)
+
+
+SUBMISSIONS_KEPT = 50
+"""Submissions (and clears) kept per player and phase: the latest ones. A player who sends a thousand
+messages in a phase cannot grow the database without bound; what counts is in the orders anyway."""
+
+
+async def _bound_log(session: AsyncSession, phase_id: int, user_id: int) -> None:
+    """Forget the player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT`."""
+    await session.flush()
+    older = (
+        select(OrderSubmission.id)
+        .where(OrderSubmission.phase_id == phase_id, OrderSubmission.user_id == user_id)
+        .order_by(col(OrderSubmission.id).desc())
+        .offset(SUBMISSIONS_KEPT)
+    )
+    stale = list((await session.exec(older)).all())
+    if stale:
+        await session.exec(delete(OrderSubmission).where(col(OrderSubmission.id).in_(stale)))  # type: ignore[call-overload]
+
+
+async def submit_orders(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    text: str,
+    *,
+    power: str | None = None,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> SubmissionReport:
+    """Judge and store every line of ``text`` for the caller's power(s) in the open phase.
+
+    ``power`` restricts the lines to one of the caller's powers; ``expected_phase`` (e.g. the phase a
+    modal was opened for) refuses the whole text when the game has moved on since.
+    """
+    now = require_aware(now or utcnow())
+    text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
+    game, player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
+    lines = split_orders(text, map_of(game.variant))
+    if not lines:
+        raise NoOrdersGiven(
+            "There were no orders in your message.", "Write one order per line, e.g. A Par-Bur or F Bre H."
+        )
+    if len(lines) > MAX_LINES:
+        raise NoOrdersGiven(
+            f"That is {len(lines)} lines; at most {MAX_LINES} orders at once.", "Send your orders in parts."
+        )
+    state = await phase_state(session, phase, game.variant)
+    current = {p: dict(state.orders.get(p, {})) for p in powers}
+    typed = {p: dict(state.inputs.get(p, {})) for p in powers}
+    changed: dict[tuple[str, str], None] = {}  # in the order the lines came
+    outcomes = []
+    for line in lines:
+        outcome, placed = judge_line(line, state, powers, current, phase)
+        outcomes.append(outcome)
+        if placed is not None:
+            the_power, key = placed
+            typed[the_power][key] = line
+            changed.pop(placed, None)
+            changed[placed] = None
+    if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
+        player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
+        _log_return(session, game, user_id, now, powers)
+    await _store(session, phase, user_id, now, current, typed, changed)
+    session.add(
+        OrderSubmission(
+            game_id=game.id,  # type: ignore[arg-type]
+            phase_id=phase.id,  # type: ignore[arg-type]
+            user_id=user_id,
+            action="submit",
+            text=text,
+            outcome=[o.to_json() for o in outcomes],
+            submitted_at=now,
+        )
+    )
+    await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
+    notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
+    after = replace(state, orders={**state.orders, **current})
+    view = _view_of(after, game, phase, powers)
+    _record_close_request(phase, view, now)
+    await session.commit()
+    return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice)
+
+
+async def clear_orders(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    power: str | None = None,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> OrdersView:
+    """Remove all the caller's orders (for one power, or all theirs) in the open phase."""
+    now = require_aware(now or utcnow())
+    game, _player, powers, phase = await _open_phase_for(session, game_id, user_id, power, expected_phase)
+    await session.exec(
+        delete(OrderRecord).where(col(OrderRecord.phase_id) == phase.id, col(OrderRecord.power).in_(powers))
+    )
+    session.add(
+        OrderSubmission(
+            game_id=game.id,  # type: ignore[arg-type]
+            phase_id=phase.id,  # type: ignore[arg-type]
+            user_id=user_id,
+            action="clear",
+            text="",
+            outcome=[{"cleared": powers}],
+            submitted_at=now,
+        )
+    )
+    await _bound_log(session, phase.id, user_id)  # type: ignore[arg-type]
+    view = await _view(session, game, phase, powers)
+    _record_close_request(phase, view, now)
+    await session.commit()
+    return view
+
+
+async def my_orders(session: AsyncSession, game_id: int, user_id: int) -> OrdersView:
+    """The caller's orders in the current phase, and what is still missing. Only the caller's."""
+    game = await load_game(session, game_id)
+    require_started(game)
+    player = await load_player(session, game, user_id)
+    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+    phase = await latest_phase(session, game.id)  # type: ignore[arg-type]
+    if phase is None:
+        raise OrdersClosed(f"{game.name} has no phase yet.")
+    view = await _view(session, game, phase, powers)
+    latest = (
+        await session.exec(
+            select(OrderSubmission)
+            .where(OrderSubmission.phase_id == phase.id, OrderSubmission.user_id == user_id)
+            .order_by(col(OrderSubmission.id).desc())
+            .limit(1)
+        )
+    ).first()
+    await session.commit()
+    if latest is not None and latest.action == "submit":
+        refused = tuple(o["line"] for o in latest.outcome if not o.get("accepted") and o.get("line"))
+        view = replace(view, refused=refused)
+    return view
+
+
+async def set_ready(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    ready: bool = True,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> OrdersView:
+    """Mark the caller's powers ready (or not) for the phase to close early. ``close_now`` in the answer
+    says that everybody is done and the caller should run the close (gm.facade does)."""
+    now = require_aware(now or utcnow())
+    game, player, powers, phase = await _open_phase_for(session, game_id, user_id, None, expected_phase)
+    if ready and player.status == PlayerStatus.CIVIL_DISORDER:
+        player.status = PlayerStatus.ACTIVE  # back from civil disorder: a ready player is playing again
+        _log_return(session, game, user_id, now, powers)
+    if ready:
+        have = set(
+            (
+                await session.exec(
+                    select(ReadyFlag.power).where(
+                        ReadyFlag.phase_id == phase.id, col(ReadyFlag.power).in_(powers)
+                    )
+                )
+            ).all()
+        )
+        for p in powers:
+            if p not in have:
+                session.add(ReadyFlag(phase_id=phase.id, power=p, user_id=user_id, set_at=now))  # type: ignore[arg-type]
+    else:
+        await session.exec(
+            delete(ReadyFlag).where(col(ReadyFlag.phase_id) == phase.id, col(ReadyFlag.power).in_(powers))
+        )
+    await session.flush()
+    view = await _view(session, game, phase, powers)
+    _record_close_request(phase, view, now)
+    await session.commit()
+    return view
+
+
+def _record_close_request(phase: PhaseRecord, view: OrdersView, now: datetime) -> None:
+    """Everybody is done: the early close is due. Record it durably in the same transaction (the
+    deadline becomes now), so that a bot stopped before the close runs it at its next start, whatever
+    happens to the background task that runs it now (gm.facade)."""
+    if view.close_now and phase.deadline is not None and phase.deadline > now:
+        phase.deadline = now
+
+
+async def early_close_due(session: AsyncSession, phase_id: int) -> bool:
+    """True when the open phase ``phase_id`` may close now (see gm.ordering.progress)."""
+    phase = await session.get(PhaseRecord, phase_id)
+    if phase is None or phase.status != PhaseStatus.OPEN or phase.deadline is None:
+        return False  # closed, or paused
+    game = await session.get(Game, phase.game_id)
+    state = await phase_state(session, phase, game.variant if game else "standard")
+    return state.can_close_early()
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: datetime) -> str | None:
+    """The warning for orders sent just after the previous phase closed (see SubmissionReport)."""
+    if phase.ordinal == 0 or now - phase.opened_at >= NEW_PHASE_NOTICE:
+        return None
+    previous = (
+        await session.exec(
+            select(PhaseRecord.name, PhaseRecord.closed_at).where(
+                PhaseRecord.game_id == phase.game_id, PhaseRecord.ordinal == phase.ordinal - 1
+            )
+        )
+    ).first()
+    if previous is None or previous[1] is None:
+        return None
+    name, closed_at = previous
+    if name[-1] != phase.name[-1]:
+        return None  # retreats and builds cannot be meant for a movement phase, nor the reverse
+    ago = say.seconds_text((now - closed_at).total_seconds())
+    return (
+        f"{say.long_name(name)} closed {ago} ago: these orders are for {say.long_name(phase.name)}. "
+        "Check the new position ([[cmd:map]])."
+    )
+
+
+def _log_return(session: AsyncSession, game: Game, user_id: int, now: datetime, powers: list[str]) -> None:
+    entry = GameLogEntry(
+        game_id=game.id, at=now, actor_id=user_id, action="returned", detail={"powers": powers}
+    )  # type: ignore[arg-type]
+    session.add(entry)
+
+
+async def _open_phase_for(
+    session: AsyncSession, game_id: int, user_id: int, power: str | None, expected_phase: str | None
+) -> tuple[Game, Player, list[str], PhaseRecord]:
+    """The game, the caller, the powers they act for and the open phase, locked against a close."""
+    game = await load_game(session, game_id)
+    require_started(game)
+    player, powers = await load_player_and_powers(session, game, user_id)
+    if not powers:
+        raise NotAllowed(f"You hold no power in {game.name}.", "Only players with a power can order.")
+    if power is not None:
+        wanted = power.strip().upper()
+        if wanted not in powers:
+            raise NotAllowed(
+                f"You do not play {say.power_name(wanted)} in {game.name}.",
+                f"You play {', '.join(say.power_name(p) for p in powers)}.",
+            )
+        powers = [wanted]
+    phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+    if phase is None:
+        raise OrdersClosed(f"{game.name} has no phase open.")
+    if expected_phase is not None and phase.name != expected_phase.strip().upper():
+        raise OrdersClosed(
+            f"The {say.long_name(expected_phase)} orders are closed; {game.name} is now in "
+            f"{say.long_name(phase.name)}. Nothing was recorded.",
+            "Look at the new position and send orders for the current phase.",
+        )
+    if phase.status != PhaseStatus.OPEN:
+        raise OrdersClosed(
+            f"The {say.long_name(phase.name)} orders of {game.name} are closed: the phase is being "
+            "adjudicated. Nothing was recorded.",
+            "Wait for the results, then send orders for the next phase.",
+        )
+    return game, player, powers, phase
+
+
+async def _store(
+    session: AsyncSession,
+    phase: PhaseRecord,
+    user_id: int,
+    now: datetime,
+    current: dict[str, dict[str, str]],
+    typed: dict[str, dict[str, str]],
+    changed: dict[tuple[str, str], None],
+) -> None:
+    if not changed:
+        return
+    powers = sorted({p for p, _ in changed})
+    rows = (
+        await session.exec(
+            select(OrderRecord).where(OrderRecord.phase_id == phase.id, col(OrderRecord.power).in_(powers))
+        )
+    ).all()
+    existing = {(r.power, r.unit_key): r for r in rows}
+    for p, key in changed:
+        row = existing.get((p, key))
+        if row is None:
+            session.add(
+                OrderRecord(
+                    phase_id=phase.id,  # type: ignore[arg-type]
+                    power=p,
+                    unit_key=key,
+                    text=current[p][key],
+                    input=typed[p][key],
+                    submitted_by=user_id,
+                    submitted_at=now,
+                )
+            )
+        else:
+            row.text = current[p][key]
+            row.input = typed[p][key]
+            row.submitted_by = user_id
+            row.submitted_at = now
+
+
+async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
+    return _view_of(await phase_state(session, phase, game.variant), game, phase, powers)
+
+
+def _view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
+    mine = tuple(
+        PowerOrders(
+            power=p,
+            orders=tuple(state.orders.get(p, {}).values()),
+            missing=state.missing(p),
+            ready=p in state.ready,
+        )
+        for p in powers
+    )
+    return OrdersView(
+        game_id=game.id,  # type: ignore[arg-type]
+        game_name=game.name,
+        phase=PhaseInfo.of(phase),
+        powers=mine,
+        # A paused phase (no deadline) never closes early: the clock is stopped until a moderator resumes.
+        close_now=phase.status == PhaseStatus.OPEN and phase.deadline is not None and state.can_close_early(),
+    )

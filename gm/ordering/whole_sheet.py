@@ -1,0 +1,64 @@
+"""The order sheet: replace all of a player's orders with a new text in one step (the /orders modal).
+
+The modal shows the player's current orders; what they submit is the whole sheet, so a line they
+deleted is an order they withdrew. Dropping the old orders and judging the new text happen in one
+transaction: a deadline cannot fall in between (the phase row is locked), and a refused submission
+(no lines at all, the phase moved on) leaves the old orders untouched.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import OrderRecord, OrderSubmission, PhaseStatus
+from gm.clock import require_aware, utcnow
+from gm.ordering.submission import SubmissionReport, submit_orders
+from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
+
+
+async def replace_orders(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    text: str,
+    *,
+    expected_phase: str | None = None,
+    now: datetime | None = None,
+) -> SubmissionReport:
+    """Withdraw the caller's orders in the open phase and submit ``text`` instead, atomically."""
+    now = require_aware(now or utcnow())
+    try:
+        game = await load_game(session, game_id)
+        require_started(game)
+        player = await load_player(session, game, user_id)
+        powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+        phase = await latest_phase(session, game.id, for_update=True)  # type: ignore[arg-type]
+        still_open = phase is not None and phase.status == PhaseStatus.OPEN
+        if still_open and (expected_phase is None or phase.name == expected_phase.strip().upper()):  # type: ignore[union-attr]
+            await session.exec(
+                delete(OrderRecord).where(
+                    col(OrderRecord.phase_id) == phase.id,  # type: ignore[union-attr]
+                    col(OrderRecord.power).in_(powers),
+                )
+            )
+            session.add(
+                OrderSubmission(
+                    game_id=game.id,  # type: ignore[arg-type]
+                    phase_id=phase.id,  # type: ignore[arg-type, union-attr]
+                    user_id=user_id,
+                    action="clear",
+                    text="",
+                    outcome=[{"cleared": powers, "replaced_by": "the submission that follows"}],
+                    submitted_at=now,
+                )
+            )
+        # submit_orders re-checks everything (phase open, expected phase, lines) and commits the
+        # withdrawal together with the new orders, or raises and the withdrawal is rolled back.
+        return await submit_orders(session, game_id, user_id, text, expected_phase=expected_phase, now=now)
+    except BaseException:
+        await session.rollback()
+        raise

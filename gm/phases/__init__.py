@@ -1,0 +1,1 @@
+"""The phase lifecycle: closing a phase exactly once, adjudication off the loop, results, absent players."""

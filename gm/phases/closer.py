@@ -1,0 +1,464 @@
+"""Closing a phase, exactly once.
+
+1. **Claim** (a short transaction): ``UPDATE phase SET status='adjudicating' WHERE id=? AND
+   status='open'``. Whoever does not change the row lost the race (another close, an early close, a
+   double-fired job) and does nothing. From that commit on no order is accepted for the phase
+   (submissions lock the phase row and check it is open), so the orders are frozen.
+2. **Work**, off the event loop (a process pool, or a thread): adjudicate and render (gm.phases.worker); a
+   worker process that dies is replaced and the work run again (gm.delivery.pool).
+3. **Finish** (one transaction): ``UPDATE phase SET status='closed' ... WHERE id=? AND
+   status='adjudicating'``, then the results, the maps, the next phase with its deadline, the
+   missed-orders counters and the outbox messages, all committed together or not at all.
+
+A crash after the claim leaves the phase ``adjudicating``; at start-up the scheduler calls
+:meth:`PhaseCloser.finish` for such phases, which redoes steps 2 and 3 (adjudication is deterministic,
+and step 3's compare-and-set makes a second finisher harmless). A crash inside step 3 rolls it back
+entirely, with the same effect. The claim is its own transaction, rather than the first statement of
+step 3's, so that no write lock is held while the work runs (SQLite has one writer at a time) and so
+that a phase stops taking orders the moment its deadline fires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlmodel import col
+
+from db.database import SessionFactory
+from db.models import (
+    Game,
+    GameLogEntry,
+    GameStatus,
+    PhaseMap,
+    PhaseRecord,
+    PhaseStatus,
+)
+from engine import Board, Phase
+from engine.variants import game_map, get_variant
+from gm.clock import Clock, utcnow
+from gm.delivery.outbox import Target, enqueue
+from gm.delivery.pool import run_off_loop
+from gm.endings import ending, votes
+from gm.messages import payloads as say
+from gm.ordering.progress import PhaseState, phase_state
+from gm.phases import coin, disorder
+from gm.phases import results as outcome
+from gm.phases.disorder import Bookkeeping
+from gm.phases.worker import POSITION_MAP, close_work
+from gm.reading.info import PhaseInfo
+from gm.reading.lookup import lock_game
+from gm.setup.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, notify_choice
+
+log = logging.getLogger(__name__)
+
+Work = Callable[[dict[str, Any]], dict[str, Any]]
+Hook = Callable[[int], Awaitable[None]]
+FINAL_MAP = ending.FINAL_MAP  # the position after the last phase of a finished game
+
+
+class CloseFailed(RuntimeError):
+    """The adjudication or rendering raised; the phase was reopened and nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class CloseOutcome:
+    phase_id: int
+    game_id: int
+    phase: str
+    closed: bool  # True when this call closed the phase; False when it was not ours to close
+    status: str  # the phase's status after the call
+    next_phase: PhaseInfo | None = None
+    game_over: bool = False
+    winner: str | None = None
+    next_close_now: bool = False  # the new phase can close at once (only absent powers must act)
+    seconds: dict[str, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CloseHooks:
+    """Test seams: called with the phase id after the claim commits / just before the finish commits."""
+
+    after_claim: Hook | None = None
+    before_commit: Hook | None = None
+
+
+class PhaseCloser:
+    """Closes phases. One per process; safe to call concurrently for the same or different phases."""
+
+    def __init__(
+        self,
+        session_factory: SessionFactory,
+        *,
+        executor: Executor | None = None,
+        work: Work = close_work,
+        render_maps: bool = True,
+        clock: Clock = utcnow,
+        max_concurrent: int = 4,
+        hooks: CloseHooks | None = None,
+    ) -> None:
+        self._sessions = session_factory
+        self._executor = executor
+        self._work = work
+        self._render = render_maps
+        self._clock = clock
+        self._slots = asyncio.Semaphore(max_concurrent)
+        self._hooks = hooks or CloseHooks()
+        self.active: set[int] = set()  # phases this process is closing or finishing right now
+
+    async def close(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
+        """Claim the phase if it is open, then finish it. A no-op when it is not open."""
+        self.active.add(phase_id)
+        try:
+            return await self._close(phase_id, reason)
+        finally:
+            self.active.discard(phase_id)
+
+    async def _close(self, phase_id: int, reason: str) -> CloseOutcome:
+        claimed = await self._claim(phase_id, reason)
+        if claimed is None:
+            return await self._unclaimed(phase_id)
+        if self._hooks.after_claim:
+            await self._hooks.after_claim(phase_id)
+        return await self._finish(phase_id)
+
+    async def finish(self, phase_id: int) -> CloseOutcome:
+        """Adjudicate and write a phase that is ``adjudicating`` (claimed, or left so by a crash)."""
+        self.active.add(phase_id)
+        try:
+            return await self._finish(phase_id)
+        finally:
+            self.active.discard(phase_id)
+
+    async def _finish(self, phase_id: int) -> CloseOutcome:
+        async with self._slots:
+            request = await self._request(phase_id)
+            if request is None:
+                return await self._unclaimed(phase_id)
+            try:
+                answer = await run_off_loop(self._executor, self._work, request)
+            except Exception as exc:
+                log.exception("adjudicating phase %s failed; reopening it", phase_id)
+                await self._reopen(phase_id)
+                raise CloseFailed(f"phase {phase_id} could not be adjudicated: {exc!r}") from exc
+            return await self._write(phase_id, answer)
+
+    # --- steps ------------------------------------------------------------------------------------
+
+    async def _claim(self, phase_id: int, reason: str) -> int | None:
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            # The game row is locked before the phase is claimed, so that a vote or a moderator
+            # ending the game (which lock it too) cannot end it between this check and the claim.
+            game = await lock_game(session, phase.game_id) if phase else None
+            if phase is None or game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+                await session.rollback()
+                return None
+            result = await session.exec(
+                update(PhaseRecord)
+                .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.OPEN)
+                .values(
+                    status=PhaseStatus.ADJUDICATING,
+                    adjudication_started_at=self._clock(),
+                    # a moderator's request recorded on the open phase keeps its name
+                    close_reason=func.coalesce(col(PhaseRecord.close_reason), reason),
+                )
+            )
+            if result.rowcount != 1:
+                await session.rollback()
+                return None
+            await session.commit()
+            return phase_id
+
+    async def _request(self, phase_id: int) -> dict[str, Any] | None:
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            if phase is None or phase.status != PhaseStatus.ADJUDICATING:
+                return None
+            game = await session.get(Game, phase.game_id)
+            assert game is not None
+            state = await phase_state(session, phase, game.variant)
+            await session.commit()
+        played = get_variant(game.variant)
+        return {
+            "variant": game.variant,
+            "map": played.map_name,
+            "board": phase.board,
+            "orders": {p: list(texts.values()) for p, texts in state.orders.items() if texts},
+            "civil_disorder": sorted(state.civil_disorder()),
+            "victory_centers": played.victory_centers,
+            "last_year": GameSettings.from_json(game.settings).last_year,
+            "render": self._render,
+        }
+
+    async def _reopen(self, phase_id: int) -> None:
+        async with self._sessions() as session:
+            await session.exec(
+                update(PhaseRecord)
+                .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+                .values(status=PhaseStatus.OPEN, adjudication_started_at=None, close_reason=None)
+            )
+            await session.commit()
+
+    async def _unclaimed(self, phase_id: int) -> CloseOutcome:
+        async with self._sessions() as session:
+            phase = await session.get(PhaseRecord, phase_id)
+            await session.commit()
+        if phase is None:
+            return CloseOutcome(phase_id, 0, "", closed=False, status="missing")
+        return CloseOutcome(phase_id, phase.game_id, phase.name, closed=False, status=str(phase.status))
+
+    async def _write(self, phase_id: int, answer: dict[str, Any]) -> CloseOutcome:
+        async with self._sessions() as session:
+            written = await self._write_results(session, phase_id, answer)
+        return written if written is not None else await self._unclaimed(phase_id)
+
+    async def _write_results(
+        self, session: Any, phase_id: int, answer: dict[str, Any]
+    ) -> CloseOutcome | None:
+        """Step 3 in one transaction, starting with its compare-and-set; None when another finisher won."""
+        now = self._clock()
+        result, next_board_json = answer["result"], answer["next_board"]
+        phase = await session.get(PhaseRecord, phase_id)
+        assert phase is not None
+        # Lock the game row first, as every use case that changes a running game does (gm.moderation.actions,
+        # gm.endings.votes, gm.moderation.rollback): the same lock order and strength everywhere
+        # (gm.reading.lookup), so
+        # PostgreSQL never deadlocks.
+        game = await lock_game(session, phase.game_id)
+        assert game is not None
+        game_id: int = game.id  # type: ignore[assignment]
+        played = get_variant(game.variant)
+        powers = played.game_map().powers
+        settings = GameSettings.from_json(game.settings)
+        state = await phase_state(session, phase, game.variant)
+        missed = outcome.who_missed(state)
+        change = outcome.changes(phase.board, result, next_board_json)
+        counts = ending.center_counts(next_board_json, powers)
+        next_name: str | None = result.get("next_phase")
+        winner = result.get("winner")
+        end_kind = "solo" if winner else _short_game_over(next_name, settings)
+        game_over = (
+            ending.make_result(end_kind, next_board_json, powers, phase_name=phase.name, winner=winner)
+            if end_kind
+            else None
+        )
+        book = Bookkeeping()
+
+        claimed = await session.exec(
+            update(PhaseRecord)
+            .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+            .values(status=PhaseStatus.CLOSED, closed_at=now)
+        )
+        if claimed.rowcount != 1:  # somebody else finished it first
+            await session.rollback()
+            return None
+
+        next_phase: PhaseRecord | None = None
+        if game_over is None and next_name is not None:
+            kind = Phase.parse(next_name).kind
+            paused = game.status == GameStatus.PAUSED
+            minutes = settings.phase_minutes(kind)
+            next_phase = PhaseRecord(
+                game_id=game_id,
+                ordinal=phase.ordinal + 1,
+                name=next_name,
+                board=next_board_json,
+                adjustments=(result.get("adjustments") or None) if kind == "A" else None,
+                deadline=None if paused else now + timedelta(minutes=minutes),
+                remaining_seconds=minutes * 60 if paused else None,
+                opened_at=now,
+            )
+            session.add(next_phase)
+            await session.flush()
+        for kind, png in answer.get("maps", {}).items():
+            if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
+                owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
+            else:
+                owner = phase_id
+            session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
+        # The results go out first; what they set off (lapsed votes, a coin flip, civil disorder)
+        # follows them in the outbox, which sends each target's messages in the order written.
+        _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
+        fallen = await disorder.count_missed(
+            session, game_id, state, missed, civil_disorder_after=settings.civil_disorder_after, book=book
+        )
+        gone = await disorder.eliminate(session, game_id, next_board_json, book)
+        await votes.lapse_open_proposals(session, game, phase, now)
+        if next_phase is not None and played.coin_flip is not None:
+            await coin.apply(session, game, played.coin_flip, phase, next_phase.name, now, book)
+
+        await session.exec(
+            update(PhaseRecord)
+            .where(col(PhaseRecord.id) == phase_id)
+            .values(
+                results={
+                    **result,
+                    "board_after": next_board_json,
+                    "changes": change,
+                    "missed": missed.to_json(),
+                    "game_over": game_over,
+                    "bookkeeping": book.to_json(),
+                }
+            )
+        )
+        if next_phase is not None:  # one announcement (one moderator alert) for everyone fallen now
+            after = settings.civil_disorder_after
+            disorder.announce_civil_disorder(
+                session,
+                game,
+                [
+                    disorder.Fallen(
+                        user_id=player.user_id,
+                        powers=mine,
+                        why=f"[[user:{player.user_id}]] sent no orders for {say.powers_text(mine)} for "
+                        f"{after} movement phases in a row.",
+                        why_you=f"You sent no orders for {say.powers_text(mine)} for {after} movement "
+                        "phases in a row.",
+                    )
+                    for player, mine in sorted(fallen, key=lambda fell: powers.index(fell[1][0]))
+                ],
+                key=f"civil_disorder:{phase_id}",
+                now=now,
+                phase_id=phase_id,
+            )
+        for player, mine in gone:
+            session.add(
+                GameLogEntry(
+                    game_id=game_id,
+                    at=now,
+                    action="eliminated",
+                    detail={"powers": mine, "user_id": player.user_id, "phase": phase.name},
+                )
+            )
+        if game_over is not None:
+            await ending.finish_game(
+                session, game, phase, game_over, now=now, final_map=ending.final_map_of(phase, at_close=True)
+            )
+        next_close_now = False
+        if next_phase is not None:
+            next_state = await phase_state(session, next_phase, game.variant)
+            next_close_now = next_phase.deadline is not None and next_state.can_close_early()
+        await session.flush()
+        if self._hooks.before_commit:
+            await self._hooks.before_commit(phase_id)
+        await session.commit()
+        return CloseOutcome(
+            phase_id=phase_id,
+            game_id=game_id,
+            phase=phase.name,
+            closed=True,
+            status=str(PhaseStatus.CLOSED),
+            next_phase=PhaseInfo.of(next_phase) if next_phase else None,
+            game_over=game_over is not None,
+            winner=winner or (game_over or {}).get("winner"),
+            next_close_now=next_close_now,
+            seconds=answer.get("seconds"),
+        )
+
+
+def _announce(
+    session: Any,
+    game: Game,
+    phase: PhaseRecord,
+    next_phase: PhaseRecord | None,
+    state: PhaseState,
+    answer: dict[str, Any],
+    change: dict[str, Any],
+    counts: dict[str, int],
+    missed: outcome.Missed,
+    game_over: dict[str, Any] | None,
+    now: datetime,
+) -> None:
+    """Queue the results for the game channel, then the call to order for every power that must act
+    in the next phase (in its private channel), or the end of the game."""
+    game_id: int = game.id  # type: ignore[assignment]
+    phase_id: int = phase.id  # type: ignore[assignment]
+    result = answer["result"]
+    next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None
+    enqueue(
+        session,
+        game_id=game_id,
+        phase_id=phase_id,
+        kind="phase_results",
+        target=Target.game_channel(),
+        payload=outcome.results_payload(
+            game_id=game_id,
+            game_name=game.name,
+            phase_id=phase_id,
+            phase_name=phase.name,
+            result=result,
+            change=change,
+            counts=counts,
+            missed=missed,
+            next_phase=next_ref,  # type: ignore[arg-type]
+            maps=list(answer.get("maps", {})),
+            game_over=game_over,
+        ),
+        key=f"phase_results:{phase_id}",
+        now=now,
+    )
+    if next_phase is None:
+        return  # the final post comes from gm.endings.ending
+    queue_calls_to_order(session, game, next_phase, state, now)
+
+
+def queue_calls_to_order(
+    session: Any,
+    game: Game,
+    phase: PhaseRecord,
+    state: PhaseState,
+    now: datetime,
+    *,
+    reopened: bool = False,
+    key_suffix: str = "",
+) -> None:
+    """Queue the phase's call to order in the private channel of every power that must act in it and
+    whose player is active in ``state``; ``reopened`` marks the calls of a phase a rollback reopened."""
+    board = Board.from_json(phase.board, game_map(game.variant))
+    calls = outcome.opened_payloads(
+        game_id=game.id,  # type: ignore[arg-type]
+        game_name=game.name,
+        board=board,
+        adjustments=phase.adjustments,
+        deadline=phase.deadline,
+        before=None if reopened else state.board,
+    )
+    notified: set[int] = set()  # a player of several powers is mentioned once, on the first call
+    for power, payload in calls.items():
+        if state.active(power):
+            player = state.player_of.get(power)
+            choice = notify_choice(player.notify if player is not None else None)
+            user_id = player.user_id if player is not None else None
+            target = Target.power_channel(power)
+            if choice == NOTIFY_DM and user_id is not None:
+                target = Target.user(user_id)
+            ping = user_id if choice != NOTIFY_NONE and user_id not in notified else None
+            if ping is not None:
+                notified.add(ping)
+            enqueue(
+                session,
+                game_id=game.id,
+                phase_id=phase.id,
+                kind="phase_opened",
+                target=target,
+                payload={**payload, "reopened": reopened, "ping_user_id": ping},
+                key=f"phase_opened:{phase.id}:{power}{key_suffix}",
+                now=now,
+            )
+
+
+def _short_game_over(next_name: str | None, settings: GameSettings) -> str | None:
+    """'last_year' when a short game has played its last Fall, else None."""
+    if settings.last_year is None or next_name is None:
+        return None
+    nxt = Phase.parse(next_name)
+    if nxt.year > settings.last_year or (nxt.year == settings.last_year and nxt.kind == "A"):
+        return "last_year"
+    return None

@@ -1,0 +1,88 @@
+"""The CPU work of closing a phase, run off the event loop (a worker process or a thread).
+
+Plain data in, plain data out, so that it crosses a process boundary cheaply: the request carries
+the board JSON and the order lines, the answer the adjudication JSON, the next board and the PNGs.
+This module imports only the engine and the renderer (no database, no asyncio).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from engine import Board, load_map
+from engine.adjudication import adjudicate
+from render import RenderOptions, marks_from_results, render_map
+
+log = logging.getLogger(__name__)
+
+ORDERS_MAP = "orders"  # the phase's outcome: units where they ended, dislodgements, orders and results
+POSITION_MAP = "position"  # the next phase's start board
+
+
+def close_work(request: dict[str, Any]) -> dict[str, Any]:
+    """Adjudicate one phase and (if asked) render its maps.
+
+    request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
+    "victory_centers": int | None, "render": bool}`` (``map`` is the engine map's name)
+    answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
+    "seconds": {"adjudicate": s, "render": s}}``
+    """
+    game_map = load_map(request.get("map") or request.get("variant") or "standard")
+    board = Board.from_json(request["board"], game_map)
+    started = time.perf_counter()
+    adjudication = adjudicate(
+        board,
+        request["orders"],
+        civil_disorder=frozenset(request.get("civil_disorder", ())),
+        victory_centers=request.get("victory_centers"),
+    )
+    adjudicated = time.perf_counter()
+    over = game_over_title(board, adjudication.to_json(), request.get("last_year"))
+    maps = render_maps(board, adjudication, final_title=over) if request.get("render", True) else {}
+    rendered = time.perf_counter()
+    return {
+        "result": adjudication.to_json(),
+        "next_board": adjudication.board.to_json(),
+        "maps": maps,
+        "seconds": {"adjudicate": adjudicated - started, "render": rendered - adjudicated},
+    }
+
+
+def render_maps(board: Board, adjudication: Any, *, final_title: str | None = None) -> dict[str, bytes]:
+    """The orders map of the phase and the position map of the next one (or, with ``final_title``,
+    the final position of a game this phase ended).
+
+    The orders map is drawn on the *resulting* board: the renderer starts each arrow where its unit
+    stood and shows the dislodged units beside their attackers, which the start board cannot show.
+    It is titled with the phase it shows the orders of, not the resulting board's phase.
+    """
+    marks = marks_from_results(adjudication.to_json(), board.game_map)
+    position = RenderOptions(title=final_title, show_adjustments=False) if final_title is not None else None
+    return {
+        ORDERS_MAP: render_map(adjudication.board, marks, options=RenderOptions(title=board.phase.long_name)),
+        POSITION_MAP: render_map(adjudication.board, options=position),
+    }
+
+
+def game_over_title(board: Board, result: dict[str, Any], last_year: int | None) -> str | None:
+    """The final position's title when this phase ends the game (a solo, or a short game's last
+    Fall), else None. The same rule as gm.phases.closer's (a short game ends when the next phase is past
+    its last year's Fall)."""
+    winner = result.get("winner")
+    if winner:
+        return final_title(board.phase.long_name, winner)
+    nxt = result.get("next_phase")
+    if last_year is None or not nxt:
+        return None
+    year, kind = int(nxt[1:5]), nxt[-1]
+    if year > last_year or (year == last_year and kind == "A"):
+        return final_title(board.phase.long_name, None)
+    return None
+
+
+def final_title(last_phase: str, winner: str | None) -> str:
+    """``Final position after Fall 1902 Movement · France wins`` (or ``· the game is over``)."""
+    end = f"{str(winner).title()} wins" if winner else "the game is over"
+    return f"Final position after {last_phase} \u00b7 {end}"

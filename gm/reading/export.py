@@ -1,0 +1,104 @@
+"""A whole game as JSON-serialisable data (/game export): settings, players and powers, every phase
+with its board, orders and results, and the game log.
+
+Nothing private: the phase still open is exported with its board only (its orders are secret until
+it closes), votes are never exported (only the proposals' outcome), and closed phases carry what
+their results already made public. Internal bookkeeping (row ids kept for rollbacks) is left out.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import GameLogEntry, PhaseRecord, Player, Proposal
+from engine.variants import get_variant
+from gm.reading.history import shown_results
+from gm.reading.lookup import game_phases, load_game, power_assignments
+
+FORMAT = "diplomacy-gm-export/1"
+
+
+async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
+    game = await load_game(session, game_id)
+    players = (
+        await session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.id)))
+    ).all()
+    assignments = await power_assignments(session, game.id)  # type: ignore[arg-type]
+    phases = await game_phases(session, game.id)  # type: ignore[arg-type]
+    proposals = (
+        await session.exec(select(Proposal).where(Proposal.game_id == game.id).order_by(col(Proposal.id)))
+    ).all()
+    log = (
+        await session.exec(
+            select(GameLogEntry).where(GameLogEntry.game_id == game.id).order_by(col(GameLogEntry.id))
+        )
+    ).all()
+    await session.commit()
+    user_of = {p.id: p.user_id for p in players}
+    phase_name = {p.id: p.name for p in phases}
+    return {
+        "format": FORMAT,
+        "game": {
+            "id": game.id,
+            "name": game.name,
+            "variant": game.variant,
+            "variant_title": get_variant(game.variant).title,
+            "status": str(game.status),
+            "creator_id": game.creator_id,
+            "settings": game.settings,
+            "created_at": _time(game.created_at),
+            "started_at": _time(game.started_at),
+            "finished_at": _time(game.finished_at),
+            "result": game.result,
+        },
+        "players": [
+            {
+                "user_id": p.user_id,
+                "status": str(p.status),
+                "powers": [a.power for a in assignments if a.player_id == p.id],
+                "joined_at": _time(p.joined_at),
+                "left_at": _time(p.left_at),
+                "missed_phases": p.missed_phases,
+            }
+            for p in players
+        ],
+        "powers": {a.power: user_of.get(a.player_id) if a.player_id else None for a in assignments},
+        "phases": [_phase(p) for p in phases],
+        "proposals": [
+            {
+                "phase": phase_name.get(p.phase_id),
+                "kind": p.kind,
+                "beneficiary": p.beneficiary or None,
+                "status": str(p.status),
+                "opened_at": _time(p.opened_at),
+                "decided_at": _time(p.decided_at),
+            }
+            for p in proposals
+        ],
+        "log": [
+            {"at": _time(e.at), "actor_id": e.actor_id, "action": e.action, "detail": e.detail} for e in log
+        ],
+    }
+
+
+def _phase(phase: PhaseRecord) -> dict[str, Any]:
+    return {
+        "name": phase.name,
+        "ordinal": phase.ordinal,
+        "status": str(phase.status),
+        "board": phase.board,
+        "adjustments": phase.adjustments,
+        "opened_at": _time(phase.opened_at),
+        "deadline": _time(phase.deadline),
+        "closed_at": _time(phase.closed_at),
+        "close_reason": phase.close_reason,
+        "results": shown_results(phase),  # every order line with its outcome; None while the phase is open
+    }
+
+
+def _time(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None

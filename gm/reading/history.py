@@ -1,0 +1,171 @@
+"""Looking back (/history) and at the board (/map): public data only.
+
+A phase's orders are shown once it has closed, never before (its board is public all along). Maps are
+the PNGs stored when the phase closed; a map that was never rendered (the first phase's opening
+position) is rendered once, off the event loop, and stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import PhaseMap, PhaseRecord, PhaseStatus
+from engine import Board, Phase
+from engine.variants import game_map
+from gm.endings.ending import FINAL_MAP
+from gm.errors import UnknownPhase
+from gm.phases.worker import ORDERS_MAP, POSITION_MAP, final_title
+from gm.reading.info import PhaseInfo
+from gm.reading.lookup import game_phases, load_game
+
+PRIVATE_RESULT_KEYS = ("bookkeeping",)  # a rollback's notes on player rows, by database id: not for show
+
+
+def public_results(results: dict[str, Any]) -> dict[str, Any]:
+    """A closed phase's results as they may be shown: everything but gm's internal bookkeeping."""
+    return {k: v for k, v in results.items() if k not in PRIVATE_RESULT_KEYS}
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseHistory:
+    game_id: int
+    game_name: str
+    phase: PhaseInfo
+    board: dict[str, Any]  # the position at the phase's start (engine JSON)
+    results: dict[str, Any] | None  # None until the phase has closed: orders stay secret till then
+    maps: tuple[str, ...]  # kinds of stored maps for this phase: "position", "orders", "final"
+    phases: tuple[str, ...]  # every phase of the game so far, oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class MapImage:
+    filename: str
+    png: bytes
+
+
+async def phase_history(session: AsyncSession, game_id: int, phase_name: str | None = None) -> PhaseHistory:
+    """A phase of a game (default: the last closed one, else the current one)."""
+    game = await load_game(session, game_id)
+    phases = await game_phases(session, game_id)
+    if not phases:
+        raise UnknownPhase(f"{game.name} has not started, so it has no history yet.")
+    phase = _pick(phases, phase_name, game.name)
+    kinds = (await session.exec(select(PhaseMap.kind).where(PhaseMap.phase_id == phase.id))).all()
+    await session.commit()
+    return PhaseHistory(
+        game_id=game_id,
+        game_name=game.name,
+        phase=PhaseInfo.of(phase),
+        board=phase.board,
+        results=shown_results(phase),
+        maps=tuple(sorted(kinds)),
+        phases=tuple(p.name for p in phases),
+    )
+
+
+async def phase_map(
+    session: AsyncSession, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
+) -> MapImage | None:
+    """The map of a phase (default: the current one): its opening position, or with ``with_orders``
+    its orders and their results (closed phases only). None when there is no renderer.
+
+    A game that ended as its last phase closed (a solo, a short game's last year) has no current
+    phase: by default it shows the final position, the board after that last phase (the map its
+    close stored for the final post, or rendered once now)."""
+    game = await load_game(session, game_id)
+    phases = await game_phases(session, game_id)
+    if not phases:
+        raise UnknownPhase(f"{game.name} has not started, so there is no map yet.")
+    phase = _pick(phases, phase_name, game.name, default_latest=True)
+    ended_at_close = phase_name is None and phase.status == PhaseStatus.CLOSED and bool(phase.results)
+    kind = ORDERS_MAP if with_orders else FINAL_MAP if ended_at_close else POSITION_MAP
+    board = phase.results["board_after"] if kind == FINAL_MAP else phase.board  # type: ignore[index]
+    if with_orders and phase.status != PhaseStatus.CLOSED:
+        raise UnknownPhase(
+            f"The {phase.name} orders are secret until the phase closes.", "Ask for the map without orders."
+        )
+    stored = (
+        await session.exec(select(PhaseMap).where(PhaseMap.phase_id == phase.id, PhaseMap.kind == kind))
+    ).first()
+    await session.commit()  # no transaction (no SQLite write lock) held while rendering
+    filename = f"{phase.name}-{kind}.png"
+    if stored is not None:
+        return MapImage(filename, stored.png)
+    if kind == ORDERS_MAP:
+        return None
+    title = None
+    if kind == FINAL_MAP:  # the same picture the close would have stored
+        title = final_title(Phase.parse(phase.name).long_name, (phase.results or {}).get("winner"))
+    png = await asyncio.to_thread(_render_position, board, game.variant, title)
+    if png is None:
+        return None
+    session.add(PhaseMap(phase_id=phase.id, kind=kind, png=png, created_at=datetime.now(UTC)))  # type: ignore[arg-type]
+    try:
+        await session.commit()
+    except IntegrityError:  # rendered by a concurrent request in the meantime: the same picture
+        await session.rollback()
+    return MapImage(filename, png)
+
+
+def shown_results(phase: PhaseRecord) -> dict[str, Any] | None:
+    """The phase's public results once it has closed; None before (its orders are secret till then)."""
+    closed = phase.status == PhaseStatus.CLOSED and phase.results is not None
+    return public_results(phase.results) if closed else None  # type: ignore[arg-type]
+
+
+def _pick(
+    phases: list[PhaseRecord] | Any, phase_name: str | None, game_name: str, *, default_latest: bool = False
+) -> PhaseRecord:
+    if phase_name is None:
+        closed = [p for p in phases if p.status == PhaseStatus.CLOSED]
+        return phases[-1] if default_latest or not closed else closed[-1]
+    wanted = phase_name.strip().upper()
+    for phase in reversed(phases):
+        if phase.name == wanted:
+            return phase
+    for phase in reversed(phases):  # "S1901", "spring 1901", "Fall 1901 retreats", "winter 1901"
+        if _means(phase_name, phase.name):
+            return phase
+    raise UnknownPhase(
+        f"{game_name} has no phase {phase_name!r}.", "Its phases so far: " + ", ".join(p.name for p in phases)
+    )
+
+
+_SEASONS = {"S": ("spring", "s"), "F": ("fall", "autumn", "f"), "W": ("winter", "w")}
+_KINDS = {
+    "M": ("movement", "moves", "m"),
+    "R": ("retreats", "retreat", "r"),
+    "A": ("adjustments", "builds", "a"),
+}
+
+
+def _means(text: str, name: str) -> bool:
+    """Whether a player's ``text`` names the phase ``name`` (S1901M): its season and year, written
+    as a code or in words, with its kind optional (a season's movement phase when left out)."""
+    words = re.findall(r"[a-z]+|\d{4}", text.casefold())
+    if len(words) == 1 and re.fullmatch(r"[a-z]\d{4}[a-z]?", text.strip().casefold()):
+        code = text.strip().casefold()
+        words = [code[0], code[1:5], *([code[5]] if len(code) == 6 else [])]
+    season, year, kind = name[0], name[1:5], name[5]
+    if len(words) < 2 or words[0] not in _SEASONS[season] or words[1] != year:
+        return False
+    if len(words) == 2:
+        return kind == "M" or season == "W"
+    return len(words) == 3 and words[2] in _KINDS[kind]
+
+
+def _render_position(board_json: dict[str, Any], variant: str, title: str | None = None) -> bytes | None:
+    try:
+        from render import RenderOptions, render_map
+    except ImportError:
+        return None
+    options = RenderOptions(title=title, show_adjustments=False) if title else None
+    return render_map(Board.from_json(board_json, game_map(variant)), options=options)

@@ -1,0 +1,14 @@
+"""The community's clock and memory as pure rules: plain dataclasses and functions, no database, no
+Discord, every datetime aware and in UTC. The gamemaster's use cases call them and store their values.
+
+- gm.rules.deadlines    DeadlineSchedule (close at HH:MM in a time zone, every N days, weekdays
+                        excluded), phase_deadline, slots_from, describe, local_time_text, parse_weekdays
+- gm.rules.absences     Absence, check_absence (refusals), move_for_absences (a deadline moved once
+                        per absence of a player who must act), upcoming, span_text, announcement_text
+- gm.rules.grace        GraceSetting, GraceSeat, GraceUse, grace_at_deadline (an automatic extension
+                        for a first miss), announcement_text
+- gm.rules.scoring      FinalResult, score (draw-size, Sum-of-Squares, center count), outcome_of
+- gm.rules.leaderboard  GameRecord, PlayerRecord, user_stats, leaderboard (/stats), reliability, badge
+- gm.rules.settings     RuleSettings: these rules' game settings, validated together, stored as flat
+                        keys in the game's settings JSON
+"""

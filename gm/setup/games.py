@@ -1,0 +1,498 @@
+"""Game set-up use cases: create, join, leave, start, record the Discord channels, look games up.
+
+Each use case runs in the session it is given and commits it; when it raises a GameError nothing has
+been written. Pass a fresh session per call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from random import Random
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import (
+    Game,
+    GameLogEntry,
+    GameStatus,
+    PhaseRecord,
+    Player,
+    PlayerStatus,
+    PowerAssignment,
+)
+from engine import Board, initial_board
+from engine.variants import UnknownVariant, get_variant
+from gm.clock import require_aware, utcnow
+from gm.delivery.outbox import Target, enqueue
+from gm.errors import (
+    AlreadyJoined,
+    GameAlreadyStarted,
+    GameFull,
+    GameOver,
+    InvalidSettings,
+    NotAllowed,
+    TooManyGames,
+    WrongPlayerCount,
+)
+from gm.messages import payloads as say
+from gm.phases.worker import POSITION_MAP
+from gm.reading.info import GameInfo, PhaseInfo, game_info
+from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
+from gm.setup.seats import draw_seats
+from gm.setup.settings import NOTIFY_CHOICES, GameSettings, seat_offer
+
+MAX_NAME_LENGTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class StartResult:
+    game: GameInfo
+    assignments: dict[str, int | None]  # power -> user id, None for a power nobody plays
+    phase: PhaseInfo
+
+
+@dataclass(frozen=True, slots=True)
+class FormingLimits:
+    """How many games waiting for players a user (as their creator) and a server may have at once."""
+
+    per_user: int = 3
+    per_server: int = 25
+
+
+async def create_game(
+    session: AsyncSession,
+    *,
+    guild_id: int,
+    creator_id: int,
+    name: str,
+    settings: GameSettings | None = None,
+    lobby_channel_id: int | None = None,
+    creator_joins: bool = True,
+    variant: str = "standard",
+    limits: FormingLimits | None = None,
+    now: datetime | None = None,
+) -> GameInfo:
+    """A new game waiting for players; the creator joins it unless ``creator_joins`` is False.
+    Refused past ``limits`` (no limit when None)."""
+    now = require_aware(now or utcnow())
+    if limits is not None:
+        await _check_forming_limits(session, guild_id, creator_id, limits)
+    problems = []
+    if not name.strip():
+        problems.append("The game needs a name.")
+    elif len(name) > MAX_NAME_LENGTH:
+        problems.append(f"The game name is {len(name)} characters long; at most {MAX_NAME_LENGTH} please.")
+    try:
+        played = get_variant(variant)
+    except UnknownVariant:
+        raise InvalidSettings([f"There is no variant called {variant!r}."], "Use the standard map.") from None
+    try:
+        settings = (settings or GameSettings()).validated(played.game_map(), variant=variant)
+    except InvalidSettings as exc:
+        raise InvalidSettings(problems + exc.problems, exc.hint) from None
+    if not played.playable():
+        raise InvalidSettings(
+            [
+                f"The {played.title} variant cannot be played yet: the rules engine does not support "
+                f"its rules ({', '.join(played.unsupported_rules())})."
+            ],
+            "Play the standard game with 3 to 7 players.",
+        )
+    if problems:
+        raise InvalidSettings(problems, "Pick a short name and create the game again.")
+    game = Game(
+        guild_id=guild_id,
+        name=name,
+        creator_id=creator_id,
+        variant=variant,
+        status=GameStatus.FORMING,
+        settings=settings.to_json(),
+        lobby_channel_id=lobby_channel_id,
+        created_at=now,
+    )
+    session.add(game)
+    await session.flush()
+    _log(session, game, now, creator_id, "created", {"settings": settings.to_json(), "name": name})
+    if creator_joins:
+        session.add(Player(game_id=game.id, user_id=creator_id, joined_at=now))  # type: ignore[arg-type]
+        _log(session, game, now, creator_id, "joined")
+    await session.commit()
+    return await game_info(session, game)
+
+
+async def join_game(
+    session: AsyncSession, game_id: int, user_id: int, *, now: datetime | None = None
+) -> GameInfo:
+    now = require_aware(now or utcnow())
+    game = await load_game(session, game_id, for_update=True)
+    _require_forming(game)
+    settings = GameSettings.from_json(game.settings)
+    players = await _seated_players(session, game.id)  # type: ignore[arg-type]
+    mine = next((p for p in players if p.user_id == user_id), None)
+    if mine is not None:
+        raise AlreadyJoined(f"You are already in {game.name}.", "Wait for the game to start.")
+    if len(players) >= settings.players:
+        raise GameFull(
+            f"{game.name} already has its {settings.players} players.",
+            "Create a new game with [[cmd:game create]].",
+        )
+    returning = (
+        await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
+    ).first()
+    if returning is not None:  # left before the start and came back
+        returning.status = PlayerStatus.ACTIVE
+        returning.joined_at = now
+        returning.left_at = None
+    else:
+        session.add(Player(game_id=game.id, user_id=user_id, joined_at=now))  # type: ignore[arg-type]
+    log = _log(session, game, now, user_id, "joined")
+    if len(players) + 1 == settings.players and user_id != game.creator_id:  # the last seat: tell the creator
+        await session.flush()
+        enqueue(
+            session,
+            game_id=game.id,
+            kind="game_full",
+            target=Target.user(game.creator_id),
+            payload=say.base(
+                game.id,  # type: ignore[arg-type]
+                game.name,
+                title=f"{game.name} is full",
+                lines=[f"All {settings.players} players have joined: start it with [[cmd:game start]]."],
+            ),
+            key=f"full:{game.id}:{log.id}",
+            now=now,
+        )
+    await session.commit()
+    return await game_info(session, game)
+
+
+async def leave_game(
+    session: AsyncSession, game_id: int, user_id: int, *, now: datetime | None = None
+) -> GameInfo:
+    """Leave a game. Before the start the seat is freed; after it, the powers fall into civil disorder
+    (units hold, they no longer block an early close) until a moderator replaces the player."""
+    now = require_aware(now or utcnow())
+    game = await load_game(session, game_id, for_update=True)
+    if game.status in ENDED_STATES:
+        raise GameOver(f"{game.name} is over; there is nothing to leave.")
+    player = await load_player(session, game, user_id)
+    powers = await powers_of(session, game.id, player.id)  # type: ignore[arg-type]
+    player.status = PlayerStatus.LEFT
+    player.left_at = now
+    _log(session, game, now, user_id, "left", {"powers": powers})
+    if game.status != GameStatus.FORMING and powers:
+        names = " and ".join(say.power_name(p) for p in powers)
+        enqueue(
+            session,
+            game_id=game.id,
+            kind="player_left",
+            target=Target.game_channel(),
+            payload=say.base(
+                game.id,  # type: ignore[arg-type]
+                game.name,
+                title=f"{names}: the player has left",
+                lines=[f"{names} will hold in civil disorder until a moderator finds a replacement."],
+                powers=powers,
+                user_id=user_id,
+                alert_moderators=True,  # a seat to fill: the moderators are the ones who can
+                **seat_offer(game, [powers]),
+            ),
+            key=f"player_left:{game.id}:{player.id}:{now.isoformat()}",
+            now=now,
+        )
+    await session.commit()
+    return await game_info(session, game)
+
+
+async def start_game(
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    is_moderator: bool = False,
+    now: datetime | None = None,
+    rng: Random | None = None,
+) -> StartResult:
+    """Draw the powers at random (``secrets``), open the first phase with its deadline, queue the
+    announcements. Only the creator or a moderator may start, with exactly the planned number of players."""
+    now = require_aware(now or utcnow())
+    game = await load_game(session, game_id, for_update=True)
+    _require_forming(game)
+    if user_id != game.creator_id and not is_moderator:
+        raise NotAllowed(
+            f"Only the creator of {game.name} or a moderator can start it.",
+            "Ask them to run [[cmd:game start]].",
+        )
+    settings = GameSettings.from_json(game.settings)
+    players = await _seated_players(session, game.id)  # type: ignore[arg-type]
+    if len(players) != settings.players:
+        missing = settings.players - len(players)
+        raise WrongPlayerCount(
+            f"{game.name} is set up for {settings.players} players and has {len(players)}.",
+            f"Wait for {missing} more to [[cmd:game join]]."
+            if missing > 0
+            else "Some players must [[cmd:game leave]] first.",
+        )
+    played = get_variant(game.variant)
+    game_map = played.game_map()
+    seats = played.seats_for(settings.players)
+    drawn = draw_seats([p.user_id for p in players], seats, rng)
+    player_of_user = {p.user_id: p for p in players}
+    assignments: dict[str, int | None] = dict.fromkeys(game_map.powers)
+    for user, powers in drawn.items():
+        for power in powers:
+            assignments[power] = user
+    for power, user in assignments.items():
+        player = player_of_user.get(user) if user is not None else None
+        session.add(
+            PowerAssignment(
+                game_id=game.id,  # type: ignore[arg-type]
+                power=power,
+                player_id=player.id if player else None,
+                assigned_at=now,
+            )
+        )
+    board = initial_board(played.name)
+    deadline = now + timedelta(minutes=settings.phase_minutes(board.phase.kind))
+    phase = PhaseRecord(
+        game_id=game.id,  # type: ignore[arg-type]
+        ordinal=0,
+        name=str(board.phase),
+        board=board.to_json(),
+        deadline=deadline,
+        opened_at=now,
+    )
+    session.add(phase)
+    game.status = GameStatus.ACTIVE
+    game.started_at = now
+    await session.flush()
+    _log(
+        session,
+        game,
+        now,
+        user_id,
+        "started",
+        {
+            "assignments": assignments,
+            "draw": "secrets.SystemRandom().shuffle of the seats" if rng is None else "test",
+        },
+    )
+    _announce_start(session, game, phase, board, assignments, now)
+    await session.commit()
+    return StartResult(
+        game=await game_info(session, game), assignments=assignments, phase=PhaseInfo.of(phase)
+    )
+
+
+async def set_game_channels(
+    session: AsyncSession,
+    game_id: int,
+    *,
+    category_id: int | None = None,
+    game_channel_id: int | None = None,
+    power_channels: dict[str, int] | None = None,
+) -> GameInfo:
+    """Record the Discord channels the adapter created for a started game (messages wait for them)."""
+    game = await load_game(session, game_id, for_update=True)
+    if category_id is not None:
+        game.category_id = category_id
+    if game_channel_id is not None:
+        game.game_channel_id = game_channel_id
+    for power, channel_id in (power_channels or {}).items():
+        assignment = (
+            await session.exec(
+                select(PowerAssignment).where(
+                    PowerAssignment.game_id == game.id, PowerAssignment.power == power
+                )
+            )
+        ).first()
+        if assignment is None:
+            raise ValueError(f"{game.name} has no power {power!r}")
+        assignment.channel_id = channel_id
+    await session.commit()
+    return await game_info(session, game)
+
+
+async def get_game(session: AsyncSession, game_id: int) -> GameInfo:
+    return await game_info(session, await load_game(session, game_id))
+
+
+async def list_games(session: AsyncSession, guild_id: int, *, include_ended: bool = False) -> list[GameInfo]:
+    statement = select(Game).where(Game.guild_id == guild_id).order_by(col(Game.id))
+    if not include_ended:
+        statement = statement.where(col(Game.status).not_in(ENDED_STATES))
+    return [await game_info(session, g) for g in (await session.exec(statement)).all()]
+
+
+async def games_of_user(
+    session: AsyncSession, user_id: int, *, guild_id: int | None = None, include_ended: bool = False
+) -> list[GameInfo]:
+    """The games a user is playing (for the adapters' ``game`` option and autocomplete)."""
+    statement = (
+        select(Game)
+        .join(Player, col(Player.game_id) == col(Game.id))
+        .where(
+            Player.user_id == user_id, col(Player.status).not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED))
+        )
+        .order_by(col(Game.id))
+    )
+    if guild_id is not None:
+        statement = statement.where(Game.guild_id == guild_id)
+    if not include_ended:
+        statement = statement.where(col(Game.status).not_in(ENDED_STATES))
+    return [await game_info(session, g) for g in (await session.exec(statement)).all()]
+
+
+async def set_lobby_message(session: AsyncSession, game_id: int, message_id: int) -> None:
+    """Remember the game's Join post, so that it can be kept up to date."""
+    game = await load_game(session, game_id, for_update=True)
+    game.lobby_message_id = message_id
+    await session.commit()
+
+
+async def set_notify(session: AsyncSession, game_id: int, user_id: int, choice: str) -> GameInfo:
+    """How the player is called to order in ``game_id`` (gm.setup.settings.NOTIFY_*)."""
+    if choice not in NOTIFY_CHOICES:
+        raise InvalidSettings(
+            [f"{choice!r} is no way to be told; choose {', '.join(NOTIFY_CHOICES)}."], "Nothing was changed."
+        )
+    game = await load_game(session, game_id, for_update=True)
+    player = await load_player(session, game, user_id)
+    player.notify = choice
+    await session.commit()
+    return await game_info(session, game)
+
+
+async def players_of_running_games(session: AsyncSession) -> list[int]:
+    """Every user who plays in a game that is running (active or paused), once each."""
+    rows = await session.exec(
+        select(Player.user_id)
+        .join(Game, col(Game.id) == col(Player.game_id))
+        .where(
+            col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+            col(Player.status).not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),
+        )
+        .distinct()
+    )
+    return sorted(rows.all())
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+async def _check_forming_limits(
+    session: AsyncSession, guild_id: int, creator_id: int, limits: FormingLimits
+) -> None:
+    forming = select(Game).where(Game.status == GameStatus.FORMING)
+    mine = (await session.exec(forming.where(Game.creator_id == creator_id).order_by(col(Game.id)))).all()
+    if len(mine) >= limits.per_user:
+        listed = ", ".join(f"#{g.id} {g.name}" for g in mine[:5])
+        raise TooManyGames(
+            f"You already have {len(mine)} games waiting for players ({listed}); at most "
+            f"{limits.per_user} at once.",
+            "Start one of them, or cancel one with [[cmd:mod end]], then create the new one.",
+        )
+    here = (await session.exec(forming.where(Game.guild_id == guild_id))).all()
+    if len(here) >= limits.per_server:
+        raise TooManyGames(
+            f"This server already has {len(here)} games waiting for players, the most it allows at once.",
+            "Join one of them (see [[cmd:game list]]), or ask the bot's admin to raise "
+            "FORMING_GAMES_PER_SERVER.",
+        )
+
+
+def _require_forming(game: Game) -> None:
+    if game.status in ENDED_STATES:
+        raise GameOver(f"{game.name} is over.", "Create a new game with [[cmd:game create]].")
+    if game.status != GameStatus.FORMING:
+        raise GameAlreadyStarted(
+            f"{game.name} has already started.", "Ask a moderator if you want to replace a player."
+        )
+
+
+async def _seated_players(session: AsyncSession, game_id: int) -> list[Player]:
+    rows = await session.exec(
+        select(Player)
+        .where(Player.game_id == game_id, Player.status == PlayerStatus.ACTIVE)
+        .order_by(col(Player.joined_at), col(Player.id))
+    )
+    return list(rows.all())
+
+
+def _log(
+    session: AsyncSession,
+    game: Game,
+    now: datetime,
+    actor_id: int | None,
+    action: str,
+    detail: dict | None = None,
+) -> GameLogEntry:
+    entry = GameLogEntry(game_id=game.id, at=now, actor_id=actor_id, action=action, detail=detail or {})  # type: ignore[arg-type]
+    session.add(entry)
+    return entry
+
+
+def _announce_start(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    board: Board,
+    assignments: dict[str, int | None],
+    now: datetime,
+) -> None:
+    game_id: int = game.id  # type: ignore[assignment]
+    lines = [
+        f"{say.power_name(power)}: " + (f"[[user:{user}]]" if user is not None else "nobody (units hold)")
+        for power, user in assignments.items()
+    ]
+    enqueue(
+        session,
+        game_id=game_id,
+        phase_id=phase.id,
+        kind="game_started",
+        target=Target.game_channel(),
+        payload=say.base(
+            game_id,
+            game.name,
+            title=f"{game.name} has started: {say.long_name(phase.name)}",
+            lines=lines,
+            phase=phase.name,
+            deadline=phase.deadline,
+            assignments=assignments,
+            press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
+            # the opening position, when the adapter stored it before the post goes out (see
+            # gm.reading.history.phase_map); without it the post goes out all the same
+            maps=[say.map_ref(phase.id, phase.name, POSITION_MAP)],  # type: ignore[arg-type]
+        ),
+        key=f"game_started:{game_id}",
+        now=now,
+    )
+    seats: dict[int, list[str]] = {}
+    for power, user in assignments.items():
+        if user is not None:
+            seats.setdefault(user, []).append(power)
+    for user, powers in seats.items():
+        units = {p: [str(u) for u in board.units.get(p, ())] for p in powers}
+        names = " and ".join(say.power_name(p) for p in powers)
+        enqueue(
+            session,
+            game_id=game_id,
+            phase_id=phase.id,
+            kind="welcome",
+            target=Target.user(user),
+            payload=say.base(
+                game_id,
+                game.name,
+                title=f"You play {names} in {game.name}",
+                lines=[f"{say.power_name(p)}: {', '.join(us)}" for p, us in units.items()],
+                phase=phase.name,
+                deadline=phase.deadline,
+                powers=powers,
+                units=units,
+                variant=game.variant,
+            ),
+            key=f"welcome:{game_id}:{user}",
+            now=now,
+        )

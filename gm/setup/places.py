@@ -1,0 +1,171 @@
+"""Where a game lives on its chat server: the channels an adapter recorded for it (gm.setup.games
+.set_game_channels), looked up both ways. Plain ids; no chat library here.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Game, GamePlace, Player, PlayerStatus, PowerAssignment
+from gm.reading.lookup import load_game
+
+if TYPE_CHECKING:
+    from gm.reading.info import GameInfo
+
+GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
+
+
+class PlaceKind(StrEnum):
+    """The kinds of place set-up makes and records (gm.setup.places.record_place)."""
+
+    CATEGORY = "category"
+    GAME_CHANNEL = "game_channel"
+    POWER_CHANNEL = "power_channel"  # key: the power
+    NEGOTIATION = "negotiation"  # the channel holding the pair threads (threads press)
+    PAIR_CHANNEL = "pair_channel"  # a pair of seats' channel (channels press); key: the pair
+    THREAD = "thread"  # a pair of seats' private thread (threads press); key: the pair
+
+
+Recorder = Callable[[PlaceKind, int, str], Awaitable[None]]
+"""Called by a :class:`PlaceMaker` the moment the chat server returns a place it made: (kind, its id,
+its key), so that a set-up cut short is finished later with the same places (gm.setup.places.record_place)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MadePlaces:
+    """What a :class:`PlaceMaker` made for a started game: the ids the messages go to."""
+
+    category_id: int
+    game_channel_id: int
+    power_channels: dict[str, int]
+
+
+class PlaceMaker(Protocol):
+    """The adapter's side of starting a game (like gm.delivery.outbox.OutboxSender for messages): makes the
+    game's places on the chat server, or completes those an earlier run recorded, and greets them."""
+
+    async def make_places(self, game: GameInfo, recorded: GamePlaces, record: Recorder) -> MadePlaces:
+        """Make (or complete) the category and channels; raise a GameError saying what to fix when the
+        server refuses (what this run made is removed again)."""
+        ...
+
+    async def introduce(self, game: GameInfo) -> None:
+        """A first message in each private place that has none (best effort)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlaces:
+    game_id: int
+    guild_id: int
+    category_id: int | None
+    game_channel_id: int | None
+    power_channels: dict[str, int | None]  # power -> its private channel
+    holders: dict[str, int | None]  # power -> the user who plays it now (None: nobody, or they left)
+    place_tag: str | None = None  # in the names of the game's places (see db.models.Game.place_tag)
+    negotiation_channel_id: int | None = None  # the channel holding the pair threads (threads press)
+    # A pair of seats' place (thread or channel) by the adapter's key for the pair -> its id.
+    pair_places: dict[str, int] = field(default_factory=dict)
+    # Every place set-up recorded, by (kind, key), including those not yet the game's destinations.
+    made: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def channels_of(self, user_id: int) -> list[int]:
+        """The private channels of the powers ``user_id`` plays."""
+        return [
+            channel
+            for power, holder in self.holders.items()
+            if holder == user_id and (channel := self.power_channels.get(power)) is not None
+        ]
+
+
+async def game_places(session: AsyncSession, game_id: int) -> GamePlaces:
+    game = await load_game(session, game_id)
+    rows = (
+        await session.exec(
+            select(PowerAssignment, Player)
+            .join(Player, col(Player.id) == col(PowerAssignment.player_id), isouter=True)
+            .where(PowerAssignment.game_id == game_id)
+            .order_by(col(PowerAssignment.power))
+        )
+    ).all()
+    recorded = (await session.exec(select(GamePlace).where(GamePlace.game_id == game_id))).all()
+    await session.commit()
+    negotiation = next((p.discord_id for p in recorded if p.kind == PlaceKind.NEGOTIATION), None)
+    made = {(p.kind, p.key): p.discord_id for p in recorded}
+    return GamePlaces(
+        game_id=game_id,
+        guild_id=game.guild_id,
+        category_id=game.category_id,
+        game_channel_id=game.game_channel_id,
+        power_channels={a.power: a.channel_id for a, _ in rows},
+        holders={a.power: p.user_id if p is not None and p.status not in GONE else None for a, p in rows},
+        place_tag=game.place_tag,
+        negotiation_channel_id=negotiation,
+        pair_places={
+            p.key: p.discord_id for p in recorded if p.kind in (PlaceKind.PAIR_CHANNEL, PlaceKind.THREAD)
+        },
+        made=made,
+    )
+
+
+TAG_LENGTH = 4
+
+
+async def ensure_place_tag(session: AsyncSession, game_id: int) -> str:
+    """The game's place tag, drawn at random the first time: a few characters that make its places'
+    names differ from any other game's on the server, whichever database that game lives in."""
+    game = await load_game(session, game_id, for_update=True)
+    if game.place_tag is None:
+        alphabet = string.ascii_lowercase + string.digits
+        game.place_tag = "".join(secrets.choice(alphabet) for _ in range(TAG_LENGTH))
+    tag = game.place_tag
+    await session.commit()
+    return tag
+
+
+async def record_place(
+    session: AsyncSession, game_id: int, kind: PlaceKind, discord_id: int, key: str = ""
+) -> None:
+    """Remember a place the adapter made for the game, at once: a set-up cut short reuses it, and only
+    it (places are never adopted by name). ``key``: the power of a power channel, the adapter's key of
+    a pair's place. Recording the same kind and key again replaces the id. The category, game channel
+    and power channels become the game's destinations only when set-up finishes
+    (gm.setup.games.set_game_channels): until then no message is posted into a place that may yet be
+    removed again."""
+    await load_game(session, game_id, for_update=True)  # one writer per game
+    row = (
+        await session.exec(
+            select(GamePlace).where(
+                GamePlace.game_id == game_id, GamePlace.kind == kind, GamePlace.key == key
+            )
+        )
+    ).first()
+    if row is None:
+        session.add(GamePlace(game_id=game_id, kind=kind, key=key, discord_id=discord_id))
+    else:
+        row.discord_id = discord_id
+    await session.commit()
+
+
+async def game_of_channel(session: AsyncSession, channel_id: int) -> int | None:
+    """The game whose public channel, category or private power channel ``channel_id`` is."""
+    game_id = (
+        await session.exec(
+            select(Game.id).where(
+                (col(Game.game_channel_id) == channel_id) | (col(Game.category_id) == channel_id)
+            )
+        )
+    ).first()
+    if game_id is None:
+        by_power = select(PowerAssignment.game_id).where(PowerAssignment.channel_id == channel_id)
+        game_id = (await session.exec(by_power)).first()
+    await session.commit()
+    return game_id

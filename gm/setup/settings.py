@@ -1,0 +1,189 @@
+"""A game's settings, their allowed ranges, and their stored (JSON) form."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from engine import GameMap
+from engine.variants import get_variant, variant_for_players
+from gm.errors import InvalidSettings
+from gm.messages.words import duration
+
+MINUTES_PER_DAY = 24 * 60
+
+# (least, most) minutes per phase kind.
+MOVEMENT_MINUTES = (10, 14 * MINUTES_PER_DAY)
+RETREAT_MINUTES = (5, 7 * MINUTES_PER_DAY)
+ADJUSTMENT_MINUTES = (5, 7 * MINUTES_PER_DAY)
+REMINDER_HOURS = (0.05, 7 * 24.0)  # from 3 minutes to a week before the deadline
+MAX_REMINDERS = 4
+MAX_GAME_YEARS = 100
+MAX_CIVIL_DISORDER_AFTER = 10  # missed movement phases in a row; 0 turns automatic civil disorder off
+
+# threads / channels: private press between every pair of powers, in threads or channels;
+# public: only the public game channel; none: no press at all ("gunboat").
+PRESS_MODES = ("threads", "channels", "public", "none")
+
+# Who may take a seat whose player left or fell into civil disorder: open (any member of the server
+# who does not play in the game, with the "Take over" button), approval (the same, once a moderator
+# who does not play approves), off (only a moderator, with /mod replace).
+TAKE_OVER_MODES = ("open", "approval", "off")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    movement_minutes: int = MINUTES_PER_DAY
+    retreat_minutes: int = MINUTES_PER_DAY // 2
+    adjustment_minutes: int = MINUTES_PER_DAY // 2
+    players: int = 7
+    press: str = "threads"
+    last_year: int | None = None  # a short game ends after this year's Fall; None: play to a result
+    reminder_hours: tuple[float, ...] = field(default=(24.0, 1.0))
+    # A player who misses this many movement phases in a row falls into civil disorder; 0: never.
+    civil_disorder_after: int = 2
+    take_over: str = "open"  # one of TAKE_OVER_MODES
+
+    def phase_minutes(self, kind: str) -> int:
+        """The length of a phase of kind ``M``, ``R`` or ``A``."""
+        return {"M": self.movement_minutes, "R": self.retreat_minutes, "A": self.adjustment_minutes}[kind]
+
+    def validated(self, game_map: GameMap, *, variant: str | None = None) -> GameSettings:
+        """These settings, normalised, or InvalidSettings naming every value out of range or of the
+        wrong kind (a text where a number belongs, no press mode at all).
+
+        ``variant`` (default: the map's own name) decides the player counts and the first year."""
+        problems: list[str] = []
+        played = get_variant(variant or game_map.name)
+        _check_minutes(problems, "Movement phases", self.movement_minutes, MOVEMENT_MINUTES)
+        _check_minutes(problems, "Retreat phases", self.retreat_minutes, RETREAT_MINUTES)
+        _check_minutes(problems, "Adjustment phases", self.adjustment_minutes, ADJUSTMENT_MINUTES)
+        counts = played.player_counts
+        if not _whole(self.players) or self.players not in counts:
+            problems.append(f"This map is played by {_range_text(counts)} players, not {self.players!r}.")
+            other = variant_for_players(self.players) if _whole(self.players) else None
+            if other is not None and other.name != played.name:
+                problems.append(
+                    f"For {self.players} players choose the variant {other.name!r} ({other.title})."
+                )
+        press = self.press.strip().lower() if isinstance(self.press, str) else None
+        if press not in PRESS_MODES:
+            problems.append(f"Press must be one of {', '.join(PRESS_MODES)}, not {self.press!r}.")
+        start_year = played.first_year()
+        last = self.last_year
+        if last is not None and (not _whole(last) or not start_year <= last < start_year + MAX_GAME_YEARS):
+            problems.append(
+                f"The last year must be between {start_year} and {start_year + MAX_GAME_YEARS - 1} "
+                f"(the game starts in {start_year}), not {last!r}."
+            )
+        hours = _reminder_hours(problems, self.reminder_hours)
+        cd_after = self.civil_disorder_after
+        if not _whole(cd_after) or not 0 <= cd_after <= MAX_CIVIL_DISORDER_AFTER:
+            problems.append(
+                f"Civil disorder comes after 1 to {MAX_CIVIL_DISORDER_AFTER} missed movement phases "
+                f"in a row (0: never), not {cd_after!r}."
+            )
+        take_over = self.take_over.strip().lower() if isinstance(self.take_over, str) else None
+        if take_over not in TAKE_OVER_MODES:
+            problems.append(
+                f"Taking over an open seat must be one of {', '.join(TAKE_OVER_MODES)}, "
+                f"not {self.take_over!r}."
+            )
+        if problems:
+            raise InvalidSettings(problems, "Change those values and create the game again.")
+        return replace(self, press=press or "", reminder_hours=hours, take_over=take_over or "open")
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["reminder_hours"] = list(self.reminder_hours)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSettings:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "reminder_hours" in known:
+            known["reminder_hours"] = tuple(known["reminder_hours"])
+        return cls(**known)
+
+
+def seat_offer(game: Any, seats: list[list[str]]) -> dict[str, Any]:
+    """What an announcement of open seats (a player left, civil disorder) carries for the adapter to
+    offer them ("Take over" buttons): the seats, each as its powers, and how taking over works;
+    nothing when the game's ``take_over`` setting is off. ``game``: a db Game (its ``settings``)."""
+    mode = GameSettings.from_json(game.settings or {}).take_over
+    if mode == "off" or not seats:
+        return {}
+    return {"open_seats": [list(s) for s in seats], "take_over": mode}
+
+
+def _whole(value: object) -> bool:
+    """An int, and not a bool (``True`` is an int to Python, not a number of minutes to a player)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def effective_reminders(hours: tuple[float, ...], phase_minutes: float) -> tuple[float, ...]:
+    """The reminders a phase of ``phase_minutes`` really gets: those shorter than the phase (a 24-hour
+    reminder of a 24-hour or 10-minute phase could never come), and when none is left, one a fifth
+    of the phase before its deadline (at least the shortest reminder there is): a 10-minute phase
+    gets one 5 minutes before, not "24 h and 1 h" that never fire."""
+    length = phase_minutes / 60
+    kept = tuple(h for h in hours if h < length)
+    if kept or not hours:
+        return kept
+    return (round(max(REMINDER_HOURS[0], length / 5), 4),)
+
+
+def _reminder_hours(problems: list[str], value: object) -> tuple[float, ...]:
+    """The reminders as hours, latest first; a problem for each value that is not a number in range."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        problems.append(f"Reminders must be a list of hours before the deadline, not {value!r}.")
+        return ()
+    others = [h for h in value if isinstance(h, bool) or not isinstance(h, (int, float))]
+    numbers = [h for h in value if isinstance(h, (int, float)) and not isinstance(h, bool)]
+    if others:
+        problems.append(
+            f"Reminders are numbers of hours before the deadline, not {', '.join(repr(h) for h in others)}."
+        )
+    hours = tuple(sorted({float(h) for h in numbers}, reverse=True))
+    if len(hours) > MAX_REMINDERS:
+        problems.append(f"At most {MAX_REMINDERS} reminders, not {len(hours)}.")
+    low, high = REMINDER_HOURS
+    bad = [h for h in hours if not low <= h <= high]  # NaN too: it is in no range
+    if bad:
+        problems.append(
+            f"Reminders go from {low * 60:g} minutes to {high:g} hours before the deadline; "
+            f"{', '.join(f'{h:g}' for h in bad)} hours is out of range."
+        )
+    return hours
+
+
+def _check_minutes(problems: list[str], what: str, value: int, bounds: tuple[int, int]) -> None:
+    low, high = bounds
+    if not _whole(value) or not low <= value <= high:
+        problems.append(
+            f"{what} must last from {_duration(low)} to {_duration(high)}, not {_duration(value)}."
+        )
+
+
+def _duration(minutes: object) -> str:
+    """A length the user gave (anything: a text, a float) in words when it is a whole number."""
+    return duration(minutes) if _whole(minutes) else repr(minutes)  # type: ignore[arg-type]
+
+
+def _range_text(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+NOTIFY_CHANNEL = "channel"  # the call to order mentions the player in their power's channel (default)
+NOTIFY_DM = "dm"  # the call to order comes by direct message
+NOTIFY_NONE = "none"  # the call to order is posted in the power's channel without a mention
+NOTIFY_CHOICES = (NOTIFY_CHANNEL, NOTIFY_DM, NOTIFY_NONE)
+
+
+def notify_choice(stored: str | None) -> str:
+    """A player's notification choice (``/notify``), the default when unset or unknown."""
+    return stored if stored in NOTIFY_CHOICES else NOTIFY_CHANNEL

@@ -1,0 +1,30 @@
+"""The real ``bot.main()`` (signals, start-up checks, exit codes, logging) in a process of its own,
+pointed at a loopback fake Discord instead of discord.com:
+
+    FAKE_DISCORD_URL=http://127.0.0.1:PORT python -m tests.e2e.bot_process [bot.py's options]
+
+Only the two addresses discord.py connects to are changed (as tests.e2e.fakediscord.fake_discord
+does in-process); everything else is the production start-up. See tests/e2e/processes.py."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+API_PREFIX = "/api/v10"  # tests.e2e.fakediscord.rest.API_PREFIX
+
+
+def point_at_fake(base_url: str) -> None:
+    Route.BASE = base_url + API_PREFIX
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base_url.replace("http://", "ws://") + "/gateway/")
+
+
+if __name__ == "__main__":
+    point_at_fake(os.environ["FAKE_DISCORD_URL"])
+    import bot
+
+    sys.exit(bot.main(sys.argv[1:]))

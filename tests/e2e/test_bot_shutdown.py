@@ -1,0 +1,228 @@
+"""`docker stop` and `systemctl stop` send SIGTERM, Ctrl-C sends SIGINT: the bot takes no more
+interactions, lets the close under way finish, sends what it queued, and exits 0 with nothing left
+half done. The bot runs as its own process (tests.e2e.processes) against the loopback fake."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import signal
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from cogs.commands.direct import MISSED_WHILE_OFFLINE
+from gm.phases.closer import CloseHooks
+from ops.gate import RESTARTING
+from tests.e2e.bot_helpers import (
+    Table,
+    ask,
+    create_game,
+    join_everyone,
+    make_table,
+    running,
+    seats_from_welcomes,
+    settle,
+    started_game,
+)
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.processes import BotProcess, bot_process
+
+
+def env_for(fake: FakeDiscord, tmp_path: Path, **extra: str) -> dict[str, str]:
+    return {
+        "DISCORD_TOKEN": fake.token,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        "SYNC_COMMANDS": "true",
+        "CLOSE_WORKERS": "1",
+        **extra,
+    }
+
+
+async def started_remote_game(fake: FakeDiscord, table: Table, bot: BotProcess) -> int:
+    """A three-player game made, joined and started by its players, the bot in its own process."""
+    game_id = await create_game(fake, table, "Stopping", players=3, press="public")
+    await join_everyone(fake, table, game_id)
+    reply = await ask(fake, table.players[0], "game", "start", channel=table.general, game=str(game_id))
+    assert "Game #" in reply.content or "started" in reply.content.lower(), reply.content
+    await fake.wait_for(
+        lambda: True if len(seats_from_welcomes(fake, table, game_id)) == 3 else None,
+        what="every player's welcome",
+        timeout=30,
+    )
+    return game_id
+
+
+async def phase_status_becomes(bot: BotProcess, game_id: int, name: str, wanted: str, timeout: float) -> str:
+    """Poll the database from outside until the phase's status is ``wanted`` (or it moved past it)."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + timeout
+    while loop.time() < until:
+        rows = bot.query("SELECT status FROM phase WHERE game_id = ? AND name = ?", game_id, name)
+        if rows and rows[0][0] != "open":
+            return rows[0][0]
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"phase {name} of game {game_id} still open after {timeout} s (wanted {wanted})")
+
+
+@pytest.mark.parametrize(
+    ("sig", "group"),
+    [(signal.SIGTERM, False), (signal.SIGINT, True)],
+    ids=["SIGTERM to the bot (docker stop)", "SIGINT to the process group (Ctrl-C)"],
+)
+async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
+    fake: FakeDiscord, tmp_path: Path, sig: signal.Signals, group: bool
+) -> None:
+    table = await make_table(fake, players=3)
+    async with bot_process(tmp_path, fake_url=fake.base_url, **env_for(fake, tmp_path)) as bot:
+        await bot.line_with("ready: connected to Discord")
+        game_id = await started_remote_game(fake, table, bot)
+        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await bot.line_with(f"phase closed: game {game_id} S1901M")  # the worker process is up now
+        await fake.wait_for(
+            lambda: True if results_posts(fake, "Spring 1901 Movement") else None, what="S1901M"
+        )
+        # Discord answers slowly, so the results are still being posted when the signal comes.
+        fake.slow_down("POST /channels/*/messages", 0.3, times=10)
+        answer = await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        assert "results follow" in answer.content, answer.content
+        caught = await phase_status_becomes(bot, game_id, "F1901M", "adjudicating", timeout=30)
+        code, seconds = await bot.stopped_by(sig, group=group)
+
+        assert code == 0, bot.output
+        assert caught == "adjudicating", "the signal came while the phase was being closed"
+        statuses = dict(bot.query("SELECT name, status FROM phase WHERE game_id = ?", game_id))
+        assert statuses == {"S1901M": "closed", "F1901M": "closed", "S1902M": "open"}, (
+            "the close was finished"
+        )
+        unsent = bot.query("SELECT id, kind, claim_token FROM outbox WHERE sent_at IS NULL")
+        assert unsent == [], "every queued message was sent before the exit, none left claimed"
+        assert len(results_posts(fake, "Fall 1901 Movement")) == 1, "the results are on Discord, once"
+        logged = bot.output
+        assert f"{sig.name} received: stopping" in logged
+        assert re.search(
+            rf"phase closed: game {game_id} F1901M, adjudication [\d.]+ ms, maps [\d.]+ ms", logged
+        )
+        assert re.search(r"stopped in [\d.]+ s$", logged, re.MULTILINE), logged
+        assert "a worker process died" not in logged, "the worker processes ignore the terminal's signal"
+        assert "Traceback" not in logged and "PyNaCl" not in logged and "davey" not in logged
+        assert seconds < 30, f"the stop took {seconds:.1f} s"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    await make_table(fake, players=3)
+    env = env_for(fake, tmp_path, LOG_FORMAT="json")
+    async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
+        await bot.line_with('"event": "ready"')
+        code, seconds = await bot.stopped_by(signal.SIGINT)
+    assert code == 0, bot.output
+    entries = [json.loads(line) for line in bot.lines]  # every line is a JSON object
+    events = [e["event"] for e in entries if "event" in e]
+    assert events == ["database_upgraded", "rebuilt", "ready", "stop_requested", "stopped"], events
+    ready = next(e for e in entries if e.get("event") == "ready")
+    assert ready["guilds"] == 1 and ready["level"] == "INFO" and ready["logger"] == "bot"
+    stopped = entries[-1]
+    assert stopped["event"] == "stopped" and stopped["complete"] is True
+    assert not any("exception" in e for e in entries), "no traceback, no KeyboardInterrupt"
+    assert seconds < 10, f"an idle bot took {seconds:.1f} s to stop"
+
+
+def query(tmp_path: Path, sql: str, *params: object) -> list[tuple]:
+    with closing(sqlite3.connect(tmp_path / "bot.db", timeout=30)) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def results_posts(fake: FakeDiscord, phase: str) -> list:
+    return [
+        m
+        for m in fake.world.messages.values()
+        if m.author_id == fake.world.bot.id
+        and m.embeds
+        and f"{phase} results" in m.embeds[0].get("title", "")
+    ]
+
+
+async def test_while_stopping_interactions_are_answered_restarting_and_dms_wait_for_the_next_start(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Door", players=3, press="public")
+        fake.slow_down("POST /channels/*/messages", 1.0, times=2)  # the results take a while to post
+        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        stopping = asyncio.create_task(bot.close())
+        await fake.wait_for(lambda: True if not bot.gate.open else None, what="the stop to begin")
+        player = table.players[1]
+        answer = await ask(fake, player, "game", "status", channel=table.general, game=str(game_id))
+        assert answer.ephemeral and answer.content == RESTARTING
+        dm = await fake.dm_bot(player, "A Par-Bur")
+        await fake.flush()
+        await stopping
+        assert not stopping.exception()
+        assert bot.gate.refused == 1 and bot.gate.ignored >= 1
+        assert len(results_posts(fake, "Spring 1901 Movement")) == 1, "the close under way was finished"
+
+    def answers() -> list:
+        return [
+            m
+            for m in fake.world.channel_messages(dm.channel.id)
+            if m.author_id == fake.world.bot.id and m.id > dm.sent.id
+        ]
+
+    assert answers() == [], "the stopping bot did not read the order sent by DM"
+    async with running(fake, tmp_path) as again:
+        await settle(again, fake)
+        assert any(MISSED_WHILE_OFFLINE in (m.content or "") for m in answers()), "told at the next start"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finishes_it_once(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path, shutdown_timeout=1) as bot:
+        game_id = await started_game(fake, bot, table, "Hurry", players=3, press="public")
+        claimed = asyncio.Event()
+
+        async def stuck(_phase_id: int) -> None:  # a close that would outlast any stop
+            claimed.set()
+            await asyncio.Event().wait()
+
+        bot.services.gamemaster.closer._hooks = CloseHooks(after_claim=stuck)  # type: ignore[attr-defined]
+        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await asyncio.wait_for(claimed.wait(), 10)
+        began = time.perf_counter()
+        await bot.close()
+        took = time.perf_counter() - began
+        assert took < 8, f"the stop took {took:.1f} s with SHUTDOWN_TIMEOUT=1"
+        statuses = dict(query(tmp_path, "SELECT name, status FROM phase WHERE game_id = ?", game_id))
+        assert statuses == {"S1901M": "adjudicating"}, "handed back, not half written"
+        assert (
+            query(tmp_path, "SELECT id FROM outbox WHERE claim_token IS NOT NULL AND sent_at IS NULL") == []
+        )
+        assert results_posts(fake, "Spring 1901 Movement") == []
+        phase_id = query(tmp_path, "SELECT id FROM phase WHERE game_id = ?", game_id)[0][0]
+        logged = [r.getMessage() for r in caplog.records]
+        assert any(f"phases [{phase_id}] left being closed" in line for line in logged), logged
+        assert any(line.endswith("(work left for the next start)") for line in logged)
+        caplog.clear()
+    async with running(fake, tmp_path) as again:
+        await settle(again, fake)
+        statuses = dict(query(tmp_path, "SELECT name, status FROM phase WHERE game_id = ?", game_id))
+        assert statuses == {"S1901M": "closed", "F1901M": "open"}
+        assert len(results_posts(fake, "Spring 1901 Movement")) == 1
+        logged = [r.getMessage() for r in caplog.records]
+        assert (
+            "start-up: 0 overdue phases to close now, 1 stuck closes to finish now, 0 open phases "
+            "scheduled with 0 reminders" in logged
+        )
+    assert fake.unknown_calls == [] and fake.internal_errors == []

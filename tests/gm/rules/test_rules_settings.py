@@ -1,0 +1,76 @@
+"""The rules' game settings: defaults that keep old games as they were, one refusal for every problem,
+the stored keys beside GameSettings' own."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.errors import InvalidSettings
+from gm.rules.deadlines import DeadlineSchedule
+from gm.rules.grace import GraceSetting
+from gm.rules.settings import KEYS, RuleSettings
+from gm.setup.settings import GameSettings
+
+
+def test_a_game_stored_before_these_rules_keeps_its_behaviour() -> None:
+    old = GameSettings().to_json()
+    rules = RuleSettings.from_json(old)
+    assert rules.deadlines is None
+    assert not rules.grace.on
+    assert rules.scoring == "draw_size"
+    assert rules.validated() == rules
+
+
+def test_the_keys_sit_beside_game_settings_without_clashing() -> None:
+    rules = RuleSettings(
+        deadlines=DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekdays=(5, 6)),
+        absence_days_per_year=10,
+        grace=GraceSetting(per_year=1, hours=12),
+        scoring="sum_of_squares",
+    )
+    stored = {**GameSettings(players=7).to_json(), **rules.to_json()}
+    assert set(rules.to_json()) == set(KEYS)
+    assert not set(KEYS) & set(GameSettings.__dataclass_fields__)
+    assert RuleSettings.from_json(stored) == rules
+    assert GameSettings.from_json(stored) == GameSettings(players=7)
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    bad = RuleSettings(
+        deadlines=DeadlineSchedule(at="9pm", zone="Berlin"),
+        absence_days_per_year=400,
+        grace=GraceSetting(per_year=-1, hours=24),
+        scoring="elo",
+    )
+    with pytest.raises(InvalidSettings) as refused:
+        bad.validated()
+    problems = refused.value.problems
+    assert len(problems) == 5
+    assert "'9pm'" in problems[0]
+    assert "did you mean Europe/Berlin" in problems[1]
+    assert "0 (none) to 90 days a year, not 400" in problems[2]
+    assert "not -1" in problems[3]
+    assert "'elo'" in problems[4]
+
+
+def test_validation_normalises() -> None:
+    typed = RuleSettings(deadlines=DeadlineSchedule(at="8:00", zone="europe/paris"), scoring="SoS")
+    rules = typed.validated()
+    assert rules.deadlines == DeadlineSchedule(at="08:00", zone="Europe/Paris")
+    assert rules.scoring == "sum_of_squares"
+
+
+def test_status_lines() -> None:
+    rules = RuleSettings(
+        deadlines=DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekdays=(5, 6)),
+        grace=GraceSetting(per_year=1, hours=24),
+    )
+    assert rules.status_lines() == {
+        "Deadlines": "21:00 Europe/Berlin, every day except Saturday and Sunday",
+        "Absences": "up to 14 days a year",
+        "Grace": "1 extension of 24 hours per player a year, for a first miss",
+        "Scoring": "draw-size",
+    }
+    plain = RuleSettings(absence_days_per_year=0).status_lines()
+    assert plain["Deadlines"] == "after each phase's length"
+    assert plain["Absences"] == "none"

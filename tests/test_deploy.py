@@ -1,0 +1,116 @@
+"""The deployment files, checked without Docker (no engine here; building the image is documented in
+the README): the image holds everything the bot imports, and nothing but the runtime dependencies;
+its health check is ``bot.py --check``; the supervisors give a stop more time than the bot takes."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+COMPOSE = (ROOT / "compose.yaml").read_text()
+UNIT = (ROOT / "deploy" / "diplomacy-gm.service").read_text()
+
+
+def copied() -> list[str]:
+    """The paths the Dockerfile copies into /app (the code, not requirements.txt)."""
+    names: list[str] = []
+    for line in DOCKERFILE.splitlines():
+        if line.startswith("COPY ") and "requirements" not in line:
+            names += line.split()[1:-1]
+    return [n for n in names if not n.startswith("--")]
+
+
+def local_imports(start: Path) -> set[str]:
+    """Top-level project modules and packages reachable by imports from ``start``."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        path = todo.pop()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module.split(".")[0]]
+            for name in names:
+                if name in seen:
+                    continue
+                if (ROOT / name / "__init__.py").exists():
+                    seen.add(name)
+                    todo += list((ROOT / name).rglob("*.py"))
+                elif (ROOT / f"{name}.py").exists():
+                    seen.add(name)
+                    todo.append(ROOT / f"{name}.py")
+    return seen
+
+
+def test_the_image_copies_every_module_the_bot_imports() -> None:
+    needed = local_imports(ROOT / "bot.py") | {"migrations", "data", "alembic.ini"}
+    have = {Path(name).stem if name.endswith(".py") else name.rstrip("/") for name in copied()}
+    have = {n.removeprefix("./") for n in have}
+    assert needed - have == set(), f"missing from the image: {needed - have}"
+    assert not have & {"tests", "bench", "scripts", "docs"}
+
+
+def test_the_image_installs_the_runtime_set_runs_as_a_user_and_checks_its_health() -> None:
+    assert "pip install --no-cache-dir -r requirements.txt" in DOCKERFILE
+    assert "requirements-dev" not in DOCKERFILE
+    users = re.findall(r"^USER (\S+)", DOCKERFILE, re.MULTILINE)
+    assert users and users[-1] not in ("root", "0")
+    assert 'VOLUME ["/data"]' in DOCKERFILE and "sqlite+aiosqlite:////data/" in DOCKERFILE
+    assert re.search(r'HEALTHCHECK .*\n\s*CMD \["python", "bot.py", "--check"\]', DOCKERFILE)
+    assert 'CMD ["python", "bot.py"]' in DOCKERFILE, "exec form: the bot is PID 1 and gets SIGTERM"
+
+
+def test_supervisors_wait_longer_than_the_bot_takes_to_stop() -> None:
+    from config import Settings
+
+    bot_needs = Settings.model_fields["shutdown_timeout"].default
+    grace = int(re.search(r"stop_grace_period: (\d+)s", COMPOSE)[1])  # type: ignore[index]
+    stop = int(re.search(r"TimeoutStopSec=(\d+)", UNIT)[1])  # type: ignore[index]
+    assert grace > bot_needs and stop > bot_needs
+    assert "KillMode=mixed" in UNIT, "SIGTERM to the bot only; its workers end with it"
+    assert "RestartPreventExitStatus=2" in UNIT
+
+
+def test_compose_runs_the_bot_on_its_postgresql_service() -> None:
+    assert "image: postgres:" in COMPOSE and "pgdata:/var/lib/postgresql/data" in COMPOSE
+    assert "DATABASE_URL: postgresql://diplomacy:${POSTGRES_PASSWORD}@db:5432/diplomacy" in COMPOSE
+    assert "condition: service_healthy" in COMPOSE
+
+
+def test_what_the_image_holds_is_enough_to_run(tmp_path: Path) -> None:
+    """The files the Dockerfile copies, alone in a directory: the health check and an upgrade work."""
+    app = tmp_path / "app"
+    app.mkdir()
+    for name in copied():
+        source = ROOT / name.removeprefix("./")
+        if source.is_dir():
+            shutil.copytree(source, app / source.name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, app)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DATABASE_URL")}
+    env.update(DISCORD_TOKEN="x", DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'data.db'}")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, *args], cwd=app, env=env, capture_output=True, text=True, timeout=120
+        )
+
+    assert run("bot.py", "--check").returncode == 5  # no database yet
+    upgrade = run("-m", "db", "upgrade")
+    assert upgrade.returncode == 0, upgrade.stderr
+    check = run("bot.py", "--check")
+    assert check.returncode == 0 and check.stdout.startswith("ok:"), check.stderr
+    drawn = run(
+        "-c",
+        "from render import render_map; from engine import Board; print(len(render_map(Board.initial())))",
+    )
+    assert drawn.returncode == 0 and int(drawn.stdout) > 10_000, drawn.stderr

@@ -1,0 +1,1 @@
+"""Checks of the variant data under data/variants (made by scripts/convert_variant.py)."""
