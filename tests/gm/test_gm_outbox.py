@@ -21,6 +21,7 @@ from gm.delivery.outbox import (
     Target,
     deliver_pending,
     enqueue,
+    release_own_claims,
     release_stale_claims,
 )
 from gm.setup import games
@@ -242,7 +243,7 @@ async def test_a_restarted_bot_takes_back_its_predecessors_claims_at_once(sessio
     assert report.sent == 2 and len(sender.sent) == 2
 
 
-@pytest.mark.parametrize("comeback", ["restart", "lease_expired"])
+@pytest.mark.parametrize("comeback", ["restart", "stop_out_of_time", "lease_expired"])
 async def test_a_send_cut_short_by_a_crash_counts_as_tried_after_a_restart(
     sessions: SessionFactory, monkeypatch: pytest.MonkeyPatch, comeback: str
 ) -> None:
@@ -264,6 +265,8 @@ async def test_a_send_cut_short_by_a_crash_counts_as_tried_after_a_restart(
     if comeback == "restart":  # a new process: it takes back the dead one's claim at once
         monkeypatch.setattr("gm.delivery.outbox.INSTANCE", "0new0000")
         assert await release_stale_claims(sessions) == 1
+    elif comeback == "stop_out_of_time":  # a graceful stop cancelled the send and put the row back
+        assert await release_own_claims(sessions) == 1
     sender = RecordingSender()
     report = await deliver_pending(sessions, sender, clock=later)
     assert report.sent == 1
