@@ -123,9 +123,12 @@ class Child:
         return self.process.returncode is None
 
     def kill(self) -> None:
+        # os.kill, not Process.send_signal: that polls the process first (subprocess.Popen), and a
+        # poll right after the process died reaps it before asyncio's child watcher can, which then
+        # reports the exit as 255.
         if self.alive:
             with contextlib.suppress(ProcessLookupError):
-                self.process.send_signal(signal.SIGKILL)
+                os.kill(self.process.pid, signal.SIGKILL)
 
 
 def marked_processes(mark: str) -> list[str]:
