@@ -488,7 +488,7 @@ class KillTest:
         await self.fake.flush()
         rnd.seconds = loop.time() - began
         rnd.closed = await self.closed_phases()
-        self.check_no_repeats(f"after {rnd}")
+        await self.check_no_repeats(f"after {rnd}")
 
     async def until_dead_or_idle(self, child: Child, rnd: Round) -> None:
         loop = asyncio.get_running_loop()
@@ -509,7 +509,7 @@ class KillTest:
 
     # --- the end -------------------------------------------------------------------------------
 
-    def check_no_repeats(self, when: str) -> None:
+    async def check_no_repeats(self, when: str) -> None:
         """No two bot messages carry the same nonce (each part of each outbox message posted once)."""
         bot_id = self.fake.world.bot.id
         counts = Counter(
@@ -518,10 +518,34 @@ class KillTest:
             if m.author_id == bot_id and m.nonce is not None and not m.deleted
         )
         repeated = {nonce: n for (_, nonce), n in counts.items() if n > 1}
-        self.check(not repeated, f"{when}: posted more than once: {repeated}")
+        if repeated:
+            self.check(False, f"{when}: posted more than once: {repeated}\n{await self.explain(repeated)}")
+
+    async def explain(self, nonces: dict[str | None, int]) -> str:
+        """The outbox rows and the posts behind repeated nonces, for the failure message."""
+        lines = []
+        async with self.sessions() as s:
+            for nonce in nonces:
+                row = (
+                    await s.exec(select(OutboxEntry).where(OutboxEntry.nonce == (nonce or "").split(".")[0]))
+                ).first()
+                if row is not None:
+                    lines.append(
+                        f"outbox {row.id} {row.kind} to {row.target_kind} {row.target_power or ''}: created "
+                        f"{row.created_at}, attempts {row.attempts}, sent {row.sent_at}, "
+                        f"parts {row.sent_messages}, last error {row.last_error}"
+                    )
+        for message in self.fake.world.messages.values():
+            if message.nonce in nonces:
+                title = message.embeds[0].get("title") if message.embeds else None
+                lines.append(
+                    f"message {message.id} in {message.channel_id} at {message.timestamp}: "
+                    f"{(message.content or '')[:80]!r} {title!r}"
+                )
+        return "\n".join(lines)
 
     async def check_everything(self) -> None:
-        self.check_no_repeats("at the end")
+        await self.check_no_repeats("at the end")
         now = utcnow()
         async with self.sessions() as s:
             phases = list(
