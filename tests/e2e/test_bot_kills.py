@@ -604,11 +604,13 @@ class KillTest:
                     message.nonce == f"{row.nonce}.{index}",
                     f"outbox {row.id} ({row.kind}) part {index} has nonce {message.nonce}",
                 )
-            extra = [m.id for m in world.messages.values() if (m.nonce or "").startswith(f"{row.nonce}.")]
-            self.check(
-                len(extra) == len(parts),
-                f"outbox {row.id} ({row.kind}): {len(extra)} posts, {len(parts)} recorded",
-            )
+            extra = [m for m in world.messages.values() if (m.nonce or "").startswith(f"{row.nonce}.")]
+            if len(extra) != len(parts):
+                details = await self.explain({m.nonce: 1 for m in extra})
+                self.check(
+                    False,
+                    f"outbox {row.id} ({row.kind}): {len(extra)} posts, {len(parts)} recorded\n{details}",
+                )
             if row.kind == "phase_results":
                 expected = len(render(as_message(row)))
                 self.check(
