@@ -539,7 +539,7 @@ class KillTest:
             if message.nonce in nonces:
                 title = message.embeds[0].get("title") if message.embeds else None
                 lines.append(
-                    f"message {message.id} in {message.channel_id} at {message.timestamp}: "
+                    f"message {message.id} ({message.nonce}) in {message.channel_id} at {message.timestamp}: "
                     f"{(message.content or '')[:80]!r} {title!r}"
                 )
         return "\n".join(lines)
