@@ -47,6 +47,7 @@ from cogs.places.spaces import admit, evict
 from cogs.ui.seats import decision_view, seat_view
 from gm.clock import utcnow
 from gm.delivery.outbox import (
+    NotYetSendable,
     OutboxMessage,
     OutboxTarget,
     PermanentSendError,
@@ -103,6 +104,13 @@ class DiscordSender:
             return await self._send_dm(message)
         if message.channel_id is None:
             raise RetriableSendError("the channel is not known yet")
+        if needs_the_server(message) and not self.client.is_ready():
+            # The moderators' call and the game's places come from the server as the gateway
+            # describes it, which a bot just started has not heard yet. Sent now, the message would
+            # lack its call, and its parts would differ from a later attempt's (parts are recorded
+            # one by one, so a retry would then repeat one part or drop another). bot.on_ready
+            # delivers again.
+            raise NotYetSendable("not connected to Discord yet")
         if message.kind in ACCESS_KINDS:
             await self._move_access(message)
         if message.kind == "rollback":
@@ -231,6 +239,12 @@ class DiscordSender:
             return []
         places = await self.games.game_places(message.game_id)
         return places.channels_of(message.user_id)
+
+
+def needs_the_server(message: OutboxMessage) -> bool:
+    """Whether sending the message reads the server from the gateway's cache: the moderators' call,
+    and the places a final post archives or a rollback reopens."""
+    return bool(message.payload.get("alert_moderators")) or message.kind in ("game_over", "rollback")
 
 
 def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:

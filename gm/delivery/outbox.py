@@ -152,6 +152,12 @@ class RetriableSendError(SendError):
     """Try again later (rate limit, network, Discord 5xx)."""
 
 
+class NotYetSendable(RetriableSendError):
+    """Nothing was tried: the adapter cannot render the message faithfully yet (it is not connected).
+    The row is put back as it was (no attempt counted, no back-off) and its target waits for the next
+    delivery, which the adapter asks for once it can."""
+
+
 class PermanentSendError(SendError):
     """Will never work (channel deleted, DMs closed): the row is marked failed and not retried."""
 
@@ -201,6 +207,9 @@ async def deliver_pending(
                 continue
             try:
                 posted = await sender.send(message)
+            except NotYetSendable:
+                blocked.add(target)
+                await _release(session_factory, entry, token)
             except PermanentSendError as exc:
                 await _mark_failed(session_factory, entry, token, clock(), str(exc))
                 report.failed += 1

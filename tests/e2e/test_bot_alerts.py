@@ -8,12 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import DiplomacyBot
+from gm.clock import utcnow
+from gm.delivery.outbox import Target, enqueue
 from tests.e2e.bot_helpers import (
     Table,
     ask,
     create_game,
     current_phase,
     deadline_passes,
+    embed_text,
+    game_channel_of,
     join_everyone,
     make_table,
     pings,
@@ -82,4 +86,36 @@ async def test_without_the_moderator_role_the_creator_is_called_and_told_at_the_
         assert (await current_phase(bot, game_id)).name == "S1902M"
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
         assert "in civil disorder" in status.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_an_alert_sent_as_the_bot_starts_calls_the_moderators_once_before_it(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Messages waiting at start-up go out before the gateway has described the server: an alert sent
+    then must still call the moderators (and its parts must be the same at every attempt, or a retry
+    after a crash repeats or loses one)."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id, _ = await start_small(fake, bot, table)
+        channel = await game_channel_of(bot, fake, game_id)
+    async with bot.services.gamemaster.sessions() as session:  # queued while the bot is down
+        enqueue(
+            session,
+            game_id=game_id,
+            kind="civil_disorder",
+            target=Target.game_channel(),
+            payload={"title": "A player fell into civil disorder", "alert_moderators": True},
+            key="alert-at-start",
+            now=utcnow(),
+        )
+        await session.commit()
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        posted = [m for m in fake.channel_messages(channel) if m.author_id == fake.world.bot.id]
+        alert = [i for i, m in enumerate(posted) if "civil disorder" in embed_text(m)]
+        assert len(alert) == 1, "the alert, once"
+        call = posted[alert[0] - 1]
+        assert f"<@&{table.moderators.id}>" in call.content, "the moderators are called right before it"
+        assert sum(f"<@&{table.moderators.id}>" in (m.content or "") for m in posted) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -15,6 +15,7 @@ from db.migrate import upgrade_database
 from db.models import OutboxEntry
 from gm.clock import utcnow
 from gm.delivery.outbox import (
+    NotYetSendable,
     OutboxMessage,
     PermanentSendError,
     RetriableSendError,
@@ -274,3 +275,28 @@ async def test_a_send_cut_short_by_a_crash_counts_as_tried_after_a_restart(
     async with sessions() as s:
         row = (await s.exec(select(OutboxEntry))).one()
     assert row.attempts == 2 and row.claim_token is None and row.sent_at is not None
+
+
+async def test_a_message_the_adapter_cannot_send_yet_waits_untouched_with_its_target(
+    sessions: SessionFactory,
+) -> None:
+    """Not connected yet: nothing was tried, so nothing is counted and nothing backs off; the next
+    delivery sends it, in order."""
+    await queue(sessions, None, Target.user(1), 2, "later")
+    await queue(sessions, None, Target.user(2), 1, "other")
+    connected = False
+
+    def not_yet(message: OutboxMessage) -> Exception | None:
+        return None if connected or message.user_id == 2 else NotYetSendable("not connected")
+
+    sender = RecordingSender(fail=not_yet)
+    first = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert titles(sender) == ["other0"] and first.retrying == 0 and first.pending == 2
+    async with sessions() as s:
+        waiting = (await s.exec(select(OutboxEntry).where(OutboxEntry.target_user_id == 1))).all()
+    assert [(r.attempts, r.claim_token, r.next_attempt_at, r.last_error) for r in waiting] == [
+        (0, None, T0, None)
+    ] * 2
+    connected = True
+    again = await deliver_pending(sessions, sender, clock=Clock(T0))  # at once: no back-off
+    assert again.sent == 2 and titles(sender) == ["other0", "later0", "later1"]
