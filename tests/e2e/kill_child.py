@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import logging
 import os
 import signal
 import sys
@@ -146,7 +145,6 @@ async def main(config: dict[str, Any]) -> None:
     Route.BASE = config["rest"]
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config["gateway"])
     configure_logging("INFO")
-    logging.getLogger("sqlalchemy").setLevel(logging.WARNING)  # INFO would log every statement
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token=config["token"],
