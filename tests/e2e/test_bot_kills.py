@@ -10,7 +10,8 @@ starts the bot, has a moderator close a phase (once, twice at once, or in both g
 submit orders and say /ready, arms Discord faults (503, 500, a short 429) on message posts, and kills
 the bot by SIGKILL: either the bot kills itself at the n-th time it reaches a named point of a close
 or a delivery (see kill_child.POINTS), or the test kills it at a random moment after the request. A
-round whose kill point is never reached ends with a kill once the bot is idle.
+round whose kill point is never reached ends with a kill once the bot is idle; such rounds do not
+count, and rounds are played until KILLTEST_KILLS kills caught the bot at work.
 
 After every kill: no worker process of the bot is left, and no message was posted twice. At the end,
 after a last start with no kill: no phase is adjudicating or open past its deadline, every phase
