@@ -275,9 +275,13 @@ async def _post(
     a post whose "sent" mark was lost is never repeated."""
     posted = list(message.sent_parts[: len(parts)])
     late = message.first_tried_at is not None and utcnow() - message.first_tried_at > NONCE_WINDOW
+    others: frozenset[int] = frozenset()
+    if late and message.posted_by_others is not None:
+        others = await message.posted_by_others()
     for index in range(len(posted), len(parts)):
         part = parts[index]
-        found = await _already_posted(channel, part, message.first_tried_at) if late else None
+        taken = others | {message_id for _, message_id in posted}
+        found = await _already_posted(channel, part, message.first_tried_at, taken) if late else None
         if found is None:
             extra = {"view": part.view} if part.view is not None else {}
             found = await channel.send(
@@ -295,12 +299,13 @@ async def _post(
 
 
 async def _already_posted(
-    channel: discord.abc.Messageable, part: Outgoing, since: datetime | None
+    channel: discord.abc.Messageable, part: Outgoing, since: datetime | None, taken: frozenset[int]
 ) -> discord.Message | None:
-    """The bot's own message in ``channel`` since ``since`` that says what ``part`` says, if any."""
+    """The bot's own message in ``channel`` since ``since`` that says what ``part`` says, if any, and
+    is not one of the ``taken`` messages (another message's parts, or this message's other parts)."""
     try:
         async for seen in channel.history(limit=50, after=since, oldest_first=False):
-            if seen.author.bot and _same(seen, part):
+            if seen.author.bot and seen.id not in taken and _same(seen, part):
                 return seen
     except discord.HTTPException as exc:
         log.warning("could not read channel history to check for an earlier post: %s", exc)

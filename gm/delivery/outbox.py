@@ -138,6 +138,9 @@ class OutboxMessage:
     sent_parts: tuple[tuple[int, int], ...] = ()
     first_tried_at: datetime | None = None  # when an attempt was first made (None: this is the first)
     record_part: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
+    # The Discord message ids the other messages to the same target became: when the adapter looks
+    # for an earlier post of a part, none of these is it, however alike they read (two alerts' calls).
+    posted_by_others: Callable[[], Awaitable[frozenset[int]]] | None = field(default=None, compare=False)
 
 
 SentMessages = Sequence[tuple[int, int]]
@@ -370,6 +373,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         sent_parts=tuple((int(c), int(m)) for c, m in (entry.sent_messages or ())),
         first_tried_at=entry.created_at if entry.attempts or entry.sent_messages else None,
         record_part=partial(_record_part, session_factory, entry.id),  # type: ignore[arg-type]
+        posted_by_others=partial(_posted_by_others, session_factory, entry),
     )
 
 
@@ -417,6 +421,30 @@ async def release_own_claims(session_factory: SessionFactory) -> int:
         )
         await session.commit()
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+OTHERS_LOOKED_AT = 200  # the latest messages to a target whose posts _posted_by_others returns
+
+
+async def _posted_by_others(session_factory: SessionFactory, entry: OutboxEntry) -> frozenset[int]:
+    """The Discord message ids recorded for the latest other messages to ``entry``'s target."""
+    async with session_factory() as session:
+        rows = await session.exec(
+            select(OutboxEntry.sent_messages)
+            .where(
+                col(OutboxEntry.id) != entry.id,
+                col(OutboxEntry.game_id) == entry.game_id,
+                col(OutboxEntry.target_kind) == entry.target_kind,
+                col(OutboxEntry.target_power) == entry.target_power,
+                col(OutboxEntry.target_user_id) == entry.target_user_id,
+                col(OutboxEntry.sent_messages).is_not(None),
+            )
+            .order_by(col(OutboxEntry.id).desc())
+            .limit(OTHERS_LOOKED_AT)
+        )
+        found = frozenset(int(message_id) for posted in rows.all() for _, message_id in posted or ())
+        await session.commit()
+    return found
 
 
 async def _record_part(

@@ -5,10 +5,17 @@ replaced by its members and the game's creator, named one by one; a missing role
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import select
 
 from bot import DiplomacyBot
+from db.models import OutboxEntry
 from gm.clock import utcnow
+from gm.delivery import outbox
 from gm.delivery.outbox import Target, enqueue
 from tests.e2e.bot_helpers import (
     Table,
@@ -118,4 +125,60 @@ async def test_an_alert_sent_as_the_bot_starts_calls_the_moderators_once_before_
         call = posted[alert[0] - 1]
         assert f"<@&{table.moderators.id}>" in call.content, "the moderators are called right before it"
         assert sum(f"<@&{table.moderators.id}>" in (m.content or "") for m in posted) == 1
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+class Killed(BaseException):
+    """The bot process dies (nothing after this point runs)."""
+
+
+async def test_after_a_late_restart_a_second_alert_still_calls_the_moderators(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two alerts in a row; the bot dies once the first is sent, before it reached the second, and
+    comes back after Discord's nonce window. Looking for the second's call among the channel's
+    messages must not take the first alert's call, which says the same words, for it."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id, _ = await start_small(fake, bot, table)
+        channel = await game_channel_of(bot, fake, game_id)
+        await settle(bot, fake)
+        async with bot.services.gamemaster.sessions() as session:
+            for n in (1, 2):
+                enqueue(
+                    session,
+                    game_id=game_id,
+                    kind="civil_disorder",
+                    target=Target.game_channel(),
+                    payload={"title": f"Alert number {n}", "alert_moderators": True},
+                    key=f"alert-{n}",
+                    now=utcnow(),
+                )
+            await session.commit()
+        mark_sent = outbox._mark_sent
+
+        async def dies_after(*args: Any, **kwargs: Any) -> None:
+            await mark_sent(*args, **kwargs)
+            raise Killed
+
+        with monkeypatch.context() as patch:
+            patch.setattr("gm.delivery.outbox._mark_sent", dies_after)
+            with pytest.raises(Killed):
+                await bot.services.gamemaster.deliver()
+    fake.forget_nonces()
+    async with bot.services.gamemaster.sessions() as session:  # ten minutes later
+        for row in (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "alert-2"))).all():
+            row.created_at -= timedelta(minutes=10)
+        await session.commit()
+    monkeypatch.setattr("gm.delivery.outbox.INSTANCE", "0new0000")  # the next start is another process
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        posted = [m for m in fake.channel_messages(channel) if m.author_id == fake.world.bot.id]
+        role = f"<@&{table.moderators.id}>"
+        order = [
+            "call" if role in (m.content or "") else embed_text(m).split("\n")[0]
+            for m in posted
+            if role in (m.content or "") or "Alert number" in embed_text(m)
+        ]
+        assert order == ["call", "Alert number 1", "call", "Alert number 2"]
     assert fake.unknown_calls == [] and fake.internal_errors == []
