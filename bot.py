@@ -113,6 +113,8 @@ class DiplomacyBot(commands.Bot):
             len(self.guilds),
             extra={"event": "ready", "guilds": len(self.guilds)},
         )
+        # Messages that needed the server's description waited for it (cogs.messages.sender).
+        self.services.spawn(self.services.gamemaster.deliver(), "sending what waited for the connection")
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: direct messages are orders (cogs.commands.direct)."""

@@ -1,5 +1,5 @@
 """Benchmark: how long the bot takes to stop on SIGTERM, as its own process against the loopback fake
-Discord (tests/e2e/processes.py): idle, and while closing a phase (the signal sent the moment the phase
+Discord (harness/processes.py): idle, and while closing a phase (the signal sent the moment the phase
 is claimed, as the adjudication and maps start). Prints its figures; asserts nothing.
 
     .venv/bin/python bench/shutdown.py [--runs 5] [--workers 2]

@@ -4,7 +4,7 @@ pointed at a loopback fake Discord instead of discord.com:
     FAKE_DISCORD_URL=http://127.0.0.1:PORT python -m harness.bot_process [bot.py's options]
 
 Only the two addresses discord.py connects to are changed (as harness.fakediscord.fake_discord
-does in-process); everything else is the production start-up. See tests/e2e/processes.py."""
+does in-process); everything else is the production start-up. See harness/processes.py."""
 
 from __future__ import annotations
 

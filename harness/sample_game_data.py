@@ -3,7 +3,7 @@ adjustments, as data: every order exactly as the rulebook prints it, with what a
 
 tests/engine/test_sample_game_orders.py reads each line with the board of its phase,
 tests/engine/test_sample_game.py plays :data:`ORDERS` through ``adjudicate_json``, and
-tests/render/sample_game.py (with bench/render.py) draws the phases they make.
+harness/sample_game.py (with bench/render.py) draws the phases they make.
 
 Misprints in our copy of the rulebook, and what we do:
 

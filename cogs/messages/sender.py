@@ -49,6 +49,7 @@ from cogs.ui.builder import opener_view
 from cogs.ui.seats import decision_view, seat_view
 from gm.clock import utcnow
 from gm.delivery.outbox import (
+    NotYetSendable,
     OutboxMessage,
     OutboxTarget,
     PermanentSendError,
@@ -115,6 +116,13 @@ class DiscordSender:
             return await self._send_dm(message)
         if message.channel_id is None:
             raise RetriableSendError("the channel is not known yet")
+        if needs_the_server(message) and not self.client.is_ready():
+            # The moderators' call and the game's places come from the server as the gateway
+            # describes it, which a bot just started has not heard yet. Sent now, the message would
+            # lack its call, and its parts would differ from a later attempt's (parts are recorded
+            # one by one, so a retry would then repeat one part or drop another). bot.on_ready
+            # delivers again.
+            raise NotYetSendable("not connected to Discord yet")
         if message.kind in ACCESS_KINDS:
             await self._move_access(message)
         if message.kind == "rollback":
@@ -248,6 +256,12 @@ class DiscordSender:
         return places.channels_of(message.user_id)
 
 
+def needs_the_server(message: OutboxMessage) -> bool:
+    """Whether sending the message reads the server from the gateway's cache: the moderators' call,
+    and the places a final post archives or a rollback reopens."""
+    return bool(message.payload.get("alert_moderators")) or message.kind in ("game_over", "rollback")
+
+
 def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
     """The game channel's announcements of open seats get a "Take over" button per seat, and a
     request to take one over gets the moderators' "Approve" / "Decline" (cogs.ui.seats). A call to
@@ -282,9 +296,13 @@ async def _post(
     a post whose "sent" mark was lost is never repeated."""
     posted = list(message.sent_parts[: len(parts)])
     late = message.first_tried_at is not None and utcnow() - message.first_tried_at > NONCE_WINDOW
+    others: frozenset[int] = frozenset()
+    if late and message.posted_by_others is not None:
+        others = await message.posted_by_others()
     for index in range(len(posted), len(parts)):
         part = parts[index]
-        found = await _already_posted(channel, part, message.first_tried_at) if late else None
+        taken = others | {message_id for _, message_id in posted}
+        found = await _already_posted(channel, part, message.first_tried_at, taken) if late else None
         if found is None:
             extra: dict[str, Any] = {"view": part.view} if part.view is not None else {}
             found = await channel.send(
@@ -302,12 +320,13 @@ async def _post(
 
 
 async def _already_posted(
-    channel: discord.abc.Messageable, part: Outgoing, since: datetime | None
+    channel: discord.abc.Messageable, part: Outgoing, since: datetime | None, taken: frozenset[int]
 ) -> discord.Message | None:
-    """The bot's own message in ``channel`` since ``since`` that says what ``part`` says, if any."""
+    """The bot's own message in ``channel`` since ``since`` that says what ``part`` says, if any, and
+    is not one of the ``taken`` messages (another message's parts, or this message's other parts)."""
     try:
         async for seen in channel.history(limit=50, after=since, oldest_first=False):
-            if seen.author.bot and _same(seen, part):
+            if seen.author.bot and seen.id not in taken and _same(seen, part):
                 return seen
     except discord.HTTPException as exc:
         log.warning("could not read channel history to check for an earlier post: %s", exc)

@@ -2,14 +2,19 @@
 after commit by :func:`deliver_pending`.
 
 Delivery is at-least-once, made effectively-once:
-- a row is marked sent in its own short transaction right after the send succeeds, so the only window
-  for a duplicate is a crash between Discord accepting the message and that commit;
-- every message carries a stable identity (``OutboxMessage.nonce``, from the row id) that the Discord
-  adapter passes as the message nonce with ``enforce_nonce``, so Discord itself drops a resend of the
-  same message within its dedup window; and the unique ``dedup_key`` stops the same event (a reminder,
-  a phase's results) from ever being queued twice.
+- each part of a message is recorded the moment Discord accepts it (never posted again), and the row
+  is marked sent in its own short transaction right after its last part, so the only window for a
+  duplicate is a crash between Discord accepting a part and that part's record;
+- every message carries a stable identity (``OutboxMessage.nonce``, random, drawn when queued) that the
+  Discord adapter passes as the message nonce with ``enforce_nonce``, so Discord itself drops a resend
+  of the same part within its dedup window; and the unique ``dedup_key`` stops the same event (a
+  reminder, a phase's results) from ever being queued twice.
 - a sender claims rows with a lease (``claimed_until``/``claim_token``) before sending, so two delivery
-  loops (or two processes) never send the same row at once; a crashed sender's lease just runs out.
+  loops (or two processes) never send the same row at once. A restarted bot releases its predecessor's
+  claims at once (:func:`release_stale_claims`). A claim that ends without its sender's verdict (a
+  crash, a stop cut short, a lease run out) counts as an attempt, so the adapter knows the message may
+  be on Discord already (``OutboxMessage.first_tried_at``) and, past Discord's nonce window, looks for
+  it before posting.
 - messages to one target go out in the order they were written: once a row for a target cannot be sent
   yet, later rows for that target wait too.
 
@@ -27,7 +32,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Protocol
 
-from sqlalchemy import and_, exists, func, or_, update
+from sqlalchemy import and_, case, exists, func, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -133,6 +138,9 @@ class OutboxMessage:
     sent_parts: tuple[tuple[int, int], ...] = ()
     first_tried_at: datetime | None = None  # when an attempt was first made (None: this is the first)
     record_part: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
+    # The Discord message ids the other messages to the same target became: when the adapter looks
+    # for an earlier post of a part, none of these is it, however alike they read (two alerts' calls).
+    posted_by_others: Callable[[], Awaitable[frozenset[int]]] | None = field(default=None, compare=False)
 
     @property
     def content(self) -> Message:
@@ -150,6 +158,12 @@ class SendError(Exception):
 
 class RetriableSendError(SendError):
     """Try again later (rate limit, network, Discord 5xx)."""
+
+
+class NotYetSendable(RetriableSendError):
+    """Nothing was tried: the adapter cannot render the message faithfully yet (it is not connected).
+    The row is put back as it was (no attempt counted, no back-off) and its target waits for the next
+    delivery, which the adapter asks for once it can."""
 
 
 class PermanentSendError(SendError):
@@ -201,6 +215,9 @@ async def deliver_pending(
                 continue
             try:
                 posted = await sender.send(message)
+            except NotYetSendable:
+                blocked.add(target)
+                await _release(session_factory, entry, token)
             except PermanentSendError as exc:
                 await _mark_failed(session_factory, entry, token, clock(), str(exc))
                 report.failed += 1
@@ -273,7 +290,17 @@ async def _claim_batch(
                 col(OutboxEntry.sent_at).is_(None),
                 (col(OutboxEntry.claimed_until).is_(None)) | (col(OutboxEntry.claimed_until) <= now),
             )
-            .values(claimed_until=now + LEASE, claim_token=token)
+            .values(
+                claimed_until=now + LEASE,
+                claim_token=token,
+                # A claim still on the row was never answered by its sender: it froze past its lease
+                # (or died, and nobody released its claims), maybe after Discord took the message.
+                # That attempt counts (see _ONE_MORE_ATTEMPT).
+                attempts=case(
+                    (col(OutboxEntry.claim_token).is_not(None), col(OutboxEntry.attempts) + 1),
+                    else_=col(OutboxEntry.attempts),
+                ),
+            )
         )
         await session.commit()
         claimed = (
@@ -351,13 +378,26 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         sent_parts=tuple((int(c), int(m)) for c, m in (entry.sent_messages or ())),
         first_tried_at=entry.created_at if entry.attempts or entry.sent_messages else None,
         record_part=partial(_record_part, session_factory, entry.row_id),
+        posted_by_others=partial(_posted_by_others, session_factory, entry),
     )
+
+
+# A claim released without its sender's verdict (sent, retry, failed) was an attempt that may have
+# posted the message, or some of its parts, before the process died or stopped: it counts, so that
+# the adapter knows (OutboxMessage.first_tried_at) and, past Discord's nonce window, looks for the
+# message in the channel before posting it. Rows claimed in the same batch but not reached yet count
+# too: at worst that costs a look at the channel.
+_ONE_MORE_ATTEMPT: dict[str, Any] = {
+    "claimed_until": None,
+    "claim_token": None,
+    "attempts": col(OutboxEntry.attempts) + 1,
+}
 
 
 async def release_stale_claims(session_factory: SessionFactory) -> int:
     """Release every claim not made by this process (call at start-up: one bot process sends a
     database's messages, so claims of any other are its predecessor's, dead with it). Returns how
-    many were released."""
+    many were released; each counts as an attempt."""
     async with session_factory() as session:
         result = await session.exec(
             update(OutboxEntry)
@@ -366,7 +406,7 @@ async def release_stale_claims(session_factory: SessionFactory) -> int:
                 col(OutboxEntry.claim_token).is_not(None),
                 ~col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
             )
-            .values(claimed_until=None, claim_token=None)
+            .values(**_ONE_MORE_ATTEMPT)
         )
         await session.commit()
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
@@ -374,7 +414,7 @@ async def release_stale_claims(session_factory: SessionFactory) -> int:
 
 async def release_own_claims(session_factory: SessionFactory) -> int:
     """Release the claims this process holds on unsent messages (a stop that cut a delivery short), so
-    that the next start sends them at once; returns how many."""
+    that the next start sends them at once; returns how many. Each counts as an attempt."""
     async with session_factory() as session:
         result = await session.exec(
             update(OutboxEntry)
@@ -382,10 +422,34 @@ async def release_own_claims(session_factory: SessionFactory) -> int:
                 col(OutboxEntry.sent_at).is_(None),
                 col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
             )
-            .values(claimed_until=None, claim_token=None)
+            .values(**_ONE_MORE_ATTEMPT)
         )
         await session.commit()
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+OTHERS_LOOKED_AT = 200  # the latest messages to a target whose posts _posted_by_others returns
+
+
+async def _posted_by_others(session_factory: SessionFactory, entry: OutboxEntry) -> frozenset[int]:
+    """The Discord message ids recorded for the latest other messages to ``entry``'s target."""
+    async with session_factory() as session:
+        rows = await session.exec(
+            select(OutboxEntry.sent_messages)
+            .where(
+                col(OutboxEntry.id) != entry.id,
+                col(OutboxEntry.game_id) == entry.game_id,
+                col(OutboxEntry.target_kind) == entry.target_kind,
+                col(OutboxEntry.target_power) == entry.target_power,
+                col(OutboxEntry.target_user_id) == entry.target_user_id,
+                col(OutboxEntry.sent_messages).is_not(None),
+            )
+            .order_by(col(OutboxEntry.id).desc())
+            .limit(OTHERS_LOOKED_AT)
+        )
+        found = frozenset(int(message_id) for posted in rows.all() for _, message_id in posted or ())
+        await session.commit()
+    return found
 
 
 async def _record_part(

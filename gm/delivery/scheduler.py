@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from apscheduler.events import EVENT_JOB_MAX_INSTANCES, JobSubmissionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
@@ -35,6 +36,7 @@ from sqlmodel import col, select
 from db.database import SessionFactory
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus
 from gm.clock import Clock, utcnow
+from gm.delivery.outbox import pending_count
 from gm.ordering.reminders import queue_reminders
 from gm.setup.settings import GameSettings, effective_reminders
 
@@ -101,6 +103,10 @@ class GameScheduler:
         )
         self._running: set[asyncio.Task[Any]] = set()
         self.busy: Callable[[], Iterable[int]] = lambda: ()  # phases being closed in this process
+        self.outbox_skipped = 0  # runs of the outbox job skipped because the previous one still ran
+        self._outbox_since: datetime | None = None  # when the running outbox job began
+        self._notes: set[asyncio.Task[None]] = set()
+        self._scheduler.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -398,7 +404,44 @@ class GameScheduler:
 
     async def _outbox_job(self) -> None:
         if self._on_outbox is not None:
-            await self._tracked(self._on_outbox(), "delivering the outbox")
+            self._outbox_since = utcnow()
+            try:
+                await self._tracked(self._on_outbox(), "delivering the outbox")
+            finally:
+                self._outbox_since = None
+
+    def _on_max_instances(self, event: JobSubmissionEvent) -> None:
+        """APScheduler skipped a run because the job's previous run is still going (max_instances=1).
+        For the outbox job, say so in our log with the backlog: messages wait behind a slow delivery
+        (a long rate limit, Discord being slow), and nobody should have to read APScheduler's log to
+        learn it."""
+        if event.job_id != OUTBOX_JOB:
+            return
+        self.outbox_skipped += 1
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not from the event loop: no backlog to count, say it anyway
+            log.info("a run of the outbox delivery was skipped: the previous one is still sending")
+            return
+        note = loop.create_task(self._log_outbox_skipped(self._outbox_since))
+        self._notes.add(note)
+        note.add_done_callback(self._notes.discard)
+
+    async def _log_outbox_skipped(self, since: datetime | None) -> None:
+        try:
+            async with self._sessions() as session:
+                backlog = f"{await pending_count(session)} messages wait"
+                await session.commit()
+        except Exception as exc:
+            backlog = f"the messages waiting could not be counted: {exc!r}"
+        running = "" if since is None else f" (running for {(utcnow() - since).total_seconds():.0f} s)"
+        log.info(
+            "a run of the outbox delivery was skipped (%d so far): the previous one%s is still "
+            "sending; %s",
+            self.outbox_skipped,
+            running,
+            backlog,
+        )
 
     async def _tracked(self, work: Awaitable[Any], what: str) -> bool:
         """Run a job's work; False (logged with its traceback) when it raised."""

@@ -459,6 +459,11 @@ class FakeDiscord:
         Discord: lets a test act while the bot is in the middle of something)."""
         return self.faults.add(Fault(pattern, 0, times, delay=seconds))
 
+    def forget_nonces(self) -> None:
+        """Discord's nonce window has passed for every message posted so far (as when a bot comes back
+        more than a few minutes after a crash); later messages' nonces are remembered as usual."""
+        self.world.nonces_forgotten_before = utcnow()
+
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close the bot's websocket from the server side; discord.py reconnects and RESUMEs."""
         await self.gateway.drop_connections(code)

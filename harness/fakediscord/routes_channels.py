@@ -398,6 +398,8 @@ def _same_nonce(world: World, channel: Channel, data: dict[str, Any]) -> Message
     if nonce is None or not data.get("enforce_nonce"):
         return None
     since = utcnow() - timedelta(seconds=world.limits.nonce_window_seconds)
+    if world.nonces_forgotten_before is not None:
+        since = max(since, world.nonces_forgotten_before)
     for message in world.channel_messages(channel.id):
         if message.author_id == world.bot.id and message.nonce == str(nonce) and message.timestamp >= since:
             return message

@@ -6,6 +6,7 @@ No I/O here: Backend changes the world and tells the gateway; this module only s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from . import errors
 from .permissions import Permission, channel_permissions
@@ -24,6 +25,8 @@ class World:
     interactions: dict[int, Interaction] = field(default_factory=dict)
     commands: dict[int, Command] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
+    nonces_forgotten_before: datetime | None = None
+    """Messages posted before this no longer answer for their nonce (``FakeDiscord.forget_nonces``)."""
 
     def __post_init__(self) -> None:
         self.users[self.bot.id] = self.bot

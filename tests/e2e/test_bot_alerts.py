@@ -5,15 +5,27 @@ replaced by its members and the game's creator, named one by one; a missing role
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import select
 
 from bot import DiplomacyBot
+from db.models import OutboxEntry
+from gm.clock import utcnow
+from gm.delivery import outbox
+from gm.delivery.outbox import Target, enqueue
+from gm.messages.kinds import CivilDisorder
 from harness.bot_helpers import (
     Table,
     ask,
     create_game,
     current_phase,
     deadline_passes,
+    embed_text,
+    game_channel_of,
     join_everyone,
     make_table,
     pings,
@@ -82,4 +94,88 @@ async def test_without_the_moderator_role_the_creator_is_called_and_told_at_the_
         assert (await current_phase(bot, game_id)).name == "S1902M"
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
         assert "in civil disorder" in status.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_an_alert_sent_as_the_bot_starts_calls_the_moderators_once_before_it(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Messages waiting at start-up go out before the gateway has described the server: an alert sent
+    then must still call the moderators (and its parts must be the same at every attempt, or a retry
+    after a crash repeats or loses one)."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id, _ = await start_small(fake, bot, table)
+        channel = await game_channel_of(bot, fake, game_id)
+    async with bot.services.gamemaster.sessions() as session:  # queued while the bot is down
+        enqueue(
+            session,
+            CivilDisorder(game_id=game_id, title="A player fell into civil disorder", alert_moderators=True),
+            target=Target.game_channel(),
+            key="alert-at-start",
+            now=utcnow(),
+        )
+        await session.commit()
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        posted = [m for m in fake.channel_messages(channel) if m.author_id == fake.world.bot.id]
+        alert = [i for i, m in enumerate(posted) if "civil disorder" in embed_text(m)]
+        assert len(alert) == 1, "the alert, once"
+        call = posted[alert[0] - 1]
+        assert f"<@&{table.moderators.id}>" in call.content, "the moderators are called right before it"
+        assert sum(f"<@&{table.moderators.id}>" in (m.content or "") for m in posted) == 1
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+class Killed(BaseException):
+    """The bot process dies (nothing after this point runs)."""
+
+
+async def test_after_a_late_restart_a_second_alert_still_calls_the_moderators(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two alerts in a row; the bot dies once the first is sent, before it reached the second, and
+    comes back after Discord's nonce window. Looking for the second's call among the channel's
+    messages must not take the first alert's call, which says the same words, for it."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id, _ = await start_small(fake, bot, table)
+        channel = await game_channel_of(bot, fake, game_id)
+        await settle(bot, fake)
+        async with bot.services.gamemaster.sessions() as session:
+            for n in (1, 2):
+                enqueue(
+                    session,
+                    CivilDisorder(game_id=game_id, title=f"Alert number {n}", alert_moderators=True),
+                    target=Target.game_channel(),
+                    key=f"alert-{n}",
+                    now=utcnow(),
+                )
+            await session.commit()
+        mark_sent = outbox._mark_sent
+
+        async def dies_after(*args: Any, **kwargs: Any) -> None:
+            await mark_sent(*args, **kwargs)
+            raise Killed
+
+        with monkeypatch.context() as patch:
+            patch.setattr("gm.delivery.outbox._mark_sent", dies_after)
+            with pytest.raises(Killed):
+                await bot.services.gamemaster.deliver()
+    fake.forget_nonces()
+    async with bot.services.gamemaster.sessions() as session:  # ten minutes later
+        for row in (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "alert-2"))).all():
+            row.created_at -= timedelta(minutes=10)
+        await session.commit()
+    monkeypatch.setattr("gm.delivery.outbox.INSTANCE", "0new0000")  # the next start is another process
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        posted = [m for m in fake.channel_messages(channel) if m.author_id == fake.world.bot.id]
+        role = f"<@&{table.moderators.id}>"
+        order = [
+            "call" if role in (m.content or "") else embed_text(m).split("\n")[0]
+            for m in posted
+            if role in (m.content or "") or "Alert number" in embed_text(m)
+        ]
+        assert order == ["call", "Alert number 1", "call", "Alert number 2"]
     assert fake.unknown_calls == [] and fake.internal_errors == []

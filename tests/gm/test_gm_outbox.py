@@ -15,12 +15,14 @@ from db.migrate import upgrade_database
 from db.models import OutboxEntry
 from gm.clock import utcnow
 from gm.delivery.outbox import (
+    NotYetSendable,
     OutboxMessage,
     PermanentSendError,
     RetriableSendError,
     Target,
     deliver_pending,
     enqueue,
+    release_own_claims,
     release_stale_claims,
 )
 from gm.messages.kinds import Message
@@ -239,3 +241,61 @@ async def test_a_restarted_bot_takes_back_its_predecessors_claims_at_once(sessio
     sender = RecordingSender()
     report = await deliver_pending(sessions, sender, clock=utcnow)
     assert report.sent == 2 and len(sender.sent) == 2
+
+
+@pytest.mark.parametrize("comeback", ["restart", "stop_out_of_time", "lease_expired"])
+async def test_a_send_cut_short_by_a_crash_counts_as_tried_after_a_restart(
+    sessions: SessionFactory, monkeypatch: pytest.MonkeyPatch, comeback: str
+) -> None:
+    """Killed while Discord takes a message, before anything is recorded: whoever sends it next must
+    know it may be posted already, or past Discord's nonce window it is posted a second time."""
+    await queue(sessions, None, Target.user(77), 1, "cut")
+
+    class KilledWhilePosting(RecordingSender):
+        async def send(self, message: OutboxMessage) -> None:
+            self.sent.append(message)
+            raise asyncio.CancelledError  # the process dies here: no mark, no retry, the claim stays
+
+    first = KilledWhilePosting()
+    with pytest.raises(asyncio.CancelledError):
+        await deliver_pending(sessions, first, clock=Clock(T0))
+    assert first.sent[0].first_tried_at is None  # it was the first attempt
+
+    later = Clock(T0 + timedelta(minutes=10))
+    if comeback == "restart":  # a new process: it takes back the dead one's claim at once
+        monkeypatch.setattr("gm.delivery.outbox.INSTANCE", "0new0000")
+        assert await release_stale_claims(sessions) == 1
+    elif comeback == "stop_out_of_time":  # a graceful stop cancelled the send and put the row back
+        assert await release_own_claims(sessions) == 1
+    sender = RecordingSender()
+    report = await deliver_pending(sessions, sender, clock=later)
+    assert report.sent == 1
+    assert sender.sent[0].first_tried_at == T0, "the cut-short attempt is known"
+    async with sessions() as s:
+        row = (await s.exec(select(OutboxEntry))).one()
+    assert row.attempts == 2 and row.claim_token is None and row.sent_at is not None
+
+
+async def test_a_message_the_adapter_cannot_send_yet_waits_untouched_with_its_target(
+    sessions: SessionFactory,
+) -> None:
+    """Not connected yet: nothing was tried, so nothing is counted and nothing backs off; the next
+    delivery sends it, in order."""
+    await queue(sessions, None, Target.user(1), 2, "later")
+    await queue(sessions, None, Target.user(2), 1, "other")
+    connected = False
+
+    def not_yet(message: OutboxMessage) -> Exception | None:
+        return None if connected or message.user_id == 2 else NotYetSendable("not connected")
+
+    sender = RecordingSender(fail=not_yet)
+    first = await deliver_pending(sessions, sender, clock=Clock(T0))
+    assert titles(sender) == ["other0"] and first.retrying == 0 and first.pending == 2
+    async with sessions() as s:
+        waiting = (await s.exec(select(OutboxEntry).where(OutboxEntry.target_user_id == 1))).all()
+    assert [(r.attempts, r.claim_token, r.next_attempt_at, r.last_error) for r in waiting] == [
+        (0, None, T0, None)
+    ] * 2
+    connected = True
+    again = await deliver_pending(sessions, sender, clock=Clock(T0))  # at once: no back-off
+    assert again.sent == 2 and titles(sender) == ["other0", "later0", "later1"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from datetime import datetime, timedelta
 
@@ -12,6 +13,8 @@ from sqlmodel import select
 from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
 from gm.clock import utcnow
+from gm.delivery.outbox import Target
+from gm.delivery.scheduler import GameScheduler
 from gm.facade import Gamemaster
 from gm.ordering import submission as orders
 from gm.ordering.reminders import queue_reminders
@@ -20,7 +23,7 @@ from gm.phases.worker import close_work
 from gm.setup import games
 from gm.setup.settings import GameSettings
 from tests.gm.conftest import CREATOR, T0, current_phase, make_game, make_started_game, player_of, submit
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.gm.test_gm_outbox import RecordingSender, queue
 
 
 async def start_now(
@@ -330,3 +333,40 @@ async def test_a_ten_minute_phase_gets_a_reminder_that_can_fire(sessions: Sessio
         assert gm.scheduler.run_time(job) == started.phase.deadline - timedelta(minutes=3)
     finally:
         await gm.shutdown()
+
+
+async def test_a_skipped_run_of_the_outbox_job_is_logged_with_the_backlog(
+    sessions: SessionFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A delivery that outlasts the job's interval (a long rate limit) makes APScheduler skip the next
+    runs; our own log says so, with how many messages wait."""
+    caplog.set_level(logging.INFO, logger="gm.delivery.scheduler")
+    await queue(sessions, None, Target.user(77), 3, "waiting")
+    stuck = asyncio.Event()
+    runs = 0
+
+    async def slow_delivery() -> None:
+        nonlocal runs
+        runs += 1
+        await stuck.wait()
+
+    async def no_close(_phase_id: int) -> None:
+        return None
+
+    scheduler = GameScheduler(sessions, no_close, on_outbox=slow_delivery)
+    scheduler.start()
+    scheduler.schedule_outbox_retries(every_seconds=0.05)
+    try:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + 20
+        while "outbox delivery was skipped" not in caplog.text and loop.time() < until:
+            await asyncio.sleep(0.02)
+    finally:
+        stuck.set()
+        await scheduler.shutdown()
+    skipped = [r for r in caplog.records if "outbox delivery was skipped" in r.getMessage()]
+    assert skipped, "no word of the skipped run in our log"
+    assert skipped[0].levelno == logging.INFO and skipped[0].name == "gm.delivery.scheduler"
+    assert "is still sending; 3 messages wait" in skipped[0].getMessage()
+    assert "running for" in skipped[0].getMessage()
+    assert runs == 1 and scheduler.outbox_skipped >= 1
