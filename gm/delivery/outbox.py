@@ -211,7 +211,7 @@ async def deliver_pending(
             else:
                 await _mark_sent(session_factory, entry, token, clock(), posted)
                 report.sent += 1
-    async with session_factory() as session:
+    async with session_factory.read() as session:
         report.pending = await pending_count(session)
     return report
 
@@ -299,7 +299,7 @@ def _destination_known() -> Any:
 async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:
     """The message with its destination and attachments, or None while the destination is unknown or
     a picture it requires has not been stored yet."""
-    async with session_factory() as session:
+    async with session_factory.read() as session:
         channel_id: int | None = None
         if entry.target_kind == OutboxTarget.GAME_CHANNEL:
             game = await session.get(Game, entry.game_id)

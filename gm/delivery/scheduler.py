@@ -21,12 +21,14 @@ the retry like any deadline job.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
@@ -101,6 +103,9 @@ class GameScheduler:
         )
         self._running: set[asyncio.Task[Any]] = set()
         self.busy: Callable[[], Iterable[int]] = lambda: ()  # phases being closed in this process
+        # (game, phase name) -> the ids of its deadline and reminder jobs, so that unscheduling a
+        # phase removes them by id instead of looking through every job of every game
+        self._phase_jobs: dict[tuple[int, str], set[str]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -150,6 +155,10 @@ class GameScheduler:
             job.next_run_time is not None and job.next_run_time <= now for job in self._scheduler.get_jobs()
         )
 
+    def _pending(self, job_id: str) -> bool:
+        job = self._scheduler.get_job(job_id)
+        return job is not None and job.next_run_time is not None
+
     def job_ids(self) -> list[str]:
         return sorted(job.id for job in self._scheduler.get_jobs())
 
@@ -163,7 +172,7 @@ class GameScheduler:
         """Recreate every job from the database (see the module docstring)."""
         report = RebuildReport()
         now = self._clock()
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             rows = (
                 await session.exec(
                     select(PhaseRecord, Game)
@@ -235,8 +244,10 @@ class GameScheduler:
         if catch_up is None:
             catch_up = opened_at is not None
         now = self._clock()
+        jobs = self._phase_jobs.setdefault((game_id, phase_name), set())
         job_id = deadline_job_id(game_id, phase_name)
         self._add(job_id, max(deadline, now), self._deadline_job, phase_id, job_id)
+        jobs.add(job_id)
         count = 0
         missed: list[float] = []
         for hours in reminder_hours:
@@ -244,23 +255,25 @@ class GameScheduler:
             if opened_at is not None and at <= opened_at + REMINDER_MARGIN:
                 continue  # due as the phase opens: the call to order says it all
             if at > now:
-                self._add(
-                    reminder_job_id(game_id, phase_name, hours), at, self._reminder_job, phase_id, hours
-                )
+                reminder = reminder_job_id(game_id, phase_name, hours)
+                self._add(reminder, at, self._reminder_job, phase_id, hours)
+                jobs.add(reminder)
                 count += 1
             elif catch_up and opened_at is not None and deadline > now:
                 missed.append(hours)
         if missed:
             hours = min(missed)
-            self._add(reminder_job_id(game_id, phase_name, hours), now, self._reminder_job, phase_id, hours)
+            reminder = reminder_job_id(game_id, phase_name, hours)
+            self._add(reminder, now, self._reminder_job, phase_id, hours)
+            jobs.add(reminder)
             count += 1
         return count
 
     def unschedule_phase(self, game_id: int, phase_name: str) -> None:
-        prefixes = (f"deadline:{game_id}:{phase_name}", f"reminder:{game_id}:{phase_name}:")
-        for job in self._scheduler.get_jobs():
-            if job.id == prefixes[0] or job.id.startswith(prefixes[1]):
-                job.remove()
+        """Remove the phase's deadline and reminder jobs (by their ids: no look through every job)."""
+        for job_id in self._phase_jobs.pop((game_id, phase_name), ()):
+            with contextlib.suppress(JobLookupError):  # it ran already (a date job goes once fired)
+                self._scheduler.remove_job(job_id)
 
     def schedule_outbox_retries(self, every_seconds: float = 30.0) -> None:
         """Retry unsent messages periodically (deliveries also run right after every change)."""
@@ -301,7 +314,7 @@ class GameScheduler:
     async def _close_or_finish(self, phase_id: int) -> None:
         """What the phase needs now: a close if a failed close reopened it, a finish if it was left
         adjudicating, nothing if it closed meanwhile (or is gone)."""
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
             status = phase.status if phase is not None else None
             await session.commit()
@@ -330,7 +343,7 @@ class GameScheduler:
         """One pass of :meth:`schedule_sweep`'s job; returns the phases it closed or finished."""
         now = self._clock()
         busy = set(busy)
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             rows = (
                 await session.exec(
                     select(PhaseRecord, Game)
@@ -350,10 +363,9 @@ class GameScheduler:
             ).all()
             await session.commit()
         done: list[int] = []
-        pending = {job.id for job in self._scheduler.get_jobs() if job.next_run_time is not None}
         for phase, game in rows:
             phase_id: int = phase.id  # type: ignore[assignment]
-            if phase_id in busy or retry_job_id(phase_id) in pending:
+            if phase_id in busy or self._pending(retry_job_id(phase_id)):
                 continue
             if phase.status == PhaseStatus.OPEN and game.status == GameStatus.PAUSED:
                 continue

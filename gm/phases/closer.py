@@ -177,7 +177,7 @@ class PhaseCloser:
             return phase_id
 
     async def _request(self, phase_id: int) -> dict[str, Any] | None:
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
             if phase is None or phase.status != PhaseStatus.ADJUDICATING:
                 return None
@@ -207,7 +207,7 @@ class PhaseCloser:
             await session.commit()
 
     async def _unclaimed(self, phase_id: int) -> CloseOutcome:
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
             await session.commit()
         if phase is None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
+from engine.variants import game_map
 from render import RenderOptions, marks_from_results, render_map
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,14 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
         "maps": maps,
         "seconds": {"adjudicate": adjudicated - started, "render": rendered - adjudicated},
     }
+
+
+def position_map_work(request: dict[str, Any]) -> bytes:
+    """A position map drawn on its own (``/map`` of a phase whose map was never stored):
+    ``{"board": <board JSON>, "variant": name, "title": str | None}`` -> PNG bytes."""
+    board = Board.from_json(request["board"], game_map(request.get("variant") or "standard"))
+    title = request.get("title")
+    return render_map(board, options=RenderOptions(title=title, show_adjustments=False) if title else None)
 
 
 def render_maps(board: Board, adjudication: Any, *, final_title: str | None = None) -> dict[str, bytes]:
