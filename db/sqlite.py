@@ -131,7 +131,9 @@ class Connection(aiosqlite.Connection):
         try:
             if head.startswith(_OPENS_WRITE):
                 await self._take_writer_lock()
-                return await self._execute(_run, conn, sql, parameters, many)
+                return _run_at_once(conn, sql, parameters, many) or await self._execute(
+                    _run, conn, sql, parameters, many
+                )
             if conn.in_transaction and not head.startswith(_WAITS_ON_THREAD):
                 return _run(conn, sql, parameters, many)
             if head == "BEGIN" or head.startswith("BEGIN DEFERRED"):  # a reader: takes no lock
@@ -219,6 +221,23 @@ def _run(
         return description, rows, cursor.rowcount, cursor.lastrowid
     finally:
         cursor.close()
+
+
+def _run_at_once(
+    conn: sqlite3.Connection, sql: str, parameters: Any, many: bool
+) -> tuple[Any, list[Any], int, int | None] | None:
+    """Run ``sql`` (a ``BEGIN IMMEDIATE``) on this thread if SQLite's write lock is free (it is, unless
+    another process holds it); None when it is not, to wait for it on the connection's thread."""
+    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute("PRAGMA busy_timeout=0")
+    try:
+        return _run(conn, sql, parameters, many)
+    except sqlite3.OperationalError as exc:
+        if exc.sqlite_errorcode not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise
+        return None
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={int(timeout)}")
 
 
 def connector(database: str, **kwargs: Any) -> Callable[[], Awaitable[Connection]]:
