@@ -28,6 +28,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_SUBMITTED,
+    JobExecutionEvent,
+    JobSubmissionEvent,
+)
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
@@ -102,6 +109,12 @@ class GameScheduler:
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
         self._running: set[asyncio.Task[Any]] = set()
+        # Jobs handed to APScheduler's executor and not finished: a job leaves the job store before
+        # its task starts (and joins _running), so idle() counts them too.
+        self._submitted = 0
+        self._scheduler.add_listener(
+            self._job_event, EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR
+        )
         self.busy: Callable[[], Iterable[int]] = lambda: ()  # phases being closed in this process
         # (game, phase name) -> the ids of its deadline and reminder jobs, so that unscheduling a
         # phase removes them by id instead of looking through every job of every game
@@ -140,7 +153,7 @@ class GameScheduler:
             running = [t for t in self._running if not t.done()]
             if running:
                 await asyncio.wait(running, timeout=None if until is None else max(0.0, until - loop.time()))
-            elif not self._due_now():
+            elif not self._submitted and not self._due_now():
                 return
             else:
                 await asyncio.sleep(0.01)
@@ -154,6 +167,12 @@ class GameScheduler:
         return any(
             job.next_run_time is not None and job.next_run_time <= now for job in self._scheduler.get_jobs()
         )
+
+    def _job_event(self, event: JobExecutionEvent | JobSubmissionEvent) -> None:
+        if event.code == EVENT_JOB_SUBMITTED:
+            self._submitted += 1
+        else:
+            self._submitted = max(0, self._submitted - 1)
 
     def _pending(self, job_id: str) -> bool:
         job = self._scheduler.get_job(job_id)
