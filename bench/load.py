@@ -56,6 +56,7 @@ OPENINGS = {  # two valid order sets per power for Spring 1901
     "TURKEY": ("A Con-Bul\nA Smy-Con\nF Ank-BLA", "A Con-Bul\nA Smy-Arm\nF Ank-Con"),
 }
 KINDS = ("/orders edit (form)", "form submitted", "/order", "DM of orders", "/map", "/orders show")
+RESULTS = ("form submitted: the answer", "/order: the answer", "/map: the picture")
 
 
 class Waits:
@@ -64,17 +65,21 @@ class Waits:
         self.missed: dict[str, int] = defaultdict(int)  # no answer within Discord's 3 seconds
         self.failed: dict[str, list[str]] = defaultdict(list)
 
-    async def time(self, kind: str, action, answered) -> object:
+    async def time(self, kind: str, action, answered, result: str | None = None) -> object:
         """Run ``action()`` (a user's action, returning a handle), then ``answered(handle)`` (the first
-        answer); record the seconds between."""
+        answer); record the seconds between. With ``result``, also the seconds until the message the
+        user ends up seeing (after a "thinking..." first answer)."""
         began = time.perf_counter()
         try:
             handle = await action()
             await answered(handle)
+            took = time.perf_counter() - began
+            if result is not None:
+                await handle.message(timeout=30)
+                self.seconds[result].append(time.perf_counter() - began)
         except Exception as exc:
             self.failed[kind].append(f"{type(exc).__name__}: {str(exc)[:160]}")
             return None
-        took = time.perf_counter() - began
         self.seconds[kind].append(took)
         if took > 3.0:
             self.missed[kind] += 1
@@ -159,6 +164,7 @@ async def player(
                 KINDS[1],
                 lambda o=opened, text=orders: fake.submit_modal(user, o, {"orders": text}),
                 lambda h: h.response(timeout=15),
+                RESULTS[0],
             )
         await waits.time(
             KINDS[2],
@@ -166,6 +172,7 @@ async def player(
                 user, "order", options={**game, "text": text.replace("\n", "; ")}, channel=table.general
             ),
             lambda h: h.response(timeout=15),
+            RESULTS[1],
         )
         await waits.time(
             KINDS[3],
@@ -176,6 +183,7 @@ async def player(
             KINDS[4],
             lambda: fake.slash(user, "map", options=game, channel=table.general),
             lambda h: h.response(timeout=15),
+            RESULTS[2],
         )
         await waits.time(
             KINDS[5],
@@ -325,6 +333,10 @@ async def run(args: argparse.Namespace) -> None:
                     if waits.failed[kind]:
                         print(f"  {kind}: {len(waits.failed[kind])} failed, e.g. {waits.failed[kind][0]}")
                 print(summary("all", every))
+                print("until the answer itself:")
+                for kind in RESULTS:
+                    if waits.seconds[kind]:
+                        print(summary(kind, waits.seconds[kind]))
                 if during:
                     print(
                         f"bot process resident memory during the load: {statistics.median(during):.0f} MiB "

@@ -13,15 +13,23 @@ Delivery is at-least-once, made effectively-once:
 - messages to one target go out in the order they were written: once a row for a target cannot be sent
   yet, later rows for that target wait too.
 
+Messages of different games go out concurrently (:func:`deliver_pending`): each game is a *lane* that
+posts its messages one after the other, in the order they were written (the results before the calls
+to order they set off, and so every channel's messages in order), while the lanes take turns at a
+bounded number of posts in flight and a bounded rate, under Discord's global limit of 50 requests a
+second. A channel Discord makes wait (429), or a slow upload, holds back its own game only.
+
 The payloads are plain data (title, lines, fields, center counts, deadline, map references); the
 adapter formats them. See gm/announcements.py for each kind's payload.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -42,8 +50,11 @@ INSTANCE = secrets.token_hex(4)
 """This process: every claim it makes starts with it, so that a restarted bot takes back the claims of
 the process it replaces at once (:func:`release_stale_claims`) instead of waiting for their lease."""
 MAX_ATTEMPTS = 30
-BATCH = 100
+BATCH = 400
 PAGE = 400  # unsent rows read at a time while looking for a batch
+IN_FLIGHT = 8  # messages being posted at once (each to a different game)
+PER_SECOND = 30.0  # messages started per second on average, all games together ...
+BURST = 20.0  # ... after a burst of this many (Discord allows 50 requests a second)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,53 +178,123 @@ class DeliveryReport:
     errors: list[str] = field(default_factory=list)
 
 
+class Pace:
+    """At most ``rate`` starts a second on average, with bursts of ``burst`` (a token bucket), for
+    every caller together."""
+
+    def __init__(self, rate: float = PER_SECOND, burst: float = BURST) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens = burst
+        self._at = time.monotonic()
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate) - 1
+        self._at = now
+        if self._tokens < 0:  # this start is booked: wait until its token has come
+            await asyncio.sleep(-self._tokens / self._rate)
+
+
+PACE = Pace()  # the process's: Discord's global limit is per bot, whoever sends
+
+
 async def deliver_pending(
     session_factory: SessionFactory,
     sender: OutboxSender,
     *,
     clock: Clock = utcnow,
     limit: int | None = None,
+    in_flight: int = IN_FLIGHT,
+    pace: Pace | None = None,
 ) -> DeliveryReport:
-    """Send every unsent message that is due, oldest first; see the module docstring for guarantees."""
+    """Send every unsent message that is due, oldest first; see the module docstring for guarantees.
+
+    Each batch of claimed rows is split into lanes, one per game (or per user, for direct messages
+    about no game); a lane sends its rows in order, and the lanes take turns at ``in_flight`` sends at
+    once, started no faster than ``pace`` allows (default: :data:`PER_SECOND` a second)."""
     report = DeliveryReport()
     seen: set[int] = set()
+    slots = asyncio.Semaphore(in_flight)
+    pace = pace or PACE
     while limit is None or report.sent < limit:
         token = f"{INSTANCE}-{secrets.token_hex(12)}"
         claimed = await _claim_batch(session_factory, token, clock(), seen)
         if not claimed:
             break
-        blocked: set[tuple[Any, ...]] = set()
+        lanes: dict[tuple[Any, ...], list[OutboxEntry]] = {}
         for entry in claimed:
             seen.add(entry.id)  # type: ignore[arg-type]
-            target = _target_key(entry)
-            if target in blocked:
-                await _release(session_factory, entry, token)
-                continue
-            message = await _resolve(session_factory, entry)
-            if message is None:
-                blocked.add(target)
-                await _release(session_factory, entry, token)
-                continue
-            try:
-                posted = await sender.send(message)
-            except PermanentSendError as exc:
-                await _mark_failed(session_factory, entry, token, clock(), str(exc))
-                report.failed += 1
-                report.errors.append(f"outbox {entry.id}: {exc}")
-            except Exception as exc:  # anything else is worth another try
-                if not isinstance(exc, RetriableSendError):
-                    log.exception("outbox %s: unexpected error while sending", entry.id)
-                blocked.add(target)
-                gave_up = await _mark_retry(session_factory, entry, token, clock(), repr(exc))
-                report.failed += gave_up
-                report.retrying += not gave_up
-                report.errors.append(f"outbox {entry.id}: {exc!r}")
-            else:
-                await _mark_sent(session_factory, entry, token, clock(), posted)
-                report.sent += 1
+            lanes.setdefault(_lane_key(entry), []).append(entry)
+
+        async def run_lane(entries: list[OutboxEntry], token: str = token) -> None:
+            blocked: set[tuple[Any, ...]] = set()
+            for entry in entries:
+                target = _target_key(entry)
+                if target in blocked or (limit is not None and report.sent >= limit):
+                    await _release(session_factory, entry, token)
+                    continue
+                async with slots:
+                    await pace.wait()
+                    if not await _deliver_one(session_factory, sender, entry, token, clock, report):
+                        blocked.add(target)
+
+        await _all(run_lane(entries) for entries in lanes.values())
     async with session_factory.read() as session:
         report.pending = await pending_count(session)
     return report
+
+
+async def _all(work: Iterable[Coroutine[Any, Any, None]]) -> None:
+    """Run the lanes together; when one raises (or is cancelled), stop the others and raise."""
+    tasks = [asyncio.ensure_future(w) for w in work]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+async def _deliver_one(
+    session_factory: SessionFactory,
+    sender: OutboxSender,
+    entry: OutboxEntry,
+    token: str,
+    clock: Clock,
+    report: DeliveryReport,
+) -> bool:
+    """Send one claimed row; False when its target must wait (not sendable yet, or to be retried)."""
+    message = await _resolve(session_factory, entry)
+    if message is None:
+        await _release(session_factory, entry, token)
+        return False
+    try:
+        posted = await sender.send(message)
+    except PermanentSendError as exc:
+        await _mark_failed(session_factory, entry, token, clock(), str(exc))
+        report.failed += 1
+        report.errors.append(f"outbox {entry.id}: {exc}")
+        return True
+    except Exception as exc:  # anything else is worth another try
+        if not isinstance(exc, RetriableSendError):
+            log.exception("outbox %s: unexpected error while sending", entry.id)
+        gave_up = await _mark_retry(session_factory, entry, token, clock(), repr(exc))
+        report.failed += gave_up
+        report.retrying += not gave_up
+        report.errors.append(f"outbox {entry.id}: {exc!r}")
+        return False
+    await _mark_sent(session_factory, entry, token, clock(), posted)
+    report.sent += 1
+    return True
+
+
+def _lane_key(entry: OutboxEntry) -> tuple[Any, ...]:
+    """The lane a row is sent in: its game's, or for a direct message about no game its user's."""
+    if entry.game_id is not None:
+        return ("game", entry.game_id)
+    return ("user", entry.target_user_id)
 
 
 def _target_key(entry: OutboxEntry) -> tuple[Any, ...]:
