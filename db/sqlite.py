@@ -251,6 +251,7 @@ def connector(database: str, **kwargs: Any) -> Callable[[], Awaitable[Connection
         connection = Connection(
             partial(sqlite3.connect, database, **kwargs), database, lock_timeout=lock_timeout
         )
-        return await connection
+        await connection  # starts its thread and opens the database there
+        return connection
 
     return connect
