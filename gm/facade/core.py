@@ -36,7 +36,7 @@ from gm.delivery.scheduler import GameScheduler, RebuildReport
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
-from gm.phases.worker import position_map_work
+from gm.phases.worker import position_map_work, warm_up
 from gm.reading.history import MapImage, MapToDraw, find_map, store_map
 from gm.setup.games import FormingLimits, StartResult
 from gm.setup.settings import GameSettings
@@ -104,7 +104,10 @@ class GamemasterCore:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
     async def start(self) -> RebuildReport:
-        """Start the scheduler, rebuild its jobs from the database, send what was left unsent."""
+        """Start the worker processes and the scheduler, rebuild the jobs from the database, send what
+        was left unsent."""
+        if isinstance(self._executor, WorkerPool):
+            self._executor.start(warm_up)
         self.scheduler.start()
         released = await release_stale_claims(self.sessions)
         if released:

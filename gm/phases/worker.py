@@ -59,6 +59,16 @@ def position_map_work(request: dict[str, Any]) -> bytes:
     return render_map(board, options=RenderOptions(title=title, show_adjustments=False) if title else None)
 
 
+def warm_up() -> None:
+    """Run once by each worker process as the bot starts: load the standard map and build the
+    renderer's layers at the default width, so the first close does not pay for them."""
+    from render.basemap import base_map
+    from render.compose import DEFAULT_WIDTH
+
+    load_map("standard")
+    base_map(DEFAULT_WIDTH, "default", True, "standard")
+
+
 def render_maps(board: Board, adjudication: Any, *, final_title: str | None = None) -> dict[str, bytes]:
     """The orders map of the phase and the position map of the next one (or, with ``final_title``,
     the final position of a game this phase ended).
