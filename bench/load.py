@@ -4,7 +4,8 @@ against the loopback fake Discord. Prints its figures; asserts nothing.
 
     .venv/bin/python bench/load.py [--games 50] [--rounds 2] [--latency 0.1] [--bot-root PATH]
 
-What each player does, all players at once (each starts at a random moment within the first second),
+What each player does, all players at once (each starts at a random moment of the first
+``--think`` seconds, and pauses about that long after every answer, as a person reads and types),
 ``--rounds`` times: opens the orders form (``/orders edit``: Discord allows 3 seconds to open it, and
 it cannot be deferred) and submits it, sends ``/order``, a direct message of orders, asks for
 ``/map`` and ``/orders show``. The figure is each interaction's *first answer*: the callback that
@@ -145,13 +146,19 @@ async def set_up(fake: FakeDiscord, tables: list[Table]) -> list[tuple[int, Tabl
 
 
 async def player(
-    fake: FakeDiscord, waits: Waits, table: Table, game_id: int, user_id: int, rounds: int
+    fake: FakeDiscord, waits: Waits, table: Table, game_id: int, user_id: int, rounds: int, think: float
 ) -> None:
+    """One player's turns: each round, the form (opened, then submitted), /order, a DM, /map and
+    /orders show, with a human's pause (``think`` seconds on average) after each answer."""
     user = next(u for u in table.players if u.id == user_id)
     power = table.power_of[user_id]
     game = {"game": str(game_id)}
     rng = random.Random(user_id)
-    await asyncio.sleep(rng.random())
+
+    async def pause() -> None:
+        await asyncio.sleep(think * (0.5 + rng.random()))
+
+    await asyncio.sleep(rng.random() * max(think, 1.0))
     for round_ in range(rounds):
         orders = OPENINGS[power][round_ % 2]
         opened = await waits.time(
@@ -160,12 +167,14 @@ async def player(
             lambda h: h.modal(timeout=15),
         )
         if opened is not None:
+            await pause()
             await waits.time(
                 KINDS[1],
                 lambda o=opened, text=orders: fake.submit_modal(user, o, {"orders": text}),
                 lambda h: h.response(timeout=15),
                 RESULTS[0],
             )
+        await pause()
         await waits.time(
             KINDS[2],
             lambda text=orders: fake.slash(
@@ -174,28 +183,37 @@ async def player(
             lambda h: h.response(timeout=15),
             RESULTS[1],
         )
-        await waits.time(
-            KINDS[3],
-            lambda text=orders: fake.dm_bot(user, text),
-            lambda h: h.reply(timeout=15),
-        )
+        await pause()
+        await waits.time(KINDS[3], lambda text=orders: fake.dm_bot(user, text), lambda h: h.reply(timeout=15))
+        await pause()
         await waits.time(
             KINDS[4],
             lambda: fake.slash(user, "map", options=game, channel=table.general),
             lambda h: h.response(timeout=15),
             RESULTS[2],
         )
+        await pause()
         await waits.time(
             KINDS[5],
             lambda: fake.slash(user, "orders", "show", options=game, channel=table.general),
             lambda h: h.response(timeout=15),
         )
-        await asyncio.sleep(rng.random() * 0.5)
+        await pause()
 
 
 def naive(at: datetime) -> datetime:
     """A UTC time without its time zone (the database's and the fake's, compared)."""
     return at.astimezone(UTC).replace(tzinfo=None) if at.tzinfo else at
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
 
 
 def rss_mib(pid: int) -> float:
@@ -310,15 +328,17 @@ async def run(args: argparse.Namespace) -> None:
                 )
                 during: list[float] = []
                 mark = len(memory)
+                bot_cpu, own_cpu = cpu_seconds(bot.process.pid), time.process_time()
                 t0 = time.perf_counter()
                 await asyncio.gather(
                     *(
-                        player(fake, waits, table, game_id, user.id, args.rounds)
+                        player(fake, waits, table, game_id, user.id, args.rounds, args.think)
                         for game_id, table in started
                         for user in table.players
                     )
                 )
                 took = time.perf_counter() - t0
+                bot_cpu, own_cpu = cpu_seconds(bot.process.pid) - bot_cpu, time.process_time() - own_cpu
                 during = memory[mark:]
                 load = os.getloadavg()
                 every = [s for kind in KINDS for s in waits.seconds[kind]]
@@ -333,6 +353,11 @@ async def run(args: argparse.Namespace) -> None:
                     if waits.failed[kind]:
                         print(f"  {kind}: {len(waits.failed[kind])} failed, e.g. {waits.failed[kind][0]}")
                 print(summary("all", every))
+                print(
+                    f"CPU meanwhile: the bot process {bot_cpu:.1f} s "
+                    f"({1000 * bot_cpu / len(every):.1f} ms per interaction), "
+                    f"the fake and the players {own_cpu:.1f} s"
+                )
                 print("until the answer itself:")
                 for kind in RESULTS:
                     if waits.seconds[kind]:
@@ -354,6 +379,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--think", type=float, default=1.5, help="a player's pause after an answer (s)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds Discord takes to accept a post")
     parser.add_argument("--bot-root", help="run the bot from this checkout (default: this one)")
     asyncio.run(run(parser.parse_args()))

@@ -119,8 +119,10 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        # FULL: a commit survives a power cut too, so a phase once closed stays closed.
-        cursor.execute("PRAGMA synchronous=FULL")
+        # A commit survives a power cut too, so a phase once closed stays closed: SQLite syncs every
+        # commit (FULL), or the connection does, several commits at once (db.sqlite: group commit).
+        grouped = getattr(getattr(dbapi_connection, "_connection", None), "wal", None) is not None
+        cursor.execute(f"PRAGMA synchronous={'NORMAL' if grouped else 'FULL'}")
         cursor.close()
 
     @event.listens_for(sync_engine, "begin")

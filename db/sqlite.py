@@ -1,30 +1,43 @@
-"""The SQLite connection under SQLAlchemy's aiosqlite dialect: statements on the event loop, waits on a
-thread, and one writer at a time per process.
+"""The SQLite connection under SQLAlchemy's aiosqlite dialect: a transaction runs on the event loop from
+``BEGIN`` to ``COMMIT``, and one writer at a time per process.
 
 aiosqlite runs every call on a thread of its own, and SQLAlchemy's adapter makes four calls per
 statement (open a cursor, execute, fetch, close), each a round trip through a queue and the event loop.
-An order submission (a dozen statements) spent most of its time in those round trips, and under load
-the thread switches cost more than the queries. Here a statement inside a transaction runs at once on
-the calling (event loop) thread and its rows are fetched in the same call: SQLite answers such a
-statement from its page cache in microseconds, and inside a transaction it never waits for a lock (a
-writer took its lock at ``BEGIN IMMEDIATE``; in WAL mode a reader never waits for a writer). What can
-wait goes to the connection's thread, as aiosqlite does it: opening and closing the connection,
-``BEGIN IMMEDIATE`` (another process may hold the write lock: the busy timeout waits for it),
-``COMMIT`` of a transaction that wrote (the fsync of ``synchronous=FULL``), and anything run outside a
-transaction (the pragmas at connect).
+An order submission (a dozen statements) spent most of its time in those round trips; worse, each
+round trip let the event loop run other work in the middle of the transaction, so that under load a
+writer held SQLite's write lock for the time of everything else the bot was doing, and the writers
+behind it queued for seconds.
+
+Here a statement runs at once on the calling (event loop) thread and its rows are fetched in the same
+call, and so do ``COMMIT`` and ``ROLLBACK``: a transaction never gives the loop away, so it holds the
+write lock for its own work only (a few milliseconds, the commit's fsync included: SQLite answers from
+its page cache, and a writer never waits for a lock once it has taken its own; in WAL mode a reader
+never waits for a writer). What may wait for another process goes to the connection's thread, as
+aiosqlite does it: opening and closing the connection, the pragmas run outside a transaction, and a
+``BEGIN IMMEDIATE`` that finds SQLite's write lock taken (a backup, a bot process still stopping):
+that one waits there, up to the busy timeout, without holding up the loop.
+
+Commits are made durable together (group commit). A writer's ``COMMIT`` (synchronous=NORMAL: no
+fsync) ends its transaction and frees the write lock at once; the commit then waits, on a thread, for
+an fsync of the WAL file (:class:`_WalSync`) that started after it, before the use case goes on (and
+before anybody is told "done"). Commits that come while one fsync runs share the next one. A commit is
+as durable as with synchronous=FULL before its caller hears of it, but the fsync (a millisecond or more)
+is no longer done with the write lock held, one writer after the other: concurrent writers overlap
+their work with each other's fsync. (A reader may see a transaction a moment before it is on disk; a
+power cut in that moment loses it, as it does any transaction whose commit had not returned.)
 
 Writers queue in the process, not in SQLite: ``BEGIN IMMEDIATE`` first takes an asyncio lock shared by
 every connection of the process to the same file (:func:`writer_lock`), held until the transaction
 commits or rolls back. Without it, every waiting writer polls SQLite's busy handler, which sleeps in
 growing steps (up to 100 ms) and lets nobody in meanwhile; with it, writers go in turn, in the order
-they came, with no sleep. Another process (a backup, a crashed bot's successor) still meets SQLite's
-busy timeout. A writer that waits for the lock longer than that timeout fails as SQLite would
-(``database is locked``).
+they came, with no sleep. A writer that waits for the lock longer than the busy timeout fails as
+SQLite would (``database is locked``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 import weakref
@@ -34,7 +47,7 @@ from typing import Any
 
 import aiosqlite
 
-_WAITS_ON_THREAD = ("COMMIT", "END", "BEGIN IMMEDIATE", "BEGIN EXCLUSIVE", "VACUUM", "PRAGMA")
+_WAITS_ON_THREAD = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE", "VACUUM", "PRAGMA")
 _OPENS_WRITE = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")
 
 _locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
@@ -52,6 +65,60 @@ def writer_lock(database: str) -> asyncio.Lock:
         if lock is None:
             lock = per_loop[database] = asyncio.Lock()
         return lock
+
+
+_syncs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _WalSync]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def wal_sync(wal: str) -> _WalSync:
+    """The group commit of the WAL file ``wal`` in this process and its running event loop."""
+    loop = asyncio.get_running_loop()
+    with _locks_guard:
+        per_loop = _syncs.setdefault(loop, {})
+        sync = per_loop.get(wal)
+        if sync is None:
+            sync = per_loop[wal] = _WalSync(wal)
+        return sync
+
+
+class _WalSync:
+    """fsyncs of a WAL file, each one for every commit made before it started (group commit)."""
+
+    def __init__(self, wal: str) -> None:
+        self._wal = wal
+        self._asked = 0  # commits that asked for an fsync so far
+        self._done = 0  # ... of which this many are on disk
+        self._running: asyncio.Future[None] | None = None
+
+    async def sync(self) -> None:
+        """Return once an fsync of the WAL that started after this call has completed."""
+        self._asked += 1
+        mine = self._asked
+        while self._done < mine:
+            if self._running is None:
+                self._running = asyncio.ensure_future(self._fsync(self._asked))
+            await asyncio.shield(self._running)
+
+    async def _fsync(self, upto: int) -> None:
+        try:
+            await asyncio.to_thread(_fsync_path, self._wal)
+            self._done = max(self._done, upto)
+        finally:
+            self._running = None
+
+
+def _fsync_path(path: str) -> None:
+    """fsync the file at ``path`` (opened afresh: SQLite may have replaced it since)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:  # no WAL (yet, or any more): nothing was written through it
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _head(sql: str) -> str:
@@ -110,15 +177,22 @@ class Connection(aiosqlite.Connection):
     thread for statements and from its own thread for the waits."""
 
     def __init__(
-        self, connector: Callable[[], sqlite3.Connection], database: str, *, lock_timeout: float
+        self,
+        connector: Callable[[], sqlite3.Connection],
+        database: str,
+        *,
+        lock_timeout: float,
+        wal: str | None = None,
     ) -> None:
+        """``wal``: the path of the database's WAL file, when commits are made durable by
+        :class:`_WalSync` (None: by SQLite, synchronous=FULL)."""
         super().__init__(connector, iter_chunk_size=64)
         self._thread.daemon = True  # as SQLAlchemy's dialect sets it: an unclosed pool never blocks exit
         self._database = database
         self._lock_timeout = lock_timeout
+        self.wal = wal
         self._holding: asyncio.Lock | None = None  # the writer lock, while this connection holds it
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._changes_at_begin = 0
 
     def cursor(self) -> _Cursor:  # type: ignore[override]
         return _Cursor(self)
@@ -137,7 +211,6 @@ class Connection(aiosqlite.Connection):
             if conn.in_transaction and not head.startswith(_WAITS_ON_THREAD):
                 return _run(conn, sql, parameters, many)
             if head == "BEGIN" or head.startswith("BEGIN DEFERRED"):  # a reader: takes no lock
-                self._changes_at_begin = conn.total_changes
                 return _run(conn, sql, parameters, many)
             return await self._execute(_run, conn, sql, parameters, many)
         finally:
@@ -153,7 +226,6 @@ class Connection(aiosqlite.Connection):
             raise sqlite3.OperationalError("database is locked") from None
         self._holding = lock
         self._loop = asyncio.get_running_loop()
-        self._changes_at_begin = self._conn.total_changes
 
     def _release_unless_in_transaction(self, *, closing: bool = False) -> None:
         if self._holding is None:
@@ -175,16 +247,15 @@ class Connection(aiosqlite.Connection):
 
     async def commit(self) -> None:
         conn = self._connection
-        if conn is None or not conn.in_transaction:
-            self._release_unless_in_transaction()
-            return
+        wrote = False
         try:
-            if self._holding is None and conn.total_changes == self._changes_at_begin:
-                conn.commit()  # a reader's commit ends its snapshot: nothing to write or wait for
-            else:
-                await self._execute(conn.commit)
+            if conn is not None and conn.in_transaction:
+                wrote = self._holding is not None
+                conn.commit()  # here, not on the thread: see the module docstring
         finally:
             self._release_unless_in_transaction()
+        if wrote and self.wal is not None:
+            await wal_sync(self.wal).sync()
 
     async def rollback(self) -> None:
         conn = self._connection
@@ -246,10 +317,12 @@ def connector(database: str, **kwargs: Any) -> Callable[[], Awaitable[Connection
     transaction; see db.database)."""
     kwargs = {**kwargs, "isolation_level": None, "check_same_thread": False}
     lock_timeout = float(kwargs.get("timeout", 5.0))
+    plain_file = not kwargs.get("uri") and database not in ("", ":memory:")
+    wal = os.path.abspath(database) + "-wal" if plain_file else None
 
     async def connect() -> Connection:
         connection = Connection(
-            partial(sqlite3.connect, database, **kwargs), database, lock_timeout=lock_timeout
+            partial(sqlite3.connect, database, **kwargs), database, lock_timeout=lock_timeout, wal=wal
         )
         await connection  # starts its thread and opens the database there
         return connection
