@@ -25,7 +25,7 @@ import os
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import ORMExecuteState, Session
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -49,8 +49,9 @@ class Sessions(async_sessionmaker[AsyncSession]):
 
     def __init__(self, engine: AsyncEngine) -> None:
         super().__init__(engine, class_=AsyncSession, expire_on_commit=False)
+        readers = engine.reader if isinstance(engine, SQLiteEngine) else engine
         self._reading = async_sessionmaker(
-            engine.execution_options(**{READING: True}),
+            readers.execution_options(**{READING: True}),
             class_=AsyncSession,
             expire_on_commit=False,
             info={READING: True},
@@ -93,14 +94,45 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
         async def connect() -> sqlite.Connection:
             return await opened["connect"]()
 
-        engine = create_async_engine(url, async_creator=connect, **kwargs)
+        own_pools = "poolclass" not in kwargs and _is_file(url)
+        writing = {**WRITE_POOL, **kwargs} if own_pools else kwargs
+        engine = create_async_engine(url, async_creator=connect, **writing)
         args, params = engine.dialect.create_connect_args(engine.url)
         params.pop("factory", None)
         opened["connect"] = sqlite.connector(str(args[0]), **{**params, **connect_args})
         _configure_sqlite(engine)
-        return engine
+        if not own_pools:  # an in-memory database is one connection's: readers share it
+            return engine
+        reader = create_async_engine(url, async_creator=connect, **kwargs)
+        _configure_sqlite(reader)
+        return SQLiteEngine(engine.sync_engine, reader)
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
+
+
+WRITE_POOL: dict[str, Any] = {"pool_size": 2, "max_overflow": 2, "pool_timeout": 120}
+"""The writers' connections: one writes at a time (db.sqlite), the others wait their turn holding a
+connection, everyone else waits for one, in order (the pool's queue); long enough for the longest
+queue of writers (a thousand games closing at one deadline)."""
+
+
+class SQLiteEngine(AsyncEngine):
+    """A SQLite database's engine: its own pool is the writers', ``reader`` has a pool of its own, so
+    that a queue of writers (each holding a connection while it waits for the write lock) never
+    leaves a reader without a connection. Disposing of it disposes of both."""
+
+    def __init__(self, sync_engine: Engine, reader: AsyncEngine) -> None:
+        super().__init__(sync_engine)
+        self.reader = reader
+
+    async def dispose(self, close: bool = True) -> None:
+        await self.reader.dispose(close)
+        await super().dispose(close)
+
+
+def _is_file(url: str) -> bool:
+    database = make_url(url).database
+    return bool(database) and database != ":memory:" and not str(database).startswith("file:")
 
 
 def make_session_factory(engine: AsyncEngine) -> Sessions:
