@@ -110,10 +110,11 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     return create_async_engine(url, **kwargs)
 
 
-WRITE_POOL: dict[str, Any] = {"pool_size": 2, "max_overflow": 2, "pool_timeout": 120}
-"""The writers' connections: one writes at a time (db.sqlite), the others wait their turn holding a
-connection, everyone else waits for one, in order (the pool's queue); long enough for the longest
-queue of writers (a thousand games closing at one deadline)."""
+WRITE_POOL: dict[str, Any] = {"pool_size": 16, "max_overflow": 16, "pool_timeout": 120}
+"""The writers' connections. One writes at a time (db.sqlite); a writer holds its connection while it
+waits for its turn and, after its commit, for the fsync that makes it durable, so there are enough
+for the writers of a burst to overlap those waits; beyond them a writer waits for a connection, in
+order (the pool's queue), long enough for the longest queue (a thousand games closing together)."""
 
 
 class SQLiteEngine(AsyncEngine):
