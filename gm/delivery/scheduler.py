@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,6 +37,7 @@ from apscheduler.events import (
 )
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.schedulers.base import STATE_RUNNING
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlmodel import col, select
@@ -194,7 +195,16 @@ class GameScheduler:
         async with self._sessions.read() as session:
             rows = (
                 await session.exec(
-                    select(PhaseRecord, Game)
+                    select(  # the columns the jobs need (not the boards)
+                        PhaseRecord.id,
+                        PhaseRecord.name,
+                        PhaseRecord.status,
+                        PhaseRecord.deadline,
+                        PhaseRecord.opened_at,
+                        Game.id,
+                        Game.status,
+                        Game.settings,
+                    )
                     .join(Game, col(Game.id) == col(PhaseRecord.game_id))
                     .where(
                         col(PhaseRecord.status).in_((PhaseStatus.OPEN, PhaseStatus.ADJUDICATING)),
@@ -204,29 +214,40 @@ class GameScheduler:
                 )
             ).all()
             await session.commit()
-        for phase, game in rows:
-            phase_id: int = phase.id  # type: ignore[assignment]
-            if phase.status == PhaseStatus.ADJUDICATING:
-                job_id = finish_job_id(game.id, phase.name)  # type: ignore[arg-type]
-                self._add(job_id, now, self._finish_job, phase_id, job_id)
-                report.finishing.append(phase_id)
-                continue
-            if phase.deadline is None or game.status == GameStatus.PAUSED:
-                continue
-            if phase.deadline <= now:
-                report.overdue.append(phase_id)
-            else:
-                report.scheduled.append(phase_id)
-            settings = GameSettings.from_json(game.settings)
-            report.reminders += self.schedule_phase(
-                game.id,  # type: ignore[arg-type]
-                phase_id,
-                phase.name,
-                phase.deadline,
-                settings.reminder_hours,
-                opened_at=phase.opened_at,
-            )
+        with self._paused():
+            for phase_id, name, status, deadline, opened_at, game_id, game_status, settings in rows:
+                if status == PhaseStatus.ADJUDICATING:
+                    job_id = finish_job_id(game_id, name)
+                    self._add(job_id, now, self._finish_job, phase_id, job_id)
+                    report.finishing.append(phase_id)
+                    continue
+                if deadline is None or game_status == GameStatus.PAUSED:
+                    continue
+                if deadline <= now:
+                    report.overdue.append(phase_id)
+                else:
+                    report.scheduled.append(phase_id)
+                report.reminders += self.schedule_phase(
+                    game_id,
+                    phase_id,
+                    name,
+                    deadline,
+                    GameSettings.from_json(settings).reminder_hours,
+                    opened_at=opened_at,
+                )
         return report
+
+    @contextlib.contextmanager
+    def _paused(self) -> Iterator[None]:
+        """Add many jobs without waking the scheduler for each (it looks at the job store once, after)."""
+        running = self._scheduler.running and self._scheduler.state == STATE_RUNNING
+        if running:
+            self._scheduler.pause()
+        try:
+            yield
+        finally:
+            if running:
+                self._scheduler.resume()
 
     # --- scheduling ---------------------------------------------------------------------------
 
