@@ -116,7 +116,7 @@ def _fsync_path(path: str) -> None:
     except FileNotFoundError:  # no WAL (yet, or any more): nothing was written through it
         return
     try:
-        os.fsync(fd)
+        os.fdatasync(fd)  # the data and the size SQLite appended: what SQLite itself syncs
     finally:
         os.close(fd)
 
