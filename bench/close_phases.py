@@ -186,6 +186,7 @@ async def close_all(
         "main_cpu": main_cpu,
         "adjudicate": sum(s.get("adjudicate", 0.0) for s in seconds),
         "render": sum(s.get("render", 0.0) for s in seconds),
+        "worker_cpu": sum(s.get("cpu", 0.0) for s in seconds),
         "memory": memory,
     }
 
@@ -248,11 +249,16 @@ async def main() -> None:
         f"{figures['first']:.2f} s after the deadline"
     )
     print(
-        f"  CPU in workers: adjudication {figures['adjudicate']:.1f} s "
+        f"  wall time in workers: adjudication {figures['adjudicate']:.1f} s "
         f"({1000 * figures['adjudicate'] / max(n, 1):.1f} ms/game), rendering {figures['render']:.1f} s "
         f"({1000 * figures['render'] / max(n, 1):.0f} ms/game)"
     )
-    print(f"  CPU in this process (scheduler, database, outbox writes): {figures['main_cpu']:.1f} s")
+    print(
+        f"  CPU time: workers {figures['worker_cpu']:.1f} s ({1000 * figures['worker_cpu'] / max(n, 1):.0f} "
+        f"ms/game), this process (scheduler, database) {figures['main_cpu']:.1f} s "
+        f"({1000 * figures['main_cpu'] / max(n, 1):.0f} ms/game): on 2 cores of its own, "
+        f"{(figures['worker_cpu'] + figures['main_cpu']) / 2:.0f} s of work each"
+    )
     memory = figures["memory"]
     if memory:
         names = ["this process", *(f"worker {i + 1}" for i in range(len(memory[0]) - 1))]

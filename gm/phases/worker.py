@@ -28,11 +28,12 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
     "victory_centers": int | None, "render": bool}`` (``map`` is the engine map's name)
     answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
-    "seconds": {"adjudicate": s, "render": s}}``
+    "seconds": {"adjudicate": s, "render": s, "cpu": s}}`` (``cpu``: the CPU time of both, in this
+    process: on a busy machine the wall times count other processes' turns too)
     """
     game_map = load_map(request.get("map") or request.get("variant") or "standard")
     board = Board.from_json(request["board"], game_map)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     adjudication = adjudicate(
         board,
         request["orders"],
@@ -47,7 +48,11 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
         "result": adjudication.to_json(),
         "next_board": adjudication.board.to_json(),
         "maps": maps,
-        "seconds": {"adjudicate": adjudicated - started, "render": rendered - adjudicated},
+        "seconds": {
+            "adjudicate": adjudicated - started,
+            "render": rendered - adjudicated,
+            "cpu": time.process_time() - cpu,
+        },
     }
 
 
