@@ -204,6 +204,7 @@ class Connection(aiosqlite.Connection):
         head = _head(sql)
         try:
             if head.startswith(_OPENS_WRITE):
+                await asyncio.sleep(0)  # see below
                 await self._take_writer_lock()
                 return _run_at_once(conn, sql, parameters, many) or await self._execute(
                     _run, conn, sql, parameters, many
@@ -211,6 +212,9 @@ class Connection(aiosqlite.Connection):
             if conn.in_transaction and not head.startswith(_WAITS_ON_THREAD):
                 return _run(conn, sql, parameters, many)
             if head == "BEGIN" or head.startswith("BEGIN DEFERRED"):  # a reader: takes no lock
+                # A transaction does not give the loop away once begun: let what is waiting for the
+                # loop (an interaction to acknowledge) go first, as the thread round trips did.
+                await asyncio.sleep(0)
                 return _run(conn, sql, parameters, many)
             return await self._execute(_run, conn, sql, parameters, many)
         finally:
