@@ -29,7 +29,8 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -53,6 +54,7 @@ MAX_ATTEMPTS = 30
 BATCH = 400
 PAGE = 400  # unsent rows read at a time while looking for a batch
 IN_FLIGHT = 8  # messages being posted at once (each to a different game)
+CLAIM_EVERY = 0.2  # seconds: how often a delivery under way looks for new messages
 PER_SECOND = 30.0  # messages started per second on average, all games together ...
 BURST = 20.0  # ... after a burst of this many (Discord allows 50 requests a second)
 
@@ -210,51 +212,62 @@ async def deliver_pending(
 ) -> DeliveryReport:
     """Send every unsent message that is due, oldest first; see the module docstring for guarantees.
 
-    Each batch of claimed rows is split into lanes, one per game (or per user, for direct messages
-    about no game); a lane sends its rows in order, and the lanes take turns at ``in_flight`` sends at
-    once, started no faster than ``pace`` allows (default: :data:`PER_SECOND` a second)."""
+    Claimed rows go to lanes, one per game (or per user, for direct messages about no game); a lane
+    sends its rows in order, and the lanes take turns at ``in_flight`` sends at once, started no
+    faster than ``pace`` allows (default: :data:`PER_SECOND` a second). While lanes are sending, new
+    rows are claimed every :data:`CLAIM_EVERY` seconds and join their game's lane (or start one), so a
+    game closed during a long delivery is announced without waiting for the others' messages."""
     report = DeliveryReport()
     seen: set[int] = set()
+    blocked: set[tuple[Any, ...]] = set()  # targets with a row that cannot be sent now
     slots = asyncio.Semaphore(in_flight)
     pace = pace or PACE
-    while limit is None or report.sent < limit:
-        token = f"{INSTANCE}-{secrets.token_hex(12)}"
-        claimed = await _claim_batch(session_factory, token, clock(), seen)
-        if not claimed:
-            break
-        lanes: dict[tuple[Any, ...], list[OutboxEntry]] = {}
-        for entry in claimed:
-            seen.add(entry.id)  # type: ignore[arg-type]
-            lanes.setdefault(_lane_key(entry), []).append(entry)
+    queues: dict[tuple[Any, ...], deque[tuple[OutboxEntry, str]]] = {}
+    lanes: dict[tuple[Any, ...], asyncio.Task[None]] = {}
 
-        async def run_lane(entries: list[OutboxEntry], token: str = token) -> None:
-            blocked: set[tuple[Any, ...]] = set()
-            for entry in entries:
-                target = _target_key(entry)
-                if target in blocked or (limit is not None and report.sent >= limit):
-                    await _release(session_factory, entry, token)
-                    continue
-                async with slots:
-                    await pace.wait()
-                    if not await _deliver_one(session_factory, sender, entry, token, clock, report):
-                        blocked.add(target)
+    async def run_lane(queue: deque[tuple[OutboxEntry, str]]) -> None:
+        while queue:
+            entry, token = queue.popleft()
+            target = _target_key(entry)
+            if target in blocked or (limit is not None and report.sent >= limit):
+                await _release(session_factory, entry, token)
+                continue
+            async with slots:
+                await pace.wait()
+                if not await _deliver_one(session_factory, sender, entry, token, clock, report):
+                    blocked.add(target)
 
-        await _all(run_lane(entries) for entries in lanes.values())
+    try:
+        while True:
+            claimed: list[OutboxEntry] = []
+            if limit is None or report.sent < limit:
+                token = f"{INSTANCE}-{secrets.token_hex(12)}"
+                claimed = await _claim_batch(session_factory, token, clock(), seen)
+            for entry in claimed:
+                seen.add(entry.id)  # type: ignore[arg-type]
+                key = _lane_key(entry)
+                queue = queues.setdefault(key, deque())
+                queue.append((entry, token))
+                if key not in lanes or lanes[key].done():
+                    lanes[key] = asyncio.create_task(run_lane(queue), name=f"outbox lane {key}")
+            running = [task for task in lanes.values() if not task.done()]
+            if not running:
+                for task in lanes.values():
+                    task.result()  # a lane that failed fails the delivery
+                if not claimed:
+                    break
+                continue
+            done, _ = await asyncio.wait(running, timeout=CLAIM_EVERY, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()
+    except BaseException:
+        for task in lanes.values():
+            task.cancel()
+        await asyncio.gather(*lanes.values(), return_exceptions=True)
+        raise
     async with session_factory.read() as session:
         report.pending = await pending_count(session)
     return report
-
-
-async def _all(work: Iterable[Coroutine[Any, Any, None]]) -> None:
-    """Run the lanes together; when one raises (or is cancelled), stop the others and raise."""
-    tasks = [asyncio.ensure_future(w) for w in work]
-    try:
-        await asyncio.gather(*tasks)
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
 
 
 async def _deliver_one(
