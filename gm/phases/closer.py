@@ -47,7 +47,7 @@ from gm.delivery.outbox import Target, enqueue
 from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
 from gm.messages import payloads as say
-from gm.ordering.progress import PhaseState, phase_state
+from gm.ordering.progress import PhaseState, opening_state, phase_state
 from gm.phases import coin, disorder
 from gm.phases import results as outcome
 from gm.phases.disorder import Bookkeeping
@@ -386,7 +386,11 @@ class PhaseCloser:
             )
         next_close_now = False
         if next_phase is not None:
-            next_state = await phase_state(session, next_phase, game.variant)
+            next_state = (  # the seats are the ones read above, unless a coin flip gave one away
+                opening_state(next_phase, game.variant, state.player_of)
+                if played.coin_flip is None
+                else await phase_state(session, next_phase, game.variant)
+            )
             next_close_now = next_phase.deadline is not None and next_state.can_close_early()
         await session.flush()
         if self._hooks.before_commit:
