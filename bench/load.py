@@ -379,7 +379,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--think", type=float, default=1.5, help="a player's pause after an answer (s)")
+    parser.add_argument("--think", type=float, default=5.0, help="a player's pause after an answer (s)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds Discord takes to accept a post")
     parser.add_argument("--bot-root", help="run the bot from this checkout (default: this one)")
     asyncio.run(run(parser.parse_args()))
