@@ -1,22 +1,27 @@
-"""Benchmark: 200 seven-player games sharing one deadline, closed with rendering and database writes,
+"""Benchmark: seven-player games sharing one deadline, closed with rendering and database writes,
 and order submission throughput through gm. Prints its figures; asserts nothing.
 
-    .venv/bin/python bench/close_phases.py [--games 200] [--workers 2] [--no-render] [--url DATABASE_URL]
+    .venv/bin/python bench/close_phases.py [--games 1000] [--workers 2] [--no-render] [--url DATABASE_URL]
 
-Goals (the gamemaster issue): all 200 closes within 30 s on a 2-core machine; at least 200 order
-lines a second through gm.ordering.submission.submit_orders.
+Goals (issue 19): 1,000 games at one deadline closed (adjudicated, two maps each, written) in at most
+45 s on 2 cores, memory flat, the first results committed within 2 s of the deadline; order
+submission through gm.ordering.submission.submit_orders at least 1,000 lines a second with one
+message per power and 400 with one message per line.
+
+The worker processes are started (and warmed up) before the deadline, as the bot starts them; the
+close is timed from the deadline to the last commit. The resident memory of this process and of the
+workers is sampled during the close.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
+import os
 import random
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -31,9 +36,11 @@ from db.migrate import upgrade_database
 from db.models import OutboxEntry, PhaseMap, PhaseRecord
 from engine import Board, GameMap, load_map
 from gm.clock import utcnow
+from gm.delivery.pool import WorkerPool
 from gm.facade import Gamemaster
 from gm.ordering import submission as orders
 from gm.phases.closer import CloseOutcome, PhaseCloser
+from gm.phases.worker import warm_up
 from gm.setup import games
 
 PLAYERS = 7
@@ -72,64 +79,83 @@ async def set_up(sessions: SessionFactory, n_games: int) -> list[games.StartResu
 
 
 async def submit_all(
-    sessions: SessionFactory, started: list[games.StartResult], game_map: GameMap, *, per_line: bool
+    sessions: SessionFactory,
+    started: list[games.StartResult],
+    game_map: GameMap,
+    *,
+    per_line: bool,
+    together: bool = False,
 ) -> tuple[int, int, float]:
-    """Submit every power's orders (one call per power, or one call per line); (lines, refused, seconds)."""
+    """Submit every power's orders (one call per power, or one call per line), one after the other
+    or (``together``) the seven players of a game at once; (lines, refused, seconds)."""
     rng = random.Random(1901)
     board = Board.initial(game_map)
-    lines_sent = refused = 0
+    counts = {"lines": 0, "refused": 0}
+
+    async def player(game_id: int, power: str, user_id: int) -> None:
+        lines = realistic_orders(board, power, rng)
+        for batch in [[line] for line in lines] if per_line else [lines]:
+            async with sessions() as s:
+                report = await orders.submit_orders(s, game_id, user_id, "\n".join(batch))
+            counts["lines"] += len(batch)
+            counts["refused"] += len(report.refused)
+
     t0 = time.perf_counter()
     for start in started:
-        for power, user_id in start.assignments.items():
-            assert user_id is not None
-            lines = realistic_orders(board, power, rng)
-            batches = [[line] for line in lines] if per_line else [lines]
-            for batch in batches:
-                async with sessions() as s:
-                    report = await orders.submit_orders(s, start.game.id, user_id, "\n".join(batch))
-                lines_sent += len(batch)
-                refused += len(report.refused)
-    return lines_sent, refused, time.perf_counter() - t0
+        seats = [(p, u) for p, u in start.assignments.items() if u is not None]
+        if together:
+            await asyncio.gather(*(player(start.game.id, p, u) for p, u in seats))
+        else:
+            for power, user_id in seats:
+                await player(start.game.id, power, user_id)
+    return counts["lines"], counts["refused"], time.perf_counter() - t0
 
 
 class TimedCloser(PhaseCloser):
-    """The real closer, keeping each close's outcome (adjudication and render seconds) for the report."""
+    """The real closer, keeping each close's outcome (adjudication and render seconds) and when its
+    results were committed, for the report."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.outcomes: list[CloseOutcome] = []
+        self.first_commit = 0.0
         self.last_commit = 0.0
 
-    async def finish(self, phase_id: int) -> CloseOutcome:
-        outcome = await super().finish(phase_id)
+    async def _write(self, phase_id: int, answer: dict[str, Any]) -> CloseOutcome:
+        outcome = await super()._write(phase_id, answer)
         self.outcomes.append(outcome)
         self.last_commit = time.perf_counter()
+        self.first_commit = self.first_commit or self.last_commit
         return outcome
+
+
+def rss_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+async def sample_memory(pids: list[int], samples: list[list[float]]) -> None:
+    """Every half second, the resident memory (MiB) of each of ``pids``."""
+    while True:
+        samples.append([rss_mib(pid) for pid in pids])
+        await asyncio.sleep(0.5)
 
 
 async def close_all(
     sessions: SessionFactory, started: list[games.StartResult], workers: int, render: bool
-) -> dict[str, float]:
-    executor = (
-        ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) if workers else None
-    )
-    if executor is not None:  # start the workers (imports, map loading, font caches) before the clock runs
-        warm = {
-            "board": Board.initial().to_json(),
-            "orders": {},
-            "render": render,
-        }
-        from gm.phases.worker import close_work
-
-        await asyncio.gather(
-            *(
-                asyncio.get_running_loop().run_in_executor(executor, close_work, warm)
-                for _ in range(workers * 2)
-            )
-        )
+) -> dict[str, Any]:
+    executor = WorkerPool(workers) if workers else None
+    if executor is not None:  # as the bot does at start-up (gm.facade.core): imports, map, base layers
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in executor.start(warm_up)))
     closer = TimedCloser(sessions, executor=executor, render_maps=render, max_concurrent=2 * max(1, workers))
     gamemaster = Gamemaster(sessions, None, closer=closer, render_maps=render)
-    deadline = utcnow() + timedelta(seconds=2)
+    deadline = utcnow() + timedelta(seconds=3)
     async with sessions() as s:
         await s.exec(
             update(PhaseRecord)
@@ -137,11 +163,17 @@ async def close_all(
             .values(deadline=deadline)
         )
         await s.commit()
-    await gamemaster.start()  # rebuilds 200 deadline jobs, all at the same moment
+    await gamemaster.start()  # rebuilds the deadline jobs, all at the same moment
+    pids = [os.getpid(), *(executor.worker_pids() if isinstance(executor, WorkerPool) else [])]
+    memory: list[list[float]] = []
+    sampler = asyncio.create_task(sample_memory(pids, memory))
     await asyncio.sleep(max(0.0, (deadline - utcnow()).total_seconds()))
     t_deadline = time.perf_counter()
+    cpu = time.process_time()
     await asyncio.sleep(0.05)
     await gamemaster.scheduler.idle()
+    sampler.cancel()
+    main_cpu = time.process_time() - cpu
     wall = closer.last_commit - t_deadline
     await gamemaster.shutdown()
     if executor is not None:
@@ -150,8 +182,12 @@ async def close_all(
     return {
         "closed": sum(o.closed for o in closer.outcomes),
         "wall": wall,
+        "first": closer.first_commit - t_deadline,
+        "main_cpu": main_cpu,
         "adjudicate": sum(s.get("adjudicate", 0.0) for s in seconds),
         "render": sum(s.get("render", 0.0) for s in seconds),
+        "worker_cpu": sum(s.get("cpu", 0.0) for s in seconds),
+        "memory": memory,
     }
 
 
@@ -162,7 +198,7 @@ async def count(sessions: SessionFactory, model: Any, *where: Any) -> int:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2, help="processes for adjudication and rendering")
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--url", help="database URL (default: a new SQLite file in a temporary directory)")
@@ -181,7 +217,7 @@ async def main() -> None:
     setup = time.perf_counter() - t0
     print(
         f"database: {engine.dialect.name}; {args.games} games of {PLAYERS} created, joined and started "
-        f"in {setup:.1f} s"
+        f"in {setup:.1f} s (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)"
     )
 
     lines, refused, took = await submit_all(sessions, started, game_map, per_line=False)
@@ -197,17 +233,40 @@ async def main() -> None:
         f"= {lines1 / took1:.0f} lines/s"
     )
 
+    quarter = started[max(1, args.games // 4) : max(2, args.games // 2)]
+    lines2, refused2, took2 = await submit_all(sessions, quarter, game_map, per_line=False, together=True)
+    print(
+        f"submit, one message per power, the 7 players of a game at once: {lines2} lines ({refused2} "
+        f"refused) in {took2:.2f} s = {lines2 / took2:.0f} lines/s"
+    )
+
     figures = await close_all(sessions, started, args.workers, render)
     n = int(figures["closed"])
     print(
         f"close at one deadline: {n} phases closed in {figures['wall']:.1f} s "
-        f"({'with' if render else 'without'} maps, {args.workers} worker processes)"
+        f"({'with' if render else 'without'} maps, {args.workers} worker processes; load average "
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores); the first results committed "
+        f"{figures['first']:.2f} s after the deadline"
     )
     print(
-        f"  CPU in workers: adjudication {figures['adjudicate']:.1f} s "
+        f"  wall time in workers: adjudication {figures['adjudicate']:.1f} s "
         f"({1000 * figures['adjudicate'] / max(n, 1):.1f} ms/game), rendering {figures['render']:.1f} s "
         f"({1000 * figures['render'] / max(n, 1):.0f} ms/game)"
     )
+    print(
+        f"  CPU time: workers {figures['worker_cpu']:.1f} s ({1000 * figures['worker_cpu'] / max(n, 1):.0f} "
+        f"ms/game), this process (scheduler, database) {figures['main_cpu']:.1f} s "
+        f"({1000 * figures['main_cpu'] / max(n, 1):.0f} ms/game): on 2 cores of its own, "
+        f"{(figures['worker_cpu'] + figures['main_cpu']) / 2:.0f} s of work each"
+    )
+    memory = figures["memory"]
+    if memory:
+        names = ["this process", *(f"worker {i + 1}" for i in range(len(memory[0]) - 1))]
+        cells = []
+        for i, name in enumerate(names):
+            column = [row[i] for row in memory]
+            cells.append(f"{name} {column[0]:.0f} -> {max(column):.0f} -> {column[-1]:.0f}")
+        print("  resident memory at the deadline -> most -> at the end (MiB): " + "; ".join(cells))
     opened = await count(sessions, PhaseRecord, col(PhaseRecord.ordinal) == 1)
     outbox = await count(sessions, OutboxEntry)
     maps = await count(sessions, PhaseMap)

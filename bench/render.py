@@ -14,11 +14,15 @@ after the first call has built the cached base layers. The first call is timed s
 convoys through two seas at most) and adjudicated, drawn with its results at the width the bot
 draws it (the map's own, 3421 px for Youngstown: render.compose.picture_width) and at 1600 px; the
 goal for the largest variant is twice the Standard figure at most.
+
+Wall time (median) and the process's CPU time (median, and the fastest run) are both printed: on a
+shared machine the wall time also counts the other processes' turns; the load average comes first.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -31,12 +35,15 @@ from harness.sample_game import play
 from render import RenderOptions, render_json
 
 
-def timed(fn, repeat: int) -> tuple[list[float], bytes]:
+def timed(fn, repeat: int, cpu: list[float] | None = None) -> tuple[list[float], bytes]:
+    """Wall milliseconds of ``repeat`` calls (and their CPU milliseconds appended to ``cpu``)."""
     samples, out = [], b""
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
         samples.append((time.perf_counter() - t0) * 1000)
+        if cpu is not None:
+            cpu.append((time.process_time() - c0) * 1000)
     return samples, out
 
 
@@ -79,6 +86,7 @@ def main() -> int:
     parser.add_argument("--variant", help="also time a crowded board of this variant (e.g. youngstown)")
     args = parser.parse_args()
 
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     crowded = crowded_result()
     n_units = sum(len(v) for v in crowded["units"].values())
     n_orders = len(crowded["orders"])
@@ -92,21 +100,26 @@ def main() -> int:
     for width in (1600, 1200, 800):
         options = RenderOptions(width=width)
         render_json(crowded, options)  # warm the cache for this width
-        samples, png = timed(lambda options=options: render_json(crowded, options), args.repeat)
+        cpu: list[float] = []
+        samples, png = timed(lambda options=options: render_json(crowded, options), args.repeat, cpu)
         again = render_json(crowded, options)
-        rows.append((width, samples, png, again == png))
+        rows.append((width, samples, cpu, png, again == png))
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             (args.save / f"crowded_{width}.png").write_bytes(png)
     print(f"\ncrowded board: {n_units} units, {n_orders} orders with results, {args.repeat} runs each")
-    print(f"{'width':>6} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'PNG KB':>8}  identical bytes twice")
-    for width, samples, png, same in rows:
+    print(
+        f"{'width':>6} {'median ms':>10} {'p90 ms':>8} {'min ms':>8} {'CPU median':>11} {'CPU min':>8} "
+        f"{'PNG KB':>7}  identical bytes twice"
+    )
+    for width, samples, cpu, png, same in rows:
         p90 = statistics.quantiles(samples, n=10)[-1]
         print(
             f"{width:>6} {statistics.median(samples):>10.1f} {p90:>8.1f} {min(samples):>8.1f} "
-            f"{len(png) / 1024:>8.0f}  {'yes' if same else 'NO'}"
+            f"{statistics.median(cpu):>11.1f} {min(cpu):>8.1f} {len(png) / 1024:>7.0f}  "
+            f"{'yes' if same else 'NO'}"
         )
-    print(f"first call gave the same bytes as the warm ones: {'yes' if first == rows[0][2] else 'NO'}")
+    print(f"first call gave the same bytes as the warm ones: {'yes' if first == rows[0][3] else 'NO'}")
 
     render_json(crowded, RenderOptions(width=1600, palette="colorblind"))
     samples, png = timed(lambda: render_json(crowded, RenderOptions(palette="colorblind")), args.repeat)

@@ -1,14 +1,22 @@
-"""The async engine and session factory, for SQLite (default) or PostgreSQL.
+"""The async engine and the session factories, for SQLite (default) or PostgreSQL.
 
-SQLite: WAL journal (readers never wait for the writer), foreign keys on, and every transaction opened
-with ``BEGIN IMMEDIATE``. The sqlite3 driver's own transaction handling begins a transaction only at the
-first write, so a use case that reads then writes could act on a stale read or fail with "database is
-locked" when another writer got in between; taking the write lock at BEGIN makes each session a
-serializable unit of work that waits (``busy_timeout``) instead of failing. Transactions in gm/ are short
-(no Discord call and no adjudication inside one), so the serialisation costs little.
+Two kinds of session (:class:`Sessions`): ``sessions()`` for a use case that writes (or reads, then
+writes what it read), ``sessions.read()`` for one that only reads. A read session refuses to write
+(:class:`ReadOnlySession`), on either database.
 
-PostgreSQL: READ COMMITTED; gm/ serialises what must be serialised with ``SELECT ... FOR UPDATE`` on the
-phase row and compare-and-set updates, which SQLite ignores (it is serial already).
+SQLite: WAL journal (readers never wait for the writer), foreign keys on. A writing session's
+transaction opens with ``BEGIN IMMEDIATE``, after the process's writer lock (db.sqlite): the sqlite3
+driver's own transaction handling begins a transaction only at the first write, so a use case that
+reads then writes could act on a stale read or fail with "database is locked" when another writer got
+in between; taking the write lock at BEGIN makes each writing session a serializable unit of work that
+waits its turn instead of failing. A read session opens a deferred ``BEGIN``: it reads one consistent
+snapshot and never waits for the writers, nor they for it. Transactions in gm/ are short (no Discord
+call and no adjudication inside one), so the serialisation costs little. Statements run on the event
+loop, the waits (the write lock, the commit's fsync) on the connection's thread: see db.sqlite.
+
+PostgreSQL: READ COMMITTED, every session concurrent; gm/ serialises what must be serialised with
+``SELECT ... FOR NO KEY UPDATE`` on the game and phase rows and compare-and-set updates, which SQLite
+ignores (its writers are serial already).
 """
 
 from __future__ import annotations
@@ -17,15 +25,44 @@ import os
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import ORMExecuteState, Session
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db import sqlite
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///diplomacy.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+READING = "gm_reading"  # the execution option (and session info key) of a read session
 
-SessionFactory = async_sessionmaker[AsyncSession]
+
+class ReadOnlySession(RuntimeError):
+    """A read session (``sessions.read()``) was asked to write: a use case that writes needs
+    ``sessions()``."""
+
+
+class Sessions(async_sessionmaker[AsyncSession]):
+    """``sessions()``: a session for a use case that writes; ``sessions.read()``: one that only reads.
+
+    Loaded objects stay usable after commit (``expire_on_commit=False``)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        super().__init__(engine, class_=AsyncSession, expire_on_commit=False)
+        readers = engine.reader if isinstance(engine, SQLiteEngine) else engine
+        self._reading = async_sessionmaker(
+            readers.execution_options(**{READING: True}),
+            class_=AsyncSession,
+            expire_on_commit=False,
+            info={READING: True},
+        )
+
+    def read(self) -> AsyncSession:
+        """A session that reads one consistent snapshot and waits for no writer (SQLite)."""
+        return self._reading()
+
+
+SessionFactory = Sessions
 
 
 def database_url_from_env() -> str:
@@ -52,16 +89,56 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     if make_url(url).get_backend_name() == "sqlite":
         connect_args = dict(kwargs.pop("connect_args", {}))
         connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_MS / 1000)
-        engine = create_async_engine(url, connect_args=connect_args, **kwargs)
+        opened: dict[str, Any] = {}
+
+        async def connect() -> sqlite.Connection:
+            return await opened["connect"]()
+
+        own_pools = "poolclass" not in kwargs and _is_file(url)
+        writing = {**WRITE_POOL, **kwargs} if own_pools else kwargs
+        engine = create_async_engine(url, async_creator=connect, **writing)
+        args, params = engine.dialect.create_connect_args(engine.url)
+        params.pop("factory", None)
+        opened["connect"] = sqlite.connector(str(args[0]), **{**params, **connect_args})
         _configure_sqlite(engine)
-        return engine
+        if not own_pools:  # an in-memory database is one connection's: readers share it
+            return engine
+        reader = create_async_engine(url, async_creator=connect, **kwargs)
+        _configure_sqlite(reader)
+        return SQLiteEngine(engine.sync_engine, reader)
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
 
 
-def make_session_factory(engine: AsyncEngine) -> SessionFactory:
-    """Sessions that keep loaded objects usable after commit (``expire_on_commit=False``)."""
-    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+WRITE_POOL: dict[str, Any] = {"pool_size": 16, "max_overflow": 16, "pool_timeout": 120}
+"""The writers' connections. One writes at a time (db.sqlite); a writer holds its connection while it
+waits for its turn and, after its commit, for the fsync that makes it durable, so there are enough
+for the writers of a burst to overlap those waits; beyond them a writer waits for a connection, in
+order (the pool's queue), long enough for the longest queue (a thousand games closing together)."""
+
+
+class SQLiteEngine(AsyncEngine):
+    """A SQLite database's engine: its own pool is the writers', ``reader`` has a pool of its own, so
+    that a queue of writers (each holding a connection while it waits for the write lock) never
+    leaves a reader without a connection. Disposing of it disposes of both."""
+
+    def __init__(self, sync_engine: Engine, reader: AsyncEngine) -> None:
+        super().__init__(sync_engine)
+        self.reader = reader
+
+    async def dispose(self, close: bool = True) -> None:
+        await self.reader.dispose(close)
+        await super().dispose(close)
+
+
+def _is_file(url: str) -> bool:
+    database = make_url(url).database
+    return bool(database) and database != ":memory:" and not str(database).startswith("file:")
+
+
+def make_session_factory(engine: AsyncEngine) -> Sessions:
+    """The write and read sessions of ``engine`` (:class:`Sessions`)."""
+    return Sessions(engine)
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:
@@ -69,20 +146,34 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
 
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Hand transaction control to SQLAlchemy (see the module docstring), then set the pragmas,
-        # which must run outside a transaction.
-        dbapi_connection.isolation_level = None
+        # The connection is in autocommit mode (db.sqlite.connector): SQLAlchemy's begin below opens
+        # every transaction. The pragmas must run outside a transaction.
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        # FULL: a commit survives a power cut too, so a phase once closed stays closed.
-        cursor.execute("PRAGMA synchronous=FULL")
+        # A commit survives a power cut too, so a phase once closed stays closed: SQLite syncs every
+        # commit (FULL), or the connection does, several commits at once (db.sqlite: group commit).
+        grouped = getattr(getattr(dbapi_connection, "_connection", None), "wal", None) is not None
+        cursor.execute(f"PRAGMA synchronous={'NORMAL' if grouped else 'FULL'}")
         cursor.close()
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        reading = connection.get_execution_options().get(READING, False)
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _reads_only(state: ORMExecuteState) -> None:
+    if not state.is_select and state.session.info.get(READING):
+        raise ReadOnlySession(f"a read session may not run {state.statement.__class__.__name__}")
+
+
+@event.listens_for(Session, "before_flush")
+def _flushes_nothing(session: Session, _context: Any, _instances: Any) -> None:
+    if session.info.get(READING) and (session.new or session.dirty or session.deleted):
+        raise ReadOnlySession("a read session may not write rows")
 
 
 NUL = "\x00"

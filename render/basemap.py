@@ -5,8 +5,9 @@ Two layers:
 * ``index``: a palette ('P') image of the map area in which every pixel holds the number of the
   province (or decoration) under it. Filling the provinces for a given board is then one palette
   swap and a conversion to RGB, a few milliseconds whatever the board.
-* ``overlay``: an RGBA image with everything that does not depend on the board -- coastlines,
-  borders, Switzerland's hatching -- drawn supersampled for smooth edges, pasted over the fills;
+* ``overlay``: an RGBa (premultiplied) image with everything that does not depend on the board --
+  coastlines, borders, Switzerland's hatching -- drawn supersampled for smooth edges, pasted over the
+  fills (Pillow composites a premultiplied layer about three times faster than an RGBA one);
 * ``closed_hatch``: the same hatching over the provinces a variant closes for a while (Italy while
   it is neutral in the 1914 game), cached per set of provinces, pasted under the overlay;
 * ``labels``: the province names with a light halo, small RGBA images pasted after the order lines
@@ -44,7 +45,7 @@ class BaseMap:
     index: Image.Image  # 'P' mode, map area only
     slot_of: dict[str, int]  # province code -> palette slot
     sea_codes: frozenset[str]
-    overlay: Image.Image  # RGBA, map area only
+    overlay: Image.Image  # RGBa (premultiplied), map area only
     labels: tuple[Sprite, ...]  # province names and where they go in the picture (may be empty)
     fixed_colours: dict[int, RGB]
 
@@ -119,7 +120,7 @@ def _build_overlay(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
             draw.line(pts(line), fill=(*colour, alpha), width=w, joint="curve")
     frame_w = max(1, round(lay.size(0.8) * k))
     draw.rectangle((0, 0, big.width - 1, big.height - 1), outline=(*pal.coast_line, 255), width=frame_w)
-    return big.reduce(k)
+    return big.reduce(k).convert("RGBa")
 
 
 def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> tuple[Sprite, ...]:

@@ -25,7 +25,7 @@ from render.titlebar import draw_footer, draw_title
 
 DEFAULT_WIDTH = 1600
 STANDARD_MAP_WIDTH = 628.0  # the Standard map's width in map units, drawn DEFAULT_WIDTH pixels wide
-PNG_COMPRESS_LEVEL = 6
+PNG_COMPRESS_LEVEL = 2  # zlib level: 6 took twice as long (16 ms more) for a file 15% smaller
 # The cached layers, sprites and fonts are shared; one picture at a time per process keeps FreeType
 # and the caches safe when the bot renders from several threads (the work is CPU-bound anyway).
 _RENDER_LOCK = threading.Lock()

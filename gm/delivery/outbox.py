@@ -18,14 +18,23 @@ Delivery is at-least-once, made effectively-once:
 - messages to one target go out in the order they were written: once a row for a target cannot be sent
   yet, later rows for that target wait too.
 
+Messages of different games go out concurrently (:func:`deliver_pending`): each game is a *lane* that
+posts its messages one after the other, in the order they were written (the results before the calls
+to order they set off, and so every channel's messages in order), while the lanes take turns at a
+bounded number of posts in flight and a bounded rate, under Discord's global limit of 50 requests a
+second. A channel Discord makes wait (429), or a slow upload, holds back its own game only.
+
 The payloads are plain data (title, lines, fields, center counts, deadline, map references); the
 adapter formats them. See gm/announcements.py for each kind's payload.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -48,8 +57,12 @@ INSTANCE = secrets.token_hex(4)
 """This process: every claim it makes starts with it, so that a restarted bot takes back the claims of
 the process it replaces at once (:func:`release_stale_claims`) instead of waiting for their lease."""
 MAX_ATTEMPTS = 30
-BATCH = 100
+BATCH = 400
 PAGE = 400  # unsent rows read at a time while looking for a batch
+IN_FLIGHT = 8  # messages being posted at once (each to a different game)
+CLAIM_EVERY = 0.2  # seconds: how often a delivery under way looks for new messages
+PER_SECOND = 30.0  # messages started per second on average, all games together ...
+BURST = 20.0  # ... after a burst of this many (Discord allows 50 requests a second)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,56 +199,137 @@ class DeliveryReport:
     errors: list[str] = field(default_factory=list)
 
 
+class Pace:
+    """At most ``rate`` starts a second on average, with bursts of ``burst`` (a token bucket), for
+    every caller together."""
+
+    def __init__(self, rate: float = PER_SECOND, burst: float = BURST) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens = burst
+        self._at = time.monotonic()
+
+    async def wait(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate) - 1
+        self._at = now
+        if self._tokens < 0:  # this start is booked: wait until its token has come
+            await asyncio.sleep(-self._tokens / self._rate)
+
+
+PACE = Pace()  # the process's: Discord's global limit is per bot, whoever sends
+
+
 async def deliver_pending(
     session_factory: SessionFactory,
     sender: OutboxSender,
     *,
     clock: Clock = utcnow,
     limit: int | None = None,
+    in_flight: int = IN_FLIGHT,
+    pace: Pace | None = None,
 ) -> DeliveryReport:
-    """Send every unsent message that is due, oldest first; see the module docstring for guarantees."""
+    """Send every unsent message that is due, oldest first; see the module docstring for guarantees.
+
+    Claimed rows go to lanes, one per game (or per user, for direct messages about no game); a lane
+    sends its rows in order, and the lanes take turns at ``in_flight`` sends at once, started no
+    faster than ``pace`` allows (default: :data:`PER_SECOND` a second). While lanes are sending, new
+    rows are claimed every :data:`CLAIM_EVERY` seconds and join their game's lane (or start one), so a
+    game closed during a long delivery is announced without waiting for the others' messages."""
     report = DeliveryReport()
     seen: set[int] = set()
-    while limit is None or report.sent < limit:
-        token = f"{INSTANCE}-{secrets.token_hex(12)}"
-        claimed = await _claim_batch(session_factory, token, clock(), seen)
-        if not claimed:
-            break
-        blocked: set[tuple[Any, ...]] = set()
-        for entry in claimed:
-            seen.add(entry.row_id)
+    blocked: set[tuple[Any, ...]] = set()  # targets with a row that cannot be sent now
+    slots = asyncio.Semaphore(in_flight)
+    pace = pace or PACE
+    queues: dict[tuple[Any, ...], deque[tuple[OutboxEntry, str]]] = {}
+    lanes: dict[tuple[Any, ...], asyncio.Task[None]] = {}
+
+    async def run_lane(queue: deque[tuple[OutboxEntry, str]]) -> None:
+        while queue:
+            entry, token = queue.popleft()
             target = _target_key(entry)
-            if target in blocked:
+            if target in blocked or (limit is not None and report.sent >= limit):
                 await _release(session_factory, entry, token)
                 continue
-            message = await _resolve(session_factory, entry)
-            if message is None:
-                blocked.add(target)
-                await _release(session_factory, entry, token)
+            async with slots:
+                await pace.wait()
+                if not await _deliver_one(session_factory, sender, entry, token, clock, report):
+                    blocked.add(target)
+
+    try:
+        while True:
+            claimed: list[OutboxEntry] = []
+            if limit is None or report.sent < limit:
+                token = f"{INSTANCE}-{secrets.token_hex(12)}"
+                claimed = await _claim_batch(session_factory, token, clock(), seen)
+            for entry in claimed:
+                seen.add(entry.row_id)
+                key = _lane_key(entry)
+                queue = queues.setdefault(key, deque())
+                queue.append((entry, token))
+                if key not in lanes or lanes[key].done():
+                    lanes[key] = asyncio.create_task(run_lane(queue), name=f"outbox lane {key}")
+            running = [task for task in lanes.values() if not task.done()]
+            if not running:
+                for task in lanes.values():
+                    task.result()  # a lane that failed fails the delivery
+                if not claimed:
+                    break
                 continue
-            try:
-                posted = await sender.send(message)
-            except NotYetSendable:
-                blocked.add(target)
-                await _release(session_factory, entry, token)
-            except PermanentSendError as exc:
-                await _mark_failed(session_factory, entry, token, clock(), str(exc))
-                report.failed += 1
-                report.errors.append(f"outbox {entry.id}: {exc}")
-            except Exception as exc:  # anything else is worth another try
-                if not isinstance(exc, RetriableSendError):
-                    log.exception("outbox %s: unexpected error while sending", entry.id)
-                blocked.add(target)
-                gave_up = await _mark_retry(session_factory, entry, token, clock(), repr(exc))
-                report.failed += gave_up
-                report.retrying += not gave_up
-                report.errors.append(f"outbox {entry.id}: {exc!r}")
-            else:
-                await _mark_sent(session_factory, entry, token, clock(), posted)
-                report.sent += 1
-    async with session_factory() as session:
+            done, _ = await asyncio.wait(running, timeout=CLAIM_EVERY, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()
+    except BaseException:
+        for task in lanes.values():
+            task.cancel()
+        await asyncio.gather(*lanes.values(), return_exceptions=True)
+        raise
+    async with session_factory.read() as session:
         report.pending = await pending_count(session)
     return report
+
+
+async def _deliver_one(
+    session_factory: SessionFactory,
+    sender: OutboxSender,
+    entry: OutboxEntry,
+    token: str,
+    clock: Clock,
+    report: DeliveryReport,
+) -> bool:
+    """Send one claimed row; False when its target must wait (not sendable yet, or to be retried)."""
+    message = await _resolve(session_factory, entry)
+    if message is None:
+        await _release(session_factory, entry, token)
+        return False
+    try:
+        posted = await sender.send(message)
+    except NotYetSendable:
+        await _release(session_factory, entry, token)
+        return False
+    except PermanentSendError as exc:
+        await _mark_failed(session_factory, entry, token, clock(), str(exc))
+        report.failed += 1
+        report.errors.append(f"outbox {entry.id}: {exc}")
+        return True
+    except Exception as exc:  # anything else is worth another try
+        if not isinstance(exc, RetriableSendError):
+            log.exception("outbox %s: unexpected error while sending", entry.id)
+        gave_up = await _mark_retry(session_factory, entry, token, clock(), repr(exc))
+        report.failed += gave_up
+        report.retrying += not gave_up
+        report.errors.append(f"outbox {entry.id}: {exc!r}")
+        return False
+    await _mark_sent(session_factory, entry, token, clock(), posted)
+    report.sent += 1
+    return True
+
+
+def _lane_key(entry: OutboxEntry) -> tuple[Any, ...]:
+    """The lane a row is sent in: its game's, or for a direct message about no game its user's."""
+    if entry.game_id is not None:
+        return ("game", entry.game_id)
+    return ("user", entry.target_user_id)
 
 
 def _target_key(entry: OutboxEntry) -> tuple[Any, ...]:
@@ -331,7 +425,7 @@ def _destination_known() -> Any:
 async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:
     """The message with its destination and attachments, or None while the destination is unknown or
     a picture it requires has not been stored yet."""
-    async with session_factory() as session:
+    async with session_factory.read() as session:
         channel_id: int | None = None
         if entry.target_kind == OutboxTarget.GAME_CHANNEL:
             game = await session.get(Game, entry.game_id)
@@ -433,7 +527,7 @@ OTHERS_LOOKED_AT = 200  # the latest messages to a target whose posts _posted_by
 
 async def _posted_by_others(session_factory: SessionFactory, entry: OutboxEntry) -> frozenset[int]:
     """The Discord message ids recorded for the latest other messages to ``entry``'s target."""
-    async with session_factory() as session:
+    async with session_factory.read() as session:
         rows = await session.exec(
             select(OutboxEntry.sent_messages)
             .where(
@@ -448,7 +542,6 @@ async def _posted_by_others(session_factory: SessionFactory, entry: OutboxEntry)
             .limit(OTHERS_LOOKED_AT)
         )
         found = frozenset(int(message_id) for posted in rows.all() for _, message_id in posted or ())
-        await session.commit()
     return found
 
 

@@ -63,6 +63,13 @@ class WorkerPool(Executor):
                 broken.shutdown(wait=False, cancel_futures=True)
             return self._pool
 
+    def start(self, warm_up: Callable[[], object] | None = None) -> list[Future[object]]:
+        """Start every worker now (a spawned worker takes about a second to import the engine and the
+        renderer) instead of at the first close, each running ``warm_up`` once (the renderer's caches:
+        gm.phases.worker.warm_up). Returns the futures; nothing waits for them."""
+        work = warm_up or _nothing
+        return [self.submit(work) for _ in range(self._workers)]
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
@@ -70,6 +77,10 @@ class WorkerPool(Executor):
         """The current workers' process ids (for operators and tests)."""
         processes = getattr(self._pool, "_processes", None) or {}
         return sorted(processes)
+
+
+def _nothing() -> None:
+    return None
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

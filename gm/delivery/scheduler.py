@@ -21,14 +21,24 @@ the retry like any deadline job.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from apscheduler.events import EVENT_JOB_MAX_INSTANCES, JobSubmissionEvent
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_MAX_INSTANCES,
+    EVENT_JOB_SUBMITTED,
+    JobExecutionEvent,
+    JobSubmissionEvent,
+)
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.schedulers.base import STATE_RUNNING
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlmodel import col, select
@@ -102,11 +112,20 @@ class GameScheduler:
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
         self._running: set[asyncio.Task[Any]] = set()
+        # Jobs handed to APScheduler's executor and not finished: a job leaves the job store before
+        # its task starts (and joins _running), so idle() counts them too.
+        self._submitted = 0
+        self._scheduler.add_listener(
+            self._job_event, EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR
+        )
         self.busy: Callable[[], Iterable[int]] = lambda: ()  # phases being closed in this process
         self.outbox_skipped = 0  # runs of the outbox job skipped because the previous one still ran
         self._outbox_since: datetime | None = None  # when the running outbox job began
         self._notes: set[asyncio.Task[None]] = set()
         self._scheduler.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
+        # (game, phase name) -> the ids of its deadline and reminder jobs, so that unscheduling a
+        # phase removes them by id instead of looking through every job of every game
+        self._phase_jobs: dict[tuple[int, str], set[str]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -141,7 +160,7 @@ class GameScheduler:
             running = [t for t in self._running if not t.done()]
             if running:
                 await asyncio.wait(running, timeout=None if until is None else max(0.0, until - loop.time()))
-            elif not self._due_now():
+            elif not self._submitted and not self._due_now():
                 return
             else:
                 await asyncio.sleep(0.01)
@@ -156,6 +175,16 @@ class GameScheduler:
             job.next_run_time is not None and job.next_run_time <= now for job in self._scheduler.get_jobs()
         )
 
+    def _job_event(self, event: JobExecutionEvent | JobSubmissionEvent) -> None:
+        if event.code == EVENT_JOB_SUBMITTED:
+            self._submitted += 1
+        else:
+            self._submitted = max(0, self._submitted - 1)
+
+    def _pending(self, job_id: str) -> bool:
+        job = self._scheduler.get_job(job_id)
+        return job is not None and job.next_run_time is not None
+
     def job_ids(self) -> list[str]:
         return sorted(job.id for job in self._scheduler.get_jobs())
 
@@ -169,10 +198,19 @@ class GameScheduler:
         """Recreate every job from the database (see the module docstring)."""
         report = RebuildReport()
         now = self._clock()
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             rows = (
                 await session.exec(
-                    select(PhaseRecord, Game)
+                    select(  # type: ignore[call-overload]  # eight columns (sqlmodel types four); not the boards
+                        PhaseRecord.id,
+                        PhaseRecord.name,
+                        PhaseRecord.status,
+                        PhaseRecord.deadline,
+                        PhaseRecord.opened_at,
+                        Game.id,
+                        Game.status,
+                        Game.settings,
+                    )
                     .join(Game, col(Game.id) == col(PhaseRecord.game_id))
                     .where(
                         col(PhaseRecord.status).in_((PhaseStatus.OPEN, PhaseStatus.ADJUDICATING)),
@@ -182,29 +220,40 @@ class GameScheduler:
                 )
             ).all()
             await session.commit()
-        for phase, game in rows:
-            phase_id: int = phase.id  # type: ignore[assignment]
-            if phase.status == PhaseStatus.ADJUDICATING:
-                job_id = finish_job_id(game.row_id, phase.name)
-                self._add(job_id, now, self._finish_job, phase_id, job_id)
-                report.finishing.append(phase_id)
-                continue
-            if phase.deadline is None or game.status == GameStatus.PAUSED:
-                continue
-            if phase.deadline <= now:
-                report.overdue.append(phase_id)
-            else:
-                report.scheduled.append(phase_id)
-            settings = GameSettings.from_json(game.settings)
-            report.reminders += self.schedule_phase(
-                game.row_id,
-                phase_id,
-                phase.name,
-                phase.deadline,
-                settings.reminder_hours,
-                opened_at=phase.opened_at,
-            )
+        with self._paused():
+            for phase_id, name, status, deadline, opened_at, game_id, game_status, settings in rows:
+                if status == PhaseStatus.ADJUDICATING:
+                    job_id = finish_job_id(game_id, name)
+                    self._add(job_id, now, self._finish_job, phase_id, job_id)
+                    report.finishing.append(phase_id)
+                    continue
+                if deadline is None or game_status == GameStatus.PAUSED:
+                    continue
+                if deadline <= now:
+                    report.overdue.append(phase_id)
+                else:
+                    report.scheduled.append(phase_id)
+                report.reminders += self.schedule_phase(
+                    game_id,
+                    phase_id,
+                    name,
+                    deadline,
+                    GameSettings.from_json(settings).reminder_hours,
+                    opened_at=opened_at,
+                )
         return report
+
+    @contextlib.contextmanager
+    def _paused(self) -> Iterator[None]:
+        """Add many jobs without waking the scheduler for each (it looks at the job store once, after)."""
+        running = self._scheduler.running and self._scheduler.state == STATE_RUNNING
+        if running:
+            self._scheduler.pause()
+        try:
+            yield
+        finally:
+            if running:
+                self._scheduler.resume()
 
     # --- scheduling ---------------------------------------------------------------------------
 
@@ -241,8 +290,10 @@ class GameScheduler:
         if catch_up is None:
             catch_up = opened_at is not None
         now = self._clock()
+        jobs = self._phase_jobs.setdefault((game_id, phase_name), set())
         job_id = deadline_job_id(game_id, phase_name)
         self._add(job_id, max(deadline, now), self._deadline_job, phase_id, job_id)
+        jobs.add(job_id)
         count = 0
         missed: list[float] = []
         for hours in reminder_hours:
@@ -250,23 +301,25 @@ class GameScheduler:
             if opened_at is not None and at <= opened_at + REMINDER_MARGIN:
                 continue  # due as the phase opens: the call to order says it all
             if at > now:
-                self._add(
-                    reminder_job_id(game_id, phase_name, hours), at, self._reminder_job, phase_id, hours
-                )
+                reminder = reminder_job_id(game_id, phase_name, hours)
+                self._add(reminder, at, self._reminder_job, phase_id, hours)
+                jobs.add(reminder)
                 count += 1
             elif catch_up and opened_at is not None and deadline > now:
                 missed.append(hours)
         if missed:
             hours = min(missed)
-            self._add(reminder_job_id(game_id, phase_name, hours), now, self._reminder_job, phase_id, hours)
+            reminder = reminder_job_id(game_id, phase_name, hours)
+            self._add(reminder, now, self._reminder_job, phase_id, hours)
+            jobs.add(reminder)
             count += 1
         return count
 
     def unschedule_phase(self, game_id: int, phase_name: str) -> None:
-        prefixes = (f"deadline:{game_id}:{phase_name}", f"reminder:{game_id}:{phase_name}:")
-        for job in self._scheduler.get_jobs():
-            if job.id == prefixes[0] or job.id.startswith(prefixes[1]):
-                job.remove()
+        """Remove the phase's deadline and reminder jobs (by their ids: no look through every job)."""
+        for job_id in self._phase_jobs.pop((game_id, phase_name), ()):
+            with contextlib.suppress(JobLookupError):  # it ran already (a date job goes once fired)
+                self._scheduler.remove_job(job_id)
 
     def schedule_outbox_retries(self, every_seconds: float = 30.0) -> None:
         """Retry unsent messages periodically (deliveries also run right after every change)."""
@@ -307,7 +360,7 @@ class GameScheduler:
     async def _close_or_finish(self, phase_id: int) -> None:
         """What the phase needs now: a close if a failed close reopened it, a finish if it was left
         adjudicating, nothing if it closed meanwhile (or is gone)."""
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
             status = phase.status if phase is not None else None
             await session.commit()
@@ -336,7 +389,7 @@ class GameScheduler:
         """One pass of :meth:`schedule_sweep`'s job; returns the phases it closed or finished."""
         now = self._clock()
         busy = set(busy)
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             rows = (
                 await session.exec(
                     select(PhaseRecord, Game)
@@ -356,10 +409,9 @@ class GameScheduler:
             ).all()
             await session.commit()
         done: list[int] = []
-        pending = {job.id for job in self._scheduler.get_jobs() if job.next_run_time is not None}
         for phase, game in rows:
             phase_id: int = phase.id  # type: ignore[assignment]
-            if phase_id in busy or retry_job_id(phase_id) in pending:
+            if phase_id in busy or self._pending(retry_job_id(phase_id)):
                 continue
             if phase.status == PhaseStatus.OPEN and game.status == GameStatus.PAUSED:
                 continue

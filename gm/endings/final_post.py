@@ -63,7 +63,7 @@ async def publish_final_post(
     clock: Clock = utcnow,
 ) -> ArchiveReport:
     """Make and store the pictures the game's final post waits for."""
-    async with sessions() as session:
+    async with sessions.read() as session:
         entry = (
             await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == f"game_over:{game_id}"))
         ).first()
@@ -111,7 +111,7 @@ async def publish_pending(
     sessions: SessionFactory, *, executor: Executor | None = None, clock: Clock = utcnow
 ) -> list[ArchiveReport]:
     """:func:`publish_final_post` for every game whose final post is still waiting."""
-    async with sessions() as session:
+    async with sessions.read() as session:
         keys = (
             await session.exec(
                 select(OutboxEntry.game_id).where(

@@ -31,11 +31,13 @@ from gm.delivery.outbox import (
     release_own_claims,
     release_stale_claims,
 )
-from gm.delivery.pool import WorkerPool
+from gm.delivery.pool import WorkerPool, run_off_loop
 from gm.delivery.scheduler import GameScheduler, RebuildReport
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
+from gm.phases.worker import position_map_work, warm_up
+from gm.reading.history import MapImage, MapToDraw, find_map, store_map
 from gm.setup.games import FormingLimits, StartResult
 from gm.setup.settings import GameSettings
 
@@ -102,7 +104,10 @@ class GamemasterCore:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
     async def start(self) -> RebuildReport:
-        """Start the scheduler, rebuild its jobs from the database, send what was left unsent."""
+        """Start the worker processes and the scheduler, rebuild the jobs from the database, send what
+        was left unsent."""
+        if isinstance(self._executor, WorkerPool):
+            self._executor.start(warm_up)
         self.scheduler.start()
         released = await release_stale_claims(self.sessions)
         if released:
@@ -176,7 +181,7 @@ class GamemasterCore:
     async def players_changed(self, phase_id: int) -> CloseOutcome | None:
         """After someone left or was put in civil disorder: they may have been the last one awaited."""
         try:
-            async with self.sessions() as session:
+            async with self.sessions.read() as session:
                 due = await early_close_due(session, phase_id)
                 await session.commit()
         except Exception:
@@ -278,8 +283,21 @@ class GamemasterCore:
         if nxt is not None and outcome.next_close_now:
             await self.close_phase(nxt.id, reason="all_ready")
 
-    async def _settings(self, game_id: int) -> GameSettings:
+    async def phase_map(
+        self, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
+    ) -> MapImage | None:
+        """A phase's map (gm.reading.history.phase_map), read without the write lock; a map never
+        drawn is drawn in the worker processes and then stored."""
+        async with self.sessions.read() as session:
+            found = await find_map(session, game_id, phase_name, with_orders=with_orders)
+        if not isinstance(found, MapToDraw):
+            return found
+        png = await run_off_loop(self._executor, position_map_work, found.request)
         async with self.sessions() as session:
+            return await store_map(session, found, png)
+
+    async def _settings(self, game_id: int) -> GameSettings:
+        async with self.sessions.read() as session:
             game = await session.get(Game, game_id)
             await session.commit()
         return GameSettings.from_json(game.settings if game else {})

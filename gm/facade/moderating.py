@@ -88,7 +88,7 @@ class ModerationCases(GamemasterCore):
     async def unchanged(self, game_id: int, asked_phase: int, action: str) -> GameInfo:
         """The game, refused when its phase has changed since the moderator was asked to confirm
         ``action`` (the phase's id when asked; 0: no phase)."""
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             game = await get_game(session, game_id)
         now = game.phase.id if game.phase is not None else 0
         if now != asked_phase:

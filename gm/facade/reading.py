@@ -14,7 +14,7 @@ from gm.ordering import submission as orders
 from gm.ordering.submission import OrdersView
 from gm.reading import history, status
 from gm.reading.export import export_game
-from gm.reading.history import MapImage, PhaseHistory
+from gm.reading.history import PhaseHistory
 from gm.reading.info import GameInfo
 from gm.reading.status import GameStatusView
 from gm.setup import games, places
@@ -23,7 +23,7 @@ from gm.setup.places import GamePlaces
 
 class ReadingCases(GamemasterCore):
     async def get_game(self, game_id: int) -> GameInfo:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await games.get_game(session, game_id)
 
     async def game_on_server(self, game_id: int, guild_id: int | None) -> GameInfo:
@@ -37,58 +37,52 @@ class ReadingCases(GamemasterCore):
         return game
 
     async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[GameInfo]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await games.list_games(session, guild_id, include_ended=include_ended)
 
     async def games_of_user(self, user_id: int, *, include_ended: bool = False) -> list[GameInfo]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await games.games_of_user(session, user_id, include_ended=include_ended)
 
     async def players_of_running_games(self) -> list[int]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await games.players_of_running_games(session)
 
     async def game_of_channel(self, channel_id: int) -> int | None:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await places.game_of_channel(session, channel_id)
 
     async def game_places(self, game_id: int) -> GamePlaces:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await places.game_places(session, game_id)
 
     async def my_orders(self, game_id: int, user_id: int) -> OrdersView:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await orders.my_orders(session, game_id, user_id)
 
     async def open_proposals(self, game_id: int) -> list[ProposalInfo]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await votes.open_proposals(session, game_id)
 
     async def my_votes(self, game_id: int, user_id: int) -> dict[int, dict[str, str]]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await votes.my_votes(session, game_id, user_id)
 
     async def game_status(self, game_id: int, *, log_limit: int = 25) -> GameStatusView:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await status.game_status(session, game_id, log_limit=log_limit)
 
     async def export_game(self, game_id: int) -> dict[str, Any]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await export_game(session, game_id)
 
     async def phase_history(self, game_id: int, phase_name: str | None = None) -> PhaseHistory:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await history.phase_history(session, game_id, phase_name)
-
-    async def phase_map(
-        self, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
-    ) -> MapImage | None:
-        async with self.sessions() as session:
-            return await history.phase_map(session, game_id, phase_name, with_orders=with_orders)
 
     async def sent_messages_of(
         self, game_id: int, phase_id: int, kinds: tuple[str, ...], *, before_id: int
     ) -> list[tuple[int, int]]:
         """Where the messages of these kinds about a phase were posted (to mark them void)."""
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await sent_messages_of(session, game_id, phase_id, kinds, before_id=before_id)

@@ -10,7 +10,6 @@ from typing import Any
 
 from gm.errors import GameError, NotAllowed, UnknownGame
 from gm.facade.core import GamemasterCore
-from gm.reading.history import phase_map
 from gm.reading.info import GameInfo
 from gm.setup import games, places
 from gm.setup.configure import update_settings
@@ -148,7 +147,7 @@ class SetupCases(GamemasterCore):
             started = chosen
         async with self.sessions() as session:
             await places.ensure_place_tag(session, game_id)
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             recorded = await places.game_places(session, game_id)
 
         async def record(kind: PlaceKind, place_id: int, key: str) -> None:
@@ -162,8 +161,7 @@ class SetupCases(GamemasterCore):
                 await self.game_started(result)  # the clock runs; messages wait for the places
             raise
         try:  # the opening map, drawn now so that the game's first post shows it
-            async with self.sessions() as session:
-                await phase_map(session, game_id)
+            await self.phase_map(game_id)
         except Exception:
             log.exception("could not draw the opening map of game %s; the start goes on", game_id)
         async with self.sessions() as session:
@@ -182,5 +180,5 @@ class SetupCases(GamemasterCore):
         return StartOutcome(await self._game(game_id), made, drawn=result is not None)
 
     async def _game(self, game_id: int) -> GameInfo:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await games.get_game(session, game_id)

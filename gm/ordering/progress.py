@@ -10,7 +10,7 @@ retreat or adjustment phase that concerns only such powers closes at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -29,6 +29,7 @@ class PhaseState:
     inputs: dict[str, dict[str, str]]  # power -> key -> the line as typed
     ready: frozenset[str]
     player_of: dict[str, Player | None]  # power -> its player (None: nobody)
+    records: dict[tuple[str, str], OrderRecord] = field(default_factory=dict)  # (power, key) -> row
 
     def active(self, power: str) -> bool:
         player = self.player_of.get(power)
@@ -64,6 +65,22 @@ def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
     return Board.from_json(phase.board, game_map(variant))
 
 
+def opening_state(
+    phase: PhaseRecord, variant: str, player_of: dict[str, Player | None]
+) -> PhaseState:
+    """The state of a phase that has just opened, without reading it: no orders and nobody ready yet,
+    and the seats ``player_of`` (read for the phase it follows, in the same transaction)."""
+    board = board_of(phase, variant)
+    return PhaseState(
+        board=board,
+        duties=duties(board, phase.adjustments),
+        orders={},
+        inputs={},
+        ready=frozenset(),
+        player_of=dict(player_of),
+    )
+
+
 async def phase_state(session: AsyncSession, phase: PhaseRecord, variant: str = "standard") -> PhaseState:
     board = board_of(phase, variant)
     rows = (
@@ -73,9 +90,11 @@ async def phase_state(session: AsyncSession, phase: PhaseRecord, variant: str = 
     ).all()
     orders: dict[str, dict[str, str]] = {}
     inputs: dict[str, dict[str, str]] = {}
+    records: dict[tuple[str, str], OrderRecord] = {}
     for row in rows:
         orders.setdefault(row.power, {})[row.unit_key] = row.text
         inputs.setdefault(row.power, {})[row.unit_key] = row.input
+        records[(row.power, row.unit_key)] = row
     ready = frozenset(
         (await session.exec(select(ReadyFlag.power).where(ReadyFlag.phase_id == phase.id))).all()
     )
@@ -92,4 +111,5 @@ async def phase_state(session: AsyncSession, phase: PhaseRecord, variant: str = 
         inputs=inputs,
         ready=ready,
         player_of=player_of,
+        records=records,
     )

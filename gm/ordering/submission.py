@@ -107,17 +107,19 @@ messages in a phase cannot grow the database without bound; what counts is in th
 
 
 async def _bound_log(session: AsyncSession, phase_id: int, user_id: int) -> None:
-    """Forget the player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT`."""
-    await session.flush()
+    """Forget the player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT` (one
+    statement; the submission just added is flushed first, and is never among them)."""
     older = (
         select(OrderSubmission.id)
         .where(OrderSubmission.phase_id == phase_id, OrderSubmission.user_id == user_id)
         .order_by(col(OrderSubmission.id).desc())
         .offset(SUBMISSIONS_KEPT)
     )
-    stale = list((await session.exec(older)).all())
-    if stale:
-        await session.exec(delete(OrderSubmission).where(col(OrderSubmission.id).in_(stale)))  # type: ignore[call-overload]
+    await session.exec(
+        delete(OrderSubmission)  # type: ignore[call-overload]
+        .where(col(OrderSubmission.id).in_(older.scalar_subquery()))
+        .execution_options(synchronize_session=False)
+    )
 
 
 async def submit_orders(
@@ -163,7 +165,7 @@ async def submit_orders(
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
         _log_return(session, game, user_id, now, powers)
-    await _store(session, phase, user_id, now, current, typed, changed)
+    _store(session, state, phase, user_id, now, current, typed, changed)
     session.add(
         OrderSubmission(
             game_id=game.row_id,
@@ -379,8 +381,9 @@ async def open_phase_for(
     return game, player, powers, phase
 
 
-async def _store(
+def _store(
     session: AsyncSession,
+    state: PhaseState,
     phase: PhaseRecord,
     user_id: int,
     now: datetime,
@@ -388,17 +391,10 @@ async def _store(
     typed: dict[str, dict[str, str]],
     changed: dict[tuple[str, str], None],
 ) -> None:
-    if not changed:
-        return
-    powers = sorted({p for p, _ in changed})
-    rows = (
-        await session.exec(
-            select(OrderRecord).where(OrderRecord.phase_id == phase.id, col(OrderRecord.power).in_(powers))
-        )
-    ).all()
-    existing = {(r.power, r.unit_key): r for r in rows}
+    """Write the changed orders: a new row per unit ordered for the first time, the row read in
+    ``state`` (the phase row is locked: nobody changed it since) updated otherwise."""
     for p, key in changed:
-        row = existing.get((p, key))
+        row = state.records.get((p, key))
         if row is None:
             session.add(
                 OrderRecord(

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, update
-from sqlmodel import col
+from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import (
@@ -47,13 +47,13 @@ from gm.delivery.outbox import Target, enqueue
 from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
 from gm.messages import payloads as say
-from gm.ordering.progress import PhaseState, phase_state
+from gm.ordering.progress import PhaseState, opening_state, phase_state
 from gm.phases import coin, disorder
 from gm.phases import results as outcome
 from gm.phases.disorder import Bookkeeping
 from gm.phases.worker import POSITION_MAP, close_work
 from gm.reading.info import PhaseInfo
-from gm.reading.lookup import lock_game
+from gm.reading.lookup import lock_game, lock_games
 from gm.setup.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, notify_choice
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,8 @@ log = logging.getLogger(__name__)
 Work = Callable[[dict[str, Any]], dict[str, Any]]
 Hook = Callable[[int], Awaitable[None]]
 FINAL_MAP = ending.FINAL_MAP  # the position after the last phase of a finished game
+CLAIM_BATCH = 500  # phases claimed in one transaction at most
+RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
 
 
 class CloseFailed(RuntimeError):
@@ -111,6 +113,8 @@ class PhaseCloser:
         self._slots = asyncio.Semaphore(max_concurrent)
         self._hooks = hooks or CloseHooks()
         self.active: set[int] = set()  # phases this process is closing or finishing right now
+        self._claims: list[tuple[int, str, asyncio.Future[int | None]]] = []  # waiting to be claimed
+        self._claimer: asyncio.Task[None] | None = None
 
     async def close(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
         """Claim the phase if it is open, then finish it. A no-op when it is not open."""
@@ -152,32 +156,71 @@ class PhaseCloser:
     # --- steps ------------------------------------------------------------------------------------
 
     async def _claim(self, phase_id: int, reason: str) -> int | None:
+        """Step 1 for ``phase_id``: the phase id when this call claimed it, None when it was not open.
+
+        Claims asked for while one is being written wait for it and go together in the next
+        transaction (:meth:`_claim_waiting`): at a deadline shared by a thousand games the claims
+        take a few transactions instead of a thousand, and the first results are not queued behind
+        all of them. Each phase is claimed by one caller at most, as with a claim of its own."""
+        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._claims.append((phase_id, reason, future))
+        if self._claimer is None or self._claimer.done():
+            self._claimer = asyncio.create_task(self._claim_waiting(), name="claiming phases")
+        return await future
+
+    async def _claim_waiting(self) -> None:
+        while self._claims:
+            batch, self._claims = self._claims[:CLAIM_BATCH], self._claims[CLAIM_BATCH:]
+            try:
+                claimed = await self._claim_batch(sorted({(pid, reason) for pid, reason, _ in batch}))
+            except Exception as exc:
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for phase_id, _, future in batch:
+                if future.done():  # its caller is gone (cancelled)
+                    continue
+                future.set_result(phase_id if phase_id in claimed else None)
+                claimed.discard(phase_id)  # a second request for the same phase lost the race
+
+    async def _claim_batch(self, asked: list[tuple[int, str]]) -> set[int]:
+        """Claim every open phase of ``asked`` (phase id, reason) in one transaction; the ids claimed."""
+        ids = sorted({phase_id for phase_id, _ in asked})
         async with self._sessions() as session:
-            phase = await session.get(PhaseRecord, phase_id)
-            # The game row is locked before the phase is claimed, so that a vote or a moderator
-            # ending the game (which lock it too) cannot end it between this check and the claim.
-            game = await lock_game(session, phase.game_id) if phase else None
-            if phase is None or game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
-                await session.rollback()
-                return None
-            result = await session.exec(
-                update(PhaseRecord)
-                .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.OPEN)
-                .values(
-                    status=PhaseStatus.ADJUDICATING,
-                    adjudication_started_at=self._clock(),
-                    # a moderator's request recorded on the open phase keeps its name
-                    close_reason=func.coalesce(col(PhaseRecord.close_reason), reason),
+            phases = (await session.exec(select(PhaseRecord).where(col(PhaseRecord.id).in_(ids)))).all()
+            # The game rows are locked before their phases are claimed (in id order, as one use case
+            # at a time locks them, so PostgreSQL never deadlocks), so that a vote or a moderator
+            # ending a game (which lock it too) cannot end it between this check and the claim.
+            games = await lock_games(session, sorted({p.game_id for p in phases}))
+            running = {
+                p.id for p in phases if (g := games.get(p.game_id)) is not None and g.status in RUNNING
+            }
+            reasons: dict[str, list[int]] = {}
+            for phase_id, reason in asked:
+                if phase_id in running and phase_id not in {i for ids_ in reasons.values() for i in ids_}:
+                    reasons.setdefault(reason, []).append(phase_id)
+            claimed: set[int] = set()
+            now = self._clock()
+            for reason, phase_ids in reasons.items():
+                result = await session.exec(
+                    update(PhaseRecord)
+                    .where(col(PhaseRecord.id).in_(phase_ids), col(PhaseRecord.status) == PhaseStatus.OPEN)
+                    .values(
+                        status=PhaseStatus.ADJUDICATING,
+                        adjudication_started_at=now,
+                        # a moderator's request recorded on the open phase keeps its name
+                        close_reason=func.coalesce(col(PhaseRecord.close_reason), reason),
+                    )
+                    .returning(col(PhaseRecord.id))
+                    .execution_options(synchronize_session=False)
                 )
-            )
-            if result.rowcount != 1:
-                await session.rollback()
-                return None
+                claimed.update(int(i) for i in result.scalars())
             await session.commit()
-            return phase_id
+        return claimed
 
     async def _request(self, phase_id: int) -> dict[str, Any] | None:
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
             if phase is None or phase.status != PhaseStatus.ADJUDICATING:
                 return None
@@ -207,7 +250,7 @@ class PhaseCloser:
             await session.commit()
 
     async def _unclaimed(self, phase_id: int) -> CloseOutcome:
-        async with self._sessions() as session:
+        async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
             await session.commit()
         if phase is None:
@@ -343,7 +386,11 @@ class PhaseCloser:
             )
         next_close_now = False
         if next_phase is not None:
-            next_state = await phase_state(session, next_phase, game.variant)
+            next_state = (  # the seats are the ones read above, unless a coin flip gave one away
+                opening_state(next_phase, game.variant, state.player_of)
+                if played.coin_flip is None
+                else await phase_state(session, next_phase, game.variant)
+            )
             next_close_now = next_phase.deadline is not None and next_state.can_close_early()
         await session.flush()
         if self._hooks.before_commit:

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
-from engine.variants import power_display_name
+from engine.variants import game_map, power_display_name
 from render import RenderOptions, marks_from_results, render_map
 
 log = logging.getLogger(__name__)
@@ -29,11 +29,12 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
     "victory_centers": int | None, "render": bool}`` (``map`` is the engine map's name)
     answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
-    "seconds": {"adjudicate": s, "render": s}}``
+    "seconds": {"adjudicate": s, "render": s, "cpu": s}}`` (``cpu``: the CPU time of both, in this
+    process: on a busy machine the wall times count other processes' turns too)
     """
     game_map = load_map(request.get("map") or request.get("variant") or "standard")
     board = Board.from_json(request["board"], game_map)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     adjudication = adjudicate(
         board,
         request["orders"],
@@ -48,8 +49,30 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
         "result": adjudication.to_json(),
         "next_board": adjudication.board.to_json(),
         "maps": maps,
-        "seconds": {"adjudicate": adjudicated - started, "render": rendered - adjudicated},
+        "seconds": {
+            "adjudicate": adjudicated - started,
+            "render": rendered - adjudicated,
+            "cpu": time.process_time() - cpu,
+        },
     }
+
+
+def position_map_work(request: dict[str, Any]) -> bytes:
+    """A position map drawn on its own (``/map`` of a phase whose map was never stored):
+    ``{"board": <board JSON>, "variant": name, "title": str | None}`` -> PNG bytes."""
+    board = Board.from_json(request["board"], game_map(request.get("variant") or "standard"))
+    title = request.get("title")
+    return render_map(board, options=RenderOptions(title=title, show_adjustments=False) if title else None)
+
+
+def warm_up() -> None:
+    """Run once by each worker process as the bot starts: load the standard map and build the
+    renderer's layers at the default width, so the first close does not pay for them."""
+    from render.basemap import base_map
+    from render.compose import DEFAULT_WIDTH
+
+    load_map("standard")
+    base_map(DEFAULT_WIDTH, "default", True, "standard")
 
 
 def render_maps(board: Board, adjudication: Any, *, final_title: str | None = None) -> dict[str, bytes]:

@@ -2,13 +2,13 @@
 
 A phase's orders are shown once it has closed, never before (its board is public all along). Maps are
 the PNGs stored when the phase closed; a map that was never rendered (the first phase's opening
-position) is rendered once, off the event loop, and stored.
+position) is rendered once, off the event loop (in the worker processes), and stored.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,11 +18,11 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
-from engine import Board, Phase
-from engine.variants import game_map
+from engine import Phase
+from gm.delivery.pool import run_off_loop
 from gm.endings.ending import FINAL_MAP
 from gm.errors import UnknownPhase
-from gm.phases.worker import ORDERS_MAP, POSITION_MAP, final_title
+from gm.phases.worker import ORDERS_MAP, POSITION_MAP, final_title, position_map_work
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
 
@@ -71,15 +71,22 @@ async def phase_history(session: AsyncSession, game_id: int, phase_name: str | N
     )
 
 
-async def phase_map(
-    session: AsyncSession, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
-) -> MapImage | None:
-    """The map of a phase (default: the current one): its opening position, or with ``with_orders``
-    its orders and their results (closed phases only). None when there is no renderer.
+@dataclass(frozen=True, slots=True)
+class MapToDraw:
+    """A map that was never rendered (:func:`find_map`): what to draw (``request``, for
+    gm.phases.worker.position_map_work) and where to store it (:func:`store_map`)."""
 
-    A game that ended as its last phase closed (a solo, a short game's last year) has no current
-    phase: by default it shows the final position, the board after that last phase (the map its
-    close stored for the final post, or rendered once now)."""
+    phase_id: int
+    kind: str
+    filename: str
+    request: dict[str, Any]
+
+
+async def find_map(
+    session: AsyncSession, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
+) -> MapImage | MapToDraw | None:
+    """The map of a phase (default: the current one), as stored; or what to draw when it never was
+    (:class:`MapToDraw`). Only reads. See :func:`phase_map`."""
     game = await load_game(session, game_id)
     phases = await game_phases(session, game_id)
     if not phases:
@@ -93,26 +100,54 @@ async def phase_map(
             f"The {phase.name} orders are secret until the phase closes.", "Ask for the map without orders."
         )
     stored = (
-        await session.exec(select(PhaseMap).where(PhaseMap.phase_id == phase.id, PhaseMap.kind == kind))
+        await session.exec(select(PhaseMap.png).where(PhaseMap.phase_id == phase.id, PhaseMap.kind == kind))
     ).first()
-    await session.commit()  # no transaction (no SQLite write lock) held while rendering
+    await session.commit()
     filename = f"{phase.name}-{kind}.png"
     if stored is not None:
-        return MapImage(filename, stored.png)
+        return MapImage(filename, stored)
     if kind == ORDERS_MAP:
         return None
     title = None
     if kind == FINAL_MAP:  # the same picture the close would have stored
         title = final_title(Phase.parse(phase.name).long_name, (phase.results or {}).get("winner"))
-    png = await asyncio.to_thread(_render_position, board, game.variant, title)
-    if png is None:
-        return None
-    session.add(PhaseMap(phase_id=phase.row_id, kind=kind, png=png, created_at=datetime.now(UTC)))
+    request = {"board": board, "variant": game.variant, "title": title}
+    return MapToDraw(phase.row_id, kind, filename, request)
+
+
+async def store_map(session: AsyncSession, todo: MapToDraw, png: bytes) -> MapImage:
+    """Keep a map drawn for :func:`find_map` (a concurrent request may have stored the same picture
+    first: then that one stays)."""
+    session.add(PhaseMap(phase_id=todo.phase_id, kind=todo.kind, png=png, created_at=datetime.now(UTC)))
     try:
         await session.commit()
     except IntegrityError:  # rendered by a concurrent request in the meantime: the same picture
         await session.rollback()
-    return MapImage(filename, png)
+    return MapImage(todo.filename, png)
+
+
+async def phase_map(
+    session: AsyncSession,
+    game_id: int,
+    phase_name: str | None = None,
+    *,
+    with_orders: bool = False,
+    executor: Executor | None = None,
+) -> MapImage | None:
+    """The map of a phase (default: the current one): its opening position, or with ``with_orders``
+    its orders and their results (closed phases only). None when there is none (the orders of a
+    phase closed without maps).
+
+    A game that ended as its last phase closed (a solo, a short game's last year) has no current
+    phase: by default it shows the final position, the board after that last phase (the map its
+    close stored for the final post, or rendered once now). A map never rendered (the first phase's
+    opening position) is rendered in ``executor`` (a thread when None), with no transaction open,
+    and stored."""
+    found = await find_map(session, game_id, phase_name, with_orders=with_orders)
+    if not isinstance(found, MapToDraw):
+        return found
+    png = await run_off_loop(executor, position_map_work, found.request)
+    return await store_map(session, found, png)
 
 
 def shown_results(phase: PhaseRecord) -> dict[str, Any] | None:
@@ -160,12 +195,3 @@ def _means(text: str, name: str) -> bool:
     if len(words) == 2:
         return kind == "M" or season == "W"
     return len(words) == 3 and words[2] in _KINDS[kind]
-
-
-def _render_position(board_json: dict[str, Any], variant: str, title: str | None = None) -> bytes | None:
-    try:
-        from render import RenderOptions, render_map
-    except ImportError:
-        return None
-    options = RenderOptions(title=title, show_adjustments=False) if title else None
-    return render_map(Board.from_json(board_json, game_map(variant)), options=options)

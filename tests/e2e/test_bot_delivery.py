@@ -258,6 +258,45 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
+async def test_a_slow_channel_holds_up_its_own_game_only_and_each_channel_keeps_its_order(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Games are delivered side by side: while Discord takes half a second for each post in one
+    game's channel, the other game's posts go out at once; each channel gets its posts in the order
+    they were written, each exactly once."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        first = await started_game(fake, bot, table, "Slow", players=3, press="public")
+        second = await started_game(fake, bot, table, "Fast", players=3, press="public")
+        slow = fake.world.channels[(await _game(bot, first)).game_channel_id]
+        fast = fake.world.channels[(await _game(bot, second)).game_channel_id]
+        fake.slow_down(f"POST /channels/{slow.id}/messages", 0.5, times=3)
+        async with bot.services.gamemaster.sessions() as session:
+            for number in range(3):  # written interleaved, as two closes at one deadline write them
+                for game_id in (first, second):
+                    enqueue(
+                        session,
+                        game_id=game_id,
+                        kind="note",
+                        target=Target.game_channel(),
+                        payload={"title": f"News {number} of game {game_id}"},
+                        key=f"news:{game_id}:{number}",
+                        now=utcnow(),
+                    )
+            await session.commit()
+        await bot.services.gamemaster.deliver()
+        await fake.flush()
+
+        def news(channel: Channel, game_id: int) -> list[Message]:
+            return [m for m in bot_messages(fake, channel) if f"of game {game_id}" in embed_text(m)]
+
+        slow_news, fast_news = news(slow, first), news(fast, second)
+        assert [embed_text(m).split()[1] for m in slow_news] == ["0", "1", "2"]
+        assert [embed_text(m).split()[1] for m in fast_news] == ["0", "1", "2"]
+        assert fast_news[-1].timestamp < slow_news[1].timestamp, "the fast game did not wait for the slow one"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
 async def test_a_direct_message_sent_while_the_bot_was_offline_is_answered_at_start(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from gm.clock import utcnow
 from gm.delivery.outbox import (
     NotYetSendable,
     OutboxMessage,
+    Pace,
     PermanentSendError,
     RetriableSendError,
     Target,
@@ -299,3 +301,131 @@ async def test_a_message_the_adapter_cannot_send_yet_waits_untouched_with_its_ta
     connected = True
     again = await deliver_pending(sessions, sender, clock=Clock(T0))  # at once: no back-off
     assert again.sent == 2 and titles(sender) == ["other0", "later0", "later1"]
+
+
+class LaggingSender(RecordingSender):
+    """Takes a different while for each message (as Discord does for a post, longer with pictures),
+    counts how many posts are under way at once, and fails what ``fail`` says."""
+
+    def __init__(self, fail: object = None) -> None:
+        super().__init__(fail)
+        self.busy = 0
+        self.most_busy = 0
+        self.started: list[float] = []
+
+    async def send(self, message: OutboxMessage) -> None:
+        self.started.append(time.monotonic())
+        self.busy += 1
+        self.most_busy = max(self.most_busy, self.busy)
+        try:
+            await asyncio.sleep(0.001 * (hash(message.nonce) % 7))
+            await super().send(message)
+        finally:
+            self.busy -= 1
+
+
+async def queue_games(sessions: SessionFactory, games: list[int], per_game: int) -> None:
+    """``per_game`` messages for each game, written interleaved across the games and their targets
+    (the game channel and three power channels), as closes at one deadline write them."""
+    async with sessions() as s:
+        for i in range(per_game):
+            for game_id in games:
+                target = Target.game_channel() if i % 4 == 0 else Target.power_channel(POWERS[i % 4])
+                enqueue(
+                    s,
+                    Message(game_id=game_id, title=f"{game_id}:{i}"),
+                    target=target,
+                    key=f"{game_id}:{i}",
+                    now=T0,
+                )
+        await s.commit()
+
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY")
+
+
+async def channels_recorded(sessions: SessionFactory, count: int) -> list[int]:
+    """``count`` started games whose places are recorded (so their messages can go)."""
+    ids = []
+    for n in range(count):
+        started = await make_started_game(sessions, seed=n)
+        async with sessions() as s:
+            await games.set_game_channels(
+                s,
+                started.game.id,
+                category_id=1000 * n + 1,
+                game_channel_id=1000 * n + 2,
+                power_channels={p: 1000 * n + 10 + i for i, p in enumerate(started.assignments)},
+            )
+        ids.append(started.game.id)
+    return ids
+
+
+def order_in(sent: list[OutboxMessage], key: object) -> list[str]:
+    return [m.payload["title"] for m in sent if key(m)]
+
+
+async def test_games_are_delivered_concurrently_each_channel_and_game_in_order(
+    sessions: SessionFactory,
+) -> None:
+    game_ids = await channels_recorded(sessions, 6)
+    async with sessions() as s:  # the set-up's own messages are not what this test is about
+        for row in (await s.exec(select(OutboxEntry))).all():
+            row.sent_at = T0
+        await s.commit()
+    await queue_games(sessions, game_ids, 12)
+    sender = LaggingSender()
+    report = await deliver_pending(sessions, sender, clock=Clock(T0), in_flight=4)
+    assert report.sent == 6 * 12 and report.pending == 0
+    titles_sent = titles(sender)
+    assert len(titles_sent) == len(set(titles_sent)) == 72, "every message once"
+    assert 1 < sender.most_busy <= 4, "several games at once, never more than allowed"
+    for game_id in game_ids:
+        mine = order_in(sender.sent, lambda m, g=game_id: m.game_id == g)
+        assert mine == [f"{game_id}:{i}" for i in range(12)], "a game's messages in the order written"
+        for channel in {m.channel_id for m in sender.sent if m.game_id == game_id}:
+            there = order_in(sender.sent, lambda m, c=channel: m.channel_id == c)
+            assert there == sorted(there, key=lambda t: int(t.split(":")[1]))
+
+
+async def test_a_channel_discord_makes_wait_holds_back_its_own_game_only(sessions: SessionFactory) -> None:
+    slow, other = await channels_recorded(sessions, 2)
+    async with sessions() as s:
+        for row in (await s.exec(select(OutboxEntry))).all():
+            row.sent_at = T0
+        await s.commit()
+    await queue_games(sessions, [slow, other], 8)
+
+    def rate_limited(message: OutboxMessage) -> Exception | None:
+        if message.payload["title"] == f"{slow}:4" and not getattr(rate_limited, "done", False):
+            rate_limited.done = True  # type: ignore[attr-defined]
+            return RetriableSendError("429: too many requests in this channel")
+        return None
+
+    sender = LaggingSender(rate_limited)
+    clock = Clock(T0)
+    report = await deliver_pending(sessions, sender, clock=clock)
+    assert order_in(sender.sent, lambda m: m.game_id == other) == [f"{other}:{i}" for i in range(8)]
+    held = order_in(sender.sent, lambda m: m.game_id == slow)
+    assert held[:4] == [f"{slow}:{i}" for i in range(4)] and f"{slow}:4" not in held
+    assert report.retrying == 1
+    # Only the 429's channel waits for the retry: later messages to its game's other channels went.
+    waiting = {f"{slow}:{i}" for i in range(4, 8) if i % 4 == 0}
+    assert set(held[4:]) == {f"{slow}:{i}" for i in range(5, 8)} and not waiting & set(held)
+    clock.now = T0 + timedelta(minutes=1)
+    await deliver_pending(sessions, sender, clock=clock)
+    assert titles(sender).count(f"{slow}:4") == 1
+    assert sorted(titles(sender)) == sorted(f"{g}:{i}" for g in (slow, other) for i in range(8))
+
+
+async def test_the_pace_keeps_sends_under_the_rate(sessions: SessionFactory) -> None:
+    await queue(sessions, None, Target.user(1), 6, "a")
+    await queue(sessions, None, Target.user(2), 6, "b")
+    sender = LaggingSender()
+    rate, burst = 40.0, 3.0
+    await deliver_pending(sessions, sender, clock=Clock(T0), pace=Pace(rate, burst))
+    assert len(sender.sent) == 12
+    first = sender.started[0]
+    for k, at in enumerate(sender.started):
+        # the k-th start cannot come before its token: k - burst tokens earned at ``rate`` a second
+        assert at - first >= (k + 1 - burst) / rate - 0.002

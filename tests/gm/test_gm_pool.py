@@ -9,6 +9,10 @@ import sys
 import time
 from pathlib import Path
 
+from db.database import SessionFactory
+from gm.delivery.pool import WorkerPool
+from gm.facade import Gamemaster
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -45,3 +49,17 @@ def test_workers_exit_when_the_bot_process_is_killed() -> None:
     finally:
         if child.poll() is None:
             child.kill()
+
+
+async def test_the_worker_processes_start_with_the_gamemaster(sessions: SessionFactory) -> None:
+    """The first close does not wait for processes to start and import the renderer: they are
+    started, and warmed up, when the gamemaster starts."""
+    gm = Gamemaster(sessions, None, workers=2)
+    try:
+        await gm.start()
+        pool = gm._executor
+        assert isinstance(pool, WorkerPool)
+        pids = pool.worker_pids()
+        assert len(pids) == 2 and all(alive(p) for p in pids)
+    finally:
+        await gm.shutdown()

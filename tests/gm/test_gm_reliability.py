@@ -67,6 +67,22 @@ async def test_five_concurrent_closes_adjudicate_once(sessions: SessionFactory) 
     assert len(results) == 1
 
 
+async def test_closes_asked_at_once_are_claimed_together_each_phase_once(sessions: SessionFactory) -> None:
+    """At a deadline shared by many games, one closer claims the phases waiting together (a
+    transaction for all): each is still adjudicated once, by one of the callers that asked for it."""
+    started = [await make_started_game(sessions, seed=n) for n in range(4)]
+    work = CountingWork()
+    closer = make_closer(sessions, work=work)
+    outcomes = await asyncio.gather(*(closer.close(s.phase.id) for s in started for _ in range(3)))
+    assert work.calls == 4
+    for game in started:
+        mine = [o for o in outcomes if o.phase_id == game.phase.id]
+        assert sum(o.closed for o in mine) == 1 and len(mine) == 3
+    async with sessions() as s:
+        statuses = (await s.exec(select(PhaseRecord.status).where(PhaseRecord.ordinal == 0))).all()
+    assert statuses == ["closed"] * 4
+
+
 @pytest.mark.parametrize("point", ["after_claim", "before_commit"])
 async def test_a_crash_while_closing_leaves_the_phase_to_be_finished_once_at_restart(
     engine: AsyncEngine, database_url: str, point: str

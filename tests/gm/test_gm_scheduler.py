@@ -370,3 +370,32 @@ async def test_a_skipped_run_of_the_outbox_job_is_logged_with_the_backlog(
     assert "is still sending; 3 messages wait" in skipped[0].getMessage()
     assert "running for" in skipped[0].getMessage()
     assert runs == 1 and scheduler.outbox_skipped >= 1
+
+
+async def test_unscheduling_a_phase_removes_its_jobs_and_no_other_game_s(sessions: SessionFactory) -> None:
+    """Jobs are found by their ids (no look through every game's jobs): a phase's deadline and
+    reminders go, those of another game's phase of the same name stay, and unscheduling again (or
+    after the deadline job ran) is harmless."""
+
+    async def nothing(_phase_id: int) -> None:
+        return None
+
+    scheduler = GameScheduler(sessions, nothing)
+    scheduler.start()
+    try:
+        now = utcnow()
+        for game in (1, 11):
+            scheduler.schedule_phase(game, game * 10, "S1901M", now + timedelta(hours=48), (24.0, 1.0), now)
+        assert set(scheduler.job_ids()) == {
+            f"{kind}:{game}:S1901M{hours}"
+            for game in (1, 11)
+            for kind, hours in (("deadline", ""), ("reminder", ":1"), ("reminder", ":24"))
+        }
+        scheduler.unschedule_phase(1, "S1901M")
+        left = {"deadline:11:S1901M", "reminder:11:S1901M:1", "reminder:11:S1901M:24"}
+        assert set(scheduler.job_ids()) == left
+        scheduler.unschedule_phase(1, "S1901M")
+        scheduler.schedule_phase(11, 110, "S1901M", now + timedelta(hours=5), (24.0, 1.0), now)  # an extend
+        assert set(scheduler.job_ids()) == {"deadline:11:S1901M", "reminder:11:S1901M:1"}
+    finally:
+        await scheduler.shutdown(wait=False)

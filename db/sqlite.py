@@ -1,0 +1,334 @@
+"""The SQLite connection under SQLAlchemy's aiosqlite dialect: a transaction runs on the event loop from
+``BEGIN`` to ``COMMIT``, and one writer at a time per process.
+
+aiosqlite runs every call on a thread of its own, and SQLAlchemy's adapter makes four calls per
+statement (open a cursor, execute, fetch, close), each a round trip through a queue and the event loop.
+An order submission (a dozen statements) spent most of its time in those round trips; worse, each
+round trip let the event loop run other work in the middle of the transaction, so that under load a
+writer held SQLite's write lock for the time of everything else the bot was doing, and the writers
+behind it queued for seconds.
+
+Here a statement runs at once on the calling (event loop) thread and its rows are fetched in the same
+call, and so do ``COMMIT`` and ``ROLLBACK``: a transaction never gives the loop away, so it holds the
+write lock for its own work only (a few milliseconds, the commit's fsync included: SQLite answers from
+its page cache, and a writer never waits for a lock once it has taken its own; in WAL mode a reader
+never waits for a writer). What may wait for another process goes to the connection's thread, as
+aiosqlite does it: opening and closing the connection, the pragmas run outside a transaction, and a
+``BEGIN IMMEDIATE`` that finds SQLite's write lock taken (a backup, a bot process still stopping):
+that one waits there, up to the busy timeout, without holding up the loop.
+
+Commits are made durable together (group commit). A writer's ``COMMIT`` (synchronous=NORMAL: no
+fsync) ends its transaction and frees the write lock at once; the commit then waits, on a thread, for
+an fsync of the WAL file (:class:`_WalSync`) that started after it, before the use case goes on (and
+before anybody is told "done"). Commits that come while one fsync runs share the next one. A commit is
+as durable as with synchronous=FULL before its caller hears of it, but the fsync (a millisecond or more)
+is no longer done with the write lock held, one writer after the other: concurrent writers overlap
+their work with each other's fsync. (A reader may see a transaction a moment before it is on disk; a
+power cut in that moment loses it, as it does any transaction whose commit had not returned.)
+
+Writers queue in the process, not in SQLite: ``BEGIN IMMEDIATE`` first takes an asyncio lock shared by
+every connection of the process to the same file (:func:`writer_lock`), held until the transaction
+commits or rolls back. Without it, every waiting writer polls SQLite's busy handler, which sleeps in
+growing steps (up to 100 ms) and lets nobody in meanwhile; with it, writers go in turn, in the order
+they came, with no sleep. A writer that waits for the lock longer than the busy timeout fails as
+SQLite would (``database is locked``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import threading
+import weakref
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import partial
+from typing import Any
+
+import aiosqlite
+
+_WAITS_ON_THREAD = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE", "VACUUM", "PRAGMA")
+_OPENS_WRITE = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")
+
+_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+_locks_guard = threading.Lock()
+
+
+def writer_lock(database: str) -> asyncio.Lock:
+    """The lock the writers of ``database`` take in this process and its running event loop."""
+    loop = asyncio.get_running_loop()
+    with _locks_guard:
+        per_loop = _locks.setdefault(loop, {})
+        lock = per_loop.get(database)
+        if lock is None:
+            lock = per_loop[database] = asyncio.Lock()
+        return lock
+
+
+_syncs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _WalSync]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def wal_sync(wal: str) -> _WalSync:
+    """The group commit of the WAL file ``wal`` in this process and its running event loop."""
+    loop = asyncio.get_running_loop()
+    with _locks_guard:
+        per_loop = _syncs.setdefault(loop, {})
+        sync = per_loop.get(wal)
+        if sync is None:
+            sync = per_loop[wal] = _WalSync(wal)
+        return sync
+
+
+class _WalSync:
+    """fsyncs of a WAL file, each one for every commit made before it started (group commit)."""
+
+    def __init__(self, wal: str) -> None:
+        self._wal = wal
+        self._asked = 0  # commits that asked for an fsync so far
+        self._done = 0  # ... of which this many are on disk
+        self._running: asyncio.Future[None] | None = None
+
+    async def sync(self) -> None:
+        """Return once an fsync of the WAL that started after this call has completed."""
+        self._asked += 1
+        mine = self._asked
+        while self._done < mine:
+            if self._running is None:
+                self._running = asyncio.ensure_future(self._fsync(self._asked))
+            await asyncio.shield(self._running)
+
+    async def _fsync(self, upto: int) -> None:
+        try:
+            await asyncio.to_thread(_fsync_path, self._wal)
+            self._done = max(self._done, upto)
+        finally:
+            self._running = None
+
+
+def _fsync_path(path: str) -> None:
+    """fsync the file at ``path`` (opened afresh: SQLite may have replaced it since)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:  # no WAL (yet, or any more): nothing was written through it
+        return
+    try:
+        os.fdatasync(fd)  # the data and the size SQLite appended: what SQLite itself syncs
+    finally:
+        os.close(fd)
+
+
+def _head(sql: str) -> str:
+    return " ".join(sql.lstrip()[:24].upper().split())
+
+
+class _Cursor:
+    """What SQLAlchemy's adapter uses of an aiosqlite cursor. Each execute runs the statement and
+    fetches all its rows in one call; fetches and close then cost nothing."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self.description: Any = None
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self.arraysize = 1
+        self._rows: list[Any] = []
+
+    async def __aenter__(self) -> _Cursor:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    async def execute(self, sql: str, parameters: Sequence[Any] | dict[str, Any] | None = None) -> _Cursor:
+        self._take(await self._connection.run_statement(sql, () if parameters is None else parameters))
+        return self
+
+    async def executemany(self, sql: str, parameters: Iterable[Any]) -> _Cursor:
+        self._take(await self._connection.run_statement(sql, parameters, many=True))
+        return self
+
+    def _take(self, outcome: tuple[Any, list[Any], int, int | None]) -> None:
+        self.description, self._rows, self.rowcount, self.lastrowid = outcome
+
+    async def fetchall(self) -> list[Any]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    async def fetchone(self) -> Any:
+        return self._rows.pop(0) if self._rows else None
+
+    async def fetchmany(self, size: int | None = None) -> list[Any]:
+        count = size or self.arraysize
+        rows, self._rows = self._rows[:count], self._rows[count:]
+        return rows
+
+    async def close(self) -> None:
+        self._rows = []
+
+
+class Connection(aiosqlite.Connection):
+    """An aiosqlite connection that runs statements inside a transaction on the calling thread (see
+    the module docstring). The sqlite3 connection is opened with ``check_same_thread=False``: it is
+    used by one task at a time (SQLAlchemy's adapter holds a mutex per connection), from the loop
+    thread for statements and from its own thread for the waits."""
+
+    def __init__(
+        self,
+        connector: Callable[[], sqlite3.Connection],
+        database: str,
+        *,
+        lock_timeout: float,
+        wal: str | None = None,
+    ) -> None:
+        """``wal``: the path of the database's WAL file, when commits are made durable by
+        :class:`_WalSync` (None: by SQLite, synchronous=FULL)."""
+        super().__init__(connector, iter_chunk_size=64)
+        self._thread.daemon = True  # as SQLAlchemy's dialect sets it: an unclosed pool never blocks exit
+        self._database = database
+        self._lock_timeout = lock_timeout
+        self.wal = wal
+        self._holding: asyncio.Lock | None = None  # the writer lock, while this connection holds it
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def cursor(self) -> _Cursor:  # type: ignore[override]
+        return _Cursor(self)
+
+    async def run_statement(
+        self, sql: str, parameters: Any, *, many: bool = False
+    ) -> tuple[Any, list[Any], int, int | None]:
+        conn = self._conn
+        head = _head(sql)
+        try:
+            if head.startswith(_OPENS_WRITE):
+                await asyncio.sleep(0)  # see below
+                await self._take_writer_lock()
+                return _run_at_once(conn, sql, parameters, many) or await self._execute(
+                    _run, conn, sql, parameters, many
+                )
+            if conn.in_transaction and not head.startswith(_WAITS_ON_THREAD):
+                return _run(conn, sql, parameters, many)
+            if head == "BEGIN" or head.startswith("BEGIN DEFERRED"):  # a reader: takes no lock
+                # A transaction does not give the loop away once begun: let what is waiting for the
+                # loop (an interaction to acknowledge) go first, as the thread round trips did.
+                await asyncio.sleep(0)
+                return _run(conn, sql, parameters, many)
+            return await self._execute(_run, conn, sql, parameters, many)
+        finally:
+            self._release_unless_in_transaction()
+
+    async def _take_writer_lock(self) -> None:
+        if self._holding is not None:
+            return
+        lock = writer_lock(self._database)
+        try:
+            await asyncio.wait_for(lock.acquire(), self._lock_timeout)
+        except TimeoutError:
+            raise sqlite3.OperationalError("database is locked") from None
+        self._holding = lock
+        self._loop = asyncio.get_running_loop()
+
+    def _release_unless_in_transaction(self, *, closing: bool = False) -> None:
+        if self._holding is None:
+            return
+        if not closing and self._connection is not None and self._connection.in_transaction:
+            return
+        lock, self._holding = self._holding, None
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            lock.release()
+        else:  # a connection finalised outside its loop (garbage collection)
+            loop.call_soon_threadsafe(lock.release)
+
+    async def commit(self) -> None:
+        conn = self._connection
+        wrote = False
+        try:
+            if conn is not None and conn.in_transaction:
+                wrote = self._holding is not None
+                conn.commit()  # here, not on the thread: see the module docstring
+        finally:
+            self._release_unless_in_transaction()
+        if wrote and self.wal is not None:
+            await wal_sync(self.wal).sync()
+
+    async def rollback(self) -> None:
+        conn = self._connection
+        try:
+            if conn is not None and conn.in_transaction:
+                conn.rollback()  # WAL: nothing to undo on disk, no lock to wait for
+        finally:
+            self._release_unless_in_transaction()
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            self._release_unless_in_transaction(closing=True)
+
+    def stop(self) -> asyncio.Future[Any] | None:
+        future = super().stop()  # the thread closes the sqlite3 connection, ending its transaction
+        self._release_unless_in_transaction(closing=True)
+        return future
+
+
+def _run(
+    conn: sqlite3.Connection, sql: str, parameters: Any, many: bool
+) -> tuple[Any, list[Any], int, int | None]:
+    """Execute and fetch everything: (description, rows, rowcount, lastrowid)."""
+    cursor = conn.cursor()
+    try:
+        if many:
+            cursor.executemany(sql, parameters)
+        else:
+            cursor.execute(sql, parameters)
+        description = cursor.description
+        rows = cursor.fetchall() if description else []
+        return description, rows, cursor.rowcount, cursor.lastrowid
+    finally:
+        cursor.close()
+
+
+def _run_at_once(
+    conn: sqlite3.Connection, sql: str, parameters: Any, many: bool
+) -> tuple[Any, list[Any], int, int | None] | None:
+    """Run ``sql`` (a ``BEGIN IMMEDIATE``) on this thread if SQLite's write lock is free (it is, unless
+    another process holds it); None when it is not, to wait for it on the connection's thread."""
+    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute("PRAGMA busy_timeout=0")
+    try:
+        return _run(conn, sql, parameters, many)
+    except sqlite3.OperationalError as exc:
+        if exc.sqlite_errorcode not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise
+        return None
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={int(timeout)}")
+
+
+def connector(database: str, **kwargs: Any) -> Callable[[], Awaitable[Connection]]:
+    """An ``async_creator`` for SQLAlchemy: opens ``database`` (a path, or a ``file:`` URI with
+    ``uri=True``) with sqlite3's ``kwargs``, in autocommit mode (SQLAlchemy's begin event opens each
+    transaction; see db.database)."""
+    kwargs = {**kwargs, "isolation_level": None, "check_same_thread": False}
+    lock_timeout = float(kwargs.get("timeout", 5.0))
+    plain_file = not kwargs.get("uri") and database not in ("", ":memory:")
+    wal = os.path.abspath(database) + "-wal" if plain_file else None
+
+    async def connect() -> Connection:
+        connection = Connection(
+            partial(sqlite3.connect, database, **kwargs), database, lock_timeout=lock_timeout, wal=wal
+        )
+        await connection  # starts its thread and opens the database there
+        return connection
+
+    return connect
