@@ -37,6 +37,9 @@ class Message:
     deadline: datetime | None = None
     maps: Sequence[Mapping[str, Any]] = ()  # gm.messages.payloads.map_ref: stored pictures to attach
     alert_moderators: bool = False  # call the server's moderators (by role, or by name)
+    # The game's deadline time zone (an IANA name) when its deadlines keep to a schedule: the adapter
+    # shows the deadline on that wall clock too (gm.rules.deadlines.local_time_text); None: no schedule.
+    deadline_zone: str | None = None
 
     def to_payload(self) -> dict[str, Any]:
         extra = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in _BASE}

@@ -120,13 +120,20 @@ async def pause_game(
 async def resume_game(
     session: AsyncSession, game_id: int, actor: Actor, *, now: datetime | None = None
 ) -> ModerationResult:
-    """Start the clock again: the deadline is now plus the time that was left."""
+    """Start the clock again: the deadline is now plus the time that was left (with a deadline
+    schedule: the first fixed time after that, or, for a phase that opened while paused, the
+    deadline it would have had opening now)."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor)
     if game.status != GameStatus.PAUSED:
         raise WrongGameState(f"{game.name} is not paused.", "Use [[cmd:mod pause]] to stop the clock.")
-    left = _remaining(game, phase)
-    phase.deadline = now + timedelta(seconds=left)
+    settings = GameSettings.from_json(game.settings)
+    kind = Phase.parse(phase.name).kind
+    if phase.remaining_seconds is None:  # opened while paused: a whole phase from now
+        phase.deadline = settings.deadline_for(kind, now)
+    else:
+        phase.deadline = settings.deadline_after(kind, now + timedelta(seconds=phase.remaining_seconds))
+    left = int((phase.deadline - now).total_seconds())
     phase.remaining_seconds = None
     game.status = GameStatus.ACTIVE
     text = f"{game.name} is running again: {say.long_name(phase.name)} closes in {say.duration(left // 60)}."
@@ -284,4 +291,4 @@ def _remaining(game: Game, phase: PhaseRecord) -> int:
     """Seconds left in a paused phase (a full phase when it opened while paused)."""
     if phase.remaining_seconds is not None:
         return phase.remaining_seconds
-    return GameSettings.from_json(game.settings).phase_minutes(Phase.parse(phase.name).kind) * 60
+    return GameSettings.from_json(game.settings).typical_minutes(Phase.parse(phase.name).kind) * 60

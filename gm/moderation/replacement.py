@@ -37,6 +37,7 @@ from gm.moderation.shared import (
     running_game,
     seat_of,
 )
+from gm.setup.settings import deadline_zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +191,7 @@ async def hand_over_seat(
             ],
             phase=phase.name,
             deadline=phase.deadline,
+            deadline_zone=deadline_zone(game),
             powers=powers,
             units={p: list(board.get("units", {}).get(p, [])) for p in powers},
             centers={p: sorted(board.get("centers", {}).get(p, [])) for p in powers},  # owned now

@@ -19,7 +19,7 @@ its deadline, and whatever its close created is undone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, update
@@ -55,7 +55,7 @@ from gm.phases.closer import queue_calls_to_order
 from gm.phases.worker import ORDERS_MAP, POSITION_MAP
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
-from gm.setup.settings import GameSettings
+from gm.setup.settings import GameSettings, deadline_zone
 
 ROLLED_BACK_AT_CLOSE = ("solo", "last_year")
 
@@ -205,15 +205,17 @@ async def _reopen(session: AsyncSession, game: Game, phase: PhaseRecord, now: da
         )
     )
     await _void_messages(session, phase.row_id, phase.closed_at, now, suffix, detach=False)
-    minutes = GameSettings.from_json(game.settings).phase_minutes(Phase.parse(phase.name).kind)
+    settings = GameSettings.from_json(game.settings)
+    kind = Phase.parse(phase.name).kind
     paused = game.status == GameStatus.PAUSED
     phase.status = PhaseStatus.OPEN
     phase.results = None
     phase.closed_at = None
     phase.close_reason = None
     phase.adjudication_started_at = None
-    phase.deadline = None if paused else now + timedelta(minutes=minutes)
-    phase.remaining_seconds = minutes * 60 if paused else None
+    phase.deadline = None if paused else settings.deadline_for(kind, now)  # it opens again now
+    full = settings.phase_minutes(kind) * 60 if settings.deadlines is None else None
+    phase.remaining_seconds = full if paused else None
 
 
 async def _void_messages(
@@ -289,6 +291,7 @@ def _announce(
             lines=lines,
             phase=target.name,
             deadline=target.deadline,
+            deadline_zone=deadline_zone(game),
             maps=[say.map_ref(target.row_id, target.name, POSITION_MAP)],
             voided_phase=void.name if void else None,
         ),

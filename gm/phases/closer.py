@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, update
@@ -54,7 +54,7 @@ from gm.phases.disorder import Bookkeeping
 from gm.phases.worker import POSITION_MAP, close_work
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import lock_game
-from gm.setup.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, notify_choice
+from gm.setup.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, deadline_zone, notify_choice
 
 log = logging.getLogger(__name__)
 
@@ -264,15 +264,17 @@ class PhaseCloser:
         if game_over is None and next_name is not None:
             kind = Phase.parse(next_name).kind
             paused = game.status == GameStatus.PAUSED
-            minutes = settings.phase_minutes(kind)
+            deadline = settings.deadline_for(kind, now)
             next_phase = PhaseRecord(
                 game_id=game_id,
                 ordinal=phase.ordinal + 1,
                 name=next_name,
                 board=next_board_json,
                 adjustments=(result.get("adjustments") or None) if kind == "A" else None,
-                deadline=None if paused else now + timedelta(minutes=minutes),
-                remaining_seconds=minutes * 60 if paused else None,
+                deadline=None if paused else deadline,
+                # paused: the phase's whole length when the clock starts again (None: a fresh
+                # fixed-time deadline then, gm.moderation.actions.resume_game)
+                remaining_seconds=_full_length(settings, kind) if paused else None,
                 opened_at=now,
             )
             session.add(next_phase)
@@ -382,21 +384,22 @@ def _announce(
     phase_id: int = phase.id  # type: ignore[assignment]
     result = answer["result"]
     next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None
+    results = outcome.results_payload(
+        game_id=game_id,
+        game_name=game.name,
+        phase_id=phase_id,
+        phase_name=phase.name,
+        result=result,
+        change=change,
+        counts=counts,
+        missed=missed,
+        next_phase=next_ref,  # type: ignore[arg-type]
+        maps=list(answer.get("maps", {})),
+        game_over=game_over,
+    )
     enqueue(
         session,
-        outcome.results_payload(
-            game_id=game_id,
-            game_name=game.name,
-            phase_id=phase_id,
-            phase_name=phase.name,
-            result=result,
-            change=change,
-            counts=counts,
-            missed=missed,
-            next_phase=next_ref,  # type: ignore[arg-type]
-            maps=list(answer.get("maps", {})),
-            game_over=game_over,
-        ),
+        replace(results, deadline_zone=deadline_zone(game)),
         phase_id=phase_id,
         target=Target.game_channel(),
         key=f"phase_results:{phase_id}",
@@ -442,12 +445,18 @@ def queue_calls_to_order(
                 notified.add(ping)
             enqueue(
                 session,
-                replace(call, reopened=reopened, ping_user_id=ping),
+                replace(call, reopened=reopened, ping_user_id=ping, deadline_zone=deadline_zone(game)),
                 phase_id=phase.id,
                 target=target,
                 key=f"phase_opened:{phase.id}:{power}{key_suffix}",
                 now=now,
             )
+
+
+def _full_length(settings: GameSettings, kind: str) -> int | None:
+    """The seconds a phase that opens while the game is paused has once it resumes; None with a
+    deadline schedule (the phase then closes at the schedule's time, counted from the resume)."""
+    return None if settings.deadlines is not None else settings.phase_minutes(kind) * 60
 
 
 def _short_game_over(next_name: str | None, settings: GameSettings) -> str | None:

@@ -7,7 +7,7 @@ been written. Pass a fresh session per call.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from random import Random
 
 from sqlmodel import col, select
@@ -43,7 +43,7 @@ from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.setup.seats import draw_seats
-from gm.setup.settings import NOTIFY_CHOICES, GameSettings, seat_offer
+from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer
 
 MAX_NAME_LENGTH = 100
 
@@ -253,7 +253,7 @@ async def start_game(
             )
         )
     board = initial_board(played.name)
-    deadline = now + timedelta(minutes=settings.phase_minutes(board.phase.kind))
+    deadline = settings.deadline_for(board.phase.kind, now)
     phase = PhaseRecord(
         game_id=game.row_id,
         ordinal=0,
@@ -456,6 +456,7 @@ def _announce_start(
             lines=lines,
             phase=phase.name,
             deadline=phase.deadline,
+            deadline_zone=deadline_zone(game),
             assignments=assignments,
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
             # the opening position, when the adapter stored it before the post goes out (see
@@ -483,6 +484,7 @@ def _announce_start(
                 lines=[f"{say.power_name(p)}: {', '.join(us)}" for p, us in units.items()],
                 phase=phase.name,
                 deadline=phase.deadline,
+                deadline_zone=deadline_zone(game),
                 powers=powers,
                 units=units,
                 variant=game.variant,
