@@ -40,6 +40,7 @@ EXTENSIONS = (
     "cogs.commands.moderation",
     "cogs.commands.draws",
     "cogs.commands.notify",
+    "cogs.commands.stats",
 )
 
 

@@ -114,6 +114,12 @@ class Player(Stored, SQLModel, table=True):
     # Movement phases missed in a row (retreats and adjustments do not count), reset by any phase in
     # which they acted; reaching the game's ``civil_disorder_after`` puts the player in civil disorder.
     missed_in_a_row: int = 0
+    # The player's record for /stats (gm.rules.leaderboard): phases in which they owed orders and sent
+    # some in time, times they fell into civil disorder (missed too many phases, a moderator, or left
+    # a running game), times a seat of theirs was given to someone else.
+    ordered_phases: int = 0
+    civil_disorders: int = 0
+    times_replaced: int = 0
     # How the player is told that a phase wants their orders: gm.setup.settings.NOTIFY_* (None: the default)
     notify: str | None = Field(default=None, max_length=10)
 

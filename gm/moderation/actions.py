@@ -203,7 +203,9 @@ async def set_civil_disorder(
             "Nothing to undo.",
         )
     player.status = PlayerStatus.CIVIL_DISORDER if on else PlayerStatus.ACTIVE
-    if not on:
+    if on:
+        player.civil_disorders += 1
+    else:
         player.missed_in_a_row = 0
     log = await log_action(
         session, game, actor, now, "civil_disorder", powers=powers, on=on, user_id=player.user_id

@@ -126,6 +126,7 @@ async def hand_over_seat(
     for a in assignments:
         a.player_id = newcomer.id
     if old.status not in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
+        old.times_replaced += 1  # a seat lost (one who left has a civil disorder counted already)
         old.status = PlayerStatus.REPLACED
         old.left_at = now
     await session.exec(

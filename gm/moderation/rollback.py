@@ -247,7 +247,9 @@ async def _undo_bookkeeping(session: AsyncSession, game_id: int, book: dict[str,
         if player is None:
             continue
         before, after = change["before"], change["after"]
-        for name in ("status", "missed_phases", "missed_in_a_row"):
+        for name in ("status", "missed_phases", "missed_in_a_row", "ordered_phases", "civil_disorders"):
+            if name not in after or name not in before:  # a close recorded before this counter existed
+                continue
             if getattr(player, name) == after[name]:  # only what nobody changed since
                 setattr(player, name, before[name])
     for power, change in (book.get("assignments") or {}).items():

@@ -179,6 +179,8 @@ async def leave_game(
         raise GameOver(f"{game.name} is over; there is nothing to leave.")
     player = await load_player(session, game, user_id)
     powers = await powers_of(session, game.row_id, player.row_id)
+    if game.status != GameStatus.FORMING and player.status == PlayerStatus.ACTIVE:
+        player.civil_disorders += 1  # their powers hold in civil disorder from now on (for /stats)
     player.status = PlayerStatus.LEFT
     player.left_at = now
     _log(session, game, now, user_id, "left", {"powers": powers})

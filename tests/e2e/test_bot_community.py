@@ -4,23 +4,28 @@ close at 21:00 Berlin time and never on a weekend, as players set it up and read
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from tests.e2e.bot_helpers import (
+    Table,
     ask,
     create_game,
     current_phase,
     deadline_passes,
+    edit_board,
     embed_text,
     embeds_titled,
     game_channel_of,
     join_everyone,
     make_table,
     running,
+    settle,
     start_game,
+    started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord, Message, User
 
 WEEKDAY_AT_21_BERLIN = re.compile(r"(Monday|Tuesday|Wednesday|Thursday|Friday) \d+ \w+, 21:00 Europe/Berlin")
 
@@ -88,4 +93,67 @@ async def test_a_game_at_21_berlin_without_weekends_is_set_up_and_shown_so(
         assert phase.deadline is not None
         local = phase.deadline.astimezone(ZoneInfo("Europe/Berlin"))
         assert (local.hour, local.minute) == (21, 0) and local.weekday() < 5
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+def eliminated(*powers: str) -> Callable[[dict], None]:
+    """A board edit taking every unit and supply center from ``powers``."""
+
+    def change(board: dict) -> None:
+        for power in powers:
+            board["units"].pop(power, None)
+            board["centers"].pop(power, None)
+
+    return change
+
+
+async def stats_of(fake: FakeDiscord, asker: User, about: User, table: Table) -> Message:
+    """``asker`` runs /stats user:``about``."""
+    return await (await fake.slash(asker, "stats", options={"user": about}, channel=table.general)).message()
+
+
+async def test_a_draw_is_scored_in_the_final_post_and_ranked_by_stats(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        nobody = await ask(fake, table.onlooker, "stats", channel=table.general)
+        assert "No finished game on this server yet" in nobody.content
+
+        game_id = await started_game(fake, bot, table, "Scored", players=3, press="public")
+        channel = await game_channel_of(bot, fake, game_id)
+        proposer, other, fallen = (table.player(p) for p in ("FRANCE", "ENGLAND", "RUSSIA"))
+        await edit_board(bot, game_id, eliminated(*table.seats[fallen.id]))
+        await ask(fake, proposer, "draw", "propose", channel=table.general)
+        yes = await ask(fake, other, "draw", "vote", channel=table.general, choice="yes")
+        assert "That was the last vote needed" in yes.content
+        await settle(bot, fake)
+
+        [final] = embeds_titled(fake, channel, "Scored is over")
+        assert (
+            "Scores (draw-size): Austria 20, England 20, France 20, Germany 20, Turkey 20; "
+            "every other power 0." in embed_text(final)
+        ), embed_text(final)
+
+        board = await ask(fake, table.onlooker, "stats", channel=table.general)
+        lines = board.content.splitlines()
+        assert lines[0].startswith("**Leaderboard of this server** (1 finished game")
+        scores = {s: 20 * len(table.seats[u.id]) for s, u in (("o", other), ("p", proposer))}
+        best, second = sorted(((scores["o"], other), (scores["p"], proposer)), key=lambda x: -x[0])
+        assert lines[1].startswith(f"1. <@{best[1].id}>: **{best[0]}** average over 1 game (0 solos, 1 draw")
+        assert lines[2].startswith(f"2. <@{second[1].id}>: **{second[0]}** average over 1 game")
+        assert lines[3].startswith(
+            f"3. <@{fallen.id}>: **0** average over 1 game (0 solos, 0 draws, 0 survivals, 1 elimination)"
+        )
+
+        record = await stats_of(fake, table.onlooker, fallen, table)
+        assert f"**Record of <@{fallen.id}> on this server**" in record.content
+        assert (
+            "Finished games: 1 (0 solos, 0 draws, 0 survivals, 1 elimination); average score 0"
+            in record.content
+        )
+        assert "- Phases ordered in time: 0" in record.content and "- Civil disorders: 0" in record.content
+        stranger = await stats_of(fake, table.players[0], table.onlooker, table)
+        assert "has not played a game on this server yet" in stranger.content
+        assert record.ephemeral and board.ephemeral
     assert fake.unknown_calls == [] and fake.internal_errors == []
