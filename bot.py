@@ -41,6 +41,7 @@ EXTENSIONS = (
     "cogs.commands.draws",
     "cogs.commands.notify",
     "cogs.commands.stats",
+    "cogs.commands.absence",
 )
 
 

@@ -14,7 +14,7 @@ The migration in migrations/versions/ must create exactly these tables; tests/db
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -324,3 +324,23 @@ class OutboxEntry(Stored, SQLModel, table=True):
     # The Discord nonce of its parts ("<nonce>.0", "<nonce>.1", ...): random, drawn when queued, so it
     # is unique across databases and instances (None on rows queued before: "gm<id>").
     nonce: str | None = Field(default=None, max_length=20)
+
+
+class AbsenceRecord(Stored, SQLModel, table=True):
+    """Days a player will be away (``/absence``), declared for one game, from ``first_day`` to
+    ``last_day`` inclusive on the game's wall clock (gm.rules.absences). A deadline falling inside it
+    moves after it once: ``used_phase_id`` is the phase whose deadline it moved (no foreign key: a
+    rollback may delete that phase; the absence stays used). Cancelled absences are kept."""
+
+    __tablename__ = "absence"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(sa_type=BigInteger, index=True)
+    first_day: date
+    last_day: date
+    declared_at: datetime = Field(sa_type=UTCDateTime)
+    cancelled_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    cancelled_by: int | None = Field(default=None, sa_type=BigInteger)
+    used_phase_id: int | None = None
+    used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

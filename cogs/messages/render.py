@@ -60,6 +60,7 @@ PRESS_TEXT = {
 KIND_COLOURS = {  # what needs attention stands out from the routine results
     "civil_disorder": discord.Colour.from_rgb(196, 98, 16),
     "moderation": discord.Colour.from_rgb(110, 110, 120),
+    "deadline_moved": discord.Colour.from_rgb(110, 110, 120),
     "rollback": discord.Colour.from_rgb(196, 98, 16),
     "replaced": discord.Colour.from_rgb(110, 110, 120),
     "vote_opened": discord.Colour.from_rgb(90, 60, 150),

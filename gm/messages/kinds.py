@@ -170,6 +170,15 @@ class Reminder(Message):
     hours_before: float = 0.0
 
 
+@dataclass(frozen=True, kw_only=True)
+class DeadlineMoved(Message):
+    """In the game channel: the deadline moved by itself, for a player's declared absence or for a
+    grace extension. Says where it went and why in general, never who was missing what."""
+
+    kind: ClassVar[str] = "deadline_moved"
+    reason: str = ""  # absence, grace
+
+
 # --- the end ---------------------------------------------------------------------------------------
 
 
@@ -291,6 +300,7 @@ KINDS: Mapping[str, type[Message]] = {
         PhaseResults,
         PhaseOpened,
         Reminder,
+        DeadlineMoved,
         GameOver,
         VoteOpened,
         VoteResult,

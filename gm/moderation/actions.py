@@ -43,7 +43,7 @@ from gm.moderation.shared import (
     with_effects,
 )
 from gm.ordering.submission import early_close_due
-from gm.phases import disorder
+from gm.phases import absent, disorder
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
 from gm.setup.settings import MOVEMENT_MINUTES, GameSettings
 
@@ -133,12 +133,15 @@ async def resume_game(
         phase.deadline = settings.deadline_for(kind, now)
     else:
         phase.deadline = settings.deadline_after(kind, now + timedelta(seconds=phase.remaining_seconds))
-    left = int((phase.deadline - now).total_seconds())
     phase.remaining_seconds = None
     game.status = GameStatus.ACTIVE
+    moved = await absent.absence_move(session, game, phase, now=now)
+    left = int((phase.deadline - now).total_seconds())
     text = f"{game.name} is running again: {say.long_name(phase.name)} closes in {say.duration(left // 60)}."
     log = await log_action(session, game, actor, now, "resume", phase=phase.name, remaining_seconds=left)
     announce_action(session, game, phase, "resume", text, [], now, log)
+    if moved is not None:
+        absent.announce_move(session, game, phase, moved, now=now)
     await session.flush()
     if await early_close_due(session, phase.row_id):
         phase.deadline = now  # durable: a bot stopped before the early close still closes it at start

@@ -51,6 +51,7 @@ from gm.messages import payloads as say
 from gm.messages.kinds import RolledBack, VoidedOrders
 from gm.moderation.shared import Actor, ModerationResult, log_action, require_judge, require_moderator
 from gm.ordering.progress import phase_state
+from gm.phases import absent
 from gm.phases.closer import queue_calls_to_order
 from gm.phases.worker import ORDERS_MAP, POSITION_MAP
 from gm.reading.info import PhaseInfo
@@ -91,9 +92,12 @@ async def rollback_last_phase(
     if game.status == GameStatus.FINISHED:
         game.status, game.finished_at, game.result = GameStatus.ACTIVE, None, None
     await session.flush()
+    moved = await absent.absence_move(session, game, target, now=now)
     _announce(session, game, target, void, returned, now, log.id)  # type: ignore[arg-type]
     state = await phase_state(session, target, game.variant)  # its calls to order, as when it first opened
     queue_calls_to_order(session, game, target, state, now, reopened=True, key_suffix=f":reopened{log.id}")
+    if moved is not None:
+        absent.announce_move(session, game, target, moved, now=now)
     await session.commit()
     info = PhaseInfo.of(target)
     text = f"{game.name} is back at {say.long_name(target.name)}."

@@ -48,7 +48,7 @@ from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
 from gm.messages import payloads as say
 from gm.ordering.progress import PhaseState, phase_state
-from gm.phases import coin, disorder
+from gm.phases import absent, coin, disorder
 from gm.phases import results as outcome
 from gm.phases.disorder import Bookkeeping
 from gm.phases.worker import POSITION_MAP, close_work
@@ -279,6 +279,7 @@ class PhaseCloser:
             )
             session.add(next_phase)
             await session.flush()
+        moved = await absent.absence_move(session, game, next_phase, now=now) if next_phase else None
         for kind, png in answer.get("maps", {}).items():
             if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
                 owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
@@ -288,6 +289,8 @@ class PhaseCloser:
         # The results go out first; what they set off (lapsed votes, a coin flip, civil disorder)
         # follows them in the outbox, which sends each target's messages in the order written.
         _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
+        if moved is not None and next_phase is not None:
+            absent.announce_move(session, game, next_phase, moved, now=now)
         fallen = await disorder.count_missed(
             session, game_id, state, missed, civil_disorder_after=settings.civil_disorder_after, book=book
         )

@@ -39,6 +39,7 @@ from gm.errors import (
 )
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, Welcome
+from gm.phases import absent
 from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
@@ -281,7 +282,10 @@ async def start_game(
             "draw": "secrets.SystemRandom().shuffle of the seats" if rng is None else "test",
         },
     )
+    moved = await absent.absence_move(session, game, phase, now=now)  # a starter away: after their return
     _announce_start(session, game, phase, board, assignments, now)
+    if moved is not None:
+        absent.announce_move(session, game, phase, moved, now=now)
     await session.commit()
     return StartResult(
         game=await game_info(session, game), assignments=assignments, phase=PhaseInfo.of(phase)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -156,4 +157,61 @@ async def test_a_draw_is_scored_in_the_final_post_and_ranked_by_stats(
         stranger = await stats_of(fake, table.players[0], table.onlooker, table)
         assert "has not played a game on this server yet" in stranger.content
         assert record.ephemeral and board.ephemeral
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_an_absence_moves_the_deadline_and_moderators_see_and_cancel_absences(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Holidays", players=3, press="public")
+        channel = await game_channel_of(bot, fake, game_id)
+        away, other = table.players[1], table.players[2]
+        before = (await current_phase(bot, game_id)).deadline
+        assert before is not None
+
+        past = await ask(
+            fake, away, "absence", "add", channel=table.general, **{"from": "2020-01-01", "to": "2020-01-02"}
+        )
+        assert "starts in the past" in past.content and "Nothing was declared" in past.content
+        outsider = await ask(
+            fake,
+            table.onlooker,
+            "absence",
+            "add",
+            channel=table.general,
+            **{"from": "today", "to": "tomorrow"},
+        )
+        assert "You play in no game" in outsider.content
+
+        declared = await ask(
+            fake, away, "absence", "add", channel=table.general, **{"from": "today", "to": "tomorrow"}
+        )
+        assert declared.ephemeral and "You declared your absence" in declared.content, declared.content
+        assert "deadline of game" in declared.content and "moved already" in declared.content
+        await settle(bot, fake)
+        after = (await current_phase(bot, game_id)).deadline
+        assert after is not None and after - before > timedelta(hours=24), "moved past the absence"
+        [notice] = embeds_titled(fake, channel, "deadline moves")
+        said = embed_text(notice)
+        assert "a player is away" in said and f"<@{away.id}>" not in said and away.username not in said
+
+        mine = await ask(fake, away, "absence", "list", channel=table.general)
+        [line] = [x for x in mine.content.splitlines() if x.startswith("- ")]
+        assert f"<@{away.id}>" in line and "(it has moved a deadline)" in line
+        number = re.search(r"`#(\d+)`", line)
+        assert number is not None
+        theirs = await ask(fake, other, "absence", "list", channel=table.general, game=str(game_id))
+        assert "No absence declared" in theirs.content, "a player sees only their own"
+        refused = await ask(fake, other, "absence", "cancel", channel=table.general, absence=number[1])
+        assert "Only the player who declared" in refused.content
+        seen = await ask(fake, table.mod, "absence", "list", channel=table.general, game=str(game_id))
+        assert f"<@{away.id}>" in seen.content
+        cancelled = await ask(
+            fake, table.mod, "absence", "cancel", channel=table.general, absence=f"#{number[1]}"
+        )
+        assert cancelled.content.startswith("Cancelled:"), cancelled.content
+        gone = await ask(fake, away, "absence", "list", channel=table.general)
+        assert "No absence declared" in gone.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
