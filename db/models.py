@@ -344,3 +344,19 @@ class AbsenceRecord(Stored, SQLModel, table=True):
     cancelled_by: int | None = Field(default=None, sa_type=BigInteger)
     used_phase_id: int | None = None
     used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class GraceUse(Stored, SQLModel, table=True):
+    """A grace extension a player used (gm.rules.grace): the deadline of ``phase_id`` was extended
+    because they had sent nothing and had never missed. One row per player whose grace it was; the
+    game's ``grace_per_year`` counts them per calendar year (UTC) of ``at``, the deadline extended.
+    ``phase_id`` has no foreign key: a rollback may delete the phase, the grace stays used."""
+
+    __tablename__ = "grace_use"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(sa_type=BigInteger)
+    phase_id: int
+    at: datetime = Field(sa_type=UTCDateTime)
+    created_at: datetime = Field(sa_type=UTCDateTime)

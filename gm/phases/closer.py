@@ -48,7 +48,7 @@ from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
 from gm.messages import payloads as say
 from gm.ordering.progress import PhaseState, phase_state
-from gm.phases import absent, coin, disorder
+from gm.phases import absent, coin, disorder, extensions
 from gm.phases import results as outcome
 from gm.phases.disorder import Bookkeeping
 from gm.phases.worker import POSITION_MAP, close_work
@@ -61,6 +61,7 @@ log = logging.getLogger(__name__)
 Work = Callable[[dict[str, Any]], dict[str, Any]]
 Hook = Callable[[int], Awaitable[None]]
 FINAL_MAP = ending.FINAL_MAP  # the position after the last phase of a finished game
+DEADLINE = "deadline"  # the close reason of a deadline (where grace may extend it instead)
 
 
 class CloseFailed(RuntimeError):
@@ -79,6 +80,8 @@ class CloseOutcome:
     winner: str | None = None
     next_close_now: bool = False  # the new phase can close at once (only absent powers must act)
     seconds: dict[str, float] | None = None
+    # Not closed: its deadline was extended by grace instead (gm.phases.extensions), to this phase
+    extended: PhaseInfo | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,10 @@ class PhaseCloser:
 
     async def _close(self, phase_id: int, reason: str) -> CloseOutcome:
         claimed = await self._claim(phase_id, reason)
+        if isinstance(claimed, PhaseInfo):  # its deadline was extended by grace: not closed now
+            return CloseOutcome(
+                phase_id, claimed.game_id, claimed.name, closed=False, status=claimed.status, extended=claimed
+            )
         if claimed is None:
             return await self._unclaimed(phase_id)
         if self._hooks.after_claim:
@@ -151,7 +158,9 @@ class PhaseCloser:
 
     # --- steps ------------------------------------------------------------------------------------
 
-    async def _claim(self, phase_id: int, reason: str) -> int | None:
+    async def _claim(self, phase_id: int, reason: str) -> int | PhaseInfo | None:
+        """The phase claimed (its id); None when it was not open; the phase with its new deadline
+        when, at a deadline, grace extended it instead (gm.phases.extensions)."""
         async with self._sessions() as session:
             phase = await session.get(PhaseRecord, phase_id)
             # The game row is locked before the phase is claimed, so that a vote or a moderator
@@ -160,6 +169,11 @@ class PhaseCloser:
             if phase is None or game is None or game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
                 await session.rollback()
                 return None
+            if reason == DEADLINE and GameSettings.from_json(game.settings).grace.on:
+                await session.refresh(phase)  # as it is now that the game is locked
+                if await extensions.grant_grace(session, game, phase, now=self._clock()) is not None:
+                    await session.commit()
+                    return PhaseInfo.of(phase)
             result = await session.exec(
                 update(PhaseRecord)
                 .where(col(PhaseRecord.id) == phase_id, col(PhaseRecord.status) == PhaseStatus.OPEN)

@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from gm.clock import utcnow
 from tests.e2e.bot_helpers import (
     Table,
     ask,
@@ -214,4 +215,39 @@ async def test_an_absence_moves_the_deadline_and_moderators_see_and_cancel_absen
         assert cancelled.content.startswith("Cancelled:"), cancelled.content
         gone = await ask(fake, away, "absence", "list", channel=table.general)
         assert "No absence declared" in gone.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_grace_extends_a_deadline_once_for_a_first_miss_without_naming_anyone(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(
+            fake, bot, table, "Forgiving", players=3, press="public", grace=1, grace_hours=12
+        )
+        channel = await game_channel_of(bot, fake, game_id)
+        status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
+        assert "**Grace:** 1 extension of 12 hours per player a year, for a first miss" in status.content
+        forgetful = table.players[2]
+        for user in table.players[:2]:
+            reply = await ask(fake, user, "ready", channel=table.general)
+            assert "You are ready" in reply.content, reply.content
+        first = await current_phase(bot, game_id)
+
+        await deadline_passes(bot, fake, game_id)
+        still = await current_phase(bot, game_id)
+        assert (still.id, still.status) == (first.id, "open"), "extended, not closed"
+        assert still.deadline is not None and still.deadline - utcnow() > timedelta(hours=11)
+        assert (
+            bot.services.gamemaster.scheduler.run_time(f"deadline:{game_id}:{still.name}") == still.deadline
+        )
+        [notice] = embeds_titled(fake, channel, "deadline is extended")
+        said = embed_text(notice)
+        assert "extended by 12 hours: a grace extension" in said
+        assert f"<@{forgetful.id}>" not in said and "orders" not in said
+
+        await deadline_passes(bot, fake, game_id)
+        assert (await current_phase(bot, game_id)).id != first.id, "the extended deadline closes the phase"
+        assert len(embeds_titled(fake, channel, "deadline is extended")) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
