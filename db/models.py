@@ -360,3 +360,17 @@ class GraceUse(Stored, SQLModel, table=True):
     phase_id: int
     at: datetime = Field(sa_type=UTCDateTime)
     created_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class Spectator(Stored, SQLModel, table=True):
+    """A member watching a game (/game watch): they see its public channel, never a power's channel or
+    the private talks. ``stopped_at`` is set by /game unwatch (and cleared by watching again)."""
+
+    __tablename__ = "spectator"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(sa_type=BigInteger)
+    since: datetime = Field(sa_type=UTCDateTime)
+    stopped_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from cogs.messages.sender import MAX_ALERTED
 from cogs.places.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
+from cogs.places.spectating import let_watch, stop_watching
 from cogs.shared import flows as actions
 from cogs.shared import text
 from cogs.shared.base import GameCog, services_of
@@ -89,6 +90,7 @@ SETTING_OPTIONS = {
     "grace": "Automatic extensions per player and year for a first miss (default 0: none)",
     "grace_hours": "Hours each automatic extension gives (default 24)",
     "scoring": "How the final post scores the powers (default: draw-size)",
+    "talks_after_end": "After the end, eliminated players may read the private talks (default: no)",
 }
 SCORING_LABELS = {
     "draw_size": "draw-size: the powers sharing the result split 100 points",
@@ -126,6 +128,7 @@ def settings_changes(
     grace: int | None = None,
     grace_hours: int | None = None,
     scoring: str | None = None,
+    talks_after_end: bool | None = None,
 ) -> dict[str, Any]:
     """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges. The
     deadline schedule's options come as ``deadlines``: a mapping of the parts given
@@ -145,6 +148,7 @@ def settings_changes(
         ("grace_per_year", grace),
         ("grace_hours", grace_hours),
         ("scoring", scoring),
+        ("talks_after_end", talks_after_end),
     ):
         if value is not None:
             changes[key] = value
@@ -261,6 +265,8 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         f"**Absences:** {rules['Absences']}",
         f"**Grace:** {rules['Grace']}",
         f"**Scoring:** {rules['Scoring']}",
+        "**Private talks after the end:** "
+        + ("readable by the eliminated players" if settings.talks_after_end else "stay private"),
     ]
 
 
@@ -402,6 +408,7 @@ class GameCommands(GameCog):
         grace: int | None = None,
         grace_hours: int | None = None,
         scoring: str | None = None,
+        talks_after_end: bool | None = None,
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
@@ -425,6 +432,7 @@ class GameCommands(GameCog):
             grace=grace,
             grace_hours=grace_hours,
             scoring=scoring,
+            talks_after_end=talks_after_end,
         )
         if press is None and (players or 0) > MAX_PAIR_PRESS_PLAYERS:
             changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.setup.settings
@@ -542,6 +550,55 @@ class GameCommands(GameCog):
         self.services.spawn(refresh_lobby(self.bot, started), f"updating game {started.id}'s Join post")
         await _tell_lobby(interaction, started)
 
+    # --- spectators -------------------------------------------------------------------------------
+
+    @game.command(name="watch", description="Follow a started game as a spectator: its public channel only")
+    @app_commands.describe(game="The game to watch")
+    @app_commands.autocomplete(game=any_choices)
+    async def watch(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        guild_id = require_guild(interaction, "Watching a game")
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        watching = await self.gamemaster.watch_game(chosen.id, interaction.user.id, guild_id=guild_id)
+        name = f"**#{watching.game_id} {text.safe(watching.game_name)}**"
+        opened = False
+        if interaction.guild is not None and watching.game_channel_id is not None:
+            try:
+                opened = await let_watch(interaction.guild, watching.game_channel_id, interaction.user.id)
+            except discord.HTTPException as exc:
+                log.warning("could not open game %s's channel to a spectator: %s", watching.game_id, exc)
+        if not opened:
+            await send(
+                interaction,
+                f"You watch {name}, but I could not open its channel to you: my role may lack Manage Roles. "
+                "Ask a server admin.",
+            )
+            return
+        again = "already " if watching.already else ""
+        await send(
+            interaction,
+            [
+                f"You {again}watch {name}: its results, maps and final post are in "
+                f"<#{watching.game_channel_id}>.",
+                "Spectators read the game channel without writing there; the powers' channels and the "
+                "private talks stay private. `/game unwatch` stops.",
+            ],
+        )
+
+    @game.command(name="unwatch", description="Stop watching a game")
+    @app_commands.describe(game="The game to stop watching")
+    @app_commands.autocomplete(game=any_choices)
+    async def unwatch(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        guild_id = require_guild(interaction, "Watching a game")
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        watching = await self.gamemaster.unwatch_game(chosen.id, interaction.user.id, guild_id=guild_id)
+        if interaction.guild is not None and watching.game_channel_id is not None:
+            await stop_watching(interaction.guild, watching.game_channel_id, interaction.user.id)
+        await send(
+            interaction, f"You no longer watch **#{watching.game_id} {text.safe(watching.game_name)}**."
+        )
+
     # --- looking ----------------------------------------------------------------------------------
 
     @game.command(name="status", description="A game's players, phase, deadline and settings")
@@ -612,6 +669,7 @@ class GameCommands(GameCog):
         grace: int | None = None,
         grace_hours: int | None = None,
         scoring: str | None = None,
+        talks_after_end: bool | None = None,
     ) -> None:
         await defer(interaction)
         changes = settings_changes(
@@ -633,6 +691,7 @@ class GameCommands(GameCog):
             grace=grace,
             grace_hours=grace_hours,
             scoring=scoring,
+            talks_after_end=talks_after_end,
         )
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)

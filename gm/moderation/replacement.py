@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -21,6 +21,7 @@ from db.models import (
     Proposal,
     ProposalStatus,
     ReadyFlag,
+    Spectator,
     Vote,
 )
 from gm.clock import require_aware, utcnow
@@ -116,6 +117,15 @@ async def hand_over_seat(
         newcomer = Player(game_id=game.row_id, user_id=new_user_id, joined_at=now)
         session.add(newcomer)
     await session.flush()
+    await session.exec(  # a spectator who takes the seat watches no more: they play
+        update(Spectator)
+        .where(
+            col(Spectator.game_id) == game.row_id,
+            col(Spectator.user_id) == new_user_id,
+            col(Spectator.stopped_at).is_(None),
+        )
+        .values(stopped_at=now)
+    )
     assignments = (
         await session.exec(
             select(PowerAssignment).where(

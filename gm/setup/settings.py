@@ -64,6 +64,9 @@ class GameSettings:
     grace_per_year: int = 0  # automatic extensions per player and year; 0: none
     grace_hours: int = 24
     scoring: str = DEFAULT_SYSTEM  # gm.rules.scoring.SYSTEMS
+    # Once the game is over, its eliminated players may read the private talks (read-only); never
+    # while it runs. Spectators (/game watch) never see them.
+    talks_after_end: bool = False
 
     def phase_minutes(self, kind: str) -> int:
         """The length of a phase of kind ``M``, ``R`` or ``A``."""
@@ -161,6 +164,11 @@ class GameSettings:
             deadlines = None
         rules, found = replace(self, deadlines=deadlines).rules.checked()
         problems += found
+        if not isinstance(self.talks_after_end, bool):
+            problems.append(
+                f"Whether eliminated players read the private talks after the end is yes or no, "
+                f"not {self.talks_after_end!r}."
+            )
         if problems:
             raise InvalidSettings(problems, "Change those values and create the game again.")
         return replace(

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 from gm.clock import utcnow
 from tests.e2e.bot_helpers import (
+    POWERS,
     Table,
     ask,
     create_game,
@@ -27,7 +28,7 @@ from tests.e2e.bot_helpers import (
     start_game,
     started_game,
 )
-from tests.e2e.fakediscord import FakeDiscord, Message, User
+from tests.e2e.fakediscord import FakeDiscord, Message, Permission, User
 
 WEEKDAY_AT_21_BERLIN = re.compile(r"(Monday|Tuesday|Wednesday|Thursday|Friday) \d+ \w+, 21:00 Europe/Berlin")
 
@@ -250,4 +251,58 @@ async def test_grace_extends_a_deadline_once_for_a_first_miss_without_naming_any
         await deadline_passes(bot, fake, game_id)
         assert (await current_phase(bot, game_id)).id != first.id, "the extended deadline closes the phase"
         assert len(embeds_titled(fake, channel, "deadline is extended")) == 1
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_spectator_sees_the_game_channel_only_and_the_eliminated_read_the_talks_after_the_end(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    spectator = table.onlooker
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Watched", players=3, talks_after_end=True)
+        channel = await game_channel_of(bot, fake, game_id)
+        private = [
+            c for c in fake.guild_channels(table.guild) if c.id != channel.id and f"g{game_id}-" in c.name
+        ]
+        threads = [
+            c
+            for c in fake.guild_channels(table.guild)
+            if c.is_thread and c.parent_id in {p.id for p in private}
+        ]
+        assert len(private) == 8 and len(threads) == 3, [c.name for c in private]  # 7 powers, 1 negotiation
+
+        playing = await ask(fake, table.players[1], "game", "watch", channel=table.general, game=str(game_id))
+        assert "You play in Watched" in playing.content and "Nothing was changed" in playing.content
+        watching = await ask(fake, spectator, "game", "watch", channel=table.general, game=str(game_id))
+        assert f"<#{channel.id}>" in watching.content and "stay private" in watching.content, watching.content
+        await settle(bot, fake)
+        assert fake.can_view(spectator, channel)
+        assert not fake.permissions(spectator, channel) & Permission.SEND_MESSAGES, "spectators do not write"
+        assert [c.name for c in private + threads if fake.can_view(spectator, c)] == []
+
+        proposer, other, fallen = (table.player(p) for p in ("FRANCE", "ENGLAND", "RUSSIA"))
+        their_talk = next(t for t in threads if fake.can_view(proposer, t) and fake.can_view(other, t))
+        assert not fake.can_view(fallen, their_talk), "private while the game runs"
+        await edit_board(bot, game_id, eliminated(*table.seats[fallen.id]))
+        await ask(fake, proposer, "draw", "propose", channel=table.general)
+        await ask(fake, other, "draw", "vote", channel=table.general, choice="yes")
+        await settle(bot, fake)
+        [final] = embeds_titled(fake, channel, "Watched is over")
+        assert spectator.id in fake.world.audience(final), "the spectator sees the final post"
+
+        assert all(fake.can_view(fallen, t) for t in threads), "the eliminated read every private talk"
+        assert not fake.permissions(fallen, their_talk) & Permission.SEND_MESSAGES_IN_THREADS
+        assert [c.name for c in private + threads if fake.can_view(spectator, c)] == []
+        power_channels = [c for c in private if c.name.split("-")[-1].upper() in POWERS]
+        assert len(power_channels) == 7
+        seat = {p.lower() for p in table.seats[fallen.id]}
+        assert [
+            c for c in power_channels if fake.can_view(fallen, c) and c.name.split("-")[-1] not in seat
+        ] == []
+        assert not all(fake.can_view(proposer, t) for t in threads), "a survivor reads only their own talks"
+
+        stopped = await ask(fake, spectator, "game", "unwatch", channel=table.general, game=str(game_id))
+        assert "You no longer watch" in stopped.content
+        assert channel.overwrites.get(spectator.id) is None
     assert fake.unknown_calls == [] and fake.internal_errors == []
