@@ -31,7 +31,7 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
-from cogs.ui.lobby import lobby_embed, lobby_view, refresh_lobby
+from cogs.ui.lobby import lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
 from gm.errors import InvalidSettings, UnknownGame
 from gm.reading.info import GameInfo
@@ -465,7 +465,8 @@ class GameCommands(GameCog):
         if not isinstance(channel, discord.abc.Messageable):
             return False
         try:
-            posted = await channel.send(embed=lobby_embed(game), view=lobby_view(game))
+            badges = await lobby_badges(self.bot, game)
+            posted = await channel.send(embed=lobby_embed(game, badges), view=lobby_view(game))
         except discord.HTTPException as exc:
             log.info("could not announce game %s in channel %s: %s", game.id, interaction.channel_id, exc)
             return False

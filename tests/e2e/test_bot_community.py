@@ -14,6 +14,7 @@ from tests.e2e.bot_helpers import (
     POWERS,
     Table,
     ask,
+    bot_messages,
     create_game,
     current_phase,
     deadline_passes,
@@ -119,7 +120,7 @@ async def test_a_draw_is_scored_in_the_final_post_and_ranked_by_stats(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     table = await make_table(fake, players=3)
-    async with running(fake, tmp_path) as bot:
+    async with running(fake, tmp_path, player_records=True) as bot:
         nobody = await ask(fake, table.onlooker, "stats", channel=table.general)
         assert "No finished game on this server yet" in nobody.content
 
@@ -159,6 +160,16 @@ async def test_a_draw_is_scored_in_the_final_post_and_ranked_by_stats(
         stranger = await stats_of(fake, table.players[0], table.onlooker, table)
         assert "has not played a game on this server yet" in stranger.content
         assert record.ephemeral and board.ephemeral
+
+        # the server shows records in Join posts (PLAYER_RECORDS): a veteran's, and a newcomer's
+        rematch = await create_game(fake, table, "Rematch", players=3, press="public")
+        joined = await ask(fake, table.onlooker, "game", "join", channel=table.general, game=str(rematch))
+        assert "You joined" in joined.content
+        await settle(bot, fake)
+        [post] = [m for m in bot_messages(fake, table.general) if f"join:{rematch}" in m.custom_ids()]
+        said = embed_text(post)
+        creator = table.players[0]
+        assert f"<@{creator.id}> (1 game, " in said and f"<@{table.onlooker.id}> (first game)" in said, said
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
