@@ -40,6 +40,8 @@ EXTENSIONS = (
     "cogs.commands.moderation",
     "cogs.commands.draws",
     "cogs.commands.notify",
+    "cogs.commands.stats",
+    "cogs.commands.absence",
 )
 
 
@@ -71,7 +73,7 @@ class DiplomacyBot(commands.Bot):
         limits = FormingLimits(settings.forming_games_per_user, settings.forming_games_per_server)
         gamemaster = Gamemaster(sessions, workers=settings.close_workers, forming_limits=limits)
         gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
-        self.services = Services(gamemaster, settings.moderator_role)
+        self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
         self.gate = InteractionGate(self)
         self.setup_started = asyncio.Event()
         self.gateway_connected = asyncio.Event()

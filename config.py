@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     systemd's TimeoutStopSec)."""
     migration_backups: int = Field(default=3, ge=0, le=100)
     """Backups of the SQLite file kept from before each schema upgrade (0: make none)."""
+    player_records: bool = False
+    """Show each player's record on the server (games, solos, draws, reliability: /stats) beside their
+    name in a forming game's Join post."""
 
     @field_validator("discord_token")
     @classmethod

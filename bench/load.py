@@ -38,11 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.bot_helpers import MODERATOR_ROLE, Table, create_game, join_everyone
-from tests.e2e.fakediscord import FakeDiscord, Message, Permission, fake_discord
-from tests.e2e.processes import BotProcess, bot_process
-
 from bench.timing import summary
+from harness.bot_helpers import MODERATOR_ROLE, Table, create_game, join_everyone
+from harness.fakediscord import FakeDiscord, Message, Permission, fake_discord
+from harness.processes import BotProcess, bot_process
 
 GAMES_PER_SERVER = 25  # 250 channels and 525 threads: within Discord's 500 and 1,000
 OPENINGS = {  # two valid order sets per power for Spring 1901

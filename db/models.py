@@ -14,7 +14,7 @@ The migration in migrations/versions/ must create exactly these tables; tests/db
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -114,6 +114,12 @@ class Player(Stored, SQLModel, table=True):
     # Movement phases missed in a row (retreats and adjustments do not count), reset by any phase in
     # which they acted; reaching the game's ``civil_disorder_after`` puts the player in civil disorder.
     missed_in_a_row: int = 0
+    # The player's record for /stats (gm.rules.leaderboard): phases in which they owed orders and sent
+    # some in time, times they fell into civil disorder (missed too many phases, a moderator, or left
+    # a running game), times a seat of theirs was given to someone else.
+    ordered_phases: int = 0
+    civil_disorders: int = 0
+    times_replaced: int = 0
     # How the player is told that a phase wants their orders: gm.setup.settings.NOTIFY_* (None: the default)
     notify: str | None = Field(default=None, max_length=10)
 
@@ -318,3 +324,53 @@ class OutboxEntry(Stored, SQLModel, table=True):
     # The Discord nonce of its parts ("<nonce>.0", "<nonce>.1", ...): random, drawn when queued, so it
     # is unique across databases and instances (None on rows queued before: "gm<id>").
     nonce: str | None = Field(default=None, max_length=20)
+
+
+class AbsenceRecord(Stored, SQLModel, table=True):
+    """Days a player will be away (``/absence``), declared for one game, from ``first_day`` to
+    ``last_day`` inclusive on the game's wall clock (gm.rules.absences). A deadline falling inside it
+    moves after it once: ``used_phase_id`` is the phase whose deadline it moved (no foreign key: a
+    rollback may delete that phase; the absence stays used). Cancelled absences are kept."""
+
+    __tablename__ = "absence"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(sa_type=BigInteger, index=True)
+    first_day: date
+    last_day: date
+    declared_at: datetime = Field(sa_type=UTCDateTime)
+    cancelled_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    cancelled_by: int | None = Field(default=None, sa_type=BigInteger)
+    used_phase_id: int | None = None
+    used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class GraceUse(Stored, SQLModel, table=True):
+    """A grace extension a player used (gm.rules.grace): the deadline of ``phase_id`` was extended
+    because they had sent nothing and had never missed. One row per player whose grace it was; the
+    game's ``grace_per_year`` counts them per calendar year (UTC) of ``at``, the deadline extended.
+    ``phase_id`` has no foreign key: a rollback may delete the phase, the grace stays used."""
+
+    __tablename__ = "grace_use"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(sa_type=BigInteger)
+    phase_id: int
+    at: datetime = Field(sa_type=UTCDateTime)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class Spectator(Stored, SQLModel, table=True):
+    """A member watching a game (/game watch): they see its public channel, never a power's channel or
+    the private talks. ``stopped_at`` is set by /game unwatch (and cleared by watching again)."""
+
+    __tablename__ = "spectator"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(sa_type=BigInteger)
+    since: datetime = Field(sa_type=UTCDateTime)
+    stopped_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

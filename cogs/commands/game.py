@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from cogs.messages.sender import MAX_ALERTED
 from cogs.places.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
+from cogs.places.spectating import let_watch, stop_watching
 from cogs.shared import flows as actions
 from cogs.shared import text
 from cogs.shared.base import GameCog, services_of
@@ -30,12 +31,13 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
-from cogs.ui.lobby import lobby_embed, lobby_view, refresh_lobby
+from cogs.ui.lobby import lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
 from gm.errors import InvalidSettings, UnknownGame
 from gm.reading.info import GameInfo
 from gm.reading.status import GameStatusView, LogLine, PowerStatus
-from gm.setup.settings import MAX_PAIR_PRESS_PLAYERS, GameSettings, effective_reminders
+from gm.rules.deadlines import zone_names
+from gm.setup.settings import MAX_PAIR_PRESS_PLAYERS, GameSettings, effective_reminders, schedule_with
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +81,23 @@ SETTING_OPTIONS = {
     "reminders": "Hours before each deadline to remind players, e.g. 24,1 (default) or 0.25; none for none",
     "take_over": "Who fills a seat whose player left or fell into civil disorder (default: anyone not "
     "playing)",
+    "deadline_at": "Close phases at this time of day, e.g. 21:00 (off: each phase lasts its hours)",
+    "time_zone": "The time zone of that time, e.g. Europe/Berlin (default UTC)",
+    "every_days": "With a fixed time: movement phases last this many days (default 1)",
+    "skip_days": "With a fixed time: days without deadlines, e.g. sat,sun (none: every day)",
+    "short_phases_at_deadline": "With a fixed time: retreats and adjustments close at it too (default: no)",
+    "absence_days": "Days of absence each player may declare per year (default 14; 0: none)",
+    "grace": "Automatic extensions per player and year for a first miss (default 0: none)",
+    "grace_hours": "Hours each automatic extension gives (default 24)",
+    "scoring": "How the final post scores the powers (default: draw-size)",
+    "talks_after_end": "After the end, eliminated players may read the private talks (default: no)",
 }
+SCORING_LABELS = {
+    "draw_size": "draw-size: the powers sharing the result split 100 points",
+    "sum_of_squares": "Sum-of-Squares: 100 shared by centers squared (a solo takes all)",
+    "center_count": "center count: each power scores its centers",
+}
+SCORING_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in SCORING_LABELS.items()]
 TAKE_OVER_LABELS = {
     "open": "anyone who does not play, with the Take over button in the game channel",
     "approval": "anyone who does not play asks with the Take over button; a moderator approves",
@@ -100,9 +118,40 @@ def settings_changes(
     civil_disorder_after: int | None = None,
     reminders: str | None = None,
     take_over: str | None = None,
+    *,
+    deadline_at: str | None = None,
+    time_zone: str | None = None,
+    every_days: int | None = None,
+    skip_days: str | None = None,
+    short_phases_at_deadline: bool | None = None,
+    absence_days: int | None = None,
+    grace: int | None = None,
+    grace_hours: int | None = None,
+    scoring: str | None = None,
+    talks_after_end: bool | None = None,
 ) -> dict[str, Any]:
-    """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges."""
+    """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges. The
+    deadline schedule's options come as ``deadlines``: a mapping of the parts given
+    (gm.setup.settings.schedule_with), which change the game's schedule or start one."""
     changes: dict[str, Any] = {}
+    schedule = {
+        "at": deadline_at,
+        "zone": time_zone,
+        "every_days": every_days,
+        "skip_days": skip_days,
+        "fix_short_phases": short_phases_at_deadline,
+    }
+    if any(value is not None for value in schedule.values()):
+        changes["deadlines"] = {k: v for k, v in schedule.items() if v is not None}
+    for key, value in (
+        ("absence_days_per_year", absence_days),
+        ("grace_per_year", grace),
+        ("grace_hours", grace_hours),
+        ("scoring", scoring),
+        ("talks_after_end", talks_after_end),
+    ):
+        if value is not None:
+            changes[key] = value
     if players is not None:
         changes["players"] = players
     if civil_disorder_after is not None:
@@ -171,12 +220,12 @@ def disorder_text(after: int) -> str:
 
 
 def reminders_text(settings: GameSettings) -> str:
-    """What will really happen: the reminders each kind of phase gets (scaled to its length)."""
+    """What will really happen: the reminders each kind of phase gets (scaled to its usual length)."""
     said: dict[str, list[str]] = {}
     for kind, minutes in (
-        ("movement", settings.movement_minutes),
-        ("retreat", settings.retreat_minutes),
-        ("adjustment", settings.adjustment_minutes),
+        ("movement", settings.typical_minutes("M")),
+        ("retreat", settings.typical_minutes("R")),
+        ("adjustment", settings.typical_minutes("A")),
     ):
         hours = effective_reminders(settings.reminder_hours, minutes)
         words = " and ".join(text.duration(round(h * 60)) for h in hours) or "none"
@@ -187,19 +236,43 @@ def reminders_text(settings: GameSettings) -> str:
     return "; ".join(f"{words} before a {' or '.join(kinds)} deadline" for words, kinds in said.items())
 
 
+def phases_text(settings: GameSettings) -> str:
+    """How long phases last: their lengths, or the fixed time movement phases close at."""
+    short = (
+        f"retreats {text.duration(settings.retreat_minutes)}, "
+        f"adjustments {text.duration(settings.adjustment_minutes)}"
+    )
+    schedule = settings.deadlines
+    if schedule is None:
+        return f"movement {text.duration(settings.movement_minutes)}, {short}"
+    if schedule.fix_short_phases:
+        return f"movement until the fixed time; {short}, then the next fixed time"
+    return f"movement until the fixed time; {short} (never ending on a day without deadlines)"
+
+
 def settings_lines(settings: GameSettings, variant: str | None = None) -> list[str]:
+    rules = settings.rules.status_lines()  # Deadlines, Absences, Grace, Scoring (gm.rules.settings)
     return [
         *([variant_line(variant)] if variant is not None else []),
         f"**Players:** {settings.players}",
         f"**Press:** {PRESS_LABELS.get(settings.press, settings.press)}",
-        f"**Phases:** movement {text.duration(settings.movement_minutes)}, retreats "
-        f"{text.duration(settings.retreat_minutes)}, "
-        f"adjustments {text.duration(settings.adjustment_minutes)}",
+        f"**Deadlines:** {rules['Deadlines']}",
+        f"**Phases:** {phases_text(settings)}",
         "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
         f"**Reminders:** {reminders_text(settings)}",
         f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
         f"**Open seats:** filled by {TAKE_OVER_LABELS.get(settings.take_over, settings.take_over)}",
+        f"**Absences:** {rules['Absences']}",
+        f"**Grace:** {rules['Grace']}",
+        f"**Scoring:** {rules['Scoring']}",
+        "**Private talks after the end:** "
+        + ("readable by the eliminated players" if settings.talks_after_end else "stay private"),
     ]
+
+
+async def zone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Time zones containing what was typed (``berlin`` -> Europe/Berlin), at most 25."""
+    return [app_commands.Choice(name=z, value=z) for z in zone_names(current)]
 
 
 POWER_STATES = {
@@ -227,7 +300,9 @@ def status_lines(view: GameStatusView) -> list[str]:
             left = f", {text.duration(view.remaining_seconds // 60)} left" if view.remaining_seconds else ""
             lines.append(f"Now: **{view.phase.long_name}**, paused by a moderator{left}")
         else:
-            lines.append(f"Now: **{view.phase.long_name}**, {text.due(view.phase.deadline)}")
+            lines.append(
+                f"Now: **{view.phase.long_name}**, {text.due(view.phase.deadline, game.settings.zone)}"
+            )
     if game.status != "forming":
         for power in view.powers:
             lines.append("- " + _power_line(power, acting=game.status == "active"))
@@ -306,7 +381,10 @@ class GameCommands(GameCog):
         **SETTING_OPTIONS,
     )
     @app_commands.choices(players=PLAYER_CHOICES)  # int choices apart from the str ones (one type each)
-    @app_commands.choices(press=PRESS_CHOICES, variant=VARIANT_CHOICES, take_over=TAKE_OVER_CHOICES)
+    @app_commands.choices(
+        press=PRESS_CHOICES, variant=VARIANT_CHOICES, take_over=TAKE_OVER_CHOICES, scoring=SCORING_CHOICES
+    )
+    @app_commands.autocomplete(time_zone=zone_choices)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -321,6 +399,16 @@ class GameCommands(GameCog):
         civil_disorder_after: int | None = None,
         reminders: str | None = None,
         take_over: str | None = None,
+        deadline_at: str | None = None,
+        time_zone: str | None = None,
+        every_days: int | None = None,
+        skip_days: str | None = None,
+        short_phases_at_deadline: bool | None = None,
+        absence_days: int | None = None,
+        grace: int | None = None,
+        grace_hours: int | None = None,
+        scoring: str | None = None,
+        talks_after_end: bool | None = None,
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
@@ -335,9 +423,21 @@ class GameCommands(GameCog):
             civil_disorder_after,
             reminders,
             take_over,
+            deadline_at=deadline_at,
+            time_zone=time_zone,
+            every_days=every_days,
+            skip_days=skip_days,
+            short_phases_at_deadline=short_phases_at_deadline,
+            absence_days=absence_days,
+            grace=grace,
+            grace_hours=grace_hours,
+            scoring=scoring,
+            talks_after_end=talks_after_end,
         )
         if press is None and (players or 0) > MAX_PAIR_PRESS_PLAYERS:
             changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.setup.settings
+        if "deadlines" in changes:  # the parts given make a schedule (gm checks it)
+            changes["deadlines"] = schedule_with(None, changes["deadlines"])
         settings = GameSettings(**changes)
         game = await self.gamemaster.create_game(
             guild_id=guild_id,
@@ -365,7 +465,8 @@ class GameCommands(GameCog):
         if not isinstance(channel, discord.abc.Messageable):
             return False
         try:
-            posted = await channel.send(embed=lobby_embed(game), view=lobby_view(game))
+            badges = await lobby_badges(self.bot, game)
+            posted = await channel.send(embed=lobby_embed(game, badges), view=lobby_view(game))
         except discord.HTTPException as exc:
             log.info("could not announce game %s in channel %s: %s", game.id, interaction.channel_id, exc)
             return False
@@ -450,6 +551,55 @@ class GameCommands(GameCog):
         self.services.spawn(refresh_lobby(self.bot, started), f"updating game {started.id}'s Join post")
         await _tell_lobby(interaction, started)
 
+    # --- spectators -------------------------------------------------------------------------------
+
+    @game.command(name="watch", description="Follow a started game as a spectator: its public channel only")
+    @app_commands.describe(game="The game to watch")
+    @app_commands.autocomplete(game=any_choices)
+    async def watch(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        guild_id = require_guild(interaction, "Watching a game")
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        watching = await self.gamemaster.watch_game(chosen.id, interaction.user.id, guild_id=guild_id)
+        name = f"**#{watching.game_id} {text.safe(watching.game_name)}**"
+        opened = False
+        if interaction.guild is not None and watching.game_channel_id is not None:
+            try:
+                opened = await let_watch(interaction.guild, watching.game_channel_id, interaction.user.id)
+            except discord.HTTPException as exc:
+                log.warning("could not open game %s's channel to a spectator: %s", watching.game_id, exc)
+        if not opened:
+            await send(
+                interaction,
+                f"You watch {name}, but I could not open its channel to you: my role may lack Manage Roles. "
+                "Ask a server admin.",
+            )
+            return
+        again = "already " if watching.already else ""
+        await send(
+            interaction,
+            [
+                f"You {again}watch {name}: its results, maps and final post are in "
+                f"<#{watching.game_channel_id}>.",
+                "Spectators read the game channel without writing there; the powers' channels and the "
+                "private talks stay private. `/game unwatch` stops.",
+            ],
+        )
+
+    @game.command(name="unwatch", description="Stop watching a game")
+    @app_commands.describe(game="The game to stop watching")
+    @app_commands.autocomplete(game=any_choices)
+    async def unwatch(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        guild_id = require_guild(interaction, "Watching a game")
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        watching = await self.gamemaster.unwatch_game(chosen.id, interaction.user.id, guild_id=guild_id)
+        if interaction.guild is not None and watching.game_channel_id is not None:
+            await stop_watching(interaction.guild, watching.game_channel_id, interaction.user.id)
+        await send(
+            interaction, f"You no longer watch **#{watching.game_id} {text.safe(watching.game_name)}**."
+        )
+
     # --- looking ----------------------------------------------------------------------------------
 
     @game.command(name="status", description="A game's players, phase, deadline and settings")
@@ -496,8 +646,8 @@ class GameCommands(GameCog):
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game", **SETTING_OPTIONS)
     @app_commands.choices(players=PLAYER_CHOICES)
-    @app_commands.choices(press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES)
-    @app_commands.autocomplete(game=any_choices)
+    @app_commands.choices(press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES, scoring=SCORING_CHOICES)
+    @app_commands.autocomplete(game=any_choices, time_zone=zone_choices)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -511,6 +661,16 @@ class GameCommands(GameCog):
         civil_disorder_after: int | None = None,
         reminders: str | None = None,
         take_over: str | None = None,
+        deadline_at: str | None = None,
+        time_zone: str | None = None,
+        every_days: int | None = None,
+        skip_days: str | None = None,
+        short_phases_at_deadline: bool | None = None,
+        absence_days: int | None = None,
+        grace: int | None = None,
+        grace_hours: int | None = None,
+        scoring: str | None = None,
+        talks_after_end: bool | None = None,
     ) -> None:
         await defer(interaction)
         changes = settings_changes(
@@ -523,6 +683,16 @@ class GameCommands(GameCog):
             civil_disorder_after,
             reminders,
             take_over,
+            deadline_at=deadline_at,
+            time_zone=time_zone,
+            every_days=every_days,
+            skip_days=skip_days,
+            short_phases_at_deadline=short_phases_at_deadline,
+            absence_days=absence_days,
+            grace=grace,
+            grace_hours=grace_hours,
+            scoring=scoring,
+            talks_after_end=talks_after_end,
         )
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)
@@ -611,7 +781,7 @@ def _list_line(game: GameInfo) -> str:
     if game.status == "forming":
         extra = f"waiting for players, {len(game.players)} of {game.settings.players}"
     elif game.phase is not None and game.status in ("active", "paused"):
-        extra = f"{game.phase.long_name}, {text.due(game.phase.deadline)}"
+        extra = f"{game.phase.long_name}, {text.due(game.phase.deadline, game.settings.zone)}"
     else:
         extra = text.status_word(game.status)
     return text.game_list_line(game.id, game.name, extra)

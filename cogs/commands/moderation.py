@@ -59,7 +59,7 @@ class ModCommands(GameCog):
             chosen.id, actor, minutes=extension_minutes(hours, minutes)
         )
         deadline = result.phase.deadline if result.phase else None
-        follow = f"Orders now due {text.when(deadline)}." if deadline else None
+        follow = f"Orders now due {text.when(deadline, chosen.settings.zone)}." if deadline else None
         await send(interaction, modflows.answer_lines(result, follow))
 
     @mod.command(name="pause", description="Stop the clock; the time left is kept for /mod resume")
@@ -82,7 +82,7 @@ class ModCommands(GameCog):
         actor = await modflows.actor_of(interaction, chosen)
         result = await self.gamemaster.resume_game(chosen.id, actor)
         deadline = result.phase.deadline if result.phase else None
-        follow = text.due(deadline)
+        follow = text.due(deadline, chosen.settings.zone)
         await send(interaction, modflows.answer_lines(result, f"{follow[0].upper()}{follow[1:]}."))
 
     @mod.command(name="close", description="Close the current phase now and post its results")

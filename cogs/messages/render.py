@@ -60,6 +60,7 @@ PRESS_TEXT = {
 KIND_COLOURS = {  # what needs attention stands out from the routine results
     "civil_disorder": discord.Colour.from_rgb(196, 98, 16),
     "moderation": discord.Colour.from_rgb(110, 110, 120),
+    "deadline_moved": discord.Colour.from_rgb(110, 110, 120),
     "rollback": discord.Colour.from_rgb(196, 98, 16),
     "replaced": discord.Colour.from_rgb(110, 110, 120),
     "vote_opened": discord.Colour.from_rgb(90, 60, 150),
@@ -211,7 +212,7 @@ def _embed(
         title = fallback_title or content.game_name or "Diplomacy"
     deadline = content.deadline
     if deadline is not None and with_deadline:
-        lines.append(f"**Deadline:** {when(deadline)}")
+        lines.append(f"**Deadline:** {when(deadline, content.deadline_zone)}")
     embed = discord.Embed(
         title=safe_keeping_users(title, limit=TITLE_LIMIT),
         description=chunks(lines, EMBED_DESCRIPTION_LIMIT)[0] or None,
@@ -282,7 +283,9 @@ def _welcome(welcome: Welcome, private_channels: list[int], *, shared: bool = Fa
             lines.append(f"Orders so far: {given or 'none yet'}")
     if welcome.phase:
         which = "Now" if replacing else "First phase"
-        lines.append(f"\n{which}: {long_name(welcome.phase)}, {due(welcome.deadline)}.")
+        lines.append(
+            f"\n{which}: {long_name(welcome.phase)}, {due(welcome.deadline, welcome.deadline_zone)}."
+        )
     if private_channels:
         label = "Your private channel" + ("s" if len(private_channels) > 1 else "")
         lines.append(f"{label}: " + ", ".join(f"<#{c}>" for c in private_channels))
@@ -301,7 +304,9 @@ def _results(results: PhaseResults, attachments: tuple[Attachment, ...]) -> list
     embed = _embed(results, with_deadline=False)
     next_phase = results.next_phase
     if next_phase:
-        _add_text(embed, f"Next: **{long_name(next_phase)}**, {due(results.deadline)}.")
+        _add_text(
+            embed, f"Next: **{long_name(next_phase)}**, {due(results.deadline, results.deadline_zone)}."
+        )
     elif results.game_over:
         _add_text(embed, "The game is over.")
     if attachments:

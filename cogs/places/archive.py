@@ -7,6 +7,11 @@ open and read them, nobody can write, and they stop counting towards Discord's 1
 per server). The public game channel stays as it is. The category is left for a server admin to
 delete when nobody needs it any more.
 
+When the game says so (``talks_after_end``), its eliminated players may then read the private talks:
+the negotiation channel and pair channels get a read-only overwrite for them (:data:`TALK_READER`) and
+they are added to the threads before these are archived; never the power channels, and never anyone
+else (spectators see the game channel only).
+
 A rollback of a game that ended at a close (a solo, the short game's last year) makes it run again;
 :func:`reopen` undoes all of the above. Both are idempotent and best effort (failures are logged).
 """
@@ -18,7 +23,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs.places.spaces import MEMBER, THREADS_ONLY, negotiation_places
+from cogs.places.spaces import MEMBER, THREADS_ONLY, key_powers, negotiation_places
 from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
@@ -31,6 +36,17 @@ _READ_ONLY = discord.PermissionOverwrite(
     create_public_threads=False,
     create_private_threads=False,
 )
+TALK_READER = discord.PermissionOverwrite(
+    view_channel=True,
+    read_message_history=True,
+    send_messages=False,
+    send_messages_in_threads=False,
+    add_reactions=False,
+    create_public_threads=False,
+    create_private_threads=False,
+)
+"""An eliminated player reading a finished game's private talks (told apart from a player's
+read-only overwrite, so that a rollback takes it back)."""
 
 
 async def private_channels(guild: discord.Guild, places: GamePlaces) -> list[discord.TextChannel]:
@@ -47,32 +63,56 @@ async def private_channels(guild: discord.Guild, places: GamePlaces) -> list[dis
 
 
 async def archive(guild: discord.Guild, places: GamePlaces) -> None:
-    """Lock the game's private places read-only and archive its threads."""
+    """Lock the game's private places read-only and archive its threads; open the talks to the game's
+    talk readers (read-only) first."""
+    power_channels = {c for c in places.power_channels.values() if c is not None}
+    readers = [discord.Object(id=u) for u in places.talk_readers]
     for channel in await private_channels(guild, places):
-        changed = _with_members(channel, guild, lambda _: _READ_ONLY)
-        if changed is not None:
+        talks = channel.id not in power_channels
+        changed = _with_members(channel, guild, lambda _: _READ_ONLY) or dict(channel.overwrites)
+        if talks:
+            for reader in readers:
+                changed[reader] = TALK_READER
+        if _differs(changed, channel):
             await _quietly(channel.edit(overwrites=changed, reason="the game is over: kept read-only"))
         for thread in list(channel.threads):
+            if talks:
+                for reader in readers:
+                    await _quietly(thread.add_user(reader))
             await _quietly(thread.edit(archived=True, locked=True, reason="the game is over"))
 
 
 async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
     """Undo :func:`archive` (a rollback made a finished game run again)."""
+    holding = {u for u in places.holders.values() if u is not None}
     for channel in await private_channels(guild, places):
+        readers = {t.id for t, o in channel.overwrites.items() if o == TALK_READER}
         member = THREADS_ONLY if channel.id == places.negotiation_channel_id else MEMBER
+
         def reopened(
             current: discord.PermissionOverwrite, open_: discord.PermissionOverwrite = member
         ) -> discord.PermissionOverwrite | None:
             return open_ if current == _READ_ONLY else None
 
-        changed = _with_members(channel, guild, reopened)
-        if changed is not None:
+        changed = _with_members(channel, guild, reopened) or dict(channel.overwrites)
+        for target in [t for t in changed if t.id in readers]:  # the talks are private again
+            if target.id in holding and channel.id == places.negotiation_channel_id:
+                changed[target] = member  # a player (eliminated) keeps the way to their own threads
+            else:
+                del changed[target]
+        if _differs(changed, channel):
             await _quietly(channel.edit(overwrites=changed, reason="the game was rolled back: open again"))
         if channel.id != places.negotiation_channel_id:
             continue
+        keys = {place_id: key for key, place_id in places.pair_places.items()}
         try:
             async for thread in channel.archived_threads(private=True, limit=None):
                 await _quietly(thread.edit(archived=False, locked=False, reason="the game was rolled back"))
+                named = key_powers(keys.get(thread.id, ""))
+                for reader in sorted(readers):
+                    own = {p for p, u in places.holders.items() if u == reader}
+                    if not own & named:
+                        await _quietly(thread.remove_user(discord.Object(id=reader)))
         except discord.HTTPException as exc:
             log.warning("could not list the archived threads of channel %s: %s", channel.id, exc)
 
@@ -94,6 +134,14 @@ def _with_members(
             overwrites[target] = new
             changed = True
     return overwrites if changed else None
+
+
+def _differs(
+    overwrites: dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite],
+    channel: discord.TextChannel,
+) -> bool:
+    have = {t.id: o for t, o in channel.overwrites.items()}
+    return {t.id: o for t, o in overwrites.items()} != have
 
 
 async def _quietly(call: Awaitable[object]) -> None:

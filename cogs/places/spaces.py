@@ -48,6 +48,7 @@ from typing import Literal
 
 import discord
 
+from cogs.places.spectating import stop_watching
 from cogs.shared.text import power_name
 from gm.errors import GameError
 from gm.reading.info import GameInfo
@@ -564,6 +565,8 @@ async def admit(guild: discord.Guild, places: GamePlaces, user_id: int, powers: 
             "game %s: %s is not on the server; cannot open %s to them", places.game_id, user_id, powers
         )
         return False
+    if places.game_channel_id is not None:  # a spectator who takes a seat plays from now on
+        await stop_watching(guild, places.game_channel_id, user_id)
     for channel_id in _power_channel_ids(places, powers):
         channel = guild.get_channel(channel_id)
         if isinstance(channel, discord.TextChannel):

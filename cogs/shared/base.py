@@ -28,6 +28,7 @@ class Services:
 
     gamemaster: Gamemaster
     moderator_role: str = "Diplomacy Moderator"
+    player_records: bool = False  # each player's record beside their name in the Join post
 
     def spawn(self, work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
         """Run Discord work after the interaction has been answered (editing a Join post): kept

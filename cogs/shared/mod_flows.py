@@ -58,14 +58,15 @@ def rollback_question(plan: RollbackPlan) -> str:
 
 async def do_rollback(interaction: discord.Interaction, game_id: int, asked_phase: int) -> list[str]:
     gamemaster = services_of(interaction.client).gamemaster
-    actor = await actor_of(interaction, await gamemaster.get_game(game_id))
+    game = await gamemaster.get_game(game_id)
+    actor = await actor_of(interaction, game)
     result = await gamemaster.rollback_last_phase(game_id, actor, asked_phase=asked_phase)
     voided = result.details.get("voided_phase")
     reopened = result.phase.long_name if result.phase is not None else "its"
     follow = f"The game channel is told that the {reopened} results are void"
     follow += f", and that {long_name(voided)} never happened." if voided else "."
     if result.phase is not None and result.phase.deadline is not None:
-        follow += f" New deadline: {text.when(result.phase.deadline)}."
+        follow += f" New deadline: {text.when(result.phase.deadline, game.settings.zone)}."
     return answer_lines(result, follow)
 
 

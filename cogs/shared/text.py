@@ -18,6 +18,7 @@ import discord
 from gm.errors import InvalidSettings
 from gm.messages.words import duration, long_name, plural, power_name, powers_text
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
+from gm.rules.deadlines import local_time_text
 
 __all__ = ["duration", "long_name", "plural", "power_name", "powers_text"]  # the words gm uses too
 
@@ -57,16 +58,19 @@ def safe_keeping_users(text: str, *, limit: int | None = None) -> str:
 PAUSED = "no deadline while the game is paused"
 
 
-def when(moment: datetime | None) -> str:
-    """A deadline as Discord shows it to each reader in their own time zone: date, time and "in 3 hours"."""
+def when(moment: datetime | None, zone: str | None = None) -> str:
+    """A deadline as Discord shows it to each reader in their own time zone: date, time and "in 3 hours";
+    with ``zone`` (a game whose deadlines keep to a schedule) also on that zone's wall clock, the
+    time the game is known by (``Tuesday 2 April, 21:00 Europe/Berlin``)."""
     if moment is None:
         return PAUSED
-    return f"{discord.utils.format_dt(moment, 'F')} ({discord.utils.format_dt(moment, 'R')})"
+    shown = f"{discord.utils.format_dt(moment, 'F')} ({discord.utils.format_dt(moment, 'R')})"
+    return f"{shown}, {local_time_text(moment, zone)}" if zone else shown
 
 
-def due(moment: datetime | None) -> str:
+def due(moment: datetime | None, zone: str | None = None) -> str:
     """``orders due <date> (in 3 hours)``, or that there is no deadline while the game is paused."""
-    return PAUSED if moment is None else f"orders due {when(moment)}"
+    return PAUSED if moment is None else f"orders due {when(moment, zone)}"
 
 
 def when_short(moment: datetime) -> str:
@@ -140,7 +144,8 @@ def view_lines(view: OrdersView, *, show_orders: bool = False) -> list[str]:
     lines = []
     for power in view.powers:
         lines.extend(power_status_lines(power, show_orders=show_orders))
-    lines.append(f"{view.phase.long_name} of #{view.game_id} {safe(view.game_name)}: {due(view.deadline)}.")
+    deadline = due(view.deadline, view.deadline_zone)
+    lines.append(f"{view.phase.long_name} of #{view.game_id} {safe(view.game_name)}: {deadline}.")
     return lines
 
 
@@ -179,7 +184,7 @@ def report_summary(report: SubmissionReport) -> list[str]:
             lines.append(f"{name} still has {plural(len(power.missing), 'unit')} without orders.")
         else:
             lines.append(f"{name} has orders for everything.")
-    lines.append(f"{report.view.phase.long_name}: {due(report.view.deadline)}.")
+    lines.append(f"{report.view.phase.long_name}: {due(report.view.deadline, report.view.deadline_zone)}.")
     return lines
 
 

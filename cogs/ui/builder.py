@@ -581,7 +581,7 @@ def _units(
                 )
             )
     if not notice:
-        due = text.due(menu.view.deadline)
+        due = text.due(menu.view.deadline, menu.view.deadline_zone)
         lines.append(f"{due[0].upper()}{due[1:]}.")
     if options:
         lines.append("Pick a unit, then what it does.")

@@ -5,20 +5,28 @@ or a channel the bot may no longer write in is left alone, logged)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import discord
 
 from cogs.shared import text
+from cogs.shared.base import services_of
 from cogs.ui.components import JoinButton
 from gm.reading.info import GameInfo
+from gm.rules.leaderboard import badge
 
 log = logging.getLogger(__name__)
 
 LOBBY_COLOUR = discord.Colour.from_rgb(46, 94, 140)
 
 
-def lobby_embed(game: GameInfo) -> discord.Embed:
+def lobby_embed(game: GameInfo, badges: Mapping[int, str] | None = None) -> discord.Embed:
+    """The Join post; ``badges``: each player's record on the server, shown beside their name."""
     from cogs.commands.game import settings_lines  # the settings as /game status words them
+
+    def who(user_id: int) -> str:
+        badge = (badges or {}).get(user_id)
+        return f"<@{user_id}> ({badge})" if badge else f"<@{user_id}>"
 
     seats = game.settings.players
     if game.status == "forming":
@@ -34,7 +42,7 @@ def lobby_embed(game: GameInfo) -> discord.Embed:
     lines = [
         f"Created by <@{game.creator_id}>. {state}",
         f"**Joined ({len(game.players)} of {seats}):** "
-        + (", ".join(f"<@{p.user_id}>" for p in game.players) or "nobody yet"),
+        + (", ".join(who(p.user_id) for p in game.players) or "nobody yet"),
         *settings_lines(game.settings, game.variant),
     ]
     return discord.Embed(
@@ -52,6 +60,16 @@ def lobby_view(game: GameInfo) -> discord.ui.View:
     return view
 
 
+async def lobby_badges(client: discord.Client, game: GameInfo) -> dict[int, str]:
+    """Each forming game's player's record on its server, when the bot shows them (PLAYER_RECORDS)."""
+    services = services_of(client)
+    if not services.player_records or game.status != "forming":
+        return {}
+    users = [p.user_id for p in game.players]
+    found = await services.gamemaster.players_stats(game.guild_id, users)
+    return {u: badge(found.get(u)) for u in users}
+
+
 async def refresh_lobby(client: discord.Client, game: GameInfo) -> None:
     """Edit the game's Join post to show ``game`` as it is now."""
     if game.lobby is None:
@@ -59,6 +77,7 @@ async def refresh_lobby(client: discord.Client, game: GameInfo) -> None:
     channel_id, message_id = game.lobby
     message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
     try:
-        await message.edit(embed=lobby_embed(game), view=lobby_view(game))
+        badges = await lobby_badges(client, game)
+        await message.edit(embed=lobby_embed(game, badges), view=lobby_view(game))
     except discord.HTTPException as exc:
         log.info("could not update the Join post of game %s: %s", game.id, exc)

@@ -12,7 +12,11 @@ Result (``game.result``, plain JSON)::
     {"kind": "solo" | "last_year" | "draw" | "concession" | "moderator",
      "winner": "FRANCE" | None, "shared": ["ENGLAND", "FRANCE"],   # a draw's or a tied short game's
      "centers": {power: n}, "survivors": [powers with units or centers],
-     "phase": "F1905M", "ended_by": user id | None, "note": str | None}
+     "phase": "F1905M", "ended_by": user id | None, "note": str | None,
+     "scoring": "draw_size", "scores": {power: points}}   # by the game's scoring system
+
+The scores (gm.rules.scoring, the game's ``scoring`` setting) are added by :func:`finish_game`, shown
+in the final post, and kept with the result for the server's leaderboard (gm.reading.stats).
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from gm.messages import payloads as say
 from gm.messages.kinds import GameOver
 from gm.phases.worker import POSITION_MAP
 from gm.reading.lookup import game_phases
+from gm.rules.scoring import SYSTEM_NAMES, FinalResult, score, score_text
+from gm.setup.settings import GameSettings
 
 FINAL_MAP = "final"  # the position after the last phase of a game that ended at a close
 ANIMATION = "animation"  # the GIF of the whole game, stored on its last phase
@@ -121,6 +127,28 @@ def result_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def scored(result: dict[str, Any], system: str, *, map_centers: int) -> dict[str, Any]:
+    """``result`` with its powers' scores under ``system`` (``scoring`` and ``scores``)."""
+    if not result.get("centers"):  # ended before anyone played: nothing to score
+        return result
+    points = score(FinalResult.from_result(result), system, map_centers=map_centers)
+    return {**result, "scoring": system, "scores": {p: round(v, 4) for p, v in points.items()}}
+
+
+def score_lines(result: dict[str, Any]) -> list[str]:
+    """``Scores (draw-size): England 50, France 50; every other power 0.``"""
+    scores: dict[str, float] = result.get("scores") or {}
+    system = result.get("scoring")
+    if not scores or system not in SYSTEM_NAMES:
+        return []
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    shown = [f"{say.power_name(p)} {score_text(v)}" for p, v in ranked if v > 0]
+    rest = "; every other power 0" if any(v <= 0 for v in scores.values()) and shown else ""
+    if not shown:
+        shown = ["every power 0"]
+    return [f"Scores ({SYSTEM_NAMES[system]}): {', '.join(shown)}{rest}."]
+
+
 async def finish_game(
     session: AsyncSession,
     game: Game,
@@ -137,6 +165,9 @@ async def finish_game(
     proposals still open lapse.
     """
     game_id: int = game.id  # type: ignore[assignment]
+    played = game_map(game.variant)
+    system = GameSettings.from_json(game.settings).scoring
+    result = scored(result, system, map_centers=len(played.supply_centers))
     game.status = GameStatus.CANCELLED if result["kind"] == "moderator" else GameStatus.FINISHED
     game.finished_at = now
     game.result = result
@@ -158,7 +189,7 @@ async def finish_game(
         )
     )
     table = await centers_by_year(session, game)
-    powers = list(game_map(game.variant).powers)
+    powers = list(played.powers)
     map_phase_id, map_phase_name, map_kind = final_map
     enqueue(
         session,
@@ -166,7 +197,11 @@ async def finish_game(
             game_id=game_id,
             game_name=game.name,
             title=f"{game.name} is over",
-            lines=[*result_lines(result), "Final centers, and the whole game in pictures:"],
+            lines=[
+                *result_lines(result),
+                *score_lines(result),
+                "Final centers, and the whole game in pictures:",
+            ],
             fields={say.power_name(p): str(n) for p, n in result["centers"].items() if n},
             phase=last_phase.name,
             maps=[

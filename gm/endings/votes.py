@@ -48,6 +48,7 @@ from gm.errors import NoOpenVote, NotAVoter, OrdersClosed, PhaseBusy, VoteAlread
 from gm.messages import payloads as say
 from gm.messages.kinds import VoteOpened, VoteResult
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
+from gm.setup.settings import deadline_zone
 
 DRAW = "draw"
 CONCEDE = "concede"
@@ -153,6 +154,7 @@ async def propose(
             ],
             phase=phase.name,
             deadline=phase.deadline,
+            deadline_zone=deadline_zone(game),
             proposal={"id": info.id, "kind": kind, "beneficiary": info.beneficiary},
             voters=sorted(voters),
         ),

@@ -8,6 +8,7 @@ interfaces: gm.delivery.outbox.OutboxSender posts messages, gm.setup.places.Plac
 
 from __future__ import annotations
 
+from gm.facade.community import CommunityCases
 from gm.facade.moderating import ModerationCases
 from gm.facade.playing import PlayingCases
 from gm.facade.reading import ReadingCases
@@ -15,7 +16,7 @@ from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
 from gm.facade.tapping import ChosenOrder, TappingCases
 
 
-class Gamemaster(SetupCases, PlayingCases, TappingCases, ModerationCases, ReadingCases):
+class Gamemaster(SetupCases, PlayingCases, TappingCases, ModerationCases, ReadingCases, CommunityCases):
     """The whole facade (gm.facade.core.GamemasterCore holds the moving parts)."""
 
 

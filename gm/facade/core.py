@@ -38,6 +38,7 @@ from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.phases.worker import position_map_work, warm_up
 from gm.reading.history import MapImage, MapToDraw, find_map, store_map
+from gm.reading.info import PhaseInfo
 from gm.setup.games import FormingLimits, StartResult
 from gm.setup.settings import GameSettings
 
@@ -251,8 +252,24 @@ class GamemasterCore:
     async def close_phase(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
         """Close a phase if it is open, then schedule the next one and post the results."""
         outcome = await self.closer.close(phase_id, reason=reason)
+        if outcome.extended is not None:  # grace moved the deadline instead: the new one's jobs
+            await self._schedule(outcome.extended)
+            await self.deliver()
+            return outcome
         await self._after_close(outcome)
         return outcome
+
+    async def _schedule(self, phase: PhaseInfo) -> None:
+        settings = await self._settings(phase.game_id)
+        self.scheduler.schedule_phase(
+            phase.game_id,
+            phase.id,
+            phase.name,
+            phase.deadline,
+            settings.reminder_hours,
+            phase.opened_at,
+            catch_up=False,
+        )
 
     async def finish_phase(self, phase_id: int) -> CloseOutcome:
         outcome = await self.closer.finish(phase_id)

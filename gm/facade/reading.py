@@ -12,11 +12,13 @@ from gm.errors import UnknownGame
 from gm.facade.core import GamemasterCore
 from gm.ordering import submission as orders
 from gm.ordering.submission import OrdersView
-from gm.reading import history, status
+from gm.reading import history, stats, status
 from gm.reading.export import export_game
 from gm.reading.history import PhaseHistory
 from gm.reading.info import GameInfo
+from gm.reading.stats import ServerBoard
 from gm.reading.status import GameStatusView
+from gm.rules.leaderboard import UserStats
 from gm.setup import games, places
 from gm.setup.places import GamePlaces
 
@@ -71,6 +73,20 @@ class ReadingCases(GamemasterCore):
     async def game_status(self, game_id: int, *, log_limit: int = 25) -> GameStatusView:
         async with self.sessions.read() as session:
             return await status.game_status(session, game_id, log_limit=log_limit)
+
+    async def server_board(self, guild_id: int) -> ServerBoard:
+        """/stats: the server's leaderboard."""
+        async with self.sessions() as session:
+            return await stats.server_board(session, guild_id)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> UserStats | None:
+        """/stats user: one player's record on the server (None: never played there)."""
+        async with self.sessions() as session:
+            return await stats.player_stats(session, guild_id, user_id)
+
+    async def players_stats(self, guild_id: int, user_ids: list[int]) -> dict[int, UserStats]:
+        async with self.sessions() as session:
+            return await stats.players_stats(session, guild_id, user_ids)
 
     async def export_game(self, game_id: int) -> dict[str, Any]:
         async with self.sessions.read() as session:

@@ -37,6 +37,9 @@ class Message:
     deadline: datetime | None = None
     maps: Sequence[Mapping[str, Any]] = ()  # gm.messages.payloads.map_ref: stored pictures to attach
     alert_moderators: bool = False  # call the server's moderators (by role, or by name)
+    # The game's deadline time zone (an IANA name) when its deadlines keep to a schedule: the adapter
+    # shows the deadline on that wall clock too (gm.rules.deadlines.local_time_text); None: no schedule.
+    deadline_zone: str | None = None
 
     def to_payload(self) -> dict[str, Any]:
         extra = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in _BASE}
@@ -167,6 +170,15 @@ class Reminder(Message):
     hours_before: float = 0.0
 
 
+@dataclass(frozen=True, kw_only=True)
+class DeadlineMoved(Message):
+    """In the game channel: the deadline moved by itself, for a player's declared absence or for a
+    grace extension. Says where it went and why in general, never who was missing what."""
+
+    kind: ClassVar[str] = "deadline_moved"
+    reason: str = ""  # absence, grace
+
+
 # --- the end ---------------------------------------------------------------------------------------
 
 
@@ -288,6 +300,7 @@ KINDS: Mapping[str, type[Message]] = {
         PhaseResults,
         PhaseOpened,
         Reminder,
+        DeadlineMoved,
         GameOver,
         VoteOpened,
         VoteResult,

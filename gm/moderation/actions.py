@@ -43,7 +43,7 @@ from gm.moderation.shared import (
     with_effects,
 )
 from gm.ordering.submission import early_close_due
-from gm.phases import disorder
+from gm.phases import absent, disorder
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
 from gm.setup.settings import MOVEMENT_MINUTES, GameSettings
 
@@ -120,18 +120,28 @@ async def pause_game(
 async def resume_game(
     session: AsyncSession, game_id: int, actor: Actor, *, now: datetime | None = None
 ) -> ModerationResult:
-    """Start the clock again: the deadline is now plus the time that was left."""
+    """Start the clock again: the deadline is now plus the time that was left (with a deadline
+    schedule: the first fixed time after that, or, for a phase that opened while paused, the
+    deadline it would have had opening now)."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor)
     if game.status != GameStatus.PAUSED:
         raise WrongGameState(f"{game.name} is not paused.", "Use [[cmd:mod pause]] to stop the clock.")
-    left = _remaining(game, phase)
-    phase.deadline = now + timedelta(seconds=left)
+    settings = GameSettings.from_json(game.settings)
+    kind = Phase.parse(phase.name).kind
+    if phase.remaining_seconds is None:  # opened while paused: a whole phase from now
+        phase.deadline = settings.deadline_for(kind, now)
+    else:
+        phase.deadline = settings.deadline_after(kind, now + timedelta(seconds=phase.remaining_seconds))
     phase.remaining_seconds = None
     game.status = GameStatus.ACTIVE
+    moved = await absent.absence_move(session, game, phase, now=now)
+    left = int((phase.deadline - now).total_seconds())
     text = f"{game.name} is running again: {say.long_name(phase.name)} closes in {say.duration(left // 60)}."
     log = await log_action(session, game, actor, now, "resume", phase=phase.name, remaining_seconds=left)
     announce_action(session, game, phase, "resume", text, [], now, log)
+    if moved is not None:
+        absent.announce_move(session, game, phase, moved, now=now)
     await session.flush()
     if await early_close_due(session, phase.row_id):
         phase.deadline = now  # durable: a bot stopped before the early close still closes it at start
@@ -196,7 +206,9 @@ async def set_civil_disorder(
             "Nothing to undo.",
         )
     player.status = PlayerStatus.CIVIL_DISORDER if on else PlayerStatus.ACTIVE
-    if not on:
+    if on:
+        player.civil_disorders += 1
+    else:
         player.missed_in_a_row = 0
     log = await log_action(
         session, game, actor, now, "civil_disorder", powers=powers, on=on, user_id=player.user_id
@@ -284,4 +296,4 @@ def _remaining(game: Game, phase: PhaseRecord) -> int:
     """Seconds left in a paused phase (a full phase when it opened while paused)."""
     if phase.remaining_seconds is not None:
         return phase.remaining_seconds
-    return GameSettings.from_json(game.settings).phase_minutes(Phase.parse(phase.name).kind) * 60
+    return GameSettings.from_json(game.settings).typical_minutes(Phase.parse(phase.name).kind) * 60

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -21,6 +21,7 @@ from db.models import (
     Proposal,
     ProposalStatus,
     ReadyFlag,
+    Spectator,
     Vote,
 )
 from gm.clock import require_aware, utcnow
@@ -37,6 +38,7 @@ from gm.moderation.shared import (
     running_game,
     seat_of,
 )
+from gm.setup.settings import deadline_zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,15 @@ async def hand_over_seat(
         newcomer = Player(game_id=game.row_id, user_id=new_user_id, joined_at=now)
         session.add(newcomer)
     await session.flush()
+    await session.exec(  # a spectator who takes the seat watches no more: they play
+        update(Spectator)
+        .where(
+            col(Spectator.game_id) == game.row_id,
+            col(Spectator.user_id) == new_user_id,
+            col(Spectator.stopped_at).is_(None),
+        )
+        .values(stopped_at=now)
+    )
     assignments = (
         await session.exec(
             select(PowerAssignment).where(
@@ -125,6 +136,7 @@ async def hand_over_seat(
     for a in assignments:
         a.player_id = newcomer.id
     if old.status not in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
+        old.times_replaced += 1  # a seat lost (one who left has a civil disorder counted already)
         old.status = PlayerStatus.REPLACED
         old.left_at = now
     await session.exec(
@@ -190,6 +202,7 @@ async def hand_over_seat(
             ],
             phase=phase.name,
             deadline=phase.deadline,
+            deadline_zone=deadline_zone(game),
             powers=powers,
             units={p: list(board.get("units", {}).get(p, [])) for p in powers},
             centers={p: sorted(board.get("centers", {}).get(p, [])) for p in powers},  # owned now

@@ -19,7 +19,7 @@ its deadline, and whatever its close created is undone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, update
@@ -51,11 +51,12 @@ from gm.messages import payloads as say
 from gm.messages.kinds import RolledBack, VoidedOrders
 from gm.moderation.shared import Actor, ModerationResult, log_action, require_judge, require_moderator
 from gm.ordering.progress import phase_state
+from gm.phases import absent
 from gm.phases.closer import queue_calls_to_order
 from gm.phases.worker import ORDERS_MAP, POSITION_MAP
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
-from gm.setup.settings import GameSettings
+from gm.setup.settings import GameSettings, deadline_zone
 
 ROLLED_BACK_AT_CLOSE = ("solo", "last_year")
 
@@ -91,9 +92,12 @@ async def rollback_last_phase(
     if game.status == GameStatus.FINISHED:
         game.status, game.finished_at, game.result = GameStatus.ACTIVE, None, None
     await session.flush()
+    moved = await absent.absence_move(session, game, target, now=now)
     _announce(session, game, target, void, returned, now, log.id)  # type: ignore[arg-type]
     state = await phase_state(session, target, game.variant)  # its calls to order, as when it first opened
     queue_calls_to_order(session, game, target, state, now, reopened=True, key_suffix=f":reopened{log.id}")
+    if moved is not None:
+        absent.announce_move(session, game, target, moved, now=now)
     await session.commit()
     info = PhaseInfo.of(target)
     text = f"{game.name} is back at {say.long_name(target.name)}."
@@ -205,15 +209,17 @@ async def _reopen(session: AsyncSession, game: Game, phase: PhaseRecord, now: da
         )
     )
     await _void_messages(session, phase.row_id, phase.closed_at, now, suffix, detach=False)
-    minutes = GameSettings.from_json(game.settings).phase_minutes(Phase.parse(phase.name).kind)
+    settings = GameSettings.from_json(game.settings)
+    kind = Phase.parse(phase.name).kind
     paused = game.status == GameStatus.PAUSED
     phase.status = PhaseStatus.OPEN
     phase.results = None
     phase.closed_at = None
     phase.close_reason = None
     phase.adjudication_started_at = None
-    phase.deadline = None if paused else now + timedelta(minutes=minutes)
-    phase.remaining_seconds = minutes * 60 if paused else None
+    phase.deadline = None if paused else settings.deadline_for(kind, now)  # it opens again now
+    full = settings.phase_minutes(kind) * 60 if settings.deadlines is None else None
+    phase.remaining_seconds = full if paused else None
 
 
 async def _void_messages(
@@ -245,7 +251,9 @@ async def _undo_bookkeeping(session: AsyncSession, game_id: int, book: dict[str,
         if player is None:
             continue
         before, after = change["before"], change["after"]
-        for name in ("status", "missed_phases", "missed_in_a_row"):
+        for name in ("status", "missed_phases", "missed_in_a_row", "ordered_phases", "civil_disorders"):
+            if name not in after or name not in before:  # a close recorded before this counter existed
+                continue
             if getattr(player, name) == after[name]:  # only what nobody changed since
                 setattr(player, name, before[name])
     for power, change in (book.get("assignments") or {}).items():
@@ -289,6 +297,7 @@ def _announce(
             lines=lines,
             phase=target.name,
             deadline=target.deadline,
+            deadline_zone=deadline_zone(game),
             maps=[say.map_ref(target.row_id, target.name, POSITION_MAP)],
             voided_phase=void.name if void else None,
         ),

@@ -31,6 +31,7 @@ from gm.messages import payloads as say
 from gm.messages.kinds import KINDS
 from gm.reading.info import GameInfo, PhaseInfo
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game, powers_of
+from gm.setup.settings import deadline_zone
 
 MOD_PREFIX = "mod_"
 
@@ -241,6 +242,7 @@ def announce_action(
             lines=lines,
             phase=phase.name,
             deadline=phase.deadline,
+            deadline_zone=deadline_zone(game),
             action=action,  # type: ignore[call-arg]
             **data,
         ),

@@ -17,6 +17,7 @@ from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.messages import payloads as say
 from gm.messages.kinds import Reminder
 from gm.ordering.progress import phase_state
+from gm.setup.settings import deadline_zone
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ async def queue_reminders(
                 ],
                 phase=phase.name,
                 deadline=phase.deadline,
+                deadline_zone=deadline_zone(game),
                 missing={p: list(g) for p, g in gaps_by_power.items()},
                 hours_before=hours,
             ),

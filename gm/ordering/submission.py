@@ -47,6 +47,7 @@ from gm.reading.lookup import (
     powers_of,
     require_started,
 )
+from gm.setup.settings import deadline_zone
 
 MAX_LINES = 100
 NEW_PHASE_NOTICE = timedelta(minutes=3)
@@ -73,6 +74,7 @@ class OrdersView:
     close_now: bool = False  # the phase may close early now: the caller should run the close
     # Lines the player's latest submission in this phase had refused (as typed), to fix in the form
     refused: tuple[str, ...] = ()
+    deadline_zone: str | None = None  # the game's deadline time zone, when it has a schedule
 
     @property
     def deadline(self) -> datetime | None:
@@ -435,4 +437,5 @@ def view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str]
         powers=mine,
         # A paused phase (no deadline) never closes early: the clock is stopped until a moderator resumes.
         close_now=phase.status == PhaseStatus.OPEN and phase.deadline is not None and state.can_close_early(),
+        deadline_zone=deadline_zone(game),
     )

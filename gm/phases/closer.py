@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, update
@@ -48,13 +48,13 @@ from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
 from gm.messages import payloads as say
 from gm.ordering.progress import PhaseState, opening_state, phase_state
-from gm.phases import coin, disorder
+from gm.phases import absent, coin, disorder, extensions
 from gm.phases import results as outcome
 from gm.phases.disorder import Bookkeeping
 from gm.phases.worker import POSITION_MAP, close_work
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import lock_game, lock_games
-from gm.setup.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, notify_choice
+from gm.setup.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, deadline_zone, notify_choice
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ Hook = Callable[[int], Awaitable[None]]
 FINAL_MAP = ending.FINAL_MAP  # the position after the last phase of a finished game
 CLAIM_BATCH = 500  # phases claimed in one transaction at most
 RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
+DEADLINE = "deadline"  # the close reason of a deadline (where grace may extend it instead)
 
 
 class CloseFailed(RuntimeError):
@@ -81,6 +82,8 @@ class CloseOutcome:
     winner: str | None = None
     next_close_now: bool = False  # the new phase can close at once (only absent powers must act)
     seconds: dict[str, float] | None = None
+    # Not closed: its deadline was extended by grace instead (gm.phases.extensions), to this phase
+    extended: PhaseInfo | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +116,8 @@ class PhaseCloser:
         self._slots = asyncio.Semaphore(max_concurrent)
         self._hooks = hooks or CloseHooks()
         self.active: set[int] = set()  # phases this process is closing or finishing right now
-        self._claims: list[tuple[int, str, asyncio.Future[int | None]]] = []  # waiting to be claimed
+        # waiting to be claimed
+        self._claims: list[tuple[int, str, asyncio.Future[int | PhaseInfo | None]]] = []
         self._claimer: asyncio.Task[None] | None = None
 
     async def close(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
@@ -126,6 +130,10 @@ class PhaseCloser:
 
     async def _close(self, phase_id: int, reason: str) -> CloseOutcome:
         claimed = await self._claim(phase_id, reason)
+        if isinstance(claimed, PhaseInfo):  # its deadline was extended by grace: not closed now
+            return CloseOutcome(
+                phase_id, claimed.game_id, claimed.name, closed=False, status=claimed.status, extended=claimed
+            )
         if claimed is None:
             return await self._unclaimed(phase_id)
         if self._hooks.after_claim:
@@ -155,14 +163,16 @@ class PhaseCloser:
 
     # --- steps ------------------------------------------------------------------------------------
 
-    async def _claim(self, phase_id: int, reason: str) -> int | None:
-        """Step 1 for ``phase_id``: the phase id when this call claimed it, None when it was not open.
+    async def _claim(self, phase_id: int, reason: str) -> int | PhaseInfo | None:
+        """Step 1 for ``phase_id``: the phase id when this call claimed it, None when it was not open,
+        the phase with its new deadline when, at a deadline, grace extended it instead
+        (gm.phases.extensions).
 
         Claims asked for while one is being written wait for it and go together in the next
         transaction (:meth:`_claim_waiting`): at a deadline shared by a thousand games the claims
         take a few transactions instead of a thousand, and the first results are not queued behind
         all of them. Each phase is claimed by one caller at most, as with a claim of its own."""
-        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[int | PhaseInfo | None] = asyncio.get_running_loop().create_future()
         self._claims.append((phase_id, reason, future))
         if self._claimer is None or self._claimer.done():
             self._claimer = asyncio.create_task(self._claim_waiting(), name="claiming phases")
@@ -181,11 +191,13 @@ class PhaseCloser:
             for phase_id, _, future in batch:
                 if future.done():  # its caller is gone (cancelled)
                     continue
-                future.set_result(phase_id if phase_id in claimed else None)
-                claimed.discard(phase_id)  # a second request for the same phase lost the race
+                outcome = claimed.get(phase_id)
+                future.set_result(phase_id if outcome is True else outcome or None)
+                claimed.pop(phase_id, None)  # a second request for the same phase lost the race
 
-    async def _claim_batch(self, asked: list[tuple[int, str]]) -> set[int]:
-        """Claim every open phase of ``asked`` (phase id, reason) in one transaction; the ids claimed."""
+    async def _claim_batch(self, asked: list[tuple[int, str]]) -> dict[int, bool | PhaseInfo]:
+        """Claim every open phase of ``asked`` (phase id, reason) in one transaction: True for each
+        phase claimed, its :class:`PhaseInfo` for each deadline that grace extended instead."""
         ids = sorted({phase_id for phase_id, _ in asked})
         async with self._sessions() as session:
             phases = (await session.exec(select(PhaseRecord).where(col(PhaseRecord.id).in_(ids)))).all()
@@ -196,12 +208,22 @@ class PhaseCloser:
             running = {
                 p.id for p in phases if (g := games.get(p.game_id)) is not None and g.status in RUNNING
             }
+            now = self._clock()
+            claimed: dict[int, bool | PhaseInfo] = {}
+            by_id = {p.id: p for p in phases}
             reasons: dict[str, list[int]] = {}
             for phase_id, reason in asked:
-                if phase_id in running and phase_id not in {i for ids_ in reasons.values() for i in ids_}:
-                    reasons.setdefault(reason, []).append(phase_id)
-            claimed: set[int] = set()
-            now = self._clock()
+                if phase_id not in running or phase_id in claimed:
+                    continue
+                game = games[by_id[phase_id].game_id]
+                if reason == DEADLINE and GameSettings.from_json(game.settings).grace.on:
+                    phase = by_id[phase_id]
+                    await session.refresh(phase)  # as it is now that the game is locked
+                    if await extensions.grant_grace(session, game, phase, now=now) is not None:
+                        claimed[phase_id] = PhaseInfo.of(phase)
+                        continue
+                claimed[phase_id] = False  # asked for: claimed below if still open
+                reasons.setdefault(reason, []).append(phase_id)
             for reason, phase_ids in reasons.items():
                 result = await session.exec(
                     update(PhaseRecord)
@@ -215,7 +237,7 @@ class PhaseCloser:
                     .returning(col(PhaseRecord.id))
                     .execution_options(synchronize_session=False)
                 )
-                claimed.update(int(i) for i in result.scalars())
+                claimed.update((int(i), True) for i in result.scalars())
             await session.commit()
         return claimed
 
@@ -307,19 +329,22 @@ class PhaseCloser:
         if game_over is None and next_name is not None:
             kind = Phase.parse(next_name).kind
             paused = game.status == GameStatus.PAUSED
-            minutes = settings.phase_minutes(kind)
+            deadline = settings.deadline_for(kind, now)
             next_phase = PhaseRecord(
                 game_id=game_id,
                 ordinal=phase.ordinal + 1,
                 name=next_name,
                 board=next_board_json,
                 adjustments=(result.get("adjustments") or None) if kind == "A" else None,
-                deadline=None if paused else now + timedelta(minutes=minutes),
-                remaining_seconds=minutes * 60 if paused else None,
+                deadline=None if paused else deadline,
+                # paused: the phase's whole length when the clock starts again (None: a fresh
+                # fixed-time deadline then, gm.moderation.actions.resume_game)
+                remaining_seconds=_full_length(settings, kind) if paused else None,
                 opened_at=now,
             )
             session.add(next_phase)
             await session.flush()
+        moved = await absent.absence_move(session, game, next_phase, now=now) if next_phase else None
         for kind, png in answer.get("maps", {}).items():
             if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
                 owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
@@ -329,6 +354,8 @@ class PhaseCloser:
         # The results go out first; what they set off (lapsed votes, a coin flip, civil disorder)
         # follows them in the outbox, which sends each target's messages in the order written.
         _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
+        if moved is not None and next_phase is not None:
+            absent.announce_move(session, game, next_phase, moved, now=now)
         fallen = await disorder.count_missed(
             session, game_id, state, missed, civil_disorder_after=settings.civil_disorder_after, book=book
         )
@@ -429,21 +456,22 @@ def _announce(
     phase_id: int = phase.id  # type: ignore[assignment]
     result = answer["result"]
     next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None
+    results = outcome.results_payload(
+        game_id=game_id,
+        game_name=game.name,
+        phase_id=phase_id,
+        phase_name=phase.name,
+        result=result,
+        change=change,
+        counts=counts,
+        missed=missed,
+        next_phase=next_ref,  # type: ignore[arg-type]
+        maps=list(answer.get("maps", {})),
+        game_over=game_over,
+    )
     enqueue(
         session,
-        outcome.results_payload(
-            game_id=game_id,
-            game_name=game.name,
-            phase_id=phase_id,
-            phase_name=phase.name,
-            result=result,
-            change=change,
-            counts=counts,
-            missed=missed,
-            next_phase=next_ref,  # type: ignore[arg-type]
-            maps=list(answer.get("maps", {})),
-            game_over=game_over,
-        ),
+        replace(results, deadline_zone=deadline_zone(game)),
         phase_id=phase_id,
         target=Target.game_channel(),
         key=f"phase_results:{phase_id}",
@@ -489,12 +517,18 @@ def queue_calls_to_order(
                 notified.add(ping)
             enqueue(
                 session,
-                replace(call, reopened=reopened, ping_user_id=ping),
+                replace(call, reopened=reopened, ping_user_id=ping, deadline_zone=deadline_zone(game)),
                 phase_id=phase.id,
                 target=target,
                 key=f"phase_opened:{phase.id}:{power}{key_suffix}",
                 now=now,
             )
+
+
+def _full_length(settings: GameSettings, kind: str) -> int | None:
+    """The seconds a phase that opens while the game is paused has once it resumes; None with a
+    deadline schedule (the phase then closes at the schedule's time, counted from the resume)."""
+    return None if settings.deadlines is not None else settings.phase_minutes(kind) * 60
 
 
 def _short_game_over(next_name: str | None, settings: GameSettings) -> str | None:

@@ -59,6 +59,8 @@ def player_fields(player: Player) -> dict[str, Any]:
         "status": str(player.status),
         "missed_phases": player.missed_phases,
         "missed_in_a_row": player.missed_in_a_row,
+        "ordered_phases": player.ordered_phases,
+        "civil_disorders": player.civil_disorders,
     }
 
 
@@ -71,8 +73,8 @@ async def count_missed(
     civil_disorder_after: int,
     book: Bookkeeping,
 ) -> list[tuple[Player, list[str]]]:
-    """Update the missed-orders counters; return the players who fall into civil disorder now, each
-    with their powers.
+    """Update the missed-orders counters (and the phases ordered, for /stats); return the players who
+    fall into civil disorder now, each with their powers.
 
     A player missed the phase when none of their powers that had to act sent anything; acting for any
     of them resets the run. Only movement phases count toward civil disorder."""
@@ -91,9 +93,11 @@ async def count_missed(
                 player.missed_in_a_row += 1
                 if 0 < civil_disorder_after <= player.missed_in_a_row:
                     player.status = PlayerStatus.CIVIL_DISORDER
+                    player.civil_disorders += 1
                     fallen.append((player, mine))
         elif set(mine) & acted:
             player.missed_in_a_row = 0
+            player.ordered_phases += 1
         book.note_player(player, before)
     return fallen
 

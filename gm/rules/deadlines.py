@@ -273,6 +273,36 @@ def zone_suggestions(name: str, *, limit: int = 3) -> list[str]:
     return list(dict.fromkeys(found))[:limit]
 
 
+COMMON_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Berlin",
+    "Europe/Paris",
+    "Europe/Moscow",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+)
+
+
+def zone_names(typed: str, *, limit: int = 25) -> list[str]:
+    """Time zone names containing ``typed`` (any case; ``new york`` finds America/New_York), those
+    starting with it or with a city starting with it first; a few common zones for nothing typed."""
+    words = str(typed).strip().lower().replace(" ", "_")
+    if not words:
+        return list(COMMON_ZONES[:limit])
+    found = [z for low, z in _zones().items() if words in low]
+
+    def rank(zone: str) -> tuple[int, str]:
+        low = zone.lower()
+        return (0 if low.startswith(words) or low.rsplit("/", 1)[-1].startswith(words) else 1, zone)
+
+    return sorted(found, key=rank)[:limit]
+
+
 def _zone_or_problem(problems: list[str], name: object) -> str | None:
     """The zone's canonical spelling, or None and a problem with suggestions."""
     if isinstance(name, str):

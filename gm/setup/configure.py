@@ -17,7 +17,7 @@ from gm.clock import require_aware, utcnow
 from gm.errors import GameAlreadyStarted, GameOver, InvalidSettings, NotAllowed
 from gm.reading.info import GameInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game
-from gm.setup.settings import GameSettings
+from gm.setup.settings import GameSettings, schedule_with
 
 SETTING_NAMES = frozenset(f.name for f in fields(GameSettings))
 
@@ -32,7 +32,10 @@ async def update_settings(
     now: datetime | None = None,
 ) -> GameInfo:
     """Apply ``changes`` (setting name -> new value) to a forming game; every value is checked by
-    GameSettings.validated, and a refusal names every problem at once. Nothing is written on refusal."""
+    GameSettings.validated, and a refusal names every problem at once. Nothing is written on refusal.
+
+    ``deadlines`` may be a schedule (or None: off), or a mapping of some of its parts
+    (gm.setup.settings.SCHEDULE_OPTIONS), which change the game's current schedule."""
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     if game.status in ENDED_STATES:
@@ -51,7 +54,11 @@ async def update_settings(
     if unknown:
         raise InvalidSettings([f"There is no setting called {', '.join(unknown)}."])
     current = GameSettings.from_json(game.settings)
-    wanted = replace(current, **dict(changes))
+    wanted_changes = dict(changes)
+    deadline_options = wanted_changes.get("deadlines")
+    if isinstance(deadline_options, Mapping):  # some of the schedule's parts: they change the current one
+        wanted_changes["deadlines"] = schedule_with(current.deadlines, deadline_options)
+    wanted = replace(current, **wanted_changes)
     try:
         checked = wanted.validated(game_map(game.variant), variant=game.variant)
     except InvalidSettings as exc:

@@ -7,7 +7,7 @@ been written. Pass a fresh session per call.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from random import Random
 
 from sqlmodel import col, select
@@ -39,11 +39,12 @@ from gm.errors import (
 )
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, Welcome
+from gm.phases import absent
 from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.setup.seats import draw_seats
-from gm.setup.settings import NOTIFY_CHOICES, GameSettings, seat_offer
+from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer
 
 MAX_NAME_LENGTH = 100
 
@@ -179,6 +180,8 @@ async def leave_game(
         raise GameOver(f"{game.name} is over; there is nothing to leave.")
     player = await load_player(session, game, user_id)
     powers = await powers_of(session, game.row_id, player.row_id)
+    if game.status != GameStatus.FORMING and player.status == PlayerStatus.ACTIVE:
+        player.civil_disorders += 1  # their powers hold in civil disorder from now on (for /stats)
     player.status = PlayerStatus.LEFT
     player.left_at = now
     _log(session, game, now, user_id, "left", {"powers": powers})
@@ -253,7 +256,7 @@ async def start_game(
             )
         )
     board = initial_board(played.name)
-    deadline = now + timedelta(minutes=settings.phase_minutes(board.phase.kind))
+    deadline = settings.deadline_for(board.phase.kind, now)
     phase = PhaseRecord(
         game_id=game.row_id,
         ordinal=0,
@@ -279,7 +282,10 @@ async def start_game(
             "draw": "secrets.SystemRandom().shuffle of the seats" if rng is None else "test",
         },
     )
+    moved = await absent.absence_move(session, game, phase, now=now)  # a starter away: after their return
     _announce_start(session, game, phase, board, assignments, now)
+    if moved is not None:
+        absent.announce_move(session, game, phase, moved, now=now)
     await session.commit()
     return StartResult(
         game=await game_info(session, game), assignments=assignments, phase=PhaseInfo.of(phase)
@@ -456,6 +462,7 @@ def _announce_start(
             lines=lines,
             phase=phase.name,
             deadline=phase.deadline,
+            deadline_zone=deadline_zone(game),
             assignments=assignments,
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
             # the opening position, when the adapter stored it before the post goes out (see
@@ -483,6 +490,7 @@ def _announce_start(
                 lines=[f"{say.power_name(p)}: {', '.join(us)}" for p, us in units.items()],
                 phase=phase.name,
                 deadline=phase.deadline,
+                deadline_zone=deadline_zone(game),
                 powers=powers,
                 units=units,
                 variant=game.variant,

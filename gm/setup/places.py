@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
@@ -15,7 +15,8 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GamePlace, Player, PlayerStatus, PowerAssignment
-from gm.reading.lookup import load_game
+from gm.reading.lookup import ENDED_STATES, load_game
+from gm.setup.settings import GameSettings
 
 if TYPE_CHECKING:
     from gm.reading.info import GameInfo
@@ -76,6 +77,9 @@ class GamePlaces:
     pair_places: dict[str, int] = field(default_factory=dict)
     # Every place set-up recorded, by (kind, key), including those not yet the game's destinations.
     made: dict[tuple[str, str], int] = field(default_factory=dict)
+    # Who may read the private talks once the game is over, read-only: its eliminated players, when
+    # the game's ``talks_after_end`` setting says so (empty while it runs).
+    talk_readers: tuple[int, ...] = ()
 
     def channels_of(self, user_id: int) -> list[int]:
         """The private channels of the powers ``user_id`` plays."""
@@ -97,6 +101,7 @@ async def game_places(session: AsyncSession, game_id: int) -> GamePlaces:
         )
     ).all()
     recorded = (await session.exec(select(GamePlace).where(GamePlace.game_id == game_id))).all()
+    readers = _talk_readers(game, rows)
     await session.commit()
     negotiation = next((p.discord_id for p in recorded if p.kind == PlaceKind.NEGOTIATION), None)
     made = {(p.kind, p.key): p.discord_id for p in recorded}
@@ -113,6 +118,26 @@ async def game_places(session: AsyncSession, game_id: int) -> GamePlaces:
             p.key: p.discord_id for p in recorded if p.kind in (PlaceKind.PAIR_CHANNEL, PlaceKind.THREAD)
         },
         made=made,
+        talk_readers=readers,
+    )
+
+
+def _talk_readers(game: Game, rows: Sequence[tuple[PowerAssignment, Player | None]]) -> tuple[int, ...]:
+    """The players eliminated by the end of a finished game (none of their powers survived it, or
+    they were marked eliminated), when its settings open the private talks to them."""
+    if game.status not in ENDED_STATES or not GameSettings.from_json(game.settings).talks_after_end:
+        return ()
+    survivors = set((game.result or {}).get("survivors") or ())
+    held: dict[int, tuple[Player, set[str]]] = {}
+    for assignment, player in rows:
+        if player is not None and player.status not in GONE:
+            held.setdefault(player.row_id, (player, set()))[1].add(assignment.power)
+    return tuple(
+        sorted(
+            player.user_id
+            for player, powers in held.values()
+            if player.status == PlayerStatus.ELIMINATED or not powers & survivors
+        )
     )
 
 

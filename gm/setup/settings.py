@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from engine import GameMap
 from engine.variants import get_variant, variant_for_players
 from gm.errors import InvalidSettings
 from gm.messages.words import duration
+from gm.rules.absences import DEFAULT_DAYS_PER_YEAR
+from gm.rules.deadlines import DeadlineSchedule, parse_weekdays, phase_deadline, slots_from
+from gm.rules.grace import GraceSetting
+from gm.rules.scoring import DEFAULT_SYSTEM
+from gm.rules.settings import RuleSettings
 
 MINUTES_PER_DAY = 24 * 60
 
@@ -50,10 +57,63 @@ class GameSettings:
     # A player who misses this many movement phases in a row falls into civil disorder; 0: never.
     civil_disorder_after: int = 2
     take_over: str = "open"  # one of TAKE_OVER_MODES
+    # The community's rules (gm.rules.settings.RuleSettings, stored as flat keys): phases closing at
+    # a time of day (None: each phase lasts its length), absences, grace, and the scoring system.
+    deadlines: DeadlineSchedule | None = None
+    absence_days_per_year: int = DEFAULT_DAYS_PER_YEAR  # 0: no absences
+    grace_per_year: int = 0  # automatic extensions per player and year; 0: none
+    grace_hours: int = 24
+    scoring: str = DEFAULT_SYSTEM  # gm.rules.scoring.SYSTEMS
+    # Once the game is over, its eliminated players may read the private talks (read-only); never
+    # while it runs. Spectators (/game watch) never see them.
+    talks_after_end: bool = False
 
     def phase_minutes(self, kind: str) -> int:
         """The length of a phase of kind ``M``, ``R`` or ``A``."""
         return {"M": self.movement_minutes, "R": self.retreat_minutes, "A": self.adjustment_minutes}[kind]
+
+    @property
+    def rules(self) -> RuleSettings:
+        """The community rules among these settings, as gm.rules sees them."""
+        return RuleSettings(
+            deadlines=self.deadlines,
+            absence_days_per_year=self.absence_days_per_year,
+            grace=GraceSetting(per_year=self.grace_per_year, hours=self.grace_hours),
+            scoring=self.scoring,
+        )
+
+    @property
+    def grace(self) -> GraceSetting:
+        return GraceSetting(per_year=self.grace_per_year, hours=self.grace_hours)
+
+    @property
+    def zone(self) -> str | None:
+        """The time zone deadlines are shown in (the schedule's), None without a schedule."""
+        return self.deadlines.zone if self.deadlines is not None else None
+
+    def deadline_for(self, kind: str, opens: datetime) -> datetime:
+        """When a phase of ``kind`` that opens at ``opens`` closes: after its length, or at the
+        schedule's fixed time (gm.rules.deadlines.phase_deadline)."""
+        return phase_deadline(kind, opens, self, self.deadlines)
+
+    def deadline_after(self, kind: str, earliest: datetime) -> datetime:
+        """The first deadline a phase of ``kind`` may have at or after ``earliest`` (a resumed phase's
+        time left): ``earliest`` itself without a schedule; with one, the next fixed time for a
+        movement phase (and for short phases that keep to it, or whose ``earliest`` falls on an
+        excluded day), so that deadlines stay at the game's hour."""
+        schedule = self.deadlines
+        if schedule is None:
+            return earliest
+        local_day = earliest.astimezone(schedule.tz).date()
+        if kind == "M" or schedule.fix_short_phases or not schedule.allows(local_day):
+            return next(slots_from(earliest, schedule))
+        return earliest
+
+    def typical_minutes(self, kind: str) -> int:
+        """How long a phase of ``kind`` usually lasts (the schedule's days for a movement phase)."""
+        if self.deadlines is not None and kind == "M":
+            return self.deadlines.every_days * MINUTES_PER_DAY
+        return self.phase_minutes(kind)
 
     def validated(self, game_map: GameMap, *, variant: str | None = None) -> GameSettings:
         """These settings, normalised, or InvalidSettings naming every value out of range or of the
@@ -98,13 +158,32 @@ class GameSettings:
                 f"Taking over an open seat must be one of {', '.join(TAKE_OVER_MODES)}, "
                 f"not {self.take_over!r}."
             )
+        deadlines = self.deadlines
+        if deadlines is not None and not isinstance(deadlines, DeadlineSchedule):
+            problems.append(f"Deadlines must be a schedule (a time of day, a time zone), not {deadlines!r}.")
+            deadlines = None
+        rules, found = replace(self, deadlines=deadlines).rules.checked()
+        problems += found
+        if not isinstance(self.talks_after_end, bool):
+            problems.append(
+                f"Whether eliminated players read the private talks after the end is yes or no, "
+                f"not {self.talks_after_end!r}."
+            )
         if problems:
             raise InvalidSettings(problems, "Change those values and create the game again.")
-        return replace(self, press=press or "", reminder_hours=hours, take_over=take_over or "open")
+        return replace(
+            self,
+            press=press or "",
+            reminder_hours=hours,
+            take_over=take_over or "open",
+            deadlines=rules.deadlines,
+            scoring=rules.scoring,
+        )
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["reminder_hours"] = list(self.reminder_hours)
+        data["deadlines"] = self.deadlines.to_json() if self.deadlines is not None else None
         return data
 
     @classmethod
@@ -112,7 +191,46 @@ class GameSettings:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         if "reminder_hours" in known:
             known["reminder_hours"] = tuple(known["reminder_hours"])
+        if "deadlines" in known:
+            stored = known["deadlines"]
+            known["deadlines"] = DeadlineSchedule.from_json(stored) if isinstance(stored, dict) else None
         return cls(**known)
+
+
+def deadline_zone(game: Any) -> str | None:
+    """The time zone a game's deadlines are shown in (its schedule's), None without a schedule.
+    ``game``: a db Game (its ``settings``)."""
+    return GameSettings.from_json(game.settings or {}).zone
+
+
+SCHEDULE_OPTIONS = ("at", "zone", "every_days", "skip_days", "fix_short_phases")
+OFF_WORDS = ("none", "off", "no", "")
+
+
+def schedule_with(current: DeadlineSchedule | None, options: Mapping[str, Any]) -> DeadlineSchedule | None:
+    """The deadline schedule after a user's options (the keys of :data:`SCHEDULE_OPTIONS`, those not
+    given left out): each option changes the current schedule, or one at 21:00 UTC every day when
+    there is none; ``at`` ``off`` (or ``none``) turns fixed-time deadlines off. ``skip_days`` is text
+    (``sat,sun``, ``weekend``, ``none``). Not validated: GameSettings.validated checks the result."""
+    unknown = sorted(set(options) - set(SCHEDULE_OPTIONS))
+    if unknown:
+        raise ValueError(f"not deadline options: {unknown}")
+    at = options.get("at")
+    if isinstance(at, str) and at.strip().lower() in OFF_WORDS:
+        return None
+    schedule = current or DeadlineSchedule()
+    changes: dict[str, Any] = {}
+    if at is not None:
+        changes["at"] = at
+    if options.get("zone") is not None:
+        changes["zone"] = str(options["zone"]).strip()
+    if options.get("every_days") is not None:
+        changes["every_days"] = options["every_days"]
+    if options.get("skip_days") is not None:
+        changes["skip_weekdays"] = parse_weekdays(str(options["skip_days"]))
+    if options.get("fix_short_phases") is not None:
+        changes["fix_short_phases"] = options["fix_short_phases"]
+    return replace(schedule, **changes)
 
 
 def seat_offer(game: Any, seats: list[list[str]]) -> dict[str, Any]:

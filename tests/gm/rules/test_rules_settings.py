@@ -21,18 +21,28 @@ def test_a_game_stored_before_these_rules_keeps_its_behaviour() -> None:
     assert rules.validated() == rules
 
 
-def test_the_keys_sit_beside_game_settings_without_clashing() -> None:
+def test_the_keys_are_game_settings_stored_the_same_way() -> None:
     rules = RuleSettings(
         deadlines=DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekdays=(5, 6)),
         absence_days_per_year=10,
         grace=GraceSetting(per_year=1, hours=12),
         scoring="sum_of_squares",
     )
-    stored = {**GameSettings(players=7).to_json(), **rules.to_json()}
+    settings = GameSettings(
+        players=7,
+        deadlines=rules.deadlines,
+        absence_days_per_year=10,
+        grace_per_year=1,
+        grace_hours=12,
+        scoring="sum_of_squares",
+    )
+    stored = settings.to_json()
     assert set(rules.to_json()) == set(KEYS)
-    assert not set(KEYS) & set(GameSettings.__dataclass_fields__)
-    assert RuleSettings.from_json(stored) == rules
-    assert GameSettings.from_json(stored) == GameSettings(players=7)
+    assert set(KEYS) <= set(GameSettings.__dataclass_fields__)
+    assert {k: stored[k] for k in KEYS} == rules.to_json()
+    assert stored["deadlines"]["skip_weekdays"] == ["saturday", "sunday"]
+    assert RuleSettings.from_json(stored) == rules == settings.rules
+    assert GameSettings.from_json(stored) == settings
 
 
 def test_every_problem_is_reported_at_once() -> None:
