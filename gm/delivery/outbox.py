@@ -11,7 +11,8 @@ Delivery is at-least-once, made effectively-once:
   reminder, a phase's results) from ever being queued twice.
 - a sender claims rows with a lease (``claimed_until``/``claim_token``) before sending, so two delivery
   loops (or two processes) never send the same row at once. A restarted bot releases its predecessor's
-  claims at once (:func:`release_stale_claims`). A claim that ends without its sender's verdict (a
+  claims at once (:func:`release_stale_claims`; with several processes, only those made under its own
+  process name). A claim that ends without its sender's verdict (a
   crash, a stop cut short, a lease run out) counts as an attempt, so the adapter knows the message may
   be on Discord already (``OutboxMessage.first_tried_at``) and, past Discord's nonce window, looks for
   it before posting.
@@ -41,21 +42,23 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Protocol
 
-from sqlalchemy import and_, case, exists, func, or_, update
+from sqlalchemy import and_, case, exists, func, or_, true, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import SessionFactory
 from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
 from gm.clock import Clock, utcnow
+from gm.delivery.shards import EVERYTHING, SINGLE, Ownership
 from gm.messages.kinds import Message, read_message
 
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=2)
 INSTANCE = secrets.token_hex(4)
-"""This process: every claim it makes starts with it, so that a restarted bot takes back the claims of
-the process it replaces at once (:func:`release_stale_claims`) instead of waiting for their lease."""
+"""This run of the process. Every claim token is ``{process name}:{INSTANCE}:{random}``
+(:func:`claim_prefix`), so that a restarted bot takes back the claims of the run it replaces at once
+(:func:`release_stale_claims`) instead of waiting for their lease, and never a live sibling's."""
 MAX_ATTEMPTS = 30
 BATCH = 400
 PAGE = 400  # unsent rows read at a time while looking for a batch
@@ -220,6 +223,11 @@ class Pace:
 PACE = Pace()  # the process's: Discord's global limit is per bot, whoever sends
 
 
+def claim_prefix(process: str = SINGLE) -> str:
+    """How every claim token of this run of process ``process`` starts (see :data:`INSTANCE`)."""
+    return f"{process}:{INSTANCE}:"
+
+
 async def deliver_pending(
     session_factory: SessionFactory,
     sender: OutboxSender,
@@ -228,8 +236,14 @@ async def deliver_pending(
     limit: int | None = None,
     in_flight: int = IN_FLIGHT,
     pace: Pace | None = None,
+    ownership: Ownership = EVERYTHING,
+    process: str = SINGLE,
 ) -> DeliveryReport:
     """Send every unsent message that is due, oldest first; see the module docstring for guarantees.
+
+    With several processes (``ownership`` short of everything) only the messages of games on this
+    process's servers are claimed, and the direct messages about no game if it owns shard 0; the
+    claims carry the process's name ``process`` (:func:`claim_prefix`).
 
     Claimed rows go to lanes, one per game (or per user, for direct messages about no game); a lane
     sends its rows in order, and the lanes take turns at ``in_flight`` sends at once, started no
@@ -260,8 +274,8 @@ async def deliver_pending(
         while True:
             claimed: list[OutboxEntry] = []
             if limit is None or report.sent < limit:
-                token = f"{INSTANCE}-{secrets.token_hex(12)}"
-                claimed = await _claim_batch(session_factory, token, clock(), seen)
+                token = claim_prefix(process) + secrets.token_hex(5)
+                claimed = await _claim_batch(session_factory, token, clock(), seen, ownership)
             for entry in claimed:
                 seen.add(entry.row_id)
                 key = _lane_key(entry)
@@ -285,7 +299,7 @@ async def deliver_pending(
         await asyncio.gather(*lanes.values(), return_exceptions=True)
         raise
     async with session_factory.read() as session:
-        report.pending = await pending_count(session)
+        report.pending = await pending_count(session, ownership)
     return report
 
 
@@ -337,13 +351,18 @@ def _target_key(entry: OutboxEntry) -> tuple[Any, ...]:
 
 
 async def _claim_batch(
-    session_factory: SessionFactory, token: str, now: datetime, seen: set[int]
+    session_factory: SessionFactory,
+    token: str,
+    now: datetime,
+    seen: set[int],
+    ownership: Ownership = EVERYTHING,
 ) -> list[OutboxEntry]:
     """Claim the next due rows, oldest first, skipping targets that have an earlier row not sendable now.
 
-    Rows whose channel is not recorded yet are left out by the query (all of a target's rows alike,
-    so its order holds); the rest is read page by page, so that however many rows wait for a retry,
-    newer messages to other targets are still found."""
+    Rows whose channel is not recorded yet, and rows another process owns (``ownership``), are left
+    out by the query (all of a target's rows alike, so its order holds); the rest is read page by
+    page, so that however many rows wait for a retry, newer messages to other targets are still
+    found."""
     async with session_factory() as session:
         blocked: set[tuple[Any, ...]] = set()
         chosen: list[int] = []
@@ -357,6 +376,7 @@ async def _claim_batch(
                         col(OutboxEntry.failed_at).is_(None),
                         col(OutboxEntry.id) > after,
                         _destination_known(),
+                        _owned(ownership),
                     )
                     .order_by(col(OutboxEntry.id))
                     .limit(PAGE)
@@ -403,6 +423,19 @@ async def _claim_batch(
             )
         ).all()
         return list(claimed)
+
+
+def _owned(ownership: Ownership) -> Any:
+    """SQL: the row is this process's to send: its game is on one of our servers, or it is about no
+    game and we own the direct messages (shard 0)."""
+    if ownership.owns_all:
+        return true()
+    ours = exists().where(
+        col(Game.id) == col(OutboxEntry.game_id), ownership.guild_clause(col(Game.guild_id))
+    )
+    if ownership.owns_direct_messages:
+        return or_(col(OutboxEntry.game_id).is_(None), ours)
+    return ours
 
 
 def _destination_known() -> Any:
@@ -488,33 +521,38 @@ _ONE_MORE_ATTEMPT: dict[str, Any] = {
 }
 
 
-async def release_stale_claims(session_factory: SessionFactory) -> int:
-    """Release every claim not made by this process (call at start-up: one bot process sends a
-    database's messages, so claims of any other are its predecessor's, dead with it). Returns how
-    many were released; each counts as an attempt."""
+async def release_stale_claims(session_factory: SessionFactory, process: str | None = None) -> int:
+    """Release the claims of the run this one replaces (call at start-up). Returns how many were
+    released; each counts as an attempt.
+
+    One process (``process`` None) sends all of a database's messages, so every claim not made by
+    this run is its predecessor's, dead with it. A process among several (``process``: its name)
+    releases only the claims of earlier runs under the same name: its siblings' claims are alive,
+    and a dead sibling's lapse with their lease (:data:`LEASE`)."""
+    own = claim_prefix(process or SINGLE)
+    stale = ~col(OutboxEntry.claim_token).startswith(own, autoescape=True)
+    if process is not None:
+        stale = and_(stale, col(OutboxEntry.claim_token).startswith(f"{process}:", autoescape=True))
     async with session_factory() as session:
         result = await session.exec(
             update(OutboxEntry)
-            .where(
-                col(OutboxEntry.sent_at).is_(None),
-                col(OutboxEntry.claim_token).is_not(None),
-                ~col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
-            )
+            .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.claim_token).is_not(None), stale)
             .values(**_ONE_MORE_ATTEMPT)
         )
         await session.commit()
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
-async def release_own_claims(session_factory: SessionFactory) -> int:
-    """Release the claims this process holds on unsent messages (a stop that cut a delivery short), so
-    that the next start sends them at once; returns how many. Each counts as an attempt."""
+async def release_own_claims(session_factory: SessionFactory, process: str = SINGLE) -> int:
+    """Release the claims this run of process ``process`` holds on unsent messages (a stop that cut a
+    delivery short), so that the next start sends them at once; returns how many. Each counts as an
+    attempt."""
     async with session_factory() as session:
         result = await session.exec(
             update(OutboxEntry)
             .where(
                 col(OutboxEntry.sent_at).is_(None),
-                col(OutboxEntry.claim_token).startswith(f"{INSTANCE}-"),
+                col(OutboxEntry.claim_token).startswith(claim_prefix(process), autoescape=True),
             )
             .values(**_ONE_MORE_ATTEMPT)
         )
@@ -636,11 +674,11 @@ async def sent_messages_of(
     return found
 
 
-async def pending_count(session: AsyncSession) -> int:
-    """Messages neither sent nor given up."""
+async def pending_count(session: AsyncSession, ownership: Ownership = EVERYTHING) -> int:
+    """Messages neither sent nor given up (of those ``ownership`` makes this process's)."""
     rows = await session.exec(
         select(func.count())
         .select_from(OutboxEntry)
-        .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None))
+        .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None), _owned(ownership))
     )
     return int(rows.one())

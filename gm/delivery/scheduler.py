@@ -41,12 +41,14 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.schedulers.base import STATE_RUNNING
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus
 from gm.clock import Clock, utcnow
 from gm.delivery.outbox import pending_count
+from gm.delivery.shards import EVERYTHING, Ownership
 from gm.ordering.reminders import queue_reminders
 from gm.setup.settings import GameSettings, effective_reminders
 
@@ -100,8 +102,12 @@ class GameScheduler:
         clock: Clock = utcnow,
         scheduler: AsyncIOScheduler | None = None,
         retry_delays: Sequence[float] = RETRY_DELAYS,
+        ownership: Ownership = EVERYTHING,
     ) -> None:
+        """``ownership``: the shards whose games this process looks after (gm.delivery.shards); the
+        rebuild and the sweep consider only their games."""
         self._sessions = session_factory
+        self.ownership = ownership
         self.retry_delays = tuple(retry_delays)
         self._on_close = on_close
         self._on_finish = on_finish or on_close
@@ -195,7 +201,8 @@ class GameScheduler:
     # --- rebuilding ---------------------------------------------------------------------------
 
     async def rebuild_from_db(self) -> RebuildReport:
-        """Recreate every job from the database (see the module docstring)."""
+        """Recreate every job from the database (see the module docstring), for the games of this
+        process's servers."""
         report = RebuildReport()
         now = self._clock()
         async with self._sessions.read() as session:
@@ -215,6 +222,7 @@ class GameScheduler:
                     .where(
                         col(PhaseRecord.status).in_((PhaseStatus.OPEN, PhaseStatus.ADJUDICATING)),
                         col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+                        self.ownership.guild_clause(col(Game.guild_id)),
                     )
                     .order_by(col(PhaseRecord.id))
                 )
@@ -386,7 +394,14 @@ class GameScheduler:
         )
 
     async def sweep(self, busy: Iterable[int] = ()) -> list[int]:
-        """One pass of :meth:`schedule_sweep`'s job; returns the phases it closed or finished."""
+        """One pass of :meth:`schedule_sweep`'s job; returns the phases it closed or finished.
+
+        Only the games of this process's servers are looked at. Among several processes the pass also
+        takes up the open phases of those games that have no job here, because another process
+        opened them (a player's direct message closed the phase before, in the process owning the
+        direct messages): their deadline and reminder jobs are added (:meth:`adopt`)."""
+        if not self.ownership.owns_all:
+            await self.adopt()
         now = self._clock()
         busy = set(busy)
         async with self._sessions.read() as session:
@@ -396,6 +411,7 @@ class GameScheduler:
                     .join(Game, col(Game.id) == col(PhaseRecord.game_id))
                     .where(
                         col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+                        self.ownership.guild_clause(col(Game.guild_id)),
                         (
                             (col(PhaseRecord.status) == PhaseStatus.OPEN)
                             & (col(PhaseRecord.deadline) <= now - OVERDUE_GRACE)
@@ -424,6 +440,52 @@ class GameScheduler:
                 self.retry_later(phase_id)
         return done
 
+    async def adopt(self) -> list[int]:
+        """Schedule the open phases of this process's games that have no deadline job here, or one
+        for another deadline than theirs (another process opened or extended them); returns their
+        ids. A phase scheduled in two processes is harmless: the close is a compare-and-set, the
+        reminders are keyed in the outbox."""
+        now = self._clock()
+        async with self._sessions.read() as session:
+            rows = (
+                await session.exec(
+                    select(  # type: ignore[call-overload]  # six columns (sqlmodel types four)
+                        PhaseRecord.id,
+                        PhaseRecord.name,
+                        PhaseRecord.deadline,
+                        PhaseRecord.opened_at,
+                        Game.id,
+                        Game.settings,
+                    )
+                    .join(Game, col(Game.id) == col(PhaseRecord.game_id))
+                    .where(
+                        col(PhaseRecord.status) == PhaseStatus.OPEN,
+                        col(PhaseRecord.deadline).is_not(None),
+                        col(Game.status) == GameStatus.ACTIVE,
+                        self.ownership.guild_clause(col(Game.guild_id)),
+                    )
+                )
+            ).all()
+            await session.commit()
+        adopted = []
+        for phase_id, name, deadline, opened_at, game_id, settings in rows:
+            if (game_id, name) in self._phase_jobs:
+                at = self.run_time(deadline_job_id(game_id, name))
+                if at is None or deadline <= now or at == deadline:
+                    continue  # scheduled for this deadline, or due: its job or the sweep closes it
+            self.schedule_phase(
+                game_id,
+                phase_id,
+                name,
+                deadline,
+                GameSettings.from_json(settings).reminder_hours,
+                opened_at=opened_at,
+            )
+            adopted.append(phase_id)
+        if adopted:
+            log.info("took up %d phases another process opened: %s", len(adopted), adopted)
+        return adopted
+
     async def _sweep_job(self) -> None:
         await self._tracked(self.sweep(self.busy()), "sweeping for stuck phases")
 
@@ -447,8 +509,14 @@ class GameScheduler:
 
     async def _reminder_job(self, phase_id: int, hours: float) -> None:
         async def remind() -> None:
-            async with self._sessions() as session:
-                await queue_reminders(session, phase_id, hours, now=self._clock())
+            try:
+                async with self._sessions() as session:
+                    await queue_reminders(session, phase_id, hours, now=self._clock())
+            except IntegrityError:
+                # Another process queued the same reminders meanwhile (both had the phase's jobs):
+                # the outbox's unique key kept them from going out twice.
+                log.info("reminders for phase %s (%g h) were queued by another process", phase_id, hours)
+                return
             if self._on_outbox is not None:
                 await self._on_outbox()
 
@@ -488,8 +556,7 @@ class GameScheduler:
             backlog = f"the messages waiting could not be counted: {exc!r}"
         running = "" if since is None else f" (running for {(utcnow() - since).total_seconds():.0f} s)"
         log.info(
-            "a run of the outbox delivery was skipped (%d so far): the previous one%s is still "
-            "sending; %s",
+            "a run of the outbox delivery was skipped (%d so far): the previous one%s is still sending; %s",
             self.outbox_skipped,
             running,
             backlog,

@@ -25,6 +25,7 @@ from db.models import Game, OutboxEntry, PhaseMap, PhaseRecord
 from engine.variants import get_variant
 from gm.clock import Clock, utcnow
 from gm.delivery.pool import run_off_loop
+from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.ending import ANIMATION, FINAL_MAP
 from gm.messages.kinds import read_message
 from gm.phases.worker import POSITION_MAP
@@ -108,16 +109,24 @@ async def publish_final_post(
 
 
 async def publish_pending(
-    sessions: SessionFactory, *, executor: Executor | None = None, clock: Clock = utcnow
+    sessions: SessionFactory,
+    *,
+    executor: Executor | None = None,
+    clock: Clock = utcnow,
+    ownership: Ownership = EVERYTHING,
 ) -> list[ArchiveReport]:
-    """:func:`publish_final_post` for every game whose final post is still waiting."""
+    """:func:`publish_final_post` for every game whose final post is still waiting (of the games on
+    the servers ``ownership`` gives this process)."""
     async with sessions.read() as session:
         keys = (
             await session.exec(
-                select(OutboxEntry.game_id).where(
+                select(OutboxEntry.game_id)
+                .join(Game, col(Game.id) == col(OutboxEntry.game_id))
+                .where(
                     OutboxEntry.kind == "game_over",
                     col(OutboxEntry.sent_at).is_(None),
                     col(OutboxEntry.failed_at).is_(None),
+                    ownership.guild_clause(col(Game.guild_id)),
                 )
             )
         ).all()

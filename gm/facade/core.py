@@ -33,6 +33,7 @@ from gm.delivery.outbox import (
 )
 from gm.delivery.pool import WorkerPool, run_off_loop
 from gm.delivery.scheduler import GameScheduler, RebuildReport
+from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
@@ -43,6 +44,9 @@ from gm.setup.games import FormingLimits, StartResult
 from gm.setup.settings import GameSettings
 
 log = logging.getLogger(__name__)
+
+OUTBOX_EVERY = 30.0  # seconds between deliveries of what waits (each change also delivers at once)
+OUTBOX_EVERY_SHARDED = 5.0  # ... among several processes, where a sibling may queue our messages
 
 
 class GamemasterCore:
@@ -56,10 +60,17 @@ class GamemasterCore:
         clock: Clock = utcnow,
         closer: PhaseCloser | None = None,
         forming_limits: FormingLimits | None = None,
+        ownership: Ownership = EVERYTHING,
+        process_name: str | None = None,
     ) -> None:
         """``workers``: processes for adjudication and rendering (0: a thread, in-process);
-        ``forming_limits``: games waiting for players per creator and per server (None: no limit)."""
+        ``forming_limits``: games waiting for players per creator and per server (None: no limit);
+        ``ownership``: the shards whose games this process looks after when the bot runs as several
+        processes (gm.delivery.shards; default: all of them), ``process_name`` its stable name (the
+        outbox claims carry it; default: derived from the shards)."""
         self.sessions = session_factory
+        self.ownership = ownership
+        self.process_name = process_name or ownership.default_name()
         self.forming_limits = forming_limits
         self._setting_up: dict[int, asyncio.Lock] = {}  # game id -> held while a start sets it up
         self.sender = sender
@@ -80,6 +91,7 @@ class GamemasterCore:
             on_finish=self.finish_phase,
             on_outbox=self.deliver,
             clock=clock,
+            ownership=ownership,
         )
         self._delivering = asyncio.Lock()
         self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
@@ -110,9 +122,23 @@ class GamemasterCore:
         if isinstance(self._executor, WorkerPool):
             self._executor.start(warm_up)
         self.scheduler.start()
-        released = await release_stale_claims(self.sessions)
+        # One process takes back every claim left in the database; one among several only the claims
+        # of its own earlier run (its siblings' are alive, or lapse with their lease).
+        alone = self.ownership.owns_all
+        released = await release_stale_claims(self.sessions, None if alone else self.process_name)
         if released:
             log.info("took back %d messages a stopped bot had claimed", released)
+        if not alone:
+            log.info(
+                "process %s: looking after the games of %s",
+                self.process_name,
+                self.ownership.describe(),
+                extra={
+                    "event": "shards",
+                    "process": self.process_name,
+                    "shards": sorted(self.ownership.ids or ()),
+                },
+            )
         report = await self.scheduler.rebuild_from_db()
         log.info(
             "start-up: %d overdue phases to close now, %d stuck closes to finish now, %d open phases "
@@ -130,9 +156,13 @@ class GamemasterCore:
                 "released_messages": released,
             },
         )
-        self.scheduler.schedule_outbox_retries()
+        # Among several processes another one may queue our games' messages (a player's direct message
+        # closed a phase there): this process finds them at its next periodic delivery.
+        self.scheduler.schedule_outbox_retries(OUTBOX_EVERY if alone else OUTBOX_EVERY_SHARDED)
         self.scheduler.schedule_sweep()
-        await publish_pending(self.sessions, executor=self._executor, clock=self._clock)
+        await publish_pending(
+            self.sessions, executor=self._executor, clock=self._clock, ownership=self.ownership
+        )
         await self.deliver()
         return report
 
@@ -157,7 +187,7 @@ class GamemasterCore:
         await self.scheduler.abandon()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
-        return await release_own_claims(self.sessions)
+        return await release_own_claims(self.sessions, self.process_name)
 
     # --- after a use case ---------------------------------------------------------------------
 
@@ -243,7 +273,13 @@ class GamemasterCore:
         if self.sender is None:
             return None
         async with self._delivering:
-            report = await deliver_pending(self.sessions, self.sender, clock=self._clock)
+            report = await deliver_pending(
+                self.sessions,
+                self.sender,
+                clock=self._clock,
+                ownership=self.ownership,
+                process=self.process_name,
+            )
         log_delivery(report)
         return report
 
