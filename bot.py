@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -48,9 +49,13 @@ EXTENSIONS = (
 RATE_LIMIT_WAIT = 30.0  # seconds discord.py may wait out a rate limit (its minimum)
 
 
-class DiplomacyBot(commands.Bot):
+class DiplomacyBot(commands.AutoShardedBot):
     """Upgrades the database, loads the cogs, starts the scheduler and sends the unsent outbox in
-    setup_hook. Nothing connects until ``start``/``run`` (or ops.runner)."""
+    setup_hook. Nothing connects until ``start``/``run`` (or ops.runner).
+
+    Sharded (discord.py's AutoShardedBot): SHARD_COUNT and SHARD_IDS pick the shards this process
+    runs; unset, Discord says how many and this process runs them all. Several processes on one
+    database each look after the games of their own shards' servers (gm.delivery.shards)."""
 
     def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0) -> None:
         silence_voice_warnings()
@@ -66,12 +71,19 @@ class DiplomacyBot(commands.Bot):
             # A long rate limit on one channel raises instead of stalling every send for minutes:
             # the outbox retries that message later and the other games' messages keep flowing.
             max_ratelimit_timeout=RATE_LIMIT_WAIT,
+            **shard_options(settings),
         )
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
         limits = FormingLimits(settings.forming_games_per_user, settings.forming_games_per_server)
-        gamemaster = Gamemaster(sessions, workers=settings.close_workers, forming_limits=limits)
+        gamemaster = Gamemaster(
+            sessions,
+            workers=settings.close_workers,
+            forming_limits=limits,
+            ownership=settings.ownership,
+            process_name=settings.process,
+        )
         gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
         self.gate = InteractionGate(self)
@@ -81,6 +93,11 @@ class DiplomacyBot(commands.Bot):
         self._started = False  # the gamemaster runs: a stop must let it finish its work
         self._stopping: asyncio.Task[None] | None = None
         self._draining: asyncio.Task[None] | None = None
+
+    @property
+    def shard_ids_run(self) -> list[int]:
+        """The shards this process runs (known once connected, when Discord chose their number)."""
+        return sorted(self.shards)
 
     async def prepare_database(self) -> None:
         """Check the database and bring it to the latest schema (once); StartupError names what failed."""
@@ -109,11 +126,18 @@ class DiplomacyBot(commands.Bot):
     async def on_ready(self) -> None:
         user = self.user
         log.info(
-            "ready: connected to Discord as %s (id %s), on %d servers",
+            "ready: connected to Discord as %s (id %s), on %d servers (shards %s of %s)",
             user,
             user.id if user else None,
             len(self.guilds),
-            extra={"event": "ready", "guilds": len(self.guilds)},
+            ",".join(map(str, self.shard_ids_run)),
+            self.shard_count,
+            extra={
+                "event": "ready",
+                "guilds": len(self.guilds),
+                "shards": self.shard_ids_run,
+                "shard_count": self.shard_count,
+            },
         )
         # Messages that needed the server's description waited for it (cogs.messages.sender).
         self.services.spawn(self.services.gamemaster.deliver(), "sending what waited for the connection")
@@ -186,6 +210,16 @@ class DiplomacyBot(commands.Bot):
             put_back,
             extra={"event": "handed_back", "phases": closing, "messages": put_back},
         )
+
+
+def shard_options(settings: Settings) -> dict[str, Any]:
+    """AutoShardedBot's shard_count and shard_ids, when the settings give them."""
+    options: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            options["shard_ids"] = list(settings.shard_ids)
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import discord
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from db.database import DEFAULT_DATABASE_URL
+from gm.delivery.shards import NAME, Ownership
 from ops.logjson import JsonFormatter
 
 TEXT_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
@@ -48,6 +49,15 @@ class Settings(BaseSettings):
     player_records: bool = False
     """Show each player's record on the server (games, solos, draws, reliability: /stats) beside their
     name in a forming game's Join post."""
+    shard_count: int | None = Field(default=None, ge=1, le=10_000)
+    """How many shards the bot runs, over all its processes (unset: Discord says, and this one
+    process runs them all)."""
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    """The shards this process runs, a comma list like ``0,1`` (unset: all of them). Needs
+    SHARD_COUNT. Several processes on one database each run their own shards (README)."""
+    process_name: str | None = None
+    """This process's name among several (its outbox claims carry it; a restart under the same name
+    takes back its predecessor's claims at once). Unset: derived from SHARD_IDS, e.g. ``shards-0-1``."""
 
     @field_validator("discord_token")
     @classmethod
@@ -55,6 +65,70 @@ class Settings(BaseSettings):
         if not value.get_secret_value().strip():
             raise ValueError("empty; put your bot's token after DISCORD_TOKEN= in .env")
         return value
+
+    @field_validator("shard_count", "process_name", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if not parts:
+            return None
+        wrong = [part for part in parts if not part.isdigit()]
+        if wrong:
+            raise ValueError(f"not shard numbers: {', '.join(wrong)}; write them like 0,1")
+        return tuple(int(part) for part in parts)
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _within_count(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        if len(set(value)) != len(value):
+            raise ValueError(f"a shard is named twice in {','.join(map(str, value))}")
+        count = info.data.get("shard_count")
+        if count is None:
+            if "shard_count" in info.data:  # given and valid, just unset
+                raise ValueError("needs SHARD_COUNT, the number of shards over all processes")
+            return value  # SHARD_COUNT itself is wrong: it is named on its own
+        outside = [i for i in value if i >= count]
+        if outside:
+            named = (
+                f"shard {outside[0]} does"
+                if len(outside) == 1
+                else f"shards {', '.join(map(str, outside))} do"
+            )
+            raise ValueError(
+                f"{named} not exist with SHARD_COUNT={count} (shards are numbered 0 to {count - 1})"
+            )
+        return tuple(sorted(value))
+
+    @field_validator("process_name")
+    @classmethod
+    def _usable_name(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if not NAME.fullmatch(value):
+            raise ValueError(
+                f"{value!r} is not usable: 1 to 20 letters, digits, '-', '_' or '.' (e.g. shards-0-1)"
+            )
+        return value
+
+    @property
+    def ownership(self) -> Ownership:
+        """The shards whose games this process looks after (gm.delivery.shards)."""
+        return Ownership.of(self.shard_count, self.shard_ids)
+
+    @property
+    def process(self) -> str:
+        """This process's name: PROCESS_NAME, or one derived from the shards it runs."""
+        return self.process_name or self.ownership.default_name()
 
     @field_validator("log_format", mode="before")
     @classmethod

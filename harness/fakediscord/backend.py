@@ -21,7 +21,7 @@ from .gateway import (
     Gateway,
     Session,
 )
-from .ids import iso, new_snowflake, utcnow
+from .ids import iso, new_snowflake, snowflake_on_shard, utcnow
 from .notifier import Notifier
 from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE
 from .state import (
@@ -147,8 +147,16 @@ class Backend:
         self.world.users[user.id] = user
         return user
 
-    def create_guild(self, name: str, owner: User, bot_permissions: int = DEFAULT_BOT) -> Guild:
-        guild = Guild(id=new_snowflake(), name=name, owner_id=owner.id)
+    def create_guild(
+        self,
+        name: str,
+        owner: User,
+        bot_permissions: int = DEFAULT_BOT,
+        *,
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        guild_id = new_snowflake() if shard is None else snowflake_on_shard(*shard)
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild.id] = Role(
             id=guild.id, guild_id=guild.id, name="@everyone", permissions=DEFAULT_EVERYONE
         )

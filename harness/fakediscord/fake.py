@@ -98,6 +98,8 @@ class FakeDiscord:
         self.ack_deadline = ack_deadline
         """Seconds the bot has to acknowledge an interaction (Discord: 3); None disables the check."""
         self.reply_timeout = reply_timeout
+        self.recommended_shards = 1
+        """The shard count GET /gateway/bot recommends (a bot that does not set its own uses it)."""
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
@@ -156,7 +158,15 @@ class FakeDiscord:
         if client is None:
             self.gateway.observed_sequence = None
             return
-        self.gateway.observed_sequence = lambda: client.ws.sequence if client.ws is not None else None
+
+        def sequence(shard_id: int) -> int | None:
+            # A plain Client has one websocket (client.ws); an AutoShardedClient one per shard, which
+            # its connection state finds by shard id (the plain Client's ignores the argument).
+            # KeyError: the client does not run that shard (another process does), or not yet.
+            ws = client._connection._get_websocket(shard_id=shard_id)
+            return ws.sequence if ws is not None else None
+
+        self.gateway.observed_sequence = sequence
 
     # --- building the world --------------------------------------------------------------------------
 
@@ -166,11 +176,17 @@ class FakeDiscord:
         return self.backend.add_user(username, global_name=global_name, dms_open=dms_open)
 
     async def create_guild(
-        self, name: str = "Test Server", *, owner: User | None = None, bot_permissions: int = DEFAULT_BOT
+        self,
+        name: str = "Test Server",
+        *,
+        owner: User | None = None,
+        bot_permissions: int = DEFAULT_BOT,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A guild with @everyone, the bot (with a managed role holding bot_permissions) and an owner."""
+        """A guild with @everyone, the bot (with a managed role holding bot_permissions) and an owner.
+        ``shard`` (id, count): its id is chosen so that its events go to that shard."""
         owner = owner or await self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = self.backend.create_guild(name, owner, int(bot_permissions))
+        guild = self.backend.create_guild(name, owner, int(bot_permissions), shard=shard)
         await self.flush()
         return guild
 

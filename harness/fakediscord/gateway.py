@@ -108,8 +108,9 @@ class Gateway:
         self.resume_count = 0
         self.heartbeat_count = 0
         self.presence: dict[str, Any] | None = None
-        self.observed_sequence: Callable[[], int | None] | None = None
-        """Reads the attached client's last gateway sequence number (see flush)."""
+        self.observed_sequence: Callable[[int], int | None] | None = None
+        """Reads the attached client's last gateway sequence number on a shard (see flush); raises
+        LookupError for a shard the client does not run."""
 
     # --- dispatching ---------------------------------------------------------------------------------
 
@@ -160,20 +161,29 @@ class Gateway:
         for other in self.sessions.values():
             if other.connection is not None:
                 await other.connection.outbox.join()
-        session = self.session
-        connection = session.connection if session is not None else None
-        if session is None or connection is None or self.observed_sequence is None:
+        observed = self.observed_sequence
+        if observed is None:
             return
-        target = session.seq
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while session.connection is connection:
-            seen = self.observed_sequence()
-            if seen is not None and seen >= target:
-                return
-            if loop.time() > deadline:
-                raise TimeoutError(f"the bot has not processed gateway event {target} (it is at {seen})")
-            await asyncio.sleep(0.001)
+        for shard_id, session in list(self.sessions.items()):
+            connection = session.connection
+            if connection is None:
+                continue
+            target = session.seq
+            while session.connection is connection:
+                try:
+                    seen = observed(shard_id)
+                except LookupError:  # not a shard of the attached client's: written is all we know
+                    break
+                if seen is not None and seen >= target:
+                    break
+                if loop.time() > deadline:
+                    raise TimeoutError(
+                        f"the bot has not processed gateway event {target} of shard {shard_id} "
+                        f"(it is at {seen})"
+                    )
+                await asyncio.sleep(0.001)
 
     # --- server-side controls for tests --------------------------------------------------------------
 
@@ -250,6 +260,9 @@ class Gateway:
         session = Session(
             id=secrets.token_hex(16), intents=intents, shard=(shard_id, shard_count), connection=connection
         )
+        for other_id, other in list(self.sessions.items()):
+            if other.shard[1] != shard_count and other.connection is None:
+                del self.sessions[other_id]  # a run of the bot with another shard count, gone
         self.sessions[shard_id] = session
         for event, event_data in self._ready_events(session):
             self._send(session, event, event_data)

@@ -44,7 +44,7 @@ async def get_gateway_bot(request: web.Request) -> web.Response:
     return json_ok(
         {
             "url": fake_of(request).gateway_url,
-            "shards": 1,
+            "shards": fake_of(request).recommended_shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,
