@@ -36,3 +36,31 @@ def test_an_empty_token_and_a_bad_log_level_are_both_named(tmp_path: Path) -> No
     assert run.returncode == 2
     assert "DISCORD_TOKEN: empty" in run.stderr
     assert "LOG_LEVEL: unknown log level 'loud'" in run.stderr
+
+
+def test_shards_outside_the_count_or_without_one_are_refused_at_start_up(tmp_path: Path) -> None:
+    run = start_bot(tmp_path, DISCORD_TOKEN="x", SHARD_COUNT="2", SHARD_IDS="1,2", PROCESS_NAME="a:b")
+    assert run.returncode == 2
+    assert "SHARD_IDS: shard 2 does not exist with SHARD_COUNT=2 (shards are numbered 0 to 1)" in run.stderr
+    assert "PROCESS_NAME: 'a:b' is not usable" in run.stderr
+    run = start_bot(tmp_path, DISCORD_TOKEN="x", SHARD_IDS="0")
+    assert run.returncode == 2
+    assert "SHARD_IDS: needs SHARD_COUNT" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_shard_settings_become_the_bot_s_shards_and_the_process_s_name() -> None:
+    from bot import shard_options
+    from config import Settings
+
+    def settings(**values: object) -> Settings:
+        return Settings(_env_file=None, discord_token="x", **values)  # type: ignore[arg-type]
+
+    alone = settings()
+    assert shard_options(alone) == {} and alone.process == "main" and alone.ownership.owns_all
+    second = settings(shard_count=2, shard_ids="1")
+    assert shard_options(second) == {"shard_count": 2, "shard_ids": [1]}
+    assert second.process == "shard-1" and not second.ownership.owns_all
+    named = settings(shard_count=4, shard_ids=" 3, 0 ", process_name="eu-1")
+    assert named.shard_ids == (0, 3) and named.process == "eu-1"
+    assert shard_options(settings(shard_count=3)) == {"shard_count": 3}
