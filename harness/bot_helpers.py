@@ -56,9 +56,17 @@ class Table:
         raise KeyError(power)
 
 
-async def make_table(fake: FakeDiscord, players: int = 7, *, mentionable: bool = True) -> Table:
-    """``mentionable``: the moderator role may be @mentioned, as the README asks admins to set it."""
-    guild = await fake.create_guild("Diplomacy Club")
+async def make_table(
+    fake: FakeDiscord,
+    players: int = 7,
+    *,
+    mentionable: bool = True,
+    name: str = "Diplomacy Club",
+    shard: tuple[int, int] | None = None,
+) -> Table:
+    """``mentionable``: the moderator role may be @mentioned, as the README asks admins to set it;
+    ``shard`` (id, count): the server's id puts it on that shard (a sharded bot's test)."""
+    guild = await fake.create_guild(name, shard=shard)
     moderators = await fake.create_role(
         guild, MODERATOR_ROLE, Permission.MANAGE_THREADS, mentionable=mentionable
     )

@@ -4,27 +4,39 @@ pointed at a loopback fake Discord instead of discord.com:
     FAKE_DISCORD_URL=http://127.0.0.1:PORT python -m harness.bot_process [bot.py's options]
 
 Only the two addresses discord.py connects to are changed (as harness.fakediscord.fake_discord
-does in-process); everything else is the production start-up. See harness/processes.py."""
+does in-process); everything else is the production start-up. See harness/processes.py.
+
+``FAKE_DISCORD_CLIENT=NAME`` adds `` fake-client/NAME`` to the User-Agent of the bot's REST calls, so
+that a fake serving several bot processes knows which one made each call (RestCall.client)."""
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import yarl
 from discord.gateway import DiscordWebSocket
-from discord.http import Route
+from discord.http import HTTPClient, Route
 
 API_PREFIX = "/api/v10"  # harness.fakediscord.rest.API_PREFIX
 
 
-def point_at_fake(base_url: str) -> None:
+def point_at_fake(base_url: str, client: str | None = None) -> None:
     Route.BASE = base_url + API_PREFIX
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base_url.replace("http://", "ws://") + "/gateway/")
+    if client:
+        made = HTTPClient.__init__
+
+        def labelled(self: HTTPClient, *args: Any, **kwargs: Any) -> None:
+            made(self, *args, **kwargs)
+            self.user_agent += f" fake-client/{client}"
+
+        HTTPClient.__init__ = labelled  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
-    point_at_fake(os.environ["FAKE_DISCORD_URL"])
+    point_at_fake(os.environ["FAKE_DISCORD_URL"], os.environ.get("FAKE_DISCORD_CLIENT"))
     import bot
 
     sys.exit(bot.main(sys.argv[1:]))

@@ -135,7 +135,7 @@ class GamemasterCore:
                 self.ownership.describe(),
                 extra={
                     "event": "shards",
-                    "process": self.process_name,
+                    "process_name": self.process_name,
                     "shards": sorted(self.ownership.ids or ()),
                 },
             )

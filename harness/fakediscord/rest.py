@@ -47,6 +47,9 @@ class RestCall:
     status: int = 0
     error: dict[str, Any] | None = None
     """The JSON error body when status is not 2xx."""
+    client: str | None = None
+    """Which client made it, when it says (``fake-client/NAME`` in its User-Agent: several bot
+    processes against one fake; see harness.bot_process)."""
     at: datetime = field(default_factory=utcnow)
 
     def __str__(self) -> str:
@@ -100,6 +103,15 @@ def _route_template(request: web.Request) -> str | None:
     return resource.canonical[len(API_PREFIX) :]
 
 
+CLIENT_MARK = " fake-client/"
+
+
+def client_label(user_agent: str) -> str | None:
+    """The NAME of a User-Agent ending in `` fake-client/NAME``."""
+    _, mark, label = user_agent.partition(CLIENT_MARK)
+    return (label.strip() or None) if mark else None
+
+
 @web.middleware
 async def api_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     if not request.path.startswith(API_PREFIX + "/"):
@@ -107,7 +119,14 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
     fake = request.app[FAKE_KEY]
     path = request.path[len(API_PREFIX) :]
     template = _route_template(request)
-    call = RestCall(method=request.method, path=path, route=template, query=dict(request.query), json=None)
+    call = RestCall(
+        method=request.method,
+        path=path,
+        route=template,
+        query=dict(request.query),
+        json=None,
+        client=client_label(request.headers.get("User-Agent", "")),
+    )
     fake.rest_log.append(call)
     try:
         payload, files = await read_body(request)
