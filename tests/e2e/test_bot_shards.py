@@ -253,3 +253,22 @@ async def check(
         assert call.client == expected, f"{call.client} posted in {channel.name} of server {channel.guild_id}"
         by_client[call.client] += 1
     assert by_client["alpha"] > 0 and by_client["beta"] > 0, by_client
+
+
+async def test_one_process_runs_every_shard_discord_recommends(tmp_path: Path) -> None:
+    """No SHARD_COUNT: Discord says how many shards (2 here), and the one process runs them all and
+    answers on the servers of both."""
+    async with fake_discord() as fake:
+        fake.recommended_shards = SHARDS
+        tables = [await make_table(fake, 3, name=f"Club {s}", shard=(s, SHARDS)) for s in range(SHARDS)]
+        async with running(fake, tmp_path) as bot:
+            assert bot.shard_count == SHARDS and bot.shard_ids_run == [0, 1]
+            assert bot.services.gamemaster.ownership.owns_all
+            assert sorted(s.shard[0] for s in fake.gateway.sessions.values()) == [0, 1]
+            for table in tables:
+                game_id = await started_game(fake, bot, table, "Here", players=3, press="public")
+                async with bot.services.gamemaster.sessions.read() as s:
+                    game = await s.get(Game, game_id)
+                    await s.commit()
+                assert game is not None and game.guild_id == table.guild.id
+        assert fake.unknown_calls == [] and fake.internal_errors == []
