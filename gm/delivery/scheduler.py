@@ -55,6 +55,8 @@ from gm.setup.settings import GameSettings, effective_reminders
 log = logging.getLogger(__name__)
 
 PhaseCallback = Callable[[int], Awaitable[Any]]
+DeadlineCallback = Callable[[int, datetime], Awaitable[Any]]
+"""Closes a phase at the deadline it was scheduled for (and not if its deadline has moved since)."""
 Callback = Callable[[], Awaitable[Any]]
 OUTBOX_JOB = "outbox"
 SWEEP_JOB = "sweep"
@@ -90,7 +92,9 @@ def retry_job_id(phase_id: int) -> str:
 
 class GameScheduler:
     """Wraps an AsyncIOScheduler. ``on_close(phase_id)`` closes an open phase (it must be idempotent);
-    ``on_finish(phase_id)`` finishes one stuck in adjudicating; ``on_outbox()`` sends queued messages."""
+    ``on_finish(phase_id)`` finishes one stuck in adjudicating; ``on_outbox()`` sends queued messages;
+    ``on_deadline(phase_id, deadline)``, when given, is what a deadline job calls instead of
+    ``on_close``: a close that does nothing if the phase's deadline is no longer the one scheduled."""
 
     def __init__(
         self,
@@ -99,6 +103,7 @@ class GameScheduler:
         *,
         on_finish: PhaseCallback | None = None,
         on_outbox: Callback | None = None,
+        on_deadline: DeadlineCallback | None = None,
         clock: Clock = utcnow,
         scheduler: AsyncIOScheduler | None = None,
         retry_delays: Sequence[float] = RETRY_DELAYS,
@@ -110,6 +115,7 @@ class GameScheduler:
         self.ownership = ownership
         self.retry_delays = tuple(retry_delays)
         self._on_close = on_close
+        self._on_deadline = on_deadline
         self._on_finish = on_finish or on_close
         self._on_outbox = on_outbox
         self._clock = clock
@@ -300,7 +306,7 @@ class GameScheduler:
         now = self._clock()
         jobs = self._phase_jobs.setdefault((game_id, phase_name), set())
         job_id = deadline_job_id(game_id, phase_name)
-        self._add(job_id, max(deadline, now), self._deadline_job, phase_id, job_id)
+        self._add(job_id, max(deadline, now), self._deadline_job, phase_id, job_id, 0, deadline)
         jobs.add(job_id)
         count = 0
         missed: list[float] = []
@@ -353,8 +359,16 @@ class GameScheduler:
 
     # --- jobs ---------------------------------------------------------------------------------
 
-    async def _deadline_job(self, phase_id: int, job_id: str, attempt: int = 0) -> None:
-        if not await self._tracked(self._on_close(phase_id), f"closing phase {phase_id}"):
+    async def _deadline_job(
+        self, phase_id: int, job_id: str, attempt: int = 0, due: datetime | None = None
+    ) -> None:
+        # With on_deadline the close checks that the phase's deadline is still ``due``: another
+        # process may have extended or paused the game since this job was scheduled.
+        if due is not None and self._on_deadline is not None:
+            work = self._on_deadline(phase_id, due)
+        else:
+            work = self._on_close(phase_id)
+        if not await self._tracked(work, f"closing phase {phase_id}"):
             self._retry(job_id, phase_id, attempt, "closing")
 
     async def _finish_job(self, phase_id: int, job_id: str, attempt: int = 0) -> None:
@@ -469,10 +483,9 @@ class GameScheduler:
             await session.commit()
         adopted = []
         for phase_id, name, deadline, opened_at, game_id, settings in rows:
-            if (game_id, name) in self._phase_jobs:
-                at = self.run_time(deadline_job_id(game_id, name))
-                if at is None or deadline <= now or at == deadline:
-                    continue  # scheduled for this deadline, or due: its job or the sweep closes it
+            known = (game_id, name) in self._phase_jobs
+            if known and (deadline <= now or self.run_time(deadline_job_id(game_id, name)) == deadline):
+                continue  # scheduled for this deadline, or due: its job or the sweep closes it
             self.schedule_phase(
                 game_id,
                 phase_id,

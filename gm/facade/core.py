@@ -18,6 +18,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from concurrent.futures import Executor
+from datetime import datetime
 from typing import Any
 
 from db.database import SessionFactory
@@ -90,6 +91,7 @@ class GamemasterCore:
             self.close_phase,
             on_finish=self.finish_phase,
             on_outbox=self.deliver,
+            on_deadline=self.close_at_deadline,
             clock=clock,
             ownership=ownership,
         )
@@ -285,9 +287,19 @@ class GamemasterCore:
 
     # --- closing ------------------------------------------------------------------------------
 
-    async def close_phase(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
+    async def close_at_deadline(self, phase_id: int, due: datetime) -> CloseOutcome:
+        """A deadline job's close: nothing if the phase's deadline is no longer ``due`` (another
+        process extended or paused the game; its own job, or this one's sweep, closes it later)."""
+        return await self.close_phase(phase_id, due=due)
+
+    async def close_phase(
+        self, phase_id: int, *, reason: str = "deadline", due: datetime | None = None
+    ) -> CloseOutcome:
         """Close a phase if it is open, then schedule the next one and post the results."""
-        outcome = await self.closer.close(phase_id, reason=reason)
+        if due is not None and isinstance(self.closer, PhaseCloser):
+            outcome = await self.closer.close(phase_id, reason=reason, due=due)
+        else:
+            outcome = await self.closer.close(phase_id, reason=reason)
         if outcome.extended is not None:  # grace moved the deadline instead: the new one's jobs
             await self._schedule(outcome.extended)
             await self.deliver()

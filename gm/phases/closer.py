@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, update
@@ -64,6 +64,7 @@ FINAL_MAP = ending.FINAL_MAP  # the position after the last phase of a finished 
 CLAIM_BATCH = 500  # phases claimed in one transaction at most
 RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
 DEADLINE = "deadline"  # the close reason of a deadline (where grace may extend it instead)
+DUE_SLACK = timedelta(seconds=1)  # a deadline job closes a phase whose deadline is at most this much later
 
 
 class CloseFailed(RuntimeError):
@@ -117,19 +118,23 @@ class PhaseCloser:
         self._hooks = hooks or CloseHooks()
         self.active: set[int] = set()  # phases this process is closing or finishing right now
         # waiting to be claimed
-        self._claims: list[tuple[int, str, asyncio.Future[int | PhaseInfo | None]]] = []
+        self._claims: list[tuple[int, str, datetime | None, asyncio.Future[int | PhaseInfo | None]]] = []
         self._claimer: asyncio.Task[None] | None = None
 
-    async def close(self, phase_id: int, *, reason: str = "deadline") -> CloseOutcome:
-        """Claim the phase if it is open, then finish it. A no-op when it is not open."""
+    async def close(
+        self, phase_id: int, *, reason: str = "deadline", due: datetime | None = None
+    ) -> CloseOutcome:
+        """Claim the phase if it is open, then finish it. A no-op when it is not open, and, with
+        ``due`` (the deadline a deadline job was scheduled for), when its deadline has moved later
+        or gone since: another process extended or paused the game, and this job is stale."""
         self.active.add(phase_id)
         try:
-            return await self._close(phase_id, reason)
+            return await self._close(phase_id, reason, due)
         finally:
             self.active.discard(phase_id)
 
-    async def _close(self, phase_id: int, reason: str) -> CloseOutcome:
-        claimed = await self._claim(phase_id, reason)
+    async def _close(self, phase_id: int, reason: str, due: datetime | None = None) -> CloseOutcome:
+        claimed = await self._claim(phase_id, reason, due)
         if isinstance(claimed, PhaseInfo):  # its deadline was extended by grace: not closed now
             return CloseOutcome(
                 phase_id, claimed.game_id, claimed.name, closed=False, status=claimed.status, extended=claimed
@@ -163,7 +168,7 @@ class PhaseCloser:
 
     # --- steps ------------------------------------------------------------------------------------
 
-    async def _claim(self, phase_id: int, reason: str) -> int | PhaseInfo | None:
+    async def _claim(self, phase_id: int, reason: str, due: datetime | None = None) -> int | PhaseInfo | None:
         """Step 1 for ``phase_id``: the phase id when this call claimed it, None when it was not open,
         the phase with its new deadline when, at a deadline, grace extended it instead
         (gm.phases.extensions).
@@ -173,7 +178,7 @@ class PhaseCloser:
         take a few transactions instead of a thousand, and the first results are not queued behind
         all of them. Each phase is claimed by one caller at most, as with a claim of its own."""
         future: asyncio.Future[int | PhaseInfo | None] = asyncio.get_running_loop().create_future()
-        self._claims.append((phase_id, reason, future))
+        self._claims.append((phase_id, reason, due, future))
         if self._claimer is None or self._claimer.done():
             self._claimer = asyncio.create_task(self._claim_waiting(), name="claiming phases")
         return await future
@@ -181,24 +186,31 @@ class PhaseCloser:
     async def _claim_waiting(self) -> None:
         while self._claims:
             batch, self._claims = self._claims[:CLAIM_BATCH], self._claims[CLAIM_BATCH:]
+            asked = sorted({(pid, reason, due) for pid, reason, due, _ in batch}, key=lambda a: a[:2])
             try:
-                claimed = await self._claim_batch(sorted({(pid, reason) for pid, reason, _ in batch}))
+                claimed, stale = await self._claim_batch(asked)
             except Exception as exc:
-                for _, _, future in batch:
+                for _, _, _, future in batch:
                     if not future.done():
                         future.set_exception(exc)
                 continue
-            for phase_id, _, future in batch:
+            for phase_id, _, due, future in batch:
                 if future.done():  # its caller is gone (cancelled)
+                    continue
+                if due is not None and (phase_id, due) in stale:
+                    future.set_result(None)  # a stale deadline job: not its to close
                     continue
                 outcome = claimed.get(phase_id)
                 future.set_result(phase_id if outcome is True else outcome or None)
                 claimed.pop(phase_id, None)  # a second request for the same phase lost the race
 
-    async def _claim_batch(self, asked: list[tuple[int, str]]) -> dict[int, bool | PhaseInfo]:
-        """Claim every open phase of ``asked`` (phase id, reason) in one transaction: True for each
-        phase claimed, its :class:`PhaseInfo` for each deadline that grace extended instead."""
-        ids = sorted({phase_id for phase_id, _ in asked})
+    async def _claim_batch(
+        self, asked: list[tuple[int, str, datetime | None]]
+    ) -> tuple[dict[int, bool | PhaseInfo], set[tuple[int, datetime]]]:
+        """Claim every open phase of ``asked`` (phase id, reason, due) in one transaction: True for
+        each phase claimed, its :class:`PhaseInfo` for each deadline that grace extended instead; and
+        the (phase id, due) of the stale deadline jobs (the phase's deadline is no longer ``due``)."""
+        ids = sorted({phase_id for phase_id, _, _ in asked})
         async with self._sessions() as session:
             phases = (await session.exec(select(PhaseRecord).where(col(PhaseRecord.id).in_(ids)))).all()
             # The game rows are locked before their phases are claimed (in id order, as one use case
@@ -212,10 +224,20 @@ class PhaseCloser:
             claimed: dict[int, bool | PhaseInfo] = {}
             by_id = {p.id: p for p in phases}
             reasons: dict[str, list[int]] = {}
-            for phase_id, reason in asked:
+            stale: set[tuple[int, datetime]] = set()
+            refreshed: set[int] = set()
+            for phase_id, reason, due in asked:
                 if phase_id not in running or phase_id in claimed:
                     continue
                 game = games[by_id[phase_id].game_id]
+                if due is not None:
+                    phase = by_id[phase_id]
+                    if phase_id not in refreshed:
+                        await session.refresh(phase)  # as it is now that the game is locked
+                        refreshed.add(phase_id)
+                    if phase.deadline is None or phase.deadline > due + DUE_SLACK:
+                        stale.add((phase_id, due))
+                        continue
                 if reason == DEADLINE and GameSettings.from_json(game.settings).grace.on:
                     phase = by_id[phase_id]
                     await session.refresh(phase)  # as it is now that the game is locked
@@ -239,7 +261,7 @@ class PhaseCloser:
                 )
                 claimed.update((int(i), True) for i in result.scalars())
             await session.commit()
-        return claimed
+        return claimed, stale
 
     async def _request(self, phase_id: int) -> dict[str, Any] | None:
         async with self._sessions.read() as session:

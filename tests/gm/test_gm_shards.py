@@ -291,3 +291,46 @@ async def reminder_rows(sessions: SessionFactory) -> int:
 def test_claim_tokens_fit_their_column() -> None:
     assert len(claim_prefix("a" * 20) + "0123456789") <= 40
     assert outbox.INSTANCE in claim_prefix("shard-1")
+
+
+async def test_a_deadline_job_does_not_close_a_phase_another_process_extended_or_paused(
+    sessions: SessionFactory,
+) -> None:
+    """The owner scheduled the deadline; a moderator's extend (or pause) handled by another process
+    moved it (or removed it) there. The owner's stale job fires at the old time and closes nothing;
+    its sweep takes the new deadline up."""
+    gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, ownership=SHARD1)
+    extended = await started_on(sessions, GUILD_B, "Extended", utcnow())
+    paused = await started_on(sessions, GUILD_B, "Paused", utcnow())
+    kept = await started_on(sessions, GUILD_B, "Kept", utcnow())
+    deadline = utcnow() + timedelta(seconds=1.5)
+    for started in (extended, paused, kept):
+        await set_deadline(sessions, started.phase.id, deadline)
+    await gm.start()
+    try:
+        assert gm.scheduler.run_time(deadline_job_id(extended.game.id, "S1901M")) == deadline
+        later = utcnow() + timedelta(hours=2)
+        await set_deadline(sessions, extended.phase.id, later)  # in the other process
+        await set_deadline(sessions, paused.phase.id, None)
+        await asyncio.sleep(max(0.0, (deadline - utcnow()).total_seconds()) + 0.3)
+        await gm.scheduler.idle(timeout=30)
+        await gm.idle()
+        status = {p.game_id: p.status for p in await first_phases(sessions)}
+        assert status == {extended.game.id: "open", paused.game.id: "open", kept.game.id: "closed"}
+        assert await gm.scheduler.adopt() == [extended.phase.id]
+        assert gm.scheduler.run_time(deadline_job_id(extended.game.id, "S1901M")) == later
+    finally:
+        await gm.shutdown()
+
+
+async def set_deadline(sessions: SessionFactory, phase_id: int | None, deadline: datetime | None) -> None:
+    async with sessions() as s:
+        await s.exec(update(PhaseRecord).where(col(PhaseRecord.id) == phase_id).values(deadline=deadline))
+        await s.commit()
+
+
+async def first_phases(sessions: SessionFactory) -> list[PhaseRecord]:
+    async with sessions.read() as s:
+        found = list((await s.exec(select(PhaseRecord).where(PhaseRecord.ordinal == 0))).all())
+        await s.commit()
+    return found
