@@ -14,7 +14,7 @@ sent, every part posted exactly once (by nonce), each process posted only to its
 (alpha's direct messages included), beta's messages each sent at the first attempt (no claim of
 its was taken back), and the fake saw no call it does not know and no error of its own.
 
-Needs PostgreSQL (skipped with the command that installs it otherwise); about 30-40 s. Run it alone:
+Needs PostgreSQL (skipped with the command that installs it otherwise); about 25 s. Run it alone:
 
     .venv/bin/python -m pytest -q tests/e2e/test_bot_shards.py
 """
