@@ -100,20 +100,47 @@ def announce_move(
 ) -> None:
     """Tell the game channel that the deadline moved for an absence (its dates, not its player)."""
     zone = GameSettings.from_json(game.settings).zone
+    announce_deadline(
+        session,
+        game,
+        phase,
+        what="moves",
+        line=announcement_text(move, zone or "UTC"),
+        deadline=move.deadline,
+        reason="absence",
+        key=f"absence_move:{phase.id}:{','.join(str(a.id) for a in move.absences)}",
+        now=now,
+    )
+
+
+def announce_deadline(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    *,
+    what: str,
+    line: str,
+    deadline: datetime | None,
+    reason: str,
+    key: str,
+    now: datetime,
+) -> None:
+    """Queue the game channel's notice that ``phase``'s deadline ``what`` (moves, is extended) to
+    ``deadline`` for ``reason`` (absence, grace), naming nobody."""
     enqueue(
         session,
         DeadlineMoved(
             game_id=game.row_id,
             game_name=game.name,
-            title=f"{game.name}: the {say.long_name(phase.name)} deadline moves",
-            lines=[announcement_text(move, zone or "UTC")],
+            title=f"{game.name}: the {say.long_name(phase.name)} deadline {what}",
+            lines=[line],
             phase=phase.name,
-            deadline=move.deadline,
-            deadline_zone=zone,
-            reason="absence",
+            deadline=deadline,
+            deadline_zone=GameSettings.from_json(game.settings).zone,
+            reason=reason,
         ),
         phase_id=phase.id,
         target=Target.game_channel(),
-        key=f"absence_move:{phase.id}:{','.join(str(a.id) for a in move.absences)}",
+        key=key,
         now=now,
     )

@@ -15,9 +15,6 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameLogEntry, GameStatus, GraceUse, PhaseRecord, PhaseStatus
-from gm.delivery.outbox import Target, enqueue
-from gm.messages import payloads as say
-from gm.messages.kinds import DeadlineMoved
 from gm.ordering.progress import phase_state
 from gm.phases import absent
 from gm.rules import grace
@@ -91,21 +88,14 @@ async def grant_grace(
             },
         )
     )
-    zone = GameSettings.from_json(game.settings).zone
-    enqueue(
+    absent.announce_deadline(
         session,
-        DeadlineMoved(
-            game_id=game.row_id,
-            game_name=game.name,
-            title=f"{game.name}: the {say.long_name(phase.name)} deadline is extended",
-            lines=[grace.announcement_text(extension)],
-            phase=phase.name,
-            deadline=phase.deadline,
-            deadline_zone=zone,
-            reason="grace",
-        ),
-        phase_id=phase.id,
-        target=Target.game_channel(),
+        game,
+        phase,
+        what="is extended",
+        line=grace.announcement_text(extension),
+        deadline=phase.deadline,
+        reason="grace",
         key=f"grace:{phase.id}",
         now=now,
     )
