@@ -48,6 +48,7 @@ from typing import Literal
 
 import discord
 
+from cogs.places.members import member_of
 from cogs.places.spectating import stop_watching
 from cogs.shared.text import power_name
 from gm.errors import GameError
@@ -543,7 +544,7 @@ async def evict(guild: discord.Guild, places: GamePlaces, user_id: int, powers: 
     """Take a player who left (or was replaced) out of their powers' private places: the power
     channels' overwrites, the negotiation threads or channels naming those powers, and the negotiation
     channel itself (they hold no power any more). Best effort, logged on failure."""
-    user = await _member(guild, user_id)  # None: gone from the server, they see none of it anyway
+    user = await member_of(guild, user_id)  # None: gone from the server, they see none of it anyway
     for channel_id in _power_channel_ids(places, powers):
         channel = guild.get_channel(channel_id)
         if isinstance(channel, discord.TextChannel) and user is not None:
@@ -559,7 +560,7 @@ async def admit(guild: discord.Guild, places: GamePlaces, user_id: int, powers: 
     """Let a player into the private places of powers they now hold (a replacement, a power joining
     a side): the power channels, the negotiation channel and the threads or pair channels naming those
     powers. Returns False when the player is not on the server. Idempotent; failures are logged."""
-    user = await _member(guild, user_id)
+    user = await member_of(guild, user_id)
     if user is None:
         log.warning(
             "game %s: %s is not on the server; cannot open %s to them", places.game_id, user_id, powers
@@ -633,16 +634,6 @@ def _legacy_negotiation_places(
 def _named_powers(text: str) -> set[str]:
     """The words of a thread name or pair topic, lower case (``Austria/France – England``)."""
     return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
-
-
-async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
-    member = guild.get_member(user_id)
-    if member is not None:
-        return member
-    try:
-        return await guild.fetch_member(user_id)
-    except discord.HTTPException:
-        return None
 
 
 async def _quietly(call: Awaitable[object]) -> None:

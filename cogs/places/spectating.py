@@ -10,6 +10,8 @@ import logging
 
 import discord
 
+from cogs.places.members import member_of
+
 log = logging.getLogger(__name__)
 
 SPECTATOR = discord.PermissionOverwrite(
@@ -27,7 +29,7 @@ SPECTATOR = discord.PermissionOverwrite(
 async def let_watch(guild: discord.Guild, game_channel_id: int, user_id: int) -> bool:
     """Open the game channel to a spectator; False when it or the member cannot be found."""
     channel = guild.get_channel(game_channel_id)
-    member = await _member(guild, user_id)
+    member = await member_of(guild, user_id)
     if not isinstance(channel, discord.TextChannel) or member is None:
         return False
     await channel.set_permissions(member, overwrite=SPECTATOR, reason="a spectator of the game")
@@ -40,19 +42,9 @@ async def stop_watching(guild: discord.Guild, game_channel_id: int, user_id: int
     if not isinstance(channel, discord.TextChannel):
         return
     current = next((o for t, o in channel.overwrites.items() if t.id == user_id), None)
-    member = await _member(guild, user_id) if current == SPECTATOR else None
+    member = await member_of(guild, user_id) if current == SPECTATOR else None
     if member is not None:
         try:
             await channel.set_permissions(member, overwrite=None, reason="no longer a spectator")
         except discord.HTTPException as exc:
             log.warning("could not take back spectator %s's access to %s: %s", user_id, channel.id, exc)
-
-
-async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
-    member = guild.get_member(user_id)
-    if member is not None:
-        return member
-    try:
-        return await guild.fetch_member(user_id)
-    except discord.HTTPException:
-        return None
