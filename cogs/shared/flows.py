@@ -39,7 +39,10 @@ def answering(
 async def join(interaction: discord.Interaction, game_id: int) -> None:
     services = services_of(interaction.client)
     await defer(interaction)
-    game = await services.gamemaster.join_game(game_id, interaction.user.id, guild_id=interaction.guild_id)
+    pressed = interaction.message.id if interaction.message is not None else None  # None: /game join
+    game = await services.gamemaster.join_game(
+        game_id, interaction.user.id, guild_id=interaction.guild_id, from_post=pressed
+    )
     services.spawn(refresh_lobby(interaction.client, game), f"updating game {game_id}'s Join post")
     seats = game.settings.players
     lines = [f"You joined **#{game.id} {text.safe(game.name)}** ({len(game.players)} of {seats} players)."]

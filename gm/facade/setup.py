@@ -69,13 +69,25 @@ class SetupCases(GamemasterCore):
                 limits=self.forming_limits,
             )
 
-    async def join_game(self, game_id: int, user_id: int, *, guild_id: int | None) -> GameInfo:
-        """Join from server ``guild_id``: a game of another server is refused as if unknown."""
-        async with self.sessions() as session:
+    async def join_game(
+        self, game_id: int, user_id: int, *, guild_id: int | None, from_post: int | None = None
+    ) -> GameInfo:
+        """Join from server ``guild_id``: a game of another server is refused as if unknown.
+
+        ``from_post``: the id of the message whose Join button was pressed. A button names its game by
+        number only, so a post left from another database (a fresh start, a restored backup) would
+        join whatever game has that number now; a post that is not the game's own Join post is refused.
+        """
+        async with self.sessions.read() as session:
             game = await games.get_game(session, game_id)
         if game.guild_id != guild_id:
             raise UnknownGame(
                 f"There is no game {game_id} on this server.", "See [[cmd:game list]] for the games here."
+            )
+        if from_post is not None and game.lobby is not None and game.lobby[1] != from_post:
+            raise UnknownGame(
+                f"This Join button is from an old post: it does not belong to game #{game.id} {game.name}.",
+                "See [[cmd:game list]] for the games here, and join with [[cmd:game join]].",
             )
         async with self.sessions() as session:
             return await games.join_game(session, game_id, user_id)

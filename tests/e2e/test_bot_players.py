@@ -198,3 +198,30 @@ async def _powers(bot: DiplomacyBot, game_id: int) -> dict[int, str]:
     async with bot.services.gamemaster.sessions() as session:
         game = await get_game(session, game_id)
     return {user: power for power, user in game.powers.items() if user is not None}
+
+
+async def test_a_join_post_left_from_another_database_does_not_join_the_game_that_has_its_number_now(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A fresh database (or a restored backup) numbers its games from 1 again: the Join post of the
+    old game #1 stays in the channel, and its button must not join the new game #1."""
+    table = await make_table(fake)
+    async with running(fake, tmp_path, database_url=f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"):
+        old_id = await create_game(fake, table, "Old times")
+    [old_post] = [m for m in bot_messages(fake, table.general) if m.custom_ids() == [f"join:{old_id}"]]
+    async with running(fake, tmp_path, database_url=f"sqlite+aiosqlite:///{tmp_path / 'new.db'}") as bot:
+        new_id = await create_game(fake, table, "New times")
+        assert new_id == old_id, "the new database numbers its games from 1 again"
+        refused = await (await fake.click(table.players[1], old_post, f"join:{old_id}")).message()
+        assert "This Join button is from an old post" in refused.content and "/game list" in refused.content
+        assert refused.ephemeral
+        game = await bot.services.gamemaster.get_game(new_id)
+        assert [p.user_id for p in game.players] == [table.players[0].id], "nobody joined by the old post"
+        [new_post] = [
+            m
+            for m in bot_messages(fake, table.general)
+            if m.custom_ids() == [f"join:{new_id}"] and m != old_post
+        ]
+        joined = await (await fake.click(table.players[1], new_post, f"join:{new_id}")).message()
+        assert "You joined **#1 New times**" in joined.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
