@@ -33,7 +33,6 @@ SQLModel.metadata.naming_convention = {
 }
 
 
-
 class Stored:
     """What every table row has: its id, known once the row is stored (flushed or loaded)."""
 

@@ -218,9 +218,7 @@ async def may_manage(client: discord.Client, user_id: int, game: GameInfo) -> bo
     return user_id == game.creator_id or await is_server_moderator(client, user_id, game.guild_id)
 
 
-async def power_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
+async def power_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a ``power`` option: the powers of the game the command is about (its ``game``
     option, the channel's game, or the user's only game), from its variant; none when it is unclear."""
     option = getattr(interaction.namespace, "game", None)

@@ -202,7 +202,7 @@ async def _request(
             lines=[
                 f"[[user:{user_id}]] asks to take over {names}.",
                 f"A moderator who does not play in {game.name} may approve or decline below; "
-                "approving gives them the seat, its orders and its private channels."
+                "approving gives them the seat, its orders and its private channels.",
             ],
             phase=phase.name,
             powers=powers,

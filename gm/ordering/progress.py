@@ -65,9 +65,7 @@ def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
     return Board.from_json(phase.board, game_map(variant))
 
 
-def opening_state(
-    phase: PhaseRecord, variant: str, player_of: dict[str, Player | None]
-) -> PhaseState:
+def opening_state(phase: PhaseRecord, variant: str, player_of: dict[str, Player | None]) -> PhaseState:
     """The state of a phase that has just opened, without reading it: no orders and nobody ready yet,
     and the seats ``player_of`` (read for the phase it follows, in the same transaction)."""
     board = board_of(phase, variant)

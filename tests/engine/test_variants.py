@@ -216,6 +216,7 @@ def test_an_explicit_victory_target_still_overrides_the_variant() -> None:
 
 # --- the variant in the JSON contract ----------------------------------------------------------------
 
+
 def unknown() -> str:
     """The refusal of variant 'x', naming every variant known now (tests may register more)."""
     return "unknown variant 'x'; known: " + ", ".join(VARIANTS)
