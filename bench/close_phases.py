@@ -2,6 +2,7 @@
 and order submission throughput through gm. Prints its figures; asserts nothing.
 
     .venv/bin/python bench/close_phases.py [--games 1000] [--workers 2] [--no-render] [--url DATABASE_URL]
+        [--submit-only] [--count-sql]
 
 Goals (issue 19): 1,000 games at one deadline closed (adjudicated, two maps each, written) in at most
 45 s on 2 cores, memory flat, the first results committed within 2 s of the deadline; order
@@ -28,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import func, update
+from sqlalchemy import event, func, update
 from sqlmodel import col, select
 
 from db.database import SessionFactory, make_engine, make_session_factory
@@ -44,6 +45,7 @@ from gm.phases.worker import warm_up
 from gm.setup import games
 
 PLAYERS = 7
+calls = [0]  # the submissions made by the latest submit_all
 
 
 def realistic_orders(board: Board, power: str, rng: random.Random) -> list[str]:
@@ -90,7 +92,7 @@ async def submit_all(
     or (``together``) the seven players of a game at once; (lines, refused, seconds)."""
     rng = random.Random(1901)
     board = Board.initial(game_map)
-    counts = {"lines": 0, "refused": 0}
+    counts = {"lines": 0, "refused": 0, "calls": 0}
 
     async def player(game_id: int, power: str, user_id: int) -> None:
         lines = realistic_orders(board, power, rng)
@@ -98,6 +100,7 @@ async def submit_all(
             async with sessions() as s:
                 report = await orders.submit_orders(s, game_id, user_id, "\n".join(batch))
             counts["lines"] += len(batch)
+            counts["calls"] += 1
             counts["refused"] += len(report.refused)
 
     t0 = time.perf_counter()
@@ -108,7 +111,9 @@ async def submit_all(
         else:
             for power, user_id in seats:
                 await player(start.game.id, power, user_id)
-    return counts["lines"], counts["refused"], time.perf_counter() - t0
+    took = time.perf_counter() - t0
+    calls[0] = counts["calls"]
+    return counts["lines"], counts["refused"], took
 
 
 class TimedCloser(PhaseCloser):
@@ -202,6 +207,10 @@ async def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes for adjudication and rendering")
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--url", help="database URL (default: a new SQLite file in a temporary directory)")
+    parser.add_argument("--submit-only", action="store_true", help="stop after the submission figures")
+    parser.add_argument(
+        "--count-sql", action="store_true", help="count the SQL statements sent per submission"
+    )
     args = parser.parse_args()
     render = not args.no_render
 
@@ -220,25 +229,45 @@ async def main() -> None:
         f"in {setup:.1f} s (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)"
     )
 
+    statements = [0]
+    if args.count_sql:
+
+        @event.listens_for(engine.sync_engine, "before_cursor_execute")
+        def _count(*_args: Any) -> None:
+            statements[0] += 1
+
+    def per_call() -> str:
+        if not args.count_sql:
+            return ""
+        text = f"; {statements[0] / max(1, calls[0]):.1f} SQL statements per submission"
+        statements[0] = 0
+        return text
+
+    statements[0] = 0
     lines, refused, took = await submit_all(sessions, started, game_map, per_line=False)
     print(
         f"submit, one message per power: {lines} lines ({refused} refused) in {took:.2f} s "
-        f"= {lines / took:.0f} lines/s"
+        f"= {lines / took:.0f} lines/s{per_call()}"
     )
     lines1, refused1, took1 = await submit_all(
         sessions, started[: max(1, args.games // 4)], game_map, per_line=True
     )
     print(
         f"submit, one message per line:  {lines1} lines ({refused1} refused) in {took1:.2f} s "
-        f"= {lines1 / took1:.0f} lines/s"
+        f"= {lines1 / took1:.0f} lines/s{per_call()}"
     )
 
     quarter = started[max(1, args.games // 4) : max(2, args.games // 2)]
     lines2, refused2, took2 = await submit_all(sessions, quarter, game_map, per_line=False, together=True)
     print(
         f"submit, one message per power, the 7 players of a game at once: {lines2} lines ({refused2} "
-        f"refused) in {took2:.2f} s = {lines2 / took2:.0f} lines/s"
+        f"refused) in {took2:.2f} s = {lines2 / took2:.0f} lines/s{per_call()} "
+        f"(load average {os.getloadavg()[0]:.2f})"
     )
+    if args.submit_only:
+        await engine.dispose()
+        tmp.cleanup()
+        return
 
     figures = await close_all(sessions, started, args.workers, render)
     n = int(figures["closed"])
