@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import ORMExecuteState, Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -174,6 +174,16 @@ def _reads_only(state: ORMExecuteState) -> None:
 def _flushes_nothing(session: Session, _context: Any, _instances: Any) -> None:
     if session.info.get(READING) and (session.new or session.dirty or session.deleted):
         raise ReadOnlySession("a read session may not write rows")
+
+
+async def flushed_connection(session: AsyncSession) -> AsyncConnection:
+    """The connection of ``session``'s transaction, for Core statements (plain rows, no ORM objects),
+    once what the session has pending is flushed, as an ORM query would (autoflush). A Core
+    statement bypasses the session: it neither sees nor updates the ORM objects the session holds,
+    and a read session's guards (:class:`ReadOnlySession`) do not apply to it."""
+    if session.new or session.dirty or session.deleted:
+        await session.flush()
+    return await session.connection()
 
 
 NUL = "\x00"

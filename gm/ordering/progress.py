@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import select as select_columns
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.database import flushed_connection
 from db.models import OrderRecord, PhaseRecord, Player, PlayerStatus, PowerAssignment, ReadyFlag
 from engine import Board
 from engine.variants import game_map
@@ -29,7 +31,7 @@ class PhaseState:
     inputs: dict[str, dict[str, str]]  # power -> key -> the line as typed
     ready: frozenset[str]
     player_of: dict[str, Player | None]  # power -> its player (None: nobody)
-    records: dict[tuple[str, str], OrderRecord] = field(default_factory=dict)  # (power, key) -> row
+    order_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (power, key) -> row id
 
     def active(self, power: str) -> bool:
         player = self.player_of.get(power)
@@ -79,35 +81,63 @@ def opening_state(phase: PhaseRecord, variant: str, player_of: dict[str, Player 
     )
 
 
-async def phase_state(session: AsyncSession, phase: PhaseRecord, variant: str = "standard") -> PhaseState:
+async def seats(session: AsyncSession, game_id: int) -> dict[str, Player | None]:
+    """Every power of the game and its player (None: nobody)."""
+    held = await session.exec(
+        select(PowerAssignment.power, Player)
+        .join(Player, col(Player.id) == col(PowerAssignment.player_id), isouter=True)
+        .where(PowerAssignment.game_id == game_id)
+    )
+    return {power: player for power, player in held.all()}
+
+
+_ORDERS = select_columns(
+    col(OrderRecord.id),
+    col(OrderRecord.power),
+    col(OrderRecord.unit_key),
+    col(OrderRecord.text),
+    col(OrderRecord.input),
+)
+_READY = select(ReadyFlag.power)
+
+
+async def phase_state(
+    session: AsyncSession,
+    phase: PhaseRecord,
+    variant: str = "standard",
+    *,
+    player_of: dict[str, Player | None] | None = None,
+) -> PhaseState:
+    """Where ``phase`` stands, read in the session's transaction. ``player_of``: the game's
+    :func:`seats`, when the caller has read them already in this transaction.
+
+    The orders and ready flags are read as plain rows (no ORM objects: nothing here changes them);
+    what the session has pending is flushed first, as a query would."""
     board = board_of(phase, variant)
+    connection = await flushed_connection(session)
     rows = (
-        await session.exec(
-            select(OrderRecord).where(OrderRecord.phase_id == phase.id).order_by(col(OrderRecord.id))
+        await connection.execute(
+            _ORDERS.where(col(OrderRecord.phase_id) == phase.id).order_by(col(OrderRecord.id))
         )
     ).all()
     orders: dict[str, dict[str, str]] = {}
     inputs: dict[str, dict[str, str]] = {}
-    records: dict[tuple[str, str], OrderRecord] = {}
-    for row in rows:
-        orders.setdefault(row.power, {})[row.unit_key] = row.text
-        inputs.setdefault(row.power, {})[row.unit_key] = row.input
-        records[(row.power, row.unit_key)] = row
+    order_ids: dict[tuple[str, str], int | None] = {}  # (a stored row's id is never None)
+    for row_id, power, key, text, typed in rows:
+        orders.setdefault(power, {})[key] = text
+        inputs.setdefault(power, {})[key] = typed
+        order_ids[(power, key)] = row_id
     ready = frozenset(
-        (await session.exec(select(ReadyFlag.power).where(ReadyFlag.phase_id == phase.id))).all()
+        (await connection.execute(_READY.where(col(ReadyFlag.phase_id) == phase.id))).scalars().all()
     )
-    held = await session.exec(
-        select(PowerAssignment.power, Player)
-        .join(Player, col(Player.id) == col(PowerAssignment.player_id), isouter=True)
-        .where(PowerAssignment.game_id == phase.game_id)
-    )
-    player_of: dict[str, Player | None] = {power: player for power, player in held.all()}
+    if player_of is None:
+        player_of = await seats(session, phase.game_id)
     return PhaseState(
         board=board,
         duties=duties(board, phase.adjustments),
         orders=orders,
         inputs=inputs,
         ready=ready,
-        player_of=player_of,
-        records=records,
+        player_of=dict(player_of),
+        order_ids=order_ids,
     )

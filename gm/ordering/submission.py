@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import bindparam, delete, insert, update
+from sqlalchemy.orm import attributes
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.database import without_nul
+from db.database import flushed_connection, without_nul
 from db.models import (
     Game,
     GameLogEntry,
@@ -37,13 +39,15 @@ from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
 from gm.messages import payloads as say
 from gm.ordering.judging import LineOutcome, judge_line
-from gm.ordering.progress import PhaseState, phase_state
+from gm.ordering.progress import PhaseState, phase_state, seats
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import (
+    MAX_ID,
     latest_phase,
     load_game,
     load_player,
     load_player_and_powers,
+    not_a_player,
     powers_of,
     require_started,
 )
@@ -108,20 +112,26 @@ SUBMISSIONS_KEPT = 50
 messages in a phase cannot grow the database without bound; what counts is in the orders anyway."""
 
 
+_OLDER = (
+    select(OrderSubmission.id)
+    .where(
+        col(OrderSubmission.phase_id) == bindparam("phase_id"),
+        col(OrderSubmission.user_id) == bindparam("user_id"),
+    )
+    .order_by(col(OrderSubmission.id).desc())
+    .offset(SUBMISSIONS_KEPT)
+)
+_FORGET_OLDER = delete(OrderSubmission).where(col(OrderSubmission.id).in_(_OLDER.scalar_subquery()))
+_LOG = insert(OrderSubmission)
+_NEW_ORDERS = insert(OrderRecord)
+_CHANGED_ORDERS = update(OrderRecord).where(col(OrderRecord.id) == bindparam("row_id"))
+
+
 async def _bound_log(session: AsyncSession, phase_id: int, user_id: int) -> None:
     """Forget the player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT` (one
     statement; the submission just added is flushed first, and is never among them)."""
-    older = (
-        select(OrderSubmission.id)
-        .where(OrderSubmission.phase_id == phase_id, OrderSubmission.user_id == user_id)
-        .order_by(col(OrderSubmission.id).desc())
-        .offset(SUBMISSIONS_KEPT)
-    )
-    await session.exec(
-        delete(OrderSubmission)  # type: ignore[call-overload]
-        .where(col(OrderSubmission.id).in_(older.scalar_subquery()))
-        .execution_options(synchronize_session=False)
-    )
+    connection = await flushed_connection(session)
+    await connection.execute(_FORGET_OLDER, {"phase_id": phase_id, "user_id": user_id})
 
 
 async def submit_orders(
@@ -141,7 +151,9 @@ async def submit_orders(
     """
     now = require_aware(now or utcnow())
     text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
-    game, player, powers, phase = await open_phase_for(session, game_id, user_id, power, expected_phase)
+    game, player, powers, phase, player_of = await _open_for_submission(
+        session, game_id, user_id, power, expected_phase
+    )
     lines = split_orders(text, map_of(game.variant))
     if not lines:
         raise NoOrdersGiven(
@@ -151,7 +163,7 @@ async def submit_orders(
         raise NoOrdersGiven(
             f"That is {len(lines)} lines; at most {MAX_LINES} orders at once.", "Send your orders in parts."
         )
-    state = await phase_state(session, phase, game.variant)
+    state = await phase_state(session, phase, game.variant, player_of=player_of)
     current = {p: dict(state.orders.get(p, {})) for p in powers}
     typed = {p: dict(state.inputs.get(p, {})) for p in powers}
     changed: dict[tuple[str, str], None] = {}  # in the order the lines came
@@ -167,17 +179,19 @@ async def submit_orders(
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
         _log_return(session, game, user_id, now, powers)
-    _store(session, state, phase, user_id, now, current, typed, changed)
-    session.add(
-        OrderSubmission(
-            game_id=game.row_id,
-            phase_id=phase.row_id,
-            user_id=user_id,
-            action="submit",
-            text=text,
-            outcome=[o.to_json() for o in outcomes],
-            submitted_at=now,
-        )
+    await _store(session, state, phase, user_id, now, current, typed, changed)
+    connection = await session.connection()
+    await connection.execute(
+        _LOG,
+        {
+            "game_id": game.row_id,
+            "phase_id": phase.row_id,
+            "user_id": user_id,
+            "action": "submit",
+            "text": text,
+            "outcome": [o.to_json() for o in outcomes],
+            "submitted_at": now,
+        },
     )
     await _bound_log(session, phase.row_id, user_id)
     notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
@@ -355,17 +369,66 @@ async def open_phase_for(
     game = await load_game(session, game_id)
     require_started(game)
     player, powers = await load_player_and_powers(session, game, user_id)
+    powers = _acting_powers(game, powers, power)
+    phase = await latest_phase(session, game.row_id, for_update=lock)
+    _require_open(game, phase, expected_phase)
+    assert phase is not None  # for mypy: _require_open refuses None
+    return game, player, powers, phase
+
+
+async def _open_for_submission(
+    session: AsyncSession, game_id: int, user_id: int, power: str | None, expected_phase: str | None
+) -> tuple[Game, Player, list[str], PhaseRecord, dict[str, Player | None] | None]:
+    """:func:`open_phase_for` (locked), in two statements instead of four: the game with its latest
+    phase (that row locked, as :func:`latest_phase` locks it), then the game's seats, the caller's
+    among them; and the seats (power -> player), for the phase's state. The same refusals, in the same
+    order; a game without a phase, or a caller who holds no power, takes :func:`open_phase_for`."""
+    row = None
+    if 0 < game_id <= MAX_ID:
+        statement = (
+            select(Game, PhaseRecord)
+            .join(PhaseRecord, col(PhaseRecord.game_id) == col(Game.id))
+            .where(Game.id == game_id)
+            .order_by(col(PhaseRecord.ordinal).desc())
+            .limit(1)
+            .with_for_update(of=PhaseRecord, key_share=True)  # type: ignore[arg-type]
+            .execution_options(populate_existing=True)
+        )
+        row = (await session.exec(statement)).first()
+    if row is None:  # no such game, or no phase yet: refused there, in the usual order
+        return (*await open_phase_for(session, game_id, user_id, power, expected_phase), None)
+    game, phase = row
+    require_started(game)
+    player_of = await seats(session, game.row_id)
+    mine = sorted(p for p, pl in player_of.items() if pl is not None and pl.user_id == user_id)
+    if not mine:  # not a player, or one without a power: refused there
+        return (*await open_phase_for(session, game_id, user_id, power, expected_phase), None)
+    player = player_of[mine[0]]
+    assert player is not None  # for mypy: a power of ``mine`` has its player
+    if player.status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
+        raise not_a_player(game)
+    powers = _acting_powers(game, mine, power)
+    _require_open(game, phase, expected_phase)
+    return game, player, powers, phase, player_of
+
+
+def _acting_powers(game: Game, powers: list[str], power: str | None) -> list[str]:
+    """The caller's powers the text is for: all of them, or ``power`` if it is one of them."""
     if not powers:
         raise NotAllowed(f"You hold no power in {game.name}.", "Only players with a power can order.")
-    if power is not None:
-        wanted = read_power(game.variant, power)
-        if wanted not in powers:
-            raise NotAllowed(
-                f"You do not play {say.power_name(wanted)} in {game.name}.",
-                f"You play {', '.join(say.power_name(p) for p in powers)}.",
-            )
-        powers = [wanted]
-    phase = await latest_phase(session, game.row_id, for_update=lock)
+    if power is None:
+        return powers
+    wanted = read_power(game.variant, power)
+    if wanted not in powers:
+        raise NotAllowed(
+            f"You do not play {say.power_name(wanted)} in {game.name}.",
+            f"You play {', '.join(say.power_name(p) for p in powers)}.",
+        )
+    return [wanted]
+
+
+def _require_open(game: Game, phase: PhaseRecord | None, expected_phase: str | None) -> None:
+    """Refuse unless ``phase`` is open for orders (and is ``expected_phase``, when given)."""
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase open.")
     if expected_phase is not None and phase.name != expected_phase.strip().upper():
@@ -380,10 +443,9 @@ async def open_phase_for(
             "adjudicated. Nothing was recorded.",
             "Wait for the results, then send orders for the next phase.",
         )
-    return game, player, powers, phase
 
 
-def _store(
+async def _store(
     session: AsyncSession,
     state: PhaseState,
     phase: PhaseRecord,
@@ -394,26 +456,30 @@ def _store(
     changed: dict[tuple[str, str], None],
 ) -> None:
     """Write the changed orders: a new row per unit ordered for the first time, the row read in
-    ``state`` (the phase row is locked: nobody changed it since) updated otherwise."""
+    ``state`` (the phase row is locked: nobody changed it since) updated otherwise; one statement
+    each (executemany). A row the session happens to hold as an object is given the new values."""
+    new: list[dict[str, object]] = []
+    updated: list[dict[str, object]] = []
     for p, key in changed:
-        row = state.records.get((p, key))
-        if row is None:
-            session.add(
-                OrderRecord(
-                    phase_id=phase.row_id,
-                    power=p,
-                    unit_key=key,
-                    text=current[p][key],
-                    input=typed[p][key],
-                    submitted_by=user_id,
-                    submitted_at=now,
-                )
-            )
+        values = {
+            "text": current[p][key],
+            "input": typed[p][key],
+            "submitted_by": user_id,
+            "submitted_at": now,
+        }
+        row_id = state.order_ids.get((p, key))
+        if row_id is None:
+            new.append({"phase_id": phase.row_id, "power": p, "unit_key": key, **values})
         else:
-            row.text = current[p][key]
-            row.input = typed[p][key]
-            row.submitted_by = user_id
-            row.submitted_at = now
+            updated.append({"row_id": row_id, **values})
+            held = session.identity_map.get(identity_key(OrderRecord, row_id))
+            for name, value in values.items() if held is not None else ():
+                attributes.set_committed_value(held, name, value)
+    connection = await flushed_connection(session)
+    if new:
+        await connection.execute(_NEW_ORDERS, new)
+    if updated:
+        await connection.execute(_CHANGED_ORDERS, updated)
 
 
 async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:

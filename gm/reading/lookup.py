@@ -89,11 +89,11 @@ async def load_player(session: AsyncSession, game: Game, user_id: int) -> Player
         await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
     ).first()
     if player is None or player.status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
-        raise _not_a_player(game)
+        raise not_a_player(game)
     return player
 
 
-def _not_a_player(game: Game) -> NotAPlayer:
+def not_a_player(game: Game) -> NotAPlayer:
     return NotAPlayer(
         f"You are not playing in {game.name}.",
         "Only the game's players can do that; [[cmd:game join]] a game that has not started yet.",
@@ -111,7 +111,7 @@ async def load_player_and_powers(session: AsyncSession, game: Game, user_id: int
         )
     ).all()
     if not rows or rows[0][0].status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
-        raise _not_a_player(game)
+        raise not_a_player(game)
     return rows[0][0], [power for _, power in rows if power is not None]
 
 
