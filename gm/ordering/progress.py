@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import bindparam
 from sqlalchemy import select as select_columns
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -81,24 +82,30 @@ def opening_state(phase: PhaseRecord, variant: str, player_of: dict[str, Player 
     )
 
 
+# The statements, built once (building one costs more than running it); bound at each execution.
+_SEATS = (
+    select(PowerAssignment.power, Player)
+    .join(Player, col(Player.id) == col(PowerAssignment.player_id), isouter=True)
+    .where(col(PowerAssignment.game_id) == bindparam("game_id"))
+)
+_ORDERS = (
+    select_columns(
+        col(OrderRecord.id),
+        col(OrderRecord.power),
+        col(OrderRecord.unit_key),
+        col(OrderRecord.text),
+        col(OrderRecord.input),
+    )
+    .where(col(OrderRecord.phase_id) == bindparam("phase_id"))
+    .order_by(col(OrderRecord.id))
+)
+_READY = select(ReadyFlag.power).where(col(ReadyFlag.phase_id) == bindparam("phase_id"))
+
+
 async def seats(session: AsyncSession, game_id: int) -> dict[str, Player | None]:
     """Every power of the game and its player (None: nobody)."""
-    held = await session.exec(
-        select(PowerAssignment.power, Player)
-        .join(Player, col(Player.id) == col(PowerAssignment.player_id), isouter=True)
-        .where(PowerAssignment.game_id == game_id)
-    )
+    held = await session.exec(_SEATS, params={"game_id": game_id})
     return {power: player for power, player in held.all()}
-
-
-_ORDERS = select_columns(
-    col(OrderRecord.id),
-    col(OrderRecord.power),
-    col(OrderRecord.unit_key),
-    col(OrderRecord.text),
-    col(OrderRecord.input),
-)
-_READY = select(ReadyFlag.power)
 
 
 async def phase_state(
@@ -115,11 +122,7 @@ async def phase_state(
     what the session has pending is flushed first, as a query would."""
     board = board_of(phase, variant)
     connection = await flushed_connection(session)
-    rows = (
-        await connection.execute(
-            _ORDERS.where(col(OrderRecord.phase_id) == phase.id).order_by(col(OrderRecord.id))
-        )
-    ).all()
+    rows = (await connection.execute(_ORDERS, {"phase_id": phase.id})).all()
     orders: dict[str, dict[str, str]] = {}
     inputs: dict[str, dict[str, str]] = {}
     order_ids: dict[tuple[str, str], int | None] = {}  # (a stored row's id is never None)
@@ -128,7 +131,7 @@ async def phase_state(
         inputs.setdefault(power, {})[key] = typed
         order_ids[(power, key)] = row_id
     ready = frozenset(
-        (await connection.execute(_READY.where(col(ReadyFlag.phase_id) == phase.id))).scalars().all()
+        (await connection.execute(_READY, {"phase_id": phase.id})).scalars().all()
     )
     if player_of is None:
         player_of = await seats(session, phase.game_id)

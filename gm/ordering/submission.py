@@ -376,6 +376,17 @@ async def open_phase_for(
     return game, player, powers, phase
 
 
+_GAME_AND_PHASE = (
+    select(Game, PhaseRecord)
+    .join(PhaseRecord, col(PhaseRecord.game_id) == col(Game.id))
+    .where(col(Game.id) == bindparam("game_id"))
+    .order_by(col(PhaseRecord.ordinal).desc())
+    .limit(1)
+    .with_for_update(of=PhaseRecord, key_share=True)  # type: ignore[arg-type]
+    .execution_options(populate_existing=True)
+)
+
+
 async def _open_for_submission(
     session: AsyncSession, game_id: int, user_id: int, power: str | None, expected_phase: str | None
 ) -> tuple[Game, Player, list[str], PhaseRecord, dict[str, Player | None] | None]:
@@ -385,16 +396,7 @@ async def _open_for_submission(
     order; a game without a phase, or a caller who holds no power, takes :func:`open_phase_for`."""
     row = None
     if 0 < game_id <= MAX_ID:
-        statement = (
-            select(Game, PhaseRecord)
-            .join(PhaseRecord, col(PhaseRecord.game_id) == col(Game.id))
-            .where(Game.id == game_id)
-            .order_by(col(PhaseRecord.ordinal).desc())
-            .limit(1)
-            .with_for_update(of=PhaseRecord, key_share=True)  # type: ignore[arg-type]
-            .execution_options(populate_existing=True)
-        )
-        row = (await session.exec(statement)).first()
+        row = (await session.exec(_GAME_AND_PHASE, params={"game_id": game_id})).first()
     if row is None:  # no such game, or no phase yet: refused there, in the usual order
         return (*await open_phase_for(session, game_id, user_id, power, expected_phase), None)
     game, phase = row
