@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 
 from db.database import SessionFactory
@@ -341,3 +343,42 @@ async def test_a_retreat_sent_just_after_the_moves_closed_gets_no_warning(sessio
     assert retreat.view.phase.name == "S1901R"
     assert [line.order for line in retreat.accepted] == ["A BUR R PAR"]
     assert retreat.new_phase_notice is None
+
+
+async def test_a_submission_takes_few_statements(sessions: SessionFactory, engine: AsyncEngine) -> None:
+    """The submission path's round trips (issue 19): the game with its open phase, the seats, the
+    orders and ready flags, the orders written (one statement for the new ones, one for the
+    replaced), the log entry and its bound. A guard against a slip back to one query per lookup."""
+    started = await make_started_game(sessions)
+    statements: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        statements.append(statement.split()[0].upper())
+
+    event.listen(engine.sync_engine, "before_cursor_execute", count)
+    try:
+        await submit(sessions, started, "FRANCE", "A Par-Bur\nF Bre H")  # two new orders
+        first = list(statements)
+        statements.clear()
+        await submit(sessions, started, "FRANCE", "A Par H\nA Mar H")  # one replaced, one new
+        second = list(statements)
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", count)
+    reads = ["SELECT"] * 4  # the game and its phase, the seats, the orders, the ready flags
+    log = ["INSERT", "DELETE"]  # the submission logged, the oldest beyond those kept forgotten
+    begin = ["BEGIN"] if first[0] == "BEGIN" else []  # SQLite's BEGIN IMMEDIATE is a statement
+    assert first == [*begin, *reads, "INSERT", *log]
+    assert second == [*begin, *reads, "INSERT", "UPDATE", *log]
+
+
+async def test_an_order_row_the_session_holds_shows_the_replacement(sessions: SessionFactory) -> None:
+    """The orders are written with plain statements: a row the caller's session had loaded as an
+    object is given the new values, as when the rows were written through the session."""
+    started = await make_started_game(sessions)
+    await submit(sessions, started, "FRANCE", "A Par-Bur")
+    async with sessions() as s:
+        held = (await s.exec(select(OrderRecord).where(OrderRecord.unit_key == "PAR"))).one()
+        await orders.submit_orders(s, started.game.id, player_of(started, "FRANCE"), "A Par H", now=T0)
+        assert (held.text, held.input) == ("A PAR H", "A Par H")
+        again = (await s.exec(select(OrderRecord).where(OrderRecord.unit_key == "PAR"))).one()
+        assert again is held and again.text == "A PAR H"
