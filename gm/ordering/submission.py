@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, update
+from sqlalchemy import Connection, bindparam, delete, insert, update
 from sqlalchemy.orm import attributes
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import col, select
@@ -179,21 +180,18 @@ async def submit_orders(
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
         _log_return(session, game, user_id, now, powers)
-    await _store(session, state, phase, user_id, now, current, typed, changed)
-    connection = await session.connection()
-    await connection.execute(
-        _LOG,
-        {
-            "game_id": game.row_id,
-            "phase_id": phase.row_id,
-            "user_id": user_id,
-            "action": "submit",
-            "text": text,
-            "outcome": [o.to_json() for o in outcomes],
-            "submitted_at": now,
-        },
-    )
-    await _bound_log(session, phase.row_id, user_id)
+    new, updated = _changed_rows(session, state, phase, user_id, now, current, typed, changed)
+    logged = {
+        "game_id": game.row_id,
+        "phase_id": phase.row_id,
+        "user_id": user_id,
+        "action": "submit",
+        "text": text,
+        "outcome": [o.to_json() for o in outcomes],
+        "submitted_at": now,
+    }
+    connection = await flushed_connection(session)
+    await connection.run_sync(_write, new, updated, logged)
     notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
     after = replace(state, orders={**state.orders, **current})
     view = view_of(after, game, phase, powers)
@@ -447,7 +445,7 @@ def _require_open(game: Game, phase: PhaseRecord | None, expected_phase: str | N
         )
 
 
-async def _store(
+def _changed_rows(
     session: AsyncSession,
     state: PhaseState,
     phase: PhaseRecord,
@@ -456,12 +454,12 @@ async def _store(
     current: dict[str, dict[str, str]],
     typed: dict[str, dict[str, str]],
     changed: dict[tuple[str, str], None],
-) -> None:
-    """Write the changed orders: a new row per unit ordered for the first time, the row read in
-    ``state`` (the phase row is locked: nobody changed it since) updated otherwise; one statement
-    each (executemany). A row the session happens to hold as an object is given the new values."""
-    new: list[dict[str, object]] = []
-    updated: list[dict[str, object]] = []
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The changed orders to write: a new row per unit ordered for the first time, the row read in
+    ``state`` updated otherwise (the phase row is locked: nobody changed it since). A row the session
+    happens to hold as an object is given the new values, as if it had been written through it."""
+    new: list[dict[str, Any]] = []
+    updated: list[dict[str, Any]] = []
     for p, key in changed:
         values = {
             "text": current[p][key],
@@ -477,11 +475,21 @@ async def _store(
             held = session.identity_map.get(identity_key(OrderRecord, row_id))
             for name, value in values.items() if held is not None else ():
                 attributes.set_committed_value(held, name, value)
-    connection = await flushed_connection(session)
+    return new, updated
+
+
+def _write(
+    connection: Connection, new: list[dict[str, Any]], updated: list[dict[str, Any]], logged: dict[str, Any]
+) -> None:
+    """A submission's writes, at once: the new orders and the replaced ones (one statement each,
+    executemany), the submission logged, and the player's oldest submissions of the phase beyond
+    :data:`SUBMISSIONS_KEPT` forgotten (the one just logged is never among them)."""
     if new:
-        await connection.execute(_NEW_ORDERS, new)
+        connection.execute(_NEW_ORDERS, new)
     if updated:
-        await connection.execute(_CHANGED_ORDERS, updated)
+        connection.execute(_CHANGED_ORDERS, updated)
+    connection.execute(_LOG, logged)
+    connection.execute(_FORGET_OLDER, {"phase_id": logged["phase_id"], "user_id": logged["user_id"]})
 
 
 async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:
