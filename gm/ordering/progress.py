@@ -130,9 +130,7 @@ async def phase_state(
         orders.setdefault(power, {})[key] = text
         inputs.setdefault(power, {})[key] = typed
         order_ids[(power, key)] = row_id
-    ready = frozenset(
-        (await connection.execute(_READY, {"phase_id": phase.id})).scalars().all()
-    )
+    ready = frozenset((await connection.execute(_READY, {"phase_id": phase.id})).scalars().all())
     if player_of is None:
         player_of = await seats(session, phase.game_id)
     return PhaseState(
