@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import event, func, update
 from sqlmodel import col, select
 
+from bench.timing import rss_mib
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
 from db.models import OutboxEntry, PhaseMap, PhaseRecord
@@ -132,17 +133,6 @@ class TimedCloser(PhaseCloser):
         self.last_commit = time.perf_counter()
         self.first_commit = self.first_commit or self.last_commit
         return outcome
-
-
-def rss_mib(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 async def sample_memory(pids: list[int], samples: list[list[float]]) -> None:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.timing import summary
+from bench.timing import rss_mib, summary
 from harness.bot_helpers import MODERATOR_ROLE, Table, create_game, join_everyone
 from harness.fakediscord import FakeDiscord, Message, Permission, fake_discord
 from harness.processes import BotProcess, bot_process
@@ -214,17 +214,6 @@ def cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except OSError:
         return 0.0
-
-
-def rss_mib(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 async def sample_memory(pid: int, samples: list[float]) -> None:
