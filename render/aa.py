@@ -216,37 +216,50 @@ def _paint_tile(
     def tf(p: Point) -> Point:
         return ((p[0] - x0) * factor, (p[1] - y0) * factor)
 
+    def ink(colour: RGBA) -> RGBA:
+        return _ink(colour, opacity)
+
     for shape in shapes:
-        _draw(draw, shape, tf, factor)
+        _draw(draw, shape, tf, factor, ink)
     small = tile.reduce(factor)
-    if opacity < 1.0:  # premultiplied: colour and alpha fade together
-        small = small.point(_faded(opacity))
     target.paste(small, (x0, y0), small)
 
 
-@lru_cache(maxsize=8)
-def _faded(opacity: float) -> list[int]:
-    return [round(v * opacity) for v in range(256)] * 4
+@lru_cache(maxsize=256)
+def _ink(colour: RGBA, opacity: float) -> RGBA:
+    """``colour`` premultiplied and faded to ``opacity``: a premultiplied pixel's colour and alpha fade
+    together, so fading the colours drawn is fading the tile (without a pass over its pixels)."""
+    premul = premultiplied(colour)
+    if opacity >= 1.0:
+        return premul
+    r, g, b, a = (round(v * opacity) for v in premul)
+    return (r, g, b, a)
 
 
-def _draw(draw: ImageDraw.ImageDraw, shape: Shape, tf: Callable[[Point], Point], factor: int) -> None:
+def _draw(
+    draw: ImageDraw.ImageDraw,
+    shape: Shape,
+    tf: Callable[[Point], Point],
+    factor: int,
+    ink: Callable[[RGBA], RGBA],
+) -> None:
     if isinstance(shape, Circle):
         cx, cy = tf(shape.centre)
         r = shape.radius * factor
         draw.ellipse(
             (cx - r, cy - r, cx + r, cy + r),
-            fill=None if shape.fill is None else premultiplied(shape.fill),
-            outline=None if shape.outline is None else premultiplied(shape.outline),
+            fill=None if shape.fill is None else ink(shape.fill),
+            outline=None if shape.outline is None else ink(shape.outline),
             width=max(1, round(shape.width * factor)) if shape.outline else 0,
         )
     elif isinstance(shape, Fill):
         pts = [tf(p) for p in shape.points]
-        draw.polygon(pts, fill=premultiplied(shape.colour))
+        draw.polygon(pts, fill=ink(shape.colour))
         if shape.outline is not None and shape.outline_width > 0:
             w = max(1, round(shape.outline_width * factor))
-            draw.line([*pts, pts[0], pts[1]], fill=premultiplied(shape.outline), width=w, joint="curve")
+            draw.line([*pts, pts[0], pts[1]], fill=ink(shape.outline), width=w, joint="curve")
     else:
-        colour = premultiplied(shape.colour)
+        colour = ink(shape.colour)
         width = max(1, round(shape.width * factor))
         parts = (
             dash_segments(shape.points, shape.dash[0], shape.dash[1]) if shape.dash else [list(shape.points)]

@@ -192,16 +192,31 @@ def filled_map(
 ) -> Image.Image:
     """The map area in RGB: provinces filled with ``colours`` (others: land or sea), then ``hatch``
     (closed provinces), overlay on top."""
+    img = Image.new("RGB", base.index.size)
+    paint_filled_map(img, (0, 0), base, colours, land, sea, hatch)
+    return img
+
+
+def paint_filled_map(
+    target: Image.Image,
+    corner: tuple[int, int],
+    base: BaseMap,
+    colours: dict[str, RGB],
+    land: RGB,
+    sea: RGB,
+    hatch: Image.Image | None = None,
+) -> None:
+    """:func:`filled_map` painted straight onto ``target`` (RGB) at ``corner``: the paletted index is
+    converted as it is pasted, with no map-sized RGB copy in between."""
     lut = [0] * 768
     for slot, rgb in base.fixed_colours.items():
         lut[slot * 3 : slot * 3 + 3] = rgb
     for code, slot in base.slot_of.items():
         rgb = colours.get(code) or (sea if code in base.sea_codes else land)
         lut[slot * 3 : slot * 3 + 3] = rgb
-    img = base.index.copy()
-    img.putpalette(lut)
-    rgb_img = img.convert("RGB")
+    index = base.index.copy()
+    index.putpalette(lut)
+    target.paste(index, corner)
     if hatch is not None:
-        rgb_img.paste(hatch, (0, 0), hatch)
-    rgb_img.paste(base.overlay, (0, 0), base.overlay)
-    return rgb_img
+        target.paste(hatch, corner, hatch)
+    target.paste(base.overlay, corner, base.overlay)
