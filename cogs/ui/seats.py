@@ -55,7 +55,9 @@ class TakeOverButton(
     async def _take(self, interaction: discord.Interaction) -> None:
         services = services_of(interaction.client)
         await defer(interaction)
-        await services.gamemaster.game_on_server(self.game_id, interaction.guild_id)
+        await services.gamemaster.game_on_server(
+            self.game_id, interaction.guild_id, pressed_in=interaction.channel_id
+        )
         result = await services.gamemaster.take_over(self.game_id, interaction.user.id, self.power)
         if result.action == "take_over_request":
             await send(
@@ -104,7 +106,9 @@ class SeatDecisionButton(
     async def _decide(self, interaction: discord.Interaction) -> None:
         services = services_of(interaction.client)
         await defer(interaction)
-        game = await services.gamemaster.game_on_server(self.game_id, interaction.guild_id)
+        game = await services.gamemaster.game_on_server(
+            self.game_id, interaction.guild_id, pressed_in=interaction.channel_id
+        )
         actor = await modflows.actor_of(interaction, game)
         check_moderator(game, actor, "replace")
         result = await services.gamemaster.decide_take_over(

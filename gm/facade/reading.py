@@ -28,13 +28,24 @@ class ReadingCases(GamemasterCore):
         async with self.sessions.read() as session:
             return await games.get_game(session, game_id)
 
-    async def game_on_server(self, game_id: int, guild_id: int | None) -> GameInfo:
+    async def game_on_server(
+        self, game_id: int, guild_id: int | None, *, pressed_in: int | None = None
+    ) -> GameInfo:
         """The game, when it belongs to server ``guild_id``; otherwise the same refusal as for a game
-        that does not exist (a server never learns of another server's games)."""
+        that does not exist (a server never learns of another server's games).
+
+        ``pressed_in``: the channel of a button posted in the game's channel (an open seat's). A button
+        names its game by number only, and another database (a fresh start, a restored backup) may give
+        that number to another game: a press from any channel but this game's own is refused."""
         game = await self.get_game(game_id)
         if guild_id != game.guild_id:
             raise UnknownGame(
                 f"There is no game {game_id} on this server.", "See [[cmd:game list]] for the games here."
+            )
+        if pressed_in is not None and game.game_channel_id is not None and pressed_in != game.game_channel_id:
+            raise UnknownGame(
+                f"This button is from an old post: it does not belong to game #{game.id} {game.name}.",
+                "See [[cmd:game list]] for the games here.",
             )
         return game
 

@@ -10,11 +10,12 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment
-from gm.errors import AlreadyJoined, NotAllowed, WrongGameState
+from gm.errors import AlreadyJoined, NotAllowed, UnknownGame, WrongGameState
+from gm.facade import Gamemaster
 from gm.moderation import takeover
 from gm.moderation.actions import Actor, set_civil_disorder
 from gm.reading.status import game_status
-from gm.setup.games import leave_game
+from gm.setup.games import leave_game, set_game_channels
 from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
@@ -27,6 +28,7 @@ from tests.gm.conftest import (
     user,
 )
 from tests.gm.test_gm_moderation import MOD, snapshot
+from tests.gm.test_gm_outbox import RecordingSender
 
 NEWCOMER = user(50)
 OTHER = user(51)
@@ -179,3 +181,23 @@ def test_the_setting_is_checked() -> None:
     with pytest.raises(InvalidSettings, match="Taking over an open seat"):
         GameSettings(take_over="sometimes").validated(load_map("standard"))
     assert GameSettings(take_over=" Approval ").validated(load_map("standard")).take_over == "approval"
+
+
+async def test_an_open_seat_button_pressed_outside_the_game_s_channel_is_refused(
+    sessions: SessionFactory,
+) -> None:
+    """A button names its game by number only; another database may give that number to another game.
+    An open seat's button lives in its game's channel: from any other channel it is an old post's."""
+    started = await make_started_game(sessions)
+    game_id = started.game.id
+    async with sessions() as s:
+        await set_game_channels(s, game_id, game_channel_id=4242)
+    gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+    try:
+        guild = (await gm.get_game(game_id)).guild_id
+        with pytest.raises(UnknownGame, match="This button is from an old post"):
+            await gm.game_on_server(game_id, guild, pressed_in=999)
+        assert (await gm.game_on_server(game_id, guild, pressed_in=4242)).id == game_id
+        assert (await gm.game_on_server(game_id, guild)).id == game_id  # a command, not a button
+    finally:
+        await gm.shutdown()
