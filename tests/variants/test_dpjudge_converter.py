@@ -79,39 +79,49 @@ def test_fleet_rome_differs_from_the_standard_map_by_one_unit() -> None:
 
 # --- the reader on a small map -------------------------------------------------------------------------
 
-SMALL = """\
-# a three-province island and its seas
-USE small.names
-ALPHA (ALPHAN:X) AAA
-F AAA
-A BBB
-ALPHA
-A AAA
-UNOWNED CCC
-BEGIN WINTER 1900 ADJUSTMENTS
-WATER SEA ABUTS AAA CCC/NC Sou
-WATER SOU ABUTS Sea CCC/SC BBB
-COAST AAA ABUTS SEA bbb ccc
-LAND BBB ABUTS aaa ccc
-COAST CCC/NC ABUTS SEA
-COAST CCC/SC ABUTS SOU
-COAST ccc ABUTS SEA SOU aaa bbb
-"""
-NAMES = """\
-North Sea = sea north+sea
-South Sea = sou
-Alpha = aaa
-Beta = bbb
-Gamma (north coast) = ccc/nc
-Gamma (south coast) = ccc/sc
-Gamma = ccc gam? gamma+land
-"""
+# A made-up three-province island and its two seas, kept as data here and written out in the reader's
+# input format only inside the test's temporary folder (no map file of DPjudge's is in the repository).
+SMALL_POWER = [("ALPHA (ALPHAN:X) AAA", ["F AAA", "A BBB"]), ("ALPHA", ["A AAA"])]
+SMALL_CENTRES = ["CCC"]
+SMALL_START = ("WINTER", 1900, "ADJUSTMENTS")
+SMALL_PLACES = [  # terrain, place, what it touches (lower case: armies only; Capitalised: fleets only)
+    ("WATER", "SEA", "AAA CCC/NC Sou"),
+    ("WATER", "SOU", "Sea CCC/SC BBB"),
+    ("COAST", "AAA", "SEA bbb ccc"),
+    ("LAND", "BBB", "aaa ccc"),
+    ("COAST", "CCC/NC", "SEA"),
+    ("COAST", "CCC/SC", "SOU"),
+    ("COAST", "ccc", "SEA SOU aaa bbb"),
+]
+SMALL_NAMES = [  # full name, code and aliases ("+": a space, "?": too ambiguous to keep)
+    ("North Sea", "sea north+sea"),
+    ("South Sea", "sou"),
+    ("Alpha", "aaa"),
+    ("Beta", "bbb"),
+    ("Gamma (north coast)", "ccc/nc"),
+    ("Gamma (south coast)", "ccc/sc"),
+    ("Gamma", "ccc gam? gamma+land"),
+]
+
+
+def write_small_map(folder: Path) -> Path:
+    """The small map in the reader's input format: a main file that includes a names file."""
+    (folder / "small.names").write_text(
+        "".join(f"{name} = {codes}\n" for name, codes in SMALL_NAMES), encoding="latin-1"
+    )
+    lines = ["# a three-province island and its seas", "USE small.names"]
+    for header, units in SMALL_POWER:
+        lines += [header, *units]
+    lines.append("UNOWNED " + " ".join(SMALL_CENTRES))
+    lines.append("BEGIN {} {} {}".format(*SMALL_START))
+    lines += [f"{terrain} {place} ABUTS {touches}" for terrain, place, touches in SMALL_PLACES]
+    path = folder / "small.map"
+    path.write_text("\n".join(lines) + "\n", encoding="latin-1")
+    return path
 
 
 def test_the_reader_follows_dpjudges_rules(tmp_path: Path) -> None:
-    (tmp_path / "small.map").write_text(SMALL, encoding="latin-1")
-    (tmp_path / "small.names").write_text(NAMES, encoding="latin-1")
-    dp = dm.read_map(tmp_path / "small.map")
+    dp = dm.read_map(write_small_map(tmp_path))
     doc = dm.map_document(dp, "small", "Small", "")
     kinds = {p["code"]: p["kind"] for p in doc["provinces"]}
     assert kinds == {"SEA": "sea", "SOU": "sea", "AAA": "coast", "CCC": "coast", "BBB": "land"}
