@@ -70,7 +70,7 @@ def use_variant(name: str) -> None:
     GM = variant.game_map()
     GRAPH = sea_graph(GM)
     VARIANT = name
-    PHASE = f"F{variant.first_year()}M"
+    PHASE = f"F{variant.first_year():04d}M"  # year 1 (Ancient Mediterranean) is F0001M
 
 
 def dense_position(rng: random.Random, n_units: int = 34) -> dict[str, list[str]]:

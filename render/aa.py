@@ -94,8 +94,9 @@ def dash_segments(points: Sequence[Point], on: float, off: float) -> list[list[P
     return dashes
 
 
-BIG_TILE = 250_000  # target pixels: a group of shapes whose box is bigger is painted band by band
+BIG_TILE = 250_000  # target pixels: a group of shapes whose box is bigger is drawn band by band
 BAND = 48  # the height of a band, in target pixels
+SHRINK_BY_BANDS = 20_000  # target pixels: a smaller group's tile is shrunk whole, a bigger one by bands
 
 
 def premultiplied(colour: RGBA) -> RGBA:
@@ -135,18 +136,32 @@ def paint(
         y1 = min(target.height, math.ceil(max(b[3] for b in boxes)) + 2)
         if x1 <= x0 or y1 <= y0:
             continue
-        if (x1 - x0) * (y1 - y0) <= BIG_TILE:
-            _paint_tile(target, group, opacity, factor, (x0, y0, x1, y1))
+        box = (x0, y0, x1, y1)
+        area = (x1 - x0) * (y1 - y0)
+        if area <= SHRINK_BY_BANDS:
+            _paint_tile(target, group, opacity, factor, box, [box])
+        elif area <= BIG_TILE:
+            _paint_tile(target, group, opacity, factor, box, _bands(group, box))
+        else:
+            for band in _bands(group, box):
+                _paint_tile(target, group, opacity, factor, band, [band])
+
+
+def _bands(shapes: Sequence[Shape], box: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
+    """``box`` cut into bands BAND rows high, each narrowed to what ``shapes`` draw in it (none where
+    they draw nothing): a long diagonal arrow's box is mostly empty, its bands are not."""
+    x0, y0, x1, y1 = box
+    bands = []
+    for top in range(y0, y1, BAND):
+        bottom = min(top + BAND, y1)
+        inside = _band_extent(shapes, top, bottom)
+        if inside is None:
             continue
-        for top in range(y0, y1, BAND):
-            bottom = min(top + BAND, y1)
-            inside = _band_extent(group, top, bottom)
-            if inside is None:
-                continue
-            left, right = max(x0, math.floor(inside[0]) - 2), min(x1, math.ceil(inside[2]) + 2)
-            upper, lower = max(top, math.floor(inside[1]) - 2), min(bottom, math.ceil(inside[3]) + 2)
-            if right > left and lower > upper:
-                _paint_tile(target, group, opacity, factor, (left, upper, right, lower))
+        left, right = max(x0, math.floor(inside[0]) - 2), min(x1, math.ceil(inside[2]) + 2)
+        upper, lower = max(top, math.floor(inside[1]) - 2), min(bottom, math.ceil(inside[3]) + 2)
+        if right > left and lower > upper:
+            bands.append((left, upper, right, lower))
+    return bands
 
 
 def _clusters(shapes: Sequence[Shape]) -> list[list[Shape]]:
@@ -207,8 +222,11 @@ def _paint_tile(
     opacity: float,
     factor: int,
     box: tuple[int, int, int, int],
+    parts: Sequence[tuple[int, int, int, int]],
 ) -> None:
-    """Draw ``shapes`` on a supersampled tile covering ``box`` of ``target``, shrink it and paste it."""
+    """Draw ``shapes`` on a supersampled tile covering ``box`` of ``target``, then shrink each of the
+    ``parts`` of it (boxes within ``box``, where the shapes are) and paste it in place: shrinking
+    costs by the pixel, drawing by the shape, so a big sparse tile is drawn once and shrunk in parts."""
     x0, y0, x1, y1 = box
     tile = Image.new("RGBa", ((x1 - x0) * factor, (y1 - y0) * factor), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
@@ -221,8 +239,10 @@ def _paint_tile(
 
     for shape in shapes:
         _draw(draw, shape, tf, factor, ink)
-    small = tile.reduce(factor)
-    target.paste(small, (x0, y0), small)
+    for left, upper, right, lower in parts:
+        area = ((left - x0) * factor, (upper - y0) * factor, (right - x0) * factor, (lower - y0) * factor)
+        small = tile.reduce(factor, box=area)
+        target.paste(small, (left, upper), small)
 
 
 @lru_cache(maxsize=256)

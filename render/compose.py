@@ -15,16 +15,18 @@ from engine.orders import Order
 from render import layout as L
 from render.basemap import base_map, closed_hatch, paint_filled_map
 from render.geometry import load_geometry
-from render.icons import center_sprite, paste_centred, unit_sprite
+from render.icons import EDGE, RIM, center_sprite, paste_centred, unit_sprite
 from render.legend import draw_crossing_notes, draw_legend, legend_height, wants_legend
 from render.marks import OrderMark, marks_from_results
-from render.orders import OrderOverlay
-from render.palette import Palette, palette_for
+from render.orders import BUILD_GREEN, DISLODGED_ORANGE, OrderOverlay
+from render.palette import RGB, Palette, palette_for
 from render.scene import DrawnUnit, Scene
 from render.titlebar import draw_footer, draw_title
 
 DEFAULT_WIDTH = 1600
 STANDARD_MAP_WIDTH = 628.0  # the Standard map's width in map units, drawn DEFAULT_WIDTH pixels wide
+PALETTE_SAMPLE_STEP = 4  # the palette is chosen on every 4th pixel of every 4th row (encode_png)
+MAX_KEY_COLOURS = 64  # the rest of the 256 are the octree's (Standard: 18 keys, Chaos: 34 powers, 22)
 PNG_COMPRESS_LEVEL = 2  # zlib level: 6 took twice as long (16 ms more) for a file 15% smaller
 # The cached layers, sprites and fonts are shared; one picture at a time per process keeps FreeType
 # and the caches safe when the bot renders from several threads (the work is CPU-bound anyway).
@@ -182,26 +184,52 @@ def _draw_unit(img: Image.Image, u: DrawnUnit, scene: Scene) -> None:
     paste_centred(img, sprite, u.at, opacity)
 
 
-def _octree(img: Image.Image) -> Image.Image:
-    return img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-
-
-def encode_png(img: Image.Image) -> bytes:
+def encode_png(img: Image.Image, key_colours: Sequence[RGB] = ()) -> bytes:
     """PNG bytes, the same for the same picture (no timestamps or other metadata).
 
-    The picture is mostly flat colour, so a 256-colour palette (Pillow's fast octree, no dithering)
-    keeps it visually unchanged at about a third of the size of an RGB PNG, and encodes faster.
-
-    The colours are chosen on every other pixel of every other row (a nearest-neighbour half-size
-    copy: each colour keeps its share of the picture, thin lines keep their own colour, where a
-    filtered copy would blend them away), a quarter of the work, and every pixel then takes the
-    nearest of them.
+    The picture is mostly flat colour, so a 256-colour palette (:func:`paletted`) keeps it visually
+    unchanged at about a third of the size of an RGB PNG, and encodes faster.
     """
-    sample = img.resize((max(1, img.width // 2), max(1, img.height // 2)), Image.Resampling.NEAREST)
-    paletted = img.quantize(palette=_octree(sample), dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    paletted.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    paletted(img, key_colours).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()
+
+
+def paletted(
+    img: Image.Image, key_colours: Sequence[RGB] = (), step: int = PALETTE_SAMPLE_STEP
+) -> Image.Image:
+    """``img`` in 256 colours, without dithering: the ``key_colours`` the picture was drawn with, then
+    as many more as fit chosen by Pillow's fast octree; every pixel takes the nearest of them.
+
+    The key colours keep what is drawn small exactly its colour however few pixels it has (a failed
+    order's red cross on a map without other red); the octree adds the blends of anti-aliased edges.
+    It looks at one pixel in ``step`` of one row in ``step`` (a nearest-neighbour copy that much
+    smaller: each colour keeps its share of the picture, thin lines their own colour, where a filtered
+    copy would blend them away). At 4, a sixteenth of the work, the colour error is no worse than the
+    octree's alone on every other pixel of every other row (bench/palette_sample.py).
+    """
+    keys = list(dict.fromkeys(key_colours))[:MAX_KEY_COLOURS]
+    sample = img.resize((max(1, img.width // step), max(1, img.height // step)), Image.Resampling.NEAREST)
+    chosen = sample.quantize(
+        colors=256 - len(keys), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    extra = chosen.getpalette() or []
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([c for rgb in keys for c in rgb] + extra[: 3 * (256 - len(keys))])
+    return img.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def key_colours(board: Board, options: RenderOptions | None = None) -> list[RGB]:
+    """The colours of what a picture of ``board`` draws small, before anti-aliasing blends them:
+    units, their ink and the order marks in each power's colour, a failed order's cross, builds and
+    dislodgements, supply centers and province names (see :func:`paletted`). The provinces' fills,
+    the sea and the lines cover enough of any picture for the octree to find them."""
+    pal = palette_for(board.rules, (options or RenderOptions()).palette)
+    colours: list[RGB] = [pal.fail, BUILD_GREEN, DISLODGED_ORANGE, EDGE, RIM]
+    colours += [pal.neutral_center, pal.center_ring, pal.label, pal.sea_label, pal.halo]
+    for power in pal.powers.values():
+        colours += [power.unit, power.ink]
+    return colours
 
 
 def render_map(
@@ -217,4 +245,4 @@ def render_map(
     ``engine.adjudicate_json`` output (or its "orders" list), read with :func:`marks_from_results`.
     ``options`` (width, palette, names, title) is best passed by keyword.
     """
-    return encode_png(render_image(board, orders, results, options))
+    return encode_png(render_image(board, orders, results, options), key_colours(board, options))
