@@ -23,18 +23,20 @@ cover); longer still, it is paged.
 Every component is a DynamicItem whose custom_id carries the state, so a builder keeps working after a
 restart::
 
-    tap:<game>:<phase>:open                            "Order by tap": opens a builder (anyone's own)
-    tap:<game>:<phase>:<user>:u#<n>                    select n of the units screen
-    tap:<game>:<phase>:<user>:t:<key>:<kind>#<n>       select n of the targets of a unit's kind
-    tap:<game>:<phase>:<user>:c:<key>:<kind>:<target>#<n>   select n of the choices
-    tap:<game>:<phase>:<user>:go:<screen>[@<page>]     a button to a screen (u, k:<key>, t:..., c:...)
-    tap:<game>:<phase>:<user>:do:<key>:<kind>          a kind with nothing more to choose: submit it
-    tap:<game>:<phase>:<user>:map                      the private preview map
+    tap:<game>:<phase>:open                                  "Order by tap": opens a builder (anyone's own)
+    tap:<game>.<tag>:<phase>:<user>:u#<n>                    select n of the units screen
+    tap:<game>.<tag>:<phase>:<user>:t:<key>:<kind>#<n>       select n of the targets of a unit's kind
+    tap:<game>.<tag>:<phase>:<user>:c:<key>:<kind>:<target>#<n>   select n of the choices
+    tap:<game>.<tag>:<phase>:<user>:go:<screen>[@<page>]     a button to a screen (u, k:<key>, t:..., c:...)
+    tap:<game>.<tag>:<phase>:<user>:do:<key>:<kind>          a kind with nothing more to choose: submit it
+    tap:<game>.<tag>:<phase>:<user>:map                      the private preview map
 
 ``key`` is the unit's location as the engine writes it (``PAR``, ``STP/SC``; a build site's province),
 or ``*FRANCE`` for France's WAIVE; ``kind`` an engine.legal.OrderKind value. The selects' values carry
-the pick (a key, a target, an order's canonical text). A click by anyone but ``user``, or on a builder
-of a phase that has passed (or is being adjudicated), is refused with the reason and changes nothing.
+the pick (a key, a target, an order's canonical text); ``tag`` is the game's random tag. A click by
+anyone but ``user``, on a builder of a phase that has passed (or is being adjudicated), or of another
+game that had this number (a builder left from another database), is refused with the reason and
+changes nothing. The opener names no tag: it only opens a builder, for the game as it is now.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from gm.ordering.preview import OrdersPreview
 log = logging.getLogger(__name__)
 
 PREFIX = "tap"
-GAME_PHASE = rf"{PREFIX}:(?P<game_id>\d+):(?P<phase>[SFW]\d{{4}}[MRA])"
+GAME_PHASE = rf"{PREFIX}:(?P<game_id>\d+)(?:\.(?P<tag>[a-z0-9]{{1,12}}))?:(?P<phase>[SFW]\d{{4}}[MRA])"
 MAX_CUSTOM_ID = 100
 PER_SELECT = 25  # Discord's limit of options in a select
 SELECTS_PER_PAGE = 4  # five rows: four selects and a row of buttons
@@ -111,15 +113,19 @@ class StaleChoice(GameError):
 
 @dataclass(frozen=True, slots=True)
 class Builder:
-    """Whose builder, for which game and phase: the start of every custom_id on it."""
+    """Whose builder, for which game and phase: the start of every custom_id on it. ``tag`` is the
+    game's random tag (gm's ``OrderMenu.game_tag``): a click is refused if the game with this number
+    is another one (another database's), as gm checks it."""
 
     game_id: int
     phase: str
     user_id: int
+    tag: str = ""
 
     @property
     def base(self) -> str:
-        return f"{PREFIX}:{self.game_id}:{self.phase}:{self.user_id}"
+        game = f"{self.game_id}.{self.tag}" if self.tag else str(self.game_id)
+        return f"{PREFIX}:{game}:{self.phase}:{self.user_id}"
 
     def custom_id(self, rest: str) -> str:
         custom_id = f"{self.base}:{rest}"
@@ -218,8 +224,7 @@ class BuilderButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderButton:
-        builder = Builder(int(match["game_id"]), match["phase"], int(match["user_id"]))
-        return cls(builder, match["action"], match["rest"], int(match["page"] or 0))
+        return cls(_builder_of(match), match["action"], match["rest"], int(match["page"] or 0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answering(_pressed)(interaction, self.builder, self.action, self.rest, self.page)
@@ -251,13 +256,16 @@ class BuilderSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderSelect:
-        builder = Builder(int(match["game_id"]), match["phase"], int(match["user_id"]))
-        return cls(builder, match["screen"], int(match["part"]))
+        return cls(_builder_of(match), match["screen"], int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         picked = str(values[0]) if values else ""
         await answering(_picked)(interaction, self.builder, Screen.parse(self.screen), picked)
+
+
+def _builder_of(match: re.Match[str]) -> Builder:
+    return Builder(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
 
 
 def opener_view(game_id: int, phase: str) -> discord.ui.View:
@@ -284,7 +292,7 @@ async def open_builder(
         menu = await gamemaster.order_menu(game_id, interaction.user.id, expected_phase=expected_phase)
     except OrdersClosed as closed:
         raise _stale(closed) from closed
-    builder = Builder(game_id, menu.phase_name, interaction.user.id)
+    builder = Builder(game_id, menu.phase_name, interaction.user.id, menu.game_tag)
     content, view = draw(menu, builder, Screen())
     await send(interaction, content, view=view)
 
@@ -294,7 +302,9 @@ async def _pressed(
 ) -> None:
     _check_owner(interaction, builder)
     if action == "map":
-        await show_preview(interaction, builder.game_id, expected_phase=builder.phase)
+        await show_preview(
+            interaction, builder.game_id, expected_phase=builder.phase, expected_tag=builder.tag
+        )
         return
     if action == "do" and rest:
         key, kind = rest.split(":", 1)
@@ -365,7 +375,12 @@ async def _submit(
     gamemaster = services_of(interaction.client).gamemaster
     try:
         outcome: ChosenOrder = await gamemaster.submit_chosen_order(
-            builder.game_id, builder.user_id, chosen.text, power=found.power, expected_phase=builder.phase
+            builder.game_id,
+            builder.user_id,
+            chosen.text,
+            power=found.power,
+            expected_phase=builder.phase,
+            expected_tag=builder.tag,
         )
     except OrdersClosed as closed:
         raise _stale(closed) from closed
@@ -379,13 +394,19 @@ async def _submit(
 
 
 async def show_preview(
-    interaction: discord.Interaction, game_id: int, *, expected_phase: str | None = None
+    interaction: discord.Interaction,
+    game_id: int,
+    *,
+    expected_phase: str | None = None,
+    expected_tag: str | None = None,
 ) -> None:
     """A new private message: the map with the player's own orders drawn, and those orders."""
     await defer(interaction)
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        preview = await gamemaster.orders_preview(game_id, interaction.user.id, expected_phase=expected_phase)
+        preview = await gamemaster.orders_preview(
+            game_id, interaction.user.id, expected_phase=expected_phase, expected_tag=expected_tag
+        )
     except OrdersClosed as closed:
         raise _stale(closed) from closed
     await send(interaction, preview_lines(preview), files=preview_files(preview))
@@ -415,7 +436,9 @@ def _check_owner(interaction: discord.Interaction, builder: Builder) -> None:
 async def _menu(interaction: discord.Interaction, builder: Builder) -> OrderMenu:
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        return await gamemaster.order_menu(builder.game_id, builder.user_id, expected_phase=builder.phase)
+        return await gamemaster.order_menu(
+            builder.game_id, builder.user_id, expected_phase=builder.phase, expected_tag=builder.tag
+        )
     except OrdersClosed as closed:
         raise _stale(closed) from closed
 

@@ -25,14 +25,31 @@ class ChosenOrder:
 
 
 class TappingCases(GamemasterCore):
-    async def order_menu(self, game_id: int, user_id: int, *, expected_phase: str | None = None) -> OrderMenu:
+    async def order_menu(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        expected_phase: str | None = None,
+        expected_tag: str | None = None,
+    ) -> OrderMenu:
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
-        each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder)."""
+        each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder);
+        ``expected_tag``: when it is not the game the builder was opened for (its ``game_tag``)."""
         async with self.sessions() as session:
-            return await legal.order_menu(session, game_id, user_id, expected_phase=expected_phase)
+            return await legal.order_menu(
+                session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
+            )
 
     async def submit_chosen_order(
-        self, game_id: int, user_id: int, text: str, *, power: str, expected_phase: str
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        power: str,
+        expected_phase: str,
+        expected_tag: str | None = None,
     ) -> ChosenOrder:
         """Submit one order chosen in the builder (its canonical text) for ``power`` in
         ``expected_phase``: judged, stored, logged and acknowledged exactly like a typed line
@@ -40,23 +57,38 @@ class TappingCases(GamemasterCore):
         The early close this may allow follows in the background, as for typed orders."""
         async with self.sessions() as session:
             report = await orders.submit_orders(
-                session, game_id, user_id, text, power=power, expected_phase=expected_phase
+                session,
+                game_id,
+                user_id,
+                text,
+                power=power,
+                expected_phase=expected_phase,
+                expected_tag=expected_tag,
             )
             menu = None
             if not report.view.close_now:
-                menu = await legal.order_menu(session, game_id, user_id, expected_phase=expected_phase)
+                menu = await legal.order_menu(
+                    session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
+                )
         if report.view.close_now:  # as after typed orders (gm.facade.playing)
             self.spawn(self.orders_changed(report.view), f"early close of phase {report.view.phase.id}")
         return ChosenOrder(report=report, menu=menu)
 
     async def orders_preview(
-        self, game_id: int, user_id: int, *, expected_phase: str | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        expected_phase: str | None = None,
+        expected_tag: str | None = None,
     ) -> OrdersPreview:
         """The caller's orders in the current phase and the map with those orders drawn, and nothing
         of anybody else's (for the caller's eyes only: the adapter answers privately). Drawn off the
         event loop, in the worker processes (or a thread)."""
         async with self.sessions() as session:
-            view, request = await preview_of(session, game_id, user_id, expected_phase=expected_phase)
+            view, request = await preview_of(
+                session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
+            )
         png = await run_off_loop(self._executor, render_preview, request)
         drawn = {power: tuple(lines) for power, lines in request["orders"].items()}
         return OrdersPreview(view=view, filename=f"{view.phase.name}-my-orders.png", drawn=drawn, png=png)

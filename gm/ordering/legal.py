@@ -23,7 +23,7 @@ from engine.legal import LegalOrders, UnitOrders, legal_orders
 from engine.mapdata import province_of
 from gm.ordering.progress import phase_state
 from gm.ordering.required import WAIVE_PREFIX
-from gm.ordering.submission import OrdersView, open_phase_for, view_of
+from gm.ordering.submission import OrdersView, open_phase_for, require_same_game, view_of
 
 WAIVE_KEY = "*"
 """An :class:`OrderMenu` key ``*FRANCE`` is France's WAIVE (a build given up), which has no unit."""
@@ -65,6 +65,7 @@ class OrderMenu:
     view: OrdersView
     powers: tuple[PowerMenu, ...]
     variant: str = "standard"
+    game_tag: str = ""  # the game's random tag: a builder carries it (submission.require_same_game)
 
     @property
     def game_id(self) -> int:
@@ -96,13 +97,20 @@ class OrderMenu:
 
 
 async def order_menu(
-    session: AsyncSession, game_id: int, user_id: int, *, expected_phase: str | None = None
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    expected_phase: str | None = None,
+    expected_tag: str | None = None,
 ) -> OrderMenu:
     """The caller's legal and current orders in the open phase (refused like a submission would be:
-    not a player, no power, the phase closed or being adjudicated, or not ``expected_phase``)."""
+    not a player, no power, the phase closed or being adjudicated, not ``expected_phase``, or
+    another game than the builder's ``expected_tag``)."""
     game, _player, powers, phase = await open_phase_for(
         session, game_id, user_id, None, expected_phase, lock=False
     )
+    require_same_game(game, expected_tag)
     state = await phase_state(session, phase, game.variant)
     view = view_of(state, game, phase, powers)
     await session.commit()
@@ -115,4 +123,4 @@ async def order_menu(
         )
         for power in powers
     )
-    return OrderMenu(view=view, powers=menus, variant=game.variant)
+    return OrderMenu(view=view, powers=menus, variant=game.variant, game_tag=game.place_tag or "")

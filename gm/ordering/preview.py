@@ -17,7 +17,7 @@ from gm.errors import OrdersClosed
 from gm.messages import words as say
 from gm.ordering.drawing import preview_request, preview_title
 from gm.ordering.progress import phase_state
-from gm.ordering.submission import OrdersView, view_of
+from gm.ordering.submission import OrdersView, require_same_game, view_of
 from gm.reading.lookup import latest_phase, load_game, load_player_and_powers, require_started
 
 
@@ -33,14 +33,21 @@ class OrdersPreview:
 
 
 async def preview_of(
-    session: AsyncSession, game_id: int, user_id: int, *, expected_phase: str | None = None
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    expected_phase: str | None = None,
+    expected_tag: str | None = None,
 ) -> tuple[OrdersView, dict[str, Any]]:
     """The caller's orders in the current phase and the request to draw them (theirs only).
 
     The current phase may be open or being adjudicated (its orders are frozen then, and still only
-    the caller's own); ``expected_phase`` refuses a builder's request from a phase that has passed."""
+    the caller's own); ``expected_phase`` refuses a builder's request from a phase that has passed,
+    ``expected_tag`` one from another game that had this number (submission.require_same_game)."""
     game = await load_game(session, game_id)
     require_started(game)
+    require_same_game(game, expected_tag)
     _player, powers = await load_player_and_powers(session, game, user_id)
     phase = await latest_phase(session, game.row_id)
     if phase is None:

@@ -143,18 +143,22 @@ async def submit_orders(
     *,
     power: str | None = None,
     expected_phase: str | None = None,
+    expected_tag: str | None = None,
     now: datetime | None = None,
 ) -> SubmissionReport:
     """Judge and store every line of ``text`` for the caller's power(s) in the open phase.
 
     ``power`` restricts the lines to one of the caller's powers; ``expected_phase`` (e.g. the phase a
-    modal was opened for) refuses the whole text when the game has moved on since.
+    modal was opened for) refuses the whole text when the game has moved on since; ``expected_tag``
+    (an order builder's) when the game is not the one the builder was opened for
+    (:func:`require_same_game`).
     """
     now = require_aware(now or utcnow())
     text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
     game, player, powers, phase, player_of = await _open_for_submission(
         session, game_id, user_id, power, expected_phase
     )
+    require_same_game(game, expected_tag)
     lines = split_orders(text, map_of(game.variant))
     if not lines:
         raise NoOrdersGiven(
@@ -425,6 +429,19 @@ def _acting_powers(game: Game, powers: list[str], power: str | None) -> list[str
             f"You play {', '.join(say.power_name(p) for p in powers)}.",
         )
     return [wanted]
+
+
+def require_same_game(game: Game, expected_tag: str | None) -> None:
+    """Refuse an order builder's click meant for another game that had this number: a game of another
+    database (a fresh start, or an older backup restored, numbers games from 1 again). A builder
+    carries its game's tag (a few random characters drawn when the game starts, ``Game.place_tag``),
+    and another game's differs. None or "": nothing to check (a builder opened before tags)."""
+    if expected_tag and expected_tag != (game.place_tag or ""):
+        raise OrdersClosed(
+            f"This order builder was opened for an earlier game that had the number {game.id}; "
+            f"{game.name} is another game. Nothing was recorded.",
+            "Open a new order builder with [[cmd:orders build]].",
+        )
 
 
 def _require_open(game: Game, phase: PhaseRecord | None, expected_phase: str | None) -> None:

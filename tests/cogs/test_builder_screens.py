@@ -32,7 +32,9 @@ from gm.ordering.legal import OrderMenu, PowerMenu
 from gm.ordering.submission import OrdersView, PowerOrders
 from gm.reading.info import PhaseInfo
 
-BUILDER = Builder(game_id=987654, phase="S1901M", user_id=2**63 - 1)  # the longest ids there are
+BUILDER = Builder(
+    game_id=987654, phase="S1901M", user_id=2**63 - 1, tag="x" * 12
+)  # the longest ids there are
 BUTTON = re.compile(BuilderButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
 SELECT = re.compile(BuilderSelect.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
 
@@ -222,6 +224,9 @@ def test_the_opener_and_the_builder_components_do_not_match_each_other() -> None
     for custom_id in ("tap:12:S1901M:99:go:u", "tap:12:S1901M:99:u#0", "tap:12:S1901M:99:map"):
         assert not opener.fullmatch(custom_id)
     assert not BUTTON.fullmatch("tap:12:S1901M:open") and not SELECT.fullmatch("tap:12:S1901M:open")
+    tagged = BUTTON.fullmatch("tap:12.k3x9:S1901M:99:go:u")
+    assert tagged and tagged["tag"] == "k3x9" and tagged["game_id"] == "12"
+    assert SELECT.fullmatch("tap:12.k3x9:S1901M:99:u#0") and not opener.fullmatch("tap:12.k3x9:S1901M:99:map")
 
 
 async def test_a_player_of_two_powers_taps_the_orders_of_both() -> None:

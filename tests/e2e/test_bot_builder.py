@@ -5,6 +5,7 @@ builders."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -312,6 +313,13 @@ async def test_typed_and_tapped_orders_mix_and_the_later_one_counts(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
+def retag(message: Message, old: str, new: str) -> None:
+    """Rewrite the start of the custom ids on ``message`` (as a bot of another database made it)."""
+    for component in walk_components(message.components):
+        if str(component.get("custom_id", "")).startswith(old):
+            component["custom_id"] = new + component["custom_id"][len(old) :]
+
+
 async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -341,6 +349,23 @@ async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
         answer = await forged.message()
         assert answer.ephemeral and answer.id != kinds.id
         assert "belongs to another player" in answer.content and "Nothing was changed" in answer.content
+        shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
+        assert "**France** has no orders yet" in shown.content
+
+        # a builder left from another database (a fresh start, an older backup): the same game
+        # number, phase and player, and another game's tag
+        match = re.fullmatch(rf"tap:{game_id}\.([a-z0-9]+):S1901M:.*", hold)
+        assert match, f"the builder's ids carry the game's tag: {hold!r}"
+        ours, theirs = (
+            f"tap:{game_id}.{match[1]}:",
+            f"tap:{game_id}.{'zzzz' if match[1] != 'zzzz' else 'yyyy'}:",
+        )
+        retag(kinds, ours, theirs)
+        for ending in (":do:PAR:hold", ":map"):
+            answer = await press(fake, france, kinds, ending)
+            assert answer.ephemeral and "earlier game that had the number" in answer.content
+            assert "Nothing was recorded" in answer.content and not answer.attachments
+        retag(kinds, theirs, ours)
         shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
         assert "**France** has no orders yet" in shown.content
 

@@ -13,6 +13,7 @@ from engine.legal import OrderKind
 from gm.errors import NotAPlayer, OrdersClosed
 from gm.facade import Gamemaster
 from gm.ordering.drawing import preview_request, preview_title, render_preview
+from gm.setup.places import ensure_place_tag
 from tests.gm.conftest import close, current_phase, make_started_game, place, player_of, submit, user
 from tests.gm.test_gm_outbox import RecordingSender
 
@@ -76,6 +77,38 @@ async def test_a_builder_of_a_phase_that_has_passed_is_refused_and_changes_nothi
     assert view.phase.name == "F1901M" and view.powers[0].orders == ()
     with pytest.raises(NotAPlayer):
         await gm.order_menu(started.game.id, user(99))
+
+
+async def test_a_builder_of_another_game_that_had_this_number_is_refused_and_changes_nothing(
+    sessions: SessionFactory,
+) -> None:
+    """A builder left from another database (a fresh start, an older backup restored) names a game
+    number that is now another game's: its tag differs, and nothing it asks for is done."""
+    started = await make_started_game(sessions)
+    async with sessions() as session:
+        tag = await ensure_place_tag(session, started.game.id)
+    gm = gamemaster(sessions)
+    france = player_of(started, "FRANCE")
+    menu = await gm.order_menu(started.game.id, france, expected_phase="S1901M", expected_tag=tag)
+    assert menu.game_tag == tag and tag
+    other = "zzzz" if tag != "zzzz" else "yyyy"
+    with pytest.raises(OrdersClosed, match="earlier game that had the number") as refused:
+        await gm.order_menu(started.game.id, france, expected_phase="S1901M", expected_tag=other)
+    assert "Nothing was recorded" in refused.value.message
+    with pytest.raises(OrdersClosed, match="earlier game that had the number"):
+        await gm.submit_chosen_order(
+            started.game.id, france, "A PAR H", power="FRANCE", expected_phase="S1901M", expected_tag=other
+        )
+    with pytest.raises(OrdersClosed, match="earlier game that had the number"):
+        await gm.orders_preview(started.game.id, france, expected_phase="S1901M", expected_tag=other)
+    assert (await gm.my_orders(started.game.id, france)).powers[0].orders == ()
+    chosen = await gm.submit_chosen_order(
+        started.game.id, france, "A PAR H", power="FRANCE", expected_phase="S1901M", expected_tag=tag
+    )
+    assert chosen.report.lines[0].accepted
+    async with sessions() as s:
+        logged = (await s.exec(select(OrderSubmission))).all()
+    assert [row.text for row in logged] == ["A PAR H"], "the refused click left no trace"
 
 
 async def test_the_last_order_of_a_retreat_phase_closes_it_and_leaves_no_menu(
