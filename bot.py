@@ -28,7 +28,7 @@ from gm.setup.games import FormingLimits
 from ops import health
 from ops.exits import ExitCode, StartupError
 from ops.gate import InteractionGate
-from ops.memory import keep_big_blocks_returnable
+from ops.memory import keep_big_blocks_returnable, keep_giving_back, share_heaps
 from ops.runner import run_until_stopped
 from ops.shutdown import cancel, listener_tasks, listeners_finished
 
@@ -242,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     keep_big_blocks_returnable()  # the maps passing through are given back to the system (ops/memory.py)
+    share_heaps()  # the threads' freed memory in two heaps, not one each
+    keep_giving_back()  # and the heaps' free pages, every 10 s
     try:
         settings = Settings()  # type: ignore[call-arg]  # pydantic-settings reads the environment
     except ValidationError as exc:

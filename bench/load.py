@@ -43,6 +43,7 @@ from harness.bot_helpers import MODERATOR_ROLE, Table, create_game, join_everyon
 from harness.fakediscord import FakeDiscord, Message, Permission, fake_discord
 from harness.processes import BotProcess, bot_process
 
+SETTLE_SECONDS = 12.0  # after the closes, the bot's memory is read again (ops.memory trims every 10 s)
 GAMES_PER_SERVER = 25  # 250 channels and 525 threads: within Discord's 500 and 1,000
 OPENINGS = {  # two valid order sets per power for Spring 1901
     "AUSTRIA": ("A Vie-Gal\nA Bud-Ser\nF Tri-Alb", "A Vie-Tri\nA Bud-Rum\nF Tri-Ven"),
@@ -361,6 +362,11 @@ async def run(args: argparse.Namespace) -> None:
                 await close_all(fake, bot, started)
                 sampler.cancel()
                 print(f"bot process resident memory at the end: {rss_mib(bot.process.pid):.0f} MiB")
+                await asyncio.sleep(SETTLE_SECONDS)  # the bot gives free heap pages back every 10 s
+                print(
+                    f"bot process resident memory {SETTLE_SECONDS:.0f} s later: "
+                    f"{rss_mib(bot.process.pid):.0f} MiB"
+                )
 
 
 def main() -> None:

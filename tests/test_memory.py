@@ -42,3 +42,72 @@ print(rss() - before)
     }
     assert grown["fixed"] < 5_000, grown  # KiB: the 60 MiB went back
     assert grown["moving"] > 20_000, grown  # without it they stay (what the bot saw after closes)
+
+
+def test_the_bot_process_does_not_load_the_renderer() -> None:
+    """Only the worker processes draw: the bot's own process never imports the renderer or Pillow
+    (about 8 MiB resident kept out of the process that stays up)."""
+    script = "import sys, bot; print(sorted({m.split('.')[0] for m in sys.modules} & {'render', 'PIL'}))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert loaded.stdout.strip() == "[]"
+
+
+@pytest.mark.skipif(not GLIBC, reason="glibc only: elsewhere there is no malloc_trim")
+def test_the_heaps_free_pages_go_back_to_the_system_when_asked() -> None:
+    """Many small buffers (rows, messages) freed after a burst, with a few left here and there: the
+    heap keeps its pages until give_back_free_memory, then the resident size comes down."""
+    script = """
+from ops.memory import give_back_free_memory
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+before = rss()
+burst = [bytearray(4000) for _ in range(20000)]  # 80 MB in heap-sized blocks
+kept = burst[::500]  # a few survive, pinning the heap's top
+del burst
+held = rss() - before
+give_back_free_memory()
+print(held, rss() - before)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
+    held, after = map(int, out.stdout.split())
+    assert held > 60_000, f"the freed burst stayed resident ({held} KiB) before the trim"
+    assert after < held / 4, f"{after} KiB still resident after the trim, from {held} KiB"
+
+
+@pytest.mark.skipif(not GLIBC, reason="glibc only: elsewhere the call changes nothing and says so")
+def test_threads_sharing_two_heaps_keep_less_memory_than_one_heap_each() -> None:
+    """Eight threads each allocating and freeing 12 MB at once (SQLite's threads in a burst): with
+    glibc's heap per thread, each keeps its free pages; sharing two heaps, they reuse each other's."""
+    script = """
+import sys, threading
+from ops.memory import share_heaps
+if sys.argv[1] == "shared":
+    assert share_heaps()
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+kept = []
+barrier = threading.Barrier(8)
+def work():
+    barrier.wait()
+    burst = [bytearray(3000) for _ in range(4000)]
+    kept.extend(burst[::400])
+    del burst
+before = rss()
+threads = [threading.Thread(target=work) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(rss() - before)
+"""
+    grown = {
+        mode: int(
+            subprocess.run(
+                [sys.executable, "-c", script, mode], capture_output=True, text=True, check=True, cwd=ROOT
+            ).stdout
+        )
+        for mode in ("own", "shared")
+    }
+    assert grown["shared"] < 0.9 * grown["own"], grown

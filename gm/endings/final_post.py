@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -30,18 +30,13 @@ from gm.endings.ending import ANIMATION, FINAL_MAP
 from gm.messages.kinds import read_message
 from gm.phases.worker import POSITION_MAP
 from gm.reading.lookup import game_phases
-from render.animation import (
-    AnimationAnswer,
-    AnimationRequest,
-    BoardFrame,
-    Frame,
-    PictureFrame,
-    animation_work,
-)
 
 log = logging.getLogger(__name__)
 
-Work = Callable[[AnimationRequest], AnimationAnswer]
+if TYPE_CHECKING:  # the renderer itself is loaded by the worker processes only (gm.phases.worker)
+    from render.animation import AnimationAnswer, AnimationRequest, BoardFrame, Frame, PictureFrame
+
+    Work = Callable[[AnimationRequest], AnimationAnswer]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +55,11 @@ async def publish_final_post(
     game_id: int,
     *,
     executor: Executor | None = None,
-    work: Work = animation_work,
+    work: Work | None = None,
     clock: Clock = utcnow,
 ) -> ArchiveReport:
-    """Make and store the pictures the game's final post waits for."""
+    """Make and store the pictures the game's final post waits for (``work``: the animation's
+    function, render.animation.animation_work unless a test gives another)."""
     async with sessions.read() as session:
         entry = (
             await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == f"game_over:{game_id}"))
@@ -92,7 +88,7 @@ async def publish_final_post(
     map_name = get_variant(game.variant).map_name
     request = _request(phases, stored, missing, map_name)
     try:
-        answer = await run_off_loop(executor, work, request)
+        answer = await run_off_loop(executor, work or _animation_work(), request)
     except Exception as exc:
         log.exception("the final pictures of game %s could not be made; posting without them", game_id)
         await _give_up_on_pictures(sessions, entry.row_id, missing)
@@ -147,25 +143,34 @@ def _request(
     frames: list[Frame] = []
     for phase in phases:
         png = stored.get((phase.id or 0, POSITION_MAP))  # stored phases have ids
-        frames.append(
-            PictureFrame(png=png) if png is not None else BoardFrame(board=phase.board, map=map_name)
-        )
+        frames.append(_frame(png, phase.board, map_name))
     last = phases[-1]
     final_board = (last.results or {}).get("board_after")
     if final_board is not None:
         png = stored.get((last.id or 0, FINAL_MAP))
-        frames.append(
-            PictureFrame(png=png) if png is not None else BoardFrame(board=final_board, map=map_name)
-        )
+        frames.append(_frame(png, final_board, map_name))
     final = None
     if any(r["kind"] in (FINAL_MAP, POSITION_MAP) for r in missing):
-        final = BoardFrame(board=final_board if final_board is not None else last.board, map=map_name)
+        final = _board_frame(final_board if final_board is not None else last.board, map_name)
     return {"frames": frames, "final": final}
 
 
 def _frame(png: bytes | None, board: Mapping[str, object], map_name: str) -> Frame:
     """A stored picture when there is one, else the board to draw."""
-    return PictureFrame(png=png) if png is not None else BoardFrame(board=board, map=map_name)
+    if png is not None:
+        picture: PictureFrame = {"png": png}
+        return picture
+    return _board_frame(board, map_name)
+
+
+def _animation_work() -> Work:
+    from render.animation import animation_work
+
+    return animation_work
+
+
+def _board_frame(board: Mapping[str, object], map_name: str) -> BoardFrame:
+    return {"board": board, "map": map_name}
 
 
 async def _store(

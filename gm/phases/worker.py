@@ -2,7 +2,9 @@
 
 Plain data in, plain data out, so that it crosses a process boundary cheaply: the request carries
 the board JSON and the order lines, the answer the adjudication JSON, the next board and the PNGs.
-This module imports only the engine and the renderer (no database, no asyncio).
+This module imports only the engine, and the renderer in the functions that draw (no database, no
+asyncio): the bot imports this module for its names, and only its worker processes draw, so the bot
+process never loads the renderer and Pillow (about 8 MiB resident).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from typing import Any
 from engine import Board, load_map
 from engine.adjudication import adjudicate
 from engine.variants import game_map, power_display_name
-from render import RenderOptions, marks_from_results, render_map
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
 def position_map_work(request: dict[str, Any]) -> bytes:
     """A position map drawn on its own (``/map`` of a phase whose map was never stored):
     ``{"board": <board JSON>, "variant": name, "title": str | None}`` -> PNG bytes."""
+    from render import RenderOptions, render_map
+
     board = Board.from_json(request["board"], game_map(request.get("variant") or "standard"))
     title = request.get("title")
     return render_map(board, options=RenderOptions(title=title, show_adjustments=False) if title else None)
@@ -83,6 +86,8 @@ def render_maps(board: Board, adjudication: Any, *, final_title: str | None = No
     stood and shows the dislodged units beside their attackers, which the start board cannot show.
     It is titled with the phase it shows the orders of, not the resulting board's phase.
     """
+    from render import RenderOptions, marks_from_results, render_map
+
     marks = marks_from_results(adjudication.to_json(), board.game_map)
     position = RenderOptions(title=final_title, show_adjustments=False) if final_title is not None else None
     return {

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import gm.phases.worker
+import render
 from db.database import SessionFactory
 from render import RenderOptions
 from tests.gm.conftest import (
@@ -27,7 +27,7 @@ from tests.gm.conftest import (
 def titles(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None, bool]]:
     """(board's phase, title given, chips of builds shown) of every map gm renders."""
     seen: list[tuple[str, str | None, bool]] = []
-    real = gm.phases.worker.render_map
+    real = render.render_map  # gm.phases.worker imports it when it draws
 
     def spy(
         board: Any, orders: Any = None, results: Any = None, options: RenderOptions | None = None
@@ -41,7 +41,7 @@ def titles(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None, bool]
         )
         return real(board, orders, results, options)
 
-    monkeypatch.setattr(gm.phases.worker, "render_map", spy)
+    monkeypatch.setattr(render, "render_map", spy)
     return seen
 
 
