@@ -4,7 +4,9 @@ Two layers:
 
 * ``index``: a palette ('P') image of the map area in which every pixel holds the number of the
   province (or decoration) under it. Filling the provinces for a given board is then one palette
-  swap and a conversion to RGB, a few milliseconds whatever the board.
+  swap and a conversion to RGB, a few milliseconds whatever the board; ``framed``, the same with the
+  title bar's and footer's rows around it, converts straight into the whole picture (no blank
+  picture to paste it into: -1.2 ms at 1600 px);
 * ``overlay``: an RGBa (premultiplied) image with everything that does not depend on the board --
   coastlines, borders, Switzerland's hatching -- drawn supersampled for smooth edges, pasted over the
   fills (Pillow composites a premultiplied layer about three times faster than an RGBA one);
@@ -37,12 +39,14 @@ SHALLOWS = 250  # a band of sea along the coasts, a shade lighter
 INLAND_WATER = 251
 ISLAND = 252
 IMPASSABLE = 253
+FRAME = 254  # the title bar's and the footer's rows of ``framed``
 
 
 @dataclass(frozen=True, slots=True)
 class BaseMap:
     layout: Layout
     index: Image.Image  # 'P' mode, map area only
+    framed: Image.Image  # 'P' mode, the whole picture without a legend: index with FRAME rows around it
     slot_of: dict[str, int]  # province code -> palette slot
     sea_codes: frozenset[str]
     overlay: Image.Image  # RGBa (premultiplied), map area only
@@ -162,12 +166,15 @@ def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "
         ISLAND: pal.island,
         IMPASSABLE: pal.impassable,
     }
+    framed = Image.new("P", (lay.width, lay.height), FRAME)
+    framed.paste(index, (0, lay.title_height))
     overlay = _build_overlay(geo, lay, pal)
     labels = _build_labels(geo, lay, pal) if show_labels else ()
     seas = frozenset(c for c, p in geo.provinces.items() if p.kind == "sea")
     return BaseMap(
         layout=lay,
         index=index,
+        framed=framed,
         slot_of=slot_of,
         sea_codes=seas,
         overlay=overlay,
@@ -208,15 +215,44 @@ def paint_filled_map(
 ) -> None:
     """:func:`filled_map` painted straight onto ``target`` (RGB) at ``corner``: the paletted index is
     converted as it is pasted, with no map-sized RGB copy in between."""
+    index = base.index.copy()
+    index.putpalette(_fill_colours(base, colours, land, sea))
+    target.paste(index, corner)
+    _decorate(target, corner, base, hatch)
+
+
+def framed_filled_map(
+    base: BaseMap,
+    colours: dict[str, RGB],
+    land: RGB,
+    sea: RGB,
+    frame: RGB,
+    hatch: Image.Image | None = None,
+) -> Image.Image:
+    """The whole picture (without a legend) in RGB: the title bar's and footer's rows in ``frame``,
+    the map area as :func:`paint_filled_map` paints it, made in one conversion."""
+    lut = _fill_colours(base, colours, land, sea)
+    lut[FRAME * 3 : FRAME * 3 + 3] = frame
+    index = base.framed.copy()
+    index.putpalette(lut)
+    picture = index.convert("RGB")
+    _decorate(picture, (0, base.layout.title_height), base, hatch)
+    return picture
+
+
+def _fill_colours(base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB) -> list[int]:
+    """The index's palette: each province in its owner's colour (or land or sea), the fixed slots."""
     lut = [0] * 768
     for slot, rgb in base.fixed_colours.items():
         lut[slot * 3 : slot * 3 + 3] = rgb
     for code, slot in base.slot_of.items():
         rgb = colours.get(code) or (sea if code in base.sea_codes else land)
         lut[slot * 3 : slot * 3 + 3] = rgb
-    index = base.index.copy()
-    index.putpalette(lut)
-    target.paste(index, corner)
+    return lut
+
+
+def _decorate(target: Image.Image, corner: tuple[int, int], base: BaseMap, hatch: Image.Image | None) -> None:
+    """The closed provinces' hatching, then the lines (coasts, borders) over the filled map."""
     if hatch is not None:
         target.paste(hatch, corner, hatch)
     target.paste(base.overlay, corner, base.overlay)

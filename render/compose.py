@@ -13,7 +13,7 @@ from PIL import Image
 from engine.board import Board
 from engine.orders import Order
 from render import layout as L
-from render.basemap import base_map, closed_hatch, paint_filled_map
+from render.basemap import base_map, closed_hatch, framed_filled_map, paint_filled_map
 from render.geometry import load_geometry
 from render.icons import EDGE, RIM, center_sprite, paste_centred, unit_sprite
 from render.legend import draw_crossing_notes, draw_legend, legend_height, wants_legend
@@ -121,9 +121,12 @@ def _render_image(
     for power, centers in board.centers.items():
         for prov in centers:
             fills[prov] = pal.power(power).fill
-    img = Image.new("RGB", (lay.width, lay.height), pal.title_bg)
     hatch = closed_hatch(width, options.palette, map_name, board.closed) if board.closed else None
-    paint_filled_map(img, (0, lay.title_height), base, fills, pal.land, pal.sea, hatch)
+    if lay.height == base.framed.height:
+        img = framed_filled_map(base, fills, pal.land, pal.sea, pal.title_bg, hatch)
+    else:  # a legend under the map (Chaos): a taller picture
+        img = Image.new("RGB", (lay.width, lay.height), pal.title_bg)
+        paint_filled_map(img, (0, lay.title_height), base, fills, pal.land, pal.sea, hatch)
 
     centre_r = lay.size(L.CENTER_RADIUS)
     for prov in sorted(board.game_map.supply_centers):
