@@ -11,6 +11,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GLIBC = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+RSS = """
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+"""
+
+
+def run(script: str, *args: str) -> str:
+    """What ``script`` prints, run by a fresh Python in the project (with ``rss()``: its resident KiB)."""
+    done = subprocess.run(
+        [sys.executable, "-c", RSS + script, *args], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return done.stdout
 
 
 @pytest.mark.skipif(not GLIBC, reason="glibc only: elsewhere the call changes nothing and says so")
@@ -22,9 +35,6 @@ import sys
 from ops.memory import keep_big_blocks_returnable
 if sys.argv[1] == "fixed":
     assert keep_big_blocks_returnable()
-def rss():
-    with open("/proc/self/status") as f:
-        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
 first = bytearray(300 * 1024); del first  # a first big block freed: glibc raises its threshold
 before = rss()
 maps = [bytearray(300 * 1024) for _ in range(200)]
@@ -32,26 +42,16 @@ keep = [bytearray(100) for _ in range(2000)]  # small objects after them pin the
 del maps
 print(rss() - before)
 """
-    grown = {
-        mode: int(
-            subprocess.run(
-                [sys.executable, "-c", script, mode], capture_output=True, text=True, check=True, cwd=ROOT
-            ).stdout
-        )
-        for mode in ("moving", "fixed")
-    }
+    grown = {mode: int(run(script, mode)) for mode in ("moving", "fixed")}
     assert grown["fixed"] < 5_000, grown  # KiB: the 60 MiB went back
     assert grown["moving"] > 20_000, grown  # without it they stay (what the bot saw after closes)
 
 
 def test_the_bot_process_does_not_load_the_renderer() -> None:
     """Only the worker processes draw: the bot's own process never imports the renderer or Pillow
-    (about 8 MiB resident kept out of the process that stays up)."""
+    (about 5 MiB resident kept out of the process that stays up)."""
     script = "import sys, bot; print(sorted({m.split('.')[0] for m in sys.modules} & {'render', 'PIL'}))"
-    loaded = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert loaded.stdout.strip() == "[]"
+    assert run(script).strip() == "[]"
 
 
 @pytest.mark.skipif(not GLIBC, reason="glibc only: elsewhere there is no malloc_trim")
@@ -60,9 +60,6 @@ def test_the_heaps_free_pages_go_back_to_the_system_when_asked() -> None:
     heap keeps its pages until give_back_free_memory, then the resident size comes down."""
     script = """
 from ops.memory import give_back_free_memory
-def rss():
-    with open("/proc/self/status") as f:
-        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
 before = rss()
 burst = [bytearray(4000) for _ in range(20000)]  # 80 MB in heap-sized blocks
 kept = burst[::500]  # a few survive, pinning the heap's top
@@ -71,8 +68,7 @@ held = rss() - before
 give_back_free_memory()
 print(held, rss() - before)
 """
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
-    held, after = map(int, out.stdout.split())
+    held, after = map(int, run(script).split())
     assert held > 60_000, f"the freed burst stayed resident ({held} KiB) before the trim"
     assert after < held / 4, f"{after} KiB still resident after the trim, from {held} KiB"
 
@@ -86,9 +82,6 @@ import sys, threading
 from ops.memory import share_heaps
 if sys.argv[1] == "shared":
     assert share_heaps()
-def rss():
-    with open("/proc/self/status") as f:
-        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
 kept = []
 barrier = threading.Barrier(8)
 def work():
@@ -102,12 +95,5 @@ for t in threads: t.start()
 for t in threads: t.join()
 print(rss() - before)
 """
-    grown = {
-        mode: int(
-            subprocess.run(
-                [sys.executable, "-c", script, mode], capture_output=True, text=True, check=True, cwd=ROOT
-            ).stdout
-        )
-        for mode in ("own", "shared")
-    }
+    grown = {mode: int(run(script, mode)) for mode in ("own", "shared")}
     assert grown["shared"] < 0.9 * grown["own"], grown
