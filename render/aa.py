@@ -117,9 +117,11 @@ def paint(
     """Draw ``shapes`` (in order, in target pixels) anti-aliased onto ``target`` (RGB or RGBA).
 
     Shapes whose boxes do not touch are painted on tiles of their own (a move that leaves the map at
-    one edge and comes in at another is two small pieces, not one tile the size of the map), and a
-    group whose box is big anyway (a long diagonal arrow) band by band, each band's tile only as wide
-    as what crosses it: the same pixels, at a cost that follows the shapes' size, not their box's.
+    one edge and comes in at another is two small pieces, not one tile the size of the map). A group
+    whose box is big anyway (a long diagonal arrow) is shrunk band by band, each band only as wide as
+    what crosses it: drawn once on the whole tile when that is of a moderate size, drawn band by band
+    on tiles of their own past BIG_TILE. The same pixels either way, at a cost that follows the
+    shapes' size, not their box's.
 
     The tile is premultiplied (mode RGBa, each colour converted by :func:`premultiplied`): ImageDraw
     sets pixels without blending, so the tile holds what converting an RGBA drawing would give, the
