@@ -10,7 +10,7 @@ Build-time only: needs shapely and numpy (requirements-dev.txt). Run from the re
 ``--out`` the folder that receives one folder per variant (default data/variants). Each variant gets:
 
 - ``map.json``: the facts of the board in data/variants/standard/map.json's schema
-  (scripts/dpjudge_map.py reads the .map file, following its USE and MAP includes); left out when the
+  (scripts/mapfile_reader.py reads the .map file, following its USE and MAP includes); left out when the
   variant plays on the Standard map
   (``"map": "standard"`` in variant.json);
 - ``geometry.json``: polygons, unit anchors and label points in
@@ -68,8 +68,8 @@ from shapely.ops import nearest_points, polygonize, unary_union
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import convert_map as cm
-import dpjudge_map as dm
 import mapchecks
+import mapfile_reader as reader
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = ROOT.parent / "shared" / "maps" / "dpjudge"
@@ -320,7 +320,7 @@ def _connectors(
 # --- geometry -----------------------------------------------------------------------------------------
 
 
-def _place_ids(drawn: Drawn, dp: dm.DpMap) -> dict[str, str]:
+def _place_ids(drawn: Drawn, dp: reader.DpMap) -> dict[str, str]:
     """The drawing's name of each place -> the .map's code (the drawing may use an alias: AND for ADL)."""
     known = set(dp.places) | set(dp.coast_places)
     by_alias = {a.rstrip("?").upper(): code for code, aliases in dp.aliases.items() for a in aliases}
@@ -369,7 +369,7 @@ def _add_boxes(charts: dict, anchors: dict, drawn: Drawn, drawing: Drawing) -> N
         anchors[code] = (x, y, "x")
 
 
-def make_source(drawn: Drawn, drawing: Drawing, dp: dm.DpMap) -> tuple[cm.Source, FillModel]:
+def make_source(drawn: Drawn, drawing: Drawing, dp: reader.DpMap) -> tuple[cm.Source, FillModel]:
     """convert_map's Source for this drawing: its lines, the .map's places, and its face rules."""
     s = drawing.scale
     charts: dict[str, list[list[Pt]]] = {}
@@ -410,7 +410,7 @@ def make_source(drawn: Drawn, drawing: Drawing, dp: dm.DpMap) -> tuple[cm.Source
         supplies=supplies,
         frame=drawn.frame,
         straits=(),
-        kinds=dm.kinds(dp),
+        kinds=reader.kinds(dp),
         classify=classify,
     )
     return source, model
@@ -465,7 +465,7 @@ def _settle_anchors(source: cm.Source, model: FillModel, lines: list[LineString]
 
 
 def build_geometry(
-    variant: Variant, source_dir: Path, dp: dm.DpMap, report: list[str]
+    variant: Variant, source_dir: Path, dp: reader.DpMap, report: list[str]
 ) -> tuple[dict, cm.Faces, cm.Source]:
     assert variant.drawing is not None
     drawn = read_drawing(source_dir / variant.drawing.ps, variant.drawing.scale, variant.drawing.inset)
@@ -606,7 +606,7 @@ def notice_text(variant: Variant, source_dir: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def variant_document(variant: Variant, dp: dm.DpMap, game_map: dict) -> dict:
+def variant_document(variant: Variant, dp: reader.DpMap, game_map: dict) -> dict:
     powers = game_map["powers"]
     colours = chaos_colours(game_map) if variant.name == "chaos" else power_colours(powers, variant.colours)
     homes = {p: sorted(c["code"] for c in game_map["provinces"] if c["home"] == p) for p in powers}
@@ -634,7 +634,7 @@ def variant_document(variant: Variant, dp: dm.DpMap, game_map: dict) -> dict:
         "start_phase": game_map["start"]["phase"],
         "powers": info,
         "rules": variant.rules,
-        "special_adjacencies": dm.special_crossings(dp),
+        "special_adjacencies": reader.special_crossings(dp),
         "notes": list(variant.notes),
         "source": {
             "map": f"DPjudge maps/{variant.map_file}",
@@ -666,10 +666,10 @@ def dumps_compact(doc: dict) -> str:
     return _PLAIN_LIST.sub(inline, text) + "\n"
 
 
-def standard_board(dp: dm.DpMap, standard: dict, name: str, title: str, note: str) -> dict:
+def standard_board(dp: reader.DpMap, standard: dict, name: str, title: str, note: str) -> dict:
     """A variant on the Standard board: data/variants/standard/map.json's provinces and adjacency
     (checked equal to the .map's), with the variant's powers, home centres and start."""
-    doc = dm.map_document(dp, name, title, note)
+    doc = reader.map_document(dp, name, title, note)
     for key in ("army_adjacency", "fleet_adjacency"):
         if {tuple(sorted(p)) for p in doc[key]} != {tuple(sorted(p)) for p in standard[key]}:
             raise ValueError(f"{name}: the .map's {key} differs from data/variants/standard/map.json's")
@@ -941,7 +941,7 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def build_map(variant: Variant, dp: dm.DpMap, standard: dict) -> dict:
+def build_map(variant: Variant, dp: reader.DpMap, standard: dict) -> dict:
     note = (
         f"{variant.title}: facts of the board, derived from DPjudge maps/{variant.map_file} by"
         " scripts/convert_variant.py. Province kind: sea, coast (land touching a sea), land (inland)."
@@ -950,11 +950,11 @@ def build_map(variant: Variant, dp: dm.DpMap, standard: dict) -> dict:
     )
     if variant.on_standard_board:
         return standard_board(dp, standard, variant.name, variant.title, note)
-    army, fleet = dm.directed_adjacency(dp)
+    army, fleet = reader.directed_adjacency(dp)
     for kind, pairs in (("army", army), ("fleet", fleet)):
-        if dm.one_way(pairs):
-            raise ValueError(f"{variant.name}: one-way {kind} moves in the .map: {dm.one_way(pairs)}")
-    return dm.map_document(dp, variant.name, variant.title, note)
+        if reader.one_way(pairs):
+            raise ValueError(f"{variant.name}: one-way {kind} moves in the .map: {reader.one_way(pairs)}")
+    return reader.map_document(dp, variant.name, variant.title, note)
 
 
 def check_standard_drawing(ps: Path, standard_ps: Path) -> None:
@@ -971,7 +971,7 @@ def check_standard_drawing(ps: Path, standard_ps: Path) -> None:
 
 def convert(variant: Variant, source_dir: Path, out_dir: Path) -> list[str]:
     report: list[str] = []
-    dp = dm.read_map(source_dir / variant.map_file)
+    dp = reader.read_map(source_dir / variant.map_file)
     standard = json.loads((ROOT / "data" / "variants" / "standard" / "map.json").read_text(encoding="utf-8"))
     game_map = build_map(variant, dp, standard)
     folder = out_dir / variant.name
@@ -979,7 +979,7 @@ def convert(variant: Variant, source_dir: Path, out_dir: Path) -> list[str]:
     for stale in ("map.json", "geometry.json"):
         (folder / stale).unlink(missing_ok=True)
     if not variant.standard_map:
-        (folder / "map.json").write_text(dm.dumps_map(game_map), encoding="utf-8")
+        (folder / "map.json").write_text(reader.dumps_map(game_map), encoding="utf-8")
     if variant.drawing is not None:
         doc, faces, _source = build_geometry(variant, source_dir, dp, report)
         (folder / "geometry.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")

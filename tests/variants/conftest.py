@@ -1,4 +1,4 @@
-"""The stdlib helpers of scripts/ (mapchecks, cvd, dpjudge_map) are importable in these tests."""
+"""The stdlib helpers of scripts/ (mapchecks, cvd, mapfile_reader) are importable in these tests."""
 
 from __future__ import annotations
 

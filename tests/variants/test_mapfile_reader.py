@@ -1,4 +1,4 @@
-"""The reader of DPjudge .map files (scripts/dpjudge_map.py), on a small map written here and, when
+"""The reader of DPjudge .map files (scripts/mapfile_reader.py), on a small map written here and, when
 DPjudge's files are at hand (../shared/maps/dpjudge beside the repository), on the Standard map:
 its result must be our data/variants/standard/map.json."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import dpjudge_map as dm
+import mapfile_reader as reader
 import pytest
 
 from engine.mapdata import DATA_DIR
@@ -27,12 +27,12 @@ def _pairs(pairs) -> set[tuple[str, str]]:
 @needs_source
 def test_the_standard_map_converts_to_our_standard_facts() -> None:
     ours = json.loads((DATA_DIR / "variants" / "standard" / "map.json").read_text(encoding="utf-8"))
-    dp = dm.read_map(SOURCE / "standard.map")
-    made = dm.map_document(dp, "standard", "Standard", "")
+    dp = reader.read_map(SOURCE / "standard.map")
+    made = reader.map_document(dp, "standard", "Standard", "")
     assert _pairs(made["army_adjacency"]) == _pairs(ours["army_adjacency"])
     assert _pairs(made["fleet_adjacency"]) == _pairs(ours["fleet_adjacency"])
-    army, fleet = dm.directed_adjacency(dp)
-    assert dm.one_way(army) == [] and dm.one_way(fleet) == []
+    army, fleet = reader.directed_adjacency(dp)
+    assert reader.one_way(army) == [] and reader.one_way(fleet) == []
 
     def facts(doc: dict) -> dict:
         return {
@@ -55,7 +55,9 @@ def test_the_standard_map_converts_to_our_standard_facts() -> None:
 def test_the_committed_facts_are_what_the_converter_makes(name: str) -> None:
     """data/variants/<name>/map.json is up to date with DPjudge's map (re-run the converter if not)."""
     committed = json.loads((DATA_DIR / "variants" / name / "map.json").read_text(encoding="utf-8"))
-    made = dm.map_document(dm.read_map(SOURCE / f"{name}.map"), name, committed["title"], committed["note"])
+    made = reader.map_document(
+        reader.read_map(SOURCE / f"{name}.map"), name, committed["title"], committed["note"]
+    )
     assert _pairs(made["army_adjacency"]) == _pairs(committed["army_adjacency"])
     assert _pairs(made["fleet_adjacency"]) == _pairs(committed["fleet_adjacency"])
     for key in ("powers", "victory_centers", "start"):
@@ -66,8 +68,8 @@ def test_the_committed_facts_are_what_the_converter_makes(name: str) -> None:
 
 @needs_source
 def test_fleet_rome_differs_from_the_standard_map_by_one_unit() -> None:
-    fleet_rome = dm.map_document(dm.read_map(SOURCE / "fleetrome.map"), "fleetrome", "", "")
-    standard = dm.map_document(dm.read_map(SOURCE / "standard.map"), "standard", "", "")
+    fleet_rome = reader.map_document(reader.read_map(SOURCE / "fleetrome.map"), "fleetrome", "", "")
+    standard = reader.map_document(reader.read_map(SOURCE / "standard.map"), "standard", "", "")
     assert fleet_rome["provinces"] == standard["provinces"]
     assert fleet_rome["army_adjacency"] == standard["army_adjacency"]
     changed = {
@@ -121,8 +123,8 @@ def write_small_map(folder: Path) -> Path:
 
 
 def test_the_reader_follows_dpjudges_rules(tmp_path: Path) -> None:
-    dp = dm.read_map(write_small_map(tmp_path))
-    doc = dm.map_document(dp, "small", "Small", "")
+    dp = reader.read_map(write_small_map(tmp_path))
+    doc = reader.map_document(dp, "small", "Small", "")
     kinds = {p["code"]: p["kind"] for p in doc["provinces"]}
     assert kinds == {"SEA": "sea", "SOU": "sea", "AAA": "coast", "CCC": "coast", "BBB": "land"}
     # lower case: armies only; upper case: whoever the terrain lets through; coasts name the fleet's place
