@@ -22,7 +22,7 @@ from gm.messages import payloads as say
 from gm.messages.kinds import DeadlineMoved
 from gm.ordering.progress import phase_state
 from gm.rules.absences import Absence, AbsenceMove, announcement_text, move_for_absences
-from gm.setup.settings import GameSettings
+from gm.setup.settings import GameSettings, deadline_zone
 
 
 def absence_of(row: AbsenceRecord) -> Absence:
@@ -99,7 +99,7 @@ def announce_move(
     session: AsyncSession, game: Game, phase: PhaseRecord, move: AbsenceMove, *, now: datetime
 ) -> None:
     """Tell the game channel that the deadline moved for an absence (its dates, not its player)."""
-    zone = GameSettings.from_json(game.settings).zone
+    zone = deadline_zone(game)
     announce_deadline(
         session,
         game,
@@ -136,7 +136,7 @@ def announce_deadline(
             lines=[line],
             phase=phase.name,
             deadline=deadline,
-            deadline_zone=GameSettings.from_json(game.settings).zone,
+            deadline_zone=deadline_zone(game),
             reason=reason,
         ),
         phase_id=phase.id,
