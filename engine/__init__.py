@@ -80,3 +80,7 @@ __all__ += ["Adjudication", "OrderResult", "adjudicate", "adjudicate_json"]
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders  # noqa: E402
 
 __all__ += ["LegalOrder", "LegalOrders", "OrderKind", "UnitOrders", "legal_orders"]
+
+from engine.entry import accepts, enter_order  # noqa: E402
+
+__all__ += ["accepts", "enter_order"]

@@ -51,12 +51,12 @@ WAIVE       None                                          None
 
 Legality is the engine's own, never a copy of it: candidates come from the map's adjacency and
 the fleets on the board, and each is kept only if :func:`engine.validation.validate_order` and
-the phase's board-level check (:mod:`engine.adjudicator.legality`, or the adjustment count of
-:mod:`engine.adjudicator.adjustments`) accept it - the very functions the adjudicator judges
-orders with. So every listed order is valid when adjudicated, and ``text`` (``format_order`` of
-it) reads back through the parser, and through ``read_order`` for the power, as the same order.
-(The bot's typed orders pass ``read_order`` alone, which takes a convoyed move whenever seas link
-the two coasts; the list asks for fleets on the board now, as adjudication will.)
+the phase's board-level check (:func:`engine.adjudicator.legality.board_check`: the fleets at sea,
+or the adjustment count of :mod:`engine.adjudicator.adjustments`) accept it - the very functions
+the adjudicator judges orders with. So every listed order is valid when adjudicated, and ``text``
+(``format_order`` of it) reads back through the parser as the same order. Typed orders pass the
+same two checks at entry (:func:`engine.entry.enter_order`, with the board's same convoy answers),
+so a player is offered by tap exactly what they may type.
 
 Each order is listed once, in the form the engine writes:
 
@@ -78,9 +78,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
-from engine.adjudicator.convoys import BoardConvoys, SeaGraph, convoying_fleets, sea_graph
-from engine.adjudicator.legality import check_movement_order, check_retreat_order
+from engine.adjudicator.adjustments import adjustment_counts
+from engine.adjudicator.convoys import SeaGraph, board_convoys, sea_graph
+from engine.adjudicator.legality import board_check
 from engine.board import Board
 from engine.errors import OrderError
 from engine.mapdata import GameMap, province_of
@@ -322,8 +322,8 @@ class _BoardFacts:
 
     def __init__(self, board: Board, tables: _Tables) -> None:
         occupant = board.occupant
-        sea_fleets = convoying_fleets(tables.graph, occupant)
-        self.convoys = convoys = BoardConvoys(tables.graph, sea_fleets)
+        self.convoys = convoys = board_convoys(board)  # order entry asks the same one
+        sea_fleets = convoys.sea_fleets
         # army's province -> (provinces a chain of fleets could carry it to, sorted; the seas of those chains)
         self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
         # province -> armies some chain could carry there (whether or not they could also walk)
@@ -547,11 +547,7 @@ _DESCRIBE: dict[type[Order], Callable[[Any, str], _Keyed]] = {
 
 def _movement(board: Board, power: str, tables: _Tables, facts: _BoardFacts) -> list[UnitOrders]:
     occupant = board.occupant
-    convoys = facts.convoys
-
-    def check(order: Order) -> Order:
-        return check_movement_order(order, board, convoys)
-
+    check = board_check(board, power)  # with facts.convoys: the board's one BoardConvoys
     entries = []
     for unit in board.units.get(power, ()):
         candidates = _movement_candidates(unit, occupant, tables, facts)
@@ -610,9 +606,7 @@ def _movement_candidates(
 
 
 def _retreats(board: Board, power: str) -> list[UnitOrders]:
-    def check(order: Order) -> Order:
-        return check_retreat_order(order, board, power)
-
+    check = board_check(board, power)
     entries = []
     for entry in board.dislodged_of(power):
         unit = entry.unit
@@ -626,9 +620,7 @@ def _retreats(board: Board, power: str) -> list[UnitOrders]:
 def _adjustments(
     board: Board, power: str, tables: _Tables, due: int
 ) -> tuple[list[UnitOrders], LegalOrder | None]:
-    def check(order: Order) -> Order:
-        return check_adjustment_order(order, board, power, due)
-
+    check = board_check(board, power)  # (it counts the same ``due``)
     entries = []
     waive = None
     if due > 0:

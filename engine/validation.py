@@ -4,8 +4,14 @@
 support destinations without a coast, an army's coast dropped) or raises :class:`InvalidOrder` with
 a reason a player understands and a hint. "Possible" means possible whatever the others order: a
 move that may bounce is valid, a move to a province the unit can never reach is not (DESIGN.md,
-``status: invalid``). Convoy routes count as possible when seas link the two coasts, whether or not
-fleets stand there now.
+``status: invalid``). Convoy routes count as possible here when seas link the two coasts, whether or
+not fleets stand there now: the fleets are the board-level check's business
+(:mod:`engine.adjudicator.legality`), which the adjudicator applies after this one, and so does
+order entry (:func:`engine.entry.enter_order`), so that a player is never told an order is taken
+that the close would void.
+
+Every concrete order a hint tells the player to write ("write A PAR - BUR") is one that order entry
+accepts for that power on that board (:func:`suggest`).
 
 A variant may close provinces for a while (``Board.closed``: Italy while it is neutral in ww1914):
 no move, convoy, retreat or support reaches into them, a support to hold a unit there included (no
@@ -25,8 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.adjudicator.adjustments import adjustment_counts
 from engine.board import Board, Dislodged
-from engine.errors import InvalidOrder, OrderParseError
+from engine.errors import InvalidOrder
 from engine.mapdata import COAST, LAND, SEA, GameMap, coast_of, province_of
 from engine.orders import (
     Build,
@@ -58,6 +65,13 @@ def read_order(text: str, board: Board, power: str) -> Order:
     to another power ("Germany: A Mun-Ruh" sent by France) is refused.
     Raises OrderParseError or InvalidOrder.
     """
+    return validate_order(requested_order(text, board, power), board, power)
+
+
+def requested_order(text: str, board: Board, power: str) -> Order:
+    """What ``text`` asks of ``power`` in the board's phase, before validation: the parsed order, a bare
+    unit made a removal where ``power`` must remove (see :func:`read_order`), a line addressed to another
+    power refused. Raises OrderParseError or InvalidOrder."""
     line = read_line(text, board.game_map, board.phase.kind)
     if line.power is not None and line.power != power:
         raise InvalidOrder(
@@ -67,24 +81,37 @@ def read_order(text: str, board: Board, power: str) -> Order:
     order = line.order
     if line.bare and isinstance(order, Build) and _must_remove(board, power):
         order = Remove(order.unit)
-    return validate_order(order, board, power)
+    return order
 
 
 def _accepted(text: str, board: Board, power: str) -> bool:
-    """Whether ``text`` would be accepted for ``power`` on ``board``: a hint offers only such orders."""
-    try:
-        read_order(text, board, power)
-    except (InvalidOrder, OrderParseError):
-        return False
-    return True
+    """Whether order entry would accept ``text`` for ``power`` on ``board``: a hint offers only such
+    orders."""
+    # Imported here: engine.entry builds on this module (read_order, then the board-level check).
+    from engine.entry import accepts
+
+    return accepts(text, board, power)
 
 
-def _write(board: Board, power: str, *texts: str, then: str = "", otherwise: str | None = None) -> str | None:
-    """``write X or Y`` for those of ``texts`` the board accepts (``then`` follows), else ``otherwise``."""
+def suggest(
+    board: Board, power: str, *texts: str, then: str = "", otherwise: str | None = None
+) -> str | None:
+    """``write X or Y`` for those of ``texts`` that order entry accepts for ``power`` on ``board``
+    (``then`` follows), else ``otherwise``: the one way a hint names an order to write."""
     good = [t for t in texts if _accepted(t, board, power)]
     if not good:
         return otherwise
     return f"write {' or '.join(good)}{then}"
+
+
+def check_power(board: Board, power: str) -> None:
+    """InvalidOrder unless ``power`` may give orders on ``board`` at all: a power of the map, and not
+    one the variant keeps neutral now (ww1914's Italy until 1915)."""
+    gm = board.game_map
+    if power not in gm.powers:
+        raise InvalidOrder(f"unknown power {power!r}", f"powers are {', '.join(gm.powers)}")
+    if board.closed and power in board.rules.neutral:
+        raise InvalidOrder(board.rules.neutral_reason(), "nobody gives its units orders until then")
 
 
 def _must_remove(board: Board, power: str) -> bool:
@@ -94,11 +121,8 @@ def _must_remove(board: Board, power: str) -> bool:
 
 def validate_order(order: Order, board: Board, power: str) -> Order:
     """The order completed from the board, or InvalidOrder saying why it can never be carried out."""
-    gm = board.game_map
-    if power not in gm.powers:
-        raise InvalidOrder(f"unknown power {power!r}", f"powers are {', '.join(gm.powers)}")
-    if board.closed and power in board.rules.neutral:
-        raise InvalidOrder(board.rules.neutral_reason(), "nobody gives its units orders until then")
+    if power not in board.game_map.powers or (board.closed and power in board.rules.neutral):
+        check_power(board, power)  # (raises, with the reason; the usual case costs no call)
     kind = board.phase.kind
     if kind == "M":
         check = _MOVEMENT_CHECKS.get(type(order))
@@ -119,7 +143,7 @@ def _not_for_movement(order: Order, board: Board, power: str) -> Order:
         move = f"{order.unit} - {order.dest}"
         raise InvalidOrder(
             f"{order} is a retreat, but {phase} is a movement phase",
-            _write(board, power, move, then=" to move") or "units retreat only when dislodged",
+            suggest(board, power, move, then=" to move") or "units retreat only when dislodged",
         )
     if isinstance(order, Disband | Remove):
         raise InvalidOrder(
@@ -164,7 +188,7 @@ def _move(order: Move, board: Board, power: str) -> Order:
         if order.via_convoy:
             raise InvalidOrder(
                 f"{unit} cannot be convoyed: only armies are convoyed",
-                _write(
+                suggest(
                     board, power, *(f"{unit} - {o}" for o in gm.fleet_destinations(unit.location, dest_prov))
                 )
                 or _reach_hint(gm, unit),
@@ -274,13 +298,13 @@ def _support_move(order: SupportMove, board: Board, power: str) -> Order:
     if target.province == unit.province:
         raise InvalidOrder(
             f"{unit} cannot support its own move",
-            _write(board, power, f"{unit} - {dest_prov}", then=" to move it")
+            suggest(board, power, f"{unit} - {dest_prov}", then=" to move it")
             or f"a unit supports another unit; to stay, write {unit} H",
         )
     if dest_prov == target.province:
         raise InvalidOrder(
             f"{unit} S {target} - {dest_prov}: {target} is already in {_name(gm, dest_prov)}",
-            _write(board, power, f"{unit} S {target}", then=" to support it holding")
+            suggest(board, power, f"{unit} S {target}", then=" to support it holding")
             or f"{unit} could not move to {dest_prov} itself, so it cannot support a unit there",
         )
     if dest_prov == unit.province:
@@ -417,7 +441,7 @@ def _retreat(order: Order, board: Board, power: str) -> Order:
         if order.via_convoy:
             raise InvalidOrder(
                 f"{order}: retreats cannot be convoyed",
-                _write(board, power, f"{order.unit} R {order.dest}")
+                suggest(board, power, f"{order.unit} R {order.dest}")
                 or f"a unit retreats to a province next to it, or disbands ({order.unit} D)",
             )
         order = Retreat(order.unit, order.dest)
@@ -518,10 +542,24 @@ def _adjustment(order: Order, board: Board, power: str) -> Order:
         return Remove(_own_unit(order.unit, board, power))
     if isinstance(order, Build):
         return _build(order, board, power, gm)
-    raise InvalidOrder(
-        f"'{order}' cannot be ordered in {board.phase.long_name}",
-        "in the adjustment phase write builds (F KIE B, A MUN B), removals (A PAR D) or WAIVE",
-    )
+    raise InvalidOrder(f"'{order}' cannot be ordered in {board.phase.long_name}", _winter_hint(board, power))
+
+
+def _winter_hint(board: Board, power: str) -> str:
+    """What a winter takes, and what ``power`` has to do in this one (no order to copy: how many of
+    its builds are left depends on what it has ordered already)."""
+    due = adjustment_counts(board).get(power, 0)
+    if due > 0:
+        todo = f"you may build {_units(due)} this winter, in {', '.join(build_sites(board, power))}, or waive"
+    elif due < 0:
+        todo = f"you must remove {_units(-due)} this winter"
+    else:
+        todo = "you have nothing to order this winter"
+    return f"a winter takes builds, removals and waives only: {todo}"
+
+
+def _units(n: int) -> str:
+    return f"{n} unit" if n == 1 else f"{n} units"
 
 
 def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
@@ -534,7 +572,7 @@ def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
             choices = [f"A {prov_code} B", *(f"F {loc} B" for loc in prov.locations)]
             raise InvalidOrder(
                 f"the build in {place} does not say army or fleet",
-                _write(board, power, *choices) or _build_hint(board, power),
+                suggest(board, power, *choices) or _build_hint(board, power),
             )
         unit = Unit("A", prov_code)  # only an army fits inland: "Build Par" is A PAR B
     if not prov.supply_center:
@@ -559,13 +597,16 @@ def _build(order: Build, board: Board, power: str, gm: GameMap) -> Order:
         return Build(Unit("A", prov_code))
     if prov.kind == "land":
         raise InvalidOrder(
-            f"cannot build a fleet in {place}: it is inland", f"build an army: A {prov_code} B"
+            f"cannot build a fleet in {place}: it is inland",
+            suggest(board, power, f"A {prov_code} B", then=" to build an army") or _build_hint(board, power),
         )
     if prov.coasts:
         coast = coast_of(unit.location)
         if coast is None:
-            options = " or ".join(f"F {loc} B" for loc in prov.locations)
-            raise InvalidOrder(f"a fleet built in {place} must say which coast", f"write {options}")
+            raise InvalidOrder(
+                f"a fleet built in {place} must say which coast",
+                suggest(board, power, *(f"F {loc} B" for loc in prov.locations)) or _build_hint(board, power),
+            )
         if coast not in prov.coasts:
             raise InvalidOrder(
                 f"{place} has no {_coast_word(coast)}", f"its coasts: {', '.join(prov.locations)}"
@@ -578,7 +619,9 @@ def _build_hint(board: Board, power: str) -> str:
     free = build_sites(board, power)
     if not free:
         where = "supply center" if board.rules.switches.build_anywhere else "home center"
-        return f"you have no vacant {where} you control, so you cannot build this winter (write WAIVE)"
+        return f"you have no vacant {where} you control, so you cannot build this winter"
+    if adjustment_counts(board).get(power, 0) <= 0:
+        return "you have no build this winter: building needs more supply centers than units"
     return "you can build in " + ", ".join(free)
 
 

@@ -21,12 +21,17 @@ Two board-level questions decide whether an order is legal before anything is re
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.mapdata import GameMap, province_of
 from engine.orders import Unit
 from engine.variants import convoy_ports
+
+if TYPE_CHECKING:
+    from engine.board import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,3 +281,88 @@ class BoardConvoys:
             if not route_exists(graph, src, port, fleets if without is None else fleets - {without}):
                 shores.discard(port)
         return frozenset(shores), frozenset(seen)
+
+
+# --- one board's convoy answers, shared ---------------------------------------------------------------
+
+_BOARDS_KEPT = 16
+# id(board) -> (board, its BoardConvoys); the board is kept so that its id stays its own
+_BOARD_CONVOYS: dict[int, tuple[Board, BoardConvoys]] = {}
+
+
+def board_convoys(board: Board) -> BoardConvoys:
+    """The :class:`BoardConvoys` of ``board`` (its fleets now at sea), one per board: order entry
+    (engine.entry) and the legal orders' list (engine.legal) ask the same object, so they share its
+    answers and cannot judge a convoy differently. Remembered for the last few boards, by identity
+    (a board is never changed once built)."""
+    hit = _BOARD_CONVOYS.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    graph = sea_graph(board.game_map)
+    convoys = BoardConvoys(graph, convoying_fleets(graph, board.occupant))
+    if len(_BOARD_CONVOYS) >= _BOARDS_KEPT:
+        del _BOARD_CONVOYS[next(iter(_BOARD_CONVOYS))]  # the oldest board
+    _BOARD_CONVOYS[id(board)] = (board, convoys)
+    return convoys
+
+
+def forget_board_convoys() -> None:
+    """Empty the memory of boards seen (for benchmarks, and for a board changed in place)."""
+    _BOARD_CONVOYS.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class FleetsNeeded:
+    """What a convoy from one coast to another lacks: ``missing`` are seas that need a fleet (any one
+    of them when ``alternatives``, else all of them, with the fleets in ``present`` on the same
+    chain)."""
+
+    missing: tuple[str, ...]
+    present: tuple[str, ...] = ()
+    alternatives: bool = False
+
+
+def fleets_needed(
+    graph: SeaGraph, src: str, dst: str, fleets: Collection[str], without: str | None = None
+) -> FleetsNeeded | None:
+    """The fewest seas that would need a fleet, besides ``fleets`` (leaving out the one in sea
+    ``without``), for a chain to join coasts ``src`` and ``dst``: of the chains lacking the fewest
+    fleets, the shortest. When one fleet would do, every sea where one fleet alone would do.
+    None when no chain of seas joins them at all, or none is lacking."""
+    if src == dst:
+        return None
+    blocked = {src, dst, without}
+    usable = [s for s in graph.seas if s not in blocked]
+    have = {s for s in fleets if s not in blocked}
+    starts = [s for s in graph.shore_seas.get(src, ()) if s not in blocked]
+    # Dijkstra over the seas: cost (fleets lacking, seas) of the cheapest chain from src to each sea
+    best: dict[str, tuple[int, int]] = {}
+    parent: dict[str, str] = {}  # sea -> the sea before it on that chain ("" for the first)
+    frontier = [((0 if s in have else 1, 1), s, "") for s in starts]
+    heapq.heapify(frontier)
+    end = None
+    while frontier:
+        cost, sea, before = heapq.heappop(frontier)
+        if sea in best:
+            continue
+        best[sea] = cost
+        parent[sea] = before
+        if dst in graph.sea_shores[sea]:
+            end = sea
+            break
+        for nxt in graph.sea_neighbours[sea]:
+            if nxt not in best and nxt not in blocked:
+                step = (cost[0] + (0 if nxt in have else 1), cost[1] + 1)
+                heapq.heappush(frontier, (step, nxt, sea))
+    if end is None or best[end][0] == 0:
+        return None
+    if best[end][0] == 1:
+        alone = (s for s in usable if s not in have and route_exists(graph, src, dst, have | {s}))
+        return FleetsNeeded(tuple(sorted(alone)), alternatives=True)
+    chain = []
+    here = end
+    while here:
+        chain.append(here)
+        here = parent[here]
+    chain.reverse()
+    return FleetsNeeded(tuple(s for s in chain if s not in have), tuple(s for s in chain if s in have))

@@ -12,13 +12,18 @@ DATC 6.D.28-6.D.30):
 * a convoy order needs the fleet to sit on a route without shortcuts (DATC 6.G.19, 6.F.12).
 
 Each check raises :class:`engine.errors.InvalidOrder` whose reason comes from
-:mod:`engine.adjudicator.explain`.
+:mod:`engine.adjudicator.explain`. :func:`board_check` picks the phase's check for one board and
+power, as order entry (engine.entry) and the legal orders' list (engine.legal) apply it: both
+with the board's one :class:`BoardConvoys` (engine.adjudicator.convoys.board_convoys).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.adjudicator import explain
-from engine.adjudicator.convoys import BoardConvoys
+from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
+from engine.adjudicator.convoys import BoardConvoys, board_convoys
 from engine.board import Board
 from engine.errors import InvalidOrder
 from engine.orders import (
@@ -74,3 +79,30 @@ def check_retreat_order(order: Order, board: Board, power: str) -> Order:
     if not isinstance(order, Retreat | Disband):
         raise InvalidOrder(explain.wrong_phase(order, "R"))
     return order
+
+
+def board_check(board: Board, power: str) -> Callable[[Order], Order]:
+    """The board-level check of ``board``'s phase for ``power``'s orders, each already read by
+    :func:`engine.validation.validate_order`: the fleets at sea in a movement phase, the kind of
+    order in a retreat phase, the builds or removals due in an adjustment phase
+    (:func:`engine.adjudicator.adjustments.check_adjustment_order`). Raises InvalidOrder."""
+    kind = board.phase.kind
+    if kind == "M":
+        convoys = board_convoys(board)
+
+        def movement(order: Order) -> Order:
+            return check_movement_order(order, board, convoys)
+
+        return movement
+    if kind == "R":
+
+        def retreat(order: Order) -> Order:
+            return check_retreat_order(order, board, power)
+
+        return retreat
+    due = adjustment_counts(board).get(power, 0)
+
+    def adjustment(order: Order) -> Order:
+        return check_adjustment_order(order, board, power, due)
+
+    return adjustment

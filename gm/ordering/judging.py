@@ -1,7 +1,7 @@
-"""Judging one submitted line for the caller's powers (gm.ordering.submission): the engine reads it for the
-board
-and each power in turn; it is accepted (canonical text, the order it replaces) or refused with the
-engine's reason and hint, or, in an adjustment phase, because the builds or removals due are used up.
+"""Judging one submitted line for the caller's powers (gm.ordering.submission): the engine's order entry
+(:func:`engine.enter_order`) judges it for the board and each power in turn; it is accepted (canonical
+text, the order it replaces) or refused with the engine's reason and hint: not one of the position's
+legal orders, or, in an adjustment phase, beyond the builds or removals due.
 """
 
 from __future__ import annotations
@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from db.models import PhaseRecord
-from engine import Board, Order, OrderError, read_order
+from engine import Board, OrderError, enter_order
 from engine.parser import read_line
-from gm.messages import payloads as say
 from gm.ordering.progress import PhaseState
-from gm.ordering.required import counts_toward_builds, counts_toward_removals, order_key
+from gm.ordering.required import order_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +44,22 @@ def judge_line(
     state: PhaseState,
     powers: list[str],
     current: dict[str, dict[str, str]],
-    phase: PhaseRecord,
+    phase: PhaseRecord | None = None,
 ) -> tuple[LineOutcome, tuple[str, str] | None]:
-    """Read one line for the first of ``powers`` it fits; update ``current`` when accepted."""
+    """Read one line for the first of ``powers`` it fits; update ``current`` when accepted.
+
+    The gate is the engine's (:func:`engine.enter_order`): the line is taken only if it is one of the
+    position's legal orders, the ones the order builder lists, and in an adjustment phase only while
+    the power has builds or removals left, counting its ``current`` orders. (``phase`` is unused.)"""
     board = state.board
+    winter = board.phase.kind == "A"
     errors: list[tuple[str, OrderError]] = []
     for p in powers:
         try:
-            order = read_order(line, board, p)
+            order = enter_order(line, board, p, current[p].values() if winter else ())
         except OrderError as exc:
             errors.append((p, exc))
             continue
-        refusal = _count_refusal(order, p, state, current[p])
-        if refusal is not None:
-            return LineOutcome(line, False, p, None, refusal[0], refusal[1]), None
         key = order_key(order, current[p].keys())
         replaced = current[p].get(key)
         current[p][key] = str(order)
@@ -85,41 +86,3 @@ def _most_relevant(line: str, board: Board, errors: list[tuple[str, OrderError]]
                 if p == wanted:
                     return p, exc
     return errors[0]
-
-
-def _count_refusal(
-    order: Order, power: str, state: PhaseState, orders: dict[str, str]
-) -> tuple[str, str] | None:
-    """In an adjustment phase, refuse a build or removal beyond the number due."""
-    if state.board.phase.kind != "A":
-        return None
-    duty = state.duties[power]
-    key = order_key(order, orders.keys())
-    others = {k: t for k, t in orders.items() if k != key}
-    if counts_toward_builds(order):
-        if duty.builds == 0:
-            return (
-                f"{say.power_name(power)} has no builds this winter",
-                "you need more supply centers than units, and a vacant home center you own, to build",
-            )
-        used = [t for t in others.values() if t == "WAIVE" or t.endswith(" B")]
-        if len(used) >= duty.builds:
-            return (
-                f"{say.power_name(power)} may build {say.plural(duty.builds, 'unit')} and already has "
-                f"{len(used)} ordered ({', '.join(used)})",
-                "order the same place again to change a build, or clear your orders and start over",
-            )
-    if counts_toward_removals(order):
-        if duty.removals == 0:
-            return (
-                f"{say.power_name(power)} does not have to remove any unit this winter",
-                "write builds or WAIVE",
-            )
-        used = [t for t in others.values() if t.endswith(" D")]
-        if len(used) >= duty.removals:
-            return (
-                f"{say.power_name(power)} must remove {say.plural(duty.removals, 'unit')} and already has "
-                f"{len(used)} ordered ({', '.join(used)})",
-                "clear your orders and start over to remove a different unit",
-            )
-    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engine import Board, Build, Order, Remove, Waive
+from engine import Board, Order, Waive
 
 WAIVE_PREFIX = "WAIVE:"
 
@@ -62,14 +62,6 @@ def unit_key(unit_text: str) -> str:
     """``F STP/NC`` -> ``STP``."""
     location = unit_text.split()[-1]
     return location.split("/")[0]
-
-
-def counts_toward_builds(order: Order) -> bool:
-    return isinstance(order, Build | Waive)
-
-
-def counts_toward_removals(order: Order) -> bool:
-    return isinstance(order, Remove)
 
 
 def missing(duty: Duty, ordered: Mapping[str, str]) -> tuple[str, ...]:
