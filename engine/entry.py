@@ -149,7 +149,7 @@ def _convoy_refusal(order: Order, board: Board, power: str, exc: InvalidOrder) -
         unit = order.unit
         dst = gm.province_at[order.dest]
         need = fleets_needed(graph, unit.province, dst, convoys.sea_fleets)
-        return InvalidOrder(f"no fleet can carry {unit} to {dst}{_needing(need)}", _moves_hint(board, unit))
+        return InvalidOrder(f"{_carry(need)} {unit} to {dst}{_needing(need)}", _moves_hint(board, unit))
     if type(order) is SupportMove:
         unit, army = order.unit, order.supported
         dst = gm.province_at[order.dest]
@@ -161,7 +161,7 @@ def _convoy_refusal(order: Order, board: Board, power: str, exc: InvalidOrder) -
             return InvalidOrder(exc.reason, hint)
         need = fleets_needed(graph, army.province, dst, convoys.sea_fleets)
         return InvalidOrder(
-            f"{unit} cannot support {army} to {dst}: no fleet can carry {army} there{_needing(need)}",
+            f"{unit} cannot support {army} to {dst}: {_carry(need)} {army} there{_needing(need)}",
             suggest(board, power, f"{unit} S {army}", then=" to support it holding")
             or "a move by convoy is supported only when fleets at sea can carry it",
         )
@@ -186,15 +186,26 @@ def _convoy_refusal(order: Order, board: Board, power: str, exc: InvalidOrder) -
 
 
 def _needing(need: FleetsNeeded | None) -> str:
-    """``: it would need a fleet in LYO or TYS``; ``: with F ENG, it would need fleets in MAO and WES``."""
+    """``: it would need a fleet in LYO``, ``: it would need fleets in NAO and NWG``, ``: besides the
+    fleets in ENG and TYS, it would need fleets in MAO and WES``."""
     if need is None or not need.missing:
         return ""
     if need.alternatives or len(need.missing) == 1:
         return f": it would need a fleet in {' or '.join(need.missing)}"
-    seas = ", ".join(need.missing[:-1]) + f" and {need.missing[-1]}"
+    seas = _and(need.missing)
     if need.present:
-        return f": with the fleets in {', '.join(need.present)}, it would need fleets in {seas} too"
+        fleets = "fleet" if len(need.present) == 1 else "fleets"
+        return f": besides the {fleets} in {_and(need.present)}, it would need fleets in {seas}"
     return f": it would need fleets in {seas}"
+
+
+def _carry(need: FleetsNeeded | None) -> str:
+    """How a refusal starts: no fleet at all on the way, or not enough of them."""
+    return "no chain of fleets can carry" if need is not None and need.present else "no fleet can carry"
+
+
+def _and(items: tuple[str, ...]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _fleet(board: Board, sea: str) -> str:
