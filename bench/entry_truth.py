@@ -21,6 +21,7 @@ on older code too (to compare: run it from a checkout of that code).
 from __future__ import annotations
 
 import argparse
+import inspect
 import random
 import sys
 import time
@@ -48,9 +49,13 @@ def state_of(board, power, given):  # type: ignore[no-untyped-def]
     )
 
 
+# (older code's judge_line also took the phase's row, which it did not use)
+_OLD_SIGNATURE = "phase" in inspect.signature(judge_line).parameters
+
+
 def judge(line, state, power, given):  # type: ignore[no-untyped-def]
     current = {power: dict(given)}
-    outcome, _ = judge_line(line, state, [power], current, None)
+    outcome, _ = judge_line(line, state, [power], current, *((None,) if _OLD_SIGNATURE else ()))
     return outcome
 
 

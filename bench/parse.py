@@ -7,7 +7,10 @@ Sets of orders:
   rulebook    the rulebook's notation ("A Par-Bur", "F Nth C A Yor-Nwy", "A Tri Holds")
   full names  the DATC's style ("F North Sea Convoys A London - Belgium")
   validate    validate_order on the canonical set against a Spring 1901-like board
-  read_order  parse + validate, as the adjudicator and the bot call it
+  read_order  parse + validate, as the adjudicator calls it
+  enter_order read_order + the board-level check (fleets at sea), as the bot calls it at entry (issue
+              26); "new board" forgets the board's convoy answers before each line (the first line of a
+              submission: gm reads the board anew for each)
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import contextlib
 
+from engine.adjudicator.convoys import forget_board_convoys
 from engine.board import Board
+from engine.entry import enter_order
 from engine.mapdata import load_map
 from engine.parser import forget_lines, parse_order
 from engine.validation import read_order, validate_order
@@ -176,6 +181,20 @@ def main() -> None:
         mine = [t for t in texts if owner[t] and _valid(t, board, owner[t])]
         us = per_order_us(mine, args.rounds, lambda t, owner=owner: read_order(t, board, owner[t]))
         print(f"  {label:<11} {us:7.2f} us/order   ({us * 34:7.1f} us per 34; {len(mine)} lines)")
+    print("enter_order (read_order + the board-level check), valid lines only")
+    for label, texts in (("canonical", CANONICAL), ("rulebook", RULEBOOK)):
+        owner = {t: units.get(parse_order(t, gm, "M").unit.province, "") for t in texts}
+        mine = [t for t in texts if owner[t] and _valid(t, board, owner[t])]
+        us = per_order_us(mine, args.rounds, lambda t, owner=owner: enter_order(t, board, owner[t]))
+        cold = per_order_us(
+            mine,
+            max(1, args.rounds // 4),
+            lambda t, owner=owner: (forget_board_convoys(), enter_order(t, board, owner[t])),
+        )
+        print(
+            f"  {label:<11} {us:7.2f} us/order   ({us * 34:7.1f} us per 34; {len(mine)} lines)"
+            f"   new board {cold:7.2f} us/order"
+        )
 
 
 def _valid(text: str, board: Board, power: str) -> bool:

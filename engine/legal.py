@@ -79,7 +79,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.adjudicator.adjustments import adjustment_counts
-from engine.adjudicator.convoys import SeaGraph, board_convoys, sea_graph
+from engine.adjudicator.convoys import SeaGraph, board_convoys, forget_board_convoys, sea_graph
 from engine.adjudicator.legality import board_check
 from engine.board import Board
 from engine.errors import OrderError
@@ -346,8 +346,10 @@ _CACHE: dict[int, tuple[Board, _BoardFacts | None, dict[str, LegalOrders]]] = {}
 
 
 def forget_legal_orders() -> None:
-    """Empty the memory of boards seen (for benchmarks, and for a board changed in place)."""
+    """Empty the memory of boards seen (for benchmarks, and for a board changed in place), the
+    boards' convoy answers included (engine.adjudicator.convoys.board_convoys)."""
     _CACHE.clear()
+    forget_board_convoys()
 
 
 # --- the entry point ----------------------------------------------------------------------------------

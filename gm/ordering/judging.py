@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from db.models import PhaseRecord
 from engine import Board, OrderError, enter_order
 from engine.parser import read_line
 from gm.ordering.progress import PhaseState
@@ -44,13 +43,12 @@ def judge_line(
     state: PhaseState,
     powers: list[str],
     current: dict[str, dict[str, str]],
-    phase: PhaseRecord | None = None,
 ) -> tuple[LineOutcome, tuple[str, str] | None]:
     """Read one line for the first of ``powers`` it fits; update ``current`` when accepted.
 
     The gate is the engine's (:func:`engine.enter_order`): the line is taken only if it is one of the
     position's legal orders, the ones the order builder lists, and in an adjustment phase only while
-    the power has builds or removals left, counting its ``current`` orders. (``phase`` is unused.)"""
+    the power has builds or removals left, counting its ``current`` orders."""
     board = state.board
     winter = board.phase.kind == "A"
     errors: list[tuple[str, OrderError]] = []

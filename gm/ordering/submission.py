@@ -3,9 +3,10 @@
 Privacy: everything here returns the caller's own orders only. Other powers' orders are public once
 their phase has closed (gm.reading.history), never before.
 
-Each submission is judged line by line (gm.ordering.judging, with ``engine.read_order``: parse + validate for
-the board and the power); an accepted line replaces any earlier order for the same unit, a refused
-line changes nothing and comes back with the engine's reason and hint. The whole text is logged in
+Each submission is judged line by line (gm.ordering.judging, with ``engine.enter_order``: one of the
+position's legal orders for the power, and in a winter within the builds or removals due); an accepted
+line replaces any earlier order for the same unit, a refused line changes nothing and comes back with
+the engine's reason and hint. The whole text is logged in
 ``order_submission`` with what became of each line, refused lines included.
 """
 
@@ -174,7 +175,7 @@ async def submit_orders(
     changed: dict[tuple[str, str], None] = {}  # in the order the lines came
     outcomes = []
     for line in lines:
-        outcome, placed = judge_line(line, state, powers, current, phase)
+        outcome, placed = judge_line(line, state, powers, current)
         outcomes.append(outcome)
         if placed is not None:
             the_power, key = placed
