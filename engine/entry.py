@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.adjudicator.adjustments import adjustment_counts
+from engine.adjudicator.adjustments import adjustment_due
 from engine.adjudicator.convoys import FleetsNeeded, board_convoys, fleets_needed, sea_graph
 from engine.adjudicator.legality import board_check
 from engine.board import Board
@@ -79,7 +79,7 @@ def _check_count(order: Order, board: Board, power: str, ordered: Iterable[Order
     builds = isinstance(order, Build | Waive)
     if not builds and not isinstance(order, Remove | Disband):
         return  # not a winter order: validation says why
-    due = adjustment_counts(board).get(power, 0)
+    due = adjustment_due(board, power)
     name = power_display_name(power)
     place = None if order.unit is None else order.unit.province
     others = [o for o in _orders(ordered, board) if o.unit is None or o.unit.province != place]

@@ -78,7 +78,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine.adjudicator.adjustments import adjustment_counts
+from engine.adjudicator.adjustments import adjustment_due
 from engine.adjudicator.convoys import SeaGraph, board_convoys, forget_board_convoys, sea_graph
 from engine.adjudicator.legality import board_check
 from engine.board import Board
@@ -386,7 +386,7 @@ def legal_orders(board: Board, power: str) -> LegalOrders:
     elif kind == "R":
         result = _result(board, power, _retreats(board, power))
     else:
-        due = adjustment_counts(board).get(power, 0)
+        due = adjustment_due(board, power)
         entries, waive = _adjustments(board, power, tables, due)
         result = _result(board, power, entries, due=due, waive=waive)
     hit[2][power] = result

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.adjudicator.adjustments import adjustment_counts
+from engine.adjudicator.adjustments import adjustment_due
 from engine.board import Board, Dislodged
 from engine.errors import InvalidOrder
 from engine.mapdata import COAST, LAND, SEA, GameMap, coast_of, province_of
@@ -548,7 +548,7 @@ def _adjustment(order: Order, board: Board, power: str) -> Order:
 def _winter_hint(board: Board, power: str) -> str:
     """What a winter takes, and what ``power`` has to do in this one (no order to copy: how many of
     its builds are left depends on what it has ordered already)."""
-    due = adjustment_counts(board).get(power, 0)
+    due = adjustment_due(board, power)
     if due > 0:
         todo = f"you may build {_units(due)} this winter, in {', '.join(build_sites(board, power))}, or waive"
     elif due < 0:
@@ -620,7 +620,7 @@ def _build_hint(board: Board, power: str) -> str:
     if not free:
         where = "supply center" if board.rules.switches.build_anywhere else "home center"
         return f"you have no vacant {where} you control, so you cannot build this winter"
-    if adjustment_counts(board).get(power, 0) <= 0:
+    if adjustment_due(board, power) <= 0:
         return "you have no build this winter: building needs more supply centers than units"
     return "you can build in " + ", ".join(free)
 

@@ -31,13 +31,18 @@ def adjustment_counts(board: Board) -> dict[str, int]:
     out = {}
     powers = set(board.units) | set(board.centers)
     for power in sorted(powers):
-        centers = board.centers.get(power, frozenset())
-        diff = len(centers) - len(board.units.get(power, ()))
-        if diff > 0:
-            diff = min(diff, len(build_sites(board, power)))
+        diff = adjustment_due(board, power)
         if diff:
             out[power] = diff
     return out
+
+
+def adjustment_due(board: Board, power: str) -> int:
+    """``power``'s entry of :func:`adjustment_counts` (0 when it has nothing to do), worked out alone."""
+    diff = len(board.centers.get(power, ())) - len(board.units.get(power, ()))
+    if diff > 0:
+        diff = min(diff, len(build_sites(board, power)))
+    return diff
 
 
 def check_adjustment_order(order: Order, board: Board, power: str, due: int) -> Order:

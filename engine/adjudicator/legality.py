@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.adjudicator import explain
-from engine.adjudicator.adjustments import adjustment_counts, check_adjustment_order
+from engine.adjudicator.adjustments import adjustment_due, check_adjustment_order
 from engine.adjudicator.convoys import BoardConvoys, board_convoys
 from engine.board import Board
 from engine.errors import InvalidOrder
@@ -100,7 +100,7 @@ def board_check(board: Board, power: str) -> Callable[[Order], Order]:
             return check_retreat_order(order, board, power)
 
         return retreat
-    due = adjustment_counts(board).get(power, 0)
+    due = adjustment_due(board, power)
 
     def adjustment(order: Order) -> Order:
         return check_adjustment_order(order, board, power, due)
