@@ -318,3 +318,17 @@ def test_the_final_post_says_which_seats_the_built_in_player_played_and_to_what_
     assert both.startswith("The built-in player took part: it played England and Italy, and Italy to the end")
     [back] = built_in_lines({"built_in": ["ENGLAND"], "built_in_end": []})
     assert "for a while" in back and "credit" not in back
+
+
+def test_who_the_built_in_player_plays_for() -> None:
+    from gm.builtin.seats import plays
+
+    # an active player always plays their own seat, whatever the flag
+    assert not plays(True, "active", "built_in") and not plays(None, "active", "built_in")
+    # a seat nobody holds: only when it was given to the built-in player (filled, or a moderator's on)
+    assert plays(True, None, "hold") and not plays(None, None, "built_in")
+    # a player gone or in civil disorder: the game's setting, unless a moderator said otherwise
+    assert plays(None, "civil_disorder", "built_in") and plays(None, "left", "built_in")
+    assert not plays(None, "civil_disorder", "hold") and not plays(False, "left", "built_in")
+    assert plays(True, "civil_disorder", "hold")
+    assert not plays(True, "eliminated", "built_in")
