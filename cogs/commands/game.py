@@ -827,6 +827,8 @@ def _list_line(game: GameInfo) -> str:
         extra = f"{game.phase.long_name}, {text.due(game.phase.deadline, game.settings.zone)}"
     else:
         extra = text.status_word(game.status)
+    if game.built_in and game.status in ("active", "paused"):
+        extra += f"; built-in players: {text.powers_text(sorted(game.built_in))}"
     return text.game_list_line(game.id, game.name, extra)
 
 
