@@ -124,7 +124,12 @@ class Player(Stored, SQLModel, table=True):
 
 
 class PowerAssignment(Stored, SQLModel, table=True):
-    """Which player holds a power; ``player_id`` None means nobody (a neutral power: its units hold)."""
+    """Which player holds a power; ``player_id`` None means nobody (a neutral power: its units hold).
+
+    ``built_in`` says whether the built-in player (engine.player) gives the power's orders while no
+    active player does (gm.builtin.seats): True, yes (a seat nobody took, filled at the start; a
+    moderator's /mod builtin on); False, never (a moderator's off: it holds in civil disorder); None,
+    as the game's ``absent_seats`` setting says for a player who left or fell into civil disorder."""
 
     __tablename__ = "power_assignment"
     __table_args__ = (UniqueConstraint("game_id", "power"),)
@@ -135,6 +140,7 @@ class PowerAssignment(Stored, SQLModel, table=True):
     player_id: int | None = Field(default=None, foreign_key="player.id")
     channel_id: int | None = Field(default=None, sa_type=BigInteger)  # the power's private channel
     assigned_at: datetime = Field(sa_type=UTCDateTime)
+    built_in: bool | None = None
 
 
 class GamePlace(Stored, SQLModel, table=True):

@@ -91,6 +91,10 @@ SETTING_OPTIONS = {
     "grace_hours": "Hours each automatic extension gives (default 24)",
     "scoring": "How the final post scores the powers (default: draw-size)",
     "talks_after_end": "After the end, eliminated players may read the private talks (default: no)",
+    "fill_seats": "Start with fewer players: the seats nobody took go to built-in computer players "
+    "(default: no)",
+    "absent_seats": "Who plays a seat whose player left or fell into civil disorder (default: its units "
+    "hold)",
 }
 SCORING_LABELS = {
     "draw_size": "draw-size: the powers sharing the result split 100 points",
@@ -106,6 +110,11 @@ TAKE_OVER_LABELS = {
 TAKE_OVER_CHOICES = [
     app_commands.Choice(name=label[:100], value=key) for key, label in TAKE_OVER_LABELS.items()
 ]
+ABSENT_LABELS = {
+    "hold": "nobody: its units hold (the rulebook's civil disorder)",
+    "built_in": "the built-in player, until a person takes the seat or the player is back",
+}
+ABSENT_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in ABSENT_LABELS.items()]
 
 
 def settings_changes(
@@ -129,6 +138,8 @@ def settings_changes(
     grace_hours: int | None = None,
     scoring: str | None = None,
     talks_after_end: bool | None = None,
+    fill_seats: bool | None = None,
+    absent_seats: str | None = None,
 ) -> dict[str, Any]:
     """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges. The
     deadline schedule's options come as ``deadlines``: a mapping of the parts given
@@ -149,6 +160,8 @@ def settings_changes(
         ("grace_hours", grace_hours),
         ("scoring", scoring),
         ("talks_after_end", talks_after_end),
+        ("fill_seats", fill_seats),
+        ("absent_seats", absent_seats),
     ):
         if value is not None:
             changes[key] = value
@@ -262,6 +275,9 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         f"**Reminders:** {reminders_text(settings)}",
         f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
         f"**Open seats:** filled by {TAKE_OVER_LABELS.get(settings.take_over, settings.take_over)}",
+        f"**Seats of absent players:** {ABSENT_LABELS.get(settings.absent_seats, settings.absent_seats)}",
+        "**Empty seats at the start:** "
+        + ("go to built-in players" if settings.fill_seats else "none: the game waits for every player"),
         f"**Absences:** {rules['Absences']}",
         f"**Grace:** {rules['Grace']}",
         f"**Scoring:** {rules['Scoring']}",
@@ -282,6 +298,7 @@ POWER_STATES = {
     "eliminated": "eliminated",
     "neutral": "nobody (units hold)",
     "survived": "survived",
+    "built_in": "played by the built-in player",
 }
 
 
@@ -295,6 +312,8 @@ def status_lines(view: GameStatusView) -> list[str]:
     if game.status == "forming":
         lines.append(f"Players ({len(game.players)} of {game.settings.players}):")
         lines.extend(f"- <@{p.user_id}>" for p in game.players)
+        if game.settings.fill_seats and len(game.players) < game.settings.players:
+            lines.append("The seats nobody takes go to built-in players at the start.")
     if view.phase is not None and game.status in ("active", "paused"):
         if view.paused:
             left = f", {text.duration(view.remaining_seconds // 60)} left" if view.remaining_seconds else ""
@@ -362,6 +381,8 @@ def _power_line(power: PowerStatus, *, acting: bool) -> str:
     facts = [f"{text.plural(power.centers, 'center')}, {text.plural(power.units, 'unit')}"]
     if state:
         facts.append(state)
+        if acting and power.state == "built_in" and power.ready:
+            facts.append("ready ✅")
     elif acting and power.must_act:
         facts.append(ORDER_STATES.get(power.orders, "still ordering"))
         if power.done:
@@ -382,7 +403,11 @@ class GameCommands(GameCog):
     )
     @app_commands.choices(players=PLAYER_CHOICES)  # int choices apart from the str ones (one type each)
     @app_commands.choices(
-        press=PRESS_CHOICES, variant=VARIANT_CHOICES, take_over=TAKE_OVER_CHOICES, scoring=SCORING_CHOICES
+        press=PRESS_CHOICES,
+        variant=VARIANT_CHOICES,
+        take_over=TAKE_OVER_CHOICES,
+        scoring=SCORING_CHOICES,
+        absent_seats=ABSENT_CHOICES,
     )
     @app_commands.autocomplete(time_zone=zone_choices)
     async def create(
@@ -409,6 +434,8 @@ class GameCommands(GameCog):
         grace_hours: int | None = None,
         scoring: str | None = None,
         talks_after_end: bool | None = None,
+        fill_seats: bool | None = None,
+        absent_seats: str | None = None,
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
@@ -433,6 +460,8 @@ class GameCommands(GameCog):
             grace_hours=grace_hours,
             scoring=scoring,
             talks_after_end=talks_after_end,
+            fill_seats=fill_seats,
+            absent_seats=absent_seats,
         )
         if press is None and (players or 0) > MAX_PAIR_PRESS_PLAYERS:
             changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.setup.settings
@@ -451,7 +480,10 @@ class GameCommands(GameCog):
         lines = [
             f"You created **#{game.id} {text.safe(game.name)}** and joined it "
             f"(1 of {game.settings.players} players). {variant_line(game.variant)}.",
-            f"When {game.settings.players} players have joined, start it with `/game start`.",
+            f"When {game.settings.players} players have joined, start it with `/game start`."
+            if not game.settings.fill_seats
+            else "Start it with `/game start` whenever you like: the seats nobody took go to built-in "
+            "players (a person may take one over later).",
         ]
         if not announced:
             lines.append(
@@ -496,8 +528,13 @@ class GameCommands(GameCog):
         if chosen.status != "forming" and not confirm:
             await send(
                 interaction,
-                f"**#{chosen.id} {text.safe(chosen.name)}** has started: if you leave, your power holds in "
-                "civil disorder until a moderator finds a replacement, and you lose access to its private "
+                f"**#{chosen.id} {text.safe(chosen.name)}** has started: if you leave, "
+                + (
+                    "the built-in player plays your power until someone takes the seat"
+                    if chosen.settings.absent_seats == "built_in"
+                    else "your power holds in civil disorder until a moderator finds a replacement"
+                )
+                + ", and you lose access to its private "
                 f"channels. To leave anyway, run `/game leave game:{chosen.id} confirm:True`.",
             )
             return
@@ -646,7 +683,9 @@ class GameCommands(GameCog):
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game", **SETTING_OPTIONS)
     @app_commands.choices(players=PLAYER_CHOICES)
-    @app_commands.choices(press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES, scoring=SCORING_CHOICES)
+    @app_commands.choices(
+        press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES, scoring=SCORING_CHOICES, absent_seats=ABSENT_CHOICES
+    )
     @app_commands.autocomplete(game=any_choices, time_zone=zone_choices)
     async def settings(
         self,
@@ -671,6 +710,8 @@ class GameCommands(GameCog):
         grace_hours: int | None = None,
         scoring: str | None = None,
         talks_after_end: bool | None = None,
+        fill_seats: bool | None = None,
+        absent_seats: str | None = None,
     ) -> None:
         await defer(interaction)
         changes = settings_changes(
@@ -693,6 +734,8 @@ class GameCommands(GameCog):
             grace_hours=grace_hours,
             scoring=scoring,
             talks_after_end=talks_after_end,
+            fill_seats=fill_seats,
+            absent_seats=absent_seats,
         )
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)
@@ -784,6 +827,8 @@ def _list_line(game: GameInfo) -> str:
         extra = f"{game.phase.long_name}, {text.due(game.phase.deadline, game.settings.zone)}"
     else:
         extra = text.status_word(game.status)
+    if game.built_in and game.status in ("active", "paused"):
+        extra += f"; built-in players: {text.powers_text(sorted(game.built_in))}"
     return text.game_list_line(game.id, game.name, extra)
 
 

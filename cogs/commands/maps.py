@@ -92,7 +92,9 @@ class MapCommands(GameCog):
             )
             return
         lines = [header, *(change_lines(past.results["changes"]) if past.results.get("changes") else [])]
-        lines += orders_lines(past.phase.long_name, results_by_power(past.results))
+        lines += orders_lines(
+            past.phase.long_name, results_by_power(past.results), built_in=past.results.get("built_in") or ()
+        )
         files = []
         if "orders" in past.maps:
             picture = await self.gamemaster.phase_map(chosen.id, past.phase.name, with_orders=True)

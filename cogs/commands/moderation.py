@@ -1,4 +1,4 @@
-"""/mod extend|pause|resume|close|replace|disorder|rollback|end: moderating a running game.
+"""/mod extend|pause|resume|close|replace|disorder|builtin|rollback|end: moderating a running game.
 
 The group is visible to everyone (``default_member_permissions`` would hide it from the game's creator,
 who may moderate their own game without Manage Server); who may act is decided per game by gm, from
@@ -25,6 +25,10 @@ GAME_OPTION = "The game (leave empty in its channels, or if there is only one)"
 STATE_CHOICES = [
     app_commands.Choice(name="on: its units hold, it builds nothing", value="on"),
     app_commands.Choice(name="off: back under its player's control", value="off"),
+]
+BUILT_IN_CHOICES = [
+    app_commands.Choice(name="on: the built-in player gives the seat's orders", value="on"),
+    app_commands.Choice(name="off: the built-in player stops; the units hold", value="off"),
 ]
 
 
@@ -142,6 +146,27 @@ class ModCommands(GameCog):
             "Their units hold until the player sends orders or says /ready, or a moderator turns it off."
             if state == "on"
             else "Their orders count again from now on."
+        )
+        await send(interaction, modflows.answer_lines(result, follow))
+
+    @mod.command(name="builtin", description="Give a seat to the built-in computer player, or take it back")
+    @app_commands.describe(
+        power="A power of that seat (all its powers go)", state="on or off", game=GAME_OPTION
+    )
+    @app_commands.choices(state=BUILT_IN_CHOICES)
+    @app_commands.autocomplete(game=any_choices, power=power_choices)
+    async def builtin(
+        self, interaction: discord.Interaction, power: str, state: str, game: str | None = None
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        actor = await modflows.actor_of(interaction, chosen)
+        result = await self.gamemaster.set_built_in(chosen.id, actor, power=power, on=state == "on")
+        follow = (
+            "It orders at each close from this phase on, is always ready and writes to no one; the "
+            "seat is a person's again as soon as one takes it over or its player sends orders."
+            if state == "on"
+            else "The seat's units hold until its player comes back or a person takes it over."
         )
         await send(interaction, modflows.answer_lines(result, follow))
 

@@ -23,8 +23,13 @@ def board_lines(board: ServerBoard) -> list[str]:
             "`/stats user:` shows a player's record so far.",
         ]
     systems = " and ".join(SYSTEM_NAMES.get(s, s) for s in board.systems) or SYSTEM_NAMES["draw_size"]
+    robots = (
+        f", {board.built_in_games} with built-in players, whose seats count for no one"
+        if board.built_in_games
+        else ""
+    )
     lines = [
-        f"**Leaderboard of this server** ({text.plural(board.finished_games, 'finished game')}; "
+        f"**Leaderboard of this server** ({text.plural(board.finished_games, 'finished game')}{robots}; "
         f"average score per game, {systems} scoring as each game was set)"
     ]
     for row in board.rows:
@@ -66,6 +71,11 @@ def user_lines(user_id: int, stats: UserStats | None) -> list[str]:
             f"Finished games: {stats.games} ({results_text(stats)}); average score "
             f"{score_text(stats.average_score)}"
         )
+        if stats.with_built_in:
+            lines.append(
+                f"- {stats.with_built_in} of them with built-in players (the seats they played count "
+                "for no one)"
+            )
     else:
         lines.append("No finished game yet (games still running count towards reliability only).")
     lines += [

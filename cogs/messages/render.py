@@ -312,16 +312,18 @@ def _results(results: PhaseResults, attachments: tuple[Attachment, ...]) -> list
     if attachments:
         embed.set_image(url=f"attachment://{attachments[0].filename}")
     first = Outgoing(embed=embed, attachments=list(attachments))
-    texts = chunks(orders_lines(results.phase, results.orders))
+    texts = chunks(orders_lines(results.phase, results.orders, built_in=results.built_in))
     return [first] + [Outgoing(content=text) for text in texts if text]
 
 
-def orders_lines(phase: str | None, orders: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
+def orders_lines(
+    phase: str | None, orders: Mapping[str, Sequence[Mapping[str, Any]]], *, built_in: Sequence[str] = ()
+) -> list[str]:
     """Every order of ``phase`` (power -> its orders with their results); what the players typed is
-    escaped."""
+    escaped. The powers in ``built_in`` are labelled as the built-in player's."""
     lines = [f"**Orders and results, {long_name(phase)}**"]
     for power, entries in sorted(orders.items()):
-        lines.append(f"**{power_name(power)}**")
+        lines.append(f"**{power_name(power)}**" + (" (built-in player)" if power in built_in else ""))
         for entry in entries:
             lines.append(_result_line(entry))
     if len(lines) == 1:

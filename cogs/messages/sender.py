@@ -59,6 +59,7 @@ from gm.delivery.outbox import (
 from gm.facade.reading import ReadingCases
 from gm.messages.kinds import (
     CivilDisorder,
+    GameStarted,
     PhaseOpened,
     PlayerLeft,
     PowerJoined,
@@ -274,7 +275,7 @@ def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing
         return parts
     if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
         return parts
-    if isinstance(content, (PlayerLeft, CivilDisorder)) and content.open_seats:
+    if isinstance(content, (PlayerLeft, CivilDisorder, GameStarted)) and content.open_seats:
         parts[-1].view = seat_view(message.game_id, [list(s) for s in content.open_seats])
     elif isinstance(content, TakeOverRequest) and content.power and content.user_id:
         parts[-1].view = decision_view(message.game_id, content.power, content.user_id)

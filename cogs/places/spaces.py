@@ -501,7 +501,7 @@ async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
     saying what it is for (best effort: logged on failure)."""
     for power, channel in spaces.power_channels.items():
         if channel.last_message_id is None:
-            await _say(channel, power_intro(power, game.powers.get(power)))
+            await _say(channel, power_intro(power, game.powers.get(power), built_in=power in game.built_in))
     for (a, b), place in spaces.negotiation.items():
         if not isinstance(place, discord.abc.Messageable):
             continue
@@ -513,7 +513,13 @@ async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
             )
 
 
-def power_intro(power: str, user_id: int | None) -> str:
+def power_intro(power: str, user_id: int | None, *, built_in: bool = False) -> str:
+    if user_id is None and built_in:
+        return (
+            f"This is **{power_name(power)}**'s private channel. Nobody plays {power_name(power)}: the "
+            "built-in player gives its orders as each phase closes, and it has no private talks. Only the "
+            "moderators and I can read this channel; a member who takes the seat over gets it."
+        )
     if user_id is None:
         return (
             f"This is **{power_name(power)}**'s private channel. {power_name(power)} is neutral: nobody "

@@ -35,10 +35,14 @@ def lobby_embed(game: GameInfo, badges: Mapping[int, str] | None = None) -> disc
             if len(game.players) >= seats
             else f"Press **Join** or use `/game join` to play ({seats - len(game.players)} seats left)."
         )
+        if game.settings.fill_seats and len(game.players) < seats:
+            state += " It may start any time: the seats left go to built-in players."
     elif game.game_channel_id:
         state = f"Started: results and maps in <#{game.game_channel_id}>."
     else:
         state = "Started."
+    if game.status != "forming" and game.built_in:
+        state += f" Played by the built-in player: {text.powers_text(sorted(game.built_in))}."
     lines = [
         f"Created by <@{game.creator_id}>. {state}",
         f"**Joined ({len(game.players)} of {seats}):** "

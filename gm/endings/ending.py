@@ -13,7 +13,8 @@ Result (``game.result``, plain JSON)::
      "winner": "FRANCE" | None, "shared": ["ENGLAND", "FRANCE"],   # a draw's or a tied short game's
      "centers": {power: n}, "survivors": [powers with units or centers],
      "phase": "F1905M", "ended_by": user id | None, "note": str | None,
-     "scoring": "draw_size", "scores": {power: points}}   # by the game's scoring system
+     "scoring": "draw_size", "scores": {power: points},   # by the game's scoring system
+     "built_in": [powers the built-in player played], "built_in_end": [those it played at the end]}
 
 The scores (gm.rules.scoring, the game's ``scoring`` setting) are added by :func:`finish_game`, shown
 in the final post, and kept with the result for the server's leaderboard (gm.reading.stats).
@@ -39,6 +40,7 @@ from db.models import (
     ProposalStatus,
 )
 from engine.variants import game_map
+from gm.builtin.seats import built_in_record
 from gm.delivery.outbox import Target, enqueue
 from gm.messages import payloads as say
 from gm.messages.kinds import GameOver
@@ -127,6 +129,25 @@ def result_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def built_in_lines(result: dict[str, Any]) -> list[str]:
+    """What the final post says of the built-in player, when it played in the game."""
+    ever, end = result.get("built_in") or [], result.get("built_in_end") or []
+    if not ever:
+        return []
+    uncounted = "the server's records credit their results to no one"
+    if end == ever:
+        return [f"The built-in player played {say.powers_text(ever)} to the end; {uncounted}."]
+    if end:
+        return [
+            f"The built-in player took part: it played {say.powers_text(ever)}, and "
+            f"{say.powers_text(end)} to the end ({uncounted})."
+        ]
+    return [
+        f"The built-in player took part: it played {say.powers_text(ever)} for a while, "
+        "until their players came back or others took the seats."
+    ]
+
+
 def scored(result: dict[str, Any], system: str, *, map_centers: int) -> dict[str, Any]:
     """``result`` with its powers' scores under ``system`` (``scoring`` and ``scores``)."""
     if not result.get("centers"):  # ended before anyone played: nothing to score
@@ -168,6 +189,7 @@ async def finish_game(
     played = game_map(game.variant)
     system = GameSettings.from_json(game.settings).scoring
     result = scored(result, system, map_centers=len(played.supply_centers))
+    result = {**result, **await built_in_record(session, game)}
     game.status = GameStatus.CANCELLED if result["kind"] == "moderator" else GameStatus.FINISHED
     game.finished_at = now
     game.result = result
@@ -200,6 +222,7 @@ async def finish_game(
             lines=[
                 *result_lines(result),
                 *score_lines(result),
+                *built_in_lines(result),
                 "Final centers, and the whole game in pictures:",
             ],
             fields={say.power_name(p): str(n) for p, n in result["centers"].items() if n},

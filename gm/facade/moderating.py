@@ -7,7 +7,7 @@ from __future__ import annotations
 from gm.errors import PhaseBusy
 from gm.facade.core import GamemasterCore
 from gm.moderation import actions as moderation
-from gm.moderation import rollback, takeover
+from gm.moderation import builtin, rollback, takeover
 from gm.moderation.rollback import RollbackPlan
 from gm.moderation.shared import Actor, ModerationResult
 from gm.reading.info import GameInfo
@@ -53,6 +53,11 @@ class ModerationCases(GamemasterCore):
             return self._done(
                 await moderation.set_civil_disorder(session, game_id, actor, power=power, on=on)
             )
+
+    async def set_built_in(self, game_id: int, actor: Actor, *, power: str, on: bool) -> ModerationResult:
+        """/mod builtin: give a seat to the built-in player (``on``) or take it back."""
+        async with self.sessions() as session:
+            return self._done(await builtin.set_built_in(session, game_id, actor, power=power, on=on))
 
     async def plan_rollback(self, game_id: int, actor: Actor) -> RollbackPlan:
         async with self.sessions() as session:

@@ -95,7 +95,10 @@ class GameStarted(Message):
 
     kind: ClassVar[str] = "game_started"
     assignments: Mapping[str, int | None] = field(default_factory=dict)  # power -> user (None: neutral)
+    built_in: Sequence[str] = ()  # the powers (of those with None above) the built-in player plays
     press: str = ""
+    open_seats: Sequence[Sequence[str]] = ()  # the built-in player's seats a member may take over
+    take_over: str | None = None  # gm.setup.settings.TAKE_OVER_MODES
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -148,6 +151,7 @@ class PhaseResults(Message):
     missed: Mapping[str, Any] = field(default_factory=dict)
     next_phase: str | None = None
     game_over: Mapping[str, Any] | None = None  # the game's result when this phase ended it
+    built_in: Sequence[str] = ()  # the powers whose orders the built-in player gave
 
 
 @dataclass(frozen=True, kw_only=True)

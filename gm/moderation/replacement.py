@@ -24,6 +24,9 @@ from db.models import (
     Spectator,
     Vote,
 )
+from engine.variants import read_power
+from gm.builtin.seats import LABEL as BUILT_IN_LABEL
+from gm.builtin.seats import robot_seat
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import AlreadyJoined
@@ -43,7 +46,7 @@ from gm.setup.settings import deadline_zone
 
 @dataclass(frozen=True, slots=True)
 class Replacement:
-    old_user_id: int
+    old_user_id: int | None  # None: the seat was the built-in player's, with nobody holding it
     new_user_id: int
     powers: tuple[str, ...]
     channels: dict[str, int | None]  # power -> its private channel: give the new player access
@@ -66,6 +69,9 @@ async def replace_player(
     marked replaced. Refused when the new player already plays in the game."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "replace")
+    robot = await robot_seat(session, game, read_power(game.variant, power))
+    if robot is not None:  # nobody holds it: the built-in player plays it
+        return await hand_over_seat(session, game, phase, actor, None, robot, new_user_id, now=now)
     _, old, powers = await seat_of(session, game, power, include_gone=True)
     return await hand_over_seat(session, game, phase, actor, old, powers, new_user_id, now=now)
 
@@ -82,17 +88,19 @@ async def hand_over_seat(
     game: Game,
     phase: PhaseRecord,
     actor: Actor,
-    old: Player,
+    old: Player | None,
     powers: list[str],
     new_user_id: int,
     *,
     now: datetime,
     how: str = "moderator",
 ) -> ModerationResult:
-    """The seat of ``old`` (its ``powers``) goes to ``new_user_id``: the whole replacement, logged and
-    announced, after the caller checked that ``actor`` may do it. ``how`` (a key of
-    :data:`SEAT_HANDED`) says in the newcomer's welcome how the seat came to them."""
-    if new_user_id == old.user_id:
+    """The seat of ``old`` (its ``powers``; None: a seat nobody holds, played by the built-in player)
+    goes to ``new_user_id``: the whole replacement, logged and announced, after the caller checked
+    that ``actor`` may do it. ``how`` (a key of :data:`SEAT_HANDED`) says in the newcomer's welcome
+    how the seat came to them. The built-in player stops playing it at once."""
+    old_user_id = old.user_id if old is not None else None
+    if new_user_id == old_user_id:
         raise AlreadyJoined(
             f"[[user:{new_user_id}]] already plays {say.powers_text(powers)}.", "Pick someone else."
         )
@@ -135,7 +143,8 @@ async def hand_over_seat(
     ).all()
     for a in assignments:
         a.player_id = newcomer.id
-    if old.status not in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
+        a.built_in = None  # a person plays it now; should they go, the game's setting decides again
+    if old is not None and old.status not in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
         old.times_replaced += 1  # a seat lost (one who left has a civil disorder counted already)
         old.status = PlayerStatus.REPLACED
         old.left_at = now
@@ -147,7 +156,7 @@ async def hand_over_seat(
     )
     await session.exec(delete(Vote).where(col(Vote.proposal_id).in_(open_ids), col(Vote.power).in_(powers)))
     replacement = Replacement(
-        old_user_id=old.user_id,
+        old_user_id=old_user_id,
         new_user_id=new_user_id,
         powers=tuple(powers),
         channels={a.power: a.channel_id for a in assignments},
@@ -159,7 +168,7 @@ async def hand_over_seat(
         now,
         "replace",
         powers=powers,
-        old_user_id=old.user_id,
+        old_user_id=old_user_id,
         new_user_id=new_user_id,
         how=how,
         capacity="player taking over an open seat" if how == "take_over" else None,
@@ -167,7 +176,8 @@ async def hand_over_seat(
     await session.flush()
     names = say.powers_text(powers)
     verb = "takes over" if how == "take_over" else "now plays"
-    text = f"[[user:{new_user_id}]] {verb} {names}, replacing [[user:{old.user_id}]]."
+    previous = f"[[user:{old_user_id}]]" if old_user_id is not None else f"the {BUILT_IN_LABEL}"
+    text = f"[[user:{new_user_id}]] {verb} {names}, replacing {previous}."
     announce_action(
         session,
         game,
@@ -179,7 +189,7 @@ async def hand_over_seat(
         log,
         kind="replaced",
         powers=powers,
-        old_user_id=old.user_id,
+        old_user_id=old_user_id,
         new_user_id=new_user_id,
     )
     board = phase.board
@@ -197,7 +207,11 @@ async def hand_over_seat(
             game_name=game.name,
             title=f"You play {names} in {game.name}",
             lines=[
-                SEAT_HANDED.get(how, SEAT_HANDED["moderator"]).format(names=names),
+                SEAT_HANDED.get(how, SEAT_HANDED["moderator"]).format(names=names)
+                if old_user_id is not None
+                else f"You took over {names} from the {BUILT_IN_LABEL}."
+                if how == "take_over"
+                else f"You now play {names}, which the {BUILT_IN_LABEL} played until now.",
                 "The orders already given for this phase are kept; see them with [[cmd:orders show]].",
             ],
             phase=phase.name,
@@ -215,6 +229,9 @@ async def hand_over_seat(
         key=f"welcome:{game.id}:{new_user_id}:mod{log.id}",
         now=now,
     )
+    if old_user_id is None:  # nobody to tell: the built-in player's seat
+        await session.commit()
+        return action_result(game, "replace", text, phase, details={"replacement": replacement})
     enqueue(
         session,
         ReplacedYou(
@@ -229,8 +246,8 @@ async def hand_over_seat(
             powers=powers,
         ),
         phase_id=phase.id,
-        target=Target.user(old.user_id),
-        key=f"replaced_you:{game.id}:{old.user_id}:mod{log.id}",
+        target=Target.user(old_user_id),
+        key=f"replaced_you:{game.id}:{old_user_id}:mod{log.id}",
         now=now,
     )
     await session.commit()

@@ -84,6 +84,7 @@ JUDGE_ONLY = {
     "close": "close a phase",
     "replace": "replace a player",
     "civil_disorder": "put a player in civil disorder",
+    "builtin": "give a seat to the built-in player or take it back",
     "rollback": "roll a phase back",
     "end": "end the game",
 }

@@ -20,6 +20,8 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, Player, PlayerStatus, PowerAssignment
+from engine.variants import read_power
+from gm.builtin.seats import built_in_powers, robot_seat
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.errors import AlreadyJoined, GameNotStarted, GameOver, NotAllowed, WrongGameState
@@ -100,7 +102,7 @@ async def decline_take_over(
     """A moderator declines a request; the member who asked is told by direct message."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "replace")
-    wanted, _, powers = await seat_of(session, game, power, include_gone=True)
+    wanted, _, powers = await open_seat(session, game, power)
     log = await log_action(session, game, actor, now, "take_over_declined", powers=powers, user_id=user_id)
     names = say.powers_text(powers)
     enqueue(
@@ -121,9 +123,14 @@ async def decline_take_over(
     return action_result(game, "take_over_declined", f"Declined the request to take over {names}.", phase)
 
 
-async def open_seat(session: AsyncSession, game: Game, power: str) -> tuple[str, Player, list[str]]:
-    """The power, its player (who left or is in civil disorder) and every power of that seat; refused
-    when the seat is played (taken over already, say) or belongs to nobody."""
+async def open_seat(session: AsyncSession, game: Game, power: str) -> tuple[str, Player | None, list[str]]:
+    """The power, its player (who left or is in civil disorder; None: a seat nobody holds that the
+    built-in player plays) and every power of that seat; refused when the seat is played (taken over
+    already, say) or belongs to nobody."""
+    wanted = read_power(game.variant, power)
+    robot = await robot_seat(session, game, wanted)
+    if robot is not None:
+        return wanted, None, robot
     wanted, player, powers = await seat_of(session, game, power, include_gone=True)
     if player.status not in OPEN_STATES:
         raise WrongGameState(
@@ -134,7 +141,12 @@ async def open_seat(session: AsyncSession, game: Game, power: str) -> tuple[str,
 
 
 async def open_seats(session: AsyncSession, game: Game) -> list[list[str]]:
-    """Every open seat of a running game, as the powers each holds (for /game status)."""
+    """Every open seat of a running game, as the powers each holds (for /game status): those whose
+    player left or fell into civil disorder, and those nobody holds that the built-in player plays."""
+    robots: list[list[str]] = []
+    for power in sorted(await built_in_powers(session, game)):
+        if not any(power in seat for seat in robots) and (seat := await robot_seat(session, game, power)):
+            robots.append(seat)
     rows = (
         await session.exec(
             select(PowerAssignment.power, Player)
@@ -147,7 +159,7 @@ async def open_seats(session: AsyncSession, game: Game) -> list[list[str]]:
     for power, player in rows:
         if player.status in OPEN_STATES:
             seats.setdefault(player.row_id, []).append(power)
-    return list(seats.values())
+    return list(seats.values()) + robots
 
 
 async def _running(session: AsyncSession, game_id: int) -> tuple[Game, PhaseRecord]:

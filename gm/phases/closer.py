@@ -42,6 +42,7 @@ from db.models import (
 )
 from engine import Board, Phase
 from engine.variants import game_map, get_variant
+from gm.builtin import seats as builtin_seats
 from gm.clock import Clock, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.delivery.pool import run_off_loop
@@ -271,14 +272,19 @@ class PhaseCloser:
             game = await session.get(Game, phase.game_id)
             assert game is not None
             state = await phase_state(session, phase, game.variant)
+            built_in = await builtin_seats.built_in_powers(session, game)
             await session.commit()
         played = get_variant(game.variant)
+        disorder = state.civil_disorder()
         return {
             "variant": game.variant,
             "map": played.map_name,
             "board": phase.board,
             "orders": {p: list(texts.values()) for p, texts in state.orders.items() if texts},
-            "civil_disorder": sorted(state.civil_disorder()),
+            "civil_disorder": sorted(disorder),
+            # the built-in player's powers (inactive, so among those above until it gives their orders)
+            "built_in": sorted(built_in & disorder),
+            "seed": game.row_id,
             "victory_centers": played.victory_centers,
             "last_year": GameSettings.from_json(game.settings).last_year,
             "render": self._render,
@@ -314,6 +320,15 @@ class PhaseCloser:
         result, next_board_json = answer["result"], answer["next_board"]
         phase = await session.get(PhaseRecord, phase_id)
         assert phase is not None
+        built_in = answer.get("built_in") or {}
+        for power, why in sorted((built_in.get("failed") or {}).items()):
+            log.warning(
+                "built-in player failed for %s in game %s %s; it holds in civil disorder this phase: %s",
+                power,
+                phase.game_id,
+                phase.name,
+                why,
+            )
         # Lock the game row first, as every use case that changes a running game does (gm.moderation.actions,
         # gm.endings.votes, gm.moderation.rollback): the same lock order and strength everywhere
         # (gm.reading.lookup), so
@@ -397,11 +412,13 @@ class PhaseCloser:
                     "missed": missed.to_json(),
                     "game_over": game_over,
                     "bookkeeping": book.to_json(),
+                    "built_in": built_in.get("played") or [],  # the powers the built-in player played
                 }
             )
         )
         if next_phase is not None:  # one announcement (one moderator alert) for everyone fallen now
             after = settings.civil_disorder_after
+            robot = await builtin_seats.built_in_powers(session, game) if fallen else frozenset()
             disorder.announce_civil_disorder(
                 session,
                 game,
@@ -419,6 +436,7 @@ class PhaseCloser:
                 key=f"civil_disorder:{phase_id}",
                 now=now,
                 phase_id=phase_id,
+                built_in=bool(fallen) and all(p in robot for _, mine in fallen for p in mine),
             )
         for player, mine in gone:
             session.add(
@@ -491,9 +509,10 @@ def _announce(
         maps=list(answer.get("maps", {})),
         game_over=game_over,
     )
+    played = (answer.get("built_in") or {}).get("played") or []
     enqueue(
         session,
-        replace(results, deadline_zone=deadline_zone(game)),
+        replace(results, deadline_zone=deadline_zone(game), built_in=played),
         phase_id=phase_id,
         target=Target.game_channel(),
         key=f"phase_results:{phase_id}",

@@ -147,15 +147,29 @@ def announce_civil_disorder(
     phase_id: int | None = None,
     actor_id: int | None = None,
     alert_moderators: bool = True,
+    built_in: bool = False,
 ) -> None:
     """Tell the game channel, in one message, that these players' powers are in civil disorder;
     alert the moderators once (unless a moderator did it); tell each player by direct message (they
-    may not read the channel, and sending orders brings them back); log it."""
+    may not read the channel, and sending orders brings them back); log it. ``built_in``: the
+    built-in player plays those powers from now on (the game's ``absent_seats`` setting)."""
     if not fallen:
         return
     powers = [p for one in fallen for p in one.powers]
     names = say.powers_text(powers)
     verb = "is" if len(powers) == 1 else "are"
+    meaning = (
+        f"{names}: the built-in player gives their orders from now on, until a player comes back or "
+        "a person takes the seat."
+        if built_in
+        else f"{names}: units hold and do not support each other, dislodged units are disbanded, "
+        "nothing is built, and removals follow the civil-disorder rule."
+    )
+    until_you = (
+        "Until you are back, the built-in player gives your orders."
+        if built_in
+        else "Until you are back, your units hold and do not support each other, and nothing is built."
+    )
     enqueue(
         session,
         CivilDisorder(
@@ -164,8 +178,7 @@ def announce_civil_disorder(
             title=f"{names} {verb} in civil disorder",
             lines=[
                 *(one.why for one in fallen),
-                f"{names}: units hold and do not support each other, dislodged units are disbanded, "
-                "nothing is built, and removals follow the civil-disorder rule.",
+                meaning,
                 "A player comes back by sending orders or [[cmd:ready]]; a moderator can also replace them.",
             ],
             powers=powers,
@@ -189,8 +202,7 @@ def announce_civil_disorder(
                 title=f"{game.name}: {mine} {'is' if len(one.powers) == 1 else 'are'} in civil disorder",
                 lines=[
                     one.why_you,
-                    "Until you are back, your units hold and do not support each other, and nothing "
-                    "is built.",
+                    until_you,
                     "To play again, send orders for the current phase or use [[cmd:ready]]. If you cannot go "
                     "on, tell a moderator: they can give your powers to someone else.",
                 ],

@@ -1,10 +1,11 @@
 """The CPU work of closing a phase, run off the event loop (a worker process or a thread).
 
 Plain data in, plain data out, so that it crosses a process boundary cheaply: the request carries
-the board JSON and the order lines, the answer the adjudication JSON, the next board and the PNGs.
-This module imports only the engine, and the renderer in the functions that draw (no database, no
-asyncio): the bot imports this module for its names, and only its worker processes draw, so the bot
-process never loads the renderer and Pillow (about 8 MiB resident).
+the board JSON and the order lines, the answer the adjudication JSON, the next board and the PNGs;
+the built-in player's orders are chosen here too (gm.builtin.orders). This module imports only the
+engine, and the renderer in the functions that draw (no database, no asyncio): the bot imports this
+module for its names, and only its worker processes draw, so the bot process never loads the
+renderer and Pillow (about 8 MiB resident).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from engine import Board, load_map
 from engine.adjudication import adjudicate
 from engine.variants import game_map, power_display_name
+from gm.builtin.orders import built_in_orders
 
 log = logging.getLogger(__name__)
 
@@ -28,18 +30,32 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     """Adjudicate one phase and (if asked) render its maps.
 
     request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
-    "victory_centers": int | None, "render": bool}`` (``map`` is the engine map's name)
+    "victory_centers": int | None, "render": bool, "built_in": [powers], "seed": int}`` (``map`` is
+    the engine map's name; ``built_in``: the powers whose orders the built-in player gives now, all
+    of them among ``civil_disorder`` until it has, gm.builtin.orders)
     answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
-    "seconds": {"adjudicate": s, "render": s, "cpu": s}}`` (``cpu``: the CPU time of both, in this
-    process: on a busy machine the wall times count other processes' turns too)
+    "seconds": {"adjudicate": s, "render": s, "cpu": s}, "built_in": {"played": [powers],
+    "failed": {power: why}}}`` (``cpu``: the CPU time of both, in this process: on a busy machine
+    the wall times count other processes' turns too)
     """
     game_map = load_map(request.get("map") or request.get("variant") or "standard")
     board = Board.from_json(request["board"], game_map)
     started, cpu = time.perf_counter(), time.process_time()
+    orders = dict(request["orders"])
+    disorder = set(request.get("civil_disorder", ()))
+    played: dict[str, list[str]] = {}
+    failed: dict[str, str] = {}
+    if request.get("built_in"):
+        wanted = set(request["built_in"])
+        played, failed = built_in_orders(
+            board, wanted, seed=int(request.get("seed") or 0), holding=disorder - wanted
+        )
+        orders.update(played)
+        disorder -= set(played)  # the others stay in civil disorder this phase
     adjudication = adjudicate(
         board,
-        request["orders"],
-        civil_disorder=frozenset(request.get("civil_disorder", ())),
+        orders,
+        civil_disorder=frozenset(disorder),
         victory_centers=request.get("victory_centers"),
     )
     adjudicated = time.perf_counter()
@@ -55,6 +71,7 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
             "render": rendered - adjudicated,
             "cpu": time.process_time() - cpu,
         },
+        "built_in": {"played": sorted(played), "failed": failed},
     }
 
 

@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, PhaseRecord, Player, PlayerStatus
 from engine import Phase
+from gm.builtin.seats import played_powers
 from gm.reading.lookup import power_assignments
 from gm.setup.settings import GameSettings
 
@@ -70,6 +71,7 @@ class GameInfo:
     finished_at: datetime | None
     result: dict[str, Any] | None
     lobby: tuple[int, int] | None = None  # (channel id, message id) of its Join post
+    built_in: frozenset[str] = frozenset()  # the powers the built-in player plays now (gm.builtin.seats)
 
 
 async def game_info(session: AsyncSession, game: Game) -> GameInfo:
@@ -78,6 +80,7 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
     ).all()
     assignments = await power_assignments(session, game.row_id)
     user_of_player = {p.id: p.user_id for p in players}
+    player_of = {p.id: p for p in players}
     powers_of_player: dict[int, list[str]] = {}
     for a in assignments:
         if a.player_id is not None:
@@ -119,4 +122,7 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
         started_at=game.started_at,
         finished_at=game.finished_at,
         result=game.result,
+        built_in=played_powers(
+            ((a, player_of.get(a.player_id)) for a in assignments), GameSettings.from_json(game.settings)
+        ),
     )

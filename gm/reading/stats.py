@@ -4,7 +4,8 @@ The games are read as gm.rules.leaderboard sees them (:func:`game_records`): eve
 after its start, with its result and the scores stored with it (gm.endings.ending), and the games still
 running, which count towards reliability only. Games cancelled before their start are left out. Each
 player's part comes from their ``player`` row: the powers they held at the end (none when they left or
-were replaced), the phases they ordered and missed, their civil disorders and the seats they lost.
+were replaced, and those the built-in player played at the end), the phases they ordered and missed,
+their civil disorders and the seats they lost.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class ServerBoard:
     rows: tuple[LeaderboardRow, ...]
     finished_games: int
     systems: tuple[str, ...]
+    built_in_games: int = 0  # of the finished games, those in which the built-in player played
 
 
 async def game_records(session: AsyncSession, guild_id: int) -> list[GameRecord]:
@@ -53,12 +55,15 @@ async def game_records(session: AsyncSession, guild_id: int) -> list[GameRecord]
     ).all():
         if assignment.player_id is not None:
             held.setdefault(assignment.player_id, []).append(assignment.power)
+    # the powers the built-in player played at a game's end: their result is no one's
+    robot = {g.row_id: set((g.result or {}).get("built_in_end") or ()) for g in games if g.row_id in ended}
     by_game: dict[int, list[PlayerRecord]] = {}
     for player in players:
+        mine = set(held.get(player.row_id, ())) - robot.get(player.game_id, set())
         by_game.setdefault(player.game_id, []).append(
             PlayerRecord(
                 user_id=player.user_id,
-                powers=() if player.status in GONE else tuple(sorted(held.get(player.row_id, ()))),
+                powers=() if player.status in GONE else tuple(sorted(mine)),
                 ordered=player.ordered_phases,
                 missed=player.missed_phases,
                 civil_disorders=player.civil_disorders,
@@ -74,6 +79,7 @@ async def game_records(session: AsyncSession, guild_id: int) -> list[GameRecord]
                 result=FinalResult.from_result(result) if result else None,
                 players=tuple(by_game.get(game.row_id, ())),
                 scores=(result or {}).get("scores"),
+                built_in=bool((result or {}).get("built_in")),
             )
         )
     return records
@@ -88,6 +94,7 @@ async def server_board(session: AsyncSession, guild_id: int, *, limit: int = LEA
         rows=tuple(leaderboard(records, limit=limit)),
         finished_games=len(finished),
         systems=await _systems(session, guild_id),
+        built_in_games=sum(r.built_in for r in finished),
     )
 
 

@@ -17,6 +17,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
 from engine.variants import get_variant
+from gm.builtin.seats import LABEL as BUILT_IN_LABEL
+from gm.builtin.seats import built_in_powers
 from gm.endings.votes import ProposalInfo, open_proposals
 from gm.messages import payloads as say
 from gm.moderation.shared import MOD_PREFIX
@@ -25,14 +27,16 @@ from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
 
 GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
+BUILT_IN = "built_in"
 
 
 @dataclass(frozen=True, slots=True)
 class PowerStatus:
     power: str
     user_id: int | None  # who plays it now (None: nobody, or the player left)
-    state: str  # playing, civil_disorder, left, eliminated, neutral; once the game is over: survived,
-    # eliminated or neutral (the final standing, not who was absent when it ended)
+    state: str  # playing, civil_disorder, left, eliminated, neutral, built_in (the built-in player plays
+    # it: ready whenever it has something to order); once the game is over: survived, eliminated or
+    # neutral (the final standing, not who was absent when it ended)
     centers: int
     units: int
     must_act: bool  # has something to order in this phase
@@ -78,6 +82,7 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
     over = game.status in ENDED_STATES
     if phase is not None:
         state = await phase_state(session, phase, game.variant)
+        robot = await built_in_powers(session, game)
         board = _position(phase)
         for power in state.board.game_map.powers:
             duty = state.duties[power]
@@ -85,11 +90,15 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
             must_act = duty.has_work and state.active(power) and phase.status == PhaseStatus.OPEN and not over
             ready = power in state.ready
             done = ready or (must_act and state.board.phase.kind != "M" and not state.missing(power))
+            standing = _state(player.status if player else None, board, power, over=over)
+            if power in robot and standing not in ("eliminated", "survived"):
+                standing = BUILT_IN  # it orders at the close: always ready
+                ready = done = duty.has_work and phase.status == PhaseStatus.OPEN and not over
             powers.append(
                 PowerStatus(
                     power=power,
                     user_id=player.user_id if player is not None and player.status not in GONE else None,
-                    state=_state(player.status if player else None, board, power, over=over),
+                    state=standing,
                     centers=len(board.get("centers", {}).get(power, ())),
                     units=len(board.get("units", {}).get(power, ())),
                     must_act=must_act,
@@ -145,6 +154,12 @@ def _state(status: str | None, board: dict[str, Any], power: str, *, over: bool 
     return words.get(status, str(status))
 
 
+def _previous(detail: dict[str, Any]) -> str:
+    """Who a seat was taken from: its player, or the built-in player (a seat nobody held)."""
+    old = detail.get("old_user_id")
+    return f"[[user:{old}]]" if old is not None else f"the {BUILT_IN_LABEL}"
+
+
 def _line(entry: GameLogEntry) -> LogLine:
     action = entry.action.removeprefix(MOD_PREFIX)
     d = entry.detail or {}
@@ -155,10 +170,15 @@ def _line(entry: GameLogEntry) -> LogLine:
         "resume": lambda: f"resumed the game in {phase}",
         "close": lambda: f"closed {phase} early",
         "replace": lambda: (
-            f"took over {say.powers_text(d.get('powers', []))} (replacing [[user:{d.get('old_user_id')}]])"
+            f"took over {say.powers_text(d.get('powers', []))} (replacing {_previous(d)})"
             if d.get("how") == "take_over"
             else f"gave {say.powers_text(d.get('powers', []))} to [[user:{d.get('new_user_id')}]] "
-            f"(replacing [[user:{d.get('old_user_id')}]])"
+            f"(replacing {_previous(d)})"
+        ),
+        "builtin": lambda: (
+            f"gave {say.powers_text(d.get('powers', []))} to the {BUILT_IN_LABEL}"
+            if d.get("on")
+            else f"took {say.powers_text(d.get('powers', []))} from the {BUILT_IN_LABEL}"
         ),
         "civil_disorder": lambda: (
             f"put {say.powers_text(d.get('powers', []))} "

@@ -18,6 +18,10 @@ Per user:
 
   Games still running may be given (with no result) to count towards reliability only.
 
+The built-in player is no user: its seats are in no one's record (gm.reading.stats leaves out the
+powers it played at a game's end, and a player in civil disorder owes no orders while it plays for
+them); each user's *with_built_in* counts their finished games in which it played.
+
 The leaderboard ranks users by average score (ties share a rank), then shows more games first, then
 more solos and draws; users with fewer than ``min_games`` games are left out of it.
 """
@@ -64,6 +68,7 @@ class GameRecord:
     result: FinalResult | None
     players: tuple[PlayerRecord, ...] = ()
     scores: Mapping[str, float] | None = None
+    built_in: bool = False  # the built-in player played in it (its seats are in no one's record)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,7 @@ class UserStats:
     missed: int = 0
     civil_disorders: int = 0
     replaced: int = 0
+    with_built_in: int = 0  # of ``games``, those in which the built-in player played
 
     @property
     def average_score(self) -> float:
@@ -106,6 +112,7 @@ class _Tally:
     missed: int = 0
     civil_disorders: int = 0
     replaced: int = 0
+    with_built_in: int = 0
 
 
 def reliability(ordered: int, missed: int, civil_disorders: int, replaced: int) -> float | None:
@@ -139,6 +146,7 @@ def user_stats(records: Iterable[GameRecord], *, system: str | None = None) -> d
             if result is None:
                 continue
             tally.games.add(record.game_id)
+            tally.with_built_in += record.built_in
             powers = {p for part in parts for p in part.powers}
             outcome = _best_outcome(result, powers, outcomes)
             tally.outcomes[outcome] = tally.outcomes.get(outcome, 0) + 1
@@ -203,6 +211,7 @@ def _stats(user_id: int, tally: _Tally) -> UserStats:
         missed=tally.missed,
         civil_disorders=tally.civil_disorders,
         replaced=tally.replaced,
+        with_built_in=tally.with_built_in,
     )
 
 

@@ -6,6 +6,7 @@ been written. Pass a fresh session per call.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from random import Random
@@ -25,6 +26,8 @@ from db.models import (
 from engine import Board, initial_board
 from engine.adjudicator.adjustments import adjustment_counts
 from engine.variants import UnknownVariant, get_variant
+from gm.builtin.seats import LABEL as BUILT_IN_LABEL
+from gm.builtin.seats import built_in_powers, draw_leaving_empty
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import (
@@ -187,13 +190,19 @@ async def leave_game(
     _log(session, game, now, user_id, "left", {"powers": powers})
     if game.status != GameStatus.FORMING and powers:
         names = " and ".join(say.power_name(p) for p in powers)
+        await session.flush()
+        robot = set(powers) <= await built_in_powers(session, game)
         enqueue(
             session,
             PlayerLeft(
                 game_id=game.row_id,
                 game_name=game.name,
                 title=f"{names}: the player has left",
-                lines=[f"{names} will hold in civil disorder until a moderator finds a replacement."],
+                lines=[
+                    f"The {BUILT_IN_LABEL} plays {names} from now on, until someone takes the seat."
+                    if robot
+                    else f"{names} will hold in civil disorder until a moderator finds a replacement."
+                ],
                 powers=powers,
                 user_id=user_id,
                 alert_moderators=True,  # a seat to fill: the moderators are the ones who can
@@ -217,7 +226,9 @@ async def start_game(
     rng: Random | None = None,
 ) -> StartResult:
     """Draw the powers at random (``secrets``), open the first phase with its deadline, queue the
-    announcements. Only the creator or a moderator may start, with exactly the planned number of players."""
+    announcements. Only the creator or a moderator may start, with exactly the planned number of players;
+    or, when the game fills its empty seats (``fill_seats``), with one player at least, the seats nobody
+    took going to the built-in player (gm.builtin)."""
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     _require_forming(game)
@@ -228,18 +239,26 @@ async def start_game(
         )
     settings = GameSettings.from_json(game.settings)
     players = await _seated_players(session, game.row_id)
-    if len(players) != settings.players:
+    short = len(players) < settings.players and settings.fill_seats  # empty seats: built-in players
+    if len(players) != settings.players and not (short and players):
         missing = settings.players - len(players)
-        raise WrongPlayerCount(
-            f"{game.name} is set up for {settings.players} players and has {len(players)}.",
-            f"Wait for {missing} more to [[cmd:game join]]."
+        hint = (
+            f"Wait for {missing} more to [[cmd:game join]], or let built-in players take the empty "
+            "seats: [[cmd:game settings]] fill_seats:True."
             if missing > 0
-            else "Some players must [[cmd:game leave]] first.",
+            else "Some players must [[cmd:game leave]] first."
+        )
+        raise WrongPlayerCount(
+            f"{game.name} is set up for {settings.players} players and has {len(players)}.", hint
         )
     played = get_variant(game.variant)
     game_map = played.game_map()
     seats = played.seats_for(settings.players)
-    drawn = draw_seats([p.user_id for p in players], seats, rng)
+    if short:
+        drawn, empty = draw_leaving_empty([p.user_id for p in players], seats, rng)
+    else:
+        drawn, empty = draw_seats([p.user_id for p in players], seats, rng), []
+    filled = {power for seat in empty for power in seat}
     player_of_user = {p.user_id: p for p in players}
     assignments: dict[str, int | None] = dict.fromkeys(game_map.powers)
     for user, powers in drawn.items():
@@ -253,6 +272,7 @@ async def start_game(
                 power=power,
                 player_id=player.id if player else None,
                 assigned_at=now,
+                built_in=True if power in filled else None,
             )
         )
     board = initial_board(played.name)
@@ -280,10 +300,11 @@ async def start_game(
         {
             "assignments": assignments,
             "draw": "secrets.SystemRandom().shuffle of the seats" if rng is None else "test",
+            "built_in": sorted(filled),
         },
     )
     moved = await absent.absence_move(session, game, phase, now=now)  # a starter away: after their return
-    _announce_start(session, game, phase, board, assignments, now)
+    _announce_start(session, game, phase, board, assignments, now, built_in=filled, empty=empty)
     if moved is not None:
         absent.announce_move(session, game, phase, moved, now=now)
     await session.commit()
@@ -447,12 +468,32 @@ def _announce_start(
     board: Board,
     assignments: dict[str, int | None],
     now: datetime,
+    *,
+    built_in: set[str] | frozenset[str] = frozenset(),
+    empty: Sequence[tuple[str, ...]] = (),
 ) -> None:
     game_id: int = game.id  # type: ignore[assignment]
     lines = [
-        f"{say.power_name(power)}: " + (f"[[user:{user}]]" if user is not None else "nobody (units hold)")
+        f"{say.power_name(power)}: "
+        + (
+            f"[[user:{user}]]"
+            if user is not None
+            else BUILT_IN_LABEL
+            if power in built_in
+            else "nobody (units hold)"
+        )
         for power, user in assignments.items()
     ]
+    if built_in:
+        lines.append(
+            f"The {BUILT_IN_LABEL} plays {say.powers_text(sorted(built_in, key=list(assignments).index))}: "
+            "its orders are chosen as each phase closes, it is always ready, and it never writes to anyone. "
+            + (
+                "A member who does not play may take one of its seats with the Take over buttons below."
+                if seat_offer(game, [list(seat) for seat in empty])
+                else "A moderator may give one of its seats to a person with [[cmd:mod replace]]."
+            )
+        )
     enqueue(
         session,
         GameStarted(
@@ -464,6 +505,8 @@ def _announce_start(
             deadline=phase.deadline,
             deadline_zone=deadline_zone(game),
             assignments=assignments,
+            built_in=sorted(built_in),
+            **seat_offer(game, [list(seat) for seat in empty]),
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
             # the opening position, when the adapter stored it before the post goes out (see
             # gm.reading.history.phase_map); without it the post goes out all the same

@@ -44,6 +44,13 @@ CATEGORY_CHANNELS = 50
 # who does not play approves), off (only a moderator, with /mod replace).
 TAKE_OVER_MODES = ("open", "approval", "off")
 
+# Who plays a seat whose player left or fell into civil disorder: hold (the rulebook's civil disorder:
+# units hold, nothing is built) or built_in (the built-in computer player, gm.builtin, until a person
+# takes the seat or the player comes back).
+ABSENT_HOLD = "hold"
+ABSENT_BUILT_IN = "built_in"
+ABSENT_SEATS = (ABSENT_HOLD, ABSENT_BUILT_IN)
+
 
 @dataclass(frozen=True, slots=True)
 class GameSettings:
@@ -67,6 +74,10 @@ class GameSettings:
     # Once the game is over, its eliminated players may read the private talks (read-only); never
     # while it runs. Spectators (/game watch) never see them.
     talks_after_end: bool = False
+    absent_seats: str = ABSENT_HOLD  # one of ABSENT_SEATS
+    # At the start, the seats nobody took go to built-in players (a game may then start with fewer
+    # players than ``players``, one at least).
+    fill_seats: bool = False
 
     def phase_minutes(self, kind: str) -> int:
         """The length of a phase of kind ``M``, ``R`` or ``A``."""
@@ -169,6 +180,16 @@ class GameSettings:
                 f"Whether eliminated players read the private talks after the end is yes or no, "
                 f"not {self.talks_after_end!r}."
             )
+        absent = self.absent_seats.strip().lower() if isinstance(self.absent_seats, str) else None
+        if absent not in ABSENT_SEATS:
+            problems.append(
+                f"A seat whose player is gone is played by one of {', '.join(ABSENT_SEATS)}, "
+                f"not {self.absent_seats!r}."
+            )
+        if not isinstance(self.fill_seats, bool):
+            problems.append(
+                f"Filling the empty seats with built-in players is yes or no, not {self.fill_seats!r}."
+            )
         if problems:
             raise InvalidSettings(problems, "Change those values and create the game again.")
         return replace(
@@ -176,6 +197,7 @@ class GameSettings:
             press=press or "",
             reminder_hours=hours,
             take_over=take_over or "open",
+            absent_seats=absent or ABSENT_HOLD,
             deadlines=rules.deadlines,
             scoring=rules.scoring,
         )
