@@ -44,6 +44,7 @@ EXTENSIONS = (
     "cogs.commands.notify",
     "cogs.commands.stats",
     "cogs.commands.absence",
+    "cogs.commands.server",
 )
 
 

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.places.spaces import sees_everything
 from cogs.shared import mod_flows as modflows
 from cogs.shared import text
 from cogs.shared.base import GameCog
@@ -118,7 +119,9 @@ class ModCommands(GameCog):
         check_moderator(chosen, actor, "replace")
         if player.bot:
             raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
-        result = await self.gamemaster.replace_player(chosen.id, actor, power=power, new_user_id=player.id)
+        result = await self.gamemaster.replace_player(
+            chosen.id, actor, power=power, new_user_id=player.id, sees_all=sees_everything(player)
+        )
         powers = text.powers_text(result.details["replacement"].powers)
         follow = (
             f"<@{player.id}> gets {powers}'s private channel and negotiation spaces, and a direct "

@@ -39,11 +39,14 @@ class ModerationCases(GamemasterCore):
             )
 
     async def replace_player(
-        self, game_id: int, actor: Actor, *, power: str, new_user_id: int
+        self, game_id: int, actor: Actor, *, power: str, new_user_id: int, sees_all: bool = False
     ) -> ModerationResult:
+        """``sees_all``: no channel can be hidden from the newcomer (gm.setup.server)."""
         async with self.sessions() as session:
             return self._done(
-                await moderation.replace_player(session, game_id, actor, power=power, new_user_id=new_user_id)
+                await moderation.replace_player(
+                    session, game_id, actor, power=power, new_user_id=new_user_id, sees_all=sees_all
+                )
             )
 
     async def set_civil_disorder(
@@ -70,17 +73,21 @@ class ModerationCases(GamemasterCore):
         async with self.sessions() as session:
             return self._done(await moderation.end_game(session, game_id, actor, reason=reason))
 
-    async def take_over(self, game_id: int, user_id: int, power: str) -> ModerationResult:
+    async def take_over(
+        self, game_id: int, user_id: int, power: str, *, sees_all: bool = False
+    ) -> ModerationResult:
         """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover)."""
         async with self.sessions() as session:
-            return self._done(await takeover.take_over(session, game_id, user_id, power))
+            return self._done(await takeover.take_over(session, game_id, user_id, power, sees_all=sees_all))
 
     async def decide_take_over(
-        self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool
+        self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool, sees_all: bool = False
     ) -> ModerationResult:
         async with self.sessions() as session:
             if approve:
-                result = await takeover.approve_take_over(session, game_id, actor, power, user_id)
+                result = await takeover.approve_take_over(
+                    session, game_id, actor, power, user_id, sees_all=sees_all
+                )
             else:
                 result = await takeover.decline_take_over(session, game_id, actor, power, user_id)
         return self._done(result)

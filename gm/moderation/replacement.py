@@ -38,6 +38,7 @@ from gm.moderation.shared import (
     running_game,
     seat_of,
 )
+from gm.setup.server import check_may_play
 from gm.setup.settings import deadline_zone
 
 
@@ -56,9 +57,11 @@ async def replace_player(
     *,
     power: str,
     new_user_id: int,
+    sees_all: bool = False,
     now: datetime | None = None,
 ) -> ModerationResult:
     """Give the seat holding ``power`` (every power its player holds) to ``new_user_id``.
+    ``sees_all``: no channel can be hidden from the newcomer (gm.setup.server).
 
     The new player inherits the powers' current orders (kept as they are), their private channels and
     negotiation spaces (the adapter grants access from ``details["replacement"]``); the powers' ready
@@ -67,9 +70,15 @@ async def replace_player(
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "replace")
     _, old, powers = await seat_of(session, game, power, include_gone=True)
-    return await hand_over_seat(session, game, phase, actor, old, powers, new_user_id, now=now)
+    return await hand_over_seat(
+        session, game, phase, actor, old, powers, new_user_id, now=now, sees_all=sees_all
+    )
 
 
+SEES_ALL_LINE = (
+    "[[user:{user}]] could read every channel of this game, the other powers' channels and private "
+    "talks included (the server's owner or an administrator): I cannot hide a channel from them."
+)
 SEAT_HANDED = {
     "moderator": "A moderator gave you {names}, replacing the previous player.",
     "take_over": "You took over {names}, whose player had left or fallen into civil disorder.",
@@ -88,10 +97,13 @@ async def hand_over_seat(
     *,
     now: datetime,
     how: str = "moderator",
+    sees_all: bool = False,
 ) -> ModerationResult:
     """The seat of ``old`` (its ``powers``) goes to ``new_user_id``: the whole replacement, logged and
     announced, after the caller checked that ``actor`` may do it. ``how`` (a key of
-    :data:`SEAT_HANDED`) says in the newcomer's welcome how the seat came to them."""
+    :data:`SEAT_HANDED`) says in the newcomer's welcome how the seat came to them. ``sees_all``: no
+    channel can be hidden from the newcomer: refused when the server says so, else announced."""
+    await check_may_play(session, game.guild_id, new_user_id, sees_all=sees_all)
     if new_user_id == old.user_id:
         raise AlreadyJoined(
             f"[[user:{new_user_id}]] already plays {say.powers_text(powers)}.", "Pick someone else."
@@ -174,7 +186,7 @@ async def hand_over_seat(
         phase,
         "replace",
         text,
-        [],
+        [SEES_ALL_LINE.format(user=new_user_id)] if sees_all else [],
         now,
         log,
         kind="replaced",
