@@ -8,6 +8,7 @@ start, and a server's admins may refuse them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -213,4 +214,44 @@ async def test_a_member_no_channel_can_be_hidden_from_is_told_so_and_may_be_refu
         assert "You joined" in fine.content
         status = await bot.services.gamemaster.get_game(other)
         assert {p.user_id for p in status.players} == {table.players[0].id, table.players[1].id}
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_moderator_or_creator_who_plays_sees_and_cancels_their_own_absences_only(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        creator, rival = table.players[0], table.players[1]
+        game_id = await game_with(fake, bot, table, [creator, rival, table.mod], press="public")
+        game = str(game_id)
+        away = await ask(
+            fake, rival, "absence", "add", channel=table.general, **{"from": "today", "to": "tomorrow"}
+        )
+        assert "You declared your absence" in away.content
+        listed = await ask(fake, rival, "absence", "list", channel=table.general)
+        number = re.search(r"`#(\d+)`", listed.content)
+        assert number is not None, listed.content
+        mine = await ask(
+            fake, table.mod, "absence", "add", channel=table.general, **{"from": "tomorrow", "to": "tomorrow"}
+        )
+        assert "You declared your absence" in mine.content
+
+        for who in (creator, table.mod):  # the game's creator, a server moderator: both play
+            seen = await ask(fake, who, "absence", "list", channel=table.general, game=game)
+            assert f"<@{rival.id}>" not in seen.content, "a rival's absence"
+            assert "you see your own absences there, as every player does" in seen.content
+            refused = await ask(fake, who, "absence", "cancel", channel=table.general, absence=number[1])
+            assert "you see and cancel only your own absences there" in refused.content
+            assert "Nothing was changed" in refused.content
+        own = await ask(fake, table.mod, "absence", "list", channel=table.general, game=game)
+        assert f"<@{table.mod.id}>" in own.content
+
+        judge = await fake.create_user("judge")  # a moderator who does not play sees and cancels all
+        await fake.add_member(table.guild, judge, table.moderators)
+        everyone = await ask(fake, judge, "absence", "list", channel=table.general, game=game)
+        assert "Absences in this game:" in everyone.content
+        assert f"<@{rival.id}>" in everyone.content and f"<@{table.mod.id}>" in everyone.content
+        done = await ask(fake, judge, "absence", "cancel", channel=table.general, absence=number[1])
+        assert done.content.startswith("Cancelled:"), done.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
