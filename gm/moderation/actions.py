@@ -153,7 +153,8 @@ async def resume_game(
 
 YOUNG_PHASE = timedelta(minutes=1)
 """A phase that opened this shortly before a moderator's /mod close is closed only once they confirm
-it by name: they may have meant the phase before it."""
+it by name: they may have meant the phase before it. (It also covers a difference of up to a minute
+between the chat server's clock, which dates the request, and ours, which dates the phase.)"""
 
 
 async def close_now(
