@@ -102,7 +102,9 @@ class ModCommands(GameCog):
             phase, phase_id = str(result.details["phase"]), int(result.details["phase_id"])
             await send(
                 interaction,
-                modflows.close_question(chosen, phase, int(result.details["seconds"])),
+                modflows.close_question(
+                    chosen, phase, int(result.details["seconds"]), first=bool(result.details.get("first"))
+                ),
                 view=confirm_view("close", chosen.id, phase_id, label=f"Close {long_name(phase)}"),
             )
             return

@@ -39,12 +39,16 @@ CLOSE_FOLLOW_UP = "The results follow in the game channel."
 # --- the actions that ask for a confirmation first -----------------------------------------------
 
 
-def close_question(game: GameInfo, phase: str, seconds: int) -> str:
+def close_question(game: GameInfo, phase: str, seconds: int, *, first: bool = False) -> str:
     ago = text.plural(seconds, "second") if seconds < 60 else "a minute"
+    why = (
+        "the game has just started"
+        if first
+        else "you may have meant the phase before it, which is closed already"
+    )
     return (
         f"**{long_name(phase)}** of **#{game.id} {text.safe(game.name)}** opened only {ago} before you "
-        f"asked: you may have meant the phase before it, which is closed already. Close "
-        f"{long_name(phase)} now? Confirm below; nothing changes otherwise."
+        f"asked: {why}. Close {long_name(phase)} now? Confirm below; nothing changes otherwise."
     )
 
 

@@ -198,7 +198,12 @@ async def close_now(
             "close_confirm",
             f"{say.long_name(phase.name)} opened {say.seconds_text(age)} before you asked.",
             phase,
-            details={"phase": phase.name, "phase_id": phase.row_id, "seconds": age},
+            details={
+                "phase": phase.name,
+                "phase_id": phase.row_id,
+                "seconds": age,
+                "first": phase.ordinal == 0,
+            },
         )
     phase.close_reason = MODERATOR_CLOSE  # requested: kept by the claim (gm.phases.closer)
     if phase.deadline is None or phase.deadline > now:

@@ -90,6 +90,9 @@ async def test_a_phase_that_has_just_opened_is_closed_only_once_confirmed_by_nam
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Careful", players=3, press="public")
+        opening = await mod(fake, table.mod, table, "close", game=str(game_id))
+        assert "opened only" in opening.content and "the game has just started" in opening.content
+        await click_and_read(fake, table.mod, opening, opening.custom_ids()[1])  # Cancel
         await deadline_passes(bot, fake, game_id)
         fall = await current_phase(bot, game_id)
         assert fall.name == "F1901M"

@@ -120,6 +120,7 @@ async def test_a_close_sent_before_the_phase_opened_or_just_after_it_closes_noth
         "phase": "F1901M",
         "phase_id": fall.id,
         "seconds": 20,
+        "first": False,
     }
     assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
     async with sessions() as s:
