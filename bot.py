@@ -20,6 +20,7 @@ from cogs.messages.sender import DiscordSender
 from cogs.places.spaces import BOT_PERMISSIONS
 from cogs.shared.base import Services
 from cogs.shared.replies import GameCommandTree
+from cogs.ui import guard
 from config import Settings, configure_logging, describe_problems, setup_help, silence_voice_warnings
 from db.database import make_engine, make_session_factory
 from db.preflight import DatabaseProblem, Problem, prepare_database
@@ -44,6 +45,7 @@ EXTENSIONS = (
     "cogs.commands.notify",
     "cogs.commands.stats",
     "cogs.commands.absence",
+    "cogs.commands.server",
 )
 
 
@@ -99,6 +101,11 @@ class DiplomacyBot(commands.AutoShardedBot):
         self._stopping: asyncio.Task[None] | None = None
         self._draining: asyncio.Task[None] | None = None
 
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Every DynamicItem the bot registers refuses, with an answer, an id it cannot read
+        (cogs.ui.guard)."""
+        super().add_dynamic_items(*(guard.guarded(item) for item in items))
+
     @property
     def shard_ids_run(self) -> list[int]:
         """The shards this process runs (known once connected, when Discord chose their number)."""
@@ -120,6 +127,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         await self.prepare_database()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        self.add_listener(guard.on_interaction, "on_interaction")  # every button and form answers
         if self.settings.sync_commands:
             await self.tree.sync()
         self._started = True  # from here on a stop lets the gamemaster finish its work

@@ -30,6 +30,7 @@ from harness.bot_helpers import (
     embeds_titled,
     game_channel_of,
     make_table,
+    moderator_closes,
     place_named,
     running,
     settle,
@@ -85,7 +86,7 @@ async def run(rounds: int, years: int, workers: int) -> None:
                 note("/mod replace -> channel + threads open", began)
 
                 for _ in range(years * 2):
-                    await ask(fake, table.mod, "mod", "close", channel=table.general, game=game)
+                    await moderator_closes(fake, table.mod, table.general, int(game))
                     await settle(bot, fake)
                 asked = await ask(fake, table.mod, "mod", "rollback", channel=table.general, game=game)
                 began = time.perf_counter()

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import summary
-from harness.bot_helpers import ask, make_table
+from harness.bot_helpers import make_table, moderator_closes
 from harness.fakediscord import fake_discord
 from harness.processes import bot_process
 from harness.remote import env_for, phase_status_becomes, started_remote_game
@@ -36,7 +36,7 @@ async def once(workers: int, during_close: bool) -> float:
                 await bot.line_with("ready: connected to Discord")
                 if during_close:
                     game_id = await started_remote_game(fake, table, bot)
-                    await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+                    await moderator_closes(fake, table.mod, table.general, game_id)
                     await phase_status_becomes(bot, game_id, "S1901M", "adjudicating", timeout=30)
                 code, seconds = await bot.stopped_by(signal.SIGTERM)
                 if code != 0:

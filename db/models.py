@@ -379,3 +379,17 @@ class Spectator(Stored, SQLModel, table=True):
     user_id: int = Field(sa_type=BigInteger)
     since: datetime = Field(sa_type=UTCDateTime)
     stopped_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class ServerSettingsRecord(Stored, SQLModel, table=True):
+    """A server's own settings (/server settings), read by gm.setup.server; a server without a row has
+    the defaults. ``settings`` is gm.setup.server.ServerSettings as JSON."""
+
+    __tablename__ = "server_settings"
+    __table_args__ = (UniqueConstraint("guild_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=BigInteger)
+    settings: dict[str, Any] = Field(sa_type=JSON)
+    changed_at: datetime = Field(sa_type=UTCDateTime)
+    changed_by: int = Field(sa_type=BigInteger)

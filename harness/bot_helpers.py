@@ -335,3 +335,19 @@ def embed_text(message: Message) -> str:
         parts += [embed.get("title", ""), embed.get("description", "")]
         parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
     return "\n".join(parts)
+
+
+async def moderator_closes(fake: FakeDiscord, user: User, channel: Channel, game_id: int) -> str:
+    """``user`` runs /mod close and confirms when the bot asks (a phase that opened less than a minute
+    before); the answer they end up with."""
+    answer = await ask(fake, user, "mod", "close", channel=channel, game=str(game_id))
+    confirm = next((c for c in answer.custom_ids() if c.startswith("mod:close:")), None)
+    if confirm is None:
+        return answer.content
+    edited = await (await fake.click(user, answer, confirm)).message()
+    return str(
+        await fake.wait_for(
+            lambda: edited.content if "Working on it" not in edited.content else None,
+            what="the outcome of a confirmed /mod close",
+        )
+    )

@@ -1,5 +1,6 @@
 """/absence add|list|cancel: the days a player will be away. A deadline inside a declared absence
-moves after it (gm.phases.absent); moderators see and cancel anyone's absences in their games."""
+moves after it (gm.phases.absent); moderators see and cancel anyone's absences in the games they do
+not play in (in a game they play in, their own only, as any player)."""
 
 from __future__ import annotations
 
@@ -71,22 +72,35 @@ class AbsenceCommands(GameCog):
             zones[phase.game_id] = (await self.gamemaster.get_game(phase.game_id)).settings.zone
         await send(interaction, declared_lines(report, zones))
 
-    @absence.command(name="list", description="Your absences; with a game you moderate, everyone's in it")
-    @app_commands.describe(game="A game: everyone's absences in it, if you are its creator or a moderator")
+    @absence.command(
+        name="list", description="Your absences; with a game you moderate and do not play in, everyone's"
+    )
+    @app_commands.describe(game="A game: everyone's absences in it, if you moderate it and do not play in it")
     @app_commands.autocomplete(game=any_choices)
     async def list_absences(self, interaction: discord.Interaction, game: str | None = None) -> None:
         guild_id = require_guild(interaction, "Absences")
         await defer(interaction)
-        game_id = (await resolve_game(interaction, game, Scope.ANY)).id if game else None
+        chosen = await resolve_game(interaction, game, Scope.ANY) if game else None
         actor = await self._actor(interaction, guild_id)
-        found = await self.gamemaster.list_absences(guild_id, actor, game_id=game_id)
+        found = await self.gamemaster.list_absences(guild_id, actor, game_id=chosen.id if chosen else None)
+        plays = chosen is not None and any(p.user_id == actor.user_id for p in chosen.players)
+        note = (
+            [f"You play in {text.safe(chosen.name)}: you see your own absences there, as every player does."]
+            if plays
+            and chosen is not None
+            and (actor.is_server_moderator or chosen.creator_id == actor.user_id)
+            else []
+        )
         if not found:
-            await send(interaction, "No absence declared (none to come).")
+            await send(interaction, ["No absence declared (none to come).", *note])
             return
-        title = "Absences in this game:" if game_id is not None else "Your absences:"
-        await send(interaction, [title, *(f"- {absence_line(a)}" for a in found)])
+        title = "Absences in this game:" if chosen is not None and not plays else "Your absences:"
+        await send(interaction, [title, *(f"- {absence_line(a)}" for a in found), *note])
 
-    @absence.command(name="cancel", description="Withdraw an absence (moderators: anyone's in their games)")
+    @absence.command(
+        name="cancel",
+        description="Withdraw an absence (moderators: anyone's in the games they do not play in)",
+    )
     @app_commands.describe(absence="The absence's number, as /absence list shows it (#12)")
     async def cancel(self, interaction: discord.Interaction, absence: str) -> None:
         guild_id = require_guild(interaction, "Cancelling an absence")

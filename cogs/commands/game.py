@@ -663,8 +663,12 @@ class GameCommands(GameCog):
             [
                 f"**#{chosen.id} {text.safe(chosen.name)}** as JSON: settings, players, every phase with its "
                 "board, orders and results, and the game log.",
-                "Only what is already public: the phase still open comes without its orders, and votes "
-                "are never included.",
+                "Only what is already public: the phase still open comes without its orders, votes are "
+                "never included, and the log holds what the game channel has told (nobody's name behind "
+                "an absence or a grace extension)."
+                if data.get("log_scope") != "full"
+                else "The game is over, so the log is the whole log, names behind absences and grace "
+                "extensions included; votes are never included.",
             ],
             files=[discord.File(io.BytesIO(raw), filename=name)],
         )

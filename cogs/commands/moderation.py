@@ -3,7 +3,8 @@
 The group is visible to everyone (``default_member_permissions`` would hide it from the game's creator,
 who may moderate their own game without Manage Server); who may act is decided per game by gm, from
 :class:`gm.moderation.actions.Actor`. Every answer is private; the public announcement is gm's, posted through
-the outbox. Rolling back and ending ask for a confirmation first (cogs.ui.confirm).
+the outbox. Rolling back and ending ask for a confirmation first (cogs.ui.confirm), and so does closing
+a phase that opened less than a minute before the command (the moderator may have meant the one before).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.messages.render import long_name
+from cogs.places.spaces import sees_everything
 from cogs.shared import mod_flows as modflows
 from cogs.shared import text
 from cogs.shared.base import GameCog
@@ -96,9 +99,20 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        seen = chosen.phase.name if chosen.phase is not None else None  # what the moderator closes
-        result = await self.gamemaster.close_now(chosen.id, actor, expected_phase=seen)
-        await send(interaction, modflows.answer_lines(result, "The results follow in the game channel."))
+        # the phase open when the moderator sent the command, by Discord's time of it (a second
+        # /mod close of one phase must not close the next one, opened meanwhile)
+        result = await self.gamemaster.close_now(chosen.id, actor, sent_at=interaction.created_at)
+        if result.action == "close_confirm":
+            phase, phase_id = str(result.details["phase"]), int(result.details["phase_id"])
+            await send(
+                interaction,
+                modflows.close_question(
+                    chosen, phase, int(result.details["seconds"]), first=bool(result.details.get("first"))
+                ),
+                view=confirm_view("close", chosen.id, phase_id, label=f"Close {long_name(phase)}"),
+            )
+            return
+        await send(interaction, modflows.answer_lines(result, modflows.CLOSE_FOLLOW_UP))
 
     @mod.command(
         name="replace", description="Give a player's powers to someone else, orders and channels included"
@@ -122,7 +136,9 @@ class ModCommands(GameCog):
         check_moderator(chosen, actor, "replace")
         if player.bot:
             raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
-        result = await self.gamemaster.replace_player(chosen.id, actor, power=power, new_user_id=player.id)
+        result = await self.gamemaster.replace_player(
+            chosen.id, actor, power=power, new_user_id=player.id, sees_all=sees_everything(player)
+        )
         powers = text.powers_text(result.details["replacement"].powers)
         follow = (
             f"<@{player.id}> gets {powers}'s private channel and negotiation spaces, and a direct "

@@ -6,6 +6,7 @@ Discord cannot run a command that also has subcommands, so the form DESIGN.md ca
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -19,6 +20,7 @@ from cogs.shared.context import Scope, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
 from cogs.ui.builder import open_builder, opener_view, preview_files, preview_lines, setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
+from cogs.ui.guard import OutOfDate, route_form
 from gm.ordering.submission import OrdersView
 
 GAME_OPTION = "The game (leave empty if you play only one)"
@@ -130,21 +132,17 @@ class OrderCommands(GameCog):
         )
         await send(interaction, [headline, *fmt.view_lines(view)])
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Submissions of the orders form (see cogs.ui.components.OrdersForm)."""
-        if interaction.type != discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = ORDERS_FORM.fullmatch(str(data.get("custom_id", "")))
-        if match is None:
-            return
-        typed = form_text(dict(data))
-        await actions.answering(actions.submit)(
-            interaction, int(match["game_id"]), typed or "", sheet_of_phase=match["phase"]
-        )
+
+async def submit_form(interaction: discord.Interaction, match: re.Match[str], data: dict[str, Any]) -> None:
+    """A submitted orders form (see cogs.ui.components.OrdersForm; routed by cogs.ui.guard). A form
+    without its orders field was not made by this bot: refused, rather than read as an empty sheet."""
+    typed = form_text(data)
+    if typed is None:
+        raise OutOfDate("the form has no orders field")
+    await actions.submit(interaction, int(match["game_id"]), typed, sheet_of_phase=match["phase"])
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(OrderCommands(bot))
+    route_form(ORDERS_FORM, submit_form)
     setup_builder(bot)

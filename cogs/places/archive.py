@@ -12,18 +12,24 @@ the negotiation channel and pair channels get a read-only overwrite for them (:d
 they are added to the threads before these are archived; never the power channels, and never anyone
 else (spectators see the game channel only).
 
+Shields (cogs.places.spaces.SHIELD): a player's shields on the other powers' channels come off (a
+moderator who played reads them again as a moderator); on the talks they stay, as the talks stay
+private for every player, unless the player becomes a talk reader; and the read-only overwrite a
+player keeps on the negotiation channel still denies Manage Threads (:data:`READ_ONLY_TALKS`).
+
 A rollback of a game that ended at a close (a solo, the short game's last year) makes it run again;
 :func:`reopen` undoes all of the above. Both are idempotent and best effort (failures are logged).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs.places.spaces import MEMBER, THREADS_ONLY, key_powers, negotiation_places
+from cogs.places.spaces import MEMBER, SHIELD, THREADS_ONLY, key_powers, negotiation_places
 from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
@@ -36,6 +42,16 @@ _READ_ONLY = discord.PermissionOverwrite(
     create_public_threads=False,
     create_private_threads=False,
 )
+READ_ONLY_TALKS = discord.PermissionOverwrite(
+    view_channel=True,
+    read_message_history=True,
+    send_messages=False,
+    send_messages_in_threads=False,
+    create_public_threads=False,
+    create_private_threads=False,
+    manage_threads=False,  # their own threads only, whatever their roles (as THREADS_ONLY)
+)
+"""A player's overwrite on a finished game's negotiation channel."""
 TALK_READER = discord.PermissionOverwrite(
     view_channel=True,
     read_message_history=True,
@@ -64,12 +80,15 @@ async def private_channels(guild: discord.Guild, places: GamePlaces) -> list[dis
 
 async def archive(guild: discord.Guild, places: GamePlaces) -> None:
     """Lock the game's private places read-only and archive its threads; open the talks to the game's
-    talk readers (read-only) first."""
+    talk readers (read-only) first, and take the players' shields off the power channels."""
     power_channels = {c for c in places.power_channels.values() if c is not None}
     readers = [discord.Object(id=u) for u in places.talk_readers]
     for channel in await private_channels(guild, places):
         talks = channel.id not in power_channels
-        changed = _with_members(channel, guild, lambda _: _READ_ONLY) or dict(channel.overwrites)
+        negotiation = channel.id == places.negotiation_channel_id
+        changed = _with_members(
+            channel, guild, functools.partial(_closed, talks=talks, negotiation=negotiation)
+        )
         if talks:
             for reader in readers:
                 changed[reader] = TALK_READER
@@ -85,26 +104,27 @@ async def archive(guild: discord.Guild, places: GamePlaces) -> None:
 async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
     """Undo :func:`archive` (a rollback made a finished game run again)."""
     holding = {u for u in places.holders.values() if u is not None}
+    owner_of = {c: p for p, c in places.power_channels.items() if c is not None}
     for channel in await private_channels(guild, places):
-        readers = {t.id for t, o in channel.overwrites.items() if o == TALK_READER}
-        member = THREADS_ONLY if channel.id == places.negotiation_channel_id else MEMBER
-
-        def reopened(
-            current: discord.PermissionOverwrite, open_: discord.PermissionOverwrite = member
-        ) -> discord.PermissionOverwrite | None:
-            return open_ if current == _READ_ONLY else None
-
-        changed = _with_members(channel, guild, reopened) or dict(channel.overwrites)
-        for target in [t for t in changed if t.id in readers]:  # the talks are private again
-            if target.id in holding and channel.id == places.negotiation_channel_id:
+        negotiation = channel.id == places.negotiation_channel_id
+        member = THREADS_ONLY if negotiation else MEMBER
+        changed = _with_members(channel, guild, functools.partial(_reopened, member=member))
+        for target in [t for t, o in channel.overwrites.items() if o == TALK_READER]:
+            if target.id in holding and negotiation:
                 changed[target] = member  # a player (eliminated) keeps the way to their own threads
-            else:
-                del changed[target]
+            elif target.id in holding and channel.id not in owner_of:
+                changed[target] = SHIELD  # a rival's pair channel: shielded again
+        power = owner_of.get(channel.id)
+        if power is not None:  # the power channels' shields come back
+            have = {t.id for t in changed}
+            for user_id in sorted(holding - {places.holders.get(power)} - have):
+                changed[discord.Object(id=user_id)] = SHIELD
         if _differs(changed, channel):
             await _quietly(channel.edit(overwrites=changed, reason="the game was rolled back: open again"))
-        if channel.id != places.negotiation_channel_id:
+        if not negotiation:
             continue
         keys = {place_id: key for key, place_id in places.pair_places.items()}
+        readers = {t.id for t, o in channel.overwrites.items() if o == TALK_READER}
         try:
             async for thread in channel.archived_threads(private=True, limit=None):
                 await _quietly(thread.edit(archived=False, locked=False, reason="the game was rolled back"))
@@ -117,23 +137,43 @@ async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
             log.warning("could not list the archived threads of channel %s: %s", channel.id, exc)
 
 
+def _closed(
+    current: discord.PermissionOverwrite, *, talks: bool, negotiation: bool
+) -> discord.PermissionOverwrite | None:
+    """A member's overwrite on a private place of a game that is over (None: taken away)."""
+    if current == SHIELD:
+        return SHIELD if talks else None  # the talks stay shielded; the power channels do not
+    return READ_ONLY_TALKS if negotiation else _READ_ONLY
+
+
+def _reopened(
+    current: discord.PermissionOverwrite, *, member: discord.PermissionOverwrite
+) -> discord.PermissionOverwrite | None:
+    """A member's overwrite on a private place of a game that runs again (None: taken away)."""
+    if current in (_READ_ONLY, READ_ONLY_TALKS):
+        return member
+    if current == TALK_READER:  # the talks are private again
+        return None
+    return current
+
+
 def _with_members(
     channel: discord.TextChannel,
     guild: discord.Guild,
     change: Callable[[discord.PermissionOverwrite], discord.PermissionOverwrite | None],
-) -> dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite] | None:
-    """The channel's overwrites with each player's (members other than the bot) replaced by
-    ``change(current)`` when that is not None; None when nothing changes."""
+) -> dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]:
+    """The channel's overwrites with each member's (other than the bot) replaced by ``change(current)``,
+    or removed when that is None."""
     overwrites = dict(channel.overwrites)
-    changed = False
     for target, current in list(overwrites.items()):
         if isinstance(target, discord.Role) or target.id == guild.me.id:
             continue
         new = change(current)
-        if new is not None and new != current:
+        if new is None:
+            del overwrites[target]
+        else:
             overwrites[target] = new
-            changed = True
-    return overwrites if changed else None
+    return overwrites
 
 
 def _differs(

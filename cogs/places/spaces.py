@@ -35,6 +35,19 @@ game's random place tag (``g3-k7q2-france``) so that two games' places never sha
 Overwrites: private places deny @everyone VIEW_CHANNEL and allow the power's player(s), the bot
 itself and the moderator role. A private thread is visible to its members and to whoever may
 Manage Threads in the negotiation channel (server moderators who hold that permission).
+
+Shields: nobody who holds a power reads a rival's place, whatever their roles. A member overwrite
+comes after every role overwrite in Discord's arithmetic, so each player of the game gets one on every
+private place that is not theirs: :data:`SHIELD` (no View Channel) on the other powers' channels and on
+the pair channels they are not part of, and in the negotiation channel their own overwrite
+(:data:`THREADS_ONLY`) denies Manage Threads, which would show them every private thread. A player is
+made a member of their own threads only. (A member who may manage roles could edit these overwrites
+away, in the server's audit log; Discord lets a bot set Manage Permissions in an overwrite only as an
+administrator, so the bot cannot deny that too.)
+Shields go on when a player takes a seat (the start, a replacement, a take-over) and come off when they
+leave it (:func:`evict`) or the game ends (cogs.places.archive; the talks stay shielded, as for any
+player, unless the game's ``talks_after_end`` opens them). The server's owner and members with
+Administrator pass every overwrite: nothing can hide a channel from them (:func:`sees_everything`).
 """
 
 from __future__ import annotations
@@ -93,7 +106,12 @@ THREADS_ONLY = discord.PermissionOverwrite(
     send_messages_in_threads=True,
     create_public_threads=False,
     create_private_threads=False,
+    manage_threads=False,  # would show every private thread of the channel (a moderator's role grants it)
 )
+"""A player's overwrite on the negotiation channel: their own threads only, whatever their roles."""
+SHIELD = discord.PermissionOverwrite(view_channel=False)
+"""A player's overwrite on a rival's private place (another power's channel, a pair channel they are
+not part of): it beats the View Channel a moderator role grants there (member overwrites come last)."""
 
 
 CHANNEL_LIMIT = 500
@@ -146,6 +164,11 @@ def seats(game: GameInfo) -> list[Seat]:
         if user is not None:
             by_user.setdefault(user, []).append(power)
     return [tuple(powers) for powers in by_user.values()]
+
+
+def players_of(game: GameInfo) -> set[int]:
+    """Everyone who holds a power in the game."""
+    return {u for u in game.powers.values() if u is not None}
 
 
 def pairs(game: GameInfo) -> list[tuple[Seat, Seat]]:
@@ -336,9 +359,13 @@ class _Builder:
     # --- making -------------------------------------------------------------------------------------
 
     def private(self, *user_ids: int, member: discord.PermissionOverwrite = MEMBER) -> Overwrites:
+        """A private place of ``user_ids``: hidden from everyone else, shielded from the game's other
+        players (see the module docstring)."""
         overwrites: Overwrites = {self.guild.default_role: _HIDDEN, self.guild.me: _BOT}
         if self.mods is not None:
             overwrites[self.mods] = MEMBER
+        for rival in sorted(players_of(self.game) - set(user_ids)):
+            overwrites[discord.Object(id=rival)] = SHIELD
         for user_id in user_ids:
             overwrites[discord.Object(id=user_id)] = member
         return overwrites
@@ -485,10 +512,12 @@ class DiscordPlaces:
     async def make_places(self, game: GameInfo, recorded: GamePlaces, record: Recorder) -> MadePlaces:
         spaces = await create_spaces(self.guild, game, self.moderator_role_name, recorded, record)
         self.spaces = spaces
+        unhidden = [u for u in sorted(players_of(game)) if sees_everything(await member_of(self.guild, u))]
         return MadePlaces(
             category_id=spaces.category.id,
             game_channel_id=spaces.game_channel.id,
             power_channels={p: c.id for p, c in spaces.power_channels.items()},
+            sees_all=tuple(unhidden),
         )
 
     async def introduce(self, game: GameInfo) -> None:
@@ -549,7 +578,8 @@ async def _say(place: discord.abc.Messageable, text: str) -> None:
 async def evict(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> None:
     """Take a player who left (or was replaced) out of their powers' private places: the power
     channels' overwrites, the negotiation threads or channels naming those powers, and the negotiation
-    channel itself (they hold no power any more). Best effort, logged on failure."""
+    channel itself (they hold no power any more); and take back their shields on the rivals' places,
+    so that what their roles grant counts again. Best effort, logged on failure."""
     user = await member_of(guild, user_id)  # None: gone from the server, they see none of it anyway
     for channel_id in _power_channel_ids(places, powers):
         channel = guild.get_channel(channel_id)
@@ -560,12 +590,15 @@ async def evict(guild: discord.Guild, places: GamePlaces, user_id: int, powers: 
             await _quietly(place.remove_user(discord.Object(id=user_id)))
         elif user is not None:
             await _quietly(place.set_permissions(user, overwrite=None))
+    if user is not None and not any(holder == user_id for holder in places.holders.values()):
+        await unshield(guild, places, user)
 
 
 async def admit(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> bool:
     """Let a player into the private places of powers they now hold (a replacement, a power joining
     a side): the power channels, the negotiation channel and the threads or pair channels naming those
-    powers. Returns False when the player is not on the server. Idempotent; failures are logged."""
+    powers; and shield them from every rival's place (see the module docstring). Returns False when the
+    player is not on the server. Idempotent; failures are logged."""
     user = await member_of(guild, user_id)
     if user is None:
         log.warning(
@@ -584,7 +617,84 @@ async def admit(guild: discord.Guild, places: GamePlaces, user_id: int, powers: 
         else:
             overwrite = THREADS_ONLY if place.id == places.negotiation_channel_id else MEMBER
             await _quietly(place.set_permissions(user, overwrite=overwrite))
+    await shield(guild, places, user)
     return True
+
+
+def own_powers(places: GamePlaces, user_id: int) -> set[str]:
+    """The powers ``user_id`` holds in the game now."""
+    return {p for p, holder in places.holders.items() if holder == user_id}
+
+
+async def rival_places(
+    guild: discord.Guild, places: GamePlaces, user_id: int
+) -> list[discord.TextChannel | discord.Thread]:
+    """The game's private places that are not ``user_id``'s: the other powers' channels, and the pair
+    threads or channels that name none of their powers."""
+    mine = own_powers(places, user_id)
+    found: list[discord.TextChannel | discord.Thread] = []
+    for power, channel_id in sorted(places.power_channels.items()):
+        channel = guild.get_channel(channel_id) if channel_id is not None else None
+        if power not in mine and isinstance(channel, discord.TextChannel):
+            found.append(channel)
+    keys = {place_id: key for key, place_id in places.pair_places.items()}
+    for place in await negotiation_places(guild, places, list(places.power_channels)):
+        key = keys.get(place.id)
+        if key is not None:
+            named = key_powers(key)
+        elif isinstance(place, discord.Thread):
+            named = _named_powers(place.name)  # a game set up before places were recorded
+        elif (place.topic or "").startswith(PAIR_TOPIC):
+            named = _named_powers(place.topic or "")
+        else:
+            continue  # the negotiation channel: everyone's
+        if not {p.lower() for p in mine} & {p.lower() for p in named}:
+            found.append(place)
+    return found
+
+
+async def shield(guild: discord.Guild, places: GamePlaces, user: discord.Member) -> None:
+    """Hide every rival place from a player whatever their roles: :data:`SHIELD` on the other powers'
+    channels and on pair channels that are not theirs, and no membership of a thread that is not theirs
+    (their negotiation channel overwrite, :data:`THREADS_ONLY`, denies Manage Threads)."""
+    for place in await rival_places(guild, places, user.id):
+        if isinstance(place, discord.Thread):
+            await _leave_thread(place, user.id)
+        elif _overwrite_of(place, user.id) != SHIELD:
+            await _quietly(place.set_permissions(user, overwrite=SHIELD))
+
+
+async def unshield(guild: discord.Guild, places: GamePlaces, user: discord.Member) -> None:
+    """Take back a former player's shields (:func:`shield`): only overwrites that are shields."""
+    for channel_id in places.power_channels.values():
+        channel = guild.get_channel(channel_id) if channel_id is not None else None
+        if isinstance(channel, discord.TextChannel) and _overwrite_of(channel, user.id) == SHIELD:
+            await _quietly(channel.set_permissions(user, overwrite=None))
+    for place in await negotiation_places(guild, places, list(places.power_channels)):
+        if isinstance(place, discord.TextChannel) and _overwrite_of(place, user.id) == SHIELD:
+            await _quietly(place.set_permissions(user, overwrite=None))
+
+
+def _overwrite_of(channel: discord.abc.GuildChannel, user_id: int) -> discord.PermissionOverwrite | None:
+    return next((o for t, o in channel.overwrites.items() if t.id == user_id), None)
+
+
+async def _leave_thread(thread: discord.Thread, user_id: int) -> None:
+    """Take ``user_id`` out of a thread that is not theirs (a moderator who joined it before playing)."""
+    try:
+        members = await thread.fetch_members()
+    except discord.HTTPException as exc:
+        log.warning("could not list the members of thread %s: %s", thread.id, exc)
+        return
+    if any(m.id == user_id for m in members):
+        await _quietly(thread.remove_user(discord.Object(id=user_id)))
+
+
+def sees_everything(member: discord.Member | discord.User | None) -> bool:
+    """Whether no overwrite can hide a channel from ``member``: the server's owner, or Administrator."""
+    if not isinstance(member, discord.Member):
+        return False
+    return member.guild.owner_id == member.id or member.guild_permissions.administrator
 
 
 def _power_channel_ids(places: GamePlaces, powers: list[str]) -> list[int]:

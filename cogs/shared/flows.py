@@ -12,12 +12,19 @@ from typing import Any, Concatenate, ParamSpec
 
 import discord
 
+from cogs.places.spaces import sees_everything
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import defer, report_error, send
 from cogs.ui.lobby import refresh_lobby
 
 P = ParamSpec("P")
+
+SEES_ALL_NOTE = (
+    "Note: as this server's owner or an administrator you can read every channel of this game, the other "
+    "players' private channels and talks included; Discord lets no permission hide a channel from you. "
+    "The game channel will say so at the start, so that the others know."
+)
 
 
 def answering(
@@ -40,8 +47,9 @@ async def join(interaction: discord.Interaction, game_id: int) -> None:
     services = services_of(interaction.client)
     await defer(interaction)
     pressed = interaction.message.id if interaction.message is not None else None  # None: /game join
+    unhidden = sees_everything(interaction.user)
     game = await services.gamemaster.join_game(
-        game_id, interaction.user.id, guild_id=interaction.guild_id, from_post=pressed
+        game_id, interaction.user.id, guild_id=interaction.guild_id, from_post=pressed, sees_all=unhidden
     )
     services.spawn(refresh_lobby(interaction.client, game), f"updating game {game_id}'s Join post")
     seats = game.settings.players
@@ -50,6 +58,8 @@ async def join(interaction: discord.Interaction, game_id: int) -> None:
         lines.append("The game is full: its creator or a moderator can now `/game start` it.")
     else:
         lines.append("I will send you your power by direct message when the game starts.")
+    if unhidden:
+        lines.append(SEES_ALL_NOTE)
     await send(interaction, lines)
 
 

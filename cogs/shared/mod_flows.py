@@ -33,7 +33,30 @@ def answer_lines(result: ModerationResult, follow_up: str | None = None) -> list
     return lines
 
 
-# --- the two actions that ask for a confirmation first --------------------------------------------
+CLOSE_FOLLOW_UP = "The results follow in the game channel."
+
+
+# --- the actions that ask for a confirmation first -----------------------------------------------
+
+
+def close_question(game: GameInfo, phase: str, seconds: int, *, first: bool = False) -> str:
+    ago = text.plural(seconds, "second") if seconds < 60 else "a minute"
+    why = (
+        "the game has just started"
+        if first
+        else "you may have meant the phase before it, which is closed already"
+    )
+    return (
+        f"**{long_name(phase)}** of **#{game.id} {text.safe(game.name)}** opened only {ago} before you "
+        f"asked: {why}. Close {long_name(phase)} now? Confirm below; nothing changes otherwise."
+    )
+
+
+async def do_close(interaction: discord.Interaction, game_id: int, asked_phase: int) -> list[str]:
+    gamemaster = services_of(interaction.client).gamemaster
+    actor = await actor_of(interaction, await gamemaster.get_game(game_id))
+    result = await gamemaster.close_now(game_id, actor, asked_phase=asked_phase)
+    return answer_lines(result, CLOSE_FOLLOW_UP)
 
 
 async def rollback_plan(interaction: discord.Interaction, game: GameInfo) -> RollbackPlan:

@@ -224,7 +224,13 @@ class BuilderButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderButton:
-        return cls(_builder_of(match), match["action"], match["rest"], int(match["page"] or 0))
+        action, rest, page = match["action"], match["rest"], int(match["page"] or 0)
+        if action == "do":  # read whole here: an id that does not read is refused (cogs.ui.guard)
+            _key, kind = (rest or "").split(":", 1)
+            OrderKind(kind)
+        elif action == "go":
+            Screen.parse(rest or UNITS, page)
+        return cls(_builder_of(match), action, rest, page)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answering(_pressed)(interaction, self.builder, self.action, self.rest, self.page)
@@ -256,6 +262,7 @@ class BuilderSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderSelect:
+        Screen.parse(match["screen"])  # an id that does not read is refused (cogs.ui.guard)
         return cls(_builder_of(match), match["screen"], int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -1,4 +1,5 @@
-"""The confirmation under /mod rollback and /mod end: "Roll back" / "End the game" and "Cancel".
+"""The confirmation under /mod rollback, /mod end and a /mod close of a phase that has just opened:
+"Roll back" / "End the game" / "Close <phase>" and "Cancel".
 
 The buttons are DynamicItems: their custom_id carries the action, the game and the phase the moderator
 was looking at, so a click still reaches the bot after a restart, and a click after the game has moved
@@ -20,7 +21,7 @@ from cogs.shared import mod_flows as modflows
 from cogs.shared.replies import error_text
 from gm.errors import GameError
 
-ACTIONS = {"rollback": "Roll back", "end": "End the game"}
+ACTIONS = {"rollback": "Roll back", "end": "End the game", "close": "Close the phase"}
 NO_REASON = "-"
 MAX_WAITING_REASONS = 200
 _reasons: dict[str, str] = {}  # token -> the reason typed with /mod end, until its button is clicked
@@ -39,10 +40,12 @@ def keep_reason(reason: str | None) -> str:
 
 class ConfirmButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mod:(?P<action>rollback|end|cancel):(?P<game_id>\d+):(?P<phase_id>\d+):(?P<token>[-0-9a-f]+)",
+    template=r"mod:(?P<action>rollback|end|close|cancel):(?P<game_id>\d+):(?P<phase_id>\d+):(?P<token>[-0-9a-f]+)",
 ):
-    def __init__(self, action: str, game_id: int, phase_id: int, token: str = NO_REASON) -> None:
-        label = ACTIONS.get(action, "Cancel")
+    def __init__(
+        self, action: str, game_id: int, phase_id: int, token: str = NO_REASON, label: str | None = None
+    ) -> None:
+        label = (label or ACTIONS.get(action, "Cancel"))[:80]
         style = discord.ButtonStyle.danger if action in ACTIONS else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
@@ -74,6 +77,8 @@ class ConfirmButton(
     async def _run(self, interaction: discord.Interaction) -> list[str]:
         if self.action == "rollback":
             return await modflows.do_rollback(interaction, self.game_id, self.phase_id)
+        if self.action == "close":
+            return await modflows.do_close(interaction, self.game_id, self.phase_id)
         reason = None
         if self.token != NO_REASON:
             if self.token not in _reasons:
@@ -82,8 +87,10 @@ class ConfirmButton(
         return await modflows.do_end(interaction, self.game_id, self.phase_id, reason)
 
 
-def confirm_view(action: str, game_id: int, phase_id: int, token: str = NO_REASON) -> discord.ui.View:
+def confirm_view(
+    action: str, game_id: int, phase_id: int, token: str = NO_REASON, *, label: str | None = None
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(action, game_id, phase_id, token))
+    view.add_item(ConfirmButton(action, game_id, phase_id, token, label))
     view.add_item(ConfirmButton("cancel", game_id, phase_id))
     return view

@@ -16,6 +16,8 @@ from typing import Any
 
 import discord
 
+from cogs.places.members import member_of
+from cogs.places.spaces import sees_everything
 from cogs.shared import mod_flows as modflows
 from cogs.shared import text
 from cogs.shared.base import services_of
@@ -58,7 +60,10 @@ class TakeOverButton(
         await services.gamemaster.game_on_server(
             self.game_id, interaction.guild_id, pressed_in=interaction.channel_id
         )
-        result = await services.gamemaster.take_over(self.game_id, interaction.user.id, self.power)
+        unhidden = sees_everything(interaction.user)
+        result = await services.gamemaster.take_over(
+            self.game_id, interaction.user.id, self.power, sees_all=unhidden
+        )
         if result.action == "take_over_request":
             await send(
                 interaction,
@@ -111,8 +116,14 @@ class SeatDecisionButton(
         )
         actor = await modflows.actor_of(interaction, game)
         check_moderator(game, actor, "replace")
+        asker = await member_of(interaction.guild, self.user_id) if interaction.guild is not None else None
         result = await services.gamemaster.decide_take_over(
-            game.id, actor, self.power, self.user_id, approve=self.choice == "ok"
+            game.id,
+            actor,
+            self.power,
+            self.user_id,
+            approve=self.choice == "ok",
+            sees_all=sees_everything(asker),
         )
         await send(interaction, modflows.answer_lines(result))
         await _turn_off(interaction, None)

@@ -1,12 +1,15 @@
-"""The community's use cases: absences (/absence), and watching a game (/game watch). Deadlines an
-absence moves at once are rescheduled in the background."""
+"""The community's use cases: absences (/absence), watching a game (/game watch), and the server's own
+settings (/server settings). Deadlines an absence moves at once are rescheduled in the background."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gm.facade.core import GamemasterCore
 from gm.moderation.shared import Actor
-from gm.setup import absences, spectators
+from gm.setup import absences, server, spectators
 from gm.setup.absences import AbsenceInfo, AbsenceReport
+from gm.setup.server import ServerSettings
 from gm.setup.spectators import Watching
 
 
@@ -46,3 +49,14 @@ class CommunityCases(GamemasterCore):
     async def spectators_of(self, game_id: int) -> list[int]:
         async with self.sessions() as session:
             return await spectators.spectators_of(session, game_id)
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        async with self.sessions.read() as session:
+            return await server.server_settings(session, guild_id)
+
+    async def change_server_settings(
+        self, guild_id: int, user_id: int, changes: dict[str, Any], *, is_admin: bool
+    ) -> ServerSettings:
+        """Only the server's admins (the adapter says who)."""
+        async with self.sessions() as session:
+            return await server.change_server_settings(session, guild_id, user_id, changes, is_admin=is_admin)

@@ -4,6 +4,8 @@ post, the messages) follow in the background."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from gm.errors import PhaseBusy
 from gm.facade.core import GamemasterCore
 from gm.moderation import actions as moderation
@@ -31,19 +33,43 @@ class ModerationCases(GamemasterCore):
         async with self.sessions() as session:
             return self._done(await moderation.resume_game(session, game_id, actor))
 
-    async def close_now(self, game_id: int, actor: Actor, *, expected_phase: str | None) -> ModerationResult:
-        """Close the phase the moderator saw (``expected_phase``), never the next one."""
+    async def close_now(
+        self,
+        game_id: int,
+        actor: Actor,
+        *,
+        sent_at: datetime | None = None,
+        asked_phase: int | None = None,
+    ) -> ModerationResult:
+        """Close the phase that was open when the moderator sent the request (``sent_at``), never
+        the next one; a phase that had just opened asks for a confirmation first (action
+        ``close_confirm``: gm.moderation.actions.close_now). ``asked_phase``: the id of the phase the
+        moderator confirmed closing; refused when the game has moved on since."""
+        expected = None
+        if asked_phase is not None:
+            game = await self.unchanged(game_id, asked_phase, "close")
+            expected = game.phase.name if game.phase is not None else None
         async with self.sessions() as session:
             return self._done(
-                await moderation.close_now(session, game_id, actor, expected_phase=expected_phase)
+                await moderation.close_now(
+                    session,
+                    game_id,
+                    actor,
+                    expected_phase=expected,
+                    sent_at=sent_at,
+                    confirmed=asked_phase is not None,
+                )
             )
 
     async def replace_player(
-        self, game_id: int, actor: Actor, *, power: str, new_user_id: int
+        self, game_id: int, actor: Actor, *, power: str, new_user_id: int, sees_all: bool = False
     ) -> ModerationResult:
+        """``sees_all``: no channel can be hidden from the newcomer (gm.setup.server)."""
         async with self.sessions() as session:
             return self._done(
-                await moderation.replace_player(session, game_id, actor, power=power, new_user_id=new_user_id)
+                await moderation.replace_player(
+                    session, game_id, actor, power=power, new_user_id=new_user_id, sees_all=sees_all
+                )
             )
 
     async def set_civil_disorder(
@@ -75,17 +101,21 @@ class ModerationCases(GamemasterCore):
         async with self.sessions() as session:
             return self._done(await moderation.end_game(session, game_id, actor, reason=reason))
 
-    async def take_over(self, game_id: int, user_id: int, power: str) -> ModerationResult:
+    async def take_over(
+        self, game_id: int, user_id: int, power: str, *, sees_all: bool = False
+    ) -> ModerationResult:
         """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover)."""
         async with self.sessions() as session:
-            return self._done(await takeover.take_over(session, game_id, user_id, power))
+            return self._done(await takeover.take_over(session, game_id, user_id, power, sees_all=sees_all))
 
     async def decide_take_over(
-        self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool
+        self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool, sees_all: bool = False
     ) -> ModerationResult:
         async with self.sessions() as session:
             if approve:
-                result = await takeover.approve_take_over(session, game_id, actor, power, user_id)
+                result = await takeover.approve_take_over(
+                    session, game_id, actor, power, user_id, sees_all=sees_all
+                )
             else:
                 result = await takeover.decline_take_over(session, game_id, actor, power, user_id)
         return self._done(result)

@@ -70,9 +70,17 @@ class SetupCases(GamemasterCore):
             )
 
     async def join_game(
-        self, game_id: int, user_id: int, *, guild_id: int | None, from_post: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        guild_id: int | None,
+        from_post: int | None = None,
+        sees_all: bool = False,
     ) -> GameInfo:
         """Join from server ``guild_id``: a game of another server is refused as if unknown.
+        ``sees_all``: the server can hide no channel from this member (its owner, Administrator):
+        refused when the server's settings say so (gm.setup.server).
 
         ``from_post``: the id of the message whose Join button was pressed. A button names its game by
         number only, so a post left from another database (a fresh start, a restored backup) would
@@ -90,7 +98,7 @@ class SetupCases(GamemasterCore):
                 "See [[cmd:game list]] for the games here, and join with [[cmd:game join]].",
             )
         async with self.sessions() as session:
-            return await games.join_game(session, game_id, user_id)
+            return await games.join_game(session, game_id, user_id, sees_all=sees_all)
 
     async def leave_game(self, game_id: int, user_id: int) -> LeaveOutcome:
         """Leave; after the start the player's powers hold in civil disorder, the player loses their
@@ -184,6 +192,8 @@ class SetupCases(GamemasterCore):
                 game_channel_id=made.game_channel_id,
                 power_channels=made.power_channels,
             )
+        async with self.sessions() as session:
+            await games.announce_sees_everything(session, game_id, list(made.sees_all))
         await maker.introduce(started)
         if result is not None:
             self.spawn(self.game_started(result), f"scheduling game {game_id}")

@@ -102,6 +102,15 @@ class GameStarted(Message):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SeesEverything(Message):
+    """In the game channel at the start: players from whom the server cannot hide any channel (its
+    owner, administrators), so that the others know (gm.setup.server)."""
+
+    kind: ClassVar[str] = "sees_everything"
+    user_ids: Sequence[int] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Welcome(Message):
     """To a player (at the start, or when a seat is handed over): their powers, units and centers."""
 
@@ -298,6 +307,7 @@ KINDS: Mapping[str, type[Message]] = {
     for cls in (
         GameIsFull,
         GameStarted,
+        SeesEverything,
         Welcome,
         PlayerLeft,
         CivilDisorder,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
@@ -150,33 +151,59 @@ async def resume_game(
     return with_effects(result, check_early_close=phase.id)
 
 
+YOUNG_PHASE = timedelta(minutes=1)
+"""A phase that opened this shortly before a moderator's /mod close is closed only once they confirm
+it by name: they may have meant the phase before it. (It also covers a difference of up to a minute
+between the chat server's clock, which dates the request, and ours, which dates the phase.)"""
+
+
 async def close_now(
     session: AsyncSession,
     game_id: int,
     actor: Actor,
     *,
     expected_phase: str | None = None,
+    sent_at: datetime | None = None,
+    confirmed: bool = False,
     now: datetime | None = None,
 ) -> ModerationResult:
     """Close the current phase at once (the Gamemaster does it when given the effects).
 
-    ``expected_phase``: the phase the moderator saw when asking; when the game has moved on (a close
-    just happened) nothing is done, so a second /mod close never closes the new phase by accident.
+    ``sent_at``: when the moderator sent the request (the chat server's time of it). It closes the
+    phase that was open then, never a phase that opened after (a second /mod close of one phase that
+    arrives once the next has opened): that is refused, naming both. A phase that opened less than
+    :data:`YOUNG_PHASE` before ``sent_at`` is not closed unless ``confirmed``: the result is then a
+    question (action ``close_confirm``, ``details``: the phase's name and id), and nothing changes.
+    ``expected_phase``: the phase the moderator confirmed (by name); when the game has moved on,
+    nothing is done either.
     The request is durable: the phase's deadline becomes now, in this transaction, so a bot that
-    stops before the close runs closes the phase at its next start (gm.delivery.scheduler). A second request
-    for a phase already being closed is answered without a second announcement."""
+    stops before the close runs closes the phase at its next start (gm.delivery.scheduler). A second
+    request for a phase already being closed is answered without a second announcement."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "close")
+    if sent_at is not None and phase.opened_at > sent_at:
+        seen = await _open_at(session, game, sent_at)
+        raise _moved_on(game, seen, phase)
     if expected_phase is not None and phase.name != expected_phase:
-        raise WrongGameState(
-            f"{say.long_name(expected_phase)} is already closed; {game.name} is now in "
-            f"{say.long_name(phase.name)}. Nothing was changed.",
-            "Run [[cmd:mod close]] again if you mean to close the new phase too.",
-        )
+        raise _moved_on(game, expected_phase, phase)
     if phase.close_reason == MODERATOR_CLOSE:
         raise WrongGameState(
             f"{say.long_name(phase.name)} is already being closed by a moderator.",
             "The results follow in the game channel in a moment.",
+        )
+    if sent_at is not None and not confirmed and phase.opened_at > sent_at - YOUNG_PHASE:
+        age = max(0, int((sent_at - phase.opened_at).total_seconds()))
+        return action_result(
+            game,
+            "close_confirm",
+            f"{say.long_name(phase.name)} opened {say.seconds_text(age)} before you asked.",
+            phase,
+            details={
+                "phase": phase.name,
+                "phase_id": phase.row_id,
+                "seconds": age,
+                "first": phase.ordinal == 0,
+            },
         )
     phase.close_reason = MODERATOR_CLOSE  # requested: kept by the claim (gm.phases.closer)
     if phase.deadline is None or phase.deadline > now:
@@ -186,6 +213,28 @@ async def close_now(
     announce_action(session, game, phase, "close", text, [], now, log)
     await session.commit()
     return with_effects(action_result(game, "close", text, phase), close_phase=phase.id)
+
+
+async def _open_at(session: AsyncSession, game: Game, moment: datetime) -> str | None:
+    """The name of the game's phase that was open at ``moment`` (the latest opened by then)."""
+    return (
+        await session.exec(
+            select(PhaseRecord.name)
+            .where(PhaseRecord.game_id == game.row_id, col(PhaseRecord.opened_at) <= moment)
+            .order_by(col(PhaseRecord.ordinal).desc())
+            .limit(1)
+        )
+    ).first()
+
+
+def _moved_on(game: Game, seen: str | None, current: PhaseRecord) -> WrongGameState:
+    """The refusal of a close that came after the phase the moderator meant had closed."""
+    now_open = say.long_name(current.name)
+    closed = f"{say.long_name(seen)} was already closed; " if seen else ""
+    return WrongGameState(
+        f"{closed}{now_open} has just opened in {game.name} and was not touched.",
+        f"Run [[cmd:mod close]] again if you mean to close {now_open} too.",
+    )
 
 
 async def set_civil_disorder(

@@ -41,6 +41,7 @@ from gm.moderation.shared import (
     running_game,
     seat_of,
 )
+from gm.setup.server import check_may_play
 from gm.setup.settings import deadline_zone
 
 
@@ -59,9 +60,11 @@ async def replace_player(
     *,
     power: str,
     new_user_id: int,
+    sees_all: bool = False,
     now: datetime | None = None,
 ) -> ModerationResult:
     """Give the seat holding ``power`` (every power its player holds) to ``new_user_id``.
+    ``sees_all``: no channel can be hidden from the newcomer (gm.setup.server).
 
     The new player inherits the powers' current orders (kept as they are), their private channels and
     negotiation spaces (the adapter grants access from ``details["replacement"]``); the powers' ready
@@ -73,9 +76,15 @@ async def replace_player(
     if robot is not None:  # nobody holds it: the built-in player plays it
         return await hand_over_seat(session, game, phase, actor, None, robot, new_user_id, now=now)
     _, old, powers = await seat_of(session, game, power, include_gone=True)
-    return await hand_over_seat(session, game, phase, actor, old, powers, new_user_id, now=now)
+    return await hand_over_seat(
+        session, game, phase, actor, old, powers, new_user_id, now=now, sees_all=sees_all
+    )
 
 
+SEES_ALL_LINE = (
+    "[[user:{user}]] could read every channel of this game, the other powers' channels and private "
+    "talks included (the server's owner or an administrator): I cannot hide a channel from them."
+)
 SEAT_HANDED = {
     "moderator": "A moderator gave you {names}, replacing the previous player.",
     "take_over": "You took over {names}, whose player had left or fallen into civil disorder.",
@@ -94,11 +103,14 @@ async def hand_over_seat(
     *,
     now: datetime,
     how: str = "moderator",
+    sees_all: bool = False,
 ) -> ModerationResult:
     """The seat of ``old`` (its ``powers``; None: a seat nobody holds, played by the built-in player)
     goes to ``new_user_id``: the whole replacement, logged and announced, after the caller checked
     that ``actor`` may do it. ``how`` (a key of :data:`SEAT_HANDED`) says in the newcomer's welcome
-    how the seat came to them. The built-in player stops playing it at once."""
+    how the seat came to them. The built-in player stops playing it at once. ``sees_all``: no
+    channel can be hidden from the newcomer: refused when the server says so, else announced."""
+    await check_may_play(session, game.guild_id, new_user_id, sees_all=sees_all)
     old_user_id = old.user_id if old is not None else None
     if new_user_id == old_user_id:
         raise AlreadyJoined(
@@ -184,7 +196,7 @@ async def hand_over_seat(
         phase,
         "replace",
         text,
-        [],
+        [SEES_ALL_LINE.format(user=new_user_id)] if sees_all else [],
         now,
         log,
         kind="replaced",

@@ -217,7 +217,8 @@ async def _reopen(session: AsyncSession, game: Game, phase: PhaseRecord, now: da
     phase.closed_at = None
     phase.close_reason = None
     phase.adjudication_started_at = None
-    phase.deadline = None if paused else settings.deadline_for(kind, now)  # it opens again now
+    phase.opened_at = now  # it opens again now: a close asked for before this is not for it
+    phase.deadline = None if paused else settings.deadline_for(kind, now)
     full = settings.phase_minutes(kind) * 60 if settings.deadlines is None else None
     phase.remaining_seconds = full if paused else None
 

@@ -38,6 +38,7 @@ from gm.moderation.shared import (
     seat_of,
 )
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
+from gm.setup.server import check_may_play
 from gm.setup.settings import GameSettings
 
 OPEN_STATES = (PlayerStatus.LEFT, PlayerStatus.CIVIL_DISORDER)
@@ -49,7 +50,13 @@ def take_over_mode(game: Game) -> str:
 
 
 async def take_over(
-    session: AsyncSession, game_id: int, user_id: int, power: str, *, now: datetime | None = None
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    power: str,
+    *,
+    sees_all: bool = False,
+    now: datetime | None = None,
 ) -> ModerationResult:
     """``user_id`` asks for the open seat holding ``power``.
 
@@ -66,11 +73,21 @@ async def take_over(
             "Ask a moderator to give it to you with [[cmd:mod replace]].",
         )
     await _not_playing(session, game, user_id)
+    await check_may_play(session, game.guild_id, user_id, sees_all=sees_all)
     wanted, old, powers = await open_seat(session, game, power)
     if mode == "approval":
         return await _request(session, game, phase, user_id, wanted, powers, now)
     return await hand_over_seat(
-        session, game, phase, Actor(user_id), old, powers, user_id, now=now, how="take_over"
+        session,
+        game,
+        phase,
+        Actor(user_id),
+        old,
+        powers,
+        user_id,
+        now=now,
+        how="take_over",
+        sees_all=sees_all,
     )
 
 
@@ -81,13 +98,16 @@ async def approve_take_over(
     power: str,
     user_id: int,
     *,
+    sees_all: bool = False,
     now: datetime | None = None,
 ) -> ModerationResult:
     """A moderator (one who does not play in the game) gives the open seat to the member who asked."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "replace")
     _, old, powers = await open_seat(session, game, power)
-    return await hand_over_seat(session, game, phase, actor, old, powers, user_id, now=now, how="approved")
+    return await hand_over_seat(
+        session, game, phase, actor, old, powers, user_id, now=now, how="approved", sees_all=sees_all
+    )
 
 
 async def decline_take_over(

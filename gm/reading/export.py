@@ -4,6 +4,9 @@ with its board, orders and results, and the game log.
 Nothing private: the phase still open is exported with its board only (its orders are secret until
 it closes), votes are never exported (only the proposals' outcome), and closed phases carry what
 their results already made public. Internal bookkeeping (row ids kept for rollbacks) is left out.
+While the game runs its log is the one the game channel told (gm.reading.public_log: no name behind
+an absence or a grace extension, no moderator's private detail); once it is over the export carries
+the whole log, and says so (``log_scope``).
 """
 
 from __future__ import annotations
@@ -17,9 +20,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import GameLogEntry, PhaseRecord, Player, Proposal
 from engine.variants import get_variant
 from gm.reading.history import shown_results
-from gm.reading.lookup import game_phases, load_game, power_assignments
+from gm.reading.lookup import ENDED_STATES, game_phases, load_game, power_assignments
+from gm.reading.public_log import full_log, public_log
 
 FORMAT = "diplomacy-gm-export/1"
+LOG_SCOPES = {
+    "public": "what the game channel has told: the game is not over",
+    "full": "the whole game log, names behind absences and grace extensions included: the game is over",
+}
 
 
 async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
@@ -40,6 +48,7 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
     await session.commit()
     user_of = {p.id: p.user_id for p in players}
     phase_name = {p.id: p.name for p in phases}
+    scope = "full" if game.status in ENDED_STATES else "public"
     return {
         "format": FORMAT,
         "game": {
@@ -79,9 +88,9 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
             }
             for p in proposals
         ],
-        "log": [
-            {"at": _time(e.at), "actor_id": e.actor_id, "action": e.action, "detail": e.detail} for e in log
-        ],
+        "log_scope": scope,
+        "log_scope_note": LOG_SCOPES[scope],
+        "log": full_log(log) if scope == "full" else public_log(log),
     }
 
 

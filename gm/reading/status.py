@@ -3,7 +3,8 @@
 Shown to anyone in the server, so it holds nothing private: for each power only whether it is done
 (said ready; or, in a retreat or adjustment phase, has ordered all it must), never what it ordered;
 open votes by kind only (no counts: with unanimity, a count would reveal votes). The moderation log
-lists every moderator action with who and when.
+lists the moderators' actions the game channel announced, with who and when (gm.reading.public_log:
+a declined request to take a seat, told to its author alone, is not among them).
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from gm.moderation.shared import MOD_PREFIX
 from gm.ordering.progress import PhaseState, phase_state
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
+from gm.reading.public_log import PUBLIC
 
 GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
 BUILT_IN = "built_in"
+ANNOUNCED_MOD_ACTIONS = sorted(a for a in PUBLIC if a.startswith(MOD_PREFIX))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,7 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
     log = (
         await session.exec(
             select(GameLogEntry)
-            .where(GameLogEntry.game_id == game.id, col(GameLogEntry.action).startswith(MOD_PREFIX))
+            .where(GameLogEntry.game_id == game.id, col(GameLogEntry.action).in_(ANNOUNCED_MOD_ACTIONS))
             .order_by(col(GameLogEntry.id).desc())
             .limit(log_limit)
         )

@@ -7,7 +7,9 @@ problem and declares nothing. Declared while a phase is under way, an absence co
 deadline moves it at once (gm.phases.absent), announced in the game channel by its dates only.
 
 Players see and cancel their own absences; the game's creator and the server's moderators see and
-cancel anyone's (a cancelled absence is kept, marked cancelled, and moves nothing any more).
+cancel anyone's in the games they do not play in (a cancelled absence is kept, marked cancelled, and
+moves nothing any more). A moderator or creator who plays in a game is a player there: their own
+absences only, as for anyone else (whose absence moves which deadline is a rival's business).
 """
 
 from __future__ import annotations
@@ -199,7 +201,7 @@ async def list_absences(
     if game_id is not None:
         game = await _game_here(session, guild_id, game_id)
         statement = statement.where(AbsenceRecord.game_id == game.row_id)
-        if not may_moderate(game, actor):
+        if not await _oversees(session, game, actor):
             statement = statement.where(AbsenceRecord.user_id == actor.user_id)
     else:
         statement = statement.where(AbsenceRecord.user_id == actor.user_id)
@@ -224,7 +226,13 @@ async def cancel_absence(
         raise UnknownAbsence(
             f"There is no absence {absence_id} to cancel here.", "[[cmd:absence list]] shows the absences."
         )
-    if row.user_id != actor.user_id and not may_moderate(game, actor):
+    if row.user_id != actor.user_id and not await _oversees(session, game, actor):
+        if may_moderate(game, actor):
+            raise NotAllowed(
+                f"You play in {game.name}, so you see and cancel only your own absences there, as "
+                "every player does.",
+                "A moderator who does not play in it can cancel another player's. Nothing was changed.",
+            )
         raise NotAllowed(
             "Only the player who declared an absence, the game's creator or a moderator can cancel it.",
             "Nothing was changed.",
@@ -244,6 +252,23 @@ async def cancel_absence(
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+
+async def _oversees(session: AsyncSession, game: Game, actor: Actor) -> bool:
+    """Whether ``actor`` sees and cancels everyone's absences in ``game``: they moderate it (its
+    creator, a server moderator) and do not play in it."""
+    if not may_moderate(game, actor):
+        return False
+    seat = (
+        await session.exec(
+            select(Player.id).where(
+                Player.game_id == game.row_id,
+                Player.user_id == actor.user_id,
+                col(Player.status).not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),
+            )
+        )
+    ).first()
+    return seat is None
 
 
 def _today(settings: GameSettings, now: datetime) -> date:

@@ -29,7 +29,7 @@ from engine.variants import UnknownVariant, get_variant
 from gm.builtin.seats import LABEL as BUILT_IN_LABEL
 from gm.builtin.seats import built_in_powers, draw_leaving_empty
 from gm.clock import require_aware, utcnow
-from gm.delivery.outbox import Target, enqueue
+from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.errors import (
     AlreadyJoined,
     GameAlreadyStarted,
@@ -41,12 +41,13 @@ from gm.errors import (
     WrongPlayerCount,
 )
 from gm.messages import payloads as say
-from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, Welcome
+from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, SeesEverything, Welcome
 from gm.phases import absent
 from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.setup.seats import draw_seats
+from gm.setup.server import check_may_play
 from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer
 
 MAX_NAME_LENGTH = 100
@@ -129,11 +130,14 @@ async def create_game(
 
 
 async def join_game(
-    session: AsyncSession, game_id: int, user_id: int, *, now: datetime | None = None
+    session: AsyncSession, game_id: int, user_id: int, *, sees_all: bool = False, now: datetime | None = None
 ) -> GameInfo:
+    """``sees_all``: the chat server can hide no channel from this member (gm.setup.server); refused
+    when the server's settings say so."""
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     _require_forming(game)
+    await check_may_play(session, game.guild_id, user_id, sees_all=sees_all)
     settings = GameSettings.from_json(game.settings)
     players = await _seated_players(session, game.row_id)
     mine = next((p for p in players if p.user_id == user_id), None)
@@ -340,6 +344,40 @@ async def set_game_channels(
         assignment.channel_id = channel_id
     await session.commit()
     return await game_info(session, game)
+
+
+async def announce_sees_everything(
+    session: AsyncSession, game_id: int, user_ids: list[int], *, now: datetime | None = None
+) -> None:
+    """Tell the game channel which players the chat server cannot hide any channel from (once per game:
+    a set-up finished by a second start does not say it again)."""
+    now = require_aware(now or utcnow())
+    key = f"sees_everything:{game_id}"
+    if not user_ids or await existing_keys(session, [key]):
+        return
+    game = await load_game(session, game_id)
+    who = " and ".join(f"[[user:{u}]]" for u in user_ids)
+    could = "could" if len(user_ids) == 1 else "each could"
+    enqueue(
+        session,
+        SeesEverything(
+            game_id=game.row_id,
+            game_name=game.name,
+            title=f"{game.name}: a note on privacy",
+            lines=[
+                f"{who} {could} read every channel of this game, the other powers' channels and "
+                "private talks included: the server's owner and administrators pass every permission, "
+                "so I cannot hide a channel from them.",
+                "Every other player reads only their own places. A server admin can refuse such "
+                "players in future games with [[cmd:server settings]].",
+            ],
+            user_ids=list(user_ids),
+        ),
+        target=Target.game_channel(),
+        key=key,
+        now=now,
+    )
+    await session.commit()
 
 
 async def get_game(session: AsyncSession, game_id: int) -> GameInfo:

@@ -47,6 +47,9 @@ class MadePlaces:
     category_id: int
     game_channel_id: int
     power_channels: dict[str, int]
+    # Players from whom the chat server cannot hide any place (Discord: the server's owner, members
+    # with Administrator): every other player is told so in the game channel.
+    sees_all: tuple[int, ...] = ()
 
 
 class PlaceMaker(Protocol):

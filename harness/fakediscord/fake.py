@@ -34,7 +34,7 @@ from .errors import UserActionError
 from .faults import Fault, FaultPlan
 from .gateway import PRIVILEGED_INTENTS, Gateway
 from .handles import DMHandle, InteractionHandle
-from .ids import new_snowflake, utcnow
+from .ids import new_snowflake, snowflake_at, utcnow
 from .notifier import Notifier
 from .permissions import DEFAULT_BOT, Permission
 from .rest import API_PREFIX, FAKE_KEY, RestCall, api_middleware
@@ -294,11 +294,17 @@ class FakeDiscord:
         *path: str,
         options: dict[str, Any] | None = None,
         channel: Channel | None = None,
+        sent_at: datetime | None = None,
     ) -> InteractionHandle:
-        """`user` runs `/path[0] path[1] ...` in `channel` (None: in their DM with the bot)."""
+        """`user` runs `/path[0] path[1] ...` in `channel` (None: in their DM with the bot).
+        ``sent_at``: the user sent it a moment ago and it reaches the bot only now (a slow gateway):
+        its id carries that time, as Discord stamps an interaction when it is made, and the
+        acknowledgement deadline runs from then."""
         place = await self._place(user, channel)
         built = commands.build(self.world, user, place, tuple(path), dict(options or {}))
-        return await self._interact(InteractionKind.APPLICATION_COMMAND, user, place, built.data, built.path)
+        return await self._interact(
+            InteractionKind.APPLICATION_COMMAND, user, place, built.data, built.path, sent_at=sent_at
+        )
 
     async def autocomplete(
         self,
@@ -566,10 +572,12 @@ class FakeDiscord:
         *,
         source: Message | None = None,
         source_revisions: int = 0,
+        sent_at: datetime | None = None,
     ) -> InteractionHandle:
         started = utcnow()
+        late = max(0.0, (started - sent_at).total_seconds()) if sent_at is not None else 0.0
         interaction = Interaction(
-            id=new_snowflake(),
+            id=snowflake_at(sent_at) if sent_at is not None else new_snowflake(),
             token=f"interaction.{secrets.token_urlsafe(32)}",
             kind=kind,
             user_id=user.id,
@@ -578,7 +586,7 @@ class FakeDiscord:
             description=description
             if description.startswith(user.username)
             else f"{description} by {user.username}",
-            created_at=asyncio.get_running_loop().time(),
+            created_at=asyncio.get_running_loop().time() - late,  # the ack deadline runs from the send
             source_message_id=source.id if source else None,
         )
         interaction.payload = userinput.interaction_payload(

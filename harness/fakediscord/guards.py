@@ -28,7 +28,10 @@ def bot_in_guild(world: World, guild: Guild, required: int) -> int:
 
 
 def can_grant(world: World, guild: Guild, overwrites: list[Overwrite], where: Channel | None) -> None:
-    """Editing overwrites needs Manage Roles, and a bot may only allow or deny what it has itself."""
+    """Editing overwrites needs Manage Roles, and a bot may only allow or deny what it has itself.
+    Manage Roles itself ("Manage Permissions" in a channel) may be allowed or denied in an overwrite
+    only by an administrator, or by a bot that holds it through an overwrite of its own in that channel
+    (Discord's change log, 22 January 2021)."""
     if not overwrites:
         return
     held = base_permissions(guild, world.bot.id) if where is None else world.permissions(world.bot.id, where)
@@ -38,6 +41,20 @@ def can_grant(world: World, guild: Guild, overwrites: list[Overwrite], where: Ch
     for overwrite in overwrites:
         if (overwrite.allow | overwrite.deny) & ~held:
             raise errors.missing_permissions()
+        if (overwrite.allow | overwrite.deny) & Permission.MANAGE_ROLES and not _manages_roles_in(
+            world, guild, where
+        ):
+            raise errors.missing_permissions()
+
+
+def _manages_roles_in(world: World, guild: Guild, where: Channel | None) -> bool:
+    """Whether one of the bot's own overwrites in ``where`` (its member's or one of its roles') allows
+    Manage Roles."""
+    if where is None:
+        return False
+    member = guild.members.get(world.bot.id)
+    mine = {world.bot.id, *(member.role_ids if member is not None else ())}
+    return any(o.allow & Permission.MANAGE_ROLES for t, o in where.overwrites.items() if t in mine)
 
 
 def bot_top_role_position(world: World, guild: Guild) -> int:

@@ -388,13 +388,47 @@ class KillTest:
             )
             for _ in range(times)
         ]
-        answers = [await self.answer(child, h) for h in handles]
+        answers = [await self.confirmed(child, h, await self.answer(child, h)) for h in handles]
         if any(a is not None and "is being closed now" in a for a in answers):
             self.answered[phase.id] = "moderator"  # type: ignore[index]
         self.check(
             sum(a is not None and "is being closed now" in a for a in answers) <= 1,
             f"two /mod close both said they close the phase: {answers}",
         )
+
+    async def confirmed(self, child: Child, handle: Any, answer: str | None) -> str | None:
+        """The outcome of a /mod close: when the bot asks first (the phase opened less than a minute
+        ago), the moderator confirms, and the answer is what the confirmation ends with."""
+        if answer is None or not child.alive:
+            return answer
+        message = await handle.message()
+        confirm = next((c for c in message.custom_ids() if c.startswith("mod:close:")), None)
+        if confirm is None:
+            return answer
+        click = await self.fake.click(self.table.mod, message, confirm)
+        if await self.answer(child, click) is None:
+            return None
+        edited = await click.message()
+        done = asyncio.ensure_future(
+            self.fake.wait_for(
+                lambda: edited.content if "Working on it" not in edited.content else None,
+                what="the outcome of a confirmed /mod close",
+                timeout=ROUND_TIMEOUT,
+            )
+        )
+        exited = asyncio.ensure_future(child.process.wait())
+        await asyncio.wait({done, exited}, return_when="FIRST_COMPLETED")
+        if not done.done():
+            done.cancel()
+            with contextlib.suppress(asyncio.CancelledError, FakeDiscordError):
+                await done
+            return None
+        exited.cancel()
+        if done.exception() is not None:
+            if not child.alive:
+                return None
+            raise done.exception()  # type: ignore[misc]
+        return str(done.result())
 
     async def everyone_ready(self, child: Child, game_id: int) -> None:
         for user in self.table.players:

@@ -21,6 +21,7 @@ from harness.bot_helpers import (
     embeds_titled,
     game_channel_of,
     make_table,
+    moderator_closes,
     pings,
     place_named,
     running,
@@ -163,8 +164,8 @@ async def test_players_may_not_moderate_and_the_creator_who_plays_only_extends_p
         )
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         assert f"- England <@{england.id}>: 3 centers, 3 units, in civil disorder" in status.content
-        closed = await mod(fake, judge, table, "close", game=game)
-        assert "is being closed now" in closed.content
+        closed = await moderator_closes(fake, judge, table.general, game_id)  # confirmed: it opened just now
+        assert "is being closed now" in closed
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "F1901M"
         said = [embed_text(m) for m in bot_messages(fake, channel)[posted:] if m.embeds]

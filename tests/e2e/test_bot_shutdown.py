@@ -21,6 +21,7 @@ from gm.phases.closer import CloseHooks
 from harness.bot_helpers import (
     ask,
     make_table,
+    moderator_closes,
     running,
     settle,
     started_game,
@@ -43,15 +44,15 @@ async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
     async with bot_process(tmp_path, fake_url=fake.base_url, **env_for(fake, tmp_path)) as bot:
         await bot.line_with("ready: connected to Discord")
         game_id = await started_remote_game(fake, table, bot)
-        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await moderator_closes(fake, table.mod, table.general, game_id)
         await bot.line_with(f"phase closed: game {game_id} S1901M")  # the worker process is up now
         await fake.wait_for(
             lambda: True if results_posts(fake, "Spring 1901 Movement") else None, what="S1901M"
         )
         # Discord answers slowly, so the results are still being posted when the signal comes.
         fake.slow_down("POST /channels/*/messages", 0.3, times=10)
-        answer = await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
-        assert "results follow" in answer.content, answer.content
+        answer = await moderator_closes(fake, table.mod, table.general, game_id)
+        assert "results follow" in answer, answer
         caught = await phase_status_becomes(bot, game_id, "F1901M", "adjudicating", timeout=30)
         code, seconds = await bot.stopped_by(sig, group=group)
 
@@ -118,7 +119,7 @@ async def test_while_stopping_interactions_are_answered_restarting_and_dms_wait_
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Door", players=3, press="public")
         fake.slow_down("POST /channels/*/messages", 1.0, times=2)  # the results take a while to post
-        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await moderator_closes(fake, table.mod, table.general, game_id)
         stopping = asyncio.create_task(bot.close())
         await fake.wait_for(lambda: True if not bot.gate.open else None, what="the stop to begin")
         player = table.players[1]
@@ -159,7 +160,7 @@ async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finish
             await asyncio.Event().wait()
 
         bot.services.gamemaster.closer._hooks = CloseHooks(after_claim=stuck)  # type: ignore[attr-defined]
-        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await moderator_closes(fake, table.mod, table.general, game_id)
         await asyncio.wait_for(claimed.wait(), 10)
         began = time.perf_counter()
         await bot.close()

@@ -447,6 +447,62 @@ async def test_overwrite_arithmetic_follows_discord(fake: FakeDiscord, server: S
     assert not fake.can_view(alice, child) and fake.can_view(carol, child)
 
 
+async def test_a_member_overwrite_hides_what_a_role_shows_but_not_from_an_administrator(
+    fake: FakeDiscord, server: Server
+) -> None:
+    """A moderator role that shows a private channel and every private thread (View Channel in its
+    overwrite, Manage Threads on the server) is beaten by a member overwrite; the owner and an
+    Administrator pass every overwrite."""
+    guild, mod = server.guild, server.mod
+    view = Permission.VIEW_CHANNEL
+    admins = await fake.create_role(guild, "Admins", Permission.ADMINISTRATOR)
+    carol = await fake.create_user("carol")
+    await fake.add_member(guild, carol, admins)
+    owner = fake.world.users[guild.owner_id]
+    private = await fake.create_channel(
+        guild,
+        "france",
+        overwrites=[overwrite(guild.everyone_role, deny=view), overwrite(server.moderator_role, allow=view)],
+    )
+    talks = await fake.create_channel(
+        guild,
+        "talks",
+        overwrites=[
+            overwrite(guild.everyone_role, deny=view),
+            overwrite(server.moderator_role, allow=view),
+            overwrite(server.alice, allow=view),
+            overwrite(server.bob, allow=view),
+        ],
+    )
+    thread = await fake.create_thread(talks, "alice-bob", owner=server.alice, members=(server.bob,))
+    assert fake.can_view(mod, private) and fake.can_view(mod, thread), "the role shows both"
+    for user in (mod, carol, owner):
+        await fake.set_overwrite(private, user, deny=view)
+        await fake.set_overwrite(talks, user, allow=view, deny=Permission.MANAGE_THREADS)
+    assert not fake.can_view(mod, private) and fake.can_view(mod, talks) and not fake.can_view(mod, thread)
+    for unbound in (carol, owner):
+        assert fake.can_view(unbound, private) and fake.can_view(unbound, thread)
+    await fake.add_thread_member(thread, mod)
+    assert fake.can_view(mod, thread), "a member of a private thread sees it"
+
+
+async def test_only_an_administrator_sets_manage_roles_in_an_overwrite(
+    fake: FakeDiscord, server: Server, bot: TinyBot
+) -> None:
+    """Discord lets a bot allow or deny Manage Roles ("Manage Permissions") in a channel overwrite
+    only as an administrator or with that permission in an overwrite of its own there."""
+    channel = bot.get_channel(server.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    alice = channel.guild.get_member(server.alice.id) or await channel.guild.fetch_member(server.alice.id)
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.set_permissions(alice, manage_roles=False, manage_threads=False)
+    assert refused.value.code == 50013
+    await channel.set_permissions(alice, manage_threads=False, view_channel=True)
+    assert not fake.permissions(server.alice, server.general) & Permission.MANAGE_THREADS
+    await fake.set_overwrite(server.general, fake.world.bot, allow=Permission.MANAGE_ROLES)
+    await channel.set_permissions(alice, manage_roles=False)
+
+
 async def test_user_thread_privacy_and_public_threads(fake: FakeDiscord, server: Server) -> None:
     private = await fake.create_thread(server.general, "alice-bob", owner=server.alice, members=(server.bob,))
     public = await fake.create_thread(server.general, "table-talk", owner=server.alice, private=False)

@@ -161,7 +161,7 @@ async def test_absences_in_the_past_too_long_or_not_allowed_are_refused_and_noth
     assert await stored(sessions) == []
 
 
-async def test_players_list_their_own_absences_and_moderators_see_and_cancel_anyones(
+async def test_players_list_their_own_absences_and_moderators_who_do_not_play_see_and_cancel_anyones(
     sessions: SessionFactory,
 ) -> None:
     started = await started_on_monday(sessions)
@@ -169,14 +169,18 @@ async def test_players_list_their_own_absences_and_moderators_see_and_cancel_any
     france, italy = player_of(started, "FRANCE"), player_of(started, "ITALY")
     await declare(sessions, france, "2024-04-01", "2024-04-02", now=MONDAY)
     [theirs] = (await declare(sessions, italy, "2024-04-10", "2024-04-12", now=MONDAY)).absences
-    creator = Actor(CREATOR)  # the game's creator moderates it
+    creator = Actor(CREATOR)  # the game's creator moderates it, and plays in it
+    assert CREATOR in started.assignments.values()
+    judge = Actor(CREATOR + 999, is_server_moderator=True)  # a server moderator who does not play
     async with sessions() as s:
         mine = await absences.list_absences(s, guild_id=GUILD, actor=Actor(france), now=MONDAY)
         seen = await absences.list_absences(
             s, guild_id=GUILD, actor=Actor(france), game_id=game_id, now=MONDAY
         )
-        everyone = await absences.list_absences(s, guild_id=GUILD, actor=creator, game_id=game_id, now=MONDAY)
+        playing = await absences.list_absences(s, guild_id=GUILD, actor=creator, game_id=game_id, now=MONDAY)
+        everyone = await absences.list_absences(s, guild_id=GUILD, actor=judge, game_id=game_id, now=MONDAY)
     assert [a.user_id for a in mine] == [france] and [a.user_id for a in seen] == [france]
+    assert playing == [], "a creator who plays sees their own absences only (they have none)"
     assert [(a.user_id, a.span) for a in everyone] == [
         (france, "from 1 to 2 April 2024"),
         (italy, "from 10 to 12 April 2024"),
@@ -184,17 +188,21 @@ async def test_players_list_their_own_absences_and_moderators_see_and_cancel_any
     with pytest.raises(NotAllowed, match="Only the player who declared"):
         async with sessions() as s:
             await absences.cancel_absence(s, guild_id=GUILD, actor=Actor(france), absence_id=theirs.id)
+    for moderator_who_plays in (creator, Actor(france, is_server_moderator=True)):
+        with pytest.raises(NotAllowed, match="you see and cancel only your own absences there"):
+            async with sessions() as s:
+                await absences.cancel_absence(
+                    s, guild_id=GUILD, actor=moderator_who_plays, absence_id=theirs.id
+                )
     async with sessions() as s:
-        gone = await absences.cancel_absence(
-            s, guild_id=GUILD, actor=creator, absence_id=theirs.id, now=MONDAY
-        )
+        gone = await absences.cancel_absence(s, guild_id=GUILD, actor=judge, absence_id=theirs.id, now=MONDAY)
     assert gone.cancelled
     async with sessions() as s:
-        after = await absences.list_absences(s, guild_id=GUILD, actor=creator, game_id=game_id, now=MONDAY)
+        after = await absences.list_absences(s, guild_id=GUILD, actor=judge, game_id=game_id, now=MONDAY)
     assert [a.user_id for a in after] == [france]
     with pytest.raises(absences.UnknownAbsence):
         async with sessions() as s:
-            await absences.cancel_absence(s, guild_id=GUILD, actor=creator, absence_id=theirs.id)
+            await absences.cancel_absence(s, guild_id=GUILD, actor=judge, absence_id=theirs.id)
     with pytest.raises(absences.UnknownAbsence):  # another server's absence is not found here
         async with sessions() as s:
             await absences.cancel_absence(

@@ -81,12 +81,57 @@ async def test_a_second_mod_close_never_closes_the_new_phase(sessions: SessionFa
             await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
     await gm.apply(first.effects)
     async with sessions() as s:  # and after it ran: the game is in the next phase now
-        with pytest.raises(WrongGameState, match="Spring 1901 Movement is already closed"):
+        with pytest.raises(
+            WrongGameState, match="Spring 1901 Movement was already closed; Fall 1901 Movement"
+        ):
             await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
     assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
     async with sessions() as s:
         said = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "moderation"))).all()
     assert len([e for e in said if "being closed now" in str(e.payload)]) == 1, "announced once"
+
+
+async def test_a_close_sent_before_the_phase_opened_or_just_after_it_closes_nothing_unasked(
+    sessions: SessionFactory,
+) -> None:
+    began = utcnow() - timedelta(minutes=5)
+    started = await start_now(sessions, began)  # S1901M opened five minutes ago
+    gm = gamemaster(sessions)
+    async with sessions() as s:
+        first = await moderation.close_now(s, started.game.id, JUDGE, sent_at=utcnow())
+    assert first.action == "close"
+    await gm.apply(first.effects)
+    async with sessions() as s:
+        fall = (await s.exec(select(PhaseRecord).where(PhaseRecord.name == "F1901M"))).one()
+        await s.commit()
+    async with sessions() as s:  # sent while Spring was open, read once Fall had opened
+        with pytest.raises(WrongGameState) as late:
+            await moderation.close_now(
+                s, started.game.id, JUDGE, sent_at=fall.opened_at - timedelta(seconds=1)
+            )
+    assert late.value.message.startswith(
+        "Spring 1901 Movement was already closed; Fall 1901 Movement has just opened"
+    )
+    async with sessions() as s:  # sent 20 seconds after Fall opened: a question, nothing written
+        asked = await moderation.close_now(
+            s, started.game.id, JUDGE, sent_at=fall.opened_at + timedelta(seconds=20)
+        )
+    assert asked.action == "close_confirm" and asked.details == {
+        "phase": "F1901M",
+        "phase_id": fall.id,
+        "seconds": 20,
+        "first": False,
+    }
+    assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
+    async with sessions() as s:
+        again = (await s.exec(select(PhaseRecord).where(PhaseRecord.name == "F1901M"))).one()
+        assert (again.close_reason, again.deadline) == (None, fall.deadline)
+        await s.commit()
+    async with sessions() as s:
+        confirmed = await moderation.close_now(
+            s, started.game.id, JUDGE, sent_at=fall.opened_at + timedelta(seconds=20), confirmed=True
+        )
+    assert confirmed.action == "close" and confirmed.phase is not None and confirmed.phase.name == "F1901M"
 
 
 async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck(

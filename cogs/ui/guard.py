@@ -1,0 +1,195 @@
+"""Every button, select and form answers, also one the bot does not understand: a custom id forged by
+a modified client, or left on an old message by an earlier version of the bot, or naming a number no
+game could have. The answer is a refusal with the reason; nothing is recorded, and the log says so at
+INFO (it is the user's doing, not a fault of ours: no ERROR, no traceback).
+
+Three places, so that no handler needs to think of it:
+
+- :func:`guarded` wraps a DynamicItem's ``from_custom_id`` (bot.DiplomacyBot.add_dynamic_items applies
+  it to every item the bot registers): an id whose numbers do not fit a Discord id, or that the item
+  cannot read (``ValueError``, ``KeyError``, ``IndexError``: each item reads its whole id there), becomes
+  a :class:`Refused` item, which answers the refusal. (discord.py would log an error and leave the user
+  with "This interaction failed".)
+- :func:`route_form` registers the forms the bot reads by their custom id (the orders form), and the
+  one listener here hands each submission to its handler, with the same checks: a form no handler
+  claims, or one whose fields are missing, is refused.
+- that listener (bot.DiplomacyBot adds it) also answers a component no handler will take: an id
+  that no registered item's template matches, or that is not on the message it claims to come from
+  (discord.py drops those silently).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import discord
+
+from cogs.shared.replies import report_error, send
+from gm.errors import GameError
+
+log = logging.getLogger(__name__)
+
+LARGEST_ID = 2**63 - 1  # Discord's ids and our numbers fit in 63 bits; a longer one was never ours
+STALE_BUTTON = "This button is not one of mine or is out of date: nothing was recorded."
+STALE_FORM = "This form is not one of mine or is out of date: nothing was recorded."
+STALE_HINT = "Run the command again for a fresh one (/orders build, /orders edit, /game status)."
+
+
+class OutOfDate(GameError):
+    """A custom id or a form the bot cannot read: forged, or from an earlier version of the bot."""
+
+
+def numbers_fit(match: re.Match[str]) -> bool:
+    """Whether every all-digit group of ``match`` could be an id of ours."""
+    return all(not (v and v.isdigit()) or int(v) <= LARGEST_ID for v in match.groupdict().values())
+
+
+# --- buttons and selects -----------------------------------------------------------------------------
+
+
+class Refused(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s).*"):
+    """What a guarded item becomes when its custom id cannot be read: it answers the refusal. Never
+    registered itself (its template matches anything)."""
+
+    def __init__(self, item: discord.ui.Item[Any], why: str) -> None:
+        super().__init__(item)  # type: ignore[arg-type]
+        self.why = why
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Refused:
+        return cls(item, "not one of mine")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await refuse(interaction, STALE_BUTTON, self.why)
+
+
+FromCustomId = Callable[..., Awaitable[discord.ui.DynamicItem[Any]]]
+
+
+def guarded(item: type[discord.ui.DynamicItem[Any]]) -> type[discord.ui.DynamicItem[Any]]:
+    """``item`` with its ``from_custom_id`` guarded (see the module docstring); idempotent."""
+    if getattr(item, "_guarded", False):
+        return item
+    read: FromCustomId = item.from_custom_id.__func__  # type: ignore[attr-defined]
+
+    @functools.wraps(read)
+    async def from_custom_id(
+        cls: type[discord.ui.DynamicItem[Any]],
+        interaction: discord.Interaction,
+        base: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> discord.ui.DynamicItem[Any]:
+        if not numbers_fit(match):
+            return Refused(base, "a number no id of mine has")
+        try:
+            return await read(cls, interaction, base, match)
+        except (ValueError, KeyError, IndexError) as exc:
+            return Refused(base, f"{type(exc).__name__}: {exc}")
+
+    item.from_custom_id = classmethod(from_custom_id)  # type: ignore[method-assign,assignment]
+    item._guarded = True  # type: ignore[attr-defined]
+    return item
+
+
+# --- forms -------------------------------------------------------------------------------------------
+
+FormHandler = Callable[[discord.Interaction, re.Match[str], dict[str, Any]], Awaitable[None]]
+_forms: dict[str, tuple[re.Pattern[str], FormHandler]] = {}
+
+
+def route_form(pattern: re.Pattern[str], handler: FormHandler) -> None:
+    """Submissions of forms whose custom id fully matches ``pattern`` go to ``handler`` (with the match
+    and the submitted data); it raises :class:`OutOfDate` (or a ValueError, KeyError) when the form
+    lacks what it needs."""
+    _forms[pattern.pattern] = (pattern, handler)
+
+
+async def _submitted(interaction: discord.Interaction, custom_id: str, data: dict[str, Any]) -> None:
+    for pattern, handler in _forms.values():
+        match = pattern.fullmatch(custom_id)
+        if match is None:
+            continue
+        if not numbers_fit(match):
+            await refuse(interaction, STALE_FORM, "a number no id of mine has")
+            return
+        try:
+            await handler(interaction, match, data)
+        except (OutOfDate, ValueError, KeyError, IndexError) as exc:
+            await refuse(interaction, STALE_FORM, f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # a refusal of gm's, or a fault of ours: answered either way
+            await report_error(interaction, exc)
+        return
+    if not _in_memory_form(interaction, custom_id):
+        await refuse(interaction, STALE_FORM, "no form of mine has this id")
+
+
+# --- the listener -------------------------------------------------------------------------------------
+
+
+async def refuse(interaction: discord.Interaction, text: str, why: str) -> None:
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))[:120]
+    log.info("refused %r from user %s: %s", custom_id, interaction.user.id, why)
+    if interaction.response.is_done():
+        return
+    try:
+        await send(interaction, f"{text} {STALE_HINT}", ephemeral=True)
+    except discord.HTTPException as exc:
+        log.info("could not answer a refused interaction: %s", exc)
+
+
+async def on_interaction(interaction: discord.Interaction) -> None:
+    """Forms go to their handlers; a component nothing will take is refused."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    if interaction.type == discord.InteractionType.modal_submit:
+        await _submitted(interaction, custom_id, data)
+    elif interaction.type == discord.InteractionType.component and not _taken(interaction, custom_id):
+        await refuse(interaction, STALE_BUTTON, "no item of mine takes this id")
+
+
+def _store(interaction: discord.Interaction) -> Any:
+    """discord.py's store of the items and forms it dispatches to (a private attribute of the
+    connection state: discord.py has no public way to ask whether an interaction will be handled)."""
+    return getattr(interaction._state, "_view_store", None)
+
+
+def _taken(interaction: discord.Interaction, custom_id: str) -> bool:
+    """Whether discord.py hands this component interaction to an item: a registered DynamicItem whose
+    template matches an id present on the message, or a live view holding the id."""
+    store = _store(interaction)
+    if store is None:
+        return True  # cannot tell: better no answer of ours than a second one
+    data: dict[str, Any] = dict(interaction.data or {})
+    kind = data.get("component_type")
+    message = interaction.message
+    if message is not None:
+        live = store._views.get(message.id, {}).get((kind, custom_id))
+        if live is not None:
+            return True
+    if store._views.get(None, {}).get((kind, custom_id)) is not None:
+        return True
+    on_message = message is not None and custom_id in _custom_ids(message.components)
+    return on_message and any(p.fullmatch(custom_id) for p in store._dynamic_items)
+
+
+def _in_memory_form(interaction: discord.Interaction, custom_id: str) -> bool:
+    store = _store(interaction)
+    return store is None or custom_id in store._modals
+
+
+def _custom_ids(components: Iterable[Any]) -> set[str]:
+    found: set[str] = set()
+    stack = list(components)
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None):
+            found.add(component.custom_id)
+        stack.extend(getattr(component, "children", ()) or ())
+    return found

@@ -1,0 +1,132 @@
+"""Every interaction answers, also one the bot cannot read: a button or menu whose id was forged or left
+by an earlier version of the bot (a builder step of an unknown kind, a step missing a value, numbers no
+id has, an id no item of the bot's takes, an id that is not on its message), and a form with an
+unknown phase in its id, without its orders field, or of no kind the bot makes. Each is refused with
+the reason, nothing is recorded, and nothing is logged as an error."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.bot_helpers import Table, ask, make_table, running, settle, started_game
+from harness.fakediscord import FakeDiscord, Message, User
+from harness.fakediscord.state import InteractionKind, walk_components
+from tests.e2e.test_bot_builder import open_builder, pick
+
+STALE_BUTTON = "This button is not one of mine or is out of date: nothing was recorded."
+STALE_FORM = "This form is not one of mine or is out of date: nothing was recorded."
+HUGE = "99999999999999999999"
+
+
+def rename(message: Message, old: str, new: str) -> None:
+    """The message carries ``new`` where it carried ``old`` (as an older bot, or a forger, made it)."""
+    for component in walk_components(message.components):
+        if component.get("custom_id") == old:
+            component["custom_id"] = new
+
+
+async def click_as(fake: FakeDiscord, user: User, message: Message, old: str, new: str, **kw: Any) -> str:
+    rename(message, old, new)
+    try:
+        answer = await (await fake.click(user, message, new, **kw)).message()
+    finally:
+        rename(message, new, old)
+    assert answer.ephemeral, answer.content
+    return answer.content
+
+
+async def forged(
+    fake: FakeDiscord,
+    user: User,
+    table: Table,
+    kind: InteractionKind,
+    data: dict[str, Any],
+    source: Message | None = None,
+) -> str:
+    """An interaction built by hand (a modified client), not through the Discord client's checks."""
+    handle = await fake._interact(
+        kind,
+        user,
+        fake.world.channel(source.channel_id) if source is not None else table.general,
+        data,
+        f"{user.username} sending {data.get('custom_id')!r}",
+        source=source,
+        source_revisions=len(source.revisions) if source else 0,
+    )
+    answer = await handle.message()
+    assert answer.ephemeral, answer.content
+    return answer.content
+
+
+def form(custom_id: str, orders: str | None) -> dict[str, Any]:
+    fields = [{"type": 4, "custom_id": "orders", "value": orders}] if orders is not None else []
+    return {"custom_id": custom_id, "components": [{"type": 1, "components": fields}]}
+
+
+async def test_forged_and_outdated_ids_and_forms_are_refused_with_an_answer_and_change_nothing(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Forgeries", players=3, press="public")
+        france = table.player("FRANCE")
+        kinds = await pick(fake, france, await open_builder(fake, france, table), "PAR")
+        hold = next(c for c in kinds.custom_ids() if c.endswith(":do:PAR:hold"))
+        base = hold.removesuffix("do:PAR:hold")
+        for bad in (
+            base + "do:PAR:teleport",  # a builder step of an unknown kind
+            base + "do:PAR",  # a step missing a value
+            base + "go:t:PAR",  # a screen missing its kind
+            base + "go:c:PAR:levitate:BUR",
+            f"tap:{HUGE}:S1901M:{france.id}:do:PAR:hold",  # numbers no id has
+            f"tap:{game_id}:S1901M:{HUGE}:map",
+            "poll:12:yes",  # an id no item of this bot takes
+        ):
+            told = await click_as(fake, france, kinds, hold, bad)
+            assert told.startswith(STALE_BUTTON) and "Run the command again" in told, (bad, told)
+        units = await open_builder(fake, france, table)
+        select = next(c for c in units.custom_ids() if c.endswith(":u#0"))
+        told = await click_as(fake, france, units, select, select.replace(":u#0", ":t:PAR#0"), values=["PAR"])
+        assert told.startswith(STALE_BUTTON), told
+
+        opener = f"tap:{game_id}:S1901M:open"
+        [welcome] = [m for m in fake.dm_messages(france) if opener in m.custom_ids()]
+        told = await click_as(fake, france, welcome, opener, f"tap:{HUGE}:S1901M:open")
+        assert told.startswith(STALE_BUTTON), told
+        told = await forged(  # an id one of the bot's items reads, but not on the message it names
+            fake,
+            france,
+            table,
+            InteractionKind.MESSAGE_COMPONENT,
+            {"custom_id": f"join:{game_id}", "component_type": 2},
+            source=welcome,
+        )
+        assert told.startswith(STALE_BUTTON), told
+
+        for custom_id, orders in (
+            (f"orders:{game_id}:X1901Q", "A Par-Bur"),  # an unknown phase in its id
+            (f"orders:{game_id}:S1901M", None),  # no orders field: not an empty sheet
+            (f"orders:{HUGE}:S1901M", "A Par-Bur"),
+            ("feedback:1", "hello"),
+        ):
+            told = await forged(fake, france, table, InteractionKind.MODAL_SUBMIT, form(custom_id, orders))
+            assert told.startswith(STALE_FORM), (custom_id, told)
+        told = await forged(
+            fake, france, table, InteractionKind.MODAL_SUBMIT, form(f"orders:{game_id}:S1999M", "A Par-Bur")
+        )
+        assert "The Spring 1999 Movement orders are closed" in told, "a phase that is not this one: gm says"
+
+        await settle(bot, fake)
+        shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
+        assert "**France** has no orders yet" in shown.content, "nothing was recorded"
+        game = await bot.services.gamemaster.get_game(game_id)
+        assert len(game.players) == 3 and game.phase is not None and game.phase.name == "S1901M"
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [], [r.getMessage() for r in errors]
+    assert sum("refused" in r.getMessage() for r in caplog.records) >= 14
+    assert fake.unknown_calls == [] and fake.internal_errors == []

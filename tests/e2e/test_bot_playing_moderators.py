@@ -1,0 +1,257 @@
+"""Nobody who holds a power reads a rival's place, whatever their roles: a server moderator who plays
+(whose role shows every private channel and, with Manage Threads, every private thread) sees their own
+places only while they hold a seat: from the start, after a take-over, until they leave or the game
+ends (the talks stay private then too). Who saw each line a rival wrote is Discord's own arithmetic
+(the fake's: role overwrites, then member overwrites; the owner and Administrator pass everything).
+A member from whom nothing can be hidden is told so when joining, the game channel says so at the
+start, and a server's admins may refuse them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot import DiplomacyBot
+from harness.bot_helpers import (
+    Table,
+    ask,
+    bot_messages,
+    embed_text,
+    game_channel_of,
+    make_table,
+    running,
+    settle,
+    start_game,
+)
+from harness.fakediscord import Channel, FakeDiscord, Permission, User, UserActionError
+from tests.e2e.test_bot_moderation import click_and_read, mod
+
+
+async def game_with(
+    fake: FakeDiscord, bot: DiplomacyBot, table: Table, players: list[User], **options: object
+) -> int:
+    """A game created by ``players[0]`` and joined by the others (by /game join), started."""
+    created = await ask(
+        fake, players[0], "game", "create", channel=table.general, name="Table talk", **options
+    )
+    game_id = int(created.content.split("#")[1].split()[0])
+    for user in players[1:]:
+        joined = await ask(fake, user, "game", "join", channel=table.general, game=str(game_id))
+        assert "You joined" in joined.content, joined.content
+    await start_game(fake, bot, table, game_id)
+    return game_id
+
+
+async def seats_of(bot: DiplomacyBot, game_id: int) -> dict[str, int | None]:
+    return dict((await bot.services.gamemaster.get_game(game_id)).powers)
+
+
+def places(fake: FakeDiscord, table: Table, game_id: int) -> tuple[dict[str, Channel], list[Channel]]:
+    """The game's power channels by power, and its talks (pair threads or pair channels)."""
+    everything = fake.guild_channels(table.guild)
+    prefix = f"g{game_id}-"
+    powers = {
+        c.name.split("-")[-1].upper(): c
+        for c in everything
+        if not c.is_thread
+        and c.name.startswith(prefix)
+        and (c.topic or "").endswith("only its player, the moderators and the bot.")
+    }
+    talks = [
+        c
+        for c in everything
+        if c.name.startswith(prefix) and (c.topic or "").startswith("Private talks between")
+    ]
+    negotiation = [
+        c
+        for c in everything
+        if not c.is_thread and c.name.startswith(prefix) and c.name.endswith("-negotiation")
+    ]
+    talks += [c for c in everything if c.is_thread and negotiation and c.parent_id == negotiation[0].id]
+    return powers, talks
+
+
+def names_in(name: str) -> set[str]:
+    return {
+        w.upper()
+        for w in name.replace("–", " ").replace("/", " ").replace("-", " ").replace("_", " ").split()
+    }
+
+
+async def who_saw(fake: FakeDiscord, author: User, place: Channel, text: str) -> set[int]:
+    """Everyone who could read ``text`` when ``author`` posted it in ``place``."""
+    message = await fake.say(author, place, text)
+    return set(message.revisions[0].audience)
+
+
+@pytest.mark.parametrize("press", ["threads", "channels"])
+async def test_a_moderator_who_plays_reads_no_rivals_place_until_the_seat_is_given_up(
+    fake: FakeDiscord, tmp_path: Path, press: str
+) -> None:
+    table = await make_table(fake)
+    owner = fake.world.users[table.guild.owner_id]
+    judge = await fake.create_user("judge")  # a moderator who plays nowhere
+    await fake.add_member(table.guild, judge, table.moderators)
+    async with running(fake, tmp_path) as bot:
+        playing = [*table.players[:6], table.mod]  # the moderator plays; players[6] does not
+        game_id = await game_with(fake, bot, table, playing, press=press)
+        seats = await seats_of(bot, game_id)
+        user_of = {u.id: u for u in [*playing, judge, owner]}
+        mine = {p for p, u in seats.items() if u == table.mod.id}
+        power_channels, talks = places(fake, table, game_id)
+        assert len(power_channels) == 7 and len(talks) == 21
+
+        for power, channel in sorted(power_channels.items()):
+            holder = seats[power]
+            author = user_of[holder] if holder is not None else owner
+            saw = await who_saw(fake, author, channel, f"{power} thinks aloud")
+            if power in mine:
+                assert table.mod.id in saw, "their own channel"
+            else:
+                assert table.mod.id not in saw, f"the playing moderator read {power}'s channel"
+                assert saw - {fake.world.bot.id, owner.id, judge.id} == ({holder} if holder else set()), power
+        for talk in talks:
+            pair = {p for p in seats if p in names_in(talk.name)}
+            author = user_of[next(seats[p] for p in sorted(pair) if seats[p] is not None)]
+            saw = await who_saw(fake, author, talk, f"secret of {talk.name}")
+            if pair & mine:
+                assert table.mod.id in saw, f"their own talk {talk.name}"
+            else:
+                assert table.mod.id not in saw, f"the playing moderator read {talk.name}"
+            assert judge.id in saw and owner.id in saw, "a moderator who does not play reads everything"
+            assert saw - {fake.world.bot.id, owner.id, judge.id} == {seats[p] for p in pair}, talk.name
+        if press == "threads":
+            assert all(table.mod.id not in t.thread_members for t in talks if not mine & names_in(t.name))
+
+        # The moderator leaves their seat: the shields come off, they read everything as a moderator
+        # again; another moderator, who had joined one rival thread, takes the seat over and gets the
+        # shields (and leaves that thread).
+        rival_talk = next(t for t in talks if not mine & names_in(t.name))
+        if press == "threads":
+            await fake.add_thread_member(rival_talk, judge)
+        gone = await ask(
+            fake, table.mod, "game", "leave", channel=table.general, game=str(game_id), confirm=True
+        )
+        assert gone.content.startswith("You left")
+        await settle(bot, fake)
+        assert all(fake.can_view(table.mod, c) for c in [*power_channels.values(), *talks])
+        channel = await game_channel_of(bot, fake, game_id)
+        seat = f"seat:{game_id}:{sorted(mine)[0]}"
+        [offer] = [m for m in bot_messages(fake, channel) if seat in m.custom_ids()]
+        taken = await (await fake.click(judge, offer, seat)).message()
+        assert taken.content.startswith("You now play"), taken.content
+        await settle(bot, fake)
+        for power, channel_ in power_channels.items():
+            assert fake.can_view(judge, channel_) == (power in mine), power
+        for talk in talks:
+            assert fake.can_view(judge, talk) == bool(mine & names_in(talk.name)), talk.name
+        assert judge.id not in rival_talk.thread_members, "no membership of a rival's thread"
+
+        # The game ends: the power channels are a moderator's to read again, the talks stay private.
+        asked = await mod(fake, table.mod, table, "end", game=str(game_id), reason="time")
+        assert (await click_and_read(fake, table.mod, asked, asked.custom_ids()[0])).startswith("Done:")
+        await settle(bot, fake)
+        assert all(fake.can_view(judge, c) for c in power_channels.values())
+        for talk in talks:
+            assert fake.can_view(judge, talk) == bool(mine & names_in(talk.name)), talk.name
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_member_no_channel_can_be_hidden_from_is_told_so_and_may_be_refused(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    admins = await fake.create_role(table.guild, "Admins", Permission.ADMINISTRATOR)
+    admin = await fake.create_user("admin")
+    await fake.add_member(table.guild, admin, admins)
+    owner = fake.world.users[table.guild.owner_id]
+    async with running(fake, tmp_path) as bot:
+        created = await ask(
+            fake,
+            table.players[0],
+            "game",
+            "create",
+            channel=table.general,
+            name="Open book",
+            players=3,
+            press="public",
+        )
+        game_id = int(created.content.split("#")[1].split()[0])
+        joined = await ask(fake, admin, "game", "join", channel=table.general, game=str(game_id))
+        assert "You joined" in joined.content
+        assert "you can read every channel of this game" in joined.content
+        assert "The game channel will say so at the start" in joined.content
+        plain = await ask(fake, table.players[1], "game", "join", channel=table.general, game=str(game_id))
+        assert "You joined" in plain.content and "every channel" not in plain.content
+        await start_game(fake, bot, table, game_id)
+        channel = await game_channel_of(bot, fake, game_id)
+        [note] = [m for m in bot_messages(fake, channel) if "a note on privacy" in embed_text(m)]
+        assert f"<@{admin.id}> could read every channel of this game" in embed_text(note)
+        assert f"<@{table.players[1].id}>" not in embed_text(note)
+
+        with pytest.raises(UserActionError):  # the command is for the server's admins
+            await fake.slash(
+                table.mod, "server", "settings", options={"admins_may_play": False}, channel=table.general
+            )
+        shown = await ask(fake, owner, "server", "settings", channel=table.general)
+        assert "admins_may_play:True" in shown.content
+        refused_now = await ask(
+            fake, owner, "server", "settings", channel=table.general, admins_may_play=False
+        )
+        assert refused_now.content.startswith("Done.") and "may not join" in refused_now.content
+
+        second = await ask(
+            fake, table.players[0], "game", "create", channel=table.general, name="Closed book", players=3
+        )
+        other = int(second.content.split("#")[1].split()[0])
+        for who in (admin, owner):
+            told = await ask(fake, who, "game", "join", channel=table.general, game=str(other))
+            assert "can read every channel of this server" in told.content, told.content
+            assert "do not let such members play" in told.content and "nothing was changed" in told.content
+        fine = await ask(fake, table.players[1], "game", "join", channel=table.general, game=str(other))
+        assert "You joined" in fine.content
+        status = await bot.services.gamemaster.get_game(other)
+        assert {p.user_id for p in status.players} == {table.players[0].id, table.players[1].id}
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_moderator_or_creator_who_plays_sees_and_cancels_their_own_absences_only(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        creator, rival = table.players[0], table.players[1]
+        game_id = await game_with(fake, bot, table, [creator, rival, table.mod], press="public")
+        game = str(game_id)
+        away = await ask(
+            fake, rival, "absence", "add", channel=table.general, **{"from": "today", "to": "tomorrow"}
+        )
+        assert "You declared your absence" in away.content
+        listed = await ask(fake, rival, "absence", "list", channel=table.general)
+        number = re.search(r"`#(\d+)`", listed.content)
+        assert number is not None, listed.content
+        mine = await ask(
+            fake, table.mod, "absence", "add", channel=table.general, **{"from": "tomorrow", "to": "tomorrow"}
+        )
+        assert "You declared your absence" in mine.content
+
+        for who in (creator, table.mod):  # the game's creator, a server moderator: both play
+            seen = await ask(fake, who, "absence", "list", channel=table.general, game=game)
+            assert f"<@{rival.id}>" not in seen.content, "a rival's absence"
+            assert "you see your own absences there, as every player does" in seen.content
+            refused = await ask(fake, who, "absence", "cancel", channel=table.general, absence=number[1])
+            assert "you see and cancel only your own absences there" in refused.content
+            assert "Nothing was changed" in refused.content
+        own = await ask(fake, table.mod, "absence", "list", channel=table.general, game=game)
+        assert f"<@{table.mod.id}>" in own.content
+
+        judge = await fake.create_user("judge")  # a moderator who does not play sees and cancels all
+        await fake.add_member(table.guild, judge, table.moderators)
+        everyone = await ask(fake, judge, "absence", "list", channel=table.general, game=game)
+        assert "Absences in this game:" in everyone.content
+        assert f"<@{rival.id}>" in everyone.content and f"<@{table.mod.id}>" in everyone.content
+        done = await ask(fake, judge, "absence", "cancel", channel=table.general, absence=number[1])
+        assert done.content.startswith("Cancelled:"), done.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
