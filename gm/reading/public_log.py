@@ -58,6 +58,7 @@ PUBLIC: dict[str, Shown] = {
     "mod_civil_disorder": _shown(True, "powers", "on", "user_id", "as"),
     "mod_rollback": _shown(True, "phase", "voided", "as"),
     "mod_end": _shown(True, "phase", "reason", "as"),
+    "mod_builtin": _shown(True, "powers", "on", "user_id", "as"),  # the channel names the seat's player
 }
 """Every action whose entries the game channel (or the Join post) told, with what it told of them.
 Left out: ``absence`` and ``absence_cancelled`` (a player's own business), ``watch`` and ``unwatch``,
