@@ -6,7 +6,8 @@ Build-time only: needs shapely and numpy (requirements-dev.txt). Run from the re
     .venv/bin/python scripts/convert_variant.py ancmed 1900     # some of them
     .venv/bin/python scripts/convert_variant.py --source DIR --out DIR ancmed
 
-``--source`` is the folder of DPjudge's map files (default ../shared/maps/dpjudge, see its SOURCE.txt);
+``--source`` is a folder of DPjudge's map files (its ``maps`` folder: github.com/serrasqueiro/dpjudge,
+MIT; default ``DEFAULT_SOURCE``, outside the repository);
 ``--out`` the folder that receives one folder per variant (default data/variants). Each variant gets:
 
 - ``map.json``: the facts of the board in data/variants/standard/map.json's schema
