@@ -298,7 +298,7 @@ class PhaseMap(Stored, SQLModel, table=True):
 
 
 class OutboxEntry(Stored, SQLModel, table=True):
-    """A message to post, written in the same transaction as what caused it; see gm/outbox.py."""
+    """A message to post, written in the same transaction as what caused it; see gm/delivery/outbox.py."""
 
     __tablename__ = "outbox"
     __table_args__ = (

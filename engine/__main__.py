@@ -1,6 +1,6 @@
 """Command line: ``python -m engine adjudicate [FILE]``.
 
-Reads one JSON request (DESIGN.md, "engine: the contract") from FILE or standard input and writes
+Reads one JSON request (docs/ARCHITECTURE.md, "The engine's contract") from FILE or standard input and writes
 the result as one JSON object on standard output. A request that cannot be used at all (not JSON, a
 wrong shape, an unknown phase, power or province) gives ``{"error": "..."}`` on standard output, the
 same message on standard error, and exit status 1, never a traceback; bad orders are never an
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     adj = commands.add_parser(
         "adjudicate",
-        help="adjudicate one phase: JSON request in, JSON result out (see DESIGN.md)",
+        help="adjudicate one phase: JSON request in, JSON result out (see docs/ARCHITECTURE.md)",
     )
     adj.add_argument("file", nargs="?", help="the request as a JSON file (default: standard input)")
     adj.add_argument("--indent", type=int, default=None, help="pretty-print the output")

@@ -2,8 +2,9 @@
 
 ``adjudicate(board, orders)`` resolves the phase the board is in (movement, retreats or
 adjustments), reports every order line with a status and a reason, and returns the board at the
-start of the next phase. ``adjudicate_json`` is the same over the JSON contract of DESIGN.md; the
-CLI (``python -m engine adjudicate``) is a thin wrapper over it.
+start of the next phase. ``adjudicate_json`` is the same over the engine's JSON contract
+(docs/ARCHITECTURE.md, "The engine's contract"); the CLI (``python -m engine adjudicate``) is a thin
+wrapper over it.
 
 Phase sequence: a phase with nothing to do is skipped. A retreat phase follows a movement phase
 only when some dislodged unit has somewhere to go; an adjustment phase follows the fall only when
@@ -58,7 +59,7 @@ class OrderResultJSON(TypedDict):
 
 
 class AdjudicationJSON(TypedDict):
-    """The contract's output object (DESIGN.md), as :meth:`Adjudication.to_json` writes it."""
+    """The contract's output object (docs/ARCHITECTURE.md), as :meth:`Adjudication.to_json` writes it."""
 
     variant: NotRequired[str]  # only when not "standard"
     phase: str
@@ -110,7 +111,7 @@ class Adjudication:
     winner: str | None = None
 
     def to_json(self) -> AdjudicationJSON:
-        """The contract's output object (DESIGN.md)."""
+        """The contract's output object (docs/ARCHITECTURE.md, "The engine's contract")."""
         state = self.board.to_json()
         out: AdjudicationJSON = {
             "phase": str(self.phase),
@@ -169,10 +170,10 @@ def adjudicate(
 
 
 def adjudicate_json(request: Mapping[str, object]) -> AdjudicationJSON:
-    """The JSON contract of DESIGN.md: ``{"phase", "units", "centers", "dislodged"?, "orders"}`` in,
-    results and the next position out. Raises BoardError (a ValueError), naming the field, when the
-    request itself cannot be used (a wrong shape, an unknown phase, power or province); bad orders
-    never raise.
+    """The engine's JSON contract (docs/ARCHITECTURE.md, "One phase in JSON"): ``{"phase", "units",
+    "centers", "dislodged"?, "orders"}`` in, results and the next position out. Raises BoardError (a
+    ValueError), naming the field, when the request itself cannot be used (a wrong shape, an unknown
+    phase, power or province); bad orders never raise.
 
     ``"variant"`` (default ``standard``) names the variant (engine.variants): its map, its closed
     provinces, its victory target. The output names it too, unless it is ``standard`` (so the

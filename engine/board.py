@@ -1,6 +1,6 @@
 """The board state: phase, units, supply-center ownership and dislodged units, with its JSON form.
 
-The JSON form is the engine contract's (DESIGN.md)::
+The JSON form is the engine contract's (docs/ARCHITECTURE.md, "The engine's contract")::
 
     {"variant": "standard", "phase": "F1901R",
      "units":   {"FRANCE": ["A PAR", "F SPA/SC"]},

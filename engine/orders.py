@@ -1,9 +1,9 @@
 """Order types for every phase, and their canonical text.
 
 Canonical text is what the engine prints and what the parser reads back unchanged
-(see DESIGN.md): ``A PAR H``, ``A PAR - BUR``, ``A LON - NWY VIA``, ``F NTH C A LON - NWY``,
-``A PAR S A MAR - BUR``, ``A PAR S F BRE``, ``A PAR R BUR``, ``A PAR D``, ``A PAR B``,
-``F STP/NC B``, ``WAIVE``.
+(docs/ARCHITECTURE.md, "Names and order text"): ``A PAR H``, ``A PAR - BUR``, ``A LON - NWY VIA``,
+``F NTH C A LON - NWY``, ``A PAR S A MAR - BUR``, ``A PAR S F BRE``, ``A PAR R BUR``, ``A PAR D``,
+``A PAR B``, ``F STP/NC B``, ``WAIVE``.
 
 A parsed order may leave a unit's type unknown (``unit.type is None``) when the player omitted it;
 :func:`engine.validation.validate_order` fills it in from the board. Such a unit prints as its

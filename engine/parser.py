@@ -1,10 +1,10 @@
 """The order language: reading what players type into :mod:`engine.orders` values.
 
-``parse_order`` reads one order in any of the notations players use (DESIGN.md): canonical text
-(``A PAR - BUR``), the rulebook's (``A Par-Bur``, ``F Con-Bul EC``, ``A Tri Holds``), full names
-(``F North Sea Convoys A London - Belgium``), aliases, any case, unicode dashes, words for the verbs,
-coasts in every common form. It raises :class:`OrderParseError` (with a reason and a hint) and
-nothing else.
+``parse_order`` reads one order in any of the notations players use (docs/ARCHITECTURE.md,
+"Names and order text"): canonical text (``A PAR - BUR``), the rulebook's (``A Par-Bur``,
+``F Con-Bul EC``, ``A Tri Holds``), full names (``F North Sea Convoys A London - Belgium``), aliases,
+any case, unicode dashes, words for the verbs, coasts in every common form. It raises
+:class:`OrderParseError` (with a reason and a hint) and nothing else.
 
 Canonical text takes a fast path (a split and a few dictionary lookups) because the adjudicator parses
 every order of every phase; everything else goes through the tolerant reader below it.

@@ -3,9 +3,9 @@
 ``validate_order`` returns the order completed from the board (unit types and coasts filled in,
 support destinations without a coast, an army's coast dropped) or raises :class:`InvalidOrder` with
 a reason a player understands and a hint. "Possible" means possible whatever the others order: a
-move that may bounce is valid, a move to a province the unit can never reach is not (DESIGN.md,
-``status: invalid``). Convoy routes count as possible here when seas link the two coasts, whether or
-not fleets stand there now: the fleets are the board-level check's business
+move that may bounce is valid, a move to a province the unit can never reach is not (``invalid``:
+docs/ARCHITECTURE.md, "What a status means"). Convoy routes count as possible here when seas link the
+two coasts, whether or not fleets stand there now: the fleets are the board-level check's business
 (:mod:`engine.adjudicator.legality`), which the adjudicator applies after this one, and so does
 order entry (:func:`engine.entry.enter_order`), so that a player is never told an order is taken
 that the close would void.

@@ -43,9 +43,28 @@ Seats = tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
+class Colours:
+    """How a power is drawn in one palette, as #rrggbb: ``unit`` for its units, order arrows and
+    title-bar chip; ``fill`` for the provinces whose centers it owns and ``ink`` for the glyph on its
+    units, or None where the renderer derives them from ``unit`` (render.palette)."""
+
+    unit: str
+    fill: str | None = None
+    ink: str | None = None
+
+
+DEFAULT_PALETTE = "default"
+PALETTES: tuple[str, ...] = (DEFAULT_PALETTE, "colorblind")
+"""The palettes a variant.json may colour its powers for: a power's ``colour``, ``fill`` and ``ink``
+are its default palette's; an object under another palette's name (``"colorblind": {"colour": ...,
+"fill": ..., "ink": ...}``) gives its colours in that one."""
+
+
+@dataclass(frozen=True, slots=True)
 class PowerInfo:
     """How a power is named and drawn: ``name`` (Austria), ``adjective`` (Austrian), ``letter`` (on
-    its units), ``colour`` (#rrggbb) and its home centers."""
+    its units), ``colour`` (#rrggbb, its units' in the default palette), its home centers, and its
+    colours in each palette its variant.json colours it for (``palettes``, see :meth:`colours`)."""
 
     code: str
     name: str
@@ -53,6 +72,12 @@ class PowerInfo:
     letter: str
     colour: str
     home_centers: tuple[str, ...] = ()
+    palettes: Mapping[str, Colours] = field(default_factory=dict)
+
+    def colours(self, palette: str = DEFAULT_PALETTE) -> Colours:
+        """The power's colours in ``palette``: those its variant.json gives for that palette, else
+        its ``colour`` alone (the renderer derives the fill and the ink for that palette's land)."""
+        return self.palettes.get(palette) or Colours(self.colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +268,19 @@ def geometry_file(name: str) -> Path:
 # --- reading the folders --------------------------------------------------------------------------
 
 
-def _read_variant(folder: Path) -> Variant:
+def _power_palettes(power: Mapping[str, Any]) -> Mapping[str, Colours]:
+    """A power's colours by palette: its own ``colour``/``fill``/``ink`` for the default palette,
+    and an object of the same three under another palette's name (:data:`PALETTES`)."""
+    out = {}
+    for palette in PALETTES:
+        given = power if palette == DEFAULT_PALETTE else power.get(palette)
+        if given and given.get("colour"):
+            out[palette] = Colours(str(given["colour"]), given.get("fill"), given.get("ink"))
+    return MappingProxyType(out)
+
+
+def read_variant(folder: Path) -> Variant:
+    """The variant of one folder (its variant.json), as the registry reads it at import."""
     raw = json.loads((folder / "variant.json").read_text(encoding="utf-8"))
     name = str(raw.get("name") or folder.name)
     if name != folder.name:
@@ -286,6 +323,7 @@ def _read_variant(folder: Path) -> Variant:
                     letter=str(p.get("letter") or code[:1]),
                     colour=str(p.get("colour") or "#aaaaaa"),
                     home_centers=tuple(p.get("home_centers", ())),
+                    palettes=_power_palettes(p),
                 )
                 for code, p in (raw.get("powers") or {}).items()
             }
@@ -303,7 +341,7 @@ def _all_variants() -> dict[str, Variant]:
     found = {}
     for folder in sorted(VARIANTS_DIR.iterdir()):
         if (folder / "variant.json").is_file():
-            variant = _read_variant(folder)
+            variant = read_variant(folder)
             found[variant.name] = variant
     return found
 

@@ -1,5 +1,5 @@
-"""The gamemaster: Discord-free use cases over db/, engine/ and render/ (see DESIGN.md and
-docs/ARCHITECTURE.md). Adapters call :class:`gm.facade.Gamemaster` and nothing else.
+"""The gamemaster: Discord-free use cases over db/, engine/ and render/ (see docs/ARCHITECTURE.md,
+"Layers"). Adapters call :class:`gm.facade.Gamemaster` and nothing else.
 
 - gm.facade     the Gamemaster: one call per use case (session, commit, follow-ups), the moving parts
 - gm.setup      games (create, join, leave, start), configure, settings, seats (who plays what), places

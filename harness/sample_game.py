@@ -1,6 +1,6 @@
 """The 2000 rulebook's sample game ("Opening moves in a sample game"), played through the engine.
 
-The orders are the rulebook's, in its own notation, phase by phase (tests/sample_game_data.py).
+The orders are the rulebook's, in its own notation, phase by phase (harness/sample_game_data.py).
 :func:`play` runs them through ``engine.adjudicate_json`` and yields, for every phase, the request
 and the result, which the render tests and bench/render.py draw.
 """

@@ -108,7 +108,7 @@ class LinesJSON(TypedDict):
 
 
 class GeometryJSON(TypedDict):
-    """data/geometry.json, as json.loads reads it (written by scripts/convert_map.py)."""
+    """data/variants/<name>/geometry.json, as json.loads reads it (written by scripts/convert_map.py)."""
 
     format: str
     map: str

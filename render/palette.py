@@ -1,9 +1,15 @@
-"""Colours of the map: the conventional power colours, and a colour-blind-safe alternative.
+"""Colours of the map: two palettes (the usual one and a colour-blind-safe one), each power's colours
+in them read from its variant's data.
 
-Each power has two colours: a lighter ``fill`` for the provinces whose supply center it owns, and a
-stronger ``unit`` colour for its armies, fleets and order arrows, so units stand out on their own
-territory. The colour-blind palette is built on the Okabe-Ito set, keeps the powers apart by
-lightness as well as hue, and puts each power's initial on its units (``letters_on_units``).
+A palette here is the map's own colours: sea, land, lines, labels, the title bar. The powers' colours
+come from data/variants/<name>/variant.json only (engine.variants.PowerInfo.colours): each power has
+a stronger ``colour`` for its armies, fleets and order arrows, so units stand out on their own
+territory, a lighter ``fill`` for the provinces whose supply center it owns, and an ``ink`` for the
+glyph on its units; under ``"colorblind"`` the same three for the colour-blind palette. What the data
+leaves out is derived by one rule (:func:`power_colours`): the colour-blind palette takes the power's
+``colour`` where the variant gives none of its own, the fill is that colour lightened as far as keeps
+it apart from the palette's land and sea, the ink white or near-black, whichever contrasts more.
+The colour-blind palette also puts each power's initial on its units (``letters_on_units``).
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from engine.variants import Variant
+from engine.variants import PowerInfo, Variant
 
 RGB = tuple[int, int, int]
 
@@ -20,7 +26,7 @@ RGB = tuple[int, int, int]
 class PowerColours:
     fill: RGB
     unit: RGB
-    ink: RGB  # the glyph drawn on a unit icon: white or near-black, whichever contrasts
+    ink: RGB  # the glyph drawn on a unit icon
     letter: str
 
 
@@ -46,7 +52,7 @@ class Palette:
     title_text: RGB
     title_dim: RGB
     letters_on_units: bool
-    powers: dict[str, PowerColours]
+    powers: dict[str, PowerColours]  # none in DEFAULT and COLORBLIND: palette_for adds a variant's
 
     def power(self, name: str) -> PowerColours:
         """The colours of a power; an unknown power (another variant) gets a neutral grey."""
@@ -77,20 +83,12 @@ DEFAULT = Palette(
     title_text=(245, 245, 245),
     title_dim=(168, 178, 190),
     letters_on_units=False,
-    powers={
-        "AUSTRIA": PowerColours(fill=(238, 150, 140), unit=(190, 30, 40), ink=_WHITE, letter="A"),
-        "ENGLAND": PowerColours(fill=(140, 148, 214), unit=(32, 44, 138), ink=_WHITE, letter="E"),
-        "FRANCE": PowerColours(fill=(128, 196, 240), unit=(0, 112, 200), ink=_WHITE, letter="F"),
-        "GERMANY": PowerColours(fill=(168, 168, 166), unit=(52, 54, 60), ink=_WHITE, letter="G"),
-        "ITALY": PowerColours(fill=(146, 208, 132), unit=(26, 122, 44), ink=_WHITE, letter="I"),
-        "RUSSIA": PowerColours(fill=(200, 166, 222), unit=(112, 48, 150), ink=_WHITE, letter="R"),
-        "TURKEY": PowerColours(fill=(246, 216, 112), unit=(186, 134, 0), ink=_WHITE, letter="T"),
-    },
+    powers={},
 )
 
-# Okabe & Ito, "Color Universal Design" (2008): black, orange, sky blue, bluish green, yellow, blue,
-# vermillion, reddish purple (darkened a little for Russia's units). Fills are the same hues, lighter,
-# so that units and arrows stand out on their own land; units carry the power's initial.
+# The colour-blind palette's land and sea are muted, leaving strong hues to the powers (the Standard
+# powers' are Okabe & Ito's "Color Universal Design" set, in their variant.json); units carry the
+# power's initial.
 COLORBLIND = Palette(
     name="colorblind",
     sea=(170, 191, 208),
@@ -112,15 +110,7 @@ COLORBLIND = Palette(
     title_text=(250, 250, 250),
     title_dim=(180, 180, 180),
     letters_on_units=True,
-    powers={
-        "AUSTRIA": PowerColours(fill=(236, 160, 100), unit=(213, 94, 0), ink=_WHITE, letter="A"),
-        "ENGLAND": PowerColours(fill=(110, 160, 205), unit=(0, 90, 150), ink=_WHITE, letter="E"),
-        "FRANCE": PowerColours(fill=(192, 226, 246), unit=(86, 180, 233), ink=_INK_DARK, letter="F"),
-        "GERMANY": PowerColours(fill=(150, 150, 150), unit=(20, 20, 20), ink=_WHITE, letter="G"),
-        "ITALY": PowerColours(fill=(130, 205, 180), unit=(0, 130, 100), ink=_WHITE, letter="I"),
-        "RUSSIA": PowerColours(fill=(232, 192, 216), unit=(184, 84, 144), ink=_WHITE, letter="R"),
-        "TURKEY": PowerColours(fill=(250, 244, 170), unit=(240, 228, 66), ink=_INK_DARK, letter="T"),
-    },
+    powers={},
 )
 
 PALETTES: dict[str, Palette] = {p.name: p for p in (DEFAULT, COLORBLIND)}
@@ -144,21 +134,18 @@ FILL_MIN_SEA_DISTANCE = 15.0  # and from the sea
 
 
 def palette_for(variant: Variant, name: str = "default") -> Palette:
-    """The palette ``name`` for a game of ``variant``: the named palette itself where it colours every
-    power of the variant (the Standard map's seven), otherwise one built from the colours in the
-    variant's variant.json on the named palette's land, sea and lines (see :func:`variant_powers`)."""
-    base = get_palette(name)
-    powers = variant.game_map().powers
-    if all(p in base.powers for p in powers):
-        return base
+    """The palette ``name`` for a game of ``variant``: its land, sea and lines, with each power of
+    the variant coloured as its variant.json says for that palette (see :func:`power_colours`)."""
     key = (variant.name, name)
     hit = _VARIANT_PALETTES.get(key)
     if hit is None or hit[0] is not variant:
+        base = get_palette(name)
+        powers = variant.game_map().powers
         pal = replace(
             base,
             name=f"{name}:{variant.name}",
             letters_on_units=base.letters_on_units or len(powers) > MANY_POWERS,
-            powers=variant_powers(variant, base.land, base.sea),
+            powers={code: power_colours(variant.powers.get(code), code, base) for code in powers},
         )
         hit = _VARIANT_PALETTES[key] = (variant, pal)
     return hit[1]
@@ -167,18 +154,16 @@ def palette_for(variant: Variant, name: str = "default") -> Palette:
 _VARIANT_PALETTES: dict[tuple[str, str], tuple[Variant, Palette]] = {}
 
 
-def variant_powers(variant: Variant, land: RGB, sea: RGB) -> dict[str, PowerColours]:
-    """Each power's colours from its variant.json ``colour``: that colour for units, a lighter one for
-    its territory (as light as keeps it apart from the unowned ``land`` and the ``sea``), and white or
-    near-black ink on its units, whichever contrasts more; its ``letter`` on them."""
-    out = {}
-    for code in variant.game_map().powers:
-        info = variant.powers.get(code)
-        unit = hex_rgb(info.colour) if info is not None else (90, 90, 90)
-        letter = info.letter if info is not None else code[:1]
-        fill = territory_fill(unit, land, sea)
-        out[code] = PowerColours(fill=fill, unit=unit, ink=ink_for(unit), letter=letter)
-    return out
+def power_colours(info: PowerInfo | None, code: str, palette: Palette) -> PowerColours:
+    """A power's colours in ``palette`` (one of :data:`PALETTES`) from its variant.json
+    (``info.colours(palette.name)``): the unit colour as given, the fill and the ink as given or else
+    derived from the unit colour (:func:`territory_fill` on the palette's land and sea,
+    :func:`ink_for`), and its ``letter``. A power the variant does not describe is drawn in grey."""
+    given = info.colours(palette.name) if info is not None else None
+    unit = hex_rgb(given.unit) if given is not None else (90, 90, 90)
+    fill = hex_rgb(given.fill) if given and given.fill else territory_fill(unit, palette.land, palette.sea)
+    ink = hex_rgb(given.ink) if given and given.ink else ink_for(unit)
+    return PowerColours(fill=fill, unit=unit, ink=ink, letter=info.letter if info is not None else code[:1])
 
 
 def hex_rgb(text: str) -> RGB:

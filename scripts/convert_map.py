@@ -7,7 +7,8 @@ library. Run from the repository root::
     .venv/bin/python scripts/convert_map.py                     # writes data/variants/standard/geometry.json
     .venv/bin/python scripts/convert_map.py --source PATH --out PATH --no-smooth
 
-What the source holds (see ../shared/maps/SOURCE.txt): polylines with integer coordinates in a
+What the source (DPjudge's ``maps/standard.ps``: github.com/serrasqueiro/dpjudge, MIT; ``--source``,
+default ``DEFAULT_SOURCE``, outside the repository) holds: polylines with integer coordinates in a
 628 x 551 frame (x 22..650, y 25..576, y up) drawn by /OutlineChart* procedures -- coastline rings,
 island rings, lake rings, Switzerland, and open polylines for the borders between provinces -- plus a
 table of unit anchors (/VisitTerritories) and of supply-centre dots (/VisitSupplies).

@@ -6,7 +6,8 @@ Build-time only: needs shapely and numpy (requirements-dev.txt). Run from the re
     .venv/bin/python scripts/convert_variant.py ancmed 1900     # some of them
     .venv/bin/python scripts/convert_variant.py --source DIR --out DIR ancmed
 
-``--source`` is the folder of DPjudge's map files (default ../shared/maps/dpjudge, see its SOURCE.txt);
+``--source`` is a folder of DPjudge's map files (its ``maps`` folder: github.com/serrasqueiro/dpjudge,
+MIT; default ``DEFAULT_SOURCE``, outside the repository);
 ``--out`` the folder that receives one folder per variant (default data/variants). Each variant gets:
 
 - ``map.json``: the facts of the board in data/variants/standard/map.json's schema
@@ -489,9 +490,11 @@ def build_geometry(
 # One display colour per power (#rrggbb), chosen to stay apart for normal vision and for the three
 # kinds of colour blindness (scripts/cvd.py simulates them; tests/variants check the distances):
 #
-# - the seven classic powers keep the colours of the renderer's colour-blind palette (Okabe & Ito's
-#   set: Austria vermillion, England/Britain blue, France sky blue, Germany black, Italy bluish green,
-#   Russia reddish purple, Turkey yellow), so a player meets them again on every map;
+# - the seven classic powers keep their colours of the Standard map's colour-blind palette (Okabe &
+#   Ito's set: Austria vermillion, England/Britain blue, France sky blue, Germany black, Italy bluish
+#   green, Russia reddish purple, Turkey yellow; data/variants/standard/variant.json), so a player
+#   meets them again on every map; a variant on the Standard board and powers (``standard_map``)
+#   copies the Standard powers' colours whole (both palettes: ``standard_colours``);
 # - the others take, in this order, Okabe & Ito's orange, then a light grey, a dark brown and a navy
 #   (the four that a search over Okabe & Ito's and Paul Tol's palettes found farthest from the seven
 #   and from each other: CIEDE2000 at least 11 under every simulated vision, against 8 between the
@@ -548,6 +551,14 @@ def chaos_colours(game_map: dict) -> dict[str, str]:
         # the least used free colour, so that the colours spread over the board
         colour[p] = min(free, key=lambda c: (sum(v == c for v in colour.values()), CHAOS_COLOURS.index(c)))
     return dict(sorted(colour.items()))
+
+
+def standard_colours() -> dict[str, dict]:
+    """The Standard powers' colours in data/variants/standard/variant.json: ``colour``, ``fill``,
+    ``ink`` and the ``colorblind`` palette's."""
+    doc = json.loads((ROOT / "data" / "variants" / "standard" / "variant.json").read_text(encoding="utf-8"))
+    keys = ("colour", "fill", "ink", "colorblind")
+    return {p: {k: info[k] for k in keys if k in info} for p, info in doc["powers"].items()}
 
 
 def power_colours(powers: list[str], explicit: dict[str, str]) -> dict[str, str]:
@@ -610,6 +621,7 @@ def variant_document(variant: Variant, dp: reader.DpMap, game_map: dict) -> dict
     powers = game_map["powers"]
     colours = chaos_colours(game_map) if variant.name == "chaos" else power_colours(powers, variant.colours)
     homes = {p: sorted(c["code"] for c in game_map["provinces"] if c["home"] == p) for p in powers}
+    standard = standard_colours() if variant.standard_map else {}
     info = {}
     for p in powers:
         d = dp.powers[p]
@@ -617,7 +629,7 @@ def variant_document(variant: Variant, dp: reader.DpMap, game_map: dict) -> dict
             "name": " ".join(w.capitalize() for w in d.written.replace("+", " ").split()),
             "adjective": " ".join(w.capitalize() for w in d.adjective.split()),
             "letter": d.letter or p[:1],
-            "colour": colours[p],
+            **(standard.get(p) or {"colour": colours[p]}),
             "home_centers": homes[p],
         }
         if d.partisan:

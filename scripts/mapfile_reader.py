@@ -5,7 +5,7 @@ Standard library only, so that the tests can read a source map without the build
 scripts/convert_variant.py; see that file for how to run the conversion.
 
 The input format, in our words, as far as the variants we convert use it (the maps themselves are
-never committed: they are read from ../shared/maps/dpjudge, see data/variants/README.md):
+never committed: see data/variants/README.md):
 
 - ``#`` starts a comment line. ``USE file`` / ``USES file`` read another file in place; ``MAP name``
   does the same with ``name.map`` and makes it the base map.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -25,31 +26,20 @@ from PIL import Image, ImageDraw
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.variants import read_variant  # noqa: E402
 from render import layout as L  # noqa: E402
 from render.basemap import BaseMap, _build_index, _build_labels, _build_overlay, filled_map  # noqa: E402
 from render.geometry import geometry_from_json  # noqa: E402
 from render.icons import center_sprite, paste_centred, unit_sprite  # noqa: E402
 from render.layout import Layout  # noqa: E402
-from render.palette import COLORBLIND, DEFAULT, PowerColours  # noqa: E402
+from render.palette import COLORBLIND, DEFAULT, power_colours  # noqa: E402
 from render.text import BOLD, font  # noqa: E402
 
 STANDARD_PX_PER_UNIT = 1600 / 628
 
 
-def _rgb(hex_colour: str) -> tuple[int, int, int]:
-    h = hex_colour.lstrip("#")
-    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
-
-
 def _mix(c: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     return tuple(round(v + (255 - v) * t) for v in c)  # type: ignore[return-value]
-
-
-def power_colours(colour: str, letter: str) -> PowerColours:
-    unit = _rgb(colour)
-    lum = (0.2126 * unit[0] + 0.7152 * unit[1] + 0.0722 * unit[2]) / 255
-    ink = (255, 255, 255) if lum < 0.55 else (25, 25, 25)
-    return PowerColours(fill=_mix(unit, 0.5), unit=unit, ink=ink, letter=letter)
 
 
 def load_variant(folder: Path) -> tuple[dict, dict, dict]:
@@ -71,18 +61,14 @@ def render_preview(folder: Path, width: int | None, marks: bool, colorblind: boo
     width = width or min(L.MAX_WIDTH, round(geo.width * STANDARD_PX_PER_UNIT))
     lay = Layout.for_width(width, geo)
     base_pal = COLORBLIND if colorblind else DEFAULT
-    powers = {
-        name: power_colours(info["colour"], info.get("letter", name[:1]))
-        for name, info in variant["powers"].items()
-    }
-    pal = base_pal.__class__(
-        **{**{f: getattr(base_pal, f) for f in base_pal.__dataclass_fields__}, "powers": powers}
-    )
+    info = read_variant(folder).powers  # the powers' colours as the renderer reads them
+    pal = replace(base_pal, powers={name: power_colours(info.get(name), name, base_pal) for name in info})
     index, slot_of = _build_index(geo, lay)
     fixed = {0: pal.sea, 250: _mix(pal.sea, 0.22), 251: pal.sea, 252: pal.island, 253: pal.impassable}
     base = BaseMap(
         layout=lay,
         index=index,
+        framed=index,  # filled_map draws the map area only
         slot_of=slot_of,
         sea_codes=frozenset(c for c, p in geo.provinces.items() if p.kind == "sea"),
         overlay=_build_overlay(geo, lay, pal),

@@ -1,6 +1,6 @@
 """/orders edit|show|clear, /order, /ready, and the orders form's submissions. Every answer is private.
 
-Discord cannot run a command that also has subcommands, so the form DESIGN.md calls ``/orders`` is
+Discord cannot run a command that also has subcommands, so the orders form is
 ``/orders edit`` next to ``/orders show`` and ``/orders clear``.
 """
 

@@ -1,10 +1,11 @@
 """Adjustments: how many units each power builds or removes, and the winter orders themselves.
 
 A power with more supply centers than units may build the difference, but only in its own home
-centers that it owns and that stand empty, so the count is capped by those (DESIGN.md); with the
-``build_anywhere`` rule switch (Chaos, engine.rules) in any supply center it owns that stands empty. A power
-with more units than centers removes the difference; what it does not name is removed by the
-civil-disorder rule (:mod:`engine.adjudicator.civil_disorder`, DATC 6.J.2-6.J.11).
+centers that it owns and that stand empty, so the count is capped by those (docs/ARCHITECTURE.md,
+"One phase in JSON"); with the ``build_anywhere`` rule switch (Chaos, engine.rules) in any supply
+center it owns that stands empty. A power with more units than centers removes the difference; what
+it does not name is removed by the civil-disorder rule (:mod:`engine.adjudicator.civil_disorder`,
+DATC 6.J.2-6.J.11).
 
 Orders are taken one by one in the order given (DATC 4.D.4, 4.D.6): once the count is used up,
 further builds, waives or removals fail (6.I.1, 6.J.1). A build must name a valid site: a home

@@ -6,7 +6,8 @@ check. A line that fails is kept with status ``invalid`` and its reason; nothing
 is dropped except blank lines.
 
 When several valid lines concern one unit (or one build site), the last one counts and the
-earlier ones are reported as replaced (DESIGN.md: the same rule as editing orders in the bot).
+earlier ones are reported as replaced (docs/ARCHITECTURE.md, "One phase in JSON": the same rule as
+editing orders in the bot).
 """
 
 from __future__ import annotations

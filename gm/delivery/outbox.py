@@ -26,7 +26,7 @@ bounded number of posts in flight and a bounded rate, under Discord's global lim
 second. A channel Discord makes wait (429), or a slow upload, holds back its own game only.
 
 The payloads are plain data (title, lines, fields, center counts, deadline, map references); the
-adapter formats them. See gm/announcements.py for each kind's payload.
+adapter formats them. See gm/messages/kinds.py for each kind's payload.
 """
 
 from __future__ import annotations

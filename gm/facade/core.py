@@ -180,7 +180,8 @@ class GamemasterCore:
     async def abandon(self) -> int:
         """Stop at once (a graceful stop that ran out of time): cancel the follow-ups and jobs under
         way, stop the worker processes, release this process's outbox claims. A close cut short stays
-        ``adjudicating`` and the next start finishes it (gm.scheduler). Returns the messages put back."""
+        ``adjudicating`` and the next start finishes it (gm.delivery.scheduler). Returns the messages
+        put back."""
         running = [task for task in self._background if not task.done()]
         for task in running:
             task.cancel()

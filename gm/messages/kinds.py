@@ -5,7 +5,7 @@ JSON (:meth:`Message.to_payload`, the shape gm.messages.payloads.base describes)
 the same typed object back (:func:`read_message`), so an adapter reads attributes, never keys.
 
 Every message has a headline and body lines in plain words (members and commands as references,
-gm.messages.refs: the adapter words them), optional short labelled facts, the phase it is about, a
+``[[user:42]]``: the adapter words them), optional short labelled facts, the phase it is about, a
 deadline, and the stored pictures to attach. Each kind adds the structured facts an adapter acts on
 (who gets a power's channels, which seats are open, the orders with their results).
 """

@@ -1,7 +1,7 @@
 """Who plays which power: the seats for a number of players, and the random draw.
 
 A *seat* is the set of powers one player holds. The seats for each number of players are the
-variant's (gm.variants): with as many players as powers every power is a seat; the rulebook's
+variant's (engine.variants): with as many players as powers every power is a seat; the rulebook's
 "alternate way to play" leaves some powers to nobody (six and five players) or gives a player several
 (four and three players).
 """

@@ -1,4 +1,4 @@
-"""The adjudicator's contract (DESIGN.md): every line reported, defaults, bad input, the phase
+"""The adjudicator's contract (docs/ARCHITECTURE.md): every line reported, defaults, bad input, the phase
 sequence, centers, adjustments, victory, civil disorder, and the reasons players read."""
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ DIAGRAMS = [
      {"ENGLAND": ["A Lon-Bel", "F Eng C A Lon-Bel", "F Nth C A Lon-Bel"],
       "FRANCE": ["F Bre-Eng", "F Iri S F Bre-Eng"]},
      {"A LON - BEL", "F NTH C A LON - BEL", "F BRE - ENG", "F IRI S F BRE - ENG"}, {"F ENG"}),
-    # 30: the 2000 rulebook (seeds/000) prints Italy's orders garbled ("F Ion-Rom; F Nap S F Tyn-Apu"),
+    # 30: the 2000 rulebook prints Italy's orders garbled ("F Ion-Rom; F Nap S F Tyn-Apu"),
     # but they start from a fleet in the Ionian Sea, and its text has Naples support an attack on the
     # convoying fleet: F Ion-Tyn, F Nap S F Ion-Tyn, as the 2023 rulebook prints them. (Rome's
     # fleet is diagram 31's, where France holds the Ionian.) The same in test_sample_game_orders.py.

@@ -1,4 +1,6 @@
-"""``python -m engine adjudicate``: JSON in, JSON out, as DESIGN.md's contract says."""
+"""``python -m engine adjudicate``: JSON in, JSON out, as the engine's contract says.
+
+(docs/ARCHITECTURE.md, "The engine's contract")"""
 
 from __future__ import annotations
 

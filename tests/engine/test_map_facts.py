@@ -1,4 +1,4 @@
-"""Facts of the Standard board, from the 2000 rulebook (seeds/000_*.txt) and the board itself.
+"""Facts of the Standard board, from the 2000 rulebook and the board itself.
 
 If one of these fails, data/variants/standard/map.json says something the printed board does not.
 """

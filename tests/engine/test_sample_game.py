@@ -1,6 +1,6 @@
 """The 2000 rulebook's sample game ("Opening moves in a sample game"), Spring 1901 to the Fall 1902
 adjustments, played through ``adjudicate_json`` with the orders exactly as the rulebook prints them
-(tests/sample_game_data.py, which also says what we do with the rulebook's misprints).
+(harness/sample_game_data.py, which also says what we do with the rulebook's misprints).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Every order printed in the 2000 rulebook (seeds/000_*.txt) and the DATC v3.0 order texts.
+"""Every order printed in the 2000 rulebook and the DATC v3.0 order texts.
 
 The sample game ("OPENING MOVES IN A SAMPLE GAME", Spring 1901 to the Winter 1902 adjustments) is
-copied exactly as printed in tests/sample_game_data.py: the facts of the game written down as data.
+copied exactly as printed in harness/sample_game_data.py: the facts of the game written down as data.
 Each line is read with the board of its phase (positions below follow from the rulebook's
 commentary) and must mean what a human reads there. The diagrams' orders are written as the text and
 figures describe them.

@@ -10,12 +10,17 @@ from PIL import Image
 
 from engine.board import Board
 from engine.mapdata import load_map
+from engine.variants import get_variant
 from render import OrderMark, RenderOptions, render_map
 from render.geometry import MapGeometry, Point, load_geometry
 from render.layout import Layout
-from render.palette import DEFAULT, RGB
+from render.palette import RGB, palette_for
 
 WIDTH = 1000  # small enough to be quick, big enough to see a unit
+
+# The Standard map's palettes, its powers' colours read from data/variants/standard/variant.json.
+STANDARD = palette_for(get_variant("standard"), "default")
+STANDARD_CB = palette_for(get_variant("standard"), "colorblind")
 
 
 def board(
@@ -102,7 +107,7 @@ def _segment_distance(p: Point, a: Point, b: Point) -> float:
 
 def fill_at(img: Image.Image, code: str, width: int | None = None) -> str:
     """Which fill a province shows (default palette): the nearest power's fill, plain land or sea."""
-    fills = {"land": DEFAULT.land, "sea": DEFAULT.sea} | {p: c.fill for p, c in DEFAULT.powers.items()}
+    fills = {"land": STANDARD.land, "sea": STANDARD.sea} | {p: c.fill for p, c in STANDARD.powers.items()}
     return nearest(img.getpixel(to_px(quiet_point(code), width or img.width)), fills)
 
 

@@ -16,7 +16,7 @@ from render.icons import badge_sprite, center_sprite, unit_sprite
 from render.orders import OrderOverlay
 from render.palette import DEFAULT
 from render.scene import Scene
-from tests.render.pixels import board, draw
+from tests.render.pixels import STANDARD, board, draw
 
 WIDTH = 1600
 SOLID = 128  # alpha above which a pixel of a sprite counts as drawn
@@ -146,7 +146,7 @@ def test_the_provinces_name_shows_beside_its_dislodged_unit(location: str, attac
     assert hidden == []
     # ...and the dislodged unit is drawn (its power's colour appears near the province's spot).
     x, y = base.layout.px(geo.anchor(location))
-    russian = DEFAULT.powers["RUSSIA"].unit
+    russian = STANDARD.powers["RUSSIA"].unit
     near = [
         after.getpixel((round(x) + dx, round(y) + dy)) for dx in range(-40, 41, 2) for dy in range(-40, 41, 2)
     ]

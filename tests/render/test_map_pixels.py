@@ -14,6 +14,8 @@ from render.geometry import load_geometry
 from render.palette import COLORBLIND, DEFAULT
 from render.paths import curve, point_at
 from tests.render.pixels import (
+    STANDARD,
+    STANDARD_CB,
     WIDTH,
     board,
     count_near,
@@ -55,7 +57,7 @@ def test_an_army_is_drawn_at_its_provinces_spot() -> None:
     with_unit = draw(board({"FRANCE": ["A PAR"]}, {}))
     spot = to_px(geo.provinces["PAR"].unit)
     r = round(layout().size(L.ARMY_RADIUS) * 0.8)
-    unit_colour = DEFAULT.powers["FRANCE"].unit
+    unit_colour = STANDARD.powers["FRANCE"].unit
     assert count_near(window(with_unit, spot, r), unit_colour) > r * r
     assert count_near(window(empty, spot, r), unit_colour) == 0
 
@@ -64,7 +66,7 @@ def test_a_fleet_on_st_petersburgs_south_coast_is_drawn_on_that_coast() -> None:
     geo = load_geometry()
     coasts = geo.provinces["STP"].coasts
     r = round(layout().size(L.FLEET_HALF_HEIGHT) * 0.8)
-    colour = DEFAULT.powers["RUSSIA"].unit
+    colour = STANDARD.powers["RUSSIA"].unit
     south = draw(board({"RUSSIA": ["F STP/SC"]}, {}))
     north = draw(board({"RUSSIA": ["F STP/NC"]}, {}))
     assert count_near(window(south, to_px(coasts["SC"]), r), colour) > r * r
@@ -80,7 +82,7 @@ def test_a_move_is_an_arrow_between_the_two_spots() -> None:
     move = OrderMark("FRANCE", Move(Unit("A", "PAR"), "BUR"), None)
     with_arrow, without = draw(b, [move]), draw(b)
     path = curve(lay.px(geo.provinces["PAR"].unit), lay.px(geo.provinces["BUR"].unit))
-    colour = DEFAULT.powers["FRANCE"].unit
+    colour = STANDARD.powers["FRANCE"].unit
     for fraction in (0.4, 0.55, 0.7):
         x, y = point_at(path, fraction)
         near = window(with_arrow, (round(x), round(y)), 3)
@@ -123,7 +125,7 @@ def test_a_hold_is_a_ring_round_the_unit() -> None:
     plain = draw(b)
     x, y = lay.px(geo.provinces["VEN"].unit)
     ring_r = lay.size(L.ARMY_RADIUS) * 1.55
-    colour = DEFAULT.powers["ITALY"].unit
+    colour = STANDARD.powers["ITALY"].unit
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         spot = (round(x + dx * ring_r), round(y + dy * ring_r))
         assert count_near(window(ringed, spot, 2), colour, 40) >= 2
@@ -137,7 +139,7 @@ def test_a_support_reaches_the_held_unit() -> None:
     geo, lay = load_geometry(), layout()
     rom, ven = lay.px(geo.provinces["ROM"].unit), lay.px(geo.provinces["VEN"].unit)
     mid = (round((rom[0] + ven[0]) / 2), round((rom[1] + ven[1]) / 2))
-    colour = DEFAULT.powers["ITALY"].unit
+    colour = STANDARD.powers["ITALY"].unit
     assert count_near(window(with_support, mid, 4), colour, 40) > count_near(
         window(without, mid, 4), colour, 40
     )
@@ -154,7 +156,7 @@ def test_a_dislodged_unit_is_set_aside_and_marked() -> None:
     img = draw(b)
     x, y = lay.px(geo.provinces["WAR"].unit)
     r = lay.size(L.ARMY_RADIUS)
-    russian, german = DEFAULT.powers["RUSSIA"].unit, DEFAULT.powers["GERMANY"].unit
+    russian, german = STANDARD.powers["RUSSIA"].unit, STANDARD.powers["GERMANY"].unit
     # The attacker holds the spot; the dislodged unit stands beside it, pushed away from Prussia.
     assert count_near(window(img, (round(x), round(y)), round(r * 0.6)), german) > r
     assert count_near(window(img, (round(x), round(y)), round(r * 0.6)), russian) == 0
@@ -182,7 +184,7 @@ def test_builds_and_removals_carry_badges() -> None:
     # The planned build shows as a faint army where there was none: half the unit's colour.
     faint = tuple(
         (u + f) // 2
-        for u, f in zip(DEFAULT.powers["FRANCE"].unit, DEFAULT.powers["FRANCE"].fill, strict=True)
+        for u, f in zip(STANDARD.powers["FRANCE"].unit, STANDARD.powers["FRANCE"].fill, strict=True)
     )
     assert count_near(window(img, par, r), faint, 30) > r
     assert count_near(window(plain, par, r), faint, 30) == 0
@@ -202,7 +204,7 @@ def test_colour_blind_units_carry_their_powers_initial() -> None:
             window(default, badge, 3), white, 30
         )
     # and the two blues are told apart by lightness, not hue alone
-    e, f = COLORBLIND.powers["ENGLAND"].unit, COLORBLIND.powers["FRANCE"].unit
+    e, f = STANDARD_CB.powers["ENGLAND"].unit, STANDARD_CB.powers["FRANCE"].unit
     assert abs(sum(e) - sum(f)) > 150
 
 
@@ -252,7 +254,7 @@ def test_a_convoyed_army_travels_through_its_fleets() -> None:
         ),
     ]
     convoyed, plain = draw(b, marks), draw(b)
-    colour = DEFAULT.powers["ENGLAND"].unit
+    colour = STANDARD.powers["ENGLAND"].unit
     mao, wes = lay.px(geo.provinces["MAO"].unit), lay.px(geo.provinces["WES"].unit)
     between = (round((mao[0] + wes[0]) / 2), round((mao[1] + wes[1]) / 2))
     assert count_near(window(convoyed, between, 6), colour, 40) > 4

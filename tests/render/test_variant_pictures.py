@@ -6,25 +6,26 @@ drawn off the edge of the map rather than across it."""
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from engine import Board, adjudicate, initial_board
-from engine.variants import get_variant
+from engine import Board, adjudicate, initial_board, variants
+from engine.variants import VARIANTS_DIR, Variant, get_variant, read_variant
 from render import RenderOptions, render_map
 from render.compose import DEFAULT_WIDTH, picture_width
 from render.geometry import load_geometry
 from render.layout import Layout
 from render.legend import crossing_notes
 from render.palette import (
-    COLORBLIND,
-    DEFAULT,
     delta_e,
     hex_rgb,
     ink_for,
     palette_for,
     relative_luminance,
+    territory_fill,
 )
 from tests.render.pixels import count_near, window
 
@@ -50,10 +51,100 @@ def at(img: Image.Image, board: Board, location: str, width: int | None = None) 
 # --- palettes -------------------------------------------------------------------------------------------
 
 
-def test_the_standard_games_keep_their_palettes() -> None:
+# The Standard map's powers as they were drawn when their colours lived in the renderer: units, then
+# fills, in each palette. Their variant.json now says so; a change there shows here.
+STANDARD_LOOK = {
+    "default": (
+        "#BE1E28 #202C8A #0070C8 #34363C #1A7A2C #703096 #BA8600",
+        "#EE968C #8C94D6 #80C4F0 #A8A8A6 #92D084 #C8A6DE #F6D870",
+    ),
+    "colorblind": (
+        "#D55E00 #005A96 #56B4E9 #141414 #008264 #B85490 #F0E442",
+        "#ECA064 #6EA0CD #C0E2F6 #969696 #82CDB4 #E8C0D8 #FAF4AA",
+    ),
+}
+
+
+@pytest.mark.parametrize("base", ["default", "colorblind"])
+def test_the_standard_games_keep_their_colours(base: str) -> None:
+    units, fills = (text.split() for text in STANDARD_LOOK[base])
     for name in ("standard", "ww1914", "fleetrome"):
-        assert palette_for(get_variant(name), "default") is DEFAULT
-        assert palette_for(get_variant(name), "colorblind") is COLORBLIND
+        pal = palette_for(get_variant(name), base)
+        assert [pal.power(p).unit for p in SEVEN] == [hex_rgb(c) for c in units], name
+        assert [pal.power(p).fill for p in SEVEN] == [hex_rgb(c) for c in fills], name
+        assert pal.letters_on_units == (base == "colorblind")
+
+
+SEVEN = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+def recoloured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, france: dict[str, object]) -> Variant:
+    """A copy of the Standard variant whose France has the colours ``france``, registered for the
+    test as "recoloured"."""
+    doc = json.loads((VARIANTS_DIR / "standard" / "variant.json").read_text(encoding="utf-8"))
+    doc.update(name="recoloured", map="standard", geometry="standard")
+    names = ("colour", "fill", "ink", "colorblind")
+    doc["powers"]["FRANCE"] = {k: v for k, v in doc["powers"]["FRANCE"].items() if k not in names} | france
+    (tmp_path / "recoloured").mkdir()
+    (tmp_path / "recoloured" / "variant.json").write_text(json.dumps(doc), encoding="utf-8")
+    variant = read_variant(tmp_path / "recoloured")
+    monkeypatch.setitem(variants._REGISTRY, "recoloured", variant)
+    return variant
+
+
+def french_units(base: str, colour: str) -> tuple[int, int]:
+    """Pixels of ``colour`` on France's army in Paris and on Germany's in Munich, in a picture of
+    the recoloured variant."""
+    board = Board.from_json(
+        {
+            "variant": "recoloured",
+            "phase": "S1901M",
+            "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
+            "centers": {"FRANCE": ["PAR"]},
+        }
+    )
+    img = picture(board, palette=base, show_labels=False)
+    rgb = hex_rgb(colour)
+    return count_near(window(img, at(img, board, "PAR"), 8), rgb, 30), count_near(
+        window(img, at(img, board, "MUN"), 8), rgb, 30
+    )
+
+
+def test_a_colour_changed_in_variant_json_is_the_colour_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given = {
+        "colour": "#C000C0",
+        "fill": "#F0B0F0",
+        "ink": "#FFFFFF",
+        "colorblind": {"colour": "#00A040", "fill": "#A0E0B0", "ink": "#141414"},
+    }
+    variant = recoloured(tmp_path, monkeypatch, given)
+    default, colorblind = palette_for(variant, "default"), palette_for(variant, "colorblind")
+    assert default.power("FRANCE").unit == (0xC0, 0x00, 0xC0)
+    assert default.power("FRANCE").fill == (0xF0, 0xB0, 0xF0)
+    assert colorblind.power("FRANCE").unit == (0x00, 0xA0, 0x40)
+    assert colorblind.power("FRANCE").ink == (0x14, 0x14, 0x14)
+    assert french_units("default", "#C000C0")[0] > 30
+    assert french_units("default", "#00A040") == (0, 0)
+    assert french_units("colorblind", "#00A040")[0] > 30
+    assert french_units("colorblind", "#C000C0") == (0, 0)
+    # the other powers keep the Standard colours
+    assert default.power("GERMANY") == palette_for(get_variant("standard")).power("GERMANY")
+
+
+def test_a_power_with_one_colour_is_drawn_in_it_in_both_palettes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = recoloured(tmp_path, monkeypatch, {"colour": "#C000C0"})
+    for base in ("default", "colorblind"):
+        pal = palette_for(variant, base)
+        france = pal.power("FRANCE")
+        assert france.unit == (0xC0, 0x00, 0xC0)
+        # the fill and the ink follow the documented rule, on that palette's land and sea
+        assert france.fill == territory_fill(france.unit, pal.land, pal.sea) != france.unit
+        assert france.ink == ink_for(france.unit)
+        assert french_units(base, "#C000C0")[0] > 30
 
 
 @pytest.mark.parametrize("variant", COMMUNITY)
@@ -65,7 +156,7 @@ def test_every_power_is_drawn_in_its_variant_colour(variant: str, base: str) -> 
     assert set(pal.powers) == set(v.game_map().powers)
     for code, info in v.powers.items():
         colours = pal.power(code)
-        assert colours.unit == hex_rgb(info.colour) and colours.letter == info.letter
+        assert colours.unit == hex_rgb(info.colours(base).unit) and colours.letter == info.letter
         # the territory is lighter (or as light) and stays apart from unowned land and from the sea
         assert relative_luminance(colours.fill) >= relative_luminance(colours.unit) - 1e-9
         assert min(delta_e(colours.fill, land), delta_e(colours.fill, sea)) >= 12, code

@@ -1,5 +1,5 @@
 """The reader of DPjudge .map files (scripts/mapfile_reader.py), on a small map written here and, when
-DPjudge's files are at hand (../shared/maps/dpjudge beside the repository), on the Standard map:
+DPjudge's files are at hand (``SOURCE``: they are not part of the repository), on the Standard map:
 its result must be our data/variants/standard/map.json."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ ROOT = DATA_DIR.parent
 SOURCE = ROOT.parent / "shared" / "maps" / "dpjudge"
 needs_source = pytest.mark.skipif(
     not (SOURCE / "standard.map").is_file(),
-    reason=f"DPjudge's map files are not at {SOURCE} (a clean clone has no ../shared): nothing to convert",
+    reason=f"DPjudge's map files are not at {SOURCE} (not part of the repository): nothing to convert",
 )
 
 

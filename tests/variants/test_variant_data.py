@@ -430,11 +430,23 @@ def test_powers_have_a_name_a_letter_and_a_colour(name: str) -> None:
     for p in powers.values():
         assert re.fullmatch(r"#[0-9A-F]{6}", p["colour"]), p
         assert p["name"] and p["adjective"]
+        # the colour-blind palette's own colours, when given: a unit colour, perhaps a fill and an ink
+        colorblind = p.get("colorblind", {"colour": p["colour"]})
+        assert "colour" in colorblind and set(colorblind) <= {"colour", "fill", "ink"}, p
+        for look in (p, colorblind):
+            for key in ("colour", "fill", "ink"):
+                assert key not in look or re.fullmatch(r"#[0-9A-F]{6}", look[key]), p
+
+
+def colour_blind_colours(name: str) -> dict[str, str]:
+    """Each power's unit colour in the colour-blind palette: its own there, else its colour."""
+    powers = load(name).variant["powers"]
+    return {p: info.get("colorblind", info)["colour"] for p, info in powers.items()}
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n != "chaos"])
 def test_power_colours_stay_apart_for_colour_blind_eyes(name: str) -> None:
-    colours = {p: info["colour"] for p, info in load(name).variant["powers"].items()}
+    colours = colour_blind_colours(name)
     assert len(set(colours.values())) == len(colours)
     distance, vision, a, b = cvd.worst_pair(colours)
     assert distance >= MIN_DISTANCE, f"{a} and {b} look alike ({vision}: {distance:.1f})"
@@ -447,7 +459,7 @@ def test_chaos_neighbours_never_share_a_colour() -> None:
     for loc, dests in m.fleet_adjacency.items():
         near[province_of(loc)] |= {province_of(d) for d in dests}
     home = {p: h[0] for p, h in m.home_centers.items()}
-    colour = {p: info["colour"] for p, info in v.variant["powers"].items()}
+    colour = colour_blind_colours("chaos")
     for a, b in combinations(sorted(home), 2):
         ha, hb = home[a], home[b]
         two_moves = hb in near[ha] or any(hb in near[n] for n in near[ha])
