@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import platform
 import sys
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -21,11 +24,13 @@ from cogs.places.spaces import BOT_PERMISSIONS
 from cogs.shared.base import Services
 from cogs.shared.replies import GameCommandTree
 from config import Settings, configure_logging, describe_problems, setup_help, silence_voice_warnings
+from db.backup import sqlite_path
 from db.database import make_engine, make_session_factory
-from db.preflight import DatabaseProblem, Problem, prepare_database
+from db.inuse import DatabaseInUse, UseLock, hold_shared
+from db.preflight import DatabaseProblem, Problem, describe_url, prepare_database
 from gm.facade import Gamemaster
 from gm.setup.games import FormingLimits
-from ops import health
+from ops import health, version
 from ops.exits import ExitCode, StartupError
 from ops.gate import InteractionGate
 from ops.memory import keep_big_blocks_returnable, keep_giving_back, share_heaps
@@ -95,6 +100,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.setup_started = asyncio.Event()
         self.gateway_connected = asyncio.Event()
         self._database_prepared = False
+        self._database_lock: UseLock | None = None  # held while the bot runs (db.inuse)
         self._started = False  # the gamemaster runs: a stop must let it finish its work
         self._stopping: asyncio.Task[None] | None = None
         self._draining: asyncio.Task[None] | None = None
@@ -108,12 +114,24 @@ class DiplomacyBot(commands.AutoShardedBot):
         """Check the database and bring it to the latest schema (once); StartupError names what failed."""
         if self._database_prepared:
             return
+        self._hold_database()
         try:
             await prepare_database(self.database, backups_kept=self.settings.migration_backups)
         except DatabaseProblem as problem:
             code = ExitCode.MIGRATION if problem.kind == Problem.MIGRATION else ExitCode.DATABASE
             raise StartupError(code, problem.reason) from problem
         self._database_prepared = True
+
+    def _hold_database(self) -> None:
+        """A SQLite file: hold its lock while the bot runs, so that ``python -m db restore`` is refused
+        meanwhile (db.inuse); refused itself while a restore is under way."""
+        path = sqlite_path(self.settings.database_url)
+        if path is None or self._database_lock is not None or not path.parent.is_dir():
+            return  # PostgreSQL, or no directory: the preflight names the problem
+        try:
+            self._database_lock = hold_shared(path)
+        except DatabaseInUse as refusal:
+            raise StartupError(ExitCode.DATABASE, str(refusal)) from None
 
     async def setup_hook(self) -> None:
         self.setup_started.set()
@@ -178,6 +196,8 @@ class DiplomacyBot(commands.AutoShardedBot):
                 await self._hand_back()
         await super().close()
         await self.database.dispose()
+        if self._database_lock is not None:
+            self._database_lock.release()
         log.info(
             "stopped in %.1f s%s",
             loop.time() - began,
@@ -234,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         "token, 3 Discord unreachable, 4 database unreachable or unwritable, 5 database upgrade failed "
         "(--check: upgrade pending).",
     )
+    parser.add_argument("--version", action="version", version=version.describe())
     parser.add_argument("--sync", action="store_true", help="publish the slash commands to Discord first")
     parser.add_argument(
         "--check",
@@ -241,14 +262,19 @@ def main(argv: list[str] | None = None) -> int:
         help="check the settings, the database and its schema, print one line and exit (health check)",
     )
     args = parser.parse_args(argv)
+    os.umask(0o077)  # the database, its WAL, backups and dumps hold secret orders: owner only
     keep_big_blocks_returnable()  # the maps passing through are given back to the system (ops/memory.py)
     share_heaps()  # the threads' freed memory in two heaps, not one each
     keep_giving_back()  # and the heaps' free pages, every 10 s
     try:
         settings = Settings()  # type: ignore[call-arg]  # pydantic-settings reads the environment
     except ValidationError as exc:
-        print(f"The settings are incomplete or wrong:\n{describe_problems(exc.errors())}\n", file=sys.stderr)
-        if not args.check:
+        problems = describe_problems(exc.errors())
+        if len(exc.errors()) == 1:  # one line an operator reads at once
+            print(f"cannot start: {problems.removeprefix('- ')}", file=sys.stderr)
+        else:
+            print(f"The settings are incomplete or wrong:\n{problems}\n", file=sys.stderr)
+        if not args.check and any(e["loc"][:1] == ("discord_token",) for e in exc.errors()):
             print(setup_help(BOT_PERMISSIONS.value), file=sys.stderr)
         return ExitCode.SETTINGS
     if args.check:
@@ -258,7 +284,32 @@ def main(argv: list[str] | None = None) -> int:
     if args.sync:
         settings.sync_commands = True
     configure_logging(settings.log_level, settings.log_format)
+    log.info(
+        "%s starting: Python %s, process %s, database %s",
+        version.describe(),
+        platform.python_version(),
+        settings.process,
+        describe_url(settings.database_url),
+        extra={"event": "starting", "version": version.VERSION, "commit": version.commit()},
+    )
+    warn_if_readable(Path(".env"))
     return run(settings)
+
+
+def warn_if_readable(path: Path) -> None:
+    """The settings file holds the token: say so when others may read it."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if mode & 0o077:
+        log.warning(
+            "%s can be read by other users (mode %o) and holds the bot's token: chmod 600 %s",
+            path,
+            mode & 0o777,
+            path,
+            extra={"event": "settings_file_readable"},
+        )
 
 
 def run(settings: Settings) -> int:

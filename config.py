@@ -11,7 +11,7 @@ import discord
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from db.database import DEFAULT_DATABASE_URL
+from db.database import DEFAULT_DATABASE_URL, url_problem
 from gm.delivery.shards import NAME, Ownership
 from ops.logjson import JsonFormatter
 
@@ -65,6 +65,14 @@ class Settings(BaseSettings):
         if not value.get_secret_value().strip():
             raise ValueError("empty; put your bot's token after DISCORD_TOKEN= in .env")
         return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _usable_url(cls, value: str) -> str:
+        problem = url_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value.strip()
 
     @field_validator("shard_count", "process_name", mode="before")
     @classmethod

@@ -14,6 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.backup import backup_before_migration, sqlite_path
+from db.database import normalize_url
 from db.migrate import current_revision, head_revision, upgrade_database
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,12 @@ class SchemaState:
 def describe(engine: AsyncEngine) -> str:
     """The database in words, without its password: "the SQLite file /srv/gm/diplomacy.db" or
     "PostgreSQL database diplomacy at db:5432 (user diplomacy)"."""
-    url = make_url(engine.url.render_as_string(hide_password=True))
+    return describe_url(engine.url.render_as_string(hide_password=False))
+
+
+def describe_url(text: str) -> str:
+    """:func:`describe` for a URL."""
+    url = make_url(normalize_url(text))
     path = sqlite_path(url.render_as_string(hide_password=True))
     if url.get_backend_name() == "sqlite":
         return f"the SQLite file {path}" if path else "the in-memory SQLite database"
