@@ -116,7 +116,11 @@ class DiplomacyBot(commands.AutoShardedBot):
             return
         self._hold_database()
         try:
-            await prepare_database(self.database, backups_kept=self.settings.migration_backups)
+            await prepare_database(
+                self.database,
+                backups_kept=self.settings.migration_backups,
+                backup_dir=self.settings.backup_dir,
+            )
         except DatabaseProblem as problem:
             code = ExitCode.MIGRATION if problem.kind == Problem.MIGRATION else ExitCode.DATABASE
             raise StartupError(code, problem.reason) from problem

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import discord
@@ -45,7 +46,11 @@ class Settings(BaseSettings):
     by the next start. Keep it below the supervisor's own limit (Docker's stop_grace_period,
     systemd's TimeoutStopSec)."""
     migration_backups: int = Field(default=3, ge=0, le=100)
-    """Backups of the SQLite file kept from before each schema upgrade (0: make none)."""
+    """Backups kept from before each schema upgrade: of the SQLite file, or PostgreSQL dumps where
+    pg_dump is installed (0: make none)."""
+    backup_dir: Path | None = None
+    """Where the backups made before a schema upgrade go (default: next to the SQLite file; for
+    PostgreSQL the working directory)."""
     player_records: bool = False
     """Show each player's record on the server (games, solos, draws, reliability: /stats) beside their
     name in a forming game's Join post."""
@@ -74,7 +79,7 @@ class Settings(BaseSettings):
             raise ValueError(problem)
         return value.strip()
 
-    @field_validator("shard_count", "process_name", mode="before")
+    @field_validator("shard_count", "process_name", "backup_dir", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -34,6 +34,11 @@ def database_url(given: str | None) -> str:
     return given or os.environ.get("DATABASE_URL") or from_file or DEFAULT_DATABASE_URL
 
 
+def _setting(name: str) -> str | None:
+    """A setting from the environment, else from ./.env."""
+    return os.environ.get(name) or dotenv_values(".env").get(name) or None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m db", description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", help="the database (default: DATABASE_URL, then .env)")
@@ -96,12 +101,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def upgrade(url: str) -> int:
     """The upgrade the bot makes at start-up, a SQLite file backed up first (MIGRATION_BACKUPS)."""
-    keep = int(os.environ.get("MIGRATION_BACKUPS") or dotenv_values(".env").get("MIGRATION_BACKUPS") or 3)
+    keep = int(_setting("MIGRATION_BACKUPS") or 3)
+    directory = _setting("BACKUP_DIR")
 
     async def run() -> SchemaState:
         engine = make_engine(url)
         try:
-            return await prepare_database(engine, backups_kept=keep)
+            return await prepare_database(
+                engine, backups_kept=keep, backup_dir=Path(directory) if directory else None
+            )
         finally:
             await engine.dispose()
 
