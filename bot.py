@@ -12,6 +12,7 @@ import logging
 import os
 import platform
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,9 @@ EXTENSIONS = (
 
 
 RATE_LIMIT_WAIT = 30.0  # seconds discord.py may wait out a rate limit (its minimum)
+UNWIND = 0.5  # seconds cancelled work may take to unwind once a stop is out of time
+CLOSE_WAIT = 1.0  # seconds for the gateway, HTTP session and database to close after that
+EXIT_GRACE = 1.8  # a stop ends the process at most this long after SHUTDOWN_TIMEOUT (exit_guard)
 
 
 class DiplomacyBot(commands.AutoShardedBot):
@@ -103,6 +107,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         self._database_lock: UseLock | None = None  # held while the bot runs (db.inuse)
         self._started = False  # the gamemaster runs: a stop must let it finish its work
         self._stopping: asyncio.Task[None] | None = None
+        self.exit_guard = False  # run() sets it: a stop ends the process in time, whatever hangs
         self._draining: asyncio.Task[None] | None = None
 
     @property
@@ -190,6 +195,8 @@ class DiplomacyBot(commands.AutoShardedBot):
         began = loop.time()
         self.gate.close()
         complete = True
+        if self.exit_guard:
+            _guard_exit(self.settings.shutdown_timeout + EXIT_GRACE)
         if self._started:
             timeout = self.settings.shutdown_timeout
             log.info("stopping: no new interactions; finishing the work under way (at most %g s)", timeout)
@@ -198,8 +205,12 @@ class DiplomacyBot(commands.AutoShardedBot):
             if not self._draining.done() or self._draining.cancelled() or self._draining.exception():
                 complete = False
                 await self._hand_back()
-        await super().close()
-        await self.database.dispose()
+        wait = None if complete else CLOSE_WAIT  # out of time: what does not close at once is left
+        try:
+            await asyncio.wait_for(super().close(), wait)
+            await asyncio.wait_for(self.database.dispose(), wait)
+        except TimeoutError:
+            log.warning("the connections did not close within %g s; leaving them", CLOSE_WAIT)
         if self._database_lock is not None:
             self._database_lock.release()
         log.info(
@@ -223,14 +234,17 @@ class DiplomacyBot(commands.AutoShardedBot):
         draining = self._draining
         if draining is not None and not draining.done():
             draining.cancel()
-            await asyncio.wait({draining}, timeout=5.0)
+            await asyncio.wait({draining}, timeout=UNWIND)
         elif draining is not None and not draining.cancelled() and draining.exception() is not None:
             log.error("finishing the work under way failed", exc_info=draining.exception())
-        await cancel(listener_tasks())
+        await cancel(listener_tasks(), timeout=UNWIND)
         try:
             put_back = await gamemaster.abandon()
-        except Exception:
-            log.exception("could not release the outbox claims; they lapse by themselves in minutes")
+        except Exception as exc:
+            log.warning(
+                "could not release the outbox claims (%s); the next start takes them back",
+                str(exc) or type(exc).__name__,
+            )
             put_back = 0
         log.warning(
             "stopped before the work under way was done: %s; %d messages being sent were put back in "
@@ -239,6 +253,21 @@ class DiplomacyBot(commands.AutoShardedBot):
             put_back,
             extra={"event": "handed_back", "phases": closing, "messages": put_back},
         )
+
+
+def _guard_exit(after: float) -> None:
+    """End the process ``after`` seconds from now if it is still there (a stop must never outlast
+    SHUTDOWN_TIMEOUT by more than EXIT_GRACE: a supervisor would kill it, or wait): whatever holds
+    it up (a thread, a connection that does not close) is left to the next start, like any crash."""
+
+    def end() -> None:
+        log.warning("the stop outlasted SHUTDOWN_TIMEOUT by %g s: exiting now", EXIT_GRACE)
+        logging.shutdown()
+        os._exit(ExitCode.OK)
+
+    timer = threading.Timer(after, end)
+    timer.daemon = True
+    timer.start()
 
 
 def shard_options(settings: Settings) -> dict[str, Any]:
@@ -319,6 +348,7 @@ def warn_if_readable(path: Path) -> None:
 def run(settings: Settings) -> int:
     """Run the bot until it is stopped; the exit code, with the reason logged when it is not 0."""
     bot = DiplomacyBot(settings)
+    bot.exit_guard = True
     try:
         asyncio.run(
             run_until_stopped(

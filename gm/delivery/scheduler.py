@@ -135,6 +135,11 @@ class GameScheduler:
         self._outbox_since: datetime | None = None  # when the running outbox job began
         self._notes: set[asyncio.Task[None]] = set()
         self._scheduler.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
+        # A stop that cannot wait cancels the jobs running (abandon): on purpose, not an error
+        # worth APScheduler's traceback.
+        executor_log = logging.getLogger("apscheduler.executors.default")
+        if _not_cancelled not in executor_log.filters:
+            executor_log.addFilter(_not_cancelled)
         # (game, phase name) -> the ids of its deadline and reminder jobs, so that unscheduling a
         # phase removes them by id instead of looking through every job of every game
         self._phase_jobs: dict[tuple[int, str], set[str]] = {}
@@ -147,11 +152,27 @@ class GameScheduler:
             self._scheduler.start()
 
     async def shutdown(self, *, wait: bool = True) -> None:
-        """Stop firing jobs; with ``wait``, let the closes already running finish first."""
+        """Stop firing jobs; with ``wait``, let the jobs already running (a deadline's close, its
+        results being posted) finish first: APScheduler's own shutdown cancels them."""
+        if wait and self._scheduler.running:
+            self._scheduler.pause()
+            await self._jobs_finished()
         if self._scheduler.running:
             self._scheduler.shutdown(wait=False)
         if wait:
             await self.idle()
+
+    async def _jobs_finished(self) -> None:
+        """Wait for the jobs running or handed to the executor (the scheduler paused: no new ones)."""
+        while True:
+            await asyncio.sleep(0)
+            running = [t for t in self._running if not t.done()]
+            if running:
+                await asyncio.wait(running)
+            elif self._submitted:
+                await asyncio.sleep(0.01)
+            else:
+                return
 
     async def abandon(self, timeout: float = 5.0) -> None:
         """Stop firing jobs and cancel the ones running (a stop that cannot wait for them)."""
@@ -589,6 +610,12 @@ class GameScheduler:
             if task is not None:
                 self._running.discard(task)
         return True
+
+
+def _not_cancelled(record: logging.LogRecord) -> bool:
+    """False for APScheduler's report of a job that was cancelled (a stop out of time)."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, asyncio.CancelledError)
 
 
 def _seconds_text(seconds: float) -> str:

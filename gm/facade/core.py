@@ -46,6 +46,8 @@ from gm.setup.settings import GameSettings
 
 log = logging.getLogger(__name__)
 
+UNWIND = 0.5  # seconds cancelled work may take to unwind when a stop is out of time
+RELEASE_WAIT = 1.0  # ... and the release of the outbox claims (the database may be away)
 OUTBOX_EVERY = 30.0  # seconds between deliveries of what waits (each change also delivers at once)
 OUTBOX_EVERY_SHARDED = 5.0  # ... among several processes, where a sibling may queue our messages
 
@@ -185,11 +187,13 @@ class GamemasterCore:
         for task in running:
             task.cancel()
         if running:
-            await asyncio.wait(running, timeout=5.0)
-        await self.scheduler.abandon()
-        if self._executor is not None:
+            await asyncio.wait(running, timeout=UNWIND)
+        await self.scheduler.abandon(timeout=UNWIND)
+        if isinstance(self._executor, WorkerPool):
+            self._executor.kill()  # a render under way would hold up the process's exit
+        elif self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
-        return await release_own_claims(self.sessions, self.process_name)
+        return await asyncio.wait_for(release_own_claims(self.sessions, self.process_name), RELEASE_WAIT)
 
     # --- after a use case ---------------------------------------------------------------------
 
