@@ -12,7 +12,7 @@ Jobs use ``misfire_grace_time=None`` (run however late: a deadline is never skip
 Firing twice is harmless: closing is a compare-and-set, and reminders are keyed in the outbox.
 
 A close or finish that fails (the adjudication raised, the database was unreachable) is tried again
-under the same job id after :data:`RETRY_DELAYS` (30 s, 2 min, 10 min, 30 min, then hourly), closing
+under the same job id after :data:`RETRY_DELAYS` (5 s, 30 s, 2 min, 10 min, 30 min, then hourly), closing
 the phase if it is open again or finishing it if it was left adjudicating; otherwise the phase would
 stay open past its deadline until the next restart. A moderator's extend or pause replaces or removes
 the retry like any deadline job.
@@ -59,11 +59,12 @@ DeadlineCallback = Callable[[int, datetime], Awaitable[Any]]
 """Closes a phase at the deadline it was scheduled for (and not if its deadline has moved since)."""
 Callback = Callable[[], Awaitable[Any]]
 OUTBOX_JOB = "outbox"
+OUTBOX_SOON_JOB = "outbox:soon"
 SWEEP_JOB = "sweep"
 LEASE = timedelta(minutes=5)  # a phase adjudicating longer than this, and not by us, is finished
 OVERDUE_GRACE = timedelta(seconds=30)  # an open phase this long past its deadline lost its close
 REMINDER_MARGIN = timedelta(minutes=1)  # a reminder this close to the phase's opening is skipped
-RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last one repeats
+RETRY_DELAYS: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last repeats
 
 
 @dataclass(slots=True)
@@ -366,6 +367,13 @@ class GameScheduler:
             id=OUTBOX_JOB,
             replace_existing=True,
         )
+
+    def deliver_soon(self, seconds: float) -> None:
+        """One more delivery in ``seconds`` (a delivery failed: the database went away), besides the
+        periodic one: the messages go out within seconds of the database's return."""
+        if self._on_outbox is None or not self._scheduler.running:
+            return
+        self._add(OUTBOX_SOON_JOB, utcnow() + timedelta(seconds=seconds), self._outbox_job)
 
     def _add(self, job_id: str, when: datetime, func: Callable[..., Awaitable[Any]], *args: Any) -> None:
         self._scheduler.add_job(
