@@ -33,9 +33,14 @@ from gm.facade import Gamemaster
 from gm.setup.games import FormingLimits
 from ops import health, version
 from ops.exits import ExitCode, StartupError
+from ops.facts import ProcessFacts
 from ops.gate import InteractionGate
+from ops.httpd import HealthServer
+from ops.liveness import LoopLag
 from ops.memory import keep_big_blocks_returnable, keep_giving_back, share_heaps
+from ops.metrics import Metrics
 from ops.runner import run_until_stopped
+from ops.sdnotify import Watchdog, notify
 from ops.shutdown import cancel, listener_tasks, listeners_finished
 
 log = logging.getLogger("bot")
@@ -50,6 +55,7 @@ EXTENSIONS = (
     "cogs.commands.notify",
     "cogs.commands.stats",
     "cogs.commands.absence",
+    "cogs.commands.admin",
 )
 
 
@@ -69,6 +75,7 @@ class DiplomacyBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0) -> None:
         silence_voice_warnings()
+        self.metrics = Metrics()
         intents = discord.Intents.default()
         intents.members = True  # moderators' roles, players' overwrites; no message content needed
         super().__init__(
@@ -85,6 +92,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             # reads a message back from it (edits go to partial messages, DMs are handled as they
             # come), and under load it was ~10 MiB of the bot's memory.
             max_messages=None,
+            http_trace=self.metrics.trace(),  # Discord's answers and rate limits, counted
             **shard_options(settings),
         )
         self.settings = settings
@@ -99,8 +107,15 @@ class DiplomacyBot(commands.AutoShardedBot):
             process_name=settings.process,
         )
         gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        gamemaster.on_close = lambda outcome: self.metrics.phase_closed(outcome.seconds)
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
-        self.gate = InteractionGate(self)
+        self.gate = InteractionGate(self, on_interaction=self.metrics.interaction_arrived)
+        self.facts = ProcessFacts()  # for /admin status
+        logging.getLogger().addHandler(self.facts.last_error)
+        self.loop_lag = LoopLag()
+        self.watchdog = Watchdog(self, self.loop_lag)
+        self.health_server: HealthServer | None = None
+        self._announced_ready = False
         self.setup_started = asyncio.Event()
         self.gateway_connected = asyncio.Event()
         self._database_prepared = False
@@ -142,8 +157,50 @@ class DiplomacyBot(commands.AutoShardedBot):
         except DatabaseInUse as refusal:
             raise StartupError(ExitCode.DATABASE, str(refusal)) from None
 
+    def gateway_problem(self) -> str | None:
+        """Why the bot is not connected to Discord's gateway (None: every shard it runs is)."""
+        if self.is_closed():
+            return "the bot is stopping"
+        if not self.is_ready():
+            return "not connected to Discord's gateway yet"
+        down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+        if down:
+            return f"Discord's gateway is disconnected (shard {', '.join(map(str, down))})"
+        return None
+
+    def scheduler_running(self) -> bool:
+        return self.services.gamemaster.scheduler.running
+
+    def gateway_latency(self) -> float | None:
+        return self.latency if self.is_ready() else None
+
+    async def start_health_endpoint(self) -> None:
+        """HEALTH_PORT set: serve /healthz and /metrics (ops.httpd)."""
+        port = self.settings.health_port
+        if port is None or self.health_server is not None:
+            return
+        server = HealthServer(
+            self,
+            self.loop_lag,
+            self.metrics,
+            self.services.gamemaster.operations_status,
+            self.gateway_latency,
+            host=self.settings.health_host,
+            port=port,
+        )
+        try:
+            await server.start()
+        except OSError as exc:
+            raise StartupError(
+                ExitCode.SETTINGS,
+                f"cannot serve /healthz on {self.settings.health_host}:{port} ({exc.strerror or exc}): "
+                "pick another HEALTH_PORT or HEALTH_HOST",
+            ) from exc
+        self.health_server = server
+
     async def setup_hook(self) -> None:
         self.setup_started.set()
+        self.loop_lag.start()
         await self.prepare_database()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -151,6 +208,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             await self.tree.sync()
         self._started = True  # from here on a stop lets the gamemaster finish its work
         await self.services.gamemaster.start()
+        await self.start_health_endpoint()
 
     async def on_connect(self) -> None:
         self.gateway_connected.set()
@@ -173,6 +231,10 @@ class DiplomacyBot(commands.AutoShardedBot):
         )
         # Messages that needed the server's description waited for it (cogs.messages.sender).
         self.services.spawn(self.services.gamemaster.deliver(), "sending what waited for the connection")
+        if not self._announced_ready:  # on_ready comes again after a reconnection
+            self._announced_ready = True
+            notify("READY=1")  # systemd (Type=notify): started
+            self.watchdog.start()
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: direct messages are orders (cogs.commands.direct)."""
@@ -194,6 +256,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         began = loop.time()
         self.gate.close()
+        notify("STOPPING=1")
         complete = True
         if self.exit_guard:
             _guard_exit(self.settings.shutdown_timeout + EXIT_GRACE)
@@ -206,6 +269,11 @@ class DiplomacyBot(commands.AutoShardedBot):
                 complete = False
                 await self._hand_back()
         wait = None if complete else CLOSE_WAIT  # out of time: what does not close at once is left
+        await self.watchdog.stop()
+        await self.loop_lag.stop()
+        if self.health_server is not None:
+            await self.health_server.stop()
+        logging.getLogger().removeHandler(self.facts.last_error)
         try:
             await asyncio.wait_for(super().close(), wait)
             await asyncio.wait_for(self.database.dispose(), wait)

@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     player_records: bool = False
     """Show each player's record on the server (games, solos, draws, reliability: /stats) beside their
     name in a forming game's Join post."""
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    """The port of the HTTP endpoint with /healthz and /metrics (unset: none is served)."""
+    health_host: str = "127.0.0.1"
+    """The address it listens on: this machine only by default (0.0.0.0: every interface)."""
     shard_count: int | None = Field(default=None, ge=1, le=10_000)
     """How many shards the bot runs, over all its processes (unset: Discord says, and this one
     process runs them all)."""
@@ -79,7 +83,7 @@ class Settings(BaseSettings):
             raise ValueError(problem)
         return value.strip()
 
-    @field_validator("shard_count", "process_name", "backup_dir", mode="before")
+    @field_validator("shard_count", "process_name", "backup_dir", "health_port", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -147,6 +147,11 @@ class GameScheduler:
 
     # --- lifecycle ----------------------------------------------------------------------------
 
+    @property
+    def running(self) -> bool:
+        """Whether jobs fire (started, not paused or shut down): /healthz asks."""
+        return bool(self._scheduler.state == STATE_RUNNING)
+
     def start(self) -> None:
         """Start the scheduler (call from inside the running event loop, e.g. setup_hook)."""
         if not self._scheduler.running:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
@@ -104,6 +104,8 @@ class GamemasterCore:
         self.last_delivery: DeliveryReport | None = None
         self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
         self._background: set[asyncio.Task[Any]] = set()
+        self.on_close: Callable[[CloseOutcome], None] | None = None
+        """Told of every phase this process closes (the metrics: ops.metrics)."""
 
     # --- work that follows a use case -----------------------------------------------------------
 
@@ -356,6 +358,11 @@ class GamemasterCore:
         if not outcome.closed:
             return
         log_close(outcome)
+        if self.on_close is not None:
+            try:
+                self.on_close(outcome)
+            except Exception:
+                log.exception("the close observer failed")
         self.scheduler.unschedule_phase(outcome.game_id, outcome.phase)
         if outcome.game_over:
             await self.publish_final(outcome.game_id)

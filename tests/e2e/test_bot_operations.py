@@ -1,0 +1,82 @@
+"""What an operator watches: /healthz (200, or 503 with the reason when the gateway is down),
+/metrics in Prometheus's text format, and /admin status for the bot's owner only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from cogs.commands.admin import NOT_OWNER
+from harness.bot_helpers import ask, make_table, running, settle, started_game
+from harness.fakediscord import FakeDiscord, Permission
+from ops.version import VERSION
+
+
+async def get(url: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(url) as answer:
+        return answer.status, await answer.text()
+
+
+def samples(exposition: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(exposition)
+        for sample in family.samples
+    }
+
+
+async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path, health_port=0) as bot:
+        server = bot.health_server
+        assert server is not None and server.host == "127.0.0.1", "this machine only, by default"
+        base = f"http://127.0.0.1:{server.port}"
+        code, body = await get(f"{base}/healthz")
+        assert code == 200 and json.loads(body)["status"] == "ok", body
+
+        game_id = await started_game(fake, bot, table, "Watched", players=3, press="public")
+        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await settle(bot, fake)
+        code, exposition = await get(f"{base}/metrics")
+        assert code == 200
+        found = samples(exposition)
+        assert found[("diplomacy_games", (("state", "active"),))] == 1
+        assert found[("diplomacy_games", (("state", "forming"),))] == 0
+        assert found[("diplomacy_phases_closed_total", ())] == 1
+        assert found[("diplomacy_adjudication_seconds_count", ())] == 1
+        assert found[("diplomacy_render_seconds_count", ())] == 1
+        assert found[("diplomacy_interaction_latency_seconds_count", ())] >= 5, "every command answered"
+        assert found[("diplomacy_outbox_depth", ())] == 0
+        assert found[("diplomacy_discord_requests_total", (("status", "200"),))] > 0
+        assert (
+            "diplomacy_build_info",
+            (("commit", bot.facts.version.split("commit ")[1][:-1]), ("version", VERSION)),
+        ) in found
+
+        shard = bot.get_shard(0)
+        assert shard is not None
+        await shard.disconnect()  # the gateway is lost (and not reconnected)
+        code, body = await get(f"{base}/healthz")
+        assert code == 503, body
+        assert json.loads(body)["problems"] == ["Discord's gateway is disconnected (shard 0)"]
+        await shard.reconnect()
+        await fake.wait_for(lambda: True if not shard.is_closed() else None, what="the shard back")
+        code, body = await get(f"{base}/healthz")
+        assert code == 200, body
+
+        admins = await fake.create_role(table.guild, "Admins", Permission.ADMINISTRATOR)
+        server_admin = await fake.create_user("server-admin")  # sees the command, is not the owner
+        await fake.add_member(table.guild, server_admin, admins)
+        refused = await ask(fake, server_admin, "admin", "status", channel=table.general)
+        assert refused.ephemeral and refused.content == NOT_OWNER
+        await fake.add_member(table.guild, fake.app_owner, admins)
+        answer = await ask(fake, fake.app_owner, "admin", "status", channel=table.general)
+        assert answer.ephemeral
+        assert f"diplomacy-gm {VERSION}" in answer.content
+        assert "servers: 1" in answer.content and "active 1" in answer.content
+        assert f"Last close: game {game_id} S1901M" in answer.content
+        assert "0 messages waiting" in answer.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
