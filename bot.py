@@ -32,6 +32,7 @@ from db.preflight import DatabaseProblem, Problem, describe_url, prepare_databas
 from gm.facade import Gamemaster
 from gm.setup.games import FormingLimits
 from ops import health, version
+from ops.commands import publish_commands
 from ops.exits import ExitCode, StartupError
 from ops.facts import ProcessFacts
 from ops.gate import InteractionGate
@@ -204,8 +205,12 @@ class DiplomacyBot(commands.AutoShardedBot):
         await self.prepare_database()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.settings.sync_commands:
-            await self.tree.sync()
+        await publish_commands(
+            self,
+            self.tree,
+            self.settings.sync_commands,
+            may_publish=self.settings.ownership.owns_direct_messages,
+        )
         self._started = True  # from here on a stop lets the gamemaster finish its work
         await self.services.gamemaster.start()
         await self.start_health_endpoint()

@@ -31,8 +31,9 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     log_format: Literal["text", "json"] = "text"
     """``json``: one JSON object per line (ops.logjson), for a log collector."""
-    sync_commands: bool = False
-    """Publish the slash commands to Discord at start-up; needed once, and after commands change."""
+    sync_commands: bool | None = None
+    """Publish the slash commands at start-up: unset or ``auto`` when Discord's are missing or differ
+    (ops.commands), ``true`` always, ``false`` never."""
     close_workers: int = Field(default=2, ge=0, le=16)
     """Processes for adjudication and map rendering (0: a thread inside the bot)."""
     forming_games_per_user: int = Field(default=3, ge=1, le=100)
@@ -82,6 +83,11 @@ class Settings(BaseSettings):
         if problem is not None:
             raise ValueError(problem)
         return value.strip()
+
+    @field_validator("sync_commands", mode="before")
+    @classmethod
+    def _auto_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and value.strip().lower() in ("", "auto") else value
 
     @field_validator("shard_count", "process_name", "backup_dir", "health_port", mode="before")
     @classmethod
@@ -211,6 +217,6 @@ def setup_help(permissions: int) -> str:
         "Messages in Threads, Embed Links, Attach Files, Read Message History, Manage Channels, Manage "
         "Roles, Create Private Threads and Manage Threads; or open "
         "https://discord.com/oauth2/authorize?client_id=APPLICATION_ID&scope=bot+applications.commands"
-        f"&permissions={permissions} with your application id. Then start it once with "
-        "./run.sh --sync to publish the slash commands."
+        f"&permissions={permissions} with your application id. The first start publishes the slash "
+        "commands."
     )

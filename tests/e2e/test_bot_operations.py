@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from cogs.commands.admin import NOT_OWNER
@@ -79,4 +81,34 @@ async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Pat
         assert "servers: 1" in answer.content and "active 1" in answer.content
         assert f"Last close: game {game_id} S1901M" in answer.content
         assert "0 messages waiting" in answer.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_the_first_start_publishes_the_commands_and_later_ones_only_when_they_changed(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The README's two commands are enough: no --sync needed, and no publishing at every start."""
+    caplog.set_level(logging.INFO, logger="ops.commands")
+
+    def publishes() -> int:
+        return len(fake.calls("PUT /applications/*/commands"))
+
+    async with running(fake, tmp_path, sync_commands=None):
+        assert publishes() == 1
+    names = {c.name for c in fake.world.commands.values()}
+    assert {"game", "orders", "admin", "mod"} <= names, names
+    assert "slash commands published" in caplog.text and "(missing)" in caplog.text
+    caplog.clear()
+    async with running(fake, tmp_path, sync_commands=None):
+        assert publishes() == 1, "unchanged: not published again"
+    stale = next(c for c in fake.world.commands.values() if c.name == "stats")
+    stale.payload["description"] = "what an older version said"  # a command of an older version
+    async with running(fake, tmp_path, sync_commands=False):
+        assert publishes() == 1
+    assert (
+        "differ from this version's (stats (changed)); SYNC_COMMANDS=false: run ./run.sh --sync"
+        in caplog.text
+    )
+    async with running(fake, tmp_path, sync_commands=None):
+        assert publishes() == 2, "changed: published"
     assert fake.unknown_calls == [] and fake.internal_errors == []
