@@ -15,6 +15,7 @@ from cogs.commands.admin import NOT_OWNER
 from harness.bot_helpers import ask, make_table, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Permission
 from ops.version import VERSION
+from tests.db.test_db_backup import acli as db_cli
 
 
 async def get(url: str) -> tuple[int, str]:
@@ -38,6 +39,16 @@ async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Pat
         base = f"http://127.0.0.1:{server.port}"
         code, body = await get(f"{base}/healthz")
         assert code == 200 and json.loads(body)["status"] == "ok", body
+
+        # A restore while this bot runs on the database: refused, the database untouched.
+        url = f"sqlite:///{tmp_path / 'bot.db'}"
+        backed = await db_cli("--database-url", url, "backup", str(tmp_path / "copy.db"), cwd=tmp_path)
+        assert backed[0] == 0, backed
+        code, _, refusal = await db_cli(
+            "--database-url", url, "restore", str(tmp_path / "copy.db"), cwd=tmp_path
+        )
+        assert code == 3 and refusal.startswith("restore refused: a bot process is using"), refusal
+        assert list(tmp_path.glob("bot.db.replaced-*")) == []
 
         game_id = await started_game(fake, bot, table, "Watched", players=3, press="public")
         await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
