@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from dotenv import dotenv_values
 
 from config import Settings
-from ops import version
+from ops import sdnotify, version
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,3 +77,22 @@ def test_a_wrong_database_url_is_one_line_exit_2(tmp_path: Path) -> None:
     assert (
         "sqlite+aiosqlite://" in run.stderr and "postgresql://" in run.stderr and "secret" not in run.stderr
     )
+
+
+def test_systemd_is_told_ready_and_the_watchdog_interval_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ops.sdnotify speaks systemd's notification protocol (a datagram on NOTIFY_SOCKET)."""
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
+        systemd.bind(str(path))
+        monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+        assert sdnotify.notify("READY=1")
+        assert systemd.recv(100) == b"READY=1"
+    monkeypatch.setenv("WATCHDOG_USEC", "120000000")
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    assert sdnotify.watchdog_interval() == 60.0, "a ping every half WatchdogSec"
+    monkeypatch.setenv("WATCHDOG_PID", "1")
+    assert sdnotify.watchdog_interval() is None, "meant for another process"
+    monkeypatch.delenv("NOTIFY_SOCKET")
+    assert not sdnotify.notify("READY=1"), "outside systemd nothing is sent"

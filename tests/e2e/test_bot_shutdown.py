@@ -92,9 +92,15 @@ async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
     assert set(made.values()) == {0o600}, f"the files the bot made are its own only: {made}"
     entries = [json.loads(line) for line in bot.lines]  # every line is a JSON object
     events = [e["event"] for e in entries if "event" in e]
-    assert events == ["starting", "database_upgraded", "rebuilt", "ready", "stop_requested", "stopped"], (
-        events
-    )
+    assert events == [
+        "starting",
+        "database_upgraded",
+        "commands",
+        "rebuilt",
+        "ready",
+        "stop_requested",
+        "stopped",
+    ], events
     first = entries[0]
     assert first["version"] == VERSION and first["commit"] == commit(), "the first line names the version"
     assert first["message"].startswith(f"diplomacy-gm {VERSION} (commit {commit()}) starting")
