@@ -124,6 +124,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         self._started = False  # the gamemaster runs: a stop must let it finish its work
         self._stopping: asyncio.Task[None] | None = None
         self.exit_guard = False  # run() sets it: a stop ends the process in time, whatever hangs
+        self.stopped_completely: bool | None = None  # set by the stop: False when out of time
         self._draining: asyncio.Task[None] | None = None
 
     @property
@@ -286,6 +287,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             log.warning("the connections did not close within %g s; leaving them", CLOSE_WAIT)
         if self._database_lock is not None:
             self._database_lock.release()
+        self.stopped_completely = complete
         log.info(
             "stopped in %.1f s%s",
             loop.time() - began,
@@ -447,6 +449,11 @@ def run(settings: Settings) -> int:
     except Exception:
         log.exception("the bot stopped on an unexpected error")
         return ExitCode.FAILED
+    if bot.stopped_completely is False:
+        # Out of time: what was cut short is the next start's. Nothing is left to wait for (the
+        # interpreter's exit would join the worker pool's threads, a second or more).
+        logging.shutdown()
+        os._exit(ExitCode.OK)
     return ExitCode.OK
 
 
