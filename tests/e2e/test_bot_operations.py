@@ -51,6 +51,7 @@ async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Pat
         assert list(tmp_path.glob("bot.db.replaced-*")) == []
 
         game_id = await started_game(fake, bot, table, "Watched", players=3, press="public")
+        fake.inject_fault("POST /channels/*/messages", 429, retry_after=0.05)  # one short rate limit
         await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
         await settle(bot, fake)
         code, exposition = await get(f"{base}/metrics")
@@ -64,6 +65,7 @@ async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Pat
         assert found[("diplomacy_interaction_latency_seconds_count", ())] >= 5, "every command answered"
         assert found[("diplomacy_outbox_depth", ())] == 0
         assert found[("diplomacy_discord_requests_total", (("status", "200"),))] > 0
+        assert found[("diplomacy_discord_rate_limits_total", (("scope", "user"),))] == 1
         assert (
             "diplomacy_build_info",
             (("commit", bot.facts.version.split("commit ")[1][:-1]), ("version", VERSION)),
