@@ -13,6 +13,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# pg_dump, for the dump the bot takes of a PostgreSQL database before each schema upgrade: version 16
+# to match compose.yaml's server (a pg_dump older than its server refuses to dump it), from
+# PostgreSQL's own Debian repository (set up by Debian's postgresql-common).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends postgresql-common \
+    && /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y \
+    && apt-get install -y --no-install-recommends postgresql-client-16 \
+    && apt-get purge -y --auto-remove postgresql-common \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so that a code change does not reinstall them.
 COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt
@@ -33,14 +43,24 @@ COPY migrations ./migrations
 COPY ops ./ops
 COPY render ./render
 
+# The commit this image is built from (docker build --build-arg GIT_COMMIT=$(git rev-parse HEAD) .):
+# --version, the first log line and /admin status name it.
+ARG GIT_COMMIT=unknown
+RUN echo "$GIT_COMMIT" > /app/COMMIT
+
 USER gm
-# SQLite by default, on the volume; compose.yaml sets a PostgreSQL URL instead.
-ENV DATABASE_URL=sqlite+aiosqlite:////data/diplomacy.db
+# SQLite by default, on the volume, with the backups made before each upgrade (and PostgreSQL's
+# dumps: compose.yaml sets a PostgreSQL URL); files readable by the bot's user only.
+ENV DATABASE_URL=sqlite+aiosqlite:////data/diplomacy.db \
+    BACKUP_DIR=/data/backups \
+    HEALTH_PORT=8080 \
+    HEALTH_HOST=127.0.0.1
 VOLUME ["/data"]
 
 STOPSIGNAL SIGTERM
-# Settings valid, database reachable and writable, schema at the latest revision (exit codes: README).
-HEALTHCHECK --interval=60s --timeout=30s --start-period=120s --retries=3 \
-    CMD ["python", "bot.py", "--check"]
+# Asks the running bot's /healthz (inside the container only): connected to Discord, event loop
+# answering, database reachable, scheduler running (README, "Health and metrics").
+HEALTHCHECK --interval=60s --timeout=15s --start-period=120s --retries=3 \
+    CMD ["python", "-m", "ops.probe"]
 
 CMD ["python", "bot.py"]

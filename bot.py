@@ -9,7 +9,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import platform
 import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -22,15 +26,23 @@ from cogs.shared.base import Services
 from cogs.shared.replies import GameCommandTree
 from cogs.ui import guard
 from config import Settings, configure_logging, describe_problems, setup_help, silence_voice_warnings
+from db.backup import sqlite_path
 from db.database import make_engine, make_session_factory
-from db.preflight import DatabaseProblem, Problem, prepare_database
+from db.inuse import DatabaseInUse, UseLock, hold_shared
+from db.preflight import DatabaseProblem, Problem, describe_url, prepare_database
 from gm.facade import Gamemaster
 from gm.setup.games import FormingLimits
-from ops import health
+from ops import health, version
+from ops.commands import publish_commands
 from ops.exits import ExitCode, StartupError
+from ops.facts import ProcessFacts
 from ops.gate import InteractionGate
+from ops.httpd import HealthServer
+from ops.liveness import LoopLag
 from ops.memory import keep_big_blocks_returnable, keep_giving_back, share_heaps
+from ops.metrics import Metrics
 from ops.runner import run_until_stopped
+from ops.sdnotify import Watchdog, notify
 from ops.shutdown import cancel, listener_tasks, listeners_finished
 
 log = logging.getLogger("bot")
@@ -46,10 +58,14 @@ EXTENSIONS = (
     "cogs.commands.stats",
     "cogs.commands.absence",
     "cogs.commands.server",
+    "cogs.commands.admin",
 )
 
 
 RATE_LIMIT_WAIT = 30.0  # seconds discord.py may wait out a rate limit (its minimum)
+UNWIND = 0.5  # seconds cancelled work may take to unwind once a stop is out of time
+CLOSE_WAIT = 1.0  # seconds for the gateway, HTTP session and database to close after that
+EXIT_GRACE = 1.8  # a stop ends the process at most this long after SHUTDOWN_TIMEOUT (exit_guard)
 
 
 class DiplomacyBot(commands.AutoShardedBot):
@@ -62,6 +78,7 @@ class DiplomacyBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0) -> None:
         silence_voice_warnings()
+        self.metrics = Metrics()
         intents = discord.Intents.default()
         intents.members = True  # moderators' roles, players' overwrites; no message content needed
         super().__init__(
@@ -78,6 +95,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             # reads a message back from it (edits go to partial messages, DMs are handled as they
             # come), and under load it was ~10 MiB of the bot's memory.
             max_messages=None,
+            http_trace=self.metrics.trace(),  # Discord's answers and rate limits, counted
             **shard_options(settings),
         )
         self.settings = settings
@@ -92,13 +110,23 @@ class DiplomacyBot(commands.AutoShardedBot):
             process_name=settings.process,
         )
         gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        gamemaster.on_close = lambda outcome: self.metrics.phase_closed(outcome.seconds)
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
-        self.gate = InteractionGate(self)
+        self.gate = InteractionGate(self, on_interaction=self.metrics.interaction_arrived)
+        self.facts = ProcessFacts()  # for /admin status
+        logging.getLogger().addHandler(self.facts.last_error)
+        self.loop_lag = LoopLag()
+        self.watchdog = Watchdog(self, self.loop_lag)
+        self.health_server: HealthServer | None = None
+        self._announced_ready = False
         self.setup_started = asyncio.Event()
         self.gateway_connected = asyncio.Event()
         self._database_prepared = False
+        self._database_lock: UseLock | None = None  # held while the bot runs (db.inuse)
         self._started = False  # the gamemaster runs: a stop must let it finish its work
         self._stopping: asyncio.Task[None] | None = None
+        self.exit_guard = False  # run() sets it: a stop ends the process in time, whatever hangs
+        self.stopped_completely: bool | None = None  # set by the stop: False when out of time
         self._draining: asyncio.Task[None] | None = None
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -115,23 +143,86 @@ class DiplomacyBot(commands.AutoShardedBot):
         """Check the database and bring it to the latest schema (once); StartupError names what failed."""
         if self._database_prepared:
             return
+        self._hold_database()
         try:
-            await prepare_database(self.database, backups_kept=self.settings.migration_backups)
+            await prepare_database(
+                self.database,
+                backups_kept=self.settings.migration_backups,
+                backup_dir=self.settings.backup_dir,
+            )
         except DatabaseProblem as problem:
             code = ExitCode.MIGRATION if problem.kind == Problem.MIGRATION else ExitCode.DATABASE
             raise StartupError(code, problem.reason) from problem
         self._database_prepared = True
 
+    def _hold_database(self) -> None:
+        """A SQLite file: hold its lock while the bot runs, so that ``python -m db restore`` is refused
+        meanwhile (db.inuse); refused itself while a restore is under way."""
+        path = sqlite_path(self.settings.database_url)
+        if path is None or self._database_lock is not None or not path.parent.is_dir():
+            return  # PostgreSQL, or no directory: the preflight names the problem
+        try:
+            self._database_lock = hold_shared(path)
+        except DatabaseInUse as refusal:
+            raise StartupError(ExitCode.DATABASE, str(refusal)) from None
+
+    def gateway_problem(self) -> str | None:
+        """Why the bot is not connected to Discord's gateway (None: every shard it runs is)."""
+        if self.is_closed():
+            return "the bot is stopping"
+        if not self.is_ready():
+            return "not connected to Discord's gateway yet"
+        down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+        if down:
+            return f"Discord's gateway is disconnected (shard {', '.join(map(str, down))})"
+        return None
+
+    def scheduler_running(self) -> bool:
+        return self.services.gamemaster.scheduler.running
+
+    def gateway_latency(self) -> float | None:
+        return self.latency if self.is_ready() else None
+
+    async def start_health_endpoint(self) -> None:
+        """HEALTH_PORT set: serve /healthz and /metrics (ops.httpd)."""
+        port = self.settings.health_port
+        if port is None or self.health_server is not None:
+            return
+        server = HealthServer(
+            self,
+            self.loop_lag,
+            self.metrics,
+            self.services.gamemaster.operations_status,
+            self.gateway_latency,
+            host=self.settings.health_host,
+            port=port,
+        )
+        try:
+            await server.start()
+        except OSError as exc:
+            raise StartupError(
+                ExitCode.SETTINGS,
+                f"cannot serve /healthz on {self.settings.health_host}:{port} ({exc.strerror or exc}): "
+                "pick another HEALTH_PORT or HEALTH_HOST",
+            ) from exc
+        self.health_server = server
+
     async def setup_hook(self) -> None:
         self.setup_started.set()
+        self.loop_lag.start()
         await self.prepare_database()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_listener(guard.on_interaction, "on_interaction")  # every button and form answers
-        if self.settings.sync_commands:
-            await self.tree.sync()
+        await publish_commands(
+            self,
+            self.tree,
+            self.settings.sync_commands,
+            may_publish=self.settings.ownership.owns_direct_messages,
+        )
         self._started = True  # from here on a stop lets the gamemaster finish its work
         await self.services.gamemaster.start()
+        await self.start_health_endpoint()
 
     async def on_connect(self) -> None:
         self.gateway_connected.set()
@@ -154,6 +245,10 @@ class DiplomacyBot(commands.AutoShardedBot):
         )
         # Messages that needed the server's description waited for it (cogs.messages.sender).
         self.services.spawn(self.services.gamemaster.deliver(), "sending what waited for the connection")
+        if not self._announced_ready:  # on_ready comes again after a reconnection
+            self._announced_ready = True
+            notify("READY=1")  # systemd (Type=notify): started
+            self.watchdog.start()
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: direct messages are orders (cogs.commands.direct)."""
@@ -175,7 +270,10 @@ class DiplomacyBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         began = loop.time()
         self.gate.close()
+        notify("STOPPING=1")
         complete = True
+        if self.exit_guard:
+            _guard_exit(self.settings.shutdown_timeout + EXIT_GRACE)
         if self._started:
             timeout = self.settings.shutdown_timeout
             log.info("stopping: no new interactions; finishing the work under way (at most %g s)", timeout)
@@ -184,8 +282,20 @@ class DiplomacyBot(commands.AutoShardedBot):
             if not self._draining.done() or self._draining.cancelled() or self._draining.exception():
                 complete = False
                 await self._hand_back()
-        await super().close()
-        await self.database.dispose()
+        wait = None if complete else CLOSE_WAIT  # out of time: what does not close at once is left
+        await self.watchdog.stop()
+        await self.loop_lag.stop()
+        if self.health_server is not None:
+            await self.health_server.stop()
+        logging.getLogger().removeHandler(self.facts.last_error)
+        try:
+            await asyncio.wait_for(super().close(), wait)
+            await asyncio.wait_for(self.database.dispose(), wait)
+        except TimeoutError:
+            log.warning("the connections did not close within %g s; leaving them", CLOSE_WAIT)
+        if self._database_lock is not None:
+            self._database_lock.release()
+        self.stopped_completely = complete
         log.info(
             "stopped in %.1f s%s",
             loop.time() - began,
@@ -207,14 +317,17 @@ class DiplomacyBot(commands.AutoShardedBot):
         draining = self._draining
         if draining is not None and not draining.done():
             draining.cancel()
-            await asyncio.wait({draining}, timeout=5.0)
+            await asyncio.wait({draining}, timeout=UNWIND)
         elif draining is not None and not draining.cancelled() and draining.exception() is not None:
             log.error("finishing the work under way failed", exc_info=draining.exception())
-        await cancel(listener_tasks())
+        await cancel(listener_tasks(), timeout=UNWIND)
         try:
             put_back = await gamemaster.abandon()
-        except Exception:
-            log.exception("could not release the outbox claims; they lapse by themselves in minutes")
+        except Exception as exc:
+            log.warning(
+                "could not release the outbox claims (%s); the next start takes them back",
+                str(exc) or type(exc).__name__,
+            )
             put_back = 0
         log.warning(
             "stopped before the work under way was done: %s; %d messages being sent were put back in "
@@ -223,6 +336,21 @@ class DiplomacyBot(commands.AutoShardedBot):
             put_back,
             extra={"event": "handed_back", "phases": closing, "messages": put_back},
         )
+
+
+def _guard_exit(after: float) -> None:
+    """End the process ``after`` seconds from now if it is still there (a stop must never outlast
+    SHUTDOWN_TIMEOUT by more than EXIT_GRACE: a supervisor would kill it, or wait): whatever holds
+    it up (a thread, a connection that does not close) is left to the next start, like any crash."""
+
+    def end() -> None:
+        log.warning("the stop outlasted SHUTDOWN_TIMEOUT by %g s: exiting now", EXIT_GRACE)
+        logging.shutdown()
+        os._exit(ExitCode.OK)
+
+    timer = threading.Timer(after, end)
+    timer.daemon = True
+    timer.start()
 
 
 def shard_options(settings: Settings) -> dict[str, Any]:
@@ -242,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         "token, 3 Discord unreachable, 4 database unreachable or unwritable, 5 database upgrade failed "
         "(--check: upgrade pending).",
     )
+    parser.add_argument("--version", action="version", version=version.describe())
     parser.add_argument("--sync", action="store_true", help="publish the slash commands to Discord first")
     parser.add_argument(
         "--check",
@@ -249,14 +378,19 @@ def main(argv: list[str] | None = None) -> int:
         help="check the settings, the database and its schema, print one line and exit (health check)",
     )
     args = parser.parse_args(argv)
+    os.umask(0o077)  # the database, its WAL, backups and dumps hold secret orders: owner only
     keep_big_blocks_returnable()  # the maps passing through are given back to the system (ops/memory.py)
     share_heaps()  # the threads' freed memory in two heaps, not one each
     keep_giving_back()  # and the heaps' free pages, every 10 s
     try:
         settings = Settings()  # type: ignore[call-arg]  # pydantic-settings reads the environment
     except ValidationError as exc:
-        print(f"The settings are incomplete or wrong:\n{describe_problems(exc.errors())}\n", file=sys.stderr)
-        if not args.check:
+        problems = describe_problems(exc.errors())
+        if len(exc.errors()) == 1:  # one line an operator reads at once
+            print(f"cannot start: {problems.removeprefix('- ')}", file=sys.stderr)
+        else:
+            print(f"The settings are incomplete or wrong:\n{problems}\n", file=sys.stderr)
+        if not args.check and any(e["loc"][:1] == ("discord_token",) for e in exc.errors()):
             print(setup_help(BOT_PERMISSIONS.value), file=sys.stderr)
         return ExitCode.SETTINGS
     if args.check:
@@ -266,12 +400,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.sync:
         settings.sync_commands = True
     configure_logging(settings.log_level, settings.log_format)
+    log.info(
+        "%s starting: Python %s, process %s, database %s",
+        version.describe(),
+        platform.python_version(),
+        settings.process,
+        describe_url(settings.database_url),
+        extra={"event": "starting", "version": version.VERSION, "commit": version.commit()},
+    )
+    warn_if_readable(Path(".env"))
     return run(settings)
+
+
+def warn_if_readable(path: Path) -> None:
+    """The settings file holds the token: say so when others may read it."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if mode & 0o077:
+        log.warning(
+            "%s can be read by other users (mode %o) and holds the bot's token: chmod 600 %s",
+            path,
+            mode & 0o777,
+            path,
+            extra={"event": "settings_file_readable"},
+        )
 
 
 def run(settings: Settings) -> int:
     """Run the bot until it is stopped; the exit code, with the reason logged when it is not 0."""
     bot = DiplomacyBot(settings)
+    bot.exit_guard = True
     try:
         asyncio.run(
             run_until_stopped(
@@ -297,6 +457,11 @@ def run(settings: Settings) -> int:
     except Exception:
         log.exception("the bot stopped on an unexpected error")
         return ExitCode.FAILED
+    if bot.stopped_completely is False:
+        # Out of time: what was cut short is the next start's. Nothing is left to wait for (the
+        # interpreter's exit would join the worker pool's threads, a second or more).
+        logging.shutdown()
+        os._exit(ExitCode.OK)
     return ExitCode.OK
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import discord
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from db.database import DEFAULT_DATABASE_URL
+from db.database import DEFAULT_DATABASE_URL, url_problem
 from gm.delivery.shards import NAME, Ownership
 from ops.logjson import JsonFormatter
 
@@ -30,8 +31,9 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     log_format: Literal["text", "json"] = "text"
     """``json``: one JSON object per line (ops.logjson), for a log collector."""
-    sync_commands: bool = False
-    """Publish the slash commands to Discord at start-up; needed once, and after commands change."""
+    sync_commands: bool | None = None
+    """Publish the slash commands at start-up: unset or ``auto`` when Discord's are missing or differ
+    (ops.commands), ``true`` always, ``false`` never."""
     close_workers: int = Field(default=2, ge=0, le=16)
     """Processes for adjudication and map rendering (0: a thread inside the bot)."""
     forming_games_per_user: int = Field(default=3, ge=1, le=100)
@@ -45,10 +47,18 @@ class Settings(BaseSettings):
     by the next start. Keep it below the supervisor's own limit (Docker's stop_grace_period,
     systemd's TimeoutStopSec)."""
     migration_backups: int = Field(default=3, ge=0, le=100)
-    """Backups of the SQLite file kept from before each schema upgrade (0: make none)."""
+    """Backups kept from before each schema upgrade: of the SQLite file, or PostgreSQL dumps where
+    pg_dump is installed (0: make none)."""
+    backup_dir: Path | None = None
+    """Where the backups made before a schema upgrade go (default: next to the SQLite file; for
+    PostgreSQL the working directory)."""
     player_records: bool = False
     """Show each player's record on the server (games, solos, draws, reliability: /stats) beside their
     name in a forming game's Join post."""
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    """The port of the HTTP endpoint with /healthz and /metrics (unset: none is served)."""
+    health_host: str = "127.0.0.1"
+    """The address it listens on: this machine only by default (0.0.0.0: every interface)."""
     shard_count: int | None = Field(default=None, ge=1, le=10_000)
     """How many shards the bot runs, over all its processes (unset: Discord says, and this one
     process runs them all)."""
@@ -66,7 +76,20 @@ class Settings(BaseSettings):
             raise ValueError("empty; put your bot's token after DISCORD_TOKEN= in .env")
         return value
 
-    @field_validator("shard_count", "process_name", mode="before")
+    @field_validator("database_url")
+    @classmethod
+    def _usable_url(cls, value: str) -> str:
+        problem = url_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value.strip()
+
+    @field_validator("sync_commands", mode="before")
+    @classmethod
+    def _auto_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and value.strip().lower() in ("", "auto") else value
+
+    @field_validator("shard_count", "process_name", "backup_dir", "health_port", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -194,6 +217,6 @@ def setup_help(permissions: int) -> str:
         "Messages in Threads, Embed Links, Attach Files, Read Message History, Manage Channels, Manage "
         "Roles, Create Private Threads and Manage Threads; or open "
         "https://discord.com/oauth2/authorize?client_id=APPLICATION_ID&scope=bot+applications.commands"
-        f"&permissions={permissions} with your application id. Then start it once with "
-        "./run.sh --sync to publish the slash commands."
+        f"&permissions={permissions} with your application id. The first start publishes the slash "
+        "commands."
     )

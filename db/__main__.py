@@ -1,12 +1,15 @@
 """The database from the command line, the bot running or not:
 
     python -m db backup PATH        a consistent copy of the SQLite database, taken live (db.backup)
-    python -m db restore BACKUP     put a backup in place of the database (stop the bot first)
+    python -m db restore BACKUP     put a backup in place of the database; refused while a bot
+                                    process runs on it (--force: only for a lock left by a dead one)
     python -m db upgrade            bring the schema to the latest revision, backing the file up first
                                     (the bot does the same at every start)
 
 The database is ``DATABASE_URL`` (environment or .env), or ``--database-url``. Exit codes: 0 done,
-1 failed (the reason is printed), 2 not for this database (PostgreSQL: use pg_dump, printed).
+1 failed (the reason is printed), 2 not for this database (PostgreSQL: use pg_dump, printed) or a
+wrong DATABASE_URL, 3 refused: a bot process is using the database (restore). Every file made is
+readable by its owner only.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from db.backup import PG_DUMP_ADVICE, BackupError, backup_sqlite, restore_sqlite, sqlite_path
-from db.database import DEFAULT_DATABASE_URL, make_engine
+from db.database import DEFAULT_DATABASE_URL, make_engine, url_problem
+from db.inuse import DatabaseInUse, hold_exclusive, hold_shared
 from db.preflight import DatabaseProblem, SchemaState, prepare_database
 
 
@@ -28,6 +32,11 @@ def database_url(given: str | None) -> str:
     """``--database-url``, else DATABASE_URL from the environment, else from ./.env, else the default."""
     from_file = dotenv_values(".env").get("DATABASE_URL")
     return given or os.environ.get("DATABASE_URL") or from_file or DEFAULT_DATABASE_URL
+
+
+def _setting(name: str) -> str | None:
+    """A setting from the environment, else from ./.env."""
+    return os.environ.get(name) or dotenv_values(".env").get(name) or None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,9 +47,20 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument("path", type=Path)
     restore = commands.add_parser("restore", help="replace the SQLite database by BACKUP (bot stopped)")
     restore.add_argument("backup", type=Path)
+    restore.add_argument(
+        "--force",
+        action="store_true",
+        help="restore even though the database's lock is held: only when no bot runs on it (a lock "
+        "left on a network filesystem by a process that is gone)",
+    )
     commands.add_parser("upgrade", help="upgrade the schema to the latest revision")
     args = parser.parse_args(argv)
+    os.umask(0o077)  # backups hold secret orders: readable by their owner only
     url = database_url(args.database_url)
+    problem = url_problem(url)
+    if problem is not None:
+        print(f"DATABASE_URL: {problem}", file=sys.stderr)
+        return 2
 
     if args.command == "upgrade":
         return upgrade(url)
@@ -56,7 +76,19 @@ def main(argv: list[str] | None = None) -> int:
                 f"{report.bytes / 1e6:.1f} MB in {report.seconds:.2f} s"
             )
         else:
-            kept = restore_sqlite(args.backup, path)
+            try:
+                lock = hold_exclusive(path)
+            except DatabaseInUse as refusal:
+                if not args.force:
+                    print(f"restore refused: {refusal}", file=sys.stderr)
+                    return 3
+                print(f"--force: restoring although {refusal}", file=sys.stderr)
+                lock = None
+            try:
+                kept = restore_sqlite(args.backup, path)
+            finally:
+                if lock is not None:
+                    lock.release()
             print(f"restored {path} from {args.backup.resolve()}")
             if kept is not None:
                 print(f"the database it replaced is kept at {kept}")
@@ -69,20 +101,32 @@ def main(argv: list[str] | None = None) -> int:
 
 def upgrade(url: str) -> int:
     """The upgrade the bot makes at start-up, a SQLite file backed up first (MIGRATION_BACKUPS)."""
-    keep = int(os.environ.get("MIGRATION_BACKUPS") or dotenv_values(".env").get("MIGRATION_BACKUPS") or 3)
+    keep = int(_setting("MIGRATION_BACKUPS") or 3)
+    directory = _setting("BACKUP_DIR")
 
     async def run() -> SchemaState:
         engine = make_engine(url)
         try:
-            return await prepare_database(engine, backups_kept=keep)
+            return await prepare_database(
+                engine, backups_kept=keep, backup_dir=Path(directory) if directory else None
+            )
         finally:
             await engine.dispose()
 
+    path = sqlite_path(url)
+    try:
+        lock = hold_shared(path) if path is not None and path.parent.is_dir() else None
+    except DatabaseInUse as refusal:
+        print(f"upgrade refused: {refusal}", file=sys.stderr)
+        return 3
     try:
         state = asyncio.run(run())
     except DatabaseProblem as problem:
         print(f"upgrade failed: {problem.reason}", file=sys.stderr)
         return 1
+    finally:
+        if lock is not None:
+            lock.release()
     if state.at_head:
         print(f"the database is at the latest revision, {state.head}")
     else:

@@ -12,7 +12,9 @@ PostgreSQL is backed up with its own tools (:data:`PG_DUMP_ADVICE`).
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -89,6 +91,7 @@ def backup_sqlite(source: Path, target: Path) -> BackupReport:
             copy.execute("PRAGMA journal_mode=DELETE")
             _check(copy, partial)
             games = _count_games(copy)
+        os.chmod(partial, 0o600)  # secret orders: the owner's only, whatever the umask
         os.replace(partial, target)
     except sqlite3.Error as exc:
         raise BackupError(f"backing up {source} failed: {exc}") from exc
@@ -122,27 +125,73 @@ def restore_sqlite(backup: Path, database: Path) -> Path | None:
         with _connect(backup, read_only=True) as source, _connect(partial) as copy:
             source.backup(copy)
             copy.execute("PRAGMA journal_mode=DELETE")
+        os.chmod(partial, 0o600)
         os.replace(partial, database)
     finally:
         partial.unlink(missing_ok=True)
     return kept
 
 
-def backup_before_migration(database: Path, revision: str | None, keep: int) -> Path | None:
-    """A backup of ``database`` next to it before a migration changes it, named
-    ``<stem>.<time>.pre-migration.db``; only the newest ``keep`` such backups are kept (0: none made)."""
+def backup_before_migration(
+    database: Path, revision: str | None, keep: int, directory: Path | None = None
+) -> Path | None:
+    """A backup of ``database`` in ``directory`` (default: next to it) before a migration changes it,
+    named ``<stem>.<time>.pre-migration.db``; only the newest ``keep`` such backups are kept (0: none
+    made)."""
     if keep <= 0 or not database.is_file():
         return None
-    target = database.with_name(f"{database.stem}.{_stamp()}.{PRE_MIGRATION}.db")
+    place = directory or database.parent
+    place.mkdir(mode=0o700, parents=True, exist_ok=True)
+    target = place / f"{database.stem}.{_stamp()}.{PRE_MIGRATION}.db"
     backup_sqlite(database, target)
-    for old in migration_backups(database)[:-keep]:
+    for old in migration_backups(database, directory)[:-keep]:
         old.unlink(missing_ok=True)
     return target
 
 
-def migration_backups(database: Path) -> list[Path]:
+def migration_backups(database: Path, directory: Path | None = None) -> list[Path]:
     """The automatic backups of ``database``, oldest first."""
-    return sorted(database.parent.glob(f"{database.stem}.*.{PRE_MIGRATION}.db"))
+    return sorted((directory or database.parent).glob(f"{database.stem}.*.{PRE_MIGRATION}.db"))
+
+
+def pg_dump_program() -> str | None:
+    """PostgreSQL's ``pg_dump`` where it is installed (the Docker image ships it), else None."""
+    return shutil.which("pg_dump")
+
+
+def dump_before_migration(url: str, directory: Path, keep: int, program: str) -> Path:
+    """A ``pg_dump --format=custom`` of the PostgreSQL database at ``url`` in ``directory``, named
+    ``<dbname>.<time>.pre-migration.dump`` and readable by its owner only; the newest ``keep`` kept.
+    Raises :class:`BackupError` with pg_dump's first line of complaint when it fails."""
+    parsed = make_url(normalize_url(url))
+    name = parsed.database or parsed.username or "postgres"
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    target = directory / f"{name}.{_stamp()}.{PRE_MIGRATION}.dump"
+    partial = target.with_name(f".{target.name}.partial")
+    host = parsed.host or parsed.query.get("host")
+    port = parsed.port or parsed.query.get("port")
+    argv = [program, "--format=custom", f"--dbname={name}"]
+    argv += [f"--host={host}"] if host else []
+    argv += [f"--port={port}"] if port else []
+    argv += [f"--username={parsed.username}"] if parsed.username else []
+    environment = {**os.environ, "PGCONNECT_TIMEOUT": "30"}
+    if parsed.password:
+        environment["PGPASSWORD"] = str(parsed.password)  # not on the command line, where ps shows it
+    try:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, env=environment, check=False)
+        if done.returncode != 0:
+            complaint = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise BackupError(f"pg_dump failed: {complaint[0] if complaint else f'exit {done.returncode}'}")
+        os.replace(partial, target)
+    except OSError as exc:
+        raise BackupError(f"pg_dump could not be run: {exc}") from exc
+    finally:
+        partial.unlink(missing_ok=True)
+    for old in sorted(directory.glob(f"{name}.*.{PRE_MIGRATION}.dump"))[:-keep]:
+        old.unlink(missing_ok=True)
+    return target
 
 
 def _check(conn: sqlite3.Connection, path: Path) -> None:

@@ -70,6 +70,34 @@ def database_url_from_env() -> str:
     return os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
+ACCEPTED_URLS = (
+    "sqlite+aiosqlite:///path/to/file.db (or sqlite:///...) or "
+    "postgresql://user:password@host/dbname (or postgresql+asyncpg://...)"
+)
+_SQLITE_DRIVERS = ("sqlite", "sqlite+pysqlite", "sqlite+aiosqlite")
+_POSTGRES_DRIVERS = ("postgresql", "postgres", "postgresql+psycopg2", "postgresql+asyncpg")
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is not a database URL this bot can use (one line naming the accepted schemes), or
+    None when it is one. Checked with the settings, before anything connects."""
+    try:
+        parsed = make_url(url.strip())
+    except Exception:
+        return f"{_shown(url)} is not a database URL; use {ACCEPTED_URLS}"
+    if parsed.drivername not in _SQLITE_DRIVERS + _POSTGRES_DRIVERS:
+        return f"the scheme {parsed.drivername + '://'!r} is not supported; use {ACCEPTED_URLS}"
+    return None
+
+
+def _shown(url: str) -> str:
+    """``url`` for a message, its password hidden where it can be found."""
+    try:
+        return repr(make_url(url).render_as_string(hide_password=True))
+    except Exception:
+        return repr(url.split("@", 1)[-1] if "@" in url else url)
+
+
 def normalize_url(url: str) -> str:
     """Pick the async driver for plain ``sqlite://`` and ``postgresql://`` URLs."""
     parsed = make_url(url)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.database import database_url_from_env, make_engine
@@ -31,18 +33,44 @@ def alembic_config() -> Config:
     return config
 
 
-async def upgrade_database(target: str | AsyncEngine | None = None, revision: str = "head") -> None:
-    """Upgrade the database at ``target`` (a URL or an engine; default ``DATABASE_URL``) to ``revision``."""
-    await _migrate(target, lambda config: command.upgrade(config, revision))
+BeforeUpgrade = Callable[[str | None], None]
+"""Called with the revision the database is at, under the lock, before the migrations change
+anything (the backup: db.preflight); may raise to leave the database as it is."""
+
+ADVISORY_LOCK = 0x6469706C6F6D  # "diplom": PostgreSQL's advisory lock key for migrations
+LOCK_WAIT = 600.0  # seconds a migration waits for another process's (SQLite), then fails
+log = logging.getLogger(__name__)
+
+
+async def upgrade_database(
+    target: str | AsyncEngine | None = None, revision: str = "head", *, before: BeforeUpgrade | None = None
+) -> str | None:
+    """Upgrade the database at ``target`` (a URL or an engine; default ``DATABASE_URL``) to
+    ``revision``, under a database-wide lock (see :func:`_migrate`). ``before(current)`` runs under
+    the lock when there is something to upgrade. Returns the revision it was at (the same as
+    ``revision`` when another process had upgraded it meanwhile)."""
+    return await _migrate(target, lambda config: command.upgrade(config, revision), revision, before)
 
 
 async def downgrade_database(target: str | AsyncEngine | None, revision: str) -> None:
     """Downgrade the database at ``target`` to ``revision`` (tests, and an operator undoing an upgrade)."""
-    await _migrate(target, lambda config: command.downgrade(config, revision))
+    await _migrate(target, lambda config: command.downgrade(config, revision), None, None)
 
 
-async def _migrate(target: str | AsyncEngine | None, alembic_command: Callable[[Config], None]) -> None:
-    """Run an Alembic command in one transaction.
+async def _migrate(
+    target: str | AsyncEngine | None,
+    alembic_command: Callable[[Config], None],
+    wanted: str | None,
+    before: BeforeUpgrade | None,
+) -> str | None:
+    """Run an Alembic command in one transaction, one process at a time.
+
+    Any number of processes may start together on one database: the first takes a database-wide
+    lock and migrates, the others wait for it, then find the schema at ``wanted`` and do nothing.
+    PostgreSQL: a transaction-level advisory lock (:data:`ADVISORY_LOCK`), taken first in the
+    migration's transaction; SQLite: the transaction's own write lock (``BEGIN IMMEDIATE``), waited
+    for up to :data:`LOCK_WAIT` seconds. (Without it two processes on an empty PostgreSQL database
+    both created the tables, and one failed on a duplicate key.)
 
     SQLite cannot drop or alter most columns in place: Alembic's batch mode copies the table, drops
     the old one and renames the copy. With foreign keys enforced, dropping a table that other rows
@@ -52,27 +80,60 @@ async def _migrate(target: str | AsyncEngine | None, alembic_command: Callable[[
     keys are turned on again. PostgreSQL alters tables in place and needs none of this."""
     engine = target if isinstance(target, AsyncEngine) else make_engine(target or database_url_from_env())
     config = alembic_config()
+    head = head_revision() if wanted == "head" else wanted
 
-    def run(connection: Connection) -> None:
+    def run(connection: Connection) -> str | None:
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:
             _sqlite_pragma(connection, "foreign_keys=OFF")
         try:
-            with connection.begin():
+            try:
+                transaction = connection.begin()  # SQLite: BEGIN IMMEDIATE, the write lock
+            except OperationalError as exc:
+                if sqlite and "locked" in str(exc).lower():
+                    raise _Busy from exc
+                raise
+            with transaction:
+                if not sqlite:
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK})")
+                current = MigrationContext.configure(connection).get_current_revision()
+                if head is not None and current == head:
+                    return current  # at the revision wanted (another process got there first)
+                if before is not None:
+                    before(current)
                 config.attributes["connection"] = connection
                 alembic_command(config)
                 if sqlite:
                     _check_foreign_keys(connection)
+                return current
         finally:
             if sqlite:
                 _sqlite_pragma(connection, "foreign_keys=ON")
 
+    loop = asyncio.get_running_loop()
+    until = loop.time() + LOCK_WAIT
+    told = False
     try:
-        async with engine.connect() as connection:
-            await connection.run_sync(run)
+        while True:
+            try:
+                async with engine.connect() as connection:
+                    return await connection.run_sync(run)
+            except _Busy:
+                if loop.time() >= until:
+                    raise RuntimeError(
+                        f"another process held the database's write lock for {LOCK_WAIT:g} s"
+                    ) from None
+                if not told:
+                    log.info("another process is writing the database (an upgrade?): waiting for it")
+                    told = True
+                await asyncio.sleep(1.0)
     finally:
         if engine is not target:
             await engine.dispose()
+
+
+class _Busy(Exception):
+    """SQLite's write lock is held by another process (its migration, most likely)."""
 
 
 def _sqlite_pragma(connection: Connection, pragma: str) -> None:

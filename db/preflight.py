@@ -5,15 +5,18 @@ message is one line saying what failed, where, and what to check."""
 from __future__ import annotations
 
 import logging
+import os
 import socket
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from db.backup import backup_before_migration, sqlite_path
+from db.backup import backup_before_migration, dump_before_migration, pg_dump_program, sqlite_path
+from db.database import normalize_url
 from db.migrate import current_revision, head_revision, upgrade_database
 
 log = logging.getLogger(__name__)
@@ -46,7 +49,12 @@ class SchemaState:
 def describe(engine: AsyncEngine) -> str:
     """The database in words, without its password: "the SQLite file /srv/gm/diplomacy.db" or
     "PostgreSQL database diplomacy at db:5432 (user diplomacy)"."""
-    url = make_url(engine.url.render_as_string(hide_password=True))
+    return describe_url(engine.url.render_as_string(hide_password=False))
+
+
+def describe_url(text: str) -> str:
+    """:func:`describe` for a URL."""
+    url = make_url(normalize_url(text))
     path = sqlite_path(url.render_as_string(hide_password=True))
     if url.get_backend_name() == "sqlite":
         return f"the SQLite file {path}" if path else "the in-memory SQLite database"
@@ -87,41 +95,119 @@ async def schema_state(engine: AsyncEngine) -> SchemaState:
     return SchemaState(current, head_revision())
 
 
-async def prepare_database(engine: AsyncEngine, *, backups_kept: int = 3) -> SchemaState:
-    """Check the database, then upgrade it to the latest revision if it is behind; a SQLite file that
-    holds data is backed up next to itself first (db.backup). Returns the state before the upgrade."""
+async def prepare_database(
+    engine: AsyncEngine, *, backups_kept: int = 3, backup_dir: Path | None = None
+) -> SchemaState:
+    """Check the database, then upgrade it to the latest revision if it is behind. Under the
+    migration's database-wide lock (db.migrate: any number of processes may start together) and
+    before anything changes, a database that holds data is backed up: a SQLite file next to itself
+    (or in ``backup_dir``), PostgreSQL with ``pg_dump`` into ``backup_dir`` (default: the working
+    directory) where pg_dump is installed, else a warning says that no dump was taken. Returns the
+    state before the upgrade."""
     await check_database(engine)
     state = await schema_state(engine)
+    _keep_private(engine)
     if state.at_head:
         return state
-    backup = None
-    path = sqlite_path(engine.url.render_as_string(hide_password=False))
-    if path is not None and state.current is not None:
+    url = engine.url.render_as_string(hide_password=False)
+    made: list[Path] = []
+
+    def back_up(current: str | None) -> None:
+        if current is None:
+            return  # an empty database: nothing to lose
         try:
-            backup = backup_before_migration(path, state.current, backups_kept)
+            backup = _backup_before(engine, url, current, backups_kept, backup_dir, state.head)
         except Exception as exc:
             raise DatabaseProblem(
                 Problem.MIGRATION,
                 f"the database needs an upgrade, but the backup made before it failed: {_one_line(exc)}; "
-                "nothing was changed",
+                "nothing was changed (MIGRATION_BACKUPS=0 upgrades without a backup)",
             ) from exc
+        if backup is not None:
+            made.append(backup)
+
     try:
-        await upgrade_database(engine)
+        started_at = await upgrade_database(engine, before=back_up)
+    except DatabaseProblem:
+        raise
     except Exception as exc:
-        kept = f"; a backup made just before is at {backup}" if backup else ""
+        kept = f"; a backup made just before is at {made[0]}" if made else ""
         raise DatabaseProblem(
             Problem.MIGRATION,
             f"upgrading {describe(engine)} from revision {state.current or '(empty)'} to {state.head} "
             f"failed and was rolled back: {_one_line(exc)}{kept}",
         ) from exc
+    if started_at == state.head:
+        log.info(
+            "database upgraded to revision %s by another process meanwhile",
+            state.head,
+            extra={"event": "database_upgraded_elsewhere", "to": state.head},
+        )
+        return SchemaState(started_at, state.head)
     log.info(
         "database upgraded from revision %s to %s%s",
-        state.current or "(empty)",
+        started_at or "(empty)",
         state.head,
-        f"; the database before it is kept at {backup}" if backup else "",
-        extra={"event": "database_upgraded", "from": state.current, "to": state.head},
+        f"; the database before it is kept at {made[0]}" if made else "",
+        extra={"event": "database_upgraded", "from": started_at, "to": state.head},
     )
-    return state
+    _keep_private(engine)
+    return SchemaState(started_at, state.head)
+
+
+def _backup_before(
+    engine: AsyncEngine, url: str, current: str, keep: int, directory: Path | None, head: str | None
+) -> Path | None:
+    """The backup before an upgrade from ``current`` (None: none made, and said why when it matters)."""
+    path = sqlite_path(url)
+    if path is not None:
+        return backup_before_migration(path, current, keep, directory)
+    if keep <= 0:
+        log.warning(
+            "upgrading %s from revision %s to %s without a dump (MIGRATION_BACKUPS=0)",
+            describe(engine),
+            current,
+            head,
+            extra={"event": "upgrade_without_backup", "from": current, "to": head},
+        )
+        return None
+    program = pg_dump_program()
+    if program is None:
+        log.warning(
+            "upgrading %s from revision %s to %s: no dump was taken, pg_dump is not installed (take one "
+            "yourself before an upgrade: README, 'Upgrading')",
+            describe(engine),
+            current,
+            head,
+            extra={"event": "upgrade_without_backup", "from": current, "to": head},
+        )
+        return None
+    target = dump_before_migration(url, directory or Path.cwd(), keep, program)
+    log.warning(
+        "upgrading %s from revision %s to %s; pg_dump took a dump of it first: %s",
+        describe(engine),
+        current,
+        head,
+        target,
+        extra={"event": "pre_upgrade_dump", "from": current, "to": head, "dump": str(target)},
+    )
+    return target
+
+
+def _keep_private(engine: AsyncEngine) -> None:
+    """A SQLite file made readable by others before the bot made its files private (an older
+    version, a copy): readable by its owner only from now on, with its WAL and shared memory."""
+    path = sqlite_path(engine.url.render_as_string(hide_password=False))
+    if path is None:
+        return
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            mode = file.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(file, mode & 0o700)
+                log.info("%s could be read by others (mode %o): now by its owner only", file, mode)
+        except OSError:
+            continue
 
 
 def _translated(engine: AsyncEngine, exc: BaseException) -> DatabaseProblem:

@@ -26,14 +26,16 @@ AUTOCOMPLETE = 4  # interaction type: the user is typing an option; answered wit
 
 
 class InteractionGate:
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, on_interaction: Callable[[int], None] | None = None) -> None:
+        """``on_interaction(id)``: told of each interaction let in (the metrics time its answer)."""
         self._client = client
+        self._on_interaction = on_interaction
         self.open = True
         self.refused = 0  # interactions answered "restarting"
         self.ignored = 0  # messages left unread
         self._answers: set[asyncio.Task[None]] = set()
         parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
-        parsers["INTERACTION_CREATE"] = self._guard(parsers["INTERACTION_CREATE"], self._refuse)
+        parsers["INTERACTION_CREATE"] = self._guard(self._noted(parsers["INTERACTION_CREATE"]), self._refuse)
         parsers["MESSAGE_CREATE"] = self._guard(parsers["MESSAGE_CREATE"], self._ignore)
 
     def close(self) -> None:
@@ -49,6 +51,15 @@ class InteractionGate:
             (parse if self.open else otherwise)(data)
 
         return guarded
+
+    def _noted(self, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+        def noted(data: Any) -> None:
+            if self._on_interaction is not None:
+                with contextlib.suppress(KeyError, TypeError, ValueError):
+                    self._on_interaction(int(data["id"]))
+            parse(data)
+
+        return noted
 
     def _ignore(self, _data: Any) -> None:
         self.ignored += 1

@@ -1,6 +1,7 @@
 """The deployment files, checked without Docker (no engine here; building the image is documented in
 the README): the image holds everything the bot imports, and nothing but the runtime dependencies;
-its health check is ``bot.py --check``; the supervisors give a stop more time than the bot takes."""
+its health check asks the bot's /healthz; the supervisors give a stop more time than the bot takes;
+the systemd unit reads its settings from an EnvironmentFile and is hardened (systemd-analyze)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
@@ -65,7 +68,9 @@ def test_the_image_installs_the_runtime_set_runs_as_a_user_and_checks_its_health
     users = re.findall(r"^USER (\S+)", DOCKERFILE, re.MULTILINE)
     assert users and users[-1] not in ("root", "0")
     assert 'VOLUME ["/data"]' in DOCKERFILE and "sqlite+aiosqlite:////data/" in DOCKERFILE
-    assert re.search(r'HEALTHCHECK .*\n\s*CMD \["python", "bot.py", "--check"\]', DOCKERFILE)
+    assert re.search(r'HEALTHCHECK .*\n\s*CMD \["python", "-m", "ops.probe"\]', DOCKERFILE)
+    assert "HEALTH_PORT=8080" in DOCKERFILE and "HEALTH_HOST=127.0.0.1" in DOCKERFILE
+    assert "postgresql-client-16" in DOCKERFILE and "postgres:16" in COMPOSE, "pg_dump as new as the server"
     assert 'CMD ["python", "bot.py"]' in DOCKERFILE, "exec form: the bot is PID 1 and gets SIGTERM"
 
 
@@ -114,3 +119,48 @@ def test_what_the_image_holds_is_enough_to_run(tmp_path: Path) -> None:
         "from render import render_map; from engine import Board; print(len(render_map(Board.initial())))",
     )
     assert drawn.returncode == 0 and int(drawn.stdout) > 10_000, drawn.stderr
+
+
+def test_the_systemd_unit_is_hardened_and_reads_its_settings_from_a_private_file() -> None:
+    for line in (
+        "EnvironmentFile=/etc/diplomacy-gm/diplomacy-gm.env",
+        "StateDirectory=diplomacy-gm",
+        "Environment=BACKUP_DIR=/var/lib/diplomacy-gm/backups",
+        "UMask=0077",
+        "NoNewPrivileges=yes",
+        "ProtectSystem=strict",
+        "ProtectHome=yes",
+        "PrivateTmp=yes",
+        "CapabilityBoundingSet=",
+        "SystemCallFilter=@system-service",
+        "Type=notify",
+    ):
+        assert re.search(rf"^{re.escape(line)}$", UNIT, re.MULTILINE), line
+    assert re.search(r"^RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX", UNIT, re.MULTILINE)
+    assert int(re.search(r"^WatchdogSec=(\d+)", UNIT, re.MULTILINE)[1]) > 0  # type: ignore[index]
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed: the exposure is not measured here")
+    done = subprocess.run(
+        [analyze, "security", "--offline=true", str(ROOT / "deploy" / "diplomacy-gm.service")],
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"Overall exposure level for diplomacy-gm.service: ([\d.]+)", done.stdout + done.stderr)
+    if found is None:
+        pytest.skip(f"this systemd-analyze cannot rate a unit offline: {done.stderr.strip()[:200]}")
+    assert float(found[1]) <= 4.0, done.stdout
+
+
+def test_the_image_probe_asks_the_bot_s_healthz(tmp_path: Path) -> None:
+    """``python -m ops.probe`` (the image's HEALTHCHECK): 1 with nothing listening, with a line."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEALTH_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "ops.probe"],
+        cwd=ROOT,
+        env={**env, "HEALTH_PORT": "9"},  # discard: nothing answers there
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and "did not answer" in done.stderr

@@ -26,7 +26,7 @@ from cogs.messages.render import HOW_TO_ORDER, HOW_TO_ORDER_HERE
 from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.replies import CRASH_TEXT, error_text
-from gm.errors import GameError, UnknownGame
+from gm.errors import GameError, OrdersClosed, UnknownGame
 from gm.ordering.submission import SubmissionReport
 from gm.reading.info import GameInfo
 
@@ -99,6 +99,9 @@ def is_public(channel: discord.abc.Messageable, guild: discord.Guild) -> bool:
     return True
 
 
+RECORDED_WHILE_OFFLINE = (
+    "I was offline when you sent me this; its phase still takes orders, so here they are:"
+)
 MISSED_WHILE_OFFLINE = (
     "I was offline when you sent me the message above, so I did not read it, and the game may have "
     "moved on since. Please send your orders again now; `/orders show` lists the orders I have."
@@ -119,11 +122,12 @@ class DirectMessages(GameCog):
         self.services.spawn(self.catch_up(), "answering direct messages sent while offline")
 
     async def catch_up(self) -> int:
-        """Tell each player of a running game whose last direct messages to the bot came after its
-        last answer (so they arrived while it was offline) that they were not read. Returns how
-        many players were told."""
+        """Answer each player of a running game whose last direct messages to the bot came after its
+        last answer (so they arrived while it was offline): orders for a phase that still takes them
+        are recorded and answered as any submission; the others are answered that they were not
+        read. Returns how many players were answered."""
         users = await self.gamemaster.players_of_running_games()
-        told = 0
+        told = recorded = 0
         since = discord.utils.utcnow() - OFFLINE_LOOKBACK
         for user_id in users:
             try:
@@ -133,14 +137,55 @@ class DirectMessages(GameCog):
                     if seen.author.bot:  # the bot's last answer: what came before was read
                         break
                     unanswered.append(seen)
-                if unanswered:
-                    await unanswered[0].reply(MISSED_WHILE_OFFLINE, mention_author=False)
-                    told += 1
+                if not unanswered:
+                    continue
+                missed = []
+                for message in reversed(unanswered):  # in the order they were written
+                    if await self._record_missed(message):
+                        recorded += 1
+                    else:
+                        missed.append(message)
+                if missed:
+                    await missed[-1].reply(MISSED_WHILE_OFFLINE, mention_author=False)
+                told += 1
             except discord.HTTPException as exc:
                 log.info("could not look at %s's direct messages after the start: %s", user_id, exc)
         if told:
-            log.info("told %d players that their direct messages arrived while I was offline", told)
+            log.info(
+                "answered %d players' direct messages sent while I was offline (%d with orders recorded)",
+                told,
+                recorded,
+            )
         return told
+
+    async def _record_missed(self, message: discord.Message) -> bool:
+        """A direct message sent while the bot was offline: if it holds orders for a phase that still
+        takes them, record them and answer as any submission (True); else False, and the caller
+        asks the player to send them again."""
+        content = message.content or ""
+        if not content.strip() or content.strip().casefold() in HELP_WORDS:
+            return False
+        wanted, orders_text = split_game_line(content)
+        if orders_text.strip().strip(".!").casefold() in READY_WORDS:
+            return False
+        try:
+            mine = await self.gamemaster.games_of_user(message.author.id)
+            game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
+            report = await self.gamemaster.submit_missed_orders(
+                game.id, message.author.id, orders_text, sent_at=message.created_at
+            )
+        except OrdersClosed:
+            return False  # the game moved on while the bot was away
+        except GameError as exc:
+            lines = [error_text(exc) or str(exc)]
+        else:
+            lines = [RECORDED_WHILE_OFFLINE, *text.report_lines(report)]
+        for number, part in enumerate(text.chunks(lines)):
+            if number == 0:
+                await message.reply(part, mention_author=False)
+            else:
+                await message.channel.send(part)
+        return True
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

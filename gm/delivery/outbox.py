@@ -38,7 +38,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, Protocol
 
@@ -682,3 +682,18 @@ async def pending_count(session: AsyncSession, ownership: Ownership = EVERYTHING
         .where(col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None), _owned(ownership))
     )
     return int(rows.one())
+
+
+async def oldest_pending(session: AsyncSession, ownership: Ownership = EVERYTHING) -> datetime | None:
+    """When the oldest message still waiting (neither sent nor given up) was queued."""
+    rows = await session.exec(
+        select(func.min(OutboxEntry.created_at)).where(
+            col(OutboxEntry.sent_at).is_(None), col(OutboxEntry.failed_at).is_(None), _owned(ownership)
+        )
+    )
+    oldest = rows.one()
+    if isinstance(oldest, str):  # SQLite hands an aggregate of a date column back as text
+        oldest = datetime.fromisoformat(oldest)
+    if oldest is not None and oldest.tzinfo is None:
+        oldest = oldest.replace(tzinfo=UTC)
+    return oldest

@@ -12,7 +12,7 @@ Jobs use ``misfire_grace_time=None`` (run however late: a deadline is never skip
 Firing twice is harmless: closing is a compare-and-set, and reminders are keyed in the outbox.
 
 A close or finish that fails (the adjudication raised, the database was unreachable) is tried again
-under the same job id after :data:`RETRY_DELAYS` (30 s, 2 min, 10 min, 30 min, then hourly), closing
+under the same job id after :data:`RETRY_DELAYS` (5 s, 30 s, 2 min, 10 min, 30 min, then hourly), closing
 the phase if it is open again or finishing it if it was left adjudicating; otherwise the phase would
 stay open past its deadline until the next restart. A moderator's extend or pause replaces or removes
 the retry like any deadline job.
@@ -59,11 +59,12 @@ DeadlineCallback = Callable[[int, datetime], Awaitable[Any]]
 """Closes a phase at the deadline it was scheduled for (and not if its deadline has moved since)."""
 Callback = Callable[[], Awaitable[Any]]
 OUTBOX_JOB = "outbox"
+OUTBOX_SOON_JOB = "outbox:soon"
 SWEEP_JOB = "sweep"
 LEASE = timedelta(minutes=5)  # a phase adjudicating longer than this, and not by us, is finished
 OVERDUE_GRACE = timedelta(seconds=30)  # an open phase this long past its deadline lost its close
 REMINDER_MARGIN = timedelta(minutes=1)  # a reminder this close to the phase's opening is skipped
-RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last one repeats
+RETRY_DELAYS: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last repeats
 
 
 @dataclass(slots=True)
@@ -135,11 +136,21 @@ class GameScheduler:
         self._outbox_since: datetime | None = None  # when the running outbox job began
         self._notes: set[asyncio.Task[None]] = set()
         self._scheduler.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
+        # A stop that cannot wait cancels the jobs running (abandon): on purpose, not an error
+        # worth APScheduler's traceback.
+        executor_log = logging.getLogger("apscheduler.executors.default")
+        if _not_cancelled not in executor_log.filters:
+            executor_log.addFilter(_not_cancelled)
         # (game, phase name) -> the ids of its deadline and reminder jobs, so that unscheduling a
         # phase removes them by id instead of looking through every job of every game
         self._phase_jobs: dict[tuple[int, str], set[str]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """Whether jobs fire (started, not paused or shut down): /healthz asks."""
+        return bool(self._scheduler.state == STATE_RUNNING)
 
     def start(self) -> None:
         """Start the scheduler (call from inside the running event loop, e.g. setup_hook)."""
@@ -147,11 +158,27 @@ class GameScheduler:
             self._scheduler.start()
 
     async def shutdown(self, *, wait: bool = True) -> None:
-        """Stop firing jobs; with ``wait``, let the closes already running finish first."""
+        """Stop firing jobs; with ``wait``, let the jobs already running (a deadline's close, its
+        results being posted) finish first: APScheduler's own shutdown cancels them."""
+        if wait and self._scheduler.running:
+            self._scheduler.pause()
+            await self._jobs_finished()
         if self._scheduler.running:
             self._scheduler.shutdown(wait=False)
         if wait:
             await self.idle()
+
+    async def _jobs_finished(self) -> None:
+        """Wait for the jobs running or handed to the executor (the scheduler paused: no new ones)."""
+        while True:
+            await asyncio.sleep(0)
+            running = [t for t in self._running if not t.done()]
+            if running:
+                await asyncio.wait(running)
+            elif self._submitted:
+                await asyncio.sleep(0.01)
+            else:
+                return
 
     async def abandon(self, timeout: float = 5.0) -> None:
         """Stop firing jobs and cancel the ones running (a stop that cannot wait for them)."""
@@ -345,6 +372,13 @@ class GameScheduler:
             id=OUTBOX_JOB,
             replace_existing=True,
         )
+
+    def deliver_soon(self, seconds: float) -> None:
+        """One more delivery in ``seconds`` (a delivery failed: the database went away), besides the
+        periodic one: the messages go out within seconds of the database's return."""
+        if self._on_outbox is None or not self._scheduler.running:
+            return
+        self._add(OUTBOX_SOON_JOB, utcnow() + timedelta(seconds=seconds), self._outbox_job)
 
     def _add(self, job_id: str, when: datetime, func: Callable[..., Awaitable[Any]], *args: Any) -> None:
         self._scheduler.add_job(
@@ -589,6 +623,12 @@ class GameScheduler:
             if task is not None:
                 self._running.discard(task)
         return True
+
+
+def _not_cancelled(record: logging.LogRecord) -> bool:
+    """False for APScheduler's report of a job that was cancelled (a stop out of time)."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, asyncio.CancelledError)
 
 
 def _seconds_text(seconds: float) -> str:

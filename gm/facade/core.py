@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
@@ -46,6 +46,9 @@ from gm.setup.settings import GameSettings
 
 log = logging.getLogger(__name__)
 
+UNWIND = 0.5  # seconds cancelled work may take to unwind when a stop is out of time
+RELEASE_WAIT = 1.0  # ... and the release of the outbox claims (the database may be away)
+DELIVERY_RETRY = (2.0, 5.0, 10.0, 30.0)  # seconds before another delivery, after 1, 2, 3, more failures
 OUTBOX_EVERY = 30.0  # seconds between deliveries of what waits (each change also delivers at once)
 OUTBOX_EVERY_SHARDED = 5.0  # ... among several processes, where a sibling may queue our messages
 
@@ -96,8 +99,13 @@ class GamemasterCore:
             ownership=ownership,
         )
         self._delivering = asyncio.Lock()
+        self._claims_left = False  # a delivery failed: its claims may still be on the rows
+        self._failed_deliveries = 0  # in a row
+        self.last_delivery: DeliveryReport | None = None
         self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
         self._background: set[asyncio.Task[Any]] = set()
+        self.on_close: Callable[[CloseOutcome], None] | None = None
+        """Told of every phase this process closes (the metrics: ops.metrics)."""
 
     # --- work that follows a use case -----------------------------------------------------------
 
@@ -186,11 +194,13 @@ class GamemasterCore:
         for task in running:
             task.cancel()
         if running:
-            await asyncio.wait(running, timeout=5.0)
-        await self.scheduler.abandon()
-        if self._executor is not None:
+            await asyncio.wait(running, timeout=UNWIND)
+        await self.scheduler.abandon(timeout=UNWIND)
+        if isinstance(self._executor, WorkerPool):
+            self._executor.kill()  # a render under way would hold up the process's exit
+        elif self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
-        return await release_own_claims(self.sessions, self.process_name)
+        return await asyncio.wait_for(release_own_claims(self.sessions, self.process_name), RELEASE_WAIT)
 
     # --- after a use case ---------------------------------------------------------------------
 
@@ -272,17 +282,37 @@ class GamemasterCore:
         return report
 
     async def deliver(self) -> DeliveryReport | None:
-        """Send queued messages (one delivery at a time in this process)."""
+        """Send queued messages (one delivery at a time in this process).
+
+        A delivery that fails (the database went away while it held its claims) leaves those claims
+        on the rows, leased for minutes: the next delivery of this process releases them first (no
+        other of its deliveries can hold any then), and one is tried within seconds, then less and
+        less often (:data:`DELIVERY_RETRY`), so the messages go out soon after the database is back
+        instead of after the lease."""
         if self.sender is None:
             return None
         async with self._delivering:
-            report = await deliver_pending(
-                self.sessions,
-                self.sender,
-                clock=self._clock,
-                ownership=self.ownership,
-                process=self.process_name,
-            )
+            try:
+                if self._claims_left:
+                    released = await release_own_claims(self.sessions, self.process_name)
+                    self._claims_left = False
+                    if released:
+                        log.info("took back %d messages a failed delivery had claimed", released)
+                report = await deliver_pending(
+                    self.sessions,
+                    self.sender,
+                    clock=self._clock,
+                    ownership=self.ownership,
+                    process=self.process_name,
+                )
+            except Exception:
+                self._claims_left = True
+                delay = DELIVERY_RETRY[min(self._failed_deliveries, len(DELIVERY_RETRY) - 1)]
+                self._failed_deliveries += 1
+                self.scheduler.deliver_soon(delay)
+                raise
+            self._failed_deliveries = 0
+        self.last_delivery = report
         log_delivery(report)
         return report
 
@@ -329,6 +359,11 @@ class GamemasterCore:
         if not outcome.closed:
             return
         log_close(outcome)
+        if self.on_close is not None:
+            try:
+                self.on_close(outcome)
+            except Exception:
+                log.exception("the close observer failed")
         self.scheduler.unschedule_phase(outcome.game_id, outcome.phase)
         if outcome.game_over:
             await self.publish_final(outcome.game_id)

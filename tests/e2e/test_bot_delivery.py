@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import col, select
 
 from bot import DiplomacyBot
+from cogs.commands.direct import MISSED_WHILE_OFFLINE
 from db.models import OutboxEntry
 from gm.clock import utcnow
 from gm.delivery.outbox import Target, deliver_pending, enqueue
@@ -17,6 +18,7 @@ from gm.messages.kinds import Message as Notice
 from gm.messages.kinds import PhaseResults
 from gm.ordering.reminders import queue_reminders
 from gm.reading.info import GameInfo
+from gm.reading.lookup import latest_phase
 from gm.setup.games import get_game
 from harness.bot_helpers import (
     ask,
@@ -295,12 +297,15 @@ async def test_a_slow_channel_holds_up_its_own_game_only_and_each_channel_keeps_
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def test_a_direct_message_sent_while_the_bot_was_offline_is_answered_at_start(
+async def test_orders_sent_by_dm_while_the_bot_was_offline_are_recorded_if_their_phase_is_open(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
+    """Orders sent while the bot was down, their phase still open: recorded and answered at the next
+    start like any submission. Sent after the deadline passed: not recorded, and the player is asked
+    to send them again. Either is said once."""
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
-        await started_game(fake, bot, table, "Offline", players=3, press="public")
+        game_id = await started_game(fake, bot, table, "Offline", players=3, press="public")
         france = table.player("FRANCE")
         answered = await fake.dm_bot(france, "A Par-Bur")  # read and answered while online
         await answered
@@ -309,17 +314,31 @@ async def test_a_direct_message_sent_while_the_bot_was_offline_is_answered_at_st
     england = table.player("ENGLAND")
     async with running(fake, tmp_path) as bot:
         await settle(bot, fake)
-        told = [m for m in fake.dm_messages(france) if "I was offline when you sent me" in m.content]
-        assert len(told) == 1, "the player whose message went unread is told once"
-        assert not any("I was offline" in m.content for m in fake.dm_messages(england))
+        answers = [
+            m.content for m in fake.dm_messages(france) if "I was offline when you sent me" in m.content
+        ]
+        assert len(answers) == 1 and "A MAR - SPA" in answers[0], answers
+        assert "send your orders again" not in answers[0].lower()
+        view = await bot.services.gamemaster.my_orders(game_id, france.id)
+        assert {"A PAR - BUR", "A MAR - SPA"} <= set(view.powers[0].orders), "both orders count"
         assert not any(
             "I was offline" in m.content
             for p in table.players
             for m in fake.dm_messages(p)
             if p is not france
         )
-    async with running(fake, tmp_path) as bot:  # another restart: nothing new to say
+        deadline = utcnow() - timedelta(seconds=1)  # the deadline passes while the bot is down
+        async with bot.services.gamemaster.sessions() as session:
+            phase = await latest_phase(session, game_id)
+            assert phase is not None
+            phase.deadline = deadline
+            await session.commit()
+    late = fake.backend.open_dm(england)
+    fake.backend.post_message(late, england.id, {"content": "F Lon-NTH"})  # after the deadline
+    async with running(fake, tmp_path) as bot:
         await settle(bot, fake)
+        told = [m.content for m in fake.dm_messages(england) if "I was offline" in m.content]
+        assert told == [MISSED_WHILE_OFFLINE], told
         assert len([m for m in fake.dm_messages(france) if "I was offline" in m.content]) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
 

@@ -26,7 +26,7 @@ def test_a_missing_token_explains_how_to_make_and_invite_a_bot(
     assert "https://discord.com/developers/applications" in said
     assert "'bot' and 'applications.commands'" in said
     assert f"permissions={BOT_PERMISSIONS.value}" in said
-    assert "./run.sh --sync" in said
+    assert "The first start publishes the slash commands" in said
 
 
 def test_settings_come_from_a_dotenv_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

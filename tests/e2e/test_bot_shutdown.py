@@ -10,13 +10,14 @@ import logging
 import re
 import signal
 import sqlite3
+import stat
 import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from cogs.commands.direct import MISSED_WHILE_OFFLINE
+from cogs.commands.direct import MISSED_WHILE_OFFLINE, RECORDED_WHILE_OFFLINE
 from gm.phases.closer import CloseHooks
 from harness.bot_helpers import (
     ask,
@@ -30,6 +31,7 @@ from harness.fakediscord import FakeDiscord
 from harness.processes import bot_process
 from harness.remote import env_for, phase_status_becomes, started_remote_game
 from ops.gate import RESTARTING
+from ops.version import VERSION, commit
 
 
 @pytest.mark.parametrize(
@@ -84,11 +86,25 @@ async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
     env = env_for(fake, tmp_path, LOG_FORMAT="json")
     async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
         await bot.line_with('"event": "ready"')
+        made = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.glob("bot.db*")}
         code, seconds = await bot.stopped_by(signal.SIGINT)
     assert code == 0, bot.output
+    assert set(made) == {"bot.db", "bot.db-wal", "bot.db-shm", "bot.db.lock"}, made
+    assert set(made.values()) == {0o600}, f"the files the bot made are its own only: {made}"
     entries = [json.loads(line) for line in bot.lines]  # every line is a JSON object
     events = [e["event"] for e in entries if "event" in e]
-    assert events == ["database_upgraded", "rebuilt", "ready", "stop_requested", "stopped"], events
+    assert events == [
+        "starting",
+        "database_upgraded",
+        "commands",
+        "rebuilt",
+        "ready",
+        "stop_requested",
+        "stopped",
+    ], events
+    first = entries[0]
+    assert first["version"] == VERSION and first["commit"] == commit(), "the first line names the version"
+    assert first["message"].startswith(f"diplomacy-gm {VERSION} (commit {commit()}) starting")
     ready = next(e for e in entries if e.get("event") == "ready")
     assert ready["guilds"] == 1 and ready["level"] == "INFO" and ready["logger"] == "bot"
     stopped = entries[-1]
@@ -125,6 +141,10 @@ async def test_while_stopping_interactions_are_answered_restarting_and_dms_wait_
         player = table.players[1]
         answer = await ask(fake, player, "game", "status", channel=table.general, game=str(game_id))
         assert answer.ephemeral and answer.content == RESTARTING
+        await fake.wait_for(
+            lambda: True if query(tmp_path, "SELECT id FROM phase WHERE name = 'F1901M'") else None,
+            what="the close to commit Fall 1901",
+        )
         dm = await fake.dm_bot(player, "A Par-Bur")
         await fake.flush()
         await stopping
@@ -142,7 +162,11 @@ async def test_while_stopping_interactions_are_answered_restarting_and_dms_wait_
     assert answers() == [], "the stopping bot did not read the order sent by DM"
     async with running(fake, tmp_path) as again:
         await settle(again, fake)
-        assert any(MISSED_WHILE_OFFLINE in (m.content or "") for m in answers()), "told at the next start"
+        # Sent once Fall 1901 was open (the close had committed, its results were being posted):
+        # read at the next start as orders for that phase, which still takes them.
+        told = [m.content or "" for m in answers()]
+        assert len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE), told
+        assert MISSED_WHILE_OFFLINE not in told[0]
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
@@ -188,3 +212,29 @@ async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finish
             "scheduled with 0 reminders" in logged
         )
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without_a_traceback(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A deadline passed while the bot was down: at start its deadline job closes the phase, and
+    Discord hangs on the results when SIGTERM comes (SHUTDOWN_TIMEOUT=1). The stop hands the work
+    back and the process is gone within SHUTDOWN_TIMEOUT + 2 s, exit 0, with one warning and no
+    traceback (the scheduler's job cancelled, the worker process killed)."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:  # set up in-process: quicker
+        game_id = await started_game(fake, bot, table, "Hurry", players=3, press="public")
+    past = "2020-01-01 00:00:00.000000"
+    with closing(sqlite3.connect(tmp_path / "bot.db")) as conn, conn:
+        conn.execute("UPDATE phase SET deadline = ? WHERE game_id = ? AND status = 'open'", (past, game_id))
+    fake.slow_down("POST /channels/*/messages", 120, times=50)  # Discord stops answering
+    env = env_for(fake, tmp_path, SHUTDOWN_TIMEOUT="1")
+    async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
+        await bot.line_with(f"phase closed: game {game_id} S1901M")  # by the deadline job
+        code, seconds = await bot.stopped_by(signal.SIGTERM)
+    assert code == 0, bot.output
+    assert seconds < 1 + 2, f"the stop took {seconds:.1f} s with SHUTDOWN_TIMEOUT=1:\n{bot.output}"
+    assert "Traceback" not in bot.output and "raised an exception" not in bot.output, bot.output
+    assert "stopped before the work under way was done" in bot.output
+    unsent = query(tmp_path, "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND claim_token IS NULL")
+    assert unsent[0][0] > 0, "the results wait, unclaimed, for the next start"

@@ -9,11 +9,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from db.database import SessionFactory
 from gm.delivery.pool import WorkerPool
 from gm.facade import Gamemaster
 
 ROOT = Path(__file__).resolve().parents[2]
+LINUX = sys.platform.startswith("linux")
 
 
 def alive(pid: int) -> bool:
@@ -28,9 +31,16 @@ def alive(pid: int) -> bool:
         return False
 
 
-def test_workers_exit_when_the_bot_process_is_killed() -> None:
+@pytest.mark.parametrize(
+    "when",
+    ["running", pytest.param("slow", marks=pytest.mark.skipif(not LINUX, reason="Linux's prctl"))],
+    ids=["workers running", "workers still starting"],
+)
+def test_workers_exit_when_the_bot_process_is_killed(when: str) -> None:
+    """Also when the bot dies while its workers are still starting (importing the bot's code, before
+    the pool's own set-up runs): they die at once, not once they have started (tests/gm/pool_child)."""
     child = subprocess.Popen(
-        [sys.executable, "-m", "tests.gm.pool_child"],
+        [sys.executable, "-m", "tests.gm.pool_child", when],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
@@ -42,13 +52,16 @@ def test_workers_exit_when_the_bot_process_is_killed() -> None:
         assert len(workers) == 2 and all(alive(p) for p in workers)
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 10  # well under the slow workers' minute of start-up
         while any(alive(p) for p in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not any(alive(p) for p in workers), "a worker outlived the bot"
     finally:
         if child.poll() is None:
             child.kill()
+        for pid in workers if "workers" in locals() else []:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 async def test_the_worker_processes_start_with_the_gamemaster(sessions: SessionFactory) -> None:

@@ -1,0 +1,134 @@
+"""The bot's metrics for Prometheus (``/metrics``, ops.httpd), with prometheus-client.
+
+Counted as they happen: phases closed, adjudication and map times (gm's closes,
+:meth:`Metrics.phase_closed`), the time from an interaction's arrival to the bot's first answer
+(the gate notes the arrival, the HTTP trace sees the answer), Discord's answers by status and its
+rate limits by scope (an aiohttp trace on discord.py's HTTP session). Read when scraped: games by
+state, the outbox's depth and the age of its oldest message (gm.facade's operations_status), the
+event loop's lag and the gateway's latency.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info, generate_latest
+
+from ops import version
+
+CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+SECONDS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+KEPT_ARRIVALS = 2000  # interactions waiting for their first answer, remembered at most
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        Info("diplomacy_build", "The running version", registry=r).info(
+            {"version": version.VERSION, "commit": version.commit()}
+        )
+        self.phases_closed = Counter("diplomacy_phases_closed", "Phases closed by this process", registry=r)
+        self.adjudication = Histogram(
+            "diplomacy_adjudication_seconds", "Adjudication time of a phase", buckets=SECONDS, registry=r
+        )
+        self.render = Histogram(
+            "diplomacy_render_seconds", "Time to draw a closed phase's maps", buckets=SECONDS, registry=r
+        )
+        self.interaction = Histogram(
+            "diplomacy_interaction_latency_seconds",
+            "From an interaction's arrival to the bot's first answer to it",
+            buckets=SECONDS,
+            registry=r,
+        )
+        self.requests = Counter(
+            "diplomacy_discord_requests", "Discord API answers, by status", ["status"], registry=r
+        )
+        self.rate_limits = Counter(
+            "diplomacy_discord_rate_limits",
+            "Discord API answers 429 (rate limited), by scope (user, global, shared)",
+            ["scope"],
+            registry=r,
+        )
+        self.games = Gauge("diplomacy_games", "Games by state", ["state"], registry=r)
+        self.outbox_depth = Gauge("diplomacy_outbox_depth", "Messages waiting to be posted", registry=r)
+        self.outbox_age = Gauge(
+            "diplomacy_outbox_oldest_age_seconds",
+            "How long the oldest waiting message has waited",
+            registry=r,
+        )
+        self.loop_lag = Gauge("diplomacy_event_loop_lag_seconds", "How late the event loop runs", registry=r)
+        self.gateway_latency = Gauge(
+            "diplomacy_gateway_latency_seconds", "Discord gateway's heartbeat latency", registry=r
+        )
+        self._arrivals: dict[int, float] = {}
+
+    # --- counted as it happens -----------------------------------------------------------------
+
+    def phase_closed(self, seconds: dict[str, float] | None) -> None:
+        """A phase this process closed, with its ``seconds`` (gm.phases.closer.CloseOutcome)."""
+        self.phases_closed.inc()
+        seconds = seconds or {}
+        if "adjudicate" in seconds:
+            self.adjudication.observe(seconds["adjudicate"])
+        if "render" in seconds:
+            self.render.observe(seconds["render"])
+
+    def interaction_arrived(self, interaction_id: int) -> None:
+        if len(self._arrivals) >= KEPT_ARRIVALS:  # never answered (the handler failed): forget
+            self._arrivals.pop(next(iter(self._arrivals)))
+        self._arrivals[interaction_id] = time.monotonic()
+
+    def trace(self) -> aiohttp.TraceConfig:
+        """An aiohttp trace for discord.py's HTTP session (``http_trace=``)."""
+        config = aiohttp.TraceConfig()
+        config.on_request_end.append(self._request_ended)
+        return config
+
+    async def _request_ended(
+        self,
+        _session: aiohttp.ClientSession,
+        _context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        status = params.response.status
+        self.requests.labels(str(status)).inc()
+        if status == 429:
+            self.rate_limits.labels(params.response.headers.get("X-RateLimit-Scope", "unknown")).inc()
+        match = CALLBACK.search(params.url.path)
+        if match is not None:
+            arrived = self._arrivals.pop(int(match[1]), None)
+            if arrived is not None:
+                self.interaction.observe(time.monotonic() - arrived)
+
+    # --- read when scraped -----------------------------------------------------------------------
+
+    async def scrape(
+        self,
+        status: Callable[[], Awaitable[Any]],
+        *,
+        loop_lag: float,
+        gateway_latency: float | None,
+    ) -> bytes:
+        """The text exposition, the database figures read through ``status`` (the facade's
+        operations_status) first; a database that does not answer leaves them as they were."""
+        try:
+            figures = await status()
+        except Exception:
+            figures = None
+        if figures is not None:
+            for state, count in figures.games.items():
+                self.games.labels(state).set(count)
+            self.outbox_depth.set(figures.outbox_waiting)
+            oldest = figures.outbox_oldest
+            self.outbox_age.set((datetime.now(UTC) - oldest).total_seconds() if oldest else 0.0)
+        self.loop_lag.set(loop_lag)
+        if gateway_latency is not None and gateway_latency == gateway_latency:  # not NaN
+            self.gateway_latency.set(gateway_latency)
+        return generate_latest(self.registry)

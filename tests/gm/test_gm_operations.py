@@ -1,0 +1,99 @@
+"""What operators rely on: after the database comes back, messages a failed delivery had claimed go
+out at once (not after their lease); the figures of /admin status and the metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
+from sqlmodel import col, select
+
+from db.database import SessionFactory
+from db.models import OutboxEntry
+from gm.delivery.outbox import OutboxMessage
+from gm.delivery.scheduler import OUTBOX_SOON_JOB
+from gm.facade import Gamemaster
+from tests.gm.conftest import make_started_game
+
+
+class Outage:
+    """The sessions of a database that can go away (a PostgreSQL restart) and come back."""
+
+    def __init__(self, sessions: SessionFactory) -> None:
+        self._sessions = sessions
+        self.down = False
+
+    def _check(self) -> None:
+        if self.down:
+            raise OperationalError("BEGIN", {}, ConnectionRefusedError("the database restarts"))
+
+    def __call__(self) -> Any:
+        self._check()
+        return self._sessions()
+
+    def read(self) -> Any:
+        self._check()
+        return self._sessions.read()
+
+
+class Sender:
+    """Discord takes every message; the first one as the database goes away."""
+
+    def __init__(self, outage: Outage) -> None:
+        self.outage = outage
+        self.sent: list[int] = []
+
+    async def send(self, message: OutboxMessage) -> None:
+        self.sent.append(message.id)
+        if len(self.sent) == 1:
+            self.outage.down = True
+
+
+async def test_after_the_database_comes_back_claimed_messages_go_out_at_once(
+    sessions: SessionFactory,
+) -> None:
+    await make_started_game(sessions)
+    async with sessions.read() as s:
+        queued = len((await s.exec(select(OutboxEntry.id))).all())
+    assert queued > 1
+    outage = Outage(sessions)
+    sender = Sender(outage)
+    gm = Gamemaster(outage, sender, workers=0)  # type: ignore[arg-type]
+    gm.scheduler.start()
+    try:
+        try:
+            await gm.deliver()
+        except OperationalError:
+            pass
+        else:
+            raise AssertionError("the delivery should have failed with the database")
+        run_at = gm.scheduler.run_time(OUTBOX_SOON_JOB)
+        assert run_at is not None, "another delivery is due within seconds"
+        async with sessions.read() as s:
+            held = set(
+                (await s.exec(select(OutboxEntry.id).where(col(OutboxEntry.claim_token).is_not(None)))).all()
+            )
+        assert held, "the failed delivery left its claims (leased for 2 minutes)"
+        outage.down = False  # the database is back, long before the lease ends
+        await gm.deliver()
+        async with sessions.read() as s:
+            unsent = set(
+                (await s.exec(select(OutboxEntry.id).where(col(OutboxEntry.sent_at).is_(None)))).all()
+            )
+            claimed = (
+                await s.exec(select(OutboxEntry.id).where(col(OutboxEntry.claim_token).is_not(None)))
+            ).all()
+        assert claimed == [] and not held & unsent, "every message it held went out at the next delivery"
+    finally:
+        await gm.scheduler.shutdown(wait=False)
+
+
+async def test_the_operations_status_counts_games_messages_and_the_last_close(
+    sessions: SessionFactory,
+) -> None:
+    await make_started_game(sessions)
+    gm = Gamemaster(sessions, None, workers=0)
+    status = await gm.operations_status()
+    assert status.games["active"] == 1 and status.games["forming"] == 0 and status.games["finished"] == 0
+    assert status.outbox_waiting > 0 and status.outbox_oldest is not None
+    assert status.last_close is None and status.phases_closed == 0
