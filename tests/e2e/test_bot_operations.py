@@ -12,7 +12,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from cogs.commands.admin import NOT_OWNER
-from harness.bot_helpers import ask, make_table, running, settle, started_game
+from harness.bot_helpers import ask, make_table, moderator_closes, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Permission
 from ops.version import VERSION
 from tests.db.test_db_backup import acli as db_cli
@@ -52,7 +52,7 @@ async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Pat
 
         game_id = await started_game(fake, bot, table, "Watched", players=3, press="public")
         fake.inject_fault("POST /channels/*/messages", 429, retry_after=0.05)  # one short rate limit
-        await ask(fake, table.mod, "mod", "close", channel=table.general, game=str(game_id))
+        await moderator_closes(fake, table.mod, table.general, game_id)
         await settle(bot, fake)
         code, exposition = await get(f"{base}/metrics")
         assert code == 200

@@ -38,7 +38,7 @@ def alive(pid: int) -> bool:
 )
 def test_workers_exit_when_the_bot_process_is_killed(when: str) -> None:
     """Also when the bot dies while its workers are still starting (importing the bot's code, before
-    the pool's own set-up runs): they die at once, not once they have started (tests/gm/pool_child)."""
+    the pool's own set-up runs): they die at once, not once they have started (tests/gm/pool_child.py)."""
     child = subprocess.Popen(
         [sys.executable, "-m", "tests.gm.pool_child", when],
         cwd=ROOT,
