@@ -39,6 +39,7 @@ from gm.errors import (
 )
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, Welcome
+from gm.ordering.examples import example_orders
 from gm.phases import absent
 from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
@@ -494,6 +495,7 @@ def _announce_start(
                 powers=powers,
                 units=units,
                 variant=game.variant,
+                examples=example_orders(board, powers),
             ),
             phase_id=phase.id,
             target=Target.user(user),

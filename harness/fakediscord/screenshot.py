@@ -114,14 +114,25 @@ def _plain(world: World, text: str) -> str:
     return re.sub(r"\\([\\`*_~|>#\-\[\]()])", r"\1", MENTION.sub(spell, text))
 
 
+# Emoji the DejaVu fonts lack, as the nearest sign they have (others are left out).
+EMOJI = {"✅": "✓", "❌": "✗", "⚠️": "⚠", "⚠": "⚠", "▫️": "·", "👆": "", "📝": "", "🗺️": "", "◀️": "◀", "⏫": "▲"}
+NO_GLYPH = re.compile("[\U0001f000-\U0001faff\ufe0f\u2705\u274c]")
+
+
+def _drawable(text: str) -> str:
+    for emoji, sign in EMOJI.items():
+        text = text.replace(emoji, sign)
+    return NO_GLYPH.sub("", text)
+
+
 def _timestamp(seconds: int, style: str) -> str:
     moment = datetime.fromtimestamp(seconds, UTC)
     if style == "R":
         delta = (moment - datetime.now(UTC)).total_seconds()
         size, unit = abs(delta), "seconds"
         for limit, name in ((60, "minute"), (3600, "hour"), (86400, "day")):
-            if size >= limit:
-                size, unit = size / limit, name
+            if abs(delta) >= limit:
+                size, unit = abs(delta) / limit, name
         amount = round(size)
         words = f"{amount} {unit}{'' if amount == 1 or unit == 'seconds' else 's'}"
         return f"in {words}" if delta >= 0 else f"{words} ago"
@@ -245,11 +256,11 @@ class _Painter:
                     self.draw.rounded_rectangle(
                         (x - 2, self.y, x + w + 2, self.y + height), radius=self.px(3), fill=CODE
                     )
-                self.draw.text((x, self.y), word, font=run.font, fill=run.colour)
+                self.draw.text((x, self.y), _drawable(word), font=run.font, fill=run.colour)
         self.y += height + self.px(4)
 
     def _width(self, text: str, font: Any) -> int:
-        return int(font.getlength(text))
+        return int(font.getlength(_drawable(text)))
 
     def _height(self, font: Any) -> int:
         top, bottom = font.getbbox("Ag")[1::2]
@@ -437,7 +448,7 @@ class _Painter:
                 outline=SELECT_BORDER,
             )
             chosen = any(o.get("default") for o in select.get("options", []))
-            shown = select_shows(select)
+            shown = _drawable(select_shows(select))
             font = self.fonts.regular
             room = right - left - self.px(44)
             while self._width(shown, font) > room and len(shown) > 2:

@@ -1,0 +1,693 @@
+"""The order sheet: a whole phase in one message (Discord's Components V2 layout).
+
+Every unit of the player's powers has a menu of its legal orders (gm's order menu, from
+engine.legal), showing the order it has now: hold and every move are one tap (a move by convoy says
+so), "Supports…" and "Convoys…" open a second menu in the same place listing each unit helped and
+whose it is. A retreat phase has a menu per dislodged unit; a winter a menu per build site (army,
+fleet, the coast) and a Waive button, or a button per unit to remove. Under them: **Ready** (it
+shows the state and toggles it), **Hold the rest**, **My orders on the map** (the private preview)
+and **Clear**. A power too large for one message (Discord allows 40 components in one) is paged.
+
+The sheet is sent privately (an ephemeral answer), or is the call to order itself in a direct
+message, under the call's text (cogs.messages.sender). Each tap re-reads gm's menu and redraws the
+sheet; a chosen order goes to gm as its canonical text through the typed orders' path
+(``submit_chosen_order`` with the sheet's phase and game tag), and its acknowledgement shows at the
+top of the sheet.
+
+Every component is a DynamicItem whose custom_id carries the state, so a sheet works after a
+restart::
+
+    sh:<game>[.<tag>]:<phase>:open                         "Order sheet": opens one (anyone's own)
+    sh:<game>[.<tag>]:<phase>:ready:<1|0>                  "Ready" outside a sheet (anyone's own)
+    sh:<game>.<tag>:<phase>:<user>:u:<key>@<page>          a unit's (build site's) menu
+    sh:<game>.<tag>:<phase>:<user>:s:<key>:<kind>:<part>@<page>   its second menu (support, convoy...)
+    sh:<game>.<tag>:<phase>:<user>:b:<action>[:<key>]@<page>      a button (ready, hold, map, clear,
+                                                                  waive, page, remove, keep)
+
+``key`` is the unit's location as the engine writes it (``PAR``, ``STP/SC``) or a build site's
+province; ``tag`` the game's random tag, so a sheet left from another database's game with this
+number is refused, as is a sheet of a phase that has closed and a tap by anyone but ``user``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from cogs.shared import text
+from cogs.ui.wording import Names, cut, helped_label, order_label
+from engine.legal import LegalOrder, OrderKind, UnitOrders
+from engine.variants import game_map, get_variant
+from gm.ordering.legal import OrderMenu, PowerMenu
+from gm.ordering.submission import OrdersView
+
+PREFIX = "sh"
+PHASE = r"[SFW]\d{4}[MRA]"
+GAME = r"(?P<game_id>\d+)(?:\.(?P<tag>[a-z0-9]{1,12}))?"
+SHEET = rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):(?P<user_id>\d+)"
+MAX_CUSTOM_ID = 100
+MAX_COMPONENTS = 40  # Discord's limit for a Components V2 message, nested components counted
+MAX_TEXT = 4000  # ... and for the text of all its text displays
+PER_SELECT = 25
+SUB_CHOICES = PER_SELECT - 2  # a second menu's part: its choices, "Back" and "More…"
+BUTTONS_PER_ROW = 5
+PLACEHOLDER_LIMIT = 150
+MORE, BACK, NONE, NOW = "@more", "@back", "@none", "@now"
+SUBMENUS = {
+    "support": OrderKind.SUPPORT,
+    "convoy": OrderKind.CONVOY,
+    "via": OrderKind.MOVE,
+    "move": OrderKind.MOVE,
+}
+OPEN_LABEL = "Order sheet"
+READY_LABEL, UNREADY_LABEL = "Ready", "✓ Ready · tap to undo"
+MAP_LABEL = "My orders on the map"
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """Whose sheet, for which game and phase: the start of every custom_id on it."""
+
+    game_id: int
+    phase: str
+    user_id: int
+    tag: str = ""
+
+    @property
+    def base(self) -> str:
+        game = f"{self.game_id}.{self.tag}" if self.tag else str(self.game_id)
+        return f"{PREFIX}:{game}:{self.phase}:{self.user_id}"
+
+    def custom_id(self, rest: str) -> str:
+        custom_id = f"{self.base}:{rest}"
+        if len(custom_id) > MAX_CUSTOM_ID:
+            raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
+        return custom_id
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Sheet:
+        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
+
+
+@dataclass(frozen=True, slots=True)
+class Second:
+    """A second menu open in a unit's place: its kind (support, convoy, via, move) and part."""
+
+    key: str
+    kind: str
+    part: int = 0
+
+
+# --- components ------------------------------------------------------------------------------------
+
+
+def _flows() -> Any:
+    from cogs.ui import sheet_flows  # the flows draw sheets: imported when a component is used
+
+    return sheet_flows
+
+
+class OpenSheetButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):open"
+):
+    """ "Order sheet" under a call to order, a reminder and /orders show: opens the tapper's own sheet."""
+
+    def __init__(self, game_id: int, phase: str, tag: str = "") -> None:
+        game = f"{game_id}.{tag}" if tag else str(game_id)
+        super().__init__(
+            discord.ui.Button(
+                label=OPEN_LABEL,
+                emoji="📝",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:{game}:{phase}:open",
+            )
+        )
+        self.game_id, self.phase, self.tag = game_id, phase, tag
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OpenSheetButton:
+        return cls(int(match["game_id"]), match["phase"], match["tag"] or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flows().open_from_button(interaction, self.game_id, self.phase, self.tag)
+
+
+class ReadyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):ready:(?P<on>[01])",
+):
+    """ "Ready" outside a sheet (under a call to order, /orders show, an answer that left nothing
+    unordered): the tapper says they are done (or, ``on`` 0, not after all)."""
+
+    def __init__(self, game_id: int, phase: str, tag: str = "", *, on: bool = True) -> None:
+        game = f"{game_id}.{tag}" if tag else str(game_id)
+        super().__init__(
+            discord.ui.Button(
+                label="Ready" if on else "Not ready after all",
+                emoji="✅" if on else None,
+                style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:{game}:{phase}:ready:{1 if on else 0}",
+            )
+        )
+        self.game_id, self.phase, self.tag, self.on = game_id, phase, tag, on
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReadyButton:
+        return cls(int(match["game_id"]), match["phase"], match["tag"] or "", on=match["on"] == "1")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flows().ready_from_button(interaction, self.game_id, self.phase, self.tag, self.on)
+
+
+class UnitSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{SHEET}:u:(?P<key>[^:@]+)@(?P<page>\d+)"
+):
+    """A unit's (or build site's) menu on a sheet: its legal orders, the current one shown."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        key: str,
+        page: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=sheet.custom_id(f"u:{key}@{page}"),
+                options=list(options) or [discord.SelectOption(label="-", value=NONE)],
+                placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
+            )
+        )
+        self.sheet, self.key, self.page = sheet, key, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> UnitSelect:
+        return cls(Sheet.of(match), match["key"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        await _flows().picked(
+            interaction, self.sheet, self.page, self.key, None, str(values[0]) if values else ""
+        )
+
+
+class SecondSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"{SHEET}:s:(?P<key>[^:@]+):(?P<kind>support|convoy|via|move):(?P<part>\d+)@(?P<page>\d+)",
+):
+    """The second menu in a unit's place: whom a support or a convoy helps, or where by convoy."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        second: Second,
+        page: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=sheet.custom_id(f"s:{second.key}:{second.kind}:{second.part}@{page}"),
+                options=list(options) or [discord.SelectOption(label="Back", value=BACK)],
+                placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
+            )
+        )
+        self.sheet, self.second, self.page = sheet, second, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SecondSelect:
+        second = Second(match["key"], match["kind"], int(match["part"]))
+        return cls(Sheet.of(match), second, int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        picked = str(values[0]) if values else ""
+        await _flows().picked(interaction, self.sheet, self.page, self.second.key, self.second, picked)
+
+
+class SheetButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{SHEET}:b:(?P<action>ready|unready|hold|map|clear|waive|page|remove|keep)"
+    r"(?::(?P<arg>[^@]+))?@(?P<page>\d+)",
+):
+    """A button of a sheet."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        action: str,
+        page: int,
+        arg: str | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        suffix = f"b:{action}" + (f":{arg}" if arg else "") + f"@{page}"
+        super().__init__(
+            discord.ui.Button(
+                label=cut(label, 80) or None,
+                style=style,
+                emoji=emoji,
+                disabled=disabled,
+                custom_id=sheet.custom_id(suffix),
+            )
+        )
+        self.sheet, self.action, self.page, self.arg = sheet, action, page, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SheetButton:
+        return cls(Sheet.of(match), match["action"], int(match["page"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flows().pressed(interaction, self.sheet, self.page, self.action, self.arg)
+
+
+def setup_sheet(client: discord.Client) -> None:
+    client.add_dynamic_items(OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)  # type: ignore[attr-defined]
+
+
+def call_buttons(game_id: int, phase: str, tag: str = "") -> discord.ui.View:
+    """Under a call to order, a reminder, /orders show: "Order sheet" and "Ready"."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(OpenSheetButton(game_id, phase, tag))
+    view.add_item(ReadyButton(game_id, phase, tag))
+    return view
+
+
+def ready_buttons(game_id: int, phase: str, tag: str = "", *, on: bool = True) -> discord.ui.View:
+    """ "Ready" alone (or "Not ready after all")."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReadyButton(game_id, phase, tag, on=on))
+    return view
+
+
+def ready_offer(view: OrdersView) -> tuple[str, discord.ui.View] | None:
+    """After orders that leave nothing unordered (and the player not ready yet): "All ordered." with
+    a Ready button; None otherwise (something is missing, the player is ready, or the phase closes)."""
+    if not view.powers or view.close_now or view.phase.status != "open":
+        return None
+    if any(p.missing for p in view.powers) or all(p.ready for p in view.powers):
+        return None
+    words = "**All ordered.** Tap **Ready** when you are done: the phase closes early once every player is."
+    return words, ready_buttons(view.game_id, view.phase.name, view.game_tag)
+
+
+# --- drawing ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    """One line of the sheet: a unit's menu (2 components) or a row of removal buttons."""
+
+    cost: int
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+
+
+def draw(
+    menu: OrderMenu,
+    sheet: Sheet,
+    *,
+    page: int = 0,
+    second: Second | None = None,
+    notice: Sequence[str] = (),
+    leading: Sequence[discord.ui.Item[Any]] = (),
+) -> discord.ui.LayoutView:
+    """The sheet for ``menu``: ``leading`` items first (a call to order's text), then the sheet in a
+    container of the power's colour; ``notice`` (the last action's answer) under its heading."""
+    names = Names(game_map(menu.variant))
+    fixed = sum(_cost(item) for item in leading) + 1 + 1 + 1 + len(_controls(menu, sheet, 0))
+    room = MAX_COMPONENTS - fixed
+    sizes = [len(p) for p in _paginate(_rows(menu, sheet, names, 0, second), room)]
+    if len(sizes) > 1:  # room for a row of two page buttons
+        sizes = [len(p) for p in _paginate(_rows(menu, sheet, names, 0, second), room - 3)]
+    page = max(0, min(page, len(sizes) - 1))
+    first = sum(sizes[:page])
+    shown = _rows(menu, sheet, names, page, second)[first : first + sizes[page]]
+    controls = _controls(menu, sheet, page)
+    pages = len(sizes)
+    view = discord.ui.LayoutView(timeout=None)
+    for item in leading:
+        view.add_item(item)
+    box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=_colour(menu))
+    heading = _heading(menu, notice, page, pages, first + 1, len(shown))
+    box.add_item(discord.ui.TextDisplay(_fit(heading, MAX_TEXT - sum(_text(i) for i in leading) - 10)))
+    for row in shown:
+        for item in row.items:
+            box.add_item(item)
+    if pages > 1:
+        box.add_item(_pager(sheet, page, pages))
+    box.add_item(discord.ui.ActionRow(*controls))
+    view.add_item(box)
+    return view
+
+
+def closed(
+    heading: Sequence[str], *, leading: Sequence[discord.ui.Item[Any]] = (), colour: int | None = None
+) -> discord.ui.LayoutView:
+    """A sheet whose work is done (the phase closes now): its words, no controls."""
+    view = discord.ui.LayoutView(timeout=None)
+    for item in leading:
+        view.add_item(item)
+    box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=colour)
+    box.add_item(discord.ui.TextDisplay(_fit(list(heading), MAX_TEXT - sum(_text(i) for i in leading) - 10)))
+    view.add_item(box)
+    return view
+
+
+def _cost(item: discord.ui.Item[Any]) -> int:
+    children = list(getattr(item, "walk_children", lambda: [])())
+    return 1 + len(children)
+
+
+def _text(item: discord.ui.Item[Any]) -> int:
+    walk = getattr(item, "walk_children", None)
+    items = [item, *(walk() if walk else [])]
+    return sum(len(i.content) for i in items if isinstance(i, discord.ui.TextDisplay))
+
+
+def _paginate(rows: list[_Row], room: int) -> list[list[_Row]]:
+    pages: list[list[_Row]] = [[]]
+    used = 0
+    for row in rows:
+        if used + row.cost > room and pages[-1]:
+            pages.append([])
+            used = 0
+        pages[-1].append(row)
+        used += row.cost
+    return pages
+
+
+def _colour(menu: OrderMenu) -> int | None:
+    if not menu.powers:
+        return None
+    info = get_variant(menu.variant).powers.get(menu.powers[0].power)
+    if info is None:
+        return None
+    try:
+        return int(info.colour.lstrip("#"), 16)
+    except ValueError:
+        return None
+
+
+def _fit(lines: Sequence[str], limit: int) -> str:
+    out = "\n".join(lines).strip() or "…"
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def _heading(
+    menu: OrderMenu, notice: Sequence[str], page: int, pages: int, first: int, count: int
+) -> list[str]:
+    view = menu.view
+    who = text.powers_text([p.power for p in menu.powers])
+    lines = [f"### {who} · {view.phase.long_name}"]
+    due = text.due(view.deadline, view.deadline_zone)
+    lines.append(f"#{view.game_id} {text.safe(view.game_name)} · {due[0].upper()}{due[1:]}.")
+    lines += [_progress(power, menu) for power in menu.powers]
+    if menu.ready:
+        lines.append("**✓ You are ready.** The phase closes early once every player is.")
+    elif any(p.legal.entries or p.legal.waive for p in menu.powers):
+        lines.append(_how(menu))
+    if pages > 1:
+        lines.append(f"-# Page {page + 1} of {pages}: orders {first} to {first + count - 1}.")
+    if notice:
+        lines += ["", *notice]
+    return lines
+
+
+def _how(menu: OrderMenu) -> str:
+    kind = menu.phase_name[-1]
+    if kind == "M":
+        return (
+            "-# Pick each unit's order in its menu: it counts at once. Supports… and Convoys… ask "
+            "whom next. A unit without an order holds. Tap **Ready** when you are done."
+        )
+    if kind == "R":
+        return "-# Pick where each unit retreats, or disband it. A unit without an order is disbanded."
+    if any(p.legal.due > 0 for p in menu.powers):
+        return "-# Pick a unit to build in each site you want, or waive a build. Tap **Ready** when done."
+    return "-# Tap the units to remove. If you remove too few, the rules pick the rest."
+
+
+def _progress(power: PowerMenu, menu: OrderMenu) -> str:
+    name = f"**{text.power_name(power.power)}**"
+    legal = power.legal
+    if legal.reason:
+        return f"{name} gives no orders: {text.safe(legal.reason)}."
+    if legal.due > 0:
+        built = [o for o in power.orders.values() if o.endswith(" B")]
+        waived = power.waived
+        done = f"{len(built) + waived} of {legal.due} builds chosen"
+        parts = [", ".join(f"`{b}`" for b in built), f"{waived} waived" if waived else ""]
+        extra = "; ".join(p for p in parts if p)
+        return (
+            f"{name}: {done}"
+            + (f" ({extra})" if extra else "")
+            + ("." if power.missing else ". All ordered.")
+        )
+    if legal.due < 0:
+        removed = [o for o in power.orders.values() if o.endswith(" D")]
+        return f"{name}: {len(removed)} of {-legal.due} removals chosen" + (
+            "." if power.missing else ". All ordered."
+        )
+    if not legal.entries:
+        return f"{name} has nothing to order in this phase."
+    ordered = len(legal.entries) - len(power.missing)
+    whole = text.plural(len(legal.entries), "unit")
+    return f"{name}: {ordered} of {whole} ordered" + ("." if power.missing else ". All ordered.")
+
+
+# --- the rows ----------------------------------------------------------------------------------------
+
+
+def _rows(menu: OrderMenu, sheet: Sheet, names: Names, page: int, second: Second | None) -> list[_Row]:
+    rows: list[_Row] = []
+    several = len(menu.powers) > 1
+    for power in menu.powers:
+        prefix = f"{text.power_name(power.power)}: " if several else ""
+        legal = power.legal
+        if legal.due < 0:
+            rows += _removal_rows(power, sheet, page)
+            continue
+        for entry in legal.entries:
+            if second is not None and second.key == entry.location:
+                select: discord.ui.Item[Any] = _second_select(menu, power, entry, sheet, page, second, names)
+            else:
+                select = _unit_select(menu, power, entry, sheet, page, names, prefix)
+            rows.append(_Row(2, [discord.ui.ActionRow(select)]))
+    return rows
+
+
+def _current(power: PowerMenu, entry: UnitOrders) -> LegalOrder | None:
+    now = power.current(entry)
+    return power.legal.find(now) if now else None
+
+
+def _option(
+    menu: OrderMenu, order: LegalOrder, names: Names, chosen: LegalOrder | None
+) -> discord.SelectOption:
+    return discord.SelectOption(
+        label=order_label(menu, order, names),
+        value=order.text,
+        default=chosen is not None and order.text == chosen.text,
+    )
+
+
+def _unit_select(
+    menu: OrderMenu,
+    power: PowerMenu,
+    entry: UnitOrders,
+    sheet: Sheet,
+    page: int,
+    names: Names,
+    prefix: str,
+) -> discord.ui.Item[Any]:
+    chosen = _current(power, entry)
+    orders = entry.orders
+    if entry.unit is None:  # a build site
+        options = [_option(menu, o, names, chosen) for o in orders]
+        if chosen is not None:
+            options.append(
+                discord.SelectOption(label=f"No build in {names.place(entry.location)}", value=NONE)
+            )
+        placeholder = f"{prefix}{names.place(entry.location)} ({entry.location}): no build"
+        return UnitSelect(sheet, entry.location, page, options, placeholder)
+    direct = [o for o in orders if o.kind in (OrderKind.HOLD, OrderKind.RETREAT, OrderKind.DISBAND)]
+    land = [o for o in orders if o.kind == OrderKind.MOVE and not o.via_convoy]
+    via = [o for o in orders if o.kind == OrderKind.MOVE and o.via_convoy]
+    supports = entry.of_kind(OrderKind.SUPPORT)
+    convoys = entry.of_kind(OrderKind.CONVOY)
+    unit = entry.unit.text
+    entries: list[discord.SelectOption] = []
+    folded: list[tuple[str, str, int]] = []  # (value, label, count) of second menus
+    if supports:
+        folded.append(("@support", f"{unit} supports… (whom, next)", len(supports)))
+    if convoys:
+        folded.append(("@convoy", f"{unit} convoys… (which army, next)", len(convoys)))
+    moves = land + via
+    extra_current = chosen is not None and chosen.kind in (OrderKind.SUPPORT, OrderKind.CONVOY)
+    room = PER_SELECT - len(direct) - len(folded) - (1 if extra_current else 0)
+    if len(moves) > room and via:
+        folded.insert(0, ("@via", f"{unit} moves by convoy… ({len(via)} places)", len(via)))
+        room -= 1
+        moves = land
+    if len(moves) > room:
+        folded.insert(0, ("@move", f"{unit} moves… ({len(land)} places)", len(land)))
+        moves = []
+    for order in [*direct[:1], *moves, *direct[1:]]:
+        entries.append(_option(menu, order, names, chosen))
+    if extra_current and chosen is not None:
+        entries.append(_option(menu, chosen, names, chosen))
+    if chosen is not None and not any(o.default for o in entries):  # folded into a second menu
+        entries.insert(0, _option(menu, chosen, names, chosen))
+    elif chosen is None and power.current(entry):  # an order the menu does not list (as typed)
+        now = text.safe(power.current(entry) or "", limit=90)
+        entries.insert(0, discord.SelectOption(label=f"now: {now}", value=NOW, default=True))
+    for value, label, count in folded:
+        what = {"@support": "its hold or move", "@convoy": "the army and where", "@via": "where"}.get(
+            value, "where"
+        )
+        entries.append(
+            discord.SelectOption(label=cut(label), value=value, description=f"{count} choices: pick {what}")
+        )
+    state = " (dislodged)" if entry.dislodged else ""
+    placeholder = f"{prefix}{unit} · {names.place(entry.location)}{state}: no order yet"
+    return UnitSelect(sheet, entry.location, page, entries[:PER_SELECT], placeholder)
+
+
+def _second_select(
+    menu: OrderMenu,
+    power: PowerMenu,
+    entry: UnitOrders,
+    sheet: Sheet,
+    page: int,
+    second: Second,
+    names: Names,
+) -> discord.ui.Item[Any]:
+    unit = entry.unit.text if entry.unit is not None else entry.location
+    choices = second_choices(entry, second.kind)
+    parts = max(1, -(-len(choices) // SUB_CHOICES))
+    part = min(second.part, parts - 1)
+    shown = choices[part * SUB_CHOICES : (part + 1) * SUB_CHOICES]
+    options = [discord.SelectOption(label=f"◀ Back to {unit}'s orders", value=BACK)]
+    for order in shown:
+        if second.kind in ("support", "convoy"):
+            label = helped_label(menu, order)
+            description = order.text
+        else:
+            label = order_label(menu, order, names)
+            description = None
+        options.append(discord.SelectOption(label=cut(label), value=order.text, description=description))
+    if part < parts - 1:
+        options.append(discord.SelectOption(label=f"More… ({part + 2} of {parts})", value=MORE))
+    question = {
+        "support": f"{unit} supports which unit? ({len(choices)} choices)",
+        "convoy": f"{unit} convoys which army, where? ({len(choices)} choices)",
+        "via": f"{unit} moves by convoy to where?",
+        "move": f"{unit} moves to where?",
+    }[second.kind]
+    return SecondSelect(sheet, Second(second.key, second.kind, part), page, options, question)
+
+
+def second_choices(entry: UnitOrders, kind: str) -> list[LegalOrder]:
+    """The orders a second menu lists: supports, convoys, moves by convoy, or every move."""
+    if kind == "support":
+        return list(entry.of_kind(OrderKind.SUPPORT))
+    if kind == "convoy":
+        return list(entry.of_kind(OrderKind.CONVOY))
+    moves = entry.of_kind(OrderKind.MOVE)
+    return [o for o in moves if o.via_convoy] if kind == "via" else [o for o in moves if not o.via_convoy]
+
+
+def _removal_rows(power: PowerMenu, sheet: Sheet, page: int) -> list[_Row]:
+    buttons = []
+    for entry in power.legal.entries:
+        unit = entry.unit.text if entry.unit is not None else entry.location
+        if power.current(entry):
+            button = SheetButton(
+                sheet,
+                "keep",
+                page,
+                entry.location,
+                label=f"✓ Removing {unit}",
+                style=discord.ButtonStyle.danger,
+            )
+        else:
+            button = SheetButton(sheet, "remove", page, entry.location, label=f"Remove {unit}")
+        buttons.append(button)
+    rows = []
+    for start in range(0, len(buttons), BUTTONS_PER_ROW):
+        chunk = buttons[start : start + BUTTONS_PER_ROW]
+        rows.append(_Row(1 + len(chunk), [discord.ui.ActionRow(*chunk)]))
+    return rows
+
+
+def _controls(menu: OrderMenu, sheet: Sheet, page: int) -> list[discord.ui.Item[Any]]:
+    kind = menu.phase_name[-1]
+    missing = any(p.missing for p in menu.powers)
+    ordered = any(p.orders for p in menu.powers)
+    ready = menu.ready
+    items: list[discord.ui.Item[Any]] = [
+        SheetButton(sheet, "unready", page, label=UNREADY_LABEL, style=discord.ButtonStyle.success)
+        if ready
+        else SheetButton(sheet, "ready", page, label=READY_LABEL, style=discord.ButtonStyle.primary)
+    ]
+    if kind == "M":
+        items.append(SheetButton(sheet, "hold", page, label="Hold the rest", disabled=not missing))
+    builds = [p for p in menu.powers if p.legal.due > 0]
+    if kind == "A" and builds:
+        waivable = any(p.missing and p.legal.waive is not None for p in builds)
+        items.append(SheetButton(sheet, "waive", page, label="Waive a build", disabled=not waivable))
+    items.append(SheetButton(sheet, "map", page, label=MAP_LABEL))
+    items.append(
+        SheetButton(
+            sheet, "clear", page, label="Clear", style=discord.ButtonStyle.danger, disabled=not ordered
+        )
+    )
+    return items
+
+
+def _pager(sheet: Sheet, page: int, pages: int) -> discord.ui.ActionRow[Any]:
+    return discord.ui.ActionRow(
+        SheetButton(sheet, "page", page, str(page - 1), label="◀ Previous", disabled=page == 0),
+        SheetButton(sheet, "page", page, str(page + 1), label="Next ▶", disabled=page >= pages - 1),
+    )
+
+
+def closing_words(phase_long_name: str) -> str:
+    return f"**Everybody is done: {phase_long_name} closes now.** The results follow in the game channel."
+
+
+__all__ = [
+    "OpenSheetButton",
+    "ReadyButton",
+    "Second",
+    "SecondSelect",
+    "Sheet",
+    "SheetButton",
+    "UnitSelect",
+    "call_buttons",
+    "closed",
+    "closing_words",
+    "draw",
+    "ready_buttons",
+    "ready_offer",
+    "second_choices",
+    "setup_sheet",
+]
