@@ -166,8 +166,8 @@ async def _pressed(
             interaction, sheet.game_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
         )
         return
+    menu = await _menu(interaction, sheet)  # a sheet of a closed phase is refused before anything
     if action == "page":
-        menu = await _menu(interaction, sheet)
         await _redraw(interaction, menu, sheet, int(arg or 0))
         return
     if action in ("ready", "unready"):
@@ -195,7 +195,6 @@ async def _pressed(
     if action == "keep" and arg:
         await _act(interaction, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), arg, **_for(sheet)))
         return
-    menu = await _menu(interaction, sheet)
     if action == "waive":
         power = next((p for p in menu.powers if p.missing and p.legal.waive is not None), None)
         if power is None or power.legal.waive is None:
@@ -275,7 +274,9 @@ async def _show(
 ) -> None:
     leading = _leading(interaction)
     if menu is None:  # everybody is done: the phase closes now
-        layout = closed([*notice, "", closing_words(view.phase.long_name)], leading=leading)
+        who = text.powers_text([p.power for p in view.powers])
+        words = [f"### {who} · {view.phase.long_name}", *notice, "", closing_words(view.phase.long_name)]
+        layout = closed(words, leading=leading)
     else:
         layout = draw(menu, sheet, page=page, notice=notice, leading=leading)
     await interaction.edit_original_response(view=layout)
