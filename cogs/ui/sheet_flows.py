@@ -177,7 +177,7 @@ async def _pressed(
             sheet,
             page,
             lambda gm: gm.sheet_ready(*_who(sheet), ready=on, **_for(sheet)),
-            notice=lambda answer: [ready_words(on, answer.view)],
+            notice=lambda answer: [] if on else [ready_words(on, answer.view)],  # the heading says "ready"
         )
         return
     if action == "hold":

@@ -82,11 +82,7 @@ async def test_a_game_at_21_berlin_without_weekends_is_set_up_and_shown_so(
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
         [now_line] = [line for line in status.content.splitlines() if line.startswith("Now:")]
         assert WEEKDAY_AT_21_BERLIN.search(now_line), now_line
-        welcomes = [
-            m
-            for m in fake.visible_messages(table.players[1])
-            if "You play" in (m.embeds or [{}])[0].get("title", "")
-        ]
+        welcomes = [m for m in fake.visible_messages(table.players[1]) if "You play" in embed_text(m)]
         assert welcomes and WEEKDAY_AT_21_BERLIN.search(embed_text(welcomes[0])), embed_text(welcomes[0])
 
         await deadline_passes(bot, fake, game_id)
