@@ -31,6 +31,7 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
+from cogs.ui.leave import leave_buttons, leave_question, setup_leave
 from cogs.ui.lobby import lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
 from gm.errors import InvalidSettings, UnknownGame
@@ -486,19 +487,14 @@ class GameCommands(GameCog):
     @game.command(
         name="leave", description="Leave a game (after the start, your power holds in civil disorder)"
     )
-    @app_commands.describe(game="The game to leave", confirm="After the start: yes, really leave")
+    @app_commands.describe(game="The game to leave")
     @app_commands.autocomplete(game=my_choices)
-    async def leave(
-        self, interaction: discord.Interaction, game: str | None = None, confirm: bool = False
-    ) -> None:
+    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
         chosen = await resolve_game(interaction, game, Scope.MINE)
         await defer(interaction)
-        if chosen.status != "forming" and not confirm:
+        if chosen.status != "forming":  # asked first, with buttons (cogs.ui.leave)
             await send(
-                interaction,
-                f"**#{chosen.id} {text.safe(chosen.name)}** has started: if you leave, your power holds in "
-                "civil disorder until a moderator finds a replacement, and you lose access to its private "
-                f"channels. To leave anyway, run `/game leave game:{chosen.id} confirm:True`.",
+                interaction, leave_question(chosen), view=leave_buttons(chosen.id, interaction.user.id)
             )
             return
         left = await self.gamemaster.leave_game(chosen.id, interaction.user.id)
@@ -805,4 +801,5 @@ async def setup(bot: commands.Bot) -> None:
 
     bot.add_dynamic_items(JoinButton)
     setup_buttons(bot)
+    setup_leave(bot)
     await bot.add_cog(GameCommands(bot))

@@ -45,7 +45,7 @@ from cogs.messages.render import (
 )
 from cogs.places.archive import archive, reopen
 from cogs.places.spaces import admit, evict
-from cogs.ui.seats import decision_view, seat_view
+from cogs.ui.seats import decision_view, mark_taken, seat_view
 from cogs.ui.sheet import call_buttons
 from cogs.ui.sheet_flows import sheet_for_call
 from gm.clock import utcnow
@@ -140,7 +140,26 @@ class DiscordSender:
         posted = await _post(channel, parts, message)
         if message.kind == "game_over":
             await self._with_places(message, archive)
+        if isinstance(message.content, Replaced):
+            await self._mark_seats_taken(message, message.content)
         return posted
+
+    async def _mark_seats_taken(self, message: OutboxMessage, replaced: Replaced) -> None:
+        """The posts that offered the seat now filled say it is taken (best effort: a deleted post is
+        skipped, a failure logged; the announcement itself is what counts)."""
+        if message.game_id is None or not replaced.powers:
+            return
+        powers = list(replaced.powers)
+        for channel_id, message_id in await self.games.seat_posts_of(
+            message.game_id, powers, before_id=message.id
+        ):
+            partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                await mark_taken(await partial.fetch(), message.game_id, powers, replaced.new_user_id)
+            except discord.NotFound:
+                continue
+            except discord.HTTPException as exc:
+                log.warning("could not mark the seat post %s as taken: %s", message_id, exc)
 
     async def _moderators_call(self, message: OutboxMessage) -> Outgoing | None:
         """The moderator role when it can be mentioned; otherwise the game's creator and the role's

@@ -45,7 +45,7 @@ from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.setup.seats import draw_seats
-from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer
+from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer, seat_words
 
 MAX_NAME_LENGTH = 100
 
@@ -194,7 +194,7 @@ async def leave_game(
                 game_id=game.row_id,
                 game_name=game.name,
                 title=f"{names}: the player has left",
-                lines=[f"{names} will hold in civil disorder until a moderator finds a replacement."],
+                lines=[seat_words(GameSettings.from_json(game.settings).take_over, names, left=True)],
                 powers=powers,
                 user_id=user_id,
                 alert_moderators=True,  # a seat to fill: the moderators are the ones who can

@@ -243,6 +243,27 @@ def seat_offer(game: Any, seats: list[list[str]]) -> dict[str, Any]:
     return {"open_seats": [list(s) for s in seats], "take_over": mode}
 
 
+def seat_words(mode: str, names: str, *, left: bool) -> str:
+    """Who may fill an open seat now, by the game's ``take_over`` setting: said when a player leaves
+    (``left``) or falls into civil disorder, so that the post says who may act."""
+    if left:
+        verb = "holds" if " and " not in names else "hold"
+        holding = f"{names} {verb} in civil disorder until a new player takes the seat"
+    else:
+        holding = "The player comes back by sending orders or [[cmd:ready]]. Until then, or for good"
+    if mode == "open":
+        return (
+            f"{holding}: any member of this server who does not play in the game may take it now with the "
+            "Take over button."
+        )
+    if mode == "approval":
+        return (
+            f"{holding}: a member of this server who does not play in the game may ask for it with the Take "
+            "over button, and a moderator who does not play approves."
+        )
+    return f"{holding}: a moderator gives the seat to a new player with [[cmd:mod replace]]."
+
+
 def _pair_press_problems(press: str, players: int, powers: int) -> list[str]:
     """Why private press between every pair of ``players`` does not fit Discord (see the limits above)."""
     pairs = players * (players - 1) // 2

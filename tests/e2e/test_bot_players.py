@@ -89,12 +89,14 @@ async def test_leaving_before_and_after_the_start(fake: FakeDiscord, tmp_path: P
         ]
         assert fake.can_view(leaver, private) and all(fake.can_view(leaver, t) for t in threads)
         careful = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(game_id))
-        assert "civil disorder" in careful.content and "confirm:True" in careful.content
+        assert "civil disorder" in careful.content and "Leave the game?" in careful.content
+        assert "any member of this server who does not play in the game may take it" in careful.content
+        stay = await (await fake.click(leaver, careful, f"leave:{game_id}:{leaver.id}:stay")).message()
+        assert stay.content == "You stay in the game: nothing was changed." and not stay.custom_ids()
         assert fake.can_view(leaver, private)
-        gone = await ask(
-            fake, leaver, "game", "leave", channel=table.general, game=str(game_id), confirm=True
-        )
-        assert gone.content.startswith("You left")
+        careful = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(game_id))
+        gone = await (await fake.click(leaver, careful, f"leave:{game_id}:{leaver.id}:go")).message()
+        assert gone.content.startswith("You left") and not gone.custom_ids(), "one tap, done once"
         await settle(bot, fake)
         assert not fake.can_view(leaver, private)
         assert not any(fake.can_view(leaver, t) for t in threads)
