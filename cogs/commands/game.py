@@ -38,7 +38,13 @@ from gm.errors import InvalidSettings, UnknownGame
 from gm.reading.info import GameInfo
 from gm.reading.status import GameStatusView, LogLine, PowerStatus
 from gm.rules.deadlines import zone_names
-from gm.setup.settings import MAX_PAIR_PRESS_PLAYERS, GameSettings, effective_reminders, schedule_with
+from gm.setup.settings import (
+    MAX_PAIR_PRESS_PLAYERS,
+    REMINDER_MARGIN_MINUTES,
+    GameSettings,
+    effective_reminders,
+    schedule_with,
+)
 
 log = logging.getLogger(__name__)
 
@@ -221,20 +227,31 @@ def disorder_text(after: int) -> str:
 
 
 def reminders_text(settings: GameSettings) -> str:
-    """What will really happen: the reminders each kind of phase gets (scaled to its usual length)."""
+    """What will really happen: the reminders each kind of phase gets (scaled to its usual length; a
+    reminder that would come as the phase opens is not sent, so it is not promised, and the text says
+    which asked-for reminders a phase is too short for)."""
     said: dict[str, list[str]] = {}
+    dropped: set[float] = set()
     for kind, minutes in (
         ("movement", settings.typical_minutes("M")),
         ("retreat", settings.typical_minutes("R")),
         ("adjustment", settings.typical_minutes("A")),
     ):
         hours = effective_reminders(settings.reminder_hours, minutes)
+        dropped |= {  # due less than a minute after the phase opens: skipped, and said so
+            h for h in settings.reminder_hours if minutes - REMINDER_MARGIN_MINUTES <= h * 60 < minutes
+        }
         words = " and ".join(text.duration(round(h * 60)) for h in hours) or "none"
         said.setdefault(words, []).append(kind)
     if len(said) == 1:
         words = next(iter(said))
-        return "none" if words == "none" else f"{words} before each deadline"
-    return "; ".join(f"{words} before a {' or '.join(kinds)} deadline" for words, kinds in said.items())
+        shown = "none" if words == "none" else f"{words} before each deadline"
+    else:
+        shown = "; ".join(f"{words} before a {' or '.join(kinds)} deadline" for words, kinds in said.items())
+    if dropped:
+        asked = " and ".join(text.duration(round(h * 60)) for h in sorted(dropped, reverse=True))
+        shown += f" (not {asked} before: that would come as a phase opens, with its call to order)"
+    return shown
 
 
 def phases_text(settings: GameSettings) -> str:

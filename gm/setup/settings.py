@@ -287,13 +287,20 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+REMINDER_MARGIN_MINUTES = 1.0
+"""A reminder due this close to the phase's opening (or earlier) is not sent: the call to order has
+just gone out (gm.delivery.scheduler skips it, and nothing promises it)."""
+
+
 def effective_reminders(hours: tuple[float, ...], phase_minutes: float) -> tuple[float, ...]:
-    """The reminders a phase of ``phase_minutes`` really gets: those shorter than the phase (a 24-hour
-    reminder of a 24-hour or 10-minute phase could never come), and when none is left, one a fifth
-    of the phase before its deadline (at least the shortest reminder there is): a 10-minute phase
-    gets one 5 minutes before, not "24 h and 1 h" that never fire."""
+    """The reminders a phase of ``phase_minutes`` really gets: those due more than a minute after the
+    phase opens (a 24-hour reminder of a 24-hour or 10-minute phase could never come, nor could a
+    59-minute reminder of an hour's phase usefully), and when none is left, one a fifth of the phase
+    before its deadline (at least the shortest reminder there is): a 10-minute phase gets one 3
+    minutes before, not "24 h and 1 h" that never fire. The scheduler and every text that promises
+    reminders use this."""
     length = phase_minutes / 60
-    kept = tuple(h for h in hours if h < length)
+    kept = tuple(h for h in hours if h * 60 < phase_minutes - REMINDER_MARGIN_MINUTES)
     if kept or not hours:
         return kept
     return (round(max(REMINDER_HOURS[0], length / 5), 4),)
