@@ -16,7 +16,6 @@ from discord.ext import commands
 
 from cogs.messages.sender import MAX_ALERTED
 from cogs.places.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
-from cogs.places.spectating import let_watch, stop_watching
 from cogs.shared import flows as actions
 from cogs.shared import text
 from cogs.shared.base import GameCog, services_of
@@ -563,55 +562,6 @@ class GameCommands(GameCog):
         await send(interaction, lines)
         self.services.spawn(refresh_lobby(self.bot, started), f"updating game {started.id}'s Join post")
         await _tell_lobby(interaction, started)
-
-    # --- spectators -------------------------------------------------------------------------------
-
-    @game.command(name="watch", description="Follow a started game as a spectator: its public channel only")
-    @app_commands.describe(game="The game to watch")
-    @app_commands.autocomplete(game=any_choices)
-    async def watch(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        guild_id = require_guild(interaction, "Watching a game")
-        await defer(interaction)
-        chosen = await resolve_game(interaction, game, Scope.ANY)
-        watching = await self.gamemaster.watch_game(chosen.id, interaction.user.id, guild_id=guild_id)
-        name = f"**#{watching.game_id} {text.safe(watching.game_name)}**"
-        opened = False
-        if interaction.guild is not None and watching.game_channel_id is not None:
-            try:
-                opened = await let_watch(interaction.guild, watching.game_channel_id, interaction.user.id)
-            except discord.HTTPException as exc:
-                log.warning("could not open game %s's channel to a spectator: %s", watching.game_id, exc)
-        if not opened:
-            await send(
-                interaction,
-                f"You watch {name}, but I could not open its channel to you: my role may lack Manage Roles. "
-                "Ask a server admin.",
-            )
-            return
-        again = "already " if watching.already else ""
-        await send(
-            interaction,
-            [
-                f"You {again}watch {name}: its results, maps and final post are in "
-                f"<#{watching.game_channel_id}>.",
-                "Spectators read the game channel without writing there; the powers' channels and the "
-                "private talks stay private. `/game unwatch` stops.",
-            ],
-        )
-
-    @game.command(name="unwatch", description="Stop watching a game")
-    @app_commands.describe(game="The game to stop watching")
-    @app_commands.autocomplete(game=any_choices)
-    async def unwatch(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        guild_id = require_guild(interaction, "Watching a game")
-        await defer(interaction)
-        chosen = await resolve_game(interaction, game, Scope.ANY)
-        watching = await self.gamemaster.unwatch_game(chosen.id, interaction.user.id, guild_id=guild_id)
-        if interaction.guild is not None and watching.game_channel_id is not None:
-            await stop_watching(interaction.guild, watching.game_channel_id, interaction.user.id)
-        await send(
-            interaction, f"You no longer watch **#{watching.game_id} {text.safe(watching.game_name)}**."
-        )
 
     # --- looking ----------------------------------------------------------------------------------
 
