@@ -32,8 +32,8 @@ number is refused, as is a sheet of a phase that has closed and a tap by anyone 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -314,10 +314,11 @@ def ready_offer(view: OrdersView) -> tuple[str, discord.ui.View] | None:
 
 @dataclass
 class _Row:
-    """One line of the sheet: a unit's menu (2 components) or a row of removal buttons."""
+    """One line of the sheet: a unit's menu (2 components) or a row of removal buttons; made (for the
+    page it is drawn on) only when it is shown."""
 
     cost: int
-    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+    make: Callable[[int], list[discord.ui.Item[Any]]]
 
 
 def draw(
@@ -334,12 +335,13 @@ def draw(
     names = Names(game_map(menu.variant))
     fixed = sum(_cost(item) for item in leading) + 1 + 1 + 1 + len(_controls(menu, sheet, 0))
     room = MAX_COMPONENTS - fixed
-    sizes = [len(p) for p in _paginate(_rows(menu, sheet, names, 0, second), room)]
+    rows = _rows(menu, sheet, names, second)
+    sizes = [len(p) for p in _paginate(rows, room)]
     if len(sizes) > 1:  # room for a row of two page buttons
-        sizes = [len(p) for p in _paginate(_rows(menu, sheet, names, 0, second), room - 3)]
+        sizes = [len(p) for p in _paginate(rows, room - 3)]
     page = max(0, min(page, len(sizes) - 1))
     first = sum(sizes[:page])
-    shown = _rows(menu, sheet, names, page, second)[first : first + sizes[page]]
+    shown = rows[first : first + sizes[page]]
     controls = _controls(menu, sheet, page)
     pages = len(sizes)
     view = discord.ui.LayoutView(timeout=None)
@@ -349,7 +351,7 @@ def draw(
     heading = _heading(menu, notice, page, pages, first + 1, len(shown))
     box.add_item(discord.ui.TextDisplay(_fit(heading, MAX_TEXT - sum(_text(i) for i in leading) - 10)))
     for row in shown:
-        for item in row.items:
+        for item in row.make(page):
             box.add_item(item)
     if pages > 1:
         box.add_item(_pager(sheet, page, pages))
@@ -476,22 +478,37 @@ def _progress(power: PowerMenu, menu: OrderMenu) -> str:
 # --- the rows ----------------------------------------------------------------------------------------
 
 
-def _rows(menu: OrderMenu, sheet: Sheet, names: Names, page: int, second: Second | None) -> list[_Row]:
+def _rows(menu: OrderMenu, sheet: Sheet, names: Names, second: Second | None) -> list[_Row]:
     rows: list[_Row] = []
     several = len(menu.powers) > 1
     for power in menu.powers:
         prefix = f"{text.power_name(power.power)}: " if several else ""
         legal = power.legal
         if legal.due < 0:
-            rows += _removal_rows(power, sheet, page)
+            rows += _removal_rows(power, sheet)
             continue
         for entry in legal.entries:
-            if second is not None and second.key == entry.location:
-                select: discord.ui.Item[Any] = _second_select(menu, power, entry, sheet, page, second, names)
-            else:
-                select = _unit_select(menu, power, entry, sheet, page, names, prefix)
-            rows.append(_Row(2, [discord.ui.ActionRow(select)]))
+            rows.append(_Row(2, _unit_row(menu, power, entry, sheet, names, prefix, second)))
     return rows
+
+
+def _unit_row(
+    menu: OrderMenu,
+    power: PowerMenu,
+    entry: UnitOrders,
+    sheet: Sheet,
+    names: Names,
+    prefix: str,
+    second: Second | None,
+) -> Callable[[int], list[discord.ui.Item[Any]]]:
+    def make(page: int) -> list[discord.ui.Item[Any]]:
+        if second is not None and second.key == entry.location:
+            select: discord.ui.Item[Any] = _second_select(menu, power, entry, sheet, page, second, names)
+        else:
+            select = _unit_select(menu, power, entry, sheet, page, names, prefix)
+        return [discord.ui.ActionRow(select)]
+
+    return make
 
 
 def _current(power: PowerMenu, entry: UnitOrders) -> LegalOrder | None:
@@ -615,27 +632,30 @@ def second_choices(entry: UnitOrders, kind: str) -> list[LegalOrder]:
     return [o for o in moves if o.via_convoy] if kind == "via" else [o for o in moves if not o.via_convoy]
 
 
-def _removal_rows(power: PowerMenu, sheet: Sheet, page: int) -> list[_Row]:
-    buttons = []
-    for entry in power.legal.entries:
-        unit = entry.unit.text if entry.unit is not None else entry.location
-        if power.current(entry):
-            button = SheetButton(
-                sheet,
-                "keep",
-                page,
-                entry.location,
-                label=f"✓ Removing {unit}",
-                style=discord.ButtonStyle.danger,
-            )
-        else:
-            button = SheetButton(sheet, "remove", page, entry.location, label=f"Remove {unit}")
-        buttons.append(button)
+def _removal_rows(power: PowerMenu, sheet: Sheet) -> list[_Row]:
+    entries = list(power.legal.entries)
     rows = []
-    for start in range(0, len(buttons), BUTTONS_PER_ROW):
-        chunk = buttons[start : start + BUTTONS_PER_ROW]
-        rows.append(_Row(1 + len(chunk), [discord.ui.ActionRow(*chunk)]))
+    for start in range(0, len(entries), BUTTONS_PER_ROW):
+        chunk = entries[start : start + BUTTONS_PER_ROW]
+        rows.append(_Row(1 + len(chunk), _removal_row(power, chunk, sheet)))
     return rows
+
+
+def _removal_row(
+    power: PowerMenu, entries: list[UnitOrders], sheet: Sheet
+) -> Callable[[int], list[discord.ui.Item[Any]]]:
+    def make(page: int) -> list[discord.ui.Item[Any]]:
+        buttons = []
+        for entry in entries:
+            unit = entry.unit.text if entry.unit is not None else entry.location
+            if power.current(entry):
+                label, style, action = f"✓ Removing {unit}", discord.ButtonStyle.danger, "keep"
+            else:
+                label, style, action = f"Remove {unit}", discord.ButtonStyle.secondary, "remove"
+            buttons.append(SheetButton(sheet, action, page, entry.location, label=label, style=style))
+        return [discord.ui.ActionRow(*buttons)]
+
+    return make
 
 
 def _controls(menu: OrderMenu, sheet: Sheet, page: int) -> list[discord.ui.Item[Any]]:
