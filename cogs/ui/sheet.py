@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -426,8 +427,9 @@ def _heading(
         lines.append("**✓ You are ready.** The phase closes early once every player is.")
     elif any(p.legal.entries or p.legal.waive for p in menu.powers):
         lines.append(_how(menu))
-    if pages > 1:
-        lines.append(f"-# Page {page + 1} of {pages}: orders {first} to {first + count - 1}.")
+    shown_at = discord.utils.format_dt(datetime.now(UTC), "R")
+    paged = f"Page {page + 1} of {pages}: orders {first} to {first + count - 1}. " if pages > 1 else ""
+    lines.append(f"-# {paged}Shown as of {shown_at}; orders sent another way show at your next tap.")
     if notice:
         lines += ["", *notice]
     return lines
@@ -614,8 +616,8 @@ def _second_select(
     if part < parts - 1:
         options.append(discord.SelectOption(label=f"More… ({part + 2} of {parts})", value=MORE))
     question = {
-        "support": f"{unit} supports which unit? ({len(choices)} choices)",
-        "convoy": f"{unit} convoys which army, where? ({len(choices)} choices)",
+        "support": f"{unit} supports whom? ({len(choices)})",
+        "convoy": f"{unit} convoys which army? ({len(choices)})",
         "via": f"{unit} moves by convoy to where?",
         "move": f"{unit} moves to where?",
     }[second.kind]

@@ -410,9 +410,12 @@ class FakeDiscord:
         its chosen option or placeholder, a button its label); see screenshot.py."""
         return screenshot.message_text_view(self.world, message)
 
-    def screenshot(self, message: Message, *, width: int = 390, scale: int = 2) -> bytes:
-        """The message as a phone ``width`` points wide shows it, in Discord's dark theme (PNG bytes)."""
-        return screenshot.message_png(self.world, message, width=width, scale=scale)
+    def screenshot(
+        self, message: Message, *, width: int = 390, scale: int = 2, expanded: str | None = None
+    ) -> bytes:
+        """The message as a phone ``width`` points wide shows it, in Discord's dark theme (PNG bytes);
+        ``expanded``: the custom_id of a select drawn open, its options listed."""
+        return screenshot.message_png(self.world, message, width=width, scale=scale, expanded=expanded)
 
     def dm_messages(self, user: User) -> list[Message]:
         channel = self.world.dm_channel(user.id)

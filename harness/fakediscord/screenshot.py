@@ -205,10 +205,18 @@ class _Run:
 class _Painter:
     """Lays the message out top to bottom on a phone-wide canvas (drawn twice: to measure, then to paint)."""
 
-    def __init__(self, world: World, width: int, scale: int, draw: ImageDraw.ImageDraw | None) -> None:
+    def __init__(
+        self,
+        world: World,
+        width: int,
+        scale: int,
+        draw: ImageDraw.ImageDraw | None,
+        expanded: str | None = None,
+    ) -> None:
         self.world, self.width, self.s, self.draw = world, width * scale, scale, draw
         self.fonts = _fonts(scale)
         self.y = 0
+        self.expanded = expanded  # the custom_id of a select drawn open, its options listed
 
     def px(self, n: float) -> int:
         return round(n * self.s)
@@ -311,7 +319,7 @@ class _Painter:
 
     def _measured(self) -> _Painter:
         """A painter that only measures, from where this one is."""
-        twin = _Painter(self.world, self.width // self.s, self.s, None)
+        twin = _Painter(self.world, self.width // self.s, self.s, None, self.expanded)
         twin.y = self.y
         return twin
 
@@ -463,6 +471,31 @@ class _Painter:
                 width=self.px(2),
             )
         self.y = top + self.px(44)
+        if select.get("custom_id") == self.expanded:
+            self._options(select, left, right)
+
+    def _options(self, select: dict[str, Any], left: int, right: int) -> None:
+        """A select drawn open: its options, the chosen one marked, as the client lists them."""
+        top = self.y
+        if self.draw is not None:
+            twin = self._measured()
+            twin._option_rows(select, left, right)
+            self.draw.rounded_rectangle((left, top, right, twin.y), radius=self.px(4), fill=SELECT_BOX)
+        self._option_rows(select, left, right)
+
+    def _option_rows(self, select: dict[str, Any], left: int, right: int) -> None:
+        self.y += self.px(4)
+        for option in select.get("options", []):
+            start = self.y
+            label = _Run(option["label"], self.fonts.regular, WHITE if option.get("default") else TEXT)
+            self.paragraph([label], left + self.px(12), right - self.px(36))
+            if option.get("description"):
+                self.paragraph(
+                    [_Run(option["description"], self.fonts.small, MUTED)], left + self.px(12), right
+                )
+            if option.get("default") and self.draw is not None:
+                self.draw.text((right - self.px(28), start), "✓", font=self.fonts.bold, fill=(88, 101, 242))
+            self.y += self.px(6)
 
 
 def _runs(line: str, font: Any, colour: tuple[int, int, int], fonts: Fonts) -> list[_Run]:
@@ -484,12 +517,15 @@ def _rgb(value: int) -> tuple[int, int, int]:
     return ((value >> 16) & 255, (value >> 8) & 255, value & 255)
 
 
-def message_png(world: World, message: Message, *, width: int = 390, scale: int = 2) -> bytes:
-    """The message on a phone ``width`` points wide, drawn at ``scale`` pixels per point (PNG bytes)."""
-    measuring = _Painter(world, width, scale, None)
+def message_png(
+    world: World, message: Message, *, width: int = 390, scale: int = 2, expanded: str | None = None
+) -> bytes:
+    """The message on a phone ``width`` points wide, drawn at ``scale`` pixels per point (PNG bytes);
+    ``expanded``: the custom_id of a select to draw open, as a player sees it when choosing."""
+    measuring = _Painter(world, width, scale, None, expanded)
     measuring.message(message)
     image = Image.new("RGB", (width * scale, max(measuring.y, 10)), BACKGROUND)
-    painter = _Painter(world, width, scale, ImageDraw.Draw(image))
+    painter = _Painter(world, width, scale, ImageDraw.Draw(image), expanded)
     painter.message(message)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)

@@ -119,7 +119,7 @@ async def test_a_year_of_seven_powers_by_sheets_in_the_promised_taps(
             sheet = await tapper.pick(germany, sheet, key, order)
         before = tapper.taps[germany.id]
         second = await tapper.pick(germany, sheet, "MUN", "@support")
-        assert sheet_select(second, "MUN")["placeholder"].startswith("A MUN supports which unit?")
+        assert sheet_select(second, "MUN")["placeholder"].startswith("A MUN supports whom?")
         assert offered(second, "MUN")["A MUN S A PAR - BUR"] == "A PAR → BUR (France)"
         assert offered(second, "MUN")["A MUN S A BER"] == "A BER holds (Germany)"
         sheet = await tapper.pick(germany, second, "MUN", "A MUN S A PAR - BUR")
