@@ -5,9 +5,9 @@ screenshot, harness/fakediscord/screenshot.py), with the text view printed.
 
     .venv/bin/python scripts/sheet_picture.py [--out docs/images]
 
-Writes ``order_sheet.png`` (the sheet from /orders sheet with two orders, the support menu open),
-``order_sheet_ready.png`` (all ordered, Ready pressed) and ``order_sheet_in_dm.png`` (the welcome by
-direct message, the first phase's call to order, with the sheet under its words).
+Writes ``order_sheet.png`` (the sheet from /orders sheet with two orders, the support menu open) and
+``order_sheet_in_dm.png`` (the welcome by direct message, the first phase's call to order, with the
+sheet under its words); prints the sheet as text once all is ordered and Ready pressed.
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ async def make(out: Path) -> None:
                 print(fake.text_view(support))
                 done = await taps.pick(france, support, "MAR", "A MAR S A PAR - BUR")
                 done = await taps.press(france, done, "ready")
-                (out / "order_sheet_ready.png").write_bytes(fake.screenshot(done))
                 print(fake.text_view(done))
                 call = sheet_of(fake, france)
                 (out / "order_sheet_in_dm.png").write_bytes(fake.screenshot(call))

@@ -129,6 +129,8 @@ def _timestamp(seconds: int, style: str) -> str:
     moment = datetime.fromtimestamp(seconds, UTC)
     if style == "R":
         delta = (moment - datetime.now(UTC)).total_seconds()
+        if abs(delta) < 45:
+            return "in a few seconds" if delta > 0 else "a few seconds ago"
         size, unit = abs(delta), "seconds"
         for limit, name in ((60, "minute"), (3600, "hour"), (86400, "day")):
             if abs(delta) >= limit:
@@ -528,5 +530,5 @@ def message_png(
     painter = _Painter(world, width, scale, ImageDraw.Draw(image), expanded)
     painter.message(message)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.quantize(colors=128, dither=Image.Dither.NONE).save(out, format="PNG", optimize=True)
     return out.getvalue()
