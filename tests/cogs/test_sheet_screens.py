@@ -145,3 +145,34 @@ def test_the_sheets_ids_and_the_builders_do_not_match_each_other() -> None:
     assert TEMPLATES["SheetButton"].fullmatch("sh:12.k3x9:S1901M:99:b:ready@0")
     for custom_id in ("tap:12:S1901M:open", "tap:12.k3x9:S1901M:99:u#0"):
         assert not any(pattern.fullmatch(custom_id) for pattern in TEMPLATES.values())
+
+
+def labels_of(view: discord.ui.LayoutView, key: str) -> dict[str, str]:
+    """Unit ``key``'s menu (or its second menu): value -> label."""
+    for component in walk_components(parts(view)):
+        custom_id = str(component.get("custom_id", ""))
+        if f":u:{key}@" in custom_id or f":s:{key}:" in custom_id:
+            return {o["value"]: o["label"] for o in component["options"]}
+    raise AssertionError(f"no menu for {key}")
+
+
+async def test_a_move_by_convoy_says_so_and_a_support_or_convoy_says_whose_unit() -> None:
+    data = Board.initial(game_map("standard"), variant="standard").to_json()
+    data["units"] = {"FRANCE": ["F ENG", "A PIC", "A PAR"], "GERMANY": ["A RUH"], "ENGLAND": ["A LON"]}
+    board = Board.from_json(data, game_map("standard"))
+    menu = menu_of(board, ["FRANCE"], "standard")
+    menu = OrderMenu(
+        menu.view,
+        menu.powers,
+        "standard",
+        owners={"PIC": "FRANCE", "PAR": "FRANCE", "ENG": "FRANCE", "RUH": "GERMANY", "LON": "ENGLAND"},
+    )
+    picardy = labels_of(draw(menu, SHEET), "PIC")
+    assert picardy["A PIC - WAL VIA"] == "A PIC → WAL · Wales, by convoy"
+    assert picardy["A PIC - BUR"] == "A PIC → BUR · Burgundy"
+    channel = labels_of(draw(menu, SHEET, second=Second("ENG", "convoy")), "ENG")
+    assert channel["F ENG C A PIC - WAL"] == "A PIC → WAL (France)"
+    assert channel["F ENG C A LON - BRE"] == "A LON → BRE (England)", "another power's army"
+    paris = labels_of(draw(menu, SHEET, second=Second("PAR", "support")), "PAR")
+    assert paris["A PAR S A RUH - BUR"] == "A RUH → BUR (Germany)"
+    assert paris["A PAR S A PIC"] == "A PIC holds (France)"

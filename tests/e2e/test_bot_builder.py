@@ -152,13 +152,16 @@ async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_by_taps_alo
         assert "France still without orders: F BRE, A MAR, A PIC, F ENG." in builder.content
         assert "`A PAR` ➜ `A PAR - BUR`" in builder.content and "PIC" in offered(builder), "back at the units"
 
-        builder = await tap(fake, france, builder, "PIC", "move", "WAL")
+        moves = await tap(fake, france, builder, "PIC", "move")
+        assert "WAL · Wales, by convoy" in labels(moves) and "BUR · Burgundy" in labels(moves)
+        builder = await pick(fake, france, moves, "WAL")
         assert "✅ `A PIC - WAL VIA`" in builder.content
         builder = await tap(fake, france, builder, "ENG", "convoy", "WAL")
         assert "✅ `F ENG C A PIC - WAL`" in builder.content
         supports = await tap(fake, france, builder, "MAR", "support", "BUR")
         assert "which unit does it help?" in supports.content
         assert {"A MAR S A PAR - BUR", "A MAR S A MUN - BUR", "A MAR S A RUH - BUR"} <= set(offered(supports))
+        assert {"A MAR S A PAR - BUR (France)", "A MAR S A MUN - BUR (Germany)"} <= set(labels(supports))
         builder = await pick(fake, france, supports, "A MAR S A PAR - BUR")
         assert "✅ `A MAR S A PAR - BUR`" in builder.content
         builder = await tap(fake, france, builder, "BRE", "hold")
