@@ -251,15 +251,16 @@ def seat_words(mode: str, names: str, *, left: bool) -> str:
         holding = f"{names} {verb} in civil disorder until a new player takes the seat"
     else:
         holding = "The player comes back by sending orders or [[cmd:ready]]. Until then, or for good"
+    moderators = " A moderator may also give the seat to a new player with [[cmd:mod replace]]."
     if mode == "open":
         return (
             f"{holding}: any member of this server who does not play in the game may take it now with the "
-            "Take over button."
+            f"Take over button.{moderators}"
         )
     if mode == "approval":
         return (
             f"{holding}: a member of this server who does not play in the game may ask for it with the Take "
-            "over button, and a moderator who does not play approves."
+            f"over button, and a moderator who does not play approves.{moderators}"
         )
     return f"{holding}: a moderator gives the seat to a new player with [[cmd:mod replace]]."
 

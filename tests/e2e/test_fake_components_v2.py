@@ -104,7 +104,7 @@ async def test_a_layout_view_round_trip_and_its_views(
     png = fake.screenshot(picked)
     image = Image.open(io.BytesIO(png))
     assert image.width == 780 and 150 < image.height < 800
-    assert image.getpixel((5, 5)) == (49, 51, 56), "Discord's dark background"
+    assert image.convert("RGB").getpixel((5, 5)) == (49, 51, 56), "Discord's dark background"
 
 
 async def test_a_layout_cannot_be_edited_back_into_content(
