@@ -1,14 +1,14 @@
 """The order builder: orders by tap, on one private message.
 
-``/orders build``, or the "Order by tap" button under a call to order and under /orders show, opens an
-ephemeral message that walks a player through one order at a time, every list holding legal orders only
-(gm's order menu, from engine.legal):
+``/orders build`` (and the "Order by tap" button under calls to order posted before the order sheet,
+cogs.ui.sheet, took its place) opens an ephemeral message that walks a player through one order at a
+time, every list holding legal orders only (gm's order menu, from engine.legal):
 
 1. **units**: a select of the player's units (build sites, units to remove, WAIVE), each with its
-   current order;
+   current order; WAIVE is submitted at once (one tap), and once every build or removal is chosen the
+   sites and units left without orders are not listed as owed;
 2. **kinds**: a button per kind of order the unit has (hold, move, support, convoy; retreat, disband;
-   build, remove; waive). A kind with nothing more to choose (hold, disband, remove, waive) is
-   submitted at once;
+   build, remove). A kind with nothing more to choose (hold, disband, remove) is submitted at once;
 3. **targets**: a select of where (the destination, the province supported into, the convoy's
    destination, the unit to build);
 4. **choices**: for supports and convoys the unit helped (and land or convoy for a move that may be
