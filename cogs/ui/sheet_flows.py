@@ -20,20 +20,8 @@ from cogs.shared.base import services_of
 from cogs.shared.flows import answering
 from cogs.shared.replies import defer, send
 from cogs.ui.builder import show_preview
-from cogs.ui.sheet import (
-    BACK,
-    MORE,
-    NONE,
-    NOW,
-    SUBMENUS,
-    Second,
-    Sheet,
-    closed,
-    closing_words,
-    draw,
-    ready_buttons,
-    second_choices,
-)
+from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Second, Sheet, ready_buttons
+from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
 from engine.legal import LegalOrder
 from gm.errors import GameError, OrdersClosed
 from gm.facade import SheetAnswer

@@ -21,8 +21,8 @@ from cogs.ui.sheet import (
     Sheet,
     SheetButton,
     UnitSelect,
-    draw,
 )
+from cogs.ui.sheet_draw import draw
 from engine import Board
 from engine.variants import all_variants, game_map
 from gm.ordering.legal import OrderMenu
