@@ -31,6 +31,7 @@ from harness.fakediscord import (
     running_bot,
 )
 from harness.fakediscord.payloads import mentions_of
+from harness.fakediscord.state import walk_components
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 MODERATOR_ROLE = "Diplomacy Moderator"
@@ -187,11 +188,23 @@ def seats_from_welcomes(fake: FakeDiscord, table: Table, game_id: int) -> dict[i
     found = {}
     for user in table.players:
         for message in fake.visible_messages(user):
-            for embed in message.embeds:
-                match = re.match(r"You play ([\w, ]+?) in ", embed.get("title", ""))
-                if match and f"Game #{game_id}" in (embed.get("footer") or {}).get("text", ""):
+            told = [(e.get("title", ""), (e.get("footer") or {}).get("text", "")) for e in message.embeds]
+            first = layout_text(message)  # a welcome by DM is a layout: its text, then the order sheet
+            if first:
+                told.append((first, first))
+            for title, footer in told:
+                match = re.search(r"You play ([\w, ]+?) in ", title)
+                if match and f"Game #{game_id}" in footer:
                     found[user.id] = tuple(p.upper() for p in re.split(r", | and ", match[1]))
     return found
+
+
+def layout_text(message: Message) -> str:
+    """The first text display of a Components V2 message (a call to order's words), or ""."""
+    for component in walk_components(message.components):
+        if component.get("type") == 10:
+            return str(component.get("content") or "")
+    return ""
 
 
 async def deadline_passes(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) -> None:
@@ -251,7 +264,7 @@ def pings(fake: FakeDiscord, *, calls_to_order: bool = False) -> list[tuple[Mess
 
 def is_call_to_order(message: Message, mentions: dict) -> bool:
     """A phase's call to order: it mentions exactly the one player it calls, and nobody else."""
-    match = CALL_TO_ORDER.match(message.content or "")
+    match = CALL_TO_ORDER.match(message.content or layout_text(message))
     return (
         match is not None
         and [int(u["id"]) for u in mentions["mentions"]] == [int(match[1])]
@@ -329,8 +342,9 @@ def embeds_titled(fake: FakeDiscord, channel: Channel, words: str) -> list[Messa
 
 
 def embed_text(message: Message) -> str:
-    """Title, description and fields of a message's embeds, as one text."""
-    parts = []
+    """Title, description and fields of a message's embeds (or the text displays of a Components V2
+    message: a call to order by DM), as one text."""
+    parts = [str(c.get("content") or "") for c in walk_components(message.components) if c.get("type") == 10]
     for embed in message.embeds:
         parts += [embed.get("title", ""), embed.get("description", "")]
         parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]

@@ -35,6 +35,7 @@ class PictureFrame(TypedDict):
 class BoardFrame(TypedDict):
     board: Mapping[str, object]  # the engine's JSON form of a board, to render
     map: NotRequired[str | None]  # its map's name (none: standard)
+    title: NotRequired[str]  # the picture's title (none: the board's phase); never a chip of builds then
 
 
 Frame = PictureFrame | BoardFrame
@@ -144,6 +145,8 @@ def _load(frame: Frame, width: int) -> Image.Image:
 
 
 def _render_png(frame: BoardFrame) -> bytes:
-    from render import render_map
+    from render import RenderOptions, render_map
 
-    return render_map(Board.from_json(frame["board"], load_map(frame.get("map") or "standard")))
+    board = Board.from_json(frame["board"], load_map(frame.get("map") or "standard"))
+    title = frame.get("title")
+    return render_map(board, options=RenderOptions(title=title, show_adjustments=False) if title else None)

@@ -22,10 +22,11 @@ from datetime import timedelta
 import discord
 from discord.ext import commands
 
-from cogs.messages.render import HOW_TO_ORDER, HOW_TO_ORDER_HERE
+from cogs.messages.render import examples_text, how_to_order, how_to_order_here
 from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.replies import CRASH_TEXT, error_text
+from cogs.ui.sheet import ready_offer
 from gm.errors import GameError, OrdersClosed, UnknownGame
 from gm.ordering.submission import SubmissionReport
 from gm.reading.info import GameInfo
@@ -195,21 +196,29 @@ class DirectMessages(GameCog):
             await self._mentioned_in_server(message, message.guild)
             return
         report: SubmissionReport | None = None
+        buttons: discord.ui.View | None = None
         try:
             ready = await self._ready(message)
             if ready is not None:
                 lines = ready
             else:
                 report = await self._answer(message)
-                lines = text.report_lines(report) if report is not None else self._help(message)
+                lines = text.report_lines(report) if report is not None else await self._help(message)
+                offer = ready_offer(report.view) if report is not None else None
+                if offer is not None:  # nothing left unordered: "All ordered. [Ready]"
+                    lines, buttons = [*lines, "", offer[0]], offer[1]
         except GameError as exc:
             lines = [error_text(exc) or str(exc)]
         except Exception:
             log.exception("a direct message from %s could not be handled", message.author.id)
             lines = [CRASH_TEXT]
-        for part in text.chunks(lines):
+        parts = text.chunks(lines)
+        for index, part in enumerate(parts):
             try:
-                await message.channel.send(part)
+                if buttons is not None and index == len(parts) - 1:
+                    await message.channel.send(part, view=buttons)
+                else:
+                    await message.channel.send(part)
             except discord.Forbidden as exc:
                 log.info("could not answer %s's direct message: %s", message.author.id, exc)
                 if report is not None:
@@ -219,11 +228,23 @@ class DirectMessages(GameCog):
                 log.warning("could not answer %s's direct message: %s", message.author.id, exc)
                 return
 
-    @staticmethod
-    def _help(message: discord.Message) -> list[str]:
+    async def _help(self, message: discord.Message) -> list[str]:
+        examples = await self._examples(message.author.id)
+        how = how_to_order(examples)
         if not (message.content or "").strip():
-            return ["I read orders as text: write one order per line, like `A Par-Bur`.", HOW_TO_ORDER]
-        return [HOW_TO_ORDER]
+            like = f", like {examples_text(examples[:1])}" if examples else ""
+            return [f"I read orders as text: write one order per line{like}.", how]
+        return [how]
+
+    async def _examples(self, user_id: int) -> list[str]:
+        """Orders of the player's own units in their (first) running game, to show how orders read."""
+        try:
+            games = [
+                g for g in await self.gamemaster.games_of_user(user_id) if g.status in ("active", "paused")
+            ]
+            return await self.gamemaster.order_examples(games[0].id, user_id) if games else []
+        except GameError:
+            return []
 
     async def _ready(self, message: discord.Message) -> list[str] | None:
         """ "ready" or "done" by direct message is /ready (None: the message is something else)."""
@@ -290,14 +311,20 @@ class DirectMessages(GameCog):
     async def _orders_in_own_channel(self, message: discord.Message, game_id: int, content: str) -> None:
         author = message.author.id
         if not content or content.casefold() in HELP_WORDS:
-            await _say(message.channel, [HOW_TO_ORDER_HERE], author)
+            try:
+                examples = await self.gamemaster.order_examples(game_id, author)
+            except GameError:
+                examples = []
+            await _say(message.channel, [how_to_order_here(examples)], author)
             return
         try:
             report = await self.gamemaster.submit_orders(game_id, author, content)
         except GameError as exc:
             await _say(message.channel, [f"<@{author}>, {error_text(exc) or exc}"], author)
             return
-        by_dm = await self._send_dm(message.author, text.report_lines(report))
+        offer = ready_offer(report.view)
+        lines = text.report_lines(report) + (["", offer[0]] if offer is not None else [])
+        by_dm = await self._send_dm(message.author, lines, offer[1] if offer is not None else None)
         where = (
             "Each line's answer is in our direct messages."
             if by_dm
@@ -311,10 +338,16 @@ class DirectMessages(GameCog):
         )
 
     @staticmethod
-    async def _send_dm(user: discord.User | discord.Member, lines: list[str]) -> bool:
+    async def _send_dm(
+        user: discord.User | discord.Member, lines: list[str], buttons: discord.ui.View | None = None
+    ) -> bool:
         try:
-            for part in text.chunks(lines):
-                await user.send(part)
+            parts = text.chunks(lines)
+            for index, part in enumerate(parts):
+                if buttons is not None and index == len(parts) - 1:
+                    await user.send(part, view=buttons)
+                else:
+                    await user.send(part)
         except discord.HTTPException:
             return False
         return True

@@ -16,7 +16,6 @@ from discord.ext import commands
 
 from cogs.messages.sender import MAX_ALERTED
 from cogs.places.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
-from cogs.places.spectating import let_watch, stop_watching
 from cogs.shared import flows as actions
 from cogs.shared import text
 from cogs.shared.base import GameCog, services_of
@@ -31,13 +30,20 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
+from cogs.ui.leave import leave_buttons, leave_question, setup_leave
 from cogs.ui.lobby import lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
 from gm.errors import InvalidSettings, UnknownGame
 from gm.reading.info import GameInfo
 from gm.reading.status import GameStatusView, LogLine, PowerStatus
 from gm.rules.deadlines import zone_names
-from gm.setup.settings import MAX_PAIR_PRESS_PLAYERS, GameSettings, effective_reminders, schedule_with
+from gm.setup.settings import (
+    MAX_PAIR_PRESS_PLAYERS,
+    REMINDER_MARGIN_MINUTES,
+    GameSettings,
+    effective_reminders,
+    schedule_with,
+)
 
 log = logging.getLogger(__name__)
 
@@ -233,20 +239,31 @@ def disorder_text(after: int) -> str:
 
 
 def reminders_text(settings: GameSettings) -> str:
-    """What will really happen: the reminders each kind of phase gets (scaled to its usual length)."""
+    """What will really happen: the reminders each kind of phase gets (scaled to its usual length; a
+    reminder that would come as the phase opens is not sent, so it is not promised, and the text says
+    which asked-for reminders a phase is too short for)."""
     said: dict[str, list[str]] = {}
+    dropped: set[float] = set()
     for kind, minutes in (
         ("movement", settings.typical_minutes("M")),
         ("retreat", settings.typical_minutes("R")),
         ("adjustment", settings.typical_minutes("A")),
     ):
         hours = effective_reminders(settings.reminder_hours, minutes)
+        dropped |= {  # due less than a minute after the phase opens: skipped, and said so
+            h for h in settings.reminder_hours if minutes - REMINDER_MARGIN_MINUTES <= h * 60 < minutes
+        }
         words = " and ".join(text.duration(round(h * 60)) for h in hours) or "none"
         said.setdefault(words, []).append(kind)
     if len(said) == 1:
         words = next(iter(said))
-        return "none" if words == "none" else f"{words} before each deadline"
-    return "; ".join(f"{words} before a {' or '.join(kinds)} deadline" for words, kinds in said.items())
+        shown = "none" if words == "none" else f"{words} before each deadline"
+    else:
+        shown = "; ".join(f"{words} before a {' or '.join(kinds)} deadline" for words, kinds in said.items())
+    if dropped:
+        asked = " and ".join(text.duration(round(h * 60)) for h in sorted(dropped, reverse=True))
+        shown += f" (not {asked} before: that would come as a phase opens, with its call to order)"
+    return shown
 
 
 def phases_text(settings: GameSettings) -> str:
@@ -518,24 +535,14 @@ class GameCommands(GameCog):
     @game.command(
         name="leave", description="Leave a game (after the start, your power holds in civil disorder)"
     )
-    @app_commands.describe(game="The game to leave", confirm="After the start: yes, really leave")
+    @app_commands.describe(game="The game to leave")
     @app_commands.autocomplete(game=my_choices)
-    async def leave(
-        self, interaction: discord.Interaction, game: str | None = None, confirm: bool = False
-    ) -> None:
+    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
         chosen = await resolve_game(interaction, game, Scope.MINE)
         await defer(interaction)
-        if chosen.status != "forming" and not confirm:
+        if chosen.status != "forming":  # asked first, with buttons (cogs.ui.leave)
             await send(
-                interaction,
-                f"**#{chosen.id} {text.safe(chosen.name)}** has started: if you leave, "
-                + (
-                    "the built-in player plays your power until someone takes the seat"
-                    if chosen.settings.absent_seats == "built_in"
-                    else "your power holds in civil disorder until a moderator finds a replacement"
-                )
-                + ", and you lose access to its private "
-                f"channels. To leave anyway, run `/game leave game:{chosen.id} confirm:True`.",
+                interaction, leave_question(chosen), view=leave_buttons(chosen.id, interaction.user.id)
             )
             return
         left = await self.gamemaster.leave_game(chosen.id, interaction.user.id)
@@ -587,55 +594,6 @@ class GameCommands(GameCog):
         await send(interaction, lines)
         self.services.spawn(refresh_lobby(self.bot, started), f"updating game {started.id}'s Join post")
         await _tell_lobby(interaction, started)
-
-    # --- spectators -------------------------------------------------------------------------------
-
-    @game.command(name="watch", description="Follow a started game as a spectator: its public channel only")
-    @app_commands.describe(game="The game to watch")
-    @app_commands.autocomplete(game=any_choices)
-    async def watch(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        guild_id = require_guild(interaction, "Watching a game")
-        await defer(interaction)
-        chosen = await resolve_game(interaction, game, Scope.ANY)
-        watching = await self.gamemaster.watch_game(chosen.id, interaction.user.id, guild_id=guild_id)
-        name = f"**#{watching.game_id} {text.safe(watching.game_name)}**"
-        opened = False
-        if interaction.guild is not None and watching.game_channel_id is not None:
-            try:
-                opened = await let_watch(interaction.guild, watching.game_channel_id, interaction.user.id)
-            except discord.HTTPException as exc:
-                log.warning("could not open game %s's channel to a spectator: %s", watching.game_id, exc)
-        if not opened:
-            await send(
-                interaction,
-                f"You watch {name}, but I could not open its channel to you: my role may lack Manage Roles. "
-                "Ask a server admin.",
-            )
-            return
-        again = "already " if watching.already else ""
-        await send(
-            interaction,
-            [
-                f"You {again}watch {name}: its results, maps and final post are in "
-                f"<#{watching.game_channel_id}>.",
-                "Spectators read the game channel without writing there; the powers' channels and the "
-                "private talks stay private. `/game unwatch` stops.",
-            ],
-        )
-
-    @game.command(name="unwatch", description="Stop watching a game")
-    @app_commands.describe(game="The game to stop watching")
-    @app_commands.autocomplete(game=any_choices)
-    async def unwatch(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        guild_id = require_guild(interaction, "Watching a game")
-        await defer(interaction)
-        chosen = await resolve_game(interaction, game, Scope.ANY)
-        watching = await self.gamemaster.unwatch_game(chosen.id, interaction.user.id, guild_id=guild_id)
-        if interaction.guild is not None and watching.game_channel_id is not None:
-            await stop_watching(interaction.guild, watching.game_channel_id, interaction.user.id)
-        await send(
-            interaction, f"You no longer watch **#{watching.game_id} {text.safe(watching.game_name)}**."
-        )
 
     # --- looking ----------------------------------------------------------------------------------
 
@@ -854,4 +812,5 @@ async def setup(bot: commands.Bot) -> None:
 
     bot.add_dynamic_items(JoinButton)
     setup_buttons(bot)
+    setup_leave(bot)
     await bot.add_cog(GameCommands(bot))

@@ -23,15 +23,20 @@ PHASE_OPTION = "A phase, like S1901M or F1902R (default: the latest)"
 
 
 async def phase_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The phases of the game named in the game option (or implied), newest first."""
+    """The phases of the game named in the game option (or implied), newest first, by name and code:
+    what is typed may be either ("Fall", "1902", "S1901M")."""
     try:
         game = await resolve_game(interaction, getattr(interaction.namespace, "game", None), Scope.ANY)
         history = await services_of(interaction.client).gamemaster.phase_history(game.id)
     except GameError:
         return []
-    typed = current.strip().upper()
-    names = [p for p in reversed(history.phases) if typed in p]
-    return [app_commands.Choice(name=name, value=name) for name in names[:25]]
+    typed = " ".join(current.split()).casefold()
+    found = []
+    for code in reversed(history.phases):
+        shown = f"{text.long_name(code)} ({code})"  # "Fall 1901 Movement (F1901M)": typing "fall" finds it
+        if typed in shown.casefold():
+            found.append(app_commands.Choice(name=shown, value=code))
+    return found[:25]
 
 
 def results_by_power(results: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:

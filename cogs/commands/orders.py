@@ -18,9 +18,11 @@ from cogs.shared import text as fmt
 from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
-from cogs.ui.builder import open_builder, opener_view, preview_files, preview_lines, setup_builder
+from cogs.ui.builder import open_builder, preview_files, preview_lines, setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
 from cogs.ui.guard import OutOfDate, route_form
+from cogs.ui.sheet import call_buttons, setup_sheet
+from cogs.ui.sheet_flows import open_sheet
 from gm.ordering.submission import OrdersView
 
 GAME_OPTION = "The game (leave empty if you play only one)"
@@ -69,8 +71,8 @@ class OrderCommands(GameCog):
     async def show(
         self, interaction: discord.Interaction, game: str | None = None, show_map: bool = True
     ) -> None:
-        """The player's orders (and the map with them drawn: theirs only), privately; with "Order by
-        tap" under them while the phase is open."""
+        """The player's orders (and the map with them drawn: theirs only), privately; with "Order
+        sheet" and "Ready" under them while the phase is open."""
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         files: list[discord.File] = []
@@ -80,12 +82,22 @@ class OrderCommands(GameCog):
         else:
             view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
             lines = fmt.view_lines(view, show_orders=True)
-        opener = (
-            opener_view(view.game_id, view.phase.name)
+        buttons = (
+            call_buttons(view.game_id, view.phase.name, view.game_tag)
             if view.phase.status == "open" and view.powers
             else None
         )
-        await send(interaction, lines, files=files, view=opener)
+        await send(interaction, lines, files=files, view=buttons)
+
+    @orders.command(
+        name="sheet", description="Your order sheet: every unit with a menu of its legal orders, and Ready"
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=playing_choices)
+    async def sheet(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.PLAYING)
+        await open_sheet(interaction, chosen.id)
 
     @orders.command(
         name="build", description="Order by tap: pick a unit, then what it does, from legal orders only"
@@ -146,3 +158,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(OrderCommands(bot))
     route_form(ORDERS_FORM, submit_form)
     setup_builder(bot)
+    setup_sheet(bot)

@@ -69,20 +69,43 @@ KIND_COLOURS = {  # what needs attention stands out from the routine results
     "power_joined": discord.Colour.from_rgb(201, 162, 39),
 }
 
-HOW_TO_ORDER = (
-    "**How to send orders:** reply to me here with one order per line (`A Par-Bur`, `F Bre-MAO`, "
-    "`A Mar S A Par-Bur`), or use `/orders edit` (a form with your current orders), or "
-    "`/order text:` in the server. Each line is answered. `/orders show` lists your orders; "
-    "`/ready` tells me you are done, so the phase can close early once everybody is."
-)
-HOW_TO_ORDER_HERE = (
-    "**How to send orders:** `/order text:A Par-Bur; F Bre-MAO` or `/orders edit` (a form with your "
-    "current orders): only you see those and my answers. Or write here, starting with a mention of me "
-    "and one order per line; the moderators can read this channel, so I answer here with counts only. "
-    "`/orders show` lists your orders; `/ready` tells me you are done."
-)
-"""For messages that land in a power's private channel instead of a DM (closed DMs): a plain message
-there is not read (no message-content intent), one that mentions the bot is."""
+
+def examples_text(examples: Sequence[str], joiner: str = ", ") -> str:
+    """``A ROM - NAP``, ``F NEA - ION`` as code, for the words about how to order."""
+    return joiner.join(f"`{example}`" for example in examples)
+
+
+def how_to_order(examples: Sequence[str] = (), *, sheet: bool = False) -> str:
+    """How to send orders, in a direct message (with the player's own ``examples``); ``sheet``: the
+    message carries the order sheet under these words."""
+    shown = f" ({examples_text(examples)})" if examples else ""
+    if sheet:
+        return (
+            "**How to order:** pick each unit's order on the sheet below, then tap **Ready**. Or reply "
+            f"to me here with one order per line{shown}; `/orders sheet` opens the sheet anywhere."
+        )
+    return (
+        f"**How to send orders:** reply to me here with one order per line{shown}, or use "
+        "`/orders sheet` in the server (every unit with a menu of its legal orders), `/orders edit` (a "
+        "form with your current orders) or `/order text:`. Each line is answered. `/orders show` lists "
+        "your orders; `/ready` tells me you are done, so the phase can close early once everybody is."
+    )
+
+
+def how_to_order_here(examples: Sequence[str] = ()) -> str:
+    """How to send orders from a power's channel (a direct message that landed there: closed DMs). A
+    plain message there is not read (no message-content intent), one that mentions the bot is."""
+    typed = f"`/order text:{'; '.join(examples[:2])}`" if examples else "`/order text:`"
+    return (
+        f"**How to send orders:** `/orders sheet` (menus of your legal orders), {typed} or `/orders edit` "
+        "(a form with your current orders): only you see those and my answers. Or write here, starting "
+        "with a mention of me and one order per line; the moderators can read this channel, so I answer "
+        "here with counts only. `/orders show` lists your orders; `/ready` tells me you are done."
+    )
+
+
+HOW_TO_ORDER = how_to_order()
+HOW_TO_ORDER_HERE = how_to_order_here()
 VOID_MARK = "~~VOID~~"
 VOID_NOTE = "**Rolled back by a moderator: these results are void.**"
 
@@ -98,6 +121,8 @@ class Outgoing:
     ping_role: int | None = None  # a role this message may notify (the moderators, when gm asks)
     pings: tuple[int, ...] = ()  # more users it may notify (moderators called one by one)
     view: discord.ui.View | None = None  # buttons under it (open seats to take over)
+    # A Components V2 message instead of content and embed (a call to order with its order sheet)
+    layout: discord.ui.LayoutView | None = None
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         ids = ([self.ping] if self.ping is not None else []) + list(self.pings)
@@ -110,18 +135,19 @@ class Outgoing:
 
 
 def render(
-    message: OutboxMessage, *, private_channels: Iterable[int] = (), shared: bool = False
+    message: OutboxMessage, *, private_channels: Iterable[int] = (), shared: bool = False, sheet: bool = False
 ) -> list[Outgoing]:
     """The messages for one outbox entry. ``private_channels``: the recipient's power channels
     (mentioned in a welcome). ``shared``: a direct message posted in the recipient's power channel
     instead (their DMs are closed), which the moderators can read too: no order text goes there
-    before the phase closes, and the ways to send orders are those that work from there."""
+    before the phase closes, and the ways to send orders are those that work from there. ``sheet``:
+    the message will carry the player's order sheet under its words (a call to order by DM)."""
     content = message.content
     kind = message.kind
     if isinstance(content, PhaseResults):
         return _results(content, message.attachments)
     if isinstance(content, Welcome):
-        return [Outgoing(embed=_welcome(content, list(private_channels), shared=shared))]
+        return [Outgoing(embed=_welcome(content, list(private_channels), shared=shared, sheet=sheet))]
     if isinstance(content, GameOver):
         return _final_post(content, message.attachments)
     if isinstance(content, VoidedOrders):
@@ -129,19 +155,25 @@ def render(
     closing = isinstance(content, Moderation) and content.action == "close"  # its deadline is moot now
     embed = _embed(content, with_deadline=not closing, fallback_title=_plain_title(content))
     attachments = list(message.attachments)
-    if kind == "reminder" and shared:
+    if kind in ("reminder", "phase_opened") and sheet:
+        _add_text(embed, "Pick your orders on the sheet below, then tap **Ready**; or reply here with them.")
+    elif kind == "reminder" and shared:
         _add_text(embed, HOW_TO_ORDER_HERE)
     elif kind == "reminder":
-        _add_text(embed, "Send them by replying here, or with `/orders edit` or `/order` in the server.")
+        _add_text(
+            embed, "Send them with **Order sheet** below, by replying here, or with `/order` in the server."
+        )
     elif kind == "phase_opened" and message.target_kind == OutboxTarget.USER and not shared:  # by DM
         _add_text(
-            embed, "Send your orders by replying here, or with `/order` or `/orders edit` on the server."
+            embed,
+            "Send your orders with **Order sheet** below, by replying here, or with `/order` on the server.",
         )
     elif kind == "phase_opened":
         _add_text(
             embed,
-            "Send orders with `/orders edit` or `/order` (only you see those), by direct message to me, "
-            "or here in a message that mentions me (I answer here with counts only).",
+            "Tap **Order sheet** below for your units' menus, or send orders with `/order` (only you see "
+            "those answers), by direct message to me, or here in a message that mentions me (I answer here "
+            "with counts only). **Ready** tells me you are done.",
         )
     elif isinstance(content, GameStarted):
         _add_text(embed, PRESS_TEXT.get(content.press or "", PRESS_TEXT[""]))
@@ -259,7 +291,9 @@ def long_name(phase: str | None) -> str:
         return phase or ""
 
 
-def _welcome(welcome: Welcome, private_channels: list[int], *, shared: bool = False) -> discord.Embed:
+def _welcome(
+    welcome: Welcome, private_channels: list[int], *, shared: bool = False, sheet: bool = False
+) -> discord.Embed:
     game_map = variant_map(welcome.variant or "standard")
     replacing = welcome.replacement
     lines = [_line(x) for x in welcome.lines] if replacing else []
@@ -290,7 +324,8 @@ def _welcome(welcome: Welcome, private_channels: list[int], *, shared: bool = Fa
         label = "Your private channel" + ("s" if len(private_channels) > 1 else "")
         lines.append(f"{label}: " + ", ".join(f"<#{c}>" for c in private_channels))
     lines.append("")
-    lines.append(HOW_TO_ORDER_HERE if shared else HOW_TO_ORDER)
+    examples = list(welcome.examples)
+    lines.append(how_to_order_here(examples) if shared else how_to_order(examples, sheet=sheet))
     return discord.Embed(
         title=safe(f"You play {powers_text(welcome.powers)} in {welcome.game_name}", limit=256),
         description="\n".join(lines)[:EMBED_DESCRIPTION_LIMIT],

@@ -45,8 +45,9 @@ from cogs.messages.render import (
 )
 from cogs.places.archive import archive, reopen
 from cogs.places.spaces import admit, evict
-from cogs.ui.builder import opener_view
-from cogs.ui.seats import decision_view, seat_view
+from cogs.ui.seats import decision_view, mark_taken, seat_view
+from cogs.ui.sheet import call_buttons
+from cogs.ui.sheet_flows import sheet_for_call
 from gm.clock import utcnow
 from gm.delivery.outbox import (
     NotYetSendable,
@@ -56,7 +57,8 @@ from gm.delivery.outbox import (
     RetriableSendError,
     SentMessages,
 )
-from gm.facade.reading import ReadingCases
+from gm.errors import GameError
+from gm.facade import Gamemaster
 from gm.messages.kinds import (
     CivilDisorder,
     GameStarted,
@@ -68,6 +70,7 @@ from gm.messages.kinds import (
     TakeOverRequest,
     Welcome,
 )
+from gm.ordering.legal import OrderMenu
 from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
@@ -80,7 +83,7 @@ MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 class DiscordSender:
     """gm.delivery.outbox.OutboxSender for a discord.py client (usable once the client has logged in)."""
 
-    def __init__(self, client: discord.Client, games: ReadingCases, moderator_role: str = "") -> None:
+    def __init__(self, client: discord.Client, games: Gamemaster, moderator_role: str = "") -> None:
         """``games``: where the sender looks games and their places up (the Gamemaster)."""
         self.client = client
         self.games = games
@@ -130,7 +133,7 @@ class DiscordSender:
             await self._void_results(message)
             await self._with_places(message, reopen)
         channel = self.client.get_partial_messageable(message.channel_id)
-        parts = with_buttons(message, render(message))
+        parts = with_buttons(message, render(message), await self._tag(message))
         if message.content.alert_moderators:
             call = await self._moderators_call(message)
             if call is not None:
@@ -138,7 +141,26 @@ class DiscordSender:
         posted = await _post(channel, parts, message)
         if message.kind == "game_over":
             await self._with_places(message, archive)
+        if isinstance(message.content, Replaced):
+            await self._mark_seats_taken(message, message.content)
         return posted
+
+    async def _mark_seats_taken(self, message: OutboxMessage, replaced: Replaced) -> None:
+        """The posts that offered the seat now filled say it is taken (best effort: a deleted post is
+        skipped, a failure logged; the announcement itself is what counts)."""
+        if message.game_id is None or not replaced.powers:
+            return
+        powers = list(replaced.powers)
+        for channel_id, message_id in await self.games.seat_posts_of(
+            message.game_id, powers, before_id=message.id
+        ):
+            partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                await mark_taken(await partial.fetch(), message.game_id, powers, replaced.new_user_id)
+            except discord.NotFound:
+                continue
+            except discord.HTTPException as exc:
+                log.warning("could not mark the seat post %s as taken: %s", message_id, exc)
 
     async def _moderators_call(self, message: OutboxMessage) -> Outgoing | None:
         """The moderator role when it can be mentioned; otherwise the game's creator and the role's
@@ -226,9 +248,14 @@ class DiscordSender:
         if message.user_id is None:
             raise PermanentSendError("a direct message without a user")
         channels = await self._private_channels(message)
+        tag = await self._tag(message)
         try:
             dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
-            return await _post(dm, with_buttons(message, render(message, private_channels=channels)), message)
+            menu = await self._sheet_menu(message)
+            parts = with_buttons(
+                message, render(message, private_channels=channels, sheet=menu is not None), tag
+            )
+            return await _post(dm, with_sheet(parts, menu, message.user_id), message)
         except discord.Forbidden as exc:
             if not channels and await self._setting_up(message):
                 # the game's channels are being made right now: its fallback exists in a moment
@@ -239,9 +266,31 @@ class DiscordSender:
         log.info("outbox %s: DMs to %s closed; posting in their private channel", message.id, message.user_id)
         note = Outgoing(content=fallback_note(message.user_id), ping=message.user_id)
         shared = render(message, private_channels=channels, shared=True)  # the moderators read it too
-        parts = with_buttons(message, shared)
+        parts = with_buttons(message, shared, tag)
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
         return await _post(channel, [note, *parts], message)
+
+    async def _tag(self, message: OutboxMessage) -> str:
+        """The game's random tag, for the buttons of a call to order (cogs.ui.sheet)."""
+        if message.game_id is None or not isinstance(message.content, CALL_KINDS):
+            return ""
+        try:
+            return (await self.games.game_places(message.game_id)).place_tag or ""
+        except GameError:
+            return ""
+
+    async def _sheet_menu(self, message: OutboxMessage) -> OrderMenu | None:
+        """The player's order menu when a call to order by direct message can carry the order sheet:
+        a call (phase, welcome, reminder) of a phase still open for them; None otherwise."""
+        content = message.content
+        if not isinstance(content, CALL_KINDS) or not content.phase or message.game_id is None:
+            return None
+        if message.user_id is None or message.attachments:
+            return None
+        try:
+            return await self.games.order_menu(message.game_id, message.user_id, expected_phase=content.phase)
+        except GameError:
+            return None
 
     async def _setting_up(self, message: OutboxMessage) -> bool:
         """Whether the message's game has started but its channels are not recorded yet."""
@@ -263,15 +312,53 @@ def needs_the_server(message: OutboxMessage) -> bool:
     return bool(message.payload.get("alert_moderators")) or message.kind in ("game_over", "rollback")
 
 
-def with_buttons(message: OutboxMessage, parts: list[Outgoing]) -> list[Outgoing]:
+CALL_KINDS = (PhaseOpened, Welcome, Reminder)
+"""The messages that call a player to order: a phase's call, the welcome (the first phase's call),
+a reminder."""
+CALL_TEXT_LIMIT = 2500  # of the 4,000 characters a V2 message may hold, what a call may take
+
+
+def call_text(call: Outgoing) -> discord.ui.Container[Any]:
+    """A call to order's words (its mention line and embed) as a layout container, for the direct
+    message that carries the order sheet under them."""
+    lines = [call.content] if call.content else []
+    embed = call.embed
+    if embed is not None:
+        if embed.title:
+            lines.append(f"### {embed.title}")
+        if embed.description:
+            lines.append(embed.description)
+        lines += [f"**{field.name}:** {field.value}" for field in embed.fields]
+        if embed.footer and embed.footer.text:
+            lines.append(f"-# {embed.footer.text}")
+    words = "\n".join(lines).strip() or "…"
+    if len(words) > CALL_TEXT_LIMIT:
+        words = words[: CALL_TEXT_LIMIT - 1] + "…"
+    colour = embed.colour if embed is not None else None
+    box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=colour)
+    box.add_item(discord.ui.TextDisplay(words))
+    return box
+
+
+def with_sheet(parts: list[Outgoing], menu: OrderMenu | None, user_id: int | None) -> list[Outgoing]:
+    """A call to order by direct message as one Components V2 message: its words, then the player's
+    order sheet (the sheet's taps edit this message); as it is without a menu."""
+    if menu is None or user_id is None or len(parts) != 1:
+        return parts
+    call = parts[0]
+    return [Outgoing(layout=sheet_for_call(menu, user_id, [call_text(call)]), ping=call.ping)]
+
+
+def with_buttons(message: OutboxMessage, parts: list[Outgoing], tag: str = "") -> list[Outgoing]:
     """The game channel's announcements of open seats get a "Take over" button per seat, and a
     request to take one over gets the moderators' "Approve" / "Decline" (cogs.ui.seats). A call to
     order (by DM or in a power's channel), the welcome that is the first phase's, and a reminder get
-    "Order by tap", which opens the order builder (cogs.ui.builder) privately for whoever taps it."""
+    "Order sheet", which opens the player's order sheet (cogs.ui.sheet) privately for whoever taps
+    it, and "Ready"; ``tag`` is the game's random tag, which they carry."""
     content = message.content
-    if parts and message.game_id is not None and isinstance(content, (PhaseOpened, Welcome, Reminder)):
+    if parts and message.game_id is not None and isinstance(content, CALL_KINDS):
         if content.phase:
-            parts[-1].view = opener_view(message.game_id, content.phase)
+            parts[-1].view = call_buttons(message.game_id, content.phase, tag)
         return parts
     if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
         return parts
@@ -304,6 +391,10 @@ async def _post(
         part = parts[index]
         taken = others | {message_id for _, message_id in posted}
         found = await _already_posted(channel, part, message.first_tried_at, taken) if late else None
+        if found is None and part.layout is not None:
+            found = await channel.send(
+                view=part.layout, nonce=f"{message.nonce}.{index}", allowed_mentions=part.allowed_mentions()
+            )
         if found is None:
             extra: dict[str, Any] = {"view": part.view} if part.view is not None else {}
             found = await channel.send(
@@ -335,6 +426,10 @@ async def _already_posted(
 
 
 def _same(seen: discord.Message, part: Outgoing) -> bool:
+    if part.layout is not None:  # a layout: its first text (a call to order's words) tells it
+        return seen.flags.components_v2 and _first_text(seen.components) == _first_text(part.layout.children)
+    if seen.flags.components_v2:
+        return False
     if (seen.content or None) != (part.content or None):
         return False
     if part.embed is None:
@@ -343,3 +438,15 @@ def _same(seen: discord.Message, part: Outgoing) -> bool:
         part.embed.title,
         part.embed.description,
     )
+
+
+def _first_text(components: Any) -> str | None:
+    """The content of the first text display among ``components`` (a message's or a layout's)."""
+    for component in components:
+        content = getattr(component, "content", None)
+        if isinstance(content, str):
+            return content
+        found = _first_text(getattr(component, "children", None) or [])
+        if found is not None:
+            return found
+    return None

@@ -1,8 +1,8 @@
-"""Spectators on Discord: a member watching a game (/game watch) gets an overwrite on its public game
-channel only, to read it and its history (the results, the maps, the final post) without writing
-there; they never get anything on a power's channel, the negotiation channel, a pair channel or a
-private thread. After the game ends, its eliminated players may read the private talks when the game
-says so (cogs.places.archive, gm.setup.places.GamePlaces.talk_readers); spectators still may not."""
+"""What is left of spectators on Discord: earlier versions had /game watch, which gave a member who did
+not play an overwrite on a game's public channel to read it without writing there. The command is
+gone (every member of the server reads a game's channel; the powers' channels and the private talks
+stay their players'), and such an overwrite is taken back when its member takes a seat in the game
+(cogs.places.spaces.admit)."""
 
 from __future__ import annotations
 
@@ -24,16 +24,6 @@ SPECTATOR = discord.PermissionOverwrite(
     create_private_threads=False,
 )
 """A spectator's overwrite on the game channel: reading, never writing (the players talk there)."""
-
-
-async def let_watch(guild: discord.Guild, game_channel_id: int, user_id: int) -> bool:
-    """Open the game channel to a spectator; False when it or the member cannot be found."""
-    channel = guild.get_channel(game_channel_id)
-    member = await member_of(guild, user_id)
-    if not isinstance(channel, discord.TextChannel) or member is None:
-        return False
-    await channel.set_permissions(member, overwrite=SPECTATOR, reason="a spectator of the game")
-    return True
 
 
 async def stop_watching(guild: discord.Guild, game_channel_id: int, user_id: int) -> None:

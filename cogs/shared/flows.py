@@ -17,6 +17,7 @@ from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import defer, report_error, send
 from cogs.ui.lobby import refresh_lobby
+from cogs.ui.sheet import ready_offer
 
 P = ParamSpec("P")
 
@@ -80,4 +81,9 @@ async def submit(
         view = await gamemaster.clear_orders(game_id, user_id, expected_phase=sheet_of_phase)
         await send(interaction, ["Your form was empty, so you now have no orders.", *text.view_lines(view)])
         return
-    await send(interaction, text.report_lines(report))
+    lines = text.report_lines(report)
+    offer = ready_offer(report.view)
+    if offer is None:
+        await send(interaction, lines)
+        return
+    await send(interaction, [*lines, "", offer[0]], view=offer[1])

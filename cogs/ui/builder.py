@@ -1,14 +1,14 @@
 """The order builder: orders by tap, on one private message.
 
-``/orders build``, or the "Order by tap" button under a call to order and under /orders show, opens an
-ephemeral message that walks a player through one order at a time, every list holding legal orders only
-(gm's order menu, from engine.legal):
+``/orders build`` (and the "Order by tap" button under calls to order posted before the order sheet,
+cogs.ui.sheet, took its place) opens an ephemeral message that walks a player through one order at a
+time, every list holding legal orders only (gm's order menu, from engine.legal):
 
 1. **units**: a select of the player's units (build sites, units to remove, WAIVE), each with its
-   current order;
+   current order; WAIVE is submitted at once (one tap), and once every build or removal is chosen the
+   sites and units left without orders are not listed as owed;
 2. **kinds**: a button per kind of order the unit has (hold, move, support, convoy; retreat, disband;
-   build, remove; waive). A kind with nothing more to choose (hold, disband, remove, waive) is
-   submitted at once;
+   build, remove). A kind with nothing more to choose (hold, disband, remove) is submitted at once;
 3. **targets**: a select of where (the destination, the province supported into, the convoy's
    destination, the unit to build);
 4. **choices**: for supports and convoys the unit helped (and land or convoy for a move that may be
@@ -54,6 +54,7 @@ from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.flows import answering
 from cogs.shared.replies import defer, send
+from cogs.ui.wording import helped_label, whose
 from engine.legal import LegalOrder, OrderKind, UnitOrders
 from engine.mapdata import GameMap
 from engine.variants import game_map
@@ -331,7 +332,13 @@ async def _picked(interaction: discord.Interaction, builder: Builder, screen: Sc
         found = menu.find(picked)
         if found is None:
             raise StaleChoice(f"{picked} has nothing to order now.", "Pick again from the list.")
-        _power, entry = found
+        power, entry = found
+        if entry is None:  # WAIVE: one tap, nothing more to choose
+            waive = power.legal.waive
+            if waive is None:
+                raise StaleChoice("There is no build to waive now.", "Pick again from the list.")
+            await _submit(interaction, builder, menu, waive)
+            return
         kind = _only_kind(entry)
         nxt = Screen(TARGETS, picked, kind) if kind is not None else Screen(KINDS, picked)
         content, view = draw(menu, builder, nxt)
@@ -584,10 +591,12 @@ def _units(
                 f"{text.power_name(power.power)} must remove {text.plural(-legal.due, 'unit')}. "
                 + _missing(power)
             )
+        complete = legal.due != 0 and not power.missing  # every build (or removal) chosen
         for entry in legal.entries:
             current = power.current(entry)
             shown = f"`{current}`" if current else "no order yet"
-            lines.append(f"{prefix}`{_unit_text(power, entry)}` ➜ {shown}")
+            if current or not complete:  # a site left empty once all builds are chosen is not owed
+                lines.append(f"{prefix}`{_unit_text(power, entry)}` ➜ {shown}")
             if entry.unit is None:
                 label = f"Build in {names.labelled(entry.location)}"
             else:
@@ -600,21 +609,27 @@ def _units(
                     entry.location,
                 )
             )
+        if power.waived:
+            lines.append(f"{prefix}`WAIVE` ➜ {text.plural(power.waived, 'build')} waived")
         if power.waive_key is not None:
             waived = power.waived
             options.append(
                 Option(
                     power.waive_key,
                     f"{prefix}Waive a build",
-                    f"give up a build ({waived} waived so far)" if waived else "give up a build",
+                    f"one tap: give up a build ({waived} waived so far)"
+                    if waived
+                    else "one tap: give up a build",
                     "waive",
                 )
             )
     if not notice:
         due = text.due(menu.view.deadline, menu.view.deadline_zone)
         lines.append(f"{due[0].upper()}{due[1:]}.")
-    if options:
+    if options and any(p.missing for p in menu.powers):
         lines.append("Pick a unit, then what it does.")
+    elif options:
+        lines.append("To change an order, pick its unit below.")
     view = discord.ui.View(timeout=None)
     pages = _add_selects(view, builder, screen, options, "Pick a unit")
     _controls(view, builder, screen, pages, back=None)
@@ -706,7 +721,10 @@ def _targets(
             what = "an army" if unit_type == "A" else "a fleet"
             options.append(Option(target, target, f"{what} in {names.place(location)}", location))
             continue
-        options.append(Option(target, names.labelled(target), _target_description(kind, choices), target))
+        label = names.labelled(target)
+        if kind == OrderKind.MOVE and choices and all(o.via_convoy for o in choices):
+            label += ", by convoy"
+        options.append(Option(target, label, _target_description(menu, kind, choices), target))
     subject = (
         f"**{_unit_text(power, entry)}**" if entry.unit is not None else f"**Build in {entry.location}**:"
     )
@@ -721,15 +739,11 @@ def _targets(
     return fit(lines), view
 
 
-def _target_description(kind: OrderKind, choices: Sequence[LegalOrder]) -> str | None:
+def _target_description(menu: OrderMenu, kind: OrderKind, choices: Sequence[LegalOrder]) -> str | None:
     if kind in (OrderKind.MOVE, OrderKind.RETREAT):
         vias = {o.via_convoy for o in choices}
         return "by land or by convoy" if vias == {True, False} else "by convoy" if True in vias else None
-    helped = [
-        f"{o.helped.text} holding" if o.helped_holds else f"{o.helped.text}"
-        for o in choices
-        if o.helped is not None
-    ]
+    helped = [helped_label(menu, o) for o in choices if o.helped is not None]
     verb = "help" if kind == OrderKind.SUPPORT else "carry"
     return f"{verb} {', '.join(helped)}" if helped else None
 
@@ -748,15 +762,19 @@ def _choices(
     options = []
     for order in entry.choices(kind, target):
         helped = order.helped
+        owner = whose(menu, helped) if helped is not None else ""
+        label = f"{order.text} ({owner})" if owner else order.text
         if kind == OrderKind.SUPPORT and helped is not None:
             what = f"{helped.text} to hold" if order.helped_holds else f"{helped.text} into {target}"
-            description = f"support {what}"
+            description = f"support {owner}'s {what}" if owner else f"support {what}"
         elif kind == OrderKind.CONVOY and helped is not None:
-            description = f"carry {helped.text} to {target}"
+            description = (
+                f"carry {owner}'s {helped.text} to {target}" if owner else f"carry {helped.text} to {target}"
+            )
         else:
             description = "by convoy" if order.via_convoy else "by land"
         short = helped.location if helped is not None else ("VIA" if order.via_convoy else "land")
-        options.append(Option(order.text, order.text, description, short))
+        options.append(Option(order.text, label, description, short))
     question = {
         OrderKind.SUPPORT: f"supports into **{names.labelled(target)}**: which unit does it help?",
         OrderKind.CONVOY: f"convoys to **{names.labelled(target)}**: which army?",

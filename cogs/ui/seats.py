@@ -160,5 +160,28 @@ async def _turn_off(interaction: discord.Interaction, custom_ids: set[str] | Non
         log.info("could not turn off the buttons of message %s: %s", message.id, exc)
 
 
+TAKEN_MARK = "**Seat taken:**"
+
+
+async def mark_taken(
+    message: discord.Message, game_id: int, powers: list[str], new_user_id: int | None
+) -> None:
+    """An open seat's post once the seat has a new player: it says so, and its Take over button for
+    that seat is turned off (idempotent: a post marked already is left as it is)."""
+    embed = message.embeds[0] if message.embeds else None
+    names = text.powers_text(powers)
+    who = f"<@{new_user_id}>" if new_user_id else "a new player"
+    words = f"{TAKEN_MARK} {who} now plays {names}; that seat is no longer open."
+    if embed is None or words in (embed.description or ""):
+        return
+    embed.description = f"{embed.description or ''}\n\n{words}"[:4096]
+    view = discord.ui.View.from_message(message, timeout=None)
+    closed = {f"seat:{game_id}:{power}" for power in powers}
+    for item in view.children:
+        if isinstance(item, discord.ui.Button) and item.custom_id in closed:
+            item.disabled = True
+    await message.edit(embeds=[embed, *message.embeds[1:]], view=view)
+
+
 def setup_buttons(client: discord.Client) -> None:
     client.add_dynamic_items(TakeOverButton, SeatDecisionButton)  # type: ignore[attr-defined]

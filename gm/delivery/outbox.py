@@ -674,6 +674,37 @@ async def sent_messages_of(
     return found
 
 
+SEAT_KINDS = ("player_left", "civil_disorder")
+
+
+async def seat_posts(
+    session: AsyncSession, game_id: int, powers: Sequence[str], *, before_id: int
+) -> list[tuple[int, int]]:
+    """(channel id, message id) of the game channel's posts offering a seat of ``powers`` (a player
+    left, civil disorder), written before outbox row ``before_id`` (the announcement that the seat
+    was filled): to say on them that it is taken."""
+    rows = await session.exec(
+        select(OutboxEntry.sent_messages, OutboxEntry.payload)
+        .where(
+            OutboxEntry.game_id == game_id,
+            col(OutboxEntry.kind).in_(SEAT_KINDS),
+            OutboxEntry.target_kind == OutboxTarget.GAME_CHANNEL,
+            col(OutboxEntry.id) < before_id,
+            col(OutboxEntry.sent_messages).is_not(None),
+        )
+        .order_by(col(OutboxEntry.id))
+    )
+    wanted = set(powers)
+    found = [
+        (int(c), int(m))
+        for posted, payload in rows.all()
+        if any(wanted & set(seat) for seat in (payload or {}).get("open_seats") or ())
+        for c, m in posted or ()
+    ]
+    await session.commit()
+    return found
+
+
 async def pending_count(session: AsyncSession, ownership: Ownership = EVERYTHING) -> int:
     """Messages neither sent nor given up (of those ``ownership`` makes this process's)."""
     rows = await session.exec(

@@ -50,7 +50,7 @@ from gm.clock import Clock, utcnow
 from gm.delivery.outbox import pending_count
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.ordering.reminders import queue_reminders
-from gm.setup.settings import GameSettings, effective_reminders
+from gm.setup.settings import REMINDER_MARGIN_MINUTES, GameSettings, effective_reminders
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ OUTBOX_SOON_JOB = "outbox:soon"
 SWEEP_JOB = "sweep"
 LEASE = timedelta(minutes=5)  # a phase adjudicating longer than this, and not by us, is finished
 OVERDUE_GRACE = timedelta(seconds=30)  # an open phase this long past its deadline lost its close
-REMINDER_MARGIN = timedelta(minutes=1)  # a reminder this close to the phase's opening is skipped
+REMINDER_MARGIN = timedelta(minutes=REMINDER_MARGIN_MINUTES)  # one this close to the opening is skipped
 RETRY_DELAYS: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last repeats
 
 

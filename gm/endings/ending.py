@@ -44,7 +44,7 @@ from gm.builtin.seats import built_in_record
 from gm.delivery.outbox import Target, enqueue
 from gm.messages import payloads as say
 from gm.messages.kinds import GameOver
-from gm.phases.worker import POSITION_MAP
+from gm.phases.worker import ending_words
 from gm.reading.lookup import game_phases
 from gm.rules.scoring import SYSTEM_NAMES, FinalResult, score, score_text
 from gm.setup.settings import GameSettings
@@ -213,12 +213,13 @@ async def finish_game(
     table = await centers_by_year(session, game)
     powers = list(played.powers)
     map_phase_id, map_phase_name, map_kind = final_map
+    how = ending_words(result["kind"], result.get("winner"), result.get("shared") or ())
     enqueue(
         session,
         GameOver(
             game_id=game_id,
             game_name=game.name,
-            title=f"{game.name} is over",
+            title=f"{game.name} is over: {how}",
             lines=[
                 *result_lines(result),
                 *score_lines(result),
@@ -243,10 +244,11 @@ async def finish_game(
 
 
 def final_map_of(last_phase: PhaseRecord, *, at_close: bool) -> tuple[int, str, str]:
-    """Which picture shows the final position: the ``final`` map of a phase that ended the game as it
-    closed, else the opening position of the phase that was being played."""
-    kind = FINAL_MAP if at_close else POSITION_MAP
-    return (last_phase.id, last_phase.name, kind)  # type: ignore[return-value]
+    """Which picture shows the final position: the ``final`` map of the last phase, titled with the
+    game's end (gm.phases.worker.final_title): drawn by the close that ended the game, or, when a vote
+    or a moderator ended it during the phase (``at_close`` False), drawn for the final post from the
+    position the phase was played from (gm.endings.final_post)."""
+    return (last_phase.id, last_phase.name, FINAL_MAP)  # type: ignore[return-value]
 
 
 async def centers_by_year(session: AsyncSession, game: Game) -> dict[str, Any]:

@@ -22,13 +22,14 @@ from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import Game, OutboxEntry, PhaseMap, PhaseRecord
+from engine import Phase
 from engine.variants import get_variant
 from gm.clock import Clock, utcnow
 from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.ending import ANIMATION, FINAL_MAP
 from gm.messages.kinds import read_message
-from gm.phases.worker import POSITION_MAP
+from gm.phases.worker import POSITION_MAP, ending_words, final_title
 from gm.reading.lookup import game_phases
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ async def publish_final_post(
     if not missing:
         return ArchiveReport(game_id, ())
     map_name = get_variant(game.variant).map_name
-    request = _request(phases, stored, missing, map_name)
+    request = _request(phases, stored, missing, map_name, _final_title(phases[-1], entry.payload))
     try:
         answer = await run_off_loop(executor, work or _animation_work(), request)
     except Exception as exc:
@@ -133,11 +134,20 @@ async def publish_pending(
     ]
 
 
+def _final_title(last: PhaseRecord, payload: Mapping[str, Any]) -> str:
+    """The final map's title: the game is over, how, and the position it shows."""
+    result = payload.get("result") or {}
+    words = ending_words(str(result.get("kind") or ""), result.get("winner"), result.get("shared") or ())
+    at_close = (last.results or {}).get("board_after") is not None
+    return final_title(Phase.parse(last.name).long_name, words, at_close=at_close)
+
+
 def _request(
     phases: list[PhaseRecord] | Any,
     stored: Mapping[tuple[int, str], bytes],
     missing: list[dict[str, Any]],
     map_name: str,
+    title: str | None = None,
 ) -> AnimationRequest:
     """Every phase's opening position, then the final position when the game ended at a close."""
     frames: list[Frame] = []
@@ -152,6 +162,8 @@ def _request(
     final = None
     if any(r["kind"] in (FINAL_MAP, POSITION_MAP) for r in missing):
         final = _board_frame(final_board if final_board is not None else last.board, map_name)
+        if title:
+            final["title"] = title
     return {"frames": frames, "final": final}
 
 

@@ -14,13 +14,21 @@ from gm.facade.operating import OperatingCases
 from gm.facade.playing import PlayingCases
 from gm.facade.reading import ReadingCases
 from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
+from gm.facade.sheet import SheetAnswer, SheetCases
 from gm.facade.tapping import ChosenOrder, TappingCases
 
 
 class Gamemaster(
-    SetupCases, PlayingCases, TappingCases, ModerationCases, ReadingCases, CommunityCases, OperatingCases
+    SetupCases,
+    PlayingCases,
+    TappingCases,
+    SheetCases,
+    ModerationCases,
+    ReadingCases,
+    CommunityCases,
+    OperatingCases,
 ):
     """The whole facade (gm.facade.core.GamemasterCore holds the moving parts)."""
 
 
-__all__ = ["ChosenOrder", "Gamemaster", "LeaveOutcome", "SetupBusy", "StartOutcome"]
+__all__ = ["ChosenOrder", "Gamemaster", "LeaveOutcome", "SetupBusy", "SheetAnswer", "StartOutcome"]

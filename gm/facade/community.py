@@ -10,7 +10,6 @@ from gm.moderation.shared import Actor
 from gm.setup import absences, server, spectators
 from gm.setup.absences import AbsenceInfo, AbsenceReport
 from gm.setup.server import ServerSettings
-from gm.setup.spectators import Watching
 
 
 class CommunityCases(GamemasterCore):
@@ -36,15 +35,6 @@ class CommunityCases(GamemasterCore):
             return await absences.cancel_absence(
                 session, guild_id=guild_id, actor=actor, absence_id=absence_id
             )
-
-    async def watch_game(self, game_id: int, user_id: int, *, guild_id: int) -> Watching:
-        """Start watching a started game (the adapter then opens its public channel to them)."""
-        async with self.sessions() as session:
-            return await spectators.watch_game(session, game_id, user_id, guild_id=guild_id)
-
-    async def unwatch_game(self, game_id: int, user_id: int, *, guild_id: int) -> Watching:
-        async with self.sessions() as session:
-            return await spectators.unwatch_game(session, game_id, user_id, guild_id=guild_id)
 
     async def spectators_of(self, game_id: int) -> list[int]:
         async with self.sessions() as session:

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from gm.delivery.outbox import sent_messages_of
+from gm.delivery.outbox import seat_posts, sent_messages_of
 from gm.endings import votes
 from gm.endings.votes import ProposalInfo
 from gm.errors import UnknownGame
@@ -106,6 +107,13 @@ class ReadingCases(GamemasterCore):
     async def phase_history(self, game_id: int, phase_name: str | None = None) -> PhaseHistory:
         async with self.sessions.read() as session:
             return await history.phase_history(session, game_id, phase_name)
+
+    async def seat_posts_of(
+        self, game_id: int, powers: Sequence[str], *, before_id: int
+    ) -> list[tuple[int, int]]:
+        """Where the game channel offered a seat of these powers (to say it is taken now)."""
+        async with self.sessions.read() as session:
+            return await seat_posts(session, game_id, powers, before_id=before_id)
 
     async def sent_messages_of(
         self, game_id: int, phase_id: int, kinds: tuple[str, ...], *, before_id: int

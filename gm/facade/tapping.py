@@ -10,9 +10,11 @@ from gm.facade.core import GamemasterCore
 from gm.ordering import legal
 from gm.ordering import submission as orders
 from gm.ordering.drawing import render_preview
+from gm.ordering.examples import examples_for_board
 from gm.ordering.legal import OrderMenu
 from gm.ordering.preview import OrdersPreview, preview_of
 from gm.ordering.submission import SubmissionReport
+from gm.reading.lookup import latest_phase, load_game, load_player, powers_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,19 @@ class TappingCases(GamemasterCore):
             return await legal.order_menu(
                 session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
             )
+
+    async def order_examples(self, game_id: int, user_id: int) -> list[str]:
+        """A few legal orders of the caller's own units in the game's current phase, to show how
+        orders are written (gm.ordering.examples); none when they play no power there."""
+        async with self.sessions.read() as session:
+            game = await load_game(session, game_id)
+            player = await load_player(session, game, user_id)
+            powers = await powers_of(session, game.row_id, player.row_id)
+            phase = await latest_phase(session, game.row_id)
+            await session.commit()
+        if phase is None or not powers:
+            return []
+        return examples_for_board(phase.board, game.variant, powers)
 
     async def submit_chosen_order(
         self,

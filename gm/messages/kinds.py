@@ -121,6 +121,7 @@ class Welcome(Message):
     orders: Mapping[str, Sequence[str]] | None = None  # the orders already given (a replacement)
     replacement: bool = False
     variant: str = "standard"
+    examples: Sequence[str] = ()  # legal orders of the player's own units, to show how orders read
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,6 +41,7 @@ from gm.moderation.shared import (
     running_game,
     seat_of,
 )
+from gm.ordering.examples import examples_for_board
 from gm.setup.server import check_may_play
 from gm.setup.settings import deadline_zone
 
@@ -235,6 +236,7 @@ async def hand_over_seat(
             orders={p: [o.text for o in given if o.power == p] for p in powers},  # now theirs to see
             replacement=True,
             variant=game.variant,
+            examples=examples_for_board(board, game.variant, powers),
         ),
         phase_id=phase.id,
         target=Target.user(new_user_id),

@@ -15,7 +15,7 @@ early the same way. The menu is read without locking anything: it only shows wha
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -66,6 +66,17 @@ class OrderMenu:
     powers: tuple[PowerMenu, ...]
     variant: str = "standard"
     game_tag: str = ""  # the game's random tag: a builder carries it (submission.require_same_game)
+    # province -> the power whose unit stands there (the board is public): whose unit a support helps
+    owners: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def ready(self) -> bool:
+        """Whether every one of the caller's powers has said it is ready."""
+        return bool(self.view.powers) and all(p.ready for p in self.view.powers)
+
+    def owner(self, province: str) -> str | None:
+        """The power whose unit stands in ``province`` (a location's coast is ignored)."""
+        return self.owners.get(province_of(province))
 
     @property
     def game_id(self) -> int:
@@ -123,4 +134,7 @@ async def order_menu(
         )
         for power in powers
     )
-    return OrderMenu(view=view, powers=menus, variant=game.variant, game_tag=game.place_tag or "")
+    owners = {unit.province: power for power, units in state.board.units.items() for unit in units}
+    return OrderMenu(
+        view=view, powers=menus, variant=game.variant, game_tag=game.place_tag or "", owners=owners
+    )

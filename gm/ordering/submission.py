@@ -81,6 +81,7 @@ class OrdersView:
     # Lines the player's latest submission in this phase had refused (as typed), to fix in the form
     refused: tuple[str, ...] = ()
     deadline_zone: str | None = None  # the game's deadline time zone, when it has a schedule
+    game_tag: str = ""  # the game's random tag: buttons made for this answer carry it (require_same_game)
 
     @property
     def deadline(self) -> datetime | None:
@@ -439,9 +440,9 @@ def require_same_game(game: Game, expected_tag: str | None) -> None:
     and another game's differs. None or "": nothing to check (a builder opened before tags)."""
     if expected_tag and expected_tag != (game.place_tag or ""):
         raise OrdersClosed(
-            f"This order builder was opened for an earlier game that had the number {game.id}; "
+            f"These buttons were made for an earlier game that had the number {game.id}; "
             f"{game.name} is another game. Nothing was recorded.",
-            "Open a new order builder with [[cmd:orders build]].",
+            "Open a new order sheet with [[cmd:orders sheet]].",
         )
 
 
@@ -532,4 +533,5 @@ def view_of(state: PhaseState, game: Game, phase: PhaseRecord, powers: list[str]
         # A paused phase (no deadline) never closes early: the clock is stopped until a moderator resumes.
         close_now=phase.status == PhaseStatus.OPEN and phase.deadline is not None and state.can_close_early(),
         deadline_zone=deadline_zone(game),
+        game_tag=game.place_tag or "",
     )

@@ -29,7 +29,7 @@ from gm.messages import payloads as say
 from gm.messages.kinds import CivilDisorder
 from gm.ordering.progress import PhaseState
 from gm.phases.results import Missed
-from gm.setup.settings import seat_offer
+from gm.setup.settings import GameSettings, seat_offer, seat_words
 
 PRESENT = (PlayerStatus.ACTIVE, PlayerStatus.CIVIL_DISORDER)
 
@@ -179,7 +179,7 @@ def announce_civil_disorder(
             lines=[
                 *(one.why for one in fallen),
                 meaning,
-                "A player comes back by sending orders or [[cmd:ready]]; a moderator can also replace them.",
+                seat_words(GameSettings.from_json(game.settings).take_over, names, left=False),
             ],
             powers=powers,
             user_id=fallen[0].user_id if len(fallen) == 1 else None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import Board, load_map
@@ -119,17 +119,46 @@ def game_over_title(board: Board, result: Mapping[str, Any], last_year: int | No
     its last year's Fall)."""
     winner = result.get("winner")
     if winner:
-        return final_title(board.phase.long_name, winner)
+        return final_title(board.phase.long_name, ending_words("solo", str(winner)))
     nxt = result.get("next_phase")
     if last_year is None or not nxt:
         return None
     year, kind = int(nxt[1:5]), nxt[-1]
     if year > last_year or (year == last_year and kind == "A"):
-        return final_title(board.phase.long_name, None)
+        counts = {p: len(c) for p, c in (result.get("centers") or {}).items()}  # the board after it
+        best = max(counts.values(), default=0)
+        leaders = [p for p in board.game_map.powers if best and counts.get(p, 0) == best]
+        winner_of_year = leaders[0] if len(leaders) == 1 else None
+        return final_title(board.phase.long_name, ending_words("last_year", winner_of_year, leaders))
     return None
 
 
-def final_title(last_phase: str, winner: str | None) -> str:
-    """``Final position after Fall 1902 Movement · France wins`` (or ``· the game is over``)."""
-    end = f"{power_display_name(str(winner))} wins" if winner else "the game is over"
-    return f"Final position after {last_phase} \u00b7 {end}"
+def ending_words(kind: str, winner: str | None = None, shared: Sequence[str] = ()) -> str:
+    """How a game ended, in a few words: ``France wins``, ``a draw: England, France``..."""
+    names = [power_display_name(p) for p in shared]
+    if kind == "solo" and winner:
+        return f"{power_display_name(winner)} wins"
+    if kind == "last_year":
+        if winner:
+            return f"{power_display_name(winner)} wins on centers"
+        if names:
+            return f"{_and(names)} share the win"
+        return "the last year is played"
+    if kind == "draw":
+        return f"a draw of {_and(names)}" if names else "a draw"
+    if kind == "concession" and winner:
+        return f"conceded to {power_display_name(winner)}"
+    if kind == "moderator":
+        return "ended by a moderator"
+    return "the game is over"
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def final_title(phase_long_name: str, ending: str, *, at_close: bool = True) -> str:
+    """``Game over: France wins · position after Fall 1902 Movement`` (``at_close`` False: the game
+    ended while the phase was being played, ``... · position in Spring 1903 Movement``)."""
+    where = "after" if at_close else "in"
+    return f"Game over: {ending} \u00b7 position {where} {phase_long_name}"

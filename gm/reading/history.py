@@ -22,7 +22,7 @@ from engine import Phase
 from gm.delivery.pool import run_off_loop
 from gm.endings.ending import FINAL_MAP
 from gm.errors import UnknownPhase
-from gm.phases.worker import ORDERS_MAP, POSITION_MAP, final_title, position_map_work
+from gm.phases.worker import ORDERS_MAP, POSITION_MAP, ending_words, final_title, position_map_work
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
 
@@ -110,7 +110,10 @@ async def find_map(
         return None
     title = None
     if kind == FINAL_MAP:  # the same picture the close would have stored
-        title = final_title(Phase.parse(phase.name).long_name, (phase.results or {}).get("winner"))
+        result = game.result or {}
+        winner = result.get("winner") or (phase.results or {}).get("winner")
+        words = ending_words(str(result.get("kind") or "solo"), winner, result.get("shared") or ())
+        title = final_title(Phase.parse(phase.name).long_name, words)
     request = {"board": board, "variant": game.variant, "title": title}
     return MapToDraw(phase.row_id, kind, filename, request)
 

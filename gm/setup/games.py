@@ -42,13 +42,14 @@ from gm.errors import (
 )
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, SeesEverything, Welcome
+from gm.ordering.examples import example_orders
 from gm.phases import absent
 from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.setup.seats import draw_seats
 from gm.setup.server import check_may_play
-from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer
+from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer, seat_words
 
 MAX_NAME_LENGTH = 100
 
@@ -203,9 +204,17 @@ async def leave_game(
                 game_name=game.name,
                 title=f"{names}: the player has left",
                 lines=[
-                    f"The {BUILT_IN_LABEL} plays {names} from now on, until someone takes the seat."
-                    if robot
-                    else f"{names} will hold in civil disorder until a moderator finds a replacement."
+                    seat_words(
+                        GameSettings.from_json(game.settings).take_over,
+                        names,
+                        left=True,
+                        holding=(
+                            f"The {BUILT_IN_LABEL} plays {names} from now on, until a new player takes "
+                            "the seat"
+                        )
+                        if robot
+                        else None,
+                    )
                 ],
                 powers=powers,
                 user_id=user_id,
@@ -575,6 +584,7 @@ def _announce_start(
                 powers=powers,
                 units=units,
                 variant=game.variant,
+                examples=example_orders(board, powers),
             ),
             phase_id=phase.id,
             target=Target.user(user),

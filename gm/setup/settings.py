@@ -265,6 +265,31 @@ def seat_offer(game: Any, seats: list[list[str]]) -> dict[str, Any]:
     return {"open_seats": [list(s) for s in seats], "take_over": mode}
 
 
+def seat_words(mode: str, names: str, *, left: bool, holding: str | None = None) -> str:
+    """Who may fill an open seat now, by the game's ``take_over`` setting: said when a player leaves
+    (``left``) or falls into civil disorder, so that the post says who may act. ``holding``: what
+    becomes of the seat meanwhile, when not the usual civil disorder (the built-in player plays it)."""
+    if holding is not None:
+        pass
+    elif left:
+        verb = "holds" if " and " not in names else "hold"
+        holding = f"{names} {verb} in civil disorder until a new player takes the seat"
+    else:
+        holding = "The player comes back by sending orders or [[cmd:ready]]. Until then, or for good"
+    moderators = " A moderator may also give the seat to a new player with [[cmd:mod replace]]."
+    if mode == "open":
+        return (
+            f"{holding}: any member of this server who does not play in the game may take it now with the "
+            f"Take over button.{moderators}"
+        )
+    if mode == "approval":
+        return (
+            f"{holding}: a member of this server who does not play in the game may ask for it with the Take "
+            f"over button, and a moderator who does not play approves.{moderators}"
+        )
+    return f"{holding}: a moderator gives the seat to a new player with [[cmd:mod replace]]."
+
+
 def _pair_press_problems(press: str, players: int, powers: int) -> list[str]:
     """Why private press between every pair of ``players`` does not fit Discord (see the limits above)."""
     pairs = players * (players - 1) // 2
@@ -288,13 +313,20 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+REMINDER_MARGIN_MINUTES = 1.0
+"""A reminder due this close to the phase's opening (or earlier) is not sent: the call to order has
+just gone out (gm.delivery.scheduler skips it, and nothing promises it)."""
+
+
 def effective_reminders(hours: tuple[float, ...], phase_minutes: float) -> tuple[float, ...]:
-    """The reminders a phase of ``phase_minutes`` really gets: those shorter than the phase (a 24-hour
-    reminder of a 24-hour or 10-minute phase could never come), and when none is left, one a fifth
-    of the phase before its deadline (at least the shortest reminder there is): a 10-minute phase
-    gets one 5 minutes before, not "24 h and 1 h" that never fire."""
+    """The reminders a phase of ``phase_minutes`` really gets: those due more than a minute after the
+    phase opens (a 24-hour reminder of a 24-hour or 10-minute phase could never come, nor could a
+    59-minute reminder of an hour's phase usefully), and when none is left, one a fifth of the phase
+    before its deadline (at least the shortest reminder there is): a 10-minute phase gets one 3
+    minutes before, not "24 h and 1 h" that never fire. The scheduler and every text that promises
+    reminders use this."""
     length = phase_minutes / 60
-    kept = tuple(h for h in hours if h < length)
+    kept = tuple(h for h in hours if h * 60 < phase_minutes - REMINDER_MARGIN_MINUTES)
     if kept or not hours:
         return kept
     return (round(max(REMINDER_HOURS[0], length / 5), 4),)

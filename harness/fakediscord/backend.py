@@ -476,8 +476,10 @@ class Backend:
             message.flags = int(payload.get("flags") or 0) & (
                 MessageFlag.EPHEMERAL | MessageFlag.SUPPRESS_NOTIFICATIONS | MessageFlag.IS_COMPONENTS_V2
             )
-        elif "flags" in payload:
-            keep = message.flags & (MessageFlag.EPHEMERAL | MessageFlag.IS_COMPONENTS_V2)
+        elif "flags" in payload:  # an edit keeps its visibility, and may opt into (never out of) V2
+            keep = message.flags & (
+                MessageFlag.EPHEMERAL | MessageFlag.IS_COMPONENTS_V2 | MessageFlag.LOADING
+            )
             message.flags = keep | (int(payload.get("flags") or 0) & MessageFlag.IS_COMPONENTS_V2)
         if editing and "attachments" in payload:
             listed = {str(a.get("id")) for a in payload["attachments"]}

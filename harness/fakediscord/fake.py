@@ -28,7 +28,7 @@ import discord
 import yarl
 from aiohttp import web
 
-from . import commands, routes_channels, routes_core, routes_interactions, userinput
+from . import commands, routes_channels, routes_core, routes_interactions, screenshot, userinput
 from .backend import Backend
 from .errors import UserActionError
 from .faults import Fault, FaultPlan
@@ -410,6 +410,18 @@ class FakeDiscord:
     def seen_texts(self, user: User) -> list[str]:
         """Every text the user could have seen at any time (each version, when posted or edited, and now)."""
         return self.world.seen_texts(user.id)
+
+    def text_view(self, message: Message) -> str:
+        """The message as a player reads it, as text: its texts, and what each control shows (a select
+        its chosen option or placeholder, a button its label); see screenshot.py."""
+        return screenshot.message_text_view(self.world, message)
+
+    def screenshot(
+        self, message: Message, *, width: int = 390, scale: int = 2, expanded: str | None = None
+    ) -> bytes:
+        """The message as a phone ``width`` points wide shows it, in Discord's dark theme (PNG bytes);
+        ``expanded``: the custom_id of a select drawn open, its options listed."""
+        return screenshot.message_png(self.world, message, width=width, scale=scale, expanded=expanded)
 
     def dm_messages(self, user: User) -> list[Message]:
         channel = self.world.dm_channel(user.id)

@@ -10,7 +10,18 @@ from typing import Any
 
 from .ids import iso
 from .permissions import Permission
-from .state import Attachment, Channel, ChannelType, Command, Guild, Member, Message, Role, User
+from .state import (
+    Attachment,
+    Channel,
+    ChannelType,
+    Command,
+    Guild,
+    Member,
+    Message,
+    Role,
+    User,
+    walk_components,
+)
 from .world import World
 
 JsonDict = dict[str, Any]
@@ -269,8 +280,11 @@ def mentions_of(world: World, m: Message) -> JsonDict:
     parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
     allowed_users = {int(u) for u in (allowed or {}).get("users", [])}
     allowed_roles = {int(r) for r in (allowed or {}).get("roles", [])}
-    user_ids = [int(x) for x in re.findall(r"<@!?(\d+)>", m.content)]
-    role_ids = [int(x) for x in re.findall(r"<@&(\d+)>", m.content)]
+    said = m.content + "".join(  # a Components V2 message says it in its text displays
+        "\n" + str(c.get("content") or "") for c in walk_components(m.components) if c.get("type") == 10
+    )
+    user_ids = [int(x) for x in re.findall(r"<@!?(\d+)>", said)]
+    role_ids = [int(x) for x in re.findall(r"<@&(\d+)>", said)]
     mentioned_users = [
         user(world.users[u])
         for u in dict.fromkeys(user_ids)
@@ -281,7 +295,7 @@ def mentions_of(world: World, m: Message) -> JsonDict:
         for r in dict.fromkeys(role_ids)
         if ("roles" in parse or r in allowed_roles) and _role_pings(world, m, r)
     ]
-    everyone = "everyone" in parse and ("@everyone" in m.content or "@here" in m.content)
+    everyone = "everyone" in parse and ("@everyone" in said or "@here" in said)
     return {"mentions": mentioned_users, "mention_roles": mentioned_roles, "mention_everyone": everyone}
 
 

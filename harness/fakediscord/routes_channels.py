@@ -11,7 +11,7 @@ from . import errors, guards, payloads, validation
 from .ids import iso, utcnow
 from .permissions import Permission
 from .rest import body, fake_of, files_of, json_ok, no_content
-from .state import Channel, ChannelType, Message, Overwrite, OverwriteType
+from .state import Channel, ChannelType, Message, MessageFlag, Overwrite, OverwriteType
 from .world import World
 
 routes = web.RouteTableDef()
@@ -480,7 +480,8 @@ async def edit_message(request: web.Request) -> web.Response:
     if message.author_id != fake.world.bot.id:
         raise errors.ApiError(403, 50005, "Cannot edit a message authored by another user")
     data, files = body(request), files_of(request)
-    validation.message_payload(data, has_files=bool(files), editing=True)
+    was_v2 = bool(message.flags & MessageFlag.IS_COMPONENTS_V2)
+    validation.message_payload(data, has_files=bool(files), editing=True, was_v2=was_v2)
     fake.backend.edit_message(message, data, files)
     return json_ok(payloads.message(fake.world, message))
 

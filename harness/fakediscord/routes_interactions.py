@@ -31,6 +31,10 @@ _ALLOWED = {
 }
 
 
+def is_v2(message: Message) -> bool:
+    return bool(message.flags & MessageFlag.IS_COMPONENTS_V2)
+
+
 def _message_type(interaction: Interaction) -> int:
     return CHAT_INPUT_COMMAND_MESSAGE if interaction.kind == InteractionKind.APPLICATION_COMMAND else 0
 
@@ -89,7 +93,7 @@ async def callback(request: web.Request) -> web.Response:
     elif response_type in (DEFERRED_UPDATE, UPDATE_MESSAGE):
         message = world.messages[interaction.source_message_id or 0]
         if response_type == UPDATE_MESSAGE:
-            validation.message_payload(data, has_files=bool(files), editing=True)
+            validation.message_payload(data, has_files=bool(files), editing=True, was_v2=is_v2(message))
             fake.backend.edit_message(message, data, files)
     elif response_type == AUTOCOMPLETE_RESULT:
         validation.autocomplete_choices(data)
@@ -154,7 +158,10 @@ async def followup(request: web.Request) -> web.Response:
     validation.message_payload(data, has_files=bool(files))
     original = fake.world.messages.get(interaction.original_message_id or 0)
     if original is not None and original.loading and interaction.response_type == DEFERRED_MESSAGE:
+        # The followup becomes the "thinking" message: its visibility stays the defer's, and it
+        # takes the followup's IS_COMPONENTS_V2 (a deferred answer may be a layout).
         original.flags &= ~MessageFlag.LOADING
+        original.flags |= int(data.get("flags") or 0) & MessageFlag.IS_COMPONENTS_V2
         fake.backend.edit_message(original, {k: v for k, v in data.items() if k != "flags"}, files)
         message = original
     else:
@@ -177,7 +184,7 @@ async def edit_webhook_message(request: web.Request) -> web.Response:
     interaction = _interaction_for_webhook(request)
     message = _webhook_message(request, interaction)
     data, files = body(request), files_of(request)
-    validation.message_payload(data, has_files=bool(files), editing=True)
+    validation.message_payload(data, has_files=bool(files), editing=True, was_v2=is_v2(message))
     message.flags &= ~MessageFlag.LOADING
     fake.backend.edit_message(message, data, files)
     return json_ok(payloads.message(fake.world, message))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import errors
+from . import errors, layout
 from .state import walk_components
 
 MAX_CONTENT = 2000
@@ -28,7 +28,10 @@ def _too_long(field: str, limit: int) -> errors.ApiError:
     return errors.invalid_form(field, f"Must be {limit} or fewer in length.", "BASE_TYPE_MAX_LENGTH")
 
 
-def message_payload(payload: dict[str, Any], *, has_files: bool, editing: bool = False) -> None:
+def message_payload(
+    payload: dict[str, Any], *, has_files: bool, editing: bool = False, was_v2: bool = False
+) -> None:
+    """``was_v2``: an edit of a message sent with IS_COMPONENTS_V2 (which it cannot drop)."""
     content = payload.get("content")
     if content is not None and not isinstance(content, str):
         raise errors.invalid_form("content", "Could not interpret the value as a string.")
@@ -39,11 +42,18 @@ def message_payload(payload: dict[str, Any], *, has_files: bool, editing: bool =
         raise _too_long("embeds", MAX_EMBEDS)
     for index, embed in enumerate(embeds):
         _embed(embed, f"embeds.{index}")
-    components = payload.get("components") or []
-    _components(components, "components")
-    is_v2 = bool(int(payload.get("flags") or 0) & (1 << 15))
-    if is_v2 and (content or embeds):
+    flags = payload.get("flags")
+    asks_v2 = bool(int(flags or 0) & layout.V2_FLAG)
+    if was_v2 and flags is not None and not asks_v2:
+        raise errors.invalid_form(
+            "flags", "The IS_COMPONENTS_V2 flag cannot be removed from a message.", "MESSAGE_CANNOT_REMOVE_V2"
+        )
+    is_v2 = was_v2 or asks_v2
+    if is_v2 and (content or embeds or payload.get("poll") or payload.get("sticker_ids")):
         raise errors.invalid_form("content", "Messages with IS_COMPONENTS_V2 cannot have content or embeds.")
+    if "components" in payload or not editing:
+        layout.check(payload.get("components") or [], v2=is_v2)
+    components = payload.get("components") or []
     if not editing and not (content or embeds or components or has_files or payload.get("poll")):
         raise errors.ApiError(400, errors.CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
 
@@ -78,29 +88,6 @@ def _embed(embed: dict[str, Any], where: str) -> None:
     total += len(footer) + len(author)
     if total > MAX_EMBED_TOTAL:
         raise errors.invalid_form(where, f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
-
-
-def _components(components: list[dict[str, Any]], where: str) -> None:
-    top_rows = [c for c in components if c.get("type") == 1]
-    if len(top_rows) > MAX_ACTION_ROWS:
-        raise _too_long(where, MAX_ACTION_ROWS)
-    seen: set[str] = set()
-    for component in walk_components(components):
-        custom_id = component.get("custom_id")
-        if custom_id is None:
-            continue
-        if len(custom_id) > MAX_CUSTOM_ID:
-            raise _too_long(f"{where}.custom_id", MAX_CUSTOM_ID)
-        if custom_id in seen:
-            raise errors.invalid_form(
-                f"{where}.custom_id",
-                "Component custom id cannot be duplicated",
-                "COMPONENT_CUSTOM_ID_DUPLICATED",
-            )
-        seen.add(custom_id)
-    for row in top_rows:
-        if not 1 <= len(row.get("components", [])) <= 5:
-            raise errors.invalid_form(f"{where}.components", "Action rows hold 1 to 5 components.")
 
 
 def modal(data: dict[str, Any]) -> None:

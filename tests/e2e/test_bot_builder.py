@@ -152,13 +152,16 @@ async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_by_taps_alo
         assert "France still without orders: F BRE, A MAR, A PIC, F ENG." in builder.content
         assert "`A PAR` ➜ `A PAR - BUR`" in builder.content and "PIC" in offered(builder), "back at the units"
 
-        builder = await tap(fake, france, builder, "PIC", "move", "WAL")
+        moves = await tap(fake, france, builder, "PIC", "move")
+        assert "WAL · Wales, by convoy" in labels(moves) and "BUR · Burgundy" in labels(moves)
+        builder = await pick(fake, france, moves, "WAL")
         assert "✅ `A PIC - WAL VIA`" in builder.content
         builder = await tap(fake, france, builder, "ENG", "convoy", "WAL")
         assert "✅ `F ENG C A PIC - WAL`" in builder.content
         supports = await tap(fake, france, builder, "MAR", "support", "BUR")
         assert "which unit does it help?" in supports.content
         assert {"A MAR S A PAR - BUR", "A MAR S A MUN - BUR", "A MAR S A RUH - BUR"} <= set(offered(supports))
+        assert {"A MAR S A PAR - BUR (France)", "A MAR S A MUN - BUR (Germany)"} <= set(labels(supports))
         builder = await pick(fake, france, supports, "A MAR S A PAR - BUR")
         assert "✅ `A MAR S A PAR - BUR`" in builder.content
         builder = await tap(fake, france, builder, "BRE", "hold")
@@ -186,11 +189,8 @@ async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_by_taps_alo
         await deadline_passes(bot, fake, game_id)
         assert (await current_phase(bot, game_id)).name == "F1901R"
 
-        # --- the retreat, from the "Order by tap" button under the call to order -------------------
-        channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
-        opener = f"tap:{game_id}:F1901R:open"
-        [call] = [m for m in bot_messages(fake, channel) if opener in m.custom_ids()]
-        builder = await (await fake.click(france, call, opener)).message()
+        # --- the retreat ------------------------------------------------------------------------------
+        builder = await open_builder(fake, france, table)
         assert builder.ephemeral and "`A BUR (dislodged)` ➜ no order yet" in builder.content
         retreat = await pick(fake, france, builder, "BUR")
         assert labels(retreat)[:2] == ["Retreat…", "Disband"]
@@ -221,8 +221,10 @@ async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_by_taps_alo
         assert preview.files() == {
             "W1901A-my-orders.png": await expected_preview(bot, game_id, {"FRANCE": ["F MAR B", "A PAR B"]})
         }
-        builder = await tap(fake, france, builder, "*FRANCE", "waive")
+        builder = await pick(fake, france, builder, "*FRANCE")  # a waive is one tap
         assert "✅ `WAIVE`" in builder.content and "France has orders for everything." in builder.content
+        assert "`WAIVE` ➜ 1 build waived" in builder.content, "the waive shows among the orders"
+        assert "build site BRE" not in builder.content and "Pick a unit" not in builder.content
 
         removal = await open_builder(fake, germany, table)
         assert "Germany must remove 1 unit" in removal.content
@@ -267,7 +269,9 @@ async def test_the_preview_map_is_its_authors_alone_and_draws_only_their_orders(
             {"FRANCE": ["A PAR - BUR", "F BRE - MAO"], "GERMANY": ["A MUN - BUR", "F KIE - DEN"]},
         )
         assert shown.files() == {"S1901M-my-orders.png": mine} and mine != everyone
-        assert f"tap:{game_id}:S1901M:open" in shown.custom_ids(), "Order by tap under the list"
+        assert any(c.endswith(":S1901M:open") and c.startswith("sh:") for c in shown.custom_ids()), (
+            "Order sheet under the list"
+        )
         for other in [u for u in [*table.players, table.mod, table.onlooker] if u is not france]:
             seen = [m for m in fake.visible_messages(other) if any(a.data == mine for a in m.attachments)]
             assert seen == [] and not any("S1901M-my-orders" in t for t in fake.seen_texts(other))
@@ -327,9 +331,7 @@ async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Refusals")
         france = table.player("FRANCE")
-        spring = f"tap:{game_id}:S1901M:open"
-        [welcome] = [m for m in fake.dm_messages(france) if spring in m.custom_ids()]
-        builder = await (await fake.click(france, welcome, spring)).message()
+        builder = await open_builder(fake, france, table)
         assert builder.ephemeral and "`A PAR` ➜ no order yet" in builder.content
         kinds = await pick(fake, france, builder, "PAR")
 
@@ -384,23 +386,20 @@ async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
         assert "orders are closed" in late.content
         late = await pick(fake, france, second, "MAR")
         assert "orders are closed" in late.content and "MAR" in offered(second)
-        late = await (await fake.click(france, welcome, spring)).message()
-        assert "orders are closed" in late.content
         shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
         assert "**France** has no orders yet" in shown.content and "Fall 1901" in shown.content
 
-        # someone else: the moderator reads France's channel, and taps "Order by tap" under its call
+        # someone else: the moderator reads France's channel, and taps "Order sheet" under its call
         channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
-        fall = f"tap:{game_id}:F1901M:open"
-        [call] = [m for m in bot_messages(fake, channel) if fall in m.custom_ids()]
+        [call] = [
+            m for m in bot_messages(fake, channel) if any(c.endswith(":F1901M:open") for c in m.custom_ids())
+        ]
+        fall = next(c for c in call.custom_ids() if c.endswith(":F1901M:open"))
         refused = await (await fake.click(table.mod, call, fall)).message()
         assert refused.ephemeral and "You are not playing in Refusals" in refused.content
         mine = await (await fake.click(france, call, fall)).message()
-        assert (
-            mine.ephemeral
-            and "Fall 1901 Movement" in mine.content
-            and "`A PAR` ➜ no order yet" in mine.content
-        )
+        assert mine.ephemeral and "Fall 1901 Movement" in fake.text_view(mine)
+        assert "A PAR · Paris: no order yet" in fake.text_view(mine)
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 

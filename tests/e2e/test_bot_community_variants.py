@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 from PIL import Image
@@ -124,4 +125,23 @@ async def test_chaos_is_created_with_public_press_and_threads_are_refused(
         )
         assert "You created" not in refused.content
         assert "up to 10 players" in refused.content and "press public" in refused.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_the_ancient_mediterraneans_welcome_shows_its_own_orders(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=5)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Ancient", variant="ancmed", players=5)
+        rome = table.player("ROME")
+        [welcome] = [m for m in fake.dm_messages(rome) if "You play Rome" in embed_text(m)]
+        told = embed_text(welcome)
+        examples = re.findall(r"`([AF] [A-Z]{3} [^`]*)`", told)
+        assert examples and not any("PAR" in e or "Par" in e for e in examples), told
+        assert all(e.split()[1] in ("ROM", "NEA", "RAV") for e in examples), "Rome's own units"
+        assert "A Par-Bur" not in told and "F Bre-MAO" not in told
+        assert any(":u:ROM@" in c for c in welcome.custom_ids()), "Rome's sheet under the welcome"
+        answer = await (await fake.dm_bot(rome, "help")).reply()
+        assert "A Par" not in answer.content and re.search(r"`[AF] (ROM|NEA|RAV) ", answer.content)
     assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -88,11 +88,13 @@ async def test_a_unanimous_draw_ends_the_game_and_nobody_learns_who_voted_what(
         assert "That was the last vote needed" in yes.content
         await settle(bot, fake)
 
-        [final] = embeds_titled(fake, channel, "Peace is over")
+        [final] = embeds_titled(
+            fake, channel, "Peace is over: a draw of Austria, England, France, Germany and Turkey"
+        )
         assert "The game is drawn by agreement, shared by Austria, England, France, Germany and Turkey." in (
             embed_text(final)
         )
-        assert_final_post(final, game_id, "S1901M-position.png")
+        assert_final_post(final, game_id, "S1901M-final.png")
         assert "start " in table_after(fake, final)
         public = "\n".join(m.text for m in bot_messages(fake, channel))
         for user in (proposer, other):
@@ -129,7 +131,7 @@ async def test_a_short_game_ends_at_its_last_year_with_the_final_post_history_an
         await ready_all(fake, table)
         await settle(bot, fake)
 
-        [final] = embeds_titled(fake, channel, "Sprint is over")
+        [final] = embeds_titled(fake, channel, "Sprint is over: France wins on centers")
         told = embed_text(final)
         assert "The last year (1901) has been played; the most centers decide." in told
         assert "France wins with 5 centers." in told and "France: 5" in told

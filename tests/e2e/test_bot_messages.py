@@ -14,6 +14,7 @@ from harness.bot_helpers import (
     ask,
     bot_messages,
     deadline_passes,
+    embed_text,
     make_table,
     place_named,
     running,
@@ -87,12 +88,8 @@ async def test_a_neutral_powers_channel_says_it_is_neutral(fake: FakeDiscord, tm
         assert "your calls to order" not in intro.content and "Only its player" not in intro.content
         france = place_named(fake, table.guild, game_id, f"g{game_id}-france")
         assert "played by <@" in bot_messages(fake, france)[0].content
-        welcome = next(
-            m
-            for m in fake.dm_messages(table.player("FRANCE"))
-            if m.embeds and m.embeds[0]["title"].startswith("You play")
-        )
-        assert "Home centers: Brest, Marseilles, Paris" in welcome.embeds[0]["description"]
+        welcome = next(m for m in fake.dm_messages(table.player("FRANCE")) if "You play" in embed_text(m))
+        assert "Home centers: Brest, Marseilles, Paris" in embed_text(welcome)
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 

@@ -313,10 +313,10 @@ async def test_a_rollback_is_confirmed_first_then_voids_the_results_and_returns_
         out = await click_and_read(fake, table.mod, ending, ending.custom_ids()[0])
         assert "was ended by a moderator" in out
         await settle(bot, fake)
-        [final] = embeds_titled(fake, channel, "is over")
+        [final] = embeds_titled(fake, channel, "is over: ended by a moderator")
         assert "A moderator ended the game." in embed_text(final) and "disbanded" in embed_text(final)
         assert [a.filename for a in final.attachments] == [
-            "S1901M-position.png",
+            "S1901M-final.png",
             f"game-{game_id}-animation.gif",
         ]
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)

@@ -15,6 +15,7 @@ from harness.bot_helpers import (
     embed_text,
     game_channel_of,
     join_everyone,
+    layout_text,
     make_table,
     place_named,
     running,
@@ -47,12 +48,14 @@ async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDisc
             "everyone with orders to give, once (whatever powers they hold), not the player who chose none"
         )
         for message, user_id in calls:
-            assert "Fall 1901 Movement has begun" in message.content
+            assert "Fall 1901 Movement has begun" in (message.content or layout_text(message))
             text = embed_text(message)
             assert "PAR - BUR" not in text or user_id == by_dm.id, "nobody sees another's orders"
         [dm_call] = [m for m, user in calls if user == by_dm.id]
         assert fake.world.channels[dm_call.channel_id].is_dm, "France chose direct messages"
-        assert "replying here" in embed_text(dm_call)
+        assert "sheet below" in embed_text(dm_call) and ":F1901M:" in " ".join(dm_call.custom_ids()), (
+            "a call by direct message carries the order sheet"
+        )
         for user in table.players:  # one or two private messages a phase, no more
             assert len(fake.dm_messages(user)) - dms_before[user.id] <= 2
         silent_channel = place_named(fake, table.guild, game_id, f"g{game_id}-england")

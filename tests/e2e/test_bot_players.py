@@ -89,12 +89,14 @@ async def test_leaving_before_and_after_the_start(fake: FakeDiscord, tmp_path: P
         ]
         assert fake.can_view(leaver, private) and all(fake.can_view(leaver, t) for t in threads)
         careful = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(game_id))
-        assert "civil disorder" in careful.content and "confirm:True" in careful.content
+        assert "civil disorder" in careful.content and "Leave the game?" in careful.content
+        assert "any member of this server who does not play in the game may take it" in careful.content
+        stay = await (await fake.click(leaver, careful, f"leave:{game_id}:{leaver.id}:stay")).message()
+        assert stay.content == "You stay in the game: nothing was changed." and not stay.custom_ids()
         assert fake.can_view(leaver, private)
-        gone = await ask(
-            fake, leaver, "game", "leave", channel=table.general, game=str(game_id), confirm=True
-        )
-        assert gone.content.startswith("You left")
+        careful = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(game_id))
+        gone = await (await fake.click(leaver, careful, f"leave:{game_id}:{leaver.id}:go")).message()
+        assert gone.content.startswith("You left") and not gone.custom_ids(), "one tap, done once"
         await settle(bot, fake)
         assert not fake.can_view(leaver, private)
         assert not any(fake.can_view(leaver, t) for t in threads)
@@ -224,4 +226,31 @@ async def test_a_join_post_left_from_another_database_does_not_join_the_game_tha
         ]
         joined = await (await fake.click(table.players[1], new_post, f"join:{new_id}")).message()
         assert "You joined **#1 New times**" in joined.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_history_offers_phases_by_their_names(fake: FakeDiscord, tmp_path: Path) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Named", players=3, press="public")
+        await deadline_passes(bot, fake, game_id)  # Spring 1901 closes: Fall 1901 is open
+        await deadline_passes(bot, fake, game_id)  # and Fall 1901: Winter or Spring 1902 next
+        user = table.players[0]
+        fall = await (
+            await fake.autocomplete(
+                user, "history", focused="phase", options={"phase": "Fall"}, channel=table.general
+            )
+        ).choices()
+        assert fall and all("Fall" in c["name"] for c in fall)
+        assert {"name": "Fall 1901 Movement (F1901M)", "value": "F1901M"} in fall
+        by_code = await (
+            await fake.autocomplete(
+                user, "history", focused="phase", options={"phase": "s1901"}, channel=table.general
+            )
+        ).choices()
+        assert by_code == [{"name": "Spring 1901 Movement (S1901M)", "value": "S1901M"}]
+        picked = await ask(
+            fake, user, "history", channel=table.general, phase=fall[-1]["value"], game=str(game_id)
+        )
+        assert "Fall 1901 Movement" in picked.content
     assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -24,7 +24,8 @@ from harness.fakediscord.state import Message, User, walk_components
 
 async def leave(fake: FakeDiscord, table: Table, power: str, game_id: int) -> User:
     leaver = table.player(power)
-    gone = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(game_id), confirm=True)
+    asked = await ask(fake, leaver, "game", "leave", channel=table.general, game=str(game_id))
+    gone = await (await fake.click(leaver, asked, f"leave:{game_id}:{leaver.id}:go")).message()
     assert gone.content.startswith("You left")
     return leaver
 
@@ -48,6 +49,11 @@ async def test_a_member_takes_over_the_seat_of_a_player_who_left(fake: FakeDisco
         seat = f"seat:{game_id}:ITALY"
         [offer] = [m for m in bot_messages(fake, channel) if seat in m.custom_ids()]
         assert "the player has left" in embed_text(offer)
+        assert (
+            "Italy holds in civil disorder until a new player takes the seat: any member of this server who "
+            "does not play in the game may take it now with the Take over button." in embed_text(offer)
+        )
+        assert "moderator finds a replacement" not in embed_text(offer)
         assert not disabled(offer, seat)
 
         player = table.player("FRANCE")
@@ -64,7 +70,11 @@ async def test_a_member_takes_over_the_seat_of_a_player_who_left(fake: FakeDisco
         assert fake.can_view(newcomer, private) and not fake.can_view(leaver, private)
         threads = [c for c in fake.guild_channels(table.guild) if c.is_thread and "Italy" in c.name]
         assert threads and all(fake.can_view(newcomer, t) for t in threads)
-        assert disabled(fake.world.message(channel.id, offer.id), seat), "off once the seat is taken"
+        after = fake.world.message(channel.id, offer.id)
+        assert disabled(after, seat), "off once the seat is taken"
+        assert f"Seat taken: <@{newcomer.id}> now plays Italy; that seat is no longer open." in embed_text(
+            after
+        ).replace("**", ""), "the post says what happened"
         said = [embed_text(m) for m in bot_messages(fake, channel)]
         assert any(f"<@{newcomer.id}> takes over Italy, replacing <@{leaver.id}>" in t for t in said)
         welcome = [m for m in fake.dm_messages(newcomer) if "You play Italy" in embed_text(m)]
@@ -109,6 +119,8 @@ async def test_with_approval_a_moderator_who_does_not_play_decides(fake: FakeDis
         assert disabled(fake.world.message(channel.id, request.id), approve)
         welcome = [m for m in fake.dm_messages(newcomer) if "You play England" in embed_text(m)]
         assert welcome and "approved your request" in embed_text(welcome[0])
-        full = await press(fake, table.mod, fake.world.message(channel.id, offer.id), seat)
-        assert f"England is played by <@{newcomer.id}>" in full and "the seat is not open" in full
+        marked = fake.world.message(channel.id, offer.id)
+        assert "a moderator who does not play approves" in embed_text(offer)
+        assert f"<@{newcomer.id}> now plays England; that seat is no longer open" in embed_text(marked)
+        assert disabled(marked, seat)
     assert fake.unknown_calls == [] and fake.internal_errors == []

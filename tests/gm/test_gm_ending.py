@@ -67,7 +67,7 @@ async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_ani
     await gm.apply(result.effects)
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
     names = [a.filename for a in post.attachments]
-    assert names[0].endswith("-position.png") and names[1] == f"game-{started.game.id}-animation.gif"
+    assert names[0] == "W1901A-final.png" and names[1] == f"game-{started.game.id}-animation.gif"
     gif = Image.open(io.BytesIO(post.attachments[1].data))
     phases = post.payload["centers_by_year"]
     assert gif.format == "GIF" and gif.width == 800 and gif.info.get("loop") == 0

@@ -87,7 +87,8 @@ async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
     assert shown.png == final.png != opening.png
     assert "A BEL" in phase.results["board_after"]["units"]["FRANCE"]
     final_options = RenderOptions(
-        title="Final position after Fall 1901 Movement \u00b7 the game is over", show_adjustments=False
+        title="Game over: France and Russia share the win \u00b7 position after Fall 1901 Movement",
+        show_adjustments=False,
     )
     assert shown.png == render_map(
         Board.from_json(phase.results["board_after"], load_map()), options=final_options

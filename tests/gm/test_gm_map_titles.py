@@ -89,5 +89,48 @@ async def test_the_final_map_says_the_game_is_over_without_build_chips(
     await close(sessions, started.game.id, closer=make_closer(sessions, render_maps=True))
     results, final = titles[-2:]
     assert shown(results) == "Fall 1901 Movement"
-    assert shown(final) == "Final position after Fall 1901 Movement \u00b7 France wins"
+    assert shown(final) == "Game over: France wins \u00b7 position after Fall 1901 Movement"
     assert final[2] is False, "no +N chips on a game that is over"
+
+
+async def test_a_game_ended_during_a_phase_has_a_final_map_saying_how(
+    sessions: SessionFactory, titles: list[tuple[str, str | None, bool]]
+) -> None:
+    """A moderator's end (and a vote's, the same path) comes while a phase is played: the final post's
+    map is that phase's position, titled with the game's end, not with the phase alone."""
+    from gm.facade import Gamemaster
+    from gm.moderation import actions as moderation
+    from tests.gm.conftest import T0
+    from tests.gm.test_gm_ending import JUDGE, with_channel
+    from tests.gm.test_gm_outbox import RecordingSender
+
+    started = await make_started_game(sessions)
+    await with_channel(sessions, started.game.id)
+    async with sessions() as s:
+        result = await moderation.end_game(s, started.game.id, JUDGE, now=T0)
+    sender = RecordingSender()
+    gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
+    await gm.apply(result.effects)
+    await gm.deliver()
+    (post,) = [m for m in sender.sent if m.kind == "game_over"]
+    assert post.payload["title"] == "Test game is over: ended by a moderator"
+    assert post.attachments[0].filename == "S1901M-final.png"
+    final = [t for t in titles if t[1] and t[1].startswith("Game over")]
+    assert [shown(t) for t in final] == [
+        "Game over: ended by a moderator \u00b7 position in Spring 1901 Movement"
+    ]
+    assert final[0][2] is False, "no chips of builds"
+    await gm.shutdown()
+
+
+def test_each_ending_in_words() -> None:
+    from gm.phases.worker import ending_words
+
+    assert ending_words("solo", "FRANCE") == "France wins"
+    assert (
+        ending_words("draw", None, ["ENGLAND", "FRANCE", "RUSSIA"]) == "a draw of England, France and Russia"
+    )
+    assert ending_words("concession", "TURKEY") == "conceded to Turkey"
+    assert ending_words("moderator") == "ended by a moderator"
+    assert ending_words("last_year", "ITALY") == "Italy wins on centers"
+    assert ending_words("last_year", None, ["AUSTRIA", "ITALY"]) == "Austria and Italy share the win"

@@ -319,6 +319,9 @@ def test_reminders_are_scaled_to_the_phase_length() -> None:
     assert effective_reminders((24.0, 1.0), 30) == (0.1,), "half an hour: one reminder 6 minutes before"
     assert effective_reminders((24.0, 1.0), 10) == (0.05,), "ten minutes: the shortest reminder, 3 minutes"
     assert effective_reminders((), 10) == (), "no reminders asked, none given"
+    assert effective_reminders((0.99,), 60) == (0.2,), "59 minutes of an hour: due as it opens, not sent"
+    assert effective_reminders((1.0,), 61) == (0.2033,), "an hour before a 61-minute phase: the same"
+    assert effective_reminders((1.0,), 62) == (1.0,), "two minutes after the opening: sent"
 
 
 async def test_a_ten_minute_phase_gets_a_reminder_that_can_fire(sessions: SessionFactory) -> None:

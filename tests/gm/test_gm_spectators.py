@@ -1,18 +1,16 @@
-"""Spectators and the private talks after the end: who may watch a game (never one of its players, not
-before it starts), and who may read the private talks once it is over (its eliminated players, when
-the game says so; nobody while it runs)."""
+"""Spectators and the private talks after the end: a spectator recorded by earlier versions' /game watch
+watches no more once they take a seat, and who may read the private talks once a game is over (its
+eliminated players, when the game says so; nobody while it runs)."""
 
 from __future__ import annotations
 
-import pytest
-
 from db.database import SessionFactory
-from gm.errors import AlreadyJoined, GameNotStarted, NotAPlayer, UnknownGame
+from db.models import Spectator
 from gm.moderation import actions as moderation
 from gm.moderation.actions import Actor
 from gm.setup import games, places, spectators
 from gm.setup.settings import GameSettings
-from tests.gm.conftest import GUILD, T0, make_game, make_started_game, place, player_of, user
+from tests.gm.conftest import T0, make_started_game, place, player_of, user
 
 WATCHER = user(90)
 JUDGE = Actor(user(41), is_server_moderator=True)
@@ -23,47 +21,20 @@ async def with_channel(sessions: SessionFactory, game_id: int) -> None:
         await games.set_game_channels(s, game_id, game_channel_id=9000)
 
 
-async def watch(
-    sessions: SessionFactory, game_id: int, user_id: int, guild_id: int = GUILD
-) -> spectators.Watching:
+async def earlier_spectator(sessions: SessionFactory, game_id: int, user_id: int) -> None:
+    """A spectator as earlier versions' /game watch recorded one (the command is gone)."""
     async with sessions() as s:
-        return await spectators.watch_game(s, game_id, user_id, guild_id=guild_id, now=T0)
+        s.add(Spectator(game_id=game_id, user_id=user_id, since=T0))
+        await s.commit()
 
 
-async def test_a_member_who_does_not_play_watches_a_started_game_and_stops(sessions: SessionFactory) -> None:
-    forming = await make_game(sessions, players=2, name="Forming")
-    with pytest.raises(GameNotStarted, match="has not started"):
-        await watch(sessions, forming.id, WATCHER)
-
+async def test_an_earlier_spectator_who_takes_a_seat_watches_no_more(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     game_id = started.game.id
     await with_channel(sessions, game_id)
-    watching = await watch(sessions, game_id, WATCHER)
-    assert (watching.watching, watching.already, watching.game_channel_id) == (True, False, 9000)
-    assert (await watch(sessions, game_id, WATCHER)).already
+    await earlier_spectator(sessions, game_id, WATCHER)
     async with sessions() as s:
         assert await spectators.spectators_of(s, game_id) == [WATCHER]
-
-    with pytest.raises(AlreadyJoined, match="You play in Test game"):
-        await watch(sessions, game_id, player_of(started, "FRANCE"))
-    with pytest.raises(UnknownGame):
-        await watch(sessions, game_id, WATCHER, guild_id=GUILD + 1)
-
-    async with sessions() as s:
-        stopped = await spectators.unwatch_game(s, game_id, WATCHER, guild_id=GUILD, now=T0)
-    assert not stopped.watching
-    async with sessions() as s:
-        assert await spectators.spectators_of(s, game_id) == []
-    with pytest.raises(NotAPlayer, match="not watching"):
-        async with sessions() as s:
-            await spectators.unwatch_game(s, game_id, WATCHER, guild_id=GUILD, now=T0)
-
-
-async def test_a_spectator_who_takes_a_seat_watches_no_more(sessions: SessionFactory) -> None:
-    started = await make_started_game(sessions)
-    game_id = started.game.id
-    await with_channel(sessions, game_id)
-    await watch(sessions, game_id, WATCHER)
     async with sessions() as s:
         await moderation.replace_player(s, game_id, JUDGE, power="ITALY", new_user_id=WATCHER, now=T0)
     async with sessions() as s:

@@ -1,0 +1,106 @@
+"""Benchmark: the order sheet (cogs.ui.sheet) with the real bot against the loopback fake Discord.
+Prints milliseconds; asserts nothing.
+
+    .venv/bin/python bench/sheet.py [--rounds 30] [--workers 2]
+
+England in bench/legal_orders.py's mid-game position (Fall 1905: 34 units on the board, 6 English):
+each round opens the sheet (/orders sheet), picks an order for one unit (a move, or a support or
+convoy through its second menu), presses Ready and takes it back. Each tap is timed twice, as in
+bench/builder.py: "ack" until Discord has the interaction's answer (the 3-second limit), "shown"
+until the player sees the redrawn sheet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from builder import mid_game  # bench/builder.py's position
+from timing import summary
+
+from harness.bot_helpers import edit_board, make_table, running, started_game
+from harness.fakediscord import FakeDiscord, Message, User, fake_discord
+from harness.fakediscord.state import walk_components
+from harness.sheet_helpers import button_id
+
+STEPS = ("open (/orders sheet)", "pick an order", "open a second menu", "pick in it", "Ready", "undo Ready")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.ack: dict[str, list[float]] = {step: [] for step in STEPS}
+        self.shown: dict[str, list[float]] = {step: [] for step in STEPS}
+
+    async def timed(self, step: str, action: Any) -> Message:
+        began = time.perf_counter()
+        handle = await action
+        await handle.response()
+        self.ack[step].append(time.perf_counter() - began)
+        message = await handle.message()
+        self.shown[step].append(time.perf_counter() - began)
+        return message
+
+
+def unit_selects(message: Message) -> list[dict[str, Any]]:
+    return [c for c in walk_components(message.components) if c.get("type") == 3 and ":u:" in c["custom_id"]]
+
+
+async def one_round(fake: FakeDiscord, clock: Clock, user: User, general: Any, turn: int) -> None:
+    sheet = await clock.timed("open (/orders sheet)", fake.slash(user, "orders", "sheet", channel=general))
+    menus = unit_selects(sheet)
+    menu = menus[turn % len(menus)]
+    values = [o["value"] for o in menu["options"]]
+    second = next((v for v in values if v in ("@support", "@convoy")), None)
+    if second is not None and turn % 2:
+        opened = await clock.timed(
+            "open a second menu", fake.click(user, sheet, menu["custom_id"], values=[second])
+        )
+        [inner] = [c for c in walk_components(opened.components) if ":s:" in str(c.get("custom_id", ""))]
+        choice = next(o["value"] for o in inner["options"] if not o["value"].startswith("@"))
+        sheet = await clock.timed("pick in it", fake.click(user, opened, inner["custom_id"], values=[choice]))
+    else:
+        plain = [v for v in values if not v.startswith("@")]
+        choice = plain[turn % len(plain)]
+        sheet = await clock.timed(
+            "pick an order", fake.click(user, sheet, menu["custom_id"], values=[choice])
+        )
+    sheet = await clock.timed("Ready", fake.click(user, sheet, button_id(sheet, "ready")))
+    await clock.timed("undo Ready", fake.click(user, sheet, button_id(sheet, "unready")))
+
+
+async def run(rounds: int, workers: int) -> None:
+    clock = Clock()
+    async with fake_discord(reply_timeout=60) as fake:
+        table = await make_table(fake)
+        with tempfile.TemporaryDirectory() as tmp:
+            async with running(fake, Path(tmp), close_workers=workers) as bot:
+                game_id = await started_game(fake, bot, table, "Bench sheet")
+                await edit_board(bot, game_id, mid_game)
+                england = table.player("ENGLAND")
+                for turn in range(rounds):
+                    await one_round(fake, clock, england, table.general, turn)
+    print(f"{rounds} rounds on the order sheet, England in a 34-unit position; worker processes: {workers}")
+    for step in STEPS:
+        if clock.ack[step]:
+            print(summary(f"{step}: ack", clock.ack[step]))
+            print(summary(f"{step}: shown", clock.shown[step]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    asyncio.run(run(args.rounds, args.workers))
+
+
+if __name__ == "__main__":
+    main()

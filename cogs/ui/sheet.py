@@ -1,0 +1,322 @@
+"""The order sheet: a whole phase in one message (Discord's Components V2 layout).
+
+Every unit of the player's powers has a menu of its legal orders (gm's order menu, from
+engine.legal), showing the order it has now: hold and every move are one tap (a move by convoy says
+so), "Supports…" and "Convoys…" open a second menu in the same place listing each unit helped and
+whose it is. A retreat phase has a menu per dislodged unit; a winter a menu per build site (army,
+fleet, the coast) and a Waive button, or a button per unit to remove. Under them: **Ready** (it
+shows the state and toggles it), **Hold the rest**, **My orders on the map** (the private preview)
+and **Clear**. A power too large for one message (Discord allows 40 components in one) is paged.
+
+The sheet is sent privately (an ephemeral answer), or is the call to order itself in a direct
+message, under the call's text (cogs.messages.sender). This module has its ids and components;
+cogs.ui.sheet_draw draws it and cogs.ui.sheet_flows answers its taps. Each tap re-reads gm's menu and
+redraws the sheet; a chosen order goes to gm as its canonical text through the typed orders' path
+(``submit_chosen_order`` with the sheet's phase and game tag), and its acknowledgement shows at the
+top of the sheet.
+
+Every component is a DynamicItem whose custom_id carries the state, so a sheet works after a
+restart::
+
+    sh:<game>[.<tag>]:<phase>:open                         "Order sheet": opens one (anyone's own)
+    sh:<game>[.<tag>]:<phase>:ready:<1|0>                  "Ready" outside a sheet (anyone's own)
+    sh:<game>.<tag>:<phase>:<user>:u:<key>@<page>          a unit's (build site's) menu
+    sh:<game>.<tag>:<phase>:<user>:s:<key>:<kind>:<part>@<page>   its second menu (support, convoy...)
+    sh:<game>.<tag>:<phase>:<user>:b:<action>[:<key>]@<page>      a button (ready, hold, map, clear,
+                                                                  waive, page, remove, keep)
+
+``key`` is the unit's location as the engine writes it (``PAR``, ``STP/SC``) or a build site's
+province; ``tag`` the game's random tag, so a sheet left from another database's game with this
+number is refused, as is a sheet of a phase that has closed and a tap by anyone but ``user``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from cogs.ui.wording import cut
+from engine.legal import OrderKind
+from gm.ordering.submission import OrdersView
+
+PREFIX = "sh"
+PHASE = r"[SFW]\d{4}[MRA]"
+GAME = r"(?P<game_id>\d+)(?:\.(?P<tag>[a-z0-9]{1,12}))?"
+SHEET = rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):(?P<user_id>\d+)"
+MAX_CUSTOM_ID = 100
+MAX_COMPONENTS = 40  # Discord's limit for a Components V2 message, nested components counted
+MAX_TEXT = 4000  # ... and for the text of all its text displays
+PER_SELECT = 25
+SUB_CHOICES = PER_SELECT - 2  # a second menu's part: its choices, "Back" and "More…"
+BUTTONS_PER_ROW = 5
+PLACEHOLDER_LIMIT = 150
+MORE, BACK, NONE, NOW = "@more", "@back", "@none", "@now"
+SUBMENUS = {
+    "support": OrderKind.SUPPORT,
+    "convoy": OrderKind.CONVOY,
+    "via": OrderKind.MOVE,
+    "move": OrderKind.MOVE,
+}
+OPEN_LABEL = "Order sheet"
+READY_LABEL, UNREADY_LABEL = "Ready", "✓ Ready · tap to undo"
+MAP_LABEL = "My orders on the map"
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """Whose sheet, for which game and phase: the start of every custom_id on it."""
+
+    game_id: int
+    phase: str
+    user_id: int
+    tag: str = ""
+
+    @property
+    def base(self) -> str:
+        game = f"{self.game_id}.{self.tag}" if self.tag else str(self.game_id)
+        return f"{PREFIX}:{game}:{self.phase}:{self.user_id}"
+
+    def custom_id(self, rest: str) -> str:
+        custom_id = f"{self.base}:{rest}"
+        if len(custom_id) > MAX_CUSTOM_ID:
+            raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
+        return custom_id
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Sheet:
+        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
+
+
+@dataclass(frozen=True, slots=True)
+class Second:
+    """A second menu open in a unit's place: its kind (support, convoy, via, move) and part."""
+
+    key: str
+    kind: str
+    part: int = 0
+
+
+# --- components ------------------------------------------------------------------------------------
+
+
+def _flows() -> Any:
+    from cogs.ui import sheet_flows  # the flows draw sheets: imported when a component is used
+
+    return sheet_flows
+
+
+class OpenSheetButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):open"
+):
+    """ "Order sheet" under a call to order, a reminder and /orders show: opens the tapper's own sheet."""
+
+    def __init__(self, game_id: int, phase: str, tag: str = "") -> None:
+        game = f"{game_id}.{tag}" if tag else str(game_id)
+        super().__init__(
+            discord.ui.Button(
+                label=OPEN_LABEL,
+                emoji="📝",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:{game}:{phase}:open",
+            )
+        )
+        self.game_id, self.phase, self.tag = game_id, phase, tag
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OpenSheetButton:
+        return cls(int(match["game_id"]), match["phase"], match["tag"] or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flows().open_from_button(interaction, self.game_id, self.phase, self.tag)
+
+
+class ReadyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):ready:(?P<on>[01])",
+):
+    """ "Ready" outside a sheet (under a call to order, /orders show, an answer that left nothing
+    unordered): the tapper says they are done (or, ``on`` 0, not after all)."""
+
+    def __init__(self, game_id: int, phase: str, tag: str = "", *, on: bool = True) -> None:
+        game = f"{game_id}.{tag}" if tag else str(game_id)
+        super().__init__(
+            discord.ui.Button(
+                label="Ready" if on else "Not ready after all",
+                emoji="✅" if on else None,
+                style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:{game}:{phase}:ready:{1 if on else 0}",
+            )
+        )
+        self.game_id, self.phase, self.tag, self.on = game_id, phase, tag, on
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReadyButton:
+        return cls(int(match["game_id"]), match["phase"], match["tag"] or "", on=match["on"] == "1")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flows().ready_from_button(interaction, self.game_id, self.phase, self.tag, self.on)
+
+
+class UnitSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{SHEET}:u:(?P<key>[^:@]+)@(?P<page>\d+)"
+):
+    """A unit's (or build site's) menu on a sheet: its legal orders, the current one shown."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        key: str,
+        page: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=sheet.custom_id(f"u:{key}@{page}"),
+                options=list(options) or [discord.SelectOption(label="-", value=NONE)],
+                placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
+            )
+        )
+        self.sheet, self.key, self.page = sheet, key, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> UnitSelect:
+        return cls(Sheet.of(match), match["key"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        await _flows().picked(
+            interaction, self.sheet, self.page, self.key, None, str(values[0]) if values else ""
+        )
+
+
+class SecondSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"{SHEET}:s:(?P<key>[^:@]+):(?P<kind>support|convoy|via|move):(?P<part>\d+)@(?P<page>\d+)",
+):
+    """The second menu in a unit's place: whom a support or a convoy helps, or where by convoy."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        second: Second,
+        page: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=sheet.custom_id(f"s:{second.key}:{second.kind}:{second.part}@{page}"),
+                options=list(options) or [discord.SelectOption(label="Back", value=BACK)],
+                placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
+            )
+        )
+        self.sheet, self.second, self.page = sheet, second, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SecondSelect:
+        second = Second(match["key"], match["kind"], int(match["part"]))
+        return cls(Sheet.of(match), second, int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        picked = str(values[0]) if values else ""
+        await _flows().picked(interaction, self.sheet, self.page, self.second.key, self.second, picked)
+
+
+class SheetButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{SHEET}:b:(?P<action>ready|unready|hold|map|clear|waive|page|remove|keep)"
+    r"(?::(?P<arg>[^@]+))?@(?P<page>\d+)",
+):
+    """A button of a sheet."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        action: str,
+        page: int,
+        arg: str | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        suffix = f"b:{action}" + (f":{arg}" if arg else "") + f"@{page}"
+        super().__init__(
+            discord.ui.Button(
+                label=cut(label, 80) or None,
+                style=style,
+                emoji=emoji,
+                disabled=disabled,
+                custom_id=sheet.custom_id(suffix),
+            )
+        )
+        self.sheet, self.action, self.page, self.arg = sheet, action, page, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SheetButton:
+        return cls(Sheet.of(match), match["action"], int(match["page"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flows().pressed(interaction, self.sheet, self.page, self.action, self.arg)
+
+
+def setup_sheet(client: discord.Client) -> None:
+    client.add_dynamic_items(OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)  # type: ignore[attr-defined]
+
+
+def call_buttons(game_id: int, phase: str, tag: str = "") -> discord.ui.View:
+    """Under a call to order, a reminder, /orders show: "Order sheet" and "Ready"."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(OpenSheetButton(game_id, phase, tag))
+    view.add_item(ReadyButton(game_id, phase, tag))
+    return view
+
+
+def ready_buttons(game_id: int, phase: str, tag: str = "", *, on: bool = True) -> discord.ui.View:
+    """ "Ready" alone (or "Not ready after all")."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReadyButton(game_id, phase, tag, on=on))
+    return view
+
+
+def ready_offer(view: OrdersView) -> tuple[str, discord.ui.View] | None:
+    """After orders that leave nothing unordered (and the player not ready yet): "All ordered." with
+    a Ready button; None otherwise (something is missing, the player is ready, or the phase closes)."""
+    if not view.powers or view.close_now or view.phase.status != "open":
+        return None
+    if any(p.missing for p in view.powers) or all(p.ready for p in view.powers):
+        return None
+    words = "**All ordered.** Tap **Ready** when you are done: the phase closes early once every player is."
+    return words, ready_buttons(view.game_id, view.phase.name, view.game_tag)
+
+
+__all__ = [
+    "OpenSheetButton",
+    "ReadyButton",
+    "Second",
+    "SecondSelect",
+    "Sheet",
+    "SheetButton",
+    "UnitSelect",
+    "call_buttons",
+    "ready_buttons",
+    "ready_offer",
+    "setup_sheet",
+]

@@ -1,0 +1,429 @@
+"""Drawing the order sheet (cogs.ui.sheet has its components and ids): one Components V2 layout, a
+container of the power's colour holding its heading (the phase, the deadline, how far the orders are,
+the last tap's answer), a menu per unit, build site or row of removals, and its buttons.
+
+Discord allows 40 components and 4,000 characters of text in such a message; a unit's menu costs
+two (its row and the select), so a power too large for one message is paged, and only the rows of the
+page shown are made. A support or convoy opens a second menu in the unit's place, in parts of 23 when
+long ("Back" and "More…" around them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+from cogs.shared import text
+from cogs.ui.sheet import (
+    BACK,
+    BUTTONS_PER_ROW,
+    MAP_LABEL,
+    MAX_COMPONENTS,
+    MAX_TEXT,
+    MORE,
+    NONE,
+    NOW,
+    PER_SELECT,
+    READY_LABEL,
+    SUB_CHOICES,
+    UNREADY_LABEL,
+    Second,
+    SecondSelect,
+    Sheet,
+    SheetButton,
+    UnitSelect,
+)
+from cogs.ui.wording import Names, cut, helped_label, order_label
+from engine.legal import LegalOrder, OrderKind, UnitOrders
+from engine.variants import game_map, get_variant
+from gm.ordering.legal import OrderMenu, PowerMenu
+
+
+@dataclass
+class _Row:
+    """One line of the sheet: a unit's menu (2 components) or a row of removal buttons; made (for the
+    page it is drawn on) only when it is shown."""
+
+    cost: int
+    make: Callable[[int], list[discord.ui.Item[Any]]]
+
+
+def draw(
+    menu: OrderMenu,
+    sheet: Sheet,
+    *,
+    page: int = 0,
+    second: Second | None = None,
+    notice: Sequence[str] = (),
+    leading: Sequence[discord.ui.Item[Any]] = (),
+) -> discord.ui.LayoutView:
+    """The sheet for ``menu``: ``leading`` items first (a call to order's text), then the sheet in a
+    container of the power's colour; ``notice`` (the last action's answer) under its heading."""
+    names = Names(game_map(menu.variant))
+    fixed = sum(_cost(item) for item in leading) + 1 + 1 + 1 + len(_controls(menu, sheet, 0))
+    room = MAX_COMPONENTS - fixed
+    rows = _rows(menu, sheet, names, second)
+    sizes = [len(p) for p in _paginate(rows, room)]
+    if len(sizes) > 1:  # room for a row of two page buttons
+        sizes = [len(p) for p in _paginate(rows, room - 3)]
+    page = max(0, min(page, len(sizes) - 1))
+    first = sum(sizes[:page])
+    shown = rows[first : first + sizes[page]]
+    controls = _controls(menu, sheet, page)
+    pages = len(sizes)
+    view = discord.ui.LayoutView(timeout=None)
+    for item in leading:
+        view.add_item(item)
+    box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=_colour(menu))
+    heading = _heading(menu, notice, page, pages, first + 1, len(shown))
+    box.add_item(discord.ui.TextDisplay(_fit(heading, MAX_TEXT - sum(_text(i) for i in leading) - 10)))
+    for row in shown:
+        for item in row.make(page):
+            box.add_item(item)
+    if pages > 1:
+        box.add_item(_pager(sheet, page, pages))
+    box.add_item(discord.ui.ActionRow(*controls))
+    view.add_item(box)
+    return view
+
+
+def closed(
+    heading: Sequence[str], *, leading: Sequence[discord.ui.Item[Any]] = (), colour: int | None = None
+) -> discord.ui.LayoutView:
+    """A sheet whose work is done (the phase closes now): its words, no controls."""
+    view = discord.ui.LayoutView(timeout=None)
+    for item in leading:
+        view.add_item(item)
+    box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=colour)
+    box.add_item(discord.ui.TextDisplay(_fit(list(heading), MAX_TEXT - sum(_text(i) for i in leading) - 10)))
+    view.add_item(box)
+    return view
+
+
+def _cost(item: discord.ui.Item[Any]) -> int:
+    children = list(getattr(item, "walk_children", lambda: [])())
+    return 1 + len(children)
+
+
+def _text(item: discord.ui.Item[Any]) -> int:
+    walk = getattr(item, "walk_children", None)
+    items = [item, *(walk() if walk else [])]
+    return sum(len(i.content) for i in items if isinstance(i, discord.ui.TextDisplay))
+
+
+def _paginate(rows: list[_Row], room: int) -> list[list[_Row]]:
+    pages: list[list[_Row]] = [[]]
+    used = 0
+    for row in rows:
+        if used + row.cost > room and pages[-1]:
+            pages.append([])
+            used = 0
+        pages[-1].append(row)
+        used += row.cost
+    return pages
+
+
+def _colour(menu: OrderMenu) -> int | None:
+    if not menu.powers:
+        return None
+    info = get_variant(menu.variant).powers.get(menu.powers[0].power)
+    if info is None:
+        return None
+    try:
+        return int(info.colour.lstrip("#"), 16)
+    except ValueError:
+        return None
+
+
+def _fit(lines: Sequence[str], limit: int) -> str:
+    out = "\n".join(lines).strip() or "…"
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def _heading(
+    menu: OrderMenu, notice: Sequence[str], page: int, pages: int, first: int, count: int
+) -> list[str]:
+    view = menu.view
+    who = text.powers_text([p.power for p in menu.powers])
+    lines = [f"### {who} · {view.phase.long_name}"]
+    due = text.due(view.deadline, view.deadline_zone)
+    lines.append(f"#{view.game_id} {text.safe(view.game_name)} · {due[0].upper()}{due[1:]}.")
+    lines += [_progress(power, menu) for power in menu.powers]
+    if menu.ready:
+        lines.append("**✓ You are ready.** The phase closes early once every player is.")
+    elif any(p.legal.entries or p.legal.waive for p in menu.powers):
+        lines.append(_how(menu))
+    shown_at = discord.utils.format_dt(datetime.now(UTC), "R")
+    paged = f"Page {page + 1} of {pages}: orders {first} to {first + count - 1}. " if pages > 1 else ""
+    lines.append(f"-# {paged}Shown as of {shown_at}; orders sent another way show at your next tap.")
+    if notice:
+        lines += ["", *notice]
+    return lines
+
+
+def _how(menu: OrderMenu) -> str:
+    kind = menu.phase_name[-1]
+    if kind == "M":
+        return (
+            "-# Pick each unit's order in its menu: it counts at once. Supports… and Convoys… ask "
+            "whom next. A unit without an order holds. Tap **Ready** when you are done."
+        )
+    if kind == "R":
+        return "-# Pick where each unit retreats, or disband it. A unit without an order is disbanded."
+    if any(p.legal.due > 0 for p in menu.powers):
+        return "-# Pick a unit to build in each site you want, or waive a build. Tap **Ready** when done."
+    return "-# Tap the units to remove. If you remove too few, the rules pick the rest."
+
+
+def _progress(power: PowerMenu, menu: OrderMenu) -> str:
+    name = f"**{text.power_name(power.power)}**"
+    legal = power.legal
+    if legal.reason:
+        return f"{name} gives no orders: {text.safe(legal.reason)}."
+    if legal.due > 0:
+        built = [o for o in power.orders.values() if o.endswith(" B")]
+        waived = power.waived
+        done = f"{len(built) + waived} of {legal.due} builds chosen"
+        parts = [", ".join(f"`{b}`" for b in built), f"{waived} waived" if waived else ""]
+        extra = "; ".join(p for p in parts if p)
+        return (
+            f"{name}: {done}"
+            + (f" ({extra})" if extra else "")
+            + ("." if power.missing else ". All ordered.")
+        )
+    if legal.due < 0:
+        removed = [o for o in power.orders.values() if o.endswith(" D")]
+        return f"{name}: {len(removed)} of {-legal.due} removals chosen" + (
+            "." if power.missing else ". All ordered."
+        )
+    if not legal.entries:
+        return f"{name} has nothing to order in this phase."
+    ordered = len(legal.entries) - len(power.missing)
+    whole = text.plural(len(legal.entries), "unit")
+    return f"{name}: {ordered} of {whole} ordered" + ("." if power.missing else ". All ordered.")
+
+
+# --- the rows ----------------------------------------------------------------------------------------
+
+
+def _rows(menu: OrderMenu, sheet: Sheet, names: Names, second: Second | None) -> list[_Row]:
+    rows: list[_Row] = []
+    several = len(menu.powers) > 1
+    for power in menu.powers:
+        prefix = f"{text.power_name(power.power)}: " if several else ""
+        legal = power.legal
+        if legal.due < 0:
+            rows += _removal_rows(power, sheet)
+            continue
+        for entry in legal.entries:
+            rows.append(_Row(2, _unit_row(menu, power, entry, sheet, names, prefix, second)))
+    return rows
+
+
+def _unit_row(
+    menu: OrderMenu,
+    power: PowerMenu,
+    entry: UnitOrders,
+    sheet: Sheet,
+    names: Names,
+    prefix: str,
+    second: Second | None,
+) -> Callable[[int], list[discord.ui.Item[Any]]]:
+    def make(page: int) -> list[discord.ui.Item[Any]]:
+        if second is not None and second.key == entry.location:
+            select: discord.ui.Item[Any] = _second_select(menu, power, entry, sheet, page, second, names)
+        else:
+            select = _unit_select(menu, power, entry, sheet, page, names, prefix)
+        return [discord.ui.ActionRow(select)]
+
+    return make
+
+
+def _current(power: PowerMenu, entry: UnitOrders) -> LegalOrder | None:
+    now = power.current(entry)
+    return power.legal.find(now) if now else None
+
+
+def _option(
+    menu: OrderMenu, order: LegalOrder, names: Names, chosen: LegalOrder | None
+) -> discord.SelectOption:
+    return discord.SelectOption(
+        label=order_label(menu, order, names),
+        value=order.text,
+        default=chosen is not None and order.text == chosen.text,
+    )
+
+
+def _unit_select(
+    menu: OrderMenu,
+    power: PowerMenu,
+    entry: UnitOrders,
+    sheet: Sheet,
+    page: int,
+    names: Names,
+    prefix: str,
+) -> discord.ui.Item[Any]:
+    chosen = _current(power, entry)
+    orders = entry.orders
+    if entry.unit is None:  # a build site
+        options = [_option(menu, o, names, chosen) for o in orders]
+        if chosen is not None:
+            options.append(
+                discord.SelectOption(label=f"No build in {names.place(entry.location)}", value=NONE)
+            )
+        placeholder = f"{prefix}{names.place(entry.location)} ({entry.location}): no build"
+        return UnitSelect(sheet, entry.location, page, options, placeholder)
+    direct = [o for o in orders if o.kind in (OrderKind.HOLD, OrderKind.RETREAT, OrderKind.DISBAND)]
+    land = [o for o in orders if o.kind == OrderKind.MOVE and not o.via_convoy]
+    via = [o for o in orders if o.kind == OrderKind.MOVE and o.via_convoy]
+    supports = entry.of_kind(OrderKind.SUPPORT)
+    convoys = entry.of_kind(OrderKind.CONVOY)
+    unit = entry.unit.text
+    entries: list[discord.SelectOption] = []
+    folded: list[tuple[str, str, int]] = []  # (value, label, count) of second menus
+    if supports:
+        folded.append(("@support", f"{unit} supports… (whom, next)", len(supports)))
+    if convoys:
+        folded.append(("@convoy", f"{unit} convoys… (which army, next)", len(convoys)))
+    moves = land + via
+    extra_current = chosen is not None and chosen.kind in (OrderKind.SUPPORT, OrderKind.CONVOY)
+    room = PER_SELECT - len(direct) - len(folded) - (1 if extra_current else 0)
+    if len(moves) > room and via:
+        folded.insert(0, ("@via", f"{unit} moves by convoy… ({len(via)} places)", len(via)))
+        room -= 1
+        moves = land
+    if len(moves) > room:
+        folded.insert(0, ("@move", f"{unit} moves… ({len(land)} places)", len(land)))
+        moves = []
+    for order in [*direct[:1], *moves, *direct[1:]]:
+        entries.append(_option(menu, order, names, chosen))
+    if extra_current and chosen is not None:
+        entries.append(_option(menu, chosen, names, chosen))
+    if chosen is not None and not any(o.default for o in entries):  # folded into a second menu
+        entries.insert(0, _option(menu, chosen, names, chosen))
+    elif chosen is None and power.current(entry):  # an order the menu does not list (as typed)
+        now = text.safe(power.current(entry) or "", limit=90)
+        entries.insert(0, discord.SelectOption(label=f"now: {now}", value=NOW, default=True))
+    for value, label, count in folded:
+        what = {"@support": "its hold or move", "@convoy": "the army and where", "@via": "where"}.get(
+            value, "where"
+        )
+        entries.append(
+            discord.SelectOption(label=cut(label), value=value, description=f"{count} choices: pick {what}")
+        )
+    state = " (dislodged)" if entry.dislodged else ""
+    placeholder = f"{prefix}{unit} · {names.place(entry.location)}{state}: no order yet"
+    return UnitSelect(sheet, entry.location, page, entries[:PER_SELECT], placeholder)
+
+
+def _second_select(
+    menu: OrderMenu,
+    power: PowerMenu,
+    entry: UnitOrders,
+    sheet: Sheet,
+    page: int,
+    second: Second,
+    names: Names,
+) -> discord.ui.Item[Any]:
+    unit = entry.unit.text if entry.unit is not None else entry.location
+    choices = second_choices(entry, second.kind)
+    parts = max(1, -(-len(choices) // SUB_CHOICES))
+    part = min(second.part, parts - 1)
+    shown = choices[part * SUB_CHOICES : (part + 1) * SUB_CHOICES]
+    options = [discord.SelectOption(label=f"◀ Back to {unit}'s orders", value=BACK)]
+    for order in shown:
+        if second.kind in ("support", "convoy"):
+            label = helped_label(menu, order)
+            description = order.text
+        else:
+            label = order_label(menu, order, names)
+            description = None
+        options.append(discord.SelectOption(label=cut(label), value=order.text, description=description))
+    if part < parts - 1:
+        options.append(discord.SelectOption(label=f"More… ({part + 2} of {parts})", value=MORE))
+    question = {
+        "support": f"{unit} supports whom? ({len(choices)})",
+        "convoy": f"{unit} convoys which army? ({len(choices)})",
+        "via": f"{unit} moves by convoy to where?",
+        "move": f"{unit} moves to where?",
+    }[second.kind]
+    return SecondSelect(sheet, Second(second.key, second.kind, part), page, options, question)
+
+
+def second_choices(entry: UnitOrders, kind: str) -> list[LegalOrder]:
+    """The orders a second menu lists: supports, convoys, moves by convoy, or every move."""
+    if kind == "support":
+        return list(entry.of_kind(OrderKind.SUPPORT))
+    if kind == "convoy":
+        return list(entry.of_kind(OrderKind.CONVOY))
+    moves = entry.of_kind(OrderKind.MOVE)
+    return [o for o in moves if o.via_convoy] if kind == "via" else [o for o in moves if not o.via_convoy]
+
+
+def _removal_rows(power: PowerMenu, sheet: Sheet) -> list[_Row]:
+    entries = list(power.legal.entries)
+    rows = []
+    for start in range(0, len(entries), BUTTONS_PER_ROW):
+        chunk = entries[start : start + BUTTONS_PER_ROW]
+        rows.append(_Row(1 + len(chunk), _removal_row(power, chunk, sheet)))
+    return rows
+
+
+def _removal_row(
+    power: PowerMenu, entries: list[UnitOrders], sheet: Sheet
+) -> Callable[[int], list[discord.ui.Item[Any]]]:
+    def make(page: int) -> list[discord.ui.Item[Any]]:
+        buttons = []
+        for entry in entries:
+            unit = entry.unit.text if entry.unit is not None else entry.location
+            if power.current(entry):
+                label, style, action = f"✓ Removing {unit}", discord.ButtonStyle.danger, "keep"
+            else:
+                label, style, action = f"Remove {unit}", discord.ButtonStyle.secondary, "remove"
+            buttons.append(SheetButton(sheet, action, page, entry.location, label=label, style=style))
+        return [discord.ui.ActionRow(*buttons)]
+
+    return make
+
+
+def _controls(menu: OrderMenu, sheet: Sheet, page: int) -> list[discord.ui.Item[Any]]:
+    kind = menu.phase_name[-1]
+    missing = any(p.missing for p in menu.powers)
+    ordered = any(p.orders for p in menu.powers)
+    ready = menu.ready
+    items: list[discord.ui.Item[Any]] = [
+        SheetButton(sheet, "unready", page, label=UNREADY_LABEL, style=discord.ButtonStyle.success)
+        if ready
+        else SheetButton(sheet, "ready", page, label=READY_LABEL, style=discord.ButtonStyle.primary)
+    ]
+    if kind == "M":
+        items.append(SheetButton(sheet, "hold", page, label="Hold the rest", disabled=not missing))
+    builds = [p for p in menu.powers if p.legal.due > 0]
+    if kind == "A" and builds:
+        waivable = any(p.missing and p.legal.waive is not None for p in builds)
+        items.append(SheetButton(sheet, "waive", page, label="Waive a build", disabled=not waivable))
+    items.append(SheetButton(sheet, "map", page, label=MAP_LABEL))
+    items.append(
+        SheetButton(
+            sheet, "clear", page, label="Clear", style=discord.ButtonStyle.danger, disabled=not ordered
+        )
+    )
+    return items
+
+
+def _pager(sheet: Sheet, page: int, pages: int) -> discord.ui.ActionRow[Any]:
+    return discord.ui.ActionRow(
+        SheetButton(sheet, "page", page, str(page - 1), label="◀ Previous", disabled=page == 0),
+        SheetButton(sheet, "page", page, str(page + 1), label="Next ▶", disabled=page >= pages - 1),
+    )
+
+
+def closing_words(phase_long_name: str) -> str:
+    return f"**Everybody is done: {phase_long_name} closes now.** The results follow in the game channel."
+
+
+__all__ = ["closed", "closing_words", "draw", "second_choices"]

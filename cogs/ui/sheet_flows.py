@@ -1,0 +1,328 @@
+"""What the order sheet's taps do (cogs.ui.sheet draws it): open one, pick an order, press a button.
+
+Every tap re-reads gm's order menu for the sheet's phase and game, so a sheet of a phase that has
+closed, of another game that had the number, or tapped by someone else is refused with the reason
+before anything changes. A chosen order goes to gm like a typed line (``submit_chosen_order``); the
+buttons call gm's sheet actions (gm.facade.sheet). A sheet that sits in a call to order (a direct
+message) keeps the call's text above it when it is redrawn.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from cogs.shared import text
+from cogs.shared.base import services_of
+from cogs.shared.flows import answering
+from cogs.shared.replies import defer, send
+from cogs.ui.builder import show_preview
+from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Second, Sheet, ready_buttons
+from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
+from engine.legal import LegalOrder
+from gm.errors import GameError, OrdersClosed
+from gm.facade import SheetAnswer
+from gm.ordering.legal import OrderMenu, PowerMenu
+from gm.ordering.submission import OrdersView
+
+log = logging.getLogger(__name__)
+
+
+class NotYourSheet(GameError):
+    """A tap on a sheet someone else opened."""
+
+
+class StalePick(GameError):
+    """A pick that is no longer possible (the position changed under the sheet)."""
+
+
+# --- opening -----------------------------------------------------------------------------------------
+
+
+async def open_sheet(
+    interaction: discord.Interaction,
+    game_id: int,
+    *,
+    expected_phase: str | None = None,
+    expected_tag: str | None = None,
+) -> None:
+    """A new private sheet for the tapper's own powers (``/orders sheet``, "Order sheet")."""
+    await defer(interaction)
+    gamemaster = services_of(interaction.client).gamemaster
+    try:
+        menu = await gamemaster.order_menu(
+            game_id, interaction.user.id, expected_phase=expected_phase, expected_tag=expected_tag or None
+        )
+    except OrdersClosed as stale:
+        raise _stale(stale) from stale
+    sheet = Sheet(game_id, menu.phase_name, interaction.user.id, menu.game_tag)
+    await interaction.followup.send(view=draw(menu, sheet), ephemeral=True)
+
+
+async def open_from_button(interaction: discord.Interaction, game_id: int, phase: str, tag: str) -> None:
+    await answering(open_sheet)(interaction, game_id, expected_phase=phase, expected_tag=tag)
+
+
+def sheet_for_call(
+    menu: OrderMenu, user_id: int, leading: Sequence[discord.ui.Item[Any]]
+) -> discord.ui.LayoutView:
+    """The sheet under a call to order's text (a direct message made by the outbox)."""
+    return draw(menu, Sheet(menu.game_id, menu.phase_name, user_id, menu.game_tag), leading=leading)
+
+
+# --- Ready outside a sheet --------------------------------------------------------------------------
+
+
+async def ready_from_button(
+    interaction: discord.Interaction, game_id: int, phase: str, tag: str, on: bool
+) -> None:
+    await answering(_ready)(interaction, game_id, phase, tag, on)
+
+
+async def _ready(interaction: discord.Interaction, game_id: int, phase: str, tag: str, on: bool) -> None:
+    await defer(interaction)
+    gamemaster = services_of(interaction.client).gamemaster
+    answer = await gamemaster.sheet_ready(
+        game_id, interaction.user.id, ready=on, expected_phase=phase, expected_tag=tag or None
+    )
+    lines = [ready_words(on, answer.view), *text.view_lines(answer.view)]
+    view = ready_buttons(game_id, phase, tag, on=not on) if answer.menu is not None else None
+    await send(interaction, lines, view=view)
+
+
+def ready_words(on: bool, view: OrdersView) -> str:
+    if on and view.close_now:
+        return f"You are ready, and so is everybody: {view.phase.long_name} closes now."
+    if on:
+        return "You are ready. The phase closes early once every player is, or at the deadline."
+    return "You are no longer ready: the phase waits for you until the deadline."
+
+
+# --- taps on a sheet ---------------------------------------------------------------------------------
+
+
+async def picked(
+    interaction: discord.Interaction, sheet: Sheet, page: int, key: str, second: Second | None, value: str
+) -> None:
+    await answering(_picked)(interaction, sheet, page, key, second, value)
+
+
+async def pressed(
+    interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
+) -> None:
+    await answering(_pressed)(interaction, sheet, page, action, arg)
+
+
+async def _picked(
+    interaction: discord.Interaction, sheet: Sheet, page: int, key: str, second: Second | None, value: str
+) -> None:
+    _check_owner(interaction, sheet)
+    menu = await _menu(interaction, sheet)
+    found = menu.find(key)
+    entry = found[1] if found is not None else None
+    if found is None or entry is None:
+        raise StalePick(f"{key} has nothing to order now.", "Pick again on the sheet.")
+    power = found[0]
+    if value in (BACK, NOW):
+        await _redraw(interaction, menu, sheet, page)
+        return
+    if value == MORE and second is not None:
+        await _redraw(interaction, menu, sheet, page, second=Second(key, second.kind, second.part + 1))
+        return
+    if value.startswith("@") and value[1:] in SUBMENUS:
+        await _redraw(interaction, menu, sheet, page, second=Second(key, value[1:]))
+        return
+    if value == NONE:
+        await _act(interaction, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), key, **_for(sheet)))
+        return
+    listed = entry.orders if second is None else second_choices(entry, second.kind)
+    chosen = next((o for o in listed if o.text == value), None)
+    if chosen is None:
+        raise StalePick(f"{value} is not possible now.", "Pick again on the sheet.")
+    await _submit(interaction, sheet, page, power, chosen)
+
+
+async def _pressed(
+    interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
+) -> None:
+    _check_owner(interaction, sheet)
+    if action == "map":
+        await show_preview(
+            interaction, sheet.game_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
+        )
+        return
+    menu = await _menu(interaction, sheet)  # a sheet of a closed phase is refused before anything
+    if action == "page":
+        await _redraw(interaction, menu, sheet, int(arg or 0))
+        return
+    if action in ("ready", "unready"):
+        on = action == "ready"
+        await _act(
+            interaction,
+            sheet,
+            page,
+            lambda gm: gm.sheet_ready(*_who(sheet), ready=on, **_for(sheet)),
+            notice=lambda answer: [] if on else [ready_words(on, answer.view)],  # the heading says "ready"
+        )
+        return
+    if action == "hold":
+        await _act(interaction, sheet, page, lambda gm: gm.sheet_hold_the_rest(*_who(sheet), **_for(sheet)))
+        return
+    if action == "clear":
+        await _act(
+            interaction,
+            sheet,
+            page,
+            lambda gm: gm.sheet_clear(*_who(sheet), **_for(sheet)),
+            notice=lambda answer: ["Your orders are withdrawn."],
+        )
+        return
+    if action == "keep" and arg:
+        await _act(interaction, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), arg, **_for(sheet)))
+        return
+    if action == "waive":
+        power = next((p for p in menu.powers if p.missing and p.legal.waive is not None), None)
+        if power is None or power.legal.waive is None:
+            raise StalePick("There is no build left to waive.", "Nothing was changed.")
+        await _submit(interaction, sheet, page, power, power.legal.waive)
+        return
+    if action == "remove" and arg:
+        found = menu.find(arg)
+        removal = (
+            found[1].orders[0] if found is not None and found[1] is not None and found[1].orders else None
+        )
+        if found is None or removal is None:
+            raise StalePick(f"{arg} has no unit to remove now.", "Nothing was changed.")
+        await _submit(interaction, sheet, page, found[0], removal)
+        return
+    raise StalePick("That button does nothing now.", "Open a new sheet with /orders sheet.")
+
+
+def _who(sheet: Sheet) -> tuple[int, int]:
+    return sheet.game_id, sheet.user_id
+
+
+def _for(sheet: Sheet) -> dict[str, Any]:
+    return {"expected_phase": sheet.phase, "expected_tag": sheet.tag or None}
+
+
+async def _submit(
+    interaction: discord.Interaction, sheet: Sheet, page: int, power: PowerMenu, chosen: LegalOrder
+) -> None:
+    """The chosen order, through the typed orders' path; its acknowledgement tops the sheet."""
+    await interaction.response.defer()  # an update of this message: a write may wait on a close
+    gamemaster = services_of(interaction.client).gamemaster
+    try:
+        outcome = await gamemaster.submit_chosen_order(
+            sheet.game_id,
+            sheet.user_id,
+            chosen.text,
+            power=power.power,
+            expected_phase=sheet.phase,
+            expected_tag=sheet.tag or None,
+        )
+    except OrdersClosed as stale:
+        raise _stale(stale) from stale
+    lines = [*text.phase_notice(outcome.report), *(text.outcome_line(o) for o in outcome.report.lines)]
+    await _show(interaction, sheet, page, outcome.menu, lines, outcome.report.view)
+
+
+async def _act(
+    interaction: discord.Interaction,
+    sheet: Sheet,
+    page: int,
+    action: Any,
+    notice: Any = None,
+) -> None:
+    """A sheet action of gm's (hold the rest, clear, ready, take back), then the sheet again."""
+    await interaction.response.defer()
+    gamemaster = services_of(interaction.client).gamemaster
+    try:
+        answer: SheetAnswer = await action(gamemaster)
+    except OrdersClosed as stale:
+        raise _stale(stale) from stale
+    lines: list[str] = []
+    if answer.report is not None:
+        lines += [text.outcome_line(o) for o in answer.report.lines]
+    if notice is not None:
+        lines += notice(answer)
+    await _show(interaction, sheet, page, answer.menu, lines, answer.view)
+
+
+async def _show(
+    interaction: discord.Interaction,
+    sheet: Sheet,
+    page: int,
+    menu: OrderMenu | None,
+    notice: Sequence[str],
+    view: OrdersView,
+) -> None:
+    leading = _leading(interaction)
+    if menu is None:  # everybody is done: the phase closes now
+        who = text.powers_text([p.power for p in view.powers])
+        words = [f"### {who} · {view.phase.long_name}", *notice, "", closing_words(view.phase.long_name)]
+        layout = closed(words, leading=leading)
+    else:
+        layout = draw(menu, sheet, page=page, notice=notice, leading=leading)
+    await interaction.edit_original_response(view=layout)
+
+
+async def _redraw(
+    interaction: discord.Interaction,
+    menu: OrderMenu,
+    sheet: Sheet,
+    page: int,
+    *,
+    second: Second | None = None,
+) -> None:
+    layout = draw(menu, sheet, page=page, second=second, leading=_leading(interaction))
+    await interaction.response.edit_message(view=layout)
+
+
+def _leading(interaction: discord.Interaction) -> list[discord.ui.Item[Any]]:
+    """The call to order's text above a sheet in a direct message (every top-level container before
+    the sheet's, which is the last), rebuilt from the message, so a redraw keeps it."""
+    message = interaction.message
+    if message is None or not message.flags.components_v2:
+        return []
+    kept: list[discord.ui.Item[Any]] = []
+    for component in message.components[:-1]:
+        if isinstance(component, discord.components.Container):
+            box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=component.accent_colour)
+            for child in component.children:
+                if isinstance(child, discord.components.TextDisplay):
+                    box.add_item(discord.ui.TextDisplay(child.content))
+            if box.children:
+                kept.append(box)
+        elif isinstance(component, discord.components.TextDisplay):
+            kept.append(discord.ui.TextDisplay(component.content))
+    return kept
+
+
+def _check_owner(interaction: discord.Interaction, sheet: Sheet) -> None:
+    if interaction.user.id != sheet.user_id:
+        raise NotYourSheet(
+            "This order sheet belongs to another player, so it cannot order for you. Nothing was changed.",
+            "Open your own with /orders sheet.",
+        )
+
+
+async def _menu(interaction: discord.Interaction, sheet: Sheet) -> OrderMenu:
+    gamemaster = services_of(interaction.client).gamemaster
+    try:
+        return await gamemaster.order_menu(
+            sheet.game_id, sheet.user_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
+        )
+    except OrdersClosed as stale:
+        raise _stale(stale) from stale
+
+
+def _stale(closed_error: OrdersClosed) -> OrdersClosed:
+    """gm's refusal for a sheet of a phase that has passed, pointing to a new sheet."""
+    message = closed_error.message
+    if "Nothing was" not in message:
+        message += " Nothing was changed."
+    return OrdersClosed(message, "Open the sheet of the current phase with /orders sheet.")

@@ -1,0 +1,113 @@
+"""The order sheet's actions (gm.ordering.sheet): hold the rest, take one order back, clear, ready.
+
+Each answers with the caller's orders after the change and the menu to draw the sheet again (None
+when the change let the phase close now: the close follows in the background, as after any order).
+A single order chosen on the sheet goes through gm.facade.tapping.TappingCases.submit_chosen_order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from gm.facade.core import GamemasterCore
+from gm.ordering import legal
+from gm.ordering import sheet as actions
+from gm.ordering.legal import OrderMenu
+from gm.ordering.sheet import SheetChange
+from gm.ordering.submission import OrdersView, SubmissionReport
+
+
+@dataclass(frozen=True, slots=True)
+class SheetAnswer:
+    """The caller's orders after an action on the sheet, the submission's report when it submitted
+    orders, and the menu after it (None: everybody is done and the phase closes now)."""
+
+    view: OrdersView
+    menu: OrderMenu | None
+    report: SubmissionReport | None = None
+
+
+class SheetCases(GamemasterCore):
+    async def sheet_hold_the_rest(
+        self, game_id: int, user_id: int, *, expected_phase: str, expected_tag: str | None = None
+    ) -> SheetAnswer:
+        """Every unit of the caller's without an order holds (submitted as typed holds)."""
+        return await self._sheet_action(
+            game_id,
+            user_id,
+            expected_phase,
+            expected_tag,
+            lambda s: actions.hold_the_rest(
+                s, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
+            ),
+        )
+
+    async def sheet_withdraw(
+        self, game_id: int, user_id: int, key: str, *, expected_phase: str, expected_tag: str | None = None
+    ) -> SheetAnswer:
+        """Take back the order for one unit or build site."""
+        return await self._sheet_action(
+            game_id,
+            user_id,
+            expected_phase,
+            expected_tag,
+            lambda s: actions.withdraw_order(
+                s, game_id, user_id, key, expected_phase=expected_phase, expected_tag=expected_tag
+            ),
+        )
+
+    async def sheet_clear(
+        self, game_id: int, user_id: int, *, expected_phase: str, expected_tag: str | None = None
+    ) -> SheetAnswer:
+        """Withdraw all the caller's orders in the phase."""
+        return await self._sheet_action(
+            game_id,
+            user_id,
+            expected_phase,
+            expected_tag,
+            lambda s: actions.clear(
+                s, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
+            ),
+        )
+
+    async def sheet_ready(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        ready: bool,
+        expected_phase: str,
+        expected_tag: str | None = None,
+    ) -> SheetAnswer:
+        """The caller is done (or not after all) for the phase."""
+        return await self._sheet_action(
+            game_id,
+            user_id,
+            expected_phase,
+            expected_tag,
+            lambda s: actions.set_ready(
+                s, game_id, user_id, ready=ready, expected_phase=expected_phase, expected_tag=expected_tag
+            ),
+        )
+
+    async def _sheet_action(
+        self,
+        game_id: int,
+        user_id: int,
+        expected_phase: str,
+        expected_tag: str | None,
+        action: Callable[[AsyncSession], Awaitable[SheetChange]],
+    ) -> SheetAnswer:
+        async with self.sessions() as session:
+            change = await action(session)
+            menu = None
+            if not change.view.close_now:
+                menu = await legal.order_menu(
+                    session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
+                )
+        if change.view.close_now:  # as after typed orders (gm.facade.playing)
+            self.spawn(self.orders_changed(change.view), f"early close of phase {change.view.phase.id}")
+        return SheetAnswer(view=change.view, menu=menu, report=change.report)
