@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import sys
 from typing import Any
@@ -51,8 +52,9 @@ RATE_LIMIT_WAIT = 30.0  # seconds discord.py may wait out a rate limit (its mini
 
 
 class DiplomacyBot(commands.AutoShardedBot):
-    """Upgrades the database, loads the cogs, starts the scheduler and sends the unsent outbox in
-    setup_hook. Nothing connects until ``start``/``run`` (or ops.runner).
+    """Upgrades the database, loads the cogs and starts the gamemaster in setup_hook (the schedule's
+    rebuild and the unsent outbox follow in the background). Nothing connects until ``start``/``run``
+    (or ops.runner).
 
     Sharded (discord.py's AutoShardedBot): SHARD_COUNT and SHARD_IDS pick the shards this process
     runs; unset, Discord says how many and this process runs them all. Several processes on one
@@ -123,7 +125,12 @@ class DiplomacyBot(commands.AutoShardedBot):
         if self.settings.sync_commands:
             await self.tree.sync()
         self._started = True  # from here on a stop lets the gamemaster finish its work
-        await self.services.gamemaster.start()
+        # The schedule is rebuilt in the background, a slice at a time: the bot connects and answers
+        # meanwhile (thousands of games take seconds), and deadlines due meanwhile still close.
+        # What start-up made (modules, then the jobs) lives as long as the process: frozen, Python's
+        # full collections skip it (with 20,000 games one took 0.14-0.24 s of the event loop).
+        gc.freeze()
+        self.services.gamemaster.launch().add_done_callback(lambda _: gc.freeze())
 
     async def on_connect(self) -> None:
         self.gateway_connected.set()

@@ -8,6 +8,7 @@ answers its user at once. The pieces are public for the tests and the compositio
 
     gamemaster = Gamemaster(sessions, sender)
     await gamemaster.start()                       # jobs rebuilt from the database, unsent messages
+    gamemaster.launch()                            # the same in the background (the bot answers meanwhile)
     report = await gamemaster.submit_orders(game_id, user_id, text)   # early close when all are done
     await gamemaster.idle()                        # (tests, shutdown) the follow-ups have finished
 """
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 
 OUTBOX_EVERY = 30.0  # seconds between deliveries of what waits (each change also delivers at once)
 OUTBOX_EVERY_SHARDED = 5.0  # ... among several processes, where a sibling may queue our messages
+START_RETRY_DELAYS = (5.0, 15.0, 60.0)  # seconds before trying a failed start-up again; the last repeats
 
 
 class GamemasterCore:
@@ -120,10 +122,37 @@ class GamemasterCore:
 
     async def start(self) -> RebuildReport:
         """Start the worker processes and the scheduler, rebuild the jobs from the database, send what
-        was left unsent."""
+        was left unsent; return once all that is done."""
+        self._start_machinery()
+        return await self._start_up()
+
+    def launch(self) -> asyncio.Task[Any]:
+        """:meth:`start` in the background: the worker processes and the scheduler start now, the
+        rebuild of the jobs (seconds with thousands of games) and the rest follow while the caller goes
+        on (the bot connects and answers meanwhile: the rebuild gives the event loop back slice by
+        slice). A start-up that fails (the database went away) is tried again after
+        :data:`START_RETRY_DELAYS`, so that no deadline is left unscheduled. :meth:`idle` and
+        :meth:`shutdown` wait for it, :meth:`abandon` cancels it."""
+        self._start_machinery()
+        return self.spawn(self._start_up_until_done(), "start-up: rebuilding the schedule")
+
+    def _start_machinery(self) -> None:
         if isinstance(self._executor, WorkerPool):
             self._executor.start(warm_up)
         self.scheduler.start()
+
+    async def _start_up_until_done(self) -> RebuildReport:
+        attempt = 0
+        while True:
+            try:
+                return await self._start_up()
+            except Exception:
+                delay = START_RETRY_DELAYS[min(attempt, len(START_RETRY_DELAYS) - 1)]
+                log.exception("start-up failed (attempt %d); trying again in %g s", attempt + 1, delay)
+                attempt += 1
+                await asyncio.sleep(delay)
+
+    async def _start_up(self) -> RebuildReport:
         # One process takes back every claim left in the database; one among several only the claims
         # of its own earlier run (its siblings' are alive, or lapse with their lease).
         alone = self.ownership.owns_all
@@ -141,14 +170,16 @@ class GamemasterCore:
                     "shards": sorted(self.ownership.ids or ()),
                 },
             )
+        began = asyncio.get_running_loop().time()
         report = await self.scheduler.rebuild_from_db()
         log.info(
             "start-up: %d overdue phases to close now, %d stuck closes to finish now, %d open phases "
-            "scheduled with %d reminders",
+            "scheduled with %d reminders (in %.2f s)",
             len(report.overdue),
             len(report.finishing),
             len(report.scheduled),
             report.reminders,
+            asyncio.get_running_loop().time() - began,
             extra={
                 "event": "rebuilt",
                 "overdue": report.overdue,
@@ -156,6 +187,7 @@ class GamemasterCore:
                 "scheduled": len(report.scheduled),
                 "reminders": report.reminders,
                 "released_messages": released,
+                "seconds": round(asyncio.get_running_loop().time() - began, 3),
             },
         )
         # Among several processes another one may queue our games' messages (a player's direct message
