@@ -15,7 +15,7 @@ from discord.ext import commands
 from cogs.shared import flows as actions
 from cogs.shared import text as fmt
 from cogs.shared.base import GameCog
-from cogs.shared.context import Scope, playing_choices, resolve_game
+from cogs.shared.context import Scope, game_number, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
 from cogs.ui.builder import open_builder, opener_view, preview_files, preview_lines, setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
@@ -56,6 +56,15 @@ class OrderCommands(GameCog):
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=playing_choices)
     async def edit(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """The form must be the first answer (3 seconds, no deferring): when the game is named and the
+        process holds the player's current orders (gm.ordering.current), it opens with them at once,
+        without a database read; otherwise the game is found and the orders read as usual."""
+        number = game_number(game)
+        held = self.gamemaster.orders_held(number, interaction.user.id) if number is not None else None
+        if held is not None and held.phase.status == "open":
+            # held only for a player of the game, who may use it from anywhere (resolve_game's rule)
+            await interaction.response.send_modal(form_for(held))
+            return
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
         await interaction.response.send_modal(form_for(view))

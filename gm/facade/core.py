@@ -37,6 +37,7 @@ from gm.delivery.pool import WorkerPool, run_off_loop
 from gm.delivery.scheduler import GameScheduler, RebuildReport
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
+from gm.ordering.current import CurrentOrders
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.phases.worker import position_map_work, warm_up
@@ -97,6 +98,10 @@ class GamemasterCore:
             clock=clock,
             ownership=ownership,
         )
+        # the players' current orders, for the orders form: held only where every write is this
+        # process's (gm.ordering.current)
+        bind = getattr(session_factory, "kw", {}).get("bind")
+        self.current = CurrentOrders(getattr(bind, "sync_engine", None), enabled=ownership.owns_all)
         self._delivering = asyncio.Lock()
         self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
         self._background: set[asyncio.Task[Any]] = set()
