@@ -179,12 +179,11 @@ class GamemasterCore:
         report = await self.scheduler.rebuild_from_db()
         log.info(
             "start-up: %d overdue phases to close now, %d stuck closes to finish now, %d open phases "
-            "scheduled with %d reminders (in %.2f s)",
+            "scheduled with %d reminders",
             len(report.overdue),
             len(report.finishing),
             len(report.scheduled),
             report.reminders,
-            asyncio.get_running_loop().time() - began,
             extra={
                 "event": "rebuilt",
                 "overdue": report.overdue,
