@@ -19,6 +19,7 @@ from cogs.shared.context import Scope, game_number, playing_choices, resolve_gam
 from cogs.shared.replies import defer, send
 from cogs.ui.builder import open_builder, opener_view, preview_files, preview_lines, setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
+from gm.errors import GameError
 from gm.ordering.submission import OrdersView
 
 GAME_OPTION = "The game (leave empty if you play only one)"
@@ -58,13 +59,22 @@ class OrderCommands(GameCog):
     async def edit(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The form must be the first answer (3 seconds, no deferring): when the game is named and the
         process holds the player's current orders (gm.ordering.current), it opens with them at once,
-        without a database read; otherwise the game is found and the orders read as usual."""
+        without a database read; named and not held, one read of the player's orders (a player of the
+        game may use it from anywhere: resolve_game's rule); otherwise, or when that read is refused,
+        the game is found as for any command (whose refusals never tell another server's games)."""
         number = game_number(game)
-        held = self.gamemaster.orders_held(number, interaction.user.id) if number is not None else None
-        if held is not None and held.phase.status == "open":
-            # held only for a player of the game, who may use it from anywhere (resolve_game's rule)
-            await interaction.response.send_modal(form_for(held))
-            return
+        if number is not None:
+            held = self.gamemaster.orders_held(number, interaction.user.id)
+            if held is not None and held.phase.status == "open":
+                await interaction.response.send_modal(form_for(held))
+                return
+            try:
+                view = await self.gamemaster.my_orders(number, interaction.user.id)
+            except GameError:
+                pass  # not theirs, or no such game: resolve_game says so as it does everywhere
+            else:
+                await interaction.response.send_modal(form_for(view))
+                return
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
         await interaction.response.send_modal(form_for(view))
