@@ -21,7 +21,7 @@ Two layers:
 
 The layers are cached per worker process in one cache bounded by the bytes it holds (render.lru),
 least recently used out first: every variant's map at its own width and at the previews' 1600 px
-takes about 55 MiB (``bench/variant_maps.py`` prints each entry's size), under the
+takes about 59 MiB (``bench/variant_maps.py`` prints each entry's size), under the
 :data:`CACHE_BUDGET` of 64 MiB. Maps that share a drawing (the Standard board of the 1914 game,
 Chaos, Fleet Rome) share their entries.
 """
