@@ -16,7 +16,8 @@ ahead, the default reminders), then it times, on the event loop:
   of them, median and slowest);
 - what a moderator's extend does: the phase's jobs replaced.
 The APScheduler is running (started, never fired: the deadlines are ahead). Python's collector is
-frozen before the rebuild as bot.py freezes it (``--no-freeze`` for a bot before that). The load
+frozen before the rebuild and between its pages as bot.py freezes it (``--no-freeze`` for a bot
+before that). The load
 average is printed beside each figure.
 """
 
@@ -174,7 +175,13 @@ async def run(games: int, closes: int, freeze: bool) -> None:
         _, _, idle_answers, idle_stalls = await answered_while(gamemaster, ids, idle)
         if freeze:
             gc.freeze()  # as bot.py does before the rebuild (a full collection skips what start-up made)
-        report, rebuilt, answers, stalls = await answered_while(gamemaster, ids, scheduler.rebuild_from_db)
+
+        async def rebuild() -> object:  # ... and between its pages, as bot.py has it do
+            if freeze:
+                return await scheduler.rebuild_from_db(between_pages=gc.freeze)
+            return await scheduler.rebuild_from_db()
+
+        report, rebuilt, answers, stalls = await answered_while(gamemaster, ids, rebuild)
         jobs = len(scheduler.job_ids())
         print(
             f"rebuild_from_db: {len(report.scheduled)} phases, {jobs} jobs in {rebuilt * 1000:.0f} ms "  # type: ignore[attr-defined]

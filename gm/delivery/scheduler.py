@@ -223,15 +223,19 @@ class GameScheduler:
 
     # --- rebuilding ---------------------------------------------------------------------------
 
-    async def rebuild_from_db(self) -> RebuildReport:
+    async def rebuild_from_db(self, *, between_pages: Callable[[], object] | None = None) -> RebuildReport:
         """Recreate every job from the database (see the module docstring), for the games of this
-        process's servers, in slices that let the event loop serve other work in between."""
+        process's servers, in slices that let the event loop serve other work in between.
+        ``between_pages`` runs before each page is read (the bot freezes Python's collector there, so
+        that no full collection scans the jobs made so far)."""
         report = RebuildReport()
         touched: set[tuple[int, str]] = set()
         self._rebuilds.append(touched)
         try:
             after = 0
             while True:
+                if between_pages is not None:
+                    between_pages()
                 rows = await self._phases_after(after)
                 if not rows:
                     break

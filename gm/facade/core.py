@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
@@ -131,33 +131,34 @@ class GamemasterCore:
         self._start_machinery()
         return await self._start_up()
 
-    def launch(self) -> asyncio.Task[Any]:
+    def launch(self, *, between_pages: Callable[[], object] | None = None) -> asyncio.Task[Any]:
         """:meth:`start` in the background: the worker processes and the scheduler start now, the
         rebuild of the jobs (seconds with thousands of games) and the rest follow while the caller goes
         on (the bot connects and answers meanwhile: the rebuild gives the event loop back slice by
         slice). A start-up that fails (the database went away) is tried again after
         :data:`START_RETRY_DELAYS`, so that no deadline is left unscheduled. :meth:`idle` and
-        :meth:`shutdown` wait for it, :meth:`abandon` cancels it."""
+        :meth:`shutdown` wait for it, :meth:`abandon` cancels it. ``between_pages``: see
+        GameScheduler.rebuild_from_db."""
         self._start_machinery()
-        return self.spawn(self._start_up_until_done(), "start-up: rebuilding the schedule")
+        return self.spawn(self._start_up_until_done(between_pages), "start-up: rebuilding the schedule")
 
     def _start_machinery(self) -> None:
         if isinstance(self._executor, WorkerPool):
             self._executor.start(warm_up)
         self.scheduler.start()
 
-    async def _start_up_until_done(self) -> RebuildReport:
+    async def _start_up_until_done(self, between_pages: Callable[[], object] | None) -> RebuildReport:
         attempt = 0
         while True:
             try:
-                return await self._start_up()
+                return await self._start_up(between_pages)
             except Exception:
                 delay = START_RETRY_DELAYS[min(attempt, len(START_RETRY_DELAYS) - 1)]
                 log.exception("start-up failed (attempt %d); trying again in %g s", attempt + 1, delay)
                 attempt += 1
                 await asyncio.sleep(delay)
 
-    async def _start_up(self) -> RebuildReport:
+    async def _start_up(self, between_pages: Callable[[], object] | None = None) -> RebuildReport:
         # One process takes back every claim left in the database; one among several only the claims
         # of its own earlier run (its siblings' are alive, or lapse with their lease).
         alone = self.ownership.owns_all
@@ -176,7 +177,7 @@ class GamemasterCore:
                 },
             )
         began = asyncio.get_running_loop().time()
-        report = await self.scheduler.rebuild_from_db()
+        report = await self.scheduler.rebuild_from_db(between_pages=between_pages)
         log.info(
             "start-up: %d overdue phases to close now, %d stuck closes to finish now, %d open phases "
             "scheduled with %d reminders",
