@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import adjudicate_json, load_map
 from engine.mapdata import province_of
+from tests.helpers.profiles import examples
 
 GM = load_map("standard")
 GARBAGE = ["", "   ", "hold everything", "A XYZ - PAR", "F - -", "S S S", "WAIVE", "A PAR B", "💥", "A" * 400]
@@ -74,7 +75,7 @@ def check_invariants(request: dict[str, Any], out: dict[str, Any]) -> None:
                 assert province_of(loc) not in after
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False))
 def test_random_positions_and_orders(rng: random.Random) -> None:
     units = random_position(rng)

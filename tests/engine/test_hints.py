@@ -15,6 +15,7 @@ from engine import Board, load_map
 from engine.errors import InvalidOrder, OrderParseError
 from engine.validation import read_order
 from tests.engine.test_adjudicate_properties import random_order, random_position
+from tests.helpers.profiles import examples
 
 GM = load_map("standard")
 WRITE = re.compile(
@@ -88,7 +89,7 @@ def test_an_unreachable_destination_is_said_first() -> None:
 PHASES = ["S1901M", "F1901R", "W1901A"]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.sampled_from(PHASES))
 def test_every_hinted_order_is_accepted(rng: random.Random, phase: str) -> None:
     units = random_position(rng)

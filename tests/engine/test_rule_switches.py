@@ -48,6 +48,7 @@ from engine.rules import (
 )
 from engine.variants import SUPPORTED_RULES, all_variants, convoy_ports, get_variant
 from tests.engine.test_adjudicate_properties import check_invariants
+from tests.helpers.profiles import examples
 
 CAPE = {("EGY", "MAO"), ("MAO", "EGY"), ("HEJ", "MAO"), ("MAO", "HEJ")}
 
@@ -319,7 +320,7 @@ def assert_rules_kept(board: Board, legal: LegalOrders) -> None:
 SEEDS = st.integers(0, 2**32 - 1)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, st.sampled_from(VARIANT_MAPS))
 def test_random_movement_boards_of_the_variants(seed: int, variant: str) -> None:
     rng = random.Random(seed)
@@ -353,7 +354,7 @@ def test_the_ports_fleets_convoy_on_some_board(variant: str) -> None:
     assert offered > 0 and through > 0
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS)
 def test_random_chaos_adjustments(seed: int) -> None:
     rng = random.Random(seed)
@@ -409,7 +410,7 @@ def test_exhaustively_on_one_board_each() -> None:
 # --- adjudication stays sound under the switches ---------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, st.sampled_from(VARIANT_MAPS))
 def test_adjudication_invariants_on_the_variants_boards(seed: int, variant: str) -> None:
     """Random orders (the rule's places favoured) keep the adjudicator's invariants: every line
