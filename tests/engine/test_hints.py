@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine import Board, load_map
 from engine.errors import InvalidOrder, OrderParseError
 from engine.validation import read_order
-from tests.engine.test_adjudicate_properties import random_order, random_position
+from tests.helpers.engine import random_order, random_position
 from tests.helpers.profiles import examples
 
 GM = load_map("standard")

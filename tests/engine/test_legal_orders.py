@@ -47,7 +47,7 @@ from engine.orders import (
 )
 from engine.parser import parse_order
 from engine.validation import read_order, validate_order
-from tests.engine.test_adjudicate_properties import random_order, random_position
+from tests.helpers.engine import random_order, random_position
 from tests.helpers.profiles import examples
 
 GM = load_map("standard")

@@ -47,7 +47,7 @@ from engine.rules import (
     read_switches,
 )
 from engine.variants import SUPPORTED_RULES, all_variants, convoy_ports, get_variant
-from tests.engine.test_adjudicate_properties import check_invariants
+from tests.helpers.engine import check_invariants
 from tests.helpers.profiles import examples
 
 CAPE = {("EGY", "MAO"), ("MAO", "EGY"), ("HEJ", "MAO"), ("MAO", "HEJ")}

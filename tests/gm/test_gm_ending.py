@@ -33,7 +33,7 @@ from tests.gm.conftest import (
     submit,
     user,
 )
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import RecordingSender
 
 JUDGE = Actor(user(41), is_server_moderator=True)  # a server moderator who does not play
 

@@ -30,23 +30,7 @@ from gm.delivery.outbox import (
 from gm.messages.kinds import Message
 from gm.setup import games
 from tests.gm.conftest import T0, make_started_game
-
-
-class RecordingSender:
-    """Posts nothing; records what it was asked to post. ``fail`` decides per message what goes wrong."""
-
-    def __init__(self, fail: object = None, delay: float = 0.0) -> None:
-        self.sent: list[OutboxMessage] = []
-        self.fail = fail
-        self.delay = delay
-
-    async def send(self, message: OutboxMessage) -> None:
-        if self.delay:
-            await asyncio.sleep(self.delay)
-        error = self.fail(message) if callable(self.fail) else None
-        if error is not None:
-            raise error
-        self.sent.append(message)
+from tests.helpers.gm import RecordingSender, queue
 
 
 class Clock:
@@ -55,19 +39,6 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
-
-
-async def queue(sessions: SessionFactory, game_id: int | None, target: Target, n: int, tag: str) -> None:
-    async with sessions() as s:
-        for i in range(n):
-            enqueue(
-                s,
-                Message(game_id=game_id, title=f"{tag}{i}"),
-                target=target,
-                key=f"{tag}:{i}",
-                now=T0,
-            )
-        await s.commit()
 
 
 def titles(sender: RecordingSender) -> list[str]:

@@ -7,13 +7,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from db.database import SessionFactory
 from gm.delivery.pool import WorkerPool
 from gm.facade import Gamemaster
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
 
 
 def alive(pid: int) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from datetime import datetime, timedelta
 
 import pytest
@@ -20,18 +19,9 @@ from gm.ordering import submission as orders
 from gm.ordering.reminders import queue_reminders
 from gm.phases.closer import CloseHooks, PhaseCloser
 from gm.phases.worker import close_work
-from gm.setup import games
 from gm.setup.settings import GameSettings
-from tests.gm.conftest import CREATOR, T0, current_phase, make_game, make_started_game, player_of, submit
-from tests.gm.test_gm_outbox import RecordingSender, queue
-
-
-async def start_now(
-    sessions: SessionFactory, now: datetime, settings: GameSettings | None = None
-) -> games.StartResult:
-    game = await make_game(sessions, settings=settings)
-    async with sessions() as s:
-        return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(1))
+from tests.gm.conftest import T0, current_phase, make_started_game, player_of, submit
+from tests.helpers.gm import RecordingSender, gamemaster, queue, start_now
 
 
 async def set_deadline(sessions: SessionFactory, phase_id: int, deadline: datetime) -> None:
@@ -40,10 +30,6 @@ async def set_deadline(sessions: SessionFactory, phase_id: int, deadline: dateti
         assert phase is not None
         phase.deadline = deadline
         await s.commit()
-
-
-def gamemaster(sessions: SessionFactory) -> Gamemaster:
-    return Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
 
 
 async def test_jobs_are_rebuilt_with_stable_ids_and_never_skipped(sessions: SessionFactory) -> None:

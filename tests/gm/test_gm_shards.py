@@ -25,7 +25,7 @@ from gm.facade import Gamemaster
 from gm.ordering import reminders
 from gm.setup import games
 from tests.gm.conftest import CREATOR, T0, make_game
-from tests.gm.test_gm_outbox import RecordingSender, queue
+from tests.helpers.gm import RecordingSender, queue
 
 SHARD0, SHARD1 = Ownership(2, frozenset({0})), Ownership(2, frozenset({1}))
 # Real-looking server ids (snowflakes above 2**53, so a float anywhere would break them)
