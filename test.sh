@@ -1,10 +1,27 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (lint included): creates the virtual environment if needed.
 # Extra arguments go to pytest, e.g. ./test.sh tests/engine -k datc
+# The tests run in TEST_WORKERS processes (pytest-xdist, default 3: on two cores a third worker runs
+# while the others wait on subprocesses, sockets and sleeps); TEST_WORKERS=0 runs them in this process.
+# HYPOTHESIS_PROFILE=quick runs a tenth of the property tests' random examples (tests/helpers/profiles.py).
 set -euo pipefail
 cd "$(dirname "$0")"
 REQUIREMENTS=dev source scripts/ensure_venv.sh  # runtime + test and build tools
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .  # one layout everywhere (`ruff format .` fixes it)
-.venv/bin/mypy  # strict for engine/ and render/, default elsewhere (pyproject.toml)
-exec .venv/bin/python -m pytest "$@"
+# mypy (strict for engine/ and render/, default elsewhere: pyproject.toml) runs beside the tests: it
+# needs seconds of CPU without its cache. Its report follows the tests' and fails the run as they do.
+mypy_report="$(mktemp)"
+trap 'rm -f "$mypy_report"' EXIT
+.venv/bin/mypy >"$mypy_report" 2>&1 &
+mypy_pid=$!
+# Compiled modules and pytest's rewritten test modules are cached (__pycache__, ignored by git) even
+# where the environment says not to: every worker and every bot process the tests start reuses them.
+export PYTHONDONTWRITEBYTECODE=
+status=0
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-3}" --dist worksteal "$@" || status=$?
+mypy_status=0
+wait "$mypy_pid" || mypy_status=$?
+echo "mypy: $(cat "$mypy_report")"
+[ "$mypy_status" -eq 0 ] || exit "$mypy_status"
+exit "$status"

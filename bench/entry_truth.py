@@ -35,7 +35,7 @@ from engine.legal import legal_orders
 from gm.ordering.judging import judge_line
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import duties, order_key
-from tests.engine.positions import KINDS, VARIANTS, hinted_orders, random_board, typed_lines
+from tests.helpers.positions import KINDS, VARIANTS, hinted_orders, random_board, typed_lines
 
 
 def state_of(board, power, given):  # type: ignore[no-untyped-def]

@@ -1,13 +1,22 @@
-"""A throw-away PostgreSQL server for tests, started from Debian's ``postgresql`` binaries.
+"""The tests' databases: a throw-away PostgreSQL server started from Debian's ``postgresql`` binaries,
+and databases migrated once per test session, copied for each test.
 
-Import the fixtures into a conftest.py::
-
-    from tests.pg import postgres_server, postgres_url  # noqa: F401
+tests/conftest.py makes these fixtures available to every test (a test module or conftest that still
+imports them from here works too, but gets a server of its own):
 
 ``postgres_server`` (session scope) runs initdb + pg_ctl in a temporary directory, listening only on a
 unix socket there, and stops it at the end. ``postgres_url`` (function scope) creates a fresh, empty
 database for one test and returns its SQLAlchemy URL. When the binaries are missing the tests using them
 are skipped with the command that installs them.
+
+``database_url``: an empty database, on SQLite and on PostgreSQL (the test runs once per backend).
+``migrated_database_url``: the same, already at the latest schema. Running the eleven migrations takes
+a third of a second on SQLite and more on PostgreSQL, so it is done once per session: into a template
+SQLite file, copied for each test, and into a template PostgreSQL database, from which each test's
+database is created (``CREATE DATABASE ... TEMPLATE``). Each test still gets a database of its own.
+
+With pytest-xdist each worker process is a session of its own: its own server and templates, in its
+own temporary directory, so workers share nothing.
 
 PostgreSQL refuses to run as root; when the tests run as root (CI does) the server binaries run as the
 ``postgres`` system user, which the Debian package creates.
@@ -15,21 +24,28 @@ PostgreSQL refuses to run as root; when the tests run as root (CI does) the serv
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import itertools
 import os
 import pwd
 import shutil
+import sqlite3
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Coroutine, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from db.migrate import upgrade_database
+
 INSTALL_HINT = "PostgreSQL is not installed; install it with `apt-get install postgresql` to run these tests"
 PORT = 5432  # only names the socket file; the server listens on no TCP port
+TEMPLATE = "gm_template"  # the migrated database each test's PostgreSQL database is a copy of
 _database_numbers = itertools.count(1)
 
 
@@ -61,6 +77,16 @@ class PostgresServer:
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+asyncpg://{self.user}@/{database}?host={self.socket_dir}&port={PORT}"
+
+    def new_database(self, template: str | None = None) -> str:
+        """A new database's name: empty, or a copy of ``template``."""
+        name = f"gm_test_{os.getpid()}_{next(_database_numbers)}"
+        copy = f' TEMPLATE "{template}"' if template else ""
+        self.psql(f'CREATE DATABASE "{name}"{copy}')
+        return name
+
+    def drop_database(self, name: str) -> None:
+        self.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def find_bin_dir() -> Path | None:
@@ -122,6 +148,7 @@ def postgres_server() -> Iterator[PostgresServer]:
             os.chown(path, entry.pw_uid, entry.pw_gid)
     _run(init)
     options = f"-c listen_addresses='' -c unix_socket_directories={socket_dir} -p {PORT} -c fsync=off"
+    options += " -c full_page_writes=off -c synchronous_commit=off -c wal_level=minimal -c max_wal_senders=0"
     start, _ = _as_server_user(
         [str(bin_dir / "pg_ctl"), "-D", str(data_dir), "-o", options, "-l", str(base / "log"), "-w", "start"]
     )
@@ -143,10 +170,9 @@ def _run(argv: list[str]) -> None:
 @pytest.fixture
 def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
     """A new empty database on the test server, dropped after the test."""
-    name = f"gm_test_{os.getpid()}_{next(_database_numbers)}"
-    postgres_server.psql(f'CREATE DATABASE "{name}"')
+    name = postgres_server.new_database()
     yield postgres_server.url(name)
-    postgres_server.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    postgres_server.drop_database(name)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -158,3 +184,66 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
     return str(request.getfixturevalue("postgres_url"))
+
+
+def _migrated(url: str) -> None:
+    """Upgrade the database at ``url`` to the latest revision. On a thread of its own, with an event
+    loop of its own: a session fixture may be set up while a test's loop runs on this thread."""
+    _run_coroutine(upgrade_database(url))
+
+
+def _run_coroutine(coroutine: Coroutine[object, object, None]) -> None:
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name="migrate-template")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the latest schema, made once per session (and xdist worker): copied, never used."""
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    _migrated(f"sqlite+aiosqlite:///{path}")
+    with closing(sqlite3.connect(path)) as conn:  # everything in the main file: it is copied alone
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server: PostgresServer) -> str:
+    """The name of a database at the latest schema on the test server, made once per session: each
+    test's database is created from it. Nobody connects to it afterwards (PostgreSQL copies only a
+    database nobody is connected to)."""
+    postgres_server.psql(f'CREATE DATABASE "{TEMPLATE}"')
+    _migrated(postgres_server.url(TEMPLATE))
+    return TEMPLATE
+
+
+@pytest.fixture
+def migrated_postgres_url(postgres_server: PostgresServer, postgres_template: str) -> Iterator[str]:
+    """A new database at the latest schema on the test server (a copy of the template), dropped after
+    the test."""
+    name = postgres_server.new_database(template=postgres_template)
+    yield postgres_server.url(name)
+    postgres_server.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def migrated_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database of the test's own at the latest schema: a copy of the migrated SQLite template in
+    the test's directory, or a copy of the PostgreSQL template. Like ``database_url``, tests using it
+    run once per backend; the PostgreSQL run is skipped where it is not installed."""
+    if request.param == "sqlite":
+        path = tmp_path / "test.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    return str(request.getfixturevalue("migrated_postgres_url"))

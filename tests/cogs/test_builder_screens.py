@@ -7,7 +7,6 @@ else - reachable by taps."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -26,38 +25,16 @@ from cogs.ui.builder import (
     draw,
 )
 from engine import Board
-from engine.legal import OrderKind, legal_orders
+from engine.legal import OrderKind
 from engine.variants import all_variants, game_map
-from gm.ordering.legal import OrderMenu, PowerMenu
-from gm.ordering.submission import OrdersView, PowerOrders
-from gm.reading.info import PhaseInfo
+from gm.ordering.legal import OrderMenu
+from tests.helpers.menus import crowded, every_order, menu_of
 
 BUILDER = Builder(
     game_id=987654, phase="S1901M", user_id=2**63 - 1, tag="x" * 12
 )  # the longest ids there are
 BUTTON = re.compile(BuilderButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
 SELECT = re.compile(BuilderSelect.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
-
-
-def menu_of(board: Board, powers: list[str], variant: str) -> OrderMenu:
-    phase = PhaseInfo(
-        1,
-        1,
-        0,
-        str(board.phase),
-        board.phase.long_name,
-        board.phase.kind,
-        "open",
-        datetime(2030, 1, 1, tzinfo=UTC),
-    )
-    view = OrdersView(
-        1,
-        "A game with a name as long as a game name may be, or nearly" * 2,
-        phase,
-        tuple(PowerOrders(p, (), (), False) for p in powers),
-    )
-    menus = tuple(PowerMenu(p, legal_orders(board, p), {}, ()) for p in powers)
-    return OrderMenu(view, menus, variant)
 
 
 def components(view: discord.ui.View) -> list[dict[str, Any]]:
@@ -159,10 +136,6 @@ def _after_pick(menu: OrderMenu, screen: Screen, value: str, todo: list[Screen])
     return {value}
 
 
-def every_order(menu: OrderMenu) -> set[str]:
-    return {legal.text for power in menu.powers for legal in power.legal}
-
-
 @pytest.mark.parametrize("variant", [v.name for v in all_variants()])
 async def test_every_legal_order_of_an_opening_is_reachable_by_taps_within_discords_limits(
     variant: str,
@@ -171,20 +144,6 @@ async def test_every_legal_order_of_an_opening_is_reachable_by_taps_within_disco
     for power in board.game_map.powers:
         menu = menu_of(board, [power], variant)
         assert reachable(menu) == every_order(menu)
-
-
-def crowded(variant: str, power: str, *, fleets_at_sea: bool) -> Board:
-    """``power`` on every land province (armies) and, when asked, every sea (fleets); others nowhere."""
-    the_map = game_map(variant)
-    units = []
-    for code, province in sorted(the_map.provinces.items()):
-        if province.is_land:
-            units.append(f"A {code}")
-        elif fleets_at_sea:
-            units.append(f"F {code}")
-    data = Board.initial(the_map, variant=variant).to_json()
-    data["units"] = {power: units}
-    return Board.from_json(data, the_map)
 
 
 async def test_a_power_with_more_units_than_a_select_holds_gets_several_selects_and_pages() -> None:

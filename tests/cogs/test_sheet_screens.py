@@ -28,7 +28,7 @@ from engine.variants import all_variants, game_map
 from gm.ordering.legal import OrderMenu
 from harness.fakediscord import layout
 from harness.fakediscord.state import walk_components
-from tests.cogs.test_builder_screens import crowded, every_order, menu_of
+from tests.helpers.menus import crowded, every_order, menu_of
 
 SHEET = Sheet(game_id=987654, phase="S1901M", user_id=2**63 - 1, tag="x" * 12)  # the longest ids there are
 TEMPLATES = {

@@ -8,11 +8,10 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.database import make_engine
-from tests.pg import database_url, postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
-async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:  # noqa: F811
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     eng = make_engine(database_url)
     yield eng
     await eng.dispose()

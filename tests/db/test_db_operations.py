@@ -18,7 +18,7 @@ from db.database import make_engine
 from db.inuse import hold_shared
 from db.migrate import current_revision, downgrade_database, head_revision, upgrade_database
 from db.preflight import prepare_database
-from tests.db.test_db_backup import acli, cli, started_games
+from tests.helpers.db_cli import acli, cli, started_games
 
 OLDER = "0006"
 

@@ -34,7 +34,7 @@ from harness.bot_helpers import (
     start_game,
 )
 from harness.fakediscord import FakeDiscord, Message
-from tests.e2e.test_bot_moderation import everyone_but_ready
+from tests.helpers.e2e import everyone_but_ready
 
 
 async def absent_player_alert(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> Message:

@@ -11,7 +11,6 @@ from typing import Any
 
 from gm.ordering.drawing import preview_request, preview_title, render_preview
 from harness.bot_helpers import (
-    Table,
     ask,
     bot_messages,
     current_phase,
@@ -26,21 +25,10 @@ from harness.bot_helpers import (
 )
 from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind, walk_components
-
-SELECT = 3
-
+from tests.helpers.builder_offers import offered
+from tests.helpers.builder_taps import open_builder, pick, retag
 
 # --- tapping, as a player does -----------------------------------------------------------------------
-
-
-def offered(message: Message) -> dict[str, str]:
-    """Every option of every select on the message: value -> the select's custom_id."""
-    found = {}
-    for component in walk_components(message.components):
-        if component.get("type") == SELECT:
-            for option in component.get("options", []):
-                found[option["value"]] = component["custom_id"]
-    return found
 
 
 def labels(message: Message) -> list[str]:
@@ -51,13 +39,6 @@ def labels(message: Message) -> list[str]:
             found.append(component["label"])
         found += [option["label"] for option in component.get("options", [])]
     return found
-
-
-async def pick(fake: FakeDiscord, user: User, message: Message, value: str) -> Message:
-    """``user`` picks ``value`` in whichever select of the message offers it; the message after."""
-    choices = offered(message)
-    assert value in choices, f"{value!r} is not offered; the selects offer {sorted(choices)}"
-    return await (await fake.click(user, message, choices[value], values=[value])).message()
 
 
 async def press(fake: FakeDiscord, user: User, message: Message, ending: str) -> Message:
@@ -86,12 +67,6 @@ async def tap(
     if helped is not None:
         message = await pick(fake, user, message, helped)
     return message
-
-
-async def open_builder(fake: FakeDiscord, user: User, table: Table) -> Message:
-    builder = await ask(fake, user, "orders", "build", channel=table.general)
-    assert builder.ephemeral and "Orders by tap" in builder.content, builder.content
-    return builder
 
 
 def published(fake: FakeDiscord, channel: Any) -> str:
@@ -315,13 +290,6 @@ async def test_typed_and_tapped_orders_mix_and_the_later_one_counts(
         assert "`A PAR - GAS`" in shown.content and "BUR" not in shown.content
         assert (await current_phase(bot, game_id)).name == "S1901M"
     assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-def retag(message: Message, old: str, new: str) -> None:
-    """Rewrite the start of the custom ids on ``message`` (as a bot of another database made it)."""
-    for component in walk_components(message.components):
-        if str(component.get("custom_id", "")).startswith(old):
-            component["custom_id"] = new + component["custom_id"][len(old) :]
 
 
 async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(

@@ -4,7 +4,6 @@ close at 21:00 Berlin time and never on a weekend, as players set it up and read
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -32,6 +31,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, Message, Permission, User, UserActionError
+from tests.helpers.e2e import eliminated
 
 WEEKDAY_AT_21_BERLIN = re.compile(r"(Monday|Tuesday|Wednesday|Thursday|Friday) \d+ \w+, 21:00 Europe/Berlin")
 
@@ -96,17 +96,6 @@ async def test_a_game_at_21_berlin_without_weekends_is_set_up_and_shown_so(
         local = phase.deadline.astimezone(ZoneInfo("Europe/Berlin"))
         assert (local.hour, local.minute) == (21, 0) and local.weekday() < 5
     assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-def eliminated(*powers: str) -> Callable[[dict], None]:
-    """A board edit taking every unit and supply center from ``powers``."""
-
-    def change(board: dict) -> None:
-        for power in powers:
-            board["units"].pop(power, None)
-            board["centers"].pop(power, None)
-
-    return change
 
 
 async def stats_of(fake: FakeDiscord, asker: User, about: User, table: Table) -> Message:

@@ -31,7 +31,7 @@ from harness.bot_helpers import (
 )
 from harness.fakediscord import ChannelType, FakeDiscord
 from render.compose import picture_width
-from tests.e2e.test_bot_game import print_transcript
+from tests.helpers.e2e import print_transcript
 
 MODERN = get_variant("modern").game_map().powers
 

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness.bot_helpers import (
-    Table,
     ask,
     bot_messages,
     current_phase,
@@ -26,7 +25,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, Message
-from tests.e2e.test_bot_game import print_transcript
+from tests.helpers.e2e import print_transcript, ready_all
 
 
 def eliminated(*powers: str) -> Callable[[dict], None]:
@@ -109,11 +108,6 @@ async def test_a_unanimous_draw_ends_the_game_and_nobody_learns_who_voted_what(
     if os.environ.get("SHOW_TRANSCRIPT"):
         print_transcript(fake, table)
     assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-async def ready_all(fake: FakeDiscord, table: Table) -> None:
-    for user in table.players:
-        await ask(fake, user, "ready", channel=table.general)
 
 
 async def test_a_short_game_ends_at_its_last_year_with_the_final_post_history_and_export(

@@ -16,7 +16,7 @@ import pytest
 from harness.bot_helpers import Table, ask, make_table, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind, walk_components
-from tests.e2e.test_bot_builder import open_builder, pick
+from tests.helpers.builder_taps import open_builder, pick
 
 STALE_BUTTON = "This button is not one of mine or is out of date: nothing was recorded."
 STALE_FORM = "This form is not one of mine or is out of date: nothing was recorded."

@@ -25,6 +25,7 @@ from harness.bot_helpers import (
     viewers,
 )
 from harness.fakediscord import ChannelType, FakeDiscord, Permission, User
+from tests.helpers.e2e import print_transcript
 
 
 def everyone_but(table: Table, author: User) -> list[User]:
@@ -186,13 +187,3 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(
             print_transcript(fake, table)
         assert pings(fake) == [], "no message may notify anyone"
     assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-def print_transcript(fake: FakeDiscord, table: Table) -> None:
-    """What each user could see, to read (SHOW_TRANSCRIPT=1 pytest -s)."""
-    for user in [*table.players, table.mod, table.onlooker]:
-        print(f"\n======== {user.username} ({table.power_of.get(user.id, '-')}) ========")
-        for message in fake.visible_messages(user):
-            where = fake.world.channels[message.channel_id]
-            print(f"--- #{where.name or 'DM'}{' (ephemeral)' if message.ephemeral else ''}")
-            print(message.text)

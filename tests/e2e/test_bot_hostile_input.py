@@ -8,7 +8,7 @@ from pathlib import Path
 
 from harness.bot_helpers import ask, create_game, make_table, running, started_game
 from harness.fakediscord import FakeDiscord
-from tests.e2e.test_bot_moderation import mod
+from tests.helpers.e2e import mod
 
 CRASH = "Something went wrong"
 

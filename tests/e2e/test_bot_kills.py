@@ -70,7 +70,6 @@ from harness.bot_helpers import (
 from harness.fakediscord import FakeDiscord, fake_discord
 from harness.fakediscord.errors import FakeDiscordError
 from tests.e2e.kill_child import POINTS
-from tests.pg import postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.slow
 

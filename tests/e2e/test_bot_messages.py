@@ -22,7 +22,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord
-from tests.e2e.test_bot_moderation import click_and_read, mod
+from tests.helpers.e2e import click_and_read, mod
 
 
 async def test_a_paused_game_says_there_is_no_deadline_and_the_log_shows_more_than_five(

@@ -25,7 +25,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord
-from tests.e2e.test_bot_moderation import click_and_read, mod
+from tests.helpers.e2e import click_and_read, mod
 
 
 async def age_phase(bot: DiplomacyBot, game_id: int, minutes: int) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from gm.clock import utcnow
 from harness.bot_helpers import (
-    Table,
     ask,
     bot_messages,
     current_phase,
@@ -28,23 +27,10 @@ from harness.bot_helpers import (
     settle,
     started_game,
 )
-from harness.fakediscord import FakeDiscord, Message, User
-from tests.e2e.test_bot_game import print_transcript
+from harness.fakediscord import FakeDiscord
+from tests.helpers.e2e import click_and_read, everyone_but_ready, mod, print_transcript
 
 NOT_A_MODERATOR = "Only the creator of"
-
-
-async def everyone_but_ready(fake: FakeDiscord, table: Table, absent: User) -> None:
-    for user in table.players:
-        if user.id != absent.id:
-            reply = await ask(fake, user, "ready", channel=table.general)
-            assert "You are ready" in reply.content, reply.content
-
-
-async def mod(fake: FakeDiscord, user: User, table: Table, *path: str, **options: object) -> Message:
-    reply = await ask(fake, user, "mod", *path, channel=table.general, **options)
-    assert reply.ephemeral, reply.content
-    return reply
 
 
 async def test_a_player_who_sends_nothing_falls_into_civil_disorder_and_the_moderators_are_called(
@@ -84,17 +70,6 @@ async def test_a_player_who_sends_nothing_falls_into_civil_disorder_and_the_mode
     if os.environ.get("SHOW_TRANSCRIPT"):
         print_transcript(fake, table)
     assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-async def click_and_read(fake: FakeDiscord, user: User, message: Message, custom_id: str) -> str:
-    """``user`` presses a confirmation button; the text the ephemeral message ends up with."""
-    edited = await (await fake.click(user, message, custom_id)).message()
-    return str(
-        await fake.wait_for(
-            lambda: edited.content if "Working on it" not in edited.content else None,
-            what="the outcome of a confirmation",
-        )
-    )
 
 
 async def test_players_may_not_moderate_and_the_creator_who_plays_only_extends_pauses_resumes(

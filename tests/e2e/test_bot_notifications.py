@@ -165,7 +165,7 @@ async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(
 async def test_right_after_ones_only_game_ended_it_is_the_game_meant(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    from tests.e2e.test_bot_places import end_short_game
+    from tests.helpers.e2e import end_short_game
 
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:

@@ -15,7 +15,7 @@ from cogs.commands.admin import NOT_OWNER
 from harness.bot_helpers import ask, make_table, moderator_closes, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Permission
 from ops.version import VERSION
-from tests.db.test_db_backup import acli as db_cli
+from tests.helpers.db_cli import acli as db_cli
 
 
 async def get(url: str) -> tuple[int, str]:

@@ -25,7 +25,7 @@ from harness.bot_helpers import (
     viewers,
 )
 from harness.fakediscord import Channel, ChannelType, FakeDiscord, Overwrite, OverwriteType, Permission
-from tests.e2e.test_bot_moderation import mod
+from tests.helpers.e2e import mod
 
 
 def snapshot(fake: FakeDiscord, table: Table) -> dict[int, tuple[str, dict[int, tuple[int, int]], set[int]]]:

@@ -6,16 +6,12 @@ with its threads archived, until a rollback makes it run again."""
 from __future__ import annotations
 
 import asyncio
-import re
 from pathlib import Path
 
-from bot import DiplomacyBot
 from harness.bot_helpers import (
-    Table,
     ask,
     create_game,
     current_phase,
-    deadline_passes,
     join_everyone,
     make_table,
     place_name,
@@ -25,25 +21,8 @@ from harness.bot_helpers import (
     start_game,
     started_game,
 )
-from harness.fakediscord import Channel, ChannelType, FakeDiscord, Guild, UserActionError
-from tests.e2e.test_bot_endgame import ready_all
-from tests.e2e.test_bot_moderation import click_and_read, mod
-
-
-def places_of(
-    fake: FakeDiscord, guild: Guild, game_id: int
-) -> tuple[list[Channel], list[Channel], list[Channel]]:
-    """(categories, channels in them, threads) of a game, found by the names the bot gives."""
-    everything = fake.guild_channels(guild)
-    categories = [
-        c
-        for c in everything
-        if c.type == ChannelType.GUILD_CATEGORY
-        and re.match(rf"Diplomacy #{game_id} \[[a-z0-9]{{4}}\]:", c.name)
-    ]
-    inside = [c for c in everything if c.parent_id in {k.id for k in categories} and not c.is_thread]
-    threads = [c for c in everything if c.is_thread and c.parent_id in {c.id for c in inside}]
-    return categories, inside, threads
+from harness.fakediscord import ChannelType, FakeDiscord, UserActionError
+from tests.helpers.e2e import click_and_read, end_short_game, mod, places_of
 
 
 async def test_a_second_start_while_the_first_works_makes_no_second_set_of_channels(
@@ -167,12 +146,6 @@ async def test_a_start_past_discords_limits_says_so(fake: FakeDiscord, tmp_path:
         await settle(bot, fake)
         assert places_of(fake, table.guild, game_id)[0] == [], "what it made is removed again"
     assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-async def end_short_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> None:
-    await deadline_passes(bot, fake, game_id)
-    await ready_all(fake, table)
-    await settle(bot, fake)
 
 
 async def test_a_finished_games_places_are_kept_read_only_until_a_rollback(

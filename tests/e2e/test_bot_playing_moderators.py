@@ -27,7 +27,7 @@ from harness.bot_helpers import (
     start_game,
 )
 from harness.fakediscord import Channel, FakeDiscord, Permission, User, UserActionError
-from tests.e2e.test_bot_moderation import click_and_read, mod
+from tests.helpers.e2e import click_and_read, mod
 
 
 async def game_with(

@@ -20,7 +20,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import Channel, FakeDiscord, Message, User
-from tests.e2e.test_bot_moderation import click_and_read, mod
+from tests.helpers.e2e import click_and_read, mod
 
 
 def bot_texts_seen_by(fake: FakeDiscord, user: User) -> str:

@@ -23,7 +23,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, Message
-from tests.e2e.test_bot_moderation import click_and_read, mod
+from tests.helpers.e2e import click_and_read, mod
 
 PRIVATE_ACTIONS = ("absence", "absence_cancelled", "watch", "unwatch", "mod_take_over_declined")
 

@@ -39,7 +39,6 @@ from gm.messages.words import long_name
 from harness.bot_helpers import make_table, running, started_game
 from harness.fakediscord import FakeDiscord, fake_discord
 from harness.processes import BotProcess, bot_process
-from tests.pg import postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 SHARDS = 2
 NAMES = {0: "alpha", 1: "beta"}
@@ -121,7 +120,7 @@ def closes_logged(process: BotProcess) -> list[tuple[int, str]]:
 
 async def test_two_processes_close_each_phase_once_and_post_each_message_once(
     tmp_path: Path,
-    postgres_url: str,  # noqa: F811  (the fixture)
+    postgres_url: str,
 ) -> None:
     async with fake_discord(ack_deadline=None, reply_timeout=TIMEOUT) as fake:
         tables = [await make_table(fake, 3, name=f"Club {s}", shard=(s, SHARDS)) for s in range(SHARDS)]

@@ -29,7 +29,7 @@ from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.layout import V2_FLAG, count, text_length
 from harness.fakediscord.state import InteractionKind
 from harness.sheet_helpers import Tapper, button_id, button_label, offered, sheet_select, shows
-from tests.e2e.test_bot_builder import retag
+from tests.helpers.builder_taps import retag
 
 READY = "Ready"
 SPRING = {  # power -> (unit, order) picked on its sheet; None: "Hold the rest"

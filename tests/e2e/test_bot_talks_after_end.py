@@ -8,9 +8,7 @@ from pathlib import Path
 
 from harness.bot_helpers import edit_board, make_table, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Permission
-from tests.e2e.test_bot_community import eliminated
-from tests.e2e.test_bot_moderation import click_and_read, mod
-from tests.e2e.test_bot_places import end_short_game, places_of
+from tests.helpers.e2e import click_and_read, eliminated, end_short_game, mod, places_of
 
 
 async def test_the_eliminated_read_the_talks_after_the_end_until_a_rollback(

@@ -24,7 +24,7 @@ from harness.bot_helpers import (
     viewers,
 )
 from harness.fakediscord import FakeDiscord
-from tests.e2e.test_bot_game import print_transcript
+from tests.helpers.e2e import print_transcript
 
 
 async def test_six_players_leave_italy_to_nobody(fake: FakeDiscord, tmp_path: Path) -> None:

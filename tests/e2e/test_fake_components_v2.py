@@ -17,7 +17,7 @@ from PIL import Image
 
 from harness.fakediscord import ApiError, FakeDiscord, running_bot, validation
 from harness.fakediscord.layout import V2_FLAG
-from tests.e2e.test_fake_discord import Server, make_server
+from tests.helpers.fake_server import Server, make_server
 
 
 class Pick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<n>\d+)"):

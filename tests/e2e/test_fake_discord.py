@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 import discord
 import pytest
@@ -14,18 +13,15 @@ from discord.ext import commands
 from PIL import Image
 
 from harness.fakediscord import (
-    Channel,
     ChannelType,
     FakeDiscord,
-    Guild,
     Permission,
-    Role,
-    User,
     UserActionError,
     overwrite,
     payloads,
     running_bot,
 )
+from tests.helpers.fake_server import Server, make_server
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
@@ -175,31 +171,6 @@ class TinyBot(commands.Bot):
             await interaction.response.send_message(f"Extended by {hours}h", ephemeral=True)
 
         return mod
-
-
-@dataclass
-class Server:
-    guild: Guild
-    general: Channel
-    moderator_role: Role
-    alice: User
-    bob: User
-    mod: User
-
-
-async def make_server(fake: FakeDiscord) -> Server:
-    guild = await fake.create_guild("Diplomacy Club")
-    moderator_role = await fake.create_role(
-        guild, "Moderator", Permission.MANAGE_GUILD | Permission.MANAGE_THREADS
-    )
-    alice = await fake.create_user("alice")
-    bob = await fake.create_user("bob")
-    mod = await fake.create_user("mod")
-    await fake.add_member(guild, alice)
-    await fake.add_member(guild, bob)
-    await fake.add_member(guild, mod, moderator_role)
-    general = await fake.create_channel(guild, "general")
-    return Server(guild, general, moderator_role, alice, bob, mod)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from engine import Board, adjudicate, enter_order, initial_board, legal_orders
 from engine.errors import InvalidOrder, OrderError
 from engine.orders import Build, Move, Unit, Waive
-from tests.engine.positions import KINDS, VARIANTS, hinted_orders, random_board, typed_lines
+from tests.helpers.positions import KINDS, VARIANTS, hinted_orders, random_board, typed_lines
 
 MakeBoard = Callable[..., Board]
 

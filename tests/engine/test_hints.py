@@ -1,7 +1,7 @@
 """Hints that are true: whenever a refusal tells the player to "write" an order, order entry
 (engine.enter_order) accepts that order for that power on that board. Checked on random positions,
 random orders of every kind, in every kind of phase; plus the cases that used to offer an order the
-board refuses (the variants and the winter count: tests/engine/test_entry.py, tests/gm/test_gm_entry.py)."""
+board refuses (the variants and the winter count: tests/engine/test_entry.py, tests/gm/ordering/test_gm_entry.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from engine import Board, enter_order, load_map
 from engine.errors import InvalidOrder, OrderParseError
-from tests.engine.positions import hinted_orders
-from tests.engine.test_adjudicate_properties import random_order, random_position
+from tests.helpers.engine import random_order, random_position
+from tests.helpers.positions import hinted_orders
+from tests.helpers.profiles import examples
 
 GM = load_map("standard")
 
@@ -83,7 +84,7 @@ def test_an_unreachable_destination_is_said_first() -> None:
 PHASES = ["S1901M", "F1901R", "W1901A"]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.sampled_from(PHASES))
 def test_every_hinted_order_is_accepted(rng: random.Random, phase: str) -> None:
     units = random_position(rng)

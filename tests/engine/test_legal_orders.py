@@ -47,7 +47,8 @@ from engine.orders import (
 )
 from engine.parser import parse_order
 from engine.validation import read_order, validate_order
-from tests.engine.test_adjudicate_properties import random_order, random_position
+from tests.helpers.engine import random_order, random_position
+from tests.helpers.profiles import examples
 
 GM = load_map("standard")
 GRAPH = sea_graph(GM)
@@ -546,7 +547,7 @@ def movement_board(rng: random.Random) -> Board:
     return Board.from_json({"phase": rng.choice(["S1901M", "F1901M"]), "units": units, "centers": {}})
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS)
 def test_random_movement_boards(seed: int) -> None:
     rng = random.Random(seed)
@@ -629,7 +630,7 @@ def retreat_board(rng: random.Random) -> Board:
             return result.board
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS)
 def test_random_retreat_boards(seed: int) -> None:
     rng = random.Random(seed)
@@ -649,7 +650,7 @@ def test_random_retreat_boards(seed: int) -> None:
                 assert accepted(board, power, Disband(unit)) is None
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS)
 def test_random_adjustment_boards(seed: int) -> None:
     rng = random.Random(seed)
@@ -673,7 +674,7 @@ def test_random_adjustment_boards(seed: int) -> None:
 # --- the convoy searches legal_orders relies on ----------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(fleets=st.sets(st.sampled_from(sorted(GRAPH.seas))), src=st.sampled_from(COASTAL))
 def test_one_search_answers_as_many(fleets: set[str], src: str) -> None:
     # BoardConvoys answers from the one-destination searches until reach() or routes() is asked

@@ -35,6 +35,7 @@ from engine.orders import (
     format_order,
 )
 from engine.parser import _read_line, parse_order, read_line
+from tests.helpers.profiles import examples
 
 GM = load_map("standard")
 
@@ -98,7 +99,7 @@ def test_every_support_and_convoy_between_neighbours_reads_back() -> None:
     assert count > 5000
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(
     unit=st.sampled_from(UNITS),
     other=st.sampled_from(UNITS + [Unit(None, p) for p in PROVINCES]),
@@ -180,14 +181,14 @@ def _only_orders_or_parse_errors(text: str, kind: str | None) -> None:
         parse_order(text, GM, kind)
 
 
-@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=examples(1500), suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(data=st.data(), kind=st.sampled_from([None, "M", "R", "A"]))
 def test_mangled_real_orders_give_an_order_or_a_reason(data: st.DataObject, kind: str | None) -> None:
     text = _mutate(data.draw(st.sampled_from(REAL_ORDERS)), data)
     _only_orders_or_parse_errors(text, kind)
 
 
-@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=examples(1000), suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(text=st.text(max_size=80), kind=st.sampled_from([None, "M", "R", "A"]))
 def test_random_text_gives_an_order_or_a_reason(text: str, kind: str | None) -> None:
     _only_orders_or_parse_errors(text, kind)
@@ -201,7 +202,7 @@ SALAD = [
 ]  # fmt: skip
 
 
-@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=examples(1000), suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(words=st.lists(st.sampled_from(SALAD), max_size=10), kind=st.sampled_from([None, "M", "R", "A"]))
 def test_random_word_salad_gives_an_order_or_a_reason(words: list[str], kind: str | None) -> None:
     _only_orders_or_parse_errors(" ".join(words), kind)

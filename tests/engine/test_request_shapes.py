@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import engine.__main__ as cli
 from engine import Board, BoardError, adjudicate_json, load_map
+from tests.helpers.profiles import examples
 
 VALID: dict[str, Any] = {
     "phase": "F1901R",
@@ -154,7 +155,7 @@ def requests(draw: st.DrawFn) -> Any:
     return request
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_any_shape_gives_a_result_or_a_board_error(request: Any) -> None:
     try:
@@ -166,7 +167,7 @@ def test_any_shape_gives_a_result_or_a_board_error(request: Any) -> None:
     json.dumps(out)  # the result is JSON
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(requests())
 def test_the_command_line_answers_any_shape_with_one_json_object(request: Any) -> None:
     out = io.StringIO()

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Board, BoardError, adjudicate_json, load_map
+from tests.helpers.profiles import examples
 
 GM = load_map()
 
@@ -81,7 +82,7 @@ LAND = sorted(p for p, prov in GM.provinces.items() if prov.is_land)
 EVERYWHERE = sorted(GM.locations)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     where=st.sampled_from(LAND),
     kind=st.sampled_from("AF"),

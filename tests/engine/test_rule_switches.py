@@ -22,7 +22,7 @@ from engine.adjudicator.convoys import convoying_fleets, minimal_route_fleets, r
 from engine.adjudicator.legality import check_movement_order, check_retreat_order
 from engine.errors import InvalidOrder, OrderError
 from engine.legal import LegalOrders, OrderKind
-from engine.mapdata import GameMap, province_of
+from engine.mapdata import province_of
 from engine.orders import (
     Build,
     Convoy,
@@ -47,7 +47,9 @@ from engine.rules import (
     read_switches,
 )
 from engine.variants import SUPPORTED_RULES, all_variants, convoy_ports, get_variant
-from tests.engine.test_adjudicate_properties import check_invariants
+from tests.helpers.boards import random_units
+from tests.helpers.engine import check_invariants
+from tests.helpers.profiles import examples
 
 CAPE = {("EGY", "MAO"), ("MAO", "EGY"), ("HEJ", "MAO"), ("MAO", "HEJ")}
 
@@ -196,18 +198,6 @@ VARIANT_MAPS = ("ancmed", "1900", "chaos")
 FIRST = {"ancmed": "S0001M", "1900": "S1900M", "chaos": "S1901M"}
 
 
-def random_units(gm: GameMap, rng: random.Random, share: float = 0.5) -> dict[str, list[str]]:
-    units: dict[str, list[str]] = {}
-    for code, prov in sorted(gm.provinces.items()):
-        if rng.random() > share:
-            continue
-        kinds = (["A"] if prov.is_land else []) + (["F"] if prov.has_coast else [])
-        kind = rng.choice(kinds)
-        loc = rng.choice(prov.locations) if kind == "F" else code
-        units.setdefault(rng.choice(gm.powers), []).append(f"{kind} {loc}")
-    return units
-
-
 def rich_board(variant: str, rng: random.Random) -> Board:
     """A random movement position, with the rule's own places filled more often than chance would:
     fleets in the ports and round the Cape, armies beside them."""
@@ -319,7 +309,7 @@ def assert_rules_kept(board: Board, legal: LegalOrders) -> None:
 SEEDS = st.integers(0, 2**32 - 1)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, st.sampled_from(VARIANT_MAPS))
 def test_random_movement_boards_of_the_variants(seed: int, variant: str) -> None:
     rng = random.Random(seed)
@@ -353,7 +343,7 @@ def test_the_ports_fleets_convoy_on_some_board(variant: str) -> None:
     assert offered > 0 and through > 0
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS)
 def test_random_chaos_adjustments(seed: int) -> None:
     rng = random.Random(seed)
@@ -409,7 +399,7 @@ def test_exhaustively_on_one_board_each() -> None:
 # --- adjudication stays sound under the switches ---------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, st.sampled_from(VARIANT_MAPS))
 def test_adjudication_invariants_on_the_variants_boards(seed: int, variant: str) -> None:
     """Random orders (the rule's places favoured) keep the adjudicator's invariants: every line

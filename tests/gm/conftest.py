@@ -11,7 +11,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select
 
 from db.database import SessionFactory, make_engine, make_session_factory
-from db.migrate import upgrade_database
 from db.models import Game, OutboxEntry, PhaseRecord, Player
 from gm.ordering import submission as orders
 from gm.phases.closer import CloseOutcome, PhaseCloser
@@ -19,15 +18,21 @@ from gm.reading.info import GameInfo
 from gm.reading.lookup import latest_phase
 from gm.setup import games
 from gm.setup.settings import GameSettings
-from tests.pg import database_url, postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now" (in the past: deadlines from it are overdue)
 
 
 @pytest.fixture
-async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:  # noqa: F811
+def database_url(migrated_database_url: str) -> str:
+    """The test's database, at the latest schema (tests/pg.py: a copy of the session's migrated
+    template), on SQLite and on PostgreSQL."""
+    return migrated_database_url
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    """An engine on the test's migrated database (``database_url``)."""
     eng = make_engine(database_url)
-    await upgrade_database(eng)
     yield eng
     await eng.dispose()
 

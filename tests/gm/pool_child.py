@@ -1,5 +1,5 @@
 """A process that starts a WorkerPool, prints its workers' pids and waits to be killed
-(tests.gm.test_gm_pool: the workers must die with it).
+(tests.gm.delivery.test_gm_pool: the workers must die with it).
 
 ``slow``: the workers are printed as soon as they are spawned, and each spends a minute importing
 this module (as a worker imports the bot's main module before it runs anything of the pool's), so

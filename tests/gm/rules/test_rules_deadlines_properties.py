@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gm.rules.deadlines import MIN_MOVEMENT_LEAD, DeadlineSchedule, Lengths, phase_deadline
+from tests.helpers.profiles import examples
 
 # Zones with DST in either hemisphere, half-hour offsets and 30-minute DST shifts, one that skipped
 # a whole calendar day (Pacific/Apia, 30 December 2011), and none at all.
@@ -51,7 +52,7 @@ def wall_time_exists(day: date, at: time, tz: ZoneInfo) -> bool:
     return naive.replace(tzinfo=tz).astimezone(UTC).astimezone(tz).replace(tzinfo=None) == naive
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(kind=kinds, opens=openings, schedule=schedules, phase_lengths=lengths)
 def test_a_deadline_is_after_its_opening_and_never_on_an_excluded_day(
     kind: str, opens: datetime, schedule: DeadlineSchedule, phase_lengths: Lengths
@@ -66,7 +67,7 @@ def test_a_deadline_is_after_its_opening_and_never_on_an_excluded_day(
         )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(opens=openings, schedule=schedules, phase_lengths=lengths)
 def test_a_movement_deadline_is_at_the_fixed_time_whenever_that_time_exists(
     opens: datetime, schedule: DeadlineSchedule, phase_lengths: Lengths
@@ -86,7 +87,7 @@ def test_a_movement_deadline_is_at_the_fixed_time_whenever_that_time_exists(
         )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(opens=openings, schedule=schedules, phase_lengths=lengths, retreat_minutes=st.integers(5, 600))
 def test_short_phases_do_not_make_movement_deadlines_drift(
     opens: datetime, schedule: DeadlineSchedule, phase_lengths: Lengths, retreat_minutes: int

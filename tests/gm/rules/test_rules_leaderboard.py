@@ -15,6 +15,7 @@ from gm.rules.leaderboard import (
     user_stats,
 )
 from gm.rules.scoring import SUM_OF_SQUARES, FinalResult
+from tests.helpers.profiles import examples
 
 ANN, BEN, CLEO, DAN, EVE = 1, 2, 3, 4, 5
 
@@ -165,7 +166,7 @@ players = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     games=st.lists(st.tuples(st.sampled_from([GAME_1.result, GAME_2.result, None]), players), max_size=8),
     min_games=st.integers(0, 3),

@@ -18,6 +18,7 @@ from gm.rules.scoring import (
     score,
     score_text,
 )
+from tests.helpers.profiles import examples
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -198,7 +199,7 @@ def results(draw: st.DrawFn) -> FinalResult:
     return FinalResult(kind, table, survivors, shared=tuple(shared))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(result=results(), system=st.sampled_from([DRAW_SIZE, SUM_OF_SQUARES]))
 def test_draw_size_and_sum_of_squares_add_up_to_100(result: FinalResult, system: str) -> None:
     scores = score(result, system)
@@ -207,7 +208,7 @@ def test_draw_size_and_sum_of_squares_add_up_to_100(result: FinalResult, system:
     assert all(0 <= s <= 100 for s in scores.values())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(result=results())
 def test_more_centers_never_score_less_under_sum_of_squares(result: FinalResult) -> None:
     scores = score(result, SUM_OF_SQUARES)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from datetime import datetime, timedelta
 
 import pytest
@@ -20,30 +19,10 @@ from gm.ordering import submission as orders
 from gm.ordering.reminders import queue_reminders
 from gm.phases.closer import CloseHooks, PhaseCloser
 from gm.phases.worker import close_work
-from gm.setup import games
 from gm.setup.settings import GameSettings
-from tests.gm.conftest import CREATOR, T0, current_phase, make_game, make_started_game, player_of, submit
-from tests.gm.test_gm_outbox import RecordingSender, queue
-
-
-async def start_now(
-    sessions: SessionFactory, now: datetime, settings: GameSettings | None = None
-) -> games.StartResult:
-    game = await make_game(sessions, settings=settings)
-    async with sessions() as s:
-        return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(1))
-
-
-async def set_deadline(sessions: SessionFactory, phase_id: int, deadline: datetime) -> None:
-    async with sessions() as s:
-        phase = await s.get(PhaseRecord, phase_id)
-        assert phase is not None
-        phase.deadline = deadline
-        await s.commit()
-
-
-def gamemaster(sessions: SessionFactory) -> Gamemaster:
-    return Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+from tests.gm.conftest import T0, current_phase, make_started_game, player_of, submit
+from tests.helpers.deadlines import set_deadline
+from tests.helpers.gm import RecordingSender, gamemaster, queue, start_now
 
 
 async def test_jobs_are_rebuilt_with_stable_ids_and_never_skipped(sessions: SessionFactory) -> None:
@@ -212,6 +191,16 @@ class FailingOnce:
         return close_work(request)
 
 
+RETRY = 2.0
+"""The retry delay of the tests below: long enough for the test to look at the state between the
+failed close and its retry, even on a busy machine."""
+
+
+async def until_due(when: datetime) -> None:
+    """Sleep until the scheduler's job at ``when`` is due (scheduler.idle then waits for it)."""
+    await asyncio.sleep(max(0.0, (when - utcnow()).total_seconds()) + 0.05)
+
+
 async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadline(
     sessions: SessionFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -220,7 +209,7 @@ async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadl
     work = FailingOnce()
     closer = PhaseCloser(sessions, work=work, render_maps=False)
     gm = Gamemaster(sessions, RecordingSender(), closer=closer)
-    gm.scheduler.retry_delays = (0.5, 60.0)
+    gm.scheduler.retry_delays = (RETRY, 60.0)
     await gm.start()
     try:
         await asyncio.sleep(0.4)
@@ -230,8 +219,8 @@ async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadl
         assert (await current_phase(sessions, started.game.id)).status == "open"  # reopened, not lost
         retry_at = gm.scheduler.run_time(job)
         assert retry_at is not None and retry_at > utcnow()  # still scheduled: a retry
-        assert "stays unclosed until the retry in 0.5 s" in caplog.text
-        await asyncio.sleep(0.8)
+        assert f"stays unclosed until the retry in {RETRY:g} s" in caplog.text
+        await until_due(retry_at)
         await gm.scheduler.idle(timeout=30)
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()
@@ -254,13 +243,15 @@ async def test_a_close_that_failed_while_writing_is_finished_by_the_retry(sessio
 
     closer = PhaseCloser(sessions, render_maps=False, hooks=CloseHooks(before_commit=before_commit))
     gm = Gamemaster(sessions, RecordingSender(), closer=closer)
-    gm.scheduler.retry_delays = (0.5,)
+    gm.scheduler.retry_delays = (RETRY,)
     await gm.start()
     try:
         await asyncio.sleep(0.4)
         await gm.scheduler.idle(timeout=30)
         assert (await current_phase(sessions, started.game.id)).status == "adjudicating"
-        await asyncio.sleep(0.8)
+        retry_at = gm.scheduler.run_time(f"deadline:{started.game.id}:S1901M")
+        assert retry_at is not None
+        await until_due(retry_at)
         await gm.scheduler.idle(timeout=30)
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()

@@ -7,15 +7,14 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from db.database import SessionFactory
 from gm.delivery.pool import WorkerPool
 from gm.facade import Gamemaster
+from tests.helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 LINUX = sys.platform.startswith("linux")
 
 

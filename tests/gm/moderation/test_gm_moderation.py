@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
-from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment, ReadyFlag
+from db.models import OrderRecord, ReadyFlag
 from gm.errors import AlreadyJoined, GameOver, NotAllowed, NotAPlayer, WrongGameState
 from gm.facade import Gamemaster
 from gm.moderation import actions as moderation
@@ -30,25 +30,10 @@ from tests.gm.conftest import (
     submit,
     user,
 )
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import MOD, RecordingSender, snapshot
 
 OUTSIDER = user(40)
-MOD = Actor(user(41), is_server_moderator=True)
 CREATOR_ACTOR = Actor(CREATOR)
-
-
-async def snapshot(sessions: SessionFactory, game_id: int) -> tuple:
-    """Everything a refused command must leave untouched."""
-    async with sessions() as s:
-        phase = await current_phase(sessions, game_id)
-        game = await game_row(sessions, game_id)
-        players = sorted(
-            (p.user_id, p.status, p.missed_in_a_row) for p in (await s.exec(select(Player))).all()
-        )
-        seats = sorted((a.power, a.player_id) for a in (await s.exec(select(PowerAssignment))).all())
-        log = len((await s.exec(select(GameLogEntry))).all())
-        await s.commit()
-    return (game.status, phase.id, phase.deadline, phase.remaining_seconds, players, seats, log)
 
 
 async def test_players_and_strangers_may_not_moderate_and_nothing_changes(sessions: SessionFactory) -> None:

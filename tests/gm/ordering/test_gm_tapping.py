@@ -15,7 +15,7 @@ from gm.facade import Gamemaster
 from gm.ordering.drawing import preview_request, preview_title, render_preview
 from gm.setup.places import ensure_place_tag
 from tests.gm.conftest import close, current_phase, make_started_game, place, player_of, submit, user
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import RecordingSender
 
 
 def gamemaster(sessions: SessionFactory) -> Gamemaster:

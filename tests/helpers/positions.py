@@ -1,7 +1,7 @@
 """Random positions of every variant in every kind of phase, the lines a player might type there, and
 the orders a hint tells the player to write.
 
-Shared by the property tests of order entry (tests/engine/test_entry.py, tests/gm/test_gm_entry.py)
+Shared by the property tests of order entry (tests/engine/test_entry.py, tests/gm/ordering/test_gm_entry.py)
 and bench/entry_truth.py. Units are placed with tests/engine/test_rule_switches.random_units; a
 board is sparse or crowded at random (few fleets at sea: convoys that no chain could carry; many:
 long chains), supply centers go mostly to the power standing on them, a retreat phase dislodges a
@@ -17,7 +17,7 @@ import re
 from engine import Board, all_variants, initial_board
 from engine.mapdata import province_of
 from engine.rules import build_sites
-from tests.engine.test_rule_switches import random_units
+from tests.helpers.boards import random_units
 
 VARIANTS = tuple(v.name for v in all_variants())
 KINDS = ("M", "R", "A")

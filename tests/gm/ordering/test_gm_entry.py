@@ -21,8 +21,8 @@ from engine.legal import legal_orders
 from gm.ordering.judging import LineOutcome, judge_line
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import duties, order_key
-from tests.engine.positions import KINDS, VARIANTS, hinted_orders, random_board, typed_lines
 from tests.gm.conftest import make_started_game, place, submit
+from tests.helpers.positions import KINDS, VARIANTS, hinted_orders, random_board, typed_lines
 
 
 def state_of(board: Board, power: str, given: dict[str, str]) -> PhaseState:

@@ -12,7 +12,7 @@ from db.models import OrderSubmission
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
 from gm.setup.places import ensure_place_tag
 from tests.gm.conftest import close, current_phase, make_started_game, place, player_of, submit
-from tests.gm.test_gm_tapping import gamemaster
+from tests.helpers.gm import gamemaster
 
 
 async def test_hold_the_rest_holds_only_the_units_without_orders(sessions: SessionFactory) -> None:

@@ -28,9 +28,8 @@ from gm.moderation.rollback import rollback_last_phase
 from gm.phases.worker import close_work
 from tests.gm.conftest import T0, close, make_closer, make_started_game, player_of, submit, user
 from tests.gm.crash_child import CRASH_EXIT_CODE
-from tests.gm.test_gm_outbox import RecordingSender
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.gm import RecordingSender
+from tests.helpers.paths import ROOT
 
 
 class CountingWork:

@@ -27,8 +27,7 @@ from tests.gm.conftest import (
     submit,
     user,
 )
-from tests.gm.test_gm_moderation import MOD, snapshot
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import MOD, RecordingSender, snapshot
 
 NEWCOMER = user(50)
 OTHER = user(51)

@@ -101,8 +101,8 @@ async def test_a_game_ended_during_a_phase_has_a_final_map_saying_how(
     from gm.facade import Gamemaster
     from gm.moderation import actions as moderation
     from tests.gm.conftest import T0
-    from tests.gm.test_gm_ending import JUDGE, with_channel
-    from tests.gm.test_gm_outbox import RecordingSender
+    from tests.helpers.endings import JUDGE, with_channel
+    from tests.helpers.gm import RecordingSender
 
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)

@@ -16,11 +16,9 @@ from gm.endings import final_post as archive
 from gm.endings import votes
 from gm.facade import Gamemaster
 from gm.moderation import actions as moderation
-from gm.moderation.actions import Actor
 from gm.ordering import submission as orders
 from gm.reading.export import export_game
 from gm.reading.status import game_status
-from gm.setup.games import set_game_channels
 from gm.setup.settings import GameSettings
 from render.animation import make_gif
 from tests.gm.conftest import (
@@ -31,16 +29,9 @@ from tests.gm.conftest import (
     messages,
     player_of,
     submit,
-    user,
 )
-from tests.gm.test_gm_outbox import RecordingSender
-
-JUDGE = Actor(user(41), is_server_moderator=True)  # a server moderator who does not play
-
-
-async def with_channel(sessions: SessionFactory, game_id: int) -> None:
-    async with sessions() as s:
-        await set_game_channels(s, game_id, game_channel_id=9000)
+from tests.helpers.endings import JUDGE, with_channel
+from tests.helpers.gm import RecordingSender
 
 
 async def play_a_year(sessions: SessionFactory, started: object) -> None:

@@ -37,6 +37,7 @@ from tests.gm.conftest import (
     submit,
     user,
 )
+from tests.helpers.gm import RETREAT_BOARD
 
 
 async def test_each_line_is_accepted_or_refused_with_the_engines_reason(sessions: SessionFactory) -> None:
@@ -235,14 +236,6 @@ async def test_absent_players_do_not_hold_up_an_early_close(sessions: SessionFac
         async with sessions() as s:
             view = await orders.set_ready(s, started.game.id, player_of(started, power), now=T0)
     assert view.close_now
-
-
-RETREAT_BOARD = {
-    "phase": "S1901R",
-    "units": {"FRANCE": ["A PAR"], "GERMANY": ["A BUR", "A RUH"], "ENGLAND": ["F LON"]},
-    "centers": {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN", "KIE", "BER"], "ENGLAND": ["LON"]},
-    "dislodged": {"FRANCE": {"A MAR": {"attacker_from": "BUR", "retreats": ["GAS", "SPA"]}}},
-}
 
 
 async def test_a_retreat_phase_closes_as_soon_as_the_dislodged_power_has_ordered(

@@ -30,7 +30,7 @@ from tests.gm.conftest import (
     submit,
     user,
 )
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import RecordingSender
 
 MOD = Actor(user(41), is_server_moderator=True)
 LATER = T0 + timedelta(hours=5)

@@ -17,8 +17,8 @@ from gm.delivery.scheduler import GameScheduler, deadline_job_id
 from gm.facade import Gamemaster
 from gm.setup import games
 from tests.gm.conftest import make_started_game
-from tests.gm.test_gm_outbox import RecordingSender
-from tests.gm.test_gm_scheduler import set_deadline
+from tests.helpers.deadlines import set_deadline
+from tests.helpers.gm import RecordingSender
 
 
 async def started_games(sessions: SessionFactory, count: int) -> list[games.StartResult]:

@@ -19,7 +19,7 @@ from gm.ordering import submission as orders
 from gm.ordering.reminders import queue_reminders
 from gm.setup import games
 from tests.gm.conftest import CREATOR, make_game, make_started_game, player_of, submit
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import RecordingSender
 
 ORDER_TEXT = ("Par-Bur", "PAR - BUR", "Bre-MAO", "BRE - MAO")
 

@@ -26,7 +26,7 @@ from tests.gm.conftest import (
     set_player_status,
     submit,
 )
-from tests.gm.test_gm_orders import RETREAT_BOARD
+from tests.helpers.gm import RETREAT_BOARD
 
 
 async def test_closing_writes_results_opens_the_next_phase_and_queues_the_messages(

@@ -24,8 +24,7 @@ from gm.ordering import submission as orders
 from gm.phases.closer import CloseHooks, PhaseCloser
 from gm.phases.worker import close_work
 from tests.gm.conftest import player_of
-from tests.gm.test_gm_outbox import RecordingSender
-from tests.gm.test_gm_scheduler import gamemaster, start_now
+from tests.helpers.gm import RecordingSender, gamemaster, start_now
 
 JUDGE = moderation.Actor(2**62 + 41, is_server_moderator=True)
 

@@ -17,7 +17,7 @@ from gm.ordering import submission as orders
 from gm.ordering.submission import OrdersView
 from gm.setup import games
 from tests.gm.conftest import make_started_game, player_of, set_player_status
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import RecordingSender
 
 FRANCE = "FRANCE"
 

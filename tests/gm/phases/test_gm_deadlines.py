@@ -23,7 +23,7 @@ from gm.setup import games
 from gm.setup.configure import update_settings
 from gm.setup.settings import GameSettings, schedule_with
 from tests.gm.conftest import CREATOR, current_phase, game_row, make_game, messages, place, submit
-from tests.gm.test_gm_outbox import RecordingSender
+from tests.helpers.gm import RecordingSender
 
 BERLIN_WEEKDAYS = DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekdays=(5, 6))
 MOD = Actor(4242, is_server_moderator=True)  # a moderator who does not play

@@ -1,0 +1,83 @@
+"""Steps and readings shared by the end-to-end tests (beside harness/bot_helpers.py): a moderator's
+command, a button read back, a short game ended, the places of a game, a transcript to read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bot import DiplomacyBot
+from harness.bot_helpers import Table, ask, deadline_passes, settle
+from harness.fakediscord import Channel, ChannelType, FakeDiscord, Guild, Message, User
+
+
+def print_transcript(fake: FakeDiscord, table: Table) -> None:
+    """What each user could see, to read (SHOW_TRANSCRIPT=1 pytest -s)."""
+    for user in [*table.players, table.mod, table.onlooker]:
+        print(f"\n======== {user.username} ({table.power_of.get(user.id, '-')}) ========")
+        for message in fake.visible_messages(user):
+            where = fake.world.channels[message.channel_id]
+            print(f"--- #{where.name or 'DM'}{' (ephemeral)' if message.ephemeral else ''}")
+            print(message.text)
+
+
+async def everyone_but_ready(fake: FakeDiscord, table: Table, absent: User) -> None:
+    for user in table.players:
+        if user.id != absent.id:
+            reply = await ask(fake, user, "ready", channel=table.general)
+            assert "You are ready" in reply.content, reply.content
+
+
+async def mod(fake: FakeDiscord, user: User, table: Table, *path: str, **options: object) -> Message:
+    reply = await ask(fake, user, "mod", *path, channel=table.general, **options)
+    assert reply.ephemeral, reply.content
+    return reply
+
+
+async def click_and_read(fake: FakeDiscord, user: User, message: Message, custom_id: str) -> str:
+    """``user`` presses a confirmation button; the text the ephemeral message ends up with."""
+    edited = await (await fake.click(user, message, custom_id)).message()
+    return str(
+        await fake.wait_for(
+            lambda: edited.content if "Working on it" not in edited.content else None,
+            what="the outcome of a confirmation",
+        )
+    )
+
+
+async def ready_all(fake: FakeDiscord, table: Table) -> None:
+    for user in table.players:
+        await ask(fake, user, "ready", channel=table.general)
+
+
+def eliminated(*powers: str) -> Callable[[dict], None]:
+    """A board edit taking every unit and supply center from ``powers``."""
+
+    def change(board: dict) -> None:
+        for power in powers:
+            board["units"].pop(power, None)
+            board["centers"].pop(power, None)
+
+    return change
+
+
+def places_of(
+    fake: FakeDiscord, guild: Guild, game_id: int
+) -> tuple[list[Channel], list[Channel], list[Channel]]:
+    """(categories, channels in them, threads) of a game, found by the names the bot gives."""
+    everything = fake.guild_channels(guild)
+    categories = [
+        c
+        for c in everything
+        if c.type == ChannelType.GUILD_CATEGORY
+        and re.match(rf"Diplomacy #{game_id} \[[a-z0-9]{{4}}\]:", c.name)
+    ]
+    inside = [c for c in everything if c.parent_id in {k.id for k in categories} and not c.is_thread]
+    threads = [c for c in everything if c.is_thread and c.parent_id in {c.id for c in inside}]
+    return categories, inside, threads
+
+
+async def end_short_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> None:
+    await deadline_passes(bot, fake, game_id)
+    await ready_all(fake, table)
+    await settle(bot, fake)
