@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/entry_truth.py [--positions 3000] [--lines 12] [--seed 1]
 
-For ``--positions`` random positions (tests/engine/positions.py: every variant, every kind of phase,
+For ``--positions`` random positions (tests/helpers/positions.py: every variant, every kind of phase,
 in turn), every power with something to order judges, through gm's ``judge_line`` (the gate of every
 way to order: DM, form, /order, tap):
 

@@ -1,7 +1,8 @@
 """Hints that are true: whenever a refusal tells the player to "write" an order, order entry
 (engine.enter_order) accepts that order for that power on that board. Checked on random positions,
 random orders of every kind, in every kind of phase; plus the cases that used to offer an order the
-board refuses (the variants and the winter count: tests/engine/test_entry.py, tests/gm/ordering/test_gm_entry.py)."""
+board refuses (the variants and the winter count: tests/engine/test_entry.py,
+tests/gm/ordering/test_gm_entry.py)."""
 
 from __future__ import annotations
 
