@@ -17,6 +17,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from cogs.messages.sender import DiscordSender
+from cogs.places.repair import DiscordShielder
 from cogs.places.spaces import BOT_PERMISSIONS
 from cogs.shared.base import Services
 from cogs.shared.replies import GameCommandTree
@@ -91,7 +92,8 @@ class DiplomacyBot(commands.AutoShardedBot):
             ownership=settings.ownership,
             process_name=settings.process,
         )
-        gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        self.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        gamemaster.sender = self.sender
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
         self.gate = InteractionGate(self)
         self.setup_started = asyncio.Event()
@@ -100,6 +102,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         self._started = False  # the gamemaster runs: a stop must let it finish its work
         self._stopping: asyncio.Task[None] | None = None
         self._draining: asyncio.Task[None] | None = None
+        self._shielding: asyncio.Task[Any] | None = None  # the shields' repair (gm.setup.shields)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Every DynamicItem the bot registers refuses, with an answer, an id it cannot read
@@ -153,7 +156,14 @@ class DiplomacyBot(commands.AutoShardedBot):
             },
         )
         # Messages that needed the server's description waited for it (cogs.messages.sender).
-        self.services.spawn(self.services.gamemaster.deliver(), "sending what waited for the connection")
+        gamemaster = self.services.gamemaster
+        self.services.spawn(gamemaster.deliver(), "sending what waited for the connection")
+        # Games set up before the players' shields get them now, paced, in the background.
+        if self._shielding is None or self._shielding.done():
+            shielder = DiscordShielder(self, gamemaster, self.sender.place_locks)
+            self._shielding = self.services.spawn(
+                gamemaster.shield_running_games(shielder), "putting the players' shields on older games"
+            )
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: direct messages are orders (cogs.commands.direct)."""
@@ -175,6 +185,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         began = loop.time()
         self.gate.close()
+        self.services.gamemaster.wind_down()  # the shields' repair stops after its current game
         complete = True
         if self._started:
             timeout = self.settings.shutdown_timeout

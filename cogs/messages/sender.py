@@ -44,6 +44,7 @@ from cogs.messages.render import (
     void_embed,
 )
 from cogs.places.archive import archive, reopen
+from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import admit, evict
 from cogs.ui.builder import opener_view
 from cogs.ui.seats import decision_view, seat_view
@@ -85,6 +86,7 @@ class DiscordSender:
         self.client = client
         self.games = games
         self.moderator_role = moderator_role
+        self.place_locks = PlaceLocks()  # shared with the shields' repair (cogs.places.repair)
 
     async def send(self, message: OutboxMessage) -> SentMessages | None:
         try:
@@ -189,10 +191,11 @@ class DiscordSender:
         """Archive or reopen the game's places (best effort; the message itself is what counts)."""
         if message.game_id is None:
             return
-        places = await self.games.game_places(message.game_id)
-        guild = self.client.get_guild(places.guild_id)
-        if guild is not None:
-            await change(guild, places)
+        async with self.place_locks.of(message.game_id):
+            places = await self.games.game_places(message.game_id)
+            guild = self.client.get_guild(places.guild_id)
+            if guild is not None:
+                await change(guild, places)
 
     async def _move_access(self, message: OutboxMessage) -> None:
         """Before a seat changes hands in public, the private places follow it: a replacement gets the
@@ -201,7 +204,11 @@ class DiscordSender:
         after a crash does no harm."""
         if message.game_id is None:
             return
-        places = await self.games.game_places(message.game_id)
+        async with self.place_locks.of(message.game_id):
+            await self._move_access_now(message, message.game_id)
+
+    async def _move_access_now(self, message: OutboxMessage, game_id: int) -> None:
+        places = await self.games.game_places(game_id)
         guild = self.client.get_guild(places.guild_id)
         if guild is None:
             raise RetriableSendError(f"server {places.guild_id} is not available yet")

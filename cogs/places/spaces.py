@@ -66,7 +66,7 @@ from cogs.places.spectating import stop_watching
 from cogs.shared.text import power_name
 from gm.errors import GameError
 from gm.reading.info import GameInfo
-from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, Recorder
+from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, Recorder, key_powers, pair_key
 
 log = logging.getLogger(__name__)
 
@@ -261,16 +261,6 @@ def _full(game: GameInfo, why: str) -> SpacesFailed:
 
 
 Overwrites = dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]
-
-
-def pair_key(a: Seat, b: Seat) -> str:
-    """``AUSTRIA/FRANCE|ENGLAND``: how a pair of seats' place is recorded (gm.setup.places.record_place)."""
-    return f"{'/'.join(a)}|{'/'.join(b)}"
-
-
-def key_powers(key: str) -> set[str]:
-    """The powers a recorded pair key names."""
-    return {p for part in key.split("|") for p in part.split("/") if p}
 
 
 class _Builder:
@@ -637,20 +627,25 @@ async def rival_places(
         channel = guild.get_channel(channel_id) if channel_id is not None else None
         if power not in mine and isinstance(channel, discord.TextChannel):
             found.append(channel)
-    keys = {place_id: key for key, place_id in places.pair_places.items()}
     for place in await negotiation_places(guild, places, list(places.power_channels)):
-        key = keys.get(place.id)
-        if key is not None:
-            named = key_powers(key)
-        elif isinstance(place, discord.Thread):
-            named = _named_powers(place.name)  # a game set up before places were recorded
-        elif (place.topic or "").startswith(PAIR_TOPIC):
-            named = _named_powers(place.topic or "")
-        else:
-            continue  # the negotiation channel: everyone's
-        if not {p.lower() for p in mine} & {p.lower() for p in named}:
+        named = pair_powers(place, places)
+        if named is not None and not {p.lower() for p in mine} & {p.lower() for p in named}:
             found.append(place)
     return found
+
+
+def pair_powers(place: discord.TextChannel | discord.Thread, places: GamePlaces) -> set[str] | None:
+    """The powers a pair's place (thread or pair channel) is for, by its recorded key (by its name or
+    topic for a game set up before places were recorded); None for the negotiation channel, which
+    holds every pair's threads."""
+    key = next((k for k, place_id in places.pair_places.items() if place_id == place.id), None)
+    if key is not None:
+        return key_powers(key)
+    if isinstance(place, discord.Thread):
+        return _named_powers(place.name)
+    if (place.topic or "").startswith(PAIR_TOPIC):
+        return _named_powers(place.topic or "")
+    return None
 
 
 async def shield(guild: discord.Guild, places: GamePlaces, user: discord.Member) -> None:
@@ -660,7 +655,7 @@ async def shield(guild: discord.Guild, places: GamePlaces, user: discord.Member)
     for place in await rival_places(guild, places, user.id):
         if isinstance(place, discord.Thread):
             await _leave_thread(place, user.id)
-        elif _overwrite_of(place, user.id) != SHIELD:
+        elif overwrite_of(place, user.id) != SHIELD:
             await _quietly(place.set_permissions(user, overwrite=SHIELD))
 
 
@@ -668,14 +663,14 @@ async def unshield(guild: discord.Guild, places: GamePlaces, user: discord.Membe
     """Take back a former player's shields (:func:`shield`): only overwrites that are shields."""
     for channel_id in places.power_channels.values():
         channel = guild.get_channel(channel_id) if channel_id is not None else None
-        if isinstance(channel, discord.TextChannel) and _overwrite_of(channel, user.id) == SHIELD:
+        if isinstance(channel, discord.TextChannel) and overwrite_of(channel, user.id) == SHIELD:
             await _quietly(channel.set_permissions(user, overwrite=None))
     for place in await negotiation_places(guild, places, list(places.power_channels)):
-        if isinstance(place, discord.TextChannel) and _overwrite_of(place, user.id) == SHIELD:
+        if isinstance(place, discord.TextChannel) and overwrite_of(place, user.id) == SHIELD:
             await _quietly(place.set_permissions(user, overwrite=None))
 
 
-def _overwrite_of(channel: discord.abc.GuildChannel, user_id: int) -> discord.PermissionOverwrite | None:
+def overwrite_of(channel: discord.abc.GuildChannel, user_id: int) -> discord.PermissionOverwrite | None:
     return next((o for t, o in channel.overwrites.items() if t.id == user_id), None)
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from gm.facade.community import CommunityCases
 from gm.facade.moderating import ModerationCases
+from gm.facade.places import PlaceCases
 from gm.facade.playing import PlayingCases
 from gm.facade.reading import ReadingCases
 from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
 from gm.facade.tapping import ChosenOrder, TappingCases
 
 
-class Gamemaster(SetupCases, PlayingCases, TappingCases, ModerationCases, ReadingCases, CommunityCases):
+class Gamemaster(
+    SetupCases, PlayingCases, TappingCases, ModerationCases, ReadingCases, CommunityCases, PlaceCases
+):
     """The whole facade (gm.facade.core.GamemasterCore holds the moving parts)."""
 
 

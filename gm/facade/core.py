@@ -98,6 +98,17 @@ class GamemasterCore:
         self._delivering = asyncio.Lock()
         self.scheduler.busy = lambda: self.closer.active if isinstance(self.closer, PhaseCloser) else ()
         self._background: set[asyncio.Task[Any]] = set()
+        self._winding_down = False  # a stop has begun: long background work ends at its next step
+
+    @property
+    def winding_down(self) -> bool:
+        """Whether the bot is stopping (:meth:`shutdown` or :meth:`abandon` has begun)."""
+        return self._winding_down
+
+    def wind_down(self) -> None:
+        """A stop begins: long background work (gm.setup.shields) ends at its next step, before the
+        stop waits for the background work."""
+        self._winding_down = True
 
     # --- work that follows a use case -----------------------------------------------------------
 
@@ -171,6 +182,7 @@ class GamemasterCore:
     async def shutdown(self) -> None:
         """Stop firing jobs, let the closes and deliveries under way finish, send what they queued,
         then stop the worker processes (a graceful stop)."""
+        self._winding_down = True
         await self.idle()
         await self.scheduler.shutdown(wait=True)
         await self.deliver()
@@ -181,6 +193,7 @@ class GamemasterCore:
         """Stop at once (a graceful stop that ran out of time): cancel the follow-ups and jobs under
         way, stop the worker processes, release this process's outbox claims. A close cut short stays
         ``adjudicating`` and the next start finishes it (gm.scheduler). Returns the messages put back."""
+        self._winding_down = True
         running = [task for task in self._background if not task.done()]
         for task in running:
             task.cancel()
