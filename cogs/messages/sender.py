@@ -46,6 +46,7 @@ from cogs.messages.render import (
 from cogs.places.archive import archive, reopen
 from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import admit, evict
+from cogs.places.talks import Talks, open_talks, tell_refusal
 from cogs.ui.builder import opener_view
 from cogs.ui.seats import decision_view, seat_view
 from gm.clock import utcnow
@@ -57,7 +58,7 @@ from gm.delivery.outbox import (
     RetriableSendError,
     SentMessages,
 )
-from gm.facade.reading import ReadingCases
+from gm.facade import Gamemaster
 from gm.messages.kinds import (
     CivilDisorder,
     GameStarted,
@@ -69,7 +70,7 @@ from gm.messages.kinds import (
     TakeOverRequest,
     Welcome,
 )
-from gm.setup.places import GamePlaces
+from gm.setup.places import GamePlaces, PlaceKind
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 class DiscordSender:
     """gm.delivery.outbox.OutboxSender for a discord.py client (usable once the client has logged in)."""
 
-    def __init__(self, client: discord.Client, games: ReadingCases, moderator_role: str = "") -> None:
+    def __init__(self, client: discord.Client, games: Gamemaster, moderator_role: str = "") -> None:
         """``games``: where the sender looks games and their places up (the Gamemaster)."""
         self.client = client
         self.games = games
@@ -209,6 +210,10 @@ class DiscordSender:
 
     async def _move_access_now(self, message: OutboxMessage, game_id: int) -> None:
         places = await self.games.game_places(game_id)
+
+        async def record(kind: PlaceKind, place_id: int, key: str) -> None:
+            await self.games.record_place(game_id, kind, place_id, key)
+
         guild = self.client.get_guild(places.guild_id)
         if guild is None:
             raise RetriableSendError(f"server {places.guild_id} is not available yet")
@@ -224,8 +229,18 @@ class DiscordSender:
             new_user, old_user = content.user_id, None
         else:
             return
+        talks = Talks()
+        if isinstance(content, Replaced) and new_user is not None:
+            # a seat the built-in player held from the start has no private talks yet
+            talks = await open_talks(
+                guild, places, await self.games.get_game(game_id), int(new_user), self.moderator_role, record
+            )
+            if talks.made:
+                places = await self.games.game_places(game_id)
         if new_user is not None:
             await admit(guild, places, int(new_user), powers)
+            if talks.refused is not None:  # told in their power's channel, now theirs
+                await tell_refusal(guild, places, int(new_user), talks.refused)
         if old_user is not None and old_user != new_user:
             await evict(guild, places, int(old_user), powers)
 

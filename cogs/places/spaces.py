@@ -55,7 +55,7 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -263,6 +263,39 @@ def _full(game: GameInfo, why: str) -> SpacesFailed:
 Overwrites = dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]
 
 
+def place_prefix(game_id: int, tag: str | None) -> str:
+    """How the names of a game's channels start: ``g3-k7q2`` (``g3`` for a game with no place tag)."""
+    return f"g{game_id}-{tag}" if tag else f"g{game_id}"
+
+
+def pair_channel_name(prefix: str, a: Seat, b: Seat) -> str:
+    return f"{prefix}-{seat_slug(a)}-{seat_slug(b)}"
+
+
+def negotiation_name(prefix: str) -> str:
+    return f"{prefix}-negotiation"
+
+
+def private_overwrites(
+    guild: discord.Guild,
+    mods: discord.Role | None,
+    players: set[int],
+    user_ids: Iterable[int],
+    member: discord.PermissionOverwrite = MEMBER,
+) -> Overwrites:
+    """A private place of ``user_ids``: hidden from everyone else, open to the moderator role and the
+    bot, shielded from the game's other ``players`` (see the module docstring)."""
+    overwrites: Overwrites = {guild.default_role: _HIDDEN, guild.me: _BOT}
+    if mods is not None:
+        overwrites[mods] = MEMBER
+    own = set(user_ids)
+    for rival in sorted(players - own):
+        overwrites[discord.Object(id=rival)] = SHIELD
+    for user_id in sorted(own):
+        overwrites[discord.Object(id=user_id)] = member
+    return overwrites
+
+
 class _Builder:
     """Creates one game's places, reusing only those this game recorded (by id: a place found by its
     name may be another game's, or left by another database), putting back on each the permissions and
@@ -280,7 +313,7 @@ class _Builder:
         self.guild, self.game, self.mods, self.made = guild, game, mods, made
         self.places, self.record = places, record
         tag = places.place_tag
-        self.prefix = f"g{game.id}-{tag}" if tag else f"g{game.id}"
+        self.prefix = place_prefix(game.id, tag)
         label = f"Diplomacy #{game.id} [{tag}]" if tag else f"Diplomacy #{game.id}"
         self.category_name = f"{label}: {game.name}"[:100]
         self.recorded: dict[tuple[str, str], discord.abc.GuildChannel | discord.Thread] = {}
@@ -310,10 +343,10 @@ class _Builder:
         return f"{self.prefix}-{power.lower()}"
 
     def pair_channel_name(self, a: Seat, b: Seat) -> str:
-        return f"{self.prefix}-{seat_slug(a)}-{seat_slug(b)}"
+        return pair_channel_name(self.prefix, a, b)
 
     def negotiation_name(self) -> str:
-        return f"{self.prefix}-negotiation"
+        return negotiation_name(self.prefix)
 
     def channel_names(self, *, with_game: bool = True) -> list[str]:
         names = [self.game_channel_name()] if with_game else []
@@ -349,16 +382,8 @@ class _Builder:
     # --- making -------------------------------------------------------------------------------------
 
     def private(self, *user_ids: int, member: discord.PermissionOverwrite = MEMBER) -> Overwrites:
-        """A private place of ``user_ids``: hidden from everyone else, shielded from the game's other
-        players (see the module docstring)."""
-        overwrites: Overwrites = {self.guild.default_role: _HIDDEN, self.guild.me: _BOT}
-        if self.mods is not None:
-            overwrites[self.mods] = MEMBER
-        for rival in sorted(players_of(self.game) - set(user_ids)):
-            overwrites[discord.Object(id=rival)] = SHIELD
-        for user_id in user_ids:
-            overwrites[discord.Object(id=user_id)] = member
-        return overwrites
+        """A private place of ``user_ids`` (see :func:`private_overwrites`)."""
+        return private_overwrites(self.guild, self.mods, players_of(self.game), user_ids, member)
 
     async def text_channel(
         self,
@@ -525,11 +550,15 @@ async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
         if not isinstance(place, discord.abc.Messageable):
             continue
         if getattr(place, "last_message_id", None) is None:
-            await _say(
-                place,
-                f"Private talks between {_seat_text(a, game)} and {_seat_text(b, game)}. "
-                "No other player can read this.",
-            )
+            await _say(place, talk_intro(a, b, game))
+
+
+def talk_intro(a: Seat, b: Seat, game: GameInfo) -> str:
+    """The first message of a pair's private place."""
+    return (
+        f"Private talks between {_seat_text(a, game)} and {_seat_text(b, game)}. "
+        "No other player can read this."
+    )
 
 
 def power_intro(power: str, user_id: int | None, *, built_in: bool = False) -> str:
