@@ -46,7 +46,7 @@ from cogs.messages.render import (
 from cogs.places.archive import archive, reopen
 from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import admit, evict
-from cogs.places.talks import Talks, open_talks, tell_refusal
+from cogs.places.talks import Talks, missing_pairs, open_talks, tell_refusal
 from cogs.ui.builder import opener_view
 from cogs.ui.seats import decision_view, seat_view
 from gm.clock import utcnow
@@ -230,7 +230,7 @@ class DiscordSender:
         else:
             return
         talks = Talks()
-        if isinstance(content, Replaced) and new_user is not None:
+        if isinstance(content, Replaced) and new_user is not None and missing_pairs(places, int(new_user)):
             # a seat the built-in player held from the start has no private talks yet
             talks = await open_talks(
                 guild, places, await self.games.get_game(game_id), int(new_user), self.moderator_role, record
