@@ -22,6 +22,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from cogs.messages.sender import DiscordSender
+from cogs.places.repair import DiscordShielder
 from cogs.places.spaces import BOT_PERMISSIONS
 from cogs.shared.base import Services
 from cogs.shared.replies import GameCommandTree
@@ -111,7 +112,8 @@ class DiplomacyBot(commands.AutoShardedBot):
             ownership=settings.ownership,
             process_name=settings.process,
         )
-        gamemaster.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        self.sender = DiscordSender(self, gamemaster, settings.moderator_role)
+        gamemaster.sender = self.sender
         gamemaster.on_close = lambda outcome: self.metrics.phase_closed(outcome.seconds)
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
         self.gate = InteractionGate(self, on_interaction=self.metrics.interaction_arrived)
@@ -130,6 +132,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.exit_guard = False  # run() sets it: a stop ends the process in time, whatever hangs
         self.stopped_completely: bool | None = None  # set by the stop: False when out of time
         self._draining: asyncio.Task[None] | None = None
+        self._shielding: asyncio.Task[Any] | None = None  # the shields' repair (gm.setup.shields)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Every DynamicItem the bot registers refuses, with an answer, an id it cannot read
@@ -251,7 +254,14 @@ class DiplomacyBot(commands.AutoShardedBot):
             },
         )
         # Messages that needed the server's description waited for it (cogs.messages.sender).
-        self.services.spawn(self.services.gamemaster.deliver(), "sending what waited for the connection")
+        gamemaster = self.services.gamemaster
+        self.services.spawn(gamemaster.deliver(), "sending what waited for the connection")
+        # Games set up before the players' shields get them now, paced, in the background.
+        if self._shielding is None or self._shielding.done():
+            shielder = DiscordShielder(self, gamemaster, self.sender.place_locks)
+            self._shielding = self.services.spawn(
+                gamemaster.shield_running_games(shielder), "putting the players' shields on older games"
+            )
         if not self._announced_ready:  # on_ready comes again after a reconnection
             self._announced_ready = True
             notify("READY=1")  # systemd (Type=notify): started
@@ -278,6 +288,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         began = loop.time()
         self.gate.close()
         notify("STOPPING=1")
+        self.services.gamemaster.wind_down()  # the shields' repair stops after its current game
         complete = True
         if self.exit_guard:
             _guard_exit(self.settings.shutdown_timeout + EXIT_GRACE)

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import true as sa_true
 from sqlmodel import Field, SQLModel
 
 from db.types import UTCDateTime
@@ -72,6 +73,7 @@ class OutboxTarget(StrEnum):
     GAME_CHANNEL = "game_channel"  # the game's public channel
     POWER_CHANNEL = "power_channel"  # a power's private channel (its player, the bot, moderators)
     USER = "user"  # a direct message to one user
+    PLACE = "place"  # one private place by its id (a pair's thread or channel: its players, the bot)
 
 
 class Game(Stored, SQLModel, table=True):
@@ -91,6 +93,10 @@ class Game(Stored, SQLModel, table=True):
     # A few random characters in the names of the game's places, so that no two games' places share a
     # name on a server, even games of two databases (a restored backup, a second instance).
     place_tag: str | None = Field(default=None, max_length=12)
+    # Whether the players' shields are on its private places (issue 27: no player reads a rival's place,
+    # whatever their roles). Games set up since carry them from the start; those running when migration
+    # 0014 came in are marked False, and the bot puts the shields on at its next start (gm.setup.shields).
+    places_shielded: bool = Field(default=True, sa_column_kwargs={"server_default": sa_true()})
     created_at: datetime = Field(sa_type=UTCDateTime)
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
@@ -313,6 +319,7 @@ class OutboxEntry(Stored, SQLModel, table=True):
     target_kind: str = Field(max_length=20)  # OutboxTarget
     target_power: str | None = Field(default=None, max_length=20)
     target_user_id: int | None = Field(default=None, sa_type=BigInteger)
+    target_place_id: int | None = Field(default=None, sa_type=BigInteger)  # OutboxTarget.PLACE: its id
     payload: dict[str, Any] = Field(sa_type=JSON)
     dedup_key: str = Field(max_length=200)  # stable identity: the same event never queues twice
     created_at: datetime = Field(sa_type=UTCDateTime)

@@ -39,6 +39,7 @@ from gm.messages.kinds import (
     PhaseOpened,
     PhaseResults,
     Replaced,
+    SeatPlayedBy,
     TakeOverRequest,
     VoidedOrders,
     Welcome,
@@ -152,6 +153,8 @@ def render(
         return _final_post(content, message.attachments)
     if isinstance(content, VoidedOrders):
         return [Outgoing(embed=_voided_orders(content, shared=shared))]
+    if isinstance(content, SeatPlayedBy):  # one line in a pair's private place, among the talk
+        return [Outgoing(content=" ".join(_line(line) for line in content.lines))]
     closing = isinstance(content, Moderation) and content.action == "close"  # its deadline is moot now
     embed = _embed(content, with_deadline=not closing, fallback_title=_plain_title(content))
     attachments = list(message.attachments)

@@ -44,7 +44,9 @@ from cogs.messages.render import (
     void_embed,
 )
 from cogs.places.archive import archive, reopen
+from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import admit, evict
+from cogs.places.talks import Talks, missing_pairs, open_talks, tell_refusal
 from cogs.ui.seats import decision_view, mark_taken, seat_view
 from cogs.ui.sheet import call_buttons
 from cogs.ui.sheet_flows import sheet_for_call
@@ -71,7 +73,7 @@ from gm.messages.kinds import (
     Welcome,
 )
 from gm.ordering.legal import OrderMenu
-from gm.setup.places import GamePlaces
+from gm.setup.places import GamePlaces, PlaceKind
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +90,7 @@ class DiscordSender:
         self.client = client
         self.games = games
         self.moderator_role = moderator_role
+        self.place_locks = PlaceLocks()  # shared with the shields' repair (cogs.places.repair)
 
     async def send(self, message: OutboxMessage) -> SentMessages | None:
         try:
@@ -211,10 +214,11 @@ class DiscordSender:
         """Archive or reopen the game's places (best effort; the message itself is what counts)."""
         if message.game_id is None:
             return
-        places = await self.games.game_places(message.game_id)
-        guild = self.client.get_guild(places.guild_id)
-        if guild is not None:
-            await change(guild, places)
+        async with self.place_locks.of(message.game_id):
+            places = await self.games.game_places(message.game_id)
+            guild = self.client.get_guild(places.guild_id)
+            if guild is not None:
+                await change(guild, places)
 
     async def _move_access(self, message: OutboxMessage) -> None:
         """Before a seat changes hands in public, the private places follow it: a replacement gets the
@@ -223,7 +227,15 @@ class DiscordSender:
         after a crash does no harm."""
         if message.game_id is None:
             return
-        places = await self.games.game_places(message.game_id)
+        async with self.place_locks.of(message.game_id):
+            await self._move_access_now(message, message.game_id)
+
+    async def _move_access_now(self, message: OutboxMessage, game_id: int) -> None:
+        places = await self.games.game_places(game_id)
+
+        async def record(kind: PlaceKind, place_id: int, key: str) -> None:
+            await self.games.record_place(game_id, kind, place_id, key)
+
         guild = self.client.get_guild(places.guild_id)
         if guild is None:
             raise RetriableSendError(f"server {places.guild_id} is not available yet")
@@ -239,8 +251,18 @@ class DiscordSender:
             new_user, old_user = content.user_id, None
         else:
             return
+        talks = Talks()
+        if isinstance(content, Replaced) and new_user is not None and missing_pairs(places, int(new_user)):
+            # a seat the built-in player held from the start has no private talks yet
+            talks = await open_talks(
+                guild, places, await self.games.get_game(game_id), int(new_user), self.moderator_role, record
+            )
+            if talks.made:
+                places = await self.games.game_places(game_id)
         if new_user is not None:
             await admit(guild, places, int(new_user), powers)
+            if talks.refused is not None:  # told in their power's channel, now theirs
+                await tell_refusal(guild, places, int(new_user), talks.refused)
         if old_user is not None and old_user != new_user:
             await evict(guild, places, int(old_user), powers)
 

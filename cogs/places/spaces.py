@@ -55,7 +55,7 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -66,7 +66,7 @@ from cogs.places.spectating import stop_watching
 from cogs.shared.text import power_name
 from gm.errors import GameError
 from gm.reading.info import GameInfo
-from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, Recorder
+from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, Recorder, key_powers, pair_key
 
 log = logging.getLogger(__name__)
 
@@ -263,14 +263,37 @@ def _full(game: GameInfo, why: str) -> SpacesFailed:
 Overwrites = dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]
 
 
-def pair_key(a: Seat, b: Seat) -> str:
-    """``AUSTRIA/FRANCE|ENGLAND``: how a pair of seats' place is recorded (gm.setup.places.record_place)."""
-    return f"{'/'.join(a)}|{'/'.join(b)}"
+def place_prefix(game_id: int, tag: str | None) -> str:
+    """How the names of a game's channels start: ``g3-k7q2`` (``g3`` for a game with no place tag)."""
+    return f"g{game_id}-{tag}" if tag else f"g{game_id}"
 
 
-def key_powers(key: str) -> set[str]:
-    """The powers a recorded pair key names."""
-    return {p for part in key.split("|") for p in part.split("/") if p}
+def pair_channel_name(prefix: str, a: Seat, b: Seat) -> str:
+    return f"{prefix}-{seat_slug(a)}-{seat_slug(b)}"
+
+
+def negotiation_name(prefix: str) -> str:
+    return f"{prefix}-negotiation"
+
+
+def private_overwrites(
+    guild: discord.Guild,
+    mods: discord.Role | None,
+    players: set[int],
+    user_ids: Iterable[int],
+    member: discord.PermissionOverwrite = MEMBER,
+) -> Overwrites:
+    """A private place of ``user_ids``: hidden from everyone else, open to the moderator role and the
+    bot, shielded from the game's other ``players`` (see the module docstring)."""
+    overwrites: Overwrites = {guild.default_role: _HIDDEN, guild.me: _BOT}
+    if mods is not None:
+        overwrites[mods] = MEMBER
+    own = set(user_ids)
+    for rival in sorted(players - own):
+        overwrites[discord.Object(id=rival)] = SHIELD
+    for user_id in sorted(own):
+        overwrites[discord.Object(id=user_id)] = member
+    return overwrites
 
 
 class _Builder:
@@ -290,7 +313,7 @@ class _Builder:
         self.guild, self.game, self.mods, self.made = guild, game, mods, made
         self.places, self.record = places, record
         tag = places.place_tag
-        self.prefix = f"g{game.id}-{tag}" if tag else f"g{game.id}"
+        self.prefix = place_prefix(game.id, tag)
         label = f"Diplomacy #{game.id} [{tag}]" if tag else f"Diplomacy #{game.id}"
         self.category_name = f"{label}: {game.name}"[:100]
         self.recorded: dict[tuple[str, str], discord.abc.GuildChannel | discord.Thread] = {}
@@ -320,10 +343,10 @@ class _Builder:
         return f"{self.prefix}-{power.lower()}"
 
     def pair_channel_name(self, a: Seat, b: Seat) -> str:
-        return f"{self.prefix}-{seat_slug(a)}-{seat_slug(b)}"
+        return pair_channel_name(self.prefix, a, b)
 
     def negotiation_name(self) -> str:
-        return f"{self.prefix}-negotiation"
+        return negotiation_name(self.prefix)
 
     def channel_names(self, *, with_game: bool = True) -> list[str]:
         names = [self.game_channel_name()] if with_game else []
@@ -359,16 +382,8 @@ class _Builder:
     # --- making -------------------------------------------------------------------------------------
 
     def private(self, *user_ids: int, member: discord.PermissionOverwrite = MEMBER) -> Overwrites:
-        """A private place of ``user_ids``: hidden from everyone else, shielded from the game's other
-        players (see the module docstring)."""
-        overwrites: Overwrites = {self.guild.default_role: _HIDDEN, self.guild.me: _BOT}
-        if self.mods is not None:
-            overwrites[self.mods] = MEMBER
-        for rival in sorted(players_of(self.game) - set(user_ids)):
-            overwrites[discord.Object(id=rival)] = SHIELD
-        for user_id in user_ids:
-            overwrites[discord.Object(id=user_id)] = member
-        return overwrites
+        """A private place of ``user_ids`` (see :func:`private_overwrites`)."""
+        return private_overwrites(self.guild, self.mods, players_of(self.game), user_ids, member)
 
     async def text_channel(
         self,
@@ -535,11 +550,15 @@ async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
         if not isinstance(place, discord.abc.Messageable):
             continue
         if getattr(place, "last_message_id", None) is None:
-            await _say(
-                place,
-                f"Private talks between {_seat_text(a, game)} and {_seat_text(b, game)}. "
-                "No other player can read this.",
-            )
+            await _say(place, talk_intro(a, b, game))
+
+
+def talk_intro(a: Seat, b: Seat, game: GameInfo) -> str:
+    """The first message of a pair's private place."""
+    return (
+        f"Private talks between {_seat_text(a, game)} and {_seat_text(b, game)}. "
+        "No other player can read this."
+    )
 
 
 def power_intro(power: str, user_id: int | None, *, built_in: bool = False) -> str:
@@ -637,20 +656,25 @@ async def rival_places(
         channel = guild.get_channel(channel_id) if channel_id is not None else None
         if power not in mine and isinstance(channel, discord.TextChannel):
             found.append(channel)
-    keys = {place_id: key for key, place_id in places.pair_places.items()}
     for place in await negotiation_places(guild, places, list(places.power_channels)):
-        key = keys.get(place.id)
-        if key is not None:
-            named = key_powers(key)
-        elif isinstance(place, discord.Thread):
-            named = _named_powers(place.name)  # a game set up before places were recorded
-        elif (place.topic or "").startswith(PAIR_TOPIC):
-            named = _named_powers(place.topic or "")
-        else:
-            continue  # the negotiation channel: everyone's
-        if not {p.lower() for p in mine} & {p.lower() for p in named}:
+        named = pair_powers(place, places)
+        if named is not None and not {p.lower() for p in mine} & {p.lower() for p in named}:
             found.append(place)
     return found
+
+
+def pair_powers(place: discord.TextChannel | discord.Thread, places: GamePlaces) -> set[str] | None:
+    """The powers a pair's place (thread or pair channel) is for, by its recorded key (by its name or
+    topic for a game set up before places were recorded); None for the negotiation channel, which
+    holds every pair's threads."""
+    key = next((k for k, place_id in places.pair_places.items() if place_id == place.id), None)
+    if key is not None:
+        return key_powers(key)
+    if isinstance(place, discord.Thread):
+        return _named_powers(place.name)
+    if (place.topic or "").startswith(PAIR_TOPIC):
+        return _named_powers(place.topic or "")
+    return None
 
 
 async def shield(guild: discord.Guild, places: GamePlaces, user: discord.Member) -> None:
@@ -660,7 +684,7 @@ async def shield(guild: discord.Guild, places: GamePlaces, user: discord.Member)
     for place in await rival_places(guild, places, user.id):
         if isinstance(place, discord.Thread):
             await _leave_thread(place, user.id)
-        elif _overwrite_of(place, user.id) != SHIELD:
+        elif overwrite_of(place, user.id) != SHIELD:
             await _quietly(place.set_permissions(user, overwrite=SHIELD))
 
 
@@ -668,14 +692,14 @@ async def unshield(guild: discord.Guild, places: GamePlaces, user: discord.Membe
     """Take back a former player's shields (:func:`shield`): only overwrites that are shields."""
     for channel_id in places.power_channels.values():
         channel = guild.get_channel(channel_id) if channel_id is not None else None
-        if isinstance(channel, discord.TextChannel) and _overwrite_of(channel, user.id) == SHIELD:
+        if isinstance(channel, discord.TextChannel) and overwrite_of(channel, user.id) == SHIELD:
             await _quietly(channel.set_permissions(user, overwrite=None))
     for place in await negotiation_places(guild, places, list(places.power_channels)):
-        if isinstance(place, discord.TextChannel) and _overwrite_of(place, user.id) == SHIELD:
+        if isinstance(place, discord.TextChannel) and overwrite_of(place, user.id) == SHIELD:
             await _quietly(place.set_permissions(user, overwrite=None))
 
 
-def _overwrite_of(channel: discord.abc.GuildChannel, user_id: int) -> discord.PermissionOverwrite | None:
+def overwrite_of(channel: discord.abc.GuildChannel, user_id: int) -> discord.PermissionOverwrite | None:
     return next((o for t, o in channel.overwrites.items() if t.id == user_id), None)
 
 

@@ -70,11 +70,13 @@ BURST = 20.0  # ... after a burst of this many (Discord allows 50 requests a sec
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """Where a message goes: the game channel, a power's private channel, or a user's DMs."""
+    """Where a message goes: the game channel, a power's private channel, one of the game's private
+    places (a pair's thread or channel), or a user's DMs."""
 
     kind: OutboxTarget
     power: str | None = None
     user_id: int | None = None
+    place_id: int | None = None
 
     @classmethod
     def game_channel(cls) -> Target:
@@ -87,6 +89,11 @@ class Target:
     @classmethod
     def user(cls, user_id: int) -> Target:
         return cls(OutboxTarget.USER, user_id=user_id)
+
+    @classmethod
+    def place(cls, place_id: int) -> Target:
+        """One of the game's recorded private places by its id (a pair's thread or channel)."""
+        return cls(OutboxTarget.PLACE, place_id=place_id)
 
 
 def enqueue(
@@ -107,6 +114,7 @@ def enqueue(
         target_kind=target.kind,
         target_power=target.power,
         target_user_id=target.user_id,
+        target_place_id=target.place_id,
         payload=message.to_payload(),
         dedup_key=key,
         created_at=now,
@@ -347,7 +355,7 @@ def _lane_key(entry: OutboxEntry) -> tuple[Any, ...]:
 
 
 def _target_key(entry: OutboxEntry) -> tuple[Any, ...]:
-    return (entry.target_kind, entry.game_id, entry.target_power, entry.target_user_id)
+    return (entry.target_kind, entry.game_id, entry.target_power, entry.target_user_id, entry.target_place_id)
 
 
 async def _claim_batch(
@@ -452,6 +460,8 @@ def _destination_known() -> Any:
         col(OutboxEntry.target_kind) == OutboxTarget.USER,
         and_(col(OutboxEntry.target_kind) == OutboxTarget.GAME_CHANNEL, game_channel),
         and_(col(OutboxEntry.target_kind) == OutboxTarget.POWER_CHANNEL, power_channel),
+        # a private place is known once recorded, and used once the game's set-up has finished
+        and_(col(OutboxEntry.target_kind) == OutboxTarget.PLACE, game_channel),
     )
 
 
@@ -476,6 +486,8 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
             channel_id = assignment.channel_id if assignment else None
             if channel_id is None:
                 return None
+        elif entry.target_kind == OutboxTarget.PLACE:
+            channel_id = entry.target_place_id
         attachments = []
         for ref in entry.payload.get("maps", ()):
             png = (

@@ -40,6 +40,7 @@ from db.models import (
     Vote,
 )
 from engine.variants import game_map, read_power
+from gm.builtin.talks import played_by_it_while_absent, taken_back, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
@@ -294,6 +295,7 @@ async def _ballot_box(
     require_started(game)
     player = await load_player(session, game, user_id)
     held = await powers_of(session, game.row_id, player.row_id)
+    seat = list(held)  # every power of the player, whichever one votes
     phase = await latest_phase(session, game.row_id, for_update=True)
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase open.")
@@ -312,6 +314,16 @@ async def _ballot_box(
         held = [wanted]
     alive = set(ending.survivors(phase.board, game_map(game.variant).powers))
     if player.status == PlayerStatus.CIVIL_DISORDER and alive & set(held):
+        if await played_by_it_while_absent(session, game, seat):  # its private talks learn it
+            await tell_seat_talks(
+                session,
+                game,
+                seat,
+                taken_back(seat, user_id, returning=True),
+                user_id=user_id,
+                key=f"returned:{game.id}:{user_id}:{now.isoformat()}:talks",
+                now=now,
+            )
         player.status = PlayerStatus.ACTIVE  # voting is playing: back from civil disorder, then a voter
         session.add(
             GameLogEntry(

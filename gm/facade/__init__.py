@@ -11,6 +11,7 @@ from __future__ import annotations
 from gm.facade.community import CommunityCases
 from gm.facade.moderating import ModerationCases
 from gm.facade.operating import OperatingCases
+from gm.facade.places import PlaceCases
 from gm.facade.playing import PlayingCases
 from gm.facade.reading import ReadingCases
 from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
@@ -27,6 +28,7 @@ class Gamemaster(
     ReadingCases,
     CommunityCases,
     OperatingCases,
+    PlaceCases,
 ):
     """The whole facade (gm.facade.core.GamemasterCore holds the moving parts)."""
 

@@ -113,6 +113,17 @@ class GamemasterCore:
         self._background: set[asyncio.Task[Any]] = set()
         self.on_close: Callable[[CloseOutcome], None] | None = None
         """Told of every phase this process closes (the metrics: ops.metrics)."""
+        self._winding_down = False  # a stop has begun: long background work ends at its next step
+
+    @property
+    def winding_down(self) -> bool:
+        """Whether the bot is stopping (:meth:`shutdown` or :meth:`abandon` has begun)."""
+        return self._winding_down
+
+    def wind_down(self) -> None:
+        """A stop begins: long background work (gm.setup.shields) ends at its next step, before the
+        stop waits for the background work."""
+        self._winding_down = True
 
     # --- work that follows a use case -----------------------------------------------------------
 
@@ -216,6 +227,7 @@ class GamemasterCore:
     async def shutdown(self) -> None:
         """Stop firing jobs, let the closes and deliveries under way finish, send what they queued,
         then stop the worker processes (a graceful stop)."""
+        self._winding_down = True
         await self.idle()
         await self.scheduler.shutdown(wait=True)
         await self.deliver()
@@ -227,6 +239,7 @@ class GamemasterCore:
         way, stop the worker processes, release this process's outbox claims. A close cut short stays
         ``adjudicating`` and the next start finishes it (gm.delivery.scheduler). Returns the messages
         put back."""
+        self._winding_down = True
         running = [task for task in self._background if not task.done()]
         for task in running:
             task.cancel()

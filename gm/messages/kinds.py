@@ -272,6 +272,17 @@ class ReplacedYou(Message):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SeatPlayedBy(Message):
+    """In each private place (pair thread or pair channel) of a seat: who plays it from now on, when
+    the built-in player takes it over from a person, or a person from the built-in player. One line
+    (its ``lines``); it goes to one place (gm.delivery.outbox.Target.place)."""
+
+    kind: ClassVar[str] = "seat_played_by"
+    powers: Sequence[str] = ()
+    user_id: int | None = None  # the person who plays the seat now; None: the built-in player, or nobody
+
+
+@dataclass(frozen=True, kw_only=True)
 class RolledBack(Message):
     """In the game channel: the last phase's results are void, the phase is open again."""
 
@@ -324,6 +335,7 @@ KINDS: Mapping[str, type[Message]] = {
         Moderation,
         Replaced,
         ReplacedYou,
+        SeatPlayedBy,
         RolledBack,
         VoidedOrders,
         TakeOverRequest,

@@ -22,6 +22,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
 from engine import Phase
 from engine.variants import game_map
+from gm.builtin.seats import built_in_powers
+from gm.builtin.talks import played_by_it_while_absent, taken_back, taken_by_it, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.endings import ending
 from gm.errors import GameOver, WrongGameState
@@ -254,6 +256,7 @@ async def set_civil_disorder(
             f"{say.power_name(wanted)} is not in civil disorder (it is {state_words(player.status)}).",
             "Nothing to undo.",
         )
+    it_played = not on and await played_by_it_while_absent(session, game, powers)
     player.status = PlayerStatus.CIVIL_DISORDER if on else PlayerStatus.ACTIVE
     if on:
         player.civil_disorders += 1
@@ -263,6 +266,20 @@ async def set_civil_disorder(
         session, game, actor, now, "civil_disorder", powers=powers, on=on, user_id=player.user_id
     )
     await session.flush()
+    it_plays = on and set(powers) <= await built_in_powers(session, game)
+    if it_plays or it_played:  # the seat's private talks learn who plays it now
+        await tell_seat_talks(
+            session,
+            game,
+            powers,
+            taken_by_it(powers, absent=player.user_id)
+            if on
+            else taken_back(powers, player.user_id, returning=True),
+            user_id=None if on else player.user_id,
+            key=f"civil_disorder:mod:{log.id}:talks",
+            now=now,
+            phase_id=phase.id,
+        )
     if on:
         text = f"{say.powers_text(powers)} put in civil disorder by a moderator."
         disorder.announce_civil_disorder(
@@ -281,6 +298,7 @@ async def set_civil_disorder(
             phase_id=phase.id,
             actor_id=actor.user_id,
             alert_moderators=False,
+            built_in=it_plays,
         )
     else:
         text = f"{say.powers_text(powers)} back under the control of [[user:{player.user_id}]]."

@@ -16,7 +16,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Player, PlayerStatus, PowerAssignment
 from engine.variants import game_map, read_power
+from gm.builtin import talks
 from gm.builtin.seats import LABEL, built_in_powers, robot_seat
+from gm.builtin.talks import tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import WrongGameState
@@ -32,6 +34,7 @@ from gm.moderation.shared import (
     with_effects,
 )
 from gm.reading.lookup import powers_of
+from gm.setup.places import GONE
 from gm.setup.settings import seat_offer
 
 
@@ -84,6 +87,18 @@ async def set_built_in(
     user_id = player.user_id if player is not None else None
     log = await log_action(session, game, actor, now, "builtin", powers=powers, on=on, user_id=user_id)
     await session.flush()
+    if player is not None:  # a person's seat has private talks: they learn who plays it now
+        holds = user_id if player.status not in GONE else None
+        await tell_seat_talks(
+            session,
+            game,
+            powers,
+            talks.taken_by_it(powers, absent=holds) if on else talks.stopped(powers, absent=holds),
+            user_id=None,
+            key=f"builtin:{game.id}:{log.id}:talks",
+            now=now,
+            phase_id=phase.id,
+        )
     if on:
         text = f"A moderator gave {names} to the {LABEL}."
         whose = f"[[user:{user_id}]]'s seat, " if user_id is not None else ""

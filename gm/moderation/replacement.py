@@ -26,7 +26,8 @@ from db.models import (
 )
 from engine.variants import read_power
 from gm.builtin.seats import LABEL as BUILT_IN_LABEL
-from gm.builtin.seats import robot_seat
+from gm.builtin.seats import built_in_powers, robot_seat
+from gm.builtin.talks import taken_back, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import AlreadyJoined
@@ -147,6 +148,7 @@ async def hand_over_seat(
         )
         .values(stopped_at=now)
     )
+    it_played = bool(set(powers) & await built_in_powers(session, game))  # before the seat is a person's
     assignments = (
         await session.exec(
             select(PowerAssignment).where(
@@ -205,6 +207,17 @@ async def hand_over_seat(
         old_user_id=old_user_id,
         new_user_id=new_user_id,
     )
+    if it_played:  # after the announcement, which lets the newcomer into the seat's places
+        await tell_seat_talks(
+            session,
+            game,
+            powers,
+            taken_back(powers, new_user_id, returning=False),
+            user_id=new_user_id,
+            key=f"replace:{game.id}:{log.id}:talks",
+            now=now,
+            phase_id=phase.id,
+        )
     board = phase.board
     given = (
         await session.exec(

@@ -37,6 +37,7 @@ from db.models import (
 from engine import split_orders
 from engine.variants import game_map as map_of
 from engine.variants import read_power
+from gm.builtin.talks import played_by_it_while_absent, taken_back, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
 from gm.messages import payloads as say
@@ -185,7 +186,7 @@ async def submit_orders(
             changed[placed] = None
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
-        _log_return(session, game, user_id, now, powers)
+        await _returned(session, game, player, now, powers)
     new, updated = _changed_rows(session, state, phase, user_id, now, current, typed, changed)
     logged = {
         "game_id": game.row_id,
@@ -279,7 +280,7 @@ async def set_ready(
     game, player, powers, phase = await open_phase_for(session, game_id, user_id, None, expected_phase)
     if ready and player.status == PlayerStatus.CIVIL_DISORDER:
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: a ready player is playing again
-        _log_return(session, game, user_id, now, powers)
+        await _returned(session, game, player, now, powers)
     if ready:
         have = set(
             (
@@ -348,15 +349,30 @@ async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: date
     )
 
 
-def _log_return(session: AsyncSession, game: Game, user_id: int, now: datetime, powers: list[str]) -> None:
+async def _returned(
+    session: AsyncSession, game: Game, player: Player, now: datetime, powers: list[str]
+) -> None:
+    """A player in civil disorder plays again (logged); when the built-in player was playing their
+    seat meanwhile, its private talks learn it (gm.builtin.talks). Rare: not on the busy path."""
     entry = GameLogEntry(
         game_id=game.row_id,  # a stored game always has its id
         at=now,
-        actor_id=user_id,
+        actor_id=player.user_id,
         action="returned",
         detail={"powers": powers},
     )
     session.add(entry)
+    seat = await powers_of(session, game.row_id, player.row_id)
+    if await played_by_it_while_absent(session, game, seat):
+        await tell_seat_talks(
+            session,
+            game,
+            seat,
+            taken_back(seat, player.user_id, returning=True),
+            user_id=player.user_id,
+            key=f"returned:{game.id}:{player.user_id}:{now.isoformat()}:talks",
+            now=now,
+        )
 
 
 async def open_phase_for(

@@ -43,6 +43,7 @@ from db.models import (
 from engine import Board, Phase
 from engine.variants import game_map, get_variant
 from gm.builtin import seats as builtin_seats
+from gm.builtin import talks as builtin_talks
 from gm.clock import Clock, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.delivery.pool import run_off_loop
@@ -438,6 +439,18 @@ class PhaseCloser:
                 phase_id=phase_id,
                 built_in=bool(fallen) and all(p in robot for _, mine in fallen for p in mine),
             )
+            for player, mine in fallen:  # their rivals learn it where they talk to them
+                if set(mine) <= robot:
+                    await builtin_talks.tell_seat_talks(
+                        session,
+                        game,
+                        mine,
+                        builtin_talks.taken_by_it(mine, absent=player.user_id),
+                        user_id=None,
+                        key=f"civil_disorder:{phase_id}:{player.id}:talks",
+                        now=now,
+                        phase_id=phase_id,
+                    )
         for player, mine in gone:
             session.add(
                 GameLogEntry(

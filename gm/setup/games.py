@@ -28,6 +28,7 @@ from engine.adjudicator.adjustments import adjustment_counts
 from engine.variants import UnknownVariant, get_variant
 from gm.builtin.seats import LABEL as BUILT_IN_LABEL
 from gm.builtin.seats import built_in_powers, draw_leaving_empty
+from gm.builtin.talks import taken_by_it, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.errors import (
@@ -225,6 +226,16 @@ async def leave_game(
             key=f"player_left:{game.id}:{player.id}:{now.isoformat()}",
             now=now,
         )
+        if robot:  # after the message that takes them out of the seat's places
+            await tell_seat_talks(
+                session,
+                game,
+                powers,
+                taken_by_it(powers, absent=None),
+                user_id=None,
+                key=f"player_left:{game.id}:{player.id}:{now.isoformat()}:talks",
+                now=now,
+            )
     await session.commit()
     return await game_info(session, game)
 

@@ -66,6 +66,17 @@ class PlaceMaker(Protocol):
         ...
 
 
+def pair_key(a: Sequence[str], b: Sequence[str]) -> str:
+    """``AUSTRIA/FRANCE|ENGLAND``: how the place of a pair of seats (each seat the powers one player
+    holds) is recorded (:func:`record_place`)."""
+    return f"{'/'.join(a)}|{'/'.join(b)}"
+
+
+def key_powers(key: str) -> set[str]:
+    """The powers a recorded pair key names."""
+    return {p for part in key.split("|") for p in part.split("/") if p}
+
+
 @dataclass(frozen=True, slots=True)
 class GamePlaces:
     game_id: int

@@ -254,6 +254,11 @@ class FakeDiscord:
         self.backend.set_overwrite(channel, overwrite(target, allow=allow, deny=deny))
         await self.flush()
 
+    async def remove_overwrite(self, channel: Channel, target_id: int) -> None:
+        """A server admin deletes the overwrite of a role or member (by id) from a channel."""
+        self.backend.delete_overwrite(channel, target_id)
+        await self.flush()
+
     async def create_thread(
         self,
         channel: Channel,
