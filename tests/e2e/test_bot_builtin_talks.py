@@ -23,6 +23,7 @@ from harness.bot_helpers import (
     current_phase,
     embeds_titled,
     game_channel_of,
+    leaves_game,
     make_table,
     place_named,
     running,
@@ -147,7 +148,7 @@ async def test_a_seats_talks_say_when_the_built_in_player_takes_it_and_when_a_pe
         assert len(italy_talks) == 6
 
         # Italy's player leaves: the built-in player plays Italy, nobody reads on Italy's side
-        await ask(fake, italy, "game", "leave", channel=table.general, game=game, confirm=True)
+        await leaves_game(fake, italy, table.general, int(game))
         await settle(bot, fake)
         for talk in italy_talks:
             [line] = lines_in(fake, talk, "Italy is now played by the built-in player")
