@@ -30,19 +30,20 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
+from cogs.shared.setting_options import with_setting_options
 from cogs.ui.leave import leave_buttons, leave_question, setup_leave
 from cogs.ui.lobby import lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
-from gm.errors import InvalidSettings, UnknownGame
+from gm.errors import UnknownGame
 from gm.reading.info import GameInfo
 from gm.reading.status import GameStatusView, LogLine, PowerStatus
-from gm.rules.deadlines import zone_names
 from gm.setup.settings import (
     MAX_PAIR_PRESS_PLAYERS,
     REMINDER_MARGIN_MINUTES,
     GameSettings,
+    choice_label,
     effective_reminders,
-    schedule_with,
+    option_changes,
 )
 
 log = logging.getLogger(__name__)
@@ -52,15 +53,6 @@ MODERATION_BUDGET = 1500  # characters of /game status given to the moderation l
 MODERATION_FETCHED = 100  # log entries read for it
 RECENT_FINISHED = 5  # finished games /game list shows
 ENDED = ("finished", "cancelled")
-
-PRESS_LABELS = {
-    "threads": "full press (a private thread for each pair of powers)",
-    "channels": "full press (a private channel for each pair of powers)",
-    "public": "public press only (the game channel)",
-    "none": "no press (gunboat)",
-}
-PRESS_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in PRESS_LABELS.items()]
-PLAYER_CHOICES = [app_commands.Choice(name=f"{n} players", value=n) for n in (7, 6, 5, 4, 3, 2)]
 
 
 def variant_choice_name(variant: Variant) -> str:
@@ -75,137 +67,6 @@ def variant_choice_name(variant: Variant) -> str:
 VARIANT_CHOICES = [
     app_commands.Choice(name=variant_choice_name(v), value=v.name) for v in all_variants() if v.playable()
 ][:25]  # Discord's limit of choices; the registry has far fewer variants
-SETTING_OPTIONS = {
-    "players": "How many players (7 is the classic game; fewer: some powers are shared or left out)",
-    "civil_disorder_after": "Missed movement phases in a row before a power falls into civil disorder "
-    "(default 2; 0: never)",
-    "press": "How players may talk to each other",
-    "movement_hours": "Hours for each movement phase (default 24)",
-    "retreat_hours": "Hours for each retreat phase (default 12)",
-    "adjustment_hours": "Hours for each winter adjustment phase (default 12)",
-    "last_year": "End the game after this year's autumn (default: play until someone wins)",
-    "reminders": "Hours before each deadline to remind players, e.g. 24,1 (default) or 0.25; none for none",
-    "take_over": "Who fills a seat whose player left or fell into civil disorder (default: anyone not "
-    "playing)",
-    "deadline_at": "Close phases at this time of day, e.g. 21:00 (off: each phase lasts its hours)",
-    "time_zone": "The time zone of that time, e.g. Europe/Berlin (default UTC)",
-    "every_days": "With a fixed time: movement phases last this many days (default 1)",
-    "skip_days": "With a fixed time: days without deadlines, e.g. sat,sun (none: every day)",
-    "short_phases_at_deadline": "With a fixed time: retreats and adjustments close at it too (default: no)",
-    "absence_days": "Days of absence each player may declare per year (default 14; 0: none)",
-    "grace": "Automatic extensions per player and year for a first miss (default 0: none)",
-    "grace_hours": "Hours each automatic extension gives (default 24)",
-    "scoring": "How the final post scores the powers (default: draw-size)",
-    "talks_after_end": "After the end, eliminated players may read the private talks (default: no)",
-    "fill_seats": "Start with fewer players: the seats nobody took go to built-in computer players "
-    "(default: no)",
-    "absent_seats": "Who plays a seat whose player left or fell into civil disorder (default: its units "
-    "hold)",
-}
-SCORING_LABELS = {
-    "draw_size": "draw-size: the powers sharing the result split 100 points",
-    "sum_of_squares": "Sum-of-Squares: 100 shared by centers squared (a solo takes all)",
-    "center_count": "center count: each power scores its centers",
-}
-SCORING_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in SCORING_LABELS.items()]
-TAKE_OVER_LABELS = {
-    "open": "anyone who does not play, with the Take over button in the game channel",
-    "approval": "anyone who does not play asks with the Take over button; a moderator approves",
-    "off": "only a moderator, with /mod replace",
-}
-TAKE_OVER_CHOICES = [
-    app_commands.Choice(name=label[:100], value=key) for key, label in TAKE_OVER_LABELS.items()
-]
-ABSENT_LABELS = {
-    "hold": "nobody: its units hold (the rulebook's civil disorder)",
-    "built_in": "the built-in player, until a person takes the seat or the player is back",
-}
-ABSENT_CHOICES = [app_commands.Choice(name=label[:100], value=key) for key, label in ABSENT_LABELS.items()]
-
-
-def settings_changes(
-    players: int | None,
-    press: str | None,
-    movement_hours: float | None,
-    retreat_hours: float | None,
-    adjustment_hours: float | None,
-    last_year: int | None,
-    civil_disorder_after: int | None = None,
-    reminders: str | None = None,
-    take_over: str | None = None,
-    *,
-    deadline_at: str | None = None,
-    time_zone: str | None = None,
-    every_days: int | None = None,
-    skip_days: str | None = None,
-    short_phases_at_deadline: bool | None = None,
-    absence_days: int | None = None,
-    grace: int | None = None,
-    grace_hours: int | None = None,
-    scoring: str | None = None,
-    talks_after_end: bool | None = None,
-    fill_seats: bool | None = None,
-    absent_seats: str | None = None,
-) -> dict[str, Any]:
-    """Option values -> GameSettings fields (hours to whole minutes); gm checks the ranges. The
-    deadline schedule's options come as ``deadlines``: a mapping of the parts given
-    (gm.setup.settings.schedule_with), which change the game's schedule or start one."""
-    changes: dict[str, Any] = {}
-    schedule = {
-        "at": deadline_at,
-        "zone": time_zone,
-        "every_days": every_days,
-        "skip_days": skip_days,
-        "fix_short_phases": short_phases_at_deadline,
-    }
-    if any(value is not None for value in schedule.values()):
-        changes["deadlines"] = {k: v for k, v in schedule.items() if v is not None}
-    for key, value in (
-        ("absence_days_per_year", absence_days),
-        ("grace_per_year", grace),
-        ("grace_hours", grace_hours),
-        ("scoring", scoring),
-        ("talks_after_end", talks_after_end),
-        ("fill_seats", fill_seats),
-        ("absent_seats", absent_seats),
-    ):
-        if value is not None:
-            changes[key] = value
-    if players is not None:
-        changes["players"] = players
-    if civil_disorder_after is not None:
-        changes["civil_disorder_after"] = civil_disorder_after
-    if press is not None:
-        changes["press"] = press
-    for key, option, hours in (
-        ("movement_minutes", "movement_hours", movement_hours),
-        ("retreat_minutes", "retreat_hours", retreat_hours),
-        ("adjustment_minutes", "adjustment_hours", adjustment_hours),
-    ):
-        if hours is not None:
-            changes[key] = text.hours_in_minutes(option, hours)
-    if last_year is not None:
-        changes["last_year"] = last_year
-    if reminders is not None:
-        changes["reminder_hours"] = reminder_option(reminders)
-    if take_over is not None:
-        changes["take_over"] = take_over
-    return changes
-
-
-def reminder_option(typed: str) -> tuple[float, ...]:
-    """``24,1`` or ``24 1`` or ``none`` -> the hours (gm checks their range)."""
-    words = [w for w in re.split(r"[,;\s]+", typed.strip().casefold()) if w and w not in ("h", "hours")]
-    if words in ([], ["none"], ["0"]):
-        return ()
-    try:
-        hours = tuple(float(w.removesuffix("h")) for w in words)
-    except ValueError:
-        raise InvalidSettings(
-            [f"Reminders are hours before the deadline, like 24,1; not {text.safe(typed, limit=40)!r}."],
-            "Write hours separated by commas, or none.",
-        ) from None
-    return tuple(text.hours_in_minutes("reminders", h) / 60 for h in hours)
 
 
 def pick_variant(variant: str | None, players: int | None) -> tuple[str, int | None]:
@@ -285,14 +146,14 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
     return [
         *([variant_line(variant)] if variant is not None else []),
         f"**Players:** {settings.players}",
-        f"**Press:** {PRESS_LABELS.get(settings.press, settings.press)}",
+        f"**Press:** {choice_label('press', settings.press)}",
         f"**Deadlines:** {rules['Deadlines']}",
         f"**Phases:** {phases_text(settings)}",
         "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
         f"**Reminders:** {reminders_text(settings)}",
         f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
-        f"**Open seats:** filled by {TAKE_OVER_LABELS.get(settings.take_over, settings.take_over)}",
-        f"**Seats of absent players:** {ABSENT_LABELS.get(settings.absent_seats, settings.absent_seats)}",
+        f"**Open seats:** filled by {text.word(choice_label('take_over', settings.take_over))}",
+        f"**Seats of absent players:** {choice_label('absent_seats', settings.absent_seats)}",
         "**Empty seats at the start:** "
         + ("go to built-in players" if settings.fill_seats else "none: the game waits for every player"),
         f"**Absences:** {rules['Absences']}",
@@ -301,11 +162,6 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         "**Private talks after the end:** "
         + ("readable by the eliminated players" if settings.talks_after_end else "stay private"),
     ]
-
-
-async def zone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Time zones containing what was typed (``berlin`` -> Europe/Berlin), at most 25."""
-    return [app_commands.Choice(name=z, value=z) for z in zone_names(current)]
 
 
 POWER_STATES = {
@@ -416,80 +272,23 @@ class GameCommands(GameCog):
     @app_commands.describe(
         name="The game's name",
         variant="The map and its powers: Standard (3 to 7 players) or a variant, each with its own number",
-        **SETTING_OPTIONS,
     )
-    @app_commands.choices(players=PLAYER_CHOICES)  # int choices apart from the str ones (one type each)
-    @app_commands.choices(
-        press=PRESS_CHOICES,
-        variant=VARIANT_CHOICES,
-        take_over=TAKE_OVER_CHOICES,
-        scoring=SCORING_CHOICES,
-        absent_seats=ABSENT_CHOICES,
-    )
-    @app_commands.autocomplete(time_zone=zone_choices)
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    @with_setting_options  # the settings' options (gm.setup.settings.SETTING_OPTIONS)
     async def create(
-        self,
-        interaction: discord.Interaction,
-        name: str,
-        variant: str | None = None,
-        players: int | None = None,
-        press: str | None = None,
-        movement_hours: float | None = None,
-        retreat_hours: float | None = None,
-        adjustment_hours: float | None = None,
-        last_year: int | None = None,
-        civil_disorder_after: int | None = None,
-        reminders: str | None = None,
-        take_over: str | None = None,
-        deadline_at: str | None = None,
-        time_zone: str | None = None,
-        every_days: int | None = None,
-        skip_days: str | None = None,
-        short_phases_at_deadline: bool | None = None,
-        absence_days: int | None = None,
-        grace: int | None = None,
-        grace_hours: int | None = None,
-        scoring: str | None = None,
-        talks_after_end: bool | None = None,
-        fill_seats: bool | None = None,
-        absent_seats: str | None = None,
+        self, interaction: discord.Interaction, name: str, variant: str | None = None, **options: Any
     ) -> None:
         guild_id = require_guild(interaction, "Creating a game")
         await defer(interaction)
-        variant, players = pick_variant(variant, players)
-        changes = settings_changes(
-            players,
-            press,
-            movement_hours,
-            retreat_hours,
-            adjustment_hours,
-            last_year,
-            civil_disorder_after,
-            reminders,
-            take_over,
-            deadline_at=deadline_at,
-            time_zone=time_zone,
-            every_days=every_days,
-            skip_days=skip_days,
-            short_phases_at_deadline=short_phases_at_deadline,
-            absence_days=absence_days,
-            grace=grace,
-            grace_hours=grace_hours,
-            scoring=scoring,
-            talks_after_end=talks_after_end,
-            fill_seats=fill_seats,
-            absent_seats=absent_seats,
-        )
-        if press is None and (players or 0) > MAX_PAIR_PRESS_PLAYERS:
+        variant, options["players"] = pick_variant(variant, options.get("players"))
+        changes = option_changes(options)
+        if options.get("press") is None and (options["players"] or 0) > MAX_PAIR_PRESS_PLAYERS:
             changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.setup.settings
-        if "deadlines" in changes:  # the parts given make a schedule (gm checks it)
-            changes["deadlines"] = schedule_with(None, changes["deadlines"])
-        settings = GameSettings(**changes)
         game = await self.gamemaster.create_game(
             guild_id=guild_id,
             creator_id=interaction.user.id,
             name=name,
-            settings=settings,
+            settings=changes,
             lobby_channel_id=interaction.channel_id,
             variant=variant,
         )
@@ -643,62 +442,14 @@ class GameCommands(GameCog):
         await send(interaction, list_lines(found, title, nothing))
 
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
-    @app_commands.describe(game="The game", **SETTING_OPTIONS)
-    @app_commands.choices(players=PLAYER_CHOICES)
-    @app_commands.choices(
-        press=PRESS_CHOICES, take_over=TAKE_OVER_CHOICES, scoring=SCORING_CHOICES, absent_seats=ABSENT_CHOICES
-    )
-    @app_commands.autocomplete(game=any_choices, time_zone=zone_choices)
+    @app_commands.describe(game="The game")
+    @app_commands.autocomplete(game=any_choices)
+    @with_setting_options  # the settings' options (gm.setup.settings.SETTING_OPTIONS)
     async def settings(
-        self,
-        interaction: discord.Interaction,
-        game: str | None = None,
-        players: int | None = None,
-        press: str | None = None,
-        movement_hours: float | None = None,
-        retreat_hours: float | None = None,
-        adjustment_hours: float | None = None,
-        last_year: int | None = None,
-        civil_disorder_after: int | None = None,
-        reminders: str | None = None,
-        take_over: str | None = None,
-        deadline_at: str | None = None,
-        time_zone: str | None = None,
-        every_days: int | None = None,
-        skip_days: str | None = None,
-        short_phases_at_deadline: bool | None = None,
-        absence_days: int | None = None,
-        grace: int | None = None,
-        grace_hours: int | None = None,
-        scoring: str | None = None,
-        talks_after_end: bool | None = None,
-        fill_seats: bool | None = None,
-        absent_seats: str | None = None,
+        self, interaction: discord.Interaction, game: str | None = None, **options: Any
     ) -> None:
         await defer(interaction)
-        changes = settings_changes(
-            players,
-            press,
-            movement_hours,
-            retreat_hours,
-            adjustment_hours,
-            last_year,
-            civil_disorder_after,
-            reminders,
-            take_over,
-            deadline_at=deadline_at,
-            time_zone=time_zone,
-            every_days=every_days,
-            skip_days=skip_days,
-            short_phases_at_deadline=short_phases_at_deadline,
-            absence_days=absence_days,
-            grace=grace,
-            grace_hours=grace_hours,
-            scoring=scoring,
-            talks_after_end=talks_after_end,
-            fill_seats=fill_seats,
-            absent_seats=absent_seats,
-        )
+        changes = option_changes(options)
         if not changes:
             chosen = await resolve_game(interaction, game, Scope.ANY)
             await send(

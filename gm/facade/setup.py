@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ class SetupCases(GamemasterCore):
         guild_id: int,
         creator_id: int,
         name: str,
-        settings: GameSettings,
+        settings: GameSettings | Mapping[str, Any],
         lobby_channel_id: int | None,
         variant: str,
     ) -> GameInfo:

@@ -9,6 +9,6 @@ Discord, every datetime aware and in UTC. The gamemaster's use cases call them a
                         for a first miss), announcement_text
 - gm.rules.scoring      FinalResult, score (draw-size, Sum-of-Squares, center count), outcome_of
 - gm.rules.leaderboard  GameRecord, PlayerRecord, user_stats, leaderboard (/stats), reliability, badge
-- gm.rules.settings     RuleSettings: these rules' game settings, validated together, stored as flat
-                        keys in the game's settings JSON
+- gm.rules.settings     RuleSettings: these rules among a game's settings (a view of
+                        gm.setup.settings.GameSettings, which declares, checks and stores them)
 """

@@ -39,12 +39,15 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from pydantic import Field, field_serializer, field_validator
+
+from gm.checking import CheckedModel, Refusal, refused
 from gm.errors import InvalidSettings
 
 MOVEMENT, RETREATS, ADJUSTMENTS = "M", "R", "A"
@@ -86,58 +89,62 @@ class Lengths:
         return {MOVEMENT: self.movement, RETREATS: self.retreat, ADJUSTMENTS: self.adjustment}[kind]
 
 
-@dataclass(frozen=True, slots=True)
-class DeadlineSchedule:
+class DeadlineSchedule(CheckedModel):
     """Close phases at ``at`` (``HH:MM``) in ``zone`` (an IANA name), every ``every_days`` playing days,
     never on ``skip_weekdays`` (0 = Monday ... 6 = Sunday, as ``date.weekday()``).
 
-    Stored as JSON (:meth:`to_json`) with the weekdays by name. Build one from user input, then call
-    :meth:`validated` before using it: the other methods expect valid values."""
+    A checked model (gm.checking): what users type is normalised as it is read (``9:05`` -> ``09:05``,
+    ``europe/berlin`` -> ``Europe/Berlin``, weekdays by name or number, sorted), and
+    ``DeadlineSchedule.checked(data)`` names every problem at once. Stored as JSON (:meth:`to_json`)
+    with the weekdays by name."""
 
-    at: str = "21:00"
+    at: Annotated[
+        str,
+        Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$"),
+        Refusal("The deadline time must be a time of day as HH:MM (e.g. 21:00), not {value}."),
+    ] = "21:00"
     zone: str = "UTC"
-    every_days: int = 1
-    skip_weekdays: tuple[int, ...] = field(default=())
-    fix_short_phases: bool = False  # retreats and adjustments close at a slot too
+    every_days: Annotated[
+        int,
+        Field(ge=1, le=MAX_EVERY_DAYS, strict=True),
+        Refusal("Deadlines come every {low} to {high} days, not {value}."),
+    ] = 1
+    skip_weekdays: tuple[int, ...] = ()
+    fix_short_phases: Annotated[  # retreats and adjustments close at a slot too
+        bool,
+        Field(strict=True),
+        Refusal("Whether retreats and adjustments close at the fixed time is yes or no, not {value}."),
+    ] = False
 
-    def validated(self) -> DeadlineSchedule:
-        """This schedule normalised (``9:05`` -> ``09:05``, ``europe/berlin`` -> ``Europe/Berlin``,
-        weekdays sorted), or InvalidSettings naming every problem at once."""
-        schedule, problems = self.checked()
-        if problems:
-            raise InvalidSettings(problems, "Change those values and set the deadlines again.")
-        return schedule
+    @field_validator("at", mode="before")
+    @classmethod
+    def _time_of_day(cls, value: object) -> object:
+        """``9:05``, ``21h30``, ``21.30`` as ``HH:MM``; anything else as given, for the pattern to refuse."""
+        return _normal_time(value) or value
 
-    def checked(self) -> tuple[DeadlineSchedule, list[str]]:
-        """This schedule normalised as far as it can be, and the problems found (none: it is valid).
-
-        For a caller collecting the problems of several settings into one refusal."""
+    @field_validator("zone", mode="before")
+    @classmethod
+    def _known_zone(cls, value: object) -> str:
         problems: list[str] = []
-        at = _normal_time(self.at)
-        if at is None:
-            problems.append(
-                f"The deadline time must be a time of day as HH:MM (e.g. 21:00), not {self.at!r}."
-            )
-        zone = _zone_or_problem(problems, self.zone)
-        days = self.every_days
-        if not _whole(days) or not 1 <= days <= MAX_EVERY_DAYS:
-            problems.append(f"Deadlines come every 1 to {MAX_EVERY_DAYS} days, not {days!r}.")
-        skipped = _weekdays_or_problem(problems, self.skip_weekdays)
+        zone = _zone_or_problem(problems, value)
+        if zone is None:
+            raise refused(problems[0])
+        return zone
+
+    @field_validator("skip_weekdays", mode="before")
+    @classmethod
+    def _weekdays(cls, value: object) -> tuple[int, ...]:
+        problems: list[str] = []
+        skipped = _weekdays_or_problem(problems, value)
         if len(skipped) == len(WEEKDAYS):
             problems.append("Every day of the week is excluded: leave at least one day for deadlines.")
-        if not isinstance(self.fix_short_phases, bool):
-            problems.append(
-                f"Whether retreats and adjustments close at the fixed time is yes or no, "
-                f"not {self.fix_short_phases!r}."
-            )
-        normal = DeadlineSchedule(
-            at=at or str(self.at),
-            zone=zone or str(self.zone),
-            every_days=days,
-            skip_weekdays=skipped,
-            fix_short_phases=bool(self.fix_short_phases),
-        )
-        return normal, problems
+        if problems:
+            raise refused(" ".join(problems))
+        return skipped
+
+    @field_serializer("skip_weekdays", when_used="json")
+    def _weekday_names(self, days: tuple[int, ...]) -> list[str]:
+        return [WEEKDAYS[d].lower() for d in days]
 
     @property
     def tz(self) -> ZoneInfo:
@@ -153,21 +160,13 @@ class DeadlineSchedule:
         return day.weekday() not in self.skip_weekdays
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "at": self.at,
-            "zone": self.zone,
-            "every_days": self.every_days,
-            "skip_weekdays": [WEEKDAYS[d].lower() for d in self.skip_weekdays],
-            "fix_short_phases": self.fix_short_phases,
-        }
+        return self.model_dump(mode="json")
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DeadlineSchedule:
-        """The stored schedule; unknown keys are ignored and missing ones take their defaults."""
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        if "skip_weekdays" in known:
-            known["skip_weekdays"] = tuple(_weekday_or_as_is(d) for d in known["skip_weekdays"])
-        return cls(**known)
+        """The stored schedule; unknown keys are ignored and missing ones take their defaults
+        (gm.checking.CheckedModel.stored)."""
+        return cls.stored(data)
 
 
 def phase_deadline(
@@ -344,18 +343,10 @@ def _weekdays_or_problem(problems: list[str], value: object) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-def _weekday_or_as_is(value: Any) -> Any:
-    """A stored weekday as its number; a value that is none is left for :meth:`checked` to report."""
-    try:
-        return _weekday_number(value)
-    except ValueError:
-        return value
-
-
 def _weekday_number(value: object) -> int:
     """0 (Monday) to 6 (Sunday) from a number or an English name or unique prefix (``sat``, ``tu``)."""
-    if _whole(value) and 0 <= value < len(WEEKDAYS):  # type: ignore[operator]
-        return value  # type: ignore[return-value]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(WEEKDAYS):
+        return value
     if isinstance(value, str):
         word = value.strip().lower()
         matches = [i for i, name in enumerate(WEEKDAYS) if len(word) >= 2 and name.lower().startswith(word)]
@@ -378,10 +369,6 @@ def _utc(moment: datetime, what: str) -> datetime:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"{what} must be timezone-aware, got {moment!r}")
     return moment.astimezone(UTC)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _and(words: list[str]) -> str:

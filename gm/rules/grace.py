@@ -21,15 +21,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from gm.errors import InvalidSettings
-
 MAX_PER_YEAR = 12
 HOURS = (1, 72)  # (least, most) hours of one extension
 
 
 @dataclass(frozen=True, slots=True)
 class GraceSetting:
-    """``per_year`` extensions of ``hours`` each per player and calendar year; 0 turns grace off."""
+    """``per_year`` extensions of ``hours`` each per player and calendar year; 0 turns grace off. The
+    game's settings check both (gm.setup.settings.GameSettings: ``grace`` and ``grace_hours``)."""
 
     per_year: int = 0
     hours: int = 24
@@ -37,25 +36,6 @@ class GraceSetting:
     @property
     def on(self) -> bool:
         return self.per_year > 0
-
-    def problems(self) -> list[str]:
-        """Every problem with these values (none: valid)."""
-        problems = []
-        if not _whole(self.per_year) or not 0 <= self.per_year <= MAX_PER_YEAR:
-            problems.append(
-                f"Grace extensions per player and year go from 0 (none) to {MAX_PER_YEAR}, "
-                f"not {self.per_year!r}."
-            )
-        low, high = HOURS
-        if not _whole(self.hours) or not low <= self.hours <= high:
-            problems.append(f"A grace extension lasts {low} to {high} hours, not {self.hours!r}.")
-        return problems
-
-    def validated(self) -> GraceSetting:
-        problems = self.problems()
-        if problems:
-            raise InvalidSettings(problems, "Change those values and set grace again.")
-        return self
 
     def describe(self) -> str:
         """``1 extension of 24 hours per player a year, for a first miss`` (for /game status)."""
@@ -160,7 +140,3 @@ def _utc(moment: datetime) -> datetime:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"a deadline must be timezone-aware, got {moment!r}")
     return moment.astimezone(UTC)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -4,7 +4,6 @@ and only while the game is forming: once powers are drawn the deadlines and pres
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -12,14 +11,11 @@ from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, GameStatus, Player, PlayerStatus
-from engine.variants import game_map
 from gm.clock import require_aware, utcnow
 from gm.errors import GameAlreadyStarted, GameOver, InvalidSettings, NotAllowed
 from gm.reading.info import GameInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game
-from gm.setup.settings import GameSettings, schedule_with
-
-SETTING_NAMES = frozenset(f.name for f in fields(GameSettings))
+from gm.setup.settings import GameSettings
 
 
 async def update_settings(
@@ -32,7 +28,7 @@ async def update_settings(
     now: datetime | None = None,
 ) -> GameInfo:
     """Apply ``changes`` (setting name -> new value) to a forming game; every value is checked by
-    GameSettings.validated, and a refusal names every problem at once. Nothing is written on refusal.
+    GameSettings.for_variant, and a refusal names every problem at once. Nothing is written on refusal.
 
     ``deadlines`` may be a schedule (or None: off), or a mapping of some of its parts
     (gm.setup.settings.SCHEDULE_OPTIONS), which change the game's current schedule."""
@@ -50,19 +46,10 @@ async def update_settings(
             f"Only the creator of {game.name} or a moderator can change its settings.",
             "Ask them, or look at the settings with [[cmd:game settings]] and no options.",
         )
-    unknown = sorted(set(changes) - SETTING_NAMES)
-    if unknown:
-        raise InvalidSettings([f"There is no setting called {', '.join(unknown)}."])
     current = GameSettings.from_json(game.settings)
-    wanted_changes = dict(changes)
-    deadline_options = wanted_changes.get("deadlines")
-    if isinstance(deadline_options, Mapping):  # some of the schedule's parts: they change the current one
-        wanted_changes["deadlines"] = schedule_with(current.deadlines, deadline_options)
-    wanted = replace(current, **wanted_changes)
-    try:
-        checked = wanted.validated(game_map(game.variant), variant=game.variant)
-    except InvalidSettings as exc:
-        raise InvalidSettings(exc.problems, "Nothing was changed; try again with other values.") from None
+    checked = GameSettings.for_variant(
+        game.variant, changes, base=current, hint="Nothing was changed; try again with other values."
+    )
     seated = await _seated(session, game.row_id)
     if checked.players < seated:
         raise InvalidSettings(

@@ -6,10 +6,11 @@ been written. Pass a fresh session per call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from random import Random
+from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -76,7 +77,7 @@ async def create_game(
     guild_id: int,
     creator_id: int,
     name: str,
-    settings: GameSettings | None = None,
+    settings: GameSettings | Mapping[str, Any] | None = None,
     lobby_channel_id: int | None = None,
     creator_joins: bool = True,
     variant: str = "standard",
@@ -84,7 +85,9 @@ async def create_game(
     now: datetime | None = None,
 ) -> GameInfo:
     """A new game waiting for players; the creator joins it unless ``creator_joins`` is False.
-    Refused past ``limits`` (no limit when None)."""
+    ``settings``: the game's, or changes of the defaults (setting name -> value, as a user gave them:
+    gm.setup.settings.GameSettings.for_variant checks them). Refused past ``limits`` (no limit when
+    None)."""
     now = require_aware(now or utcnow())
     if limits is not None:
         await _check_forming_limits(session, guild_id, creator_id, limits)
@@ -97,8 +100,9 @@ async def create_game(
         played = get_variant(variant)
     except UnknownVariant:
         raise InvalidSettings([f"There is no variant called {variant!r}."], "Use the standard map.") from None
+    changes = dict(settings) if isinstance(settings, GameSettings) else settings  # the schedule as itself
     try:
-        settings = (settings or GameSettings()).validated(played.game_map(), variant=variant)
+        checked = GameSettings.for_variant(variant, changes)
     except InvalidSettings as exc:
         raise InvalidSettings(problems + exc.problems, exc.hint) from None
     if not played.playable():
@@ -117,13 +121,13 @@ async def create_game(
         creator_id=creator_id,
         variant=variant,
         status=GameStatus.FORMING,
-        settings=settings.to_json(),
+        settings=checked.to_json(),
         lobby_channel_id=lobby_channel_id,
         created_at=now,
     )
     session.add(game)
     await session.flush()
-    _log(session, game, now, creator_id, "created", {"settings": settings.to_json(), "name": name})
+    _log(session, game, now, creator_id, "created", {"settings": checked.to_json(), "name": name})
     if creator_joins:
         session.add(Player(game_id=game.row_id, user_id=creator_id, joined_at=now))
         _log(session, game, now, creator_id, "joined")

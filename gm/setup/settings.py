@@ -1,20 +1,36 @@
-"""A game's settings, their allowed ranges, and their stored (JSON) form."""
+"""A game's settings, declared once: :class:`GameSettings`, a checked pydantic model (gm.checking).
+
+Each field says everything about its setting: its type and range, its default, the sentence that
+refuses a wrong value, and the :class:`Option` by which a user sets it, its name and help, the choices
+it offers, how a typed value becomes the setting's. From that one declaration come the options of
+/game create and /game settings (cogs.commands.game builds them), the validation (with the game's
+variant: its player counts, its first year, its number of powers), the stored JSON (:meth:`to_json`)
+and the settings table of the README (tests/gm/setup/test_gm_settings.py checks it against
+:func:`option_rows`). A new setting is one field here, and what reads it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal, get_args, get_origin
 
-from engine import GameMap
-from engine.variants import get_variant, variant_for_players
+from pydantic import Field, ValidationError, ValidationInfo, ValidatorFunctionWrapHandler, field_validator
+from pydantic.fields import FieldInfo
+
+from engine.variants import Variant, get_variant, variant_for_players
+from gm.checking import CheckedModel, Refusal, bounds, choices_of, refused
 from gm.errors import InvalidSettings
 from gm.messages.words import duration
-from gm.rules.absences import DEFAULT_DAYS_PER_YEAR
-from gm.rules.deadlines import DeadlineSchedule, parse_weekdays, phase_deadline, slots_from
+from gm.rules.absences import DEFAULT_DAYS_PER_YEAR, MAX_DAYS_PER_YEAR
+from gm.rules.deadlines import DeadlineSchedule, parse_weekdays, phase_deadline, slots_from, zone_names
+from gm.rules.grace import HOURS as GRACE_HOURS
+from gm.rules.grace import MAX_PER_YEAR as MAX_GRACE_PER_YEAR
 from gm.rules.grace import GraceSetting
-from gm.rules.scoring import DEFAULT_SYSTEM
+from gm.rules.scoring import DEFAULT_SYSTEM, SYSTEM_NAMES, check_system
 from gm.rules.settings import RuleSettings
 
 MINUTES_PER_DAY = 24 * 60
@@ -27,10 +43,12 @@ REMINDER_HOURS = (0.05, 7 * 24.0)  # from 3 minutes to a week before the deadlin
 MAX_REMINDERS = 4
 MAX_GAME_YEARS = 100
 MAX_CIVIL_DISORDER_AFTER = 10  # missed movement phases in a row; 0 turns automatic civil disorder off
+MAX_HOURS = 10 * 365 * 24  # an hours option beyond ten years is no number of hours (nor is inf, NaN)
 
 # threads / channels: private press between every pair of powers, in threads or channels;
 # public: only the public game channel; none: no press at all ("gunboat").
-PRESS_MODES = ("threads", "channels", "public", "none")
+Press = Literal["threads", "channels", "public", "none"]
+PRESS_MODES: tuple[str, ...] = get_args(Press)
 # Private press between every pair of players is offered up to this many players: 10 players make
 # 45 pairs. A bigger game (Chaos: 34 players, 561 pairs) plays with public press or none; every
 # player still has a private channel with the moderators.
@@ -42,42 +60,471 @@ CATEGORY_CHANNELS = 50
 # Who may take a seat whose player left or fell into civil disorder: open (any member of the server
 # who does not play in the game, with the "Take over" button), approval (the same, once a moderator
 # who does not play approves), off (only a moderator, with /mod replace).
-TAKE_OVER_MODES = ("open", "approval", "off")
+TakeOver = Literal["open", "approval", "off"]
+TAKE_OVER_MODES: tuple[str, ...] = get_args(TakeOver)
 
 # Who plays a seat whose player left or fell into civil disorder: hold (the rulebook's civil disorder:
 # units hold, nothing is built) or built_in (the built-in computer player, gm.builtin, until a person
 # takes the seat or the player comes back).
-ABSENT_HOLD = "hold"
-ABSENT_BUILT_IN = "built_in"
-ABSENT_SEATS = (ABSENT_HOLD, ABSENT_BUILT_IN)
+AbsentSeats = Literal["hold", "built_in"]
+ABSENT_HOLD: AbsentSeats = "hold"
+ABSENT_BUILT_IN: AbsentSeats = "built_in"
+ABSENT_SEATS: tuple[str, ...] = get_args(AbsentSeats)
+
+OFF_WORDS = ("none", "off", "no", "")
+# The parts of a deadline schedule a user sets one by one (options of the ``deadlines`` field), each
+# by the schedule's field it changes; ``skip_days`` is typed text (gm.rules.deadlines.parse_weekdays).
+SCHEDULE_PARTS = {
+    "at": "at",
+    "zone": "zone",
+    "every_days": "every_days",
+    "skip_days": "skip_weekdays",
+    "fix_short_phases": "fix_short_phases",
+}
+SCHEDULE_OPTIONS = tuple(SCHEDULE_PARTS)
 
 
 @dataclass(frozen=True, slots=True)
-class GameSettings:
-    movement_minutes: int = MINUTES_PER_DAY
-    retreat_minutes: int = MINUTES_PER_DAY // 2
-    adjustment_minutes: int = MINUTES_PER_DAY // 2
-    players: int = 7
-    press: str = "threads"
-    last_year: int | None = None  # a short game ends after this year's Fall; None: play to a result
-    reminder_hours: tuple[float, ...] = field(default=(24.0, 1.0))
+class Option:
+    """How a user gives a setting: one option of /game create and /game settings (an adapter offers
+    each, in the order of the fields; the ``deadlines`` field has one per part of the schedule).
+
+    ``help`` (at most 100 characters) may say ``{default}``: the default as the user would type it
+    (``typed``). ``kind`` is what the user types (int, float, str or bool; default: the field's own
+    type); ``read`` turns it into the setting's value (``(option name, typed value) -> value``,
+    InvalidSettings when it cannot); ``choices`` are the values offered, each with what it means (the
+    only values, where given); ``suggest`` lists values to offer as the user types; ``part`` names the
+    schedule's part the option sets (:data:`SCHEDULE_PARTS`); ``allowed`` says in words what the
+    field's type and bounds do not (for the README's table)."""
+
+    name: str
+    help: str
+    kind: type | None = None
+    read: Callable[[str, Any], Any] | None = None
+    typed: Callable[[Any], str] | None = None
+    choices: Mapping[Any, str] = field(default_factory=dict)
+    suggest: Callable[[str], list[str]] | None = None
+    part: str | None = None
+    allowed: str | None = None
+    default_words: str | None = None  # the default in words, where it is not a value (``off``)
+
+
+def _duration(minutes: object) -> str:
+    """A length the user gave (anything: a text, a float) in words when it is a whole number."""
+    if isinstance(minutes, int) and not isinstance(minutes, bool):
+        return duration(minutes)
+    return repr(minutes)
+
+
+def _hours(minutes: int) -> str:
+    return f"{minutes / 60:g}"
+
+
+def _typed(value: object) -> str:
+    """A setting's value as a user would type it: ``no``, ``none``, ``24``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or value == ():
+        return "none"
+    return str(value)
+
+
+def _minutes_of_hours(option: str, hours: float) -> int:
+    """An hours option in whole minutes, refusing what is no number of hours (inf, NaN, absurd sizes)
+    before arithmetic on it could fail; the setting's range is checked with the others."""
+    if not math.isfinite(hours) or abs(hours) > MAX_HOURS:
+        raise InvalidSettings(
+            [f"{option} must be a number of hours, not {hours!r}."],
+            "For example 24, or 0.5 for half an hour.",
+        )
+    return round(hours * 60)
+
+
+def _reminders_of_text(option: str, typed: str) -> tuple[float, ...]:
+    """``24,1`` or ``24 1`` or ``none`` -> the hours (whole minutes; their range is checked later)."""
+    words = [w for w in re.split(r"[,;\s]+", typed.strip().casefold()) if w and w not in ("h", "hours")]
+    if words in ([], ["none"], ["0"]):
+        return ()
+    try:
+        hours = tuple(float(w.removesuffix("h")) for w in words)
+    except ValueError:
+        flat = " ".join(typed.split())
+        shown = flat if len(flat) <= 40 else flat[:39] + "…"
+        raise InvalidSettings(
+            [f"Reminders are hours before the deadline, like 24,1; not {shown!r}."],
+            "Write hours separated by commas, or none.",
+        ) from None
+    return tuple(_minutes_of_hours(option, h) / 60 for h in hours)
+
+
+def _reminders_typed(hours: tuple[float, ...]) -> str:
+    return ",".join(f"{h:g}" for h in hours) or "none"
+
+
+def _weekdays_of_text(option: str, typed: str) -> str:
+    parse_weekdays(typed)  # refuses what is no weekday now, with the option's other problems
+    return typed
+
+
+class GameSettings(CheckedModel):
+    """A game's settings, in the order /game create offers them (see the module)."""
+
+    players: Annotated[
+        int,
+        Field(ge=1, strict=True),
+        Refusal("The number of players must be a whole number, not {value}."),
+        Option(
+            "players",
+            "How many players (7 is the classic game; fewer: some powers are shared or left out)",
+            choices={n: f"{n} players" for n in (7, 6, 5, 4, 3, 2)},
+            allowed="those of the variant: 3 to 7 on the standard map (2: the 1914 game), each variant "
+            "its own",
+        ),
+    ] = 7
+    press: Annotated[
+        Press,
+        Refusal("Press must be one of {choices}, not {value}."),
+        Option(
+            "press",
+            "How players may talk to each other",
+            choices={
+                "threads": "full press (a private thread for each pair of powers)",
+                "channels": "full press (a private channel for each pair of powers)",
+                "public": "public press only (the game channel)",
+                "none": "no press (gunboat)",
+            },
+        ),
+    ] = "threads"
+    movement_minutes: Annotated[
+        int,
+        Field(ge=MOVEMENT_MINUTES[0], le=MOVEMENT_MINUTES[1], strict=True),
+        Refusal("Movement phases must last from {low} to {high}, not {value}.", shown=_duration),
+        Option(
+            "movement_hours",
+            "Hours for each movement phase (default {default})",
+            float,
+            read=_minutes_of_hours,
+            typed=_hours,
+        ),
+    ] = MINUTES_PER_DAY
+    retreat_minutes: Annotated[
+        int,
+        Field(ge=RETREAT_MINUTES[0], le=RETREAT_MINUTES[1], strict=True),
+        Refusal("Retreat phases must last from {low} to {high}, not {value}.", shown=_duration),
+        Option(
+            "retreat_hours",
+            "Hours for each retreat phase (default {default})",
+            float,
+            read=_minutes_of_hours,
+            typed=_hours,
+        ),
+    ] = MINUTES_PER_DAY // 2
+    adjustment_minutes: Annotated[
+        int,
+        Field(ge=ADJUSTMENT_MINUTES[0], le=ADJUSTMENT_MINUTES[1], strict=True),
+        Refusal("Adjustment phases must last from {low} to {high}, not {value}.", shown=_duration),
+        Option(
+            "adjustment_hours",
+            "Hours for each winter adjustment phase (default {default})",
+            float,
+            read=_minutes_of_hours,
+            typed=_hours,
+        ),
+    ] = MINUTES_PER_DAY // 2
+    # A short game ends after this year's Fall; None: play to a result.
+    last_year: Annotated[
+        int | None,
+        Field(strict=True),
+        Refusal("The last year must be a year, not {value}."),
+        Option(
+            "last_year",
+            "End the game after this year's autumn (default: play until someone wins)",
+            allowed=f"from the game's first year to {MAX_GAME_YEARS - 1} years later (1901 to "
+            f"{1900 + MAX_GAME_YEARS} on the standard map)",
+        ),
+    ] = None
     # A player who misses this many movement phases in a row falls into civil disorder; 0: never.
-    civil_disorder_after: int = 2
-    take_over: str = "open"  # one of TAKE_OVER_MODES
-    # The community's rules (gm.rules.settings.RuleSettings, stored as flat keys): phases closing at
-    # a time of day (None: each phase lasts its length), absences, grace, and the scoring system.
-    deadlines: DeadlineSchedule | None = None
-    absence_days_per_year: int = DEFAULT_DAYS_PER_YEAR  # 0: no absences
-    grace_per_year: int = 0  # automatic extensions per player and year; 0: none
-    grace_hours: int = 24
-    scoring: str = DEFAULT_SYSTEM  # gm.rules.scoring.SYSTEMS
+    civil_disorder_after: Annotated[
+        int,
+        Field(ge=0, le=MAX_CIVIL_DISORDER_AFTER, strict=True),
+        Refusal(
+            "Civil disorder comes after 1 to {high} missed movement phases in a row (0: never), not {value}."
+        ),
+        Option(
+            "civil_disorder_after",
+            "Missed movement phases in a row before a power falls into civil disorder "
+            "(default {default}; 0: never)",
+        ),
+    ] = 2
+    reminder_hours: Annotated[
+        tuple[float, ...],
+        Option(
+            "reminders",
+            "Hours before each deadline to remind players, e.g. {default} (default) or 0.25; none for none",
+            str,
+            read=_reminders_of_text,
+            typed=_reminders_typed,
+            allowed=f"up to {MAX_REMINDERS}, each {REMINDER_HOURS[0] * 60:g} minutes to "
+            f"{REMINDER_HOURS[1]:g} hours before the deadline; none",
+        ),
+    ] = (24.0, 1.0)
+    take_over: Annotated[
+        TakeOver,
+        Refusal("Taking over an open seat must be one of {choices}, not {value}."),
+        Option(
+            "take_over",
+            "Who fills a seat whose player left or fell into civil disorder (default: anyone not playing)",
+            choices={
+                "open": "anyone who does not play, with the Take over button in the game channel",
+                "approval": "anyone who does not play asks with the Take over button; a moderator approves",
+                "off": "only a moderator, with [[cmd:mod replace]]",
+            },
+        ),
+    ] = "open"
+    # Phases closing at a time of day; None: each phase lasts its length (gm.rules.deadlines).
+    deadlines: Annotated[
+        DeadlineSchedule | None,
+        Refusal("Deadlines must be a schedule (a time of day, a time zone), not {value}."),
+        Option(
+            "deadline_at",
+            "Close phases at this time of day, e.g. 21:00 (off: each phase lasts its hours)",
+            str,
+            part="at",
+            allowed="a time of day as HH:MM; off",
+            default_words="off",
+        ),
+        Option(
+            "time_zone",
+            "The time zone of that time, e.g. Europe/Berlin (default {default})",
+            str,
+            part="zone",
+            suggest=zone_names,
+            allowed="a time zone name (Europe/Berlin, America/New_York)",
+        ),
+        Option(
+            "every_days",
+            "With a fixed time: movement phases last this many days (default {default})",
+            int,
+            part="every_days",
+        ),
+        Option(
+            "skip_days",
+            "With a fixed time: days without deadlines, e.g. sat,sun (none: every day)",
+            str,
+            read=_weekdays_of_text,
+            part="skip_days",
+            allowed="days of the week (sat,sun or weekend); none",
+        ),
+        Option(
+            "short_phases_at_deadline",
+            "With a fixed time: retreats and adjustments close at it too (default: {default})",
+            bool,
+            part="fix_short_phases",
+        ),
+    ] = None
+    absence_days_per_year: Annotated[
+        int,
+        Field(ge=0, le=MAX_DAYS_PER_YEAR, strict=True),
+        Refusal("Absences may take 0 (none) to {high} days a year, not {value}."),
+        Option(
+            "absence_days", "Days of absence each player may declare per year (default {default}; 0: none)"
+        ),
+    ] = DEFAULT_DAYS_PER_YEAR
+    # Automatic extensions per player and year (gm.rules.grace); 0: none.
+    grace_per_year: Annotated[
+        int,
+        Field(ge=0, le=MAX_GRACE_PER_YEAR, strict=True),
+        Refusal("Grace extensions per player and year go from 0 (none) to {high}, not {value}."),
+        Option(
+            "grace", "Automatic extensions per player and year for a first miss (default {default}: none)"
+        ),
+    ] = 0
+    grace_hours: Annotated[
+        int,
+        Field(ge=GRACE_HOURS[0], le=GRACE_HOURS[1], strict=True),
+        Refusal("A grace extension lasts {low} to {high} hours, not {value}."),
+        Option("grace_hours", "Hours each automatic extension gives (default {default})"),
+    ] = 24
+    scoring: Annotated[
+        str,
+        Option(
+            "scoring",
+            "How the final post scores the powers (default: {default})",
+            typed=lambda system: SYSTEM_NAMES[system],
+            choices={
+                "draw_size": "draw-size: the powers sharing the result split 100 points",
+                "sum_of_squares": "Sum-of-Squares: 100 shared by centers squared (a solo takes all)",
+                "center_count": "center count: each power scores its centers",
+            },
+        ),
+    ] = DEFAULT_SYSTEM
     # Once the game is over, its eliminated players may read the private talks (read-only); never
-    # while it runs. Spectators (/game watch) never see them.
-    talks_after_end: bool = False
-    absent_seats: str = ABSENT_HOLD  # one of ABSENT_SEATS
+    # while it runs. Spectators never see them.
+    talks_after_end: Annotated[
+        bool,
+        Field(strict=True),
+        Refusal("Whether eliminated players read the private talks after the end is yes or no, not {value}."),
+        Option(
+            "talks_after_end",
+            "After the end, eliminated players may read the private talks (default: {default})",
+        ),
+    ] = False
     # At the start, the seats nobody took go to built-in players (a game may then start with fewer
     # players than ``players``, one at least).
-    fill_seats: bool = False
+    fill_seats: Annotated[
+        bool,
+        Field(strict=True),
+        Refusal("Filling the empty seats with built-in players is yes or no, not {value}."),
+        Option(
+            "fill_seats",
+            "Start with fewer players: the seats nobody took go to built-in computer players "
+            "(default: {default})",
+        ),
+    ] = False
+    absent_seats: Annotated[
+        AbsentSeats,
+        Refusal("A seat whose player is gone is played by one of {choices}, not {value}."),
+        Option(
+            "absent_seats",
+            "Who plays a seat whose player left or fell into civil disorder (default: its units hold)",
+            choices={
+                "hold": "nobody: its units hold (the rulebook's civil disorder)",
+                "built_in": "the built-in player, until a person takes the seat or the player is back",
+            },
+        ),
+    ] = ABSENT_HOLD
+
+    # --- checks beyond a field's type and range ---------------------------------------------------
+
+    @field_validator("press", "take_over", "absent_seats", mode="before")
+    @classmethod
+    def _one_of_the_choices(cls, value: object, info: ValidationInfo) -> object:
+        """`` Approval `` is ``approval``; a value that is no choice is refused as typed."""
+        if isinstance(value, str) and info.field_name is not None:
+            word = value.strip().lower()
+            if word in choices_of(cls.model_fields[info.field_name]):
+                return word
+        return value
+
+    @field_validator("players", mode="wrap")
+    @classmethod
+    def _players_of_the_variant(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> int:
+        played = _variant(info)
+        if played is None:
+            return int(handler(value))
+        try:
+            players: int | None = handler(value)
+        except ValidationError:
+            players = None
+        counts = played.player_counts
+        if players in counts:
+            return int(players)  # type: ignore[arg-type]
+        sentence = f"This map is played by {_range_text(counts)} players, not {value!r}."
+        other = variant_for_players(players) if players is not None else None
+        if other is not None and other.name != played.name:
+            sentence += f" For {players} players choose the variant {other.name!r} ({other.title})."
+        raise refused(sentence)
+
+    @field_validator("press")
+    @classmethod
+    def _press_fits_discord(cls, press: str, info: ValidationInfo) -> str:
+        played, players = _variant(info), info.data.get("players")
+        if played is not None and players is not None:
+            problem = _pair_press_problem(press, players, len(played.game_map().powers))
+            if problem:
+                raise refused(problem)
+        return press
+
+    @field_validator("last_year", mode="wrap")
+    @classmethod
+    def _a_year_of_the_game(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> int | None:
+        played = _variant(info)
+        if played is None or value is None:
+            return handler(value)  # type: ignore[no-any-return]
+        try:
+            last: int | None = handler(value)
+        except ValidationError:
+            last = None
+        first = played.first_year()
+        if last is not None and first <= last < first + MAX_GAME_YEARS:
+            return last
+        raise refused(
+            f"The last year must be between {first} and {first + MAX_GAME_YEARS - 1} "
+            f"(the game starts in {first}), not {value!r}."
+        )
+
+    @field_validator("reminder_hours", mode="before")
+    @classmethod
+    def _reminders(cls, value: object) -> tuple[float, ...]:
+        """The reminders as hours, latest first; every wrong value named."""
+        if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+            raise refused(f"Reminders must be a list of hours before the deadline, not {value!r}.")
+        problems: list[str] = []
+        others = [h for h in value if isinstance(h, bool) or not isinstance(h, (int, float))]
+        if others:
+            problems.append(
+                "Reminders are numbers of hours before the deadline, not "
+                f"{', '.join(repr(h) for h in others)}."
+            )
+        hours = tuple(sorted({float(h) for h in value if h not in others}, reverse=True))
+        if len(hours) > MAX_REMINDERS:
+            problems.append(f"At most {MAX_REMINDERS} reminders, not {len(hours)}.")
+        low, high = REMINDER_HOURS
+        bad = [h for h in hours if not low <= h <= high]  # NaN too: it is in no range
+        if bad:
+            problems.append(
+                f"Reminders go from {low * 60:g} minutes to {high:g} hours before the deadline; "
+                f"{', '.join(f'{h:g}' for h in bad)} hours is out of range."
+            )
+        if problems:
+            raise refused(" ".join(problems))
+        return hours
+
+    @field_validator("scoring", mode="before")
+    @classmethod
+    def _a_scoring_system(cls, value: object) -> str:
+        try:
+            return check_system(value)  # ``SoS``, ``Sum-of-Squares`` -> sum_of_squares
+        except InvalidSettings as refusal:
+            raise refused(refusal.message) from None
+
+    # --- making and storing -----------------------------------------------------------------------
+
+    @classmethod
+    def for_variant(
+        cls,
+        variant: str,
+        changes: Mapping[str, Any] | None = None,
+        *,
+        base: GameSettings | None = None,
+        hint: str = "Change those values and create the game again.",
+    ) -> GameSettings:
+        """``base`` (the defaults when None) with ``changes`` (setting name -> value, as code or a user
+        gave them), checked for a game of ``variant``: its player counts, first year and powers; or
+        InvalidSettings naming every problem at once, with ``hint``. A ``deadlines`` change may be a
+        mapping of some parts of the schedule (:data:`SCHEDULE_OPTIONS`), which change ``base``'s
+        schedule, or start one at 21:00 UTC every day."""
+        data = dict(base or cls())
+        wanted = dict(changes or {})
+        parts = wanted.get("deadlines")
+        if isinstance(parts, Mapping):
+            wanted["deadlines"] = schedule_with(base.deadlines if base else None, parts)
+        data.update(wanted)
+        return cls.checked(data, context={"variant": get_variant(variant)}, hint=hint)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameSettings:
+        """The stored settings (gm.checking.CheckedModel.stored: never refused)."""
+        return cls.stored(data)
+
+    # --- reading ----------------------------------------------------------------------------------
 
     def phase_minutes(self, kind: str) -> int:
         """The length of a phase of kind ``M``, ``R`` or ``A``."""
@@ -89,7 +536,7 @@ class GameSettings:
         return RuleSettings(
             deadlines=self.deadlines,
             absence_days_per_year=self.absence_days_per_year,
-            grace=GraceSetting(per_year=self.grace_per_year, hours=self.grace_hours),
+            grace=self.grace,
             scoring=self.scoring,
         )
 
@@ -126,97 +573,118 @@ class GameSettings:
             return self.deadlines.every_days * MINUTES_PER_DAY
         return self.phase_minutes(kind)
 
-    def validated(self, game_map: GameMap, *, variant: str | None = None) -> GameSettings:
-        """These settings, normalised, or InvalidSettings naming every value out of range or of the
-        wrong kind (a text where a number belongs, no press mode at all).
 
-        ``variant`` (default: the map's own name) decides the player counts and the first year."""
-        problems: list[str] = []
-        played = get_variant(variant or game_map.name)
-        _check_minutes(problems, "Movement phases", self.movement_minutes, MOVEMENT_MINUTES)
-        _check_minutes(problems, "Retreat phases", self.retreat_minutes, RETREAT_MINUTES)
-        _check_minutes(problems, "Adjustment phases", self.adjustment_minutes, ADJUSTMENT_MINUTES)
-        counts = played.player_counts
-        if not _whole(self.players) or self.players not in counts:
-            problems.append(f"This map is played by {_range_text(counts)} players, not {self.players!r}.")
-            other = variant_for_players(self.players) if _whole(self.players) else None
-            if other is not None and other.name != played.name:
-                problems.append(
-                    f"For {self.players} players choose the variant {other.name!r} ({other.title})."
-                )
-        press = self.press.strip().lower() if isinstance(self.press, str) else None
-        if press not in PRESS_MODES:
-            problems.append(f"Press must be one of {', '.join(PRESS_MODES)}, not {self.press!r}.")
-        elif _whole(self.players):
-            problems += _pair_press_problems(press, self.players, len(played.game_map().powers))
-        start_year = played.first_year()
-        last = self.last_year
-        if last is not None and (not _whole(last) or not start_year <= last < start_year + MAX_GAME_YEARS):
-            problems.append(
-                f"The last year must be between {start_year} and {start_year + MAX_GAME_YEARS - 1} "
-                f"(the game starts in {start_year}), not {last!r}."
-            )
-        hours = _reminder_hours(problems, self.reminder_hours)
-        cd_after = self.civil_disorder_after
-        if not _whole(cd_after) or not 0 <= cd_after <= MAX_CIVIL_DISORDER_AFTER:
-            problems.append(
-                f"Civil disorder comes after 1 to {MAX_CIVIL_DISORDER_AFTER} missed movement phases "
-                f"in a row (0: never), not {cd_after!r}."
-            )
-        take_over = self.take_over.strip().lower() if isinstance(self.take_over, str) else None
-        if take_over not in TAKE_OVER_MODES:
-            problems.append(
-                f"Taking over an open seat must be one of {', '.join(TAKE_OVER_MODES)}, "
-                f"not {self.take_over!r}."
-            )
-        deadlines = self.deadlines
-        if deadlines is not None and not isinstance(deadlines, DeadlineSchedule):
-            problems.append(f"Deadlines must be a schedule (a time of day, a time zone), not {deadlines!r}.")
-            deadlines = None
-        rules, found = replace(self, deadlines=deadlines).rules.checked()
-        problems += found
-        if not isinstance(self.talks_after_end, bool):
-            problems.append(
-                f"Whether eliminated players read the private talks after the end is yes or no, "
-                f"not {self.talks_after_end!r}."
-            )
-        absent = self.absent_seats.strip().lower() if isinstance(self.absent_seats, str) else None
-        if absent not in ABSENT_SEATS:
-            problems.append(
-                f"A seat whose player is gone is played by one of {', '.join(ABSENT_SEATS)}, "
-                f"not {self.absent_seats!r}."
-            )
-        if not isinstance(self.fill_seats, bool):
-            problems.append(
-                f"Filling the empty seats with built-in players is yes or no, not {self.fill_seats!r}."
-            )
-        if problems:
-            raise InvalidSettings(problems, "Change those values and create the game again.")
-        return replace(
-            self,
-            press=press or "",
-            reminder_hours=hours,
-            take_over=take_over or "open",
-            absent_seats=absent or ABSENT_HOLD,
-            deadlines=rules.deadlines,
-            scoring=rules.scoring,
-        )
+@dataclass(frozen=True, slots=True)
+class SettingOption:
+    """An option with the setting it sets: ``field`` is what checks its value (for a part of the
+    deadline schedule, the schedule's own field)."""
 
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["reminder_hours"] = list(self.reminder_hours)
-        data["deadlines"] = self.deadlines.to_json() if self.deadlines is not None else None
-        return data
+    setting: str
+    option: Option
+    field: FieldInfo
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameSettings:
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        if "reminder_hours" in known:
-            known["reminder_hours"] = tuple(known["reminder_hours"])
-        if "deadlines" in known:
-            stored = known["deadlines"]
-            known["deadlines"] = DeadlineSchedule.from_json(stored) if isinstance(stored, dict) else None
-        return cls(**known)
+    @property
+    def name(self) -> str:
+        return self.option.name
+
+    @property
+    def kind(self) -> type:
+        """What the user types: int, float, str or bool."""
+        if self.option.kind is not None:
+            return self.option.kind
+        annotation: Any = self.field.annotation
+        kinds = [a for a in get_args(annotation) if a is not type(None)] if get_args(annotation) else []
+        if get_origin(annotation) is Literal:
+            return type(kinds[0])
+        if kinds and get_origin(annotation) is not tuple:  # int | None
+            annotation = kinds[0]
+        if annotation in (int, float, str, bool):
+            return annotation  # type: ignore[no-any-return]
+        raise TypeError(f"the option {self.name} needs a kind: its field is {annotation!r}")
+
+    @property
+    def default(self) -> str:
+        """The default, as the user would type it (``24``, ``no``, ``off``)."""
+        if self.option.default_words is not None:
+            return self.option.default_words
+        return (self.option.typed or _typed)(self.field.default)
+
+    @property
+    def help(self) -> str:
+        return self.option.help.format(default=self.default)
+
+    @property
+    def allowed(self) -> str:
+        """The values allowed, in words: the option's own, its choices, yes or no, its field's range."""
+        if self.option.allowed is not None:
+            return self.option.allowed
+        choices = tuple(self.option.choices) or choices_of(self.field)
+        if choices:
+            return ", ".join(str(c) for c in choices)
+        if self.kind is bool:
+            return "True or False"
+        low, high = bounds(self.field)
+        refusal = next((m for m in self.field.metadata if isinstance(m, Refusal)), None)
+        shown = refusal.shown if refusal is not None and refusal.shown is not repr else str
+        return f"{shown(low)} to {shown(high)}" if low is not None and high is not None else ""
+
+
+def _setting_options() -> Iterator[SettingOption]:
+    for name, info in GameSettings.model_fields.items():
+        for item in info.metadata:
+            if isinstance(item, Option):
+                checked_by = DeadlineSchedule.model_fields[SCHEDULE_PARTS[item.part]] if item.part else info
+                yield SettingOption(name, item, checked_by)
+
+
+SETTING_OPTIONS: tuple[SettingOption, ...] = tuple(_setting_options())
+"""Every setting's options, in the order of the fields: what /game create and /game settings offer."""
+
+
+def option_changes(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a user gave (option name -> typed value; None: not given) as changes of the
+    settings (setting name -> value; the schedule's parts as a mapping, see GameSettings.for_variant),
+    or InvalidSettings naming every option that cannot be read (hours that are no number, reminders
+    that are no hours, days that are no weekdays). Ranges are checked with the settings."""
+    known = {item.name for item in SETTING_OPTIONS}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"not setting options: {unknown}")
+    changes: dict[str, Any] = {}
+    problems: list[str] = []
+    hint: str | None = None
+    for item in SETTING_OPTIONS:
+        value = values.get(item.name)
+        if value is None:
+            continue
+        if item.option.read is not None:
+            try:
+                value = item.option.read(item.name, value)
+            except InvalidSettings as refusal:
+                problems += refusal.problems
+                hint = hint or refusal.hint
+                continue
+        if item.option.part is not None:
+            changes.setdefault(item.setting, {})[item.option.part] = value
+        else:
+            changes[item.setting] = value
+    if problems:
+        raise InvalidSettings(problems, hint)
+    return changes
+
+
+def option_rows() -> list[tuple[str, str, str, str]]:
+    """Each option as (name, default, allowed values, help): the README's settings table."""
+    return [(item.name, item.default, item.allowed, item.help) for item in SETTING_OPTIONS]
+
+
+def choice_label(setting: str, value: object) -> str:
+    """What a setting's value means (``public press only (the game channel)``), the value itself when
+    its option offers no such choice."""
+    for item in SETTING_OPTIONS:
+        if item.setting == setting and value in item.option.choices:
+            return item.option.choices[value]
+    return str(value)
 
 
 def deadline_zone(game: Any) -> str | None:
@@ -225,34 +693,22 @@ def deadline_zone(game: Any) -> str | None:
     return GameSettings.from_json(game.settings or {}).zone
 
 
-SCHEDULE_OPTIONS = ("at", "zone", "every_days", "skip_days", "fix_short_phases")
-OFF_WORDS = ("none", "off", "no", "")
-
-
-def schedule_with(current: DeadlineSchedule | None, options: Mapping[str, Any]) -> DeadlineSchedule | None:
+def schedule_with(current: DeadlineSchedule | None, parts: Mapping[str, Any]) -> dict[str, Any] | None:
     """The deadline schedule after a user's options (the keys of :data:`SCHEDULE_OPTIONS`, those not
-    given left out): each option changes the current schedule, or one at 21:00 UTC every day when
-    there is none; ``at`` ``off`` (or ``none``) turns fixed-time deadlines off. ``skip_days`` is text
-    (``sat,sun``, ``weekend``, ``none``). Not validated: GameSettings.validated checks the result."""
-    unknown = sorted(set(options) - set(SCHEDULE_OPTIONS))
+    given left out), as data for GameSettings to check: each part changes the current schedule, or
+    one at 21:00 UTC every day when there is none; ``at`` ``off`` (or ``none``) turns fixed-time
+    deadlines off (None). ``skip_days`` is text (``sat,sun``, ``weekend``, ``none``)."""
+    unknown = sorted(set(parts) - set(SCHEDULE_OPTIONS))
     if unknown:
         raise ValueError(f"not deadline options: {unknown}")
-    at = options.get("at")
+    at = parts.get("at")
     if isinstance(at, str) and at.strip().lower() in OFF_WORDS:
         return None
-    schedule = current or DeadlineSchedule()
-    changes: dict[str, Any] = {}
-    if at is not None:
-        changes["at"] = at
-    if options.get("zone") is not None:
-        changes["zone"] = str(options["zone"]).strip()
-    if options.get("every_days") is not None:
-        changes["every_days"] = options["every_days"]
-    if options.get("skip_days") is not None:
-        changes["skip_weekdays"] = parse_weekdays(str(options["skip_days"]))
-    if options.get("fix_short_phases") is not None:
-        changes["fix_short_phases"] = options["fix_short_phases"]
-    return replace(schedule, **changes)
+    schedule = current.model_dump() if current is not None else {}
+    for part, value in parts.items():
+        if value is not None:
+            schedule[SCHEDULE_PARTS[part]] = parse_weekdays(str(value)) if part == "skip_days" else value
+    return schedule
 
 
 def seat_offer(game: Any, seats: list[list[str]]) -> dict[str, Any]:
@@ -290,27 +746,29 @@ def seat_words(mode: str, names: str, *, left: bool, holding: str | None = None)
     return f"{holding}: a moderator gives the seat to a new player with [[cmd:mod replace]]."
 
 
-def _pair_press_problems(press: str, players: int, powers: int) -> list[str]:
+def _pair_press_problem(press: str, players: int, powers: int) -> str | None:
     """Why private press between every pair of ``players`` does not fit Discord (see the limits above)."""
     pairs = players * (players - 1) // 2
     if press in ("threads", "channels") and players > MAX_PAIR_PRESS_PLAYERS:
-        return [
+        return (
             f"Private press between every pair of players is offered for up to {MAX_PAIR_PRESS_PLAYERS} "
             f"players; {players} players would need {pairs} private {press}. Choose press public (talk in "
             "the game channel; each player still has a private channel with the moderators) or none."
-        ]
+        )
     if press == "channels" and 1 + powers + pairs > CATEGORY_CHANNELS:
-        return [
+        return (
             f"Press in channels makes one channel for each pair of players: {pairs} for {players} players, "
             f"more than fit in the game's category next to its {1 + powers} other channels (Discord allows "
             f"{CATEGORY_CHANNELS}). Choose press threads (a private thread for each pair) instead."
-        ]
-    return []
+        )
+    return None
 
 
-def _whole(value: object) -> bool:
-    """An int, and not a bool (``True`` is an int to Python, not a number of minutes to a player)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+def _variant(info: ValidationInfo) -> Variant | None:
+    """The variant a game's settings are checked for (GameSettings.for_variant), None when read back."""
+    context = info.context
+    played = context.get("variant") if isinstance(context, dict) else None
+    return played if isinstance(played, Variant) else None
 
 
 REMINDER_MARGIN_MINUTES = 1.0
@@ -330,43 +788,6 @@ def effective_reminders(hours: tuple[float, ...], phase_minutes: float) -> tuple
     if kept or not hours:
         return kept
     return (round(max(REMINDER_HOURS[0], length / 5), 4),)
-
-
-def _reminder_hours(problems: list[str], value: object) -> tuple[float, ...]:
-    """The reminders as hours, latest first; a problem for each value that is not a number in range."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
-        problems.append(f"Reminders must be a list of hours before the deadline, not {value!r}.")
-        return ()
-    others = [h for h in value if isinstance(h, bool) or not isinstance(h, (int, float))]
-    numbers = [h for h in value if isinstance(h, (int, float)) and not isinstance(h, bool)]
-    if others:
-        problems.append(
-            f"Reminders are numbers of hours before the deadline, not {', '.join(repr(h) for h in others)}."
-        )
-    hours = tuple(sorted({float(h) for h in numbers}, reverse=True))
-    if len(hours) > MAX_REMINDERS:
-        problems.append(f"At most {MAX_REMINDERS} reminders, not {len(hours)}.")
-    low, high = REMINDER_HOURS
-    bad = [h for h in hours if not low <= h <= high]  # NaN too: it is in no range
-    if bad:
-        problems.append(
-            f"Reminders go from {low * 60:g} minutes to {high:g} hours before the deadline; "
-            f"{', '.join(f'{h:g}' for h in bad)} hours is out of range."
-        )
-    return hours
-
-
-def _check_minutes(problems: list[str], what: str, value: int, bounds: tuple[int, int]) -> None:
-    low, high = bounds
-    if not _whole(value) or not low <= value <= high:
-        problems.append(
-            f"{what} must last from {_duration(low)} to {_duration(high)}, not {_duration(value)}."
-        )
-
-
-def _duration(minutes: object) -> str:
-    """A length the user gave (anything: a text, a float) in words when it is a whole number."""
-    return duration(minutes) if _whole(minutes) else repr(minutes)  # type: ignore[arg-type]
 
 
 def _range_text(counts: tuple[int, ...]) -> str:

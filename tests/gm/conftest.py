@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 
 import pytest
@@ -55,11 +55,12 @@ async def make_game(
     sessions: SessionFactory,
     *,
     players: int = 7,
-    settings: GameSettings | None = None,
+    settings: GameSettings | Mapping[str, object] | None = None,
     name: str = "Test game",
     variant: str = "standard",
 ) -> GameInfo:
-    """A game by CREATOR (default settings: 7 seats) with ``players`` users joined, creator included."""
+    """A game by CREATOR (default settings: 7 seats; ``settings`` may be changes of them, as a user
+    gives them) with ``players`` users joined, creator included."""
     settings = settings or GameSettings()
     async with sessions() as s:
         game = await games.create_game(

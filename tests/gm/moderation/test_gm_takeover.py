@@ -174,12 +174,11 @@ async def test_when_taking_over_is_off_no_seat_is_offered_and_only_a_moderator_r
 
 
 def test_the_setting_is_checked() -> None:
-    from engine import load_map
     from gm.errors import InvalidSettings
 
     with pytest.raises(InvalidSettings, match="Taking over an open seat"):
-        GameSettings(take_over="sometimes").validated(load_map("standard"))
-    assert GameSettings(take_over=" Approval ").validated(load_map("standard")).take_over == "approval"
+        GameSettings.for_variant("standard", {"take_over": "sometimes"})
+    assert GameSettings.for_variant("standard", {"take_over": " Approval "}).take_over == "approval"
 
 
 async def test_an_open_seat_button_pressed_outside_the_game_s_channel_is_refused(

@@ -212,7 +212,7 @@ async def test_settings_take_the_schedule_in_parts_and_refuse_unknown_zones(
 
 async def test_a_game_created_with_a_bad_schedule_is_not_created(sessions: SessionFactory) -> None:
     with pytest.raises(InvalidSettings) as refused:
-        await make_game(sessions, settings=GameSettings(deadlines=DeadlineSchedule(zone="Berlin")))
+        await make_game(sessions, settings={"deadlines": {"zone": "Berlin"}})
     assert "did you mean Europe/Berlin" in " ".join(refused.value.problems)
     async with sessions() as s:
         assert await games.list_games(s, 555) == []

@@ -8,6 +8,7 @@ import pytest
 
 from gm.errors import InvalidSettings
 from gm.rules.grace import GraceSeat, GraceSetting, GraceUse, announcement_text, grace_at_deadline
+from gm.setup.settings import GameSettings
 
 DEADLINE = datetime(2024, 5, 10, 19, 0, tzinfo=UTC)
 ONE_A_YEAR = GraceSetting(per_year=1, hours=24)
@@ -105,14 +106,14 @@ def test_settings_are_validated_and_described() -> None:
         GraceSetting(per_year=2, hours=1).describe()
         == "2 extensions of 1 hour per player a year, for a first miss"
     )
-    assert ONE_A_YEAR.validated() == ONE_A_YEAR
+    assert GameSettings.checked({"grace_per_year": 1, "grace_hours": 24}).grace == ONE_A_YEAR
     with pytest.raises(InvalidSettings) as refused:
-        GraceSetting(per_year=13, hours=0).validated()
+        GameSettings.checked({"grace_per_year": 13, "grace_hours": 0})
     assert refused.value.problems == [
         "Grace extensions per player and year go from 0 (none) to 12, not 13.",
         "A grace extension lasts 1 to 72 hours, not 0.",
     ]
-    assert len(GraceSetting(per_year=True, hours=2.5).problems()) == 2  # type: ignore[arg-type]
+    assert len(GameSettings.problems_in({"grace_per_year": True, "grace_hours": 2.5})[1]) == 2
 
 
 def test_a_naive_deadline_is_a_programming_error() -> None:
