@@ -265,7 +265,7 @@ class GameSettings(CheckedModel):
             read=_reminders_of_text,
             typed=_reminders_typed,
             allowed=f"up to {MAX_REMINDERS}, each {REMINDER_HOURS[0] * 60:g} minutes to "
-            f"{REMINDER_HOURS[1]:g} hours before the deadline; none",
+            f"{duration(round(REMINDER_HOURS[1] * 60))} before the deadline; none",
         ),
     ] = (24.0, 1.0)
     take_over: Annotated[
@@ -604,14 +604,21 @@ class SettingOption:
 
     @property
     def default(self) -> str:
-        """The default, as the user would type it (``24``, ``no``, ``off``)."""
-        if self.option.default_words is not None:
-            return self.option.default_words
-        return (self.option.typed or _typed)(self.field.default)
+        """The default, as the user would give it (``24``, ``no``, ``off``; a choice's value)."""
+        value = self.field.default
+        if self.option.default_words is None and value in self.option.choices:
+            return str(value)
+        return self._words(value)
 
     @property
     def help(self) -> str:
-        return self.option.help.format(default=self.default)
+        """The option's help, its default in words (``draw-size``) where it says ``{default}``."""
+        return self.option.help.format(default=self._words(self.field.default))
+
+    def _words(self, value: object) -> str:
+        if self.option.default_words is not None:
+            return self.option.default_words
+        return (self.option.typed or _typed)(value)
 
     @property
     def allowed(self) -> str:
@@ -622,7 +629,7 @@ class SettingOption:
         if choices:
             return ", ".join(str(c) for c in choices)
         if self.kind is bool:
-            return "True or False"
+            return "True (yes) or False (no)"
         low, high = bounds(self.field)
         refusal = next((m for m in self.field.metadata if isinstance(m, Refusal)), None)
         shown = refusal.shown if refusal is not None and refusal.shown is not repr else str
