@@ -115,7 +115,8 @@ class CheckedModel(BaseModel):
         """What was stored: names this version does not know are left out, missing ones take their
         defaults, and a value that is no longer valid (never written by a validated model; a hand-edited
         row) is logged and left to its default rather than refused: a game stays readable."""
-        known = {k: v for k, v in data.items() if k in cls.model_fields}
+        fields = cls.model_fields
+        known = {k: v for k, v in data.items() if k in fields}
         for _ in range(len(known) + 1):
             try:
                 return cls.model_validate(known)

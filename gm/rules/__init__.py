@@ -1,5 +1,6 @@
-"""The community's clock and memory as pure rules: plain dataclasses and functions, no database, no
+"""The community's clock and memory as pure rules: plain values and functions, no database, no
 Discord, every datetime aware and in UTC. The gamemaster's use cases call them and store their values.
+(DeadlineSchedule, a setting users type, is a checked pydantic model: gm.checking.)
 
 - gm.rules.deadlines    DeadlineSchedule (close at HH:MM in a time zone, every N days, weekdays
                         excluded), phase_deadline, slots_from, describe, local_time_text, parse_weekdays

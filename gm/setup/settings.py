@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import Field, ValidationError, ValidationInfo, ValidatorFunctionWrapHandler, field_validator
@@ -401,8 +402,11 @@ class GameSettings(CheckedModel):
     def _one_of_the_choices(cls, value: object, info: ValidationInfo) -> object:
         """`` Approval `` is ``approval``; a value that is no choice is refused as typed."""
         if isinstance(value, str) and info.field_name is not None:
+            choices = _choices(info.field_name)
+            if value in choices:
+                return value
             word = value.strip().lower()
-            if word in choices_of(cls.model_fields[info.field_name]):
+            if word in choices:
                 return word
         return value
 
@@ -769,6 +773,11 @@ def _pair_press_problem(press: str, players: int, powers: int) -> str | None:
             f"{CATEGORY_CHANNELS}). Choose press threads (a private thread for each pair) instead."
         )
     return None
+
+
+@cache
+def _choices(setting: str) -> tuple[Any, ...]:
+    return choices_of(GameSettings.model_fields[setting])
 
 
 def _variant(info: ValidationInfo) -> Variant | None:

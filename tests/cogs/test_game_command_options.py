@@ -51,3 +51,10 @@ def test_every_game_command_keeps_within_discords_25_options() -> None:
     counts = {name: len(command.get("options", [])) for name, command in subcommands().items()}
     assert counts["create"] == 23 and counts["settings"] == 22, counts  # 2 left for new settings
     assert all(count <= MAX_OPTIONS for count in counts.values()), counts
+
+
+if __name__ == "__main__":  # python -m tests.cogs.test_game_command_options: a deliberate change
+    made = subcommands()
+    taken = {name: made[name] for name in ("create", "settings")}
+    SNAPSHOT.write_text(json.dumps(taken, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {SNAPSHOT.relative_to(ROOT)}")
