@@ -13,6 +13,7 @@ from gm.facade.moderating import ModerationCases
 from gm.facade.operating import OperatingCases
 from gm.facade.playing import PlayingCases
 from gm.facade.reading import ReadingCases
+from gm.facade.sandbox import SandboxCases
 from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
 from gm.facade.sheet import SheetAnswer, SheetCases
 from gm.facade.tapping import ChosenOrder, TappingCases
@@ -23,6 +24,7 @@ class Gamemaster(
     PlayingCases,
     TappingCases,
     SheetCases,
+    SandboxCases,
     ModerationCases,
     ReadingCases,
     CommunityCases,
