@@ -410,7 +410,7 @@ class Sandbox(Stored, SQLModel, table=True):
     guild_id: int | None = Field(default=None, sa_type=BigInteger, index=True)
     tag: str = Field(max_length=12)  # random: a sheet left from another database's sandbox is refused
     variant: str = Field(max_length=40)
-    title: str = Field(max_length=200)  # where it came from: "#3 Friday, Spring 1903 Movement"
+    title: str = Field(max_length=200)  # where it came from: "game #3 Friday at Spring 1903 Movement"
     source_game_id: int | None = None
     source_phase: str | None = Field(default=None, max_length=10)
     created_at: datetime = Field(sa_type=UTCDateTime)

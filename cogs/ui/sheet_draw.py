@@ -57,11 +57,13 @@ Controls = Callable[[OrderMenu, SheetIds, int], list[discord.ui.ActionRow[Any]]]
 
 @dataclass(frozen=True)
 class Frame:
-    """What differs between a game's sheet and a sandbox's: the heading and the controls. The units'
-    menus, second menus, removals and pages are drawn alike."""
+    """What differs between a game's sheet and a sandbox's: the heading, the controls under the units
+    and any above them (a sandbox's power picker). The units' menus, second menus, removals and pages
+    are drawn alike."""
 
     heading: Heading
     controls: Controls
+    top: Controls | None = None
 
 
 def draw(
@@ -79,7 +81,7 @@ def draw(
     ``frame``: the heading and controls (default: a game's, :data:`GAME_FRAME`)."""
     frame = frame or GAME_FRAME
     names = Names(game_map(menu.variant))
-    controls = frame.controls(menu, sheet, 0)
+    controls = frame.controls(menu, sheet, 0) + (frame.top(menu, sheet, 0) if frame.top else [])
     fixed = sum(_cost(item) for item in leading) + 1 + 1 + sum(_cost(row) for row in controls)
     room = MAX_COMPONENTS - fixed
     rows = _rows(menu, sheet, names, second)
@@ -97,6 +99,8 @@ def draw(
     box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=_colour(menu))
     heading = frame.heading(menu, notice, page, pages, first + 1, len(shown))
     box.add_item(discord.ui.TextDisplay(_fit(heading, MAX_TEXT - sum(_text(i) for i in leading) - 10)))
+    for above in frame.top(menu, sheet, page) if frame.top else []:
+        box.add_item(above)
     for row in shown:
         for item in row.make(page):
             box.add_item(item)

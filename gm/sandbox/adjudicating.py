@@ -50,6 +50,8 @@ async def request_for(
         "victory_centers": played.victory_centers,
         "last_year": None,
         "render": render,
+        "orders_title": f"Sandbox #{sandbox.row_id} · {Phase.parse(step.name).long_name}",
+        "position_map": False,
         "step_id": step.row_id,
         "orders_given": orders,
     }

@@ -77,7 +77,7 @@ async def new_sandbox(
             notes.append(
                 "A variant's start has no past phases and no orders: phase and my_orders are ignored."
             )
-    await _make_room(session, owner_id, replace)
+    await _make_room(session, owner_id, replace, source.get("phase"))
     sandbox = Sandbox(
         owner_id=owner_id,
         guild_id=source["guild_id"],
@@ -140,7 +140,7 @@ async def _from_game(
     return {
         "guild_id": game.guild_id,
         "variant": game.variant,
-        "title": f"#{game.id} {game.name}, from {say.long_name(chosen.name)}",
+        "title": f"game #{game.id} {game.name} at {say.long_name(chosen.name)}",
         "game_id": game.id,
         "phase": chosen.name,
         "board": board,
@@ -213,14 +213,14 @@ def _from_variant(name: str, guild_id: int | None) -> dict[str, Any]:
     return {
         "guild_id": guild_id,
         "variant": variant.name,
-        "title": f"{variant.title}, from the start",
+        "title": f"the start of {variant.title}",
         "board": dict(board.to_json()),
         "adjustments": adjustments,
         "orders": {},
     }
 
 
-async def _make_room(session: AsyncSession, owner_id: int, replace: int | None) -> None:
+async def _make_room(session: AsyncSession, owner_id: int, replace: int | None, phase: str | None) -> None:
     """Refuse a member's fourth sandbox, unless ``replace`` names the one used longest ago (the
     confirmation): then that one is deleted."""
     mine = (
@@ -240,9 +240,10 @@ async def _make_room(session: AsyncSession, owner_id: int, replace: int | None) 
     info = info_of(oldest, current_step(steps))
     raise SandboxLimit(
         f"You have {len(mine)} sandboxes, the most one may keep. A new one replaces the one you used "
-        f"longest ago: #{oldest.id} {oldest.title}.",
+        f"longest ago: #{oldest.id}, from {oldest.title}.",
         "Confirm below, or delete another with [[cmd:sandbox delete]] first.",
         oldest=info,
+        phase=phase,
     )
 
 

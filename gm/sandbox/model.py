@@ -24,7 +24,7 @@ class SandboxInfo:
     owner_id: int
     guild_id: int | None
     variant: str
-    title: str  # where it came from: "#3 Friday, from Spring 1903 Movement"
+    title: str  # where it came from: "game #3 Friday at Spring 1903 Movement", "the start of Standard"
     source_game_id: int | None
     source_phase: str | None
     created_at: datetime
@@ -99,8 +99,10 @@ class UnknownSandbox(GameError):
 
 
 class SandboxLimit(GameError):
-    """The member has :data:`MAX_SANDBOXES` already: a new one replaces ``oldest`` once confirmed."""
+    """The member has :data:`MAX_SANDBOXES` already: a new one replaces ``oldest`` once confirmed.
+    ``phase`` is the source phase the request named, as its code (for the confirmation to ask again)."""
 
-    def __init__(self, message: str, hint: str | None, oldest: SandboxInfo) -> None:
+    def __init__(self, message: str, hint: str | None, oldest: SandboxInfo, phase: str | None = None) -> None:
         super().__init__(message, hint)
         self.oldest = oldest
+        self.phase = phase

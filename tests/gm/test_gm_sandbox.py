@@ -95,7 +95,7 @@ async def test_a_sandbox_of_a_running_game_three_powers_adjudicated_then_a_step_
 
     menu, notes = await gm.new_sandbox(france, guild_id=GUILD, game_id=game_id)
     assert notes == [] and menu.phase_name == "S1901M" and menu.step == 0
-    assert menu.sandbox.title == f"#{game_id} Test game, from Spring 1901 Movement"
+    assert menu.sandbox.title == f"game #{game_id} Test game at Spring 1901 Movement"
     assert [p.power for p in menu.powers] == [
         "AUSTRIA",
         "ENGLAND",
@@ -183,7 +183,7 @@ async def test_retreats_and_builds_are_ordered_and_adjudicated_as_in_a_game(sess
     gm = gamemaster(sessions)
     menu, _ = await gm.new_sandbox(owner, guild_id=None, variant="standard")
     box = menu.sandbox
-    assert box.title == "Standard, from the start" and box.guild_id is None
+    assert box.title == "the start of Standard" and box.guild_id is None
     await gm.sandbox_orders(box.id, owner, "A Par-Bur\nF Bre-MAO\nA Mun-Ruh\nA Ber-Mun\nF Kie-Den")
     spring = await gm.sandbox_adjudicate(box.id, owner)
     await gm.sandbox_orders(box.id, owner, "F MAO-Spa/nc\nA Ruh-Bur\nA Mun S A Ruh-Bur\nF Den H")
