@@ -132,7 +132,7 @@ async def _menu(
     interaction: discord.Interaction, sheet: SandboxSheet, power: str | None = None
 ) -> SandboxMenu:
     menu: SandboxMenu = await _gm(interaction).sandbox_menu(
-        sheet.sandbox_id, interaction.user.id, power=power or sheet.power, **_for(sheet)
+        sheet.sandbox_id, interaction.user.id, power=power or sheet.power, touch=False, **_for(sheet)
     )
     return menu
 

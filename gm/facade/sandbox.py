@@ -63,8 +63,12 @@ class SandboxCases(GamemasterCore):
         power: str | None = None,
         expected_tag: str | None = None,
         expected_phase: int | None = None,
+        touch: bool = True,
     ) -> SandboxMenu:
-        async with self.sessions() as session:
+        """The sandbox's sheet, showing ``power``; ``touch`` False for a tap that only redraws it (read
+        without the write lock; the sandbox's 30 days are counted from its last change or opening)."""
+        sessions = self.sessions() if touch else self.sessions.read()
+        async with sessions as session:
             return await playing.sandbox_menu(
                 session,
                 sandbox_id,
@@ -72,6 +76,7 @@ class SandboxCases(GamemasterCore):
                 power=power,
                 expected_tag=expected_tag,
                 expected_phase=expected_phase,
+                touch=touch,
                 now=self._clock(),
             )
 

@@ -104,14 +104,17 @@ async def sandbox_menu(
     power: str | None = None,
     expected_tag: str | None = None,
     expected_phase: int | None = None,
+    touch: bool = True,
     now: datetime | None = None,
 ) -> SandboxMenu:
     """The sheet of the caller's sandbox (refused for anybody else's, or for a sheet of a step that
-    has been adjudicated or stepped back from since). Using it keeps it 30 more days."""
-    sandbox = await load_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag, for_update=True)
+    has been adjudicated or stepped back from since). Opening it (``touch``) keeps it 30 more days;
+    a tap that only redraws the sheet reads it (``touch`` False: a read session will do)."""
+    sandbox = await load_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag, for_update=touch)
     steps = await steps_of(session, sandbox.row_id)
     require_step(current_step(steps), expected_phase)
-    sandbox.used_at = require_aware(now or utcnow())
+    if touch:
+        sandbox.used_at = require_aware(now or utcnow())
     menu = menu_of(sandbox, steps, power)
     await session.commit()
     return menu
