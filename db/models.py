@@ -6,8 +6,10 @@ Conventions:
 - Every timestamp is an aware UTC ``datetime`` (:class:`db.types.UTCDateTime`).
 - Text a player typed (game names, order lines) is stored exactly as typed; escaping is the adapters' job.
 - Statuses are plain strings; the allowed values are the ``StrEnum`` classes below.
-- Nothing is deleted in normal play: history (phases, the submission log, the game log) is append-only;
-  ``unit_order`` holds the *latest* order per unit and ``ready_flag`` the current ready state.
+- Nothing of a game is deleted in normal play: history (phases, the submission log, the game log) is
+  append-only; ``unit_order`` holds the *latest* order per unit and ``ready_flag`` the current ready
+  state. Sandboxes (``sandbox``, ``sandbox_phase``) are no game's records: they are deleted by their
+  owner, after 30 days unused, or when their owner leaves the server.
 
 The migration in migrations/versions/ must create exactly these tables; tests/db checks that.
 """
