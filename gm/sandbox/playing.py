@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Sandbox, SandboxPhase
 from engine import Board, Phase, split_orders
+from engine.adjudicator.adjustments import adjustment_counts
 from engine.legal import legal_orders
 from engine.mapdata import province_of
 from engine.variants import game_map, read_power
@@ -36,9 +37,12 @@ def board_of(step: SandboxPhase, variant: str) -> Board:
 def state_of(step: SandboxPhase, variant: str) -> PhaseState:
     """The step as a game's phase state (nobody plays: the owner orders every power)."""
     board = board_of(step, variant)
+    adjustments = step.adjustments
+    if adjustments is None and board.phase.kind == "A":  # a winter copied without its counts
+        adjustments = adjustment_counts(board)
     return PhaseState(
         board=board,
-        duties=duties(board, step.adjustments),
+        duties=duties(board, adjustments),
         orders={p: dict(o) for p, o in (step.orders or {}).items()},
         inputs={},
         ready=frozenset(),
