@@ -297,7 +297,13 @@ async def test_sandboxes_unused_for_30_days_are_swept(sessions: SessionFactory) 
     assert await gm.sweep_sandboxes() == 1
     assert [s.id for s in await gm.sandboxes_of(owner)] == [kept.id]
     clock.now = T0 + timedelta(days=50, minutes=1)
-    assert await gm.sweep_sandboxes() == 1 and await gm.sandboxes_of(owner) == []
+    restarted = gamemaster(sessions, clock)
+    await restarted.start()  # the sweep runs at start-up, then every hour
+    try:
+        assert await restarted.sandboxes_of(owner) == []
+        assert "sandbox_sweep" in restarted.scheduler.job_ids()
+    finally:
+        await restarted.shutdown()
     assert await counts(sessions, Sandbox, SandboxPhase) == {"Sandbox": 0, "SandboxPhase": 0}
 
 
