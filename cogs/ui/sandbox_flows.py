@@ -15,7 +15,6 @@ from typing import Any
 
 import discord
 
-from cogs.commands.maps import results_by_power
 from cogs.messages.render import orders_lines
 from cogs.shared import text
 from cogs.shared.base import services_of
@@ -251,7 +250,10 @@ async def _results(interaction: discord.Interaction, results: SandboxResults) ->
     await _show(interaction, box, 0, words)
     lines = [f"**Sandbox #{box.sandbox.id} · {results.long_name}: results** (only you can see this)"]
     lines += change_lines(results.changes) if results.changes else []
-    lines += orders_lines(results.phase_name, results_by_power(results.result))
+    by_power: dict[str, list[dict[str, Any]]] = {}
+    for line in results.result.get("orders", []):
+        by_power.setdefault(line["power"], []).append(line)
+    lines += orders_lines(results.phase_name, by_power)
     if box.over:
         lines.append(f"**Game over in this sandbox: {box.over}.** Step back to try again.")
     else:

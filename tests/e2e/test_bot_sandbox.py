@@ -230,3 +230,50 @@ async def test_someone_elses_sandbox_is_refused_and_a_fourth_replaces_the_oldest
         }, "those of the server they left are gone; those made in direct messages stay"
         assert len(await bot.services.gamemaster.sandboxes_of(other.id)) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_retreats_and_builds_on_a_sandboxs_sheet_from_a_variants_start_in_direct_messages(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path):
+        owner = table.players[0]
+        _, sheet = await new_sandbox(fake, owner, None, variant="standard")
+        assert "From the start of Standard" in fake.text_view(sheet) and sheet.ephemeral
+
+        async def typed(orders: str) -> Message:
+            handle = await fake.slash(owner, "sandbox", "order", options={"text": orders})
+            assert "❌" not in (await handle.message()).content
+            [shown] = await handle.followups(1)
+            return shown
+
+        async def adjudicated(on: Message) -> Message:
+            handle = await press(fake, owner, on, "adjudicate")
+            await results_of(fake, handle)
+            return await handle.message()
+
+        sheet = await typed("A Par-Bur; F Bre-MAO; A Mun-Ruh; A Ber-Mun; F Kie-Den")
+        sheet = await adjudicated(sheet)
+        sheet = await typed("F MAO-Spa/nc; A Ruh-Bur; A Mun S A Ruh-Bur")
+        sheet = await adjudicated(sheet)
+        assert "Sandbox #1 · Fall 1901 Retreats" in fake.text_view(sheet)
+        assert shows(sheet, "BUR") == "A BUR · Burgundy (dislodged): no order yet"
+        assert "A BUR R PIC" in offered(sheet, "BUR") and "A BUR D" in offered(sheet, "BUR")
+        sheet = await Tapper(fake).pick(owner, sheet, "BUR", "A BUR R PIC")
+        sheet = await adjudicated(sheet)
+        assert "Sandbox #1 · Winter 1901 Adjustments" in fake.text_view(sheet)
+        sheet = await show_power(fake, owner, sheet, "FRANCE")
+        assert "A PAR B" in offered(sheet, "PAR")
+        sheet = await Tapper(fake).pick(owner, sheet, "PAR", "A PAR B")
+        assert "✅ `A PAR B`" in fake.text_view(sheet)
+        sheet = await show_power(fake, owner, sheet, "GERMANY")
+        waived = await (await press(fake, owner, sheet, "waive")).message()
+        assert "✅ `WAIVE`" in fake.text_view(waived)
+        handle = await press(fake, owner, waived, "adjudicate")
+        results, _ = await results_of(fake, handle)
+        assert "`A PAR B`" in results and "`WAIVE`" in results
+        assert "Sandbox #1 · Spring 1902 Movement" in fake.text_view(await handle.message())
+        for message in fake.world.messages.values():
+            if is_sandbox_message(fake, message):
+                assert who_saw(fake, message) == {owner.id}
+    assert fake.unknown_calls == [] and fake.internal_errors == []
