@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 import platform
@@ -70,8 +71,9 @@ EXIT_GRACE = 1.8  # a stop ends the process at most this long after SHUTDOWN_TIM
 
 
 class DiplomacyBot(commands.AutoShardedBot):
-    """Upgrades the database, loads the cogs, starts the scheduler and sends the unsent outbox in
-    setup_hook. Nothing connects until ``start``/``run`` (or ops.runner).
+    """Upgrades the database, loads the cogs and starts the gamemaster in setup_hook (the schedule's
+    rebuild and the unsent outbox follow in the background). Nothing connects until ``start``/``run``
+    (or ops.runner).
 
     Sharded (discord.py's AutoShardedBot): SHARD_COUNT and SHARD_IDS pick the shards this process
     runs; unset, Discord says how many and this process runs them all. Several processes on one
@@ -222,7 +224,12 @@ class DiplomacyBot(commands.AutoShardedBot):
             may_publish=self.settings.ownership.owns_direct_messages,
         )
         self._started = True  # from here on a stop lets the gamemaster finish its work
-        await self.services.gamemaster.start()
+        # The schedule is rebuilt in the background, a slice at a time: the bot connects and answers
+        # meanwhile (thousands of games take seconds), and deadlines due meanwhile still close.
+        # What start-up makes (modules, then the jobs, page by page) lives as long as the process:
+        # frozen, Python's full collections skip it (with 20,000 games one took 0.12-0.24 s of the loop).
+        gc.freeze()
+        self.services.gamemaster.launch(between_pages=gc.freeze).add_done_callback(lambda _: gc.freeze())
         await self.start_health_endpoint()
 
     async def on_connect(self) -> None:

@@ -40,6 +40,7 @@ import argparse
 import contextlib
 import gc
 import json
+import os
 import platform
 import random
 import statistics
@@ -279,6 +280,7 @@ def main() -> None:
         f"# python {platform.python_version()} on {platform.machine()}; {args.runs} runs over all positions, "
         "the median of the runs' figures (spread: the runs' lowest and highest median)"
     )
+    print(f"# load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(
         f"# per phase: {n_units} units, {orders / len(reqs):.0f} orders "
         f"({kinds['-'] / len(reqs):.1f} moves, {kinds['S'] / len(reqs):.1f} supports, "
@@ -309,7 +311,10 @@ def main() -> None:
     ]
     print(row("adjudicate on a Board, orders already parsed", timed(lambda x: adjudicate(*x), parsed, runs)))
     median, p99, _, _ = figures(cold)
-    print(f"\nHeadline (cold): median {median:.0f} µs, p99 {p99:.0f} µs per dense movement phase")
+    print(
+        f"\nHeadline (cold): median {median:.0f} µs, p99 {p99:.0f} µs per dense movement phase "
+        f"(load average {os.getloadavg()[0]:.2f})"
+    )
     if args.compare and VARIANT == "standard":
         times, their_units = compare(args.compare, reqs, runs)
         print(row("PyPI diplomacy 1.1.2: set_orders + process (no JSON, no reasons)", times))

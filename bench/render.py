@@ -9,6 +9,10 @@ The main case is the goal in the issue: a 1600-px-wide map of a crowded mid-game
 34 orders with their results: moves, supports, holds, a convoy, bounces), PNG encoding included,
 after the first call has built the cached base layers. The first call is timed separately.
 
+Beside it, the Pillow floor: what any Pillow program that produced this very picture would pay at
+least, a blank RGB picture of its size made and the finished picture encoded as our PNG is (256
+colours, the same compression); the map's time is given as a multiple of it.
+
 ``--variant NAME`` adds the same for a variant: a board as full as its map has supply centres
 (Youngstown: 72 units), every unit ordered (bench/adjudicate.py's dense positions and orders,
 convoys through two seas at most) and adjudicated, drawn with its results at the width the bot
@@ -30,9 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from PIL import Image
+
 from harness.boards import crowded_result
 from harness.sample_game import play
-from render import RenderOptions, render_json
+from render import RenderOptions, render_image, render_json
+from render.compose import encode_png, key_colours
+from render.jsonio import board_and_marks
 
 
 def timed(fn, repeat: int, cpu: list[float] | None = None) -> tuple[list[float], bytes]:
@@ -120,6 +128,24 @@ def main() -> int:
             f"{'yes' if same else 'NO'}"
         )
     print(f"first call gave the same bytes as the warm ones: {'yes' if first == rows[0][3] else 'NO'}")
+
+    board, marks = board_and_marks(crowded)
+    picture = render_image(board, marks, options=RenderOptions(width=1600))
+    keys = key_colours(board)
+
+    def floor() -> bytes:
+        Image.new("RGB", picture.size, (255, 255, 255))
+        return encode_png(picture, keys)
+
+    floor_cpu: list[float] = []
+    floor_samples, _ = timed(floor, args.repeat, floor_cpu)
+    map_cpu = statistics.median(rows[0][2])
+    print(
+        f"\nPillow floor at 1600 px (a blank picture of the size, the finished one encoded): median "
+        f"{statistics.median(floor_samples):.1f} ms, CPU {statistics.median(floor_cpu):.1f} ms; the map: "
+        f"{statistics.median(rows[0][1]) / statistics.median(floor_samples):.2f}x by wall time, "
+        f"{map_cpu / statistics.median(floor_cpu):.2f}x by CPU"
+    )
 
     render_json(crowded, RenderOptions(width=1600, palette="colorblind"))
     samples, png = timed(lambda: render_json(crowded, RenderOptions(palette="colorblind")), args.repeat)

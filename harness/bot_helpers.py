@@ -365,3 +365,13 @@ async def moderator_closes(fake: FakeDiscord, user: User, channel: Channel, game
             what="the outcome of a confirmed /mod close",
         )
     )
+
+
+async def leaves_game(fake: FakeDiscord, user: User, channel: Channel, game_id: int) -> str:
+    """``user`` runs /game leave and, for a started game, confirms with its **Leave the game** button;
+    the answer they end up with."""
+    asked = await ask(fake, user, "game", "leave", channel=channel, game=str(game_id))
+    go = f"leave:{game_id}:{user.id}:go"
+    if go not in asked.custom_ids():
+        return asked.content
+    return (await (await fake.click(user, asked, go)).message()).content

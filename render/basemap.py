@@ -2,32 +2,42 @@
 
 Two layers:
 
-* ``index``: a palette ('P') image of the map area in which every pixel holds the number of the
-  province (or decoration) under it. Filling the provinces for a given board is then one palette
-  swap and a conversion to RGB, a few milliseconds whatever the board; ``framed``, the same with the
-  title bar's and footer's rows around it, converts straight into the whole picture (no blank
-  picture to paste it into: -1.2 ms at 1600 px);
-* ``overlay``: an RGBa (premultiplied) image with everything that does not depend on the board --
-  coastlines, borders, Switzerland's hatching -- drawn supersampled for smooth edges, pasted over the
-  fills (Pillow composites a premultiplied layer about three times faster than an RGBA one);
+* ``framed``: a palette ('P') image of the whole picture without a legend, in which every pixel of
+  the map area holds the number of the province (or decoration) under it and the title bar's and
+  footer's rows hold :data:`FRAME`. Filling the provinces for a given board is then one palette swap
+  and one conversion to RGB, a few milliseconds whatever the board (no blank picture to paste it
+  into: -1.2 ms at 1600 px); the map area alone (a picture with a legend under it) is cut from it;
+* ``overlay``: everything that does not depend on the board -- coastlines, borders, Switzerland's
+  hatching -- drawn supersampled for smooth edges, as RGBa (premultiplied: Pillow composites such a
+  layer about three times faster than an RGBA one) pieces pasted over the fills. Only the pieces
+  where something is drawn are kept: strips 16 rows high, cut around their lines (a fifth to a
+  third of the map's area, and as quick to paste as the whole layer);
 * ``closed_hatch``: the same hatching over the provinces a variant closes for a while (Italy while
-  it is neutral in the 1914 game), cached per set of provinces, pasted under the overlay;
+  it is neutral in the 1914 game), cached per set of provinces and cut to them, pasted under the
+  overlay;
 * ``labels``: the province names with a light halo, small RGBA images pasted after the order lines
   and before the units, so that arrows never hide a name (and the names never sit under a unit: their
   places in data/variants/standard/geometry.json are chosen clear of the units' spots).
+
+The layers are cached per worker process in one cache bounded by the bytes it holds (render.lru),
+least recently used out first: every variant's map at its own width and at the previews' 1600 px
+takes about 59 MiB (``bench/variant_maps.py`` prints each entry's size), under the
+:data:`CACHE_BUDGET` of 64 MiB. Maps that share a drawing (the Standard board of the 1914 game,
+Chaos, Fleet Rome) share their entries.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.variants import geometry_file
 from render import layout as L
 from render.geometry import MapGeometry, Point, Polygon, ProvinceShape, load_geometry
 from render.layout import Layout
+from render.lru import ByteLRU, CacheInfo
 from render.palette import RGB, Palette, get_palette
 from render.text import CONDENSED_BOLD, font
 
@@ -40,18 +50,80 @@ INLAND_WATER = 251
 ISLAND = 252
 IMPASSABLE = 253
 FRAME = 254  # the title bar's and the footer's rows of ``framed``
+CACHE_BUDGET = 64 * 2**20  # bytes of cached layers per process (render.lru)
+STRIP = 16  # rows of an overlay piece
+CELL = 16  # columns looked at together when cutting a strip into pieces
+GAP = 2  # empty cells that may stay inside one piece (fewer, longer pieces paste as fast)
 
 
 @dataclass(frozen=True, slots=True)
 class BaseMap:
     layout: Layout
-    index: Image.Image  # 'P' mode, map area only
-    framed: Image.Image  # 'P' mode, the whole picture without a legend: index with FRAME rows around it
+    framed: (
+        Image.Image
+    )  # 'P' mode, the whole picture without a legend: the map area's index, FRAME rows around it
     slot_of: dict[str, int]  # province code -> palette slot
     sea_codes: frozenset[str]
-    overlay: Image.Image  # RGBa (premultiplied), map area only
+    overlay: tuple[Sprite, ...]  # RGBa (premultiplied) pieces and their corners in the map area
     labels: tuple[Sprite, ...]  # province names and where they go in the picture (may be empty)
     fixed_colours: dict[int, RGB]
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of pixels this holds (what the cache counts)."""
+        return image_bytes(self.framed) + sum(image_bytes(img) for img, _ in (*self.overlay, *self.labels))
+
+    def index(self) -> Image.Image:
+        """The map area's index alone (a copy cut from ``framed``)."""
+        top = self.layout.title_height
+        return self.framed.crop((0, top, self.layout.width, top + self.layout.map_height))
+
+
+@dataclass(frozen=True, slots=True)
+class Hatch:
+    """A closed provinces' hatching: an RGBA image and its corner in the map area."""
+
+    image: Image.Image
+    corner: tuple[int, int]
+
+    @property
+    def nbytes(self) -> int:
+        return image_bytes(self.image)
+
+
+def image_bytes(img: Image.Image) -> int:
+    """The bytes of an image's pixels (Pillow keeps 4 a pixel for 3-band modes, as for 4)."""
+    return img.width * img.height * (1 if img.mode in ("P", "L", "1") else 4)
+
+
+_CACHE: ByteLRU[tuple[object, ...], BaseMap | Hatch] = ByteLRU(CACHE_BUDGET, lambda v: v.nbytes)
+
+
+def cache_info() -> CacheInfo:
+    """Hits, misses, evictions and bytes of this process's cache of layers."""
+    return _CACHE.info()
+
+
+def cache_keys() -> list[tuple[object, ...]]:
+    """What the cache holds, least recently used first: ``("base", width, palette, labels, drawing)``
+    and ``("hatch", width, palette, drawing, provinces)``."""
+    return _CACHE.keys()
+
+
+def set_cache_budget(budget: int) -> None:
+    """Hold at most ``budget`` bytes of layers from now on (tests, benchmarks)."""
+    _CACHE.set_budget(budget)
+
+
+def clear_cache() -> None:
+    """Forget every cached layer and the counts (tests, benchmarks)."""
+    _CACHE.clear()
+
+
+def drawing_of(map_name: str) -> str:
+    """The drawing ``map_name`` is drawn from (its geometry file): maps that share one share their
+    cached layers."""
+    return str(geometry_file(map_name))
 
 
 def _draw_polygons(draw: ImageDraw.ImageDraw, polygons: tuple[Polygon, ...], lay: Layout, fill: int) -> None:
@@ -127,6 +199,43 @@ def _build_overlay(geo: MapGeometry, lay: Layout, pal: Palette) -> Image.Image:
     return big.reduce(k).convert("RGBa")
 
 
+def _pieces(layer: Image.Image) -> tuple[Sprite, ...]:
+    """The parts of an RGBa ``layer`` where something is drawn: each strip of :data:`STRIP` rows cut
+    into runs of :data:`CELL`-wide columns holding a pixel (runs at most :data:`GAP` empty cells
+    apart joined), each run trimmed to what it holds. Pasted in turn, they give the layer."""
+    drawn = layer.getchannel("a").point(lambda v: 255 if v else 0)
+    # a cell holds something when its (twice averaged) mean is not zero: any pixel at 255 in a row of
+    # CELL columns averages at least 255 / CELL, in a column of STRIP such rows at least that / STRIP
+    columns = drawn.reduce((CELL, 1)).point(lambda v: 255 if v else 0)
+    cells = columns.reduce((1, STRIP))
+    across = cells.width
+    occupied = cells.tobytes()
+    pieces: list[Sprite] = []
+    for row in range(cells.height):
+        top, bottom = row * STRIP, min(layer.height, (row + 1) * STRIP)
+        start = last = None
+        runs = []
+        for col in range(across):
+            if not occupied[row * across + col]:
+                continue
+            if start is None or last is None:
+                start = col
+            elif col - last > GAP + 1:
+                runs.append((start, last))
+                start = col
+            last = col
+        if start is not None and last is not None:
+            runs.append((start, last))
+        for first, final in runs:
+            box = (first * CELL, top, min(layer.width, (final + 1) * CELL), bottom)
+            trim = layer.crop(box).getchannel("a").getbbox()
+            if trim is None:
+                continue
+            left, upper = box[0] + trim[0], box[1] + trim[1]
+            pieces.append((layer.crop((left, upper, box[0] + trim[2], box[1] + trim[3])), (left, upper)))
+    return tuple(pieces)
+
+
 def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> tuple[Sprite, ...]:
     """One small image per province name, with where it goes in the picture."""
     f = font(round(lay.size(L.LABEL_SIZE)), CONDENSED_BOLD)
@@ -151,9 +260,15 @@ def _build_labels(geo: MapGeometry, lay: Layout, pal: Palette) -> tuple[Sprite, 
     return tuple(sprites)
 
 
-@lru_cache(maxsize=8)
 def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "standard") -> BaseMap:
     """The cached static layers for a picture ``width`` pixels wide."""
+    key = ("base", width, palette_name, show_labels, drawing_of(map_name))
+    found = _CACHE.get_or_build(key, lambda: _build_base_map(width, palette_name, show_labels, map_name))
+    assert isinstance(found, BaseMap)
+    return found
+
+
+def _build_base_map(width: int, palette_name: str, show_labels: bool, map_name: str) -> BaseMap:
     geo = load_geometry(map_name)
     pal = get_palette(palette_name)
     lay = Layout.for_width(width, geo)
@@ -168,12 +283,11 @@ def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "
     }
     framed = Image.new("P", (lay.width, lay.height), FRAME)
     framed.paste(index, (0, lay.title_height))
-    overlay = _build_overlay(geo, lay, pal)
+    overlay = _pieces(_build_overlay(geo, lay, pal))
     labels = _build_labels(geo, lay, pal) if show_labels else ()
     seas = frozenset(c for c, p in geo.provinces.items() if p.kind == "sea")
     return BaseMap(
         layout=lay,
-        index=index,
         framed=framed,
         slot_of=slot_of,
         sea_codes=seas,
@@ -183,23 +297,31 @@ def base_map(width: int, palette_name: str, show_labels: bool, map_name: str = "
     )
 
 
-@lru_cache(maxsize=8)
-def closed_hatch(width: int, palette_name: str, map_name: str, closed: frozenset[str]) -> Image.Image:
-    """An RGBA layer of the map area hatching the ``closed`` provinces (like Switzerland's, wider)."""
+def closed_hatch(width: int, palette_name: str, map_name: str, closed: frozenset[str]) -> Hatch:
+    """The hatching of the ``closed`` provinces (like Switzerland's, wider), cut to them."""
+    key = ("hatch", width, palette_name, drawing_of(map_name), closed)
+    found = _CACHE.get_or_build(key, lambda: _build_hatch(width, palette_name, map_name, closed))
+    assert isinstance(found, Hatch)
+    return found
+
+
+def _build_hatch(width: int, palette_name: str, map_name: str, closed: frozenset[str]) -> Hatch:
     geo = load_geometry(map_name)
     pal = get_palette(palette_name)
     lay = Layout.for_width(width, geo)
     shapes = [geo.provinces[code] for code in sorted(closed) if code in geo.provinces]
     k = LINE_SUPERSAMPLE
-    return _hatch(shapes, lay, pal.closed_hatch, k, spacing=3.0).reduce(k)
+    layer = _hatch(shapes, lay, pal.closed_hatch, k, spacing=3.0).reduce(k)
+    box = layer.getbbox() or (0, 0, 1, 1)
+    return Hatch(layer.crop(box), (box[0], box[1]))
 
 
 def filled_map(
-    base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB, hatch: Image.Image | None = None
+    base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB, hatch: Hatch | None = None
 ) -> Image.Image:
     """The map area in RGB: provinces filled with ``colours`` (others: land or sea), then ``hatch``
     (closed provinces), overlay on top."""
-    img = Image.new("RGB", base.index.size)
+    img = Image.new("RGB", (base.layout.width, base.layout.map_height))
     paint_filled_map(img, (0, 0), base, colours, land, sea, hatch)
     return img
 
@@ -211,11 +333,11 @@ def paint_filled_map(
     colours: dict[str, RGB],
     land: RGB,
     sea: RGB,
-    hatch: Image.Image | None = None,
+    hatch: Hatch | None = None,
 ) -> None:
     """:func:`filled_map` painted straight onto ``target`` (RGB) at ``corner``: the paletted index is
     converted as it is pasted, with no map-sized RGB copy in between."""
-    index = base.index.copy()
+    index = base.index()
     index.putpalette(_fill_colours(base, colours, land, sea))
     target.paste(index, corner)
     _decorate(target, corner, base, hatch)
@@ -227,7 +349,7 @@ def framed_filled_map(
     land: RGB,
     sea: RGB,
     frame: RGB,
-    hatch: Image.Image | None = None,
+    hatch: Hatch | None = None,
 ) -> Image.Image:
     """The whole picture (without a legend) in RGB: the title bar's and footer's rows in ``frame``,
     the map area as :func:`paint_filled_map` paints it, made in one conversion."""
@@ -251,8 +373,10 @@ def _fill_colours(base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB) -
     return lut
 
 
-def _decorate(target: Image.Image, corner: tuple[int, int], base: BaseMap, hatch: Image.Image | None) -> None:
+def _decorate(target: Image.Image, corner: tuple[int, int], base: BaseMap, hatch: Hatch | None) -> None:
     """The closed provinces' hatching, then the lines (coasts, borders) over the filled map."""
+    x, y = corner
     if hatch is not None:
-        target.paste(hatch, corner, hatch)
-    target.paste(base.overlay, corner, base.overlay)
+        target.paste(hatch.image, (x + hatch.corner[0], y + hatch.corner[1]), hatch.image)
+    for piece, (left, top) in base.overlay:
+        target.paste(piece, (x + left, y + top), piece)

@@ -16,13 +16,14 @@ from discord.ext import commands
 from cogs.shared import flows as actions
 from cogs.shared import text as fmt
 from cogs.shared.base import GameCog
-from cogs.shared.context import Scope, playing_choices, resolve_game
+from cogs.shared.context import Scope, game_number, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
 from cogs.ui.builder import open_builder, preview_files, preview_lines, setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
 from cogs.ui.guard import OutOfDate, route_form
 from cogs.ui.sheet import call_buttons, setup_sheet
 from cogs.ui.sheet_flows import open_sheet
+from gm.errors import GameError
 from gm.ordering.submission import OrdersView
 
 GAME_OPTION = "The game (leave empty if you play only one)"
@@ -60,6 +61,24 @@ class OrderCommands(GameCog):
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=playing_choices)
     async def edit(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """The form must be the first answer (3 seconds, no deferring): when the game is named and the
+        process holds the player's current orders (gm.ordering.current), it opens with them at once,
+        without a database read; named and not held, one read of the player's orders (a player of the
+        game may use it from anywhere: resolve_game's rule); otherwise, or when that read is refused,
+        the game is found as for any command (whose refusals never tell another server's games)."""
+        number = game_number(game)
+        if number is not None:
+            held = self.gamemaster.orders_held(number, interaction.user.id)
+            if held is not None and held.phase.status == "open":
+                await interaction.response.send_modal(form_for(held))
+                return
+            try:
+                view = await self.gamemaster.my_orders(number, interaction.user.id)
+            except GameError:
+                pass  # not theirs, or no such game: resolve_game says so as it does everywhere
+            else:
+                await interaction.response.send_modal(form_for(view))
+                return
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
         await interaction.response.send_modal(form_for(view))

@@ -91,11 +91,18 @@ async def resolve_game(interaction: discord.Interaction, option: str | None, sco
     )
 
 
+def game_number(option: str | None) -> int | None:
+    """The game number a ``game`` option names (``12``, ``#12 Friday``, as autocomplete fills it), or
+    None (empty, or a name)."""
+    number = (option or "").strip().removeprefix("#").split(" ", 1)[0]
+    return int(number) if number.isascii() and number.isdigit() else None
+
+
 async def _by_option(interaction: discord.Interaction, option: str, scope: Scope) -> GameInfo:
     services = services_of(interaction.client)
-    number = option.removeprefix("#").split(" ", 1)[0]
-    if number.isascii() and number.isdigit():
-        game = await services.gamemaster.get_game(int(number))
+    number = game_number(option)
+    if number is not None:
+        game = await services.gamemaster.get_game(number)
     else:
         wanted = option.casefold()
         matches = [g for g in await candidates(interaction, scope) if g.name.casefold() == wanted]

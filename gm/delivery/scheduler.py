@@ -7,6 +7,14 @@ memory job store) and are rebuilt by :meth:`GameScheduler.rebuild_from_db`:
 - the others get a deadline job ``deadline:{game}:{phase}`` and reminder jobs
   ``reminder:{game}:{phase}:{hours}`` for the reminder times still ahead.
 
+The rebuild runs while the bot answers (at start-up, in the background): it reads the phases a page
+at a time (:data:`REBUILD_PAGE`) and schedules them in slices of at most :data:`REBUILD_SLICE_SECONDS`
+of the event loop, letting the interactions waiting meanwhile go first after each (20,000 games:
+seconds of work, never a stall of more than a few milliseconds). Jobs fall due and run as soon as
+they are scheduled, during the rebuild. A phase that a use case scheduled or unscheduled after the
+rebuild began (a close, an extend, a pause) keeps what the use case did: the rebuild's row of it is
+older.
+
 Jobs use ``misfire_grace_time=None`` (run however late: a deadline is never skipped) and
 ``coalesce=True`` (a backlog runs once); ids are stable, so scheduling a phase again replaces its jobs.
 Firing twice is harmless: closing is a compare-and-set, and reminders are keyed in the outbox.
@@ -65,6 +73,8 @@ LEASE = timedelta(minutes=5)  # a phase adjudicating longer than this, and not b
 OVERDUE_GRACE = timedelta(seconds=30)  # an open phase this long past its deadline lost its close
 REMINDER_MARGIN = timedelta(minutes=REMINDER_MARGIN_MINUTES)  # one this close to the opening is skipped
 RETRY_DELAYS: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last repeats
+REBUILD_PAGE = 200  # phases read at a time by the rebuild (one read: a few milliseconds)
+REBUILD_SLICE_SECONDS = 0.004  # event-loop time the rebuild keeps before letting other work run
 
 
 @dataclass(slots=True)
@@ -109,9 +119,12 @@ class GameScheduler:
         scheduler: AsyncIOScheduler | None = None,
         retry_delays: Sequence[float] = RETRY_DELAYS,
         ownership: Ownership = EVERYTHING,
+        rebuild_slice: int = 1000,
     ) -> None:
         """``ownership``: the shards whose games this process looks after (gm.delivery.shards); the
-        rebuild and the sweep consider only their games."""
+        rebuild and the sweep consider only their games. ``rebuild_slice``: phases the rebuild
+        schedules at most between two turns of the other work (and never longer than
+        :data:`REBUILD_SLICE_SECONDS`)."""
         self._sessions = session_factory
         self.ownership = ownership
         self.retry_delays = tuple(retry_delays)
@@ -144,6 +157,10 @@ class GameScheduler:
         # (game, phase name) -> the ids of its deadline and reminder jobs, so that unscheduling a
         # phase removes them by id instead of looking through every job of every game
         self._phase_jobs: dict[tuple[int, str], set[str]] = {}
+        self.rebuild_slice = max(1, rebuild_slice)
+        # (game, phase name) of the phases scheduled or unscheduled by a use case while a rebuild runs:
+        # one set per rebuild under way, which leaves those phases as the use case left them
+        self._rebuilds: list[set[tuple[int, str]]] = []
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -233,11 +250,32 @@ class GameScheduler:
 
     # --- rebuilding ---------------------------------------------------------------------------
 
-    async def rebuild_from_db(self) -> RebuildReport:
+    async def rebuild_from_db(self, *, between_pages: Callable[[], object] | None = None) -> RebuildReport:
         """Recreate every job from the database (see the module docstring), for the games of this
-        process's servers."""
+        process's servers, in slices that let the event loop serve other work in between.
+        ``between_pages`` runs before each page is read (the bot freezes Python's collector there, so
+        that no full collection scans the jobs made so far)."""
         report = RebuildReport()
-        now = self._clock()
+        touched: set[tuple[int, str]] = set()
+        self._rebuilds.append(touched)
+        try:
+            after = 0
+            while True:
+                if between_pages is not None:
+                    between_pages()
+                rows = await self._phases_after(after)
+                if not rows:
+                    break
+                after = rows[-1][0]
+                await self._schedule_rows(rows, report, touched)
+                if len(rows) < REBUILD_PAGE:
+                    break
+        finally:
+            self._rebuilds.remove(touched)
+        return report
+
+    async def _phases_after(self, after: int) -> list[tuple[Any, ...]]:
+        """The next page of open or adjudicating phases of running games (ids above ``after``)."""
         async with self._sessions.read() as session:
             rows = (
                 await session.exec(
@@ -253,36 +291,61 @@ class GameScheduler:
                     )
                     .join(Game, col(Game.id) == col(PhaseRecord.game_id))
                     .where(
+                        col(PhaseRecord.id) > after,
                         col(PhaseRecord.status).in_((PhaseStatus.OPEN, PhaseStatus.ADJUDICATING)),
                         col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
                         self.ownership.guild_clause(col(Game.guild_id)),
                     )
                     .order_by(col(PhaseRecord.id))
+                    .limit(REBUILD_PAGE)
                 )
             ).all()
             await session.commit()
-        with self._paused():
-            for phase_id, name, status, deadline, opened_at, game_id, game_status, settings in rows:
-                if status == PhaseStatus.ADJUDICATING:
-                    job_id = finish_job_id(game_id, name)
-                    self._add(job_id, now, self._finish_job, phase_id, job_id)
-                    report.finishing.append(phase_id)
-                    continue
-                if deadline is None or game_status == GameStatus.PAUSED:
-                    continue
-                if deadline <= now:
-                    report.overdue.append(phase_id)
-                else:
-                    report.scheduled.append(phase_id)
-                report.reminders += self.schedule_phase(
-                    game_id,
-                    phase_id,
-                    name,
-                    deadline,
-                    GameSettings.from_json(settings).reminder_hours,
-                    opened_at=opened_at,
-                )
-        return report
+        return list(rows)
+
+    async def _schedule_rows(
+        self, rows: Sequence[tuple[Any, ...]], report: RebuildReport, touched: set[tuple[int, str]]
+    ) -> None:
+        """Schedule ``rows`` a slice at a time, giving the event loop back after each slice."""
+        loop = asyncio.get_running_loop()
+        done = 0
+        while done < len(rows):
+            began = loop.time()
+            with self._paused():
+                end = min(len(rows), done + self.rebuild_slice)
+                while done < end:
+                    self._rebuild_one(rows[done], report, touched)
+                    done += 1
+                    if loop.time() - began >= REBUILD_SLICE_SECONDS:
+                        break
+            await asyncio.sleep(0)  # what waited meanwhile (an interaction, a due job) goes first
+
+    def _rebuild_one(
+        self, row: tuple[Any, ...], report: RebuildReport, touched: set[tuple[int, str]]
+    ) -> None:
+        phase_id, name, status, deadline, opened_at, game_id, game_status, settings = row
+        if (game_id, name) in touched:
+            return  # a use case scheduled or unscheduled it after this row was read
+        now = self._clock()
+        if status == PhaseStatus.ADJUDICATING:
+            job_id = finish_job_id(game_id, name)
+            self._add(job_id, now, self._finish_job, phase_id, job_id)
+            report.finishing.append(phase_id)
+            return
+        if deadline is None or game_status == GameStatus.PAUSED:
+            return
+        if deadline <= now:
+            report.overdue.append(phase_id)
+        else:
+            report.scheduled.append(phase_id)
+        report.reminders += self._place_phase(
+            game_id,
+            phase_id,
+            name,
+            deadline,
+            GameSettings.from_json(settings).reminder_hours,
+            opened_at=opened_at,
+        )
 
     @contextlib.contextmanager
     def _paused(self) -> Iterator[None]:
@@ -321,7 +384,25 @@ class GameScheduler:
         would rather hear late than not at all, and the outbox key stops a reminder that did go out
         from going out twice.
         """
-        self.unschedule_phase(game_id, phase_name)
+        for touched in self._rebuilds:
+            touched.add((game_id, phase_name))
+        return self._place_phase(
+            game_id, phase_id, phase_name, deadline, reminder_hours, opened_at, catch_up=catch_up
+        )
+
+    def _place_phase(
+        self,
+        game_id: int,
+        phase_id: int,
+        phase_name: str,
+        deadline: datetime | None,
+        reminder_hours: Iterable[float] = (),
+        opened_at: datetime | None = None,
+        *,
+        catch_up: bool | None = None,
+    ) -> int:
+        """:meth:`schedule_phase`, as the rebuild does it (not recorded as a use case's change)."""
+        self._remove_phase_jobs(game_id, phase_name)
         if deadline is None:
             return 0
         if opened_at is not None:  # scaled to the phase's length (gm.setup.settings.effective_reminders)
@@ -358,6 +439,11 @@ class GameScheduler:
 
     def unschedule_phase(self, game_id: int, phase_name: str) -> None:
         """Remove the phase's deadline and reminder jobs (by their ids: no look through every job)."""
+        for touched in self._rebuilds:
+            touched.add((game_id, phase_name))
+        self._remove_phase_jobs(game_id, phase_name)
+
+    def _remove_phase_jobs(self, game_id: int, phase_name: str) -> None:
         for job_id in self._phase_jobs.pop((game_id, phase_name), ()):
             with contextlib.suppress(JobLookupError):  # it ran already (a date job goes once fired)
                 self._scheduler.remove_job(job_id)

@@ -8,6 +8,7 @@ answers its user at once. The pieces are public for the tests and the compositio
 
     gamemaster = Gamemaster(sessions, sender)
     await gamemaster.start()                       # jobs rebuilt from the database, unsent messages
+    gamemaster.launch()                            # the same in the background (the bot answers meanwhile)
     report = await gamemaster.submit_orders(game_id, user_id, text)   # early close when all are done
     await gamemaster.idle()                        # (tests, shutdown) the follow-ups have finished
 """
@@ -36,6 +37,7 @@ from gm.delivery.pool import WorkerPool, run_off_loop
 from gm.delivery.scheduler import GameScheduler, RebuildReport
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
+from gm.ordering.current import CurrentOrders
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.phases.worker import position_map_work, warm_up
@@ -52,6 +54,7 @@ RELEASE_WAIT = 1.0  # ... and the release of the outbox claims (the database may
 DELIVERY_RETRY = (2.0, 5.0, 10.0, 30.0)  # seconds before another delivery, after 1, 2, 3, more failures
 OUTBOX_EVERY = 30.0  # seconds between deliveries of what waits (each change also delivers at once)
 OUTBOX_EVERY_SHARDED = 5.0  # ... among several processes, where a sibling may queue our messages
+START_RETRY_DELAYS = (5.0, 15.0, 60.0)  # seconds before trying a failed start-up again; the last repeats
 SANDBOX_SWEEP_JOB = "sandbox_sweep"
 SANDBOX_SWEEP_EVERY = 3600.0  # seconds between sweeps of the sandboxes unused for 30 days
 
@@ -102,6 +105,10 @@ class GamemasterCore:
             clock=clock,
             ownership=ownership,
         )
+        # the players' current orders, for the orders form: held only where every write is this
+        # process's (gm.ordering.current)
+        bind = getattr(session_factory, "kw", {}).get("bind")
+        self.current = CurrentOrders(getattr(bind, "sync_engine", None), enabled=ownership.owns_all)
         self._delivering = asyncio.Lock()
         self._claims_left = False  # a delivery failed: its claims may still be on the rows
         self._failed_deliveries = 0  # in a row
@@ -132,10 +139,38 @@ class GamemasterCore:
 
     async def start(self) -> RebuildReport:
         """Start the worker processes and the scheduler, rebuild the jobs from the database, send what
-        was left unsent."""
+        was left unsent; return once all that is done."""
+        self._start_machinery()
+        return await self._start_up()
+
+    def launch(self, *, between_pages: Callable[[], object] | None = None) -> asyncio.Task[Any]:
+        """:meth:`start` in the background: the worker processes and the scheduler start now, the
+        rebuild of the jobs (seconds with thousands of games) and the rest follow while the caller goes
+        on (the bot connects and answers meanwhile: the rebuild gives the event loop back slice by
+        slice). A start-up that fails (the database went away) is tried again after
+        :data:`START_RETRY_DELAYS`, so that no deadline is left unscheduled. :meth:`idle` and
+        :meth:`shutdown` wait for it, :meth:`abandon` cancels it. ``between_pages``: see
+        GameScheduler.rebuild_from_db."""
+        self._start_machinery()
+        return self.spawn(self._start_up_until_done(between_pages), "start-up: rebuilding the schedule")
+
+    def _start_machinery(self) -> None:
         if isinstance(self._executor, WorkerPool):
             self._executor.start(warm_up)
         self.scheduler.start()
+
+    async def _start_up_until_done(self, between_pages: Callable[[], object] | None) -> RebuildReport:
+        attempt = 0
+        while True:
+            try:
+                return await self._start_up(between_pages)
+            except Exception:
+                delay = START_RETRY_DELAYS[min(attempt, len(START_RETRY_DELAYS) - 1)]
+                log.exception("start-up failed (attempt %d); trying again in %g s", attempt + 1, delay)
+                attempt += 1
+                await asyncio.sleep(delay)
+
+    async def _start_up(self, between_pages: Callable[[], object] | None = None) -> RebuildReport:
         # One process takes back every claim left in the database; one among several only the claims
         # of its own earlier run (its siblings' are alive, or lapse with their lease).
         alone = self.ownership.owns_all
@@ -153,7 +188,8 @@ class GamemasterCore:
                     "shards": sorted(self.ownership.ids or ()),
                 },
             )
-        report = await self.scheduler.rebuild_from_db()
+        began = asyncio.get_running_loop().time()
+        report = await self.scheduler.rebuild_from_db(between_pages=between_pages)
         log.info(
             "start-up: %d overdue phases to close now, %d stuck closes to finish now, %d open phases "
             "scheduled with %d reminders",
@@ -168,6 +204,7 @@ class GamemasterCore:
                 "scheduled": len(report.scheduled),
                 "reminders": report.reminders,
                 "released_messages": released,
+                "seconds": round(asyncio.get_running_loop().time() - began, 3),
             },
         )
         # Among several processes another one may queue our games' messages (a player's direct message

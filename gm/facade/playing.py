@@ -9,14 +9,18 @@ from gm.endings.votes import VoteReport
 from gm.facade.core import GamemasterCore
 from gm.ordering import submission as orders
 from gm.ordering import whole_sheet as sheet
+from gm.ordering.current import own_orders
 from gm.ordering.submission import OrdersView, SubmissionReport
 
 
 class PlayingCases(GamemasterCore):
     async def submit_orders(self, game_id: int, user_id: int, text: str) -> SubmissionReport:
         """Judge ``text`` line by line; the accepted lines add to or replace orders unit by unit."""
+        ticket = self.current.ticket(game_id, user_id)
         async with self.sessions() as session:
+            own_orders(session, game_id, user_id)
             report = await orders.submit_orders(session, game_id, user_id, text)
+        self.current.wrote(ticket, self.current.after_submission(report))
         self._after_orders(report.view)
         return report
 
@@ -25,24 +29,33 @@ class PlayingCases(GamemasterCore):
     ) -> SubmissionReport:
         """``text`` is the whole sheet (the orders form of ``expected_phase``): it replaces every
         earlier order."""
+        ticket = self.current.ticket(game_id, user_id)
         async with self.sessions() as session:
+            own_orders(session, game_id, user_id)
             report = await sheet.replace_orders(
                 session, game_id, user_id, text, expected_phase=expected_phase
             )
+        self.current.wrote(ticket, self.current.after_submission(report))
         self._after_orders(report.view)
         return report
 
     async def clear_orders(
         self, game_id: int, user_id: int, *, expected_phase: str | None = None
     ) -> OrdersView:
+        ticket = self.current.ticket(game_id, user_id)
         async with self.sessions() as session:
+            own_orders(session, game_id, user_id)
             view = await orders.clear_orders(session, game_id, user_id, expected_phase=expected_phase)
+        self.current.wrote(ticket, view)  # its log entry is a clear: no refused lines left to show
         self._after_orders(view)
         return view
 
     async def set_ready(self, game_id: int, user_id: int, *, ready: bool = True) -> OrdersView:
+        ticket = self.current.ticket(game_id, user_id)
         async with self.sessions() as session:
+            own_orders(session, game_id, user_id)
             view = await orders.set_ready(session, game_id, user_id, ready=ready)
+        self.current.wrote(ticket, None)  # the refused lines shown stay the last submission's: read again
         self._after_orders(view)
         return view
 

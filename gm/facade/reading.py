@@ -71,8 +71,21 @@ class ReadingCases(GamemasterCore):
             return await places.game_places(session, game_id)
 
     async def my_orders(self, game_id: int, user_id: int) -> OrdersView:
+        """The caller's orders in the current phase: held in the process when it can (the orders form
+        opens at once, gm.ordering.current), else read without waiting for a writer."""
+        held = self.current.get(game_id, user_id)
+        if held is not None:
+            return held
+        ticket = self.current.ticket(game_id, user_id)
         async with self.sessions.read() as session:
-            return await orders.my_orders(session, game_id, user_id)
+            view = await orders.my_orders(session, game_id, user_id)
+        self.current.fill(ticket, view)
+        return view
+
+    def orders_held(self, game_id: int, user_id: int) -> OrdersView | None:
+        """The caller's orders if the process holds them (no wait at all), else None: the orders form
+        opens with them at once; None means :meth:`my_orders` reads them."""
+        return self.current.get(game_id, user_id)
 
     async def open_proposals(self, game_id: int) -> list[ProposalInfo]:
         async with self.sessions.read() as session:

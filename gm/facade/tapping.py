@@ -9,6 +9,7 @@ from gm.delivery.pool import run_off_loop
 from gm.facade.core import GamemasterCore
 from gm.ordering import legal
 from gm.ordering import submission as orders
+from gm.ordering.current import own_orders
 from gm.ordering.drawing import render_preview
 from gm.ordering.examples import examples_for_board
 from gm.ordering.legal import OrderMenu
@@ -70,7 +71,9 @@ class TappingCases(GamemasterCore):
         ``expected_phase``: judged, stored, logged and acknowledged exactly like a typed line
         (gm.ordering.submission.submit_orders); a later order for the unit replaces the earlier one.
         The early close this may allow follows in the background, as for typed orders."""
+        ticket = self.current.ticket(game_id, user_id)
         async with self.sessions() as session:
+            own_orders(session, game_id, user_id)
             report = await orders.submit_orders(
                 session,
                 game_id,
@@ -85,6 +88,7 @@ class TappingCases(GamemasterCore):
                 menu = await legal.order_menu(
                     session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
                 )
+        self.current.wrote(ticket, self.current.after_submission(report))
         if report.view.close_now:  # as after typed orders (gm.facade.playing)
             self.spawn(self.orders_changed(report.view), f"early close of phase {report.view.phase.id}")
         return ChosenOrder(report=report, menu=menu)

@@ -15,6 +15,9 @@ from engine.variants import game_map
 from gm.messages.words import powers_text
 
 PREVIEW_WIDTH = 1600
+"""A preview's width: a bigger map (Youngstown) is drawn smaller than its results (a quick look on a
+phone), a smaller one at its own width (Ancient Mediterranean: 1597 px), so that the worker's cached
+layers for its results serve its previews too (render.basemap)."""
 
 
 def preview_title(long_name: str, powers: Sequence[str]) -> str:
@@ -41,10 +44,12 @@ def render_preview(request: Mapping[str, Any]) -> bytes | None:
     yet adjudicated. None when the renderer is not installed."""
     try:
         from render import RenderOptions, marks_from_orders, render_map
+        from render.compose import picture_width
     except ImportError:
         return None
     the_map = game_map(str(request["variant"]))
     board = Board.from_json(request["board"], the_map)
     marks = marks_from_orders(request["orders"], the_map, board.phase.kind)
-    options = RenderOptions(width=int(request.get("width", PREVIEW_WIDTH)), title=str(request["title"]))
+    width = min(int(request.get("width", PREVIEW_WIDTH)), picture_width(the_map.name))
+    options = RenderOptions(width=width, title=str(request["title"]))
     return render_map(board, marks, options=options)

@@ -1,6 +1,6 @@
 """What Discord accepts as a message's components, classic and Components V2, answered with its 400 errors.
 
-Discord's component reference (docs/components/reference.mdx) says:
+Discord's component reference (its developer documentation, Components) says:
 
 - a classic message holds up to 5 action rows at the top level, and nothing else there;
 - a message with the IS_COMPONENTS_V2 flag (``1 << 15``) holds no content and no embeds; its top level

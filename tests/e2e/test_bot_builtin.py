@@ -16,6 +16,7 @@ from harness.bot_helpers import (
     embed_text,
     embeds_titled,
     game_channel_of,
+    leaves_game,
     make_table,
     place_named,
     running,
@@ -158,7 +159,7 @@ async def test_a_seat_goes_from_a_person_to_the_built_in_player_and_back(
             "the built-in player plays England for you" in embed_text(m) for m in fake.dm_messages(england)
         )
         # ... and a player who leaves: the game's setting gives Italy to it too
-        await ask(fake, italy, "game", "leave", channel=table.general, game=game, confirm=True)
+        await leaves_game(fake, italy, table.general, int(game))
         await settle(bot, fake)
         assert any(
             "The built-in player plays Italy from now on" in embed_text(m)

@@ -20,6 +20,7 @@ from harness.bot_helpers import (
     bot_messages,
     embed_text,
     game_channel_of,
+    leaves_game,
     make_table,
     running,
     settle,
@@ -131,10 +132,8 @@ async def test_a_moderator_who_plays_reads_no_rivals_place_until_the_seat_is_giv
         rival_talk = next(t for t in talks if not mine & names_in(t.name))
         if press == "threads":
             await fake.add_thread_member(rival_talk, judge)
-        gone = await ask(
-            fake, table.mod, "game", "leave", channel=table.general, game=str(game_id), confirm=True
-        )
-        assert gone.content.startswith("You left")
+        gone = await leaves_game(fake, table.mod, table.general, game_id)
+        assert gone.startswith("You left")
         await settle(bot, fake)
         assert all(fake.can_view(table.mod, c) for c in [*power_channels.values(), *talks])
         channel = await game_channel_of(bot, fake, game_id)

@@ -16,6 +16,7 @@ from harness.bot_helpers import (
     deadline_passes,
     embed_text,
     game_channel_of,
+    leaves_game,
     make_table,
     running,
     settle,
@@ -60,13 +61,10 @@ async def test_a_running_games_records_name_nobody_behind_an_absence_a_grace_or_
         await ask(fake, table.players[0], "ready", channel=table.general)
         await deadline_passes(bot, fake, game_id)  # the moved deadline: away and forgetful sent nothing
         assert (await current_phase(bot, game_id)).name == "S1901M", "a grace extension, not a close"
-        await ask(fake, table.onlooker, "game", "watch", channel=table.general, game=str(game_id))
         await deadline_passes(bot, fake, game_id)
         assert (await current_phase(bot, game_id)).name == "F1901M"
-        gone = await ask(
-            fake, forgetful, "game", "leave", channel=table.general, game=str(game_id), confirm=True
-        )
-        assert gone.content.startswith("You left")
+        gone = await leaves_game(fake, forgetful, table.general, game_id)
+        assert gone.startswith("You left")
         await settle(bot, fake)
         channel = await game_channel_of(bot, fake, game_id)
         seat = next(c for m in bot_messages(fake, channel) for c in m.custom_ids() if c.startswith("seat:"))

@@ -186,9 +186,11 @@ async def test_a_player_who_leaves_is_replaced_by_the_built_in_player_when_the_g
     async with sessions() as s:
         await games.leave_game(s, started.game.id, player_of(started, "TURKEY"), now=T0)
     (left,) = await messages(sessions, "player_left")
-    assert left.payload["lines"] == [
-        "The built-in player plays Turkey from now on, until someone takes the seat."
-    ]
+    [line] = left.payload["lines"]
+    assert line.startswith(
+        "The built-in player plays Turkey from now on, until a new player takes the seat: any member of "
+        "this server who does not play in the game may take it now with the Take over button."
+    ), line
     outcome = await close(sessions, started.game.id)
     assert (await results_of(sessions, outcome.phase_id))["built_in"] == ["TURKEY"]
 

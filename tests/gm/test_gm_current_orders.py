@@ -1,0 +1,139 @@
+"""The current orders the process holds for the orders form (gm.ordering.current): what the form shows
+is what the database holds, after a submission by any path and after any other change."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy import update
+from sqlmodel import col
+
+from db.database import SessionFactory
+from db.models import PhaseRecord, PlayerStatus
+from gm.delivery.shards import Ownership
+from gm.facade import Gamemaster
+from gm.ordering import submission as orders
+from gm.ordering.submission import OrdersView
+from gm.setup import games
+from tests.gm.conftest import make_started_game, player_of, set_player_status
+from tests.gm.test_gm_outbox import RecordingSender
+
+FRANCE = "FRANCE"
+
+
+@pytest.fixture
+async def started(sessions: SessionFactory) -> games.StartResult:
+    return await make_started_game(sessions, players=7)
+
+
+@pytest.fixture
+async def gm(sessions: SessionFactory) -> AsyncIterator[Gamemaster]:
+    gamemaster = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+    yield gamemaster
+    await gamemaster.idle()
+
+
+async def stored(sessions: SessionFactory, started: games.StartResult, power: str = FRANCE) -> OrdersView:
+    """What a read of the database gives the player now."""
+    async with sessions.read() as session:
+        return await orders.my_orders(session, started.game.id, player_of(started, power))
+
+
+def held(gm: Gamemaster, started: games.StartResult, power: str = FRANCE) -> OrdersView | None:
+    return gm.orders_held(started.game.id, player_of(started, power))
+
+
+def orders_of(view: OrdersView | None) -> tuple[tuple[str, ...], ...] | None:
+    return None if view is None else tuple(p.orders for p in view.powers)
+
+
+async def test_the_form_shows_the_orders_after_a_submission_by_every_path(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    game, me = started.game.id, player_of(started, FRANCE)
+    assert held(gm, started) is None
+    await gm.my_orders(game, me)  # the first form reads and keeps
+    assert held(gm, started) == await stored(sessions, started)
+
+    await gm.submit_orders(game, me, "A Par-Bur\nF Bre-Nowhere")  # a DM, /order
+    now = held(gm, started)
+    assert now == await stored(sessions, started)
+    assert orders_of(now) == (("A PAR - BUR",),) and now is not None and now.refused == ("F Bre-Nowhere",)
+
+    await gm.replace_orders(game, me, "A Mar-Spa", expected_phase="S1901M")  # the form itself
+    assert orders_of(held(gm, started)) == (("A MAR - SPA",),)
+    assert held(gm, started) == await stored(sessions, started)
+
+    await gm.submit_chosen_order(game, me, "F BRE - MAO", power=FRANCE, expected_phase="S1901M")  # a tap
+    assert orders_of(held(gm, started)) == (("A MAR - SPA", "F BRE - MAO"),)
+    assert held(gm, started) == await stored(sessions, started)
+
+    await gm.clear_orders(game, me)
+    assert held(gm, started) == await stored(sessions, started)
+    assert orders_of(held(gm, started)) == ((),)
+
+    await gm.set_ready(game, me)  # the ready flag: read again at the next form
+    assert held(gm, started) is None
+    assert await gm.my_orders(game, me) == await stored(sessions, started)
+
+
+async def test_another_players_submission_leaves_the_form_of_others_held(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    await gm.my_orders(started.game.id, player_of(started, FRANCE))
+    await gm.submit_orders(started.game.id, player_of(started, "GERMANY"), "A Mun-Ruh")
+    assert held(gm, started) == await stored(sessions, started)
+    assert held(gm, started, "GERMANY") == await stored(sessions, started, "GERMANY")
+
+
+async def test_any_other_change_to_the_game_drops_what_was_held(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    game, me = started.game.id, player_of(started, FRANCE)
+    await gm.submit_orders(game, me, "A Par-Bur")
+    assert held(gm, started) is not None
+
+    await set_player_status(sessions, started, "ENGLAND", PlayerStatus.CIVIL_DISORDER)  # a row changed
+    assert held(gm, started) is None
+    assert await gm.my_orders(game, me) == await stored(sessions, started)
+
+    async with sessions() as session:  # a statement changing rows (as the closer's compare-and-set)
+        await session.exec(update(PhaseRecord).where(col(PhaseRecord.id) == -1).values(status="open"))
+        await session.commit()
+    assert held(gm, started) is None
+
+    await gm.my_orders(game, me)
+    await gm.close_phase(started.phase.id, reason="all_ready")  # the phase closes: a new one opens
+    assert held(gm, started) is None
+    now = await gm.my_orders(game, me)
+    assert now.phase.name == "F1901M" and now == await stored(sessions, started)
+
+
+async def test_a_read_that_began_before_a_submission_is_not_kept(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """A slow form's read, begun before the player's submission committed, would show the orders
+    from before it: it is not kept, the submission's view is."""
+    game, me = started.game.id, player_of(started, FRANCE)
+    ticket = gm.current.ticket(game, me)
+    before = await stored(sessions, started)
+    await gm.submit_orders(game, me, "A Par-Pic")
+    gm.current.fill(ticket, before)
+    assert orders_of(held(gm, started)) == (("A PAR - PIC",),)
+
+
+async def test_among_several_processes_nothing_is_held(
+    sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """Another process may write the orders (a direct message goes to shard 0's): every form reads."""
+    gm = Gamemaster(
+        sessions, RecordingSender(), workers=0, render_maps=False, ownership=Ownership(2, frozenset({0}))
+    )
+    game, me = started.game.id, player_of(started, FRANCE)
+    await gm.submit_orders(game, me, "A Par-Bur")
+    assert held(gm, started) is None
+    async with sessions() as session:  # the sibling's write
+        await orders.submit_orders(session, game, me, "A Par-Gas")
+    assert orders_of(await gm.my_orders(game, me)) == (("A PAR - GAS",),)
+    await gm.idle()
