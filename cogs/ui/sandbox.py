@@ -12,6 +12,7 @@ id copied or forged by someone else changes nothing. Ids carry the sandbox, its 
     sb:<sandbox>.<tag>:<step>:<POWER>:p                              the power picker
     sbx:open:<sandbox>.<tag>                                         "Open" under /sandbox list
     sbx:new:<oldest>:<game|->:<phase|->:<variant|->:<0|1>            "Replace" (a fourth sandbox)
+    sbx:keep                                                         "Keep my sandboxes"
 
 ``POWER`` is ``-`` when no power is shown (the sandbox's game is over).
 """
