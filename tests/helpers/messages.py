@@ -1,6 +1,6 @@
-"""One message of every kind, every field set to something other than its default: the stored rows
-in outbox_rows_v1.json are what the outbox wrote for these before the kinds registered themselves
-(issue 31), and they must keep reading back as these messages."""
+"""One message of every kind, every field set to something other than its default. The stored rows
+in tests/gm/messages/outbox_rows_v1.json are what the outbox wrote for these before the kinds
+registered themselves (issue 31): they must keep reading back as these messages."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def examples() -> list[k.Message]:
             centers={"FRANCE": ("PAR", "BRE")},
             orders={"FRANCE": ("A PAR H",)},
             replacement=True,
-            variant="ancmed",
+            variant="fleetrome",
             examples=("A PAR - BUR",),
             **COMMON,  # type: ignore[arg-type]
         ),
