@@ -61,6 +61,7 @@ EXTENSIONS = (
     "cogs.commands.absence",
     "cogs.commands.server",
     "cogs.commands.admin",
+    "cogs.commands.sandbox",
 )
 
 

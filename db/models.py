@@ -6,8 +6,10 @@ Conventions:
 - Every timestamp is an aware UTC ``datetime`` (:class:`db.types.UTCDateTime`).
 - Text a player typed (game names, order lines) is stored exactly as typed; escaping is the adapters' job.
 - Statuses are plain strings; the allowed values are the ``StrEnum`` classes below.
-- Nothing is deleted in normal play: history (phases, the submission log, the game log) is append-only;
-  ``unit_order`` holds the *latest* order per unit and ``ready_flag`` the current ready state.
+- Nothing of a game is deleted in normal play: history (phases, the submission log, the game log) is
+  append-only; ``unit_order`` holds the *latest* order per unit and ``ready_flag`` the current ready
+  state. Sandboxes (``sandbox``, ``sandbox_phase``) are no game's records: they are deleted by their
+  owner, after 30 days unused, or when their owner leaves the server.
 
 The migration in migrations/versions/ must create exactly these tables; tests/db checks that.
 """
@@ -400,3 +402,46 @@ class ServerSettingsRecord(Stored, SQLModel, table=True):
     settings: dict[str, Any] = Field(sa_type=JSON)
     changed_at: datetime = Field(sa_type=UTCDateTime)
     changed_by: int = Field(sa_type=BigInteger)
+
+
+class Sandbox(Stored, SQLModel, table=True):
+    """A member's private "what if" board (/sandbox, gm.sandbox): a copy of a game's public position
+    (or a variant's start) that its owner orders for every power and adjudicates at will. It belongs
+    to its owner alone and is no part of any game: ``source_game_id`` only says where it came from (no
+    foreign key; nothing of the game's refers to it). Deleted 30 days after it was last used
+    (``used_at``), when its owner leaves ``guild_id`` (the server whose game it came from, or where it
+    was made; None: made in direct messages from a variant's start), or by its owner."""
+
+    __tablename__ = "sandbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    owner_id: int = Field(sa_type=BigInteger, index=True)
+    guild_id: int | None = Field(default=None, sa_type=BigInteger, index=True)
+    tag: str = Field(max_length=12)  # random: a sheet left from another database's sandbox is refused
+    variant: str = Field(max_length=40)
+    title: str = Field(max_length=200)  # where it came from: "game #3 Friday at Spring 1903 Movement"
+    source_game_id: int | None = None
+    source_phase: str | None = Field(default=None, max_length=10)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    used_at: datetime = Field(sa_type=UTCDateTime, index=True)
+
+
+class SandboxPhase(Stored, SQLModel, table=True):
+    """One step of a sandbox: the board at the phase's start, the owner's orders for every power so
+    far (power -> order key -> canonical text, gm.ordering.required), and once adjudicated its result.
+    The last step without results is the open one; stepping back deletes the steps after the one
+    reopened."""
+
+    __tablename__ = "sandbox_phase"
+    __table_args__ = (UniqueConstraint("sandbox_id", "step"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    sandbox_id: int = Field(foreign_key="sandbox.id", index=True)
+    step: int  # 0 for the position it was made from, then 1, 2, ...
+    name: str = Field(max_length=10)  # S1901M
+    board: dict[str, Any] = Field(sa_type=JSON)  # engine JSON form, at the start of the phase
+    adjustments: dict[str, Any] | None = Field(
+        default=None, sa_type=JSON
+    )  # A phases: builds (+) / removals (-)
+    orders: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    results: dict[str, Any] | None = Field(default=None, sa_type=JSON)  # the engine's result, the changes

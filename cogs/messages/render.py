@@ -2,11 +2,14 @@
 the full orders with their results as text split under the 2,000-character limit.
 
 One message may become several Discord messages (the results embed with its maps, then the orders); each is a
-:class:`Outgoing` the sender posts in order.
+:class:`Outgoing` the sender posts in order. Each kind is worded by the function registered for its class
+(:func:`word_message`, dispatched on the message's type); a kind without one of its own would be worded as a
+plain notice, which tests/cogs/test_message_kinds.py does not let pass.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,16 +35,29 @@ from engine import Phase
 from engine.variants import game_map as variant_map
 from gm.delivery.outbox import Attachment, OutboxMessage, OutboxTarget
 from gm.messages.kinds import (
+    CivilDisorder,
+    CoinFlipped,
+    DeadlineMoved,
+    GameIsFull,
     GameOver,
     GameStarted,
     Message,
     Moderation,
     PhaseOpened,
     PhaseResults,
+    PlayerLeft,
+    PowerJoined,
+    Reminder,
     Replaced,
+    ReplacedYou,
+    RolledBack,
     SeatPlayedBy,
+    SeesEverything,
+    TakeOverDeclined,
     TakeOverRequest,
     VoidedOrders,
+    VoteOpened,
+    VoteResult,
     Welcome,
 )
 
@@ -58,17 +74,11 @@ PRESS_TEXT = {
     "none": "Each player has a private channel for orders. No press: players do not talk in this game.",
     "": "Each player has a private channel for orders; `/game status` shows how powers may talk.",
 }
-KIND_COLOURS = {  # what needs attention stands out from the routine results
-    "civil_disorder": discord.Colour.from_rgb(196, 98, 16),
-    "moderation": discord.Colour.from_rgb(110, 110, 120),
-    "deadline_moved": discord.Colour.from_rgb(110, 110, 120),
-    "rollback": discord.Colour.from_rgb(196, 98, 16),
-    "replaced": discord.Colour.from_rgb(110, 110, 120),
-    "vote_opened": discord.Colour.from_rgb(90, 60, 150),
-    "vote_result": discord.Colour.from_rgb(90, 60, 150),
-    "coin_flip": discord.Colour.from_rgb(201, 162, 39),
-    "power_joined": discord.Colour.from_rgb(201, 162, 39),
-}
+# What needs attention stands out from the routine results:
+ALARM_COLOUR = discord.Colour.from_rgb(196, 98, 16)  # civil disorder, a rollback
+MODERATION_COLOUR = discord.Colour.from_rgb(110, 110, 120)  # a moderator's decision, a moved deadline
+VOTE_COLOUR = discord.Colour.from_rgb(90, 60, 150)
+CHANCE_COLOUR = discord.Colour.from_rgb(201, 162, 39)  # the 1914 coin and what follows from it
 
 
 def examples_text(examples: Sequence[str], joiner: str = ", ") -> str:
@@ -135,6 +145,18 @@ class Outgoing:
         return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attachments]
 
 
+@dataclass(frozen=True)
+class Where:
+    """What wording one outbox message depends on besides the message: the pictures it carries and
+    where it lands."""
+
+    attachments: tuple[Attachment, ...] = ()
+    private_channels: tuple[int, ...] = ()  # the recipient's power channels (named in a welcome)
+    shared: bool = False  # a direct message posted in the recipient's power channel (closed DMs)
+    sheet: bool = False  # the order sheet goes under these words (a call to order by DM)
+    direct: bool = False  # addressed to a user (by DM, or in their channel when ``shared``)
+
+
 def render(
     message: OutboxMessage, *, private_channels: Iterable[int] = (), shared: bool = False, sheet: bool = False
 ) -> list[Outgoing]:
@@ -143,52 +165,173 @@ def render(
     instead (their DMs are closed), which the moderators can read too: no order text goes there
     before the phase closes, and the ways to send orders are those that work from there. ``sheet``:
     the message will carry the player's order sheet under its words (a call to order by DM)."""
-    content = message.content
-    kind = message.kind
-    if isinstance(content, PhaseResults):
-        return _results(content, message.attachments)
-    if isinstance(content, Welcome):
-        return [Outgoing(embed=_welcome(content, list(private_channels), shared=shared, sheet=sheet))]
-    if isinstance(content, GameOver):
-        return _final_post(content, message.attachments)
-    if isinstance(content, VoidedOrders):
-        return [Outgoing(embed=_voided_orders(content, shared=shared))]
-    if isinstance(content, SeatPlayedBy):  # one line in a pair's private place, among the talk
-        return [Outgoing(content=" ".join(_line(line) for line in content.lines))]
-    closing = isinstance(content, Moderation) and content.action == "close"  # its deadline is moot now
-    embed = _embed(content, with_deadline=not closing, fallback_title=_plain_title(content))
-    attachments = list(message.attachments)
-    if kind in ("reminder", "phase_opened") and sheet:
-        _add_text(embed, "Pick your orders on the sheet below, then tap **Ready**; or reply here with them.")
-    elif kind == "reminder" and shared:
-        _add_text(embed, HOW_TO_ORDER_HERE)
-    elif kind == "reminder":
-        _add_text(
-            embed, "Send them with **Order sheet** below, by replying here, or with `/order` in the server."
+    where = Where(
+        attachments=message.attachments,
+        private_channels=tuple(private_channels),
+        shared=shared,
+        sheet=sheet,
+        direct=message.target_kind == OutboxTarget.USER,
+    )
+    return word_message(message.content, where)
+
+
+@functools.singledispatch
+def word_message(content: object, where: Where) -> list[Outgoing]:
+    """The Discord messages that say ``content`` (one of gm.messages.kinds), by its type."""
+    raise TypeError(f"not an outbox message: {type(content).__name__}")
+
+
+def _announcement(
+    content: Message,
+    where: Where,
+    *,
+    colour: discord.Colour | None = None,
+    note: str | None = None,
+    image: bool = False,
+    title: str | None = None,
+    with_deadline: bool = True,
+) -> list[Outgoing]:
+    """An embed of the message's words (``title``: the headline when the message's own names
+    members), with ``note`` added, in ``colour``, the pictures attached (``image``: the first one
+    shown in the embed)."""
+    embed = _embed(content, with_deadline=with_deadline, fallback_title=title)
+    if note:
+        _add_text(embed, note)
+    if colour is not None:
+        embed.colour = colour
+    attachments = list(where.attachments)
+    if image and attachments:
+        embed.set_image(url=f"attachment://{attachments[0].filename}")
+    return [Outgoing(embed=embed, attachments=attachments)]
+
+
+@word_message.register(Message)  # a plain notice, and a kind this version does not know
+@word_message.register(GameIsFull)
+@word_message.register(SeesEverything)
+@word_message.register(PlayerLeft)
+@word_message.register(ReplacedYou)
+@word_message.register(TakeOverDeclined)
+def _notice(content: Message, where: Where) -> list[Outgoing]:
+    return _announcement(content, where)
+
+
+@word_message.register(CivilDisorder)
+def _civil_disorder(content: CivilDisorder, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, colour=ALARM_COLOUR)
+
+
+@word_message.register(DeadlineMoved)
+def _deadline_moved(content: DeadlineMoved, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, colour=MODERATION_COLOUR)
+
+
+@word_message.register(VoteOpened)
+@word_message.register(VoteResult)
+def _vote(content: Message, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, colour=VOTE_COLOUR)
+
+
+@word_message.register(CoinFlipped)
+@word_message.register(PowerJoined)
+def _chance(content: Message, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, colour=CHANCE_COLOUR)
+
+
+@word_message.register(Moderation)
+def _moderation(content: Moderation, where: Where) -> list[Outgoing]:
+    title = f"{content.game_name}: a moderator's decision"
+    closing = content.action == "close"  # its deadline is moot now
+    return _announcement(content, where, colour=MODERATION_COLOUR, title=title, with_deadline=not closing)
+
+
+@word_message.register(Replaced)
+def _replaced(content: Replaced, where: Where) -> list[Outgoing]:
+    powers = content.powers
+    title = None
+    if powers:
+        title = (
+            f"{content.game_name}: {powers_text(powers)} {'has' if len(powers) == 1 else 'have'} a new player"
         )
-    elif kind == "phase_opened" and message.target_kind == OutboxTarget.USER and not shared:  # by DM
-        _add_text(
-            embed,
-            "Send your orders with **Order sheet** below, by replying here, or with `/order` on the server.",
+    return _announcement(content, where, colour=MODERATION_COLOUR, title=title)
+
+
+@word_message.register(TakeOverRequest)
+def _take_over_request(content: TakeOverRequest, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, title=f"{content.game_name}: a member asks for an open seat")
+
+
+@word_message.register(RolledBack)
+def _rolled_back(content: RolledBack, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, colour=ALARM_COLOUR, image=True)
+
+
+@word_message.register(GameStarted)
+def _game_started(content: GameStarted, where: Where) -> list[Outgoing]:
+    press = PRESS_TEXT.get(content.press or "", PRESS_TEXT[""])
+    return _announcement(content, where, note=press, image=True)
+
+
+SHEET_BELOW = "Pick your orders on the sheet below, then tap **Ready**; or reply here with them."
+
+
+@word_message.register(Reminder)
+def _reminder(content: Reminder, where: Where) -> list[Outgoing]:
+    if where.sheet:
+        note = SHEET_BELOW
+    elif where.shared:
+        note = HOW_TO_ORDER_HERE
+    else:
+        note = "Send them with **Order sheet** below, by replying here, or with `/order` in the server."
+    return _announcement(content, where, note=note)
+
+
+@word_message.register(PhaseOpened)
+def _phase_opened(content: PhaseOpened, where: Where) -> list[Outgoing]:
+    if where.sheet:
+        note = SHEET_BELOW
+    elif where.direct and not where.shared:
+        note = (
+            "Send your orders with **Order sheet** below, by replying here, or with `/order` on the server."
         )
-    elif kind == "phase_opened":
-        _add_text(
-            embed,
+    else:
+        note = (
             "Tap **Order sheet** below for your units' menus, or send orders with `/order` (only you see "
             "those answers), by direct message to me, or here in a message that mentions me (I answer here "
-            "with counts only). **Ready** tells me you are done.",
+            "with counts only). **Ready** tells me you are done."
         )
-    elif isinstance(content, GameStarted):
-        _add_text(embed, PRESS_TEXT.get(content.press or "", PRESS_TEXT[""]))
-    elif kind in KIND_COLOURS:
-        embed.colour = KIND_COLOURS[kind]
-    if kind in ("rollback", "game_started") and attachments:
-        embed.set_image(url=f"attachment://{attachments[0].filename}")
-    ping = content.ping_user_id if isinstance(content, PhaseOpened) else None
+    parts = _announcement(content, where, note=note)
+    ping = content.ping_user_id
     if ping:  # one message: the mention that notifies the player, and their call to order
-        text = f"<@{int(ping)}>, {long_name(content.phase)} has begun: your orders, please."
-        return [Outgoing(content=text, embed=embed, attachments=attachments, ping=int(ping))]
-    return [Outgoing(embed=embed, attachments=attachments)]
+        parts[0].content = f"<@{int(ping)}>, {long_name(content.phase)} has begun: your orders, please."
+        parts[0].ping = int(ping)
+    return parts
+
+
+@word_message.register(Welcome)
+def _welcome_message(content: Welcome, where: Where) -> list[Outgoing]:
+    channels = list(where.private_channels)
+    return [Outgoing(embed=_welcome(content, channels, shared=where.shared, sheet=where.sheet))]
+
+
+@word_message.register(PhaseResults)
+def _results_message(content: PhaseResults, where: Where) -> list[Outgoing]:
+    return _results(content, where.attachments)
+
+
+@word_message.register(GameOver)
+def _final_post_message(content: GameOver, where: Where) -> list[Outgoing]:
+    return _final_post(content, where.attachments)
+
+
+@word_message.register(VoidedOrders)
+def _voided_orders_message(content: VoidedOrders, where: Where) -> list[Outgoing]:
+    return [Outgoing(embed=_voided_orders(content, shared=where.shared))]
+
+
+@word_message.register(SeatPlayedBy)
+def _seat_played_by(content: SeatPlayedBy, where: Where) -> list[Outgoing]:
+    """One line in a pair's private place, among the talk."""
+    return [Outgoing(content=" ".join(_line(line) for line in content.lines))]
 
 
 def alert_note(role_id: int) -> Outgoing:
@@ -209,7 +352,7 @@ def void_embed(embed: discord.Embed) -> discord.Embed:
         embed.title = f"{VOID_MARK} {embed.title or ''}"[:TITLE_LIMIT]
         body = f"{VOID_NOTE}\n\n{embed.description or ''}"
         embed.description = body[:EMBED_DESCRIPTION_LIMIT]
-    embed.colour = KIND_COLOURS["moderation"]
+    embed.colour = MODERATION_COLOUR
     return embed
 
 
@@ -262,19 +405,6 @@ def _embed(
     if content.game_id is not None:
         embed.set_footer(text=f"Game #{content.game_id}: {' '.join(content.game_name.split())}"[:2048])
     return embed
-
-
-def _plain_title(content: Message) -> str | None:
-    """A title without mentions, for the announcements whose sentence names players."""
-    game = content.game_name
-    if isinstance(content, Replaced) and content.powers:
-        powers = content.powers
-        return f"{game}: {powers_text(powers)} {'has' if len(powers) == 1 else 'have'} a new player"
-    if isinstance(content, TakeOverRequest):
-        return f"{game}: a member asks for an open seat"
-    if isinstance(content, Moderation):
-        return f"{game}: a moderator's decision"
-    return None
 
 
 def _add_text(embed: discord.Embed, text: str) -> None:

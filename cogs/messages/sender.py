@@ -16,38 +16,27 @@ Every Discord message carries a nonce derived from the outbox row and the part (
 minutes) returns the message already made, so a post that failed at its third part is completed on
 retry without repeating the first two.
 
-Around some kinds the server changes too: a replacement or a power joining a side moves private access
-first; a rollback marks the results it voids (their messages, remembered on the outbox rows, are
-edited "VOID") and reopens a finished game's places; the final post archives the game's places
-(cogs.places.archive). Moderators are called by their role when it can be mentioned, else by name (the
-game's creator and at most MAX_ALERTED members of the role).
+Around some messages the server changes too, as the message says (its ``effects``, carried out by
+type in cogs.messages.effects): a replacement or a power joining a side moves private access first; a
+rollback marks the results it voids (their messages, remembered on the outbox rows, are edited "VOID")
+and reopens a finished game's places; the final post archives the game's places. Moderators are
+called by their role when it can be mentioned, else by name (the game's creator and at most
+MAX_ALERTED members of the role).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 import aiohttp
 import discord
 
-from cogs.messages.render import (
-    VOID_MARK,
-    Outgoing,
-    alert_note,
-    alert_users_note,
-    fallback_note,
-    render,
-    void_content,
-    void_embed,
-)
-from cogs.places.archive import archive, reopen
+from cogs.messages.effects import READS_THE_SERVER, Server, carry_out
+from cogs.messages.render import Outgoing, alert_note, alert_users_note, fallback_note, render
 from cogs.places.locks import PlaceLocks
-from cogs.places.spaces import admit, evict
-from cogs.places.talks import Talks, missing_pairs, open_talks, tell_refusal
-from cogs.ui.seats import decision_view, mark_taken, seat_view
+from cogs.ui.seats import decision_view, seat_view
 from cogs.ui.sheet import call_buttons
 from cogs.ui.sheet_flows import sheet_for_call
 from gm.clock import utcnow
@@ -61,24 +50,11 @@ from gm.delivery.outbox import (
 )
 from gm.errors import GameError
 from gm.facade import Gamemaster
-from gm.messages.kinds import (
-    CivilDisorder,
-    GameStarted,
-    PhaseOpened,
-    PlayerLeft,
-    PowerJoined,
-    Reminder,
-    Replaced,
-    TakeOverRequest,
-    Welcome,
-)
+from gm.messages.kinds import CallToOrder, SeatOffer, TakeOverRequest
 from gm.ordering.legal import OrderMenu
-from gm.setup.places import GamePlaces, PlaceKind
 
 log = logging.getLogger(__name__)
 
-ACCESS_KINDS = ("replaced", "power_joined", "player_left")  # they move private access before posting
-VOIDED_KINDS = ("phase_results", "game_over")  # what a rollback of their phase marks void
 MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
 
 
@@ -91,6 +67,7 @@ class DiscordSender:
         self.games = games
         self.moderator_role = moderator_role
         self.place_locks = PlaceLocks()  # shared with the shields' repair (cogs.places.repair)
+        self.server = Server(client, games, moderator_role, self.place_locks)  # for the effects
 
     async def send(self, message: OutboxMessage) -> SentMessages | None:
         try:
@@ -130,40 +107,22 @@ class DiscordSender:
             # one by one, so a retry would then repeat one part or drop another). bot.on_ready
             # delivers again.
             raise NotYetSendable("not connected to Discord yet")
-        if message.kind in ACCESS_KINDS:
-            await self._move_access(message)
-        if message.kind == "rollback":
-            await self._void_results(message)
-            await self._with_places(message, reopen)
+        content = message.content
+        effects = content.effects  # carried out for a message in a channel (a direct message has none)
+        for effect in effects:
+            if not effect.after_posting:
+                await carry_out(effect, self.server, message)
         channel = self.client.get_partial_messageable(message.channel_id)
         parts = with_buttons(message, render(message), await self._tag(message))
-        if message.content.alert_moderators:
+        if content.alert_moderators:
             call = await self._moderators_call(message)
             if call is not None:
                 parts = [call, *parts]
         posted = await _post(channel, parts, message)
-        if message.kind == "game_over":
-            await self._with_places(message, archive)
-        if isinstance(message.content, Replaced):
-            await self._mark_seats_taken(message, message.content)
+        for effect in effects:
+            if effect.after_posting:
+                await carry_out(effect, self.server, message)
         return posted
-
-    async def _mark_seats_taken(self, message: OutboxMessage, replaced: Replaced) -> None:
-        """The posts that offered the seat now filled say it is taken (best effort: a deleted post is
-        skipped, a failure logged; the announcement itself is what counts)."""
-        if message.game_id is None or not replaced.powers:
-            return
-        powers = list(replaced.powers)
-        for channel_id, message_id in await self.games.seat_posts_of(
-            message.game_id, powers, before_id=message.id
-        ):
-            partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-            try:
-                await mark_taken(await partial.fetch(), message.game_id, powers, replaced.new_user_id)
-            except discord.NotFound:
-                continue
-            except discord.HTTPException as exc:
-                log.warning("could not mark the seat post %s as taken: %s", message_id, exc)
 
     async def _moderators_call(self, message: OutboxMessage) -> Outgoing | None:
         """The moderator role when it can be mentioned; otherwise the game's creator and the role's
@@ -186,85 +145,6 @@ class DiscordSender:
             users += sorted(m.id for m in role.members if not m.bot)
         users = list(dict.fromkeys(users))[:MAX_ALERTED]
         return alert_users_note(users) if users else None
-
-    async def _void_results(self, message: OutboxMessage) -> None:
-        """Mark the posted results of the rolled-back phase (and a final post it made) void, by editing
-        the messages they became. Best effort: a deleted message is skipped, a failure logged."""
-        if message.game_id is None or message.phase_id is None:
-            return
-        posted = await self.games.sent_messages_of(
-            message.game_id, message.phase_id, VOIDED_KINDS, before_id=message.id
-        )
-        for channel_id, message_id in posted:
-            partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-            try:
-                current = await partial.fetch()
-                if current.embeds and not (current.embeds[0].title or "").startswith(VOID_MARK):
-                    await current.edit(embeds=[void_embed(current.embeds[0]), *current.embeds[1:]])
-                elif not current.embeds and current.content and not current.content.startswith(VOID_MARK):
-                    await current.edit(content=void_content(current.content))
-            except discord.NotFound:
-                continue
-            except discord.HTTPException as exc:
-                log.warning("could not mark message %s void: %s", message_id, exc)
-
-    async def _with_places(
-        self, message: OutboxMessage, change: Callable[[discord.Guild, GamePlaces], Awaitable[None]]
-    ) -> None:
-        """Archive or reopen the game's places (best effort; the message itself is what counts)."""
-        if message.game_id is None:
-            return
-        async with self.place_locks.of(message.game_id):
-            places = await self.games.game_places(message.game_id)
-            guild = self.client.get_guild(places.guild_id)
-            if guild is not None:
-                await change(guild, places)
-
-    async def _move_access(self, message: OutboxMessage) -> None:
-        """Before a seat changes hands in public, the private places follow it: a replacement gets the
-        powers' channels and negotiation spaces and the player replaced loses them; a neutral power
-        that joins a side (the 1914 coin flip) opens to that side's player. Idempotent, so a resend
-        after a crash does no harm."""
-        if message.game_id is None:
-            return
-        async with self.place_locks.of(message.game_id):
-            await self._move_access_now(message, message.game_id)
-
-    async def _move_access_now(self, message: OutboxMessage, game_id: int) -> None:
-        places = await self.games.game_places(game_id)
-
-        async def record(kind: PlaceKind, place_id: int, key: str) -> None:
-            await self.games.record_place(game_id, kind, place_id, key)
-
-        guild = self.client.get_guild(places.guild_id)
-        if guild is None:
-            raise RetriableSendError(f"server {places.guild_id} is not available yet")
-        content = message.content
-        if isinstance(content, Replaced):
-            powers = list(content.powers)
-            new_user, old_user = content.new_user_id, content.old_user_id
-        elif isinstance(content, PlayerLeft):  # the player who left loses their powers' places
-            powers = list(content.powers)
-            new_user, old_user = None, content.user_id
-        elif isinstance(content, PowerJoined):
-            powers = [content.power] if content.power else []
-            new_user, old_user = content.user_id, None
-        else:
-            return
-        talks = Talks()
-        if isinstance(content, Replaced) and new_user is not None and missing_pairs(places, int(new_user)):
-            # a seat the built-in player held from the start has no private talks yet
-            talks = await open_talks(
-                guild, places, await self.games.get_game(game_id), int(new_user), self.moderator_role, record
-            )
-            if talks.made:
-                places = await self.games.game_places(game_id)
-        if new_user is not None:
-            await admit(guild, places, int(new_user), powers)
-            if talks.refused is not None:  # told in their power's channel, now theirs
-                await tell_refusal(guild, places, int(new_user), talks.refused)
-        if old_user is not None and old_user != new_user:
-            await evict(guild, places, int(old_user), powers)
 
     async def _send_dm(self, message: OutboxMessage) -> SentMessages:
         if message.user_id is None:
@@ -294,7 +174,7 @@ class DiscordSender:
 
     async def _tag(self, message: OutboxMessage) -> str:
         """The game's random tag, for the buttons of a call to order (cogs.ui.sheet)."""
-        if message.game_id is None or not isinstance(message.content, CALL_KINDS):
+        if message.game_id is None or not isinstance(message.content, CallToOrder):
             return ""
         try:
             return (await self.games.game_places(message.game_id)).place_tag or ""
@@ -305,7 +185,7 @@ class DiscordSender:
         """The player's order menu when a call to order by direct message can carry the order sheet:
         a call (phase, welcome, reminder) of a phase still open for them; None otherwise."""
         content = message.content
-        if not isinstance(content, CALL_KINDS) or not content.phase or message.game_id is None:
+        if not isinstance(content, CallToOrder) or not content.phase or message.game_id is None:
             return None
         if message.user_id is None or message.attachments:
             return None
@@ -330,13 +210,11 @@ class DiscordSender:
 
 def needs_the_server(message: OutboxMessage) -> bool:
     """Whether sending the message reads the server from the gateway's cache: the moderators' call,
-    and the places a final post archives or a rollback reopens."""
-    return bool(message.payload.get("alert_moderators")) or message.kind in ("game_over", "rollback")
+    and the places a final post archives or a rollback reopens (cogs.messages.effects)."""
+    content = message.content
+    return content.alert_moderators or any(isinstance(e, READS_THE_SERVER) for e in content.effects)
 
 
-CALL_KINDS = (PhaseOpened, Welcome, Reminder)
-"""The messages that call a player to order: a phase's call, the welcome (the first phase's call),
-a reminder."""
 CALL_TEXT_LIMIT = 2500  # of the 4,000 characters a V2 message may hold, what a call may take
 
 
@@ -378,13 +256,13 @@ def with_buttons(message: OutboxMessage, parts: list[Outgoing], tag: str = "") -
     "Order sheet", which opens the player's order sheet (cogs.ui.sheet) privately for whoever taps
     it, and "Ready"; ``tag`` is the game's random tag, which they carry."""
     content = message.content
-    if parts and message.game_id is not None and isinstance(content, CALL_KINDS):
+    if parts and message.game_id is not None and isinstance(content, CallToOrder):
         if content.phase:
             parts[-1].view = call_buttons(message.game_id, content.phase, tag)
         return parts
     if not parts or message.game_id is None or message.target_kind != OutboxTarget.GAME_CHANNEL:
         return parts
-    if isinstance(content, (PlayerLeft, CivilDisorder, GameStarted)) and content.open_seats:
+    if isinstance(content, SeatOffer) and content.open_seats:
         parts[-1].view = seat_view(message.game_id, [list(s) for s in content.open_seats])
     elif isinstance(content, TakeOverRequest) and content.power and content.user_id:
         parts[-1].view = decision_view(message.game_id, content.power, content.user_id)

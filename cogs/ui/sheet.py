@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -66,6 +66,31 @@ READY_LABEL, UNREADY_LABEL = "Ready", "✓ Ready · tap to undo"
 MAP_LABEL = "My orders on the map"
 
 
+class SheetIds(Protocol):
+    """What makes a sheet's components, each with a custom_id its taps come back with: a game's
+    sheet (:class:`Sheet`) or a sandbox's (cogs.ui.sandbox.SandboxSheet). cogs.ui.sheet_draw draws
+    either through these."""
+
+    def unit_select(
+        self, key: str, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
+    ) -> discord.ui.Item[Any]: ...
+
+    def second_select(
+        self, second: Second, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
+    ) -> discord.ui.Item[Any]: ...
+
+    def button(
+        self,
+        action: str,
+        page: int,
+        arg: str | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> discord.ui.Item[Any]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """Whose sheet, for which game and phase: the start of every custom_id on it."""
@@ -89,6 +114,28 @@ class Sheet:
     @classmethod
     def of(cls, match: re.Match[str]) -> Sheet:
         return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
+
+    def unit_select(
+        self, key: str, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
+    ) -> discord.ui.Item[Any]:
+        return UnitSelect(self, key, page, options, placeholder)
+
+    def second_select(
+        self, second: Second, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
+    ) -> discord.ui.Item[Any]:
+        return SecondSelect(self, second, page, options, placeholder)
+
+    def button(
+        self,
+        action: str,
+        page: int,
+        arg: str | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> discord.ui.Item[Any]:
+        return SheetButton(self, action, page, arg, label=label, style=style, disabled=disabled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,6 +361,7 @@ __all__ = [
     "SecondSelect",
     "Sheet",
     "SheetButton",
+    "SheetIds",
     "UnitSelect",
     "call_buttons",
     "ready_buttons",

@@ -32,10 +32,7 @@ from cogs.ui.sheet import (
     SUB_CHOICES,
     UNREADY_LABEL,
     Second,
-    SecondSelect,
-    Sheet,
-    SheetButton,
-    UnitSelect,
+    SheetIds,
 )
 from cogs.ui.wording import Names, cut, helped_label, order_label
 from engine.legal import LegalOrder, OrderKind, UnitOrders
@@ -52,19 +49,40 @@ class _Row:
     make: Callable[[int], list[discord.ui.Item[Any]]]
 
 
+Heading = Callable[[OrderMenu, Sequence[str], int, int, int, int], list[str]]
+"""A sheet's heading: (menu, notice, page, pages, first row shown, rows shown) -> its lines."""
+Controls = Callable[[OrderMenu, SheetIds, int], list[discord.ui.ActionRow[Any]]]
+"""A sheet's rows of controls under its units: (menu, ids, page) -> the rows."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What differs between a game's sheet and a sandbox's: the heading, the controls under the units
+    and any above them (a sandbox's power picker). The units' menus, second menus, removals and pages
+    are drawn alike."""
+
+    heading: Heading
+    controls: Controls
+    top: Controls | None = None
+
+
 def draw(
     menu: OrderMenu,
-    sheet: Sheet,
+    sheet: SheetIds,
     *,
     page: int = 0,
     second: Second | None = None,
     notice: Sequence[str] = (),
     leading: Sequence[discord.ui.Item[Any]] = (),
+    frame: Frame | None = None,
 ) -> discord.ui.LayoutView:
     """The sheet for ``menu``: ``leading`` items first (a call to order's text), then the sheet in a
-    container of the power's colour; ``notice`` (the last action's answer) under its heading."""
+    container of the power's colour; ``notice`` (the last action's answer) under its heading.
+    ``frame``: the heading and controls (default: a game's, :data:`GAME_FRAME`)."""
+    frame = frame or GAME_FRAME
     names = Names(game_map(menu.variant))
-    fixed = sum(_cost(item) for item in leading) + 1 + 1 + 1 + len(_controls(menu, sheet, 0))
+    controls = frame.controls(menu, sheet, 0) + (frame.top(menu, sheet, 0) if frame.top else [])
+    fixed = sum(_cost(item) for item in leading) + 1 + 1 + sum(_cost(row) for row in controls)
     room = MAX_COMPONENTS - fixed
     rows = _rows(menu, sheet, names, second)
     sizes = [len(p) for p in _paginate(rows, room)]
@@ -73,20 +91,23 @@ def draw(
     page = max(0, min(page, len(sizes) - 1))
     first = sum(sizes[:page])
     shown = rows[first : first + sizes[page]]
-    controls = _controls(menu, sheet, page)
+    controls = frame.controls(menu, sheet, page)
     pages = len(sizes)
     view = discord.ui.LayoutView(timeout=None)
     for item in leading:
         view.add_item(item)
     box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=_colour(menu))
-    heading = _heading(menu, notice, page, pages, first + 1, len(shown))
+    heading = frame.heading(menu, notice, page, pages, first + 1, len(shown))
     box.add_item(discord.ui.TextDisplay(_fit(heading, MAX_TEXT - sum(_text(i) for i in leading) - 10)))
+    for above in frame.top(menu, sheet, page) if frame.top else []:
+        box.add_item(above)
     for row in shown:
         for item in row.make(page):
             box.add_item(item)
     if pages > 1:
         box.add_item(_pager(sheet, page, pages))
-    box.add_item(discord.ui.ActionRow(*controls))
+    for control in controls:
+        box.add_item(control)
     view.add_item(box)
     return view
 
@@ -179,6 +200,12 @@ def _how(menu: OrderMenu) -> str:
     return "-# Tap the units to remove. If you remove too few, the rules pick the rest."
 
 
+def progress_line(power: PowerMenu, menu: OrderMenu) -> str:
+    """How far a power's orders are: ``**France**: 2 of 3 units ordered.``, builds and removals
+    chosen, or why it gives none."""
+    return _progress(power, menu)
+
+
 def _progress(power: PowerMenu, menu: OrderMenu) -> str:
     name = f"**{text.power_name(power.power)}**"
     legal = power.legal
@@ -210,7 +237,7 @@ def _progress(power: PowerMenu, menu: OrderMenu) -> str:
 # --- the rows ----------------------------------------------------------------------------------------
 
 
-def _rows(menu: OrderMenu, sheet: Sheet, names: Names, second: Second | None) -> list[_Row]:
+def _rows(menu: OrderMenu, sheet: SheetIds, names: Names, second: Second | None) -> list[_Row]:
     rows: list[_Row] = []
     several = len(menu.powers) > 1
     for power in menu.powers:
@@ -228,7 +255,7 @@ def _unit_row(
     menu: OrderMenu,
     power: PowerMenu,
     entry: UnitOrders,
-    sheet: Sheet,
+    sheet: SheetIds,
     names: Names,
     prefix: str,
     second: Second | None,
@@ -262,7 +289,7 @@ def _unit_select(
     menu: OrderMenu,
     power: PowerMenu,
     entry: UnitOrders,
-    sheet: Sheet,
+    sheet: SheetIds,
     page: int,
     names: Names,
     prefix: str,
@@ -276,7 +303,7 @@ def _unit_select(
                 discord.SelectOption(label=f"No build in {names.place(entry.location)}", value=NONE)
             )
         placeholder = f"{prefix}{names.place(entry.location)} ({entry.location}): no build"
-        return UnitSelect(sheet, entry.location, page, options, placeholder)
+        return sheet.unit_select(entry.location, page, options, placeholder)
     direct = [o for o in orders if o.kind in (OrderKind.HOLD, OrderKind.RETREAT, OrderKind.DISBAND)]
     land = [o for o in orders if o.kind == OrderKind.MOVE and not o.via_convoy]
     via = [o for o in orders if o.kind == OrderKind.MOVE and o.via_convoy]
@@ -317,14 +344,14 @@ def _unit_select(
         )
     state = " (dislodged)" if entry.dislodged else ""
     placeholder = f"{prefix}{unit} · {names.place(entry.location)}{state}: no order yet"
-    return UnitSelect(sheet, entry.location, page, entries[:PER_SELECT], placeholder)
+    return sheet.unit_select(entry.location, page, entries[:PER_SELECT], placeholder)
 
 
 def _second_select(
     menu: OrderMenu,
     power: PowerMenu,
     entry: UnitOrders,
-    sheet: Sheet,
+    sheet: SheetIds,
     page: int,
     second: Second,
     names: Names,
@@ -351,7 +378,7 @@ def _second_select(
         "via": f"{unit} moves by convoy to where?",
         "move": f"{unit} moves to where?",
     }[second.kind]
-    return SecondSelect(sheet, Second(second.key, second.kind, part), page, options, question)
+    return sheet.second_select(Second(second.key, second.kind, part), page, options, question)
 
 
 def second_choices(entry: UnitOrders, kind: str) -> list[LegalOrder]:
@@ -364,7 +391,7 @@ def second_choices(entry: UnitOrders, kind: str) -> list[LegalOrder]:
     return [o for o in moves if o.via_convoy] if kind == "via" else [o for o in moves if not o.via_convoy]
 
 
-def _removal_rows(power: PowerMenu, sheet: Sheet) -> list[_Row]:
+def _removal_rows(power: PowerMenu, sheet: SheetIds) -> list[_Row]:
     entries = list(power.legal.entries)
     rows = []
     for start in range(0, len(entries), BUTTONS_PER_ROW):
@@ -374,7 +401,7 @@ def _removal_rows(power: PowerMenu, sheet: Sheet) -> list[_Row]:
 
 
 def _removal_row(
-    power: PowerMenu, entries: list[UnitOrders], sheet: Sheet
+    power: PowerMenu, entries: list[UnitOrders], sheet: SheetIds
 ) -> Callable[[int], list[discord.ui.Item[Any]]]:
     def make(page: int) -> list[discord.ui.Item[Any]]:
         buttons = []
@@ -384,46 +411,69 @@ def _removal_row(
                 label, style, action = f"✓ Removing {unit}", discord.ButtonStyle.danger, "keep"
             else:
                 label, style, action = f"Remove {unit}", discord.ButtonStyle.secondary, "remove"
-            buttons.append(SheetButton(sheet, action, page, entry.location, label=label, style=style))
+            buttons.append(sheet.button(action, page, entry.location, label=label, style=style))
         return [discord.ui.ActionRow(*buttons)]
 
     return make
 
 
-def _controls(menu: OrderMenu, sheet: Sheet, page: int) -> list[discord.ui.Item[Any]]:
+def _controls(menu: OrderMenu, sheet: SheetIds, page: int) -> list[discord.ui.Item[Any]]:
     kind = menu.phase_name[-1]
     missing = any(p.missing for p in menu.powers)
     ordered = any(p.orders for p in menu.powers)
     ready = menu.ready
     items: list[discord.ui.Item[Any]] = [
-        SheetButton(sheet, "unready", page, label=UNREADY_LABEL, style=discord.ButtonStyle.success)
+        sheet.button("unready", page, label=UNREADY_LABEL, style=discord.ButtonStyle.success)
         if ready
-        else SheetButton(sheet, "ready", page, label=READY_LABEL, style=discord.ButtonStyle.primary)
+        else sheet.button("ready", page, label=READY_LABEL, style=discord.ButtonStyle.primary)
     ]
     if kind == "M":
-        items.append(SheetButton(sheet, "hold", page, label="Hold the rest", disabled=not missing))
-    builds = [p for p in menu.powers if p.legal.due > 0]
-    if kind == "A" and builds:
-        waivable = any(p.missing and p.legal.waive is not None for p in builds)
-        items.append(SheetButton(sheet, "waive", page, label="Waive a build", disabled=not waivable))
-    items.append(SheetButton(sheet, "map", page, label=MAP_LABEL))
+        items.append(sheet.button("hold", page, label="Hold the rest", disabled=not missing))
+    if kind == "A":
+        items += waive_button(menu, sheet, page)
+    items.append(sheet.button("map", page, label=MAP_LABEL))
     items.append(
-        SheetButton(
-            sheet, "clear", page, label="Clear", style=discord.ButtonStyle.danger, disabled=not ordered
-        )
+        sheet.button("clear", page, label="Clear", style=discord.ButtonStyle.danger, disabled=not ordered)
     )
     return items
 
 
-def _pager(sheet: Sheet, page: int, pages: int) -> discord.ui.ActionRow[Any]:
+def waive_button(menu: OrderMenu, sheet: SheetIds, page: int) -> list[discord.ui.Item[Any]]:
+    """ "Waive a build" when a power of the sheet has builds due (enabled while one may be waived)."""
+    builds = [p for p in menu.powers if p.legal.due > 0]
+    if not builds:
+        return []
+    waivable = any(p.missing and p.legal.waive is not None for p in builds)
+    return [sheet.button("waive", page, label="Waive a build", disabled=not waivable)]
+
+
+def _pager(sheet: SheetIds, page: int, pages: int) -> discord.ui.ActionRow[Any]:
     return discord.ui.ActionRow(
-        SheetButton(sheet, "page", page, str(page - 1), label="◀ Previous", disabled=page == 0),
-        SheetButton(sheet, "page", page, str(page + 1), label="Next ▶", disabled=page >= pages - 1),
+        sheet.button("page", page, str(page - 1), label="◀ Previous", disabled=page == 0),
+        sheet.button("page", page, str(page + 1), label="Next ▶", disabled=page >= pages - 1),
     )
+
+
+def _game_controls(menu: OrderMenu, sheet: SheetIds, page: int) -> list[discord.ui.ActionRow[Any]]:
+    return [discord.ui.ActionRow(*_controls(menu, sheet, page))]
+
+
+GAME_FRAME = Frame(heading=_heading, controls=_game_controls)
+"""A game's sheet: the phase, the deadline and each power's progress; Ready, Hold the rest, Waive,
+My orders on the map, Clear."""
 
 
 def closing_words(phase_long_name: str) -> str:
     return f"**Everybody is done: {phase_long_name} closes now.** The results follow in the game channel."
 
 
-__all__ = ["closed", "closing_words", "draw", "second_choices"]
+__all__ = [
+    "GAME_FRAME",
+    "Frame",
+    "closed",
+    "closing_words",
+    "draw",
+    "progress_line",
+    "second_choices",
+    "waive_button",
+]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -116,33 +117,55 @@ async def pressed(
     await answering(_pressed)(interaction, sheet, page, action, arg)
 
 
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """What a pick in a unit's menu (or its second menu) asks for: the sheet drawn again (with
+    ``second`` open, or none: "Back"), the unit's order taken back (``withdraw``), or ``order``
+    submitted for ``power``. The same for a game's sheet and a sandbox's."""
+
+    redraw: bool = False
+    second: Second | None = None
+    withdraw: bool = False
+    power: PowerMenu | None = None
+    order: LegalOrder | None = None
+
+
+def read_pick(menu: OrderMenu, key: str, second: Second | None, value: str) -> Pick:
+    """What picking ``value`` in unit ``key``'s menu means on ``menu`` (refused with StalePick when
+    the unit or the order is not there any more)."""
+    found = menu.find(key)
+    entry = found[1] if found is not None else None
+    if found is None or entry is None:
+        raise StalePick(f"{key} has nothing to order now.", "Pick again on the sheet.")
+    if value in (BACK, NOW):
+        return Pick(redraw=True)
+    if value == MORE and second is not None:
+        return Pick(redraw=True, second=Second(key, second.kind, second.part + 1))
+    if value.startswith("@") and value[1:] in SUBMENUS:
+        return Pick(redraw=True, second=Second(key, value[1:]))
+    if value == NONE:
+        return Pick(withdraw=True, power=found[0])
+    listed = entry.orders if second is None else second_choices(entry, second.kind)
+    chosen = next((o for o in listed if o.text == value), None)
+    if chosen is None:
+        raise StalePick(f"{value} is not possible now.", "Pick again on the sheet.")
+    return Pick(power=found[0], order=chosen)
+
+
 async def _picked(
     interaction: discord.Interaction, sheet: Sheet, page: int, key: str, second: Second | None, value: str
 ) -> None:
     _check_owner(interaction, sheet)
     menu = await _menu(interaction, sheet)
-    found = menu.find(key)
-    entry = found[1] if found is not None else None
-    if found is None or entry is None:
-        raise StalePick(f"{key} has nothing to order now.", "Pick again on the sheet.")
-    power = found[0]
-    if value in (BACK, NOW):
-        await _redraw(interaction, menu, sheet, page)
+    pick = read_pick(menu, key, second, value)
+    if pick.redraw:
+        await _redraw(interaction, menu, sheet, page, second=pick.second)
         return
-    if value == MORE and second is not None:
-        await _redraw(interaction, menu, sheet, page, second=Second(key, second.kind, second.part + 1))
-        return
-    if value.startswith("@") and value[1:] in SUBMENUS:
-        await _redraw(interaction, menu, sheet, page, second=Second(key, value[1:]))
-        return
-    if value == NONE:
+    if pick.withdraw:
         await _act(interaction, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), key, **_for(sheet)))
         return
-    listed = entry.orders if second is None else second_choices(entry, second.kind)
-    chosen = next((o for o in listed if o.text == value), None)
-    if chosen is None:
-        raise StalePick(f"{value} is not possible now.", "Pick again on the sheet.")
-    await _submit(interaction, sheet, page, power, chosen)
+    assert pick.power is not None and pick.order is not None
+    await _submit(interaction, sheet, page, pick.power, pick.order)
 
 
 async def _pressed(

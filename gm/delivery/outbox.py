@@ -50,7 +50,7 @@ from db.database import SessionFactory
 from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
 from gm.clock import Clock, utcnow
 from gm.delivery.shards import EVERYTHING, SINGLE, Ownership
-from gm.messages.kinds import Message, read_message
+from gm.messages.kinds import CivilDisorder, Message, PlayerLeft, read_message
 
 log = logging.getLogger(__name__)
 
@@ -686,7 +686,7 @@ async def sent_messages_of(
     return found
 
 
-SEAT_KINDS = ("player_left", "civil_disorder")
+SEAT_KINDS = (PlayerLeft.kind, CivilDisorder.kind)  # the posts whose seats a replacement marks taken
 
 
 async def seat_posts(

@@ -459,6 +459,17 @@ class GameScheduler:
             replace_existing=True,
         )
 
+    def schedule_every(self, job_id: str, every_seconds: float, work: Callback) -> None:
+        """Run ``work`` every ``every_seconds`` (a housekeeping job: the sandboxes' sweep); a failure
+        is logged and the next run comes all the same."""
+
+        async def job() -> None:
+            await self._tracked(work(), job_id)
+
+        self._scheduler.add_job(
+            job, IntervalTrigger(seconds=every_seconds, timezone="UTC"), id=job_id, replace_existing=True
+        )
+
     def deliver_soon(self, seconds: float) -> None:
         """One more delivery in ``seconds`` (a delivery failed: the database went away), besides the
         periodic one: the messages go out within seconds of the database's return."""

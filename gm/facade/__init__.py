@@ -14,6 +14,7 @@ from gm.facade.operating import OperatingCases
 from gm.facade.places import PlaceCases
 from gm.facade.playing import PlayingCases
 from gm.facade.reading import ReadingCases
+from gm.facade.sandbox import SandboxCases
 from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
 from gm.facade.sheet import SheetAnswer, SheetCases
 from gm.facade.tapping import ChosenOrder, TappingCases
@@ -24,6 +25,7 @@ class Gamemaster(
     PlayingCases,
     TappingCases,
     SheetCases,
+    SandboxCases,
     ModerationCases,
     ReadingCases,
     CommunityCases,

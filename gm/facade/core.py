@@ -43,6 +43,7 @@ from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.phases.worker import position_map_work, warm_up
 from gm.reading.history import MapImage, MapToDraw, find_map, store_map
 from gm.reading.info import PhaseInfo
+from gm.sandbox.making import sweep as sandbox_sweep
 from gm.setup.games import FormingLimits, StartResult
 from gm.setup.settings import GameSettings
 
@@ -54,6 +55,8 @@ DELIVERY_RETRY = (2.0, 5.0, 10.0, 30.0)  # seconds before another delivery, afte
 OUTBOX_EVERY = 30.0  # seconds between deliveries of what waits (each change also delivers at once)
 OUTBOX_EVERY_SHARDED = 5.0  # ... among several processes, where a sibling may queue our messages
 START_RETRY_DELAYS = (5.0, 15.0, 60.0)  # seconds before trying a failed start-up again; the last repeats
+SANDBOX_SWEEP_JOB = "sandbox_sweep"
+SANDBOX_SWEEP_EVERY = 3600.0  # seconds between sweeps of the sandboxes unused for 30 days
 
 
 class GamemasterCore:
@@ -76,6 +79,7 @@ class GamemasterCore:
         processes (gm.delivery.shards; default: all of them), ``process_name`` its stable name (the
         outbox claims carry it; default: derived from the shards)."""
         self.sessions = session_factory
+        self.render_maps = render_maps
         self.ownership = ownership
         self.process_name = process_name or ownership.default_name()
         self.forming_limits = forming_limits
@@ -218,6 +222,11 @@ class GamemasterCore:
         # closed a phase there): this process finds them at its next periodic delivery.
         self.scheduler.schedule_outbox_retries(OUTBOX_EVERY if alone else OUTBOX_EVERY_SHARDED)
         self.scheduler.schedule_sweep()
+        self.scheduler.schedule_every(SANDBOX_SWEEP_JOB, SANDBOX_SWEEP_EVERY, self._sweep_sandboxes)
+        try:
+            await self._sweep_sandboxes()
+        except Exception:  # housekeeping: the hourly job tries again
+            log.exception("sweeping the sandboxes failed")
         await publish_pending(
             self.sessions, executor=self._executor, clock=self._clock, ownership=self.ownership
         )
@@ -251,6 +260,17 @@ class GamemasterCore:
         elif self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
         return await asyncio.wait_for(release_own_claims(self.sessions, self.process_name), RELEASE_WAIT)
+
+    async def _sweep_sandboxes(self) -> None:
+        """Delete the sandboxes unused for 30 days (gm.sandbox.making.sweep); logged when any went."""
+        async with self.sessions() as session:
+            gone = await sandbox_sweep(session, now=self._clock())
+        if gone:
+            log.info(
+                "deleted %d sandboxes unused for 30 days",
+                gone,
+                extra={"event": "sandbox_sweep", "deleted": gone},
+            )
 
     # --- after a use case ---------------------------------------------------------------------
 

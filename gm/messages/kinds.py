@@ -1,13 +1,19 @@
 """The outbox messages, one dataclass per kind.
 
 A use case builds one of these and queues it (gm.delivery.outbox.enqueue); the outbox stores it as
-JSON (:meth:`Message.to_payload`, the shape gm.messages.payloads.base describes) and hands the adapter
-the same typed object back (:func:`read_message`), so an adapter reads attributes, never keys.
+JSON with its kind's name (:meth:`Message.to_payload`, the shape gm.messages.payloads.base describes)
+and hands the adapter the same typed object back (:func:`read_message`), so an adapter reads
+attributes, never keys, and tells messages apart by their type, never by the kind's name.
+
+A kind registers itself by its name: ``class Welcome(Message, kind="welcome")`` (a name once stored
+never changes: rows in a database are read back by it). A class that only groups kinds the adapter
+treats alike (:class:`CallToOrder`, :class:`SeatOffer`) says ``family=True`` instead.
 
 Every message has a headline and body lines in plain words (members and commands as references,
 ``[[user:42]]``: the adapter words them), optional short labelled facts, the phase it is about, a
 deadline, and the stored pictures to attach. Each kind adds the structured facts an adapter acts on
-(who gets a power's channels, which seats are open, the orders with their results).
+(who gets a power's channels, which seats are open, the orders with their results), and what the
+chat server must change around it besides posting it (:attr:`Message.effects`, gm.messages.effects).
 """
 
 from __future__ import annotations
@@ -16,10 +22,20 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any, ClassVar
 
+from gm.messages.effects import (
+    ArchivePlaces,
+    Effect,
+    MarkSeatsTaken,
+    MoveAccess,
+    ReopenPlaces,
+    VoidPosts,
+)
 from gm.messages.payloads import base
 
+_REGISTRY: dict[str, type[Message]] = {}  # kind name -> its class (Message.__init_subclass__)
 _BASE = ("game_id", "game_name", "title", "lines", "fields", "phase", "deadline", "maps", "alert_moderators")
 
 
@@ -40,6 +56,27 @@ class Message:
     # The game's deadline time zone (an IANA name) when its deadlines keep to a schedule: the adapter
     # shows the deadline on that wall clock too (gm.rules.deadlines.local_time_text); None: no schedule.
     deadline_zone: str | None = None
+
+    def __init_subclass__(cls, *, kind: str | None = None, family: bool = False, **kwargs: Any) -> None:
+        """Register the kind under its name (see the module docstring)."""
+        super().__init_subclass__(**kwargs)
+        if family:
+            if kind is not None:
+                raise TypeError(f"{cls.__name__}: a family of kinds has no kind name of its own")
+            return
+        if not kind:
+            raise TypeError(
+                f"{cls.__name__} needs its kind's name: class {cls.__name__}(Message, kind='...')"
+            )
+        if kind in _REGISTRY:
+            raise TypeError(f"{cls.__name__}: kind {kind!r} is {_REGISTRY[kind].__name__}'s already")
+        cls.kind = kind
+        _REGISTRY[kind] = cls
+
+    @property
+    def effects(self) -> Sequence[Effect]:
+        """What the chat server must change around this message (none for most)."""
+        return ()
 
     def to_payload(self) -> dict[str, Any]:
         extra = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in _BASE}
@@ -83,38 +120,47 @@ class Message:
 
 
 @dataclass(frozen=True, kw_only=True)
-class GameIsFull(Message):
+class GameIsFull(Message, kind="game_full"):
     """To the creator: the last seat was taken."""
-
-    kind: ClassVar[str] = "game_full"
 
 
 @dataclass(frozen=True, kw_only=True)
-class GameStarted(Message):
-    """In the game channel: who plays what, and how players may talk."""
+class SeatOffer(Message, family=True):
+    """The kinds that offer seats in the game channel (``open_seats``): whoever may (``take_over``,
+    gm.setup.settings.TAKE_OVER_MODES) takes one over from the post."""
 
-    kind: ClassVar[str] = "game_started"
-    assignments: Mapping[str, int | None] = field(default_factory=dict)  # power -> user (None: neutral)
-    built_in: Sequence[str] = ()  # the powers (of those with None above) the built-in player plays
-    press: str = ""
-    open_seats: Sequence[Sequence[str]] = ()  # the built-in player's seats a member may take over
+    open_seats: Sequence[Sequence[str]] = ()  # each seat: its powers
     take_over: str | None = None  # gm.setup.settings.TAKE_OVER_MODES
 
 
 @dataclass(frozen=True, kw_only=True)
-class SeesEverything(Message):
+class CallToOrder(Message, family=True):
+    """The kinds that call a player to order for ``phase``: a phase's call, the welcome (the first
+    phase's call), a reminder. The adapter offers the player's order sheet with them."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(SeatOffer, kind="game_started"):
+    """In the game channel: who plays what, and how players may talk; its open seats are the
+    built-in player's that a member may take over."""
+
+    assignments: Mapping[str, int | None] = field(default_factory=dict)  # power -> user (None: neutral)
+    built_in: Sequence[str] = ()  # the powers (of those with None above) the built-in player plays
+    press: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeesEverything(Message, kind="sees_everything"):
     """In the game channel at the start: players from whom the server cannot hide any channel (its
     owner, administrators), so that the others know (gm.setup.server)."""
 
-    kind: ClassVar[str] = "sees_everything"
     user_ids: Sequence[int] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Welcome(Message):
+class Welcome(CallToOrder, kind="welcome"):
     """To a player (at the start, or when a seat is handed over): their powers, units and centers."""
 
-    kind: ClassVar[str] = "welcome"
     powers: Sequence[str] = ()
     units: Mapping[str, Sequence[str]] = field(default_factory=dict)
     centers: Mapping[str, Sequence[str]] | None = None  # owned now (a game under way); None: the homes
@@ -125,36 +171,33 @@ class Welcome(Message):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlayerLeft(Message):
+class PlayerLeft(SeatOffer, kind="player_left"):
     """In the game channel: a player left a running game (their powers hold in civil disorder)."""
 
-    kind: ClassVar[str] = "player_left"
     powers: Sequence[str] = ()
     user_id: int | None = None  # loses the powers' private places
-    open_seats: Sequence[Sequence[str]] = ()  # seats anyone not playing may take over
-    take_over: str | None = None  # gm.setup.settings.TAKE_OVER_MODES
+
+    @property
+    def effects(self) -> Sequence[Effect]:
+        return (MoveAccess(tuple(self.powers), evict=self.user_id),)
 
 
 @dataclass(frozen=True, kw_only=True)
-class CivilDisorder(Message):
+class CivilDisorder(SeatOffer, kind="civil_disorder"):
     """In the game channel (one for every player who fell at once), and to each of them."""
 
-    kind: ClassVar[str] = "civil_disorder"
     powers: Sequence[str] = ()
     user_id: int | None = None
     players: Sequence[Mapping[str, Any]] = ()  # {"user_id", "powers"} per player
-    open_seats: Sequence[Sequence[str]] = ()
-    take_over: str | None = None
 
 
 # --- phases ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
-class PhaseResults(Message):
+class PhaseResults(Message, kind="phase_results"):
     """In the game channel: what happened, the centers, every order with its result, what is next."""
 
-    kind: ClassVar[str] = "phase_results"
     orders: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)  # power -> results
     changes: Mapping[str, Any] = field(default_factory=dict)
     centers: Mapping[str, int] = field(default_factory=dict)
@@ -165,10 +208,9 @@ class PhaseResults(Message):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PhaseOpened(Message):
+class PhaseOpened(CallToOrder, kind="phase_opened"):
     """A power's call to order: its summary and what it must order (in its channel, or by DM)."""
 
-    kind: ClassVar[str] = "phase_opened"
     power: str = ""
     todo: Sequence[str] = ()
     reopened: bool = False
@@ -176,20 +218,18 @@ class PhaseOpened(Message):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Reminder(Message):
+class Reminder(CallToOrder, kind="reminder"):
     """To a player who still owes orders, before the deadline."""
 
-    kind: ClassVar[str] = "reminder"
     missing: Mapping[str, Sequence[str]] = field(default_factory=dict)  # power -> units without orders
     hours_before: float = 0.0
 
 
 @dataclass(frozen=True, kw_only=True)
-class DeadlineMoved(Message):
+class DeadlineMoved(Message, kind="deadline_moved"):
     """In the game channel: the deadline moved by itself, for a player's declared absence or for a
     grace extension. Says where it went and why in general, never who was missing what."""
 
-    kind: ClassVar[str] = "deadline_moved"
     reason: str = ""  # absence, grace
 
 
@@ -197,151 +237,133 @@ class DeadlineMoved(Message):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GameOver(Message):
+class GameOver(Message, kind="game_over"):
     """The final post: the result, the final map, the centers per year and the animation."""
 
-    kind: ClassVar[str] = "game_over"
     result: Mapping[str, Any] = field(default_factory=dict)
     centers_by_year: Mapping[str, Any] = field(default_factory=dict)
     powers: Sequence[str] = ()
     pictures_failed: bool = False  # the pictures could not be drawn: the post goes out without them
 
+    @property
+    def effects(self) -> Sequence[Effect]:
+        return (ArchivePlaces(),)
+
 
 @dataclass(frozen=True, kw_only=True)
-class VoteOpened(Message):
-    kind: ClassVar[str] = "vote_opened"
+class VoteOpened(Message, kind="vote_opened"):
     proposal: Mapping[str, Any] = field(default_factory=dict)  # {"id", "kind", "beneficiary"}
     voters: Sequence[str] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class VoteResult(Message):
-    kind: ClassVar[str] = "vote_result"
+class VoteResult(Message, kind="vote_result"):
     proposal: Mapping[str, Any] = field(default_factory=dict)
     passed: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoinFlipped(Message):
+class CoinFlipped(Message, kind="coin_flip"):
     """The 1914 game's coin: which side neutral Italy joins."""
 
-    kind: ClassVar[str] = "coin_flip"
     power: str = ""
     side: Sequence[str] = ()
     result: str = ""  # heads or tails
 
 
 @dataclass(frozen=True, kw_only=True)
-class PowerJoined(Message):
+class PowerJoined(Message, kind="power_joined"):
     """A neutral power joins a side: its player gets the power's private places."""
 
-    kind: ClassVar[str] = "power_joined"
     power: str = ""
     side: Sequence[str] = ()
     user_id: int | None = None
+
+    @property
+    def effects(self) -> Sequence[Effect]:
+        return (MoveAccess((self.power,) if self.power else (), admit=self.user_id),)
 
 
 # --- moderation -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
-class Moderation(Message):
+class Moderation(Message, kind="moderation"):
     """In the game channel: a moderator's action (extend, pause, resume, close, civil disorder)."""
 
-    kind: ClassVar[str] = "moderation"
     action: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
-class Replaced(Message):
-    """In the game channel: a seat changed hands; its private places move before this is posted."""
+class Replaced(Message, kind="replaced"):
+    """In the game channel: a seat changed hands; its private places move before this is posted (the
+    newcomer's missing private talks made), and the posts that offered the seat say it is taken."""
 
-    kind: ClassVar[str] = "replaced"
     action: str = "replace"
     powers: Sequence[str] = ()
     old_user_id: int | None = None
     new_user_id: int | None = None
 
+    @property
+    def effects(self) -> Sequence[Effect]:
+        powers = tuple(self.powers)
+        move = MoveAccess(powers, admit=self.new_user_id, evict=self.old_user_id, open_talks=True)
+        return (move, MarkSeatsTaken(powers, self.new_user_id)) if powers else (move,)
+
 
 @dataclass(frozen=True, kw_only=True)
-class ReplacedYou(Message):
+class ReplacedYou(Message, kind="replaced_you"):
     """To the player whose seat went to someone else."""
 
-    kind: ClassVar[str] = "replaced_you"
     powers: Sequence[str] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class SeatPlayedBy(Message):
+class SeatPlayedBy(Message, kind="seat_played_by"):
     """In each private place (pair thread or pair channel) of a seat: who plays it from now on, when
     the built-in player takes it over from a person, or a person from the built-in player. One line
     (its ``lines``); it goes to one place (gm.delivery.outbox.Target.place)."""
 
-    kind: ClassVar[str] = "seat_played_by"
     powers: Sequence[str] = ()
     user_id: int | None = None  # the person who plays the seat now; None: the built-in player, or nobody
 
 
 @dataclass(frozen=True, kw_only=True)
-class RolledBack(Message):
-    """In the game channel: the last phase's results are void, the phase is open again."""
+class RolledBack(Message, kind="rollback"):
+    """In the game channel: the last phase's results are void, the phase is open again. What those
+    results became (and a final post they made) is marked void, and a finished game's places reopen."""
 
-    kind: ClassVar[str] = "rollback"
     voided_phase: str | None = None
+
+    @property
+    def effects(self) -> Sequence[Effect]:
+        return (VoidPosts((PhaseResults.kind, GameOver.kind)), ReopenPlaces())
 
 
 @dataclass(frozen=True, kw_only=True)
-class VoidedOrders(Message):
+class VoidedOrders(Message, kind="voided_orders"):
     """To a player: the orders they had sent for a phase a rollback deleted, as they typed them."""
 
-    kind: ClassVar[str] = "voided_orders"
     orders: Sequence[str] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class TakeOverRequest(Message):
+class TakeOverRequest(Message, kind="take_over_request"):
     """In the game channel: a member asks for an open seat; a moderator approves or declines."""
 
-    kind: ClassVar[str] = "take_over_request"
     power: str = ""
     powers: Sequence[str] = ()
     user_id: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
-class TakeOverDeclined(Message):
-    kind: ClassVar[str] = "take_over_declined"
+class TakeOverDeclined(Message, kind="take_over_declined"):
     powers: Sequence[str] = ()
 
 
-KINDS: Mapping[str, type[Message]] = {
-    cls.kind: cls
-    for cls in (
-        GameIsFull,
-        GameStarted,
-        SeesEverything,
-        Welcome,
-        PlayerLeft,
-        CivilDisorder,
-        PhaseResults,
-        PhaseOpened,
-        Reminder,
-        DeadlineMoved,
-        GameOver,
-        VoteOpened,
-        VoteResult,
-        CoinFlipped,
-        PowerJoined,
-        Moderation,
-        Replaced,
-        ReplacedYou,
-        SeatPlayedBy,
-        RolledBack,
-        VoidedOrders,
-        TakeOverRequest,
-        TakeOverDeclined,
-    )
-}
+_REGISTRY[Message.kind] = Message  # a plain notice
+KINDS: Mapping[str, type[Message]] = MappingProxyType(_REGISTRY)
+"""Every kind by its name, as the kinds registered themselves (read-only)."""
 
 
 def read_message(kind: str, payload: Mapping[str, Any]) -> Message:

@@ -9,11 +9,7 @@ Every payload has::
      "maps": [{"phase_id": 12, "kind": "orders", "filename": "F1901M-orders.png"}],  # PNGs, attached
      ...kind-specific structured data}
 
-Kinds: game_started, welcome, player_left, phase_results, phase_opened, reminder, game_over (the final
-post: result, centers_by_year, final map and GIF), civil_disorder (in the game channel, one for all the
-players who fell at once, ``players``; and a DM to each of them), moderation (extend, pause, resume,
-close: ``action``), rollback, replaced, replaced_you (DM), voided_orders (DM), vote_opened, vote_result,
-coin_flip, power_joined (grant ``user_id`` the power's channel and negotiation spaces).
+The kinds and their data are the dataclasses of gm.messages.kinds, each registered under its name.
 
 Flags the adapters act on:
 - ``alert_moderators: true`` (civil_disorder, player_left, and any payload that asks a moderator to

@@ -32,7 +32,8 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
     "victory_centers": int | None, "render": bool, "built_in": [powers], "seed": int}`` (``map`` is
     the engine map's name; ``built_in``: the powers whose orders the built-in player gives now, all
-    of them among ``civil_disorder`` until it has, gm.builtin.orders)
+    of them among ``civil_disorder`` until it has, gm.builtin.orders; optional ``orders_title``, the
+    orders map's title instead of the phase's name, and ``position_map`` False: no position map)
     answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
     "seconds": {"adjudicate": s, "render": s, "cpu": s}, "built_in": {"played": [powers],
     "failed": {power: why}}}`` (``cpu``: the CPU time of both, in this process: on a busy machine
@@ -60,7 +61,17 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     )
     adjudicated = time.perf_counter()
     over = game_over_title(board, adjudication.to_json(), request.get("last_year"))
-    maps = render_maps(board, adjudication, final_title=over) if request.get("render", True) else {}
+    maps = (
+        render_maps(
+            board,
+            adjudication,
+            final_title=over,
+            orders_title=request.get("orders_title"),
+            position=request.get("position_map", True),
+        )
+        if request.get("render", True)
+        else {}
+    )
     rendered = time.perf_counter()
     return {
         "result": adjudication.to_json(),
@@ -95,9 +106,17 @@ def warm_up() -> None:
     base_map(DEFAULT_WIDTH, "default", True, "standard")
 
 
-def render_maps(board: Board, adjudication: Any, *, final_title: str | None = None) -> dict[str, bytes]:
-    """The orders map of the phase and the position map of the next one (or, with ``final_title``,
-    the final position of a game this phase ended).
+def render_maps(
+    board: Board,
+    adjudication: Any,
+    *,
+    final_title: str | None = None,
+    orders_title: str | None = None,
+    position: bool = True,
+) -> dict[str, bytes]:
+    """The orders map of the phase (titled ``orders_title``, default the phase's name) and the
+    position map of the next one (or, with ``final_title``, the final position of a game this phase
+    ended; none when ``position`` is False: a sandbox's results).
 
     The orders map is drawn on the *resulting* board: the renderer starts each arrow where its unit
     stood and shows the dislodged units beside their attackers, which the start board cannot show.
@@ -106,11 +125,12 @@ def render_maps(board: Board, adjudication: Any, *, final_title: str | None = No
     from render import RenderOptions, marks_from_results, render_map
 
     marks = marks_from_results(adjudication.to_json(), board.game_map)
-    position = RenderOptions(title=final_title, show_adjustments=False) if final_title is not None else None
-    return {
-        ORDERS_MAP: render_map(adjudication.board, marks, options=RenderOptions(title=board.phase.long_name)),
-        POSITION_MAP: render_map(adjudication.board, options=position),
-    }
+    title = orders_title or board.phase.long_name
+    maps = {ORDERS_MAP: render_map(adjudication.board, marks, options=RenderOptions(title=title))}
+    if position:
+        after = RenderOptions(title=final_title, show_adjustments=False) if final_title is not None else None
+        maps[POSITION_MAP] = render_map(adjudication.board, options=after)
+    return maps
 
 
 def game_over_title(board: Board, result: Mapping[str, Any], last_year: int | None) -> str | None:

@@ -159,6 +159,12 @@ def shown_results(phase: PhaseRecord) -> dict[str, Any] | None:
     return public_results(phase.results) if closed else None  # type: ignore[arg-type]
 
 
+def find_phase(phases: list[PhaseRecord], phase_name: str | None, game_name: str) -> PhaseRecord:
+    """The phase of ``phases`` a player names (``S1901M``, ``spring 1901``, ``fall 1901 retreats``);
+    the latest when ``phase_name`` is None. Refused (UnknownPhase, listing the phases) otherwise."""
+    return _pick(phases, phase_name, game_name, default_latest=True)
+
+
 def _pick(
     phases: list[PhaseRecord] | Any, phase_name: str | None, game_name: str, *, default_latest: bool = False
 ) -> PhaseRecord:

@@ -15,19 +15,13 @@ import pytest
 
 from harness.bot_helpers import Table, ask, make_table, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Message, User
-from harness.fakediscord.state import InteractionKind, walk_components
+from harness.fakediscord.state import InteractionKind
 from tests.helpers.builder_taps import open_builder, pick
+from tests.helpers.forging import rename
 
 STALE_BUTTON = "This button is not one of mine or is out of date: nothing was recorded."
 STALE_FORM = "This form is not one of mine or is out of date: nothing was recorded."
 HUGE = "99999999999999999999"
-
-
-def rename(message: Message, old: str, new: str) -> None:
-    """The message carries ``new`` where it carried ``old`` (as an older bot, or a forger, made it)."""
-    for component in walk_components(message.components):
-        if component.get("custom_id") == old:
-            component["custom_id"] = new
 
 
 async def click_as(fake: FakeDiscord, user: User, message: Message, old: str, new: str, **kw: Any) -> str:

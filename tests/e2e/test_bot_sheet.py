@@ -26,10 +26,10 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, Message, User
-from harness.fakediscord.layout import V2_FLAG, count, text_length
 from harness.fakediscord.state import InteractionKind
 from harness.sheet_helpers import Tapper, button_id, button_label, offered, sheet_select, shows
 from tests.helpers.builder_taps import retag
+from tests.helpers.limits import within_discords_limits
 
 READY = "Ready"
 SPRING = {  # power -> (unit, order) picked on its sheet; None: "Hold the rest"
@@ -67,14 +67,6 @@ def call_in_channel(fake: FakeDiscord, table: Table, game_id: int, power: str, p
 def bot_messages_to(fake: FakeDiscord, user: User) -> int:
     """How many messages of the bot's the player can see (their DMs, their channels, ephemerals)."""
     return len([m for m in fake.visible_messages(user) if m.author_id == fake.world.bot.id])
-
-
-def within_discords_limits(message: Message) -> None:
-    assert (
-        message.flags & V2_FLAG
-        and count(message.components) <= 40
-        and text_length(message.components) <= 4000
-    )
 
 
 async def test_a_year_of_seven_powers_by_sheets_in_the_promised_taps(

@@ -37,13 +37,14 @@ async def test_jobs_are_rebuilt_with_stable_ids_and_never_skipped(sessions: Sess
             "outbox",
             f"reminder:{game}:S1901M:1",
             f"reminder:{game}:S1901M:24",
+            "sandbox_sweep",  # the sandboxes unused for 30 days (gm.sandbox.making.sweep)
             "sweep",
         ]
         assert gm.scheduler.run_time(f"deadline:{game}:S1901M") == started.phase.deadline
         job = gm.scheduler._scheduler.get_job(f"deadline:{game}:S1901M")
         assert job.misfire_grace_time is None and job.coalesce is True
         await gm.scheduler.rebuild_from_db()  # again: replaced, not doubled
-        assert len(gm.scheduler.job_ids()) == 5
+        assert len(gm.scheduler.job_ids()) == 6
     finally:
         await gm.shutdown()
 
