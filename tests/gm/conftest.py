@@ -61,12 +61,12 @@ async def make_game(
 ) -> GameInfo:
     """A game by CREATOR (default settings: 7 seats) with ``players`` users joined, creator included."""
     settings = settings or GameSettings()
-    async with sessions() as s:
+    async with sessions.begin() as s:
         game = await games.create_game(
             s, guild_id=GUILD, creator_id=CREATOR, name=name, settings=settings, variant=variant, now=T0
         )
     for i in range(1, players):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             game = await games.join_game(s, game.id, user(i), now=T0)
     return game
 
@@ -81,7 +81,7 @@ async def make_started_game(
 ) -> games.StartResult:
     settings = settings or GameSettings(players=players)
     game = await make_game(sessions, players=settings.players, settings=settings, variant=variant)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(seed))
 
 

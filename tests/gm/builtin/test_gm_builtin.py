@@ -41,7 +41,7 @@ MODERATOR = Actor(99, is_server_moderator=True)  # a server moderator who does n
 async def start_alone(sessions: SessionFactory, **settings: object) -> games.StartResult:
     """A seven-power game its creator starts alone: six seats go to the built-in player."""
     game = await make_game(sessions, players=1, settings=GameSettings(fill_seats=True, **settings))  # type: ignore[arg-type]
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(3))
 
 
@@ -106,7 +106,7 @@ async def test_without_fill_seats_a_game_short_of_players_is_refused_saying_how(
 ) -> None:
     game = await make_game(sessions, players=2)
     with pytest.raises(WrongPlayerCount) as refused:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await games.start_game(s, game.id, CREATOR, now=T0)
     assert "Wait for 5 more" in (refused.value.hint or "") and "fill_seats:True" in (refused.value.hint or "")
 
@@ -183,7 +183,7 @@ async def test_a_player_who_leaves_is_replaced_by_the_built_in_player_when_the_g
     sessions: SessionFactory,
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(absent_seats="built_in"))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, started.game.id, player_of(started, "TURKEY"), now=T0)
     (left,) = await messages(sessions, "player_left")
     [line] = left.payload["lines"]
@@ -240,7 +240,7 @@ async def test_a_moderator_takes_the_seat_from_the_built_in_player_and_it_holds_
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(absent_seats="built_in"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, player_of(started, "GERMANY"), now=T0)
     async with sessions() as s:
         result = await builtin.set_built_in(s, game_id, MODERATOR, power="GERMANY", on=False, now=T0)

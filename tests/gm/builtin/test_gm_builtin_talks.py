@@ -24,7 +24,7 @@ async def with_threads(sessions: SessionFactory, **settings: object):  # type: i
     """A seven-player game whose 21 pair threads are recorded (ids 7000 + n)."""
     started = await make_started_game(sessions, settings=GameSettings(**settings))  # type: ignore[arg-type]
     for n, (a, b) in enumerate(itertools.combinations(POWERS, 2)):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await record_place(s, started.game.id, PlaceKind.THREAD, 7000 + n, pair_key((a,), (b,)))
     return started
 

@@ -79,7 +79,7 @@ async def on_guild(sessions: SessionFactory, guild_id: int, name: str) -> int:
 
 async def started_on(sessions: SessionFactory, guild_id: int, name: str, now: datetime) -> games.StartResult:
     game_id = await on_guild(sessions, guild_id, name)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game_id, CREATOR, now=now, rng=random.Random(1))
 
 

@@ -200,7 +200,7 @@ async def test_absent_players_do_not_vote_but_their_powers_share_the_draw(sessio
     powers, still on the board, share it (the rulebook's draw includes every survivor)."""
     started, game_id = await three_left(sessions)
     await set_player_status(sessions, started, "ITALY", "civil_disorder")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, player_of(started, "RUSSIA"), now=T0)
     async with sessions() as s:
         opened = await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
@@ -217,7 +217,7 @@ async def test_absent_players_do_not_vote_but_their_powers_share_the_draw(sessio
 
 async def test_a_concession_needs_only_the_players_present(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, player_of(started, "RUSSIA"), now=T0)
     async with sessions() as s:
         with pytest.raises(NotAVoter, match="Russia cannot be conceded to"):

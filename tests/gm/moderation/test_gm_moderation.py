@@ -205,7 +205,7 @@ async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(
     game_id = started.game.id
     old = player_of(started, "ITALY")
     await submit(sessions, started, "ITALY", "A Ven-Tyr\nF Nap-Ion")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, game_id, old, now=T0)
         await set_game_channels(s, game_id, power_channels={"ITALY": 777})
     async with sessions() as s:
@@ -247,7 +247,7 @@ async def test_a_replacement_who_already_plays_is_refused_and_nothing_changes(
 
 async def test_a_player_who_left_is_replaced(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, started.game.id, player_of(started, "TURKEY"), now=T0)
     async with sessions() as s:
         await moderation.replace_player(s, started.game.id, MOD, power="TURKEY", new_user_id=OUTSIDER, now=T0)

@@ -53,7 +53,7 @@ async def test_a_player_who_leaves_opens_a_seat_that_a_newcomer_takes_over_with_
     game_id = started.game.id
     italy = player_of(started, "ITALY")
     await submit(sessions, started, "ITALY", "A VEN - TYR")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, italy, now=T0)
     [left] = [m for m in await messages(sessions, "player_left") if m.target_kind == "game_channel"]
     assert left.payload["open_seats"] == [["ITALY"]] and left.payload["take_over"] == "open"
@@ -117,7 +117,7 @@ async def test_with_approval_a_request_waits_for_a_moderator_who_does_not_play(
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(take_over="approval"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, player_of(started, "ENGLAND"), now=T0)
     before = await snapshot(sessions, game_id)
     async with sessions() as s:
@@ -148,7 +148,7 @@ async def test_with_approval_a_request_waits_for_a_moderator_who_does_not_play(
 async def test_a_declined_request_is_told_to_its_author_and_changes_no_seat(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, settings=GameSettings(take_over="approval"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, player_of(started, "ENGLAND"), now=T0)
     async with sessions() as s:
         await takeover.take_over(s, game_id, NEWCOMER, "ENGLAND", now=T0)
@@ -164,7 +164,7 @@ async def test_when_taking_over_is_off_no_seat_is_offered_and_only_a_moderator_r
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(take_over="off"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, player_of(started, "ITALY"), now=T0)
     [left] = [m for m in await messages(sessions, "player_left") if m.target_kind == "game_channel"]
     assert not left.payload.get("open_seats"), "no Take over button when taking over is off"
@@ -189,7 +189,7 @@ async def test_an_open_seat_button_pressed_outside_the_game_s_channel_is_refused
     An open seat's button lives in its game's channel: from any other channel it is an old post's."""
     started = await make_started_game(sessions)
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await set_game_channels(s, game_id, game_channel_id=4242)
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
     try:

@@ -92,7 +92,7 @@ async def test_a_nul_character_loses_nothing_on_either_database(sessions: Sessio
         logged = (await s.exec(select(OrderSubmission))).one()
     assert set(view.powers[0].orders) == {"A PAR - BUR", "F BRE - MAO"}
     assert "\x00" not in logged.text and "A Par-Bur" in logged.text
-    async with sessions() as s:
+    async with sessions.begin() as s:
         named = await games.create_game(
             s, guild_id=1, creator_id=CREATOR, name="Nul\x00 league", settings=GameSettings(), now=T0
         )
@@ -230,7 +230,7 @@ async def test_ready_closes_early_only_when_everybody_is_ready(sessions: Session
 
 async def test_absent_players_do_not_hold_up_an_early_close(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, started.game.id, player_of(started, "ITALY"), now=T0)
     for power in sorted(p for p in started.assignments if p != "ITALY"):
         async with sessions() as s:

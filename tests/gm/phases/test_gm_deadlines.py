@@ -35,7 +35,7 @@ def utc(*args: int) -> datetime:
 
 async def start_at(sessions: SessionFactory, now: datetime, settings: GameSettings) -> games.StartResult:
     game = await make_game(sessions, settings=settings)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(3))
 
 
@@ -187,25 +187,25 @@ async def test_settings_take_the_schedule_in_parts_and_refuse_unknown_zones(
     sessions: SessionFactory,
 ) -> None:
     game = await make_game(sessions, players=2)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         info = await update_settings(
             s, game.id, CREATOR, {"deadlines": {"at": "9:30", "skip_days": "weekend"}}
         )
     assert info.settings.deadlines == DeadlineSchedule(at="09:30", zone="UTC", skip_weekdays=(5, 6))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         info = await update_settings(s, game.id, CREATOR, {"deadlines": {"zone": "europe/berlin"}})
     assert info.settings.deadlines == DeadlineSchedule(at="09:30", zone="Europe/Berlin", skip_weekdays=(5, 6))
 
     before = (await game_row(sessions, game.id)).settings
     with pytest.raises(InvalidSettings) as refused:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await update_settings(s, game.id, CREATOR, {"deadlines": {"zone": "Europe/Berln", "at": "25:00"}})
     assert any("did you mean Europe/Berlin" in p for p in refused.value.problems)
     assert any("'25:00'" in p for p in refused.value.problems)
     assert "Nothing was changed" in (refused.value.hint or "")
     assert (await game_row(sessions, game.id)).settings == before
 
-    async with sessions() as s:
+    async with sessions.begin() as s:
         info = await update_settings(s, game.id, CREATOR, {"deadlines": {"at": "off"}})
     assert info.settings.deadlines is None
 

@@ -28,7 +28,7 @@ def utc(*args: int) -> datetime:
 
 async def start(sessions: SessionFactory, now: datetime, settings: GameSettings = GRACE) -> games.StartResult:
     game = await make_game(sessions, players=settings.players, settings=settings)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(2))
 
 

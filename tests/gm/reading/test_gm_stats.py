@@ -123,7 +123,7 @@ async def test_civil_disorder_and_replacement_count_in_a_running_game_without_a_
     async with sessions() as s:
         await moderation.replace_player(s, game_id, JUDGE, power="ITALY", new_user_id=OUTSIDER, now=T0)
     turkey = player_of(started, "TURKEY")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, turkey, now=T0)
 
     async with sessions() as s:

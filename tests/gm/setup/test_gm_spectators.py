@@ -17,7 +17,7 @@ JUDGE = Actor(user(41), is_server_moderator=True)
 
 
 async def with_channel(sessions: SessionFactory, game_id: int) -> None:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.set_game_channels(s, game_id, game_channel_id=9000)
 
 

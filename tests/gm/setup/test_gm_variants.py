@@ -279,7 +279,7 @@ async def test_an_unknown_variant_is_refused(sessions: SessionFactory) -> None:
 
 async def test_a_two_player_game_keeps_its_variant_when_its_settings_change(sessions: SessionFactory) -> None:
     game = await make_game(sessions, players=1, settings=GameSettings(players=2), variant="test-flip")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         changed = await configure.update_settings(s, game.id, CREATOR, {"movement_minutes": 120}, now=T0)
     assert changed.settings.movement_minutes == 120 and changed.variant == "test-flip"
     async with sessions() as s:
