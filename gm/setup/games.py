@@ -554,7 +554,7 @@ def _announce_start(
             **seat_offer(game, [list(seat) for seat in empty]),
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
             # the opening position, when the adapter stored it before the post goes out (see
-            # gm.reading.history.phase_map); without it the post goes out all the same
+            # gm.facade.core.GamemasterCore.phase_map); without it the post goes out all the same
             maps=[say.map_ref(phase.row_id, phase.name, POSITION_MAP)],
         ),
         phase_id=phase.id,
