@@ -643,7 +643,7 @@ class GameScheduler:
     async def _reminder_job(self, phase_id: int, hours: float) -> None:
         async def remind() -> None:
             try:
-                async with self._sessions() as session:
+                async with self._sessions.begin() as session:
                     await queue_reminders(session, phase_id, hours, now=self._clock())
             except IntegrityError:
                 # Another process queued the same reminders meanwhile (both had the phase's jobs):

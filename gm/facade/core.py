@@ -279,7 +279,6 @@ class GamemasterCore:
         try:
             async with self.sessions.read() as session:
                 due = await early_close_due(session, phase_id)
-                await session.commit()
         except Exception:
             log.exception("could not check whether phase %s may close early; the sweep will", phase_id)
             return None
@@ -462,7 +461,6 @@ class GamemasterCore:
     async def _settings(self, game_id: int) -> GameSettings:
         async with self.sessions.read() as session:
             game = await session.get(Game, game_id)
-            await session.commit()
         return GameSettings.from_json(game.settings if game else {})
 
 

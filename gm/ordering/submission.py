@@ -203,7 +203,6 @@ async def submit_orders(
     after = replace(state, orders={**state.orders, **current})
     view = view_of(after, game, phase, powers)
     _record_close_request(phase, view, now)
-    await session.commit()
     return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice)
 
 
@@ -236,7 +235,6 @@ async def clear_orders(
     await _bound_log(session, phase.row_id, user_id)
     view = await _view(session, game, phase, powers)
     _record_close_request(phase, view, now)
-    await session.commit()
     return view
 
 
@@ -258,7 +256,6 @@ async def my_orders(session: AsyncSession, game_id: int, user_id: int) -> Orders
             .limit(1)
         )
     ).first()
-    await session.commit()
     if latest is not None and latest.action == "submit":
         refused = tuple(o["line"] for o in latest.outcome if not o.get("accepted") and o.get("line"))
         view = replace(view, refused=refused)
@@ -301,7 +298,6 @@ async def set_ready(
     await session.flush()
     view = await _view(session, game, phase, powers)
     _record_close_request(phase, view, now)
-    await session.commit()
     return view
 
 
