@@ -98,7 +98,7 @@ async def submit_all(
     async def player(game_id: int, power: str, user_id: int) -> None:
         lines = realistic_orders(board, power, rng)
         for batch in [[line] for line in lines] if per_line else [lines]:
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 report = await orders.submit_orders(s, game_id, user_id, "\n".join(batch))
             counts["lines"] += len(batch)
             counts["calls"] += 1

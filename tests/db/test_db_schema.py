@@ -161,7 +161,7 @@ async def test_the_migrations_go_down_and_up_again_under_a_started_game_with_ord
         started = await games.start_game(s, game.id, 10, now=now)
     france = started.assignments["FRANCE"]
     assert france is not None
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.submit_orders(s, game.id, france, "A Par-Bur\nA Mar-Spa", now=now)
 
     await downgrade_database(engine, "0001")

@@ -94,7 +94,7 @@ def player_of(started: games.StartResult, power: str) -> int:
 async def submit(
     sessions: SessionFactory, started: games.StartResult, power: str, text: str, *, now: datetime = T0
 ) -> orders.SubmissionReport:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await orders.submit_orders(s, started.game.id, player_of(started, power), text, now=now)
 
 

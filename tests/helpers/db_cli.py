@@ -67,6 +67,6 @@ async def started_games(url: str, count: int) -> None:
             started = await games.start_game(s, game.id, creator, now=T0, rng=random.Random(n))
         france = started.assignments["FRANCE"]
         assert france is not None
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await orders.submit_orders(s, game.id, france, "A Par-Bur\nF Bre-MAO", now=T0)
     await engine.dispose()

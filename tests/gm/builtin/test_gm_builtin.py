@@ -88,7 +88,7 @@ async def test_one_player_starts_a_seven_power_game_against_six_built_in_players
     assert states[mine[0]] == ("playing", False)
 
     # the person says ready: the phase may close, and the built-in player orders all six powers
-    async with sessions() as s:
+    async with sessions.begin() as s:
         answer = await orders.set_ready(s, started.game.id, CREATOR, now=T0)
     assert answer.close_now
     outcome = await close(sessions, started.game.id)
@@ -116,7 +116,7 @@ async def test_a_filled_game_plays_to_its_end_and_says_so_in_the_final_post_and_
 ) -> None:
     started = await start_alone(sessions, last_year=1901)
     for _ in range(8):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             phase = await current_phase(sessions, started.game.id)
             if phase.status != "open":
                 break
@@ -149,7 +149,7 @@ async def test_with_absent_seats_built_in_a_player_in_civil_disorder_is_played_u
     started = await make_started_game(sessions, settings=settings)
     italy = player_of(started, "ITALY")
     for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"):
-        async with sessions() as s:  # only Italy misses
+        async with sessions.begin() as s:  # only Italy misses
             await orders.set_ready(s, started.game.id, player_of(started, power), now=T0)
     await close(sessions, started.game.id)  # Italy misses Spring 1901: civil disorder (setting 1)
     (alert, *_) = [m for m in await messages(sessions, "civil_disorder") if m.target_kind == "game_channel"]

@@ -270,7 +270,7 @@ async def test_the_same_reminders_queued_by_two_processes_go_out_once(
     await scheduler._reminder_job(started.phase.id, 24)
     count = await reminder_rows(sessions)
     assert count == 7
-    async with sessions() as s:  # one after the other: the keys are found
+    async with sessions.begin() as s:  # one after the other: the keys are found
         assert await reminders.queue_reminders(s, started.phase.id, 24, now=utcnow()) == []
     real = reminders.existing_keys
 

@@ -188,7 +188,7 @@ async def test_export_is_json_and_never_shows_open_orders_or_votes(sessions: Ses
 async def test_status_shows_who_is_done_but_not_what_they_ordered(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, started.game.id, player_of(started, "GERMANY"), now=T0)
         status = await game_status(s, started.game.id)
     by_power = {p.power: p for p in status.powers}

@@ -175,7 +175,7 @@ async def test_a_paused_game_never_closes_early_and_its_jobs_are_removed(session
     await gm.apply(result.effects)
     assert gm.scheduler.job_ids() == []
     for i in range(3):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             uid = CREATOR if i == 0 else user(i)
             view = await orders.set_ready(s, started.game.id, uid, now=T0)
         assert not view.close_now
@@ -205,7 +205,7 @@ async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(
     game_id = started.game.id
     old = player_of(started, "ITALY")
     await submit(sessions, started, "ITALY", "A Ven-Tyr\nF Nap-Ion")
-    async with sessions.begin() as s:
+    async with sessions.begin.begin() as s:
         await orders.set_ready(s, game_id, old, now=T0)
         await set_game_channels(s, game_id, power_channels={"ITALY": 777})
     async with sessions() as s:
@@ -251,7 +251,7 @@ async def test_a_player_who_left_is_replaced(sessions: SessionFactory) -> None:
         await leave_game(s, started.game.id, player_of(started, "TURKEY"), now=T0)
     async with sessions() as s:
         await moderation.replace_player(s, started.game.id, MOD, power="TURKEY", new_user_id=OUTSIDER, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await orders.submit_orders(s, started.game.id, OUTSIDER, "F Ank-Bla", now=T0)
     assert report.accepted and report.view.powers[0].power == "TURKEY"
 

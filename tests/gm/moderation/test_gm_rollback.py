@@ -46,7 +46,7 @@ async def test_rollback_reopens_the_last_phase_as_it_was_and_voids_the_next(sess
     first = await make_closer(sessions, render_maps=True).close(spring.id)
     assert first.next_phase is not None
     await submit(sessions, started, "FRANCE", "A Bur-Bel")  # sent for the fall, voided by the rollback
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, game_id, player_of(started, "GERMANY"), now=T0)
 
     async with sessions() as s:

@@ -63,7 +63,7 @@ async def test_the_last_ready_survives_a_stop_before_the_close_ran(sessions: Ses
     started = await start_now(sessions, utcnow())
     view = None
     for power in sorted(started.game.powers):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             view = await orders.set_ready(s, started.game.id, player_of(started, power))
     assert view is not None and view.close_now
     await restart_and_settle(sessions)

@@ -119,7 +119,7 @@ async def test_four_players_hold_the_rulebooks_pairs_and_order_both_powers(sessi
         ["ITALY", "RUSSIA"],
     ]
     seat = player_of(started, "AUSTRIA")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await orders.submit_orders(
             s, started.game.id, seat, "A Vie-Gal\nA Par-Bur\nF Bre-Mid", now=T0
         )
@@ -135,16 +135,16 @@ async def test_four_players_hold_the_rulebooks_pairs_and_order_both_powers(sessi
     reminded = await reminders_for(sessions, started.phase.id)
     (dm,) = [m for m in reminded if m.target_user_id == seat]
     assert dm.payload["missing"] == {"AUSTRIA": ["A BUD", "F TRI"], "FRANCE": ["A MAR"]}
-    async with sessions() as s:
+    async with sessions.begin() as s:
         view = await orders.set_ready(s, started.game.id, seat, now=T0)
     assert all(p.ready for p in view.powers) and len(view.powers) == 2
-    async with sessions() as s:  # one power only, by name
+    async with sessions.begin() as s:  # one power only, by name
         report = await orders.submit_orders(s, started.game.id, seat, "A Mar-Spa", power="france", now=T0)
     assert report.view.powers[0].power == "FRANCE" and report.view.powers[0].missing == ()
 
 
 async def reminders_for(sessions: SessionFactory, phase_id: int) -> list:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await reminders.queue_reminders(s, phase_id, 1.0, now=T0)
     return await messages(sessions, "reminder")
 
