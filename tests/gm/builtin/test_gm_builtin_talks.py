@@ -57,9 +57,9 @@ async def test_civil_disorder_at_a_close_tells_the_seats_talks_and_a_vote_brings
         "take the seat back by sending orders."
     ]
 
-    async with sessions() as s:  # another player proposes a draw; France's player votes: back
+    async with sessions.begin() as s:  # another player proposes a draw; France's player votes: back
         await votes.propose(s, started.game.id, player_of(started, "ENGLAND"), "draw")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.cast_vote(s, started.game.id, france, yes=False)
     back = (await lines(sessions))[6:]
     assert {m.target_place_id for m in back} == places_of("FRANCE")

@@ -158,7 +158,7 @@ async def test_export_is_json_and_never_shows_open_orders_or_votes(sessions: Ses
     await close(sessions, started.game.id)
     report = await submit(sessions, started, "FRANCE", "A Bur-Mun")
     assert report.accepted
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, started.game.id, player_of(started, "ITALY"), "draw", now=T0)
     async with sessions() as s:
         data = await export_game(s, started.game.id)

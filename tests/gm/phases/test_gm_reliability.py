@@ -246,7 +246,7 @@ async def test_orders_racing_a_rollback_and_moderators_never_deadlock(sessions: 
             return await moderation.extend_deadline(s, started.game.id, mod, minutes=60, now=T0)
 
     async def draw(power: str) -> object:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             return await votes.propose(s, started.game.id, player_of(started, power), "draw", now=T0)
 
     jobs: list = []
