@@ -204,7 +204,7 @@ async def test_a_moderator_gives_a_seat_to_the_built_in_player_and_a_person_take
     started = await make_started_game(sessions)
     game_id = started.game.id
     england = player_of(started, "ENGLAND")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await builtin.set_built_in(s, game_id, MODERATOR, power="england", on=True, now=T0)
     assert result.details == {"powers": ["ENGLAND"], "user_id": england}
     assert (await player_row(sessions, game_id, england)).status == "civil_disorder"
@@ -214,14 +214,14 @@ async def test_a_moderator_gives_a_seat_to_the_built_in_player_and_a_person_take
     assert public.payload["open_seats"] == [["ENGLAND"]]
     assert [m.target_user_id for m in said if m.target_kind == "user"] == [england]
     with pytest.raises(WrongGameState, match="already plays England"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await builtin.set_built_in(s, game_id, MODERATOR, power="ENGLAND", on=True, now=T0)
     outcome = await close(sessions, game_id)
     assert (await results_of(sessions, outcome.phase_id))["built_in"] == ["ENGLAND"]
 
     # a member who does not play takes the seat: it is theirs at once, the built-in player stops
     newcomer = user(50)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         taken = await takeover.take_over(s, game_id, newcomer, "ENGLAND", now=T0)
     assert taken.action == "replace"
     assert (await flags(sessions, game_id))["ENGLAND"] is None
@@ -242,7 +242,7 @@ async def test_a_moderator_takes_the_seat_from_the_built_in_player_and_it_holds_
     game_id = started.game.id
     async with sessions.begin() as s:
         await games.leave_game(s, game_id, player_of(started, "GERMANY"), now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await builtin.set_built_in(s, game_id, MODERATOR, power="GERMANY", on=False, now=T0)
     assert "hold" in result.message
     assert (await flags(sessions, game_id))["GERMANY"] is False
@@ -251,7 +251,7 @@ async def test_a_moderator_takes_the_seat_from_the_built_in_player_and_it_holds_
     assert results["built_in"] == []
     assert all(line["input"] is None for line in lines_of(results, "GERMANY"))  # its units held
     with pytest.raises(WrongGameState, match="does not play Germany"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await builtin.set_built_in(s, game_id, MODERATOR, power="GERMANY", on=False, now=T0)
 
 
@@ -263,7 +263,7 @@ async def test_a_seat_filled_at_the_start_can_be_taken_over_by_a_person(sessions
         seats = await takeover.open_seats(s, await s.get(games.Game, game_id))  # type: ignore[arg-type]
     assert [robot] in seats and len(seats) == 6
     friend = user(60)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         taken = await takeover.take_over(s, game_id, friend, robot.lower(), now=T0)
     replacement = taken.details["replacement"]
     assert replacement.old_user_id is None and replacement.new_user_id == friend

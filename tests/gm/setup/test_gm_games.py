@@ -285,6 +285,6 @@ async def test_a_user_and_a_server_may_have_only_so_many_games_waiting(sessions:
     with pytest.raises(TooManyGames, match="This server already has 3 games waiting"):
         await create(user(2), "Fourth here")
     await create(user(2), "Elsewhere", guild=GUILD + 1)  # another server has room
-    async with sessions() as s:  # a game cancelled frees its creator's place
+    async with sessions.begin() as s:  # a game cancelled frees its creator's place
         await moderation.end_game(s, first.id, moderation.Actor(user(41), is_server_moderator=True), now=T0)
     await create(CREATOR, "Three")

@@ -250,7 +250,7 @@ async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_t
     assert view.phase.name == "S1902M"
 
     force_coin(monkeypatch, tails=False)  # a rollback must not re-toss
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await rollback_last_phase(s, started.game.id, Actor(user(41), is_server_moderator=True), now=T0)
     async with sessions() as s:
         italy = (await s.exec(select(PowerAssignment).where(PowerAssignment.power == "ITALY"))).one()
