@@ -2,7 +2,8 @@
 that follows a use case.
 
 :class:`GamemasterCore` is the base of the facade (gm.facade.Gamemaster): every use case there opens
-its session, commits, and hands what must follow (deadline jobs, an early close, the final post, the
+its session and owns its transaction (``sessions.begin()`` commits it; docs/ARCHITECTURE.md,
+"Transactions"), then hands what must follow (deadline jobs, an early close, the final post, the
 messages) to :meth:`GamemasterCore.carry_out`, which runs it in the background so that the adapter
 answers its user at once. The pieces are public for the tests and the composition root::
 
