@@ -38,12 +38,12 @@ async def build(sessions: SessionFactory, n_games: int, n_phases: int) -> None:
     now = utcnow()
     for g in range(n_games):
         base = 10_000 * (g + 1)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             game = await games.create_game(s, guild_id=1, creator_id=base, name=f"Bench {g}", now=now)
         for p in range(1, PLAYERS):
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 await games.join_game(s, game.id, base + p, now=now)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await games.start_game(s, game.id, base, now=now)
         for _ in range(n_phases):
             async with sessions() as s:
@@ -66,7 +66,7 @@ async def keep_writing(sessions: SessionFactory, stop: asyncio.Event) -> int:
     """What a busy bot does meanwhile: one write transaction after another (a game created each)."""
     writes = 0
     while not stop.is_set():
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await games.create_game(s, guild_id=2, creator_id=900_000 + writes, name="w", now=utcnow())
         writes += 1
         await asyncio.sleep(0)

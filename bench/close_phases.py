@@ -71,12 +71,12 @@ async def set_up(sessions: SessionFactory, n_games: int) -> list[games.StartResu
     now = utcnow()
     for g in range(n_games):
         base = 10_000 * (g + 1)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             game = await games.create_game(s, guild_id=1, creator_id=base, name=f"Bench {g}", now=now)
         for p in range(1, PLAYERS):
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 await games.join_game(s, game.id, base + p, now=now)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             started.append(await games.start_game(s, game.id, base, now=now))
     return started
 
@@ -98,7 +98,7 @@ async def submit_all(
     async def player(game_id: int, power: str, user_id: int) -> None:
         lines = realistic_orders(board, power, rng)
         for batch in [[line] for line in lines] if per_line else [lines]:
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 report = await orders.submit_orders(s, game_id, user_id, "\n".join(batch))
             counts["lines"] += len(batch)
             counts["calls"] += 1

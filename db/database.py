@@ -2,7 +2,10 @@
 
 Two kinds of session (:class:`Sessions`): ``sessions()`` for a use case that writes (or reads, then
 writes what it read), ``sessions.read()`` for one that only reads. A read session refuses to write
-(:class:`ReadOnlySession`), on either database.
+(:class:`ReadOnlySession`), on either database. A use case's unit of work is
+``async with sessions.begin() as session:``: one transaction, committed when the block ends, rolled
+back when it raises. Whoever opens a session owns its transaction: the functions it is handed to
+flush when they need ids, and never commit (docs/ARCHITECTURE.md, "Transactions").
 
 SQLite: WAL journal (readers never wait for the writer), foreign keys on. A writing session's
 transaction opens with ``BEGIN IMMEDIATE``, after the process's writer lock (db.sqlite): the sqlite3
@@ -43,7 +46,9 @@ class ReadOnlySession(RuntimeError):
 
 
 class Sessions(async_sessionmaker[AsyncSession]):
-    """``sessions()``: a session for a use case that writes; ``sessions.read()``: one that only reads.
+    """``sessions()``: a session for a use case that writes; ``sessions.begin()``: the same, as a
+    unit of work (committed at the end of the block, rolled back when it raises);
+    ``sessions.read()``: one that only reads (ends with its block, nothing to commit).
 
     Loaded objects stay usable after commit (``expire_on_commit=False``)."""
 

@@ -16,6 +16,7 @@
 - gm.rules      pure rules of the community's clock and memory: deadlines at a fixed hour,
                 absences, grace, scores and the leaderboard
 - gm.clock, gm.errors   aware UTC time; the GameErrors every refusal raises (message + hint)
+- gm.game_log   log_event: the one writer of a game's log
 
 The rules of Diplomacy themselves, and the variants, are the engine's (engine.variants).
 """

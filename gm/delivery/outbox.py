@@ -500,9 +500,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
             if png is not None:
                 attachments.append(Attachment(ref["filename"], png))
             elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
-                await session.commit()
                 return None
-        await session.commit()
     return OutboxMessage(
         id=entry.row_id,
         nonce=entry.nonce or f"gm{entry.id}",
@@ -681,9 +679,7 @@ async def sent_messages_of(
         )
         .order_by(col(OutboxEntry.id))
     )
-    found = [(int(c), int(m)) for posted in rows.all() for c, m in posted or ()]
-    await session.commit()
-    return found
+    return [(int(c), int(m)) for posted in rows.all() for c, m in posted or ()]
 
 
 SEAT_KINDS = (PlayerLeft.kind, CivilDisorder.kind)  # the posts whose seats a replacement marks taken
@@ -707,14 +703,12 @@ async def seat_posts(
         .order_by(col(OutboxEntry.id))
     )
     wanted = set(powers)
-    found = [
+    return [
         (int(c), int(m))
         for posted, payload in rows.all()
         if any(wanted & set(seat) for seat in (payload or {}).get("open_seats") or ())
         for c, m in posted or ()
     ]
-    await session.commit()
-    return found
 
 
 async def pending_count(session: AsyncSession, ownership: Ownership = EVERYTHING) -> int:

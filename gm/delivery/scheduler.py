@@ -300,7 +300,6 @@ class GameScheduler:
                     .limit(REBUILD_PAGE)
                 )
             ).all()
-            await session.commit()
         return list(rows)
 
     async def _schedule_rows(
@@ -516,7 +515,6 @@ class GameScheduler:
         async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
             status = phase.status if phase is not None else None
-            await session.commit()
         if status == PhaseStatus.OPEN:
             await self._on_close(phase_id)
         elif status == PhaseStatus.ADJUDICATING:
@@ -568,7 +566,6 @@ class GameScheduler:
                     )
                 )
             ).all()
-            await session.commit()
         done: list[int] = []
         for phase, game in rows:
             phase_id: int = phase.id  # type: ignore[assignment]
@@ -611,7 +608,6 @@ class GameScheduler:
                     )
                 )
             ).all()
-            await session.commit()
         adopted = []
         for phase_id, name, deadline, opened_at, game_id, settings in rows:
             known = (game_id, name) in self._phase_jobs
@@ -654,7 +650,7 @@ class GameScheduler:
     async def _reminder_job(self, phase_id: int, hours: float) -> None:
         async def remind() -> None:
             try:
-                async with self._sessions() as session:
+                async with self._sessions.begin() as session:
                     await queue_reminders(session, phase_id, hours, now=self._clock())
             except IntegrityError:
                 # Another process queued the same reminders meanwhile (both had the phase's jobs):
@@ -693,9 +689,8 @@ class GameScheduler:
 
     async def _log_outbox_skipped(self, since: datetime | None) -> None:
         try:
-            async with self._sessions() as session:
+            async with self._sessions.read() as session:
                 backlog = f"{await pending_count(session)} messages wait"
-                await session.commit()
         except Exception as exc:
             backlog = f"the messages waiting could not be counted: {exc!r}"
         running = "" if since is None else f" (running for {(utcnow() - since).total_seconds():.0f} s)"

@@ -32,7 +32,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
     Game,
-    GameLogEntry,
     GameStatus,
     PhaseRecord,
     PhaseStatus,
@@ -42,6 +41,7 @@ from db.models import (
 from engine.variants import game_map
 from gm.builtin.seats import built_in_record
 from gm.delivery.outbox import Target, enqueue
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import GameOver
 from gm.phases.worker import ending_words
@@ -201,14 +201,13 @@ async def finish_game(
         .where(col(Proposal.game_id) == game_id, col(Proposal.status) == ProposalStatus.OPEN)
         .values(status=ProposalStatus.LAPSED, decided_at=now)
     )
-    session.add(
-        GameLogEntry(
-            game_id=game_id,
-            at=now,
-            actor_id=result.get("ended_by"),
-            action="game_over",
-            detail={"kind": result["kind"], "winner": result.get("winner"), "shared": result.get("shared")},
-        )
+    log_event(
+        session,
+        game_id,
+        "game_over",
+        at=now,
+        actor_id=result.get("ended_by"),
+        detail={"kind": result["kind"], "winner": result.get("winner"), "shared": result.get("shared")},
     )
     table = await centers_by_year(session, game)
     powers = list(played.powers)

@@ -6,6 +6,10 @@ module renders what is missing off the event loop (a worker process, or a thread
 rendering fails the references are made optional, and the post goes out without the pictures rather
 than never. It is idempotent: at start-up the Gamemaster calls :func:`publish_pending` for every final
 post still waiting (a crash between the end of a game and its GIF).
+
+It runs by itself, after the use case that ended the game, so it owns its transactions (one of the
+few below gm.facade that do, docs/ARCHITECTURE.md "Transactions"): a read session, no transaction
+while drawing, then each picture stored in a unit of work of its own.
 """
 
 from __future__ import annotations
@@ -67,7 +71,6 @@ async def publish_final_post(
         ).first()
         game = await session.get(Game, game_id)
         if entry is None or game is None or entry.sent_at is not None or entry.failed_at is not None:
-            await session.commit()
             return ArchiveReport(game_id, ())
         refs = [r for r in entry.payload.get("maps", []) if r.get("required")]
         phases = await game_phases(session, game_id)
@@ -82,7 +85,6 @@ async def publish_final_post(
                 )
             ).all()
         }
-        await session.commit()
     missing = [r for r in refs if (r["phase_id"], r["kind"]) not in stored]
     if not missing:
         return ArchiveReport(game_id, ())
@@ -127,7 +129,6 @@ async def publish_pending(
                 )
             )
         ).all()
-        await session.commit()
     return [
         await publish_final_post(sessions, game_id, executor=executor, clock=clock)
         for game_id in sorted({k for k in keys if k is not None})
@@ -193,13 +194,12 @@ async def _store(
         data = answer["gif"] if ref["kind"] == ANIMATION else answer.get("final_png")
         if data is None:
             continue
-        async with sessions() as session:
-            session.add(PhaseMap(phase_id=ref["phase_id"], kind=ref["kind"], png=data, created_at=now))
-            try:
-                await session.commit()
-                kinds.append(ref["kind"])
-            except IntegrityError:  # made by a concurrent publisher meanwhile: the same picture
-                await session.rollback()
+        try:
+            async with sessions.begin() as session:
+                session.add(PhaseMap(phase_id=ref["phase_id"], kind=ref["kind"], png=data, created_at=now))
+        except IntegrityError:  # made by a concurrent publisher meanwhile: the same picture
+            continue
+        kinds.append(ref["kind"])
     return tuple(kinds)
 
 
@@ -208,10 +208,9 @@ async def _give_up_on_pictures(
 ) -> None:
     """Let the post go without the pictures that could not be made."""
     gone = {(r["phase_id"], r["kind"]) for r in missing}
-    async with sessions() as session:
+    async with sessions.begin() as session:
         entry = await session.get(OutboxEntry, entry_id)
         if entry is not None:
             post = read_message(entry.kind, entry.payload)
             maps = [{**r, "required": False} if (r["phase_id"], r["kind"]) in gone else r for r in post.maps]
             entry.payload = replace(post, maps=maps, pictures_failed=True).to_payload()  # type: ignore[call-arg]
-        await session.commit()

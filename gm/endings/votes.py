@@ -29,7 +29,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
     Game,
-    GameLogEntry,
     PhaseRecord,
     PhaseStatus,
     Player,
@@ -46,6 +45,7 @@ from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
 from gm.endings import ending
 from gm.errors import NoOpenVote, NotAVoter, OrdersClosed, PhaseBusy, VoteAlreadyOpen
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import VoteOpened, VoteResult
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
@@ -131,14 +131,13 @@ async def propose(
     session.add(proposal)
     await session.flush()
     info = ProposalInfo.of(proposal, phase.name)
-    session.add(
-        GameLogEntry(
-            game_id=game.row_id,
-            at=now,
-            actor_id=None,  # who proposed is as secret as their vote
-            action="vote_opened",
-            detail={"kind": kind, "beneficiary": beneficiary or None, "phase": phase.name},
-        )
+    log_event(
+        session,
+        game.row_id,
+        "vote_opened",
+        at=now,
+        actor_id=None,  # who proposed is as secret as their vote
+        detail={"kind": kind, "beneficiary": beneficiary or None, "phase": phase.name},
     )
     enqueue(
         session,
@@ -207,7 +206,6 @@ async def open_proposals(session: AsyncSession, game_id: int) -> list[ProposalIn
     game = await load_game(session, game_id)
     phase = await latest_phase(session, game.row_id)
     if phase is None:
-        await session.commit()
         return []
     rows = (
         await session.exec(
@@ -216,7 +214,6 @@ async def open_proposals(session: AsyncSession, game_id: int) -> list[ProposalIn
             .order_by(col(Proposal.id))
         )
     ).all()
-    await session.commit()
     return [ProposalInfo.of(p, phase.name) for p in rows]
 
 
@@ -237,7 +234,6 @@ async def my_votes(session: AsyncSession, game_id: int, user_id: int) -> dict[in
         ).all()
         for vote in rows:
             out.setdefault(vote.proposal_id, {})[vote.power] = vote.choice
-    await session.commit()
     return out
 
 
@@ -325,15 +321,7 @@ async def _ballot_box(
                 now=now,
             )
         player.status = PlayerStatus.ACTIVE  # voting is playing: back from civil disorder, then a voter
-        session.add(
-            GameLogEntry(
-                game_id=game.row_id,  # a stored game always has its id
-                at=now,
-                actor_id=user_id,
-                action="returned",
-                detail={"powers": held},
-            )
-        )
+        log_event(session, game.row_id, "returned", at=now, actor_id=user_id, detail={"powers": held})
         await session.flush()
     voters = await electorate(session, game, phase.board)
     mine = [p for p in held if p in voters]
@@ -419,7 +407,6 @@ async def _cast(
             session, game, phase, result, now=now, final_map=ending.final_map_of(phase, at_close=False)
         )
     game_id: int = game.id  # type: ignore[assignment]
-    await session.commit()
     return VoteReport(
         game_id=game_id,
         proposal=ProposalInfo.of(proposal, phase.name) if passed else info,

@@ -1,9 +1,11 @@
 """The gamemaster facade: one call per use case for the adapters (Discord cogs, a web page).
 
-Each call opens its own database session, commits, and runs what must follow (deadline jobs, an
-early close, the final post, the messages) in the background, so an adapter never touches the
-database nor has to remember a follow-up. The adapter supplies what only it can do through
-interfaces: gm.delivery.outbox.OutboxSender posts messages, gm.setup.places.PlaceMaker makes a game's places.
+Each call owns its transaction: it opens its own database session (a unit of work,
+``sessions.begin()``, when it writes; the gm functions it calls never commit), and once committed
+runs what must follow (deadline jobs, an early close, the final post, the messages) in the
+background, so an adapter never touches the database nor has to remember a follow-up. The adapter
+supplies what only it can do through interfaces: gm.delivery.outbox.OutboxSender posts messages,
+gm.setup.places.PlaceMaker makes a game's places.
 """
 
 from __future__ import annotations

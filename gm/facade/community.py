@@ -16,7 +16,7 @@ class CommunityCases(GamemasterCore):
     async def declare_absence(
         self, guild_id: int, user_id: int, *, first: str, last: str, game_id: int | None = None
     ) -> AbsenceReport:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             report = await absences.declare_absence(
                 session, guild_id=guild_id, user_id=user_id, first=first, last=last, game_id=game_id
             )
@@ -27,17 +27,17 @@ class CommunityCases(GamemasterCore):
     async def list_absences(
         self, guild_id: int, actor: Actor, *, game_id: int | None = None
     ) -> list[AbsenceInfo]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await absences.list_absences(session, guild_id=guild_id, actor=actor, game_id=game_id)
 
     async def cancel_absence(self, guild_id: int, actor: Actor, absence_id: int) -> AbsenceInfo:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             return await absences.cancel_absence(
                 session, guild_id=guild_id, actor=actor, absence_id=absence_id
             )
 
     async def spectators_of(self, game_id: int) -> list[int]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await spectators.spectators_of(session, game_id)
 
     async def server_settings(self, guild_id: int) -> ServerSettings:
@@ -48,5 +48,5 @@ class CommunityCases(GamemasterCore):
         self, guild_id: int, user_id: int, changes: dict[str, Any], *, is_admin: bool
     ) -> ServerSettings:
         """Only the server's admins (the adapter says who)."""
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             return await server.change_server_settings(session, guild_id, user_id, changes, is_admin=is_admin)

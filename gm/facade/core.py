@@ -2,7 +2,8 @@
 that follows a use case.
 
 :class:`GamemasterCore` is the base of the facade (gm.facade.Gamemaster): every use case there opens
-its session, commits, and hands what must follow (deadline jobs, an early close, the final post, the
+its session and owns its transaction (``sessions.begin()`` commits it; docs/ARCHITECTURE.md,
+"Transactions"), then hands what must follow (deadline jobs, an early close, the final post, the
 messages) to :meth:`GamemasterCore.carry_out`, which runs it in the background so that the adapter
 answers its user at once. The pieces are public for the tests and the composition root::
 
@@ -21,6 +22,8 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from db.database import SessionFactory
 from db.models import Game
@@ -297,7 +300,6 @@ class GamemasterCore:
         try:
             async with self.sessions.read() as session:
                 due = await early_close_due(session, phase_id)
-                await session.commit()
         except Exception:
             log.exception("could not check whether phase %s may close early; the sweep will", phase_id)
             return None
@@ -457,20 +459,29 @@ class GamemasterCore:
     async def phase_map(
         self, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
     ) -> MapImage | None:
-        """A phase's map (gm.reading.history.phase_map), read without the write lock; a map never
-        drawn is drawn in the worker processes and then stored."""
+        """The map of a phase (default: the current one): its opening position, or with
+        ``with_orders`` its orders and their results (closed phases only). None when there is none
+        (the orders of a phase closed without maps).
+
+        A game that ended as its last phase closed (a solo, a short game's last year) has no current
+        phase: by default it shows the final position, the board after that last phase (the map its
+        close stored for the final post, or drawn once now). Read without the write lock; a map never
+        drawn (the first phase's opening position) is drawn in the worker processes, with no
+        transaction open, and stored."""
         async with self.sessions.read() as session:
             found = await find_map(session, game_id, phase_name, with_orders=with_orders)
         if not isinstance(found, MapToDraw):
             return found
         png = await run_off_loop(self._executor, position_map_work, found.request)
-        async with self.sessions() as session:
-            return await store_map(session, found, png)
+        try:
+            async with self.sessions.begin() as session:
+                return store_map(session, found, png)
+        except IntegrityError:  # drawn and stored by a concurrent request meanwhile: the same picture
+            return MapImage(found.filename, png)
 
     async def _settings(self, game_id: int) -> GameSettings:
         async with self.sessions.read() as session:
             game = await session.get(Game, game_id)
-            await session.commit()
         return GameSettings.from_json(game.settings if game else {})
 
 

@@ -22,16 +22,19 @@ class ModerationCases(GamemasterCore):
         return result
 
     async def extend_deadline(self, game_id: int, actor: Actor, *, minutes: int) -> ModerationResult:
-        async with self.sessions() as session:
-            return self._done(await moderation.extend_deadline(session, game_id, actor, minutes=minutes))
+        async with self.sessions.begin() as session:
+            result = await moderation.extend_deadline(session, game_id, actor, minutes=minutes)
+        return self._done(result)
 
     async def pause_game(self, game_id: int, actor: Actor) -> ModerationResult:
-        async with self.sessions() as session:
-            return self._done(await moderation.pause_game(session, game_id, actor))
+        async with self.sessions.begin() as session:
+            result = await moderation.pause_game(session, game_id, actor)
+        return self._done(result)
 
     async def resume_game(self, game_id: int, actor: Actor) -> ModerationResult:
-        async with self.sessions() as session:
-            return self._done(await moderation.resume_game(session, game_id, actor))
+        async with self.sessions.begin() as session:
+            result = await moderation.resume_game(session, game_id, actor)
+        return self._done(result)
 
     async def close_now(
         self,
@@ -49,69 +52,70 @@ class ModerationCases(GamemasterCore):
         if asked_phase is not None:
             game = await self.unchanged(game_id, asked_phase, "close")
             expected = game.phase.name if game.phase is not None else None
-        async with self.sessions() as session:
-            return self._done(
-                await moderation.close_now(
-                    session,
-                    game_id,
-                    actor,
-                    expected_phase=expected,
-                    sent_at=sent_at,
-                    confirmed=asked_phase is not None,
-                )
+        async with self.sessions.begin() as session:
+            result = await moderation.close_now(
+                session,
+                game_id,
+                actor,
+                expected_phase=expected,
+                sent_at=sent_at,
+                confirmed=asked_phase is not None,
             )
+        return self._done(result)
 
     async def replace_player(
         self, game_id: int, actor: Actor, *, power: str, new_user_id: int, sees_all: bool = False
     ) -> ModerationResult:
         """``sees_all``: no channel can be hidden from the newcomer (gm.setup.server)."""
-        async with self.sessions() as session:
-            return self._done(
-                await moderation.replace_player(
-                    session, game_id, actor, power=power, new_user_id=new_user_id, sees_all=sees_all
-                )
+        async with self.sessions.begin() as session:
+            result = await moderation.replace_player(
+                session, game_id, actor, power=power, new_user_id=new_user_id, sees_all=sees_all
             )
+        return self._done(result)
 
     async def set_civil_disorder(
         self, game_id: int, actor: Actor, *, power: str, on: bool
     ) -> ModerationResult:
-        async with self.sessions() as session:
-            return self._done(
-                await moderation.set_civil_disorder(session, game_id, actor, power=power, on=on)
-            )
+        async with self.sessions.begin() as session:
+            result = await moderation.set_civil_disorder(session, game_id, actor, power=power, on=on)
+        return self._done(result)
 
     async def set_built_in(self, game_id: int, actor: Actor, *, power: str, on: bool) -> ModerationResult:
         """/mod builtin: give a seat to the built-in player (``on``) or take it back."""
-        async with self.sessions() as session:
-            return self._done(await builtin.set_built_in(session, game_id, actor, power=power, on=on))
+        async with self.sessions.begin() as session:
+            result = await builtin.set_built_in(session, game_id, actor, power=power, on=on)
+        return self._done(result)
 
     async def plan_rollback(self, game_id: int, actor: Actor) -> RollbackPlan:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await rollback.plan_rollback(session, game_id, actor)
 
     async def rollback_last_phase(self, game_id: int, actor: Actor, *, asked_phase: int) -> ModerationResult:
         await self.unchanged(game_id, asked_phase, "rollback")
-        async with self.sessions() as session:
-            return self._done(await rollback.rollback_last_phase(session, game_id, actor))
+        async with self.sessions.begin() as session:
+            result = await rollback.rollback_last_phase(session, game_id, actor)
+        return self._done(result)
 
     async def end_game(
         self, game_id: int, actor: Actor, *, asked_phase: int, reason: str | None = None
     ) -> ModerationResult:
         await self.unchanged(game_id, asked_phase, "end")
-        async with self.sessions() as session:
-            return self._done(await moderation.end_game(session, game_id, actor, reason=reason))
+        async with self.sessions.begin() as session:
+            result = await moderation.end_game(session, game_id, actor, reason=reason)
+        return self._done(result)
 
     async def take_over(
         self, game_id: int, user_id: int, power: str, *, sees_all: bool = False
     ) -> ModerationResult:
         """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover)."""
-        async with self.sessions() as session:
-            return self._done(await takeover.take_over(session, game_id, user_id, power, sees_all=sees_all))
+        async with self.sessions.begin() as session:
+            result = await takeover.take_over(session, game_id, user_id, power, sees_all=sees_all)
+        return self._done(result)
 
     async def decide_take_over(
         self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool, sees_all: bool = False
     ) -> ModerationResult:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             if approve:
                 result = await takeover.approve_take_over(
                     session, game_id, actor, power, user_id, sees_all=sees_all

@@ -16,7 +16,6 @@ class OperatingCases(GamemasterCore):
         """Games by state, the outbox's depth and age, the last close and delivery error."""
         async with self.sessions.read() as session:
             status = await operations_status(session, self.ownership)
-            await session.commit()
         return status
 
     async def submit_missed_orders(
@@ -24,7 +23,7 @@ class OperatingCases(GamemasterCore):
     ) -> SubmissionReport:
         """Orders sent at ``sent_at`` while the bot was offline: recorded if their phase still takes
         orders (gm.ordering.offline), else :class:`gm.ordering.offline.PhaseMovedOn`."""
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             report = await submit_sent_while_offline(session, game_id, user_id, text, sent_at=sent_at)
         if report.view.close_now:  # the last orders awaited: close now, as for any submission
             self.spawn(self.orders_changed(report.view), f"early close of phase {report.view.phase.id}")

@@ -12,7 +12,7 @@ class PlaceCases(GamemasterCore):
     async def record_place(self, game_id: int, kind: PlaceKind, place_id: int, key: str = "") -> None:
         """Remember a place the adapter made for a running game (a pair's thread or channel opened for
         a seat's new player), as the start records its places (gm.setup.places.record_place)."""
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             await places.record_place(session, game_id, kind, place_id, key)
 
     async def shield_running_games(self, shielder: Shielder) -> ShieldReport:

@@ -101,16 +101,16 @@ class ReadingCases(GamemasterCore):
 
     async def server_board(self, guild_id: int) -> ServerBoard:
         """/stats: the server's leaderboard."""
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await stats.server_board(session, guild_id)
 
     async def player_stats(self, guild_id: int, user_id: int) -> UserStats | None:
         """/stats user: one player's record on the server (None: never played there)."""
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await stats.player_stats(session, guild_id, user_id)
 
     async def players_stats(self, guild_id: int, user_ids: list[int]) -> dict[int, UserStats]:
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await stats.players_stats(session, guild_id, user_ids)
 
     async def export_game(self, game_id: int) -> dict[str, Any]:

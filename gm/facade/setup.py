@@ -58,7 +58,7 @@ class SetupCases(GamemasterCore):
         lobby_channel_id: int | None,
         variant: str,
     ) -> GameInfo:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             return await games.create_game(
                 session,
                 guild_id=guild_id,
@@ -98,15 +98,15 @@ class SetupCases(GamemasterCore):
                 f"This Join button is from an old post: it does not belong to game #{game.id} {game.name}.",
                 "See [[cmd:game list]] for the games here, and join with [[cmd:game join]].",
             )
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             return await games.join_game(session, game_id, user_id, sees_all=sees_all)
 
     async def leave_game(self, game_id: int, user_id: int) -> LeaveOutcome:
         """Leave; after the start the player's powers hold in civil disorder, the player loses their
         private places (with the announcement), and the phase may now close early."""
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             before = await games.get_game(session, game_id)
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             after = await games.leave_game(session, game_id, user_id)
         if before.status != "forming":
             if after.phase is not None:
@@ -117,15 +117,15 @@ class SetupCases(GamemasterCore):
     async def update_settings(
         self, game_id: int, user_id: int, changes: dict[str, Any], *, is_moderator: bool
     ) -> GameInfo:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             return await update_settings(session, game_id, user_id, changes, is_moderator=is_moderator)
 
     async def set_notify(self, game_id: int, user_id: int, how: str) -> GameInfo:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             return await games.set_notify(session, game_id, user_id, how)
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             await games.set_lobby_message(session, game_id, message_id)
 
     # --- start ----------------------------------------------------------------------------------
@@ -159,20 +159,20 @@ class SetupCases(GamemasterCore):
             return StartOutcome(chosen, None, drawn=False)
         result: StartResult | None = None
         if chosen.status == "forming":
-            async with self.sessions() as session:
+            async with self.sessions.begin() as session:
                 result = await games.start_game(session, game_id, user_id, is_moderator=is_moderator)
             started = result.game
         elif not (is_moderator or user_id == chosen.creator_id):
             raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")
         else:  # started earlier, but its places could not be made then
             started = chosen
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             await places.ensure_place_tag(session, game_id)
         async with self.sessions.read() as session:
             recorded = await places.game_places(session, game_id)
 
         async def record(kind: PlaceKind, place_id: int, key: str) -> None:
-            async with self.sessions() as session:
+            async with self.sessions.begin() as session:
                 await places.record_place(session, game_id, kind, place_id, key)
 
         try:
@@ -185,7 +185,7 @@ class SetupCases(GamemasterCore):
             await self.phase_map(game_id)
         except Exception:
             log.exception("could not draw the opening map of game %s; the start goes on", game_id)
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             await games.set_game_channels(
                 session,
                 game_id,
@@ -193,7 +193,7 @@ class SetupCases(GamemasterCore):
                 game_channel_id=made.game_channel_id,
                 power_channels=made.power_channels,
             )
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             await games.announce_sees_everything(session, game_id, list(made.sees_all))
         await maker.introduce(started)
         if result is not None:

@@ -101,10 +101,11 @@ class SheetCases(GamemasterCore):
         expected_tag: str | None,
         action: Callable[[AsyncSession], Awaitable[SheetChange]],
     ) -> SheetAnswer:
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             change = await action(session)
-            menu = None
-            if not change.view.close_now:
+        menu = None
+        if not change.view.close_now:  # read once the change is committed, without the write lock
+            async with self.sessions.read() as session:
                 menu = await legal.order_menu(
                     session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
                 )

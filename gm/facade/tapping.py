@@ -39,7 +39,7 @@ class TappingCases(GamemasterCore):
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
         each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder);
         ``expected_tag``: when it is not the game the builder was opened for (its ``game_tag``)."""
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:
             return await legal.order_menu(
                 session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
             )
@@ -52,7 +52,6 @@ class TappingCases(GamemasterCore):
             player = await load_player(session, game, user_id)
             powers = await powers_of(session, game.row_id, player.row_id)
             phase = await latest_phase(session, game.row_id)
-            await session.commit()
         if phase is None or not powers:
             return []
         return examples_for_board(phase.board, game.variant, powers)
@@ -72,7 +71,7 @@ class TappingCases(GamemasterCore):
         (gm.ordering.submission.submit_orders); a later order for the unit replaces the earlier one.
         The early close this may allow follows in the background, as for typed orders."""
         ticket = self.current.ticket(game_id, user_id)
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             own_orders(session, game_id, user_id)
             report = await orders.submit_orders(
                 session,
@@ -83,8 +82,9 @@ class TappingCases(GamemasterCore):
                 expected_phase=expected_phase,
                 expected_tag=expected_tag,
             )
-            menu = None
-            if not report.view.close_now:
+        menu = None
+        if not report.view.close_now:  # read once the order is committed, without the write lock
+            async with self.sessions.read() as session:
                 menu = await legal.order_menu(
                     session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
                 )
@@ -104,7 +104,7 @@ class TappingCases(GamemasterCore):
         """The caller's orders in the current phase and the map with those orders drawn, and nothing
         of anybody else's (for the caller's eyes only: the adapter answers privately). Drawn off the
         event loop, in the worker processes (or a thread)."""
-        async with self.sessions() as session:
+        async with self.sessions.read() as session:  # ended before the drawing: nothing held meanwhile
             view, request = await preview_of(
                 session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
             )

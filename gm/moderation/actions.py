@@ -7,9 +7,10 @@ moderator role, or Manage Server): :class:`Actor` carries that fact. Anyone else
 NotAllowed before anything is read for writing.
 
 Every action is written to the game log (``mod_*`` actions, with who and when; gm.reading.status shows them)
-and announced in the game channel. Each use case commits its own transaction; a refusal (a GameError)
-changes nothing. The result's ``effects`` go to :meth:`gm.facade.Gamemaster.apply` (deadline jobs,
-the close itself, the final post).
+and announced in the game channel. Each use case writes in the session it is given, and the facade's
+unit of work commits it; a refusal (a GameError) rolls it back, so it changes nothing. The result's
+``effects`` go to :meth:`gm.facade.Gamemaster.apply` (deadline jobs, the close itself, the final
+post).
 """
 
 from __future__ import annotations
@@ -94,7 +95,6 @@ async def extend_deadline(
         session, game, actor, now, "extend", phase=phase.name, minutes=minutes, before=before
     )
     announce_action(session, game, phase, "extend", text, [], now, log)
-    await session.commit()
     return action_result(game, "extend", text, phase, schedule=phase.deadline is not None)
 
 
@@ -116,7 +116,6 @@ async def pause_game(
     lines = ["Orders can still be sent and changed; the phase will not close until a moderator resumes."]
     log = await log_action(session, game, actor, now, "pause", phase=phase.name, remaining_seconds=left)
     announce_action(session, game, phase, "pause", text, lines, now, log)
-    await session.commit()
     return action_result(game, "pause", text, phase, unschedule=True)
 
 
@@ -148,7 +147,6 @@ async def resume_game(
     await session.flush()
     if await early_close_due(session, phase.row_id):
         phase.deadline = now  # durable: a bot stopped before the early close still closes it at start
-    await session.commit()
     result = action_result(game, "resume", text, phase, schedule=True)
     return with_effects(result, check_early_close=phase.id)
 
@@ -213,7 +211,6 @@ async def close_now(
     text = f"{say.long_name(phase.name)} is being closed now by a moderator."
     log = await log_action(session, game, actor, now, "close", phase=phase.name)
     announce_action(session, game, phase, "close", text, [], now, log)
-    await session.commit()
     return with_effects(action_result(game, "close", text, phase), close_phase=phase.id)
 
 
@@ -303,7 +300,6 @@ async def set_civil_disorder(
     else:
         text = f"{say.powers_text(powers)} back under the control of [[user:{player.user_id}]]."
         announce_action(session, game, phase, "civil_disorder", text, [], now, log)
-    await session.commit()
     result = action_result(
         game, "civil_disorder", text, phase, details={"powers": powers, "user_id": player.user_id}
     )
@@ -333,7 +329,6 @@ async def end_game(
             "moderator", {}, (), phase_name="", ended_by=actor.user_id, note=note
         )
         await log_action(session, game, actor, now, "end", reason=note)
-        await session.commit()
         return action_result(game, "end", f"{game.name} was cancelled before it started.", None)
     phase = await latest_phase(session, game.row_id, for_update=True)
     assert phase is not None
@@ -351,7 +346,6 @@ async def end_game(
     await ending.finish_game(
         session, game, phase, result, now=now, final_map=ending.final_map_of(phase, at_close=False)
     )
-    await session.commit()
     text = f"{game.name} was ended by a moderator."
     return with_effects(action_result(game, "end", text, phase, unschedule=True), game_ended=True)
 

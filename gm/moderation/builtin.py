@@ -151,6 +151,5 @@ async def set_built_in(
             else "its units hold."
         )
         announce_action(session, game, phase, "builtin", text, [], now, log)
-    await session.commit()
     result = action_result(game, "builtin", text, phase, details={"powers": powers, "user_id": user_id})
     return with_effects(result, check_early_close=phase.id)

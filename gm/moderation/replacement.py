@@ -257,7 +257,6 @@ async def hand_over_seat(
         now=now,
     )
     if old_user_id is None:  # nobody to tell: the built-in player's seat
-        await session.commit()
         return action_result(game, "replace", text, phase, details={"replacement": replacement})
     enqueue(
         session,
@@ -277,5 +276,4 @@ async def hand_over_seat(
         key=f"replaced_you:{game.id}:{old_user_id}:mod{log.id}",
         now=now,
     )
-    await session.commit()
     return action_result(game, "replace", text, phase, details={"replacement": replacement})

@@ -98,7 +98,6 @@ async def rollback_last_phase(
     queue_calls_to_order(session, game, target, state, now, reopened=True, key_suffix=f":reopened{log.id}")
     if moved is not None:
         absent.announce_move(session, game, target, moved, now=now)
-    await session.commit()
     info = PhaseInfo.of(target)
     text = f"{game.name} is back at {say.long_name(target.name)}."
     effects = Effects(
@@ -134,7 +133,6 @@ async def plan_rollback(session: AsyncSession, game_id: int, actor: Actor) -> Ro
     _check_game(game)
     phases = await game_phases(session, game.row_id)
     target, void = _targets(game, phases)
-    await session.commit()
     return RollbackPlan(game.row_id, game.name, target.name, void.name if void else None)
 
 

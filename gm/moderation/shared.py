@@ -27,6 +27,7 @@ from engine.variants import game_map, read_power
 from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import KINDS
 from gm.reading.info import GameInfo, PhaseInfo
@@ -205,17 +206,17 @@ async def log_action(
     """Write a moderator action (``mod_<action>``) with who did it and in which capacity (by default
     the one that let them moderate; a player taking over an open seat says so)."""
     clean = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in detail.items()}
-    entry = GameLogEntry(
-        game_id=game.row_id,
+    entry = log_event(
+        session,
+        game.row_id,
+        MOD_PREFIX + action,
         at=now,
         actor_id=actor.user_id,
-        action=MOD_PREFIX + action,
         detail={
             **clean,
             "as": capacity or ("server moderator" if actor.is_server_moderator else "creator"),
         },
     )
-    session.add(entry)
     await session.flush()  # its id names the announcement
     return entry
 

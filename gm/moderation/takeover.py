@@ -139,7 +139,6 @@ async def decline_take_over(
         key=f"take_over_declined:{game.id}:{wanted}:{user_id}:{log.id}",
         now=now,
     )
-    await session.commit()
     return action_result(game, "take_over_declined", f"Declined the request to take over {names}.", phase)
 
 
@@ -247,5 +246,4 @@ async def _request(
         key=key,
         now=now,
     )
-    await session.commit()
     return action_result(game, "take_over_request", message, phase)

@@ -124,7 +124,6 @@ async def order_menu(
     require_same_game(game, expected_tag)
     state = await phase_state(session, phase, game.variant)
     view = view_of(state, game, phase, powers)
-    await session.commit()
     menus = tuple(
         PowerMenu(
             power=power,

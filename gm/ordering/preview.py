@@ -60,7 +60,6 @@ async def preview_of(
         )
     state = await phase_state(session, phase, game.variant)
     view = view_of(state, game, phase, powers)
-    await session.commit()  # nothing held while drawing
     mine = {power: tuple(state.orders.get(power, {}).values()) for power in powers}
     title = preview_title(view.phase.long_name, powers)
     return view, preview_request(phase.board, game.variant, mine, title)

@@ -69,7 +69,7 @@ async def queue_reminders(
             now=now,
         )
         reminded.append(user)
-    await session.commit()
+    await session.flush()  # a reminder another process queued first fails here, before it is logged
     if reminded:
         log.info(
             "reminders: game %s %s, %d players reminded %g h before the deadline",

@@ -72,7 +72,6 @@ async def hold_the_rest(
     state = await phase_state(session, phase, game.variant)
     holds = [f"{unit} H" for power in powers for unit in state.missing(power)]
     if not holds:
-        await session.commit()
         raise NoOrdersGiven("Every unit has an order already: there is nothing left to hold.")
     report = await submit_orders(
         session,
@@ -123,7 +122,6 @@ async def withdraw_order(
         )
     state = await phase_state(session, phase, game.variant)
     view = view_of(state, game, phase, powers)
-    await session.commit()
     return SheetChange(view=view)
 
 

@@ -25,7 +25,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.database import flushed_connection, without_nul
 from db.models import (
     Game,
-    GameLogEntry,
     OrderRecord,
     OrderSubmission,
     PhaseRecord,
@@ -40,6 +39,7 @@ from engine.variants import read_power
 from gm.builtin.talks import played_by_it_while_absent, taken_back, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.ordering.judging import LineOutcome, judge_line
 from gm.ordering.progress import PhaseState, phase_state, seats
@@ -203,7 +203,6 @@ async def submit_orders(
     after = replace(state, orders={**state.orders, **current})
     view = view_of(after, game, phase, powers)
     _record_close_request(phase, view, now)
-    await session.commit()
     return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice)
 
 
@@ -236,7 +235,6 @@ async def clear_orders(
     await _bound_log(session, phase.row_id, user_id)
     view = await _view(session, game, phase, powers)
     _record_close_request(phase, view, now)
-    await session.commit()
     return view
 
 
@@ -258,7 +256,6 @@ async def my_orders(session: AsyncSession, game_id: int, user_id: int) -> Orders
             .limit(1)
         )
     ).first()
-    await session.commit()
     if latest is not None and latest.action == "submit":
         refused = tuple(o["line"] for o in latest.outcome if not o.get("accepted") and o.get("line"))
         view = replace(view, refused=refused)
@@ -301,7 +298,6 @@ async def set_ready(
     await session.flush()
     view = await _view(session, game, phase, powers)
     _record_close_request(phase, view, now)
-    await session.commit()
     return view
 
 
@@ -354,14 +350,7 @@ async def _returned(
 ) -> None:
     """A player in civil disorder plays again (logged); when the built-in player was playing their
     seat meanwhile, its private talks learn it (gm.builtin.talks). Rare: not on the busy path."""
-    entry = GameLogEntry(
-        game_id=game.row_id,  # a stored game always has its id
-        at=now,
-        actor_id=player.user_id,
-        action="returned",
-        detail={"powers": powers},
-    )
-    session.add(entry)
+    log_event(session, game.row_id, "returned", at=now, actor_id=player.user_id, detail={"powers": powers})
     seat = await powers_of(session, game.row_id, player.row_id)
     if await played_by_it_while_absent(session, game, seat):
         await tell_seat_talks(

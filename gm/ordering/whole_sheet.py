@@ -31,38 +31,34 @@ async def replace_orders(
 ) -> SubmissionReport:
     """Withdraw the caller's orders in the open phase and submit ``text`` instead, atomically."""
     now = require_aware(now or utcnow())
-    try:
-        game = await load_game(session, game_id)
-        require_started(game)
-        player = await load_player(session, game, user_id)
-        powers = await powers_of(session, game.row_id, player.row_id)
-        phase = await latest_phase(session, game.row_id, for_update=True)
-        still_open = phase is not None and phase.status == PhaseStatus.OPEN
-        if (
-            phase is not None
-            and still_open
-            and (expected_phase is None or phase.name == expected_phase.strip().upper())
-        ):
-            await session.exec(
-                delete(OrderRecord).where(
-                    col(OrderRecord.phase_id) == phase.id,
-                    col(OrderRecord.power).in_(powers),
-                )
+    game = await load_game(session, game_id)
+    require_started(game)
+    player = await load_player(session, game, user_id)
+    powers = await powers_of(session, game.row_id, player.row_id)
+    phase = await latest_phase(session, game.row_id, for_update=True)
+    still_open = phase is not None and phase.status == PhaseStatus.OPEN
+    if (
+        phase is not None
+        and still_open
+        and (expected_phase is None or phase.name == expected_phase.strip().upper())
+    ):
+        await session.exec(
+            delete(OrderRecord).where(
+                col(OrderRecord.phase_id) == phase.id,
+                col(OrderRecord.power).in_(powers),
             )
-            session.add(
-                OrderSubmission(
-                    game_id=game.row_id,
-                    phase_id=phase.id,  # type: ignore[arg-type, union-attr]
-                    user_id=user_id,
-                    action="clear",
-                    text="",
-                    outcome=[{"cleared": powers, "replaced_by": "the submission that follows"}],
-                    submitted_at=now,
-                )
+        )
+        session.add(
+            OrderSubmission(
+                game_id=game.row_id,
+                phase_id=phase.id,  # type: ignore[arg-type, union-attr]
+                user_id=user_id,
+                action="clear",
+                text="",
+                outcome=[{"cleared": powers, "replaced_by": "the submission that follows"}],
+                submitted_at=now,
             )
-        # submit_orders re-checks everything (phase open, expected phase, lines) and commits the
-        # withdrawal together with the new orders, or raises and the withdrawal is rolled back.
-        return await submit_orders(session, game_id, user_id, text, expected_phase=expected_phase, now=now)
-    except BaseException:
-        await session.rollback()
-        raise
+        )
+    # submit_orders re-checks everything (phase open, expected phase, lines): the withdrawal is
+    # committed with the new orders by the caller's unit of work, or it raises and both roll back.
+    return await submit_orders(session, game_id, user_id, text, expected_phase=expected_phase, now=now)

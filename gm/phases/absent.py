@@ -15,9 +15,10 @@ from datetime import datetime
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import AbsenceRecord, Game, GameLogEntry, PhaseRecord, PhaseStatus
+from db.models import AbsenceRecord, Game, PhaseRecord, PhaseStatus
 from engine import Phase
 from gm.delivery.outbox import Target, enqueue
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import DeadlineMoved
 from gm.ordering.progress import phase_state
@@ -79,18 +80,17 @@ async def absence_move(
     for row in rows:
         if row.id in used:
             row.used_phase_id, row.used_at = phase.id, now
-    session.add(
-        GameLogEntry(
-            game_id=game.row_id,
-            at=now,
-            action="absence_move",
-            detail={
-                "phase": phase.name,
-                "before": before.isoformat(),
-                "after": move.deadline.isoformat(),
-                "absences": sorted(i for i in used if i is not None),
-            },
-        )
+    log_event(
+        session,
+        game.row_id,
+        "absence_move",
+        at=now,
+        detail={
+            "phase": phase.name,
+            "before": before.isoformat(),
+            "after": move.deadline.isoformat(),
+            "absences": sorted(i for i in used if i is not None),
+        },
     )
     return move
 

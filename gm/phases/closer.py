@@ -34,7 +34,6 @@ from sqlmodel import col, select
 from db.database import SessionFactory
 from db.models import (
     Game,
-    GameLogEntry,
     GameStatus,
     PhaseMap,
     PhaseRecord,
@@ -48,6 +47,7 @@ from gm.clock import Clock, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.ordering.progress import PhaseState, opening_state, phase_state
 from gm.phases import absent, coin, disorder, extensions
@@ -274,7 +274,6 @@ class PhaseCloser:
             assert game is not None
             state = await phase_state(session, phase, game.variant)
             built_in = await builtin_seats.built_in_powers(session, game)
-            await session.commit()
         played = get_variant(game.variant)
         disorder = state.civil_disorder()
         return {
@@ -303,20 +302,27 @@ class PhaseCloser:
     async def _unclaimed(self, phase_id: int) -> CloseOutcome:
         async with self._sessions.read() as session:
             phase = await session.get(PhaseRecord, phase_id)
-            await session.commit()
         if phase is None:
             return CloseOutcome(phase_id, 0, "", closed=False, status="missing")
         return CloseOutcome(phase_id, phase.game_id, phase.name, closed=False, status=str(phase.status))
 
     async def _write(self, phase_id: int, answer: dict[str, Any]) -> CloseOutcome:
+        """Step 3 in one transaction, committed here: all of it, or (another finisher won its
+        compare-and-set) nothing."""
         async with self._sessions() as session:
             written = await self._write_results(session, phase_id, answer)
+            if written is not None:
+                await session.flush()
+                if self._hooks.before_commit:
+                    await self._hooks.before_commit(phase_id)
+                await session.commit()
         return written if written is not None else await self._unclaimed(phase_id)
 
     async def _write_results(
         self, session: Any, phase_id: int, answer: dict[str, Any]
     ) -> CloseOutcome | None:
-        """Step 3 in one transaction, starting with its compare-and-set; None when another finisher won."""
+        """Step 3's writes, starting with its compare-and-set; None when another finisher won: then
+        nothing is written, and :meth:`_write` ends the transaction without a commit."""
         now = self._clock()
         result, next_board_json = answer["result"], answer["next_board"]
         phase = await session.get(PhaseRecord, phase_id)
@@ -360,7 +366,6 @@ class PhaseCloser:
             .values(status=PhaseStatus.CLOSED, closed_at=now)
         )
         if claimed.rowcount != 1:  # somebody else finished it first
-            await session.rollback()
             return None
 
         next_phase: PhaseRecord | None = None
@@ -452,13 +457,12 @@ class PhaseCloser:
                         phase_id=phase_id,
                     )
         for player, mine in gone:
-            session.add(
-                GameLogEntry(
-                    game_id=game_id,
-                    at=now,
-                    action="eliminated",
-                    detail={"powers": mine, "user_id": player.user_id, "phase": phase.name},
-                )
+            log_event(
+                session,
+                game_id,
+                "eliminated",
+                at=now,
+                detail={"powers": mine, "user_id": player.user_id, "phase": phase.name},
             )
         if game_over is not None:
             await ending.finish_game(
@@ -472,10 +476,6 @@ class PhaseCloser:
                 else await phase_state(session, next_phase, game.variant)
             )
             next_close_now = next_phase.deadline is not None and next_state.can_close_early()
-        await session.flush()
-        if self._hooks.before_commit:
-            await self._hooks.before_commit(phase_id)
-        await session.commit()
         return CloseOutcome(
             phase_id=phase_id,
             game_id=game_id,

@@ -17,6 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Game, GameLogEntry, PhaseRecord, Player, PowerAssignment
 from engine.variants import CoinFlip
 from gm.delivery.outbox import Target, enqueue, existing_keys
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import KINDS
 from gm.phases.disorder import Bookkeeping
@@ -41,13 +42,12 @@ async def apply(
     if side is None:
         heads = secrets.randbelow(2) == 0
         side = flip.sides[0 if heads else 1]
-        session.add(
-            GameLogEntry(
-                game_id=game_id,
-                at=now,
-                action=FLIP,
-                detail={"power": flip.power, "result": "heads" if heads else "tails", "side": list(side)},
-            )
+        log_event(
+            session,
+            game_id,
+            FLIP,
+            at=now,
+            detail={"power": flip.power, "result": "heads" if heads else "tails", "side": list(side)},
         )
         await _announce(
             session,
@@ -76,13 +76,12 @@ async def apply(
     book.note_assignment(flip.power, None, holder)
     player = await session.get(Player, holder)
     user_id = player.user_id if player is not None else None
-    session.add(
-        GameLogEntry(
-            game_id=game_id,
-            at=now,
-            action="power_joined",
-            detail={"power": flip.power, "user_id": user_id, "side": list(side)},
-        )
+    log_event(
+        session,
+        game_id,
+        "power_joined",
+        at=now,
+        detail={"power": flip.power, "user_id": user_id, "side": list(side)},
     )
     await _announce(
         session,

@@ -22,9 +22,10 @@ from typing import Any
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Game, GameLogEntry, Player, PlayerStatus, PowerAssignment
+from db.models import Game, Player, PlayerStatus, PowerAssignment
 from gm.delivery.outbox import Target, enqueue
 from gm.endings import ending
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import CivilDisorder
 from gm.ordering.progress import PhaseState
@@ -214,11 +215,10 @@ def announce_civil_disorder(
             now=now,
         )
         if actor_id is None:  # a moderator's action is logged by gm.moderation.actions
-            session.add(
-                GameLogEntry(
-                    game_id=game.row_id,
-                    at=now,
-                    action="civil_disorder",
-                    detail={"powers": one.powers, "user_id": one.user_id, "why": one.why},
-                )
+            log_event(
+                session,
+                game.row_id,
+                "civil_disorder",
+                at=now,
+                detail={"powers": one.powers, "user_id": one.user_id, "why": one.why},
             )

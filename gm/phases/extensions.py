@@ -14,7 +14,8 @@ from datetime import datetime
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Game, GameLogEntry, GameStatus, GraceUse, PhaseRecord, PhaseStatus
+from db.models import Game, GameStatus, GraceUse, PhaseRecord, PhaseStatus
+from gm.game_log import log_event
 from gm.ordering.progress import phase_state
 from gm.phases import absent
 from gm.rules import grace
@@ -75,18 +76,17 @@ async def grant_grace(
     before = phase.deadline
     phase.deadline = extension.deadline
     moved = await absent.absence_move(session, game, phase, now=now)
-    session.add(
-        GameLogEntry(
-            game_id=game.row_id,
-            at=now,
-            action="grace",
-            detail={
-                "phase": phase.name,
-                "before": before.isoformat(),
-                "after": phase.deadline.isoformat(),
-                "user_ids": list(extension.user_ids),
-            },
-        )
+    log_event(
+        session,
+        game.row_id,
+        "grace",
+        at=now,
+        detail={
+            "phase": phase.name,
+            "before": before.isoformat(),
+            "after": phase.deadline.isoformat(),
+            "user_ids": list(extension.user_ids),
+        },
     )
     absent.announce_deadline(
         session,

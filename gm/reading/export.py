@@ -45,7 +45,6 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
             select(GameLogEntry).where(GameLogEntry.game_id == game.id).order_by(col(GameLogEntry.id))
         )
     ).all()
-    await session.commit()
     user_of = {p.id: p.user_id for p in players}
     phase_name = {p.id: p.name for p in phases}
     scope = "full" if game.status in ENDED_STATES else "public"

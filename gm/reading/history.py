@@ -8,21 +8,18 @@ position) is rendered once, off the event loop (in the worker processes), and st
 from __future__ import annotations
 
 import re
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
 from engine import Phase
-from gm.delivery.pool import run_off_loop
 from gm.endings.ending import FINAL_MAP
 from gm.errors import UnknownPhase
-from gm.phases.worker import ORDERS_MAP, POSITION_MAP, ending_words, final_title, position_map_work
+from gm.phases.worker import ORDERS_MAP, POSITION_MAP, ending_words, final_title
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
 
@@ -59,7 +56,6 @@ async def phase_history(session: AsyncSession, game_id: int, phase_name: str | N
         raise UnknownPhase(f"{game.name} has not started, so it has no history yet.")
     phase = _pick(phases, phase_name, game.name)
     kinds = (await session.exec(select(PhaseMap.kind).where(PhaseMap.phase_id == phase.id))).all()
-    await session.commit()
     return PhaseHistory(
         game_id=game_id,
         game_name=game.name,
@@ -86,7 +82,7 @@ async def find_map(
     session: AsyncSession, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
 ) -> MapImage | MapToDraw | None:
     """The map of a phase (default: the current one), as stored; or what to draw when it never was
-    (:class:`MapToDraw`). Only reads. See :func:`phase_map`."""
+    (:class:`MapToDraw`). Only reads. See gm.facade.core.GamemasterCore.phase_map."""
     game = await load_game(session, game_id)
     phases = await game_phases(session, game_id)
     if not phases:
@@ -102,7 +98,6 @@ async def find_map(
     stored = (
         await session.exec(select(PhaseMap.png).where(PhaseMap.phase_id == phase.id, PhaseMap.kind == kind))
     ).first()
-    await session.commit()
     filename = f"{phase.name}-{kind}.png"
     if stored is not None:
         return MapImage(filename, stored)
@@ -118,39 +113,12 @@ async def find_map(
     return MapToDraw(phase.row_id, kind, filename, request)
 
 
-async def store_map(session: AsyncSession, todo: MapToDraw, png: bytes) -> MapImage:
-    """Keep a map drawn for :func:`find_map` (a concurrent request may have stored the same picture
-    first: then that one stays)."""
+def store_map(session: AsyncSession, todo: MapToDraw, png: bytes) -> MapImage:
+    """Keep a map drawn for :func:`find_map`. A concurrent request may have stored the same picture
+    first: the commit then fails on the unique (phase, kind), and the caller keeps that one
+    (gm.facade.core.GamemasterCore.phase_map)."""
     session.add(PhaseMap(phase_id=todo.phase_id, kind=todo.kind, png=png, created_at=datetime.now(UTC)))
-    try:
-        await session.commit()
-    except IntegrityError:  # rendered by a concurrent request in the meantime: the same picture
-        await session.rollback()
     return MapImage(todo.filename, png)
-
-
-async def phase_map(
-    session: AsyncSession,
-    game_id: int,
-    phase_name: str | None = None,
-    *,
-    with_orders: bool = False,
-    executor: Executor | None = None,
-) -> MapImage | None:
-    """The map of a phase (default: the current one): its opening position, or with ``with_orders``
-    its orders and their results (closed phases only). None when there is none (the orders of a
-    phase closed without maps).
-
-    A game that ended as its last phase closed (a solo, a short game's last year) has no current
-    phase: by default it shows the final position, the board after that last phase (the map its
-    close stored for the final post, or rendered once now). A map never rendered (the first phase's
-    opening position) is rendered in ``executor`` (a thread when None), with no transaction open,
-    and stored."""
-    found = await find_map(session, game_id, phase_name, with_orders=with_orders)
-    if not isinstance(found, MapToDraw):
-        return found
-    png = await run_off_loop(executor, position_map_work, found.request)
-    return await store_map(session, found, png)
 
 
 def shown_results(phase: PhaseRecord) -> dict[str, Any] | None:

@@ -88,7 +88,6 @@ async def game_records(session: AsyncSession, guild_id: int) -> list[GameRecord]
 async def server_board(session: AsyncSession, guild_id: int, *, limit: int = LEADERBOARD_ROWS) -> ServerBoard:
     """The leaderboard of ``guild_id``: players with a finished game, best average score first."""
     records = await game_records(session, guild_id)
-    await session.commit()
     finished = [r for r in records if r.result is not None]
     return ServerBoard(
         rows=tuple(leaderboard(records, limit=limit)),
@@ -101,7 +100,6 @@ async def server_board(session: AsyncSession, guild_id: int, *, limit: int = LEA
 async def player_stats(session: AsyncSession, guild_id: int, user_id: int) -> UserStats | None:
     """One player's record on the server; None when they never played a game there."""
     stats = user_stats(await game_records(session, guild_id)).get(user_id)
-    await session.commit()
     return stats
 
 
@@ -111,7 +109,6 @@ async def players_stats(
     """The records of several players at once (their badges); players with none are left out."""
     wanted = set(user_ids)
     every = user_stats(await game_records(session, guild_id))
-    await session.commit()
     return {u: s for u, s in every.items() if u in wanted}
 
 

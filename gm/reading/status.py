@@ -118,7 +118,6 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
             .limit(log_limit)
         )
     ).all()
-    await session.commit()
     votes = await open_proposals(session, game_id) if game.status == GameStatus.ACTIVE else []
     return GameStatusView(
         game=info,

@@ -22,10 +22,11 @@ from zoneinfo import ZoneInfo
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import AbsenceRecord, Game, GameLogEntry, GameStatus, PhaseStatus, Player, PlayerStatus
+from db.models import AbsenceRecord, Game, GameStatus, PhaseStatus, Player, PlayerStatus
 from gm.clock import require_aware, utcnow
 from gm.delivery.follow_ups import Effects
 from gm.errors import GameError, InvalidSettings, NotAllowed, UnknownGame
+from gm.game_log import log_event
 from gm.moderation.shared import Actor, may_moderate
 from gm.phases import absent
 from gm.reading.info import PhaseInfo
@@ -152,14 +153,13 @@ async def declare_absence(
         )
         session.add(row)
         rows.append((game, row))
-        session.add(
-            GameLogEntry(
-                game_id=game.row_id,
-                at=now,
-                actor_id=user_id,
-                action="absence",
-                detail={"first_day": new.first_day.isoformat(), "last_day": new.last_day.isoformat()},
-            )
+        log_event(
+            session,
+            game.row_id,
+            "absence",
+            at=now,
+            actor_id=user_id,
+            detail={"first_day": new.first_day.isoformat(), "last_day": new.last_day.isoformat()},
         )
     await session.flush()
     moved: list[PhaseInfo] = []
@@ -173,7 +173,6 @@ async def declare_absence(
         if move is not None:
             absent.announce_move(session, game, phase, move, now=now)
             moved.append(PhaseInfo.of(phase))
-    await session.commit()
     return AbsenceReport(
         absences=tuple(_info(row, game) for game, row in rows),
         moved=tuple(moved),
@@ -210,7 +209,6 @@ async def list_absences(
         today = _today(GameSettings.from_json(game.settings), now)
         if upcoming([absent.absence_of(row)], today=today):
             found.append(_info(row, game))
-    await session.commit()
     return found
 
 
@@ -238,16 +236,14 @@ async def cancel_absence(
             "Nothing was changed.",
         )
     row.cancelled_at, row.cancelled_by = now, actor.user_id
-    session.add(
-        GameLogEntry(
-            game_id=game.row_id,
-            at=now,
-            actor_id=actor.user_id,
-            action="absence_cancelled",
-            detail={"absence": row.id, "user_id": row.user_id},
-        )
+    log_event(
+        session,
+        game.row_id,
+        "absence_cancelled",
+        at=now,
+        actor_id=actor.user_id,
+        detail={"absence": row.id, "user_id": row.user_id},
     )
-    await session.commit()
     return _info(row, game)
 
 

@@ -10,9 +10,10 @@ from typing import Any
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import GameLogEntry, GameStatus, Player, PlayerStatus
+from db.models import GameStatus, Player, PlayerStatus
 from gm.clock import require_aware, utcnow
 from gm.errors import GameAlreadyStarted, GameOver, InvalidSettings, NotAllowed
+from gm.game_log import log_event
 from gm.reading.info import GameInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game
 from gm.setup.settings import GameSettings
@@ -57,16 +58,14 @@ async def update_settings(
             "Some players must [[cmd:game leave]] first.",
         )
     game.settings = checked.to_json()
-    session.add(
-        GameLogEntry(
-            game_id=game.row_id,
-            at=now,
-            actor_id=user_id,
-            action="settings",
-            detail={"before": current.to_json(), "after": checked.to_json()},
-        )
+    log_event(
+        session,
+        game.row_id,
+        "settings",
+        at=now,
+        actor_id=user_id,
+        detail={"before": current.to_json(), "after": checked.to_json()},
     )
-    await session.commit()
     return await game_info(session, game)
 
 

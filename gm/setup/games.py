@@ -1,7 +1,8 @@
 """Game set-up use cases: create, join, leave, start, record the Discord channels, look games up.
 
-Each use case runs in the session it is given and commits it; when it raises a GameError nothing has
-been written. Pass a fresh session per call.
+Each use case writes in the session it is given and leaves its transaction to the caller (the
+facade's unit of work commits it); when it raises a GameError the caller rolls it back, so nothing
+has been written.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
     Game,
-    GameLogEntry,
     GameStatus,
     PhaseRecord,
     Player,
@@ -42,6 +42,7 @@ from gm.errors import (
     TooManyGames,
     WrongPlayerCount,
 )
+from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, SeesEverything, Welcome
 from gm.ordering.examples import example_orders
@@ -127,11 +128,17 @@ async def create_game(
     )
     session.add(game)
     await session.flush()
-    _log(session, game, now, creator_id, "created", {"settings": checked.to_json(), "name": name})
+    log_event(
+        session,
+        game.row_id,
+        "created",
+        at=now,
+        actor_id=creator_id,
+        detail={"settings": checked.to_json(), "name": name},
+    )
     if creator_joins:
         session.add(Player(game_id=game.row_id, user_id=creator_id, joined_at=now))
-        _log(session, game, now, creator_id, "joined")
-    await session.commit()
+        log_event(session, game.row_id, "joined", at=now, actor_id=creator_id)
     return await game_info(session, game)
 
 
@@ -163,7 +170,7 @@ async def join_game(
         returning.left_at = None
     else:
         session.add(Player(game_id=game.row_id, user_id=user_id, joined_at=now))
-    log = _log(session, game, now, user_id, "joined")
+    log = log_event(session, game.row_id, "joined", at=now, actor_id=user_id)
     if len(players) + 1 == settings.players and user_id != game.creator_id:  # the last seat: tell the creator
         await session.flush()
         enqueue(
@@ -178,7 +185,6 @@ async def join_game(
             key=f"full:{game.id}:{log.id}",
             now=now,
         )
-    await session.commit()
     return await game_info(session, game)
 
 
@@ -197,7 +203,7 @@ async def leave_game(
         player.civil_disorders += 1  # their powers hold in civil disorder from now on (for /stats)
     player.status = PlayerStatus.LEFT
     player.left_at = now
-    _log(session, game, now, user_id, "left", {"powers": powers})
+    log_event(session, game.row_id, "left", at=now, actor_id=user_id, detail={"powers": powers})
     if game.status != GameStatus.FORMING and powers:
         names = " and ".join(say.power_name(p) for p in powers)
         await session.flush()
@@ -240,7 +246,6 @@ async def leave_game(
                 key=f"player_left:{game.id}:{player.id}:{now.isoformat()}:talks",
                 now=now,
             )
-    await session.commit()
     return await game_info(session, game)
 
 
@@ -319,13 +324,13 @@ async def start_game(
     game.status = GameStatus.ACTIVE
     game.started_at = now
     await session.flush()
-    _log(
+    log_event(
         session,
-        game,
-        now,
-        user_id,
+        game.row_id,
         "started",
-        {
+        at=now,
+        actor_id=user_id,
+        detail={
             "assignments": assignments,
             "draw": "secrets.SystemRandom().shuffle of the seats" if rng is None else "test",
             "built_in": sorted(filled),
@@ -335,7 +340,6 @@ async def start_game(
     _announce_start(session, game, phase, board, assignments, now, built_in=filled, empty=empty)
     if moved is not None:
         absent.announce_move(session, game, phase, moved, now=now)
-    await session.commit()
     return StartResult(
         game=await game_info(session, game), assignments=assignments, phase=PhaseInfo.of(phase)
     )
@@ -366,7 +370,6 @@ async def set_game_channels(
         if assignment is None:
             raise ValueError(f"{game.name} has no power {power!r}")
         assignment.channel_id = channel_id
-    await session.commit()
     return await game_info(session, game)
 
 
@@ -401,7 +404,6 @@ async def announce_sees_everything(
         key=key,
         now=now,
     )
-    await session.commit()
 
 
 async def get_game(session: AsyncSession, game_id: int) -> GameInfo:
@@ -438,7 +440,6 @@ async def set_lobby_message(session: AsyncSession, game_id: int, message_id: int
     """Remember the game's Join post, so that it can be kept up to date."""
     game = await load_game(session, game_id, for_update=True)
     game.lobby_message_id = message_id
-    await session.commit()
 
 
 async def set_notify(session: AsyncSession, game_id: int, user_id: int, choice: str) -> GameInfo:
@@ -450,7 +451,6 @@ async def set_notify(session: AsyncSession, game_id: int, user_id: int, choice: 
     game = await load_game(session, game_id, for_update=True)
     player = await load_player(session, game, user_id)
     player.notify = choice
-    await session.commit()
     return await game_info(session, game)
 
 
@@ -510,19 +510,6 @@ async def _seated_players(session: AsyncSession, game_id: int) -> list[Player]:
     return list(rows.all())
 
 
-def _log(
-    session: AsyncSession,
-    game: Game,
-    now: datetime,
-    actor_id: int | None,
-    action: str,
-    detail: dict | None = None,
-) -> GameLogEntry:
-    entry = GameLogEntry(game_id=game.row_id, at=now, actor_id=actor_id, action=action, detail=detail or {})
-    session.add(entry)
-    return entry
-
-
 def _announce_start(
     session: AsyncSession,
     game: Game,
@@ -571,7 +558,7 @@ def _announce_start(
             **seat_offer(game, [list(seat) for seat in empty]),
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
             # the opening position, when the adapter stored it before the post goes out (see
-            # gm.reading.history.phase_map); without it the post goes out all the same
+            # gm.facade.core.GamemasterCore.phase_map); without it the post goes out all the same
             maps=[say.map_ref(phase.row_id, phase.name, POSITION_MAP)],
         ),
         phase_id=phase.id,

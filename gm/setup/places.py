@@ -116,7 +116,6 @@ async def game_places(session: AsyncSession, game_id: int) -> GamePlaces:
     ).all()
     recorded = (await session.exec(select(GamePlace).where(GamePlace.game_id == game_id))).all()
     readers = _talk_readers(game, rows)
-    await session.commit()
     negotiation = next((p.discord_id for p in recorded if p.kind == PlaceKind.NEGOTIATION), None)
     made = {(p.kind, p.key): p.discord_id for p in recorded}
     return GamePlaces(
@@ -166,7 +165,6 @@ async def ensure_place_tag(session: AsyncSession, game_id: int) -> str:
         alphabet = string.ascii_lowercase + string.digits
         game.place_tag = "".join(secrets.choice(alphabet) for _ in range(TAG_LENGTH))
     tag = game.place_tag
-    await session.commit()
     return tag
 
 
@@ -191,7 +189,6 @@ async def record_place(
         session.add(GamePlace(game_id=game_id, kind=kind, key=key, discord_id=discord_id))
     else:
         row.discord_id = discord_id
-    await session.commit()
 
 
 async def game_of_channel(session: AsyncSession, channel_id: int) -> int | None:
@@ -206,5 +203,4 @@ async def game_of_channel(session: AsyncSession, channel_id: int) -> int | None:
     if game_id is None:
         by_power = select(PowerAssignment.game_id).where(PowerAssignment.channel_id == channel_id)
         game_id = (await session.exec(by_power)).first()
-    await session.commit()
     return game_id

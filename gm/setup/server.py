@@ -69,7 +69,6 @@ async def change_server_settings(
         )
     else:
         row.settings, row.changed_at, row.changed_by = changed.to_json(), now, user_id
-    await session.commit()
     return changed
 
 

@@ -81,13 +81,11 @@ async def unshielded_games(session: AsyncSession, ownership: Ownership = EVERYTH
             .order_by(col(Game.id))
         )
     ).all()
-    await session.commit()
     return [int(i) for i in ids if i is not None]
 
 
 async def mark_shielded(session: AsyncSession, game_id: int) -> None:
     await session.exec(update(Game).where(col(Game.id) == game_id).values(places_shielded=True))
-    await session.commit()
 
 
 async def _needs_work(session: AsyncSession, game_id: int) -> GamePlaces | None:
@@ -96,7 +94,6 @@ async def _needs_work(session: AsyncSession, game_id: int) -> GamePlaces | None:
     completes its places with the shields)."""
     game = await session.get(Game, game_id)
     if game is None or game.status not in RUNNING or game.game_channel_id is None:
-        await session.commit()
         return None
     return await game_places(session, game_id)
 
@@ -144,7 +141,7 @@ async def shield_running_games(
                 work.failed,
             )
             return
-        async with sessions() as session:
+        async with sessions.begin() as session:
             await mark_shielded(session, game_id)
         report.shielded += 1
         report.requests += work.requests

@@ -18,5 +18,4 @@ async def spectators_of(session: AsyncSession, game_id: int) -> list[int]:
         .order_by(col(Spectator.id))
     )
     users = list(rows.all())
-    await session.commit()
     return users

@@ -48,7 +48,7 @@ async def test_a_backup_of_a_live_database_restores_to_the_same_games(tmp_path: 
     async def keep_writing() -> None:
         nonlocal written
         while writing:
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 await games.create_game(
                     s,
                     guild_id=GUILD,

@@ -21,11 +21,11 @@ async def test_the_built_in_flag_goes_down_and_up_again_keeping_every_seat(engin
     await upgrade_database(engine)
     sessions = make_session_factory(engine)
     now = datetime.now(UTC)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         game = await games.create_game(
             s, guild_id=1, creator_id=10, name="Alone", settings=GameSettings(fill_seats=True), now=now
         )
-    async with sessions() as s:
+    async with sessions.begin() as s:
         started = await games.start_game(s, game.id, 10, now=now, rng=random.Random(1))
     robots = sorted(p for p, u in started.assignments.items() if u is None)
     async with sessions() as s:

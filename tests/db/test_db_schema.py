@@ -150,18 +150,18 @@ async def test_the_migrations_go_down_and_up_again_under_a_started_game_with_ord
     await upgrade_database(engine)
     sessions = make_session_factory(engine)
     now = datetime.now(UTC)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         game = await games.create_game(
             s, guild_id=1, creator_id=10, name="Kept", settings=GameSettings(), now=now
         )
     for user_id in range(11, 17):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await games.join_game(s, game.id, user_id, now=now)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         started = await games.start_game(s, game.id, 10, now=now)
     france = started.assignments["FRANCE"]
     assert france is not None
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.submit_orders(s, game.id, france, "A Par-Bur\nA Mar-Spa", now=now)
 
     await downgrade_database(engine, "0001")

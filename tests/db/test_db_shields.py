@@ -24,12 +24,12 @@ async def test_only_the_games_running_at_the_upgrade_are_marked_for_the_shields(
     now = datetime.now(UTC)
     made: dict[str, int] = {}
     for status in ("forming", "active", "paused", "finished", "cancelled"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             game = await games.create_game(
                 s, guild_id=1, creator_id=10, name=status, settings=GameSettings(fill_seats=True), now=now
             )
         if status != "forming":
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 await games.start_game(s, game.id, 10, now=now, rng=random.Random(1))
             async with sessions() as s:
                 await s.exec(update(Game).where(col(Game.id) == game.id).values(status=status))
@@ -58,7 +58,7 @@ async def test_only_the_games_running_at_the_upgrade_are_marked_for_the_shields(
         "cancelled": True,
     }
     assert kept == queued
-    async with sessions() as s:  # a game made now has them from its start
+    async with sessions.begin() as s:  # a game made now has them from its start
         late = await games.create_game(
             s, guild_id=1, creator_id=10, name="late", settings=GameSettings(), now=now
         )

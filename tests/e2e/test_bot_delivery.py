@@ -62,7 +62,7 @@ async def test_closed_dms_fall_back_to_the_private_channel(fake: FakeDiscord, tm
         ordered = table.player("ENGLAND") if power != "ENGLAND" else table.player("FRANCE")
         await ask(fake, ordered, "order", channel=table.general, text=_all_orders(table.power_of[ordered.id]))
         phase = await current_phase(bot, game_id)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.services.gamemaster.sessions.begin() as session:
             reminded = await queue_reminders(session, phase.id, 1.0)
         await settle(bot, fake)
         assert sorted(reminded) == sorted(u.id for u in table.players if u.id != ordered.id)

@@ -62,12 +62,12 @@ async def make_game(
     """A game by CREATOR (default settings: 7 seats; ``settings`` may be changes of them, as a user
     gives them) with ``players`` users joined, creator included."""
     settings = settings or GameSettings()
-    async with sessions() as s:
+    async with sessions.begin() as s:
         game = await games.create_game(
             s, guild_id=GUILD, creator_id=CREATOR, name=name, settings=settings, variant=variant, now=T0
         )
     for i in range(1, players):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             game = await games.join_game(s, game.id, user(i), now=T0)
     return game
 
@@ -82,7 +82,7 @@ async def make_started_game(
 ) -> games.StartResult:
     settings = settings or GameSettings(players=players)
     game = await make_game(sessions, players=settings.players, settings=settings, variant=variant)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(seed))
 
 
@@ -95,7 +95,7 @@ def player_of(started: games.StartResult, power: str) -> int:
 async def submit(
     sessions: SessionFactory, started: games.StartResult, power: str, text: str, *, now: datetime = T0
 ) -> orders.SubmissionReport:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await orders.submit_orders(s, started.game.id, player_of(started, power), text, now=now)
 
 

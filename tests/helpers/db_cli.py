@@ -56,17 +56,17 @@ async def started_games(url: str, count: int) -> None:
     sessions = make_session_factory(engine)
     for n in range(count):
         creator = 1000 + n * 10
-        async with sessions() as s:
+        async with sessions.begin() as s:
             game = await games.create_game(
                 s, guild_id=GUILD, creator_id=creator, name=f"Game {n}", settings=GameSettings(), now=T0
             )
         for i in range(1, 7):
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 await games.join_game(s, game.id, creator + i, now=T0)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             started = await games.start_game(s, game.id, creator, now=T0, rng=random.Random(n))
         france = started.assignments["FRANCE"]
         assert france is not None
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await orders.submit_orders(s, game.id, france, "A Par-Bur\nF Bre-MAO", now=T0)
     await engine.dispose()

@@ -13,5 +13,5 @@ JUDGE = Actor(user(41), is_server_moderator=True)  # a server moderator who does
 
 
 async def with_channel(sessions: SessionFactory, game_id: int) -> None:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await set_game_channels(s, game_id, game_channel_id=9000)

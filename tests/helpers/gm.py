@@ -55,7 +55,7 @@ async def start_now(
     sessions: SessionFactory, now: datetime, settings: GameSettings | None = None
 ) -> games.StartResult:
     game = await make_game(sessions, settings=settings)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(1))
 
 

@@ -41,7 +41,7 @@ MODERATOR = Actor(99, is_server_moderator=True)  # a server moderator who does n
 async def start_alone(sessions: SessionFactory, **settings: object) -> games.StartResult:
     """A seven-power game its creator starts alone: six seats go to the built-in player."""
     game = await make_game(sessions, players=1, settings=GameSettings(fill_seats=True, **settings))  # type: ignore[arg-type]
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(3))
 
 
@@ -88,7 +88,7 @@ async def test_one_player_starts_a_seven_power_game_against_six_built_in_players
     assert states[mine[0]] == ("playing", False)
 
     # the person says ready: the phase may close, and the built-in player orders all six powers
-    async with sessions() as s:
+    async with sessions.begin() as s:
         answer = await orders.set_ready(s, started.game.id, CREATOR, now=T0)
     assert answer.close_now
     outcome = await close(sessions, started.game.id)
@@ -106,7 +106,7 @@ async def test_without_fill_seats_a_game_short_of_players_is_refused_saying_how(
 ) -> None:
     game = await make_game(sessions, players=2)
     with pytest.raises(WrongPlayerCount) as refused:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await games.start_game(s, game.id, CREATOR, now=T0)
     assert "Wait for 5 more" in (refused.value.hint or "") and "fill_seats:True" in (refused.value.hint or "")
 
@@ -116,7 +116,7 @@ async def test_a_filled_game_plays_to_its_end_and_says_so_in_the_final_post_and_
 ) -> None:
     started = await start_alone(sessions, last_year=1901)
     for _ in range(8):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             phase = await current_phase(sessions, started.game.id)
             if phase.status != "open":
                 break
@@ -149,7 +149,7 @@ async def test_with_absent_seats_built_in_a_player_in_civil_disorder_is_played_u
     started = await make_started_game(sessions, settings=settings)
     italy = player_of(started, "ITALY")
     for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"):
-        async with sessions() as s:  # only Italy misses
+        async with sessions.begin() as s:  # only Italy misses
             await orders.set_ready(s, started.game.id, player_of(started, power), now=T0)
     await close(sessions, started.game.id)  # Italy misses Spring 1901: civil disorder (setting 1)
     (alert, *_) = [m for m in await messages(sessions, "civil_disorder") if m.target_kind == "game_channel"]
@@ -183,7 +183,7 @@ async def test_a_player_who_leaves_is_replaced_by_the_built_in_player_when_the_g
     sessions: SessionFactory,
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(absent_seats="built_in"))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, started.game.id, player_of(started, "TURKEY"), now=T0)
     (left,) = await messages(sessions, "player_left")
     [line] = left.payload["lines"]
@@ -204,7 +204,7 @@ async def test_a_moderator_gives_a_seat_to_the_built_in_player_and_a_person_take
     started = await make_started_game(sessions)
     game_id = started.game.id
     england = player_of(started, "ENGLAND")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await builtin.set_built_in(s, game_id, MODERATOR, power="england", on=True, now=T0)
     assert result.details == {"powers": ["ENGLAND"], "user_id": england}
     assert (await player_row(sessions, game_id, england)).status == "civil_disorder"
@@ -214,14 +214,14 @@ async def test_a_moderator_gives_a_seat_to_the_built_in_player_and_a_person_take
     assert public.payload["open_seats"] == [["ENGLAND"]]
     assert [m.target_user_id for m in said if m.target_kind == "user"] == [england]
     with pytest.raises(WrongGameState, match="already plays England"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await builtin.set_built_in(s, game_id, MODERATOR, power="ENGLAND", on=True, now=T0)
     outcome = await close(sessions, game_id)
     assert (await results_of(sessions, outcome.phase_id))["built_in"] == ["ENGLAND"]
 
     # a member who does not play takes the seat: it is theirs at once, the built-in player stops
     newcomer = user(50)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         taken = await takeover.take_over(s, game_id, newcomer, "ENGLAND", now=T0)
     assert taken.action == "replace"
     assert (await flags(sessions, game_id))["ENGLAND"] is None
@@ -240,9 +240,9 @@ async def test_a_moderator_takes_the_seat_from_the_built_in_player_and_it_holds_
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(absent_seats="built_in"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, player_of(started, "GERMANY"), now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await builtin.set_built_in(s, game_id, MODERATOR, power="GERMANY", on=False, now=T0)
     assert "hold" in result.message
     assert (await flags(sessions, game_id))["GERMANY"] is False
@@ -251,7 +251,7 @@ async def test_a_moderator_takes_the_seat_from_the_built_in_player_and_it_holds_
     assert results["built_in"] == []
     assert all(line["input"] is None for line in lines_of(results, "GERMANY"))  # its units held
     with pytest.raises(WrongGameState, match="does not play Germany"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await builtin.set_built_in(s, game_id, MODERATOR, power="GERMANY", on=False, now=T0)
 
 
@@ -263,7 +263,7 @@ async def test_a_seat_filled_at_the_start_can_be_taken_over_by_a_person(sessions
         seats = await takeover.open_seats(s, await s.get(games.Game, game_id))  # type: ignore[arg-type]
     assert [robot] in seats and len(seats) == 6
     friend = user(60)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         taken = await takeover.take_over(s, game_id, friend, robot.lower(), now=T0)
     replacement = taken.details["replacement"]
     assert replacement.old_user_id is None and replacement.new_user_id == friend

@@ -24,7 +24,7 @@ async def with_threads(sessions: SessionFactory, **settings: object):  # type: i
     """A seven-player game whose 21 pair threads are recorded (ids 7000 + n)."""
     started = await make_started_game(sessions, settings=GameSettings(**settings))  # type: ignore[arg-type]
     for n, (a, b) in enumerate(itertools.combinations(POWERS, 2)):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await record_place(s, started.game.id, PlaceKind.THREAD, 7000 + n, pair_key((a,), (b,)))
     return started
 
@@ -57,9 +57,9 @@ async def test_civil_disorder_at_a_close_tells_the_seats_talks_and_a_vote_brings
         "take the seat back by sending orders."
     ]
 
-    async with sessions() as s:  # another player proposes a draw; France's player votes: back
+    async with sessions.begin() as s:  # another player proposes a draw; France's player votes: back
         await votes.propose(s, started.game.id, player_of(started, "ENGLAND"), "draw")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.cast_vote(s, started.game.id, france, yes=False)
     back = (await lines(sessions))[6:]
     assert {m.target_place_id for m in back} == places_of("FRANCE")
@@ -73,11 +73,11 @@ async def test_a_moderators_disorder_and_builtin_tell_the_talks_when_the_built_i
 ) -> None:
     started = await with_threads(sessions, absent_seats="built_in")
     game_id, italy = started.game.id, player_of(started, "ITALY")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await actions.set_civil_disorder(s, game_id, MODERATOR, power="Italy", on=True)
     (announced,) = [m for m in await messages(sessions, "civil_disorder") if m.target_kind == "game_channel"]
     assert any("the built-in player gives their orders" in line for line in announced.payload["lines"])
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await actions.set_civil_disorder(s, game_id, MODERATOR, power="Italy", on=False)
     told = [m.payload["lines"][0] for m in await lines(sessions)]
     assert len(told) == 12  # six places, twice
@@ -86,9 +86,9 @@ async def test_a_moderators_disorder_and_builtin_tell_the_talks_when_the_built_i
     )
     assert set(told[6:]) == {f"[[user:{italy}]] plays Italy again: the built-in player no longer does."}
 
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await builtin.set_built_in(s, game_id, MODERATOR, power="Italy", on=True)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await builtin.set_built_in(s, game_id, MODERATOR, power="Italy", on=False)
     later = [m.payload["lines"][0] for m in (await lines(sessions))[12:]]
     assert len(later) == 12
@@ -103,8 +103,8 @@ async def test_without_the_built_in_player_a_seat_in_civil_disorder_tells_the_ta
     sessions: SessionFactory,
 ) -> None:
     started = await with_threads(sessions)  # absent_seats: hold (the rulebook's civil disorder)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await actions.set_civil_disorder(s, started.game.id, MODERATOR, power="Italy", on=True)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await actions.set_civil_disorder(s, started.game.id, MODERATOR, power="Italy", on=False)
     assert await lines(sessions) == []

@@ -51,7 +51,7 @@ async def test_messages_wait_for_the_game_channel_then_go_once_in_order(sessions
     report = await deliver_pending(sessions, sender, clock=Clock(T0))
     assert [m.kind for m in sender.sent] == ["game_full"] + ["welcome"] * 7  # DMs need no channel
     assert report.pending == 1  # game_started waits for its channel
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.set_game_channels(s, started.game.id, game_channel_id=4242)
     report = await deliver_pending(sessions, sender, clock=Clock(T0))
     assert report.sent == 1 and report.pending == 0
@@ -320,7 +320,7 @@ async def channels_recorded(sessions: SessionFactory, count: int) -> list[int]:
     ids = []
     for n in range(count):
         started = await make_started_game(sessions, seed=n)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await games.set_game_channels(
                 s,
                 started.game.id,

@@ -101,7 +101,7 @@ async def test_everybody_ready_closes_the_phase_through_the_gamemaster(sessions:
     try:
         outcome = None
         for power in sorted(started.assignments):
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 view = await orders.set_ready(s, started.game.id, player_of(started, power))
             outcome = await gm.orders_changed(view)
         assert outcome is not None and outcome.closed and outcome.next_phase is not None
@@ -118,7 +118,7 @@ async def test_a_reminder_job_messages_the_players_still_missing_orders(sessions
     started = await start_now(sessions, utcnow() - timedelta(hours=2), settings)  # opened 2 hours ago
     await set_deadline(sessions, started.phase.id, utcnow() + timedelta(hours=1, seconds=0.3))
     for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await orders.set_ready(s, started.game.id, player_of(started, power))
     gm = gamemaster(sessions)
     await gm.start()
@@ -136,13 +136,13 @@ async def test_reminders_skip_players_with_complete_orders_and_never_repeat(sess
     started = await make_started_game(sessions)
     await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid")  # complete
     await submit(sessions, started, "GERMANY", "A Mun-Ruh")  # partial
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, started.game.id, player_of(started, "ENGLAND"), now=T0)  # ready, no orders
-    async with sessions() as s:
+    async with sessions.begin() as s:
         reminded = await queue_reminders(s, started.phase.id, 24, now=T0)
     expected = {player_of(started, p) for p in ("AUSTRIA", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
     assert set(reminded) == expected
-    async with sessions() as s:
+    async with sessions.begin() as s:
         assert await queue_reminders(s, started.phase.id, 24, now=T0) == []
         germany = (
             await s.exec(

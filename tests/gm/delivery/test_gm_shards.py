@@ -79,7 +79,7 @@ async def on_guild(sessions: SessionFactory, guild_id: int, name: str) -> int:
 
 async def started_on(sessions: SessionFactory, guild_id: int, name: str, now: datetime) -> games.StartResult:
     game_id = await on_guild(sessions, guild_id, name)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game_id, CREATOR, now=now, rng=random.Random(1))
 
 
@@ -270,7 +270,7 @@ async def test_the_same_reminders_queued_by_two_processes_go_out_once(
     await scheduler._reminder_job(started.phase.id, 24)
     count = await reminder_rows(sessions)
     assert count == 7
-    async with sessions() as s:  # one after the other: the keys are found
+    async with sessions.begin() as s:  # one after the other: the keys are found
         assert await reminders.queue_reminders(s, started.phase.id, 24, now=utcnow()) == []
     real = reminders.existing_keys
 

@@ -47,7 +47,7 @@ async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_ani
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)
     await play_a_year(sessions, started)  # Spring and Fall 1901; the game ends as France should build
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     report = await deliver_pending(sessions, sender, clock=lambda: T0)
@@ -104,7 +104,7 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
 async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.end_game(s, started.game.id, JUDGE, now=T0)
 
     def broken(request: dict) -> dict:
@@ -121,7 +121,7 @@ async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions:
 async def test_a_final_post_left_waiting_by_a_crash_is_finished_at_start_up(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)
-    async with sessions() as s:  # the game ended, then the bot died before making the GIF
+    async with sessions.begin() as s:  # the game ended, then the bot died before making the GIF
         await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
@@ -158,7 +158,7 @@ async def test_export_is_json_and_never_shows_open_orders_or_votes(sessions: Ses
     await close(sessions, started.game.id)
     report = await submit(sessions, started, "FRANCE", "A Bur-Mun")
     assert report.accepted
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, started.game.id, player_of(started, "ITALY"), "draw", now=T0)
     async with sessions() as s:
         data = await export_game(s, started.game.id)
@@ -188,7 +188,7 @@ async def test_export_is_json_and_never_shows_open_orders_or_votes(sessions: Ses
 async def test_status_shows_who_is_done_but_not_what_they_ordered(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, started.game.id, player_of(started, "GERMANY"), now=T0)
         status = await game_status(s, started.game.id)
     by_power = {p.power: p for p in status.powers}

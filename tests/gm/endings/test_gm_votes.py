@@ -43,18 +43,18 @@ async def three_left(sessions: SessionFactory) -> tuple:
 
 async def test_a_unanimous_draw_ends_the_game_shared_by_the_survivors(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         opened = await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
     assert not opened.passed and opened.my_votes == {"FRANCE": "yes"}
     (notice,) = await messages(sessions, "vote_opened")
     assert notice.payload["voters"] == ["FRANCE", "GERMANY", "ITALY", "RUSSIA"]
     assert str(player_of(started, "FRANCE")) not in json.dumps(notice.payload)  # who proposed is secret
     for power in ("GERMANY", "ITALY"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             report = await votes.cast_vote(s, game_id, player_of(started, power), yes=True, now=T0)
         assert not report.passed
     assert (await game_row(sessions, game_id)).status == "active"
-    async with sessions() as s:
+    async with sessions.begin() as s:
         last = await votes.cast_vote(s, game_id, player_of(started, "RUSSIA"), yes=True, now=T0)
     assert last.passed and last.effects.game_ended
     game = await game_row(sessions, game_id)
@@ -71,13 +71,13 @@ async def test_a_unanimous_draw_ends_the_game_shared_by_the_survivors(sessions: 
 
 async def test_one_no_keeps_the_game_going_and_the_vote_lapses_at_the_close(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
     for power, yes in (("GERMANY", True), ("ITALY", False), ("RUSSIA", True)):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             report = await votes.cast_vote(s, game_id, player_of(started, power), yes=yes, now=T0)
         assert not report.passed
-    async with sessions() as s:  # Italy changes its mind: a later vote replaces the earlier
+    async with sessions.begin() as s:  # Italy changes its mind: a later vote replaces the earlier
         report = await votes.cast_vote(s, game_id, player_of(started, "ITALY"), yes=False, now=T0)
     assert report.my_votes == {"ITALY": "no"}
     await close(sessions, game_id)
@@ -93,13 +93,13 @@ async def test_one_no_keeps_the_game_going_and_the_vote_lapses_at_the_close(sess
 
 async def test_a_concession_makes_the_named_power_the_winner(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, game_id, player_of(started, "GERMANY"), "concede", to="france", now=T0)
     async with sessions() as s:
         with pytest.raises(VoteAlreadyOpen, match="A concession to France is already proposed"):
             await votes.propose(s, game_id, player_of(started, "ITALY"), "concede", to="France", now=T0)
     for power in ("FRANCE", "ITALY", "RUSSIA"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             report = await votes.cast_vote(
                 s, game_id, player_of(started, power), kind="concede", to="France", yes=True, now=T0
             )
@@ -124,13 +124,13 @@ async def test_eliminated_powers_and_outsiders_may_not_vote_and_nothing_changes(
             await votes.propose(s, game_id, user(77), "draw", now=T0)
         with pytest.raises(NotAVoter, match="cannot be conceded to"):
             await votes.propose(s, game_id, player_of(started, "FRANCE"), "concede", to="England", now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
     async with sessions() as s:
         with pytest.raises(NotAVoter, match="eliminated"):
             await votes.cast_vote(s, game_id, player_of(started, "TURKEY"), yes=False, now=T0)
     for power in ("GERMANY", "ITALY", "RUSSIA"):  # the eliminated powers' refusals counted for nothing
-        async with sessions() as s:
+        async with sessions.begin() as s:
             report = await votes.cast_vote(s, game_id, player_of(started, power), yes=True, now=T0)
     assert report.passed
     assert (await game_row(sessions, game_id)).result["shared"] == ["FRANCE", "GERMANY", "ITALY", "RUSSIA"]
@@ -139,10 +139,10 @@ async def test_eliminated_powers_and_outsiders_may_not_vote_and_nothing_changes(
 async def test_a_player_with_several_powers_votes_for_each(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, players=3, settings=GameSettings(players=3))
     seat = player_of(started, "FRANCE")  # France and Turkey
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await votes.propose(s, started.game.id, seat, "draw", now=T0)
     assert report.my_votes == {"FRANCE": "yes", "TURKEY": "yes"}
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await votes.cast_vote(s, started.game.id, seat, yes=False, power="turkey", now=T0)
     assert report.my_votes == {"TURKEY": "no"}
     async with sessions() as s:
@@ -153,9 +153,9 @@ async def test_a_player_with_several_powers_votes_for_each(sessions: SessionFact
 async def test_votes_are_secret_in_the_status_and_bring_a_player_back(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
     await set_player_status(sessions, started, "ITALY", "civil_disorder")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.cast_vote(s, game_id, player_of(started, "ITALY"), yes=False, now=T0)
     assert (await player_row(sessions, game_id, player_of(started, "ITALY"))).status == "active"
     async with sessions() as s:
@@ -171,14 +171,14 @@ async def test_a_last_vote_racing_the_deadline_either_ends_the_game_or_lapses_ne
     sessions: SessionFactory,
 ) -> None:
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
     for power in ("GERMANY", "ITALY"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await votes.cast_vote(s, game_id, player_of(started, power), yes=True, now=T0)
 
     async def last_vote() -> object:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             try:
                 return await votes.cast_vote(s, game_id, player_of(started, "RUSSIA"), yes=True, now=T0)
             except GameError as refused:  # the phase closed first
@@ -200,14 +200,14 @@ async def test_absent_players_do_not_vote_but_their_powers_share_the_draw(sessio
     powers, still on the board, share it (the rulebook's draw includes every survivor)."""
     started, game_id = await three_left(sessions)
     await set_player_status(sessions, started, "ITALY", "civil_disorder")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, player_of(started, "RUSSIA"), now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         opened = await votes.propose(s, game_id, player_of(started, "FRANCE"), "draw", now=T0)
     assert not opened.passed
     (notice,) = await messages(sessions, "vote_opened")
     assert notice.payload["voters"] == ["FRANCE", "GERMANY"]
-    async with sessions() as s:
+    async with sessions.begin() as s:
         last = await votes.cast_vote(s, game_id, player_of(started, "GERMANY"), yes=True, now=T0)
     assert last.passed
     result = (await game_row(sessions, game_id)).result
@@ -217,15 +217,15 @@ async def test_absent_players_do_not_vote_but_their_powers_share_the_draw(sessio
 
 async def test_a_concession_needs_only_the_players_present(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, player_of(started, "RUSSIA"), now=T0)
     async with sessions() as s:
         with pytest.raises(NotAVoter, match="Russia cannot be conceded to"):
             await votes.propose(s, game_id, player_of(started, "FRANCE"), "concede", to="Russia", now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await votes.propose(s, game_id, player_of(started, "GERMANY"), "concede", to="France", now=T0)
     for power in ("ITALY", "FRANCE"):  # Russia's player is gone: not awaited
-        async with sessions() as s:
+        async with sessions.begin() as s:
             report = await votes.cast_vote(
                 s, game_id, player_of(started, power), kind="concede", to="France", yes=True, now=T0
             )

@@ -89,11 +89,11 @@ async def test_reminders_and_the_start_up_report_are_logged(
 ) -> None:
     caplog.set_level(logging.INFO)
     game = await make_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         started = await games.start_game(s, game.id, CREATOR, now=utcnow(), rng=random.Random(1))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, started.game.id, player_of(started, "FRANCE"))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         reminded = await queue_reminders(s, started.phase.id, 2.0)
     assert len(reminded) == 6
     assert f"reminders: game {started.game.id} S1901M, 6 players reminded 2 h before the deadline" in lines(

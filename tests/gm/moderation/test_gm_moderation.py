@@ -82,21 +82,21 @@ async def test_a_moderator_who_plays_may_extend_pause_and_resume_but_nothing_tha
                     await attempt(s, actor)
             assert "Ask a moderator who does not play in this game" in str(told.value.hint)
         assert await snapshot(sessions, game_id) == before, "nothing changed"
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await moderation.extend_deadline(s, game_id, actor, minutes=60, now=T0)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await moderation.pause_game(s, game_id, actor, now=T0)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await moderation.resume_game(s, game_id, actor, now=T0)
-    async with sessions() as s:  # a server moderator who does not play may
+    async with sessions.begin() as s:  # a server moderator who does not play may
         await moderation.replace_player(s, game_id, MOD, power="ITALY", new_user_id=OUTSIDER, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.close_now(s, game_id, MOD, now=T0)
 
 
 async def test_extend_moves_the_deadline_and_is_logged_with_who_and_when(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.extend_deadline(s, started.game.id, MOD, minutes=90, now=T0)
     assert result.phase is not None and result.phase.deadline == started.phase.deadline + timedelta(
         minutes=90
@@ -124,7 +124,7 @@ async def test_a_bad_extension_is_refused(sessions: SessionFactory) -> None:
 async def test_pause_keeps_the_time_left_and_resume_gives_it_back(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, settings=GameSettings(movement_minutes=24 * 60))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         paused = await moderation.pause_game(s, game_id, CREATOR_ACTOR, now=T0 + timedelta(hours=20))
     assert paused.phase is not None and paused.phase.deadline is None
     assert paused.effects.unschedule == ("S1901M",)
@@ -137,7 +137,7 @@ async def test_pause_keeps_the_time_left_and_resume_gives_it_back(sessions: Sess
         with pytest.raises(WrongGameState, match="already paused"):
             await moderation.pause_game(s, game_id, CREATOR_ACTOR, now=T0)
     later = T0 + timedelta(days=3)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         resumed = await moderation.resume_game(s, game_id, CREATOR_ACTOR, now=later)
     assert resumed.phase is not None and resumed.phase.deadline == later + timedelta(hours=4)
     assert (
@@ -156,11 +156,11 @@ async def test_pause_keeps_the_time_left_and_resume_gives_it_back(sessions: Sess
 
 async def test_extending_a_paused_game_adds_to_the_time_left(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.pause_game(s, started.game.id, MOD, now=T0 + timedelta(hours=23))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.extend_deadline(s, started.game.id, MOD, minutes=120, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         resumed = await moderation.resume_game(s, started.game.id, MOD, now=T0 + timedelta(days=1))
     assert resumed.phase is not None
     assert resumed.phase.deadline == T0 + timedelta(days=1, hours=3)
@@ -170,12 +170,12 @@ async def test_a_paused_game_never_closes_early_and_its_jobs_are_removed(session
     started = await make_started_game(sessions, players=3, settings=GameSettings(players=3))
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
     gm.scheduler.schedule_phase(started.game.id, started.phase.id, "S1901M", T0 + timedelta(days=9), (1.0,))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.pause_game(s, started.game.id, MOD, now=T0)
     await gm.apply(result.effects)
     assert gm.scheduler.job_ids() == []
     for i in range(3):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             uid = CREATOR if i == 0 else user(i)
             view = await orders.set_ready(s, started.game.id, uid, now=T0)
         assert not view.close_now
@@ -186,7 +186,7 @@ async def test_a_paused_game_never_closes_early_and_its_jobs_are_removed(session
 async def test_close_now_closes_the_phase_through_the_gamemaster(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, clock=lambda: T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.close_now(s, started.game.id, MOD, now=T0)
     assert result.effects.close_phase == started.phase.id
     outcome = await gm.apply(result.effects)
@@ -205,10 +205,10 @@ async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(
     game_id = started.game.id
     old = player_of(started, "ITALY")
     await submit(sessions, started, "ITALY", "A Ven-Tyr\nF Nap-Ion")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, game_id, old, now=T0)
         await set_game_channels(s, game_id, power_channels={"ITALY": 777})
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.replace_player(s, game_id, MOD, power="italy", new_user_id=OUTSIDER, now=T0)
     replacement = result.details["replacement"]
     assert (replacement.old_user_id, replacement.new_user_id) == (old, OUTSIDER)
@@ -247,11 +247,11 @@ async def test_a_replacement_who_already_plays_is_refused_and_nothing_changes(
 
 async def test_a_player_who_left_is_replaced(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, started.game.id, player_of(started, "TURKEY"), now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.replace_player(s, started.game.id, MOD, power="TURKEY", new_user_id=OUTSIDER, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await orders.submit_orders(s, started.game.id, OUTSIDER, "F Ank-Bla", now=T0)
     assert report.accepted and report.view.powers[0].power == "TURKEY"
 
@@ -259,7 +259,7 @@ async def test_a_player_who_left_is_replaced(sessions: SessionFactory) -> None:
 async def test_civil_disorder_on_and_off_by_a_moderator(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, players=4, settings=GameSettings(players=4))
     seat = player_of(started, "ITALY")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.set_civil_disorder(s, started.game.id, MOD, power="Russia", on=True, now=T0)
     assert result.details["powers"] == ["ITALY", "RUSSIA"]
     assert result.effects.check_early_close == started.phase.id
@@ -272,7 +272,7 @@ async def test_civil_disorder_on_and_off_by_a_moderator(sessions: SessionFactory
     async with sessions() as s:
         with pytest.raises(WrongGameState, match="already in civil disorder"):
             await moderation.set_civil_disorder(s, started.game.id, MOD, power="ITALY", on=True, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.set_civil_disorder(s, started.game.id, MOD, power="ITALY", on=False, now=T0)
     assert (await player_row(sessions, started.game.id, seat)).status == "active"
     async with sessions() as s:
@@ -297,7 +297,7 @@ async def test_a_neutral_power_cannot_be_replaced_or_put_in_civil_disorder(sessi
 
 async def test_a_moderator_ends_the_game(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.end_game(s, started.game.id, MOD, reason="players gone", now=T0)
     assert result.effects.game_ended and result.effects.unschedule == ("S1901M",)
     game = await game_row(sessions, started.game.id)

@@ -46,10 +46,10 @@ async def test_rollback_reopens_the_last_phase_as_it_was_and_voids_the_next(sess
     first = await make_closer(sessions, render_maps=True).close(spring.id)
     assert first.next_phase is not None
     await submit(sessions, started, "FRANCE", "A Bur-Bel")  # sent for the fall, voided by the rollback
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, game_id, player_of(started, "GERMANY"), now=T0)
 
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await rollback_last_phase(s, game_id, MOD, now=LATER)
 
     reopened = await current_phase(sessions, game_id)
@@ -93,7 +93,7 @@ async def test_rollback_undoes_the_civil_disorder_that_close_caused(sessions: Se
     italy = player_of(started, "ITALY")
     await close(sessions, started.game.id)
     assert (await player_row(sessions, started.game.id, italy)).status == "civil_disorder"
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await rollback_last_phase(s, started.game.id, MOD, now=LATER)
     row = await player_row(sessions, started.game.id, italy)
     assert (row.status, row.missed_phases, row.missed_in_a_row) == ("active", 0, 0)
@@ -103,9 +103,9 @@ async def test_a_replacement_made_after_the_close_survives_the_rollback(sessions
     started = await make_started_game(sessions, settings=GameSettings(civil_disorder_after=1))
     await close(sessions, started.game.id)
     newcomer = user(50)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.replace_player(s, started.game.id, MOD, power="ITALY", new_user_id=newcomer, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await rollback_last_phase(s, started.game.id, MOD, now=LATER)
     async with sessions() as s:
         view = await orders.my_orders(s, started.game.id, newcomer)
@@ -145,7 +145,7 @@ async def test_twice_rolls_back_two_phases_then_refuses_at_the_first(sessions: S
     await close(sessions, started.game.id)
     assert (await current_phase(sessions, started.game.id)).name == "S1902M"
     for expected in ("F1901M", "S1901M"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await rollback_last_phase(s, started.game.id, MOD, now=LATER)
         assert (await current_phase(sessions, started.game.id)).name == expected
     async with sessions() as s:
@@ -158,7 +158,7 @@ async def test_a_solo_can_be_rolled_back_but_a_moderators_end_cannot(sessions: S
     await france_one_move_from_a_solo(sessions, started)
     won = await make_closer(sessions).close(started.phase.id)
     assert won.game_over and (await game_row(sessions, started.game.id)).status == "finished"
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await rollback_last_phase(s, started.game.id, MOD, now=LATER)
     game = await game_row(sessions, started.game.id)
     assert (game.status, game.result, game.finished_at) == ("active", None, None)
@@ -169,7 +169,7 @@ async def test_a_solo_can_be_rolled_back_but_a_moderators_end_cannot(sessions: S
     assert again.game_over  # and the final post can be queued once more
     assert len(await messages(sessions, "game_over")) == 2
 
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await rollback_last_phase(s, started.game.id, MOD, now=LATER)
         await moderation.end_game(s, started.game.id, MOD, now=LATER)
     async with sessions() as s:
@@ -183,7 +183,7 @@ async def test_the_gamemaster_reschedules_after_a_rollback(sessions: SessionFact
     outcome = await gm.close_phase(started.phase.id)
     assert outcome.next_phase is not None
     gm.scheduler.schedule_phase(started.game.id, outcome.next_phase.id, "F1901M", T0 + timedelta(days=5))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await rollback_last_phase(s, started.game.id, MOD, now=T0 + timedelta(days=2))
     await gm.apply(result.effects)
     game = started.game.id

@@ -53,12 +53,12 @@ async def test_a_player_who_leaves_opens_a_seat_that_a_newcomer_takes_over_with_
     game_id = started.game.id
     italy = player_of(started, "ITALY")
     await submit(sessions, started, "ITALY", "A VEN - TYR")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, italy, now=T0)
     [left] = [m for m in await messages(sessions, "player_left") if m.target_kind == "game_channel"]
     assert left.payload["open_seats"] == [["ITALY"]] and left.payload["take_over"] == "open"
 
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await takeover.take_over(s, game_id, NEWCOMER, "italy", now=T0)
     assert result.action == "replace"
     assert result.details["replacement"].powers == ("ITALY",)
@@ -81,7 +81,7 @@ async def test_a_player_who_leaves_opens_a_seat_that_a_newcomer_takes_over_with_
     with pytest.raises(
         WrongGameState, match=re.escape(f"Italy is played by [[user:{NEWCOMER}]]: the seat is not open")
     ):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await takeover.take_over(s, game_id, OTHER, "ITALY", now=T0)
     assert await snapshot(sessions, game_id) == before
 
@@ -91,22 +91,22 @@ async def test_a_seat_in_civil_disorder_is_open_and_a_player_of_the_game_may_not
 ) -> None:
     started = await make_started_game(sessions)
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await set_civil_disorder(s, game_id, MOD, power="TURKEY", on=True, now=T0)
     [said] = [m for m in await messages(sessions, "civil_disorder") if m.target_kind == "game_channel"]
     assert said.payload["open_seats"] == [["TURKEY"]]
     before = await snapshot(sessions, game_id)
     with pytest.raises(AlreadyJoined, match="You play France"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await takeover.take_over(s, game_id, player_of(started, "FRANCE"), "TURKEY", now=T0)
     with pytest.raises(AlreadyJoined, match="You play Turkey"):  # coming back is by sending orders
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await takeover.take_over(s, game_id, player_of(started, "TURKEY"), "TURKEY", now=T0)
     with pytest.raises(WrongGameState, match="not open"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await takeover.take_over(s, game_id, NEWCOMER, "FRANCE", now=T0)
     assert await snapshot(sessions, game_id) == before
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await takeover.take_over(s, game_id, NEWCOMER, "TURKEY", now=T0)
     assert await seat_holder(sessions, game_id, "TURKEY") == NEWCOMER
     assert (await player_row(sessions, game_id, NEWCOMER)).status == "active"
@@ -117,12 +117,12 @@ async def test_with_approval_a_request_waits_for_a_moderator_who_does_not_play(
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(take_over="approval"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, player_of(started, "ENGLAND"), now=T0)
     before = await snapshot(sessions, game_id)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         asked = await takeover.take_over(s, game_id, NEWCOMER, "ENGLAND", now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         again = await takeover.take_over(s, game_id, NEWCOMER, "ENGLAND", now=T0)
     assert asked.action == again.action == "take_over_request"
     [request] = await messages(sessions, "take_over_request")
@@ -131,14 +131,14 @@ async def test_with_approval_a_request_waits_for_a_moderator_who_does_not_play(
     assert await snapshot(sessions, game_id) == before, "nothing changes until a moderator approves"
 
     with pytest.raises(NotAllowed):  # a player is no moderator
-        async with sessions() as s:
+        async with sessions.begin() as s:
             france = Actor(player_of(started, "FRANCE"))
             await takeover.approve_take_over(s, game_id, france, "ENGLAND", NEWCOMER)
     with pytest.raises(NotAllowed, match="You play"):  # the creator plays here: not the judge
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await takeover.approve_take_over(s, game_id, Actor(CREATOR), "ENGLAND", NEWCOMER)
     assert await snapshot(sessions, game_id) == before
-    async with sessions() as s:
+    async with sessions.begin() as s:
         approved = await takeover.approve_take_over(s, game_id, MOD, "ENGLAND", NEWCOMER, now=T0)
     assert approved.action == "replace" and await seat_holder(sessions, game_id, "ENGLAND") == NEWCOMER
     [welcome] = [m for m in await messages(sessions, "welcome") if m.target_user_id == NEWCOMER]
@@ -148,11 +148,11 @@ async def test_with_approval_a_request_waits_for_a_moderator_who_does_not_play(
 async def test_a_declined_request_is_told_to_its_author_and_changes_no_seat(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, settings=GameSettings(take_over="approval"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, player_of(started, "ENGLAND"), now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await takeover.take_over(s, game_id, NEWCOMER, "ENGLAND", now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await takeover.decline_take_over(s, game_id, MOD, "ENGLAND", NEWCOMER, now=T0)
     [told] = await messages(sessions, "take_over_declined")
     assert told.target_user_id == NEWCOMER and "declined" in told.payload["title"]
@@ -164,12 +164,12 @@ async def test_when_taking_over_is_off_no_seat_is_offered_and_only_a_moderator_r
 ) -> None:
     started = await make_started_game(sessions, settings=GameSettings(take_over="off"))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await leave_game(s, game_id, player_of(started, "ITALY"), now=T0)
     [left] = [m for m in await messages(sessions, "player_left") if m.target_kind == "game_channel"]
     assert not left.payload.get("open_seats"), "no Take over button when taking over is off"
     with pytest.raises(NotAllowed, match="only a moderator"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await takeover.take_over(s, game_id, NEWCOMER, "ITALY", now=T0)
 
 
@@ -188,7 +188,7 @@ async def test_an_open_seat_button_pressed_outside_the_game_s_channel_is_refused
     An open seat's button lives in its game's channel: from any other channel it is an old post's."""
     started = await make_started_game(sessions)
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await set_game_channels(s, game_id, game_channel_id=4242)
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
     try:

@@ -133,7 +133,7 @@ async def test_among_several_processes_nothing_is_held(
     game, me = started.game.id, player_of(started, FRANCE)
     await gm.submit_orders(game, me, "A Par-Bur")
     assert held(gm, started) is None
-    async with sessions() as session:  # the sibling's write
+    async with sessions.begin() as session:  # the sibling's write
         await orders.submit_orders(session, game, me, "A Par-Gas")
     assert orders_of(await gm.my_orders(game, me)) == (("A PAR - GAS",),)
     await gm.idle()

@@ -92,7 +92,7 @@ async def test_a_nul_character_loses_nothing_on_either_database(sessions: Sessio
         logged = (await s.exec(select(OrderSubmission))).one()
     assert set(view.powers[0].orders) == {"A PAR - BUR", "F BRE - MAO"}
     assert "\x00" not in logged.text and "A Par-Bur" in logged.text
-    async with sessions() as s:
+    async with sessions.begin() as s:
         named = await games.create_game(
             s, guild_id=1, creator_id=CREATOR, name="Nul\x00 league", settings=GameSettings(), now=T0
         )
@@ -130,7 +130,7 @@ async def test_clear_removes_only_my_orders(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await submit(sessions, started, "FRANCE", "A Par-Bur")
     await submit(sessions, started, "GERMANY", "A Mun-Bur")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         view = await orders.clear_orders(s, started.game.id, player_of(started, "FRANCE"))
     assert view.powers[0].orders == ()
     async with sessions() as s:
@@ -188,7 +188,7 @@ async def test_a_player_with_two_powers_orders_both_in_one_message(sessions: Ses
     started = await make_started_game(sessions, players=4)
     holder = player_of(started, "AUSTRIA")
     assert player_of(started, "FRANCE") == holder
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await orders.submit_orders(
             s, started.game.id, holder, "A Vie-Gal\nA Par-Bur\nFrance:\nF Bre H\nA Mun-Ruh", now=T0
         )
@@ -199,7 +199,7 @@ async def test_a_player_with_two_powers_orders_both_in_one_message(sessions: Ses
     ]
     (munich,) = report.refused  # under the heading "France:", the line is France's: France's reason
     assert munich.power == "FRANCE" and "GERMANY" in (munich.reason or "")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await orders.submit_orders(s, started.game.id, holder, "A Bud-Ser\nA Ven-Tyr", now=T0)
     assert [o.power for o in report.accepted] == ["AUSTRIA"]
     (venice,) = report.refused  # Italy is not this player's: the reason names Italy's owner
@@ -219,21 +219,21 @@ async def test_ready_closes_early_only_when_everybody_is_ready(sessions: Session
     started = await make_started_game(sessions)
     powers = sorted(started.assignments)
     for i, power in enumerate(powers):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             view = await orders.set_ready(s, started.game.id, player_of(started, power), now=T0)
         assert view.powers[0].ready
         assert view.close_now == (i == len(powers) - 1)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         view = await orders.set_ready(s, started.game.id, player_of(started, "FRANCE"), ready=False, now=T0)
     assert not view.close_now and not view.powers[0].ready
 
 
 async def test_absent_players_do_not_hold_up_an_early_close(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, started.game.id, player_of(started, "ITALY"), now=T0)
     for power in sorted(p for p in started.assignments if p != "ITALY"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             view = await orders.set_ready(s, started.game.id, player_of(started, power), now=T0)
     assert view.close_now
 
@@ -286,7 +286,7 @@ async def test_ready_brings_a_player_back_from_civil_disorder(sessions: SessionF
     started = await make_started_game(sessions)
     italy = player_of(started, "ITALY")
     await set_player_status(sessions, started, "ITALY", PlayerStatus.CIVIL_DISORDER)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.set_ready(s, started.game.id, italy, now=T0)
     player = await player_row(sessions, started.game.id, italy)
     assert player.status == PlayerStatus.ACTIVE
@@ -308,7 +308,7 @@ async def test_orders_sent_just_after_a_close_say_that_they_are_for_the_new_phas
     )
     later = await submit(sessions, started, "FRANCE", "A Mar H", now=T0 + timedelta(minutes=4))
     assert later.new_phase_notice is None
-    async with sessions() as s:  # the form names its phase: no warning needed
+    async with sessions.begin() as s:  # the form names its phase: no warning needed
         from_form = await orders.submit_orders(
             s,
             started.game.id,
@@ -369,7 +369,7 @@ async def test_an_order_row_the_session_holds_shows_the_replacement(sessions: Se
     object is given the new values, as when the rows were written through the session."""
     started = await make_started_game(sessions)
     await submit(sessions, started, "FRANCE", "A Par-Bur")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         held = (await s.exec(select(OrderRecord).where(OrderRecord.unit_key == "PAR"))).one()
         await orders.submit_orders(s, started.game.id, player_of(started, "FRANCE"), "A Par H", now=T0)
         assert (held.text, held.input) == ("A PAR H", "A Par H")

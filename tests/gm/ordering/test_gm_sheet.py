@@ -82,7 +82,7 @@ async def test_the_menu_says_whose_unit_stands_where(sessions: SessionFactory) -
 
 async def test_a_sheet_of_a_closed_phase_or_another_game_changes_nothing(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as session:
+    async with sessions.begin() as session:
         tag = await ensure_place_tag(session, started.game.id)
     gm = gamemaster(sessions)
     france = player_of(started, "FRANCE")

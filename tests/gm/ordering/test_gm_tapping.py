@@ -85,7 +85,7 @@ async def test_a_builder_of_another_game_that_had_this_number_is_refused_and_cha
     """A builder left from another database (a fresh start, an older backup restored) names a game
     number that is now another game's: its tag differs, and nothing it asks for is done."""
     started = await make_started_game(sessions)
-    async with sessions() as session:
+    async with sessions.begin() as session:
         tag = await ensure_place_tag(session, started.game.id)
     gm = gamemaster(sessions)
     france = player_of(started, "FRANCE")

@@ -48,7 +48,7 @@ async def restart_and_settle(sessions: SessionFactory) -> None:
 
 async def test_a_moderators_close_survives_a_stop_before_it_ran(sessions: SessionFactory) -> None:
     started = await start_now(sessions, utcnow())  # the deadline is a day away
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
     # the bot stops here: the background task that would close the phase never runs
     assert await phases(sessions, started.game.id) == [("S1901M", "open")]
@@ -63,7 +63,7 @@ async def test_the_last_ready_survives_a_stop_before_the_close_ran(sessions: Ses
     started = await start_now(sessions, utcnow())
     view = None
     for power in sorted(started.game.powers):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             view = await orders.set_ready(s, started.game.id, player_of(started, power))
     assert view is not None and view.close_now
     await restart_and_settle(sessions)
@@ -73,7 +73,7 @@ async def test_the_last_ready_survives_a_stop_before_the_close_ran(sessions: Ses
 async def test_a_second_mod_close_never_closes_the_new_phase(sessions: SessionFactory) -> None:
     started = await start_now(sessions, utcnow())
     gm = gamemaster(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         first = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
     async with sessions() as s:  # a second moderator, a moment later, before the close ran
         with pytest.raises(WrongGameState, match="already being closed"):
@@ -96,7 +96,7 @@ async def test_a_close_sent_before_the_phase_opened_or_just_after_it_closes_noth
     began = utcnow() - timedelta(minutes=5)
     started = await start_now(sessions, began)  # S1901M opened five minutes ago
     gm = gamemaster(sessions)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         first = await moderation.close_now(s, started.game.id, JUDGE, sent_at=utcnow())
     assert first.action == "close"
     await gm.apply(first.effects)
@@ -111,7 +111,7 @@ async def test_a_close_sent_before_the_phase_opened_or_just_after_it_closes_noth
     assert late.value.message.startswith(
         "Spring 1901 Movement was already closed; Fall 1901 Movement has just opened"
     )
-    async with sessions() as s:  # sent 20 seconds after Fall opened: a question, nothing written
+    async with sessions.begin() as s:  # sent 20 seconds after Fall opened: a question, nothing written
         asked = await moderation.close_now(
             s, started.game.id, JUDGE, sent_at=fall.opened_at + timedelta(seconds=20)
         )
@@ -126,7 +126,7 @@ async def test_a_close_sent_before_the_phase_opened_or_just_after_it_closes_noth
         again = (await s.exec(select(PhaseRecord).where(PhaseRecord.name == "F1901M"))).one()
         assert (again.close_reason, again.deadline) == (None, fall.deadline)
         await s.commit()
-    async with sessions() as s:
+    async with sessions.begin() as s:
         confirmed = await moderation.close_now(
             s, started.game.id, JUDGE, sent_at=fall.opened_at + timedelta(seconds=20), confirmed=True
         )
@@ -151,7 +151,7 @@ async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck
     gm.scheduler.retry_delays = (1.0,)  # long enough to see the job before it fires, on a busy machine
     gm.scheduler.start()
     try:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             asked = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
         assert await gm.apply(asked.effects) is None, "the close failed ..."
         assert retry_job_id(started.phase.id) in gm.scheduler.job_ids(), "... and is tried again"

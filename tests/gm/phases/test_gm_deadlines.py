@@ -35,7 +35,7 @@ def utc(*args: int) -> datetime:
 
 async def start_at(sessions: SessionFactory, now: datetime, settings: GameSettings) -> games.StartResult:
     game = await make_game(sessions, settings=settings)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(3))
 
 
@@ -129,15 +129,15 @@ async def test_resume_and_rollback_keep_to_the_fixed_time(sessions: SessionFacto
     started = await start_at(sessions, utc(2024, 3, 4, 8, 0), GameSettings(deadlines=BERLIN_WEEKDAYS))
     game_id = started.game.id
     assert started.phase.deadline == utc(2024, 3, 4, 20, 0)  # opens Monday 09:00: 12 hours to 21:00
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await actions.pause_game(s, game_id, MOD, now=utc(2024, 3, 4, 18, 0))  # 2 hours left
-    async with sessions() as s:
+    async with sessions.begin() as s:
         resumed = await actions.resume_game(s, game_id, MOD, now=utc(2024, 3, 6, 12, 0))
     # two hours from Wednesday 13:00 Berlin is 15:00: the phase closes at that day's 21:00
     assert resumed.phase is not None and resumed.phase.deadline == utc(2024, 3, 6, 20, 0)
 
     await close_at(sessions, game_id, utc(2024, 3, 6, 20, 0))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         rolled = await rollback.rollback_last_phase(s, game_id, MOD, now=utc(2024, 3, 7, 9, 0))
     # S1901M opens again on Thursday 10:00 Berlin: it closes on Friday at 21:00, as a fresh phase
     assert rolled.phase is not None and rolled.phase.name == "S1901M"
@@ -149,11 +149,11 @@ async def test_a_phase_opened_while_paused_gets_a_fresh_fixed_deadline_at_resume
 ) -> None:
     started = await start_at(sessions, utc(2024, 3, 4, 8, 0), GameSettings(deadlines=BERLIN_WEEKDAYS))
     game_id = started.game.id
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await actions.pause_game(s, game_id, MOD, now=utc(2024, 3, 4, 9, 0))
     closed = await close_at(sessions, game_id, utc(2024, 3, 4, 10, 0))  # a moderator's close, say
     assert closed.next_phase is not None and closed.next_phase.deadline is None
-    async with sessions() as s:
+    async with sessions.begin() as s:
         resumed = await actions.resume_game(s, game_id, MOD, now=utc(2024, 3, 8, 12, 0))  # Friday 13:00
     assert resumed.phase is not None and resumed.phase.name == "F1901M"
     assert resumed.phase.deadline == utc(2024, 3, 11, 20, 0)  # Monday: 12 hours ahead, no weekend
@@ -187,25 +187,25 @@ async def test_settings_take_the_schedule_in_parts_and_refuse_unknown_zones(
     sessions: SessionFactory,
 ) -> None:
     game = await make_game(sessions, players=2)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         info = await update_settings(
             s, game.id, CREATOR, {"deadlines": {"at": "9:30", "skip_days": "weekend"}}
         )
     assert info.settings.deadlines == DeadlineSchedule(at="09:30", zone="UTC", skip_weekdays=(5, 6))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         info = await update_settings(s, game.id, CREATOR, {"deadlines": {"zone": "europe/berlin"}})
     assert info.settings.deadlines == DeadlineSchedule(at="09:30", zone="Europe/Berlin", skip_weekdays=(5, 6))
 
     before = (await game_row(sessions, game.id)).settings
     with pytest.raises(InvalidSettings) as refused:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await update_settings(s, game.id, CREATOR, {"deadlines": {"zone": "Europe/Berln", "at": "25:00"}})
     assert any("did you mean Europe/Berlin" in p for p in refused.value.problems)
     assert any("'25:00'" in p for p in refused.value.problems)
     assert "Nothing was changed" in (refused.value.hint or "")
     assert (await game_row(sessions, game.id)).settings == before
 
-    async with sessions() as s:
+    async with sessions.begin() as s:
         info = await update_settings(s, game.id, CREATOR, {"deadlines": {"at": "off"}})
     assert info.settings.deadlines is None
 

@@ -134,7 +134,7 @@ async def test_a_player_with_two_powers_falls_into_civil_disorder_with_both(sess
     )
     seat = player_of(started, "ITALY")
     assert player_of(started, "RUSSIA") == seat
-    async with sessions() as s:  # the Austria/France player orders
+    async with sessions.begin() as s:  # the Austria/France player orders
         await orders.submit_orders(
             s, started.game.id, player_of(started, "AUSTRIA"), "A Vie H\nA Par H", now=T0
         )
@@ -154,7 +154,7 @@ async def test_acting_for_one_of_two_powers_is_not_a_miss(sessions: SessionFacto
         sessions, players=4, settings=GameSettings(players=4, civil_disorder_after=1)
     )
     seat = player_of(started, "ITALY")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await orders.submit_orders(s, started.game.id, seat, "A Rom H", now=T0)  # Italy only, Russia silent
     await make_closer(sessions).close(started.phase.id)
     row = await player_row(sessions, started.game.id, seat)

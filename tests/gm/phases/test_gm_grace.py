@@ -28,7 +28,7 @@ def utc(*args: int) -> datetime:
 
 async def start(sessions: SessionFactory, now: datetime, settings: GameSettings = GRACE) -> games.StartResult:
     game = await make_game(sessions, players=settings.players, settings=settings)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=now, rng=random.Random(2))
 
 
@@ -141,7 +141,7 @@ async def test_no_grace_without_the_setting_nor_for_an_early_or_a_moderator_s_cl
     assert (await at_deadline(sessions, plain.game.id, utc(2024, 3, 5, 8, 0))).closed
 
     graced = await start(sessions, utc(2024, 3, 4, 8, 0))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.close_now(s, graced.game.id, JUDGE, now=utc(2024, 3, 4, 10, 0))
     closer = PhaseCloser(sessions, clock=lambda: utc(2024, 3, 4, 10, 0), render_maps=False)
     assert (await closer.close(graced.phase.id)).closed, "a moderator's close is never extended"

@@ -106,7 +106,7 @@ async def test_a_game_ended_during_a_phase_has_a_final_map_saying_how(
 
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         result = await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)

@@ -238,15 +238,15 @@ async def test_orders_racing_a_rollback_and_moderators_never_deadlock(sessions: 
     fall = {p: t.replace("A Par-Bur", "A Par H") for p, t in OPENINGS.items()}
 
     async def rollback() -> object:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             return await rollback_last_phase(s, started.game.id, mod, now=T0)
 
     async def extend() -> object:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             return await moderation.extend_deadline(s, started.game.id, mod, minutes=60, now=T0)
 
     async def draw(power: str) -> object:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             return await votes.propose(s, started.game.id, player_of(started, power), "draw", now=T0)
 
     jobs: list = []

@@ -11,10 +11,11 @@ from db.database import SessionFactory
 from db.models import PhaseMap, PhaseRecord
 from engine import Board, load_map
 from gm.errors import UnknownPhase
-from gm.reading.history import phase_history, phase_map
+from gm.reading.history import phase_history
 from gm.setup.settings import GameSettings
 from render import RenderOptions, render_map
 from tests.gm.conftest import make_closer, make_started_game, submit
+from tests.helpers.gm import gamemaster
 
 
 async def test_orders_are_hidden_until_the_phase_closes(sessions: SessionFactory) -> None:
@@ -42,17 +43,15 @@ async def test_orders_are_hidden_until_the_phase_closes(sessions: SessionFactory
 
 async def test_the_orders_map_of_an_open_phase_is_refused(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
-    async with sessions() as s:
-        with pytest.raises(UnknownPhase, match="secret until the phase closes"):
-            await phase_map(s, started.game.id, with_orders=True)
+    with pytest.raises(UnknownPhase, match="secret until the phase closes"):
+        await gamemaster(sessions).phase_map(started.game.id, with_orders=True)
 
 
 async def test_the_opening_map_is_rendered_once_and_kept(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
 
     async def fetch() -> bytes:
-        async with sessions() as s:
-            image = await phase_map(s, started.game.id)
+        image = await gamemaster(sessions).phase_map(started.game.id)
         assert image is not None and image.filename == "S1901M-position.png"
         return image.png
 
@@ -73,9 +72,9 @@ async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
     await submit(sessions, started, "FRANCE", "A Bur-Bel")
     fall = await make_closer(sessions, render_maps=rendered_at_close).close(spring.next_phase.id)
     assert fall.game_over
-    async with sessions() as s:
-        shown = await phase_map(s, started.game.id)
-        opening = await phase_map(s, started.game.id, "F1901M")  # asked by name: as the phase opened
+    maps = gamemaster(sessions)
+    shown = await maps.phase_map(started.game.id)
+    opening = await maps.phase_map(started.game.id, "F1901M")  # asked by name: as the phase opened
     assert shown is not None and opening is not None
     assert shown.filename == "F1901M-final.png" and opening.filename == "F1901M-position.png"
     async with sessions() as s:
@@ -99,6 +98,5 @@ async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
 async def test_a_phase_is_found_by_how_players_write_it(sessions: SessionFactory, asked: str) -> None:
     started = await make_started_game(sessions)
     await make_closer(sessions).close(started.phase.id)
-    async with sessions() as s:
-        shown = await phase_map(s, started.game.id, asked)
+    shown = await gamemaster(sessions).phase_map(started.game.id, asked)
     assert shown is not None and shown.filename == "S1901M-position.png"

@@ -118,12 +118,12 @@ async def test_civil_disorder_and_replacement_count_in_a_running_game_without_a_
     italy = player_of(started, "ITALY")
     await submit(sessions, started, "FRANCE", "A Par-Bur")
     await close(sessions, game_id)  # France ordered; the others missed Spring 1901
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.set_civil_disorder(s, game_id, JUDGE, power="ITALY", on=True, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.replace_player(s, game_id, JUDGE, power="ITALY", new_user_id=OUTSIDER, now=T0)
     turkey = player_of(started, "TURKEY")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.leave_game(s, game_id, turkey, now=T0)
 
     async with sessions() as s:

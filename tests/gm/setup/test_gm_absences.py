@@ -39,14 +39,14 @@ async def started_on_monday(
     sessions: SessionFactory, settings: GameSettings | None = None
 ) -> games.StartResult:
     game = await make_game(sessions, settings=settings)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=MONDAY, rng=random.Random(5))
 
 
 async def declare(
     sessions: SessionFactory, user_id: int, first: str, last: str, now: datetime, game_id: int | None = None
 ) -> absences.AbsenceReport:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         return await absences.declare_absence(
             s, guild_id=GUILD, user_id=user_id, first=first, last=last, game_id=game_id, now=now
         )
@@ -186,25 +186,25 @@ async def test_players_list_their_own_absences_and_moderators_who_do_not_play_se
         (italy, "from 10 to 12 April 2024"),
     ]
     with pytest.raises(NotAllowed, match="Only the player who declared"):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await absences.cancel_absence(s, guild_id=GUILD, actor=Actor(france), absence_id=theirs.id)
     for moderator_who_plays in (creator, Actor(france, is_server_moderator=True)):
         with pytest.raises(NotAllowed, match="you see and cancel only your own absences there"):
-            async with sessions() as s:
+            async with sessions.begin() as s:
                 await absences.cancel_absence(
                     s, guild_id=GUILD, actor=moderator_who_plays, absence_id=theirs.id
                 )
-    async with sessions() as s:
+    async with sessions.begin() as s:
         gone = await absences.cancel_absence(s, guild_id=GUILD, actor=judge, absence_id=theirs.id, now=MONDAY)
     assert gone.cancelled
     async with sessions() as s:
         after = await absences.list_absences(s, guild_id=GUILD, actor=judge, game_id=game_id, now=MONDAY)
     assert [a.user_id for a in after] == [france]
     with pytest.raises(absences.UnknownAbsence):
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await absences.cancel_absence(s, guild_id=GUILD, actor=judge, absence_id=theirs.id)
     with pytest.raises(absences.UnknownAbsence):  # another server's absence is not found here
-        async with sessions() as s:
+        async with sessions.begin() as s:
             await absences.cancel_absence(
                 s, guild_id=GUILD + 1, actor=Actor(france, True), absence_id=theirs.id
             )
@@ -214,7 +214,7 @@ async def test_a_cancelled_absence_moves_nothing(sessions: SessionFactory) -> No
     started = await started_on_monday(sessions)
     italy = player_of(started, "ITALY")
     [absence] = (await declare(sessions, italy, "2024-03-06", "2024-03-06", now=MONDAY)).absences
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await absences.cancel_absence(
             s, guild_id=GUILD, actor=Actor(italy), absence_id=absence.id, now=MONDAY
         )

@@ -38,7 +38,7 @@ async def count(sessions: SessionFactory, model: type) -> int:
 async def test_create_game_keeps_the_name_as_typed_and_seats_the_creator(sessions: SessionFactory) -> None:
     name = "**Friday** _night_ <@everyone> 🎲"
     settings = GameSettings(movement_minutes=2880, press="none", last_year=1910, reminder_hours=(1, 24, 24))
-    async with sessions() as s:
+    async with sessions.begin() as s:
         game = await games.create_game(
             s, guild_id=GUILD, creator_id=CREATOR, name=name, settings=settings, now=T0
         )
@@ -146,13 +146,13 @@ async def test_a_full_game_refuses_one_more(sessions: SessionFactory) -> None:
 
 async def test_leaving_before_the_start_frees_the_seat(sessions: SessionFactory) -> None:
     game = await make_game(sessions, players=7)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         after = await games.leave_game(s, game.id, user(3), now=T0)
     assert len(after.players) == 6
     async with sessions() as s:
         with pytest.raises(NotAPlayer):
             await games.leave_game(s, game.id, user(3), now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.join_game(s, game.id, user(50), now=T0)
     async with sessions() as s:
         with pytest.raises(GameFull):
@@ -177,7 +177,7 @@ async def test_only_the_creator_or_a_moderator_starts(sessions: SessionFactory) 
     async with sessions() as s:
         with pytest.raises(NotAllowed):
             await games.start_game(s, game.id, user(2), now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         started = await games.start_game(s, game.id, user(2), is_moderator=True, now=T0)
     assert started.game.status == "active"
 
@@ -211,7 +211,7 @@ async def test_the_draw_is_random(sessions: SessionFactory) -> None:
     seatings = set()
     for _ in range(7):
         game = await make_game(sessions)
-        async with sessions() as s:
+        async with sessions.begin() as s:
             started = await games.start_game(s, game.id, CREATOR, now=T0)
         seatings.add(tuple(sorted(started.assignments.items())))
     assert len(seatings) > 1
@@ -244,7 +244,7 @@ async def test_leaving_a_started_game_tells_the_game_channel(sessions: SessionFa
     started = await make_started_game(sessions)
     france = started.assignments["FRANCE"]
     assert france is not None
-    async with sessions() as s:
+    async with sessions.begin() as s:
         after = await games.leave_game(s, started.game.id, france, now=T0)
     assert france not in [p.user_id for p in after.players]
     async with sessions() as s:
@@ -270,7 +270,7 @@ async def test_a_user_and_a_server_may_have_only_so_many_games_waiting(sessions:
     limits = games.FormingLimits(per_user=2, per_server=3)
 
     async def create(creator: int, name: str, guild: int = GUILD) -> GameInfo:
-        async with sessions() as s:
+        async with sessions.begin() as s:
             return await games.create_game(
                 s, guild_id=guild, creator_id=creator, name=name, limits=limits, now=T0
             )
@@ -285,6 +285,6 @@ async def test_a_user_and_a_server_may_have_only_so_many_games_waiting(sessions:
     with pytest.raises(TooManyGames, match="This server already has 3 games waiting"):
         await create(user(2), "Fourth here")
     await create(user(2), "Elsewhere", guild=GUILD + 1)  # another server has room
-    async with sessions() as s:  # a game cancelled frees its creator's place
+    async with sessions.begin() as s:  # a game cancelled frees its creator's place
         await moderation.end_game(s, first.id, moderation.Actor(user(41), is_server_moderator=True), now=T0)
     await create(CREATOR, "Three")

@@ -26,19 +26,19 @@ async def test_only_admins_change_the_servers_settings_and_they_refuse_unhidden_
     async with sessions() as s:
         with pytest.raises(InvalidSettings, match="no server setting colour"):
             await server.change_server_settings(s, GUILD, user(1), {"colour": "red"}, is_admin=True)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         changed = await server.change_server_settings(
             s, GUILD, user(1), {"admins_may_play": False}, is_admin=True, now=T0
         )
     assert not changed.admins_may_play
-    async with sessions() as s:
+    async with sessions.begin() as s:
         assert not (await server.server_settings(s, GUILD)).admins_may_play
         assert (await server.server_settings(s, GUILD + 1)).admins_may_play, "another server's own"
         game = await games.create_game(s, guild_id=GUILD, creator_id=user(0), name="Closed", now=T0)
     async with sessions() as s:
         with pytest.raises(NotAllowed, match="can read every channel of this server"):
             await games.join_game(s, game.id, user(2), sees_all=True, now=T0)
-    async with sessions() as s:
+    async with sessions.begin() as s:
         joined = await games.join_game(s, game.id, user(3), now=T0)
     assert [p.user_id for p in joined.players] == [user(0), user(3)]
 

@@ -17,7 +17,7 @@ JUDGE = Actor(user(41), is_server_moderator=True)
 
 
 async def with_channel(sessions: SessionFactory, game_id: int) -> None:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await games.set_game_channels(s, game_id, game_channel_id=9000)
 
 
@@ -35,7 +35,7 @@ async def test_an_earlier_spectator_who_takes_a_seat_watches_no_more(sessions: S
     await earlier_spectator(sessions, game_id, WATCHER)
     async with sessions() as s:
         assert await spectators.spectators_of(s, game_id) == [WATCHER]
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.replace_player(s, game_id, JUDGE, power="ITALY", new_user_id=WATCHER, now=T0)
     async with sessions() as s:
         assert await spectators.spectators_of(s, game_id) == []
@@ -52,7 +52,7 @@ async def ended_with_italy_eliminated(sessions: SessionFactory, settings: GameSe
             "centers": {"FRANCE": ["PAR", "MAR"], "ENGLAND": ["LON"]},
         },
     )
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     return started
 

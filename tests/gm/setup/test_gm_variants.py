@@ -119,7 +119,7 @@ async def test_four_players_hold_the_rulebooks_pairs_and_order_both_powers(sessi
         ["ITALY", "RUSSIA"],
     ]
     seat = player_of(started, "AUSTRIA")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         report = await orders.submit_orders(
             s, started.game.id, seat, "A Vie-Gal\nA Par-Bur\nF Bre-Mid", now=T0
         )
@@ -135,16 +135,16 @@ async def test_four_players_hold_the_rulebooks_pairs_and_order_both_powers(sessi
     reminded = await reminders_for(sessions, started.phase.id)
     (dm,) = [m for m in reminded if m.target_user_id == seat]
     assert dm.payload["missing"] == {"AUSTRIA": ["A BUD", "F TRI"], "FRANCE": ["A MAR"]}
-    async with sessions() as s:
+    async with sessions.begin() as s:
         view = await orders.set_ready(s, started.game.id, seat, now=T0)
     assert all(p.ready for p in view.powers) and len(view.powers) == 2
-    async with sessions() as s:  # one power only, by name
+    async with sessions.begin() as s:  # one power only, by name
         report = await orders.submit_orders(s, started.game.id, seat, "A Mar-Spa", power="france", now=T0)
     assert report.view.powers[0].power == "FRANCE" and report.view.powers[0].missing == ()
 
 
 async def reminders_for(sessions: SessionFactory, phase_id: int) -> list:
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await reminders.queue_reminders(s, phase_id, 1.0, now=T0)
     return await messages(sessions, "reminder")
 
@@ -250,7 +250,7 @@ async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_t
     assert view.phase.name == "S1902M"
 
     force_coin(monkeypatch, tails=False)  # a rollback must not re-toss
-    async with sessions() as s:
+    async with sessions.begin() as s:
         await rollback_last_phase(s, started.game.id, Actor(user(41), is_server_moderator=True), now=T0)
     async with sessions() as s:
         italy = (await s.exec(select(PowerAssignment).where(PowerAssignment.power == "ITALY"))).one()
@@ -279,7 +279,7 @@ async def test_an_unknown_variant_is_refused(sessions: SessionFactory) -> None:
 
 async def test_a_two_player_game_keeps_its_variant_when_its_settings_change(sessions: SessionFactory) -> None:
     game = await make_game(sessions, players=1, settings=GameSettings(players=2), variant="test-flip")
-    async with sessions() as s:
+    async with sessions.begin() as s:
         changed = await configure.update_settings(s, game.id, CREATOR, {"movement_minutes": 120}, now=T0)
     assert changed.settings.movement_minutes == 120 and changed.variant == "test-flip"
     async with sessions() as s:
