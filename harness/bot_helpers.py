@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from bot import DiplomacyBot
 from config import Settings
@@ -83,7 +84,7 @@ async def make_table(
 
 
 def make_settings(tmp_path: Path, **overrides: object) -> Settings:
-    values: dict[str, object] = {
+    values: dict[str, Any] = {  # pydantic checks them: a wrong override fails the test at once
         "discord_token": "unused: the fake hands its own token to running_bot",
         "database_url": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
         "moderator_role": MODERATOR_ROLE,
@@ -91,7 +92,7 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
         "close_workers": 0,
     }
     values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[arg-type]
+    return Settings(_env_file=None, **values)
 
 
 @contextlib.asynccontextmanager
