@@ -23,9 +23,9 @@ def emit(formatter: logging.Formatter, *args: object, exc: bool = False, **extra
             try:
                 raise ValueError("boom")
             except ValueError:
-                logger.exception(*args, extra=extra)  # type: ignore[arg-type]
+                logger.exception(*args, extra=extra)
         else:
-            logger.warning(*args, extra=extra)  # type: ignore[arg-type]
+            logger.warning(*args, extra=extra)
     finally:
         logger.removeHandler(handler)
     return stream.getvalue()
