@@ -14,6 +14,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from bot import DiplomacyBot
 from config import Settings
 from db.models import PhaseRecord
@@ -239,6 +241,15 @@ def place_named(fake: FakeDiscord, guild: Guild, game_id: int, name: str) -> Cha
         if place_name(game_id, channel.name) == name and channel.name != name:
             return channel
     raise KeyError(f"no channel like {name!r}; channels: {[c.name for c in fake.guild_channels(guild)]}")
+
+
+def guild_channel(bot: discord.Client, channel: Channel) -> discord.abc.GuildChannel:
+    """discord.py's object for a server channel of the fake, as the bot's cache holds it."""
+    found = bot.get_channel(channel.id)
+    assert isinstance(found, discord.abc.GuildChannel), (
+        f"the bot has no server channel {channel.name}: {found}"
+    )
+    return found
 
 
 def bot_messages(fake: FakeDiscord, channel: Channel) -> list[Message]:
