@@ -29,12 +29,12 @@ DAILY_21 = DeadlineSchedule(at="21:00", zone="Europe/Berlin")
 WEEKDAYS_21 = DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekdays=(5, 6))
 
 
-def berlin(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=BERLIN)  # type: ignore[misc]
+def berlin(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=BERLIN)
 
 
-def new_york(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=NEW_YORK)  # type: ignore[misc]
+def new_york(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=NEW_YORK)
 
 
 def local(moment: datetime, tz: ZoneInfo = BERLIN) -> datetime:
@@ -270,13 +270,14 @@ def test_json_round_trip_and_weekdays_by_name() -> None:
 
 
 def test_validation_normalises_what_users_type() -> None:
-    typed = DeadlineSchedule(at="9:05", zone=" europe/berlin", skip_weekdays=("sun", "Saturday", 5))
+    # names of days as users type them, which validated() turns into numbers
+    typed = DeadlineSchedule(at="9:05", zone=" europe/berlin", skip_weekdays=("sun", "Saturday", 5))  # type: ignore[arg-type]
     assert typed.validated() == DeadlineSchedule(at="09:05", zone="Europe/Berlin", skip_weekdays=(5, 6))
     assert DeadlineSchedule(at="21h30").validated().at == "21:30"
 
 
 def test_validation_lists_every_problem() -> None:
-    bad = DeadlineSchedule(at="25:00", zone="Mars/Olympus", every_days=0, skip_weekdays=("funday",))
+    bad = DeadlineSchedule(at="25:00", zone="Mars/Olympus", every_days=0, skip_weekdays=("funday",))  # type: ignore[arg-type]
     with pytest.raises(InvalidSettings) as refused:
         bad.validated()
     problems = refused.value.problems
@@ -291,11 +292,12 @@ def test_validation_lists_every_problem() -> None:
 def test_a_schedule_must_leave_a_day_and_take_sane_values() -> None:
     _, problems = DeadlineSchedule(skip_weekdays=tuple(range(7))).checked()
     assert problems == ["Every day of the week is excluded: leave at least one day for deadlines."]
+    # deliberately wrong types: each is refused as one problem
     _, problems = DeadlineSchedule(every_days=True, fix_short_phases="yes", skip_weekdays="sat").checked()  # type: ignore[arg-type]
     assert len(problems) == 3
     _, problems = DeadlineSchedule(every_days=15).checked()
     assert problems == ["Deadlines come every 1 to 14 days, not 15."]
-    _, problems = DeadlineSchedule(at=2100).checked()  # type: ignore[arg-type]
+    _, problems = DeadlineSchedule(at=2100).checked()  # type: ignore[arg-type]  # a number, not "21:00"
     assert problems and "2100" in problems[0]
 
 

@@ -112,6 +112,7 @@ def test_settings_are_validated_and_described() -> None:
         "Grace extensions per player and year go from 0 (none) to 12, not 13.",
         "A grace extension lasts 1 to 72 hours, not 0.",
     ]
+    # deliberately wrong types (a bool is not a count, hours are whole): both refused
     assert len(GraceSetting(per_year=True, hours=2.5).problems()) == 2  # type: ignore[arg-type]
 
 

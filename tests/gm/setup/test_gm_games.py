@@ -52,6 +52,8 @@ async def test_create_game_keeps_the_name_as_typed_and_seats_the_creator(session
     assert again.name == name and again.settings == game.settings
 
 
+# The ill-typed values below are deliberate (what a hand-edited export or an old row may hold): each is
+# refused with a message, hence their ignores.
 @pytest.mark.parametrize(
     ("settings", "name", "words"),
     [
@@ -72,22 +74,22 @@ async def test_create_game_keeps_the_name_as_typed_and_seats_the_creator(session
         (GameSettings(last_year=1850), "ok", "The last year must be between 1901 and 2000"),
         (GameSettings(reminder_hours=(500,)), "ok", "500 hours is out of range"),
         (GameSettings(reminder_hours=(1, 2, 3, 4, 5)), "ok", "At most 4 reminders"),
-        (GameSettings(last_year="1905"), "ok", "(the game starts in 1901), not '1905'."),
+        (GameSettings(last_year="1905"), "ok", "(the game starts in 1901), not '1905'."),  # type: ignore[arg-type]
         (
-            GameSettings(reminder_hours=("x",)),
+            GameSettings(reminder_hours=("x",)),  # type: ignore[arg-type]
             "ok",
             "Reminders are numbers of hours before the deadline, not 'x'",
         ),
-        (GameSettings(reminder_hours="24"), "ok", "Reminders must be a list of hours"),
-        (GameSettings(press=None), "ok", "Press must be one of threads, channels, public, none, not None"),
-        (GameSettings(players="7"), "ok", "played by 3 to 7 players, not '7'"),
+        (GameSettings(reminder_hours="24"), "ok", "Reminders must be a list of hours"),  # type: ignore[arg-type]
+        (GameSettings(press=None), "ok", "Press must be one of threads, channels, public, none, not None"),  # type: ignore[arg-type]
+        (GameSettings(players="7"), "ok", "played by 3 to 7 players, not '7'"),  # type: ignore[arg-type]
         (
             GameSettings(civil_disorder_after=True),
             "ok",
             "missed movement phases in a row (0: never), not True",
         ),
         (
-            GameSettings(movement_minutes=60.5),
+            GameSettings(movement_minutes=60.5),  # type: ignore[arg-type]
             "ok",
             "Movement phases must last from 10 minutes to 14 days, not 60.5",
         ),
@@ -185,7 +187,9 @@ async def test_only_the_creator_or_a_moderator_starts(sessions: SessionFactory) 
 async def test_start_draws_every_power_once_and_opens_spring_1901(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     assert set(started.assignments) == POWERS
-    assert sorted(started.assignments.values()) == sorted(user(i) for i in range(7))
+    assert sorted(u for u in started.assignments.values() if u is not None) == sorted(
+        user(i) for i in range(7)
+    )
     assert started.phase.name == "S1901M"
     assert started.phase.deadline == T0 + timedelta(days=1)
     assert started.phase.status == "open"
