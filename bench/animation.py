@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Board, adjudicate
 from render import render_map
-from render.animation import MAX_BYTES, make_gif
+from render.animation import MAX_BYTES, PictureFrame, make_gif
 
 
 def play(phases: int, seed: int = 1) -> list[Board]:
@@ -34,6 +34,7 @@ def play(phases: int, seed: int = 1) -> list[Board]:
         if board.phase.kind == "M":
             for power, unit in board.all_units():
                 where = str(unit).split()[1]
+                assert unit.type is not None  # a unit on a board has its type
                 options = sorted(board.game_map.neighbours(unit.type, where))
                 if options:
                     orders.setdefault(power, []).append(f"{unit.type} {where} - {rng.choice(options)}")
@@ -54,7 +55,7 @@ def main() -> int:
     for phases in args.phases:
         boards = play(phases)
         t0 = time.perf_counter()
-        pngs = [{"png": render_map(b)} for b in boards]
+        pngs: list[PictureFrame] = [{"png": render_map(b)} for b in boards]
         rendered = time.perf_counter() - t0
         t0 = time.perf_counter()
         gif, width, kept = make_gif(pngs)

@@ -51,7 +51,7 @@ async def build(sessions: SessionFactory, n_games: int, n_phases: int) -> None:
                 await s.commit()
             if phase is None or phase.status != "open":
                 break
-            outcome = await closer.close(phase.id)  # type: ignore[arg-type]
+            outcome = await closer.close(phase.row_id)
             async with sessions() as s:
                 for kind in ("orders", "position"):
                     s.add(

@@ -26,11 +26,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from legal_orders import MID_GAME  # bench/legal_orders.py's Fall 1905 position
-from timing import summary
-
+from bench.legal_orders import MID_GAME  # the Fall 1905 position
+from bench.timing import summary
 from gm.ordering.drawing import preview_request, preview_title, render_preview
 from harness.bot_helpers import current_phase, edit_board, make_table, running, started_game
 from harness.fakediscord import FakeDiscord, Message, User, fake_discord

@@ -56,6 +56,7 @@ def realistic_orders(board: Board, power: str, rng: random.Random) -> list[str]:
     lines = []
     for unit in units:
         roll = rng.random()
+        assert unit.type is not None  # a unit on a board has its type
         neighbours = sorted(game_map.neighbours(unit.type, unit.location))
         if roll < 0.6 and neighbours:
             lines.append(f"{unit} - {rng.choice(neighbours)}")

@@ -26,19 +26,21 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.adjudicator.adjustments import adjustment_counts
+from engine.board import Board
 from engine.legal import legal_orders
-from gm.ordering.judging import judge_line
+from gm.ordering.judging import LineOutcome, judge_line
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import duties, order_key
 from tests.helpers.positions import KINDS, VARIANTS, hinted_orders, random_board, typed_lines
 
 
-def state_of(board, power, given):  # type: ignore[no-untyped-def]
+def state_of(board: Board, power: str, given: Mapping[str, str]) -> PhaseState:
     return PhaseState(
         board=board,
         duties=duties(board, adjustment_counts(board)),
@@ -53,7 +55,7 @@ def state_of(board, power, given):  # type: ignore[no-untyped-def]
 _OLD_SIGNATURE = "phase" in inspect.signature(judge_line).parameters
 
 
-def judge(line, state, power, given):  # type: ignore[no-untyped-def]
+def judge(line: str, state: PhaseState, power: str, given: Mapping[str, str]) -> LineOutcome:
     current = {power: dict(given)}
     outcome, _ = judge_line(line, state, [power], current, *((None,) if _OLD_SIGNATURE else ()))
     return outcome

@@ -27,10 +27,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from adjudicate import dense_position  # bench/adjudicate.py: the adjudicator's dense positions
-
+from bench.adjudicate import dense_position  # the adjudicator's dense positions
 from engine import Board, load_map
 from engine.legal import forget_legal_orders, legal_orders
 

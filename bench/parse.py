@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -27,7 +28,8 @@ import contextlib
 from engine.adjudicator.convoys import forget_board_convoys
 from engine.board import Board
 from engine.entry import enter_order
-from engine.mapdata import load_map
+from engine.mapdata import GameMap, load_map
+from engine.orders import Order
 from engine.parser import forget_lines, parse_order
 from engine.validation import read_order, validate_order
 
@@ -119,7 +121,24 @@ FULL_NAMES = [
 ]
 
 
-def per_order_us(texts: list[str], rounds: int, fn) -> float:
+def cold_parse(text: str, gm: GameMap) -> Order:
+    """parse_order with the parser's line cache emptied first."""
+    forget_lines()
+    return parse_order(text, gm, "M")
+
+
+def cold_entry(text: str, board: Board, power: str) -> Order:
+    """enter_order with the board's convoy answers forgotten first."""
+    forget_board_convoys()
+    return enter_order(text, board, power)
+
+
+def unit_place(order: Order) -> str:
+    assert order.unit is not None, order  # every benchmarked order is a unit's
+    return order.unit.province
+
+
+def per_order_us(texts: list[str], rounds: int, fn: Callable[..., object]) -> float:
     start = time.perf_counter()
     for _ in range(rounds):
         for t in texts:
@@ -137,9 +156,7 @@ def main() -> None:
     print(f"parse_order, {args.rounds} rounds (cold = the parser's line cache emptied before each call)")
     for label, texts in (("canonical", CANONICAL), ("rulebook", RULEBOOK), ("full names", FULL_NAMES)):
         warm = per_order_us(texts, args.rounds, lambda t: parse_order(t, gm, "M"))
-        cold = per_order_us(
-            texts, max(1, args.rounds // 4), lambda t: (forget_lines(), parse_order(t, gm, "M"))
-        )
+        cold = per_order_us(texts, max(1, args.rounds // 4), lambda t: cold_parse(t, gm))
         print(
             f"  {label:<11} cold {cold:7.2f} us/order ({cold * 34:7.1f} per 34)"
             f"   warm {warm:6.2f} us/order ({warm * 34:6.1f} per 34)"
@@ -156,7 +173,7 @@ def main() -> None:
     board = Board.from_json(data, gm)
     units = {u.province: p for p, us in board.units.items() for u in us}
     orders = [parse_order(t, gm, "M") for t in CANONICAL]
-    pairs = [(o, units[o.unit.province]) for o in orders if o.unit.province in units]
+    pairs = [(o, units[unit_place(o)]) for o in orders if unit_place(o) in units]
     valid = 0
     for o, p in pairs:
         try:
@@ -177,19 +194,19 @@ def main() -> None:
     # read_order = parse for the board's phase + validate: what the adjudicator calls per input line.
     print("read_order (parse + validate), valid lines only")
     for label, texts in (("canonical", CANONICAL), ("rulebook", RULEBOOK)):
-        owner = {t: units.get(parse_order(t, gm, "M").unit.province, "") for t in texts}
+        owner = {t: units.get(unit_place(parse_order(t, gm, "M")), "") for t in texts}
         mine = [t for t in texts if owner[t] and _valid(t, board, owner[t])]
         us = per_order_us(mine, args.rounds, lambda t, owner=owner: read_order(t, board, owner[t]))
         print(f"  {label:<11} {us:7.2f} us/order   ({us * 34:7.1f} us per 34; {len(mine)} lines)")
     print("enter_order (read_order + the board-level check), valid lines only")
     for label, texts in (("canonical", CANONICAL), ("rulebook", RULEBOOK)):
-        owner = {t: units.get(parse_order(t, gm, "M").unit.province, "") for t in texts}
+        owner = {t: units.get(unit_place(parse_order(t, gm, "M")), "") for t in texts}
         mine = [t for t in texts if owner[t] and _valid(t, board, owner[t])]
         us = per_order_us(mine, args.rounds, lambda t, owner=owner: enter_order(t, board, owner[t]))
         cold = per_order_us(
             mine,
             max(1, args.rounds // 4),
-            lambda t, owner=owner: (forget_board_convoys(), enter_order(t, board, owner[t])),
+            lambda t, owner=owner: cold_entry(t, board, owner[t]),
         )
         print(
             f"  {label:<11} {us:7.2f} us/order   ({us * 34:7.1f} us per 34; {len(mine)} lines)"

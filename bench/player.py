@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Board, adjudicate, all_variants, initial_board
 from engine.legal import LegalOrder, legal_orders
+from engine.orders import Order
 from engine.player import choose_orders, random_orders
 
 POWERS = initial_board("standard").game_map.powers
@@ -81,7 +82,7 @@ def play(
     while board.phase.year <= last_year:
         if str(board.phase) == "S1903M":
             game.snapshot = board
-        orders: dict[str, list[object]] = {}
+        orders: dict[str, list[Order]] = {}
         for power, player in players.items():
             if player is None:
                 continue
@@ -183,9 +184,11 @@ def against_disorder(games: int, seed: int) -> None:
         others = [p for p in POWERS if p != me]
         players: dict[str, Player | None] = {p: None for p in others}
         players[me] = built_in(seed + i, others)
-        game = play(
-            initial_board("standard"), players, 1920, stop=lambda b, me=me: len(b.centers.get(me, ())) >= 18
-        )
+
+        def solo(b: Board, me: str = me) -> bool:
+            return len(b.centers.get(me, ())) >= 18
+
+        game = play(initial_board("standard"), players, 1920, stop=solo)
         reached = [y for y, counts in sorted(game.centres_by_year.items()) if counts.get(me, 0) >= 18]
         ok = bool(reached) and reached[0] <= 1920
         rows.append((me, ok))
@@ -282,7 +285,7 @@ def timing(years: int, seed: int, standard: list[float]) -> None:
     print("5. Milliseconds per power and phase (choose_orders, its legal orders included)")
     rows = [("standard (self-play games above)", standard)]
     for variant in sorted(all_variants(), key=lambda v: v.name):
-        if not variant.playable:
+        if not variant.playable():
             continue
         board = initial_board(variant.name)
         powers = board.game_map.powers

@@ -22,11 +22,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from builder import mid_game  # bench/builder.py's position
-from timing import summary
-
+from bench.builder import mid_game  # bench/builder.py's position
+from bench.timing import summary
 from harness.bot_helpers import ask, edit_board, make_table, running, started_game
 from harness.fakediscord import FakeDiscord, InteractionHandle, Message, User, fake_discord
 from harness.fakediscord.state import walk_components

@@ -32,8 +32,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, TypeVar
 
 # the code to time: this checkout's, or another's given with --root (the code before a change)
 ROOT = Path(sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.argv else Path(__file__).parent.parent)
@@ -46,6 +48,7 @@ from db.migrate import upgrade_database  # noqa: E402
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus  # noqa: E402
 from engine import Board  # noqa: E402
 from gm.clock import utcnow  # noqa: E402
+from gm.delivery.scheduler import RebuildReport  # noqa: E402
 from gm.facade import Gamemaster  # noqa: E402
 from gm.setup.settings import GameSettings  # noqa: E402
 
@@ -98,9 +101,12 @@ async def interactions(
         await asyncio.wait(running)
 
 
+T = TypeVar("T")
+
+
 async def answered_while(
-    gamemaster: Gamemaster, ids: list[int], work
-) -> tuple[object, float, list[float], list[float]]:
+    gamemaster: Gamemaster, ids: list[int], work: Callable[[], Awaitable[T]]
+) -> tuple[T, float, list[float], list[float]]:
     """Run ``work()`` with the interactions and the probe beside it: (its result, its seconds, the
     interactions' answer times, the probe's stalls)."""
     stop = asyncio.Event()
@@ -122,7 +128,7 @@ async def answered_while(
 async def fill(sessions: SessionFactory, games: int) -> None:
     """``games`` active games, each with an open Spring 1901 phase due in a day."""
     now = utcnow()
-    board = Board.initial().to_json()
+    board: dict[str, Any] = {**Board.initial().to_json()}
     settings = GameSettings().to_json()
     async with sessions() as session:
         rows = [
@@ -141,7 +147,7 @@ async def fill(sessions: SessionFactory, games: int) -> None:
         await session.flush()
         session.add_all(
             PhaseRecord(
-                game_id=game.id,  # type: ignore[arg-type]
+                game_id=game.row_id,
                 ordinal=0,
                 name="S1901M",
                 board=board,
@@ -167,7 +173,7 @@ async def run(games: int, closes: int, freeze: bool) -> None:
         scheduler = gamemaster.scheduler
         scheduler.start()
         async with sessions.read() as session:
-            ids = list((await session.exec(select(Game.id))).all())
+            ids = [game_id for game_id in (await session.exec(select(Game.id))).all() if game_id is not None]
 
         async def idle() -> None:
             await asyncio.sleep(1.0)
@@ -176,7 +182,7 @@ async def run(games: int, closes: int, freeze: bool) -> None:
         if freeze:
             gc.freeze()  # as bot.py does before the rebuild (a full collection skips what start-up made)
 
-        async def rebuild() -> object:  # ... and between its pages, as bot.py has it do
+        async def rebuild() -> RebuildReport:  # ... and between its pages, as bot.py has it do
             if freeze:
                 return await scheduler.rebuild_from_db(between_pages=gc.freeze)
             return await scheduler.rebuild_from_db()
@@ -184,8 +190,8 @@ async def run(games: int, closes: int, freeze: bool) -> None:
         report, rebuilt, answers, stalls = await answered_while(gamemaster, ids, rebuild)
         jobs = len(scheduler.job_ids())
         print(
-            f"rebuild_from_db: {len(report.scheduled)} phases, {jobs} jobs in {rebuilt * 1000:.0f} ms "  # type: ignore[attr-defined]
-            f"({rebuilt / max(1, len(report.scheduled)) * 1e6:.0f} µs a phase; {load()})"  # type: ignore[attr-defined]
+            f"rebuild_from_db: {len(report.scheduled)} phases, {jobs} jobs in {rebuilt * 1000:.0f} ms "
+            f"({rebuilt / max(1, len(report.scheduled)) * 1e6:.0f} µs a phase; {load()})"
         )
         print(
             f"worst event-loop stall during the rebuild: {max(stalls, default=0) * 1000:.1f} ms "
@@ -194,7 +200,8 @@ async def run(games: int, closes: int, freeze: bool) -> None:
         print(figures("interactions during the rebuild", answers))
         print(figures("the same on an idle loop", idle_answers))
         async with sessions() as session:
-            rows = (await session.exec(select(PhaseRecord.id, PhaseRecord.game_id))).all()
+            found = (await session.exec(select(PhaseRecord.id, PhaseRecord.game_id))).all()
+            rows = [(phase_id, game_id) for phase_id, game_id in found if phase_id is not None]
             await session.commit()
         reminders = GameSettings().reminder_hours
         now = utcnow()

@@ -30,6 +30,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
 
 
-def boards(root: Path) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+def boards(root: Path) -> dict[str, tuple[Mapping[str, Any], dict[str, Any]]]:
     """variant -> (the adjudicated result, the preview request) of its crowded board."""
     from engine import adjudicate_json
     from engine.variants import get_variant
@@ -50,7 +51,7 @@ def boards(root: Path) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     assert spec is not None and spec.loader is not None
     dense = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dense)
-    out = {}
+    out: dict[str, tuple[Mapping[str, Any], dict[str, Any]]] = {}
     for name in VARIANTS:
         dense.use_variant(name)
         request = dense.requests(1, 3, len(get_variant(name).game_map().supply_centers), convoy_hops=2)[0]
@@ -70,7 +71,8 @@ def cache_counts() -> tuple[int, int]:
     """(hits, misses) of the base layers' cache, in this code or the code before it (functools)."""
     from render import basemap
 
-    info = basemap.cache_info() if hasattr(basemap, "cache_info") else basemap.base_map.cache_info()
+    # (the code before the byte cache had functools' caches: mypy checks against this one)
+    info = basemap.cache_info() if hasattr(basemap, "cache_info") else basemap.base_map.cache_info()  # type: ignore[attr-defined]
     return info.hits, info.misses
 
 
@@ -80,11 +82,11 @@ def clear() -> None:
     if hasattr(basemap, "clear_cache"):
         basemap.clear_cache()
     else:
-        basemap.base_map.cache_clear()
-        basemap.closed_hatch.cache_clear()
+        basemap.base_map.cache_clear()  # type: ignore[attr-defined]  # the code before the byte cache
+        basemap.closed_hatch.cache_clear()  # type: ignore[attr-defined]
 
 
-def draw(kind: str, data: dict[str, Any]) -> tuple[float, float]:
+def draw(kind: str, data: Mapping[str, Any]) -> tuple[float, float]:
     """(CPU ms, wall ms) of drawing one map."""
     from gm.ordering.drawing import render_preview
     from render import RenderOptions, render_json
@@ -172,6 +174,7 @@ def main() -> int:
         for key in basemap.cache_keys():
             if key[0] == "base":
                 _, width, palette, labels, drawing = key
+                assert isinstance(width, int) and isinstance(palette, str)
                 layers = basemap.base_map(width, palette, bool(labels), Path(str(drawing)).parent.name)
                 print(
                     f"  {Path(str(drawing)).parent.name:<11} {width:>5} px  {layers.nbytes / 2**20:5.1f} MiB"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import adjudicate_json
+from engine.adjudication import AdjudicationJSON
 from engine.board import Board
 from engine.mapdata import load_map, province_of
 
@@ -62,5 +63,5 @@ def crowded_request(phase: str = "F1905M") -> dict[str, Any]:
     return {**board.to_json(), "orders": crowded_orders(board)}
 
 
-def crowded_result(phase: str = "F1905M") -> dict[str, Any]:
+def crowded_result(phase: str = "F1905M") -> AdjudicationJSON:
     return adjudicate_json(crowded_request(phase))

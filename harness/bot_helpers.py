@@ -12,6 +12,9 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+
+import discord
 
 from bot import DiplomacyBot
 from config import Settings
@@ -83,7 +86,7 @@ async def make_table(
 
 
 def make_settings(tmp_path: Path, **overrides: object) -> Settings:
-    values: dict[str, object] = {
+    values: dict[str, Any] = {  # pydantic checks them: a wrong override fails the test at once
         "discord_token": "unused: the fake hands its own token to running_bot",
         "database_url": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
         "moderator_role": MODERATOR_ROLE,
@@ -91,7 +94,7 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
         "close_workers": 0,
     }
     values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[arg-type]
+    return Settings(_env_file=None, **values)
 
 
 @contextlib.asynccontextmanager
@@ -238,6 +241,15 @@ def place_named(fake: FakeDiscord, guild: Guild, game_id: int, name: str) -> Cha
         if place_name(game_id, channel.name) == name and channel.name != name:
             return channel
     raise KeyError(f"no channel like {name!r}; channels: {[c.name for c in fake.guild_channels(guild)]}")
+
+
+def guild_channel(bot: discord.Client, channel: Channel) -> discord.abc.GuildChannel:
+    """discord.py's object for a server channel of the fake, as the bot's cache holds it."""
+    found = bot.get_channel(channel.id)
+    assert isinstance(found, discord.abc.GuildChannel), (
+        f"the bot has no server channel {channel.name}: {found}"
+    )
+    return found
 
 
 def bot_messages(fake: FakeDiscord, channel: Channel) -> list[Message]:

@@ -32,6 +32,8 @@ def point_at_fake(base_url: str, client: str | None = None) -> None:
             made(self, *args, **kwargs)
             self.user_agent += f" fake-client/{client}"
 
+        # Deliberate monkeypatch (mypy refuses assigning to a method): every client this process makes
+        # labels its requests, so the fake can tell the processes apart.
         HTTPClient.__init__ = labelled  # type: ignore[method-assign]
 
 

@@ -11,19 +11,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine import adjudicate_json
+from engine.adjudication import AdjudicationJSON
 from engine.board import Board
 from harness.sample_game_data import ORDERS
 
 LAST_PHASE = "W1902A"
 
 
-def play() -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+def play() -> Iterator[tuple[dict[str, Any], AdjudicationJSON]]:
     """(request, result) for every phase the engine opens, from Spring 1901 to Winter 1902.
 
     A phase the rulebook gives no orders for (a retreat phase it says nothing about) is played with
     no orders, as the engine would at its deadline.
     """
-    state: dict[str, Any] = Board.initial().to_json()
+    state: dict[str, Any] = {**Board.initial().to_json()}
     for _ in range(12):  # the game has at most 10 phases up to Winter 1902
         phase = state["phase"]
         request = {**state, "orders": ORDERS.get(phase, {})}

@@ -379,10 +379,10 @@ def label_point(
     w, h = LABEL_W_PER_CHAR * len(code) + 1.0, LABEL_H
     inner = shape.buffer(-0.6)
     minx, miny, maxx, maxy = shape.bounds
-    cx, cy = np.meshgrid(
+    gx, gy = np.meshgrid(
         np.arange(minx + w / 2, maxx - w / 2 + 1e-9, 0.5), np.arange(miny + h / 2, maxy - h / 2 + 1e-9, 0.5)
     )
-    cx, cy = cx.ravel(), cy.ravel()
+    cx, cy = gx.ravel(), gy.ravel()
     if cx.size == 0:
         c = shape.representative_point()
         return (c.x, c.y)

@@ -183,11 +183,11 @@ def _chart_lines(body: str, name: str, scale: float) -> list[list[Pt]]:
             current = [(float(tokens[0]), float(tokens[1]))]
         elif op in ("l", "c") and current is None:
             raise ValueError(f"a path without moveto in chart {name}: {raw!r}")
-        elif op == "l":
-            current.append((float(tokens[0]), float(tokens[1])))  # type: ignore[union-attr]
-        elif op == "c":
+        elif op == "l" and current is not None:
+            current.append((float(tokens[0]), float(tokens[1])))
+        elif op == "c" and current is not None:
             v = [float(t) for t in tokens[:6]]
-            current.extend(_bezier(current[-1], (v[0], v[1]), (v[2], v[3]), (v[4], v[5]), scale))  # type: ignore[index,union-attr]
+            current.extend(_bezier(current[-1], (v[0], v[1]), (v[2], v[3]), (v[4], v[5]), scale))
         elif op == "fk":
             if current and len(current) > 1:
                 lines.append(current)

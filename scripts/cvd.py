@@ -57,7 +57,8 @@ def simulate(rgb: RGB, vision: str) -> tuple[float, float, float]:
         return (float(rgb[0]), float(rgb[1]), float(rgb[2]))
     lin = [_to_linear(c) for c in rgb]
     m = MACHADO[vision]
-    return tuple(_from_linear(sum(m[i][j] * lin[j] for j in range(3))) for i in range(3))  # type: ignore[return-value]
+    r, g, b = (_from_linear(sum(m[i][j] * lin[j] for j in range(3))) for i in range(3))
+    return r, g, b
 
 
 def lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:

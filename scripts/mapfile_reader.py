@@ -274,8 +274,8 @@ def one_way(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted((a, b) for a, b in pairs if (b, a) not in pairs)
 
 
-def symmetric_pairs(pairs: set[tuple[str, str]]) -> list[list[str]]:
-    return sorted({tuple(sorted(p)) for p in pairs if (p[1], p[0]) in pairs})  # type: ignore[misc]
+def symmetric_pairs(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
+    return sorted({(min(a, b), max(a, b)) for a, b in pairs if (b, a) in pairs})
 
 
 def special_crossings(dp: DpMap) -> list[dict]:
@@ -284,8 +284,8 @@ def special_crossings(dp: DpMap) -> list[dict]:
     for code, place in [*dp.places.items(), *dp.coast_places.items()]:
         for abut in place.abuts:
             if abut.marks:
-                key = tuple(sorted((code.upper(), abut.target)))
-                seen.setdefault(key, set()).update(abut.marks)  # type: ignore[arg-type]
+                one, other = sorted((code.upper(), abut.target))
+                seen.setdefault((one, other), set()).update(abut.marks)
     return [{"between": list(k), "marks": "".join(sorted(v))} for k, v in sorted(seen.items())]
 
 
@@ -343,7 +343,7 @@ def map_document(dp: DpMap, name: str, title: str, note: str) -> dict:
     kind_of = kinds(dp)
     coasts = split_coasts(dp)
     centres = set(supply_centers(dp))
-    home_of = {}
+    home_of: dict[str, str] = {}
     for power in dp.powers.values():
         for home in power.homes:
             if home in home_of:
@@ -370,7 +370,7 @@ def map_document(dp: DpMap, name: str, title: str, note: str) -> dict:
     powers = sorted(dp.powers)
     units = {p: list(dp.powers[p].units) for p in powers}
     centers = {
-        p: list(dp.powers[p].owns if dp.powers[p].owns is not None else dp.powers[p].homes) for p in powers
+        p: list(owns if (owns := dp.powers[p].owns) is not None else dp.powers[p].homes) for p in powers
     }
     power_aliases = {}
     for p in powers:

@@ -20,6 +20,7 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -28,7 +29,15 @@ sys.path.insert(0, str(ROOT))
 
 from engine.variants import read_variant  # noqa: E402
 from render import layout as L  # noqa: E402
-from render.basemap import BaseMap, _build_index, _build_labels, _build_overlay, filled_map  # noqa: E402
+from render.basemap import (  # noqa: E402
+    FRAME,
+    BaseMap,
+    _build_index,
+    _build_labels,
+    _build_overlay,
+    _pieces,
+    filled_map,
+)
 from render.geometry import geometry_from_json  # noqa: E402
 from render.icons import center_sprite, paste_centred, unit_sprite  # noqa: E402
 from render.layout import Layout  # noqa: E402
@@ -39,10 +48,11 @@ STANDARD_PX_PER_UNIT = 1600 / 628
 
 
 def _mix(c: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return tuple(round(v + (255 - v) * t) for v in c)  # type: ignore[return-value]
+    r, g, b = (round(v + (255 - v) * t) for v in c)
+    return r, g, b
 
 
-def load_variant(folder: Path) -> tuple[dict, dict, dict]:
+def load_variant(folder: Path) -> tuple[dict[str, Any], dict[str, Any], Any]:
     variant = json.loads((folder / "variant.json").read_text(encoding="utf-8"))
     map_ref = variant.get("map", "map.json")
     variants_dir = ROOT / "data" / "variants"
@@ -65,13 +75,14 @@ def render_preview(folder: Path, width: int | None, marks: bool, colorblind: boo
     pal = replace(base_pal, powers={name: power_colours(info.get(name), name, base_pal) for name in info})
     index, slot_of = _build_index(geo, lay)
     fixed = {0: pal.sea, 250: _mix(pal.sea, 0.22), 251: pal.sea, 252: pal.island, 253: pal.impassable}
+    framed = Image.new("P", (lay.width, lay.height), FRAME)  # as render.basemap frames it
+    framed.paste(index, (0, lay.title_height))
     base = BaseMap(
         layout=lay,
-        index=index,
-        framed=index,  # filled_map draws the map area only
+        framed=framed,
         slot_of=slot_of,
         sea_codes=frozenset(c for c, p in geo.provinces.items() if p.kind == "sea"),
-        overlay=_build_overlay(geo, lay, pal),
+        overlay=_pieces(_build_overlay(geo, lay, pal)),
         labels=_build_labels(geo, lay, pal),
         fixed_colours=fixed,
     )

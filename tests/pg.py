@@ -192,7 +192,7 @@ def _migrated(url: str) -> None:
     _run_coroutine(upgrade_database(url))
 
 
-def _run_coroutine(coroutine: Coroutine[object, object, None]) -> None:
+def _run_coroutine(coroutine: Coroutine[object, object, object]) -> None:
     failure: list[BaseException] = []
 
     def run() -> None:

@@ -21,6 +21,13 @@ COMPOSE = (ROOT / "compose.yaml").read_text()
 UNIT = (ROOT / "deploy" / "diplomacy-gm.service").read_text()
 
 
+def number(pattern: str, text: str) -> int:
+    """The number the pattern's group catches in ``text`` (a line of a file: ^ and $ match at lines)."""
+    found = re.search(pattern, text, re.MULTILINE)
+    assert found is not None, f"no {pattern!r}"
+    return int(found[1])
+
+
 def copied() -> list[str]:
     """The paths the Dockerfile copies into /app (the code, not requirements.txt)."""
     names: list[str] = []
@@ -78,8 +85,8 @@ def test_supervisors_wait_longer_than_the_bot_takes_to_stop() -> None:
     from config import Settings
 
     bot_needs = Settings.model_fields["shutdown_timeout"].default
-    grace = int(re.search(r"stop_grace_period: (\d+)s", COMPOSE)[1])  # type: ignore[index]
-    stop = int(re.search(r"TimeoutStopSec=(\d+)", UNIT)[1])  # type: ignore[index]
+    grace = number(r"stop_grace_period: (\d+)s", COMPOSE)
+    stop = number(r"TimeoutStopSec=(\d+)", UNIT)
     assert grace > bot_needs and stop > bot_needs
     assert "KillMode=mixed" in UNIT, "SIGTERM to the bot only; its workers end with it"
     assert "RestartPreventExitStatus=2" in UNIT
@@ -137,7 +144,7 @@ def test_the_systemd_unit_is_hardened_and_reads_its_settings_from_a_private_file
     ):
         assert re.search(rf"^{re.escape(line)}$", UNIT, re.MULTILINE), line
     assert re.search(r"^RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX", UNIT, re.MULTILINE)
-    assert int(re.search(r"^WatchdogSec=(\d+)", UNIT, re.MULTILINE)[1]) > 0  # type: ignore[index]
+    assert number(r"^WatchdogSec=(\d+)", UNIT) > 0
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed: the exposure is not measured here")

@@ -199,7 +199,7 @@ def test_every_section_of_the_design_page_named_exists() -> None:
     headings = {
         line.lstrip("#").strip() for line in _source(ARCHITECTURE).splitlines() if line.startswith("#")
     }
-    named = {}
+    named: dict[str, list[str]] = {}
     for path in [*markdown_files(), *python_files()]:
         for written in SECTION.findall(_source(path)):
             section = " ".join(written.split())  # a docstring may break the name over two lines

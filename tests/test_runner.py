@@ -91,7 +91,7 @@ async def test_a_signal_stops_gracefully_and_a_second_hurries_the_stop() -> None
         await finishing.wait()
         bot.closed.set()
 
-    bot.close = slow_close  # type: ignore[method-assign]
+    bot.close = slow_close  # type: ignore[method-assign]  # this stand-in's stop takes its time
     runner = asyncio.create_task(run_until_stopped(bot, "t", connect_timeout=5))
     await asyncio.wait_for(bot.gateway_connected.wait(), 5)
     os.kill(os.getpid(), signal.SIGINT)

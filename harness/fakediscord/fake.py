@@ -117,7 +117,8 @@ class FakeDiscord:
         app[FAKE_KEY] = self
         for table in (routes_core.routes, routes_channels.routes, routes_interactions.routes):
             for route in table:
-                app.router.add_route(route.method, API_PREFIX + route.path, route.handler)  # type: ignore[attr-defined]
+                assert isinstance(route, web.RouteDef)  # the tables hold plain routes, no static files
+                app.router.add_route(route.method, API_PREFIX + route.path, route.handler)
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_get("/gateway-resume/", self.gateway.handle)
         app.router.add_get(

@@ -128,17 +128,16 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
         client=client_label(request.headers.get("User-Agent", "")),
     )
     fake.rest_log.append(call)
+    response: web.StreamResponse
     try:
         payload, files = await read_body(request)
         call.json = payload
         call.files = [(f.filename, len(f.data)) for f in files]
         request[PAYLOAD_KEY], request[FILES_KEY] = payload, files
         if template is None:
-            raise ApiError(
-                404 if request.match_info.http_exception.status == 404 else 405,
-                0,
-                f"{request.match_info.http_exception.status}: {request.match_info.http_exception.reason}",
-            )
+            missing = request.match_info.http_exception
+            assert missing is not None  # aiohttp's answer when no route matched: 404 or 405
+            raise ApiError(404 if missing.status == 404 else 405, 0, f"{missing.status}: {missing.reason}")
         if (
             not path.startswith(_NO_AUTH_PREFIXES)
             and request.headers.get("Authorization") != f"Bot {fake.token}"
@@ -149,10 +148,9 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
             await asyncio.sleep(fault.delay)
             response = await handler(request)
         elif fault is not None:
-            response: web.StreamResponse = fault.response()
-            call.error = (
-                json.loads(response.body) if isinstance(response, web.Response) and response.body else None
-            )
+            response = fault.response()
+            body = response.body
+            call.error = json.loads(body) if isinstance(body, bytes) and body else None
         else:
             response = await handler(request)
     except ApiError as error:
@@ -162,9 +160,9 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
         # A bug in the fake itself: answer 400 (a 500 would make discord.py retry for 25 s) and keep it.
         _log.exception("FakeDiscord failed on %s %s", request.method, path)
         fake.internal_errors.append(f"{request.method} {path}: {exc!r}")
-        error = ApiError(400, 0, f"FakeDiscord internal error: {exc!r}")
-        response = error_response(error)
-        call.error = error.body()
+        internal = ApiError(400, 0, f"FakeDiscord internal error: {exc!r}")
+        response = error_response(internal)
+        call.error = internal.body()
     call.status = response.status
     fake.notifier.notify()
     return response

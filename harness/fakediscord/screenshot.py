@@ -437,7 +437,8 @@ class _Painter:
             return
         colour = BUTTON_COLOURS[BUTTON_STYLES.get(int(button.get("style") or 2), "secondary")]
         if button.get("disabled"):
-            colour = tuple(int(c * 0.55 + BACKGROUND[i] * 0.45) for i, c in enumerate(colour))  # type: ignore[assignment]
+            (r, g, b), (br, bg, bb) = colour, BACKGROUND
+            colour = (int(r * 0.55 + br * 0.45), int(g * 0.55 + bg * 0.45), int(b * 0.55 + bb * 0.45))
         w = self._button_width(button)
         self.draw.rounded_rectangle((x, top, x + w, top + self.px(34)), radius=self.px(4), fill=colour)
         label_colour = WHITE if not button.get("disabled") else (170, 172, 176)

@@ -72,7 +72,7 @@ def select_values(component: dict[str, Any], values: list[str]) -> list[str]:
 
 def modal_components(modal: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
     """The submitted components, mirroring the modal's layout (action rows or labels)."""
-    known = {c.get("custom_id") for c in walk_components(modal.get("components", [])) if c.get("custom_id")}
+    known = {c["custom_id"] for c in walk_components(modal.get("components", [])) if c.get("custom_id")}
     unknown = set(values) - known
     if unknown:
         raise UserActionError(

@@ -33,8 +33,8 @@ from tests.helpers.menus import crowded, every_order, menu_of
 BUILDER = Builder(
     game_id=987654, phase="S1901M", user_id=2**63 - 1, tag="x" * 12
 )  # the longest ids there are
-BUTTON = re.compile(BuilderButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
-SELECT = re.compile(BuilderSelect.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+BUTTON = re.compile(BuilderButton.__discord_ui_compiled_template__.pattern)
+SELECT = re.compile(BuilderSelect.__discord_ui_compiled_template__.pattern)
 
 
 def components(view: discord.ui.View) -> list[dict[str, Any]]:
@@ -178,7 +178,7 @@ async def test_a_crowded_sea_gives_long_lists_that_stay_within_the_limits() -> N
 
 
 def test_the_opener_and_the_builder_components_do_not_match_each_other() -> None:
-    opener = re.compile(OpenBuilderButton.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+    opener = re.compile(OpenBuilderButton.__discord_ui_compiled_template__.pattern)
     assert opener.fullmatch("tap:12:S1901M:open")
     for custom_id in ("tap:12:S1901M:99:go:u", "tap:12:S1901M:99:u#0", "tap:12:S1901M:99:map"):
         assert not opener.fullmatch(custom_id)

@@ -22,7 +22,7 @@ def unworded(classes: object) -> list[str]:
 
 
 def all_subclasses(cls: type) -> set[type]:
-    found = set(cls.__subclasses__())
+    found: set[type] = set(cls.__subclasses__())
     return found.union(*(all_subclasses(sub) for sub in found))
 
 

@@ -3,12 +3,14 @@ due as a phase opens (less than a minute after it) is not promised, and the text
 
 from __future__ import annotations
 
+from typing import Any
+
 from cogs.commands.game import reminders_text
 from gm.setup.settings import GameSettings
 
 
-def hourly(**changes: object) -> GameSettings:
-    return GameSettings(movement_minutes=60, retreat_minutes=60, adjustment_minutes=60, **changes)  # type: ignore[arg-type]
+def hourly(**changes: Any) -> GameSettings:
+    return GameSettings(movement_minutes=60, retreat_minutes=60, adjustment_minutes=60, **changes)
 
 
 def test_an_hours_phase_is_not_promised_a_reminder_as_it_opens() -> None:

@@ -31,7 +31,7 @@ from harness.fakediscord.state import walk_components
 from tests.helpers.menus import crowded
 
 TEMPLATES = {
-    cls.__name__: re.compile(cls.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+    cls.__name__: re.compile(cls.__discord_ui_compiled_template__.pattern)
     for cls in (
         SandboxUnitSelect,
         SandboxSecondSelect,
@@ -94,7 +94,7 @@ def test_every_power_of_every_opening_is_drawn_within_discords_limits_and_reacha
     board = Board.initial(game_map(variant), variant=variant)
     row = sandbox(variant)
     shown: set[str] = set()
-    queue = [None]
+    queue: list[str | None] = [None]
     while queue:
         power = queue.pop()
         box = menu_of(row, [step(board)], power)

@@ -32,10 +32,12 @@ from tests.helpers.menus import crowded, every_order, menu_of
 
 SHEET = Sheet(game_id=987654, phase="S1901M", user_id=2**63 - 1, tag="x" * 12)  # the longest ids there are
 TEMPLATES = {
-    cls.__name__: re.compile(cls.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+    cls.__name__: re.compile(cls.__discord_ui_compiled_template__.pattern)
     for cls in (OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)
 }
-CALL = discord.ui.Container(discord.ui.TextDisplay("### You play France in a game\n" + "Words " * 400))
+CALL: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+    discord.ui.TextDisplay("### You play France in a game\n" + "Words " * 400)
+)
 
 
 def parts(view: discord.ui.LayoutView) -> list[dict[str, Any]]:
@@ -58,7 +60,7 @@ def reachable(menu: OrderMenu, *, leading: tuple[Any, ...] = ()) -> tuple[set[st
     """Every order text the sheet lets a player tap (pages, menus, second menus and their parts,
     buttons), and how many pages it has."""
     orders: set[str] = set()
-    pages, done = {0}, set()
+    pages, done = {0}, set[int]()
     while pages - done:
         page = min(pages - done)
         done.add(page)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -81,7 +82,7 @@ async def test_discord_snowflakes_up_to_2_63_fit(engine: AsyncEngine) -> None:
         game = _game(guild_id=big, creator_id=big - 1)
         session.add(game)
         await session.flush()
-        session.add(Player(game_id=game.id, user_id=big - 2, joined_at=datetime.now(UTC)))
+        session.add(Player(game_id=game.row_id, user_id=big - 2, joined_at=datetime.now(UTC)))
         await session.commit()
     async with sessions() as session:
         game = (await session.exec(select(Game))).one()
@@ -107,8 +108,8 @@ async def test_sqlite_runs_in_wal_mode(engine: AsyncEngine) -> None:
         assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar() == 1
 
 
-def _game(**overrides: object) -> Game:
-    fields: dict[str, object] = {
+def _game(**overrides: Any) -> Game:
+    fields: dict[str, Any] = {
         "guild_id": 1,
         "name": "Test game",
         "creator_id": 2,
@@ -186,6 +187,7 @@ async def test_a_migration_that_would_leave_broken_references_is_rolled_back(eng
     if engine.dialect.name != "sqlite":
         pytest.skip("SQLite only: PostgreSQL never lets a broken reference in")
     await upgrade_database(engine, "0001")
+    assert engine.url.database is not None
     with sqlite3.connect(engine.url.database) as raw:  # foreign keys off: an order whose phase is gone
         raw.execute(
             "INSERT INTO unit_order (phase_id, power, unit_key, text, input, submitted_by, submitted_at) "

@@ -25,7 +25,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord
-from harness.fakediscord.state import Message, User
+from harness.fakediscord.state import Channel, Message, User
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -34,11 +34,11 @@ async def press(fake: FakeDiscord, user: User, message: Message, custom_id: str)
     return (await (await fake.click(user, message, custom_id)).message()).content
 
 
-def orders_posts(fake: FakeDiscord, channel: object) -> list[str]:
+def orders_posts(fake: FakeDiscord, channel: Channel) -> list[str]:
     """The texts of the results' order lists in the game channel, oldest first."""
     return [
         m.content for m in bot_messages(fake, channel) if (m.content or "").startswith("**Orders and results")
-    ]  # type: ignore[arg-type]
+    ]
 
 
 async def test_one_person_plays_a_whole_game_against_six_built_in_players(

@@ -31,16 +31,16 @@ from harness.bot_helpers import (
     settle,
     started_game,
 )
-from harness.fakediscord import Channel, FakeDiscord, User
+from harness.fakediscord import Channel, FakeDiscord, Message, User
 from tests.helpers.places import names_in, places, seats_of, who_saw
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
 async def take_over(
-    fake: FakeDiscord, bot: DiplomacyBot, user: User, post: object, game_id: int, power: str
+    fake: FakeDiscord, bot: DiplomacyBot, user: User, post: Message, game_id: int, power: str
 ) -> None:
-    taken = await (await fake.click(user, post, f"seat:{game_id}:{power}")).message()  # type: ignore[arg-type]
+    taken = await (await fake.click(user, post, f"seat:{game_id}:{power}")).message()
     assert taken.content.startswith(f"You now play {power.title()}"), taken.content
     await settle(bot, fake)
 

@@ -157,8 +157,8 @@ async def test_a_draw_is_scored_in_the_final_post_and_ranked_by_stats(
         said = embed_text(post)
         creator = table.players[0]
         # the game ended in its first phase (no phase owed, so no reliability yet); seats are random
-        record = "1 game" if creator.id == fallen.id else "1 game, 1 draw"
-        assert f"<@{creator.id}> ({record})" in said and f"<@{table.onlooker.id}> (first game)" in said, said
+        shown = "1 game" if creator.id == fallen.id else "1 game, 1 draw"
+        assert f"<@{creator.id}> ({shown})" in said and f"<@{table.onlooker.id}> (first game)" in said, said
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 

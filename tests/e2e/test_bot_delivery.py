@@ -17,15 +17,15 @@ from gm.delivery.outbox import Target, deliver_pending, enqueue
 from gm.messages.kinds import Message as Notice
 from gm.messages.kinds import PhaseResults
 from gm.ordering.reminders import queue_reminders
-from gm.reading.info import GameInfo
 from gm.reading.lookup import latest_phase
-from gm.setup.games import get_game
 from harness.bot_helpers import (
     ask,
     bot_messages,
     current_phase,
     deadline_passes,
     embed_text,
+    game_channel_of,
+    guild_channel,
     make_table,
     pings,
     place_named,
@@ -63,7 +63,7 @@ async def test_closed_dms_fall_back_to_the_private_channel(fake: FakeDiscord, tm
         await ask(fake, ordered, "order", channel=table.general, text=_all_orders(table.power_of[ordered.id]))
         phase = await current_phase(bot, game_id)
         async with bot.services.gamemaster.sessions.begin() as session:
-            reminded = await queue_reminders(session, phase.id, 1.0)
+            reminded = await queue_reminders(session, phase.row_id, 1.0)
         await settle(bot, fake)
         assert sorted(reminded) == sorted(u.id for u in table.players if u.id != ordered.id)
         assert not any("orders are due soon" in m.text for m in fake.dm_messages(ordered))
@@ -83,7 +83,7 @@ async def test_rate_limits_and_server_errors_are_retried_and_posted_once(
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table)
-        game_channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        game_channel = await game_channel_of(bot, fake, game_id)
         fake.inject_fault(f"POST /channels/{game_channel.id}/messages", 429, retry_after=0.05)
         await deadline_passes(bot, fake, game_id)
         assert len(results_posts(fake, game_channel, "Spring 1901 Movement")) == 1  # discord.py waited
@@ -108,10 +108,10 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table)
-        game_channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        game_channel = await game_channel_of(bot, fake, game_id)
         await fake.set_overwrite(game_channel, fake.world.bot, deny=Permission.VIEW_CHANNEL)
         france_channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
-        await bot.get_channel(france_channel.id).delete()  # an admin tidies up too eagerly
+        await guild_channel(bot, france_channel).delete()  # an admin tidies up too eagerly
         await deadline_passes(bot, fake, game_id)
         assert results_posts(fake, game_channel, "Spring 1901 Movement") == []
         italy = place_named(fake, table.guild, game_id, f"g{game_id}-italy")
@@ -132,19 +132,13 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def _game(bot: DiplomacyBot, game_id: int) -> GameInfo:
-    async with bot.services.gamemaster.sessions() as session:
-        return await get_game(session, game_id)
-
-
 async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_repeats(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Long", players=3, press="public")
-        game = await _game(bot, game_id)
-        channel = fake.world.channels[game.game_channel_id]
+        channel = await game_channel_of(bot, fake, game_id)
         await _long_results(bot, game_id, "long-results")
         before = len(bot_messages(fake, channel))
         fake.inject_fault(f"POST /channels/{channel.id}/messages", 503, after=2)
@@ -196,7 +190,7 @@ async def test_parts_posted_before_a_long_failure_are_never_posted_again(
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Long", players=3, press="public")
-        channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        channel = await game_channel_of(bot, fake, game_id)
         fake.world.limits.nonce_window_seconds = 0  # Discord forgot every nonce: the retry is late
         await _long_results(bot, game_id, "part-by-part")
         before = len(bot_messages(fake, channel))
@@ -232,8 +226,8 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
     async with running(fake, tmp_path) as bot:
         first = await started_game(fake, bot, table, "Slow", players=3, press="public")
         second = await started_game(fake, bot, table, "Fast", players=3, press="public")
-        slow = fake.world.channels[(await _game(bot, first)).game_channel_id]
-        fast = fake.world.channels[(await _game(bot, second)).game_channel_id]
+        slow = await game_channel_of(bot, fake, first)
+        fast = await game_channel_of(bot, fake, second)
         fake.inject_fault(f"POST /channels/{slow.id}/messages", 429, retry_after=150)
         async with bot.services.gamemaster.sessions() as session:
             for game_id in (first, second):
@@ -270,8 +264,8 @@ async def test_a_slow_channel_holds_up_its_own_game_only_and_each_channel_keeps_
     async with running(fake, tmp_path) as bot:
         first = await started_game(fake, bot, table, "Slow", players=3, press="public")
         second = await started_game(fake, bot, table, "Fast", players=3, press="public")
-        slow = fake.world.channels[(await _game(bot, first)).game_channel_id]
-        fast = fake.world.channels[(await _game(bot, second)).game_channel_id]
+        slow = await game_channel_of(bot, fake, first)
+        fast = await game_channel_of(bot, fake, second)
         fake.slow_down(f"POST /channels/{slow.id}/messages", 0.5, times=3)
         async with bot.services.gamemaster.sessions() as session:
             for number in range(3):  # written interleaved, as two closes at one deadline write them
@@ -355,7 +349,7 @@ async def test_a_post_discord_took_just_before_a_crash_is_not_repeated_by_a_late
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Crash", players=3, press="public")
-        channel = fake.world.channels[(await _game(bot, game_id)).game_channel_id]
+        channel = await game_channel_of(bot, fake, game_id)
         before = len(bot_messages(fake, channel))
         await _long_results(bot, game_id, "cut-short")
 
@@ -392,8 +386,8 @@ async def test_a_short_rate_limit_on_one_channel_does_not_hold_up_another_game(
     async with running(fake, tmp_path) as bot:
         first = await started_game(fake, bot, table, "Slow", players=3, press="public")
         second = await started_game(fake, bot, table, "Fast", players=3, press="public")
-        slow = fake.world.channels[(await _game(bot, first)).game_channel_id]
-        fast = fake.world.channels[(await _game(bot, second)).game_channel_id]
+        slow = await game_channel_of(bot, fake, first)
+        fast = await game_channel_of(bot, fake, second)
         fake.inject_fault(f"POST /channels/{slow.id}/messages", 429, retry_after=3.0)
         async with bot.services.gamemaster.sessions() as session:
             for game_id in (first, second):  # the slow game's news is older: it goes first

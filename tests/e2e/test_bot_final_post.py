@@ -56,19 +56,22 @@ def test_a_map_over_the_limit_is_left_out_and_the_animation_still_goes() -> None
         final_post([picture("F1910M-final.png", FILE_LIMIT + 1), picture("game-3-animation.gif", 5000)])
     )
     assert [a.filename for a in parts[0].attachments] == ["game-3-animation.gif"]
-    assert "The final map (10.5 MB) is too large" in (parts[0].embed.description or "")  # type: ignore[union-attr]
+    embed = parts[0].embed
+    assert embed is not None and "The final map (10.5 MB) is too large" in (embed.description or "")
 
 
 def test_the_post_with_both_pictures_attaches_both_and_shows_the_map() -> None:
     parts = render(final_post([picture("F1910M-final.png", 1000), picture("game-3-animation.gif", 5000)]))
     assert [a.filename for a in parts[0].attachments] == ["F1910M-final.png", "game-3-animation.gif"]
-    assert "too large" not in (parts[0].embed.description or "")  # type: ignore[union-attr]
+    embed = parts[0].embed
+    assert embed is not None and "too large" not in (embed.description or "")
 
 
 def test_when_the_pictures_failed_the_post_says_so() -> None:
     parts = render(final_post([], pictures_failed=True))
     assert parts[0].attachments == []
-    assert "could not be drawn" in (parts[0].embed.description or "")  # type: ignore[union-attr]
+    embed = parts[0].embed
+    assert embed is not None and "could not be drawn" in (embed.description or "")
 
 
 def test_a_century_of_centers_is_split_into_code_blocks_under_the_message_limit() -> None:

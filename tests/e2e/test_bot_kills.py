@@ -42,7 +42,7 @@ import secrets
 import signal
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -261,7 +261,7 @@ class KillTest:
             rows = await s.exec(
                 select(Game.id).where(col(Game.id).in_(self.games), Game.status == GameStatus.ACTIVE)
             )
-            return sorted(rows.all())  # type: ignore[arg-type]
+            return sorted(game_id for game_id in rows.all() if game_id is not None)  # stored: never None
 
     async def open_phase(self, game_id: int) -> PhaseRecord | None:
         async with self.sessions() as s:
@@ -346,7 +346,7 @@ class KillTest:
         if reply.exception() is not None:
             if not child.alive:
                 return None
-            raise reply.exception()  # type: ignore[misc]
+            raise reply.exception()
         return str(reply.result().content)
 
     async def send_orders(self, child: Child, game_id: int) -> None:
@@ -380,7 +380,7 @@ class KillTest:
         phase = await self.open_phase(game_id)
         if phase is None:
             return
-        self.asked_by_moderator.add(phase.id)  # type: ignore[arg-type]
+        self.asked_by_moderator.add(phase.row_id)
         handles = [
             await self.fake.slash(
                 self.table.mod, "mod", "close", options={"game": str(game_id)}, channel=self.table.general
@@ -389,7 +389,7 @@ class KillTest:
         ]
         answers = [await self.confirmed(child, h, await self.answer(child, h)) for h in handles]
         if any(a is not None and "is being closed now" in a for a in answers):
-            self.answered[phase.id] = "moderator"  # type: ignore[index]
+            self.answered[phase.row_id] = "moderator"
         self.check(
             sum(a is not None and "is being closed now" in a for a in answers) <= 1,
             f"two /mod close both said they close the phase: {answers}",
@@ -423,10 +423,11 @@ class KillTest:
                 await done
             return None
         exited.cancel()
-        if done.exception() is not None:
+        failure = done.exception()
+        if failure is not None:
             if not child.alive:
                 return None
-            raise done.exception()  # type: ignore[misc]
+            raise failure
         return str(done.result())
 
     async def everyone_ready(self, child: Child, game_id: int) -> None:
@@ -555,7 +556,7 @@ class KillTest:
         if repeated:
             self.check(False, f"{when}: posted more than once: {repeated}\n{await self.explain(repeated)}")
 
-    async def explain(self, nonces: dict[str | None, int]) -> str:
+    async def explain(self, nonces: Collection[str | None]) -> str:
         """The outbox rows and the posts behind repeated nonces, for the failure message."""
         lines = []
         async with self.sessions() as s:
@@ -583,9 +584,13 @@ class KillTest:
         now = utcnow()
         async with self.sessions() as s:
             phases = list(
-                (await s.exec(select(PhaseRecord).order_by(PhaseRecord.game_id, PhaseRecord.ordinal))).all()
+                (
+                    await s.exec(
+                        select(PhaseRecord).order_by(col(PhaseRecord.game_id), col(PhaseRecord.ordinal))
+                    )
+                ).all()
             )
-            rows = list((await s.exec(select(OutboxEntry).order_by(OutboxEntry.id))).all())
+            rows = list((await s.exec(select(OutboxEntry).order_by(col(OutboxEntry.id)))).all())
             games = {g.id: g for g in (await s.exec(select(Game))).all()}
         by_game: dict[int, list[PhaseRecord]] = {}
         for phase in phases:
@@ -651,7 +656,9 @@ class KillTest:
                     len(parts) == expected, f"results {row.id}: {len(parts)} of {expected} parts posted"
                 )
         for game_id in self.games:
-            channel = world.channels[games[game_id].game_channel_id]  # type: ignore[index]
+            channel_id = games[game_id].game_channel_id
+            assert channel_id is not None
+            channel = world.channels[channel_id]
             titles = Counter(
                 m.embeds[0].get("title", "")
                 for m in world.channel_messages(channel.id)
@@ -666,7 +673,7 @@ class KillTest:
 
 def as_message(row: OutboxEntry) -> OutboxMessage:
     return OutboxMessage(
-        id=row.id,  # type: ignore[arg-type]
+        id=row.row_id,
         nonce=row.nonce or "",
         kind=row.kind,
         game_id=row.game_id,

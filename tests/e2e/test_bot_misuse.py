@@ -91,7 +91,7 @@ async def test_a_4000_character_paste_is_answered_line_by_line(fake: FakeDiscord
         await started_game(fake, bot, table)
         france = table.player("FRANCE")
         good = ["Fleet Brest moves to Mid-Atlantic Ocean", "Army Marseilles supports Army Paris to Burgundy"]
-        lines = []
+        lines: list[str] = []
         while sum(len(x) + 1 for x in lines) < 3900:
             n = len(lines)
             lines.append(good[n % 2] if n % 5 else f"Army Nowhere {n} marches on to the capital")

@@ -114,7 +114,8 @@ async def test_a_game_named_after_a_power_keeps_its_public_channel_apart(
             game = await get_game(session, game_id)
         mine = await places_of_game(bot, fake, table, game_id)
     by_id = {c.id: c for c in mine}
-    game_channel = by_id[game.game_channel_id]  # type: ignore[index]
+    assert game.game_channel_id is not None
+    game_channel = by_id[game.game_channel_id]
     france = next(c for c in mine if c.name.endswith("-france") and c.id != game_channel.id)
     assert game_channel.name != france.name
     assert fake.can_view(table.onlooker, game_channel) and not fake.can_view(table.onlooker, france)
@@ -178,7 +179,7 @@ async def test_a_game_set_up_before_places_were_recorded_still_hands_its_threads
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Veteran", players=3)  # private threads
         async with bot.services.gamemaster.sessions() as session:  # as before migration 0004
-            await session.exec(delete(GamePlace).where(col(GamePlace.game_id) == game_id))  # type: ignore[call-overload]
+            await session.exec(delete(GamePlace).where(col(GamePlace.game_id) == game_id))
             await session.commit()
         old, newcomer = table.player("FRANCE"), table.onlooker
         threads = [c for c in fake.guild_channels(table.guild) if c.is_thread and "France" in c.name]

@@ -57,7 +57,7 @@ async def test_a_moderator_who_plays_reads_no_rivals_place_until_the_seat_is_giv
                 assert saw - {fake.world.bot.id, owner.id, judge.id} == ({holder} if holder else set()), power
         for talk in talks:
             pair = {p for p in seats if p in names_in(talk.name)}
-            author = user_of[next(seats[p] for p in sorted(pair) if seats[p] is not None)]
+            author = user_of[next(held for p in sorted(pair) if (held := seats[p]) is not None)]
             saw = await who_saw(fake, author, talk, f"secret of {talk.name}")
             if pair & mine:
                 assert table.mod.id in saw, f"their own talk {talk.name}"

@@ -182,7 +182,7 @@ async def test_a_game_is_seen_only_from_its_server_or_by_its_players(
             elsewhere = await ask(fake, stranger, *path, channel=lobby, game=game, **options)
             assert f"There is no game {game} on this server" in elsewhere.content, path
             assert elsewhere.attachments == [] and "Home" not in elsewhere.content, path
-            in_dm = await ask(fake, stranger, *path, game=game, **options)
+            in_dm = await ask(fake, stranger, *path, channel=None, game=game, **options)
             assert f"You play in no game {game}" in in_dm.content, path
         here = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         assert "**#1 Home**" in here.content, "anyone on the game's server may look"

@@ -25,6 +25,7 @@ import asyncio
 import re
 import signal
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -59,11 +60,11 @@ def bot_env(fake: FakeDiscord, url: str, shard: int) -> dict[str, str]:
     }
 
 
-async def until(what: str, probe: object, timeout: float = TIMEOUT) -> None:
+async def until(what: str, probe: Callable[[], Awaitable[bool]], timeout: float = TIMEOUT) -> None:
     """Poll the coroutine function ``probe`` until it returns True."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    while not await probe():  # type: ignore[operator]
+    while not await probe():
         if loop.time() > end:
             raise AssertionError(f"not within {timeout} s: {what}")
         await asyncio.sleep(0.1)
@@ -77,7 +78,11 @@ class Database:
     async def phases(self) -> list[PhaseRecord]:
         async with self.sessions.read() as s:
             found = list(
-                (await s.exec(select(PhaseRecord).order_by(PhaseRecord.game_id, PhaseRecord.ordinal))).all()
+                (
+                    await s.exec(
+                        select(PhaseRecord).order_by(col(PhaseRecord.game_id), col(PhaseRecord.ordinal))
+                    )
+                ).all()
             )
             await s.commit()
         return found
@@ -90,9 +95,9 @@ class Database:
 
     async def games(self) -> dict[int, Game]:
         async with self.sessions.read() as s:
-            found = {g.id: g for g in (await s.exec(select(Game))).all()}
+            found = {g.row_id: g for g in (await s.exec(select(Game))).all()}
             await s.commit()
-        return found  # type: ignore[return-value]
+        return found
 
     async def set_deadline(self, deadline: object) -> None:
         async with self.sessions() as s:
@@ -220,10 +225,11 @@ async def check(
             (1, "F1901M", PhaseStatus.OPEN),
         ]
         assert chain[0].close_reason == "deadline" and (chain[0].results or {}).get("next_phase") == "F1901M"
-        channel = games[game_id].game_channel_id
+        channel_id = games[game_id].game_channel_id
+        assert channel_id is not None
         titles = Counter(
             m.embeds[0].get("title", "")
-            for m in world.channel_messages(channel)  # type: ignore[arg-type]
+            for m in world.channel_messages(channel_id)
             if m.author_id == world.bot.id and m.embeds
         )
         title = f"{games[game_id].name}: {long_name('S1901M')} results"

@@ -183,7 +183,7 @@ async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finish
             claimed.set()
             await asyncio.Event().wait()
 
-        bot.services.gamemaster.closer._hooks = CloseHooks(after_claim=stuck)  # type: ignore[attr-defined]
+        bot.services.gamemaster.closer._hooks = CloseHooks(after_claim=stuck)
         await moderator_closes(fake, table.mod, table.general, game_id)
         await asyncio.wait_for(claimed.wait(), 10)
         began = time.perf_counter()
@@ -229,12 +229,12 @@ async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without
         conn.execute("UPDATE phase SET deadline = ? WHERE game_id = ? AND status = 'open'", (past, game_id))
     fake.slow_down("POST /channels/*/messages", 120, times=50)  # Discord stops answering
     env = env_for(fake, tmp_path, SHUTDOWN_TIMEOUT="1")
-    async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
-        await bot.line_with(f"phase closed: game {game_id} S1901M")  # by the deadline job
-        code, seconds = await bot.stopped_by(signal.SIGTERM)
-    assert code == 0, bot.output
-    assert seconds < 1 + 2, f"the stop took {seconds:.1f} s with SHUTDOWN_TIMEOUT=1:\n{bot.output}"
-    assert "Traceback" not in bot.output and "raised an exception" not in bot.output, bot.output
-    assert "stopped before the work under way was done" in bot.output
+    async with bot_process(tmp_path, fake_url=fake.base_url, **env) as process:
+        await process.line_with(f"phase closed: game {game_id} S1901M")  # by the deadline job
+        code, seconds = await process.stopped_by(signal.SIGTERM)
+    assert code == 0, process.output
+    assert seconds < 1 + 2, f"the stop took {seconds:.1f} s with SHUTDOWN_TIMEOUT=1:\n{process.output}"
+    assert "Traceback" not in process.output and "raised an exception" not in process.output, process.output
+    assert "stopped before the work under way was done" in process.output
     unsent = query(tmp_path, "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND claim_token IS NULL")
     assert unsent[0][0] > 0, "the results wait, unclaimed, for the next start"

@@ -43,7 +43,9 @@ class Pick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<n
 
 def sheet(chosen: str | None = None) -> discord.ui.LayoutView:
     view = discord.ui.LayoutView(timeout=None)
-    box = discord.ui.Container(accent_colour=discord.Colour.from_rgb(40, 90, 200))
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        accent_colour=discord.Colour.from_rgb(40, 90, 200)
+    )
     box.add_item(discord.ui.TextDisplay("### France · Spring 1901\n**1 unit**, `A PAR`"))
     box.add_item(discord.ui.ActionRow(Pick(1, chosen)))
     box.add_item(
@@ -67,6 +69,7 @@ class LayoutBot(commands.Bot):
 
         @self.tree.command(name="flip", description="Try to edit a layout back into content")
         async def flip(interaction: discord.Interaction) -> None:
+            assert isinstance(interaction.channel, discord.TextChannel)  # the test runs it in #general
             message = await interaction.channel.send(view=sheet())
             try:
                 await message.edit(content="plain again", view=None)

@@ -33,8 +33,12 @@ def tiny_png() -> bytes:
 
 
 class SettingsModal(discord.ui.Modal, title="Game settings"):
-    press = discord.ui.TextInput(label="Press", custom_id="press", default="full")
-    deadline = discord.ui.TextInput(label="Deadline (hours)", custom_id="deadline", max_length=3)
+    press: discord.ui.TextInput[SettingsModal] = discord.ui.TextInput(
+        label="Press", custom_id="press", default="full"
+    )
+    deadline: discord.ui.TextInput[SettingsModal] = discord.ui.TextInput(
+        label="Deadline (hours)", custom_id="deadline", max_length=3
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(
@@ -72,6 +76,7 @@ class TinyBot(commands.Bot):
         await self.tree.sync()
 
     async def on_message(self, message: discord.Message) -> None:
+        assert self.user is not None  # logged in before any message arrives
         if message.author.id == self.user.id or message.guild is not None:
             return
         await message.channel.send(f"got: {message.content}")
@@ -129,6 +134,7 @@ class TinyBot(commands.Bot):
 
         @game.command(name="announce", description="Post in this channel")
         async def announce(interaction: discord.Interaction, text: str) -> None:
+            assert isinstance(interaction.channel, discord.TextChannel)  # the tests announce in #general
             await interaction.channel.send(text)
             await interaction.response.send_message("posted", ephemeral=True)
 
@@ -137,7 +143,8 @@ class TinyBot(commands.Bot):
             interaction: discord.Interaction, player: discord.Member, ally: discord.Member
         ) -> None:
             await interaction.response.defer(ephemeral=True)
-            guild = interaction.guild
+            guild, channel = interaction.guild, interaction.channel
+            assert guild is not None and isinstance(channel, discord.TextChannel)  # run in #general
             hidden = discord.PermissionOverwrite(view_channel=False)
             visible = discord.PermissionOverwrite(view_channel=True, send_messages=True)
             category = await guild.create_category(
@@ -149,7 +156,7 @@ class TinyBot(commands.Bot):
                 overwrites={guild.default_role: hidden, guild.me: visible, player: visible},
             )
             await private.send("Only France reads this")
-            press = await interaction.channel.create_thread(
+            press = await channel.create_thread(
                 name="france-germany", type=discord.ChannelType.private_thread, invitable=False
             )
             await press.add_user(player)
@@ -201,7 +208,7 @@ async def test_login_sees_ready_guild_and_synced_commands(
 async def test_slash_command_answered_ephemerally(fake: FakeDiscord, server: Server, bot: TinyBot) -> None:
     reply = await (
         await fake.slash(server.alice, "game", "create", options={"name": "Spring"}, channel=server.general)
-    )
+    ).message()
     assert reply.content == "Created Spring for 7 players"
     assert reply.ephemeral
     assert reply in fake.visible_messages(server.alice)
@@ -304,7 +311,7 @@ async def test_dm_in_and_dm_out(fake: FakeDiscord, server: Server, bot: TinyBot)
     assert not any("Par-Bur" in text for text in fake.seen_texts(server.bob))
     reminded = await (
         await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general)
-    )
+    ).message()
     assert reminded.content == "reminded bob"
     assert [m.content for m in fake.dm_messages(server.bob)] == ["Your orders are due"]
 
@@ -313,7 +320,7 @@ async def test_closed_dms_surface_as_forbidden(fake: FakeDiscord, server: Server
     await fake.set_dms_open(server.bob, False)
     reply = await (
         await fake.slash(server.mod, "game", "remind", options={"player": server.bob}, channel=server.general)
-    )
+    ).message()
     assert reply.content == "cannot DM bob (code 50007)"
     assert fake.dm_messages(server.bob) == []
     [refused] = fake.failed_calls
@@ -329,7 +336,7 @@ async def test_rate_limit_is_retried_transparently(fake: FakeDiscord, server: Se
         await fake.slash(
             server.alice, "game", "announce", options={"text": "Phase closed"}, channel=server.general
         )
-    )
+    ).message()
     assert reply.content == "posted"
     assert [m.content for m in fake.channel_messages(server.general)] == ["Phase closed"]
     assert [c.status for c in fake.calls("POST /channels/{channel_id}/messages")] == [429, 200]
@@ -339,7 +346,7 @@ async def test_injected_server_error_is_retried(fake: FakeDiscord, server: Serve
     fake.inject_fault("POST /channels/*/messages", 500)
     reply = await (
         await fake.slash(server.alice, "game", "announce", options={"text": "x"}, channel=server.general)
-    )
+    ).message()
     assert reply.content == "posted"  # discord.py waits 1 s and retries a 500
     assert [c.status for c in fake.calls("POST /channels/*/messages")] == [500, 200]
 
@@ -365,7 +372,7 @@ async def test_bot_built_private_spaces_are_visible_only_to_their_members(
     assert not fake.can_view(server.bob, orders)
     assert not fake.can_view(carol, orders)
     assert not fake.can_view(server.mod, orders)  # Manage Server is not Administrator
-    assert fake.can_view(server.guild.owner_id and fake.world.users[server.guild.owner_id], orders)
+    assert server.guild.owner_id and fake.can_view(fake.world.users[server.guild.owner_id], orders)
 
     assert fake.can_view(server.alice, press) and fake.can_view(server.bob, press)
     assert not fake.can_view(carol, press)
@@ -499,7 +506,7 @@ async def test_bot_without_access_gets_missing_access(
         overwrites=[overwrite(server.guild.everyone_role, deny=Permission.VIEW_CHANNEL)],
     )
     channel = bot.get_channel(hidden.id)
-    assert channel is not None
+    assert isinstance(channel, discord.TextChannel)
     with pytest.raises(discord.Forbidden) as raised:
         await channel.send("hello?")
     assert raised.value.code == 50001

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cogs.messages.render import orders_lines
 
 
 def test_default_lines_say_whether_an_order_was_given_and_never_repeat_the_reason() -> None:
-    payload = {
+    payload: dict[str, Any] = {
         "phase": "F1901M",
         "orders": {
             "FRANCE": [

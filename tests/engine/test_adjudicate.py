@@ -3,21 +3,23 @@ sequence, centers, adjustments, victory, civil disorder, and the reasons players
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine import Board, Hold, Move, Unit, adjudicate, adjudicate_json
+from engine.adjudication import AdjudicationJSON
 
 
-def run(phase: str, units: dict, orders: dict, centers: dict | None = None, **extra: Any) -> dict[str, Any]:
+def run(phase: str, units: dict, orders: dict, centers: dict | None = None, **extra: Any) -> AdjudicationJSON:
     request = {"phase": phase, "units": units, "centers": centers or {}, "orders": orders, **extra}
     return adjudicate_json(request)
 
 
-def lines(out: dict[str, Any], power: str | None = None) -> list[dict[str, Any]]:
+def lines(out: Mapping[str, Any], power: str | None = None) -> list[dict[str, Any]]:
     return [r for r in out["orders"] if power is None or r["power"] == power]
 
 
-def by_order(out: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def by_order(out: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return {r["order"]: r for r in out["orders"] if r["order"] is not None}
 
 
@@ -431,5 +433,5 @@ def test_a_flood_of_unreadable_lines_is_refused_with_suggestions_only_for_the_fi
 
 def test_a_huge_number_as_an_order_is_an_invalid_line() -> None:
     out = run("S1901M", {"FRANCE": ["A PAR"]}, {"FRANCE": [10**5000, "A Par-Bur"]})
-    assert out["orders"][0]["status"] == "invalid" and "cannot be shown" in out["orders"][0]["input"]
+    assert out["orders"][0]["status"] == "invalid" and "cannot be shown" in (out["orders"][0]["input"] or "")
     assert out["units"] == {"FRANCE": ["A BUR"]}

@@ -3,22 +3,24 @@ describes. Positions hold the units the orders name."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from engine import adjudicate_json
+from engine.adjudication import AdjudicationJSON
 
 
-def play(units: dict[str, list[str]], orders: dict[str, list[str]]) -> dict[str, Any]:
+def play(units: dict[str, list[str]], orders: dict[str, list[str]]) -> AdjudicationJSON:
     return adjudicate_json({"phase": "S1901M", "units": units, "centers": {}, "orders": orders})
 
 
-def statuses(out: dict[str, Any]) -> dict[str, str]:
+def statuses(out: Mapping[str, Any]) -> dict[str, str]:
     return {r["order"]: r["status"] for r in out["orders"] if r["input"] is not None}
 
 
-def dislodged(out: dict[str, Any]) -> set[str]:
+def dislodged(out: Mapping[str, Any]) -> set[str]:
     return {u for entries in out["dislodged"].values() for u in entries}
 
 

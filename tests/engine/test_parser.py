@@ -203,7 +203,7 @@ def test_a_bare_unit_is_marked_so_the_board_can_tell_build_from_removal(game_map
 
 def refusal(text: object, game_map: GameMap, phase_kind: str | None = None) -> OrderParseError:
     with pytest.raises(OrderParseError) as info:
-        parse_order(text, game_map, phase_kind)  # type: ignore[arg-type]
+        parse_order(text, game_map, phase_kind)  # type: ignore[arg-type]  # deliberately any object
     err = info.value
     assert err.reason and err.hint, "every refusal says why and how to fix it"
     return err

@@ -234,4 +234,4 @@ def test_orders_read_by_the_fast_path_are_ordinary_immutable_values() -> None:
         assert fast == built and hash(fast) == hash(built) and type(fast) is type(built), text
         assert str(fast) == text
         with pytest.raises(dataclasses.FrozenInstanceError):
-            fast.unit = built.unit  # type: ignore[misc]
+            fast.unit = built.unit  # type: ignore[misc]  # deliberately: frozen, refused

@@ -5,6 +5,7 @@ crash, never a board that Board.from_json would itself refuse."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ def retreat_phase(units: dict, dislodged: dict, orders: dict) -> dict[str, Any]:
     return {"phase": "S1901R", "units": units, "centers": {}, "dislodged": dislodged, "orders": orders}
 
 
-def line(result: dict, text: str) -> dict:
+def line(result: Mapping[str, Any], text: str) -> dict:
     return next(o for o in result["orders"] if o["input"] == text)
 
 

@@ -236,6 +236,7 @@ def accepted(board: Board, power: str, order: Order) -> Order | None:
         done = validate_order(order, board, power)
         kind = board.phase.kind
         if kind == "M":
+            # the oracle answers BoardConvoys' questions its own way (a stand-in, hence the ignore)
             return check_movement_order(done, board, _ReferenceConvoys(board))  # type: ignore[arg-type]
         if kind == "R":
             return check_retreat_order(done, board, power)

@@ -5,17 +5,19 @@ adjustments, played through ``adjudicate_json`` with the orders exactly as the r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from engine import Board, adjudicate_json
+from engine.adjudication import AdjudicationJSON
 from harness.sample_game_data import ORDERS
 
 
 @cache
-def game() -> tuple[dict[str, Any], ...]:
+def game() -> tuple[AdjudicationJSON, ...]:
     """Every phase's output, each phase played from the board the one before produced."""
-    request: dict[str, Any] = Board.initial().to_json()
+    request: dict[str, Any] = {**Board.initial().to_json()}
     outs = []
     for orders in ORDERS.values():
         out = adjudicate_json({**request, "orders": orders})
@@ -24,20 +26,20 @@ def game() -> tuple[dict[str, Any], ...]:
             "phase": out["next_phase"],
             "units": out["units"],
             "centers": out["centers"],
-            "dislodged": out["dislodged"] if out["next_phase"].endswith("R") else {},
+            "dislodged": out["dislodged"] if (out["next_phase"] or "").endswith("R") else {},
         }
     return tuple(outs)
 
 
-def failed(out: dict[str, Any]) -> set[str]:
+def failed(out: Mapping[str, Any]) -> set[str]:
     return {r["order"] for r in out["orders"] if r["input"] is not None and r["status"] != "succeeded"}
 
 
-def invalid(out: dict[str, Any]) -> list[dict[str, Any]]:
+def invalid(out: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [r for r in out["orders"] if r["status"] == "invalid"]
 
 
-def units(out: dict[str, Any], power: str) -> set[str]:
+def units(out: Mapping[str, Any], power: str) -> set[str]:
     return set(out["units"].get(power, []))
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from engine import Board, BoardError, adjudicate, adjudicate_json, initial_board, load_map, read_order
 from engine.__main__ import adjudicate_command
+from engine.adjudication import AdjudicationJSON
 from engine.errors import InvalidOrder
 from engine.variants import VARIANTS
 
@@ -23,8 +24,8 @@ def ww1914(phase: str, units: dict[str, list[str]], **rest: Any) -> Board:
     return Board.from_json({"variant": "ww1914", "phase": phase, "units": units, **rest})
 
 
-def results(board: Board, orders: dict[str, list[str]], **options: Any) -> dict[str, dict[str, Any]]:
-    """Input line -> its result row, and the next board under the key None."""
+def results(board: Board, orders: dict[str, list[str]], **options: Any) -> dict[str | None, Any]:
+    """Input line -> its result row, and the Adjudication (the next board...) under the key None."""
     out = adjudicate(board, orders, **options)
     rows: dict[Any, Any] = {r.input: r.to_json() for r in out.results if r.input is not None}
     rows[None] = out
@@ -182,7 +183,7 @@ def test_from_1915_an_italian_unit_can_be_supported_and_attacked() -> None:
 # --- victory ----------------------------------------------------------------------------------------
 
 
-def fall_taking_spain(variant: str, owned: int, **options: Any) -> dict[str, Any]:
+def fall_taking_spain(variant: str, owned: int, **options: Any) -> AdjudicationJSON:
     """France owns ``owned`` centers and takes Spain in the fall: the JSON result."""
     others = sorted(load_map().supply_centers - {"SPA"})
     request = {

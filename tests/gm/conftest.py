@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -135,10 +136,10 @@ async def current_phase(sessions: SessionFactory, game_id: int) -> PhaseRecord:
         return phase
 
 
-def make_closer(sessions: SessionFactory, **kwargs: object) -> PhaseCloser:
+def make_closer(sessions: SessionFactory, **kwargs: Any) -> PhaseCloser:
     """A closer working in threads, without maps unless asked (tests stay fast)."""
     kwargs.setdefault("render_maps", False)
-    return PhaseCloser(sessions, clock=lambda: T0, **kwargs)  # type: ignore[arg-type]
+    return PhaseCloser(sessions, clock=lambda: T0, **kwargs)
 
 
 async def messages(sessions: SessionFactory, kind: str) -> list[OutboxEntry]:
@@ -182,7 +183,7 @@ async def game_row(sessions: SessionFactory, game_id: int) -> Game:
 async def close(sessions: SessionFactory, game_id: int, *, closer: PhaseCloser | None = None) -> CloseOutcome:
     """Close the game's current phase, then any phase that may close at once (only absent powers act)."""
     closer = closer or make_closer(sessions)
-    outcome = await closer.close((await current_phase(sessions, game_id)).id)
+    outcome = await closer.close((await current_phase(sessions, game_id)).row_id)
     while outcome.next_phase is not None and outcome.next_close_now:
         outcome = await closer.close(outcome.next_phase.id)
     return outcome

@@ -4,6 +4,7 @@ keeps."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from engine import load_map
@@ -47,7 +48,7 @@ def random_order(rng: random.Random, unit: str, everyone: list[str]) -> str:
     return rng.choice(GARBAGE)
 
 
-def check_invariants(request: dict[str, Any], out: dict[str, Any]) -> None:
+def check_invariants(request: dict[str, Any], out: Mapping[str, Any]) -> None:
     # every non-blank input line is reported, in order, under its power
     for power, given_lines in request["orders"].items():
         reported = [r["input"] for r in out["orders"] if r["power"] == power and r["input"] is not None]

@@ -49,9 +49,9 @@ def random_board(variant: str, kind: str, rng: random.Random) -> Board:
     centers: dict[str, list[str]] = {}
     for sc in sorted(gm.supply_centers):
         roll = rng.random()
-        held = owner.get(sc) if roll < 0.6 else rng.choice(gm.powers) if roll < 0.85 else None
-        if held is not None:
-            centers.setdefault(held, []).append(sc)
+        holder = owner.get(sc) if roll < 0.6 else rng.choice(gm.powers) if roll < 0.85 else None
+        if holder is not None:
+            centers.setdefault(holder, []).append(sc)
     dislodged: dict[str, dict[str, dict[str, object]]] = {}
     if kind == "R":
         closed = Board.from_json({"variant": variant, "phase": f"{season}{year:04d}M"}).closed

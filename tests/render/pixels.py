@@ -53,7 +53,15 @@ def to_px(p: Point, width: int = WIDTH) -> tuple[int, int]:
     return round(x), round(y)
 
 
-def distance(a: RGB, b: RGB) -> float:
+def rgb_at(img: Image.Image, xy: tuple[int, int]) -> RGB:
+    """One pixel of an RGB picture (as draw() gives them)."""
+    pixel = img.getpixel(xy)
+    assert isinstance(pixel, tuple) and len(pixel) == 3, f"not an RGB pixel at {xy}: {pixel!r}"
+    r, g, b = pixel
+    return r, g, b
+
+
+def distance(a: Sequence[float], b: Sequence[float]) -> float:
     return math.dist(a, b)
 
 
@@ -64,14 +72,14 @@ def nearest(colour: RGB, candidates: dict[str, RGB]) -> str:
 def window(img: Image.Image, centre: tuple[int, int], radius: int) -> list[RGB]:
     cx, cy = centre
     return [
-        img.getpixel((x, y))
+        rgb_at(img, (x, y))
         for x in range(cx - radius, cx + radius + 1)
         for y in range(cy - radius, cy + radius + 1)
         if 0 <= x < img.width and 0 <= y < img.height
     ]
 
 
-def count_near(pixels: Iterable[RGB], colour: RGB, tolerance: float = 28.0) -> int:
+def count_near(pixels: Iterable[RGB], colour: Sequence[int], tolerance: float = 28.0) -> int:
     return sum(1 for p in pixels if distance(p, colour) <= tolerance)
 
 
@@ -108,7 +116,7 @@ def _segment_distance(p: Point, a: Point, b: Point) -> float:
 def fill_at(img: Image.Image, code: str, width: int | None = None) -> str:
     """Which fill a province shows (default palette): the nearest power's fill, plain land or sea."""
     fills = {"land": STANDARD.land, "sea": STANDARD.sea} | {p: c.fill for p, c in STANDARD.powers.items()}
-    return nearest(img.getpixel(to_px(quiet_point(code), width or img.width)), fills)
+    return nearest(rgb_at(img, to_px(quiet_point(code), width or img.width)), fills)
 
 
 def quiet_point(code: str) -> Point:

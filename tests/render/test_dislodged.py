@@ -16,7 +16,7 @@ from render.icons import badge_sprite, center_sprite, unit_sprite
 from render.orders import OrderOverlay
 from render.palette import DEFAULT
 from render.scene import Scene
-from tests.render.pixels import STANDARD, board, draw
+from tests.render.pixels import STANDARD, board, draw, rgb_at
 
 WIDTH = 1600
 SOLID = 128  # alpha above which a pixel of a sprite counts as drawn
@@ -148,6 +148,6 @@ def test_the_provinces_name_shows_beside_its_dislodged_unit(location: str, attac
     x, y = base.layout.px(geo.anchor(location))
     russian = STANDARD.powers["RUSSIA"].unit
     near = [
-        after.getpixel((round(x) + dx, round(y) + dy)) for dx in range(-40, 41, 2) for dy in range(-40, 41, 2)
+        rgb_at(after, (round(x) + dx, round(y) + dy)) for dx in range(-40, 41, 2) for dy in range(-40, 41, 2)
     ]
     assert sum(1 for p in near if max(abs(a - b) for a, b in zip(p, russian, strict=True)) < 30) > 20

@@ -36,7 +36,12 @@ def test_a_value_larger_than_the_budget_is_given_but_not_kept() -> None:
     assert len(sized(cache, "huge", 500)) == 500
     assert cache.keys() == ["a"]
     built = []
-    cache.get_or_build("huge", lambda: built.append(1) or bytes(500))
+
+    def build() -> bytes:
+        built.append(1)
+        return bytes(500)
+
+    cache.get_or_build("huge", build)
     assert built == [1]  # built again: it was never kept
 
 

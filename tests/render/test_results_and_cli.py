@@ -115,4 +115,4 @@ def test_render_map_takes_the_board_orders_results_then_options() -> None:
     assert render_map(board, marks) == render_map(board, marks, None, RenderOptions())
     assert render_map(board, options=small) != from_marks  # no orders drawn
     with pytest.raises(TypeError, match="keyword"):  # the old order: options third
-        render_map(board, marks, small)  # type: ignore[arg-type]
+        render_map(board, marks, small)  # type: ignore[arg-type]  # deliberately the old order

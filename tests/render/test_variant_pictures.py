@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -32,8 +34,8 @@ from tests.render.pixels import count_near, window
 COMMUNITY = ("ancmed", "modern", "youngstown", "1900", "chaos")
 
 
-def picture(board: Board, **options: object) -> Image.Image:
-    png = render_map(board, options=RenderOptions(**options))  # type: ignore[arg-type]
+def picture(board: Board, **options: Any) -> Image.Image:
+    png = render_map(board, options=RenderOptions(**options))
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
@@ -78,13 +80,15 @@ def test_the_standard_games_keep_their_colours(base: str) -> None:
 SEVEN = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
-def recoloured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, france: dict[str, object]) -> Variant:
+def recoloured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, france: Mapping[str, object]) -> Variant:
     """A copy of the Standard variant whose France has the colours ``france``, registered for the
     test as "recoloured"."""
     doc = json.loads((VARIANTS_DIR / "standard" / "variant.json").read_text(encoding="utf-8"))
     doc.update(name="recoloured", map="standard", geometry="standard")
     names = ("colour", "fill", "ink", "colorblind")
-    doc["powers"]["FRANCE"] = {k: v for k, v in doc["powers"]["FRANCE"].items() if k not in names} | france
+    doc["powers"]["FRANCE"] = {k: v for k, v in doc["powers"]["FRANCE"].items() if k not in names} | dict(
+        france
+    )
     (tmp_path / "recoloured").mkdir()
     (tmp_path / "recoloured" / "variant.json").write_text(json.dumps(doc), encoding="utf-8")
     variant = read_variant(tmp_path / "recoloured")

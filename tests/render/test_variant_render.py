@@ -3,6 +3,8 @@ variant's victory target (the two-player 1914 game: Italy neutral until Spring 1
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from PIL import ImageDraw
 
@@ -40,7 +42,7 @@ def footer_texts(board: Board, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     written: list[str] = []
     real_text = ImageDraw.ImageDraw.text
 
-    def spy(self, xy, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
         written.append(str(text))
         return real_text(self, xy, text, *args, **kwargs)
 

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from engine.mapdata import DATA_DIR, GameMap, _build_map
 
@@ -24,7 +25,7 @@ class VariantData:
     game_map: GameMap  # raw_map read by engine.mapdata's loader
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -5,6 +5,7 @@ its result must be our data/variants/standard/map.json."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 import mapfile_reader as reader
@@ -20,8 +21,8 @@ needs_source = pytest.mark.skipif(
 )
 
 
-def _pairs(pairs) -> set[tuple[str, str]]:
-    return {tuple(sorted(p)) for p in pairs}  # type: ignore[misc]
+def _pairs(pairs: Iterable[Iterable[str]]) -> set[tuple[str, ...]]:
+    return {tuple(sorted(p)) for p in pairs}
 
 
 @needs_source

@@ -8,6 +8,9 @@ outcome its rule (as engine.rules reads it) gives, worked out by hand.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import pytest
 
 from engine import adjudicate_json
@@ -62,5 +65,5 @@ def test_datc(case: Case) -> None:
         }
 
 
-def _table(rows: list[dict]) -> str:
+def _table(rows: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(f"  {r['power']:8} {r['order']!s:24} {r['status']:9} {r['reason']}" for r in rows)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Collection
+from typing import Any
 
 import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import PhaseRecord, PowerAssignment
+from engine import Board, LegalOrder
 from gm.errors import WrongGameState, WrongPlayerCount
 from gm.moderation import builtin, takeover
 from gm.moderation.shared import Actor
@@ -38,9 +41,9 @@ from tests.gm.conftest import (
 MODERATOR = Actor(99, is_server_moderator=True)  # a server moderator who does not play
 
 
-async def start_alone(sessions: SessionFactory, **settings: object) -> games.StartResult:
+async def start_alone(sessions: SessionFactory, **settings: Any) -> games.StartResult:
     """A seven-power game its creator starts alone: six seats go to the built-in player."""
-    game = await make_game(sessions, players=1, settings=GameSettings(fill_seats=True, **settings))  # type: ignore[arg-type]
+    game = await make_game(sessions, players=1, settings=GameSettings(fill_seats=True, **settings))
     async with sessions.begin() as s:
         return await games.start_game(s, game.id, CREATOR, now=T0, rng=random.Random(3))
 
@@ -260,7 +263,9 @@ async def test_a_seat_filled_at_the_start_can_be_taken_over_by_a_person(sessions
     game_id = started.game.id
     robot = sorted(p for p, u in started.assignments.items() if u is None)[0]
     async with sessions() as s:
-        seats = await takeover.open_seats(s, await s.get(games.Game, game_id))  # type: ignore[arg-type]
+        game = await s.get(games.Game, game_id)
+        assert game is not None
+        seats = await takeover.open_seats(s, game)
     assert [robot] in seats and len(seats) == 6
     friend = user(60)
     async with sessions.begin() as s:
@@ -293,7 +298,9 @@ async def test_a_failure_of_the_built_in_player_leaves_that_power_in_civil_disor
 
     real = builtin_orders.choose_orders
 
-    def flaky(board, power, seed=0, holding=frozenset()):  # type: ignore[no-untyped-def]
+    def flaky(
+        board: Board, power: str, seed: int = 0, holding: Collection[str] = frozenset()
+    ) -> tuple[LegalOrder, ...]:
         if power == broken:
             raise RuntimeError("the player broke")
         return real(board, power, seed, holding)

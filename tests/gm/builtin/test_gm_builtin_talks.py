@@ -6,12 +6,14 @@ moderator); nothing for a seat the built-in player does not play."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from db.database import SessionFactory
 from db.models import OutboxEntry, OutboxTarget
 from gm.endings import votes
 from gm.moderation import actions, builtin
 from gm.moderation.shared import Actor
+from gm.setup.games import StartResult
 from gm.setup.places import PlaceKind, pair_key, record_place
 from gm.setup.settings import GameSettings
 from tests.gm.conftest import close, current_phase, make_started_game, messages, player_of, submit
@@ -20,9 +22,9 @@ MODERATOR = Actor(99, is_server_moderator=True)
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
 
-async def with_threads(sessions: SessionFactory, **settings: object):  # type: ignore[no-untyped-def]
+async def with_threads(sessions: SessionFactory, **settings: Any) -> StartResult:
     """A seven-player game whose 21 pair threads are recorded (ids 7000 + n)."""
-    started = await make_started_game(sessions, settings=GameSettings(**settings))  # type: ignore[arg-type]
+    started = await make_started_game(sessions, settings=GameSettings(**settings))
     for n, (a, b) in enumerate(itertools.combinations(POWERS, 2)):
         async with sessions.begin() as s:
             await record_place(s, started.game.id, PlaceKind.THREAD, 7000 + n, pair_key((a,), (b,)))

@@ -58,7 +58,7 @@ async def test_after_the_database_comes_back_claimed_messages_go_out_at_once(
     assert queued > 1
     outage = Outage(sessions)
     sender = Sender(outage)
-    gm = Gamemaster(outage, sender, workers=0)  # type: ignore[arg-type]
+    gm = Gamemaster(outage, sender, workers=0)  # type: ignore[arg-type]  # a stand-in for the sessions
     gm.scheduler.start()
     try:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -192,7 +193,7 @@ async def test_nonces_are_random_so_two_databases_never_share_one(
     await upgrade_database(other_engine)
     other = make_session_factory(other_engine)
     try:
-        seen = []
+        seen: list[tuple[int, str]] = []
         for factory in (sessions, other):
             await queue(factory, None, Target.user(77), 1, "same")
             sender = RecordingSender()
@@ -332,7 +333,7 @@ async def channels_recorded(sessions: SessionFactory, count: int) -> list[int]:
     return ids
 
 
-def order_in(sent: list[OutboxMessage], key: object) -> list[str]:
+def order_in(sent: list[OutboxMessage], key: Callable[..., bool]) -> list[str]:
     return [m.payload["title"] for m in sent if key(m)]
 
 
@@ -367,9 +368,12 @@ async def test_a_channel_discord_makes_wait_holds_back_its_own_game_only(session
         await s.commit()
     await queue_games(sessions, [slow, other], 8)
 
+    limited = False
+
     def rate_limited(message: OutboxMessage) -> Exception | None:
-        if message.payload["title"] == f"{slow}:4" and not getattr(rate_limited, "done", False):
-            rate_limited.done = True  # type: ignore[attr-defined]
+        nonlocal limited
+        if message.payload["title"] == f"{slow}:4" and not limited:
+            limited = True
             return RetriableSendError("429: too many requests in this channel")
         return None
 

@@ -7,7 +7,7 @@ import logging
 from datetime import datetime, timedelta
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
@@ -59,14 +59,15 @@ async def test_the_deadline_job_closes_the_phase_and_schedules_the_next(sessions
         await asyncio.sleep(0.5)
         await gm.scheduler.idle(timeout=30)
         async with sessions() as s:
-            phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()
+            phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all()
         assert [(p.name, p.status, p.close_reason) for p in phases] == [
             ("S1901M", "closed", "deadline"),
             ("F1901M", "open", None),
         ]
         assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
         assert f"deadline:{started.game.id}:S1901M" not in gm.scheduler.job_ids()
-        sent = gm.sender.sent  # type: ignore[union-attr]
+        assert isinstance(gm.sender, RecordingSender)
+        sent = gm.sender.sent
         assert [m.kind for m in sent if m.kind not in ("welcome", "game_full")] == []  # no channel: they wait
     finally:
         await gm.shutdown()
@@ -125,7 +126,8 @@ async def test_a_reminder_job_messages_the_players_still_missing_orders(sessions
     try:
         await asyncio.sleep(0.5)
         await gm.scheduler.idle(timeout=30)
-        reminders = [m for m in gm.sender.sent if m.kind == "reminder"]  # type: ignore[union-attr]
+        assert isinstance(gm.sender, RecordingSender)
+        reminders = [m for m in gm.sender.sent if m.kind == "reminder"]
         assert [m.user_id for m in reminders] == [player_of(started, "TURKEY")]
         assert reminders[0].payload["missing"] == {"TURKEY": ["F ANK", "A CON", "A SMY"]}
     finally:
@@ -224,7 +226,7 @@ async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadl
         await until_due(retry_at)
         await gm.scheduler.idle(timeout=30)
         async with sessions() as s:
-            phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()
+            phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all()
         assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
         assert work.calls == 2
         assert job not in gm.scheduler.job_ids()
@@ -255,7 +257,7 @@ async def test_a_close_that_failed_while_writing_is_finished_by_the_retry(sessio
         await until_due(retry_at)
         await gm.scheduler.idle(timeout=30)
         async with sessions() as s:
-            phases = (await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all()
+            phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all()
             results = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all()
         assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
         assert len(results) == 1
@@ -325,6 +327,7 @@ async def test_a_ten_minute_phase_gets_a_reminder_that_can_fire(sessions: Sessio
         game = started.game.id
         job = f"reminder:{game}:S1901M:0.05"
         assert job in gm.scheduler.job_ids()
+        assert started.phase.deadline is not None
         assert gm.scheduler.run_time(job) == started.phase.deadline - timedelta(minutes=3)
     finally:
         await gm.shutdown()

@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import update
 from sqlmodel import col, func, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import SessionFactory
 from db.models import Game, OutboxEntry, PhaseRecord
@@ -255,8 +257,10 @@ async def test_the_owner_closes_in_time_a_phase_whose_deadline_job_lived_in_anot
         await owner.shutdown()
 
 
-def closed_at(phases: object, game_id: int) -> datetime:
-    return next(p.closed_at for p in phases if p.game_id == game_id and p.name == "S1901M")  # type: ignore[attr-defined]
+def closed_at(phases: Sequence[PhaseRecord], game_id: int) -> datetime:
+    closed = next(p.closed_at for p in phases if p.game_id == game_id and p.name == "S1901M")
+    assert closed is not None
+    return closed
 
 
 async def test_the_same_reminders_queued_by_two_processes_go_out_once(
@@ -274,8 +278,8 @@ async def test_the_same_reminders_queued_by_two_processes_go_out_once(
         assert await reminders.queue_reminders(s, started.phase.id, 24, now=utcnow()) == []
     real = reminders.existing_keys
 
-    async def blind(session: object, keys: object) -> set[str]:
-        await real(session, keys)  # type: ignore[arg-type]
+    async def blind(session: AsyncSession, keys: Sequence[str]) -> set[str]:
+        await real(session, keys)
         return set()  # at once: the other's rows are not committed yet
 
     monkeypatch.setattr(reminders, "existing_keys", blind)

@@ -6,6 +6,7 @@ import io
 import json
 
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 from sqlmodel import select
 
 from db.database import SessionFactory
@@ -19,8 +20,9 @@ from gm.moderation import actions as moderation
 from gm.ordering import submission as orders
 from gm.reading.export import export_game
 from gm.reading.status import game_status
+from gm.setup.games import StartResult
 from gm.setup.settings import GameSettings
-from render.animation import make_gif
+from render.animation import AnimationAnswer, AnimationRequest, BoardFrame, make_gif
 from tests.gm.conftest import (
     T0,
     close,
@@ -34,11 +36,17 @@ from tests.helpers.endings import JUDGE, with_channel
 from tests.helpers.gm import RecordingSender
 
 
-async def play_a_year(sessions: SessionFactory, started: object) -> None:
-    await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid")  # type: ignore[arg-type]
-    await close(sessions, started.game.id)  # type: ignore[attr-defined]
-    await submit(sessions, started, "FRANCE", "A Spa-Por\nF Mid-Spa/nc\nA Bur-Bel")  # type: ignore[arg-type]
-    await close(sessions, started.game.id)  # type: ignore[attr-defined]
+def opened_gif(data: bytes) -> GifImageFile:
+    image = Image.open(io.BytesIO(data))
+    assert isinstance(image, GifImageFile), f"not a GIF: {image.format}"
+    return image
+
+
+async def play_a_year(sessions: SessionFactory, started: StartResult) -> None:
+    await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa\nF Bre-Mid")
+    await close(sessions, started.game.id)
+    await submit(sessions, started, "FRANCE", "A Spa-Por\nF Mid-Spa/nc\nA Bur-Bel")
+    await close(sessions, started.game.id)
 
 
 async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_animation(
@@ -59,7 +67,7 @@ async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_ani
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
     names = [a.filename for a in post.attachments]
     assert names[0] == "W1901A-final.png" and names[1] == f"game-{started.game.id}-animation.gif"
-    gif = Image.open(io.BytesIO(post.attachments[1].data))
+    gif = opened_gif(post.attachments[1].data)
     phases = post.payload["centers_by_year"]
     assert gif.format == "GIF" and gif.width == 800 and gif.info.get("loop") == 0
     assert gif.n_frames == 3  # S1901M, F1901M, W1901A: every phase's opening position
@@ -90,9 +98,7 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
         "F1901M-final.png",
         f"game-{started.game.id}-animation.gif",
     ]
-    assert (
-        Image.open(io.BytesIO(post.attachments[1].data)).n_frames == 2
-    )  # the phase, then the final position
+    assert opened_gif(post.attachments[1].data).n_frames == 2  # the phase, then the final position
     assert post.payload["result"]["winner"] == "FRANCE"
     async with sessions() as s:
         status = await game_status(s, started.game.id)
@@ -107,7 +113,7 @@ async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions:
     async with sessions.begin() as s:
         await moderation.end_game(s, started.game.id, JUDGE, now=T0)
 
-    def broken(request: dict) -> dict:
+    def broken(request: AnimationRequest) -> AnimationAnswer:
         raise RuntimeError("renderer crashed")
 
     report = await archive.publish_final_post(sessions, started.game.id, work=broken, clock=lambda: T0)
@@ -139,7 +145,7 @@ async def test_a_final_post_left_waiting_by_a_crash_is_finished_at_start_up(sess
 
 def test_a_gif_over_the_size_limit_is_made_narrower_then_shorter() -> None:
     start = Board.initial().to_json()
-    boards = [
+    boards: list[BoardFrame] = [
         {"board": {**start, "phase": name}, "map": "standard"}
         for name in ("S1901M", "F1901M", "S1902M", "F1902M")
     ]
@@ -149,7 +155,7 @@ def test_a_gif_over_the_size_limit_is_made_narrower_then_shorter() -> None:
     assert width < 800 and kept == 4 and len(smaller) < len(full)
     tiny, width, kept = make_gif(boards, max_bytes=1000)
     assert width == 400 and kept == 2  # every other frame, always the last; as small as it goes
-    assert Image.open(io.BytesIO(tiny)).n_frames == 2
+    assert opened_gif(tiny).n_frames == 2
 
 
 async def test_export_is_json_and_never_shows_open_orders_or_votes(sessions: SessionFactory) -> None:

@@ -133,7 +133,8 @@ async def test_eliminated_powers_and_outsiders_may_not_vote_and_nothing_changes(
         async with sessions.begin() as s:
             report = await votes.cast_vote(s, game_id, player_of(started, power), yes=True, now=T0)
     assert report.passed
-    assert (await game_row(sessions, game_id)).result["shared"] == ["FRANCE", "GERMANY", "ITALY", "RUSSIA"]
+    game = await game_row(sessions, game_id)
+    assert game.result is not None and game.result["shared"] == ["FRANCE", "GERMANY", "ITALY", "RUSSIA"]
 
 
 async def test_a_player_with_several_powers_votes_for_each(sessions: SessionFactory) -> None:

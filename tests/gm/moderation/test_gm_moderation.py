@@ -98,6 +98,7 @@ async def test_extend_moves_the_deadline_and_is_logged_with_who_and_when(session
     started = await make_started_game(sessions)
     async with sessions.begin() as s:
         result = await moderation.extend_deadline(s, started.game.id, MOD, minutes=90, now=T0)
+    assert started.phase.deadline is not None
     assert result.phase is not None and result.phase.deadline == started.phase.deadline + timedelta(
         minutes=90
     )

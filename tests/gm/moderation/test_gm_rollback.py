@@ -43,7 +43,7 @@ async def test_rollback_reopens_the_last_phase_as_it_was_and_voids_the_next(sess
     await submit(sessions, started, "GERMANY", "A Mun-Ruh")
     spring = await current_phase(sessions, game_id)
     board_before = spring.board
-    first = await make_closer(sessions, render_maps=True).close(spring.id)
+    first = await make_closer(sessions, render_maps=True).close(spring.row_id)
     assert first.next_phase is not None
     await submit(sessions, started, "FRANCE", "A Bur-Bel")  # sent for the fall, voided by the rollback
     async with sessions.begin() as s:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, OrderRecord, Player, PowerAssignment
@@ -38,7 +38,7 @@ async def seat_holder(sessions: SessionFactory, game_id: int, power: str) -> int
         holder = (
             await s.exec(
                 select(Player.user_id)
-                .join(PowerAssignment, PowerAssignment.player_id == Player.id)  # type: ignore[arg-type]
+                .join(PowerAssignment, col(PowerAssignment.player_id) == col(Player.id))
                 .where(PowerAssignment.game_id == game_id, PowerAssignment.power == power)
             )
         ).first()

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlmodel import select
+from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import OrderRecord, OrderSubmission, PlayerStatus
@@ -107,7 +107,7 @@ async def test_the_submission_log_keeps_only_the_latest_per_player_and_phase(
         await submit(sessions, started, "FRANCE", f"A Par-{'Bur' if n % 2 else 'Gas'}")
     await submit(sessions, started, "GERMANY", "A Mun-Ruh")
     async with sessions() as s:
-        logged = (await s.exec(select(OrderSubmission).order_by(OrderSubmission.id))).all()
+        logged = (await s.exec(select(OrderSubmission).order_by(col(OrderSubmission.id)))).all()
         view = await orders.my_orders(s, started.game.id, player_of(started, "FRANCE"))
     france = [e for e in logged if e.user_id == player_of(started, "FRANCE")]
     assert len(france) == orders.SUBMISSIONS_KEPT

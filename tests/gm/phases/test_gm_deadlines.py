@@ -29,8 +29,8 @@ BERLIN_WEEKDAYS = DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekda
 MOD = Actor(4242, is_server_moderator=True)  # a moderator who does not play
 
 
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 async def start_at(sessions: SessionFactory, now: datetime, settings: GameSettings) -> games.StartResult:
@@ -41,7 +41,7 @@ async def start_at(sessions: SessionFactory, now: datetime, settings: GameSettin
 
 async def close_at(sessions: SessionFactory, game_id: int, when: datetime) -> CloseOutcome:
     closer = PhaseCloser(sessions, clock=lambda: when, render_maps=False)
-    return await closer.close((await current_phase(sessions, game_id)).id)
+    return await closer.close((await current_phase(sessions, game_id)).row_id)
 
 
 async def test_a_game_started_on_friday_evening_first_closes_on_monday_at_21_berlin(

@@ -67,7 +67,7 @@ async def test_a_power_in_civil_disorder_is_disbanded_when_dislodged_and_its_ret
     phase = await current_phase(sessions, started.game.id)
     await place(
         sessions,
-        phase.id,
+        phase.row_id,
         {
             "phase": "F1901M",
             "units": {"AUSTRIA": ["A TYR", "A TRI"], "ITALY": ["A VEN", "A ROM"]},
@@ -79,7 +79,7 @@ async def test_a_power_in_civil_disorder_is_disbanded_when_dislodged_and_its_ret
     assert outcome.phase == "F1901R" and outcome.closed
     async with sessions() as s:
         retreat = await s.get(PhaseRecord, outcome.phase_id)
-    assert retreat is not None
+    assert retreat is not None and retreat.results is not None
     (line,) = [o for o in retreat.results["orders"] if o["power"] == "ITALY"]
     assert line["order"] == "A VEN D" and line["input"] is None  # disbanded, not retreated
     after = retreat.results["board_after"]

@@ -22,8 +22,8 @@ GRACE = GameSettings(players=3, grace_per_year=1, grace_hours=24)
 JUDGE = Actor(user(41), is_server_moderator=True)
 
 
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 async def start(sessions: SessionFactory, now: datetime, settings: GameSettings = GRACE) -> games.StartResult:
@@ -44,7 +44,7 @@ def seats(started: games.StartResult) -> dict[int, list[str]]:
 async def at_deadline(sessions: SessionFactory, game_id: int, when: datetime) -> CloseOutcome:
     """The deadline job fires at ``when``."""
     closer = PhaseCloser(sessions, clock=lambda: when, render_maps=False)
-    return await closer.close((await current_phase(sessions, game_id)).id)
+    return await closer.close((await current_phase(sessions, game_id)).row_id)
 
 
 async def orders_from(
@@ -146,6 +146,6 @@ async def test_no_grace_without_the_setting_nor_for_an_early_or_a_moderator_s_cl
     closer = PhaseCloser(sessions, clock=lambda: utc(2024, 3, 4, 10, 0), render_maps=False)
     assert (await closer.close(graced.phase.id)).closed, "a moderator's close is never extended"
     early = await PhaseCloser(sessions, clock=lambda: utc(2024, 3, 5, 9, 0), render_maps=False).close(
-        (await current_phase(sessions, graced.game.id)).id, reason="all_ready"
+        (await current_phase(sessions, graced.game.id)).row_id, reason="all_ready"
     )
     assert early.closed and await uses(sessions) == []

@@ -42,7 +42,7 @@ async def test_closing_writes_results_opens_the_next_phase_and_queues_the_messag
     assert outcome.next_phase.deadline == T0 + timedelta(days=1)
     async with sessions() as s:
         closed = await s.get(PhaseRecord, started.phase.id)
-    assert closed is not None and closed.status == "closed"
+    assert closed is not None and closed.status == "closed" and closed.results is not None
     by_order = {line["order"]: line for line in closed.results["orders"]}
     assert by_order["A PAR - BUR"]["status"] == "failed"  # bounced with A MUN - BUR
     assert "bounced" in by_order["A PAR - BUR"]["reason"]
@@ -60,7 +60,7 @@ async def test_closing_writes_results_opens_the_next_phase_and_queues_the_messag
     assert payload["missed"]["partial"] == {"GERMANY": ["F KIE"]}
     assert payload["centers"]["FRANCE"] == 3
     opened = await messages(sessions, "phase_opened")
-    assert sorted(m.target_power for m in opened) == sorted(started.assignments)
+    assert sorted(m.target_power or "" for m in opened) == sorted(started.assignments)
 
 
 async def test_missed_orders_are_counted_per_player(sessions: SessionFactory) -> None:
@@ -104,7 +104,7 @@ async def test_an_order_sent_while_the_phase_is_adjudicated_is_refused_and_chang
         rows = (await s.exec(select(OrderRecord).where(OrderRecord.phase_id == started.phase.id))).all()
         closed = await s.get(PhaseRecord, started.phase.id)
     assert [r.text for r in rows] == ["A PAR - BUR"]
-    assert closed is not None
+    assert closed is not None and closed.results is not None
     assert next(o["order"] for o in closed.results["orders"] if o["power"] == "FRANCE") == "A PAR - BUR"
 
 

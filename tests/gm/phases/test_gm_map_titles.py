@@ -65,7 +65,7 @@ async def test_every_phase_types_results_map_is_titled_with_that_phase(
     phase = await current_phase(sessions, started.game.id)
     await place(  # a retreat to order: Germany's A MUN dislodged by France
         sessions,
-        phase.id,
+        phase.row_id,
         {
             "phase": "F1901R",
             "units": {"FRANCE": ["A MUN", "A BUR"], "GERMANY": ["A BER"]},

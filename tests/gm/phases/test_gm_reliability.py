@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlmodel import select
+from sqlmodel import col, select
 
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.models import OrderRecord, OutboxEntry, PhaseRecord
@@ -25,6 +25,7 @@ from gm.errors import GameError, OrdersClosed
 from gm.facade import Gamemaster
 from gm.moderation import actions as moderation
 from gm.moderation.rollback import rollback_last_phase
+from gm.ordering.submission import SubmissionReport
 from gm.phases.worker import close_work
 from tests.gm.conftest import T0, close, make_closer, make_started_game, player_of, submit, user
 from tests.gm.crash_child import CRASH_EXIT_CODE
@@ -47,7 +48,7 @@ class CountingWork:
 
 async def phases_and_results(sessions: SessionFactory) -> tuple[list[PhaseRecord], list[OutboxEntry]]:
     async with sessions() as s:
-        phases = list((await s.exec(select(PhaseRecord).order_by(PhaseRecord.ordinal))).all())
+        phases = list((await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all())
         results = list((await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all())
     return phases, results
 
@@ -219,10 +220,11 @@ async def test_orders_racing_closes_never_deadlock_and_each_is_adjudicated_or_re
     phases, results = await phases_and_results(sessions)
     assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
     assert len(results) == 1
+    assert phases[0].results is not None
     adjudicated = {(o["power"], o["order"]) for o in phases[0].results["orders"] if o["input"] is not None}
     async with sessions() as s:
         later = {(r.power, r.text) for r in (await s.exec(select(OrderRecord))).all()}
-    reports = [a for a in answers if hasattr(a, "lines")]
+    reports = [a for a in answers if isinstance(a, SubmissionReport)]
     for report in reports:
         stored_in = adjudicated if report.view.phase.name == "S1901M" else later
         for line in report.accepted:
@@ -273,7 +275,8 @@ async def test_a_killed_worker_process_does_not_stop_later_closes(sessions: Sess
         first = await gamemaster.close_phase(started.phase.id)
         assert first.closed and first.next_phase is not None
         pool = gamemaster.closer._executor
-        for pid in pool.worker_pids():  # type: ignore[union-attr]
+        assert isinstance(pool, WorkerPool)
+        for pid in pool.worker_pids():
             os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(0.5)  # the pool notices its dead worker
         second = await gamemaster.close_phase(first.next_phase.id)

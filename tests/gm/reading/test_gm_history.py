@@ -84,7 +84,7 @@ async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
             await s.exec(select(PhaseMap).where(PhaseMap.phase_id == fall.phase_id, PhaseMap.kind == "final"))
         ).one()  # stored at the close, or once when first asked for
     assert shown.png == final.png != opening.png
-    assert "A BEL" in phase.results["board_after"]["units"]["FRANCE"]
+    assert phase.results is not None and "A BEL" in phase.results["board_after"]["units"]["FRANCE"]
     final_options = RenderOptions(
         title="Game over: France and Russia share the win \u00b7 position after Fall 1901 Movement",
         show_adjustments=False,

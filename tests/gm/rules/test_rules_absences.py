@@ -30,8 +30,8 @@ def away(user: int, first: str, last: str, id: int | None = None) -> Absence:
     return Absence(user, date.fromisoformat(first), date.fromisoformat(last), id)
 
 
-def berlin(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=BERLIN)  # type: ignore[misc]
+def berlin(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=BERLIN)
 
 
 def refusal(new: Absence, existing: list[Absence] = [], days: int = 14) -> list[str]:  # noqa: B006
@@ -204,11 +204,20 @@ def test_a_deadline_outside_the_absence_or_of_a_player_not_acting_does_not_move(
 def test_an_absence_moves_a_deadline_once_only() -> None:
     absence = away(ALICE, "2024-05-10", "2024-05-12", id=7)
     inside = berlin(2024, 5, 11, 21, 0)
-    kwargs = {"acting": {ALICE}, "kind": "M", "lengths": LENGTHS, "schedule": DAILY_21}
-    assert move_for_absences(inside, [absence], used=[absence], **kwargs) is None  # type: ignore[arg-type]
+    assert (
+        move_for_absences(
+            inside, [absence], used=[absence], acting={ALICE}, kind="M", lengths=LENGTHS, schedule=DAILY_21
+        )
+        is None
+    )
     # The same absence loaded again from storage is the same absence.
     reloaded = away(ALICE, "2024-05-10", "2024-05-12", id=7)
-    assert move_for_absences(inside, [reloaded], used=[absence], **kwargs) is None  # type: ignore[arg-type]
+    assert (
+        move_for_absences(
+            inside, [reloaded], used=[absence], acting={ALICE}, kind="M", lengths=LENGTHS, schedule=DAILY_21
+        )
+        is None
+    )
 
 
 def test_a_moved_deadline_inside_another_absence_moves_again() -> None:

@@ -29,12 +29,12 @@ DAILY_21 = DeadlineSchedule(at="21:00", zone="Europe/Berlin")
 WEEKDAYS_21 = DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekdays=(5, 6))
 
 
-def berlin(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=BERLIN)  # type: ignore[misc]
+def berlin(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=BERLIN)
 
 
-def new_york(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=NEW_YORK)  # type: ignore[misc]
+def new_york(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=NEW_YORK)
 
 
 def local(moment: datetime, tz: ZoneInfo = BERLIN) -> datetime:

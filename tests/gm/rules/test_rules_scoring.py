@@ -212,7 +212,7 @@ def test_draw_size_and_sum_of_squares_add_up_to_100(result: FinalResult, system:
 @given(result=results())
 def test_more_centers_never_score_less_under_sum_of_squares(result: FinalResult) -> None:
     scores = score(result, SUM_OF_SQUARES)
-    if result.kind not in ("solo", "concession") and sum(result.centers.values()):
+    if result.kind not in ("solo", "concession") and sum(result.centers.values()) > 0:
         for a in POWERS:
             for b in POWERS:
                 if result.centers[a] > result.centers[b]:

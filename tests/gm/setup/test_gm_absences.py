@@ -31,8 +31,8 @@ from tests.gm.conftest import (
 MONDAY = datetime(2024, 3, 4, 8, 0, tzinfo=UTC)
 
 
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 async def started_on_monday(

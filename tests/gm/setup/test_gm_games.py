@@ -52,6 +52,8 @@ async def test_create_game_keeps_the_name_as_typed_and_seats_the_creator(session
     assert again.name == name and again.settings == game.settings
 
 
+# The ill-typed values below are deliberate (what a hand-edited export or an old row may hold): each is
+# refused with a message, hence their ignores.
 @pytest.mark.parametrize(
     ("settings", "name", "words"),
     [
@@ -185,7 +187,9 @@ async def test_only_the_creator_or_a_moderator_starts(sessions: SessionFactory) 
 async def test_start_draws_every_power_once_and_opens_spring_1901(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     assert set(started.assignments) == POWERS
-    assert sorted(started.assignments.values()) == sorted(user(i) for i in range(7))
+    assert sorted(u for u in started.assignments.values() if u is not None) == sorted(
+        user(i) for i in range(7)
+    )
     assert started.phase.name == "S1901M"
     assert started.phase.deadline == T0 + timedelta(days=1)
     assert started.phase.status == "open"

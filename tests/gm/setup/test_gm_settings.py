@@ -90,7 +90,8 @@ def test_every_wrong_value_is_refused_with_a_sentence_a_user_can_act_on() -> Non
         for value in wrong_values(item):
             if item.option.part is not None:
                 field = SCHEDULE_PARTS[item.option.part]
-                found, problems = DeadlineSchedule.problems_in({field: value})
+                schedule, problems = DeadlineSchedule.problems_in({field: value})
+                found: object = schedule
             else:
                 found, problems = GameSettings.problems_in({item.setting: value})
             assert found is None and len(problems) == 1, (item.name, value, problems)
@@ -129,7 +130,7 @@ def test_typed_options_become_settings() -> None:
         (24.0, 1.0, 0.25),
     )
     later = GameSettings.for_variant("standard", option_changes({"every_days": 2}), base=settings)
-    assert later.deadlines == settings.deadlines.model_copy(update={"every_days": 2})  # type: ignore[union-attr]
+    assert later.deadlines == settings.deadlines.model_copy(update={"every_days": 2})
     assert GameSettings.for_variant("standard", {"deadlines": {"at": "off"}}, base=later).deadlines is None
     assert choice_label("press", "public") == "public press only (the game channel)"
     assert choice_label("press", "shouting") == "shouting"

@@ -68,7 +68,7 @@ async def test_a_neutral_unit_holds_can_be_supported_and_is_disbanded_when_dislo
     await close(sessions, started.game.id)
     async with sessions() as s:
         spring = await s.get(PhaseRecord, started.phase.id)
-    assert spring is not None
+    assert spring is not None and spring.results is not None
     lines = {o["order"]: o for o in spring.results["orders"]}
     if supported:  # two against two: Venice holds
         assert lines["A TRI S A VEN"]["status"] == "succeeded"
@@ -109,7 +109,7 @@ async def test_five_players_leave_italy_and_germany_to_nobody(sessions: SessionF
 
 async def test_four_players_hold_the_rulebooks_pairs_and_order_both_powers(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, players=4, settings=GameSettings(players=4))
-    seats = {}
+    seats: dict[int | None, list[str]] = {}
     for power, uid in started.assignments.items():
         seats.setdefault(uid, []).append(power)
     assert sorted(sorted(v) for v in seats.values()) == [
@@ -151,7 +151,7 @@ async def reminders_for(sessions: SessionFactory, phase_id: int) -> list:
 
 async def test_three_players_hold_the_rulebooks_triples(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, players=3, settings=GameSettings(players=3))
-    seats = {}
+    seats: dict[int | None, set[str]] = {}
     for power, uid in started.assignments.items():
         seats.setdefault(uid, set()).add(power)
     assert sorted(sorted(v) for v in seats.values()) == [
@@ -238,7 +238,9 @@ async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_t
     (flip,) = await messages(sessions, "coin_flip")
     assert flip.payload["result"] == "tails" and flip.payload["side"] == list(CENTRAL)
     fall_results = (await messages(sessions, "phase_results"))[-1]
-    assert fall_results.payload["phase"] == "F1901M" and fall_results.id < flip.id, "results come first"
+    assert fall_results.payload["phase"] == "F1901M" and fall_results.row_id < flip.row_id, (
+        "results come first"
+    )
     (joined,) = await messages(sessions, "power_joined")
     assert joined.payload["user_id"] == central and joined.payload["power"] == "ITALY"
     assert joined.payload["lines"] == [
