@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import rss_mib, summary
-from harness.bot_helpers import MODERATOR_ROLE, Table, create_game, join_everyone
+from harness.bot_helpers import MODERATOR_ROLE, Table, create_game, join_everyone, seats_from_welcomes
 from harness.fakediscord import FakeDiscord, Message, Permission, fake_discord
 from harness.processes import BotProcess, bot_process
 
@@ -113,15 +113,8 @@ async def make_servers(fake: FakeDiscord, games: int) -> list[Table]:
 
 
 def seats_of(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, str]:
-    """user id -> power, read from each player's welcome DM."""
-    found = {}
-    for user in table.players:
-        for message in fake.dm_messages(user):
-            for embed in message.embeds:
-                match = re.match(r"You play (\w+)", embed.get("title", ""))
-                if match and f"Game #{game_id}" in (embed.get("footer") or {}).get("text", ""):
-                    found[user.id] = match[1].upper()
-    return found
+    """user id -> (first) power, read from each player's welcome as they see it."""
+    return {user: powers[0] for user, powers in seats_from_welcomes(fake, table, game_id).items()}
 
 
 async def set_up(fake: FakeDiscord, tables: list[Table]) -> list[tuple[int, Table]]:
