@@ -266,7 +266,7 @@ class GamemasterCore:
 
     async def _sweep_sandboxes(self) -> None:
         """Delete the sandboxes unused for 30 days (gm.sandbox.making.sweep); logged when any went."""
-        async with self.sessions() as session:
+        async with self.sessions.begin() as session:
             gone = await sandbox_sweep(session, now=self._clock())
         if gone:
             log.info(

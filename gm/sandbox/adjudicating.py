@@ -55,7 +55,6 @@ async def request_for(
         "step_id": step.row_id,
         "orders_given": orders,
     }
-    await session.commit()
     return request
 
 
@@ -104,7 +103,7 @@ async def record(
         steps.append(nxt)
     sandbox.used_at = require_aware(now or utcnow())
     menu = menu_of(sandbox, steps, power)
-    await session.commit()
+    await session.flush()
     return SandboxResults(
         phase_name=step.name,
         long_name=Phase.parse(step.name).long_name,

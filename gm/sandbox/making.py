@@ -102,7 +102,7 @@ async def new_sandbox(
     session.add(step)
     await session.flush()
     info = info_of(sandbox, step)
-    await session.commit()
+    await session.flush()
     return info, notes
 
 
@@ -257,7 +257,6 @@ async def sandboxes_of(session: AsyncSession, owner_id: int) -> list[SandboxInfo
     found = []
     for sandbox in mine:
         found.append(info_of(sandbox, current_step(await steps_of(session, sandbox.row_id))))
-    await session.commit()
     return found
 
 
@@ -268,7 +267,7 @@ async def delete_sandbox(
     sandbox = await load_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag, for_update=True)
     info = info_of(sandbox, current_step(await steps_of(session, sandbox.row_id)))
     await _delete(session, [sandbox.row_id])
-    await session.commit()
+    await session.flush()
     return info
 
 
@@ -280,7 +279,7 @@ async def member_left(session: AsyncSession, guild_id: int, user_id: int) -> int
         )
     ).all()
     await _delete(session, [i for i in ids if i is not None])
-    await session.commit()
+    await session.flush()
     return len(ids)
 
 
@@ -289,7 +288,7 @@ async def sweep(session: AsyncSession, *, now: datetime | None = None) -> int:
     now = require_aware(now or utcnow())
     ids = (await session.exec(select(Sandbox.id).where(col(Sandbox.used_at) < now - KEPT_FOR))).all()
     await _delete(session, [i for i in ids if i is not None])
-    await session.commit()
+    await session.flush()
     return len(ids)
 
 

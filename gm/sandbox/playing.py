@@ -119,9 +119,8 @@ async def sandbox_menu(
     require_step(current_step(steps), expected_phase)
     if touch:
         sandbox.used_at = require_aware(now or utcnow())
-    menu = menu_of(sandbox, steps, power)
-    await session.commit()
-    return menu
+        await session.flush()
+    return menu_of(sandbox, steps, power)
 
 
 async def open_step(
@@ -182,7 +181,7 @@ async def give_orders(
     step.orders = {p: o for p, o in current.items() if o}
     sandbox.used_at = require_aware(now or utcnow())
     menu = menu_of(sandbox, steps, last_power)
-    await session.commit()
+    await session.flush()
     return SandboxOrders(tuple(outcomes), menu)
 
 
@@ -209,7 +208,7 @@ async def withdraw(
     step.orders = {p: o for p, o in orders.items() if o}
     sandbox.used_at = require_aware(now or utcnow())
     menu = menu_of(sandbox, steps, power)
-    await session.commit()
+    await session.flush()
     return menu
 
 
@@ -250,5 +249,5 @@ async def step_back(
     step.results = None
     sandbox.used_at = require_aware(now or utcnow())
     menu = menu_of(sandbox, steps, power)
-    await session.commit()
+    await session.flush()
     return menu
