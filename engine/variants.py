@@ -362,6 +362,15 @@ def register(variant: Variant) -> Variant:
     return variant
 
 
+def unregister(name: str) -> None:
+    """Forget a variant :func:`register` made known (a test's clean-up: the registry is the process's,
+    so a test variant left behind would be seen by every later test of that process)."""
+    if name in _IN_CODE:
+        del _REGISTRY[name]
+        _IN_CODE.discard(name)
+        _PORTS.clear()
+
+
 _PORTS: dict[str, frozenset[str]] = {}
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GameLogEntry, PhaseRecord, PowerAssignment
-from engine.variants import CoinFlip, Variant, get_variant, register
+from engine.variants import CoinFlip, Variant, get_variant, register, unregister
 from gm.errors import InvalidSettings
 from gm.moderation.actions import Actor
 from gm.moderation.rollback import rollback_last_phase
@@ -179,18 +181,21 @@ async def test_the_two_player_1914_game_and_a_variant_the_engine_cannot_play(
     unknown_rule = register(
         Variant(name="test-teleport", title="Teleport", map_name="standard", rules={"teleport": True})
     )
-    async with sessions() as s:
-        cannot = r"cannot be played yet: .* does not support its rules \(teleport\)"
-        with pytest.raises(InvalidSettings, match=cannot):
-            await games.create_game(
-                s,
-                guild_id=GUILD,
-                creator_id=CREATOR,
-                name="Far",
-                settings=GameSettings(players=7),
-                variant=unknown_rule.name,
-                now=T0,
-            )
+    try:
+        async with sessions() as s:
+            cannot = r"cannot be played yet: .* does not support its rules \(teleport\)"
+            with pytest.raises(InvalidSettings, match=cannot):
+                await games.create_game(
+                    s,
+                    guild_id=GUILD,
+                    creator_id=CREATOR,
+                    name="Far",
+                    settings=GameSettings(players=7),
+                    variant=unknown_rule.name,
+                    now=T0,
+                )
+    finally:
+        unregister(unknown_rule.name)  # every later test of this process sees the registry
     # the game opens in 1914, and Italy joins a side in 1915
     started = await make_started_game(sessions, settings=GameSettings(players=2), variant="ww1914")
     assert started.phase.name == "S1914M" and started.assignments["ITALY"] is None
@@ -209,16 +214,23 @@ async def test_the_two_player_1914_game_and_a_variant_the_engine_cannot_play(
     assert view.phase.name == "S1915M" and "ITALY" in [p.power for p in view.powers]
 
 
-FLIP_TEST = register(
-    Variant(
-        name="test-flip",
-        title="Coin flip test (Standard rules, 2 players)",
-        map_name="standard",
-        seats={2: (ALLIES, CENTRAL)},
-        victory_centers=24,
-        coin_flip=CoinFlip(power="ITALY", sides=(ALLIES, CENTRAL), flip_after_year=1901, joins_in_year=1902),
+@pytest.fixture
+def flip_variant() -> Iterator[Variant]:
+    """A two-player Standard variant with the 1914 coin flip, known for one test only."""
+    variant = register(
+        Variant(
+            name="test-flip",
+            title="Coin flip test (Standard rules, 2 players)",
+            map_name="standard",
+            seats={2: (ALLIES, CENTRAL)},
+            victory_centers=24,
+            coin_flip=CoinFlip(
+                power="ITALY", sides=(ALLIES, CENTRAL), flip_after_year=1901, joins_in_year=1902
+            ),
+        )
     )
-)
+    yield variant
+    unregister(variant.name)
 
 
 def force_coin(monkeypatch: pytest.MonkeyPatch, tails: bool) -> None:
@@ -226,9 +238,9 @@ def force_coin(monkeypatch: pytest.MonkeyPatch, tails: bool) -> None:
 
 
 async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_the_toss(
-    sessions: SessionFactory, monkeypatch: pytest.MonkeyPatch
+    sessions: SessionFactory, monkeypatch: pytest.MonkeyPatch, flip_variant: Variant
 ) -> None:
-    started = await make_started_game(sessions, settings=GameSettings(players=2), variant="test-flip")
+    started = await make_started_game(sessions, settings=GameSettings(players=2), variant=flip_variant.name)
     central = player_of(started, "AUSTRIA")
     assert started.assignments["ITALY"] is None and player_of(started, "TURKEY") == central
     force_coin(monkeypatch, tails=True)
@@ -264,8 +276,8 @@ async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_t
     assert "ITALY" in [p.power for p in view.powers] and len(flips) == 1
 
 
-async def test_the_variants_victory_target_is_used(sessions: SessionFactory) -> None:
-    started = await make_started_game(sessions, settings=GameSettings(players=2), variant="test-flip")
+async def test_the_variants_victory_target_is_used(sessions: SessionFactory, flip_variant: Variant) -> None:
+    started = await make_started_game(sessions, settings=GameSettings(players=2), variant=flip_variant.name)
     await france_one_move_from_a_solo(sessions, started)
     outcome = await make_closer(sessions).close(started.phase.id)
     assert not outcome.game_over and outcome.next_phase is not None  # 18 is not enough: 24 win here
@@ -279,11 +291,13 @@ async def test_an_unknown_variant_is_refused(sessions: SessionFactory) -> None:
             )
 
 
-async def test_a_two_player_game_keeps_its_variant_when_its_settings_change(sessions: SessionFactory) -> None:
-    game = await make_game(sessions, players=1, settings=GameSettings(players=2), variant="test-flip")
+async def test_a_two_player_game_keeps_its_variant_when_its_settings_change(
+    sessions: SessionFactory, flip_variant: Variant
+) -> None:
+    game = await make_game(sessions, players=1, settings=GameSettings(players=2), variant=flip_variant.name)
     async with sessions.begin() as s:
         changed = await configure.update_settings(s, game.id, CREATOR, {"movement_minutes": 120}, now=T0)
-    assert changed.settings.movement_minutes == 120 and changed.variant == "test-flip"
+    assert changed.settings.movement_minutes == 120 and changed.variant == flip_variant.name
     async with sessions() as s:
         with pytest.raises(InvalidSettings, match="played by 2 players, not 3"):
             await configure.update_settings(s, game.id, CREATOR, {"players": 3}, now=T0)
