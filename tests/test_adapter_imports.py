@@ -49,8 +49,8 @@ def imported_names(path: Path, name: str) -> Iterator[str]:
 
 
 def gm_modules_imported(path: Path) -> set[str]:
-    """The gm modules ``path`` imports: for ``from gm.x import y`` the module gm.x (or gm.x.y when
-    that is a module)."""
+    """The gm modules ``path`` imports: for ``from <package> import <name>`` the package, or the
+    name when it is a module of it."""
     found: set[str] = set()
     for dotted in imported_names(path, module_name(path)):
         if dotted != "gm" and not dotted.startswith("gm."):
@@ -59,7 +59,7 @@ def gm_modules_imported(path: Path) -> set[str]:
             dotted = dotted.rpartition(".")[0]
         if dotted:
             found.add(dotted)
-    # ``from gm.x import y`` yields both gm.x and gm.x.y: keep the deepest module of each import
+    # a from-import yields its package and, when the name is a module, that module: keep the deeper
     return {m for m in found if not any(other.startswith(m + ".") for other in found)} | (found & GM_DOORS)
 
 
