@@ -230,3 +230,26 @@ def test_the_facade_shows_use_cases_and_the_runtime_handle_only(tmp_path: Path) 
 @pytest.mark.parametrize("name", sorted(GM_DOORS))
 def test_the_doors_exist(name: str) -> None:
     assert _is_module(name), f"{name} is not a module"
+
+
+def test_the_public_module_only_re_exports() -> None:
+    """gm.public defines nothing: a docstring, imports from gm, and ``__all__`` naming exactly what it
+    imports (so a name an adapter uses is defined once, where it belongs)."""
+    import gm.public
+
+    tree = ast.parse((ROOT / "gm" / "public.py").read_text(encoding="utf-8"))
+    imported: set[str] = set()
+    others: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("gm."):
+            imported.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            continue
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # the docstring
+        elif isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["__all__"]:
+            continue
+        else:
+            others.append(ast.unparse(node).splitlines()[0])
+    assert others == [], f"gm.public defines more than re-exports: {others}"
+    assert sorted(gm.public.__all__) == sorted(imported)

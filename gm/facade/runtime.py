@@ -82,7 +82,6 @@ class Runtime:
         processes (gm.delivery.shards; default: all of them), ``process_name`` its stable name (the
         outbox claims carry it; default: derived from the shards)."""
         self.sessions = session_factory
-        self.render_maps = render_maps
         self.ownership = ownership
         self.process_name = process_name or ownership.default_name()
         self.sender = sender
@@ -125,10 +124,6 @@ class Runtime:
     def executor(self) -> Executor | None:
         """Where adjudication and drawing run: the worker processes (None: a thread)."""
         return self._executor
-
-    @property
-    def clock(self) -> Clock:
-        return self._clock
 
     def wind_down(self) -> None:
         """A stop begins: long background work (gm.setup.shields) ends at its next step, before the
