@@ -33,7 +33,7 @@ from db.database import make_engine, make_session_factory
 from db.inuse import DatabaseInUse, UseLock, hold_shared
 from db.preflight import DatabaseProblem, Problem, describe_url, prepare_database
 from gm.facade import Gamemaster
-from gm.setup.games import FormingLimits
+from gm.public import FormingLimits
 from ops import health, version
 from ops.commands import publish_commands
 from ops.exits import ExitCode, StartupError
@@ -113,9 +113,10 @@ class DiplomacyBot(commands.AutoShardedBot):
             ownership=settings.ownership,
             process_name=settings.process,
         )
+        self.runtime = gamemaster.runtime  # the machinery: the composition root's alone, never a cog's
         self.sender = DiscordSender(self, gamemaster, settings.moderator_role)
-        gamemaster.sender = self.sender
-        gamemaster.on_close = lambda outcome: self.metrics.phase_closed(outcome.seconds)
+        self.runtime.sender = self.sender
+        self.runtime.on_close = lambda outcome: self.metrics.phase_closed(outcome.seconds)
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
         self.gate = InteractionGate(self, on_interaction=self.metrics.interaction_arrived)
         self.facts = ProcessFacts()  # for /admin status
@@ -184,7 +185,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         return None
 
     def scheduler_running(self) -> bool:
-        return self.services.gamemaster.scheduler.running
+        return self.runtime.scheduler.running
 
     def gateway_latency(self) -> float | None:
         return self.latency if self.is_ready() else None
@@ -232,7 +233,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         # What start-up makes (modules, then the jobs, page by page) lives as long as the process:
         # frozen, Python's full collections skip it (with 20,000 games one took 0.12-0.24 s of the loop).
         gc.freeze()
-        self.services.gamemaster.launch(between_pages=gc.freeze).add_done_callback(lambda _: gc.freeze())
+        self.runtime.launch(between_pages=gc.freeze).add_done_callback(lambda _: gc.freeze())
         await self.start_health_endpoint()
 
     async def on_connect(self) -> None:
@@ -256,12 +257,12 @@ class DiplomacyBot(commands.AutoShardedBot):
         )
         # Messages that needed the server's description waited for it (cogs.messages.sender).
         gamemaster = self.services.gamemaster
-        self.services.spawn(gamemaster.deliver(), "sending what waited for the connection")
+        self.runtime.spawn(self.runtime.deliver(), "sending what waited for the connection")
         # Games set up before the players' shields get them now, paced, in the background.
         if self._shielding is None or self._shielding.done():
             shielder = DiscordShielder(self, gamemaster, self.sender.place_locks)
-            self._shielding = self.services.spawn(
-                gamemaster.shield_running_games(shielder), "putting the players' shields on older games"
+            self._shielding = self.runtime.spawn(
+                self.runtime.shield_running_games(shielder), "putting the players' shields on older games"
             )
         if not self._announced_ready:  # on_ready comes again after a reconnection
             self._announced_ready = True
@@ -289,7 +290,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         began = loop.time()
         self.gate.close()
         notify("STOPPING=1")
-        self.services.gamemaster.wind_down()  # the shields' repair stops after its current game
+        self.runtime.wind_down()  # the shields' repair stops after its current game
         complete = True
         if self.exit_guard:
             _guard_exit(self.settings.shutdown_timeout + EXIT_GRACE)
@@ -326,13 +327,12 @@ class DiplomacyBot(commands.AutoShardedBot):
         await listeners_finished()  # slash commands, buttons, forms, direct messages being handled
         await self.services.idle()  # what they started (an early close)
         await self.gate.idle()  # the "restarting" answers
-        await self.services.gamemaster.shutdown()  # closes under way, the outbox, the worker processes
+        await self.runtime.shutdown()  # closes under way, the outbox, the worker processes
 
     async def _hand_back(self) -> None:
         """The stop ran out of time (or was hurried): cancel what runs; a close cut short stays
         'adjudicating' and messages stay queued, for the next start to finish and send."""
-        gamemaster = self.services.gamemaster
-        closing = sorted(getattr(gamemaster.closer, "active", ()))  # before cancelling forgets them
+        closing = sorted(getattr(self.runtime.closer, "active", ()))  # before cancelling forgets them
         draining = self._draining
         if draining is not None and not draining.done():
             draining.cancel()
@@ -340,8 +340,9 @@ class DiplomacyBot(commands.AutoShardedBot):
         elif draining is not None and not draining.cancelled() and draining.exception() is not None:
             log.error("finishing the work under way failed", exc_info=draining.exception())
         await cancel(listener_tasks(), timeout=UNWIND)
+        await self.services.abandon(timeout=UNWIND)  # the cogs' own background work (a Join post's edit)
         try:
-            put_back = await gamemaster.abandon()
+            put_back = await self.runtime.abandon()
         except Exception as exc:
             log.warning(
                 "could not release the outbox claims (%s); the next start takes them back",

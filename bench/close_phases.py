@@ -147,7 +147,7 @@ async def close_all(
     sessions: SessionFactory, started: list[games.StartResult], workers: int, render: bool
 ) -> dict[str, Any]:
     executor = WorkerPool(workers) if workers else None
-    if executor is not None:  # as the bot does at start-up (gm.facade.core): imports, map, base layers
+    if executor is not None:  # as the bot does at start-up (gm.facade.runtime): imports, map, base layers
         await asyncio.gather(*(asyncio.wrap_future(f) for f in executor.start(warm_up)))
     closer = TimedCloser(sessions, executor=executor, render_maps=render, max_concurrent=2 * max(1, workers))
     gamemaster = Gamemaster(sessions, None, closer=closer, render_maps=render)
@@ -159,7 +159,7 @@ async def close_all(
             .values(deadline=deadline)
         )
         await s.commit()
-    await gamemaster.start()  # rebuilds the deadline jobs, all at the same moment
+    await gamemaster.runtime.start()  # rebuilds the deadline jobs, all at the same moment
     pids = [os.getpid(), *(executor.worker_pids() if isinstance(executor, WorkerPool) else [])]
     memory: list[list[float]] = []
     sampler = asyncio.create_task(sample_memory(pids, memory))
@@ -167,11 +167,11 @@ async def close_all(
     t_deadline = time.perf_counter()
     cpu = time.process_time()
     await asyncio.sleep(0.05)
-    await gamemaster.scheduler.idle()
+    await gamemaster.runtime.scheduler.idle()
     sampler.cancel()
     main_cpu = time.process_time() - cpu
     wall = closer.last_commit - t_deadline
-    await gamemaster.shutdown()
+    await gamemaster.runtime.shutdown()
     if executor is not None:
         executor.shutdown()
     seconds = [o.seconds or {} for o in closer.outcomes]

@@ -170,7 +170,7 @@ async def run(games: int, closes: int, freeze: bool) -> None:
         print(f"\n{games} games with an open phase written in {time.perf_counter() - t0:.1f} s ({load()})")
 
         gamemaster = Gamemaster(sessions, None, workers=0, render_maps=False)
-        scheduler = gamemaster.scheduler
+        scheduler = gamemaster.runtime.scheduler
         scheduler.start()
         async with sessions.read() as session:
             ids = [game_id for game_id in (await session.exec(select(Game.id))).all() if game_id is not None]
@@ -208,7 +208,7 @@ async def run(games: int, closes: int, freeze: bool) -> None:
         close_times, extend_times = [], []
         for phase_id, game_id in rows[:closes]:
             t0 = time.perf_counter()
-            scheduler.unschedule_phase(game_id, "S1901M")  # as gm.facade.core does after a close
+            scheduler.unschedule_phase(game_id, "S1901M")  # as gm.facade.runtime does after a close
             scheduler.schedule_phase(
                 game_id, phase_id + 10**6, "F1901M", now + timedelta(days=1), reminders, now, catch_up=False
             )

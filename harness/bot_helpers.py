@@ -136,9 +136,10 @@ async def settle(bot: DiplomacyBot, fake: FakeDiscord) -> None:
     for _ in range(3):
         await fake.flush()  # the bot has parsed every event sent so far ...
         await listeners_done()  # ... and its handlers have finished
-        await bot.services.idle()
-        await bot.services.gamemaster.scheduler.idle(timeout=60)
-        await bot.services.gamemaster.deliver()
+        await bot.services.idle()  # the cogs' own background work (a Join post's edit)
+        await bot.runtime.idle()  # the gamemaster's (an early close)
+        await bot.runtime.scheduler.idle(timeout=60)
+        await bot.runtime.deliver()
         await fake.flush()
 
 
@@ -212,19 +213,19 @@ def layout_text(message: Message) -> str:
 
 async def deadline_passes(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) -> None:
     """Time travel: the open phase's deadline is now. The real deadline job closes it."""
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         phase = await latest_phase(session, game_id)
         assert phase is not None and phase.status == "open"
         record = await session.get(PhaseRecord, phase.id)
         assert record is not None
         record.deadline = utcnow() - timedelta(seconds=1)
         await session.commit()
-    await bot.services.gamemaster.scheduler.rebuild_from_db()
+    await bot.runtime.scheduler.rebuild_from_db()
     await settle(bot, fake)
 
 
 async def current_phase(bot: DiplomacyBot, game_id: int) -> PhaseRecord:
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         phase = await latest_phase(session, game_id)
         assert phase is not None
         return phase
@@ -329,7 +330,7 @@ async def whole_answer(fake: FakeDiscord, handle: InteractionHandle, until: str 
 async def edit_board(bot: DiplomacyBot, game_id: int, change: Callable[[dict], None]) -> None:
     """Set up a position for a test: ``change`` edits the open phase's board (engine JSON) in place,
     as if the game had got there (an elimination takes years to play)."""
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         phase = await latest_phase(session, game_id)
         assert phase is not None and phase.status == "open"
         record = await session.get(PhaseRecord, phase.id)
@@ -342,7 +343,7 @@ async def edit_board(bot: DiplomacyBot, game_id: int, change: Callable[[dict], N
 
 async def game_channel_of(bot: DiplomacyBot, fake: FakeDiscord, game_id: int) -> Channel:
     """The public channel of a game, as the bot recorded it."""
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         game = await get_game(session, game_id)
     assert game.game_channel_id is not None
     return fake.world.channel(game.game_channel_id)

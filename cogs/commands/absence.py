@@ -19,8 +19,7 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
-from gm.moderation.shared import Actor
-from gm.setup.absences import AbsenceInfo, AbsenceReport
+from gm.public import AbsenceInfo, AbsenceReport, Actor
 
 
 def absence_line(absence: AbsenceInfo, *, who: bool = True) -> str:

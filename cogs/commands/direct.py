@@ -27,9 +27,7 @@ from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.replies import CRASH_TEXT, error_text
 from cogs.ui.sheet import ready_offer
-from gm.errors import GameError, OrdersClosed, UnknownGame
-from gm.ordering.submission import SubmissionReport
-from gm.reading.info import GameInfo
+from gm.public import GameError, GameInfo, OrdersClosed, SubmissionReport, UnknownGame
 
 log = logging.getLogger(__name__)
 

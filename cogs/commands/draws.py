@@ -15,14 +15,12 @@ from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, playing_choices, power_choices, resolve_game
 from cogs.shared.replies import defer, send
-from gm.endings import votes
-from gm.endings.votes import VoteReport
-from gm.errors import GameError
+from gm.public import CONCEDE, DRAW, GameError, VoteReport
 
 GAME_OPTION = "The game (leave empty if you play only one)"
 KIND_CHOICES = [
-    app_commands.Choice(name="a draw shared by the surviving powers", value=votes.DRAW),
-    app_commands.Choice(name="conceding the game to one power", value=votes.CONCEDE),
+    app_commands.Choice(name="a draw shared by the surviving powers", value=DRAW),
+    app_commands.Choice(name="conceding the game to one power", value=CONCEDE),
 ]
 YES_NO = [app_commands.Choice(name="yes", value="yes"), app_commands.Choice(name="no", value="no")]
 OPTION_TEXT = {
@@ -68,7 +66,7 @@ class DrawCommands(GameCog):
     async def propose(
         self,
         interaction: discord.Interaction,
-        kind: str = votes.DRAW,
+        kind: str = DRAW,
         to: str | None = None,
         power: str | None = None,
         game: str | None = None,
@@ -101,8 +99,8 @@ class DrawCommands(GameCog):
                     f"Several proposals are open in {chosen.name}: {listed}.",
                     "Say which one you vote on with the kind option (and to: for a concession).",
                 )
-            kind = proposals[0].kind if proposals else votes.DRAW
-            if kind == votes.CONCEDE and to is None and proposals:
+            kind = proposals[0].kind if proposals else DRAW
+            if kind == CONCEDE and to is None and proposals:
                 to = proposals[0].beneficiary
         report = await self.gamemaster.cast_vote(
             chosen.id, interaction.user.id, kind=kind, to=to, yes=choice == "yes", power=power

@@ -16,7 +16,6 @@ from discord.ext import commands
 
 from cogs.messages.sender import MAX_ALERTED
 from cogs.places.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
-from cogs.shared import flows as actions
 from cogs.shared import text
 from cogs.shared.base import GameCog, services_of
 from cogs.shared.context import (
@@ -31,18 +30,17 @@ from cogs.shared.context import (
 )
 from cogs.shared.replies import defer, send
 from cogs.shared.setting_options import with_setting_options
+from cogs.shared.settings_text import settings_lines, variant_line
 from cogs.ui.leave import leave_buttons, leave_question, setup_leave
-from cogs.ui.lobby import lobby_badges, lobby_embed, lobby_view, refresh_lobby
+from cogs.ui.lobby import JoinButton, join, lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
-from gm.errors import UnknownGame
-from gm.reading.info import GameInfo
-from gm.reading.status import GameStatusView, LogLine, PowerStatus
-from gm.setup.settings import (
+from gm.public import (
     MAX_PAIR_PRESS_PLAYERS,
-    REMINDER_MARGIN_MINUTES,
-    GameSettings,
-    choice_label,
-    effective_reminders,
+    GameInfo,
+    GameStatusView,
+    LogLine,
+    PowerStatus,
+    UnknownGame,
     option_changes,
 )
 
@@ -83,85 +81,6 @@ def pick_variant(variant: str | None, players: int | None) -> tuple[str, int | N
         if len(counts) == 1:
             players = counts[0]
     return variant, players
-
-
-def variant_line(variant: str) -> str:
-    try:
-        played = get_variant(variant)
-    except UnknownVariant:
-        return f"**Variant:** {text.safe(variant)}"
-    return f"**Variant:** {played.title}, {played.target()} centers to win"
-
-
-def disorder_text(after: int) -> str:
-    if after == 0:
-        return "never automatic (a moderator can use /mod disorder)"
-    return f"after {text.plural(after, 'missed movement phase')} in a row"
-
-
-def reminders_text(settings: GameSettings) -> str:
-    """What will really happen: the reminders each kind of phase gets (scaled to its usual length; a
-    reminder that would come as the phase opens is not sent, so it is not promised, and the text says
-    which asked-for reminders a phase is too short for)."""
-    said: dict[str, list[str]] = {}
-    dropped: set[float] = set()
-    for kind, minutes in (
-        ("movement", settings.typical_minutes("M")),
-        ("retreat", settings.typical_minutes("R")),
-        ("adjustment", settings.typical_minutes("A")),
-    ):
-        hours = effective_reminders(settings.reminder_hours, minutes)
-        dropped |= {  # due less than a minute after the phase opens: skipped, and said so
-            h for h in settings.reminder_hours if minutes - REMINDER_MARGIN_MINUTES <= h * 60 < minutes
-        }
-        words = " and ".join(text.duration(round(h * 60)) for h in hours) or "none"
-        said.setdefault(words, []).append(kind)
-    if len(said) == 1:
-        words = next(iter(said))
-        shown = "none" if words == "none" else f"{words} before each deadline"
-    else:
-        shown = "; ".join(f"{words} before a {' or '.join(kinds)} deadline" for words, kinds in said.items())
-    if dropped:
-        asked = " and ".join(text.duration(round(h * 60)) for h in sorted(dropped, reverse=True))
-        shown += f" (not {asked} before: that would come as a phase opens, with its call to order)"
-    return shown
-
-
-def phases_text(settings: GameSettings) -> str:
-    """How long phases last: their lengths, or the fixed time movement phases close at."""
-    short = (
-        f"retreats {text.duration(settings.retreat_minutes)}, "
-        f"adjustments {text.duration(settings.adjustment_minutes)}"
-    )
-    schedule = settings.deadlines
-    if schedule is None:
-        return f"movement {text.duration(settings.movement_minutes)}, {short}"
-    if schedule.fix_short_phases:
-        return f"movement until the fixed time; {short}, then the next fixed time"
-    return f"movement until the fixed time; {short} (never ending on a day without deadlines)"
-
-
-def settings_lines(settings: GameSettings, variant: str | None = None) -> list[str]:
-    rules = settings.rules.status_lines()  # Deadlines, Absences, Grace, Scoring (gm.rules.settings)
-    return [
-        *([variant_line(variant)] if variant is not None else []),
-        f"**Players:** {settings.players}",
-        f"**Press:** {choice_label('press', settings.press)}",
-        f"**Deadlines:** {rules['Deadlines']}",
-        f"**Phases:** {phases_text(settings)}",
-        "**Ends:** " + (f"after {settings.last_year}" if settings.last_year else "when someone wins"),
-        f"**Reminders:** {reminders_text(settings)}",
-        f"**Civil disorder:** {disorder_text(settings.civil_disorder_after)}",
-        f"**Open seats:** filled by {text.word(choice_label('take_over', settings.take_over))}",
-        f"**Seats of absent players:** {choice_label('absent_seats', settings.absent_seats)}",
-        "**Empty seats at the start:** "
-        + ("go to built-in players" if settings.fill_seats else "none: the game waits for every player"),
-        f"**Absences:** {rules['Absences']}",
-        f"**Grace:** {rules['Grace']}",
-        f"**Scoring:** {rules['Scoring']}",
-        "**Private talks after the end:** "
-        + ("readable by the eliminated players" if settings.talks_after_end else "stay private"),
-    ]
 
 
 POWER_STATES = {
@@ -329,7 +248,7 @@ class GameCommands(GameCog):
     async def join(self, interaction: discord.Interaction, game: str | None = None) -> None:
         require_guild(interaction, "Joining a game")
         chosen = await resolve_game(interaction, game, Scope.JOINABLE)
-        await actions.join(interaction, chosen.id)
+        await join(interaction, chosen.id)
 
     @game.command(
         name="leave", description="Leave a game (after the start, your power holds in civil disorder)"
@@ -558,7 +477,6 @@ async def _tell_lobby(interaction: discord.Interaction, game: GameInfo) -> None:
 
 
 async def setup(bot: commands.Bot) -> None:
-    from cogs.ui.components import JoinButton
     from cogs.ui.seats import setup_buttons
 
     bot.add_dynamic_items(JoinButton)

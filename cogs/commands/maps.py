@@ -15,9 +15,7 @@ from cogs.shared import text
 from cogs.shared.base import GameCog, services_of
 from cogs.shared.context import Scope, any_choices, resolve_game
 from cogs.shared.replies import defer, send
-from gm.errors import GameError
-from gm.phases.results import change_lines
-from gm.reading import history as gm_history
+from gm.public import GameError, MapImage, change_lines
 
 PHASE_OPTION = "A phase, like S1901M or F1902R (default: the latest)"
 
@@ -108,7 +106,7 @@ class MapCommands(GameCog):
         await send(interaction, lines, files=files)
 
 
-def picture_phase(picture: gm_history.MapImage | None, asked: str | None) -> str | None:
+def picture_phase(picture: MapImage | None, asked: str | None) -> str | None:
     """The phase a map belongs to (its file is named after it), for the caption."""
     if picture is None:
         return asked

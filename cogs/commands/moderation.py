@@ -21,8 +21,7 @@ from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, any_choices, power_choices, resolve_game
 from cogs.shared.replies import defer, send
 from cogs.ui.confirm import ConfirmButton, confirm_view, keep_reason
-from gm.errors import GameOver, NotAllowed, WrongGameState
-from gm.moderation.shared import check_moderator
+from gm.public import GameOverError, NotAllowed, WrongGameState
 
 GAME_OPTION = "The game (leave empty in its channels, or if there is only one)"
 STATE_CHOICES = [
@@ -133,7 +132,7 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
-        check_moderator(chosen, actor, "replace")
+        self.gamemaster.check_moderator(chosen, actor, "replace")
         if player.bot:
             raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
         result = await self.gamemaster.replace_player(
@@ -206,9 +205,9 @@ class ModCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        check_moderator(chosen, await modflows.actor_of(interaction, chosen), "end")
+        self.gamemaster.check_moderator(chosen, await modflows.actor_of(interaction, chosen), "end")
         if chosen.status in ("finished", "cancelled"):
-            raise GameOver(f"{chosen.name} is already over.", "Nothing to end.")
+            raise GameOverError(f"{chosen.name} is already over.", "Nothing to end.")
         phase_id = chosen.phase.id if chosen.phase is not None else 0
         view = confirm_view("end", chosen.id, phase_id, keep_reason(reason))
         await send(interaction, modflows.end_question(chosen, reason), view=view)

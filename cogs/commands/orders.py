@@ -18,13 +18,13 @@ from cogs.shared import text as fmt
 from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, game_number, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
+from cogs.ui import sheet_flows
 from cogs.ui.builder import open_builder, preview_files, preview_lines, setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
 from cogs.ui.guard import OutOfDate, route_form
 from cogs.ui.sheet import call_buttons, setup_sheet
 from cogs.ui.sheet_flows import open_sheet
-from gm.errors import GameError
-from gm.ordering.submission import OrdersView
+from gm.public import GameError, OrdersView
 
 GAME_OPTION = "The game (leave empty if you play only one)"
 
@@ -177,4 +177,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(OrderCommands(bot))
     route_form(ORDERS_FORM, submit_form)
     setup_builder(bot)
-    setup_sheet(bot)
+    setup_sheet(bot, sheet_flows)

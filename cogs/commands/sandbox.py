@@ -17,8 +17,7 @@ from cogs.shared.replies import defer, send
 from cogs.ui import sandbox_flows as flows
 from cogs.ui.sandbox import open_buttons, setup_sandbox
 from cogs.ui.sandbox_draw import draw_sandbox
-from gm.errors import GameError
-from gm.sandbox.model import MAX_SANDBOXES, SandboxInfo, UnknownSandbox
+from gm.public import MAX_SANDBOXES, GameError, SandboxInfo, UnknownSandbox
 
 SANDBOX_OPTION = "One of your sandboxes (leave empty for the one you used last)"
 
@@ -147,4 +146,4 @@ class SandboxCommands(GameCog):
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(SandboxCommands(bot))
-    setup_sandbox(bot)
+    setup_sandbox(bot, flows)

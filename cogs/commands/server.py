@@ -11,7 +11,7 @@ from discord.ext import commands
 from cogs.shared.base import GameCog
 from cogs.shared.context import require_guild
 from cogs.shared.replies import defer, send
-from gm.setup.server import ServerSettings
+from gm.public import ServerSettings
 
 
 def settings_lines(settings: ServerSettings) -> list[str]:

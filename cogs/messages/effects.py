@@ -30,17 +30,19 @@ from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import admit, evict
 from cogs.places.talks import Talks, missing_pairs, open_talks, tell_refusal
 from cogs.ui.seats import mark_taken
-from gm.delivery.outbox import OutboxMessage, RetriableSendError
 from gm.facade import Gamemaster
-from gm.messages.effects import (
+from gm.public import (
     ArchivePlaces,
     Effect,
+    GamePlaces,
     MarkSeatsTaken,
     MoveAccess,
+    OutboxMessage,
+    PlaceKind,
     ReopenPlaces,
+    RetriableSendError,
     VoidPosts,
 )
-from gm.setup.places import GamePlaces, PlaceKind
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,7 @@ from typing import Any
 import discord
 
 from cogs.shared.text import chunks
-from gm.delivery.outbox import Attachment
-from gm.messages.kinds import GameOver
+from gm.public import Attachment, GameOver
 
 FILE_LIMIT = 10 * 1024 * 1024
 MESSAGE_LIMIT = 25 * 1024 * 1024

@@ -33,8 +33,8 @@ from cogs.shared.text import (
 )
 from engine import Phase
 from engine.variants import game_map as variant_map
-from gm.delivery.outbox import Attachment, OutboxMessage, OutboxTarget
-from gm.messages.kinds import (
+from gm.public import (
+    Attachment,
     CivilDisorder,
     CoinFlipped,
     DeadlineMoved,
@@ -43,6 +43,8 @@ from gm.messages.kinds import (
     GameStarted,
     Message,
     Moderation,
+    OutboxMessage,
+    OutboxTarget,
     PhaseOpened,
     PhaseResults,
     PlayerLeft,

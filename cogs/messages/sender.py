@@ -39,19 +39,21 @@ from cogs.places.locks import PlaceLocks
 from cogs.ui.seats import decision_view, seat_view
 from cogs.ui.sheet import call_buttons
 from cogs.ui.sheet_flows import sheet_for_call
-from gm.clock import utcnow
-from gm.delivery.outbox import (
+from gm.facade import Gamemaster
+from gm.public import (
+    CallToOrder,
+    GameError,
     NotYetSendable,
+    OrderMenu,
     OutboxMessage,
     OutboxTarget,
     PermanentSendError,
     RetriableSendError,
+    SeatOffer,
     SentMessages,
+    TakeOverRequest,
+    utcnow,
 )
-from gm.errors import GameError
-from gm.facade import Gamemaster
-from gm.messages.kinds import CallToOrder, SeatOffer, TakeOverRequest
-from gm.ordering.legal import OrderMenu
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.places.spaces import MEMBER, SHIELD, THREADS_ONLY, negotiation_places
-from gm.setup.places import GamePlaces, key_powers
+from gm.public import GamePlaces, key_powers
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,8 @@ import discord
 
 from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import SHIELD, THREADS_ONLY, negotiation_places, overwrite_of, pair_powers
-from gm.facade.reading import ReadingCases
-from gm.setup.places import GamePlaces
-from gm.setup.shields import Pacer, ShieldWork
+from gm.facade import Gamemaster
+from gm.public import GamePlaces, Pacer, ShieldWork
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +34,7 @@ REASON = "players read only their own private places (shields for a game set up 
 class DiscordShielder:
     """gm.setup.shields.Shielder for a discord.py client that is connected (on_ready)."""
 
-    def __init__(self, client: discord.Client, games: ReadingCases, locks: PlaceLocks) -> None:
+    def __init__(self, client: discord.Client, games: Gamemaster, locks: PlaceLocks) -> None:
         self.client = client
         self.games = games
         self.locks = locks

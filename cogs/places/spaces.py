@@ -64,9 +64,7 @@ import discord
 from cogs.places.members import member_of
 from cogs.places.spectating import stop_watching
 from cogs.shared.text import power_name
-from gm.errors import GameError
-from gm.reading.info import GameInfo
-from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, Recorder, key_powers, pair_key
+from gm.public import GameError, GameInfo, GamePlaces, MadePlaces, PlaceKind, Recorder, key_powers, pair_key
 
 log = logging.getLogger(__name__)
 

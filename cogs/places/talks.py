@@ -39,8 +39,7 @@ from cogs.places.spaces import (
     talk_intro,
     thread_name,
 )
-from gm.reading.info import GameInfo
-from gm.setup.places import GamePlaces, PlaceKind, key_powers, pair_key
+from gm.public import GameInfo, GamePlaces, PlaceKind, key_powers, pair_key
 
 log = logging.getLogger(__name__)
 

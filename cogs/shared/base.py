@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -30,14 +30,37 @@ class Services:
     moderator_role: str = "Diplomacy Moderator"
     player_records: bool = False  # each player's record beside their name in the Join post
 
+    _background: set[asyncio.Task[Any]] = field(default_factory=set, init=False, repr=False)
+
     def spawn(self, work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
         """Run Discord work after the interaction has been answered (editing a Join post): kept
-        referenced until done, its failure logged (with the gamemaster's own follow-ups)."""
-        return self.gamemaster.spawn(work, what)
+        referenced until done, its failure logged. (What follows a use case is the gamemaster's own
+        background work: each facade call runs it.)"""
+        task = asyncio.create_task(_logged(work, what), name=what)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
 
     async def idle(self) -> None:
         """Wait for the background work started so far (tests, shutdown)."""
-        await self.gamemaster.idle()
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def abandon(self, *, timeout: float) -> None:
+        """Cancel the background work under way (a stop out of time), waiting at most ``timeout``
+        seconds for it to unwind."""
+        running = [task for task in self._background if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=timeout)
+
+
+async def _logged(work: Coroutine[Any, Any, Any], what: str) -> None:
+    try:
+        await work
+    except Exception:
+        log.exception("background work failed: %s", what)
 
 
 def services_of(client: discord.Client) -> Services:

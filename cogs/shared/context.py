@@ -14,8 +14,7 @@ from discord import app_commands
 from cogs.shared.base import services_of
 from cogs.shared.text import safe
 from engine.variants import UnknownVariant, get_variant
-from gm.errors import GameError, UnknownGame
-from gm.reading.info import GameInfo
+from gm.public import GameError, GameInfo, UnknownGame
 
 RUNNING = ("active", "paused")
 MAX_CHOICES = 25

@@ -14,9 +14,7 @@ from cogs.messages.render import long_name
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.context import is_server_moderator
-from gm.moderation.rollback import RollbackPlan
-from gm.moderation.shared import Actor, ModerationResult
-from gm.reading.info import GameInfo
+from gm.public import Actor, GameInfo, ModerationResult, RollbackPlan
 
 
 async def actor_of(interaction: discord.Interaction, game: GameInfo) -> Actor:

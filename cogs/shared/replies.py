@@ -7,17 +7,20 @@ followup public whatever it asks for).
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Concatenate, ParamSpec
 
 import discord
 from discord import app_commands
 
 from cogs.shared.text import chunks, safe_keeping_users
-from gm.errors import GameError
+from gm.public import GameError
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
 
 CRASH_TEXT = (
     "Something went wrong on my side and I could not finish that. It has been logged. "
@@ -109,3 +112,19 @@ class GameCommandTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
+
+
+def answering(
+    func: Callable[Concatenate[discord.Interaction, P], Awaitable[Any]],
+) -> Callable[Concatenate[discord.Interaction, P], Awaitable[None]]:
+    """For buttons and forms (which the command tree's error handler does not cover): every error
+    becomes an answer to the user."""
+
+    @functools.wraps(func)
+    async def wrapper(interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            await func(interaction, *args, **kwargs)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    return wrapper

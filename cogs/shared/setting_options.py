@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from cogs.shared import text
-from gm.setup.settings import SETTING_OPTIONS
+from gm.public import SETTING_OPTIONS
 
 MAX_OPTIONS = 25  # Discord's limit of options per command
 MAX_CHOICES = 25  # and of choices or suggestions per option

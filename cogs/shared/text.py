@@ -15,10 +15,19 @@ from datetime import datetime
 
 import discord
 
-from gm.errors import InvalidSettings
-from gm.messages.words import duration, long_name, plural, power_name, powers_text
-from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
-from gm.rules.deadlines import local_time_text
+from gm.public import (
+    InvalidSettings,
+    LineOutcome,
+    OrdersView,
+    PowerOrders,
+    SubmissionReport,
+    duration,
+    local_time_text,
+    long_name,
+    plural,
+    power_name,
+    powers_text,
+)
 
 __all__ = ["duration", "long_name", "plural", "power_name", "powers_text"]  # the words gm uses too
 

@@ -52,16 +52,13 @@ import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.flows import answering
-from cogs.shared.replies import defer, send
+from cogs.shared.replies import answering, defer, send
 from cogs.ui.wording import helped_label, whose
 from engine.legal import LegalOrder, OrderKind, UnitOrders
 from engine.mapdata import GameMap
 from engine.variants import game_map
-from gm.errors import GameError, OrdersClosed
 from gm.facade import ChosenOrder
-from gm.ordering.legal import OrderMenu, PowerMenu
-from gm.ordering.preview import OrdersPreview
+from gm.public import GameError, OrderMenu, OrdersClosed, OrdersPreview, PowerMenu
 
 log = logging.getLogger(__name__)
 

@@ -1,44 +1,15 @@
-"""Buttons and forms. Buttons are DynamicItems (their custom_id carries the game), so they keep working
-after the bot restarts; the orders form is read by its custom_id in cogs.commands.orders for the same
-reason."""
+"""The orders form, read by its custom_id in cogs.commands.orders, so that a form opened before a
+restart still reaches the bot. (The Join button is the Join post's: cogs.ui.lobby.)"""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import discord
-
-from cogs.shared import flows as actions
 
 ORDERS_FORM = re.compile(r"orders:(?P<game_id>\d+):(?P<phase>[SFW]\d{4}[MRA])")
 ORDERS_INPUT = "orders"
 MAX_FORM_TEXT = 4000  # Discord's limit for a text input
-
-
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<game_id>\d+)"):
-    """ "Join" under a new game's announcement."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(label="Join", style=discord.ButtonStyle.primary, custom_id=f"join:{game_id}")
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> JoinButton:
-        return cls(int(match["game_id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await actions.answering(actions.join)(interaction, self.game_id)
-
-
-def join_view(game_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(JoinButton(game_id))
-    return view
 
 
 class OrdersForm(discord.ui.Modal):

@@ -16,10 +16,9 @@ from typing import Any
 
 import discord
 
-from cogs.shared import flows as actions
 from cogs.shared import mod_flows as modflows
-from cogs.shared.replies import error_text
-from gm.errors import GameError
+from cogs.shared.replies import answering, error_text
+from gm.public import GameError
 
 ACTIONS = {"rollback": "Roll back", "end": "End the game", "close": "Close the phase"}
 NO_REASON = "-"
@@ -61,7 +60,7 @@ class ConfirmButton(
         return cls(match["action"], int(match["game_id"]), int(match["phase_id"]), match["token"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await actions.answering(self._confirmed)(interaction)
+        await answering(self._confirmed)(interaction)
 
     async def _confirmed(self, interaction: discord.Interaction) -> None:
         if self.action == "cancel":

@@ -29,7 +29,7 @@ from typing import Any
 import discord
 
 from cogs.shared.replies import report_error, send
-from gm.errors import GameError
+from gm.public import GameError
 
 log = logging.getLogger(__name__)
 

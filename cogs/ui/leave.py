@@ -14,9 +14,8 @@ import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.flows import answering
-from gm.errors import GameError
-from gm.reading.info import GameInfo
+from cogs.shared.replies import answering
+from gm.public import GameError, GameInfo
 
 SEAT_FILLED_BY = {
     "open": "any member of this server who does not play in the game may take it",

@@ -1,19 +1,24 @@
 """A forming game's Join post, kept live: who has joined (n of N), the Join button disabled once the
 game is full or has started, and where to follow it once it runs. Edited best effort (a deleted post
-or a channel the bot may no longer write in is left alone, logged)."""
+or a channel the bot may no longer write in is left alone, logged). The Join button and /game join
+share one flow, :func:`join`, which refreshes the post. The button is a DynamicItem (its custom_id
+carries the game), so it keeps working after the bot restarts."""
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
+from typing import Any
 
 import discord
 
+from cogs.places.spaces import sees_everything
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.ui.components import JoinButton
-from gm.reading.info import GameInfo
-from gm.rules.leaderboard import badge
+from cogs.shared.replies import answering, defer, send
+from cogs.shared.settings_text import settings_lines
+from gm.public import GameInfo, badge
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +27,6 @@ LOBBY_COLOUR = discord.Colour.from_rgb(46, 94, 140)
 
 def lobby_embed(game: GameInfo, badges: Mapping[int, str] | None = None) -> discord.Embed:
     """The Join post; ``badges``: each player's record on the server, shown beside their name."""
-    from cogs.commands.game import settings_lines  # the settings as /game status words them
 
     def who(user_id: int) -> str:
         badge = (badges or {}).get(user_id)
@@ -85,3 +89,55 @@ async def refresh_lobby(client: discord.Client, game: GameInfo) -> None:
         await message.edit(embed=lobby_embed(game, badges), view=lobby_view(game))
     except discord.HTTPException as exc:
         log.info("could not update the Join post of game %s: %s", game.id, exc)
+
+
+SEES_ALL_NOTE = (
+    "Note: as this server's owner or an administrator you can read every channel of this game, the other "
+    "players' private channels and talks included; Discord lets no permission hide a channel from you. "
+    "The game channel will say so at the start, so that the others know."
+)
+
+
+async def join(interaction: discord.Interaction, game_id: int) -> None:
+    services = services_of(interaction.client)
+    await defer(interaction)
+    pressed = interaction.message.id if interaction.message is not None else None  # None: /game join
+    unhidden = sees_everything(interaction.user)
+    game = await services.gamemaster.join_game(
+        game_id, interaction.user.id, guild_id=interaction.guild_id, from_post=pressed, sees_all=unhidden
+    )
+    services.spawn(refresh_lobby(interaction.client, game), f"updating game {game_id}'s Join post")
+    seats = game.settings.players
+    lines = [f"You joined **#{game.id} {text.safe(game.name)}** ({len(game.players)} of {seats} players)."]
+    if len(game.players) == seats:
+        lines.append("The game is full: its creator or a moderator can now `/game start` it.")
+    else:
+        lines.append("I will send you your power by direct message when the game starts.")
+    if unhidden:
+        lines.append(SEES_ALL_NOTE)
+    await send(interaction, lines)
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<game_id>\d+)"):
+    """ "Join" under a new game's announcement."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Join", style=discord.ButtonStyle.primary, custom_id=f"join:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> JoinButton:
+        return cls(int(match["game_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answering(join)(interaction, self.game_id)
+
+
+def join_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinButton(game_id))
+    return view

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -90,10 +90,43 @@ class SandboxSheet:
         return SandboxButton(self, action, page, arg, label=label, style=style, disabled=disabled)
 
 
-def _flows() -> Any:
-    from cogs.ui import sandbox_flows  # the flows draw sheets: imported when a component is used
+class SandboxFlows(Protocol):
+    """What answers the sandbox sheet's taps: cogs.ui.sandbox_flows, handed to
+    :func:`setup_sandbox` (the flows draw sheets with this module's components, so this module does
+    not import them)."""
 
-    return sandbox_flows
+    async def open_from_button(self, interaction: discord.Interaction, sandbox_id: int, tag: str) -> None: ...
+
+    async def picked(
+        self,
+        interaction: discord.Interaction,
+        sheet: SandboxSheet,
+        page: int,
+        key: str,
+        second: Second | None,
+        value: str,
+    ) -> None: ...
+
+    async def power_picked(
+        self, interaction: discord.Interaction, sheet: SandboxSheet, power: str
+    ) -> None: ...
+
+    async def pressed(
+        self, interaction: discord.Interaction, sheet: SandboxSheet, page: int, action: str, arg: str | None
+    ) -> None: ...
+
+    async def replace_confirmed(self, interaction: discord.Interaction, request: NewRequest) -> None: ...
+
+
+_answering: list[SandboxFlows] = []  # the flows :func:`setup_sandbox` was given
+
+
+def _flows() -> SandboxFlows:
+    if not _answering:
+        raise RuntimeError(
+            "the sandbox sheet has no flows: setup_sandbox(client, cogs.ui.sandbox_flows) first"
+        )
+    return _answering[-1]
 
 
 def _select(custom_id: str, options: Sequence[discord.SelectOption], placeholder: str | None) -> Any:
@@ -318,7 +351,9 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sbx:
         await interaction.response.edit_message(content="Kept: no sandbox was made or deleted.", view=None)
 
 
-def setup_sandbox(client: discord.Client) -> None:
+def setup_sandbox(client: discord.Client, flows: SandboxFlows) -> None:
+    """Register the sandbox sheet's components with the bot, their taps answered by ``flows``."""
+    _answering[:] = [flows]
     client.add_dynamic_items(  # type: ignore[attr-defined]
         SandboxUnitSelect,
         SandboxSecondSelect,

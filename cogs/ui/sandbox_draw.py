@@ -14,8 +14,7 @@ from cogs.ui.sandbox import PowerPicker, SandboxSheet
 from cogs.ui.sheet import MAX_TEXT, PER_SELECT, SheetIds
 from cogs.ui.sheet_draw import Frame, draw, progress_line, waive_button
 from cogs.ui.wording import cut
-from gm.ordering.legal import OrderMenu
-from gm.sandbox.model import PowerProgress, SandboxMenu
+from gm.public import OrderMenu, PowerProgress, SandboxMenu
 
 PICKER_WINDOW = PER_SELECT - 2  # powers in the picker at once when there are more than 25 (Chaos)
 ADJUDICATE_LABEL = "Adjudicate ▶"

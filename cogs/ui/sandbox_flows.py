@@ -18,14 +18,12 @@ import discord
 from cogs.messages.render import orders_lines
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.flows import answering
-from cogs.shared.replies import defer, send
+from cogs.shared.replies import answering, defer, send
 from cogs.ui.sandbox import NewRequest, SandboxSheet, replace_buttons
 from cogs.ui.sandbox_draw import draw_sandbox
 from cogs.ui.sheet import Second
 from cogs.ui.sheet_flows import StalePick, read_pick
-from gm.phases.results import change_lines
-from gm.sandbox.model import SandboxLimit, SandboxMenu, SandboxResults
+from gm.public import SandboxLimit, SandboxMenu, SandboxResults, change_lines
 
 
 def _gm(interaction: discord.Interaction) -> Any:

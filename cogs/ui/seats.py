@@ -21,9 +21,7 @@ from cogs.places.spaces import sees_everything
 from cogs.shared import mod_flows as modflows
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.flows import answering
-from cogs.shared.replies import defer, send
-from gm.moderation.shared import check_moderator
+from cogs.shared.replies import answering, defer, send
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +113,7 @@ class SeatDecisionButton(
             self.game_id, interaction.guild_id, pressed_in=interaction.channel_id
         )
         actor = await modflows.actor_of(interaction, game)
-        check_moderator(game, actor, "replace")
+        services.gamemaster.check_moderator(game, actor, "replace")
         asker = await member_of(interaction.guild, self.user_id) if interaction.guild is not None else None
         result = await services.gamemaster.decide_take_over(
             game.id,

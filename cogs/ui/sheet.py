@@ -10,7 +10,8 @@ and **Clear**. A power too large for one message (Discord allows 40 components i
 
 The sheet is sent privately (an ephemeral answer), or is the call to order itself in a direct
 message, under the call's text (cogs.messages.sender). This module has its ids and components;
-cogs.ui.sheet_draw draws it and cogs.ui.sheet_flows answers its taps. Each tap re-reads gm's menu and
+cogs.ui.sheet_draw draws it and cogs.ui.sheet_flows answers its taps (given to :func:`setup_sheet`:
+the flows import this module, never the other way round). Each tap re-reads gm's menu and
 redraws the sheet; a chosen order goes to gm as its canonical text through the typed orders' path
 (``submit_chosen_order`` with the sheet's phase and game tag), and its acknowledgement shows at the
 top of the sheet.
@@ -41,7 +42,7 @@ import discord
 
 from cogs.ui.wording import cut
 from engine.legal import OrderKind
-from gm.ordering.submission import OrdersView
+from gm.public import OrdersView
 
 PREFIX = "sh"
 PHASE = r"[SFW]\d{4}[MRA]"
@@ -150,10 +151,40 @@ class Second:
 # --- components ------------------------------------------------------------------------------------
 
 
-def _flows() -> Any:
-    from cogs.ui import sheet_flows  # the flows draw sheets: imported when a component is used
+class SheetFlows(Protocol):
+    """What answers the sheet's taps: cogs.ui.sheet_flows, handed to :func:`setup_sheet` (the flows
+    draw sheets with this module's components, so this module does not import them)."""
 
-    return sheet_flows
+    async def open_from_button(
+        self, interaction: discord.Interaction, game_id: int, phase: str, tag: str
+    ) -> None: ...
+
+    async def ready_from_button(
+        self, interaction: discord.Interaction, game_id: int, phase: str, tag: str, on: bool
+    ) -> None: ...
+
+    async def picked(
+        self,
+        interaction: discord.Interaction,
+        sheet: Sheet,
+        page: int,
+        key: str,
+        second: Second | None,
+        value: str,
+    ) -> None: ...
+
+    async def pressed(
+        self, interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
+    ) -> None: ...
+
+
+_answering: list[SheetFlows] = []  # the flows :func:`setup_sheet` was given
+
+
+def _flows() -> SheetFlows:
+    if not _answering:
+        raise RuntimeError("the order sheet has no flows: setup_sheet(client, cogs.ui.sheet_flows) first")
+    return _answering[-1]
 
 
 class OpenSheetButton(
@@ -324,7 +355,9 @@ class SheetButton(
         await _flows().pressed(interaction, self.sheet, self.page, self.action, self.arg)
 
 
-def setup_sheet(client: discord.Client) -> None:
+def setup_sheet(client: discord.Client, flows: SheetFlows) -> None:
+    """Register the sheet's components with the bot, their taps answered by ``flows``."""
+    _answering[:] = [flows]
     client.add_dynamic_items(OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)  # type: ignore[attr-defined]
 
 

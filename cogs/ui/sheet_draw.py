@@ -37,7 +37,7 @@ from cogs.ui.sheet import (
 from cogs.ui.wording import Names, cut, helped_label, order_label
 from engine.legal import LegalOrder, OrderKind, UnitOrders
 from engine.variants import game_map, get_variant
-from gm.ordering.legal import OrderMenu, PowerMenu
+from gm.public import OrderMenu, PowerMenu
 
 
 @dataclass

@@ -18,16 +18,13 @@ import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.flows import answering
-from cogs.shared.replies import defer, send
+from cogs.shared.replies import answering, defer, send
 from cogs.ui.builder import show_preview
 from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Second, Sheet, ready_buttons
 from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
 from engine.legal import LegalOrder
-from gm.errors import GameError, OrdersClosed
 from gm.facade import SheetAnswer
-from gm.ordering.legal import OrderMenu, PowerMenu
-from gm.ordering.submission import OrdersView
+from gm.public import GameError, OrderMenu, OrdersClosed, OrdersView, PowerMenu
 
 log = logging.getLogger(__name__)
 

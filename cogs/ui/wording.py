@@ -9,8 +9,7 @@ from __future__ import annotations
 from engine.legal import LegalOrder, OrderKind
 from engine.mapdata import GameMap
 from engine.orders import Unit
-from gm.messages.words import power_name
-from gm.ordering.legal import OrderMenu
+from gm.public import OrderMenu, power_name
 
 COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 LABEL_LIMIT = 100  # Discord's limit for a select option's label and description

@@ -1,6 +1,6 @@
 """What a use case asks the running Gamemaster to do after its transaction committed: reschedule
 deadline jobs, close a phase, publish a final post. The use cases stay free of the scheduler and the
-worker pool; the adapter passes ``result.effects`` to :meth:`gm.facade.Gamemaster.apply`."""
+worker pool; the facade hands ``result.effects`` to :meth:`gm.facade.runtime.Runtime.apply`."""
 
 from __future__ import annotations
 

@@ -6,6 +6,12 @@ runs what must follow (deadline jobs, an early close, the final post, the messag
 background, so an adapter never touches the database nor has to remember a follow-up. The adapter
 supplies what only it can do through interfaces: gm.delivery.outbox.OutboxSender posts messages,
 gm.setup.places.PlaceMaker makes a game's places.
+
+The public face of :class:`Gamemaster` is its use cases; the machinery (start and stop, closes,
+deliveries, background work) is ``gamemaster.runtime`` (gm.facade.runtime.Runtime), which only the
+composition root (bot.py), the harness and the tests touch. An adapter imports this package and
+gm.public (the plain types, errors and wording helpers beside the facade), nothing else of gm
+(tests/test_adapter_imports.py).
 """
 
 from __future__ import annotations
@@ -34,7 +40,14 @@ class Gamemaster(
     OperatingCases,
     PlaceCases,
 ):
-    """The whole facade (gm.facade.core.GamemasterCore holds the moving parts)."""
+    """The whole facade (its machinery: :attr:`runtime`, gm.facade.runtime.Runtime)."""
 
 
-__all__ = ["ChosenOrder", "Gamemaster", "LeaveOutcome", "SetupBusy", "SheetAnswer", "StartOutcome"]
+__all__ = [
+    "ChosenOrder",
+    "Gamemaster",
+    "LeaveOutcome",
+    "SetupBusy",
+    "SheetAnswer",
+    "StartOutcome",
+]

@@ -16,37 +16,37 @@ class CommunityCases(GamemasterCore):
     async def declare_absence(
         self, guild_id: int, user_id: int, *, first: str, last: str, game_id: int | None = None
     ) -> AbsenceReport:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             report = await absences.declare_absence(
                 session, guild_id=guild_id, user_id=user_id, first=first, last=last, game_id=game_id
             )
         for effects in report.effects:
-            self.carry_out(effects, f"a deadline moved for an absence in game {effects.game_id}")
+            self._runtime.carry_out(effects, f"a deadline moved for an absence in game {effects.game_id}")
         return report
 
     async def list_absences(
         self, guild_id: int, actor: Actor, *, game_id: int | None = None
     ) -> list[AbsenceInfo]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await absences.list_absences(session, guild_id=guild_id, actor=actor, game_id=game_id)
 
     async def cancel_absence(self, guild_id: int, actor: Actor, absence_id: int) -> AbsenceInfo:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await absences.cancel_absence(
                 session, guild_id=guild_id, actor=actor, absence_id=absence_id
             )
 
     async def spectators_of(self, game_id: int) -> list[int]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await spectators.spectators_of(session, game_id)
 
     async def server_settings(self, guild_id: int) -> ServerSettings:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await server.server_settings(session, guild_id)
 
     async def change_server_settings(
         self, guild_id: int, user_id: int, changes: dict[str, Any], *, is_admin: bool
     ) -> ServerSettings:
         """Only the server's admins (the adapter says who)."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await server.change_server_settings(session, guild_id, user_id, changes, is_admin=is_admin)

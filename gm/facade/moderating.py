@@ -11,28 +11,34 @@ from gm.facade.core import GamemasterCore
 from gm.moderation import actions as moderation
 from gm.moderation import builtin, rollback, takeover
 from gm.moderation.rollback import RollbackPlan
-from gm.moderation.shared import Actor, ModerationResult
+from gm.moderation.shared import Actor, ModerationResult, check_moderator
 from gm.reading.info import GameInfo
 from gm.setup.games import get_game
 
 
 class ModerationCases(GamemasterCore):
+    def check_moderator(self, game: GameInfo, actor: Actor, action: str | None = None) -> None:
+        """Refuse now, before a confirmation is offered, what the use case would refuse: ``actor``
+        may not moderate ``game``, or may not take ``action`` because they play in it
+        (gm.moderation.shared.check_moderator). Reads nothing: ``game`` is as the adapter has it."""
+        check_moderator(game, actor, action)
+
     def _done(self, result: ModerationResult) -> ModerationResult:
-        self.carry_out(result.effects, f"[[cmd:mod]] {result.action} in game {result.game_id}")
+        self._runtime.carry_out(result.effects, f"[[cmd:mod]] {result.action} in game {result.game_id}")
         return result
 
     async def extend_deadline(self, game_id: int, actor: Actor, *, minutes: int) -> ModerationResult:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await moderation.extend_deadline(session, game_id, actor, minutes=minutes)
         return self._done(result)
 
     async def pause_game(self, game_id: int, actor: Actor) -> ModerationResult:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await moderation.pause_game(session, game_id, actor)
         return self._done(result)
 
     async def resume_game(self, game_id: int, actor: Actor) -> ModerationResult:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await moderation.resume_game(session, game_id, actor)
         return self._done(result)
 
@@ -50,9 +56,9 @@ class ModerationCases(GamemasterCore):
         moderator confirmed closing; refused when the game has moved on since."""
         expected = None
         if asked_phase is not None:
-            game = await self.unchanged(game_id, asked_phase, "close")
+            game = await self._unchanged(game_id, asked_phase, "close")
             expected = game.phase.name if game.phase is not None else None
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await moderation.close_now(
                 session,
                 game_id,
@@ -67,7 +73,7 @@ class ModerationCases(GamemasterCore):
         self, game_id: int, actor: Actor, *, power: str, new_user_id: int, sees_all: bool = False
     ) -> ModerationResult:
         """``sees_all``: no channel can be hidden from the newcomer (gm.setup.server)."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await moderation.replace_player(
                 session, game_id, actor, power=power, new_user_id=new_user_id, sees_all=sees_all
             )
@@ -76,31 +82,31 @@ class ModerationCases(GamemasterCore):
     async def set_civil_disorder(
         self, game_id: int, actor: Actor, *, power: str, on: bool
     ) -> ModerationResult:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await moderation.set_civil_disorder(session, game_id, actor, power=power, on=on)
         return self._done(result)
 
     async def set_built_in(self, game_id: int, actor: Actor, *, power: str, on: bool) -> ModerationResult:
         """/mod builtin: give a seat to the built-in player (``on``) or take it back."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await builtin.set_built_in(session, game_id, actor, power=power, on=on)
         return self._done(result)
 
     async def plan_rollback(self, game_id: int, actor: Actor) -> RollbackPlan:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await rollback.plan_rollback(session, game_id, actor)
 
     async def rollback_last_phase(self, game_id: int, actor: Actor, *, asked_phase: int) -> ModerationResult:
-        await self.unchanged(game_id, asked_phase, "rollback")
-        async with self.sessions.begin() as session:
+        await self._unchanged(game_id, asked_phase, "rollback")
+        async with self._sessions.begin() as session:
             result = await rollback.rollback_last_phase(session, game_id, actor)
         return self._done(result)
 
     async def end_game(
         self, game_id: int, actor: Actor, *, asked_phase: int, reason: str | None = None
     ) -> ModerationResult:
-        await self.unchanged(game_id, asked_phase, "end")
-        async with self.sessions.begin() as session:
+        await self._unchanged(game_id, asked_phase, "end")
+        async with self._sessions.begin() as session:
             result = await moderation.end_game(session, game_id, actor, reason=reason)
         return self._done(result)
 
@@ -108,14 +114,14 @@ class ModerationCases(GamemasterCore):
         self, game_id: int, user_id: int, power: str, *, sees_all: bool = False
     ) -> ModerationResult:
         """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover)."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             result = await takeover.take_over(session, game_id, user_id, power, sees_all=sees_all)
         return self._done(result)
 
     async def decide_take_over(
         self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool, sees_all: bool = False
     ) -> ModerationResult:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             if approve:
                 result = await takeover.approve_take_over(
                     session, game_id, actor, power, user_id, sees_all=sees_all
@@ -124,10 +130,10 @@ class ModerationCases(GamemasterCore):
                 result = await takeover.decline_take_over(session, game_id, actor, power, user_id)
         return self._done(result)
 
-    async def unchanged(self, game_id: int, asked_phase: int, action: str) -> GameInfo:
+    async def _unchanged(self, game_id: int, asked_phase: int, action: str) -> GameInfo:
         """The game, refused when its phase has changed since the moderator was asked to confirm
         ``action`` (the phase's id when asked; 0: no phase)."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             game = await get_game(session, game_id)
         now = game.phase.id if game.phase is not None else 0
         if now != asked_phase:

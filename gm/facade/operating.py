@@ -14,8 +14,8 @@ from gm.reading.operations import OperationsStatus, operations_status
 class OperatingCases(GamemasterCore):
     async def operations_status(self) -> OperationsStatus:
         """Games by state, the outbox's depth and age, the last close and delivery error."""
-        async with self.sessions.read() as session:
-            status = await operations_status(session, self.ownership)
+        async with self._sessions.read() as session:
+            status = await operations_status(session, self._ownership)
         return status
 
     async def submit_missed_orders(
@@ -23,8 +23,10 @@ class OperatingCases(GamemasterCore):
     ) -> SubmissionReport:
         """Orders sent at ``sent_at`` while the bot was offline: recorded if their phase still takes
         orders (gm.ordering.offline), else :class:`gm.ordering.offline.PhaseMovedOn`."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             report = await submit_sent_while_offline(session, game_id, user_id, text, sent_at=sent_at)
         if report.view.close_now:  # the last orders awaited: close now, as for any submission
-            self.spawn(self.orders_changed(report.view), f"early close of phase {report.view.phase.id}")
+            self._runtime.spawn(
+                self._runtime.orders_changed(report.view), f"early close of phase {report.view.phase.id}"
+            )
         return report

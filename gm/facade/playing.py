@@ -16,11 +16,11 @@ from gm.ordering.submission import OrdersView, SubmissionReport
 class PlayingCases(GamemasterCore):
     async def submit_orders(self, game_id: int, user_id: int, text: str) -> SubmissionReport:
         """Judge ``text`` line by line; the accepted lines add to or replace orders unit by unit."""
-        ticket = self.current.ticket(game_id, user_id)
-        async with self.sessions.begin() as session:
+        ticket = self._current.ticket(game_id, user_id)
+        async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             report = await orders.submit_orders(session, game_id, user_id, text)
-        self.current.wrote(ticket, self.current.after_submission(report))
+        self._current.wrote(ticket, self._current.after_submission(report))
         self._after_orders(report.view)
         return report
 
@@ -29,42 +29,42 @@ class PlayingCases(GamemasterCore):
     ) -> SubmissionReport:
         """``text`` is the whole sheet (the orders form of ``expected_phase``): it replaces every
         earlier order."""
-        ticket = self.current.ticket(game_id, user_id)
-        async with self.sessions.begin() as session:
+        ticket = self._current.ticket(game_id, user_id)
+        async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             report = await sheet.replace_orders(
                 session, game_id, user_id, text, expected_phase=expected_phase
             )
-        self.current.wrote(ticket, self.current.after_submission(report))
+        self._current.wrote(ticket, self._current.after_submission(report))
         self._after_orders(report.view)
         return report
 
     async def clear_orders(
         self, game_id: int, user_id: int, *, expected_phase: str | None = None
     ) -> OrdersView:
-        ticket = self.current.ticket(game_id, user_id)
-        async with self.sessions.begin() as session:
+        ticket = self._current.ticket(game_id, user_id)
+        async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             view = await orders.clear_orders(session, game_id, user_id, expected_phase=expected_phase)
-        self.current.wrote(ticket, view)  # its log entry is a clear: no refused lines left to show
+        self._current.wrote(ticket, view)  # its log entry is a clear: no refused lines left to show
         self._after_orders(view)
         return view
 
     async def set_ready(self, game_id: int, user_id: int, *, ready: bool = True) -> OrdersView:
-        ticket = self.current.ticket(game_id, user_id)
-        async with self.sessions.begin() as session:
+        ticket = self._current.ticket(game_id, user_id)
+        async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             view = await orders.set_ready(session, game_id, user_id, ready=ready)
-        self.current.wrote(ticket, None)  # the refused lines shown stay the last submission's: read again
+        self._current.wrote(ticket, None)  # the refused lines shown stay the last submission's: read again
         self._after_orders(view)
         return view
 
     async def propose(
         self, game_id: int, user_id: int, kind: str, *, to: str | None = None, power: str | None = None
     ) -> VoteReport:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             report = await votes.propose(session, game_id, user_id, kind, to=to, power=power)
-        self.carry_out(report.effects, f"a proposal in game {game_id}")
+        self._runtime.carry_out(report.effects, f"a proposal in game {game_id}")
         return report
 
     async def cast_vote(
@@ -77,12 +77,12 @@ class PlayingCases(GamemasterCore):
         yes: bool,
         power: str | None = None,
     ) -> VoteReport:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             report = await votes.cast_vote(session, game_id, user_id, kind=kind, to=to, yes=yes, power=power)
-        self.carry_out(report.effects, f"a vote in game {game_id}")
+        self._runtime.carry_out(report.effects, f"a vote in game {game_id}")
         return report
 
     def _after_orders(self, view: OrdersView) -> None:
         """Close the phase in the background if this change made everybody done."""
         if view.close_now:
-            self.spawn(self.orders_changed(view), f"early close of phase {view.phase.id}")
+            self._runtime.spawn(self._runtime.orders_changed(view), f"early close of phase {view.phase.id}")

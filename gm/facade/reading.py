@@ -26,7 +26,7 @@ from gm.setup.places import GamePlaces
 
 class ReadingCases(GamemasterCore):
     async def get_game(self, game_id: int) -> GameInfo:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await games.get_game(session, game_id)
 
     async def game_on_server(
@@ -51,86 +51,86 @@ class ReadingCases(GamemasterCore):
         return game
 
     async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[GameInfo]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await games.list_games(session, guild_id, include_ended=include_ended)
 
     async def games_of_user(self, user_id: int, *, include_ended: bool = False) -> list[GameInfo]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await games.games_of_user(session, user_id, include_ended=include_ended)
 
     async def players_of_running_games(self) -> list[int]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await games.players_of_running_games(session)
 
     async def game_of_channel(self, channel_id: int) -> int | None:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await places.game_of_channel(session, channel_id)
 
     async def game_places(self, game_id: int) -> GamePlaces:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await places.game_places(session, game_id)
 
     async def my_orders(self, game_id: int, user_id: int) -> OrdersView:
         """The caller's orders in the current phase: held in the process when it can (the orders form
         opens at once, gm.ordering.current), else read without waiting for a writer."""
-        held = self.current.get(game_id, user_id)
+        held = self._current.get(game_id, user_id)
         if held is not None:
             return held
-        ticket = self.current.ticket(game_id, user_id)
-        async with self.sessions.read() as session:
+        ticket = self._current.ticket(game_id, user_id)
+        async with self._sessions.read() as session:
             view = await orders.my_orders(session, game_id, user_id)
-        self.current.fill(ticket, view)
+        self._current.fill(ticket, view)
         return view
 
     def orders_held(self, game_id: int, user_id: int) -> OrdersView | None:
         """The caller's orders if the process holds them (no wait at all), else None: the orders form
         opens with them at once; None means :meth:`my_orders` reads them."""
-        return self.current.get(game_id, user_id)
+        return self._current.get(game_id, user_id)
 
     async def open_proposals(self, game_id: int) -> list[ProposalInfo]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await votes.open_proposals(session, game_id)
 
     async def my_votes(self, game_id: int, user_id: int) -> dict[int, dict[str, str]]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await votes.my_votes(session, game_id, user_id)
 
     async def game_status(self, game_id: int, *, log_limit: int = 25) -> GameStatusView:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await status.game_status(session, game_id, log_limit=log_limit)
 
     async def server_board(self, guild_id: int) -> ServerBoard:
         """/stats: the server's leaderboard."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await stats.server_board(session, guild_id)
 
     async def player_stats(self, guild_id: int, user_id: int) -> UserStats | None:
         """/stats user: one player's record on the server (None: never played there)."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await stats.player_stats(session, guild_id, user_id)
 
     async def players_stats(self, guild_id: int, user_ids: list[int]) -> dict[int, UserStats]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await stats.players_stats(session, guild_id, user_ids)
 
     async def export_game(self, game_id: int) -> dict[str, Any]:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await export_game(session, game_id)
 
     async def phase_history(self, game_id: int, phase_name: str | None = None) -> PhaseHistory:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await history.phase_history(session, game_id, phase_name)
 
     async def seat_posts_of(
         self, game_id: int, powers: Sequence[str], *, before_id: int
     ) -> list[tuple[int, int]]:
         """Where the game channel offered a seat of these powers (to say it is taken now)."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await seat_posts(session, game_id, powers, before_id=before_id)
 
     async def sent_messages_of(
         self, game_id: int, phase_id: int, kinds: tuple[str, ...], *, before_id: int
     ) -> list[tuple[int, int]]:
         """Where the messages of these kinds about a phase were posted (to mark them void)."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await sent_messages_of(session, game_id, phase_id, kinds, before_id=before_id)

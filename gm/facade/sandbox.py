@@ -30,7 +30,7 @@ class SandboxCases(GamemasterCore):
         """A new sandbox and its sheet (gm.sandbox.making.new_sandbox), with notes on what was copied.
         Raises gm.sandbox.model.SandboxLimit when the owner has three and ``replace`` is not the one
         to give up."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             info, notes = await making.new_sandbox(
                 session,
                 owner_id,
@@ -46,13 +46,13 @@ class SandboxCases(GamemasterCore):
 
     async def sandboxes_of(self, owner_id: int) -> list[SandboxInfo]:
         """The caller's sandboxes, the most recently used first."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await making.sandboxes_of(session, owner_id)
 
     async def delete_sandbox(
         self, sandbox_id: int, owner_id: int, *, expected_tag: str | None = None
     ) -> SandboxInfo:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await making.delete_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag)
 
     async def sandbox_menu(
@@ -67,7 +67,7 @@ class SandboxCases(GamemasterCore):
     ) -> SandboxMenu:
         """The sandbox's sheet, showing ``power``; ``touch`` False for a tap that only redraws it (read
         without the write lock; the sandbox's 30 days are counted from its last change or opening)."""
-        sessions = self.sessions.begin() if touch else self.sessions.read()
+        sessions = self._sessions.begin() if touch else self._sessions.read()
         async with sessions as session:
             return await playing.sandbox_menu(
                 session,
@@ -91,7 +91,7 @@ class SandboxCases(GamemasterCore):
         expected_phase: int | None = None,
     ) -> SandboxOrders:
         """Orders for the sandbox's open step, typed or picked, each judged like a game's."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await playing.give_orders(
                 session,
                 sandbox_id,
@@ -114,7 +114,7 @@ class SandboxCases(GamemasterCore):
         expected_phase: int | None = None,
     ) -> SandboxMenu:
         """Take back one order of ``power`` (its unit or build site ``key``), or all of them."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await playing.withdraw(
                 session,
                 sandbox_id,
@@ -135,7 +135,7 @@ class SandboxCases(GamemasterCore):
         expected_tag: str | None = None,
         expected_phase: int | None = None,
     ) -> SandboxMenu:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await playing.step_back(
                 session,
                 sandbox_id,
@@ -157,17 +157,17 @@ class SandboxCases(GamemasterCore):
     ) -> SandboxResults:
         """Adjudicate the open step now: the engine and the results map in the worker processes (as
         a game's close), the result and the next step written after; the adapter defers first."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             request = await adjudicating.request_for(
                 session,
                 sandbox_id,
                 owner_id,
                 expected_tag=expected_tag,
                 expected_phase=expected_phase,
-                render=self.render_maps,
+                render=self._render_maps,
             )
-        answer = await run_off_loop(self._executor, close_work, request)
-        async with self.sessions.begin() as session:
+        answer = await run_off_loop(self._runtime.executor, close_work, request)
+        async with self._sessions.begin() as session:
             return await adjudicating.record(
                 session, sandbox_id, owner_id, request, answer, power=power, now=self._clock()
             )
@@ -182,7 +182,7 @@ class SandboxCases(GamemasterCore):
     ) -> tuple[SandboxMenu, bytes | None]:
         """The sandbox's board with every order given so far drawn on it (or, when its game is over,
         the final position), drawn in the worker processes."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             menu = await playing.sandbox_menu(
                 session,
                 sandbox_id,
@@ -191,24 +191,19 @@ class SandboxCases(GamemasterCore):
                 expected_phase=expected_phase,
                 now=self._clock(),
             )
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             sandbox = await load_sandbox(session, sandbox_id, owner_id)
             step = current_step(await steps_of(session, sandbox.row_id))
         if step.results is not None:
             title = f"Sandbox #{sandbox_id} · game over: {menu.over} · position after {menu.long_name}"
             request = {"board": step.results["board_after"], "variant": sandbox.variant, "title": title}
-            return menu, await run_off_loop(self._executor, position_map_work, request)
+            return menu, await run_off_loop(self._runtime.executor, position_map_work, request)
         orders = {p: list(o.values()) for p, o in (step.orders or {}).items() if o}
         title = f"Sandbox #{sandbox_id} · {menu.long_name} · orders so far"
         drawn = preview_request(step.board, sandbox.variant, orders, title)
-        return menu, await run_off_loop(self._executor, render_preview, drawn)
+        return menu, await run_off_loop(self._runtime.executor, render_preview, drawn)
 
     async def sandboxes_member_left(self, guild_id: int, user_id: int) -> int:
         """A member left the server: their sandboxes of its games are deleted."""
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await making.member_left(session, guild_id, user_id)
-
-    async def sweep_sandboxes(self) -> int:
-        """Delete the sandboxes unused for 30 days (a periodic job, gm.facade.core)."""
-        async with self.sessions.begin() as session:
-            return await making.sweep(session, now=self._clock())

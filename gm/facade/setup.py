@@ -58,7 +58,7 @@ class SetupCases(GamemasterCore):
         lobby_channel_id: int | None,
         variant: str,
     ) -> GameInfo:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await games.create_game(
                 session,
                 guild_id=guild_id,
@@ -67,7 +67,7 @@ class SetupCases(GamemasterCore):
                 settings=settings,
                 lobby_channel_id=lobby_channel_id,
                 variant=variant,
-                limits=self.forming_limits,
+                limits=self._forming_limits,
             )
 
     async def join_game(
@@ -87,7 +87,7 @@ class SetupCases(GamemasterCore):
         number only, so a post left from another database (a fresh start, a restored backup) would
         join whatever game has that number now; a post that is not the game's own Join post is refused.
         """
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             game = await games.get_game(session, game_id)
         if game.guild_id != guild_id:
             raise UnknownGame(
@@ -98,39 +98,41 @@ class SetupCases(GamemasterCore):
                 f"This Join button is from an old post: it does not belong to game #{game.id} {game.name}.",
                 "See [[cmd:game list]] for the games here, and join with [[cmd:game join]].",
             )
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await games.join_game(session, game_id, user_id, sees_all=sees_all)
 
     async def leave_game(self, game_id: int, user_id: int) -> LeaveOutcome:
         """Leave; after the start the player's powers hold in civil disorder, the player loses their
         private places (with the announcement), and the phase may now close early."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             before = await games.get_game(session, game_id)
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             after = await games.leave_game(session, game_id, user_id)
         if before.status != "forming":
             if after.phase is not None:
-                self.spawn(self.players_changed(after.phase.id), f"after a player left game {game_id}")
-            self.spawn(self.deliver(), "posting a departure")
+                self._runtime.spawn(
+                    self._runtime.players_changed(after.phase.id), f"after a player left game {game_id}"
+                )
+            self._runtime.spawn(self._runtime.deliver(), "posting a departure")
         return LeaveOutcome(before, after)
 
     async def update_settings(
         self, game_id: int, user_id: int, changes: dict[str, Any], *, is_moderator: bool
     ) -> GameInfo:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await update_settings(session, game_id, user_id, changes, is_moderator=is_moderator)
 
     async def set_notify(self, game_id: int, user_id: int, how: str) -> GameInfo:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             return await games.set_notify(session, game_id, user_id, how)
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             await games.set_lobby_message(session, game_id, message_id)
 
     # --- start ----------------------------------------------------------------------------------
 
-    def setup_lock(self, game_id: int) -> asyncio.Lock:
+    def _setup_lock(self, game_id: int) -> asyncio.Lock:
         """Held while a start sets the game up (one at a time per game in this process)."""
         return self._setting_up.setdefault(game_id, asyncio.Lock())
 
@@ -143,7 +145,7 @@ class SetupCases(GamemasterCore):
         Refused while another start of the same game is at work. When the places cannot be made the
         clock runs anyway (the messages wait for the places) and the maker's refusal is raised: a
         later start finishes the set-up with what was recorded."""
-        lock = self.setup_lock(game_id)
+        lock = self._setup_lock(game_id)
         if lock.locked():  # checked and taken with no await in between: one set-up at a time
             game = await self._game(game_id)
             raise SetupBusy(
@@ -159,33 +161,33 @@ class SetupCases(GamemasterCore):
             return StartOutcome(chosen, None, drawn=False)
         result: StartResult | None = None
         if chosen.status == "forming":
-            async with self.sessions.begin() as session:
+            async with self._sessions.begin() as session:
                 result = await games.start_game(session, game_id, user_id, is_moderator=is_moderator)
             started = result.game
         elif not (is_moderator or user_id == chosen.creator_id):
             raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")
         else:  # started earlier, but its places could not be made then
             started = chosen
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             await places.ensure_place_tag(session, game_id)
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             recorded = await places.game_places(session, game_id)
 
         async def record(kind: PlaceKind, place_id: int, key: str) -> None:
-            async with self.sessions.begin() as session:
+            async with self._sessions.begin() as session:
                 await places.record_place(session, game_id, kind, place_id, key)
 
         try:
             made = await maker.make_places(started, recorded, record)
         except GameError:
             if result is not None:
-                await self.game_started(result)  # the clock runs; messages wait for the places
+                await self._runtime.game_started(result)  # the clock runs; messages wait for the places
             raise
         try:  # the opening map, drawn now so that the game's first post shows it
             await self.phase_map(game_id)
         except Exception:
             log.exception("could not draw the opening map of game %s; the start goes on", game_id)
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             await games.set_game_channels(
                 session,
                 game_id,
@@ -193,15 +195,15 @@ class SetupCases(GamemasterCore):
                 game_channel_id=made.game_channel_id,
                 power_channels=made.power_channels,
             )
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             await games.announce_sees_everything(session, game_id, list(made.sees_all))
         await maker.introduce(started)
         if result is not None:
-            self.spawn(self.game_started(result), f"scheduling game {game_id}")
+            self._runtime.spawn(self._runtime.game_started(result), f"scheduling game {game_id}")
         else:
-            self.spawn(self.deliver(), f"posting game {game_id}'s waiting messages")
+            self._runtime.spawn(self._runtime.deliver(), f"posting game {game_id}'s waiting messages")
         return StartOutcome(await self._game(game_id), made, drawn=result is not None)
 
     async def _game(self, game_id: int) -> GameInfo:
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await games.get_game(session, game_id)

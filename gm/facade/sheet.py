@@ -101,14 +101,16 @@ class SheetCases(GamemasterCore):
         expected_tag: str | None,
         action: Callable[[AsyncSession], Awaitable[SheetChange]],
     ) -> SheetAnswer:
-        async with self.sessions.begin() as session:
+        async with self._sessions.begin() as session:
             change = await action(session)
         menu = None
         if not change.view.close_now:  # read once the change is committed, without the write lock
-            async with self.sessions.read() as session:
+            async with self._sessions.read() as session:
                 menu = await legal.order_menu(
                     session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
                 )
         if change.view.close_now:  # as after typed orders (gm.facade.playing)
-            self.spawn(self.orders_changed(change.view), f"early close of phase {change.view.phase.id}")
+            self._runtime.spawn(
+                self._runtime.orders_changed(change.view), f"early close of phase {change.view.phase.id}"
+            )
         return SheetAnswer(view=change.view, menu=menu, report=change.report)

@@ -39,7 +39,7 @@ class TappingCases(GamemasterCore):
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
         each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder);
         ``expected_tag``: when it is not the game the builder was opened for (its ``game_tag``)."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             return await legal.order_menu(
                 session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
             )
@@ -47,7 +47,7 @@ class TappingCases(GamemasterCore):
     async def order_examples(self, game_id: int, user_id: int) -> list[str]:
         """A few legal orders of the caller's own units in the game's current phase, to show how
         orders are written (gm.ordering.examples); none when they play no power there."""
-        async with self.sessions.read() as session:
+        async with self._sessions.read() as session:
             game = await load_game(session, game_id)
             player = await load_player(session, game, user_id)
             powers = await powers_of(session, game.row_id, player.row_id)
@@ -70,8 +70,8 @@ class TappingCases(GamemasterCore):
         ``expected_phase``: judged, stored, logged and acknowledged exactly like a typed line
         (gm.ordering.submission.submit_orders); a later order for the unit replaces the earlier one.
         The early close this may allow follows in the background, as for typed orders."""
-        ticket = self.current.ticket(game_id, user_id)
-        async with self.sessions.begin() as session:
+        ticket = self._current.ticket(game_id, user_id)
+        async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             report = await orders.submit_orders(
                 session,
@@ -84,13 +84,15 @@ class TappingCases(GamemasterCore):
             )
         menu = None
         if not report.view.close_now:  # read once the order is committed, without the write lock
-            async with self.sessions.read() as session:
+            async with self._sessions.read() as session:
                 menu = await legal.order_menu(
                     session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
                 )
-        self.current.wrote(ticket, self.current.after_submission(report))
+        self._current.wrote(ticket, self._current.after_submission(report))
         if report.view.close_now:  # as after typed orders (gm.facade.playing)
-            self.spawn(self.orders_changed(report.view), f"early close of phase {report.view.phase.id}")
+            self._runtime.spawn(
+                self._runtime.orders_changed(report.view), f"early close of phase {report.view.phase.id}"
+            )
         return ChosenOrder(report=report, menu=menu)
 
     async def orders_preview(
@@ -104,10 +106,10 @@ class TappingCases(GamemasterCore):
         """The caller's orders in the current phase and the map with those orders drawn, and nothing
         of anybody else's (for the caller's eyes only: the adapter answers privately). Drawn off the
         event loop, in the worker processes (or a thread)."""
-        async with self.sessions.read() as session:  # ended before the drawing: nothing held meanwhile
+        async with self._sessions.read() as session:  # ended before the drawing: nothing held meanwhile
             view, request = await preview_of(
                 session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
             )
-        png = await run_off_loop(self._executor, render_preview, request)
+        png = await run_off_loop(self._runtime.executor, render_preview, request)
         drawn = {power: tuple(lines) for power, lines in request["orders"].items()}
         return OrdersPreview(view=view, filename=f"{view.phase.name}-my-orders.png", drawn=drawn, png=png)

@@ -9,7 +9,7 @@ NotAllowed before anything is read for writing.
 Every action is written to the game log (``mod_*`` actions, with who and when; gm.reading.status shows them)
 and announced in the game channel. Each use case writes in the session it is given, and the facade's
 unit of work commits it; a refusal (a GameError) rolls it back, so it changes nothing. The result's
-``effects`` go to :meth:`gm.facade.Gamemaster.apply` (deadline jobs, the close itself, the final
+``effects`` go to :meth:`gm.facade.runtime.Runtime.apply` (deadline jobs, the close itself, the final
 post).
 """
 

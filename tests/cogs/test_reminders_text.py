@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.commands.game import reminders_text
+from cogs.shared.settings_text import reminders_text
 from gm.setup.settings import GameSettings
 
 

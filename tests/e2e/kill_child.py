@@ -132,7 +132,7 @@ def install(bot: DiplomacyBot, plan: KillPlan, outbox_every: float) -> None:
     async def before_commit(phase_id: int) -> None:
         plan.reached("before_commit", phase_id)
 
-    closer = bot.services.gamemaster.closer
+    closer = bot.runtime.closer
     assert isinstance(closer, PhaseCloser)
     closer._hooks = CloseHooks(before_commit=before_commit)
 

@@ -107,7 +107,7 @@ async def test_an_alert_sent_as_the_bot_starts_calls_the_moderators_once_before_
     async with running(fake, tmp_path) as bot:
         game_id, _ = await start_small(fake, bot, table)
         channel = await game_channel_of(bot, fake, game_id)
-    async with bot.services.gamemaster.sessions() as session:  # queued while the bot is down
+    async with bot.runtime.sessions() as session:  # queued while the bot is down
         enqueue(
             session,
             CivilDisorder(game_id=game_id, title="A player fell into civil disorder", alert_moderators=True),
@@ -142,7 +142,7 @@ async def test_after_a_late_restart_a_second_alert_still_calls_the_moderators(
         game_id, _ = await start_small(fake, bot, table)
         channel = await game_channel_of(bot, fake, game_id)
         await settle(bot, fake)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             for n in (1, 2):
                 enqueue(
                     session,
@@ -161,9 +161,9 @@ async def test_after_a_late_restart_a_second_alert_still_calls_the_moderators(
         with monkeypatch.context() as patch:
             patch.setattr("gm.delivery.outbox._mark_sent", dies_after)
             with pytest.raises(Killed):
-                await bot.services.gamemaster.deliver()
+                await bot.runtime.deliver()
     fake.forget_nonces()
-    async with bot.services.gamemaster.sessions() as session:  # ten minutes later
+    async with bot.runtime.sessions() as session:  # ten minutes later
         for row in (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "alert-2"))).all():
             row.created_at -= timedelta(minutes=10)
         await session.commit()

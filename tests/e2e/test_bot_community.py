@@ -240,9 +240,7 @@ async def test_grace_extends_a_deadline_once_for_a_first_miss_without_naming_any
         still = await current_phase(bot, game_id)
         assert (still.id, still.status) == (first.id, "open"), "extended, not closed"
         assert still.deadline is not None and still.deadline - utcnow() > timedelta(hours=11)
-        assert (
-            bot.services.gamemaster.scheduler.run_time(f"deadline:{game_id}:{still.name}") == still.deadline
-        )
+        assert bot.runtime.scheduler.run_time(f"deadline:{game_id}:{still.name}") == still.deadline
         [notice] = embeds_titled(fake, channel, "deadline is extended")
         said = embed_text(notice)
         assert "extended by 12 hours: a grace extension" in said

@@ -62,7 +62,7 @@ async def test_closed_dms_fall_back_to_the_private_channel(fake: FakeDiscord, tm
         ordered = table.player("ENGLAND") if power != "ENGLAND" else table.player("FRANCE")
         await ask(fake, ordered, "order", channel=table.general, text=_all_orders(table.power_of[ordered.id]))
         phase = await current_phase(bot, game_id)
-        async with bot.services.gamemaster.sessions.begin() as session:
+        async with bot.runtime.sessions.begin() as session:
             reminded = await queue_reminders(session, phase.row_id, 1.0)
         await settle(bot, fake)
         assert sorted(reminded) == sorted(u.id for u in table.players if u.id != ordered.id)
@@ -91,10 +91,10 @@ async def test_rate_limits_and_server_errors_are_retried_and_posted_once(
         fake.inject_fault(f"POST /channels/{game_channel.id}/messages", 503)
         await deadline_passes(bot, fake, game_id)
         assert results_posts(fake, game_channel, "Fall 1901 Movement") == []
-        sender = bot.services.gamemaster.sender
+        sender = bot.runtime.sender
         assert sender is not None
         later = await deliver_pending(
-            bot.services.gamemaster.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
+            bot.runtime.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
         )
         await fake.flush()
         assert later.sent >= 2 and later.failed == 0
@@ -118,13 +118,13 @@ async def test_a_channel_closed_to_the_bot_waits_and_a_deleted_one_is_given_up(
         assert any("Fall 1901 Movement orders" in m.text for m in bot_messages(fake, italy))
 
         await fake.set_overwrite(game_channel, fake.world.bot, allow=Permission.VIEW_CHANNEL)
-        sender = bot.services.gamemaster.sender
+        sender = bot.runtime.sender
         assert sender is not None
         later = lambda: utcnow() + timedelta(minutes=5)  # noqa: E731
-        await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
+        await deliver_pending(bot.runtime.sessions, sender, clock=later)
         await fake.flush()
         assert len(results_posts(fake, game_channel, "Spring 1901 Movement")) == 1
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             failed = (
                 await session.exec(select(OutboxEntry).where(col(OutboxEntry.failed_at).is_not(None)))
             ).all()
@@ -142,12 +142,12 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
         await _long_results(bot, game_id, "long-results")
         before = len(bot_messages(fake, channel))
         fake.inject_fault(f"POST /channels/{channel.id}/messages", 503, after=2)
-        await bot.services.gamemaster.deliver()
+        await bot.runtime.deliver()
         assert len(bot_messages(fake, channel)) == before + 2, "parts 1 and 2 went out, part 3 failed"
-        sender = bot.services.gamemaster.sender
+        sender = bot.runtime.sender
         assert sender is not None
         report = await deliver_pending(
-            bot.services.gamemaster.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
+            bot.runtime.sessions, sender, clock=lambda: utcnow() + timedelta(minutes=5)
         )
         await fake.flush()
         assert report.sent == 1 and report.failed == 0
@@ -156,7 +156,7 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
         assert posted[0].embeds and posted[1].content.startswith(
             "**Orders and results, Spring 1901 Movement**"
         )
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             row = (
                 await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "long-results"))
             ).one()
@@ -166,7 +166,7 @@ async def test_a_long_post_that_fails_at_its_third_part_is_completed_without_rep
 
 async def _long_results(bot: DiplomacyBot, game_id: int, key: str) -> None:
     entry = {"status": "failed", "order": "A PAR - BUR", "input": "A Par-Bur", "reason": "bounced " * 6}
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         enqueue(
             session,
             PhaseResults(
@@ -195,25 +195,25 @@ async def test_parts_posted_before_a_long_failure_are_never_posted_again(
         await _long_results(bot, game_id, "part-by-part")
         before = len(bot_messages(fake, channel))
         fake.inject_fault(f"POST /channels/{channel.id}/messages", 503, after=2)
-        await bot.services.gamemaster.deliver()
-        sender = bot.services.gamemaster.sender
+        await bot.runtime.deliver()
+        sender = bot.runtime.sender
         assert sender is not None
         later = lambda: utcnow() + timedelta(minutes=10)  # noqa: E731
-        report = await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
+        report = await deliver_pending(bot.runtime.sessions, sender, clock=later)
         await fake.flush()
         assert report.sent == 1
         assert len(bot_messages(fake, channel)) == before + 3, "each part once, although the nonces expired"
 
         # Discord took a whole post, but the mark "sent" was lost (a crash): found in the channel.
         await _long_results(bot, game_id, "mark-lost")
-        await bot.services.gamemaster.deliver()
+        await bot.runtime.deliver()
         posted = len(bot_messages(fake, channel))
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             row = (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "mark-lost"))).one()
             row.sent_at, row.sent_messages, row.attempts = None, None, 1
             row.created_at = utcnow() - timedelta(minutes=10)
             await session.commit()
-        await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
+        await deliver_pending(bot.runtime.sessions, sender, clock=later)
         await fake.flush()
         assert len(bot_messages(fake, channel)) == posted, "nothing posted twice"
     assert fake.unknown_calls == [] and fake.internal_errors == []
@@ -229,7 +229,7 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
         slow = await game_channel_of(bot, fake, first)
         fast = await game_channel_of(bot, fake, second)
         fake.inject_fault(f"POST /channels/{slow.id}/messages", 429, retry_after=150)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             for game_id in (first, second):
                 enqueue(
                     session,
@@ -240,15 +240,15 @@ async def test_a_long_rate_limit_on_one_channel_does_not_hold_up_another_game(
                 )
             await session.commit()
         began = utcnow()
-        await bot.services.gamemaster.deliver()
+        await bot.runtime.deliver()
         await fake.flush()
         assert any("News of game" in embed_text(m) for m in bot_messages(fake, fast))
         assert (utcnow() - began).total_seconds() < 20, "nobody waited out the 150 s"
         assert not any("News of game" in embed_text(m) for m in bot_messages(fake, slow))
-        sender = bot.services.gamemaster.sender
+        sender = bot.runtime.sender
         assert sender is not None
         later = lambda: utcnow() + timedelta(minutes=5)  # noqa: E731
-        await deliver_pending(bot.services.gamemaster.sessions, sender, clock=later)
+        await deliver_pending(bot.runtime.sessions, sender, clock=later)
         await fake.flush()
         assert len([m for m in bot_messages(fake, slow) if "News of game" in embed_text(m)]) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
@@ -267,7 +267,7 @@ async def test_a_slow_channel_holds_up_its_own_game_only_and_each_channel_keeps_
         slow = await game_channel_of(bot, fake, first)
         fast = await game_channel_of(bot, fake, second)
         fake.slow_down(f"POST /channels/{slow.id}/messages", 0.5, times=3)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             for number in range(3):  # written interleaved, as two closes at one deadline write them
                 for game_id in (first, second):
                     enqueue(
@@ -278,7 +278,7 @@ async def test_a_slow_channel_holds_up_its_own_game_only_and_each_channel_keeps_
                         now=utcnow(),
                     )
             await session.commit()
-        await bot.services.gamemaster.deliver()
+        await bot.runtime.deliver()
         await fake.flush()
 
         def news(channel: Channel, game_id: int) -> list[Message]:
@@ -322,7 +322,7 @@ async def test_orders_sent_by_dm_while_the_bot_was_offline_are_recorded_if_their
             if p is not france
         )
         deadline = utcnow() - timedelta(seconds=1)  # the deadline passes while the bot is down
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             phase = await latest_phase(session, game_id)
             assert phase is not None
             phase.deadline = deadline
@@ -359,11 +359,11 @@ async def test_a_post_discord_took_just_before_a_crash_is_not_repeated_by_a_late
         with monkeypatch.context() as patch:
             patch.setattr("gm.delivery.outbox._record_part", dies)
             with pytest.raises(Killed):
-                await bot.services.gamemaster.deliver()
+                await bot.runtime.deliver()
         await fake.flush()
         assert len(bot_messages(fake, channel)) == before + 1, "Discord took part 1"
     fake.forget_nonces()
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         row = (await session.exec(select(OutboxEntry).where(OutboxEntry.dedup_key == "cut-short"))).one()
         row.created_at -= timedelta(minutes=10)
         await session.commit()
@@ -389,7 +389,7 @@ async def test_a_short_rate_limit_on_one_channel_does_not_hold_up_another_game(
         slow = await game_channel_of(bot, fake, first)
         fast = await game_channel_of(bot, fake, second)
         fake.inject_fault(f"POST /channels/{slow.id}/messages", 429, retry_after=3.0)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             for game_id in (first, second):  # the slow game's news is older: it goes first
                 enqueue(
                     session,
@@ -400,7 +400,7 @@ async def test_a_short_rate_limit_on_one_channel_does_not_hold_up_another_game(
                 )
             await session.commit()
         began = utcnow()
-        await bot.services.gamemaster.deliver()
+        await bot.runtime.deliver()
         await fake.flush()
         news = [m for m in bot_messages(fake, fast) if "News of game" in embed_text(m)]
         assert len(news) == 1

@@ -32,7 +32,7 @@ from tests.helpers.e2e import click_and_read, mod
 async def age_phase(bot: DiplomacyBot, game_id: int, minutes: int) -> None:
     """The open phase opened ``minutes`` ago (as if the moderator had waited)."""
     phase = await current_phase(bot, game_id)
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         record = await session.get(PhaseRecord, phase.id)
         assert record is not None
         record.opened_at = utcnow() - timedelta(minutes=minutes)

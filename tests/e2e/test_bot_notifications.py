@@ -127,7 +127,7 @@ async def test_the_join_post_stays_live_and_the_creator_hears_when_it_is_full(
         await settle(bot, fake)
         text, disabled = shown()
         assert "Joined (3 of 3)" in text and "Full:" in text and disabled, "no more seats: the button is off"
-        await bot.services.gamemaster.deliver()
+        await bot.runtime.deliver()
         await fake.flush()
         creator = table.players[0]
         assert any("Lobby is full" in embed_text(m) for m in fake.dm_messages(creator))

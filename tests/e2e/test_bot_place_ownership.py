@@ -43,7 +43,7 @@ def snapshot(fake: FakeDiscord, table: Table) -> dict[int, tuple[str, dict[int, 
 async def places_of_game(bot: DiplomacyBot, fake: FakeDiscord, table: Table, game_id: int) -> list[Channel]:
     """The category, game channel and power channels the game's database names, and the game's
     threads and other channels inside its category."""
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         game = await get_game(session, game_id)
     everything = fake.guild_channels(table.guild)
     [game_channel] = [c for c in everything if c.id == game.game_channel_id]
@@ -82,7 +82,7 @@ async def test_a_new_databases_game_never_inherits_an_old_games_places(
         new_id = await started_game(fake, bot, table, "League")
         assert new_id == old_id, "the same game number, as the reproduction needs"
         await settle(bot, fake)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             game = await get_game(session, new_id)
         mine = await places_of_game(bot, fake, table, new_id)
 
@@ -110,7 +110,7 @@ async def test_a_game_named_after_a_power_keeps_its_public_channel_apart(
         again = await ask(fake, table.players[0], "game", "start", channel=table.general, game=str(game_id))
         assert "has started" in again.content
         await settle(bot, fake)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             game = await get_game(session, game_id)
         mine = await places_of_game(bot, fake, table, game_id)
     by_id = {c.id: c for c in mine}
@@ -147,7 +147,7 @@ async def test_a_resumed_set_up_puts_back_permissions_and_thread_members(
         again = await ask(fake, table.players[0], "game", "start", channel=table.general, game=str(game_id))
         assert "has started" in again.content
         await settle(bot, fake)
-        async with bot.services.gamemaster.sessions() as session:
+        async with bot.runtime.sessions() as session:
             game = await get_game(session, game_id)
         mine = await places_of_game(bot, fake, table, game_id)
     assert {c.id for c in left} <= {c.id for c in mine}, "what the first run made is reused"
@@ -178,7 +178,7 @@ async def test_a_game_set_up_before_places_were_recorded_still_hands_its_threads
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Veteran", players=3)  # private threads
-        async with bot.services.gamemaster.sessions() as session:  # as before migration 0004
+        async with bot.runtime.sessions() as session:  # as before migration 0004
             await session.exec(delete(GamePlace).where(col(GamePlace.game_id) == game_id))
             await session.commit()
         old, newcomer = table.player("FRANCE"), table.onlooker

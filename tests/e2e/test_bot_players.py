@@ -173,7 +173,7 @@ async def test_buttons_forms_and_deadlines_survive_a_restart(fake: FakeDiscord, 
         assert "✅ `A MUN - RUH`" in answer.content
         phase = await current_phase(bot, game_id)
     # The deadline passes while the bot is offline; at start-up it closes the phase and posts.
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         record = await session.get(PhaseRecord, phase.id)
         assert record is not None
         record.deadline = utcnow() - timedelta(minutes=1)
@@ -197,7 +197,7 @@ async def join_everyone_else(fake: FakeDiscord, table: Table, game_id: int) -> N
 
 
 async def _powers(bot: DiplomacyBot, game_id: int) -> dict[int, str]:
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         game = await get_game(session, game_id)
     return {user: power for power, user in game.powers.items() if user is not None}
 

@@ -268,11 +268,11 @@ async def test_one_process_runs_every_shard_discord_recommends(tmp_path: Path) -
         tables = [await make_table(fake, 3, name=f"Club {s}", shard=(s, SHARDS)) for s in range(SHARDS)]
         async with running(fake, tmp_path) as bot:
             assert bot.shard_count == SHARDS and bot.shard_ids_run == [0, 1]
-            assert bot.services.gamemaster.ownership.owns_all
+            assert bot.runtime.ownership.owns_all
             assert sorted(s.shard[0] for s in fake.gateway.sessions.values()) == [0, 1]
             for table in tables:
                 game_id = await started_game(fake, bot, table, "Here", players=3, press="public")
-                async with bot.services.gamemaster.sessions.read() as s:
+                async with bot.runtime.sessions.read() as s:
                     game = await s.get(Game, game_id)
                     await s.commit()
                 assert game is not None and game.guild_id == table.guild.id

@@ -54,7 +54,7 @@ async def as_before_the_shields(fake: FakeDiscord, bot: DiplomacyBot, table: Tab
                 user = fake.world.users[target]
                 deny = overwrite.deny & ~int(Permission.MANAGE_THREADS)
                 await fake.set_overwrite(channel, user, allow=overwrite.allow, deny=deny)
-    async with bot.services.gamemaster.sessions() as session:
+    async with bot.runtime.sessions() as session:
         await session.exec(update(Game).where(col(Game.id) == game_id).values(places_shielded=False))
         await session.commit()
 
@@ -194,7 +194,7 @@ async def test_a_repair_cut_short_is_finished_at_the_next_start(fake: FakeDiscor
     async with running(fake, tmp_path) as bot:
         await settle(bot, fake)
         assert await rivals_read_by(fake, bot, table, game_id, table.mod, writers) == [refused.name]
-        async with bot.services.gamemaster.sessions.read() as session:
+        async with bot.runtime.sessions.read() as session:
             game = await session.get(Game, game_id)
             assert game is not None and not game.places_shielded, "not done: the next start goes on"
             await session.commit()

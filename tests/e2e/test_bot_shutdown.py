@@ -183,7 +183,7 @@ async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finish
             claimed.set()
             await asyncio.Event().wait()
 
-        bot.services.gamemaster.closer._hooks = CloseHooks(after_claim=stuck)
+        bot.runtime.closer._hooks = CloseHooks(after_claim=stuck)
         await moderator_closes(fake, table.mod, table.general, game_id)
         await asyncio.wait_for(claimed.wait(), 10)
         began = time.perf_counter()

@@ -59,15 +59,15 @@ async def test_after_the_database_comes_back_claimed_messages_go_out_at_once(
     outage = Outage(sessions)
     sender = Sender(outage)
     gm = Gamemaster(outage, sender, workers=0)  # type: ignore[arg-type]  # a stand-in for the sessions
-    gm.scheduler.start()
+    gm.runtime.scheduler.start()
     try:
         try:
-            await gm.deliver()
+            await gm.runtime.deliver()
         except OperationalError:
             pass
         else:
             raise AssertionError("the delivery should have failed with the database")
-        run_at = gm.scheduler.run_time(OUTBOX_SOON_JOB)
+        run_at = gm.runtime.scheduler.run_time(OUTBOX_SOON_JOB)
         assert run_at is not None, "another delivery is due within seconds"
         async with sessions.read() as s:
             held = set(
@@ -75,7 +75,7 @@ async def test_after_the_database_comes_back_claimed_messages_go_out_at_once(
             )
         assert held, "the failed delivery left its claims (leased for 2 minutes)"
         outage.down = False  # the database is back, long before the lease ends
-        await gm.deliver()
+        await gm.runtime.deliver()
         async with sessions.read() as s:
             unsent = set(
                 (await s.exec(select(OutboxEntry.id).where(col(OutboxEntry.sent_at).is_(None)))).all()
@@ -85,7 +85,7 @@ async def test_after_the_database_comes_back_claimed_messages_go_out_at_once(
             ).all()
         assert claimed == [] and not held & unsent, "every message it held went out at the next delivery"
     finally:
-        await gm.scheduler.shutdown(wait=False)
+        await gm.runtime.scheduler.shutdown(wait=False)
 
 
 async def test_the_operations_status_counts_games_messages_and_the_last_close(

@@ -68,10 +68,10 @@ async def test_the_worker_processes_start_with_the_gamemaster(sessions: SessionF
     started, and warmed up, when the gamemaster starts."""
     gm = Gamemaster(sessions, None, workers=2)
     try:
-        await gm.start()
-        pool = gm._executor
+        await gm.runtime.start()
+        pool = gm.runtime._executor
         assert isinstance(pool, WorkerPool)
         pids = pool.worker_pids()
         assert len(pids) == 2 and all(alive(p) for p in pids)
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()

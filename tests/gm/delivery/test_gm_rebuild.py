@@ -90,14 +90,14 @@ async def test_deadlines_due_during_the_rebuild_close_once_beside_a_close_asked_
     started = await started_games(sessions, 4)
     monkeypatch.setattr(scheduling, "REBUILD_PAGE", 1)  # the next phases opened meanwhile are read too
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
-    gm.scheduler.rebuild_slice = 1
+    gm.runtime.scheduler.rebuild_slice = 1
     try:
-        start_up = gm.launch()
+        start_up = gm.runtime.launch()
         await asyncio.sleep(0)
-        asked = await gm.request_close(started[-1].phase.id, reason="all_ready")
+        asked = await gm.runtime.request_close(started[-1].phase.id, reason="all_ready")
         await start_up
-        await gm.idle()
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.idle()
+        await gm.runtime.scheduler.idle(timeout=30)
         assert asked is not None
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.id)))).all()
@@ -107,6 +107,8 @@ async def test_deadlines_due_during_the_rebuild_close_once_beside_a_close_asked_
         assert sorted(r.game_id or 0 for r in results) == sorted(one.game.id for one in started)
         for phase in phases:
             if phase.name == "F1901M":
-                assert gm.scheduler.run_time(deadline_job_id(phase.game_id, "F1901M")) == phase.deadline
+                assert (
+                    gm.runtime.scheduler.run_time(deadline_job_id(phase.game_id, "F1901M")) == phase.deadline
+                )
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()

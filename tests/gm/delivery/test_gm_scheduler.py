@@ -28,11 +28,11 @@ from tests.helpers.gm import RecordingSender, gamemaster, queue, start_now
 async def test_jobs_are_rebuilt_with_stable_ids_and_never_skipped(sessions: SessionFactory) -> None:
     started = await start_now(sessions, utcnow(), GameSettings(movement_minutes=2 * 24 * 60))
     gm = gamemaster(sessions)
-    report = await gm.start()
+    report = await gm.runtime.start()
     try:
         game = started.game.id
         assert report.scheduled == [started.phase.id] and report.reminders == 2
-        assert gm.scheduler.job_ids() == [
+        assert gm.runtime.scheduler.job_ids() == [
             f"deadline:{game}:S1901M",
             "outbox",
             f"reminder:{game}:S1901M:1",
@@ -40,13 +40,13 @@ async def test_jobs_are_rebuilt_with_stable_ids_and_never_skipped(sessions: Sess
             "sandbox_sweep",  # the sandboxes unused for 30 days (gm.sandbox.making.sweep)
             "sweep",
         ]
-        assert gm.scheduler.run_time(f"deadline:{game}:S1901M") == started.phase.deadline
-        job = gm.scheduler._scheduler.get_job(f"deadline:{game}:S1901M")
+        assert gm.runtime.scheduler.run_time(f"deadline:{game}:S1901M") == started.phase.deadline
+        job = gm.runtime.scheduler._scheduler.get_job(f"deadline:{game}:S1901M")
         assert job.misfire_grace_time is None and job.coalesce is True
-        await gm.scheduler.rebuild_from_db()  # again: replaced, not doubled
-        assert len(gm.scheduler.job_ids()) == 6
+        await gm.runtime.scheduler.rebuild_from_db()  # again: replaced, not doubled
+        assert len(gm.runtime.scheduler.job_ids()) == 6
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_the_deadline_job_closes_the_phase_and_schedules_the_next(sessions: SessionFactory) -> None:
@@ -54,64 +54,65 @@ async def test_the_deadline_job_closes_the_phase_and_schedules_the_next(sessions
     await set_deadline(sessions, started.phase.id, utcnow() + timedelta(seconds=0.3))
     await submit(sessions, started, "FRANCE", "A Par-Bur")
     gm = gamemaster(sessions)
-    await gm.start()
+    await gm.runtime.start()
     try:
         await asyncio.sleep(0.5)
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.scheduler.idle(timeout=30)
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all()
         assert [(p.name, p.status, p.close_reason) for p in phases] == [
             ("S1901M", "closed", "deadline"),
             ("F1901M", "open", None),
         ]
-        assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
-        assert f"deadline:{started.game.id}:S1901M" not in gm.scheduler.job_ids()
-        assert isinstance(gm.sender, RecordingSender)
-        sent = gm.sender.sent
+        assert f"deadline:{started.game.id}:F1901M" in gm.runtime.scheduler.job_ids()
+        assert f"deadline:{started.game.id}:S1901M" not in gm.runtime.scheduler.job_ids()
+        assert isinstance(gm.runtime.sender, RecordingSender)
+        sent = gm.runtime.sender.sent
         assert [m.kind for m in sent if m.kind not in ("welcome", "game_full")] == []  # no channel: they wait
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_a_double_fire_and_an_early_close_together_close_once(sessions: SessionFactory) -> None:
     started = await start_now(sessions, utcnow())
     gm = gamemaster(sessions)
-    await gm.start()
+    await gm.runtime.start()
     try:
         deadline = utcnow() + timedelta(seconds=0.2)
         for _ in range(2):  # scheduled twice: the id is stable, so one job
-            gm.scheduler.schedule_phase(started.game.id, started.phase.id, "S1901M", deadline, ())
+            gm.runtime.scheduler.schedule_phase(started.game.id, started.phase.id, "S1901M", deadline, ())
         await asyncio.sleep(0.2)
         outcomes = await asyncio.gather(
-            gm.close_phase(started.phase.id, reason="all_ready"), gm.close_phase(started.phase.id)
+            gm.runtime.close_phase(started.phase.id, reason="all_ready"),
+            gm.runtime.close_phase(started.phase.id),
         )
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.scheduler.idle(timeout=30)
         assert sum(o.closed for o in outcomes) <= 1
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord))).all()
             results = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all()
         assert len(phases) == 2 and len(results) == 1
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_everybody_ready_closes_the_phase_through_the_gamemaster(sessions: SessionFactory) -> None:
     started = await start_now(sessions, utcnow())
     gm = gamemaster(sessions)
-    await gm.start()
+    await gm.runtime.start()
     try:
         outcome = None
         for power in sorted(started.assignments):
             async with sessions.begin() as s:
                 view = await orders.set_ready(s, started.game.id, player_of(started, power))
-            outcome = await gm.orders_changed(view)
+            outcome = await gm.runtime.orders_changed(view)
         assert outcome is not None and outcome.closed and outcome.next_phase is not None
         async with sessions() as s:
             first = await s.get(PhaseRecord, started.phase.id)
         assert first is not None and first.close_reason == "all_ready"
-        assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
+        assert f"deadline:{started.game.id}:F1901M" in gm.runtime.scheduler.job_ids()
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_a_reminder_job_messages_the_players_still_missing_orders(sessions: SessionFactory) -> None:
@@ -122,16 +123,16 @@ async def test_a_reminder_job_messages_the_players_still_missing_orders(sessions
         async with sessions.begin() as s:
             await orders.set_ready(s, started.game.id, player_of(started, power))
     gm = gamemaster(sessions)
-    await gm.start()
+    await gm.runtime.start()
     try:
         await asyncio.sleep(0.5)
-        await gm.scheduler.idle(timeout=30)
-        assert isinstance(gm.sender, RecordingSender)
-        reminders = [m for m in gm.sender.sent if m.kind == "reminder"]
+        await gm.runtime.scheduler.idle(timeout=30)
+        assert isinstance(gm.runtime.sender, RecordingSender)
+        reminders = [m for m in gm.runtime.sender.sent if m.kind == "reminder"]
         assert [m.user_id for m in reminders] == [player_of(started, "TURKEY")]
         assert reminders[0].payload["missing"] == {"TURKEY": ["F ANK", "A CON", "A SMY"]}
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_reminders_skip_players_with_complete_orders_and_never_repeat(sessions: SessionFactory) -> None:
@@ -168,13 +169,13 @@ async def test_a_reminder_due_while_the_bot_was_away_goes_out_once_at_start_up(
     await set_deadline(sessions, started.phase.id, utcnow() + timedelta(hours=1, minutes=30))
     for _ in range(2):  # a second restart must not repeat it
         gm = gamemaster(sessions)
-        await gm.start()
+        await gm.runtime.start()
         try:
             await asyncio.sleep(0.2)
-            await gm.scheduler.idle(timeout=30)
-            assert f"reminder:{started.game.id}:S1901M:1" in gm.scheduler.job_ids()
+            await gm.runtime.scheduler.idle(timeout=30)
+            assert f"reminder:{started.game.id}:S1901M:1" in gm.runtime.scheduler.job_ids()
         finally:
-            await gm.shutdown()
+            await gm.runtime.shutdown()
     async with sessions() as s:
         queued = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "reminder"))).all()
     assert len(queued) == 7  # one per player, once, for the 2-hour mark
@@ -212,27 +213,27 @@ async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadl
     work = FailingOnce()
     closer = PhaseCloser(sessions, work=work, render_maps=False)
     gm = Gamemaster(sessions, RecordingSender(), closer=closer)
-    gm.scheduler.retry_delays = (RETRY, 60.0)
-    await gm.start()
+    gm.runtime.scheduler.retry_delays = (RETRY, 60.0)
+    await gm.runtime.start()
     try:
         await asyncio.sleep(0.4)
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.scheduler.idle(timeout=30)
         job = f"deadline:{started.game.id}:S1901M"
         assert work.calls == 1
         assert (await current_phase(sessions, started.game.id)).status == "open"  # reopened, not lost
-        retry_at = gm.scheduler.run_time(job)
+        retry_at = gm.runtime.scheduler.run_time(job)
         assert retry_at is not None and retry_at > utcnow()  # still scheduled: a retry
         assert f"stays unclosed until the retry in {RETRY:g} s" in caplog.text
         await until_due(retry_at)
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.scheduler.idle(timeout=30)
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all()
         assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
         assert work.calls == 2
-        assert job not in gm.scheduler.job_ids()
-        assert f"deadline:{started.game.id}:F1901M" in gm.scheduler.job_ids()
+        assert job not in gm.runtime.scheduler.job_ids()
+        assert f"deadline:{started.game.id}:F1901M" in gm.runtime.scheduler.job_ids()
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_a_close_that_failed_while_writing_is_finished_by_the_retry(sessions: SessionFactory) -> None:
@@ -246,23 +247,23 @@ async def test_a_close_that_failed_while_writing_is_finished_by_the_retry(sessio
 
     closer = PhaseCloser(sessions, render_maps=False, hooks=CloseHooks(before_commit=before_commit))
     gm = Gamemaster(sessions, RecordingSender(), closer=closer)
-    gm.scheduler.retry_delays = (RETRY,)
-    await gm.start()
+    gm.runtime.scheduler.retry_delays = (RETRY,)
+    await gm.runtime.start()
     try:
         await asyncio.sleep(0.4)
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.scheduler.idle(timeout=30)
         assert (await current_phase(sessions, started.game.id)).status == "adjudicating"
-        retry_at = gm.scheduler.run_time(f"deadline:{started.game.id}:S1901M")
+        retry_at = gm.runtime.scheduler.run_time(f"deadline:{started.game.id}:S1901M")
         assert retry_at is not None
         await until_due(retry_at)
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.scheduler.idle(timeout=30)
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all()
             results = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "phase_results"))).all()
         assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
         assert len(results) == 1
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_a_reminder_as_long_as_the_phase_is_never_sent_not_even_after_a_restart(
@@ -273,15 +274,15 @@ async def test_a_reminder_as_long_as_the_phase_is_never_sent_not_even_after_a_re
     started = await start_now(sessions, utcnow() - timedelta(hours=2))  # deadline in 22 hours
     for _ in range(2):
         gm = gamemaster(sessions)
-        report = await gm.start()
+        report = await gm.runtime.start()
         try:
             await asyncio.sleep(0.2)
-            await gm.scheduler.idle(timeout=30)
+            await gm.runtime.scheduler.idle(timeout=30)
             assert report.reminders == 1
-            assert f"reminder:{started.game.id}:S1901M:1" in gm.scheduler.job_ids()
-            assert f"reminder:{started.game.id}:S1901M:24" not in gm.scheduler.job_ids()
+            assert f"reminder:{started.game.id}:S1901M:1" in gm.runtime.scheduler.job_ids()
+            assert f"reminder:{started.game.id}:S1901M:24" not in gm.runtime.scheduler.job_ids()
         finally:
-            await gm.shutdown()
+            await gm.runtime.shutdown()
     async with sessions() as s:
         assert (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "reminder"))).all() == []
 
@@ -291,18 +292,18 @@ async def test_reminders_due_within_a_minute_of_the_opening_are_not_scheduled(
 ) -> None:
     started = await start_now(sessions, utcnow())
     gm = gamemaster(sessions)
-    gm.scheduler.start()
+    gm.runtime.scheduler.start()
     try:
         now = utcnow()
-        count = gm.scheduler.schedule_phase(
+        count = gm.runtime.scheduler.schedule_phase(
             started.game.id, started.phase.id, "S1901M", now + timedelta(hours=24), (24, 23.995, 1), now
         )
         assert count == 1
-        assert [j for j in gm.scheduler.job_ids() if j.startswith("reminder:")] == [
+        assert [j for j in gm.runtime.scheduler.job_ids() if j.startswith("reminder:")] == [
             f"reminder:{started.game.id}:S1901M:1"
         ]
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 def test_reminders_are_scaled_to_the_phase_length() -> None:
@@ -322,15 +323,15 @@ async def test_a_ten_minute_phase_gets_a_reminder_that_can_fire(sessions: Sessio
     now = utcnow()
     started = await start_now(sessions, now, GameSettings(movement_minutes=10))
     gm = gamemaster(sessions)
-    await gm.start()
+    await gm.runtime.start()
     try:
         game = started.game.id
         job = f"reminder:{game}:S1901M:0.05"
-        assert job in gm.scheduler.job_ids()
+        assert job in gm.runtime.scheduler.job_ids()
         assert started.phase.deadline is not None
-        assert gm.scheduler.run_time(job) == started.phase.deadline - timedelta(minutes=3)
+        assert gm.runtime.scheduler.run_time(job) == started.phase.deadline - timedelta(minutes=3)
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_a_skipped_run_of_the_outbox_job_is_logged_with_the_backlog(

@@ -171,14 +171,14 @@ async def test_a_process_among_several_starts_without_stealing_a_sibling_s_claim
     await claim_all(sessions, ["shard-0:cafe0000:aaaa", "shard-1:dead0000:bbbb"])
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, ownership=SHARD1)
-    assert gm.process_name == "shard-1"
-    await gm.start()
+    assert gm.runtime.process_name == "shard-1"
+    await gm.runtime.start()
     try:
         assert [m.payload["title"] for m in sender.sent] == ["B is full", "predecessor's0"]
         assert (await claims(sessions))[0] == "shard-0:cafe0000:aaaa", "the sibling's lease stands"
-        assert gm.scheduler.run_time("outbox") is not None
+        assert gm.runtime.scheduler.run_time("outbox") is not None
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 class Recorder:
@@ -225,7 +225,7 @@ async def test_the_owner_closes_in_time_a_phase_whose_deadline_job_lived_in_anot
     and died with its jobs: the owner's sweep takes the phase up and its deadline job closes it at the
     deadline, not a sweep interval and a grace period later."""
     owner = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, ownership=SHARD1)
-    await owner.start()
+    await owner.runtime.start()
     try:
         started = await started_on(sessions, GUILD_B, "B", utcnow())  # in the other process
         other = await started_on(sessions, GUILD_A, "A", utcnow())
@@ -237,14 +237,16 @@ async def test_the_owner_closes_in_time_a_phase_whose_deadline_job_lived_in_anot
                 .values(deadline=deadline)
             )
             await s.commit()
-        assert deadline_job_id(started.game.id, "S1901M") not in owner.scheduler.job_ids()
-        assert await owner.scheduler.sweep() == [], "nothing overdue yet"
-        assert owner.scheduler.run_time(deadline_job_id(started.game.id, "S1901M")) == deadline
-        assert deadline_job_id(other.game.id, "S1901M") not in owner.scheduler.job_ids(), "not its game"
-        assert await owner.scheduler.adopt() == [], "taken up once"
+        assert deadline_job_id(started.game.id, "S1901M") not in owner.runtime.scheduler.job_ids()
+        assert await owner.runtime.scheduler.sweep() == [], "nothing overdue yet"
+        assert owner.runtime.scheduler.run_time(deadline_job_id(started.game.id, "S1901M")) == deadline
+        assert deadline_job_id(other.game.id, "S1901M") not in owner.runtime.scheduler.job_ids(), (
+            "not its game"
+        )
+        assert await owner.runtime.scheduler.adopt() == [], "taken up once"
         await asyncio.sleep(max(0.0, (deadline - utcnow()).total_seconds()) + 0.3)
-        await owner.scheduler.idle(timeout=30)
-        await owner.idle()
+        await owner.runtime.scheduler.idle(timeout=30)
+        await owner.runtime.idle()
         async with sessions.read() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.id)))).all()
             await s.commit()
@@ -254,7 +256,7 @@ async def test_the_owner_closes_in_time_a_phase_whose_deadline_job_lived_in_anot
         assert status[(started.game.id, "F1901M")][0] == "open"
         assert status[(other.game.id, "S1901M")] == ("open", None), "the sibling's game is the sibling's"
     finally:
-        await owner.shutdown()
+        await owner.runtime.shutdown()
 
 
 def closed_at(phases: Sequence[PhaseRecord], game_id: int) -> datetime:
@@ -312,27 +314,29 @@ async def test_a_deadline_job_does_not_close_a_phase_another_process_extended_or
     extended = await started_on(sessions, GUILD_B, "Extended", utcnow())
     paused = await started_on(sessions, GUILD_B, "Paused", utcnow())
     kept = await started_on(sessions, GUILD_B, "Kept", utcnow())
-    await gm.start()
+    await gm.runtime.start()
     try:
         # The deadlines come SOON after the start, however long the start took on a busy machine: the
         # owner's sweep schedules them as it would a phase another process opened.
         deadline = utcnow() + SOON
         for started in (extended, paused, kept):
             await set_deadline(sessions, started.phase.id, deadline)
-        assert sorted(await gm.scheduler.adopt()) == sorted(s.phase.id for s in (extended, paused, kept))
-        assert gm.scheduler.run_time(deadline_job_id(extended.game.id, "S1901M")) == deadline
+        assert sorted(await gm.runtime.scheduler.adopt()) == sorted(
+            s.phase.id for s in (extended, paused, kept)
+        )
+        assert gm.runtime.scheduler.run_time(deadline_job_id(extended.game.id, "S1901M")) == deadline
         later = utcnow() + timedelta(hours=2)
         await set_deadline(sessions, extended.phase.id, later)  # in the other process
         await set_deadline(sessions, paused.phase.id, None)
         await asyncio.sleep(max(0.0, (deadline - utcnow()).total_seconds()) + 0.3)
-        await gm.scheduler.idle(timeout=30)
-        await gm.idle()
+        await gm.runtime.scheduler.idle(timeout=30)
+        await gm.runtime.idle()
         status = {p.game_id: p.status for p in await first_phases(sessions)}
         assert status == {extended.game.id: "open", paused.game.id: "open", kept.game.id: "closed"}
-        assert await gm.scheduler.adopt() == [extended.phase.id]
-        assert gm.scheduler.run_time(deadline_job_id(extended.game.id, "S1901M")) == later
+        assert await gm.runtime.scheduler.adopt() == [extended.phase.id]
+        assert gm.runtime.scheduler.run_time(deadline_job_id(extended.game.id, "S1901M")) == later
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def set_deadline(sessions: SessionFactory, phase_id: int | None, deadline: datetime | None) -> None:

@@ -63,7 +63,7 @@ async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_ani
     assert report.pending >= 1 and "game_over" not in {m.kind for m in sender.sent}  # ... but no GIF yet
 
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
-    await gm.apply(result.effects)
+    await gm.runtime.apply(result.effects)
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
     names = [a.filename for a in post.attachments]
     assert names[0] == "W1901A-final.png" and names[1] == f"game-{started.game.id}-animation.gif"
@@ -80,7 +80,7 @@ async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_ani
     assert phases["years"] == ["start", "1901"]
     france = next(row for row in phases["rows"] if row["power"] == "FRANCE")
     assert france["centers"] == [3, 6]  # Spain, Portugal and Belgium taken in 1901
-    await gm.shutdown()
+    await gm.runtime.shutdown()
 
 
 async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
@@ -91,7 +91,7 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
     await with_channel(sessions, started.game.id)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=True, clock=lambda: T0)
-    outcome = await gm.close_phase(started.phase.id)
+    outcome = await gm.runtime.close_phase(started.phase.id)
     assert outcome.game_over and outcome.winner == "FRANCE"
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
     assert [a.filename for a in post.attachments] == [
@@ -104,7 +104,7 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
         status = await game_status(s, started.game.id)
     by_power = {p.power: p for p in status.powers}
     assert by_power["FRANCE"].centers == 18, "the status shows the final position, not the last phase's start"
-    await gm.shutdown()
+    await gm.runtime.shutdown()
 
 
 async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions: SessionFactory) -> None:
@@ -131,7 +131,7 @@ async def test_a_final_post_left_waiting_by_a_crash_is_finished_at_start_up(sess
         await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
-    await gm.start()
+    await gm.runtime.start()
     try:
         assert [m.kind for m in sender.sent].count("game_over") == 1
         async with sessions() as s:
@@ -140,7 +140,7 @@ async def test_a_final_post_left_waiting_by_a_crash_is_finished_at_start_up(sess
         again = await archive.publish_pending(sessions, clock=lambda: T0)  # already done: nothing to do
         assert again == []
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 def test_a_gif_over_the_size_limit_is_made_narrower_then_shorter() -> None:

@@ -41,7 +41,7 @@ async def test_a_close_logs_game_phase_and_timings_and_the_outbox_its_deliveries
     started = await make_started_game(sessions)
     await submit(sessions, started, "FRANCE", "A Par-Bur\nF Bre-MAO")
     gm = Gamemaster(sessions, RecordingSender(), workers=0)
-    outcome = await gm.close_phase(started.phase.id, reason="moderator")
+    outcome = await gm.runtime.close_phase(started.phase.id, reason="moderator")
     assert outcome.closed
     logged = lines(caplog)
     closed = [line for line in logged if line.startswith("phase closed:")]
@@ -71,8 +71,8 @@ async def test_messages_to_retry_are_a_warning_with_the_backlog(
         return RetriableSendError("Discord 503: try later") if message.kind == "welcome" else None
 
     gm = Gamemaster(sessions, RecordingSender(busy), workers=0)
-    await gm.deliver()
-    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name == "gm.facade.core"]
+    await gm.runtime.deliver()
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name == "gm.facade.runtime"]
     assert len(warnings) == 1
     assert re.fullmatch(
         r"outbox: 1 sent, 7 to retry, 0 given up; 8 waiting \(first error: outbox \d+: "
@@ -81,8 +81,8 @@ async def test_messages_to_retry_are_a_warning_with_the_backlog(
     )
     assert vars(warnings[0])["backlog"] == 8
     caplog.clear()
-    await gm.deliver()  # nothing due: nothing said
-    assert lines(caplog, "gm.facade.core") == []
+    await gm.runtime.deliver()  # nothing due: nothing said
+    assert lines(caplog, "gm.facade.runtime") == []
 
 
 async def test_reminders_and_the_start_up_report_are_logged(
@@ -108,11 +108,11 @@ async def test_reminders_and_the_start_up_report_are_logged(
         await s.commit()
     caplog.clear()
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
-    await gm.start()
+    await gm.runtime.start()
     try:
-        await gm.scheduler.idle(timeout=30)
+        await gm.runtime.scheduler.idle(timeout=30)
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
     logged = lines(caplog)
     assert (
         "start-up: 1 overdue phases to close now, 0 stuck closes to finish now, 0 open phases scheduled "

@@ -170,17 +170,19 @@ async def test_extending_a_paused_game_adds_to_the_time_left(sessions: SessionFa
 async def test_a_paused_game_never_closes_early_and_its_jobs_are_removed(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, players=3, settings=GameSettings(players=3))
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
-    gm.scheduler.schedule_phase(started.game.id, started.phase.id, "S1901M", T0 + timedelta(days=9), (1.0,))
+    gm.runtime.scheduler.schedule_phase(
+        started.game.id, started.phase.id, "S1901M", T0 + timedelta(days=9), (1.0,)
+    )
     async with sessions.begin() as s:
         result = await moderation.pause_game(s, started.game.id, MOD, now=T0)
-    await gm.apply(result.effects)
-    assert gm.scheduler.job_ids() == []
+    await gm.runtime.apply(result.effects)
+    assert gm.runtime.scheduler.job_ids() == []
     for i in range(3):
         async with sessions.begin() as s:
             uid = CREATOR if i == 0 else user(i)
             view = await orders.set_ready(s, started.game.id, uid, now=T0)
         assert not view.close_now
-        assert await gm.orders_changed(view) is None
+        assert await gm.runtime.orders_changed(view) is None
     assert (await current_phase(sessions, started.game.id)).status == "open"
 
 
@@ -190,13 +192,13 @@ async def test_close_now_closes_the_phase_through_the_gamemaster(sessions: Sessi
     async with sessions.begin() as s:
         result = await moderation.close_now(s, started.game.id, MOD, now=T0)
     assert result.effects.close_phase == started.phase.id
-    outcome = await gm.apply(result.effects)
+    outcome = await gm.runtime.apply(result.effects)
     assert outcome is not None and outcome.closed and outcome.phase == "S1901M"
     async with sessions() as s:
         status = await game_status(s, started.game.id)
     assert status.phase is not None and status.phase.name == "F1901M"
     assert [line.action for line in status.moderation] == ["close"]
-    await gm.shutdown()
+    await gm.runtime.shutdown()
 
 
 async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(

@@ -180,17 +180,19 @@ async def test_a_solo_can_be_rolled_back_but_a_moderators_end_cannot(sessions: S
 async def test_the_gamemaster_reschedules_after_a_rollback(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, clock=lambda: T0)
-    outcome = await gm.close_phase(started.phase.id)
+    outcome = await gm.runtime.close_phase(started.phase.id)
     assert outcome.next_phase is not None
-    gm.scheduler.schedule_phase(started.game.id, outcome.next_phase.id, "F1901M", T0 + timedelta(days=5))
+    gm.runtime.scheduler.schedule_phase(
+        started.game.id, outcome.next_phase.id, "F1901M", T0 + timedelta(days=5)
+    )
     async with sessions.begin() as s:
         result = await rollback_last_phase(s, started.game.id, MOD, now=T0 + timedelta(days=2))
-    await gm.apply(result.effects)
+    await gm.runtime.apply(result.effects)
     game = started.game.id
-    assert gm.scheduler.job_ids() == [  # it opens again now: no 24-hour reminder of a 24-hour phase
+    assert gm.runtime.scheduler.job_ids() == [  # it opens again now: no 24-hour reminder of a 24-hour phase
         f"deadline:{game}:S1901M",
         f"reminder:{game}:S1901M:1",
     ]
-    job = gm.scheduler._scheduler.get_job(f"deadline:{game}:S1901M")  # not started: a pending job
+    job = gm.runtime.scheduler._scheduler.get_job(f"deadline:{game}:S1901M")  # not started: a pending job
     assert job.trigger.run_date == T0 + timedelta(days=3)
-    await gm.shutdown()
+    await gm.runtime.shutdown()

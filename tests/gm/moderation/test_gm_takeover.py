@@ -198,4 +198,4 @@ async def test_an_open_seat_button_pressed_outside_the_game_s_channel_is_refused
         assert (await gm.game_on_server(game_id, guild, pressed_in=4242)).id == game_id
         assert (await gm.game_on_server(game_id, guild)).id == game_id  # a command, not a button
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()

@@ -31,7 +31,7 @@ async def started(sessions: SessionFactory) -> games.StartResult:
 async def gm(sessions: SessionFactory) -> AsyncIterator[Gamemaster]:
     gamemaster = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
     yield gamemaster
-    await gamemaster.idle()
+    await gamemaster.runtime.idle()
 
 
 async def stored(sessions: SessionFactory, started: games.StartResult, power: str = FRANCE) -> OrdersView:
@@ -104,7 +104,7 @@ async def test_any_other_change_to_the_game_drops_what_was_held(
     assert held(gm, started) is None
 
     await gm.my_orders(game, me)
-    await gm.close_phase(started.phase.id, reason="all_ready")  # the phase closes: a new one opens
+    await gm.runtime.close_phase(started.phase.id, reason="all_ready")  # the phase closes: a new one opens
     assert held(gm, started) is None
     now = await gm.my_orders(game, me)
     assert now.phase.name == "F1901M" and now == await stored(sessions, started)
@@ -116,10 +116,10 @@ async def test_a_read_that_began_before_a_submission_is_not_kept(
     """A slow form's read, begun before the player's submission committed, would show the orders
     from before it: it is not kept, the submission's view is."""
     game, me = started.game.id, player_of(started, FRANCE)
-    ticket = gm.current.ticket(game, me)
+    ticket = gm._current.ticket(game, me)
     before = await stored(sessions, started)
     await gm.submit_orders(game, me, "A Par-Pic")
-    gm.current.fill(ticket, before)
+    gm._current.fill(ticket, before)
     assert orders_of(held(gm, started)) == (("A PAR - PIC",),)
 
 
@@ -136,4 +136,4 @@ async def test_among_several_processes_nothing_is_held(
     async with sessions.begin() as session:  # the sibling's write
         await orders.submit_orders(session, game, me, "A Par-Gas")
     assert orders_of(await gm.my_orders(game, me)) == (("A PAR - GAS",),)
-    await gm.idle()
+    await gm.runtime.idle()

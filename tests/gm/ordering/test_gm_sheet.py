@@ -55,7 +55,7 @@ async def test_a_build_taken_back_and_ready_toggled(sessions: SessionFactory) ->
         await gm.sheet_hold_the_rest(started.game.id, france, expected_phase="W1901A")
     ready = await gm.sheet_ready(started.game.id, france, ready=True, expected_phase="W1901A")
     assert ready.menu is None and ready.view.close_now, "France was the only one to act: it closes"
-    await gm.idle()
+    await gm.runtime.idle()
     assert (await current_phase(sessions, started.game.id)).name == "S1902M"
 
 

@@ -135,7 +135,7 @@ async def test_the_last_order_of_a_retreat_phase_closes_it_and_leaves_no_menu(
         started.game.id, france, "A BUR R PIC", power="FRANCE", expected_phase="F1901R"
     )
     assert chosen.report.lines[0].accepted and chosen.menu is None and chosen.report.view.close_now
-    await gm.idle()
+    await gm.runtime.idle()
     assert (await current_phase(sessions, started.game.id)).name == "W1901A"
 
 

@@ -39,11 +39,11 @@ async def phases(sessions: SessionFactory, game_id: int) -> list[tuple[str, str]
 async def restart_and_settle(sessions: SessionFactory) -> None:
     """A new bot process on the same database: its start-up and the jobs that fire at once."""
     gm = gamemaster(sessions)
-    await gm.start()
+    await gm.runtime.start()
     try:
-        await gm.scheduler.idle(timeout=60)
+        await gm.runtime.scheduler.idle(timeout=60)
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
 
 
 async def test_a_moderators_close_survives_a_stop_before_it_ran(sessions: SessionFactory) -> None:
@@ -78,7 +78,7 @@ async def test_a_second_mod_close_never_closes_the_new_phase(sessions: SessionFa
     async with sessions() as s:  # a second moderator, a moment later, before the close ran
         with pytest.raises(WrongGameState, match="already being closed"):
             await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
-    await gm.apply(first.effects)
+    await gm.runtime.apply(first.effects)
     async with sessions() as s:  # and after it ran: the game is in the next phase now
         with pytest.raises(
             WrongGameState, match="Spring 1901 Movement was already closed; Fall 1901 Movement"
@@ -99,7 +99,7 @@ async def test_a_close_sent_before_the_phase_opened_or_just_after_it_closes_noth
     async with sessions.begin() as s:
         first = await moderation.close_now(s, started.game.id, JUDGE, sent_at=utcnow())
     assert first.action == "close"
-    await gm.apply(first.effects)
+    await gm.runtime.apply(first.effects)
     async with sessions() as s:
         fall = (await s.exec(select(PhaseRecord).where(PhaseRecord.name == "F1901M"))).one()
         await s.commit()
@@ -148,20 +148,22 @@ async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck
         sessions, work=close_work, render_maps=False, hooks=CloseHooks(before_commit=database_gone)
     )
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, closer=closer)
-    gm.scheduler.retry_delays = (1.0,)  # long enough to see the job before it fires, on a busy machine
-    gm.scheduler.start()
+    gm.runtime.scheduler.retry_delays = (
+        1.0,
+    )  # long enough to see the job before it fires, on a busy machine
+    gm.runtime.scheduler.start()
     try:
         async with sessions.begin() as s:
             asked = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
-        assert await gm.apply(asked.effects) is None, "the close failed ..."
-        assert retry_job_id(started.phase.id) in gm.scheduler.job_ids(), "... and is tried again"
+        assert await gm.runtime.apply(asked.effects) is None, "the close failed ..."
+        assert retry_job_id(started.phase.id) in gm.runtime.scheduler.job_ids(), "... and is tried again"
         for _ in range(400):  # the retry fires a second later
             await asyncio.sleep(0.05)
-            await gm.scheduler.idle(timeout=60)
-            if retry_job_id(started.phase.id) not in gm.scheduler.job_ids():
+            await gm.runtime.scheduler.idle(timeout=60)
+            if retry_job_id(started.phase.id) not in gm.runtime.scheduler.job_ids():
                 break
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
     assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
 
 
@@ -176,11 +178,11 @@ async def test_the_sweep_finishes_a_phase_left_adjudicating_by_a_close_that_fail
         phase.adjudication_started_at = utcnow() - LEASE - timedelta(seconds=1)
         await s.commit()
     gm = gamemaster(sessions)
-    gm.scheduler.start()
+    gm.runtime.scheduler.start()
     try:
-        assert await gm.scheduler.sweep(busy={started.phase.id}) == [], "one of ours: left alone"
-        assert await gm.scheduler.sweep() == [started.phase.id]
-        assert await gm.scheduler.sweep() == [], "once"
+        assert await gm.runtime.scheduler.sweep(busy={started.phase.id}) == [], "one of ours: left alone"
+        assert await gm.runtime.scheduler.sweep() == [started.phase.id]
+        assert await gm.runtime.scheduler.sweep() == [], "once"
     finally:
-        await gm.shutdown()
+        await gm.runtime.shutdown()
     assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]

@@ -172,11 +172,11 @@ async def test_the_scheduler_reminds_by_the_real_length_of_a_fixed_time_phase(
     started = await start_at(sessions, now, settings)
     assert started.phase.deadline == utc(2024, 3, 5, 20, 0)
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, clock=lambda: now)
-    await gm.game_started(started)
+    await gm.runtime.game_started(started)
     game = started.game.id
 
     def planned(job_id: str) -> datetime:  # the scheduler is not started: its jobs wait, not due
-        return gm.scheduler._scheduler.get_job(job_id).trigger.run_date
+        return gm.runtime.scheduler._scheduler.get_job(job_id).trigger.run_date
 
     assert planned(f"reminder:{game}:S1901M:24") == utc(2024, 3, 4, 20, 0)
     assert planned(f"reminder:{game}:S1901M:1") == utc(2024, 3, 5, 19, 0)

@@ -110,8 +110,8 @@ async def test_a_game_ended_during_a_phase_has_a_final_map_saying_how(
         result = await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
-    await gm.apply(result.effects)
-    await gm.deliver()
+    await gm.runtime.apply(result.effects)
+    await gm.runtime.deliver()
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
     assert post.payload["title"] == "Test game is over: ended by a moderator"
     assert post.attachments[0].filename == "S1901M-final.png"
@@ -120,7 +120,7 @@ async def test_a_game_ended_during_a_phase_has_a_final_map_saying_how(
         "Game over: ended by a moderator \u00b7 position in Spring 1901 Movement"
     ]
     assert final[0][2] is False, "no chips of builds"
-    await gm.shutdown()
+    await gm.runtime.shutdown()
 
 
 def test_each_ending_in_words() -> None:

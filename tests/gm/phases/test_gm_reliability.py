@@ -111,9 +111,9 @@ async def test_a_crash_while_closing_leaves_the_phase_to_be_finished_once_at_res
         gamemaster = Gamemaster(
             make_session_factory(restarted), RecordingSender(), workers=0, render_maps=False
         )
-        report = await gamemaster.start()
-        await gamemaster.scheduler.idle(timeout=60)
-        await gamemaster.shutdown()
+        report = await gamemaster.runtime.start()
+        await gamemaster.runtime.scheduler.idle(timeout=60)
+        await gamemaster.runtime.shutdown()
         await restarted.dispose()
         assert report.finishing == ([started.phase.id] if _restart == 0 else [])
 
@@ -133,10 +133,10 @@ async def test_a_restart_after_a_missed_deadline_closes_the_phase_once(
         gamemaster = Gamemaster(
             make_session_factory(restarted), RecordingSender(), workers=0, render_maps=False
         )
-        report = await gamemaster.start()
-        await gamemaster.scheduler.idle(timeout=60)
-        jobs = gamemaster.scheduler.job_ids()
-        await gamemaster.shutdown()
+        report = await gamemaster.runtime.start()
+        await gamemaster.runtime.scheduler.idle(timeout=60)
+        jobs = gamemaster.runtime.scheduler.job_ids()
+        await gamemaster.runtime.shutdown()
         await restarted.dispose()
         if _restart == 0:
             assert report.overdue == [started.phase.id]
@@ -272,19 +272,19 @@ async def test_a_killed_worker_process_does_not_stop_later_closes(sessions: Sess
     started = await make_started_game(sessions)
     gamemaster = Gamemaster(sessions, RecordingSender(), workers=1, render_maps=False)
     try:
-        first = await gamemaster.close_phase(started.phase.id)
+        first = await gamemaster.runtime.close_phase(started.phase.id)
         assert first.closed and first.next_phase is not None
-        pool = gamemaster.closer._executor
+        pool = gamemaster.runtime.closer._executor
         assert isinstance(pool, WorkerPool)
         for pid in pool.worker_pids():
             os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(0.5)  # the pool notices its dead worker
-        second = await gamemaster.close_phase(first.next_phase.id)
+        second = await gamemaster.runtime.close_phase(first.next_phase.id)
         assert second.closed and second.next_phase is not None
         phases, results = await phases_and_results(sessions)
         assert [p.status for p in phases] == ["closed", "closed", "open"] and len(results) == 2
     finally:
-        await gamemaster.shutdown()
+        await gamemaster.runtime.shutdown()
 
 
 async def test_a_worker_dying_during_the_adjudication_is_replaced_and_the_close_goes_on(

@@ -292,18 +292,18 @@ async def test_sandboxes_unused_for_30_days_are_swept(sessions: SessionFactory) 
     clock.now = T0 + timedelta(days=20)
     await gm.sandbox_orders(kept.id, owner, "A Par-Bur")  # used: 30 more days from now
     clock.now = T0 + timedelta(days=29, hours=23)
-    assert await gm.sweep_sandboxes() == 0
+    assert await gm.runtime.sweep_sandboxes() == 0
     clock.now = T0 + timedelta(days=30, minutes=1)
-    assert await gm.sweep_sandboxes() == 1
+    assert await gm.runtime.sweep_sandboxes() == 1
     assert [s.id for s in await gm.sandboxes_of(owner)] == [kept.id]
     clock.now = T0 + timedelta(days=50, minutes=1)
     restarted = gamemaster(sessions, clock)
-    await restarted.start()  # the sweep runs at start-up, then every hour
+    await restarted.runtime.start()  # the sweep runs at start-up, then every hour
     try:
         assert await restarted.sandboxes_of(owner) == []
-        assert "sandbox_sweep" in restarted.scheduler.job_ids()
+        assert "sandbox_sweep" in restarted.runtime.scheduler.job_ids()
     finally:
-        await restarted.shutdown()
+        await restarted.runtime.shutdown()
     assert await counts(sessions, Sandbox, SandboxPhase) == {"Sandbox": 0, "SandboxPhase": 0}
 
 

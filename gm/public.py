@@ -1,0 +1,269 @@
+"""What an adapter (cogs/, a web page) may use of gm besides the facade, gathered in one place.
+
+An adapter imports two modules of gm: gm.facade (the Gamemaster, one method per use case) and this
+one (tests/test_adapter_imports.py holds the rule). What belongs here, re-exported and never
+defined here:
+
+- the errors the use cases raise (gm.errors; an adapter answers each with its message and hint);
+- the plain data the use cases take and return (GameInfo, PhaseInfo, OrdersView, OrderMenu,
+  SandboxMenu, GameStatusView, ...) and the constants an adapter offers as choices (the vote kinds,
+  the notification choices, the sandbox limit);
+- the typed messages and their effects (gm.messages.kinds and gm.messages.effects), which an
+  adapter words and carries out, and the outbox's interface an adapter implements (OutboxSender,
+  its errors), with the other interfaces it supplies (PlaceMaker, Shielder) and their data;
+- the settings model (GameSettings and the declaration of its options) and the bot's own limits
+  (FormingLimits, for the composition root);
+- pure helpers over that plain data that word it as gm words it (power names, durations, plurals,
+  a deadline in a time zone, the changes of a phase, a score, a player's badge) or name places
+  (``pair_key``).
+
+Nothing here opens a session or changes a game: that is the facade's. A new name comes here when an
+adapter needs it and it is plain data, an interface or such a helper; anything that reads or writes
+the database becomes a facade method instead. ``GameOverError`` is gm.errors.GameOver, renamed here
+because ``GameOver`` is the message kind of the same name (gm.messages.kinds.GameOver).
+"""
+
+from __future__ import annotations
+
+from gm.clock import utcnow
+from gm.delivery.outbox import (
+    Attachment,
+    NotYetSendable,
+    OutboxMessage,
+    OutboxSender,
+    OutboxTarget,
+    PermanentSendError,
+    RetriableSendError,
+    SendError,
+    SentMessages,
+)
+from gm.endings.votes import CONCEDE, DRAW, ProposalInfo, VoteReport
+from gm.errors import (
+    AlreadyJoined,
+    GameAlreadyStarted,
+    GameError,
+    GameFull,
+    GameNotStarted,
+    InvalidSettings,
+    NoOpenVote,
+    NoOrdersGiven,
+    NotAllowed,
+    NotAPlayer,
+    NotAVoter,
+    NothingToRollBack,
+    OrdersClosed,
+    PhaseBusy,
+    TooManyGames,
+    UnknownGame,
+    UnknownPhase,
+    VoteAlreadyOpen,
+    WrongGameState,
+    WrongPlayerCount,
+)
+from gm.errors import GameOver as GameOverError
+from gm.messages.effects import ArchivePlaces, Effect, MarkSeatsTaken, MoveAccess, ReopenPlaces, VoidPosts
+from gm.messages.kinds import (
+    CallToOrder,
+    CivilDisorder,
+    CoinFlipped,
+    DeadlineMoved,
+    GameIsFull,
+    GameOver,
+    GameStarted,
+    Message,
+    Moderation,
+    PhaseOpened,
+    PhaseResults,
+    PlayerLeft,
+    PowerJoined,
+    Reminder,
+    Replaced,
+    ReplacedYou,
+    RolledBack,
+    SeatOffer,
+    SeatPlayedBy,
+    SeesEverything,
+    TakeOverDeclined,
+    TakeOverRequest,
+    VoidedOrders,
+    VoteOpened,
+    VoteResult,
+    Welcome,
+)
+from gm.messages.words import duration, long_name, plural, power_name, powers_text
+from gm.moderation.rollback import RollbackPlan
+from gm.moderation.shared import Actor, ModerationResult
+from gm.ordering.legal import OrderMenu, PowerMenu
+from gm.ordering.preview import OrdersPreview
+from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
+from gm.phases.results import change_lines
+from gm.reading.history import MapImage, PhaseHistory
+from gm.reading.info import GameInfo, PhaseInfo, PlayerInfo
+from gm.reading.operations import OperationsStatus
+from gm.reading.stats import ServerBoard
+from gm.reading.status import GameStatusView, LogLine, PowerStatus
+from gm.rules.deadlines import local_time_text
+from gm.rules.leaderboard import PENALTY_PHASES, UserStats, badge
+from gm.rules.scoring import SYSTEM_NAMES, score_text
+from gm.sandbox.model import (
+    MAX_SANDBOXES,
+    PowerProgress,
+    SandboxInfo,
+    SandboxLimit,
+    SandboxMenu,
+    SandboxOrders,
+    SandboxResults,
+    UnknownSandbox,
+)
+from gm.setup.absences import AbsenceInfo, AbsenceReport
+from gm.setup.games import FormingLimits
+from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, PlaceMaker, Recorder, key_powers, pair_key
+from gm.setup.server import ServerSettings
+from gm.setup.settings import (
+    MAX_PAIR_PRESS_PLAYERS,
+    NOTIFY_CHANNEL,
+    NOTIFY_DM,
+    NOTIFY_NONE,
+    REMINDER_MARGIN_MINUTES,
+    SETTING_OPTIONS,
+    GameSettings,
+    choice_label,
+    effective_reminders,
+    option_changes,
+)
+from gm.setup.shields import Pacer, Shielder, ShieldReport, ShieldWork
+
+__all__ = [
+    "CONCEDE",
+    "DRAW",
+    "MAX_PAIR_PRESS_PLAYERS",
+    "MAX_SANDBOXES",
+    "NOTIFY_CHANNEL",
+    "NOTIFY_DM",
+    "NOTIFY_NONE",
+    "PENALTY_PHASES",
+    "REMINDER_MARGIN_MINUTES",
+    "SETTING_OPTIONS",
+    "SYSTEM_NAMES",
+    "AbsenceInfo",
+    "AbsenceReport",
+    "Actor",
+    "AlreadyJoined",
+    "ArchivePlaces",
+    "Attachment",
+    "CallToOrder",
+    "CivilDisorder",
+    "CoinFlipped",
+    "DeadlineMoved",
+    "Effect",
+    "FormingLimits",
+    "GameAlreadyStarted",
+    "GameError",
+    "GameFull",
+    "GameInfo",
+    "GameIsFull",
+    "GameNotStarted",
+    "GameOver",
+    "GameOverError",
+    "GamePlaces",
+    "GameSettings",
+    "GameStarted",
+    "GameStatusView",
+    "InvalidSettings",
+    "LineOutcome",
+    "LogLine",
+    "MadePlaces",
+    "MapImage",
+    "MarkSeatsTaken",
+    "Message",
+    "Moderation",
+    "ModerationResult",
+    "MoveAccess",
+    "NoOpenVote",
+    "NoOrdersGiven",
+    "NotAPlayer",
+    "NotAVoter",
+    "NotAllowed",
+    "NotYetSendable",
+    "NothingToRollBack",
+    "OperationsStatus",
+    "OrderMenu",
+    "OrdersClosed",
+    "OrdersPreview",
+    "OrdersView",
+    "OutboxMessage",
+    "OutboxSender",
+    "OutboxTarget",
+    "Pacer",
+    "PermanentSendError",
+    "PhaseBusy",
+    "PhaseHistory",
+    "PhaseInfo",
+    "PhaseOpened",
+    "PhaseResults",
+    "PlaceKind",
+    "PlaceMaker",
+    "PlayerInfo",
+    "PlayerLeft",
+    "PowerJoined",
+    "PowerMenu",
+    "PowerOrders",
+    "PowerProgress",
+    "PowerStatus",
+    "ProposalInfo",
+    "Recorder",
+    "Reminder",
+    "ReopenPlaces",
+    "Replaced",
+    "ReplacedYou",
+    "RetriableSendError",
+    "RollbackPlan",
+    "RolledBack",
+    "SandboxInfo",
+    "SandboxLimit",
+    "SandboxMenu",
+    "SandboxOrders",
+    "SandboxResults",
+    "SeatOffer",
+    "SeatPlayedBy",
+    "SeesEverything",
+    "SendError",
+    "SentMessages",
+    "ServerBoard",
+    "ServerSettings",
+    "ShieldReport",
+    "ShieldWork",
+    "Shielder",
+    "SubmissionReport",
+    "TakeOverDeclined",
+    "TakeOverRequest",
+    "TooManyGames",
+    "UnknownGame",
+    "UnknownPhase",
+    "UnknownSandbox",
+    "UserStats",
+    "VoidPosts",
+    "VoidedOrders",
+    "VoteAlreadyOpen",
+    "VoteOpened",
+    "VoteReport",
+    "VoteResult",
+    "Welcome",
+    "WrongGameState",
+    "WrongPlayerCount",
+    "badge",
+    "change_lines",
+    "choice_label",
+    "duration",
+    "effective_reminders",
+    "key_powers",
+    "local_time_text",
+    "long_name",
+    "option_changes",
+    "pair_key",
+    "plural",
+    "power_name",
+    "powers_text",
+    "score_text",
+    "utcnow",
+]
