@@ -37,7 +37,7 @@ from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get
 from gm.errors import UnknownGame
 from gm.reading.info import GameInfo
 from gm.reading.status import GameStatusView, LogLine, PowerStatus
-from gm.setup.settings import (
+from gm.settings import (
     MAX_PAIR_PRESS_PLAYERS,
     REMINDER_MARGIN_MINUTES,
     GameSettings,
@@ -274,7 +274,7 @@ class GameCommands(GameCog):
         variant="The map and its powers: Standard (3 to 7 players) or a variant, each with its own number",
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
-    @with_setting_options  # the settings' options (gm.setup.settings.SETTING_OPTIONS)
+    @with_setting_options  # the settings' options (gm.settings.SETTING_OPTIONS)
     async def create(
         self, interaction: discord.Interaction, name: str, variant: str | None = None, **options: Any
     ) -> None:
@@ -283,7 +283,7 @@ class GameCommands(GameCog):
         variant, options["players"] = pick_variant(variant, options.get("players"))
         changes = option_changes(options)
         if options.get("press") is None and (options["players"] or 0) > MAX_PAIR_PRESS_PLAYERS:
-            changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.setup.settings
+            changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.settings
         game = await self.gamemaster.create_game(
             guild_id=guild_id,
             creator_id=interaction.user.id,
@@ -444,7 +444,7 @@ class GameCommands(GameCog):
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game")
     @app_commands.autocomplete(game=any_choices)
-    @with_setting_options  # the settings' options (gm.setup.settings.SETTING_OPTIONS)
+    @with_setting_options  # the settings' options (gm.settings.SETTING_OPTIONS)
     async def settings(
         self, interaction: discord.Interaction, game: str | None = None, **options: Any
     ) -> None:

@@ -11,7 +11,7 @@ from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
-from gm.setup.settings import NOTIFY_CHANNEL, NOTIFY_DM, NOTIFY_NONE
+from gm.settings import NOTIFY_CHANNEL, NOTIFY_DM, NOTIFY_NONE
 
 CHOICES = [
     app_commands.Choice(name="a mention in my power's channel (the default)", value=NOTIFY_CHANNEL),

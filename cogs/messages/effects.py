@@ -40,7 +40,8 @@ from gm.messages.effects import (
     ReopenPlaces,
     VoidPosts,
 )
-from gm.setup.places import GamePlaces, PlaceKind
+from gm.messages.places import PlaceKind
+from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
 

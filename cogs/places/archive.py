@@ -30,7 +30,8 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.places.spaces import MEMBER, SHIELD, THREADS_ONLY, negotiation_places
-from gm.setup.places import GamePlaces, key_powers
+from gm.messages.places import key_powers
+from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
 

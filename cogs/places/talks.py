@@ -39,8 +39,9 @@ from cogs.places.spaces import (
     talk_intro,
     thread_name,
 )
+from gm.messages.places import PlaceKind, key_powers, pair_key
 from gm.reading.info import GameInfo
-from gm.setup.places import GamePlaces, PlaceKind, key_powers, pair_key
+from gm.setup.places import GamePlaces
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, PhaseRecord, Player, PlayerStatus, PowerAssignment
 from engine.variants import get_variant
-from gm.setup.settings import ABSENT_BUILT_IN, GameSettings
+from gm.settings import ABSENT_BUILT_IN, GameSettings
 
 LABEL = "built-in player"  # how a seat the built-in player plays is named, wherever a player would be
 ABSENT = (PlayerStatus.CIVIL_DISORDER, PlayerStatus.LEFT)  # a player whose seat it may play

@@ -58,7 +58,7 @@ from gm.clock import Clock, utcnow
 from gm.delivery.outbox import pending_count
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.ordering.reminders import queue_reminders
-from gm.setup.settings import REMINDER_MARGIN_MINUTES, GameSettings, effective_reminders
+from gm.settings import REMINDER_MARGIN_MINUTES, GameSettings, effective_reminders
 
 log = logging.getLogger(__name__)
 
@@ -404,7 +404,7 @@ class GameScheduler:
         self._remove_phase_jobs(game_id, phase_name)
         if deadline is None:
             return 0
-        if opened_at is not None:  # scaled to the phase's length (gm.setup.settings.effective_reminders)
+        if opened_at is not None:  # scaled to the phase's length (gm.settings.effective_reminders)
             reminder_hours = effective_reminders(
                 tuple(reminder_hours), (deadline - opened_at).total_seconds() / 60
             )

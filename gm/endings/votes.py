@@ -49,7 +49,7 @@ from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import VoteOpened, VoteResult
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
-from gm.setup.settings import deadline_zone
+from gm.settings import deadline_zone
 
 DRAW = "draw"
 CONCEDE = "concede"

@@ -47,8 +47,8 @@ from gm.phases.worker import position_map_work, warm_up
 from gm.reading.history import MapImage, MapToDraw, find_map, store_map
 from gm.reading.info import PhaseInfo
 from gm.sandbox.making import sweep as sandbox_sweep
+from gm.settings import GameSettings
 from gm.setup.games import FormingLimits, StartResult
-from gm.setup.settings import GameSettings
 
 log = logging.getLogger(__name__)
 

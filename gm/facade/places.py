@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gm.facade.core import GamemasterCore
+from gm.messages.places import PlaceKind
 from gm.setup import places, shields
-from gm.setup.places import PlaceKind
 from gm.setup.shields import Shielder, ShieldReport
 
 

@@ -49,7 +49,7 @@ from gm.moderation.shared import (
 from gm.ordering.submission import early_close_due
 from gm.phases import absent, disorder
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
-from gm.setup.settings import MOVEMENT_MINUTES, GameSettings
+from gm.settings import MOVEMENT_MINUTES, GameSettings
 
 __all__ = [  # the moderators' use cases, and what they take and return (some defined in gm.moderation.shared)
     "MOD_PREFIX",

@@ -34,8 +34,8 @@ from gm.moderation.shared import (
     with_effects,
 )
 from gm.reading.lookup import powers_of
+from gm.settings import seat_offer
 from gm.setup.places import GONE
-from gm.setup.settings import seat_offer
 
 
 async def set_built_in(

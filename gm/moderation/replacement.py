@@ -43,8 +43,8 @@ from gm.moderation.shared import (
     seat_of,
 )
 from gm.ordering.examples import examples_for_board
+from gm.settings import deadline_zone
 from gm.setup.server import check_may_play
-from gm.setup.settings import deadline_zone
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from gm.messages import payloads as say
 from gm.messages.kinds import KINDS
 from gm.reading.info import GameInfo, PhaseInfo
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game, powers_of
-from gm.setup.settings import deadline_zone
+from gm.settings import deadline_zone
 
 MOD_PREFIX = "mod_"
 

@@ -54,7 +54,7 @@ from gm.reading.lookup import (
     powers_of,
     require_started,
 )
-from gm.setup.settings import deadline_zone
+from gm.settings import deadline_zone
 
 MAX_LINES = 100
 NEW_PHASE_NOTICE = timedelta(minutes=3)

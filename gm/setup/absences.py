@@ -32,7 +32,7 @@ from gm.phases import absent
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import latest_phase, load_game
 from gm.rules.absences import MONTHS, Absence, InvalidAbsence, check_absence, span_text, upcoming
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 PLAYING = (PlayerStatus.ACTIVE, PlayerStatus.CIVIL_DISORDER)
 RUNNING = (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)

@@ -20,8 +20,8 @@ from gm.moderation.shared import Actor
 from gm.ordering import submission as orders
 from gm.reading.stats import player_stats, server_board
 from gm.reading.status import game_status
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     GUILD,
