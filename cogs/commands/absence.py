@@ -19,7 +19,7 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
-from gm.moderation.shared import Actor
+from gm.actor import Actor
 from gm.setup.absences import AbsenceInfo, AbsenceReport
 
 

@@ -14,7 +14,7 @@ from discord.ext import commands
 from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.replies import defer, send
-from gm.reading.operations import OperationsStatus
+from gm.reports.operations import OperationsStatus
 
 NOT_OWNER = "Only the bot's owner (its application's owner in Discord's Developer Portal) may use /admin."
 

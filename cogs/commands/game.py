@@ -36,7 +36,7 @@ from cogs.ui.lobby import lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
 from gm.errors import UnknownGame
 from gm.reading.info import GameInfo
-from gm.reading.status import GameStatusView, LogLine, PowerStatus
+from gm.reports.status import GameStatusView, LogLine, PowerStatus
 from gm.settings import (
     MAX_PAIR_PRESS_PLAYERS,
     REMINDER_MARGIN_MINUTES,
@@ -176,7 +176,7 @@ POWER_STATES = {
 
 
 def status_lines(view: GameStatusView) -> list[str]:
-    """/game status: public facts only (gm.reading.status): who plays what, centers, who is done; never
+    """/game status: public facts only (gm.reports.status): who plays what, centers, who is done; never
     orders."""
     game = view.game
     state = text.status_word(game.status)

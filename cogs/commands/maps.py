@@ -17,7 +17,7 @@ from cogs.shared.context import Scope, any_choices, resolve_game
 from cogs.shared.replies import defer, send
 from gm.errors import GameError
 from gm.phases.results import change_lines
-from gm.reading import history as gm_history
+from gm.reports import history as gm_history
 
 PHASE_OPTION = "A phase, like S1901M or F1902R (default: the latest)"
 

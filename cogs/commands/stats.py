@@ -10,7 +10,7 @@ from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.context import require_guild
 from cogs.shared.replies import defer, send
-from gm.reading.stats import ServerBoard
+from gm.reports.stats import ServerBoard
 from gm.rules.leaderboard import PENALTY_PHASES, UserStats
 from gm.rules.scoring import SYSTEM_NAMES, score_text
 

@@ -14,8 +14,9 @@ from cogs.messages.render import long_name
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.context import is_server_moderator
+from gm.actor import Actor
 from gm.moderation.rollback import RollbackPlan
-from gm.moderation.shared import Actor, ModerationResult
+from gm.moderation.shared import ModerationResult
 from gm.reading.info import GameInfo
 
 

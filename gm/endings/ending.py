@@ -17,7 +17,7 @@ Result (``game.result``, plain JSON)::
      "built_in": [powers the built-in player played], "built_in_end": [those it played at the end]}
 
 The scores (gm.rules.scoring, the game's ``scoring`` setting) are added by :func:`finish_game`, shown
-in the final post, and kept with the result for the server's leaderboard (gm.reading.stats).
+in the final post, and kept with the result for the server's leaderboard (gm.reports.stats).
 """
 
 from __future__ import annotations

@@ -28,7 +28,6 @@ from sqlalchemy.exc import IntegrityError
 from db.database import SessionFactory
 from db.models import Game
 from gm.clock import Clock, utcnow
-from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import (
     DeliveryReport,
     OutboxSender,
@@ -40,12 +39,13 @@ from gm.delivery.pool import WorkerPool, run_off_loop
 from gm.delivery.scheduler import GameScheduler, RebuildReport
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
+from gm.follow_ups import Effects
 from gm.ordering.current import CurrentOrders
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.phases.worker import position_map_work, warm_up
-from gm.reading.history import MapImage, MapToDraw, find_map, store_map
 from gm.reading.info import PhaseInfo
+from gm.reports.history import MapImage, MapToDraw, find_map, store_map
 from gm.sandbox.making import sweep as sandbox_sweep
 from gm.settings import GameSettings
 from gm.setup.games import FormingLimits, StartResult
@@ -317,7 +317,7 @@ class GamemasterCore:
             return None
 
     async def apply(self, effects: Effects) -> CloseOutcome | None:
-        """Carry out what a use case asked for after its commit (see gm.delivery.follow_ups); returns the
+        """Carry out what a use case asked for after its commit (see gm.follow_ups); returns the
         close's
         outcome when a phase was closed."""
         for name in effects.unschedule:

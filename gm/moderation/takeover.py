@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, Player, PlayerStatus, PowerAssignment
 from engine.variants import read_power
+from gm.actor import Actor
 from gm.builtin.seats import built_in_powers, robot_seat
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
@@ -29,7 +30,6 @@ from gm.messages import payloads as say
 from gm.messages.kinds import TakeOverDeclined, TakeOverRequest
 from gm.moderation.replacement import hand_over_seat
 from gm.moderation.shared import (
-    Actor,
     ModerationResult,
     action_result,
     log_action,

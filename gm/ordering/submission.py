@@ -1,7 +1,7 @@
 """Order-writing use cases: submit (many lines at once), clear, show my orders, ready / not ready.
 
 Privacy: everything here returns the caller's own orders only. Other powers' orders are public once
-their phase has closed (gm.reading.history), never before.
+their phase has closed (gm.reports.history), never before.
 
 Each submission is judged line by line (gm.ordering.judging, with ``engine.enter_order``: one of the
 position's legal orders for the power, and in a winter within the builds or removals due); an accepted

@@ -18,8 +18,8 @@ from gm.endings import votes
 from gm.facade import Gamemaster
 from gm.moderation import actions as moderation
 from gm.ordering import submission as orders
-from gm.reading.export import export_game
-from gm.reading.status import game_status
+from gm.reports.export import export_game
+from gm.reports.status import game_status
 from gm.settings import GameSettings
 from gm.setup.games import StartResult
 from render.animation import AnimationAnswer, AnimationRequest, BoardFrame, make_gif

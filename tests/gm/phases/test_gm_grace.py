@@ -11,8 +11,8 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GraceUse
+from gm.actor import Actor
 from gm.moderation import actions as moderation
-from gm.moderation.shared import Actor
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.settings import GameSettings
 from gm.setup import games

@@ -12,8 +12,8 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import AbsenceRecord, PlayerStatus
+from gm.actor import Actor
 from gm.errors import InvalidSettings, NotAllowed
-from gm.moderation.shared import Actor
 from gm.phases.closer import PhaseCloser
 from gm.settings import GameSettings
 from gm.setup import absences, games
