@@ -41,6 +41,7 @@ from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
 from gm.follow_ups import Effects
 from gm.ordering.current import CurrentOrders
+from gm.ordering.reminders import queue_reminders
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.phases.worker import position_map_work, warm_up
@@ -105,6 +106,7 @@ class GamemasterCore:
             on_finish=self.finish_phase,
             on_outbox=self.deliver,
             on_deadline=self.close_at_deadline,
+            on_remind=queue_reminders,
             clock=clock,
             ownership=ownership,
         )
