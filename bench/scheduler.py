@@ -50,7 +50,7 @@ from engine import Board  # noqa: E402
 from gm.clock import utcnow  # noqa: E402
 from gm.delivery.scheduler import RebuildReport  # noqa: E402
 from gm.facade import Gamemaster  # noqa: E402
-from gm.setup.settings import GameSettings  # noqa: E402
+from gm.settings import GameSettings  # noqa: E402
 
 ASK_EVERY = 0.010  # seconds between two interactions during the rebuild
 PROBE_EVERY = 0.001

@@ -127,7 +127,7 @@ class Player(Stored, SQLModel, table=True):
     ordered_phases: int = 0
     civil_disorders: int = 0
     times_replaced: int = 0
-    # How the player is told that a phase wants their orders: gm.setup.settings.NOTIFY_* (None: the default)
+    # How the player is told that a phase wants their orders: gm.settings.NOTIFY_* (None: the default)
     notify: str | None = Field(default=None, max_length=10)
 
 
@@ -161,7 +161,7 @@ class GamePlace(Stored, SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
-    kind: str = Field(max_length=20)  # gm.setup.places.PlaceKind
+    kind: str = Field(max_length=20)  # gm.messages.places.PlaceKind
     key: str = Field(default="", max_length=200)  # a pair of seats, "AUSTRIA/FRANCE|ENGLAND"; "" for one
     discord_id: int = Field(sa_type=BigInteger)
 

@@ -36,7 +36,7 @@ from engine.board import Board
 from engine.errors import InvalidOrder, OrderError
 from engine.orders import Build, Convoy, Disband, Move, Order, Remove, SupportMove, Unit, Waive
 from engine.parser import parse_order
-from engine.validation import check_power, requested_order, suggest, validate_order
+from engine.validation import check_power, requested_order, suggest, use_gate, validate_order
 from engine.variants import power_display_name
 
 __all__ = ["accepts", "enter_order"]
@@ -225,3 +225,6 @@ def _moves_hint(board: Board, unit: Unit) -> str:
     if carried:
         text += f", or by convoy to {', '.join(carried)}"
     return text
+
+
+use_gate(accepts)  # validation's hints offer only orders this gate takes

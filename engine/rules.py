@@ -44,10 +44,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from engine.board import Board
+from engine.mapdata import GameMap
 
 BUILD_ANYWHERE = "build_anywhere"
 CONVOY_PORTS = "convoy_ports"
@@ -122,7 +121,29 @@ def read_switches(rules: Mapping[str, Any]) -> Switches:
     return Switches(build, frozenset(ports), crossings)
 
 
-def build_sites(board: Board, power: str) -> tuple[str, ...]:
+class _RuledBy(Protocol):
+    @property
+    def switches(self) -> Switches: ...
+
+
+class BuildBoard(Protocol):
+    """What the build rules read of a board (an engine.board.Board): typed here as a Protocol, since
+    the board is built on the variants, which are built on these rules."""
+
+    @property
+    def centers(self) -> Mapping[str, frozenset[str]]: ...
+
+    @property
+    def game_map(self) -> GameMap: ...
+
+    @property
+    def occupant(self) -> Mapping[str, object]: ...
+
+    @property
+    def rules(self) -> _RuledBy: ...
+
+
+def build_sites(board: BuildBoard, power: str) -> tuple[str, ...]:
     """The provinces where ``power`` may build on ``board`` (if it has builds): the supply centres
     it owns that stand empty and are its home centres, or, with ``build_anywhere``, any of them.
     Sorted."""
@@ -135,7 +156,7 @@ def build_sites(board: Board, power: str) -> tuple[str, ...]:
     return tuple(sorted(c for c in candidates if c in owned and c not in occupant))
 
 
-def may_build_in(board: Board, power: str, province: str) -> bool:
+def may_build_in(board: BuildBoard, power: str, province: str) -> bool:
     """Whether ``province`` is a kind of place ``power`` builds in (its home centre, or with
     ``build_anywhere`` any supply centre), leaving ownership and vacancy aside."""
     if board.rules.switches.build_anywhere:

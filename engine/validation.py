@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.adjudicator.adjustments import adjustment_due
 from engine.board import Board, Dislodged
@@ -84,13 +84,28 @@ def requested_order(text: str, board: Board, power: str) -> Order:
     return order
 
 
+class OrderGate(Protocol):
+    """Whether order entry takes ``text`` for ``power`` on ``board``: :func:`engine.entry.accepts`."""
+
+    def __call__(self, text: str, board: Board, power: str, /) -> bool: ...
+
+
+_gate: list[OrderGate] = []  # the one gate, handed in by engine.entry (see :func:`use_gate`)
+
+
+def use_gate(gate: OrderGate) -> None:
+    """Make ``gate`` the check a hint's orders pass. engine.entry builds on this module (read_order,
+    then the board-level check) and hands its ``accepts`` in when it loads, so that this module never
+    imports it; the engine package loads engine.entry, so any import of the engine has done it."""
+    _gate[:] = [gate]
+
+
 def _accepted(text: str, board: Board, power: str) -> bool:
     """Whether order entry would accept ``text`` for ``power`` on ``board``: a hint offers only such
     orders."""
-    # Imported here: engine.entry builds on this module (read_order, then the board-level check).
-    from engine.entry import accepts
-
-    return accepts(text, board, power)
+    if not _gate:
+        raise RuntimeError("engine.entry has not handed in its gate (import engine, which loads it)")
+    return _gate[0](text, board, power)
 
 
 def suggest(

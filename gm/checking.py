@@ -154,6 +154,6 @@ def _sentence(model: type[BaseModel], item: Any) -> str:
             break
         owner = inner
     refusal = refusal_of(field) if field is not None else None
-    if field is None or refusal is None:  # every field declares one (tests/gm/setup/test_gm_settings.py)
+    if field is None or refusal is None:  # every field declares one (tests/gm/test_gm_settings.py)
         return f"{'.'.join(location) or model.__name__}: {item['msg']}, not {item['input']!r}."
     return refusal.sentence(item["input"], field)

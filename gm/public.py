@@ -25,6 +25,7 @@ because ``GameOver`` is the message kind of the same name (gm.messages.kinds.Gam
 
 from __future__ import annotations
 
+from gm.actor import Actor
 from gm.clock import utcnow
 from gm.delivery.outbox import (
     Attachment,
@@ -90,18 +91,19 @@ from gm.messages.kinds import (
     VoteResult,
     Welcome,
 )
+from gm.messages.places import PlaceKind, key_powers, pair_key
 from gm.messages.words import duration, long_name, plural, power_name, powers_text
 from gm.moderation.rollback import RollbackPlan
-from gm.moderation.shared import Actor, ModerationResult
+from gm.moderation.shared import ModerationResult
 from gm.ordering.legal import OrderMenu, PowerMenu
 from gm.ordering.preview import OrdersPreview
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
 from gm.phases.results import change_lines
-from gm.reading.history import MapImage, PhaseHistory
 from gm.reading.info import GameInfo, PhaseInfo, PlayerInfo
-from gm.reading.operations import OperationsStatus
-from gm.reading.stats import ServerBoard
-from gm.reading.status import GameStatusView, LogLine, PowerStatus
+from gm.reports.history import MapImage, PhaseHistory
+from gm.reports.operations import OperationsStatus
+from gm.reports.stats import ServerBoard
+from gm.reports.status import GameStatusView, LogLine, PowerStatus
 from gm.rules.deadlines import local_time_text
 from gm.rules.leaderboard import PENALTY_PHASES, UserStats, badge
 from gm.rules.scoring import SYSTEM_NAMES, score_text
@@ -115,11 +117,7 @@ from gm.sandbox.model import (
     SandboxResults,
     UnknownSandbox,
 )
-from gm.setup.absences import AbsenceInfo, AbsenceReport
-from gm.setup.games import FormingLimits
-from gm.setup.places import GamePlaces, MadePlaces, PlaceKind, PlaceMaker, Recorder, key_powers, pair_key
-from gm.setup.server import ServerSettings
-from gm.setup.settings import (
+from gm.settings import (
     MAX_PAIR_PRESS_PLAYERS,
     NOTIFY_CHANNEL,
     NOTIFY_DM,
@@ -131,6 +129,10 @@ from gm.setup.settings import (
     effective_reminders,
     option_changes,
 )
+from gm.setup.absences import AbsenceInfo, AbsenceReport
+from gm.setup.games import FormingLimits
+from gm.setup.places import GamePlaces, MadePlaces, PlaceMaker, Recorder
+from gm.setup.server import ServerSettings
 from gm.setup.shields import Pacer, Shielder, ShieldReport, ShieldWork
 
 __all__ = [

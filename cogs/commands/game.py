@@ -95,7 +95,7 @@ POWER_STATES = {
 
 
 def status_lines(view: GameStatusView) -> list[str]:
-    """/game status: public facts only (gm.reading.status): who plays what, centers, who is done; never
+    """/game status: public facts only (gm.reports.status): who plays what, centers, who is done; never
     orders."""
     game = view.game
     state = text.status_word(game.status)
@@ -193,7 +193,7 @@ class GameCommands(GameCog):
         variant="The map and its powers: Standard (3 to 7 players) or a variant, each with its own number",
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
-    @with_setting_options  # the settings' options (gm.setup.settings.SETTING_OPTIONS)
+    @with_setting_options  # the settings' options (gm.settings.SETTING_OPTIONS)
     async def create(
         self, interaction: discord.Interaction, name: str, variant: str | None = None, **options: Any
     ) -> None:
@@ -202,7 +202,7 @@ class GameCommands(GameCog):
         variant, options["players"] = pick_variant(variant, options.get("players"))
         changes = option_changes(options)
         if options.get("press") is None and (options["players"] or 0) > MAX_PAIR_PRESS_PLAYERS:
-            changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.setup.settings
+            changes["press"] = "public"  # no private space per pair in a big game (Chaos): gm.settings
         game = await self.gamemaster.create_game(
             guild_id=guild_id,
             creator_id=interaction.user.id,
@@ -363,7 +363,7 @@ class GameCommands(GameCog):
     @game.command(name="settings", description="See a game's settings, or change them before it starts")
     @app_commands.describe(game="The game")
     @app_commands.autocomplete(game=any_choices)
-    @with_setting_options  # the settings' options (gm.setup.settings.SETTING_OPTIONS)
+    @with_setting_options  # the settings' options (gm.settings.SETTING_OPTIONS)
     async def settings(
         self, interaction: discord.Interaction, game: str | None = None, **options: Any
     ) -> None:

@@ -15,7 +15,7 @@ finished game's threads are archived, see cogs.places.archive), 16 with pair cha
 press. A start that would pass a limit is refused before anything is made, and a limit Discord
 reports anyway is said as such.
 
-Variants with more powers (gm.setup.settings): ten players (Modern, Youngstown) make 13 channels and
+Variants with more powers (gm.settings): ten players (Modern, Youngstown) make 13 channels and
 45 threads with ``threads``; ``channels`` is refused past 9 players (10 would put 56 channels in one
 category, where Discord allows 50). Past 10 players (Chaos: 34) pair press is refused altogether, as
 561 pairs would be: such a game has its category, its game channel and one private channel per power

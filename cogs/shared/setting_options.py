@@ -1,5 +1,5 @@
 """The game settings' options of /game create and /game settings, made from their one declaration
-(gm.setup.settings.SETTING_OPTIONS): a new setting needs no code here.
+(gm.settings.SETTING_OPTIONS): a new setting needs no code here.
 
 discord.py reads a command's options from its callback: the parameters of its signature (a type each),
 and the ``describe``, ``choices`` and ``autocomplete`` decorators. :func:`with_setting_options` gives

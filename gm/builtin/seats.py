@@ -17,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, PhaseRecord, Player, PlayerStatus, PowerAssignment
 from engine.variants import get_variant
-from gm.setup.settings import ABSENT_BUILT_IN, GameSettings
+from gm.settings import ABSENT_BUILT_IN, GameSettings
 
 LABEL = "built-in player"  # how a seat the built-in player plays is named, wherever a player would be
 ABSENT = (PlayerStatus.CIVIL_DISORDER, PlayerStatus.LEFT)  # a player whose seat it may play
@@ -68,7 +68,7 @@ def seat_with(seats: Sequence[tuple[str, ...]], power: str) -> tuple[str, ...]:
 async def built_in_record(session: AsyncSession, game: Game) -> dict[str, list[str]]:
     """What a game's result keeps of the built-in player (gm.endings.ending): ``built_in``, every
     power it played in a closed phase or plays now; ``built_in_end``, those it plays at the end
-    (no person gets their result: gm.reading.stats)."""
+    (no person gets their result: gm.reports.stats)."""
     stored = await session.exec(select(PhaseRecord.results).where(PhaseRecord.game_id == game.row_id))
     ever: set[str] = set()
     for results in stored.all():

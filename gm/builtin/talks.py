@@ -29,8 +29,8 @@ from gm.builtin.seats import LABEL, plays
 from gm.delivery.outbox import Target, enqueue
 from gm.messages import payloads as say
 from gm.messages.kinds import SeatPlayedBy
-from gm.setup.places import PlaceKind, key_powers
-from gm.setup.settings import GameSettings
+from gm.messages.places import PlaceKind, key_powers
+from gm.settings import GameSettings
 
 
 async def seat_places(session: AsyncSession, game_id: int, powers: Sequence[str]) -> list[int]:

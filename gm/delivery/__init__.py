@@ -1,1 +1,1 @@
-"""The infrastructure behind the use cases: the outbox, the scheduler, the worker pool, follow-ups."""
+"""The infrastructure behind the use cases: the outbox, the scheduler's jobs, the worker pool, shards."""

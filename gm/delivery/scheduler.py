@@ -34,7 +34,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from apscheduler.events import (
     EVENT_JOB_ERROR,
@@ -51,14 +51,14 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import SessionFactory
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus
 from gm.clock import Clock, utcnow
 from gm.delivery.outbox import pending_count
 from gm.delivery.shards import EVERYTHING, Ownership
-from gm.ordering.reminders import queue_reminders
-from gm.setup.settings import REMINDER_MARGIN_MINUTES, GameSettings, effective_reminders
+from gm.settings import REMINDER_MARGIN_MINUTES, GameSettings, effective_reminders
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,15 @@ PhaseCallback = Callable[[int], Awaitable[Any]]
 DeadlineCallback = Callable[[int, datetime], Awaitable[Any]]
 """Closes a phase at the deadline it was scheduled for (and not if its deadline has moved since)."""
 Callback = Callable[[], Awaitable[Any]]
+
+
+class RemindCallback(Protocol):
+    """Queues the ``hours``-before-deadline reminders of an open phase in the session's transaction
+    (gm.ordering.reminders.queue_reminders, handed in by the facade: ordering sits above delivery)."""
+
+    async def __call__(self, session: AsyncSession, phase_id: int, hours: float, *, now: datetime) -> Any: ...
+
+
 OUTBOX_JOB = "outbox"
 OUTBOX_SOON_JOB = "outbox:soon"
 SWEEP_JOB = "sweep"
@@ -115,16 +124,18 @@ class GameScheduler:
         on_finish: PhaseCallback | None = None,
         on_outbox: Callback | None = None,
         on_deadline: DeadlineCallback | None = None,
+        on_remind: RemindCallback | None = None,
         clock: Clock = utcnow,
         scheduler: AsyncIOScheduler | None = None,
         retry_delays: Sequence[float] = RETRY_DELAYS,
         ownership: Ownership = EVERYTHING,
         rebuild_slice: int = 1000,
     ) -> None:
-        """``ownership``: the shards whose games this process looks after (gm.delivery.shards); the
-        rebuild and the sweep consider only their games. ``rebuild_slice``: phases the rebuild
-        schedules at most between two turns of the other work (and never longer than
-        :data:`REBUILD_SLICE_SECONDS`)."""
+        """``on_remind``: queues a phase's reminders when their job falls due (None: the reminder
+        jobs do nothing). ``ownership``: the shards whose games this process looks after
+        (gm.delivery.shards); the rebuild and the sweep consider only their games.
+        ``rebuild_slice``: phases the rebuild schedules at most between two turns of the other work
+        (and never longer than :data:`REBUILD_SLICE_SECONDS`)."""
         self._sessions = session_factory
         self.ownership = ownership
         self.retry_delays = tuple(retry_delays)
@@ -132,6 +143,7 @@ class GameScheduler:
         self._on_deadline = on_deadline
         self._on_finish = on_finish or on_close
         self._on_outbox = on_outbox
+        self._on_remind = on_remind
         self._clock = clock
         self._scheduler = scheduler or AsyncIOScheduler(
             timezone="UTC",
@@ -404,7 +416,7 @@ class GameScheduler:
         self._remove_phase_jobs(game_id, phase_name)
         if deadline is None:
             return 0
-        if opened_at is not None:  # scaled to the phase's length (gm.setup.settings.effective_reminders)
+        if opened_at is not None:  # scaled to the phase's length (gm.settings.effective_reminders)
             reminder_hours = effective_reminders(
                 tuple(reminder_hours), (deadline - opened_at).total_seconds() / 60
             )
@@ -648,6 +660,10 @@ class GameScheduler:
         )
 
     async def _reminder_job(self, phase_id: int, hours: float) -> None:
+        queue_reminders = self._on_remind
+        if queue_reminders is None:
+            return  # a scheduler without reminders (some tests): the job has nothing to do
+
         async def remind() -> None:
             try:
                 async with self._sessions.begin() as session:

@@ -17,7 +17,7 @@ Result (``game.result``, plain JSON)::
      "built_in": [powers the built-in player played], "built_in_end": [those it played at the end]}
 
 The scores (gm.rules.scoring, the game's ``scoring`` setting) are added by :func:`finish_game`, shown
-in the final post, and kept with the result for the server's leaderboard (gm.reading.stats).
+in the final post, and kept with the result for the server's leaderboard (gm.reports.stats).
 """
 
 from __future__ import annotations
@@ -44,13 +44,11 @@ from gm.delivery.outbox import Target, enqueue
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import GameOver
-from gm.phases.worker import ending_words
+from gm.messages.maps import ANIMATION, FINAL_MAP, ending_words
 from gm.reading.lookup import game_phases
 from gm.rules.scoring import SYSTEM_NAMES, FinalResult, score, score_text
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
-FINAL_MAP = "final"  # the position after the last phase of a game that ended at a close
-ANIMATION = "animation"  # the GIF of the whole game, stored on its last phase
 KINDS = ("solo", "last_year", "draw", "concession", "moderator")
 
 
@@ -244,7 +242,7 @@ async def finish_game(
 
 def final_map_of(last_phase: PhaseRecord, *, at_close: bool) -> tuple[int, str, str]:
     """Which picture shows the final position: the ``final`` map of the last phase, titled with the
-    game's end (gm.phases.worker.final_title): drawn by the close that ended the game, or, when a vote
+    game's end (gm.messages.maps.final_title): drawn by the close that ended the game, or, when a vote
     or a moderator ended it during the phase (``at_close`` False), drawn for the final post from the
     position the phase was played from (gm.endings.final_post)."""
     return (last_phase.id, last_phase.name, FINAL_MAP)  # type: ignore[return-value]

@@ -31,9 +31,8 @@ from engine.variants import get_variant
 from gm.clock import Clock, utcnow
 from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
-from gm.endings.ending import ANIMATION, FINAL_MAP
 from gm.messages.kinds import read_message
-from gm.phases.worker import POSITION_MAP, ending_words, final_title
+from gm.messages.maps import ANIMATION, FINAL_MAP, POSITION_MAP, ending_words, final_title
 from gm.reading.lookup import game_phases
 
 log = logging.getLogger(__name__)

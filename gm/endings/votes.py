@@ -41,15 +41,15 @@ from db.models import (
 from engine.variants import game_map, read_power
 from gm.builtin.talks import played_by_it_while_absent, taken_back, tell_seat_talks
 from gm.clock import require_aware, utcnow
-from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
 from gm.endings import ending
 from gm.errors import NoOpenVote, NotAVoter, OrdersClosed, PhaseBusy, VoteAlreadyOpen
+from gm.follow_ups import Effects
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import VoteOpened, VoteResult
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
-from gm.setup.settings import deadline_zone
+from gm.settings import deadline_zone
 
 DRAW = "draw"
 CONCEDE = "concede"

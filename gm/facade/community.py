@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gm.actor import Actor
 from gm.facade.core import GamemasterCore
-from gm.moderation.shared import Actor
 from gm.setup import absences, server, spectators
 from gm.setup.absences import AbsenceInfo, AbsenceReport
 from gm.setup.server import ServerSettings

@@ -22,7 +22,7 @@ from gm.facade.runtime import Runtime
 from gm.ordering.current import CurrentOrders
 from gm.phases.closer import PhaseCloser
 from gm.phases.worker import position_map_work
-from gm.reading.history import MapImage, MapToDraw, find_map, store_map
+from gm.reports.history import MapImage, MapToDraw, find_map, store_map
 from gm.setup.games import FormingLimits
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from gm.actor import Actor
 from gm.errors import PhaseBusy
 from gm.facade.core import GamemasterCore
 from gm.moderation import actions as moderation
 from gm.moderation import builtin, rollback, takeover
 from gm.moderation.rollback import RollbackPlan
-from gm.moderation.shared import Actor, ModerationResult, check_moderator
+from gm.moderation.shared import ModerationResult, check_moderator
 from gm.reading.info import GameInfo
 from gm.setup.games import get_game
 

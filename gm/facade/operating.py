@@ -8,7 +8,7 @@ from datetime import datetime
 from gm.facade.core import GamemasterCore
 from gm.ordering.offline import submit_sent_while_offline
 from gm.ordering.submission import SubmissionReport
-from gm.reading.operations import OperationsStatus, operations_status
+from gm.reports.operations import OperationsStatus, operations_status
 
 
 class OperatingCases(GamemasterCore):

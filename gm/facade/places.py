@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gm.facade.core import GamemasterCore
+from gm.messages.places import PlaceKind
 from gm.setup import places
-from gm.setup.places import PlaceKind
 
 
 class PlaceCases(GamemasterCore):

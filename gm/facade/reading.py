@@ -13,12 +13,12 @@ from gm.errors import UnknownGame
 from gm.facade.core import GamemasterCore
 from gm.ordering import submission as orders
 from gm.ordering.submission import OrdersView
-from gm.reading import history, stats, status
-from gm.reading.export import export_game
-from gm.reading.history import PhaseHistory
 from gm.reading.info import GameInfo
-from gm.reading.stats import ServerBoard
-from gm.reading.status import GameStatusView
+from gm.reports import history, stats, status
+from gm.reports.export import export_game
+from gm.reports.history import PhaseHistory
+from gm.reports.stats import ServerBoard
+from gm.reports.status import GameStatusView
 from gm.rules.leaderboard import UserStats
 from gm.setup import games, places
 from gm.setup.places import GamePlaces

@@ -29,7 +29,6 @@ from typing import Any
 from db.database import SessionFactory
 from db.models import Game
 from gm.clock import Clock, utcnow
-from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import (
     DeliveryReport,
     OutboxSender,
@@ -41,13 +40,15 @@ from gm.delivery.pool import WorkerPool
 from gm.delivery.scheduler import GameScheduler, RebuildReport
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
+from gm.follow_ups import Effects
+from gm.ordering.reminders import queue_reminders
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.phases.worker import warm_up
 from gm.reading.info import PhaseInfo
 from gm.sandbox.making import sweep as sandbox_sweep
+from gm.settings import GameSettings
 from gm.setup.games import StartResult
-from gm.setup.settings import GameSettings
 from gm.setup.shields import Shielder, ShieldReport, shield_running_games
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,7 @@ class Runtime:
             on_finish=self.finish_phase,
             on_outbox=self.deliver,
             on_deadline=self.close_at_deadline,
+            on_remind=queue_reminders,
             clock=clock,
             ownership=ownership,
         )
@@ -324,7 +326,7 @@ class Runtime:
             return None
 
     async def apply(self, effects: Effects) -> CloseOutcome | None:
-        """Carry out what a use case asked for after its commit (see gm.delivery.follow_ups); returns the
+        """Carry out what a use case asked for after its commit (see gm.follow_ups); returns the
         close's
         outcome when a phase was closed."""
         for name in effects.unschedule:

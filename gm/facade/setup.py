@@ -11,12 +11,13 @@ from typing import Any
 
 from gm.errors import GameError, NotAllowed, UnknownGame
 from gm.facade.core import GamemasterCore
+from gm.messages.places import PlaceKind
 from gm.reading.info import GameInfo
+from gm.settings import GameSettings
 from gm.setup import games, places
 from gm.setup.configure import update_settings
 from gm.setup.games import StartResult
-from gm.setup.places import MadePlaces, PlaceKind, PlaceMaker
-from gm.setup.settings import GameSettings
+from gm.setup.places import MadePlaces, PlaceMaker
 
 log = logging.getLogger(__name__)
 

@@ -127,10 +127,10 @@ class GameIsFull(Message, kind="game_full"):
 @dataclass(frozen=True, kw_only=True)
 class SeatOffer(Message, family=True):
     """The kinds that offer seats in the game channel (``open_seats``): whoever may (``take_over``,
-    gm.setup.settings.TAKE_OVER_MODES) takes one over from the post."""
+    gm.settings.TAKE_OVER_MODES) takes one over from the post."""
 
     open_seats: Sequence[Sequence[str]] = ()  # each seat: its powers
-    take_over: str | None = None  # gm.setup.settings.TAKE_OVER_MODES
+    take_over: str | None = None  # gm.settings.TAKE_OVER_MODES
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,7 +6,7 @@ Who may: the game's creator, and whoever the adapter says is a server moderator 
 moderator role, or Manage Server): :class:`Actor` carries that fact. Anyone else is refused with
 NotAllowed before anything is read for writing.
 
-Every action is written to the game log (``mod_*`` actions, with who and when; gm.reading.status shows them)
+Every action is written to the game log (``mod_*`` actions, with who and when; gm.reports.status shows them)
 and announced in the game channel. Each use case writes in the session it is given, and the facade's
 unit of work commits it; a refusal (a GameError) rolls it back, so it changes nothing. The result's
 ``effects`` go to :meth:`gm.facade.runtime.Runtime.apply` (deadline jobs, the close itself, the final
@@ -23,6 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
 from engine import Phase
 from engine.variants import game_map
+from gm.actor import Actor, may_moderate
 from gm.builtin.seats import built_in_powers
 from gm.builtin.talks import played_by_it_while_absent, taken_back, taken_by_it, tell_seat_talks
 from gm.clock import require_aware, utcnow
@@ -32,12 +33,10 @@ from gm.messages import payloads as say
 from gm.moderation.replacement import Replacement, replace_player
 from gm.moderation.shared import (
     MOD_PREFIX,
-    Actor,
     ModerationResult,
     action_result,
     announce_action,
     log_action,
-    may_moderate,
     phase_busy,
     require_judge,
     require_moderator,
@@ -49,7 +48,7 @@ from gm.moderation.shared import (
 from gm.ordering.submission import early_close_due
 from gm.phases import absent, disorder
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
-from gm.setup.settings import MOVEMENT_MINUTES, GameSettings
+from gm.settings import MOVEMENT_MINUTES, GameSettings
 
 __all__ = [  # the moderators' use cases, and what they take and return (some defined in gm.moderation.shared)
     "MOD_PREFIX",

@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Player, PlayerStatus, PowerAssignment
 from engine.variants import game_map, read_power
+from gm.actor import Actor
 from gm.builtin import talks
 from gm.builtin.seats import LABEL, built_in_powers, robot_seat
 from gm.builtin.talks import tell_seat_talks
@@ -25,7 +26,6 @@ from gm.errors import WrongGameState
 from gm.messages import payloads as say
 from gm.messages.kinds import CivilDisorder
 from gm.moderation.shared import (
-    Actor,
     ModerationResult,
     action_result,
     announce_action,
@@ -34,8 +34,8 @@ from gm.moderation.shared import (
     with_effects,
 )
 from gm.reading.lookup import powers_of
+from gm.settings import seat_offer
 from gm.setup.places import GONE
-from gm.setup.settings import seat_offer
 
 
 async def set_built_in(

@@ -25,6 +25,7 @@ from db.models import (
     Vote,
 )
 from engine.variants import read_power
+from gm.actor import Actor
 from gm.builtin.seats import LABEL as BUILT_IN_LABEL
 from gm.builtin.seats import built_in_powers, robot_seat
 from gm.builtin.talks import taken_back, tell_seat_talks
@@ -34,7 +35,6 @@ from gm.errors import AlreadyJoined
 from gm.messages import payloads as say
 from gm.messages.kinds import ReplacedYou, Welcome
 from gm.moderation.shared import (
-    Actor,
     ModerationResult,
     action_result,
     announce_action,
@@ -43,8 +43,8 @@ from gm.moderation.shared import (
     seat_of,
 )
 from gm.ordering.examples import examples_for_board
+from gm.settings import deadline_zone
 from gm.setup.server import check_may_play
-from gm.setup.settings import deadline_zone
 
 
 @dataclass(frozen=True, slots=True)

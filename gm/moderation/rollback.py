@@ -42,21 +42,21 @@ from db.models import (
     Vote,
 )
 from engine import Phase
+from gm.actor import Actor
 from gm.clock import require_aware, utcnow
-from gm.delivery.follow_ups import Effects
 from gm.delivery.outbox import Target, enqueue
-from gm.endings.ending import ANIMATION, FINAL_MAP
 from gm.errors import GameNotStarted, GameOver, NothingToRollBack, PhaseBusy
+from gm.follow_ups import Effects
 from gm.messages import payloads as say
 from gm.messages.kinds import RolledBack, VoidedOrders
-from gm.moderation.shared import Actor, ModerationResult, log_action, require_judge, require_moderator
+from gm.messages.maps import ANIMATION, FINAL_MAP, ORDERS_MAP, POSITION_MAP
+from gm.moderation.shared import ModerationResult, log_action, require_judge, require_moderator
 from gm.ordering.progress import phase_state
 from gm.phases import absent
 from gm.phases.closer import queue_calls_to_order
-from gm.phases.worker import ORDERS_MAP, POSITION_MAP
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
-from gm.setup.settings import GameSettings, deadline_zone
+from gm.settings import GameSettings, deadline_zone
 
 ROLLED_BACK_AT_CLOSE = ("solo", "last_year")
 

@@ -24,26 +24,18 @@ from db.models import (
     PowerAssignment,
 )
 from engine.variants import game_map, read_power
-from gm.delivery.follow_ups import Effects
+from gm.actor import Actor, may_moderate
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
+from gm.follow_ups import Effects
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import KINDS
 from gm.reading.info import GameInfo, PhaseInfo
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game, powers_of
-from gm.setup.settings import deadline_zone
+from gm.settings import deadline_zone
 
 MOD_PREFIX = "mod_"
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who is asking. ``is_server_moderator``: the adapter found the configured moderator role or the
-    Manage Server permission on them. The game's creator moderates their own game either way."""
-
-    user_id: int
-    is_server_moderator: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +59,6 @@ def check_moderator(game: GameInfo, actor: Actor, action: str | None = None) -> 
     held = sorted(p for player in game.players if player.user_id == actor.user_id for p in player.powers)
     if action in JUDGE_ONLY and held:
         raise playing_moderator(game.name, held, action)
-
-
-def may_moderate(game: Game, actor: Actor) -> bool:
-    return actor.is_server_moderator or actor.user_id == game.creator_id
 
 
 def require_moderator(game: Game, actor: Actor) -> None:

@@ -1,7 +1,7 @@
 """Open seats: a power whose player left the game or fell into civil disorder may be taken over by a
 member of the server who does not play in the game, without waiting for a moderator's /mod replace.
 
-The game's ``take_over`` setting decides how (gm.setup.settings.TAKE_OVER_MODES):
+The game's ``take_over`` setting decides how (gm.settings.TAKE_OVER_MODES):
 
 - ``open``: the first such member who asks gets the seat at once (every power of that player);
 - ``approval``: asking posts a request in the game channel; a moderator who does not play in the game
@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, Player, PlayerStatus, PowerAssignment
 from engine.variants import read_power
+from gm.actor import Actor
 from gm.builtin.seats import built_in_powers, robot_seat
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
@@ -29,7 +30,6 @@ from gm.messages import payloads as say
 from gm.messages.kinds import TakeOverDeclined, TakeOverRequest
 from gm.moderation.replacement import hand_over_seat
 from gm.moderation.shared import (
-    Actor,
     ModerationResult,
     action_result,
     log_action,
@@ -38,8 +38,8 @@ from gm.moderation.shared import (
     seat_of,
 )
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
+from gm.settings import GameSettings
 from gm.setup.server import check_may_play
-from gm.setup.settings import GameSettings
 
 OPEN_STATES = (PlayerStatus.LEFT, PlayerStatus.CIVIL_DISORDER)
 """A seat whose player is in one of these states may be taken over."""

@@ -17,7 +17,7 @@ from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.messages import payloads as say
 from gm.messages.kinds import Reminder
 from gm.ordering.progress import phase_state
-from gm.setup.settings import deadline_zone
+from gm.settings import deadline_zone
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Order-writing use cases: submit (many lines at once), clear, show my orders, ready / not ready.
 
 Privacy: everything here returns the caller's own orders only. Other powers' orders are public once
-their phase has closed (gm.reading.history), never before.
+their phase has closed (gm.reports.history), never before.
 
 Each submission is judged line by line (gm.ordering.judging, with ``engine.enter_order``: one of the
 position's legal orders for the power, and in a winter within the builds or removals due); an accepted
@@ -54,7 +54,7 @@ from gm.reading.lookup import (
     powers_of,
     require_started,
 )
-from gm.setup.settings import deadline_zone
+from gm.settings import deadline_zone
 
 MAX_LINES = 100
 NEW_PHASE_NOTICE = timedelta(minutes=3)

@@ -23,7 +23,7 @@ from gm.messages import payloads as say
 from gm.messages.kinds import DeadlineMoved
 from gm.ordering.progress import phase_state
 from gm.rules.absences import Absence, AbsenceMove, announcement_text, move_for_absences
-from gm.setup.settings import GameSettings, deadline_zone
+from gm.settings import GameSettings, deadline_zone
 
 
 def absence_of(row: AbsenceRecord) -> Absence:

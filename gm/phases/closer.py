@@ -49,20 +49,20 @@ from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
 from gm.game_log import log_event
 from gm.messages import payloads as say
+from gm.messages.maps import FINAL_MAP, POSITION_MAP
 from gm.ordering.progress import PhaseState, opening_state, phase_state
 from gm.phases import absent, coin, disorder, extensions
 from gm.phases import results as outcome
 from gm.phases.disorder import Bookkeeping
-from gm.phases.worker import POSITION_MAP, close_work
+from gm.phases.worker import close_work
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import lock_game, lock_games
-from gm.setup.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, deadline_zone, notify_choice
+from gm.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, deadline_zone, notify_choice
 
 log = logging.getLogger(__name__)
 
 Work = Callable[[dict[str, Any]], dict[str, Any]]
 Hook = Callable[[int], Awaitable[None]]
-FINAL_MAP = ending.FINAL_MAP  # the position after the last phase of a finished game
 CLAIM_BATCH = 500  # phases claimed in one transaction at most
 RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
 DEADLINE = "deadline"  # the close reason of a deadline (where grace may extend it instead)

@@ -30,7 +30,7 @@ from gm.messages import payloads as say
 from gm.messages.kinds import CivilDisorder
 from gm.ordering.progress import PhaseState
 from gm.phases.results import Missed
-from gm.setup.settings import GameSettings, seat_offer, seat_words
+from gm.settings import GameSettings, seat_offer, seat_words
 
 PRESENT = (PlayerStatus.ACTIVE, PlayerStatus.CIVIL_DISORDER)
 

@@ -19,7 +19,7 @@ from gm.game_log import log_event
 from gm.ordering.progress import phase_state
 from gm.phases import absent
 from gm.rules import grace
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 
 async def grace_seats(session: AsyncSession, game: Game, phase: PhaseRecord) -> list[grace.GraceSeat]:

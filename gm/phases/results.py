@@ -11,9 +11,9 @@ from engine.rules import build_sites
 from gm.endings.ending import survivors
 from gm.messages import payloads as say
 from gm.messages.kinds import PhaseOpened, PhaseResults
+from gm.messages.maps import ORDERS_MAP, POSITION_MAP
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import Duty, duties, missing
-from gm.phases.worker import ORDERS_MAP, POSITION_MAP
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
-from engine.variants import game_map, power_display_name
+from engine.variants import game_map
 from gm.builtin.orders import built_in_orders
+from gm.messages.maps import ORDERS_MAP, POSITION_MAP, ending_words, final_title
 
 log = logging.getLogger(__name__)
-
-ORDERS_MAP = "orders"  # the phase's outcome: units where they ended, dislodgements, orders and results
-POSITION_MAP = "position"  # the next phase's start board
 
 
 def close_work(request: dict[str, Any]) -> dict[str, Any]:
@@ -151,34 +149,3 @@ def game_over_title(board: Board, result: Mapping[str, Any], last_year: int | No
         winner_of_year = leaders[0] if len(leaders) == 1 else None
         return final_title(board.phase.long_name, ending_words("last_year", winner_of_year, leaders))
     return None
-
-
-def ending_words(kind: str, winner: str | None = None, shared: Sequence[str] = ()) -> str:
-    """How a game ended, in a few words: ``France wins``, ``a draw: England, France``..."""
-    names = [power_display_name(p) for p in shared]
-    if kind == "solo" and winner:
-        return f"{power_display_name(winner)} wins"
-    if kind == "last_year":
-        if winner:
-            return f"{power_display_name(winner)} wins on centers"
-        if names:
-            return f"{_and(names)} share the win"
-        return "the last year is played"
-    if kind == "draw":
-        return f"a draw of {_and(names)}" if names else "a draw"
-    if kind == "concession" and winner:
-        return f"conceded to {power_display_name(winner)}"
-    if kind == "moderator":
-        return "ended by a moderator"
-    return "the game is over"
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def final_title(phase_long_name: str, ending: str, *, at_close: bool = True) -> str:
-    """``Game over: France wins · position after Fall 1902 Movement`` (``at_close`` False: the game
-    ended while the phase was being played, ``... · position in Spring 1903 Movement``)."""
-    where = "after" if at_close else "in"
-    return f"Game over: {ending} \u00b7 position {where} {phase_long_name}"

@@ -13,7 +13,7 @@ from db.models import Game, PhaseRecord, Player, PlayerStatus
 from engine import Phase
 from gm.builtin.seats import played_powers
 from gm.reading.lookup import power_assignments
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ author alone). :func:`public_log` keeps of each entry only what its announcement
 the entries nothing announced. An action this module does not know is left out too: a new kind of
 entry is private until someone decides what of it may be shown.
 
-Once the game is over the whole log may be read (gm.reading.export says so in the file).
+Once the game is over the whole log may be read (gm.reports.export says so in the file).
 """
 
 from __future__ import annotations

@@ -11,5 +11,5 @@ Discord, every datetime aware and in UTC. The gamemaster's use cases call them a
 - gm.rules.scoring      FinalResult, score (draw-size, Sum-of-Squares, center count), outcome_of
 - gm.rules.leaderboard  GameRecord, PlayerRecord, user_stats, leaderboard (/stats), reliability, badge
 - gm.rules.settings     RuleSettings: these rules among a game's settings (a view of
-                        gm.setup.settings.GameSettings, which declares, checks and stores them)
+                        gm.settings.GameSettings, which declares, checks and stores them)
 """

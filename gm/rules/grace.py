@@ -28,7 +28,7 @@ HOURS = (1, 72)  # (least, most) hours of one extension
 @dataclass(frozen=True, slots=True)
 class GraceSetting:
     """``per_year`` extensions of ``hours`` each per player and calendar year; 0 turns grace off. The
-    game's settings check both (gm.setup.settings.GameSettings: ``grace`` and ``grace_hours``)."""
+    game's settings check both (gm.settings.GameSettings: ``grace`` and ``grace_hours``)."""
 
     per_year: int = 0
     hours: int = 24

@@ -18,7 +18,7 @@ Per user:
 
   Games still running may be given (with no result) to count towards reliability only.
 
-The built-in player is no user: its seats are in no one's record (gm.reading.stats leaves out the
+The built-in player is no user: its seats are in no one's record (gm.reports.stats leaves out the
 powers it played at a game's end, and a player in civil disorder owes no orders while it plays for
 them); each user's *with_built_in* counts their finished games in which it played.
 

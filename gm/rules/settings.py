@@ -1,6 +1,6 @@
 """The community's rules among a game's settings, as these rules see them: phases closing at a time
 of day, absences, grace and the scoring system. A view of the game's settings
-(gm.setup.settings.GameSettings.rules), which declares, checks and stores them."""
+(gm.settings.GameSettings.rules), which declares, checks and stores them."""
 
 from __future__ import annotations
 

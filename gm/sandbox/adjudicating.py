@@ -20,8 +20,8 @@ from engine import Phase
 from engine.variants import get_variant
 from gm.clock import require_aware, utcnow
 from gm.errors import OrdersClosed
+from gm.messages.maps import ORDERS_MAP
 from gm.phases.results import changes
-from gm.phases.worker import ORDERS_MAP
 from gm.sandbox.model import SandboxResults
 from gm.sandbox.playing import menu_of, open_step
 from gm.sandbox.rows import current_step, load_sandbox, steps_of

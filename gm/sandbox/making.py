@@ -37,8 +37,8 @@ from engine.variants import UnknownVariant, all_variants, get_variant
 from gm.clock import require_aware, utcnow
 from gm.errors import GameNotStarted, NotAllowed, UnknownGame
 from gm.messages import words as say
-from gm.reading.history import find_phase
 from gm.reading.lookup import game_phases, load_game
+from gm.reports.history import find_phase
 from gm.sandbox.model import KEPT_FOR, MAX_SANDBOXES, SandboxInfo, SandboxLimit
 from gm.sandbox.rows import current_step, info_of, load_sandbox, steps_of
 

@@ -19,12 +19,12 @@ from engine.mapdata import province_of
 from engine.variants import game_map, read_power
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
+from gm.messages.maps import ending_words
 from gm.ordering.judging import judge_line
 from gm.ordering.legal import OrderMenu, PowerMenu
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import duties, missing
 from gm.ordering.submission import MAX_LINES, OrdersView, PowerOrders
-from gm.phases.worker import ending_words
 from gm.reading.info import PhaseInfo
 from gm.sandbox.model import PowerProgress, SandboxMenu, SandboxOrders
 from gm.sandbox.rows import current_step, info_of, load_sandbox, require_step, steps_of

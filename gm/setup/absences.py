@@ -23,16 +23,16 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import AbsenceRecord, Game, GameStatus, PhaseStatus, Player, PlayerStatus
+from gm.actor import Actor, may_moderate
 from gm.clock import require_aware, utcnow
-from gm.delivery.follow_ups import Effects
 from gm.errors import GameError, InvalidSettings, NotAllowed, UnknownGame
+from gm.follow_ups import Effects
 from gm.game_log import log_event
-from gm.moderation.shared import Actor, may_moderate
 from gm.phases import absent
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import latest_phase, load_game
 from gm.rules.absences import MONTHS, Absence, InvalidAbsence, check_absence, span_text, upcoming
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 PLAYING = (PlayerStatus.ACTIVE, PlayerStatus.CIVIL_DISORDER)
 RUNNING = (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)

@@ -16,7 +16,7 @@ from gm.errors import GameAlreadyStarted, GameOver, InvalidSettings, NotAllowed
 from gm.game_log import log_event
 from gm.reading.info import GameInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 
 async def update_settings(
@@ -32,7 +32,7 @@ async def update_settings(
     GameSettings.for_variant, and a refusal names every problem at once. Nothing is written on refusal.
 
     ``deadlines`` may be a schedule (or None: off), or a mapping of some of its parts
-    (gm.setup.settings.SCHEDULE_OPTIONS), which change the game's current schedule."""
+    (gm.settings.SCHEDULE_OPTIONS), which change the game's current schedule."""
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     if game.status in ENDED_STATES:

@@ -45,14 +45,14 @@ from gm.errors import (
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, SeesEverything, Welcome
+from gm.messages.maps import POSITION_MAP
 from gm.ordering.examples import example_orders
 from gm.phases import absent
-from gm.phases.worker import POSITION_MAP
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
+from gm.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer, seat_words
 from gm.setup.seats import draw_seats
 from gm.setup.server import check_may_play
-from gm.setup.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer, seat_words
 
 MAX_NAME_LENGTH = 100
 
@@ -87,7 +87,7 @@ async def create_game(
 ) -> GameInfo:
     """A new game waiting for players; the creator joins it unless ``creator_joins`` is False.
     ``settings``: the game's, or changes of the defaults (setting name -> value, as a user gave them:
-    gm.setup.settings.GameSettings.for_variant checks them). Refused past ``limits`` (no limit when
+    gm.settings.GameSettings.for_variant checks them). Refused past ``limits`` (no limit when
     None)."""
     now = require_aware(now or utcnow())
     if limits is not None:
@@ -443,7 +443,7 @@ async def set_lobby_message(session: AsyncSession, game_id: int, message_id: int
 
 
 async def set_notify(session: AsyncSession, game_id: int, user_id: int, choice: str) -> GameInfo:
-    """How the player is called to order in ``game_id`` (gm.setup.settings.NOTIFY_*)."""
+    """How the player is called to order in ``game_id`` (gm.settings.NOTIFY_*)."""
     if choice not in NOTIFY_CHOICES:
         raise InvalidSettings(
             [f"{choice!r} is no way to be told; choose {', '.join(NOTIFY_CHOICES)}."], "Nothing was changed."

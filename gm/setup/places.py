@@ -8,31 +8,20 @@ import secrets
 import string
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GamePlace, Player, PlayerStatus, PowerAssignment
+from gm.messages.places import PlaceKind
 from gm.reading.lookup import ENDED_STATES, load_game
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 if TYPE_CHECKING:
     from gm.reading.info import GameInfo
 
 GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
-
-
-class PlaceKind(StrEnum):
-    """The kinds of place set-up makes and records (gm.setup.places.record_place)."""
-
-    CATEGORY = "category"
-    GAME_CHANNEL = "game_channel"
-    POWER_CHANNEL = "power_channel"  # key: the power
-    NEGOTIATION = "negotiation"  # the channel holding the pair threads (threads press)
-    PAIR_CHANNEL = "pair_channel"  # a pair of seats' channel (channels press); key: the pair
-    THREAD = "thread"  # a pair of seats' private thread (threads press); key: the pair
 
 
 Recorder = Callable[[PlaceKind, int, str], Awaitable[None]]
@@ -64,17 +53,6 @@ class PlaceMaker(Protocol):
     async def introduce(self, game: GameInfo) -> None:
         """A first message in each private place that has none (best effort)."""
         ...
-
-
-def pair_key(a: Sequence[str], b: Sequence[str]) -> str:
-    """``AUSTRIA/FRANCE|ENGLAND``: how the place of a pair of seats (each seat the powers one player
-    holds) is recorded (:func:`record_place`)."""
-    return f"{'/'.join(a)}|{'/'.join(b)}"
-
-
-def key_powers(key: str) -> set[str]:
-    """The powers a recorded pair key names."""
-    return {p for part in key.split("|") for p in part.split("/") if p}
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.shared.settings_text import reminders_text
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 
 def hourly(**changes: Any) -> GameSettings:

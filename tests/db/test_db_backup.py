@@ -12,8 +12,8 @@ from db.backup import backup_before_migration, migration_backups
 from db.database import make_engine, make_session_factory
 from db.migrate import current_revision, head_revision
 from db.preflight import prepare_database
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.helpers.db_cli import GUILD, T0, acli, cli, started_games
 
 

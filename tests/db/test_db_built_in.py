@@ -13,8 +13,8 @@ from sqlmodel import select
 from db.database import make_session_factory
 from db.migrate import current_revision, downgrade_database, head_revision, upgrade_database
 from db.models import PowerAssignment
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 
 
 async def test_the_built_in_flag_goes_down_and_up_again_keeping_every_seat(engine: AsyncEngine) -> None:

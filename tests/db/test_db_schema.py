@@ -18,8 +18,8 @@ from db.database import make_session_factory
 from db.migrate import current_revision, downgrade_database, head_revision, upgrade_database
 from db.models import Game, GameLogEntry, OrderRecord, PhaseRecord, Player
 from gm.ordering import submission as orders
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 
 
 async def test_upgrade_creates_the_schema_of_the_models(engine: AsyncEngine) -> None:

@@ -14,8 +14,8 @@ from sqlmodel import col, select
 from db.database import make_session_factory
 from db.migrate import current_revision, downgrade_database, head_revision, upgrade_database
 from db.models import Game, OutboxEntry
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 
 
 async def test_only_the_games_running_at_the_upgrade_are_marked_for_the_shields(engine: AsyncEngine) -> None:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cogs.commands.game import moderation_lines
-from gm.reading.status import LogLine
+from gm.reports.status import LogLine
 from harness.bot_helpers import (
     ask,
     bot_messages,

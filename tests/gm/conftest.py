@@ -17,8 +17,8 @@ from gm.ordering import submission as orders
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.reading.info import GameInfo
 from gm.reading.lookup import latest_phase
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now" (in the past: deadlines from it are overdue)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from db.database import make_engine, make_session_factory
 from db.migrate import upgrade_database
 from gm.ordering import submission as orders
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.helpers.paths import ROOT
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)

@@ -16,8 +16,8 @@ from gm.delivery.outbox import OutboxMessage, Target, enqueue
 from gm.facade import Gamemaster
 from gm.messages.kinds import Message
 from gm.moderation.actions import Actor
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import CREATOR, T0, current_phase, game_row, make_game, user
 
 

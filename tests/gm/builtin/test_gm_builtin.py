@@ -14,14 +14,14 @@ from sqlmodel import select
 from db.database import SessionFactory
 from db.models import PhaseRecord, PowerAssignment
 from engine import Board, LegalOrder
+from gm.actor import Actor
 from gm.errors import WrongGameState, WrongPlayerCount
 from gm.moderation import builtin, takeover
-from gm.moderation.shared import Actor
 from gm.ordering import submission as orders
-from gm.reading.stats import player_stats, server_board
-from gm.reading.status import game_status
+from gm.reports.stats import player_stats, server_board
+from gm.reports.status import game_status
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     GUILD,

@@ -10,12 +10,13 @@ from typing import Any
 
 from db.database import SessionFactory
 from db.models import OutboxEntry, OutboxTarget
+from gm.actor import Actor
 from gm.endings import votes
+from gm.messages.places import PlaceKind, pair_key
 from gm.moderation import actions, builtin
-from gm.moderation.shared import Actor
+from gm.settings import GameSettings
 from gm.setup.games import StartResult
-from gm.setup.places import PlaceKind, pair_key, record_place
-from gm.setup.settings import GameSettings
+from gm.setup.places import record_place
 from tests.gm.conftest import close, current_phase, make_started_game, messages, player_of, submit
 
 MODERATOR = Actor(99, is_server_moderator=True)

@@ -19,7 +19,7 @@ from gm.ordering import submission as orders
 from gm.ordering.reminders import queue_reminders
 from gm.phases.closer import CloseHooks, PhaseCloser
 from gm.phases.worker import close_work
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 from tests.gm.conftest import T0, current_phase, make_started_game, player_of, submit
 from tests.helpers.deadlines import set_deadline
 from tests.helpers.gm import RecordingSender, gamemaster, queue, start_now
@@ -307,7 +307,7 @@ async def test_reminders_due_within_a_minute_of_the_opening_are_not_scheduled(
 
 
 def test_reminders_are_scaled_to_the_phase_length() -> None:
-    from gm.setup.settings import effective_reminders
+    from gm.settings import effective_reminders
 
     assert effective_reminders((24.0, 1.0), 24 * 60) == (1.0,), "a day's phase: the 24 h one could never come"
     assert effective_reminders((24.0, 1.0), 48 * 60) == (24.0, 1.0)

@@ -272,7 +272,7 @@ async def test_the_same_reminders_queued_by_two_processes_go_out_once(
     keys; queued at once (neither sees the other's rows), the outbox's unique key refuses the second,
     and its job ends quietly instead of failing."""
     started = await started_on(sessions, GUILD_B, "B", utcnow())
-    scheduler = GameScheduler(sessions, Recorder(), ownership=SHARD1)
+    scheduler = GameScheduler(sessions, Recorder(), on_remind=reminders.queue_reminders, ownership=SHARD1)
     await scheduler._reminder_job(started.phase.id, 24)
     count = await reminder_rows(sessions)
     assert count == 7

@@ -18,10 +18,10 @@ from gm.endings import votes
 from gm.facade import Gamemaster
 from gm.moderation import actions as moderation
 from gm.ordering import submission as orders
-from gm.reading.export import export_game
-from gm.reading.status import game_status
+from gm.reports.export import export_game
+from gm.reports.status import game_status
+from gm.settings import GameSettings
 from gm.setup.games import StartResult
-from gm.setup.settings import GameSettings
 from render.animation import AnimationAnswer, AnimationRequest, BoardFrame, make_gif
 from tests.gm.conftest import (
     T0,

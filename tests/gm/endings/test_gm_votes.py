@@ -10,9 +10,9 @@ import pytest
 from db.database import SessionFactory
 from gm.endings import votes
 from gm.errors import GameError, NoOpenVote, NotAPlayer, NotAVoter, VoteAlreadyOpen
-from gm.reading.status import game_status
+from gm.reports.status import game_status
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     close,

@@ -15,9 +15,9 @@ from gm.moderation import actions as moderation
 from gm.moderation import rollback
 from gm.moderation.actions import Actor
 from gm.ordering import submission as orders
-from gm.reading.status import game_status
+from gm.reports.status import game_status
+from gm.settings import GameSettings
 from gm.setup.games import leave_game, set_game_channels
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,

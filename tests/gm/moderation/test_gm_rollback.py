@@ -15,7 +15,7 @@ from gm.moderation import actions as moderation
 from gm.moderation.actions import Actor
 from gm.moderation.rollback import plan_rollback, rollback_last_phase
 from gm.ordering import submission as orders
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     close,

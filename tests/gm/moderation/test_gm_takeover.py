@@ -14,9 +14,9 @@ from gm.errors import AlreadyJoined, NotAllowed, UnknownGame, WrongGameState
 from gm.facade import Gamemaster
 from gm.moderation import takeover
 from gm.moderation.actions import Actor, set_civil_disorder
-from gm.reading.status import game_status
+from gm.reports.status import game_status
+from gm.settings import GameSettings
 from gm.setup.games import leave_game, set_game_channels
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,

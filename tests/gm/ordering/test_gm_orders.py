@@ -21,8 +21,8 @@ from gm.errors import (
     UnknownGame,
 )
 from gm.ordering import submission as orders
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     T0,

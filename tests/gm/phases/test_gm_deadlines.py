@@ -13,15 +13,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from db.database import SessionFactory
+from gm.actor import Actor
 from gm.errors import InvalidSettings
 from gm.facade import Gamemaster
 from gm.moderation import actions, rollback
-from gm.moderation.shared import Actor
 from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.rules.deadlines import DeadlineSchedule
+from gm.settings import GameSettings, schedule_with
 from gm.setup import games
 from gm.setup.configure import update_settings
-from gm.setup.settings import GameSettings, schedule_with
 from tests.gm.conftest import CREATOR, current_phase, game_row, make_game, messages, place, submit
 from tests.helpers.gm import RecordingSender
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from db.database import SessionFactory
 from db.models import PhaseRecord
 from gm.ordering import submission as orders
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     close,

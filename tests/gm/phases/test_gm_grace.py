@@ -11,11 +11,11 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import GraceUse
+from gm.actor import Actor
 from gm.moderation import actions as moderation
-from gm.moderation.shared import Actor
 from gm.phases.closer import CloseOutcome, PhaseCloser
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import CREATOR, current_phase, make_game, messages, player_row, submit, user
 
 GRACE = GameSettings(players=3, grace_per_year=1, grace_hours=24)

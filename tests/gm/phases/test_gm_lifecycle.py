@@ -13,7 +13,7 @@ from gm.errors import OrdersClosed
 from gm.ordering import submission as orders
 from gm.phases.closer import CloseFailed, CloseHooks
 from gm.phases.worker import close_work
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 from tests.gm.conftest import (
     T0,
     current_phase,

@@ -124,7 +124,7 @@ async def test_a_game_ended_during_a_phase_has_a_final_map_saying_how(
 
 
 def test_each_ending_in_words() -> None:
-    from gm.phases.worker import ending_words
+    from gm.messages.maps import ending_words
 
     assert ending_words("solo", "FRANCE") == "France wins"
     assert (

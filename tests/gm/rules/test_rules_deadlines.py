@@ -20,7 +20,7 @@ from gm.rules.deadlines import (
     slots_from,
     zone_suggestions,
 )
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NEW_YORK = ZoneInfo("America/New_York")

@@ -8,7 +8,7 @@ import pytest
 
 from gm.errors import InvalidSettings
 from gm.rules.grace import GraceSeat, GraceSetting, GraceUse, announcement_text, grace_at_deadline
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 DEADLINE = datetime(2024, 5, 10, 19, 0, tzinfo=UTC)
 ONE_A_YEAR = GraceSetting(per_year=1, hours=24)

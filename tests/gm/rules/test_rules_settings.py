@@ -9,7 +9,7 @@ from gm.errors import InvalidSettings
 from gm.rules.deadlines import DeadlineSchedule
 from gm.rules.grace import GraceSetting
 from gm.rules.settings import RuleSettings
-from gm.setup.settings import GameSettings
+from gm.settings import GameSettings
 
 RULE_KEYS = ("deadlines", "absence_days_per_year", "grace_per_year", "grace_hours", "scoring")
 

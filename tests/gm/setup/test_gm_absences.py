@@ -12,12 +12,12 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import AbsenceRecord, PlayerStatus
+from gm.actor import Actor
 from gm.errors import InvalidSettings, NotAllowed
-from gm.moderation.shared import Actor
 from gm.phases.closer import PhaseCloser
+from gm.settings import GameSettings
 from gm.setup import absences, games
 from gm.setup.absences import parse_day
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     GUILD,

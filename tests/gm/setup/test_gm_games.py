@@ -23,8 +23,8 @@ from gm.errors import (
 )
 from gm.moderation import actions as moderation
 from gm.reading.info import GameInfo
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import CREATOR, GUILD, T0, make_game, make_started_game, user
 
 POWERS = {"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"}

@@ -8,8 +8,8 @@ from db.database import SessionFactory
 from db.models import Spectator
 from gm.moderation import actions as moderation
 from gm.moderation.actions import Actor
+from gm.settings import GameSettings
 from gm.setup import games, places, spectators
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import T0, make_started_game, place, player_of, user
 
 WATCHER = user(90)

@@ -19,8 +19,8 @@ from db.database import SessionFactory
 from db.models import OutboxEntry, PhaseRecord
 from engine.variants import get_variant
 from gm.errors import InvalidSettings
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     GUILD,

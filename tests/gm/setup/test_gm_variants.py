@@ -16,8 +16,8 @@ from gm.moderation.rollback import rollback_last_phase
 from gm.ordering import reminders
 from gm.ordering import submission as orders
 from gm.phases import coin
+from gm.settings import GameSettings
 from gm.setup import configure, games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     CREATOR,
     GUILD,

@@ -9,9 +9,9 @@ import pytest
 from db.database import SessionFactory
 from gm.moderation import actions as moderation
 from gm.moderation.actions import Actor
-from gm.reading import stats
+from gm.reports import stats
+from gm.settings import GameSettings
 from gm.setup import games
-from gm.setup.settings import GameSettings
 from tests.gm.conftest import (
     GUILD,
     T0,

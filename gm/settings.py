@@ -5,7 +5,7 @@ refuses a wrong value, and the :class:`Option` by which a user sets it, its name
 it offers, how a typed value becomes the setting's. From that one declaration come the options of
 /game create and /game settings (cogs.commands.game builds them), the validation (with the game's
 variant: its player counts, its first year, its number of powers), the stored JSON (:meth:`to_json`)
-and the settings table of the README (tests/gm/setup/test_gm_settings.py checks it against
+and the settings table of the README (tests/gm/test_gm_settings.py checks it against
 :func:`option_rows`). A new setting is one field here, and what reads it.
 """
 

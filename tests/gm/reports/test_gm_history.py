@@ -11,8 +11,8 @@ from db.database import SessionFactory
 from db.models import PhaseMap, PhaseRecord
 from engine import Board, load_map
 from gm.errors import UnknownPhase
-from gm.reading.history import phase_history
-from gm.setup.settings import GameSettings
+from gm.reports.history import phase_history
+from gm.settings import GameSettings
 from render import RenderOptions, render_map
 from tests.gm.conftest import make_closer, make_started_game, submit
 from tests.helpers.gm import gamemaster

@@ -1,4 +1,4 @@
-"""Game settings are declared once (gm.setup.settings.GameSettings): the options users set them by,
+"""Game settings are declared once (gm.settings.GameSettings): the options users set them by,
 the sentences that refuse a wrong value, the stored JSON and the README's settings table all come
 from that one declaration."""
 
@@ -14,7 +14,7 @@ import pytest
 from gm.checking import bounds, choices_of
 from gm.errors import InvalidSettings
 from gm.rules.deadlines import DeadlineSchedule
-from gm.setup.settings import (
+from gm.settings import (
     SCHEDULE_PARTS,
     SETTING_OPTIONS,
     GameSettings,
@@ -44,7 +44,7 @@ def test_the_readme_lists_every_option_with_its_default_and_range() -> None:
         f"| `{name}` | {default} | {allowed} | {help} |" for name, default, allowed, help in option_rows()
     ]
     assert readme_table() == expected, (
-        "README.md's Game settings table should read (gm.setup.settings.option_rows):\n" + "\n".join(expected)
+        "README.md's Game settings table should read (gm.settings.option_rows):\n" + "\n".join(expected)
     )
     assert all(allowed for _, _, allowed, _ in option_rows()), "every option says what it allows"
 

@@ -19,9 +19,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, PhaseRecord, Player, Proposal
 from engine.variants import get_variant
-from gm.reading.history import shown_results
 from gm.reading.lookup import ENDED_STATES, game_phases, load_game, power_assignments
 from gm.reading.public_log import full_log, public_log
+from gm.reports.history import shown_results
 
 FORMAT = "diplomacy-gm-export/1"
 LOG_SCOPES = {

@@ -17,9 +17,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
 from engine import Phase
-from gm.endings.ending import FINAL_MAP
 from gm.errors import UnknownPhase
-from gm.phases.worker import ORDERS_MAP, POSITION_MAP, ending_words, final_title
+from gm.messages.maps import FINAL_MAP, ORDERS_MAP, POSITION_MAP, ending_words, final_title
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
 
