@@ -113,8 +113,10 @@ async def make_servers(fake: FakeDiscord, games: int) -> list[Table]:
 
 
 def seats_of(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, str]:
-    """user id -> (first) power, read from each player's welcome as they see it."""
-    return {user: powers[0] for user, powers in seats_from_welcomes(fake, table, game_id).items()}
+    """user id -> (first) power, read from each player's welcome DM."""
+    return {
+        user: powers[0] for user, powers in seats_from_welcomes(fake, table, game_id, dms_only=True).items()
+    }
 
 
 async def set_up(fake: FakeDiscord, tables: list[Table]) -> list[tuple[int, Table]]:

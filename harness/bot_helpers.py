@@ -186,12 +186,15 @@ async def start_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id
     return reply
 
 
-def seats_from_welcomes(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, tuple[str, ...]]:
+def seats_from_welcomes(
+    fake: FakeDiscord, table: Table, game_id: int, *, dms_only: bool = False
+) -> dict[int, tuple[str, ...]]:
     """Who plays what, as each player learns it: the welcome's title, "You play France in ..." or
-    "You play Austria and France in ..." (a DM, or in their private channel when their DMs are closed)."""
+    "You play Austria and France in ..." (a DM, or in their private channel when their DMs are closed).
+    ``dms_only``: read their DMs alone (quicker on a server with many games: the benches)."""
     found = {}
     for user in table.players:
-        for message in fake.visible_messages(user):
+        for message in fake.dm_messages(user) if dms_only else fake.visible_messages(user):
             told = [(e.get("title", ""), (e.get("footer") or {}).get("text", "")) for e in message.embeds]
             first = layout_text(message)  # a welcome by DM is a layout: its text, then the order sheet
             if first:
