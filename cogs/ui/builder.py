@@ -53,9 +53,9 @@ import discord
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering, defer, send
-from cogs.ui.wording import helped_label, whose
+from cogs.ui.ids import checked_id, game_ref
+from cogs.ui.wording import Names, helped_label, whose
 from engine.legal import LegalOrder, OrderKind, UnitOrders
-from engine.mapdata import GameMap
 from engine.variants import game_map
 from gm.facade import ChosenOrder
 from gm.public import GameError, OrderMenu, OrdersClosed, OrdersPreview, PowerMenu
@@ -64,7 +64,6 @@ log = logging.getLogger(__name__)
 
 PREFIX = "tap"
 GAME_PHASE = rf"{PREFIX}:(?P<game_id>\d+)(?:\.(?P<tag>[a-z0-9]{{1,12}}))?:(?P<phase>[SFW]\d{{4}}[MRA])"
-MAX_CUSTOM_ID = 100
 PER_SELECT = 25  # Discord's limit of options in a select
 SELECTS_PER_PAGE = 4  # five rows: four selects and a row of buttons
 PER_PAGE = PER_SELECT * SELECTS_PER_PAGE
@@ -93,7 +92,6 @@ TARGET_QUESTIONS = {
     OrderKind.RETREAT: "retreats: where to?",
     OrderKind.BUILD: "which unit?",
 }
-COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 MAP_LABEL = "My orders on the map"
 OPEN_LABEL = "Order by tap"
 
@@ -122,14 +120,10 @@ class Builder:
 
     @property
     def base(self) -> str:
-        game = f"{self.game_id}.{self.tag}" if self.tag else str(self.game_id)
-        return f"{PREFIX}:{game}:{self.phase}:{self.user_id}"
+        return f"{PREFIX}:{game_ref(self.game_id, self.tag)}:{self.phase}:{self.user_id}"
 
     def custom_id(self, rest: str) -> str:
-        custom_id = f"{self.base}:{rest}"
-        if len(custom_id) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
-        return custom_id
+        return checked_id(self.base, rest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,22 +527,6 @@ def draw(
     if screen.step == TARGETS:
         return _targets(menu, builder, screen, power, entry, names, notice)
     return _choices(menu, builder, screen, power, entry, names, notice)
-
-
-class Names:
-    """Province names for labels: ``BUR · Burgundy``, ``STP/NC · St Petersburg (north coast)``."""
-
-    def __init__(self, the_map: GameMap) -> None:
-        self.map = the_map
-
-    def place(self, location: str) -> str:
-        code, _, coast = location.partition("/")
-        province = self.map.provinces.get(code)
-        name = province.name if province is not None else code
-        return f"{name} ({COASTS.get(coast, coast)})" if coast else name
-
-    def labelled(self, location: str) -> str:
-        return f"{location} · {self.place(location)}"
 
 
 def _header(menu: OrderMenu, power: PowerMenu | None = None) -> str:
