@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from bench.legal_orders import MID_GAME  # the Fall 1905 position
 from bench.timing import summary
 from bot import DiplomacyBot
-from harness.bot_helpers import Table, edit_board, make_table, running, started_game
-from harness.fakediscord import FakeDiscord, InteractionHandle, Message, fake_discord
+from harness.bot_helpers import Table, a_started_game, edit_board
+from harness.fakediscord import FakeDiscord, InteractionHandle, Message
 from harness.fakediscord.state import walk_components
 
 
@@ -69,13 +67,10 @@ async def game_in_mid_game(
 ) -> AsyncIterator[tuple[FakeDiscord, Table, DiplomacyBot, int]]:
     """The bot against the fake Discord (``workers`` worker processes), with a started game called
     ``name`` in the mid-game position: the fake, its table, the bot and the game's number."""
-    async with fake_discord(reply_timeout=60) as fake:
-        table = await make_table(fake)
-        with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, Path(tmp), close_workers=workers) as bot:
-                game_id = await started_game(fake, bot, table, name)
-                await edit_board(bot, game_id, mid_game)
-                yield fake, table, bot, game_id
+    started = a_started_game(name, fake_options={"reply_timeout": 60}, close_workers=workers)
+    async with started as (fake, table, bot, game_id):
+        await edit_board(bot, game_id, mid_game)
+        yield fake, table, bot, game_id
 
 
 def main(doc: str, run: Callable[[int, int], Coroutine[Any, Any, None]], rounds: int) -> None:
