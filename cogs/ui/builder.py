@@ -46,14 +46,14 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering, defer, send
-from cogs.ui.ids import checked_id, game_ref
+from cogs.ui.ids import PlayerIds
 from cogs.ui.wording import Names, helped_label, whose
 from engine.legal import LegalOrder, OrderKind, UnitOrders
 from engine.variants import game_map
@@ -108,22 +108,12 @@ class StaleChoice(GameError):
 
 
 @dataclass(frozen=True, slots=True)
-class Builder:
+class Builder(PlayerIds):
     """Whose builder, for which game and phase: the start of every custom_id on it. ``tag`` is the
     game's random tag (gm's ``OrderMenu.game_tag``): a click is refused if the game with this number
     is another one (another database's), as gm checks it."""
 
-    game_id: int
-    phase: str
-    user_id: int
-    tag: str = ""
-
-    @property
-    def base(self) -> str:
-        return f"{PREFIX}:{game_ref(self.game_id, self.tag)}:{self.phase}:{self.user_id}"
-
-    def custom_id(self, rest: str) -> str:
-        return checked_id(self.base, rest)
+    prefix: ClassVar[str] = PREFIX
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +212,7 @@ class BuilderButton(
             OrderKind(kind)
         elif action == "go":
             Screen.parse(rest or UNITS, page)
-        return cls(_builder_of(match), action, rest, page)
+        return cls(Builder.of(match), action, rest, page)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answering(_pressed)(interaction, self.builder, self.action, self.rest, self.page)
@@ -255,16 +245,12 @@ class BuilderSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderSelect:
         Screen.parse(match["screen"])  # an id that does not read is refused (cogs.ui.guard)
-        return cls(_builder_of(match), match["screen"], int(match["part"]))
+        return cls(Builder.of(match), match["screen"], int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         picked = str(values[0]) if values else ""
         await answering(_picked)(interaction, self.builder, Screen.parse(self.screen), picked)
-
-
-def _builder_of(match: re.Match[str]) -> Builder:
-    return Builder(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
 
 
 def opener_view(game_id: int, phase: str) -> discord.ui.View:

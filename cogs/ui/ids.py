@@ -5,8 +5,10 @@ matches one template per class); these make what their constructors build alike.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -28,6 +30,31 @@ def checked_id(base: str, rest: str) -> str:
     if len(custom_id) > MAX_CUSTOM_ID:
         raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
     return custom_id
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerIds:
+    """Whose message, for which game and phase: the start of every custom_id on it,
+    ``<prefix>:<game>[.<tag>]:<phase>:<user>`` (a sheet's, a builder's: each subclass its prefix)."""
+
+    prefix: ClassVar[str] = ""
+
+    game_id: int
+    phase: str
+    user_id: int
+    tag: str = ""
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}:{game_ref(self.game_id, self.tag)}:{self.phase}:{self.user_id}"
+
+    def custom_id(self, rest: str) -> str:
+        return checked_id(self.base, rest)
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Self:
+        """Read back from a template's match (its groups game_id, tag, phase and user_id)."""
+        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
 
 
 def button_rest(action: str, arg: str | None, page: int) -> str:
@@ -79,6 +106,7 @@ def picked(select: discord.ui.Select[Any]) -> str:
 __all__ = [
     "MAX_CUSTOM_ID",
     "PLACEHOLDER_LIMIT",
+    "PlayerIds",
     "button_rest",
     "checked_id",
     "game_ref",

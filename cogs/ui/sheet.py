@@ -36,13 +36,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import discord
 
 from cogs.ui.ids import (
+    PlayerIds,
     button_rest,
-    checked_id,
     game_ref,
     menu_button,
     menu_select,
@@ -98,24 +98,10 @@ class SheetIds(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(PlayerIds):
     """Whose sheet, for which game and phase: the start of every custom_id on it."""
 
-    game_id: int
-    phase: str
-    user_id: int
-    tag: str = ""
-
-    @property
-    def base(self) -> str:
-        return f"{PREFIX}:{game_ref(self.game_id, self.tag)}:{self.phase}:{self.user_id}"
-
-    def custom_id(self, rest: str) -> str:
-        return checked_id(self.base, rest)
-
-    @classmethod
-    def of(cls, match: re.Match[str]) -> Sheet:
-        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
+    prefix: ClassVar[str] = PREFIX
 
     def unit_select(
         self, key: str, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
