@@ -139,6 +139,22 @@ async def _bound_log(session: AsyncSession, phase_id: int, user_id: int) -> None
     await connection.execute(_FORGET_OLDER, {"phase_id": phase_id, "user_id": user_id})
 
 
+def withdrawal(
+    game_id: int, phase_id: int, user_id: int, outcome: dict[str, Any], now: datetime
+) -> OrderSubmission:
+    """The submission log's line for orders taken back (``action`` "clear", no text): ``outcome``
+    says which (``{"cleared": powers}``, ``{"withdrawn": unit, "powers": powers}``...)."""
+    return OrderSubmission(
+        game_id=game_id,
+        phase_id=phase_id,
+        user_id=user_id,
+        action="clear",
+        text="",
+        outcome=[outcome],
+        submitted_at=now,
+    )
+
+
 def order_lines(text: str, the_map: GameMap) -> list[str]:
     """The order lines of ``text`` (engine.split_orders), refused whole (NoOrdersGiven) when there
     are none or more than :data:`MAX_LINES`. A game's and a sandbox's orders alike."""
@@ -229,17 +245,7 @@ async def clear_orders(
     await session.exec(
         delete(OrderRecord).where(col(OrderRecord.phase_id) == phase.id, col(OrderRecord.power).in_(powers))
     )
-    session.add(
-        OrderSubmission(
-            game_id=game.row_id,
-            phase_id=phase.row_id,
-            user_id=user_id,
-            action="clear",
-            text="",
-            outcome=[{"cleared": powers}],
-            submitted_at=now,
-        )
-    )
+    session.add(withdrawal(game.row_id, phase.row_id, user_id, {"cleared": powers}, now))
     await _bound_log(session, phase.row_id, user_id)
     view = await _view(session, game, phase, powers)
     _record_close_request(phase, view, now)
