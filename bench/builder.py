@@ -17,50 +17,28 @@ process: the first picture, which loads the base map, and the next ones).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.legal_orders import MID_GAME  # the Fall 1905 position
+from bench.taps import TapClock, game_in_mid_game, main
 from bench.timing import summary
 from gm.ordering.drawing import preview_request, preview_title, render_preview
-from harness.bot_helpers import current_phase, edit_board, make_table, running, started_game
-from harness.fakediscord import FakeDiscord, Message, User, fake_discord
+from harness.bot_helpers import current_phase
+from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import walk_components
 
 STEPS = ("open (/orders build)", "pick a unit", "pick a kind", "pick a target", "pick a choice", "map button")
-
-
-def mid_game(board: dict[str, Any]) -> None:
-    board["units"] = {power: list(units) for power, units in MID_GAME.items()}
 
 
 def selects(message: Message) -> list[dict[str, Any]]:
     return [c for c in walk_components(message.components) if c.get("type") == 3]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.ack: dict[str, list[float]] = {step: [] for step in STEPS}
-        self.shown: dict[str, list[float]] = {step: [] for step in STEPS}
-
-    async def timed(self, step: str, action: Any) -> Message:
-        began = time.perf_counter()
-        handle = await action
-        await handle.response()
-        self.ack[step].append(time.perf_counter() - began)
-        message = await handle.message()
-        self.shown[step].append(time.perf_counter() - began)
-        return message
-
-
-async def one_round(fake: FakeDiscord, clock: Clock, user: User, general: Any, turn: int) -> None:
+async def one_round(fake: FakeDiscord, clock: TapClock, user: User, general: Any, turn: int) -> None:
     builder = await clock.timed("open (/orders build)", fake.slash(user, "orders", "build", channel=general))
     [units] = selects(builder)
     option = units["options"][turn % len(units["options"])]
@@ -86,27 +64,19 @@ async def one_round(fake: FakeDiscord, clock: Clock, user: User, general: Any, t
 
 
 async def run(rounds: int, workers: int) -> None:
-    clock = Clock()
+    clock = TapClock(STEPS)
     shows: list[float] = []
-    async with fake_discord(reply_timeout=60) as fake:
-        table = await make_table(fake)
-        with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, Path(tmp), close_workers=workers) as bot:
-                game_id = await started_game(fake, bot, table, "Bench taps")
-                await edit_board(bot, game_id, mid_game)
-                england = table.player("ENGLAND")
-                for turn in range(rounds):
-                    await one_round(fake, clock, england, table.general, turn)
-                for _ in range(max(3, rounds // 3)):
-                    began = time.perf_counter()
-                    await (await fake.slash(england, "orders", "show", channel=table.general)).message()
-                    shows.append(time.perf_counter() - began)
-                board = (await current_phase(bot, game_id)).board
+    async with game_in_mid_game("Bench taps", workers) as (fake, table, bot, game_id):
+        england = table.player("ENGLAND")
+        for turn in range(rounds):
+            await one_round(fake, clock, england, table.general, turn)
+        for _ in range(max(3, rounds // 3)):
+            began = time.perf_counter()
+            await (await fake.slash(england, "orders", "show", channel=table.general)).message()
+            shows.append(time.perf_counter() - began)
+        board = (await current_phase(bot, game_id)).board
     print(f"{rounds} orders by tap, England in a 34-unit position; worker processes: {workers}")
-    for step in STEPS:
-        if clock.ack[step]:
-            print(summary(f"{step}: ack", clock.ack[step]))
-            print(summary(f"{step}: shown", clock.shown[step]))
+    clock.print_steps()
     print(summary("/orders show with the map", shows))
     request = preview_request(
         board,
@@ -123,13 +93,5 @@ async def run(rounds: int, workers: int) -> None:
     print(summary("preview render, next ones", renders[1:]))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    asyncio.run(run(args.rounds, args.workers))
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__ or "", run, rounds=30)

@@ -13,20 +13,16 @@ new sheet; for Adjudicate, the new sheet and then the results message with its m
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.builder import mid_game  # bench/builder.py's position
-from bench.timing import summary
-from harness.bot_helpers import ask, edit_board, make_table, running, started_game
-from harness.fakediscord import FakeDiscord, InteractionHandle, Message, User, fake_discord
+from bench.taps import TapClock, game_in_mid_game, main, unit_selects
+from harness.bot_helpers import ask
+from harness.fakediscord import FakeDiscord, User
 from harness.fakediscord.state import walk_components
 from harness.sheet_helpers import button_id
 
@@ -39,25 +35,10 @@ STEPS = (
 )
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.ack: dict[str, list[float]] = {step: [] for step in STEPS}
-        self.shown: dict[str, list[float]] = {step: [] for step in STEPS}
-
-    async def timed(self, step: str, action: Any) -> tuple[InteractionHandle, Message, float]:
-        began = time.perf_counter()
-        handle = await action
-        await handle.response()
-        self.ack[step].append(time.perf_counter() - began)
-        message = await handle.message()
-        self.shown[step].append(time.perf_counter() - began)
-        return handle, message, began
-
-
 async def one_round(
-    fake: FakeDiscord, clock: Clock, user: User, general: Any, game_id: int, turn: int
+    fake: FakeDiscord, clock: TapClock, user: User, general: Any, game_id: int, turn: int
 ) -> None:
-    handle, _, began = await clock.timed(
+    handle, _, began = await clock.timed_handle(
         "new (/sandbox new)",
         fake.slash(user, "sandbox", "new", options={"game": str(game_id)}, channel=general),
     )
@@ -66,16 +47,16 @@ async def one_round(
     picker = next(c for c in walk_components(sheet.components) if str(c.get("custom_id", "")).endswith(":p"))
     powers = [o["value"] for o in picker["options"]]
     power = powers[(turn + 1) % len(powers)]
-    _, sheet, _ = await clock.timed(
+    sheet = await clock.timed(
         "show another power", fake.click(user, sheet, picker["custom_id"], values=[power])
     )
-    units = [c for c in walk_components(sheet.components) if c.get("type") == 3 and ":u:" in c["custom_id"]]
+    units = unit_selects(sheet)
     menu = units[turn % len(units)]
     plain = [o["value"] for o in menu["options"] if not o["value"].startswith("@")]
-    _, sheet, _ = await clock.timed(
+    sheet = await clock.timed(
         "pick an order", fake.click(user, sheet, menu["custom_id"], values=[plain[turn % len(plain)]])
     )
-    handle, sheet, began = await clock.timed(
+    handle, sheet, began = await clock.timed_handle(
         "Adjudicate", fake.click(user, sheet, button_id(sheet, "adjudicate"))
     )
     await fake.wait_for(
@@ -83,36 +64,20 @@ async def one_round(
         what="the results with their map",
     )
     clock.shown["Adjudicate"][-1] = time.perf_counter() - began  # the new sheet, then the results and map
-    _, sheet, _ = await clock.timed("Step back", fake.click(user, sheet, button_id(sheet, "back")))
+    sheet = await clock.timed("Step back", fake.click(user, sheet, button_id(sheet, "back")))
     number = sheet.custom_ids()[0].split(":")[1].split(".")[0]
     await ask(fake, user, "sandbox", "delete", channel=general, sandbox=number)
 
 
 async def run(rounds: int, workers: int) -> None:
-    clock = Clock()
-    async with fake_discord(reply_timeout=60) as fake:
-        table = await make_table(fake)
-        with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, Path(tmp), close_workers=workers) as bot:
-                game_id = await started_game(fake, bot, table, "Bench sandbox")
-                await edit_board(bot, game_id, mid_game)
-                owner = table.player("ENGLAND")
-                for turn in range(rounds):
-                    await one_round(fake, clock, owner, table.general, game_id, turn)
+    clock = TapClock(STEPS)
+    async with game_in_mid_game("Bench sandbox", workers) as (fake, table, _, game_id):
+        owner = table.player("ENGLAND")
+        for turn in range(rounds):
+            await one_round(fake, clock, owner, table.general, game_id, turn)
     print(f"{rounds} rounds in a sandbox of a 34-unit position; worker processes: {workers}")
-    for step in STEPS:
-        if clock.ack[step]:
-            print(summary(f"{step}: ack", clock.ack[step]))
-            print(summary(f"{step}: shown", clock.shown[step]))
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    asyncio.run(run(args.rounds, args.workers))
+    clock.print_steps()
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__ or "", run, rounds=20)

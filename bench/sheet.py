@@ -12,46 +12,21 @@ until the player sees the redrawn sheet.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.builder import mid_game  # bench/builder.py's position
-from bench.timing import summary
-from harness.bot_helpers import edit_board, make_table, running, started_game
-from harness.fakediscord import FakeDiscord, Message, User, fake_discord
+from bench.taps import TapClock, game_in_mid_game, main, unit_selects
+from harness.fakediscord import FakeDiscord, User
 from harness.fakediscord.state import walk_components
 from harness.sheet_helpers import button_id
 
 STEPS = ("open (/orders sheet)", "pick an order", "open a second menu", "pick in it", "Ready", "undo Ready")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.ack: dict[str, list[float]] = {step: [] for step in STEPS}
-        self.shown: dict[str, list[float]] = {step: [] for step in STEPS}
-
-    async def timed(self, step: str, action: Any) -> Message:
-        began = time.perf_counter()
-        handle = await action
-        await handle.response()
-        self.ack[step].append(time.perf_counter() - began)
-        message = await handle.message()
-        self.shown[step].append(time.perf_counter() - began)
-        return message
-
-
-def unit_selects(message: Message) -> list[dict[str, Any]]:
-    return [c for c in walk_components(message.components) if c.get("type") == 3 and ":u:" in c["custom_id"]]
-
-
-async def one_round(fake: FakeDiscord, clock: Clock, user: User, general: Any, turn: int) -> None:
+async def one_round(fake: FakeDiscord, clock: TapClock, user: User, general: Any, turn: int) -> None:
     sheet = await clock.timed("open (/orders sheet)", fake.slash(user, "orders", "sheet", channel=general))
     menus = unit_selects(sheet)
     menu = menus[turn % len(menus)]
@@ -75,30 +50,14 @@ async def one_round(fake: FakeDiscord, clock: Clock, user: User, general: Any, t
 
 
 async def run(rounds: int, workers: int) -> None:
-    clock = Clock()
-    async with fake_discord(reply_timeout=60) as fake:
-        table = await make_table(fake)
-        with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, Path(tmp), close_workers=workers) as bot:
-                game_id = await started_game(fake, bot, table, "Bench sheet")
-                await edit_board(bot, game_id, mid_game)
-                england = table.player("ENGLAND")
-                for turn in range(rounds):
-                    await one_round(fake, clock, england, table.general, turn)
+    clock = TapClock(STEPS)
+    async with game_in_mid_game("Bench sheet", workers) as (fake, table, _, _):
+        england = table.player("ENGLAND")
+        for turn in range(rounds):
+            await one_round(fake, clock, england, table.general, turn)
     print(f"{rounds} rounds on the order sheet, England in a 34-unit position; worker processes: {workers}")
-    for step in STEPS:
-        if clock.ack[step]:
-            print(summary(f"{step}: ack", clock.ack[step]))
-            print(summary(f"{step}: shown", clock.shown[step]))
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    asyncio.run(run(args.rounds, args.workers))
+    clock.print_steps()
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__ or "", run, rounds=30)

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import copy
 import re
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -31,6 +32,7 @@ from harness.fakediscord import (
     Permission,
     Role,
     User,
+    fake_discord,
     running_bot,
 )
 from harness.fakediscord.payloads import mentions_of
@@ -328,6 +330,20 @@ async def whole_answer(fake: FakeDiscord, handle: InteractionHandle, until: str 
         return "\n".join(texts) if any(until in t for t in texts) else None
 
     return await fake.wait_for(probe, what=f"an answer containing {until!r}")
+
+
+@contextlib.asynccontextmanager
+async def a_started_game(
+    name: str, *, fake_options: dict[str, Any] | None = None, **overrides: object
+) -> AsyncIterator[tuple[FakeDiscord, Table, DiplomacyBot, int]]:
+    """Outside the tests (benchmarks, the README's pictures): a fake Discord (``fake_options``), its
+    table, the bot running on a database in a temporary folder (settings ``overrides``) and a
+    Standard game called ``name`` started: the fake, the table, the bot and the game's number."""
+    async with fake_discord(**(fake_options or {})) as fake:
+        table = await make_table(fake)
+        with tempfile.TemporaryDirectory() as folder:
+            async with running(fake, Path(folder), **overrides) as bot:
+                yield fake, table, bot, await started_game(fake, bot, table, name)
 
 
 async def edit_board(bot: DiplomacyBot, game_id: int, change: Callable[[dict], None]) -> None:

@@ -11,16 +11,15 @@ Writes ``sandbox_sheet.png`` (the sheet with three powers ordered, the power pic
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness.bot_helpers import make_table, running, started_game
-from harness.fakediscord import FakeDiscord, Message, User, fake_discord
+from pictures_cli import pictures_main
+
+from harness.bot_helpers import a_started_game
+from harness.fakediscord import FakeDiscord, Message, User
 from harness.sheet_helpers import Tapper, button_id
 
 ORDERS = {
@@ -39,46 +38,31 @@ async def show(fake: FakeDiscord, user: User, sheet: Message, power: str) -> Mes
 
 
 async def make(out: Path) -> None:
-    async with fake_discord() as fake:
-        table = await make_table(fake)
-        with tempfile.TemporaryDirectory() as folder:
-            async with running(fake, Path(folder), close_workers=1) as bot:
-                game_id = await started_game(fake, bot, table, "Friday")
-                owner = table.player("FRANCE")
-                taps = Tapper(fake)
-                made = await fake.slash(
-                    owner, "sandbox", "new", options={"game": str(game_id)}, channel=table.general
-                )
-                print(fake.text_view(await made.message()))
-                [sheet] = await made.followups(1)
-                for power, orders in ORDERS.items():
-                    sheet = await show(fake, owner, sheet, power)
-                    for key, order in orders:
-                        sheet = await taps.pick(owner, sheet, key, order)
-                print(fake.text_view(sheet))
-                (out / "sandbox_sheet.png").write_bytes(fake.screenshot(sheet, expanded=picker(sheet)))
-                adjudicated = await fake.click(owner, sheet, button_id(sheet, "adjudicate"))
-                sheet = await adjudicated.message()
-                results = await fake.wait_for(
-                    lambda: next((m for m in adjudicated.messages()[1:] if m.files()), None),
-                    what="the results with their map",
-                )
-                print(fake.text_view(sheet))
-                print(fake.text_view(results))
-                [png] = results.files().values()
-                (out / "sandbox_results.png").write_bytes(png)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs" / "images"
-    )
-    args = parser.parse_args()
-    asyncio.run(make(args.out))
+    async with a_started_game("Friday", close_workers=1) as (fake, table, _, game_id):
+        owner = table.player("FRANCE")
+        taps = Tapper(fake)
+        made = await fake.slash(
+            owner, "sandbox", "new", options={"game": str(game_id)}, channel=table.general
+        )
+        print(fake.text_view(await made.message()))
+        [sheet] = await made.followups(1)
+        for power, orders in ORDERS.items():
+            sheet = await show(fake, owner, sheet, power)
+            for key, order in orders:
+                sheet = await taps.pick(owner, sheet, key, order)
+        print(fake.text_view(sheet))
+        (out / "sandbox_sheet.png").write_bytes(fake.screenshot(sheet, expanded=picker(sheet)))
+        adjudicated = await fake.click(owner, sheet, button_id(sheet, "adjudicate"))
+        sheet = await adjudicated.message()
+        results = await fake.wait_for(
+            lambda: next((m for m in adjudicated.messages()[1:] if m.files()), None),
+            what="the results with their map",
+        )
+        print(fake.text_view(sheet))
+        print(fake.text_view(results))
+        [png] = results.files().values()
+        (out / "sandbox_results.png").write_bytes(png)
 
 
 if __name__ == "__main__":
-    main()
+    pictures_main(__doc__ or "", make)

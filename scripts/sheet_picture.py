@@ -12,16 +12,15 @@ sheet under its words); prints the sheet as text once all is ordered and Ready p
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness.bot_helpers import make_table, running, started_game
-from harness.fakediscord import FakeDiscord, Message, User, fake_discord
+from pictures_cli import pictures_main
+
+from harness.bot_helpers import a_started_game
+from harness.fakediscord import FakeDiscord, Message, User
 from harness.sheet_helpers import Tapper, sheet_select
 
 
@@ -30,38 +29,23 @@ def sheet_of(fake: FakeDiscord, user: User) -> Message:
 
 
 async def make(out: Path) -> None:
-    async with fake_discord() as fake:
-        table = await make_table(fake)
-        with tempfile.TemporaryDirectory() as folder:
-            async with running(fake, Path(folder)) as bot:
-                await started_game(fake, bot, table, "Friday")
-                france = table.player("FRANCE")
-                taps = Tapper(fake)
-                opened = await fake.slash(france, "orders", "sheet", channel=table.general)
-                sheet = await taps.pick(france, await opened.message(), "PAR", "A PAR - BUR")
-                sheet = await taps.pick(france, sheet, "BRE", "F BRE - MAO")
-                support = await taps.pick(france, sheet, "MAR", "@support")
-                menu = sheet_select(support, "MAR")["custom_id"]
-                (out / "order_sheet.png").write_bytes(fake.screenshot(support, expanded=menu))
-                print(fake.text_view(support))
-                done = await taps.pick(france, support, "MAR", "A MAR S A PAR - BUR")
-                done = await taps.press(france, done, "ready")
-                print(fake.text_view(done))
-                call = sheet_of(fake, france)
-                (out / "order_sheet_in_dm.png").write_bytes(fake.screenshot(call))
-                print(f"{taps.taps[france.id]} taps after /orders sheet")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs" / "images"
-    )
-    args = parser.parse_args()
-    asyncio.run(make(args.out))
+    async with a_started_game("Friday") as (fake, table, _, _):
+        france = table.player("FRANCE")
+        taps = Tapper(fake)
+        opened = await fake.slash(france, "orders", "sheet", channel=table.general)
+        sheet = await taps.pick(france, await opened.message(), "PAR", "A PAR - BUR")
+        sheet = await taps.pick(france, sheet, "BRE", "F BRE - MAO")
+        support = await taps.pick(france, sheet, "MAR", "@support")
+        menu = sheet_select(support, "MAR")["custom_id"]
+        (out / "order_sheet.png").write_bytes(fake.screenshot(support, expanded=menu))
+        print(fake.text_view(support))
+        done = await taps.pick(france, support, "MAR", "A MAR S A PAR - BUR")
+        done = await taps.press(france, done, "ready")
+        print(fake.text_view(done))
+        call = sheet_of(fake, france)
+        (out / "order_sheet_in_dm.png").write_bytes(fake.screenshot(call))
+        print(f"{taps.taps[france.id]} taps after /orders sheet")
 
 
 if __name__ == "__main__":
-    main()
+    pictures_main(__doc__ or "", make)

@@ -46,16 +46,16 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering, defer, send
-from cogs.ui.wording import helped_label, whose
+from cogs.ui.ids import PlayerIds
+from cogs.ui.wording import Names, helped_label, whose
 from engine.legal import LegalOrder, OrderKind, UnitOrders
-from engine.mapdata import GameMap
 from engine.variants import game_map
 from gm.facade import ChosenOrder
 from gm.public import GameError, OrderMenu, OrdersClosed, OrdersPreview, PowerMenu
@@ -64,7 +64,6 @@ log = logging.getLogger(__name__)
 
 PREFIX = "tap"
 GAME_PHASE = rf"{PREFIX}:(?P<game_id>\d+)(?:\.(?P<tag>[a-z0-9]{{1,12}}))?:(?P<phase>[SFW]\d{{4}}[MRA])"
-MAX_CUSTOM_ID = 100
 PER_SELECT = 25  # Discord's limit of options in a select
 SELECTS_PER_PAGE = 4  # five rows: four selects and a row of buttons
 PER_PAGE = PER_SELECT * SELECTS_PER_PAGE
@@ -93,7 +92,6 @@ TARGET_QUESTIONS = {
     OrderKind.RETREAT: "retreats: where to?",
     OrderKind.BUILD: "which unit?",
 }
-COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 MAP_LABEL = "My orders on the map"
 OPEN_LABEL = "Order by tap"
 
@@ -110,26 +108,12 @@ class StaleChoice(GameError):
 
 
 @dataclass(frozen=True, slots=True)
-class Builder:
+class Builder(PlayerIds):
     """Whose builder, for which game and phase: the start of every custom_id on it. ``tag`` is the
     game's random tag (gm's ``OrderMenu.game_tag``): a click is refused if the game with this number
     is another one (another database's), as gm checks it."""
 
-    game_id: int
-    phase: str
-    user_id: int
-    tag: str = ""
-
-    @property
-    def base(self) -> str:
-        game = f"{self.game_id}.{self.tag}" if self.tag else str(self.game_id)
-        return f"{PREFIX}:{game}:{self.phase}:{self.user_id}"
-
-    def custom_id(self, rest: str) -> str:
-        custom_id = f"{self.base}:{rest}"
-        if len(custom_id) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
-        return custom_id
+    prefix: ClassVar[str] = PREFIX
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +212,7 @@ class BuilderButton(
             OrderKind(kind)
         elif action == "go":
             Screen.parse(rest or UNITS, page)
-        return cls(_builder_of(match), action, rest, page)
+        return cls(Builder.of(match), action, rest, page)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answering(_pressed)(interaction, self.builder, self.action, self.rest, self.page)
@@ -261,16 +245,12 @@ class BuilderSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderSelect:
         Screen.parse(match["screen"])  # an id that does not read is refused (cogs.ui.guard)
-        return cls(_builder_of(match), match["screen"], int(match["part"]))
+        return cls(Builder.of(match), match["screen"], int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         picked = str(values[0]) if values else ""
         await answering(_picked)(interaction, self.builder, Screen.parse(self.screen), picked)
-
-
-def _builder_of(match: re.Match[str]) -> Builder:
-    return Builder(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
 
 
 def opener_view(game_id: int, phase: str) -> discord.ui.View:
@@ -533,22 +513,6 @@ def draw(
     if screen.step == TARGETS:
         return _targets(menu, builder, screen, power, entry, names, notice)
     return _choices(menu, builder, screen, power, entry, names, notice)
-
-
-class Names:
-    """Province names for labels: ``BUR · Burgundy``, ``STP/NC · St Petersburg (north coast)``."""
-
-    def __init__(self, the_map: GameMap) -> None:
-        self.map = the_map
-
-    def place(self, location: str) -> str:
-        code, _, coast = location.partition("/")
-        province = self.map.provinces.get(code)
-        name = province.name if province is not None else code
-        return f"{name} ({COASTS.get(coast, coast)})" if coast else name
-
-    def labelled(self, location: str) -> str:
-        return f"{location} · {self.place(location)}"
 
 
 def _header(menu: OrderMenu, power: PowerMenu | None = None) -> str:

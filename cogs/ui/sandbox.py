@@ -26,7 +26,8 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.ui.sheet import MAX_CUSTOM_ID, PHASE, PLACEHOLDER_LIMIT, Second
+from cogs.ui.ids import button_rest, checked_id, menu_button, menu_select, picked
+from cogs.ui.sheet import PHASE, Second
 from cogs.ui.wording import cut
 
 PREFIX = "sb"
@@ -50,10 +51,7 @@ class SandboxSheet:
         return f"{PREFIX}:{self.sandbox_id}.{self.tag}:{self.phase_id}:{self.power or NO_POWER}"
 
     def custom_id(self, rest: str) -> str:
-        custom_id = f"{self.base}:{rest}"
-        if len(custom_id) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
-        return custom_id
+        return checked_id(self.base, rest)
 
     @classmethod
     def of(cls, match: re.Match[str]) -> SandboxSheet:
@@ -129,14 +127,6 @@ def _flows() -> SandboxFlows:
     return _answering[-1]
 
 
-def _select(custom_id: str, options: Sequence[discord.SelectOption], placeholder: str | None) -> Any:
-    return discord.ui.Select(
-        custom_id=custom_id,
-        options=list(options) or [discord.SelectOption(label="-", value="@none")],
-        placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
-    )
-
-
 class SandboxUnitSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{SHEET}:u:(?P<key>[^:@]+)@(?P<page>\d+)"
 ):
@@ -150,7 +140,7 @@ class SandboxUnitSelect(
         options: Sequence[discord.SelectOption] = (),
         placeholder: str | None = None,
     ) -> None:
-        super().__init__(_select(sheet.custom_id(f"u:{key}@{page}"), options, placeholder))
+        super().__init__(menu_select(sheet.custom_id(f"u:{key}@{page}"), options, placeholder))
         self.sheet, self.key, self.page = sheet, key, page
 
     @classmethod
@@ -160,10 +150,7 @@ class SandboxUnitSelect(
         return cls(SandboxSheet.of(match), match["key"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        await _flows().picked(
-            interaction, self.sheet, self.page, self.key, None, str(values[0]) if values else ""
-        )
+        await _flows().picked(interaction, self.sheet, self.page, self.key, None, picked(self.item))
 
 
 class SandboxSecondSelect(
@@ -181,7 +168,7 @@ class SandboxSecondSelect(
         placeholder: str | None = None,
     ) -> None:
         custom_id = sheet.custom_id(f"s:{second.key}:{second.kind}:{second.part}@{page}")
-        super().__init__(_select(custom_id, options, placeholder))
+        super().__init__(menu_select(custom_id, options, placeholder))
         self.sheet, self.second, self.page = sheet, second, page
 
     @classmethod
@@ -192,9 +179,9 @@ class SandboxSecondSelect(
         return cls(SandboxSheet.of(match), second, int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        picked = str(values[0]) if values else ""
-        await _flows().picked(interaction, self.sheet, self.page, self.second.key, self.second, picked)
+        await _flows().picked(
+            interaction, self.sheet, self.page, self.second.key, self.second, picked(self.item)
+        )
 
 
 class PowerPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{SHEET}:p"):
@@ -206,7 +193,7 @@ class PowerPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{S
         options: Sequence[discord.SelectOption] = (),
         placeholder: str | None = None,
     ) -> None:
-        super().__init__(_select(sheet.custom_id("p"), options, placeholder))
+        super().__init__(menu_select(sheet.custom_id("p"), options, placeholder))
         self.sheet = sheet
 
     @classmethod
@@ -216,8 +203,7 @@ class PowerPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{S
         return cls(SandboxSheet.of(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        await _flows().power_picked(interaction, self.sheet, str(values[0]) if values else "")
+        await _flows().power_picked(interaction, self.sheet, picked(self.item))
 
 
 class SandboxButton(
@@ -237,15 +223,8 @@ class SandboxButton(
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
     ) -> None:
-        suffix = f"b:{action}" + (f":{arg}" if arg else "") + f"@{page}"
-        super().__init__(
-            discord.ui.Button(
-                label=cut(label, 80) or None,
-                style=style,
-                disabled=disabled,
-                custom_id=sheet.custom_id(suffix),
-            )
-        )
+        custom_id = sheet.custom_id(button_rest(action, arg, page))
+        super().__init__(menu_button(custom_id, label=label, style=style, disabled=disabled))
         self.sheet, self.action, self.page, self.arg = sheet, action, page, arg
 
     @classmethod

@@ -36,11 +36,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import discord
 
-from cogs.ui.wording import cut
+from cogs.ui.ids import (
+    PlayerIds,
+    button_rest,
+    game_ref,
+    menu_button,
+    menu_select,
+    picked,
+)
 from engine.legal import OrderKind
 from gm.public import OrdersView
 
@@ -48,13 +55,11 @@ PREFIX = "sh"
 PHASE = r"[SFW]\d{4}[MRA]"
 GAME = r"(?P<game_id>\d+)(?:\.(?P<tag>[a-z0-9]{1,12}))?"
 SHEET = rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):(?P<user_id>\d+)"
-MAX_CUSTOM_ID = 100
 MAX_COMPONENTS = 40  # Discord's limit for a Components V2 message, nested components counted
 MAX_TEXT = 4000  # ... and for the text of all its text displays
 PER_SELECT = 25
 SUB_CHOICES = PER_SELECT - 2  # a second menu's part: its choices, "Back" and "More…"
 BUTTONS_PER_ROW = 5
-PLACEHOLDER_LIMIT = 150
 MORE, BACK, NONE, NOW = "@more", "@back", "@none", "@now"
 SUBMENUS = {
     "support": OrderKind.SUPPORT,
@@ -93,28 +98,10 @@ class SheetIds(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(PlayerIds):
     """Whose sheet, for which game and phase: the start of every custom_id on it."""
 
-    game_id: int
-    phase: str
-    user_id: int
-    tag: str = ""
-
-    @property
-    def base(self) -> str:
-        game = f"{self.game_id}.{self.tag}" if self.tag else str(self.game_id)
-        return f"{PREFIX}:{game}:{self.phase}:{self.user_id}"
-
-    def custom_id(self, rest: str) -> str:
-        custom_id = f"{self.base}:{rest}"
-        if len(custom_id) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
-        return custom_id
-
-    @classmethod
-    def of(cls, match: re.Match[str]) -> Sheet:
-        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
+    prefix: ClassVar[str] = PREFIX
 
     def unit_select(
         self, key: str, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
@@ -193,7 +180,7 @@ class OpenSheetButton(
     """ "Order sheet" under a call to order, a reminder and /orders show: opens the tapper's own sheet."""
 
     def __init__(self, game_id: int, phase: str, tag: str = "") -> None:
-        game = f"{game_id}.{tag}" if tag else str(game_id)
+        game = game_ref(game_id, tag)
         super().__init__(
             discord.ui.Button(
                 label=OPEN_LABEL,
@@ -222,7 +209,7 @@ class ReadyButton(
     unordered): the tapper says they are done (or, ``on`` 0, not after all)."""
 
     def __init__(self, game_id: int, phase: str, tag: str = "", *, on: bool = True) -> None:
-        game = f"{game_id}.{tag}" if tag else str(game_id)
+        game = game_ref(game_id, tag)
         super().__init__(
             discord.ui.Button(
                 label="Ready" if on else "Not ready after all",
@@ -257,11 +244,7 @@ class UnitSelect(
         placeholder: str | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Select(
-                custom_id=sheet.custom_id(f"u:{key}@{page}"),
-                options=list(options) or [discord.SelectOption(label="-", value=NONE)],
-                placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
-            )
+            menu_select(sheet.custom_id(f"u:{key}@{page}"), options, placeholder, empty_value=NONE)
         )
         self.sheet, self.key, self.page = sheet, key, page
 
@@ -272,10 +255,7 @@ class UnitSelect(
         return cls(Sheet.of(match), match["key"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        await _flows().picked(
-            interaction, self.sheet, self.page, self.key, None, str(values[0]) if values else ""
-        )
+        await _flows().picked(interaction, self.sheet, self.page, self.key, None, picked(self.item))
 
 
 class SecondSelect(
@@ -292,13 +272,8 @@ class SecondSelect(
         options: Sequence[discord.SelectOption] = (),
         placeholder: str | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=sheet.custom_id(f"s:{second.key}:{second.kind}:{second.part}@{page}"),
-                options=list(options) or [discord.SelectOption(label="Back", value=BACK)],
-                placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
-            )
-        )
+        custom_id = sheet.custom_id(f"s:{second.key}:{second.kind}:{second.part}@{page}")
+        super().__init__(menu_select(custom_id, options, placeholder, empty_label="Back", empty_value=BACK))
         self.sheet, self.second, self.page = sheet, second, page
 
     @classmethod
@@ -309,9 +284,9 @@ class SecondSelect(
         return cls(Sheet.of(match), second, int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        picked = str(values[0]) if values else ""
-        await _flows().picked(interaction, self.sheet, self.page, self.second.key, self.second, picked)
+        await _flows().picked(
+            interaction, self.sheet, self.page, self.second.key, self.second, picked(self.item)
+        )
 
 
 class SheetButton(
@@ -333,16 +308,8 @@ class SheetButton(
         emoji: str | None = None,
         disabled: bool = False,
     ) -> None:
-        suffix = f"b:{action}" + (f":{arg}" if arg else "") + f"@{page}"
-        super().__init__(
-            discord.ui.Button(
-                label=cut(label, 80) or None,
-                style=style,
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=sheet.custom_id(suffix),
-            )
-        )
+        custom_id = sheet.custom_id(button_rest(action, arg, page))
+        super().__init__(menu_button(custom_id, label=label, style=style, disabled=disabled, emoji=emoji))
         self.sheet, self.action, self.page, self.arg = sheet, action, page, arg
 
     @classmethod

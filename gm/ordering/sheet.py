@@ -19,7 +19,7 @@ from sqlalchemy import delete
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import OrderRecord, OrderSubmission
+from db.models import OrderRecord
 from engine.mapdata import province_of
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed
@@ -32,6 +32,7 @@ from gm.ordering.submission import (
     require_same_game,
     submit_orders,
     view_of,
+    withdrawal,
 )
 from gm.reading.lookup import load_game
 
@@ -110,15 +111,7 @@ async def withdraw_order(
     )
     if removed.rowcount:  # type: ignore[attr-defined]
         session.add(
-            OrderSubmission(
-                game_id=game.row_id,
-                phase_id=phase.row_id,
-                user_id=user_id,
-                action="clear",
-                text="",
-                outcome=[{"withdrawn": unit_key, "powers": powers}],
-                submitted_at=now,
-            )
+            withdrawal(game.row_id, phase.row_id, user_id, {"withdrawn": unit_key, "powers": powers}, now)
         )
     state = await phase_state(session, phase, game.variant)
     view = view_of(state, game, phase, powers)

@@ -34,6 +34,7 @@ from db.models import (
     ReadyFlag,
 )
 from engine import split_orders
+from engine.mapdata import GameMap
 from engine.variants import game_map as map_of
 from engine.variants import read_power
 from gm.builtin.talks import played_by_it_while_absent, taken_back, tell_seat_talks
@@ -138,6 +139,37 @@ async def _bound_log(session: AsyncSession, phase_id: int, user_id: int) -> None
     await connection.execute(_FORGET_OLDER, {"phase_id": phase_id, "user_id": user_id})
 
 
+def withdrawal(
+    game_id: int, phase_id: int, user_id: int, outcome: dict[str, Any], now: datetime
+) -> OrderSubmission:
+    """The submission log's line for orders taken back (``action`` "clear", no text): ``outcome``
+    says which (``{"cleared": powers}``, ``{"withdrawn": unit, "powers": powers}``...)."""
+    return OrderSubmission(
+        game_id=game_id,
+        phase_id=phase_id,
+        user_id=user_id,
+        action="clear",
+        text="",
+        outcome=[outcome],
+        submitted_at=now,
+    )
+
+
+def order_lines(text: str, the_map: GameMap) -> list[str]:
+    """The order lines of ``text`` (engine.split_orders), refused whole (NoOrdersGiven) when there
+    are none or more than :data:`MAX_LINES`. A game's and a sandbox's orders alike."""
+    lines = split_orders(text, the_map)
+    if not lines:
+        raise NoOrdersGiven(
+            "There were no orders in your message.", "Write one order per line, e.g. A Par-Bur or F Bre H."
+        )
+    if len(lines) > MAX_LINES:
+        raise NoOrdersGiven(
+            f"That is {len(lines)} lines; at most {MAX_LINES} orders at once.", "Send your orders in parts."
+        )
+    return lines
+
+
 async def submit_orders(
     session: AsyncSession,
     game_id: int,
@@ -162,15 +194,7 @@ async def submit_orders(
         session, game_id, user_id, power, expected_phase
     )
     require_same_game(game, expected_tag)
-    lines = split_orders(text, map_of(game.variant))
-    if not lines:
-        raise NoOrdersGiven(
-            "There were no orders in your message.", "Write one order per line, e.g. A Par-Bur or F Bre H."
-        )
-    if len(lines) > MAX_LINES:
-        raise NoOrdersGiven(
-            f"That is {len(lines)} lines; at most {MAX_LINES} orders at once.", "Send your orders in parts."
-        )
+    lines = order_lines(text, map_of(game.variant))
     state = await phase_state(session, phase, game.variant, player_of=player_of)
     current = {p: dict(state.orders.get(p, {})) for p in powers}
     typed = {p: dict(state.inputs.get(p, {})) for p in powers}
@@ -221,17 +245,7 @@ async def clear_orders(
     await session.exec(
         delete(OrderRecord).where(col(OrderRecord.phase_id) == phase.id, col(OrderRecord.power).in_(powers))
     )
-    session.add(
-        OrderSubmission(
-            game_id=game.row_id,
-            phase_id=phase.row_id,
-            user_id=user_id,
-            action="clear",
-            text="",
-            outcome=[{"cleared": powers}],
-            submitted_at=now,
-        )
-    )
+    session.add(withdrawal(game.row_id, phase.row_id, user_id, {"cleared": powers}, now))
     await _bound_log(session, phase.row_id, user_id)
     view = await _view(session, game, phase, powers)
     _record_close_request(phase, view, now)

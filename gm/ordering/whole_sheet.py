@@ -14,9 +14,9 @@ from sqlalchemy import delete
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import OrderRecord, OrderSubmission, PhaseStatus
+from db.models import OrderRecord, PhaseStatus
 from gm.clock import require_aware, utcnow
-from gm.ordering.submission import SubmissionReport, submit_orders
+from gm.ordering.submission import SubmissionReport, submit_orders, withdrawal
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
 
 
@@ -48,17 +48,8 @@ async def replace_orders(
                 col(OrderRecord.power).in_(powers),
             )
         )
-        session.add(
-            OrderSubmission(
-                game_id=game.row_id,
-                phase_id=phase.id,  # type: ignore[arg-type, union-attr]
-                user_id=user_id,
-                action="clear",
-                text="",
-                outcome=[{"cleared": powers, "replaced_by": "the submission that follows"}],
-                submitted_at=now,
-            )
-        )
+        cleared = {"cleared": powers, "replaced_by": "the submission that follows"}
+        session.add(withdrawal(game.row_id, phase.row_id, user_id, cleared, now))
     # submit_orders re-checks everything (phase open, expected phase, lines): the withdrawal is
     # committed with the new orders by the caller's unit of work, or it raises and both roll back.
     return await submit_orders(session, game_id, user_id, text, expected_phase=expected_phase, now=now)

@@ -12,19 +12,19 @@ from datetime import datetime
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Sandbox, SandboxPhase
-from engine import Board, Phase, split_orders
+from engine import Board, Phase
 from engine.adjudicator.adjustments import adjustment_counts
 from engine.legal import legal_orders
 from engine.mapdata import province_of
 from engine.variants import game_map, read_power
 from gm.clock import require_aware, utcnow
-from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
+from gm.errors import NotAllowed, OrdersClosed
 from gm.messages.maps import ending_words
 from gm.ordering.judging import judge_line
 from gm.ordering.legal import OrderMenu, PowerMenu
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import duties, missing
-from gm.ordering.submission import MAX_LINES, OrdersView, PowerOrders
+from gm.ordering.submission import OrdersView, PowerOrders, order_lines
 from gm.reading.info import PhaseInfo
 from gm.sandbox.model import PowerProgress, SandboxMenu, SandboxOrders
 from gm.sandbox.rows import current_step, info_of, load_sandbox, require_step, steps_of
@@ -159,15 +159,7 @@ async def give_orders(
     the_map = game_map(sandbox.variant)
     if power is not None:
         power = _power(sandbox, power)
-    lines = split_orders(text, the_map)
-    if not lines:
-        raise NoOrdersGiven(
-            "There were no orders in your message.", "Write one order per line, e.g. A Par-Bur or F Bre H."
-        )
-    if len(lines) > MAX_LINES:
-        raise NoOrdersGiven(
-            f"That is {len(lines)} lines; at most {MAX_LINES} orders at once.", "Send your orders in parts."
-        )
+    lines = order_lines(text, the_map)
     state = state_of(step, sandbox.variant)
     powers = [power] if power is not None else list(the_map.powers)
     current = {p: dict(state.orders.get(p, {})) for p in the_map.powers}

@@ -5,7 +5,6 @@ windows of 23 for Chaos's 34); every custom_id read back by exactly one of the s
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,21 +25,13 @@ from engine import Board
 from engine.variants import all_variants, game_map
 from gm.sandbox.model import SandboxMenu
 from gm.sandbox.playing import menu_of
-from harness.fakediscord import layout
 from harness.fakediscord.state import walk_components
+from tests.helpers.layouts import checked_parts, templates
 from tests.helpers.menus import crowded
 
-TEMPLATES = {
-    cls.__name__: re.compile(cls.__discord_ui_compiled_template__.pattern)
-    for cls in (
-        SandboxUnitSelect,
-        SandboxSecondSelect,
-        PowerPicker,
-        SandboxButton,
-        OpenSandboxButton,
-        ReplaceButton,
-    )
-}
+TEMPLATES = templates(
+    SandboxUnitSelect, SandboxSecondSelect, PowerPicker, SandboxButton, OpenSandboxButton, ReplaceButton
+)
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
@@ -73,14 +64,7 @@ def step(
 
 
 def parts(view: discord.ui.LayoutView) -> list[dict[str, Any]]:
-    components = view.to_components()
-    layout.check(components, v2=True)
-    for component in walk_components(components):
-        custom_id = component.get("custom_id")
-        if custom_id:
-            owners = [name for name, pattern in TEMPLATES.items() if pattern.fullmatch(custom_id)]
-            assert len(owners) == 1, (custom_id, owners)
-    return components
+    return checked_parts(view, TEMPLATES)
 
 
 def picker_values(components: list[dict[str, Any]]) -> list[str]:

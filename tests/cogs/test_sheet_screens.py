@@ -26,15 +26,12 @@ from cogs.ui.sheet_draw import draw
 from engine import Board
 from engine.variants import all_variants, game_map
 from gm.ordering.legal import OrderMenu
-from harness.fakediscord import layout
 from harness.fakediscord.state import walk_components
+from tests.helpers.layouts import checked_parts, templates
 from tests.helpers.menus import crowded, every_order, menu_of
 
 SHEET = Sheet(game_id=987654, phase="S1901M", user_id=2**63 - 1, tag="x" * 12)  # the longest ids there are
-TEMPLATES = {
-    cls.__name__: re.compile(cls.__discord_ui_compiled_template__.pattern)
-    for cls in (OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)
-}
+TEMPLATES = templates(OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)
 CALL: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
     discord.ui.TextDisplay("### You play France in a game\n" + "Words " * 400)
 )
@@ -42,14 +39,7 @@ CALL: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
 
 def parts(view: discord.ui.LayoutView) -> list[dict[str, Any]]:
     """The message's components, checked as Discord checks them; each custom_id is one component's."""
-    components = view.to_components()
-    layout.check(components, v2=True)
-    for component in walk_components(components):
-        custom_id = component.get("custom_id")
-        if custom_id:
-            owners = [name for name, pattern in TEMPLATES.items() if pattern.fullmatch(custom_id)]
-            assert len(owners) == 1, (custom_id, owners)
-    return components
+    return checked_parts(view, TEMPLATES)
 
 
 def _id(component: dict[str, Any], name: str) -> re.Match[str] | None:

@@ -5,7 +5,6 @@ builders."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind, walk_components
 from tests.helpers.builder_offers import offered
 from tests.helpers.builder_taps import open_builder, pick, retag
+from tests.helpers.forging import another_databases, forged
 
 # --- tapping, as a player does -----------------------------------------------------------------------
 
@@ -307,16 +307,13 @@ async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
         # ephemeral message to its recipient only, but the bot does not rely on it)
         other = table.player("GERMANY")
         hold = next(c for c in kinds.custom_ids() if c.endswith(":do:PAR:hold"))
-        forged = await fake._interact(
-            InteractionKind.MESSAGE_COMPONENT,
+        answer = await forged(
+            fake,
             other,
-            fake.world.channel(kinds.channel_id),
+            InteractionKind.MESSAGE_COMPONENT,
             {"custom_id": hold, "component_type": 2},
-            f"{other.username} clicking {hold!r}",
             source=kinds,
-            source_revisions=len(kinds.revisions),
         )
-        answer = await forged.message()
         assert answer.ephemeral and answer.id != kinds.id
         assert "belongs to another player" in answer.content and "Nothing was changed" in answer.content
         shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
@@ -324,12 +321,7 @@ async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
 
         # a builder left from another database (a fresh start, an older backup): the same game
         # number, phase and player, and another game's tag
-        match = re.fullmatch(rf"tap:{game_id}\.([a-z0-9]+):S1901M:.*", hold)
-        assert match, f"the builder's ids carry the game's tag: {hold!r}"
-        ours, theirs = (
-            f"tap:{game_id}.{match[1]}:",
-            f"tap:{game_id}.{'zzzz' if match[1] != 'zzzz' else 'yyyy'}:",
-        )
+        ours, theirs = another_databases("tap", game_id, "S1901M", hold)
         retag(kinds, ours, theirs)
         for ending in (":do:PAR:hold", ":map"):
             answer = await press(fake, france, kinds, ending)

@@ -10,7 +10,6 @@ from pathlib import Path
 from harness.bot_helpers import (
     ask,
     bot_messages,
-    create_game,
     current_phase,
     deadline_passes,
     embed_text,
@@ -20,12 +19,12 @@ from harness.bot_helpers import (
     make_table,
     place_named,
     running,
-    seats_from_welcomes,
     settle,
     started_game,
 )
 from harness.fakediscord import FakeDiscord
 from harness.fakediscord.state import Channel, Message, User
+from tests.helpers.e2e import started_against_built_in_players
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -47,15 +46,11 @@ async def test_one_person_plays_a_whole_game_against_six_built_in_players(
     table = await make_table(fake, players=1)
     [me] = table.players
     async with running(fake, tmp_path) as bot:
-        game_id = await create_game(fake, table, "Practice", fill_seats=True, last_year=1902)
-        started = await ask(fake, me, "game", "start", channel=table.general, game=str(game_id))
-        assert "has started" in started.content, started.content
-        await settle(bot, fake)
-        mine = seats_from_welcomes(fake, table, game_id)[me.id][0]
+        game_id, mine, channel, post = await started_against_built_in_players(
+            fake, bot, table, "Practice", last_year=1902
+        )
         robots = [p for p in POWERS if p != mine]
-        channel = await game_channel_of(bot, fake, game_id)
 
-        [post] = embeds_titled(fake, channel, "Practice has started")
         told = embed_text(post)
         assert f"{mine.title()}: <@{me.id}>" in told
         assert all(f"{p.title()}: built-in player" in told for p in robots)
@@ -104,13 +99,8 @@ async def test_a_friend_takes_over_a_seat_the_built_in_player_had_from_the_start
     table = await make_table(fake, players=2)
     me, friend = table.players
     async with running(fake, tmp_path) as bot:
-        game_id = await create_game(fake, table, "Later", fill_seats=True)
-        await ask(fake, me, "game", "start", channel=table.general, game=str(game_id))
-        await settle(bot, fake)
-        mine = seats_from_welcomes(fake, table, game_id)[me.id][0]
+        game_id, mine, channel, post = await started_against_built_in_players(fake, bot, table, "Later")
         robot = next(p for p in POWERS if p != mine)
-        channel = await game_channel_of(bot, fake, game_id)
-        [post] = embeds_titled(fake, channel, "Later has started")
         seat = f"seat:{game_id}:{robot}"
         taken = await press(fake, friend, post, seat)
         assert taken.startswith(f"You now play {robot.title()}"), taken

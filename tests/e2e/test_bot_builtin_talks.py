@@ -27,11 +27,11 @@ from harness.bot_helpers import (
     make_table,
     place_named,
     running,
-    seats_from_welcomes,
     settle,
     started_game,
 )
 from harness.fakediscord import Channel, FakeDiscord, Message, User
+from tests.helpers.e2e import started_against_built_in_players
 from tests.helpers.places import names_in, places, seats_of, who_saw
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -59,14 +59,10 @@ async def test_a_person_who_takes_over_a_seat_filled_at_the_start_gets_its_priva
     judge = await fake.create_user("judge")  # a moderator who plays nowhere
     await fake.add_member(table.guild, judge, table.moderators)
     async with running(fake, tmp_path) as bot:
-        game_id = await create_game(fake, table, "Later", fill_seats=True, press=press)
-        started = await ask(fake, me, "game", "start", channel=table.general, game=str(game_id))
-        assert "has started" in started.content, started.content
-        await settle(bot, fake)
-        mine = seats_from_welcomes(fake, table, game_id)[me.id][0]
+        game_id, mine, _, post = await started_against_built_in_players(
+            fake, bot, table, "Later", press=press
+        )
         robots = [p for p in POWERS if p != mine]
-        channel = await game_channel_of(bot, fake, game_id)
-        [post] = embeds_titled(fake, channel, "Later has started")
         assert places(fake, table, game_id)[1] == [], "one person: nobody to talk with"
 
         await take_over(fake, bot, table.mod, post, game_id, robots[0])  # a server moderator plays

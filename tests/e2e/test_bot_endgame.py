@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from harness.bot_helpers import (
@@ -25,18 +24,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, Message
-from tests.helpers.e2e import print_transcript, ready_all
-
-
-def eliminated(*powers: str) -> Callable[[dict], None]:
-    """A board edit (for edit_board) taking every unit and supply center from ``powers``."""
-
-    def change(board: dict) -> None:
-        for power in powers:
-            board["units"].pop(power, None)
-            board["centers"].pop(power, None)
-
-    return change
+from tests.helpers.e2e import eliminated, print_transcript, ready_all
 
 
 def assert_final_post(final: Message, game_id: int, map_name: str) -> None:

@@ -17,6 +17,7 @@ from harness.bot_helpers import Table, ask, make_table, running, settle, started
 from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind
 from tests.helpers.builder_taps import open_builder, pick
+from tests.helpers.forging import forged as forge
 from tests.helpers.forging import rename
 
 STALE_BUTTON = "This button is not one of mine or is out of date: nothing was recorded."
@@ -43,16 +44,7 @@ async def forged(
     source: Message | None = None,
 ) -> str:
     """An interaction built by hand (a modified client), not through the Discord client's checks."""
-    handle = await fake._interact(
-        kind,
-        user,
-        fake.world.channel(source.channel_id) if source is not None else table.general,
-        data,
-        f"{user.username} sending {data.get('custom_id')!r}",
-        source=source,
-        source_revisions=len(source.revisions) if source else 0,
-    )
-    answer = await handle.message()
+    answer = await forge(fake, user, kind, data, source=source, channel=table.general)
     assert answer.ephemeral, answer.content
     return answer.content
 

@@ -6,7 +6,6 @@ and other-database taps; a restart; a power too large for one message."""
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 
 from PIL import Image
@@ -29,6 +28,7 @@ from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind
 from harness.sheet_helpers import Tapper, button_id, button_label, offered, sheet_select, shows
 from tests.helpers.builder_taps import retag
+from tests.helpers.forging import another_databases, forged
 from tests.helpers.limits import within_discords_limits
 
 READY = "Ready"
@@ -289,26 +289,18 @@ async def test_stale_foreign_and_other_database_taps_change_nothing(
         sheet = dm_sheet(fake, france, "S1901M")
         select = sheet_select(sheet, "PAR")["custom_id"]
 
-        forged = await fake._interact(
-            InteractionKind.MESSAGE_COMPONENT,
+        refused = await forged(
+            fake,
             germany,
-            fake.world.channel(sheet.channel_id),
+            InteractionKind.MESSAGE_COMPONENT,
             {"custom_id": select, "component_type": 3, "values": ["A PAR - BUR"]},
-            f"{germany.username} picking on France's sheet",
             source=sheet,
-            source_revisions=len(sheet.revisions),
         )
-        refused = await forged.message()
         assert refused.ephemeral and "belongs to another player" in refused.content
         shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
         assert "**France** has no orders yet" in shown.content
 
-        match = re.fullmatch(rf"sh:{game_id}\.([a-z0-9]+):S1901M:.*", select)
-        assert match, f"the sheet's ids carry the game's tag: {select!r}"
-        ours, theirs = (
-            f"sh:{game_id}.{match[1]}:",
-            f"sh:{game_id}.{'zzzz' if match[1] != 'zzzz' else 'yyyy'}:",
-        )
+        ours, theirs = another_databases("sh", game_id, "S1901M", select)
         retag(sheet, ours, theirs)
         other = await (
             await fake.click(france, sheet, select.replace(ours, theirs), values=["A PAR - BUR"])

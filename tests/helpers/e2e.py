@@ -7,7 +7,16 @@ import re
 from collections.abc import Callable
 
 from bot import DiplomacyBot
-from harness.bot_helpers import Table, ask, deadline_passes, settle
+from harness.bot_helpers import (
+    Table,
+    ask,
+    create_game,
+    deadline_passes,
+    embeds_titled,
+    game_channel_of,
+    seats_from_welcomes,
+    settle,
+)
 from harness.fakediscord import Channel, ChannelType, FakeDiscord, Guild, Message, User
 
 
@@ -81,3 +90,20 @@ async def end_short_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, gam
     await deadline_passes(bot, fake, game_id)
     await ready_all(fake, table)
     await settle(bot, fake)
+
+
+async def started_against_built_in_players(
+    fake: FakeDiscord, bot: DiplomacyBot, table: Table, name: str, **options: object
+) -> tuple[int, str, Channel, Message]:
+    """A game ``name`` the first player creates with ``fill_seats`` (and ``options``) and starts: the
+    built-in player takes every seat nobody took. Its number, the first player's power, the game
+    channel and the start post there."""
+    me = table.players[0]
+    game_id = await create_game(fake, table, name, fill_seats=True, **options)
+    started = await ask(fake, me, "game", "start", channel=table.general, game=str(game_id))
+    assert "has started" in started.content, started.content
+    await settle(bot, fake)
+    mine = seats_from_welcomes(fake, table, game_id)[me.id][0]
+    channel = await game_channel_of(bot, fake, game_id)
+    [post] = embeds_titled(fake, channel, f"{name} has started")
+    return game_id, mine, channel, post

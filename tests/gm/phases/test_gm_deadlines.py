@@ -81,11 +81,9 @@ async def test_deadlines_stay_at_21_berlin_across_the_change_to_summer_time(sess
     assert closed.next_phase.deadline == utc(2024, 3, 31, 19, 0)
 
 
-async def test_a_retreat_keeps_its_short_length_and_the_next_movement_returns_to_21(
-    sessions: SessionFactory,
-) -> None:
-    settings = GameSettings(deadlines=BERLIN_WEEKDAYS, retreat_minutes=30)
-    started = await start_at(sessions, utc(2024, 3, 4, 8, 0), settings)  # Monday morning
+async def munich_falls(sessions: SessionFactory, started: games.StartResult) -> None:
+    """Spring 1901: France attacks Munich from Burgundy, supported from the Ruhr, so that Germany's
+    army has to retreat after the close."""
     await place(
         sessions,
         started.phase.id,
@@ -96,6 +94,14 @@ async def test_a_retreat_keeps_its_short_length_and_the_next_movement_returns_to
         },
     )
     await submit(sessions, started, "FRANCE", "A Bur-Mun\nA Ruh S A Bur-Mun")
+
+
+async def test_a_retreat_keeps_its_short_length_and_the_next_movement_returns_to_21(
+    sessions: SessionFactory,
+) -> None:
+    settings = GameSettings(deadlines=BERLIN_WEEKDAYS, retreat_minutes=30)
+    started = await start_at(sessions, utc(2024, 3, 4, 8, 0), settings)  # Monday morning
+    await munich_falls(sessions, started)
     closed = await close_at(sessions, started.game.id, utc(2024, 3, 4, 20, 0))  # Monday 21:00 Berlin
     assert closed.next_phase is not None and closed.next_phase.name == "S1901R"
     assert closed.next_phase.deadline == utc(2024, 3, 4, 20, 30)  # its own 30 minutes: 21:30
@@ -109,16 +115,7 @@ async def test_a_short_phase_ending_on_a_weekend_waits_for_the_next_fixed_time(
 ) -> None:
     settings = GameSettings(deadlines=BERLIN_WEEKDAYS, retreat_minutes=6 * 60)
     started = await start_at(sessions, utc(2024, 3, 7, 8, 0), settings)  # Thursday
-    await place(
-        sessions,
-        started.phase.id,
-        {
-            "phase": "S1901M",
-            "units": {"FRANCE": ["A BUR", "A RUH"], "GERMANY": ["A MUN"]},
-            "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN", "BER"]},
-        },
-    )
-    await submit(sessions, started, "FRANCE", "A Bur-Mun\nA Ruh S A Bur-Mun")
+    await munich_falls(sessions, started)
     # Friday 21:00 Berlin + 6 hours is Saturday 03:00: no deadline on Saturday, so Monday 21:00
     closed = await close_at(sessions, started.game.id, utc(2024, 3, 8, 20, 0))
     assert closed.next_phase is not None and closed.next_phase.name == "S1901R"

@@ -1,0 +1,116 @@
+"""What the custom ids of the sheets and the order builder share: a game's reference in them (its
+number, and its random tag when known) and Discord's limit on their length, and the components
+those ids go on (a sheet's select and button). Each DynamicItem stays a class of its own (discord.py
+matches one template per class); these make what their constructors build alike."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+import discord
+
+from cogs.ui.wording import cut
+
+MAX_CUSTOM_ID = 100  # Discord's limit for a component's custom_id
+PLACEHOLDER_LIMIT = 150  # ... and for a select's placeholder
+BUTTON_LABEL_LIMIT = 80  # ... and for a button's label
+
+
+def game_ref(game_id: int, tag: str) -> str:
+    """``12.k7q2`` (the game's number and tag), or ``12`` when the tag is not known."""
+    return f"{game_id}.{tag}" if tag else str(game_id)
+
+
+def checked_id(base: str, rest: str) -> str:
+    """``base:rest``, refused (ValueError) when longer than Discord allows."""
+    custom_id = f"{base}:{rest}"
+    if len(custom_id) > MAX_CUSTOM_ID:
+        raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
+    return custom_id
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerIds:
+    """Whose message, for which game and phase: the start of every custom_id on it,
+    ``<prefix>:<game>[.<tag>]:<phase>:<user>`` (a sheet's, a builder's: each subclass its prefix)."""
+
+    prefix: ClassVar[str] = ""
+
+    game_id: int
+    phase: str
+    user_id: int
+    tag: str = ""
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}:{game_ref(self.game_id, self.tag)}:{self.phase}:{self.user_id}"
+
+    def custom_id(self, rest: str) -> str:
+        return checked_id(self.base, rest)
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Self:
+        """Read back from a template's match (its groups game_id, tag, phase and user_id)."""
+        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
+
+
+def button_rest(action: str, arg: str | None, page: int) -> str:
+    """A sheet button's part of its id: ``b:<action>[:<arg>]@<page>``."""
+    return f"b:{action}" + (f":{arg}" if arg else "") + f"@{page}"
+
+
+def menu_select(
+    custom_id: str,
+    options: Sequence[discord.SelectOption],
+    placeholder: str | None,
+    *,
+    empty_label: str = "-",
+    empty_value: str = "@none",
+) -> discord.ui.Select[Any]:
+    """A select of a sheet: ``options`` (one option ``empty_label`` when there are none, since
+    Discord refuses an empty select), its placeholder cut to Discord's limit."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=list(options) or [discord.SelectOption(label=empty_label, value=empty_value)],
+        placeholder=cut(placeholder, PLACEHOLDER_LIMIT) if placeholder else None,
+    )
+
+
+def menu_button(
+    custom_id: str,
+    *,
+    label: str,
+    style: discord.ButtonStyle,
+    disabled: bool,
+    emoji: str | None = None,
+) -> discord.ui.Button[Any]:
+    """A button of a sheet, its label cut to Discord's limit (none when empty)."""
+    return discord.ui.Button(
+        label=cut(label, BUTTON_LABEL_LIMIT) or None,
+        style=style,
+        emoji=emoji,
+        disabled=disabled,
+        custom_id=custom_id,
+    )
+
+
+def picked(select: discord.ui.Select[Any]) -> str:
+    """The value a select's tap picked ("" when none)."""
+    values = select.values
+    return str(values[0]) if values else ""
+
+
+__all__ = [
+    "MAX_CUSTOM_ID",
+    "PLACEHOLDER_LIMIT",
+    "PlayerIds",
+    "button_rest",
+    "checked_id",
+    "game_ref",
+    "menu_button",
+    "menu_select",
+    "picked",
+]
