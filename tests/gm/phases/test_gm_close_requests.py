@@ -148,16 +148,15 @@ async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck
         sessions, work=close_work, render_maps=False, hooks=CloseHooks(before_commit=database_gone)
     )
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, closer=closer)
-    gm.runtime.scheduler.retry_delays = (
-        1.0,
-    )  # long enough to see the job before it fires, on a busy machine
+    # long enough to see the job before it fires, even when a busy machine stalls the test a while
+    gm.runtime.scheduler.retry_delays = (3.0,)
     gm.runtime.scheduler.start()
     try:
         async with sessions.begin() as s:
             asked = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
         assert await gm.runtime.apply(asked.effects) is None, "the close failed ..."
         assert retry_job_id(started.phase.id) in gm.runtime.scheduler.job_ids(), "... and is tried again"
-        for _ in range(400):  # the retry fires a second later
+        for _ in range(400):  # the retry fires 3 seconds later
             await asyncio.sleep(0.05)
             await gm.runtime.scheduler.idle(timeout=60)
             if retry_job_id(started.phase.id) not in gm.runtime.scheduler.job_ids():
