@@ -36,6 +36,7 @@ from db.models import (
     PhaseRecord,
     PhaseStatus,
     Player,
+    PlayerStatus,
     PowerAssignment,
     Proposal,
     ReadyFlag,
@@ -88,12 +89,12 @@ async def rollback_last_phase(
     returned: dict[int, list[str]] = {}
     if void is not None:
         returned = await _delete_phase(session, void, now, suffix)
-    await _reopen(session, game, target, now, suffix)
+    playing_again = await _reopen(session, game, target, now, suffix)
     if game.status == GameStatus.FINISHED:
         game.status, game.finished_at, game.result = GameStatus.ACTIVE, None, None
     await session.flush()
     moved = await absent.absence_move(session, game, target, now=now)
-    _announce(session, game, target, void, returned, now, log.id)  # type: ignore[arg-type]
+    _announce(session, game, target, void, returned, playing_again, now, log.id)  # type: ignore[arg-type]
     state = await phase_state(session, target, game.variant)  # its calls to order, as when it first opened
     queue_calls_to_order(session, game, target, state, now, reopened=True, key_suffix=f":reopened{log.id}")
     if moved is not None:
@@ -194,9 +195,13 @@ async def _delete_phase(
     return returned
 
 
-async def _reopen(session: AsyncSession, game: Game, phase: PhaseRecord, now: datetime, suffix: str) -> None:
+async def _reopen(
+    session: AsyncSession, game: Game, phase: PhaseRecord, now: datetime, suffix: str
+) -> list[tuple[list[str], int]]:
+    """Open ``phase`` again as it was at its deadline; returns the powers (and their player's user id)
+    whose player the close had put in civil disorder and plays again now."""
     results: dict[str, Any] = phase.results or {}
-    await _undo_bookkeeping(session, game.row_id, results.get("bookkeeping") or {})
+    back = await _undo_bookkeeping(session, game.row_id, results.get("bookkeeping") or {})
     proposals = select(Proposal.id).where(Proposal.phase_id == phase.id)
     await session.exec(delete(Vote).where(col(Vote.proposal_id).in_(proposals)))
     await session.exec(delete(Proposal).where(col(Proposal.phase_id) == phase.id))
@@ -219,6 +224,18 @@ async def _reopen(session: AsyncSession, game: Game, phase: PhaseRecord, now: da
     phase.deadline = None if paused else settings.deadline_for(kind, now)
     full = settings.phase_minutes(kind) * 60 if settings.deadlines is None else None
     phase.remaining_seconds = full if paused else None
+    playing_again = []
+    for player in back:
+        powers = (
+            await session.exec(
+                select(PowerAssignment.power).where(
+                    PowerAssignment.game_id == game.row_id, PowerAssignment.player_id == player.id
+                )
+            )
+        ).all()
+        if powers:
+            playing_again.append((sorted(powers), player.user_id))
+    return playing_again
 
 
 async def _void_messages(
@@ -244,17 +261,23 @@ async def _void_messages(
     await session.exec(update(OutboxEntry).where(col(OutboxEntry.phase_id) == phase_id).values(**values))
 
 
-async def _undo_bookkeeping(session: AsyncSession, game_id: int, book: dict[str, Any]) -> None:
+async def _undo_bookkeeping(session: AsyncSession, game_id: int, book: dict[str, Any]) -> list[Player]:
+    """Undo what the close did to players and seats; returns the players it took out of civil
+    disorder (they play again: the announcement says so)."""
+    back: list[Player] = []
     for player_id, change in (book.get("players") or {}).items():
         player = await session.get(Player, int(player_id))
         if player is None:
             continue
         before, after = change["before"], change["after"]
+        was = player.status
         for name in ("status", "missed_phases", "missed_in_a_row", "ordered_phases", "civil_disorders"):
             if name not in after or name not in before:  # a close recorded before this counter existed
                 continue
             if getattr(player, name) == after[name]:  # only what nobody changed since
                 setattr(player, name, before[name])
+        if was == PlayerStatus.CIVIL_DISORDER and player.status == PlayerStatus.ACTIVE:
+            back.append(player)
     for power, change in (book.get("assignments") or {}).items():
         assignment = (
             await session.exec(
@@ -265,6 +288,7 @@ async def _undo_bookkeeping(session: AsyncSession, game_id: int, book: dict[str,
         ).first()
         if assignment is not None and assignment.player_id == change["after"]:
             assignment.player_id = change["before"]
+    return back
 
 
 def _announce(
@@ -273,6 +297,7 @@ def _announce(
     target: PhaseRecord,
     void: PhaseRecord | None,
     returned: dict[int, list[str]],
+    playing_again: list[tuple[list[str], int]],
     now: datetime,
     log_id: int,
 ) -> None:
@@ -286,6 +311,12 @@ def _announce(
         lines.append(
             f"{say.long_name(void.name)} never happened: orders sent for it are void "
             "(their authors have them back by direct message)."
+        )
+    if playing_again:
+        who = ", ".join(f"{say.powers_text(p)} ([[user:{u}]])" for p, u in sorted(playing_again))
+        lines.append(
+            f"Playing again, out of the civil disorder {say.long_name(target.name)}'s close had put "
+            f"them in: {who}."
         )
     enqueue(
         session,

@@ -97,6 +97,10 @@ async def test_rollback_undoes_the_civil_disorder_that_close_caused(sessions: Se
         await rollback_last_phase(s, started.game.id, MOD, now=LATER)
     row = await player_row(sessions, started.game.id, italy)
     assert (row.status, row.missed_phases, row.missed_in_a_row) == ("active", 0, 0)
+    (said,) = await messages(sessions, "rollback")
+    (back,) = [line for line in said.payload["lines"] if line.startswith("Playing again")]
+    assert back.startswith("Playing again, out of the civil disorder Spring 1901 Movement's close had put")
+    assert f"Italy ([[user:{italy}]])" in back and back.count("[[user:") == 7  # nobody had ordered
 
 
 async def test_a_replacement_made_after_the_close_survives_the_rollback(sessions: SessionFactory) -> None:
