@@ -50,7 +50,7 @@ from db.database import SessionFactory
 from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
 from gm.clock import Clock, utcnow
 from gm.delivery.shards import EVERYTHING, SINGLE, Ownership
-from gm.messages.kinds import CivilDisorder, Message, PlayerLeft, read_message
+from gm.messages.kinds import CivilDisorder, GameStarted, Message, PlayerLeft, read_message
 
 log = logging.getLogger(__name__)
 
@@ -682,14 +682,16 @@ async def sent_messages_of(
     return [(int(c), int(m)) for posted in rows.all() for c, m in posted or ()]
 
 
-SEAT_KINDS = (PlayerLeft.kind, CivilDisorder.kind)  # the posts whose seats a replacement marks taken
+# the posts whose seats a replacement marks taken: every SeatOffer (the start's post offers the seats
+# the built-in player fills from the start)
+SEAT_KINDS = (GameStarted.kind, PlayerLeft.kind, CivilDisorder.kind)
 
 
 async def seat_posts(
     session: AsyncSession, game_id: int, powers: Sequence[str], *, before_id: int
 ) -> list[tuple[int, int]]:
-    """(channel id, message id) of the game channel's posts offering a seat of ``powers`` (a player
-    left, civil disorder), written before outbox row ``before_id`` (the announcement that the seat
+    """(channel id, message id) of the game channel's posts offering a seat of ``powers`` (the start,
+    a player left, civil disorder), written before outbox row ``before_id`` (the announcement that the seat
     was filled): to say on them that it is taken."""
     rows = await session.exec(
         select(OutboxEntry.sent_messages, OutboxEntry.payload)

@@ -23,7 +23,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord
-from harness.fakediscord.state import Channel, Message, User
+from harness.fakediscord.state import Channel, Message, User, walk_components
 from tests.helpers.e2e import started_against_built_in_players
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -111,6 +111,14 @@ async def test_a_friend_takes_over_a_seat_the_built_in_player_had_from_the_start
         )
         private = place_named(fake, table.guild, game_id, f"g{game_id}-{robot.lower()}")
         assert fake.can_view(friend, private)
+        marked = fake.world.message(channel.id, post.id)  # the start's post offered the seat
+        assert f"<@{friend.id}> now plays {robot.title()}; that seat is no longer open" in embed_text(marked)
+        offered = {
+            c["custom_id"]: bool(c.get("disabled"))
+            for c in walk_components(marked.components)
+            if "custom_id" in c
+        }
+        assert offered[seat] and not any(d for c, d in offered.items() if c.startswith("seat:") and c != seat)
         status = await ask(fake, me, "game", "status", channel=table.general, game=str(game_id))
         assert f"- {robot.title()} <@{friend.id}>: " in status.content
         assert status.content.count("played by the built-in player") == 5
