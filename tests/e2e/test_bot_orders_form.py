@@ -37,6 +37,8 @@ async def test_the_form_named_by_its_game_shows_the_orders_sent_every_way(
         opened = await fake.slash(france, "orders", "edit", options=game, channel=table.general)
         await (await fake.submit_modal(france, opened, {"orders": "A Mar-Spa"})).message()
         assert await form_text() == "A MAR - SPA"
+        unnamed = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
+        assert unnamed.input("orders").get("value") == "A MAR - SPA", "the server's one game, found"
 
         # named from another server: a stranger learns nothing of the game
         stranger = other.players[0]
