@@ -7,10 +7,15 @@ Only the two addresses discord.py connects to are changed (as harness.fakediscor
 does in-process); everything else is the production start-up. See harness/processes.py.
 
 ``FAKE_DISCORD_CLIENT=NAME`` adds `` fake-client/NAME`` to the User-Agent of the bot's REST calls, so
-that a fake serving several bot processes knows which one made each call (RestCall.client)."""
+that a fake serving several bot processes knows which one made each call (RestCall.client).
+
+``HOLD_CLOSES=SECONDS`` makes every close wait that long once it has claimed its phase (the phase
+reads "adjudicating" meanwhile, no lock held): a test can signal the bot in the middle of a close
+however busy the machine is (gm.phases.closer.CloseHooks, the closer's test seam)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from typing import Any
@@ -37,8 +42,27 @@ def point_at_fake(base_url: str, client: str | None = None) -> None:
         HTTPClient.__init__ = labelled  # type: ignore[method-assign]
 
 
+def hold_closes(seconds: float) -> None:
+    """Every PhaseCloser this process makes waits ``seconds`` after each claim (see the docstring)."""
+    from gm.phases import closer
+
+    made = closer.PhaseCloser.__init__
+
+    async def hold(_phase_id: int) -> None:
+        await asyncio.sleep(seconds)
+
+    def held(self: closer.PhaseCloser, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("hooks", closer.CloseHooks(after_claim=hold))
+        made(self, *args, **kwargs)
+
+    # Deliberate monkeypatch, as above: the closer is built deep inside the Gamemaster's runtime.
+    closer.PhaseCloser.__init__ = held  # type: ignore[method-assign]
+
+
 if __name__ == "__main__":
     point_at_fake(os.environ["FAKE_DISCORD_URL"], os.environ.get("FAKE_DISCORD_CLIENT"))
+    if os.environ.get("HOLD_CLOSES"):
+        hold_closes(float(os.environ["HOLD_CLOSES"]))
     import bot
 
     sys.exit(bot.main(sys.argv[1:]))

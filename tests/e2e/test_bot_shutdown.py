@@ -43,7 +43,9 @@ async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
     fake: FakeDiscord, tmp_path: Path, sig: signal.Signals, group: bool
 ) -> None:
     table = await make_table(fake, players=3)
-    async with bot_process(tmp_path, fake_url=fake.base_url, **env_for(fake, tmp_path)) as bot:
+    # each close waits 1 s after its claim, so that the signal comes mid-close on a busy machine too
+    env = env_for(fake, tmp_path, HOLD_CLOSES="1")
+    async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
         await bot.line_with("ready: connected to Discord")
         game_id = await started_remote_game(fake, table, bot)
         await moderator_closes(fake, table.mod, table.general, game_id)
