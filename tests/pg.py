@@ -29,6 +29,7 @@ import glob
 import itertools
 import os
 import pwd
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -54,6 +55,7 @@ class PostgresServer:
     socket_dir: Path
     user: str
     bin_dir: Path
+    major: int = 0  # the server's major version (0: unknown)
 
     def psql(self, sql: str) -> None:
         _run(
@@ -82,6 +84,10 @@ class PostgresServer:
         """A new database's name: empty, or a copy of ``template``."""
         name = f"gm_test_{os.getpid()}_{next(_database_numbers)}"
         copy = f' TEMPLATE "{template}"' if template else ""
+        if template and self.major >= 15:
+            # a file copy of the small template: 19 ms instead of 62 ms for the WAL-logged copy
+            # PostgreSQL 15 made the default (fsync is off on this throw-away server anyway)
+            copy += " STRATEGY FILE_COPY"
         self.psql(f'CREATE DATABASE "{name}"{copy}')
         return name
 
@@ -96,6 +102,13 @@ def find_bin_dir() -> Path | None:
         return Path(on_path).resolve().parent
     candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=_version_key, reverse=True)
     return Path(candidates[0]).parent if candidates else None
+
+
+def _major(bin_dir: Path) -> int:
+    """The major version of the server in ``bin_dir`` ("pg_ctl (PostgreSQL) 15.8" -> 15), or 0."""
+    done = subprocess.run([str(bin_dir / "pg_ctl"), "--version"], capture_output=True, text=True, check=False)
+    found = re.search(r"(\d+)(?:\.\d+)?", done.stdout)
+    return int(found.group(1)) if found else 0
 
 
 def _version_key(path: str) -> int:
@@ -154,7 +167,7 @@ def postgres_server() -> Iterator[PostgresServer]:
     )
     _run(start)
     try:
-        yield PostgresServer(socket_dir=socket_dir, user=user, bin_dir=bin_dir)
+        yield PostgresServer(socket_dir=socket_dir, user=user, bin_dir=bin_dir, major=_major(bin_dir))
     finally:
         stop, _ = _as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data_dir), "-m", "immediate", "stop"])
         subprocess.run(stop, capture_output=True, check=False)
