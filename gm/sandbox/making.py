@@ -15,7 +15,7 @@ import string
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import delete, text
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -220,9 +220,27 @@ def _from_variant(name: str, guild_id: int | None) -> dict[str, Any]:
     }
 
 
+SANDBOX_LOCK_SPACE = 0x73616E64  # "sand": PostgreSQL advisory locks of the sandbox limit, per owner
+
+
+async def _one_at_a_time(session: AsyncSession, owner_id: int) -> None:
+    """Serialise a member's new sandboxes until the transaction ends, so that two made at once cannot
+    both see room for one more. SQLite's writing sessions are serial already (BEGIN IMMEDIATE);
+    PostgreSQL's are not (READ COMMITTED) and have no row to lock for "this member's sandboxes": a
+    transaction-level advisory lock on (the sandboxes' space, the member) does it."""
+    bind = session.bind
+    if bind is not None and bind.dialect.name == "postgresql":
+        connection = await session.connection()
+        await connection.execute(
+            text("SELECT pg_advisory_xact_lock(:space, :member)"),
+            {"space": SANDBOX_LOCK_SPACE, "member": owner_id % 2_147_483_647},
+        )
+
+
 async def _make_room(session: AsyncSession, owner_id: int, replace: int | None, phase: str | None) -> None:
     """Refuse a member's fourth sandbox, unless ``replace`` names the one used longest ago (the
     confirmation): then that one is deleted."""
+    await _one_at_a_time(session, owner_id)
     mine = (
         await session.exec(
             select(Sandbox)

@@ -5,6 +5,7 @@ a game untouched by its sandboxes; and refusals of bad input (an unknown sandbox
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -280,6 +281,21 @@ async def test_three_sandboxes_each_the_oldest_replaced_only_when_confirmed(sess
         await gm.sandbox_menu(made[1].id, owner)
     async with sessions() as s:
         assert (await s.exec(select(SandboxPhase).where(SandboxPhase.sandbox_id == made[1].id))).all() == []
+
+
+async def test_two_new_sandboxes_at_once_never_make_a_fourth(sessions: SessionFactory) -> None:
+    gm = gamemaster(sessions, Clock())
+    owner = user(22)
+    for _ in range(2):
+        await gm.new_sandbox(owner, guild_id=GUILD, variant="standard")
+    for _ in range(5):  # two taps at once, from two devices: one gets the third, the other is asked
+        made = await asyncio.gather(
+            *(gm.new_sandbox(owner, guild_id=GUILD, variant="standard") for _ in range(2)),
+            return_exceptions=True,
+        )
+        assert sorted(type(m).__name__ for m in made) == ["SandboxLimit", "tuple"], made
+        assert len(await gm.sandboxes_of(owner)) == 3
+        await gm.delete_sandbox((await gm.sandboxes_of(owner))[0].id, owner)
 
 
 async def test_sandboxes_unused_for_30_days_are_swept(sessions: SessionFactory) -> None:
