@@ -66,7 +66,7 @@ class OrderCommands(GameCog):
         without a database read; named and not held, one read of the player's orders (a player of the
         game may use it from anywhere: resolve_game's rule); otherwise, or when that read is refused,
         the game is found as for any command (whose refusals never tell another server's games), and
-        its form opens from the orders held if they are, else from one read."""
+        its form opens from my_orders (itself the orders held when they are)."""
         number = game_number(game)
         if number is not None:
             held = self.gamemaster.orders_held(number, interaction.user.id)
@@ -81,10 +81,8 @@ class OrderCommands(GameCog):
                 await interaction.response.send_modal(form_for(view))
                 return
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        held = self.gamemaster.orders_held(chosen.id, interaction.user.id)
-        if held is None or held.phase.status != "open":
-            held = await self.gamemaster.my_orders(chosen.id, interaction.user.id)
-        await interaction.response.send_modal(form_for(held))
+        view = await self.gamemaster.my_orders(chosen.id, interaction.user.id)  # held ones if held
+        await interaction.response.send_modal(form_for(view))
 
     @orders.command(name="show", description="Your orders so far, drawn on the map, and what still needs one")
     @app_commands.describe(game=GAME_OPTION, show_map="False for the list without the map")

@@ -50,7 +50,7 @@ from db.database import SessionFactory
 from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
 from gm.clock import Clock, utcnow
 from gm.delivery.shards import EVERYTHING, SINGLE, Ownership
-from gm.messages.kinds import CivilDisorder, GameStarted, Message, PlayerLeft, read_message
+from gm.messages.kinds import KINDS, Message, SeatOffer, read_message
 
 log = logging.getLogger(__name__)
 
@@ -682,9 +682,9 @@ async def sent_messages_of(
     return [(int(c), int(m)) for posted in rows.all() for c, m in posted or ()]
 
 
-# the posts whose seats a replacement marks taken: every SeatOffer (the start's post offers the seats
-# the built-in player fills from the start)
-SEAT_KINDS = (GameStarted.kind, PlayerLeft.kind, CivilDisorder.kind)
+# the posts whose seats a replacement marks taken: every kind that offers seats (SeatOffer: the start,
+# a player who left, civil disorder)
+SEAT_KINDS = tuple(kind for kind, cls in KINDS.items() if issubclass(cls, SeatOffer))
 
 
 async def seat_posts(

@@ -224,18 +224,17 @@ async def _reopen(
     phase.deadline = None if paused else settings.deadline_for(kind, now)
     full = settings.phase_minutes(kind) * 60 if settings.deadlines is None else None
     phase.remaining_seconds = full if paused else None
-    playing_again = []
-    for player in back:
-        powers = (
-            await session.exec(
-                select(PowerAssignment.power).where(
-                    PowerAssignment.game_id == game.row_id, PowerAssignment.player_id == player.id
-                )
-            )
-        ).all()
-        if powers:
-            playing_again.append((sorted(powers), player.user_id))
-    return playing_again
+    if not back:
+        return []
+    held = await session.exec(
+        select(PowerAssignment.player_id, PowerAssignment.power).where(
+            PowerAssignment.game_id == game.row_id, col(PowerAssignment.player_id).in_([p.id for p in back])
+        )
+    )
+    powers: dict[int | None, list[str]] = {}
+    for player_id, power in held.all():
+        powers.setdefault(player_id, []).append(power)
+    return [(sorted(powers[p.id]), p.user_id) for p in back if p.id in powers]
 
 
 async def _void_messages(
