@@ -37,6 +37,7 @@ from harness.fakediscord import (
 )
 from harness.fakediscord.payloads import mentions_of
 from harness.fakediscord.state import walk_components
+from harness.template_db import migrated_copy
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 MODERATOR_ROLE = "Diplomacy Moderator"
@@ -101,6 +102,10 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
 
 @contextlib.asynccontextmanager
 async def running(fake: FakeDiscord, tmp_path: Path, **overrides: object) -> AsyncIterator[DiplomacyBot]:
+    """A bot connected to ``fake`` for the block, on ``tmp_path``'s bot.db unless ``database_url`` is
+    given; a bot.db not made yet starts as a copy of the migrated template (harness.template_db)."""
+    if "database_url" not in overrides and tmp_path.is_dir():
+        await migrated_copy(tmp_path / "bot.db")
     bot = DiplomacyBot(make_settings(tmp_path, **overrides), guild_ready_timeout=0.2)
     async with running_bot(bot, fake) as client:
         yield client

@@ -1,9 +1,14 @@
 """Fixtures for every test: the databases (tests/pg.py): ``database_url`` (empty) and
 ``migrated_database_url`` (at the latest schema), each on SQLite and on PostgreSQL, ``postgres_url``,
 ``postgres_server``. Defined once here so that the whole session shares one PostgreSQL server and one
-migrated template per backend; and the Hypothesis profile (tests/helpers/profiles.py)."""
+migrated template per backend; the Hypothesis profile (tests/helpers/profiles.py); and, under
+pytest-xdist, the order that spreads the waiting modules over the workers (tests/helpers/scheduling.py)."""
 
-from tests.helpers import profiles
+import os
+
+import pytest
+
+from tests.helpers import profiles, scheduling
 from tests.pg import (  # noqa: F401  (fixtures)
     database_url,
     migrated_database_url,
@@ -15,3 +20,9 @@ from tests.pg import (  # noqa: F401  (fixtures)
 )
 
 profiles.load()  # HYPOTHESIS_PROFILE: thorough (default) or quick (tests/helpers/profiles.py)
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: xdist shares out what is left
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    items[:] = scheduling.interleaved(items, [item.nodeid.split("::")[0] for item in items], workers)
