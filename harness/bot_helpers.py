@@ -107,8 +107,14 @@ async def running(fake: FakeDiscord, tmp_path: Path, **overrides: object) -> Asy
     if "database_url" not in overrides and tmp_path.is_dir():
         await migrated_copy(tmp_path / "bot.db")
     bot = DiplomacyBot(make_settings(tmp_path, **overrides), guild_ready_timeout=0.2)
+    bot.before_identify_hook = _identify_at_once  # type: ignore[method-assign]
     async with running_bot(bot, fake) as client:
         yield client
+
+
+async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    """discord.py waits 5 s before identifying each shard after the first (Discord's limit on new
+    sessions); the fake has no such limit, so the harness's bots identify their shards at once."""
 
 
 LISTENER_TASKS = (

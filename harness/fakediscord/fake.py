@@ -363,7 +363,10 @@ class FakeDiscord:
         self, user: User, modal_from: InteractionHandle | Interaction | str, values: dict[str, str]
     ) -> InteractionHandle:
         """`user` fills the modal the bot opened (given as the handle that opened it, or its custom_id) and
-        submits it. Inputs not in `values` keep the value the bot prefilled."""
+        submits it. Inputs not in `values` keep the value the bot prefilled. Given the handle, it waits
+        for the bot's answer first (a person cannot fill a form before it opens)."""
+        if isinstance(modal_from, InteractionHandle):
+            await modal_from.response()
         opener = self._modal_opener(user, modal_from)
         modal = opener.modal or {}
         components = userinput.modal_components(modal, dict(values))

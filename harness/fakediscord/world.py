@@ -124,8 +124,33 @@ class World:
         return frozenset(uid for uid in guild.members if self.can_view(uid, channel))
 
     def visible_messages(self, user_id: int) -> list[Message]:
-        """Messages the user can see now: readable channels and threads, their DM, ephemerals to them."""
-        return [m for m in self.messages.values() if user_id in self.audience(m)]
+        """Messages the user can see now: readable channels and threads, their DM, ephemerals to them.
+        (The audience of each message for this one user: each channel's permissions worked out once.)"""
+        sees: dict[int, bool] = {}
+        visible = []
+        for message in self.messages.values():
+            if message.deleted:
+                continue
+            if message.ephemeral_to is not None:
+                if message.ephemeral_to == user_id:
+                    visible.append(message)
+                continue
+            seen = sees.get(message.channel_id)
+            if seen is None:
+                seen = sees[message.channel_id] = self._sees_channel(user_id, message.channel_id)
+            if seen:
+                visible.append(message)
+        return visible
+
+    def _sees_channel(self, user_id: int, channel_id: int) -> bool:
+        """Whether ``user_id`` is in the audience of a (not ephemeral) message in the channel now."""
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            return False
+        if channel.is_dm:
+            return user_id == self.bot.id or user_id in channel.recipient_ids
+        guild = self.guild_of(channel)
+        return guild is not None and user_id in guild.members and self.can_view(user_id, channel)
 
     def seen_texts(self, user_id: int) -> list[str]:
         """Every version of every message the user could see at any moment: when it was posted or edited,
