@@ -12,7 +12,16 @@ REQUIREMENTS=dev source scripts/ensure_venv.sh  # runtime + test and build tools
 # mypy (strict for engine/ and render/, default elsewhere: pyproject.toml) runs beside the tests: it
 # needs seconds of CPU without its cache. Its report follows the tests' and fails the run as they do.
 mypy_report="$(mktemp)"
-trap 'rm -f "$mypy_report"' EXIT
+# The tests' files (their SQLite databases, the PostgreSQL servers' data, the bots' working directories)
+# go to a directory in memory where there is one (/dev/shm): the same files, without waiting for the
+# disk at each commit's fsync. Removed at the end; TEST_TMP=disk keeps them on the disk ($TMPDIR).
+tests_tmp=""
+if [ "${TEST_TMP:-memory}" = memory ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    tests_tmp="$(mktemp -d /dev/shm/diplomacy-tests.XXXXXX)"
+    chmod 755 "$tests_tmp"  # the PostgreSQL server runs as `postgres` when the tests run as root
+    export TMPDIR="$tests_tmp"
+fi
+trap 'rm -f "$mypy_report"; [ -z "$tests_tmp" ] || rm -rf "$tests_tmp"' EXIT
 .venv/bin/mypy >"$mypy_report" 2>&1 &
 mypy_pid=$!
 # Compiled modules and pytest's rewritten test modules are cached (__pycache__, ignored by git) even
