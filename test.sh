@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (lint included): creates the virtual environment if needed.
 # Extra arguments go to pytest, e.g. ./test.sh tests/engine -k datc
-# The tests run in TEST_WORKERS processes (pytest-xdist, default 3: on two cores a third worker runs
-# while the others wait on subprocesses, sockets and sleeps); TEST_WORKERS=0 runs them in this process.
+# The tests run in TEST_WORKERS processes (pytest-xdist, default 4: on two cores the others run while
+# some wait on subprocesses, sockets and deadlines; tests/helpers/scheduling.py deals the waiting
+# modules out over them); TEST_WORKERS=0 runs them in this process.
 # HYPOTHESIS_PROFILE=quick runs a tenth of the property tests' random examples (tests/helpers/profiles.py).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -28,7 +29,7 @@ mypy_pid=$!
 # where the environment says not to: every worker and every bot process the tests start reuses them.
 export PYTHONDONTWRITEBYTECODE=
 status=0
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-3}" --dist worksteal "$@" || status=$?
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-4}" --dist worksteal "$@" || status=$?
 mypy_status=0
 wait "$mypy_pid" || mypy_status=$?
 echo "mypy: $(cat "$mypy_report")"

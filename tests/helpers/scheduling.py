@@ -20,8 +20,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-# Modules that mostly wait, with their seconds on the 2-core machine under a full run (./test.sh, 3
-# workers). Only the order depends on them: a wrong figure costs time, never a failure.
+# Modules that mostly wait, with their seconds on the 2-core machine in a full run (./test.sh with 3
+# workers, measured before they were spread). Only the order depends on them: a wrong figure costs time.
 # tests/test_scheduling.py checks that each names a module that exists.
 WAITING: dict[str, float] = {
     "tests/e2e/test_bot_shutdown.py": 28,
