@@ -26,11 +26,12 @@ async def migrated_copy(path: Path) -> None:
     """Put a copy of the migrated template at ``path`` (whose directory exists) unless a file is there."""
     if path.exists():
         return
-    shutil.copyfile(await _made(), path)
+    shutil.copyfile(await migrated_template(), path)
 
 
-async def _made() -> Path:
-    """The template, made at the first call (two bots starting at once may each make one: no harm)."""
+async def migrated_template() -> Path:
+    """The process's template (never opened: copy it), made at the first call (two callers at once may
+    each make one: no harm). tests/pg.py's ``sqlite_template`` is this file too."""
     global _template
     if _template is None:
         folder = tempfile.mkdtemp(prefix="gm-harness-")

@@ -20,20 +20,18 @@ from tests.pg import (  # noqa: F401  (fixtures)
     sqlite_template,
 )
 
-if not os.environ.get("SQL_CACHE_OFF"):
-    compiled_cache.install()  # one cache of compiled SQL for every engine (tests/helpers/compiled_cache.py)
+compiled_cache.install()  # one cache of compiled SQL for every engine (tests/helpers/compiled_cache.py)
 profiles.load()  # HYPOTHESIS_PROFILE: thorough (default) or quick (tests/helpers/profiles.py)
 
 
 def pytest_collection_finish() -> None:
     """What the session has made by now (the modules, pytest's items: most of the process's objects)
     lives to its end: frozen, Python's cycle collector no longer walks it at every full collection; and
-    it runs less often. A fifth of the suite's CPU went there (the same tests, with and without)."""
-    if os.environ.get("GC_OFF"):
-        return
+    it runs less often. tests/gm and tests/engine alone take a sixth less CPU so; in a whole run the
+    harness's bots freeze the heap at their start (bot.py) anyway, and the gain is smaller."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(int(os.environ.get("GC_T0", "20000")), 20, 20)
+    gc.set_threshold(20_000, 20, 20)
 
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected: xdist shares out what is left

@@ -32,25 +32,26 @@ import os
 import pwd
 import re
 import shutil
-import sqlite3
 import subprocess
 import tempfile
 import threading
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import Future
-from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; used for a handful of statements
 import pytest
 
 from db.migrate import upgrade_database
+from harness.template_db import migrated_template
 
 INSTALL_HINT = "PostgreSQL is not installed; install it with `apt-get install postgresql` to run these tests"
 PORT = 5432  # only names the socket file; the server listens on no TCP port
 TEMPLATE = "gm_template"  # the migrated database each test's PostgreSQL database is a copy of
 _database_numbers = itertools.count(1)
+T = TypeVar("T")
 
 
 @dataclass
@@ -117,19 +118,14 @@ class _Admin:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="postgres-admin", daemon=True)
         self._thread.start()
-        self._connection: asyncpg.Connection | None = None
         self._turn = asyncio.Lock()  # one statement at a time on the connection, in the order asked
-        self._connecting = asyncio.run_coroutine_threadsafe(self._connect(str(socket_dir), user), self._loop)
-
-    async def _connect(self, socket_dir: str, user: str) -> None:
-        self._connection = await asyncpg.connect(host=socket_dir, port=PORT, user=user, database="postgres")
+        connecting = asyncpg.connect(host=str(socket_dir), port=PORT, user=user, database="postgres")
+        self._connection = asyncio.run_coroutine_threadsafe(connecting, self._loop).result()
 
     def run(self, sql: str, result: str = "") -> Future[str]:
         """Run ``sql``; the future gives ``result`` when done (or the statement's error)."""
 
         async def execute() -> str:
-            await asyncio.wrap_future(self._connecting)
-            assert self._connection is not None
             async with self._turn:
                 await self._connection.execute(sql)
             return result
@@ -137,12 +133,8 @@ class _Admin:
         return asyncio.run_coroutine_threadsafe(execute(), self._loop)
 
     def close(self) -> None:
-        async def disconnect() -> None:
-            if self._connection is not None:
-                await self._connection.close()
-
         with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(disconnect(), self._loop).result(timeout=10)
+            asyncio.run_coroutine_threadsafe(self._connection.close(), self._loop).result(timeout=10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
 
@@ -259,12 +251,14 @@ def _migrated(url: str) -> None:
     _run_coroutine(upgrade_database(url))
 
 
-def _run_coroutine(coroutine: Coroutine[object, object, object]) -> None:
+def _run_coroutine(coroutine: Coroutine[object, object, T]) -> T:
+    """``coroutine``'s result, run on a thread of its own with an event loop of its own."""
+    outcome: list[T] = []
     failure: list[BaseException] = []
 
     def run() -> None:
         try:
-            asyncio.run(coroutine)
+            outcome.append(asyncio.run(coroutine))
         except BaseException as exc:
             failure.append(exc)
 
@@ -273,16 +267,14 @@ def _run_coroutine(coroutine: Coroutine[object, object, object]) -> None:
     thread.join()
     if failure:
         raise failure[0]
+    return outcome[0]
 
 
 @pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file at the latest schema, made once per session (and xdist worker): copied, never used."""
-    path = tmp_path_factory.mktemp("template") / "template.db"
-    _migrated(f"sqlite+aiosqlite:///{path}")
-    with closing(sqlite3.connect(path)) as conn:  # everything in the main file: it is copied alone
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return path
+def sqlite_template() -> Path:
+    """A SQLite file at the latest schema, made once per session (and xdist worker): copied, never used.
+    The same file the harness's bots start from (harness.template_db)."""
+    return _run_coroutine(migrated_template())
 
 
 @pytest.fixture(scope="session")
