@@ -9,12 +9,13 @@ Every import counts: at module level, inside functions and under ``if TYPE_CHECK
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 from gm.facade import Gamemaster
+from tests.helpers.import_graph import imported_names
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,30 +30,11 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_names(path: Path, name: str) -> Iterator[str]:
-    """Every dotted name ``path`` (the module ``name``) imports, ``from a import b`` giving ``a.b``
-    (``b`` may be a module or a name in ``a``); relative imports resolved."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package
-                for _ in range(node.level - 1):
-                    base = base.rpartition(".")[0]
-                module = f"{base}.{node.module}" if node.module else base
-            else:
-                module = node.module or ""
-            yield module
-            yield from (f"{module}.{alias.name}" for alias in node.names)
-
-
 def gm_modules_imported(path: Path) -> set[str]:
     """The gm modules ``path`` imports: for ``from <package> import <name>`` the package, or the
     name when it is a module of it."""
     found: set[str] = set()
-    for dotted in imported_names(path, module_name(path)):
+    for dotted, _ in imported_names(module_name(path), path):
         if dotted != "gm" and not dotted.startswith("gm."):
             continue
         while dotted and not _is_module(dotted):
@@ -74,7 +56,7 @@ def cogs_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         targets: set[str] = set()
-        for dotted in imported_names(path, name):
+        for dotted, _ in imported_names(name, path):
             while dotted and dotted not in files:
                 dotted = dotted.rpartition(".")[0]
             if dotted and dotted != name:
@@ -188,7 +170,7 @@ def test_the_import_reader_sees_functions_and_type_checking(tmp_path: Path) -> N
         "if TYPE_CHECKING:\n    from gm.facade import Gamemaster\n"
         "def late():\n    from . import other\n    import gm.public\n"
     )
-    names = set(imported_names(module, "cogs.sample"))
+    names = {name for name, _ in imported_names("cogs.sample", module)}
     assert {"gm.facade.Gamemaster", "cogs.other", "gm.public"} <= names
 
 

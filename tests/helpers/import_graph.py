@@ -33,7 +33,7 @@ def module_files(packages: Iterable[str], root: Path = ROOT) -> dict[str, Path]:
     return found
 
 
-def _imported_names(module: str, path: Path) -> Iterable[tuple[str, int]]:
+def imported_names(module: str, path: Path) -> Iterable[tuple[str, int]]:
     """Every dotted name ``module`` imports (a module, or a name in one), with its line."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
@@ -63,7 +63,7 @@ def import_edges(modules: Mapping[str, Path]) -> dict[str, dict[str, int]]:
     edges: dict[str, dict[str, int]] = {}
     for module, path in modules.items():
         targets: dict[str, int] = {}
-        for name, line in _imported_names(module, path):
+        for name, line in imported_names(module, path):
             target = _resolve(name, modules)
             if target is not None and target != module:
                 targets.setdefault(target, line)
