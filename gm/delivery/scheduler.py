@@ -23,7 +23,10 @@ A close or finish that fails (the adjudication raised, the database was unreacha
 under the same job id after :data:`RETRY_DELAYS` (5 s, 30 s, 2 min, 10 min, 30 min, then hourly), closing
 the phase if it is open again or finishing it if it was left adjudicating; otherwise the phase would
 stay open past its deadline until the next restart. A moderator's extend or pause replaces or removes
-the retry like any deadline job.
+the retry like any deadline job. Meanwhile the database is probed every :data:`PROBE_EVERY` seconds
+(job ``database_probe``, from the failure on): when a probe found it away and a later one finds it
+back, every retry waiting is run at once, so a close cut by an outage goes on within seconds of the
+database's return instead of at its next step of the schedule.
 """
 
 from __future__ import annotations
@@ -78,7 +81,15 @@ class RemindCallback(Protocol):
 OUTBOX_JOB = "outbox"
 OUTBOX_SOON_JOB = "outbox:soon"
 SWEEP_JOB = "sweep"
-LEASE = timedelta(minutes=5)  # a phase adjudicating longer than this, and not by us, is finished
+# A claim (a phase ``adjudicating``) whose holder has not renewed it for this long is finished by the
+# game's owner: among several processes the holder renews it every HEARTBEAT_EVERY seconds
+# (gm.phases.closer.PhaseCloser.heartbeat), and the owner looks every HEARTBEAT_EVERY seconds too, so a
+# dead holder's claim is taken over within LEASE + HEARTBEAT_EVERY of its last renewal.
+LEASE = timedelta(seconds=15)
+HEARTBEAT_EVERY = 3.0  # seconds
+PROBE_JOB = "database_probe"
+PROBE_EVERY = 2.0  # seconds between probes of the database while a close waits for its return
+PROBE_TIMEOUT = 5.0  # seconds a probe may take before the database counts as away
 OVERDUE_GRACE = timedelta(seconds=30)  # an open phase this long past its deadline lost its close
 REMINDER_MARGIN = timedelta(minutes=REMINDER_MARGIN_MINUTES)  # one this close to the opening is skipped
 RETRY_DELAYS: tuple[float, ...] = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0)  # seconds; the last repeats
@@ -173,6 +184,10 @@ class GameScheduler:
         # (game, phase name) of the phases scheduled or unscheduled by a use case while a rebuild runs:
         # one set per rebuild under way, which leaves those phases as the use case left them
         self._rebuilds: list[set[tuple[int, str]]] = []
+        # The retries of failed closes, by job id (phase, attempt), waiting for the probe's verdict: run
+        # at once when the database, seen away, answers again (see the module docstring).
+        self._awaiting_database: dict[str, tuple[int, int]] = {}
+        self._database_seen_away = False
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -649,6 +664,15 @@ class GameScheduler:
         # APScheduler fires on the real clock, whatever clock the use cases are given.
         when = utcnow() + timedelta(seconds=delay)
         self._add(job_id, when, self._retry_job, phase_id, job_id, attempt + 1)
+        self._awaiting_database[job_id] = (phase_id, attempt + 1)
+        if self._scheduler.get_job(PROBE_JOB) is None:  # the first probe at once: is the database away?
+            self._scheduler.add_job(
+                self._probe_job,
+                IntervalTrigger(seconds=PROBE_EVERY, timezone="UTC"),
+                id=PROBE_JOB,
+                next_run_time=utcnow(),
+                replace_existing=True,
+            )
         log.error(
             "%s phase %s failed (attempt %d); it stays unclosed until the retry in %s (job %s at %s)",
             what.capitalize(),
@@ -658,6 +682,66 @@ class GameScheduler:
             job_id,
             when.isoformat(timespec="seconds"),
         )
+
+    async def probe_database(self) -> bool:
+        """One probe of the database (``SELECT 1``, at most :data:`PROBE_TIMEOUT` seconds): whether it
+        answered. When it answers after a probe found it away, the retries of the closes that failed
+        meanwhile run at once; when it answers without having been seen away, their failure was not
+        the database's and they keep their schedule."""
+        try:
+            async with asyncio.timeout(PROBE_TIMEOUT), self._sessions.read() as session:
+                await (await session.connection()).exec_driver_sql("SELECT 1")
+        except Exception as exc:
+            if not self._database_seen_away:
+                log.warning("the database does not answer (%r); closes wait for its return", exc)
+            self._database_seen_away = True
+            return False
+        waiting, self._awaiting_database = self._awaiting_database, {}
+        if self._database_seen_away:
+            self._database_seen_away = False
+            now = utcnow()
+            due = [(job_id, p, a) for job_id, (p, a) in waiting.items() if self._pending(job_id)]
+            for job_id, phase_id, attempt in due:
+                self._add(job_id, now, self._retry_job, phase_id, job_id, attempt)
+            log.info("the database answers again; retrying %d closes now", len(due))
+        return True
+
+    async def _probe_job(self) -> None:
+        await self.probe_database()
+        if not self._awaiting_database:
+            with contextlib.suppress(JobLookupError):
+                self._scheduler.remove_job(PROBE_JOB)
+
+    async def take_over(self, busy: Iterable[int] = ()) -> list[int]:
+        """Finish the phases of this process's games left ``adjudicating`` under a claim nobody has
+        renewed for :data:`LEASE` (its holder, maybe another process, died) and that no close of
+        this process works on; returns them. Among several processes this runs every
+        :data:`HEARTBEAT_EVERY` seconds, beside the holders' renewals."""
+        now = self._clock()
+        busy = set(busy)
+        async with self._sessions.read() as session:
+            lapsed = (
+                await session.exec(
+                    select(PhaseRecord.id)
+                    .join(Game, col(Game.id) == col(PhaseRecord.game_id))
+                    .where(
+                        col(PhaseRecord.status) == PhaseStatus.ADJUDICATING,
+                        col(PhaseRecord.adjudication_started_at) <= now - LEASE,
+                        col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+                        self.ownership.guild_clause(col(Game.guild_id)),
+                    )
+                )
+            ).all()
+        done: list[int] = []
+        for phase_id in lapsed:
+            if phase_id is None or phase_id in busy or self._pending(retry_job_id(phase_id)):
+                continue
+            log.warning("phase %s: its close's claim lapsed (its holder stopped); finishing it", phase_id)
+            if await self._tracked(self._close_or_finish(phase_id), f"taking over phase {phase_id}"):
+                done.append(phase_id)
+            else:
+                self.retry_later(phase_id)
+        return done
 
     async def _reminder_job(self, phase_id: int, hours: float) -> None:
         queue_reminders = self._on_remind

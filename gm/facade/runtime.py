@@ -37,7 +37,7 @@ from gm.delivery.outbox import (
     release_stale_claims,
 )
 from gm.delivery.pool import WorkerPool
-from gm.delivery.scheduler import GameScheduler, RebuildReport
+from gm.delivery.scheduler import HEARTBEAT_EVERY, GameScheduler, RebuildReport
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
 from gm.follow_ups import Effects
@@ -60,6 +60,7 @@ OUTBOX_EVERY = 30.0  # seconds between deliveries of what waits (each change als
 OUTBOX_EVERY_SHARDED = 5.0  # ... among several processes, where a sibling may queue our messages
 START_RETRY_DELAYS = (5.0, 15.0, 60.0)  # seconds before trying a failed start-up again; the last repeats
 SANDBOX_SWEEP_JOB = "sandbox_sweep"
+CLAIMS_JOB = "claims"  # among several processes: renew this process's claims, take over lapsed ones
 SANDBOX_SWEEP_EVERY = 3600.0  # seconds between sweeps of the sandboxes unused for 30 days
 
 
@@ -225,6 +226,8 @@ class Runtime:
         # closed a phase there): this process finds them at its next periodic delivery.
         self.scheduler.schedule_outbox_retries(OUTBOX_EVERY if alone else OUTBOX_EVERY_SHARDED)
         self.scheduler.schedule_sweep()
+        if not alone:  # a sibling's claim on our game lapses within seconds of its death
+            self.scheduler.schedule_every(CLAIMS_JOB, HEARTBEAT_EVERY, self.keep_claims)
         self.scheduler.schedule_every(SANDBOX_SWEEP_JOB, SANDBOX_SWEEP_EVERY, self.sweep_sandboxes)
         try:
             await self.sweep_sandboxes()
@@ -263,6 +266,14 @@ class Runtime:
         elif self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
         return await asyncio.wait_for(release_own_claims(self.sessions, self.process_name), RELEASE_WAIT)
+
+    async def keep_claims(self) -> list[int]:
+        """Among several processes, every few seconds: renew the leases of the closes this process
+        holds (gm.phases.closer.PhaseCloser.heartbeat), then finish its games' phases whose claim
+        lapsed, held by a process that died (gm.delivery.scheduler.GameScheduler.take_over)."""
+        if isinstance(self.closer, PhaseCloser):
+            await self.closer.heartbeat()
+        return await self.scheduler.take_over(self.scheduler.busy())
 
     async def sweep_sandboxes(self) -> int:
         """Delete the sandboxes unused for 30 days (gm.sandbox.making.sweep), an hourly job; logged
@@ -321,7 +332,11 @@ class Runtime:
         try:
             return await self.close_phase(phase_id, reason=reason)
         except Exception:
-            log.exception("closing phase %s (%s) failed; retrying with backoff", phase_id, reason)
+            log.exception(
+                "closing phase %s (%s) failed; retrying with backoff, or once the database is back",
+                phase_id,
+                reason,
+            )
             self.scheduler.retry_later(phase_id)
             return None
 

@@ -12,10 +12,13 @@
 
 A crash after the claim leaves the phase ``adjudicating``; at start-up the scheduler calls
 :meth:`PhaseCloser.finish` for such phases, which redoes steps 2 and 3 (adjudication is deterministic,
-and step 3's compare-and-set makes a second finisher harmless). A crash inside step 3 rolls it back
-entirely, with the same effect. The claim is its own transaction, rather than the first statement of
-step 3's, so that no write lock is held while the work runs (SQLite has one writer at a time) and so
-that a phase stops taking orders the moment its deadline fires.
+and step 3's compare-and-set makes a second finisher harmless). Among several processes a claim is
+leased: its holder renews ``adjudication_started_at`` every few seconds (:meth:`PhaseCloser.heartbeat`),
+and the owner of the game finishes a claim left unrenewed (its holder died; gm.delivery.scheduler).
+A crash inside step 3 rolls it back entirely, with the same effect. The claim is its own
+transaction, rather than the first statement of step 3's, so that no write lock is held while the
+work runs (SQLite has one writer at a time) and so that a phase stops taking orders the moment its
+deadline fires.
 """
 
 from __future__ import annotations
@@ -167,6 +170,24 @@ class PhaseCloser:
                 await self._reopen(phase_id)
                 raise CloseFailed(f"phase {phase_id} could not be adjudicated: {exc!r}") from exc
             return await self._write(phase_id, answer)
+
+    async def heartbeat(self) -> int:
+        """Renew the lease of every claim this process holds (the phases it is closing or finishing
+        that read ``adjudicating``): their ``adjudication_started_at`` becomes now, so that a sibling
+        process takes over only the claims of a process that stopped renewing them (it died)
+        (gm.delivery.scheduler.LEASE). Returns the phases renewed."""
+        ids = sorted(self.active)
+        if not ids:
+            return 0
+        async with self._sessions() as session:
+            result = await session.exec(
+                update(PhaseRecord)
+                .where(col(PhaseRecord.id).in_(ids), col(PhaseRecord.status) == PhaseStatus.ADJUDICATING)
+                .values(adjudication_started_at=self._clock())
+                .execution_options(synchronize_session=False)
+            )
+            await session.commit()
+        return int(result.rowcount or 0)
 
     # --- steps ------------------------------------------------------------------------------------
 
