@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs.shared.ordered import Edits, TapOrder
 from gm.facade import Gamemaster
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,10 @@ class Services:
     gamemaster: Gamemaster
     moderator_role: str = "Diplomacy Moderator"
     player_records: bool = False  # each player's record beside their name in the Join post
+
+    # taps written in the order made; edits never older than shown (cogs.shared.ordered)
+    taps: TapOrder = field(default_factory=TapOrder, init=False, repr=False)
+    edits: Edits = field(default_factory=Edits, init=False, repr=False)
 
     _background: set[asyncio.Task[Any]] = field(default_factory=set, init=False, repr=False)
 

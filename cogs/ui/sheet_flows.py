@@ -18,6 +18,7 @@ import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
+from cogs.shared.ordered import Turn
 from cogs.shared.replies import answering, defer, send
 from cogs.ui.builder import show_preview
 from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Second, Sheet, ready_buttons
@@ -105,13 +106,16 @@ def ready_words(on: bool, view: OrdersView) -> str:
 async def picked(
     interaction: discord.Interaction, sheet: Sheet, page: int, key: str, second: Second | None, value: str
 ) -> None:
-    await answering(_picked)(interaction, sheet, page, key, second, value)
+    # the tap's turn is taken before anything is awaited: its write follows the player's earlier taps'
+    with services_of(interaction.client).taps.enter(_who(sheet), interaction.id) as turn:
+        await answering(_picked)(interaction, turn, sheet, page, key, second, value)
 
 
 async def pressed(
     interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
 ) -> None:
-    await answering(_pressed)(interaction, sheet, page, action, arg)
+    with services_of(interaction.client).taps.enter(_who(sheet), interaction.id) as turn:
+        await answering(_pressed)(interaction, turn, sheet, page, action, arg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +154,13 @@ def read_pick(menu: OrderMenu, key: str, second: Second | None, value: str) -> P
 
 
 async def _picked(
-    interaction: discord.Interaction, sheet: Sheet, page: int, key: str, second: Second | None, value: str
+    interaction: discord.Interaction,
+    turn: Turn,
+    sheet: Sheet,
+    page: int,
+    key: str,
+    second: Second | None,
+    value: str,
 ) -> None:
     _check_owner(interaction, sheet)
     menu = await _menu(interaction, sheet)
@@ -159,14 +169,16 @@ async def _picked(
         await _redraw(interaction, menu, sheet, page, second=pick.second)
         return
     if pick.withdraw:
-        await _act(interaction, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), key, **_for(sheet)))
+        await _act(
+            interaction, turn, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), key, **_for(sheet))
+        )
         return
     assert pick.power is not None and pick.order is not None
-    await _submit(interaction, sheet, page, pick.power, pick.order)
+    await _submit(interaction, turn, sheet, page, pick.power, pick.order)
 
 
 async def _pressed(
-    interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
+    interaction: discord.Interaction, turn: Turn, sheet: Sheet, page: int, action: str, arg: str | None
 ) -> None:
     _check_owner(interaction, sheet)
     if action == "map":
@@ -182,6 +194,7 @@ async def _pressed(
         on = action == "ready"
         await _act(
             interaction,
+            turn,
             sheet,
             page,
             lambda gm: gm.sheet_ready(*_who(sheet), ready=on, **_for(sheet)),
@@ -189,11 +202,14 @@ async def _pressed(
         )
         return
     if action == "hold":
-        await _act(interaction, sheet, page, lambda gm: gm.sheet_hold_the_rest(*_who(sheet), **_for(sheet)))
+        await _act(
+            interaction, turn, sheet, page, lambda gm: gm.sheet_hold_the_rest(*_who(sheet), **_for(sheet))
+        )
         return
     if action == "clear":
         await _act(
             interaction,
+            turn,
             sheet,
             page,
             lambda gm: gm.sheet_clear(*_who(sheet), **_for(sheet)),
@@ -201,13 +217,15 @@ async def _pressed(
         )
         return
     if action == "keep" and arg:
-        await _act(interaction, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), arg, **_for(sheet)))
+        await _act(
+            interaction, turn, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), arg, **_for(sheet))
+        )
         return
     if action == "waive":
         power = next((p for p in menu.powers if p.missing and p.legal.waive is not None), None)
         if power is None or power.legal.waive is None:
             raise StalePick("There is no build left to waive.", "Nothing was changed.")
-        await _submit(interaction, sheet, page, power, power.legal.waive)
+        await _submit(interaction, turn, sheet, page, power, power.legal.waive)
         return
     if action == "remove" and arg:
         found = menu.find(arg)
@@ -216,7 +234,7 @@ async def _pressed(
         )
         if found is None or removal is None:
             raise StalePick(f"{arg} has no unit to remove now.", "Nothing was changed.")
-        await _submit(interaction, sheet, page, found[0], removal)
+        await _submit(interaction, turn, sheet, page, found[0], removal)
         return
     raise StalePick("That button does nothing now.", "Open a new sheet with /orders sheet.")
 
@@ -230,20 +248,26 @@ def _for(sheet: Sheet) -> dict[str, Any]:
 
 
 async def _submit(
-    interaction: discord.Interaction, sheet: Sheet, page: int, power: PowerMenu, chosen: LegalOrder
+    interaction: discord.Interaction,
+    turn: Turn,
+    sheet: Sheet,
+    page: int,
+    power: PowerMenu,
+    chosen: LegalOrder,
 ) -> None:
     """The chosen order, through the typed orders' path; its acknowledgement tops the sheet."""
     await interaction.response.defer()  # an update of this message: a write may wait on a close
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        outcome = await gamemaster.submit_chosen_order(
-            sheet.game_id,
-            sheet.user_id,
-            chosen.text,
-            power=power.power,
-            expected_phase=sheet.phase,
-            expected_tag=sheet.tag or None,
-        )
+        async with turn.writing():  # after the player's earlier taps: the last tap on a unit stays
+            outcome = await gamemaster.submit_chosen_order(
+                sheet.game_id,
+                sheet.user_id,
+                chosen.text,
+                power=power.power,
+                expected_phase=sheet.phase,
+                expected_tag=sheet.tag or None,
+            )
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     lines = [*text.phase_notice(outcome.report), *(text.outcome_line(o) for o in outcome.report.lines)]
@@ -252,6 +276,7 @@ async def _submit(
 
 async def _act(
     interaction: discord.Interaction,
+    turn: Turn,
     sheet: Sheet,
     page: int,
     action: Any,
@@ -261,7 +286,8 @@ async def _act(
     await interaction.response.defer()
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        answer: SheetAnswer = await action(gamemaster)
+        async with turn.writing():
+            answer: SheetAnswer = await action(gamemaster)
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     lines: list[str] = []
@@ -287,7 +313,7 @@ async def _show(
         layout = closed(words, leading=leading)
     else:
         layout = draw(menu, sheet, page=page, notice=notice, leading=leading)
-    await interaction.edit_original_response(view=layout)
+    await _edit(interaction, layout)
 
 
 async def _redraw(
@@ -299,7 +325,33 @@ async def _redraw(
     second: Second | None = None,
 ) -> None:
     layout = draw(menu, sheet, page=page, second=second, leading=_leading(interaction))
-    await interaction.response.edit_message(view=layout)
+    await _edit(interaction, layout)
+
+
+async def _edit(interaction: discord.Interaction, layout: discord.ui.LayoutView) -> None:
+    """Show ``layout`` on the tapped message, unless the drawing of a later tap is shown already (a
+    429 held this edit back): the message's edits go out one at a time, newest tap last
+    (cogs.shared.ordered.Edits)."""
+    message = interaction.message
+    if message is None:  # not a component's message: nothing else edits it
+        await _send_edit(interaction, layout)
+        return
+    edits = services_of(interaction.client).edits
+    if edits.busy(message.id) and not interaction.response.is_done():
+        await interaction.response.defer()  # answered within Discord's 3 s while the other edit goes out
+    if not await edits.show(message.id, interaction.id, lambda: _send_edit(interaction, layout)):
+        log.info(
+            "sheet %s: the drawing of tap %s was dropped; a later tap's is shown", message.id, interaction.id
+        )
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+async def _send_edit(interaction: discord.Interaction, layout: discord.ui.LayoutView) -> None:
+    if interaction.response.is_done():
+        await interaction.edit_original_response(view=layout)
+    else:
+        await interaction.response.edit_message(view=layout)
 
 
 def _leading(interaction: discord.Interaction) -> list[discord.ui.Item[Any]]:
