@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.shared.ordered import Edits, TapOrder
+from cogs.shared.ordered import Edits, Latest, TapOrder
 from gm.facade import Gamemaster
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ class Services:
     # taps written in the order made; edits never older than shown (cogs.shared.ordered)
     taps: TapOrder = field(default_factory=TapOrder, init=False, repr=False)
     edits: Edits = field(default_factory=Edits, init=False, repr=False)
+    posts: Latest = field(default_factory=Latest, init=False, repr=False)  # the Join posts
 
     _background: set[asyncio.Task[Any]] = field(default_factory=set, init=False, repr=False)
 

@@ -11,6 +11,9 @@ read waiting for a connection, a 429 that holds one answer back).
 - :class:`Edits`: the edits of one message (an order sheet, a call to order carrying one) go out one
   at a time, and an edit drawn for an earlier tap than one already shown is dropped: a redraw held
   back by a 429 retry never lands over a later one (issue 38 E).
+- :class:`Latest`: a message drawn from the state of something (a game's Join post) is edited one
+  edit at a time, each drawn from the state read when it goes out; requests made meanwhile are served
+  by the next edit, so the last edit shows the latest state, never an older one.
 """
 
 from __future__ import annotations
@@ -102,3 +105,31 @@ class Edits:
                 del self._locks[message_id]
             else:
                 self._locks[message_id] = (lock, users - 1)
+
+
+class Latest:
+    """Per message: edits drawn from the latest state, one at a time (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._asked: dict[int, int] = {}  # message id -> requests so far
+        self._served: dict[int, int] = {}  # message id -> requests an edit under way or made covers
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def refresh(self, message_id: int, redraw: Callable[[], Awaitable[object]]) -> bool:
+        """Edit the message by ``redraw`` (which reads the state, then edits), unless an edit that
+        began after this request covers it; whether this call edited."""
+        asked = self._asked[message_id] = self._asked.get(message_id, 0) + 1
+        # Kept for the process's life: a few numbers per Join post (a new game's), and never a lock
+        # dropped while someone waits for it.
+        lock = self._locks.setdefault(message_id, asyncio.Lock())
+        async with lock:
+            if self._served.get(message_id, 0) >= asked:
+                return False
+            self._served[message_id] = self._asked[message_id]  # this read sees every request so far
+            await redraw()
+            return True
+
+    def busy(self, message_id: int) -> bool:
+        """Whether an edit of the message is under way or asked for."""
+        lock = self._locks.get(message_id)
+        return lock is not None and lock.locked()

@@ -18,7 +18,7 @@ from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering, defer, send
 from cogs.shared.settings_text import settings_lines
-from gm.public import GameInfo, badge
+from gm.public import GameError, GameInfo, badge
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +79,25 @@ async def lobby_badges(client: discord.Client, game: GameInfo) -> dict[int, str]
 
 
 async def refresh_lobby(client: discord.Client, game: GameInfo) -> None:
-    """Edit the game's Join post to show ``game`` as it is now."""
+    """Edit the game's Join post to show the game as it is now (``game``: as a change left it). The
+    post's edits go out one at a time, each drawn from the game read when it goes out, so an edit held
+    back by a 429 never lands over a later one (cogs.shared.ordered.Latest)."""
     if game.lobby is None:
         return
     channel_id, message_id = game.lobby
     message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
+    services = services_of(client)
+
+    async def redraw() -> None:
+        try:
+            now = await services.gamemaster.get_game(game.id)
+        except GameError:  # gone meanwhile: as the change left it
+            now = game
+        badges = await lobby_badges(client, now)
+        await message.edit(embed=lobby_embed(now, badges), view=lobby_view(now))
+
     try:
-        badges = await lobby_badges(client, game)
-        await message.edit(embed=lobby_embed(game, badges), view=lobby_view(game))
+        await services.posts.refresh(message_id, redraw)
     except discord.HTTPException as exc:
         log.info("could not update the Join post of game %s: %s", game.id, exc)
 

@@ -6,6 +6,9 @@ the interactions and some of the sheets' redraws with 429: the bot waits those o
 so the first tap's write or redraw may go out after the second's. Every unit keeps the order of the
 last tap (the one stored, the one the results will use), and every sheet ends showing it: a redraw
 held back by a 429 never lands over a later tap's.
+
+The same for a game's Join post while six players press Join at once and its first edit is held back
+by a 429: it ends showing all seven.
 """
 
 from __future__ import annotations
@@ -17,7 +20,15 @@ from typing import Any
 from sqlmodel import col, select
 
 from db.models import OrderRecord
-from harness.bot_helpers import POWERS, current_phase, make_table, running, settle, started_game
+from harness.bot_helpers import (
+    POWERS,
+    create_game,
+    current_phase,
+    make_table,
+    running,
+    settle,
+    started_game,
+)
 from harness.fakediscord import FakeDiscord, Message, User
 from harness.sheet_helpers import sheet_select
 from tests.e2e.test_bot_sheet import SPRING, dm_sheet
@@ -90,4 +101,26 @@ async def test_the_last_of_quick_taps_is_stored_and_shown_through_a_429_storm(
         wrong_shown = {unit: (shown[unit], last) for unit, last in expected.items() if shown[unit] != [last]}
         assert wrong_shown == {}, f"shown (got, the last tap) after {taps} taps: {wrong_shown}"
         print(f"{taps} taps; {bot.services.edits.dropped} redraws dropped for a later one")
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_join_post_held_back_by_a_429_ends_showing_every_player(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await create_game(fake, table, "Crowd")
+        post = next(m for m in fake.channel_messages(table.general) if f"join:{game_id}" in m.custom_ids())
+        assert "Joined (1 of 7)" in post.embeds[0]["description"]
+        edits = f"PATCH /channels/{table.general.id}/messages/{post.id}"
+        fake.inject_fault(edits, 429, retry_after=2 * WAIT)  # the first edit waits, then goes out late
+        fake.slow_down(edits, 4 * WAIT)  # and Discord is slow with it then
+        joins = [await fake.click(user, post, f"join:{game_id}") for user in table.players[1:]]
+        for join in joins:
+            assert "You joined" in (await join.message()).content
+        await settle(bot, fake)
+        await fake.wait_for(lambda: not bot.services.posts.busy(post.id) or None, what="the post's edits")
+        assert fake.faults.pending() == [], "the 429 and the slow answer were met"
+        shown = fake.world.messages[post.id].embeds[0]["description"]
+        assert "Joined (7 of 7)" in shown, shown
     assert fake.unknown_calls == [] and fake.internal_errors == []
