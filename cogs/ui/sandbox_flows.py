@@ -22,7 +22,7 @@ from cogs.shared.replies import answering, defer, send
 from cogs.ui.sandbox import NewRequest, SandboxSheet, replace_buttons
 from cogs.ui.sandbox_draw import draw_sandbox
 from cogs.ui.sheet import Second
-from cogs.ui.sheet_flows import StalePick, read_pick
+from cogs.ui.sheet_flows import StalePick, edit_in_order, read_pick
 from gm.public import SandboxLimit, SandboxMenu, SandboxResults, change_lines
 
 
@@ -235,7 +235,7 @@ async def _pressed(
 
 
 async def _show(interaction: discord.Interaction, box: SandboxMenu, page: int, notice: Sequence[str]) -> None:
-    await interaction.edit_original_response(view=draw_sandbox(box, page=page, notice=notice))
+    await edit_in_order(interaction, draw_sandbox(box, page=page, notice=notice))
 
 
 async def _results(interaction: discord.Interaction, results: SandboxResults) -> None:

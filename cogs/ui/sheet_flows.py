@@ -313,7 +313,7 @@ async def _show(
         layout = closed(words, leading=leading)
     else:
         layout = draw(menu, sheet, page=page, notice=notice, leading=leading)
-    await _edit(interaction, layout)
+    await edit_in_order(interaction, layout)
 
 
 async def _redraw(
@@ -325,10 +325,10 @@ async def _redraw(
     second: Second | None = None,
 ) -> None:
     layout = draw(menu, sheet, page=page, second=second, leading=_leading(interaction))
-    await _edit(interaction, layout)
+    await edit_in_order(interaction, layout)
 
 
-async def _edit(interaction: discord.Interaction, layout: discord.ui.LayoutView) -> None:
+async def edit_in_order(interaction: discord.Interaction, layout: discord.ui.LayoutView) -> None:
     """Show ``layout`` on the tapped message, unless the drawing of a later tap is shown already (a
     429 held this edit back): the message's edits go out one at a time, newest tap last
     (cogs.shared.ordered.Edits)."""

@@ -185,3 +185,38 @@ async def test_the_sweep_finishes_a_phase_left_adjudicating_by_a_close_that_fail
     finally:
         await gm.runtime.shutdown()
     assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
+
+
+async def test_a_claim_renewed_by_its_holder_is_kept_and_a_lapsed_one_is_taken_over(
+    sessions: SessionFactory,
+) -> None:
+    """Among several processes: the holder of a close renews its claim (heartbeat); the game's owner
+    finishes the phase only once the claim went LEASE without renewal (its holder died)."""
+    started = await start_now(sessions, utcnow())
+    phase_id = started.phase.id
+
+    async def claimed_at(when: object) -> None:
+        async with sessions() as s:
+            phase = await s.get(PhaseRecord, phase_id)
+            assert phase is not None
+            phase.status = "adjudicating"
+            phase.adjudication_started_at = when  # type: ignore[assignment]
+            await s.commit()
+
+    await claimed_at(utcnow() - LEASE - timedelta(seconds=1))
+    holder, owner = gamemaster(sessions), gamemaster(sessions)
+    holder_closer = holder.runtime.closer
+    assert isinstance(holder_closer, PhaseCloser)
+    owner.runtime.scheduler.start()
+    try:
+        holder_closer.active.add(phase_id)  # the holder is working on it: it renews the claim
+        assert await holder_closer.heartbeat() == 1
+        assert await owner.runtime.scheduler.take_over() == [], "a live holder's claim is kept"
+        holder_closer.active.discard(phase_id)
+        assert await holder_closer.heartbeat() == 0
+        await claimed_at(utcnow() - LEASE - timedelta(seconds=1))  # the holder died: no renewal since
+        assert await owner.runtime.scheduler.take_over() == [phase_id]
+        assert await owner.runtime.scheduler.take_over() == [], "once"
+    finally:
+        await owner.runtime.shutdown()
+    assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
