@@ -700,11 +700,17 @@ class GameScheduler:
         if self._database_seen_away:
             self._database_seen_away = False
             now = utcnow()
-            due = [(job_id, p, a) for job_id, (p, a) in waiting.items() if self._pending(job_id)]
+            due = [(job_id, p, a) for job_id, (p, a) in waiting.items() if self._retry_waits(job_id)]
             for job_id, phase_id, attempt in due:
                 self._add(job_id, now, self._retry_job, phase_id, job_id, attempt)
             log.info("the database answers again; retrying %d closes now", len(due))
         return True
+
+    def _retry_waits(self, job_id: str) -> bool:
+        """Whether ``job_id`` is still a retry waiting (not replaced since by a moderator's extend, a
+        pause or a new deadline, which keep their own time)."""
+        job = self._scheduler.get_job(job_id)
+        return job is not None and job.next_run_time is not None and job.func == self._retry_job
 
     async def _probe_job(self) -> None:
         await self.probe_database()

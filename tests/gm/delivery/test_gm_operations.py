@@ -1,5 +1,6 @@
 """What operators rely on: after the database comes back, messages a failed delivery had claimed go
-out at once (not after their lease); the figures of /admin status and the metrics."""
+out at once (not after their lease), and a close that failed meanwhile is tried again at once (not at
+its next step of the schedule); the figures of /admin status and the metrics."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from sqlmodel import col, select
 
 from db.database import SessionFactory
 from db.models import OutboxEntry
+from gm.clock import utcnow
 from gm.delivery.outbox import OutboxMessage
-from gm.delivery.scheduler import OUTBOX_SOON_JOB
+from gm.delivery.scheduler import OUTBOX_SOON_JOB, retry_job_id
 from gm.facade import Gamemaster
 from tests.gm.conftest import make_started_game
+from tests.helpers.gm import start_now
 
 
 class Outage:
@@ -86,6 +89,35 @@ async def test_after_the_database_comes_back_claimed_messages_go_out_at_once(
         assert claimed == [] and not held & unsent, "every message it held went out at the next delivery"
     finally:
         await gm.runtime.scheduler.shutdown(wait=False)
+
+
+async def test_a_close_that_failed_in_an_outage_is_retried_once_the_database_answers(
+    sessions: SessionFactory,
+) -> None:
+    started = await start_now(sessions, utcnow())
+    outage = Outage(sessions)
+    gm = Gamemaster(outage, None, workers=0, render_maps=False)  # type: ignore[arg-type]  # a stand-in
+    scheduler = gm.runtime.scheduler
+    scheduler.start()
+    try:
+        outage.down = True
+        assert await gm.runtime.request_close(started.phase.id, reason="moderator") is None
+        job = retry_job_id(started.phase.id)
+        later = scheduler.run_time(job)
+        assert later is not None and (later - utcnow()).total_seconds() > 2, "on the schedule: 5 s"
+        assert not await scheduler.probe_database(), "the database is away"
+        assert scheduler.run_time(job) == later, "nothing to retry while it is away"
+        outage.down = False
+        assert await scheduler.probe_database()
+        now = scheduler.run_time(job)
+        assert now is not None and now < later, "retried at once now that it answers"
+        # A failure that is not the database's keeps its schedule: the probe finds it answering.
+        scheduler.retry_later(started.phase.id)
+        again = scheduler.run_time(job)
+        assert await scheduler.probe_database()
+        assert scheduler.run_time(job) == again
+    finally:
+        await scheduler.shutdown(wait=False)
 
 
 async def test_the_operations_status_counts_games_messages_and_the_last_close(
