@@ -316,6 +316,65 @@ def _build_hatch(width: int, palette_name: str, map_name: str, closed: frozenset
     return Hatch(layer.crop(box), (box[0], box[1]))
 
 
+FOG_VEIL = (112, 112, 116, 190)  # over what a power does not see (fog of war): grey, a little see-through
+FOG_LINE = (64, 64, 68, 190)  # and hatched, so that it reads as hidden in both palettes and in greys
+
+
+def fog_veil(width: int, map_name: str, hidden: frozenset[str], closed: Hatch | None = None) -> Hatch:
+    """The fog of war over the ``hidden`` provinces: a grey veil and hatching, cut to them (with the
+    ``closed`` provinces' hatching merged in). Not cached: each power's view differs every phase; the
+    veil's pattern is (one per width and drawing)."""
+    geo = load_geometry(map_name)
+    lay = Layout.for_width(width, geo)
+    # Painted as the index is (seas, then land over them), so that an island or a lake takes the
+    # fate of the province around it, and what is no province (Switzerland) stays veiled.
+    mask = Image.new("L", (lay.width, lay.map_height), 255)
+    draw = ImageDraw.Draw(mask)
+    codes = sorted(geo.provinces)
+    for code in [c for c in codes if geo.provinces[c].kind == "sea"] + [
+        c for c in codes if geo.provinces[c].kind != "sea"
+    ]:
+        _draw_polygons(draw, geo.provinces[code].polygons, lay, 255 if code in hidden else 0)
+    # An island that is no province (Corsica, Ireland) goes with a sea it lies in that is in sight.
+    boxes = [
+        _box(geo.provinces[c].polygons) for c in codes if geo.provinces[c].kind == "sea" and c not in hidden
+    ]
+    for island in geo.islands:
+        xs, ys = zip(*island[0], strict=True)
+        middle = (sum(xs) / len(xs), sum(ys) / len(ys))
+        if any(x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1 for x0, y0, x1, y1 in boxes):
+            _draw_polygons(draw, (island,), lay, 0)
+    key = ("fog", width, drawing_of(map_name))
+    pattern = _CACHE.get_or_build(key, lambda: Hatch(_fog_pattern(lay), (0, 0)))
+    assert isinstance(pattern, Hatch)
+    veil = Image.new("RGBA", mask.size, (0, 0, 0, 0))
+    veil.paste(pattern.image, (0, 0), mask)
+    if closed is not None:
+        veil.alpha_composite(closed.image, closed.corner)
+    box = veil.getbbox() or (0, 0, 1, 1)
+    return Hatch(veil.crop(box), (box[0], box[1]))
+
+
+def _box(polygons: tuple[Polygon, ...]) -> tuple[float, float, float, float]:
+    """The bounding box of polygons' exterior rings, in map units."""
+    points = [p for poly in polygons for p in poly[0]]
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _fog_pattern(lay: Layout) -> Image.Image:
+    """The veil over the whole map area: :data:`FOG_VEIL` crossed by diagonal :data:`FOG_LINE`."""
+    img = Image.new("RGBA", (lay.width, lay.map_height), FOG_VEIL)
+    draw = ImageDraw.Draw(img)
+    step = max(4, round(lay.size(4.0)))
+    w, h = img.size
+    x = -h
+    while x < w:
+        draw.line([(x, h), (x + h, 0)], fill=FOG_LINE, width=max(1, round(lay.size(0.5))))
+        x += step
+    return img
+
+
 def filled_map(
     base: BaseMap, colours: dict[str, RGB], land: RGB, sea: RGB, hatch: Hatch | None = None
 ) -> Image.Image:

@@ -13,7 +13,7 @@ from PIL import Image
 from engine.board import Board
 from engine.orders import Order
 from render import layout as L
-from render.basemap import base_map, closed_hatch, framed_filled_map, paint_filled_map
+from render.basemap import base_map, closed_hatch, fog_veil, framed_filled_map, paint_filled_map
 from render.geometry import load_geometry
 from render.icons import EDGE, RIM, center_sprite, paste_centred, unit_sprite
 from render.legend import draw_crossing_notes, draw_legend, legend_height, wants_legend
@@ -40,13 +40,17 @@ class RenderOptions:
     """How to draw: picture width in pixels (None: :func:`picture_width`, the map's own), palette
     ('default' or 'colorblind'), province names on or off, a title to use instead of the phase's name,
     and whether an adjustment phase's chips show the builds and removals due (not on a final position:
-    nothing is built after the end)."""
+    nothing is built after the end); with ``fog``, one power's view (fog of war)."""
 
     width: int | None = None
     palette: str = "default"
     show_labels: bool = True
     title: str | None = None
     show_adjustments: bool = True
+    # Fog of war: the provinces the viewer sees (engine.fog.visible_provinces); the others are veiled.
+    # Draw the board as the viewer sees it (engine.fog.fog_board): the veil hides no unit by itself.
+    fog: frozenset[str] | None = None
+    viewer: str | None = None  # whose view it is: the title bar shows that power's count alone
 
 
 def picture_width(map_name: str) -> int:
@@ -122,6 +126,9 @@ def _render_image(
         for prov in centers:
             fills[prov] = pal.power(power).fill
     hatch = closed_hatch(width, options.palette, map_name, board.closed) if board.closed else None
+    if options.fog is not None:
+        hidden = frozenset(board.game_map.provinces) - options.fog
+        hatch = fog_veil(width, map_name, hidden, hatch) if hidden else hatch
     if lay.height == base.framed.height:
         img = framed_filled_map(base, fills, pal.land, pal.sea, pal.title_bg, hatch)
     else:  # a legend under the map (Chaos): a taller picture
@@ -157,6 +164,7 @@ def _render_image(
         _subtitle(marks),
         adjustments=options.show_adjustments,
         chips=not legend,
+        only=options.viewer,
     )
     draw_legend(img, board, lay, pal)
     draw_footer(img, lay, pal, _footer_note(board))

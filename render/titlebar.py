@@ -27,11 +27,13 @@ def draw_title(
     *,
     adjustments: bool = True,
     chips: bool = True,
+    only: str | None = None,
 ) -> None:
     """Phase name at the left, one chip per power with its center count at the right (in an
     adjustment phase, with ``adjustments``, the builds or removals due); no chips without ``chips``
-    (the legend under the map names the powers). When the chips do not all fit beside the title, the
-    powers with the fewest centers are left out."""
+    (the legend under the map names the powers), only ``only``'s with it (one power's view under the
+    fog of war, whose counts of the others it does not know). When the chips do not all fit beside
+    the title, the powers with the fewest centers are left out."""
     h = lay.title_height
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.width, h), fill=pal.title_bg)
@@ -45,6 +47,8 @@ def draw_title(
     gap = round(h * 0.14)
     labels = []
     for power in board.game_map.powers if chips else ():
+        if only is not None and power != only:
+            continue
         text = f"{_short(power)} {counts.get(power, 0)}"
         delta = counts.get(power, 0) - unit_counts.get(power, 0) if adjusting else 0
         extra = f"{delta:+d}" if delta else ""
