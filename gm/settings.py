@@ -72,6 +72,14 @@ ABSENT_HOLD: AbsentSeats = "hold"
 ABSENT_BUILT_IN: AbsentSeats = "built_in"
 ABSENT_SEATS: tuple[str, ...] = get_args(AbsentSeats)
 
+# Fog of war (engine.fog): off; counts (each player sees what its units and centers see, its results
+# come privately, and the game channel gets each power's center count when centers change hands);
+# silent (the same, and the game channel gets no count: only that a phase was played).
+Fog = Literal["off", "counts", "silent"]
+FOG_OFF: Fog = "off"
+FOG_COUNTS: Fog = "counts"
+FOG_MODES: tuple[str, ...] = get_args(Fog)
+
 OFF_WORDS = ("none", "off", "no", "")
 # The parts of a deadline schedule a user sets one by one (options of the ``deadlines`` field), each
 # by the schedule's field it changes; ``skip_days`` is typed text (gm.rules.deadlines.parse_weekdays).
@@ -394,10 +402,23 @@ class GameSettings(CheckedModel):
             },
         ),
     ] = ABSENT_HOLD
+    fog: Annotated[
+        Fog,
+        Refusal("The fog of war is one of {choices}, not {value}."),
+        Option(
+            "fog",
+            "Fog of war: each player sees only near its units and centers (default: {default})",
+            choices={
+                "off": "no fog: everyone sees the whole board",
+                "counts": "fog of war; the game channel gets the center counts when centers change hands",
+                "silent": "fog of war; the game channel gets no results at all",
+            },
+        ),
+    ] = FOG_OFF
 
     # --- checks beyond a field's type and range ---------------------------------------------------
 
-    @field_validator("press", "take_over", "absent_seats", mode="before")
+    @field_validator("press", "take_over", "absent_seats", "fog", mode="before")
     @classmethod
     def _one_of_the_choices(cls, value: object, info: ValidationInfo) -> object:
         """`` Approval `` is ``approval``; a value that is no choice is refused as typed."""
@@ -533,6 +554,11 @@ class GameSettings(CheckedModel):
     def phase_minutes(self, kind: str) -> int:
         """The length of a phase of kind ``M``, ``R`` or ``A``."""
         return {"M": self.movement_minutes, "R": self.retreat_minutes, "A": self.adjustment_minutes}[kind]
+
+    @property
+    def fogged(self) -> bool:
+        """The game is played under the fog of war (``fog`` is not off)."""
+        return self.fog != FOG_OFF
 
     @property
     def rules(self) -> RuleSettings:

@@ -84,4 +84,5 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         f"**Scoring:** {rules['Scoring']}",
         "**Private talks after the end:** "
         + ("readable by the eliminated players" if settings.talks_after_end else "stay private"),
+        f"**Fog of war:** {choice_label('fog', settings.fog)}",
     ]
