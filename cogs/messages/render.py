@@ -482,7 +482,12 @@ def _results(results: PhaseResults, attachments: tuple[Attachment, ...]) -> list
     if attachments:
         embed.set_image(url=f"attachment://{attachments[0].filename}")
     first = Outgoing(embed=embed, attachments=list(attachments))
-    texts = chunks(orders_lines(results.phase, results.orders, built_in=results.built_in))
+    if results.fogged and not results.orders:  # the game channel of a fogged game: no orders at all
+        return [first]
+    lines = orders_lines(results.phase, results.orders, built_in=results.built_in)
+    if results.fogged:
+        lines[0] = f"**Orders and results you could see, {long_name(results.phase)}**"
+    texts = chunks(lines)
     return [first] + [Outgoing(content=text) for text in texts if text]
 
 

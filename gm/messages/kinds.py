@@ -205,6 +205,9 @@ class PhaseResults(Message, kind="phase_results"):
     next_phase: str | None = None
     game_over: Mapping[str, Any] | None = None  # the game's result when this phase ended it
     built_in: Sequence[str] = ()  # the powers whose orders the built-in player gave
+    # Under the fog of war: in the game channel, what every power may know (no orders, no map); in a
+    # power's channel, its own view (the orders it saw, its maps): gm.phases.fogged
+    fogged: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

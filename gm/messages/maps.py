@@ -15,6 +15,21 @@ ORDERS_MAP = "orders"  # the phase's outcome: units where they ended, dislodgeme
 POSITION_MAP = "position"  # the next phase's start board
 FINAL_MAP = "final"  # the position after the last phase of a game that ended at a close
 ANIMATION = "animation"  # the GIF of the whole game, stored on its last phase
+# Under the fog of war (the game's ``fog`` setting), each power's own view of the orders map and of
+# the position, stored beside the full maps (which only the end reveals): ``orders-FRANCE``.
+FOG_KINDS = {ORDERS_MAP: "orders", POSITION_MAP: "pos"}
+
+
+def fog_kind(kind: str, power: str) -> str:
+    """The stored kind of ``power``'s view of a map of ``kind`` (ORDERS_MAP or POSITION_MAP)."""
+    return f"{FOG_KINDS[kind]}-{power}"
+
+
+def fog_view(kind: str) -> tuple[str, str] | None:
+    """(the map's kind, the power) of a fogged view's stored kind; None for a full map."""
+    prefix, _, power = kind.partition("-")
+    full = next((k for k, short in FOG_KINDS.items() if short == prefix), None)
+    return (full, power) if full is not None and power else None
 
 
 def ending_words(kind: str, winner: str | None = None, shared: Sequence[str] = ()) -> str:

@@ -52,9 +52,10 @@ from gm.delivery.pool import run_off_loop
 from gm.endings import ending, votes
 from gm.game_log import log_event
 from gm.messages import payloads as say
-from gm.messages.maps import FINAL_MAP, POSITION_MAP
+from gm.messages.maps import FINAL_MAP, POSITION_MAP, fog_view
 from gm.ordering.progress import PhaseState, opening_state, phase_state
 from gm.phases import absent, coin, disorder, extensions
+from gm.phases import fogged as fog
 from gm.phases import results as outcome
 from gm.phases.disorder import Bookkeeping
 from gm.phases.worker import close_work
@@ -297,6 +298,7 @@ class PhaseCloser:
             built_in = await builtin_seats.built_in_powers(session, game)
         played = get_variant(game.variant)
         disorder = state.civil_disorder()
+        fogged = GameSettings.from_json(game.settings).fogged
         return {
             "variant": game.variant,
             "map": played.map_name,
@@ -309,6 +311,7 @@ class PhaseCloser:
             "victory_centers": played.victory_centers,
             "last_year": GameSettings.from_json(game.settings).last_year,
             "render": self._render,
+            "fog": fog.fog_powers(state) if fogged else [],  # each one's own view, drawn too
         }
 
     async def _reopen(self, phase_id: int) -> None:
@@ -412,6 +415,10 @@ class PhaseCloser:
         for kind, png in answer.get("maps", {}).items():
             if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
                 owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
+            elif (view := fog_view(kind)) is not None and view[0] == POSITION_MAP:  # a power's view of it
+                if next_phase is None:
+                    continue
+                owner = next_phase.id
             else:
                 owner = phase_id
             session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
@@ -526,6 +533,11 @@ def _announce(
 ) -> None:
     """Queue the results for the game channel, then the call to order for every power that must act
     in the next phase (in its private channel), or the end of the game."""
+    if GameSettings.from_json(game.settings).fogged:  # each player's own results (gm.phases.fogged)
+        fog.announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
+        if next_phase is not None:
+            queue_calls_to_order(session, game, next_phase, state, now)
+        return
     game_id: int = game.id  # type: ignore[assignment]
     phase_id: int = phase.id  # type: ignore[assignment]
     result = answer["result"]

@@ -17,9 +17,9 @@ from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
-from engine.variants import game_map
+from engine.variants import game_map, power_display_name
 from gm.builtin.orders import built_in_orders
-from gm.messages.maps import ORDERS_MAP, POSITION_MAP, ending_words, final_title
+from gm.messages.maps import ORDERS_MAP, POSITION_MAP, ending_words, final_title, fog_kind
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,8 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
         if request.get("render", True)
         else {}
     )
+    if request.get("render", True) and request.get("fog"):
+        maps.update(fog_maps(board, adjudication, request["fog"], position=over is None))
     rendered = time.perf_counter()
     return {
         "result": adjudication.to_json(),
@@ -128,6 +130,33 @@ def render_maps(
     if position:
         after = RenderOptions(title=final_title, show_adjustments=False) if final_title is not None else None
         maps[POSITION_MAP] = render_map(adjudication.board, options=after)
+    return maps
+
+
+def fog_maps(
+    board: Board, adjudication: Any, powers: list[str], *, position: bool = True
+) -> dict[str, bytes]:
+    """Each of ``powers``' own view (the fog of war, gm.rules.fog) of the phase's orders map and of the
+    next position (none with ``position`` False: the game is over, and the final post shows it all)."""
+    from engine.fog import fog_board, fog_result
+    from gm.rules.fog import seen_by, seen_in_phase
+    from render import RenderOptions, marks_from_results, render_map
+
+    result = adjudication.to_json()
+    after = adjudication.board
+    maps = {}
+    for power in powers:
+        name = power_display_name(power)
+        seen = seen_in_phase(board, after, [power])
+        marks = marks_from_results(fog_result(result, board.game_map, power, seen), board.game_map)
+        title = f"{board.phase.long_name} \u00b7 {name}'s view"
+        options = RenderOptions(title=title, fog=seen, viewer=power)
+        maps[fog_kind(ORDERS_MAP, power)] = render_map(fog_board(after, power, seen), marks, options=options)
+        if position and adjudication.next_phase is not None:
+            now = seen_by(after, [power])
+            title = f"{after.phase.long_name} \u00b7 {name}'s view"
+            options = RenderOptions(title=title, fog=now, viewer=power)
+            maps[fog_kind(POSITION_MAP, power)] = render_map(fog_board(after, power, now), options=options)
     return maps
 
 
