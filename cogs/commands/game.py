@@ -170,7 +170,9 @@ ORDER_STATES = {"none": "no orders sent yet", "some": "some units ordered", "all
 def _power_line(power: PowerStatus, *, acting: bool) -> str:
     who = f" <@{power.user_id}>" if power.user_id is not None else ""
     state = POWER_STATES.get(power.state, power.state)
-    facts = [f"{text.plural(power.centers, 'center')}, {text.plural(power.units, 'unit')}"]
+    counts = [text.plural(power.centers, "center")] if power.centers is not None else []
+    counts += [text.plural(power.units, "unit")] if power.units is not None else []
+    facts = [", ".join(counts) if counts else "counts hidden by the fog of war"]
     if state:
         facts.append(state)
         if acting and power.state == "built_in" and power.ready:
@@ -332,7 +334,7 @@ class GameCommands(GameCog):
     async def export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        data = await self.gamemaster.export_game(chosen.id)
+        data = await self.gamemaster.export_game(chosen.id, viewer=interaction.user.id)
         name, raw = export_file(chosen.id, data)
         await send(
             interaction,

@@ -25,7 +25,9 @@ async def phase_choices(interaction: discord.Interaction, current: str) -> list[
     what is typed may be either ("Fall", "1902", "S1901M")."""
     try:
         game = await resolve_game(interaction, getattr(interaction.namespace, "game", None), Scope.ANY)
-        history = await services_of(interaction.client).gamemaster.phase_history(game.id)
+        history = await services_of(interaction.client).gamemaster.phase_history(
+            game.id, viewer=interaction.user.id
+        )
     except GameError:
         return []
     typed = " ".join(current.split()).casefold()
@@ -62,9 +64,13 @@ class MapCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         if orders and phase is None:  # the orders of the last phase that has closed
-            phase = (await self.gamemaster.phase_history(chosen.id)).phase.name
-        picture = await self.gamemaster.phase_map(chosen.id, phase, with_orders=orders)
-        history = await self.gamemaster.phase_history(chosen.id, picture_phase(picture, phase))
+            phase = (await self.gamemaster.phase_history(chosen.id, viewer=interaction.user.id)).phase.name
+        picture = await self.gamemaster.phase_map(
+            chosen.id, phase, with_orders=orders, viewer=interaction.user.id
+        )
+        history = await self.gamemaster.phase_history(
+            chosen.id, picture_phase(picture, phase), viewer=interaction.user.id
+        )
         caption = f"**#{chosen.id} {text.safe(chosen.name)}**, {history.phase.long_name}"
         caption += ": orders and results" if orders else ""
         if picture is None:
@@ -82,7 +88,7 @@ class MapCommands(GameCog):
     ) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        past = await self.gamemaster.phase_history(chosen.id, phase)
+        past = await self.gamemaster.phase_history(chosen.id, phase, viewer=interaction.user.id)
         header = f"**#{chosen.id} {text.safe(chosen.name)}**, {past.phase.long_name}"
         if past.results is None:
             await send(
@@ -100,7 +106,9 @@ class MapCommands(GameCog):
         )
         files = []
         if "orders" in past.maps:
-            picture = await self.gamemaster.phase_map(chosen.id, past.phase.name, with_orders=True)
+            picture = await self.gamemaster.phase_map(
+                chosen.id, past.phase.name, with_orders=True, viewer=interaction.user.id
+            )
             if picture is not None:
                 files.append(discord.File(io.BytesIO(picture.png), filename=picture.filename))
         await send(interaction, lines, files=files)

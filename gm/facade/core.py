@@ -73,7 +73,12 @@ class GamemasterCore:
         return self._runtime
 
     async def phase_map(
-        self, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
+        self,
+        game_id: int,
+        phase_name: str | None = None,
+        *,
+        with_orders: bool = False,
+        viewer: int | None = None,
     ) -> MapImage | None:
         """The map of a phase (default: the current one): its opening position, or with
         ``with_orders`` its orders and their results (closed phases only). None when there is none
@@ -83,9 +88,10 @@ class GamemasterCore:
         phase: by default it shows the final position, the board after that last phase (the map its
         close stored for the final post, or drawn once now). Read without the write lock; a map never
         drawn (the first phase's opening position) is drawn in the worker processes, with no
-        transaction open, and stored."""
+        transaction open, and stored. A running fogged game shows ``viewer``'s own view
+        (gm.reading.fog)."""
         async with self._sessions.read() as session:
-            found = await find_map(session, game_id, phase_name, with_orders=with_orders)
+            found = await find_map(session, game_id, phase_name, with_orders=with_orders, viewer=viewer)
         if not isinstance(found, MapToDraw):
             return found
         png = await run_off_loop(self._runtime.executor, position_map_work, found.request)

@@ -113,13 +113,17 @@ class ReadingCases(GamemasterCore):
         async with self._sessions.read() as session:
             return await stats.players_stats(session, guild_id, user_ids)
 
-    async def export_game(self, game_id: int) -> dict[str, Any]:
+    async def export_game(self, game_id: int, *, viewer: int | None = None) -> dict[str, Any]:
+        """/game export; a running fogged game as ``viewer``'s powers see it (gm.reading.fog)."""
         async with self._sessions.read() as session:
-            return await export_game(session, game_id)
+            return await export_game(session, game_id, viewer=viewer)
 
-    async def phase_history(self, game_id: int, phase_name: str | None = None) -> PhaseHistory:
+    async def phase_history(
+        self, game_id: int, phase_name: str | None = None, *, viewer: int | None = None
+    ) -> PhaseHistory:
+        """/history; a running fogged game as ``viewer``'s powers see it (gm.reading.fog)."""
         async with self._sessions.read() as session:
-            return await history.phase_history(session, game_id, phase_name)
+            return await history.phase_history(session, game_id, phase_name, viewer=viewer)
 
     async def seat_posts_of(
         self, game_id: int, powers: Sequence[str], *, before_id: int

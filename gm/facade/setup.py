@@ -186,6 +186,8 @@ class SetupCases(GamemasterCore):
             raise
         try:  # the opening map, drawn now so that the game's first post shows it
             await self.phase_map(game_id)
+        except NotAllowed:  # the fog of war: no map for everyone (gm.reading.fog)
+            pass
         except Exception:
             log.exception("could not draw the opening map of game %s; the start goes on", game_id)
         async with self._sessions.begin() as session:

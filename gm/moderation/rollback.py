@@ -327,7 +327,9 @@ def _announce(
             phase=target.name,
             deadline=target.deadline,
             deadline_zone=deadline_zone(game),
-            maps=[say.map_ref(target.row_id, target.name, POSITION_MAP)],
+            maps=[]  # under the fog of war, no map for everyone: each player's /map shows their view
+            if GameSettings.from_json(game.settings).fogged
+            else [say.map_ref(target.row_id, target.name, POSITION_MAP)],
             voided_phase=void.name if void else None,
         ),
         phase_id=target.id,

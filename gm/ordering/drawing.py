@@ -52,4 +52,11 @@ def render_preview(request: Mapping[str, Any]) -> bytes | None:
     marks = marks_from_orders(request["orders"], the_map, board.phase.kind)
     width = min(int(request.get("width", PREVIEW_WIDTH)), picture_width(the_map.name))
     options = RenderOptions(width=width, title=str(request["title"]))
+    if request.get("fog") is not None:  # the fog of war: the caller's view (gm.reading.fog)
+        options = RenderOptions(
+            width=width,
+            title=str(request["title"]),
+            fog=frozenset(request["fog"]),
+            viewer=request.get("viewer"),
+        )
     return render_map(board, marks, options=options)

@@ -15,7 +15,7 @@ early the same way. The menu is read without locking anything: it only shows wha
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -24,6 +24,7 @@ from engine.mapdata import province_of
 from gm.ordering.progress import phase_state
 from gm.ordering.required import WAIVE_PREFIX
 from gm.ordering.submission import OrdersView, open_phase_for, require_same_game, view_of
+from gm.reading.fog import board_for
 
 WAIVE_KEY = "*"
 """An :class:`OrderMenu` key ``*FRANCE`` is France's WAIVE (a build given up), which has no unit."""
@@ -123,6 +124,7 @@ async def order_menu(
     )
     require_same_game(game, expected_tag)
     state = await phase_state(session, phase, game.variant)
+    state = replace(state, board=board_for(game, state.board, powers))  # the fog of war: what they see
     view = view_of(state, game, phase, powers)
     menus = tuple(
         PowerMenu(

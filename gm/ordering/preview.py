@@ -1,7 +1,8 @@
 """A player's private preview: the current phase's map with their own orders drawn on it.
 
 Only the caller's powers' orders go into the picture, never anybody else's (the board itself - units,
-centers, the retreat options of dislodged units - is public). :func:`preview_of` gathers plain data in
+centers, the retreat options of dislodged units - is public; under the fog of war, only what the
+caller's powers see, gm.reading.fog). :func:`preview_of` gathers plain data in
 the session; the facade draws it off the event loop with gm.ordering.drawing.render_preview.
 """
 
@@ -18,6 +19,7 @@ from gm.messages import words as say
 from gm.ordering.drawing import preview_request, preview_title
 from gm.ordering.progress import phase_state
 from gm.ordering.submission import OrdersView, require_same_game, view_of
+from gm.reading.fog import board_view, fog_on
 from gm.reading.lookup import latest_phase, load_game, load_player_and_powers, require_started
 
 
@@ -62,4 +64,7 @@ async def preview_of(
     view = view_of(state, game, phase, powers)
     mine = {power: tuple(state.orders.get(power, {}).values()) for power in powers}
     title = preview_title(view.phase.long_name, powers)
-    return view, preview_request(phase.board, game.variant, mine, title)
+    if not fog_on(game):
+        return view, preview_request(phase.board, game.variant, mine, title)
+    board, seen = board_view(phase.board, game.variant, powers)  # the fog of war: the caller's view
+    return view, {**preview_request(board, game.variant, mine, title), "fog": seen, "viewer": powers[0]}

@@ -44,6 +44,7 @@ from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.ordering.judging import LineOutcome, judge_line
 from gm.ordering.progress import PhaseState, phase_state, seats
+from gm.reading.fog import board_for
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import (
     MAX_ID,
@@ -196,6 +197,7 @@ async def submit_orders(
     require_same_game(game, expected_tag)
     lines = order_lines(text, map_of(game.variant))
     state = await phase_state(session, phase, game.variant, player_of=player_of)
+    state = replace(state, board=board_for(game, state.board, powers))  # the fog of war: what they see
     current = {p: dict(state.orders.get(p, {})) for p in powers}
     typed = {p: dict(state.inputs.get(p, {})) for p in powers}
     changed: dict[tuple[str, str], None] = {}  # in the order the lines came

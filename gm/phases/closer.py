@@ -312,6 +312,7 @@ class PhaseCloser:
             "last_year": GameSettings.from_json(game.settings).last_year,
             "render": self._render,
             "fog": fog.fog_powers(state) if fogged else [],  # each one's own view, drawn too
+            "fogged": fogged,  # the built-in player sees what its powers see
         }
 
     async def _reopen(self, phase_id: int) -> None:

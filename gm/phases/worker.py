@@ -47,7 +47,11 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     if request.get("built_in"):
         wanted = set(request["built_in"])
         played, failed = built_in_orders(
-            board, wanted, seed=int(request.get("seed") or 0), holding=disorder - wanted
+            board,
+            wanted,
+            seed=int(request.get("seed") or 0),
+            holding=disorder - wanted,
+            fogged=bool(request.get("fogged")),
         )
         orders.update(played)
         disorder -= set(played)  # the others stay in civil disorder this phase
@@ -88,11 +92,15 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
 
 def position_map_work(request: dict[str, Any]) -> bytes:
     """A position map drawn on its own (``/map`` of a phase whose map was never stored):
-    ``{"board": <board JSON>, "variant": name, "title": str | None}`` -> PNG bytes."""
+    ``{"board": <board JSON>, "variant": name, "title": str | None}`` -> PNG bytes; with ``"fog"``
+    (the provinces a power sees) and ``"viewer"`` (that power), its view under the fog of war."""
     from render import RenderOptions, render_map
 
     board = Board.from_json(request["board"], game_map(request.get("variant") or "standard"))
     title = request.get("title")
+    if request.get("fog") is not None:  # one power's view (gm.reading.fog): ``fog`` what it sees
+        fog = frozenset(request["fog"])
+        return render_map(board, options=RenderOptions(title=title, fog=fog, viewer=request.get("viewer")))
     return render_map(board, options=RenderOptions(title=title, show_adjustments=False) if title else None)
 
 

@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import GameLogEntry, PhaseRecord, Player, Proposal
 from engine.variants import get_variant
+from gm.reading.fog import board_view, fog_viewer, results_view
 from gm.reading.lookup import ENDED_STATES, game_phases, load_game, power_assignments
 from gm.reading.public_log import full_log, public_log
 from gm.reports.history import shown_results
@@ -30,8 +31,11 @@ LOG_SCOPES = {
 }
 
 
-async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
+async def export_game(session: AsyncSession, game_id: int, *, viewer: int | None = None) -> dict[str, Any]:
+    """The game as JSON data; a running fogged game as ``viewer``'s powers see it (gm.reading.fog:
+    refused to a member who plays none of them), and says so (``fog_view``)."""
     game = await load_game(session, game_id)
+    powers = await fog_viewer(session, game, viewer)
     players = (
         await session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.id)))
     ).all()
@@ -75,7 +79,7 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
             for p in players
         ],
         "powers": {a.power: user_of.get(a.player_id) if a.player_id else None for a in assignments},
-        "phases": [_phase(p) for p in phases],
+        "phases": [_phase(p, game.variant, powers) for p in phases],
         "proposals": [
             {
                 "phase": phase_name.get(p.phase_id),
@@ -87,24 +91,30 @@ async def export_game(session: AsyncSession, game_id: int) -> dict[str, Any]:
             }
             for p in proposals
         ],
+        **({"fog_view": list(powers)} if powers is not None else {}),
         "log_scope": scope,
         "log_scope_note": LOG_SCOPES[scope],
         "log": full_log(log) if scope == "full" else public_log(log),
     }
 
 
-def _phase(phase: PhaseRecord) -> dict[str, Any]:
+def _phase(phase: PhaseRecord, variant: str, powers: tuple[str, ...] | None) -> dict[str, Any]:
+    results = shown_results(phase)
+    board = phase.board
+    if powers is not None:  # the fog of war: what the viewer's powers saw
+        board = board_view(phase.board, variant, powers)[0]
+        results = results_view(results, phase.board, variant, powers) if results is not None else None
     return {
         "name": phase.name,
         "ordinal": phase.ordinal,
         "status": str(phase.status),
-        "board": phase.board,
+        "board": board,
         "adjustments": phase.adjustments,
         "opened_at": _time(phase.opened_at),
         "deadline": _time(phase.deadline),
         "closed_at": _time(phase.closed_at),
         "close_reason": phase.close_reason,
-        "results": shown_results(phase),  # every order line with its outcome; None while the phase is open
+        "results": results,  # every order line with its outcome; None while the phase is open
     }
 
 

@@ -17,8 +17,18 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
 from engine import Phase
+from engine.variants import power_display_name
 from gm.errors import UnknownPhase
-from gm.messages.maps import FINAL_MAP, ORDERS_MAP, POSITION_MAP, ending_words, final_title
+from gm.messages.maps import (
+    FINAL_MAP,
+    ORDERS_MAP,
+    POSITION_MAP,
+    ending_words,
+    final_title,
+    fog_kind,
+    fog_view,
+)
+from gm.reading.fog import board_view, fog_viewer, results_view
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
 
@@ -47,20 +57,30 @@ class MapImage:
     png: bytes
 
 
-async def phase_history(session: AsyncSession, game_id: int, phase_name: str | None = None) -> PhaseHistory:
-    """A phase of a game (default: the last closed one, else the current one)."""
+async def phase_history(
+    session: AsyncSession, game_id: int, phase_name: str | None = None, *, viewer: int | None = None
+) -> PhaseHistory:
+    """A phase of a game (default: the last closed one, else the current one). A running fogged game
+    shows ``viewer``'s view only (gm.reading.fog: refused to a member who plays none of its powers)."""
     game = await load_game(session, game_id)
+    powers = await fog_viewer(session, game, viewer)
     phases = await game_phases(session, game_id)
     if not phases:
         raise UnknownPhase(f"{game.name} has not started, so it has no history yet.")
     phase = _pick(phases, phase_name, game.name)
     kinds = (await session.exec(select(PhaseMap.kind).where(PhaseMap.phase_id == phase.id))).all()
+    board, results = phase.board, shown_results(phase)
+    if powers is not None:  # the fog of war: the viewer's own view, its own maps
+        board = board_view(board, game.variant, powers)[0]
+        results = results_view(results, phase.board, game.variant, powers) if results is not None else None
+        views = [fog_view(kind) for kind in kinds]
+        kinds = [view[0] for view in views if view is not None and view[1] == powers[0]]
     return PhaseHistory(
         game_id=game_id,
         game_name=game.name,
         phase=PhaseInfo.of(phase),
-        board=phase.board,
-        results=shown_results(phase),
+        board=board,
+        results=results,
         maps=tuple(sorted(kinds)),
         phases=tuple(p.name for p in phases),
     )
@@ -78,11 +98,18 @@ class MapToDraw:
 
 
 async def find_map(
-    session: AsyncSession, game_id: int, phase_name: str | None = None, *, with_orders: bool = False
+    session: AsyncSession,
+    game_id: int,
+    phase_name: str | None = None,
+    *,
+    with_orders: bool = False,
+    viewer: int | None = None,
 ) -> MapImage | MapToDraw | None:
     """The map of a phase (default: the current one), as stored; or what to draw when it never was
-    (:class:`MapToDraw`). Only reads. See gm.facade.core.GamemasterCore.phase_map."""
+    (:class:`MapToDraw`). Only reads. See gm.facade.core.GamemasterCore.phase_map. A running fogged
+    game shows ``viewer``'s own view (gm.reading.fog)."""
     game = await load_game(session, game_id)
+    powers = await fog_viewer(session, game, viewer)
     phases = await game_phases(session, game_id)
     if not phases:
         raise UnknownPhase(f"{game.name} has not started, so there is no map yet.")
@@ -94,6 +121,8 @@ async def find_map(
         raise UnknownPhase(
             f"The {phase.name} orders are secret until the phase closes.", "Ask for the map without orders."
         )
+    if powers is not None:  # the fog of war: the viewer's own view (gm.phases.worker.fog_maps)
+        kind = fog_kind(kind, powers[0])
     stored = (
         await session.exec(select(PhaseMap.png).where(PhaseMap.phase_id == phase.id, PhaseMap.kind == kind))
     ).first()
@@ -108,7 +137,12 @@ async def find_map(
         winner = result.get("winner") or (phase.results or {}).get("winner")
         words = ending_words(str(result.get("kind") or "solo"), winner, result.get("shared") or ())
         title = final_title(Phase.parse(phase.name).long_name, words)
-    request = {"board": board, "variant": game.variant, "title": title}
+    request: dict[str, Any] = {"board": board, "variant": game.variant, "title": title}
+    if powers is not None:  # the opening position as the viewer's first power sees it
+        view, seen = board_view(board, game.variant, powers[:1])
+        name = power_display_name(powers[0])
+        title = f"{Phase.parse(phase.name).long_name} \u00b7 {name}'s view"
+        request = {**request, "board": view, "title": title, "fog": seen, "viewer": powers[0]}
     return MapToDraw(phase.row_id, kind, filename, request)
 
 

@@ -24,9 +24,11 @@ from gm.endings.votes import ProposalInfo, open_proposals
 from gm.messages import payloads as say
 from gm.moderation.shared import MOD_PREFIX
 from gm.ordering.progress import PhaseState, phase_state
+from gm.reading.fog import fog_on
 from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, latest_phase, load_game
 from gm.reading.public_log import PUBLIC
+from gm.settings import FOG_COUNTS, GameSettings
 
 GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
 BUILT_IN = "built_in"
@@ -40,8 +42,8 @@ class PowerStatus:
     state: str  # playing, civil_disorder, left, eliminated, neutral, built_in (the built-in player plays
     # it: ready whenever it has something to order); once the game is over: survived, eliminated or
     # neutral (the final standing, not who was absent when it ended)
-    centers: int
-    units: int
+    centers: int | None  # None: hidden by the fog of war (setting ``silent``)
+    units: int | None  # None: hidden by the fog of war
     must_act: bool  # has something to order in this phase
     ready: bool  # said /ready
     done: bool  # ready, or (retreats, adjustments) everything it must order is in
@@ -83,6 +85,10 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
     phase = await latest_phase(session, game.row_id)
     powers: list[PowerStatus] = []
     over = game.status in ENDED_STATES
+    # Under the fog of war, while the game runs: no unit counts; the center counts only where the game
+    # channel gives them (setting ``counts``: centers change hands at the fall, when it gives them)
+    fogged = fog_on(game)
+    hide_centers = fogged and GameSettings.from_json(game.settings).fog != FOG_COUNTS
     if phase is not None:
         state = await phase_state(session, phase, game.variant)
         robot = await built_in_powers(session, game)
@@ -102,8 +108,8 @@ async def game_status(session: AsyncSession, game_id: int, *, log_limit: int = 2
                     power=power,
                     user_id=player.user_id if player is not None and player.status not in GONE else None,
                     state=standing,
-                    centers=len(board.get("centers", {}).get(power, ())),
-                    units=len(board.get("units", {}).get(power, ())),
+                    centers=None if hide_centers else len(board.get("centers", {}).get(power, ())),
+                    units=None if fogged else len(board.get("units", {}).get(power, ())),
                     must_act=must_act,
                     ready=ready,
                     done=done,

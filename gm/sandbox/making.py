@@ -5,7 +5,8 @@ Privacy of the source: a sandbox made from a game holds what the game's channel 
 at the start of the phase asked for (a past phase, or the open one: positions are public), and no
 orders, except, at the owner's choice (``my_orders``), the owner's own current orders in the open
 phase. Nobody else's order of an open phase is ever read. The game must be one the caller may look
-at: on the server they ask from, or one they play in (as /map has it).
+at: on the server they ask from, or one they play in (as /map has it). A running fogged game gives its
+players their own view only and refuses everyone else (gm.reading.fog).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from engine.variants import UnknownVariant, all_variants, get_variant
 from gm.clock import require_aware, utcnow
 from gm.errors import GameNotStarted, NotAllowed, UnknownGame
 from gm.messages import words as say
+from gm.reading.fog import board_view, fog_viewer
 from gm.reading.lookup import game_phases, load_game
 from gm.reports.history import find_phase
 from gm.sandbox.model import KEPT_FOR, MAX_SANDBOXES, SandboxInfo, SandboxLimit
@@ -137,6 +139,12 @@ async def _from_game(
     if my_orders:
         orders = await _own_orders(session, game, chosen, owner_id, plays, current, notes)
     board = dict(chosen.board)
+    powers = await fog_viewer(session, game, owner_id)
+    if powers is not None:  # the fog of war: the position as the owner's powers see it
+        board = board_view(chosen.board, game.variant, powers)[0]
+        notes.append(
+            f"{game.name} is played under the fog of war: this sandbox holds only what your powers see."
+        )
     return {
         "guild_id": game.guild_id,
         "variant": game.variant,

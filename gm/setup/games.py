@@ -533,6 +533,12 @@ def _announce_start(
         )
         for power, user in assignments.items()
     ]
+    if GameSettings.from_json(game.settings).fogged:
+        lines.append(
+            "This game is played under the fog of war: each player sees only the provinces next to their "
+            "units and centers. Results come to each player's own channel ([[cmd:map]] shows your view); "
+            "the final post reveals the whole game."
+        )
     if built_in:
         lines.append(
             f"The {BUILT_IN_LABEL} plays {say.powers_text(sorted(built_in, key=list(assignments).index))}: "
@@ -559,7 +565,10 @@ def _announce_start(
             press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
             # the opening position, when the adapter stored it before the post goes out (see
             # gm.facade.core.GamemasterCore.phase_map); without it the post goes out all the same
-            maps=[say.map_ref(phase.row_id, phase.name, POSITION_MAP)],
+            # (none under the fog of war: each player asks for their own view with [[cmd:map]])
+            maps=[]
+            if GameSettings.from_json(game.settings).fogged
+            else [say.map_ref(phase.row_id, phase.name, POSITION_MAP)],
         ),
         phase_id=phase.id,
         target=Target.game_channel(),
