@@ -316,8 +316,8 @@ def _build_hatch(width: int, palette_name: str, map_name: str, closed: frozenset
     return Hatch(layer.crop(box), (box[0], box[1]))
 
 
-FOG_VEIL = (112, 112, 116, 190)  # over what a power does not see (fog of war): grey, a little see-through
-FOG_LINE = (64, 64, 68, 190)  # and hatched, so that it reads as hidden in both palettes and in greys
+FOG_VEIL = (84, 90, 104, 205)  # over what a power does not see (fog of war): dark slate, a little see-through
+FOG_LINE = (52, 56, 66, 200)  # and hatched, so that it reads as hidden in both palettes and in greys
 
 
 def fog_veil(width: int, map_name: str, hidden: frozenset[str], closed: Hatch | None = None) -> Hatch:

@@ -10,6 +10,8 @@ Discord, every datetime aware and in UTC. The gamemaster's use cases call them a
                         for a first miss), announcement_text
 - gm.rules.scoring      FinalResult, score (draw-size, Sum-of-Squares, center count), outcome_of
 - gm.rules.leaderboard  GameRecord, PlayerRecord, user_stats, leaderboard (/stats), reliability, badge
+- gm.rules.fog          the fog of war as gm applies it: what a power's player saw of a phase (its
+                        orders, changes, missed orders), when the public results give the counts
 - gm.rules.settings     RuleSettings: these rules among a game's settings (a view of
                         gm.settings.GameSettings, which declares, checks and stores them)
 """
