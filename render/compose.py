@@ -166,7 +166,7 @@ def _render_image(
         chips=not legend,
         only=options.viewer,
     )
-    draw_legend(img, board, lay, pal)
+    draw_legend(img, board, lay, pal, only=options.viewer)
     draw_footer(img, lay, pal, _footer_note(board))
     return img
 

@@ -27,10 +27,19 @@ def wants_legend(board: Board) -> bool:
     return len(board.game_map.powers) >= LEGEND_MIN_POWERS
 
 
-def _entries(board: Board) -> list[tuple[str, str]]:
-    """(power, its text: ``Ankara 1``) in the map's order."""
+def _entries(board: Board, only: str | None = None) -> list[tuple[str, str]]:
+    """(power, its text: ``Ankara 1``) in the map's order; with ``only`` (one power's view under the
+    fog of war) the others without a count, which that power does not know."""
     counts = board.center_counts()
-    return [(p, f"{board.rules.power_name(p)} {counts.get(p, 0)}") for p in board.game_map.powers]
+    return [
+        (
+            p,
+            f"{board.rules.power_name(p)} {counts.get(p, 0)}"
+            if only in (None, p)
+            else board.rules.power_name(p),
+        )
+        for p in board.game_map.powers
+    ]
 
 
 def _metrics(lay: Layout) -> tuple[int, float, float]:
@@ -55,8 +64,9 @@ def _columns(board: Board, lay: Layout) -> int:
     return max(1, int((lay.width - 2 * pad) // column))
 
 
-def draw_legend(img: Image.Image, board: Board, lay: Layout, pal: Palette) -> None:
-    """The legend in its band, below the map and above the footer (see Layout.legend_height)."""
+def draw_legend(img: Image.Image, board: Board, lay: Layout, pal: Palette, only: str | None = None) -> None:
+    """The legend in its band, below the map and above the footer (see Layout.legend_height); with
+    ``only``, one power's view: the others' counts left out, and none of them shown as out."""
     if not lay.legend_height:
         return
     row, radius, pad = _metrics(lay)
@@ -68,12 +78,12 @@ def draw_legend(img: Image.Image, board: Board, lay: Layout, pal: Palette) -> No
     columns = _columns(board, lay)
     column = (lay.width - 2 * pad) / columns
     counts = board.center_counts()
-    for k, (power, text) in enumerate(_entries(board)):
+    for k, (power, text) in enumerate(_entries(board, only)):
         r, c = divmod(k, columns)
         x = pad + c * column
         y = top + pad / 2 + r * row + row / 2
         colours = pal.power(power)
-        out = counts.get(power, 0) == 0 and not board.units.get(power)
+        out = counts.get(power, 0) == 0 and not board.units.get(power) and only in (None, power)
         fill = pal.title_bg if out else colours.unit
         draw.ellipse(
             (x, y - radius, x + 2 * radius, y + radius),

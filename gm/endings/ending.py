@@ -221,6 +221,14 @@ async def finish_game(
                 *result_lines(result),
                 *score_lines(result),
                 *built_in_lines(result),
+                *(
+                    [
+                        "The fog of war lifts: every phase's orders, results and maps, in full, are in "
+                        "[[cmd:history]] and [[cmd:game export]]."
+                    ]
+                    if GameSettings.from_json(game.settings).fogged
+                    else []
+                ),
                 "Final centers, and the whole game in pictures:",
             ],
             fields={say.power_name(p): str(n) for p, n in result["centers"].items() if n},

@@ -142,6 +142,7 @@ async def test_a_fogged_game_shows_each_member_only_their_view_until_the_end(
         end = final.timestamp
         assert {a.filename for a in final.attachments} >= {f"game-{game_id}-animation.gif"}
         assert any(FULL_MAP.search(a.filename) for a in final.attachments), "the final post shows it all"
+        assert "The fog of war lifts" in final.text
         seen = await views(bot, game_id, table)
         for user in table.players:
             for text in seen_before(fake, user, end):

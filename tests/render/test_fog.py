@@ -68,3 +68,18 @@ def test_the_title_bar_counts_the_viewers_centers_only(monkeypatch: pytest.Monke
     render_map(fog_board(board, "FRANCE"), options=options)
     chips = [t for t in written if re.fullmatch(r"[A-Z]{3} \d+", t)]
     assert chips == ["FRA 3"]
+
+
+def test_chaos_legend_counts_the_viewers_centers_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[str] = []
+    real_text = ImageDraw.ImageDraw.text
+
+    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
+        written.append(str(text))
+        return real_text(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    board = initial_board("chaos")
+    options = RenderOptions(width=1000, fog=visible_provinces(board, "PARIS"), viewer="PARIS")
+    render_map(fog_board(board, "PARIS"), options=options)
+    assert "Paris 1" in written and "Brest" in written and "Brest 0" not in written
