@@ -19,12 +19,14 @@ from engine.variants import game_map
 from gm.errors import GameError, NotAllowed
 from gm.reading.lookup import ENDED_STATES, load_player_and_powers
 from gm.rules.fog import fogged_change, fogged_missed, fogged_orders, seen_by, seen_in_phase
-from gm.settings import GameSettings
+from gm.settings import FOG_MODES, FOG_OFF
 
 
 def fog_on(game: Game) -> bool:
-    """The game is fogged and not over: its boards are shown power by power."""
-    return game.status not in ENDED_STATES and GameSettings.from_json(game.settings).fogged
+    """The game is fogged and not over: its boards are shown power by power. Read from the stored
+    settings' ``fog`` alone (every order and every tap asks: reading the whole settings costs 75 µs)."""
+    fog = (game.settings or {}).get("fog")
+    return game.status not in ENDED_STATES and fog in FOG_MODES and fog != FOG_OFF
 
 
 async def fog_viewer(session: AsyncSession, game: Game, user_id: int | None) -> tuple[str, ...] | None:
