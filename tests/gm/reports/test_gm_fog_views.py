@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
-from db.models import Game, GameStatus
+from db.models import Game, GameStatus, PlayerStatus
 from engine import initial_board
 from engine.fog import visible_provinces
 from gm.errors import NotAllowed
@@ -19,7 +19,7 @@ from gm.reports.history import phase_history
 from gm.reports.status import game_status
 from gm.settings import GameSettings
 from gm.setup import games
-from tests.gm.conftest import make_closer, make_started_game, player_of, submit
+from tests.gm.conftest import make_closer, make_started_game, player_of, set_player_status, submit
 from tests.helpers.gm import gamemaster
 
 STRANGER = 999_999
@@ -127,3 +127,12 @@ async def test_a_sandbox_of_a_fogged_game_holds_the_owners_view(sessions: Sessio
     assert "A MOS" not in units_in(step.board) and "A PAR" in units_in(step.board)
     with pytest.raises(NotAllowed):
         await master.new_sandbox(STRANGER, guild_id=started.game.guild_id, game_id=started.game.id)
+
+
+async def test_a_player_who_left_keeps_no_view(sessions: SessionFactory) -> None:
+    started = await fogged_game(sessions)
+    france = player_of(started, "FRANCE")
+    await set_player_status(sessions, started, "FRANCE", PlayerStatus.LEFT)
+    async with sessions() as s:
+        with pytest.raises(NotAllowed, match="fog of war"):
+            await phase_history(s, started.game.id, viewer=france)
