@@ -19,7 +19,7 @@ from gm.reports.history import phase_history
 from gm.reports.status import game_status
 from gm.settings import GameSettings
 from gm.setup import games
-from tests.gm.conftest import make_closer, make_started_game, player_of, set_player_status, submit
+from tests.gm.conftest import make_closer, make_started_game, place, player_of, set_player_status, submit
 from tests.helpers.gm import gamemaster
 
 STRANGER = 999_999
@@ -136,3 +136,21 @@ async def test_a_player_who_left_keeps_no_view(sessions: SessionFactory) -> None
     async with sessions() as s:
         with pytest.raises(NotAllowed, match="fog of war"):
             await phase_history(s, started.game.id, viewer=france)
+
+
+@pytest.mark.parametrize("fog", ["off", "counts"])
+async def test_a_convoy_through_a_fleet_out_of_sight_cannot_be_entered(
+    sessions: SessionFactory, fog: str
+) -> None:
+    started = await make_started_game(sessions, settings=GameSettings(players=7, fog=fog))
+    await place(
+        sessions,
+        started.phase.id,
+        {
+            "phase": "S1901M",
+            "units": {"FRANCE": ["A BRE"], "ENGLAND": ["F ENG", "F NTH"]},
+            "centers": {"FRANCE": ["BRE"], "ENGLAND": ["LON"]},
+        },
+    )
+    report = await submit(sessions, started, "FRANCE", "A Bre-Nwy via convoy")
+    assert report.lines[0].accepted == (fog == "off")  # the North Sea is out of France's sight
