@@ -445,3 +445,17 @@ class SandboxPhase(Stored, SQLModel, table=True):
     )  # A phases: builds (+) / removals (-)
     orders: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     results: dict[str, Any] | None = Field(default=None, sa_type=JSON)  # the engine's result, the changes
+
+
+class DirectMessageRead(SQLModel, table=True):
+    """The latest direct message of ``user_id`` the bot has handled (answered, its orders recorded):
+    at start-up, the bot reads each player's direct messages after this one (cogs.commands.direct,
+    gm.ordering.offline), so that one sent while it was offline is handled once, whatever the bot
+    posted to them since. The row of user 0 (no Discord user) records when these rows began
+    (``read_at``, the upgrade): a player without a row has had no message handled since then."""
+
+    __tablename__ = "direct_message_read"
+
+    user_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    message_id: int = Field(sa_type=BigInteger)
+    read_at: datetime = Field(sa_type=UTCDateTime)

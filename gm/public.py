@@ -96,6 +96,7 @@ from gm.messages.words import duration, long_name, plural, power_name, powers_te
 from gm.moderation.rollback import RollbackPlan
 from gm.moderation.shared import ModerationResult
 from gm.ordering.legal import OrderMenu, PowerMenu
+from gm.ordering.offline import AlreadyRead, DirectReads
 from gm.ordering.preview import OrdersPreview
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
 from gm.phases.results import change_lines
@@ -151,12 +152,14 @@ __all__ = [
     "AbsenceReport",
     "Actor",
     "AlreadyJoined",
+    "AlreadyRead",
     "ArchivePlaces",
     "Attachment",
     "CallToOrder",
     "CivilDisorder",
     "CoinFlipped",
     "DeadlineMoved",
+    "DirectReads",
     "Effect",
     "FormingLimits",
     "GameAlreadyStarted",

@@ -15,9 +15,14 @@ the answer lists their games. Every message gets an answer:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
+from collections.abc import AsyncIterator
 from datetime import timedelta
+from enum import Enum
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -27,7 +32,15 @@ from cogs.shared import text
 from cogs.shared.base import GameCog
 from cogs.shared.replies import CRASH_TEXT, error_text
 from cogs.ui.sheet import ready_offer
-from gm.public import GameError, GameInfo, OrdersClosed, SubmissionReport, UnknownGame
+from gm.public import (
+    AlreadyRead,
+    DirectReads,
+    GameError,
+    GameInfo,
+    OrdersClosed,
+    SubmissionReport,
+    UnknownGame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -106,85 +119,200 @@ MISSED_WHILE_OFFLINE = (
     "moved on since. Please send your orders again now; `/orders show` lists the orders I have."
 )
 OFFLINE_LOOKBACK = timedelta(days=7)  # older unanswered messages are not worth a word any more
+HISTORY_LIMIT = 500  # a player's messages (and the bot's) read at start-up, at most
+
+
+class Outcome(Enum):
+    """What became of a direct message sent while the bot was offline."""
+
+    RECORDED = "recorded"  # its orders were recorded, and the player told
+    ANSWERED = "answered"  # refused with a reason (several games, none named...)
+    MISSED = "missed"  # not read: its phase has closed (or it held no orders)
+    ALREADY = "already"  # handled before (a run that crashed before its answer went out)
+
+
+class UserLocks:
+    """One lock per user, held while one of their direct messages is handled (their messages are
+    handled one at a time, in the order they came); dropped when nobody holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def of(self, user_id: int) -> AsyncIterator[None]:
+        lock, users = self._locks.get(user_id, (asyncio.Lock(), 0))
+        self._locks[user_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[user_id]
+            if users == 1:
+                del self._locks[user_id]
+            else:
+                self._locks[user_id] = (lock, users - 1)
 
 
 class DirectMessages(GameCog):
-    caught_up = False  # this process has looked for direct messages sent while it was offline
+    """Direct messages, read live and, at start-up, those sent while the bot was offline (the
+    catch-up, in the process that receives direct messages: shard 0's).
+
+    The bot records each player's latest direct message it handled (gm.ordering.offline). The
+    catch-up reads every player's messages after that one, skipping the bot's own (a call to order
+    or reminder the outbox sent at start-up answers nothing), and handles each once: the mark is
+    set in the transaction that records its orders, so a message handled before a crash is not
+    handled again. A player's live messages wait for the catch-up of that player, and one read by
+    both (sent just as the bot started) is handled by the first to read it."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self._locks = UserLocks()
+        self._catching_up: asyncio.Task[Any] | None = None
+        self._listed = asyncio.Event()  # the catch-up knows whose messages it has to read
+        self._reads: DirectReads | None = None
+        self._waiting: set[int] = set()  # players whose messages the catch-up has yet to read
+        self._handled: dict[int, int] = {}  # the latest message of each player the catch-up read
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Once per start (on_ready fires again after a reconnect): answer the direct messages
         players sent while the bot was offline."""
-        if self.caught_up:
+        self._start_catch_up()
+
+    def _start_catch_up(self) -> None:
+        if self._catching_up is not None or self._listed.is_set():
             return
-        self.caught_up = True
-        self.services.spawn(self.catch_up(), "answering direct messages sent while offline")
+        if not self.gamemaster.owns_direct_messages:
+            log.info("direct messages go to shard 0's process: no catch-up of them here")
+            self._listed.set()
+            return
+        self._catching_up = self.services.spawn(
+            self.catch_up(), "answering direct messages sent while offline"
+        )
 
     async def catch_up(self) -> int:
-        """Answer each player of a running game whose last direct messages to the bot came after its
-        last answer (so they arrived while it was offline): orders for a phase that still takes them
-        are recorded and answered as any submission; the others are answered that they were not
-        read. Returns how many players were answered."""
-        users = await self.gamemaster.players_of_running_games()
-        told = recorded = 0
-        since = discord.utils.utcnow() - OFFLINE_LOOKBACK
-        for user_id in users:
-            try:
-                dm = await self.bot.create_dm(discord.Object(id=user_id))  # type: ignore[arg-type]
-                unanswered = []
-                async for seen in dm.history(limit=10, after=since, oldest_first=False):
-                    if seen.author.bot:  # the bot's last answer: what came before was read
-                        break
-                    unanswered.append(seen)
-                if not unanswered:
-                    continue
-                missed = []
-                for message in reversed(unanswered):  # in the order they were written
-                    if await self._record_missed(message):
-                        recorded += 1
-                    else:
-                        missed.append(message)
-                if missed:
-                    await missed[-1].reply(MISSED_WHILE_OFFLINE, mention_author=False)
-                told += 1
-            except discord.HTTPException as exc:
-                log.info("could not look at %s's direct messages after the start: %s", user_id, exc)
-        if told:
-            log.info(
-                "answered %d players' direct messages sent while I was offline (%d with orders recorded)",
-                told,
-                recorded,
-            )
+        """Read each player's direct messages since the last one the bot handled: orders for a
+        phase that still takes them are recorded and answered as any submission; the others are
+        answered that they were not read. Returns how many players were answered."""
+        read = told = recorded = 0
+        try:
+            users = await self.gamemaster.players_of_running_games()
+            self._reads = await self.gamemaster.direct_reads(users)
+            self._waiting = set(users)
+        finally:
+            self._listed.set()  # a live message waits for this, never for ever
+        try:
+            for user_id in users:
+                async with self._locks.of(user_id):
+                    if user_id not in self._waiting:
+                        continue  # caught up already, for a live message of theirs
+                    answered, orders = await self._catch_up_with(user_id)
+                read += 1
+                told += answered
+                recorded += orders
+        finally:
+            self._waiting.clear()
+        log.info(
+            "direct messages sent while offline: read %d players' messages, answered %d "
+            "(%d messages with orders recorded)",
+            read,
+            told,
+            recorded,
+        )
         return told
 
-    async def _record_missed(self, message: discord.Message) -> bool:
+    async def _catch_up_with(self, user_id: int) -> tuple[bool, int]:
+        """One player's messages since the last one handled (the caller holds their lock): whether
+        any was answered, and how many had their orders recorded."""
+        self._waiting.discard(user_id)
+        reads = self._reads
+        if reads is None:
+            return False, 0
+        last = reads.last.get(user_id)
+        since = discord.utils.time_snowflake(discord.utils.utcnow() - OFFLINE_LOOKBACK)
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=user_id))  # type: ignore[arg-type]
+            unread: list[discord.Message] = []
+            async for seen in dm.history(
+                limit=HISTORY_LIMIT, after=discord.Object(id=max(last or 0, since)), oldest_first=True
+            ):
+                if seen.author.id == user_id:
+                    unread.append(seen)
+                elif last is None and seen.created_at < reads.began:
+                    # no message of theirs handled since the records began (the upgrade): one the
+                    # bot answered before then was read
+                    unread.clear()
+        except discord.HTTPException as exc:
+            log.info("could not read %s's direct messages after the start: %s", user_id, exc)
+            return False, 0
+        if unread:
+            self._handled[user_id] = unread[-1].id
+        answered = False
+        recorded = 0
+        missed: list[discord.Message] = []
+        for message in unread:
+            outcome = await self._record_missed(message)
+            if outcome is Outcome.MISSED:
+                missed.append(message)
+                continue
+            if outcome is not Outcome.ALREADY:
+                answered = True
+                recorded += outcome is Outcome.RECORDED
+            await self._tell_missed(missed)
+            missed = []
+        if missed:
+            answered = True
+            await self._tell_missed(missed)
+        return answered, recorded
+
+    async def _tell_missed(self, missed: list[discord.Message]) -> None:
+        """One answer, to the last of them, for messages sent while offline that were not read;
+        marked handled once the answer is out (a crash before would rather answer twice than not)."""
+        if not missed:
+            return
+        try:
+            await missed[-1].reply(MISSED_WHILE_OFFLINE, mention_author=False)
+        except discord.HTTPException as exc:
+            log.info("could not answer %s's direct message sent while offline: %s", missed[-1].author.id, exc)
+        await self._mark(missed[-1])
+
+    async def _record_missed(self, message: discord.Message) -> Outcome:
         """A direct message sent while the bot was offline: if it holds orders for a phase that still
-        takes them, record them and answer as any submission (True); else False, and the caller
-        asks the player to send them again."""
+        takes them, record them and answer as any submission; refused with a reason (several games,
+        none named), answer that; else MISSED: the caller asks the player to send them again."""
         content = message.content or ""
         if not content.strip() or content.strip().casefold() in HELP_WORDS:
-            return False
+            return Outcome.MISSED
         wanted, orders_text = split_game_line(content)
         if orders_text.strip().strip(".!").casefold() in READY_WORDS:
-            return False
+            return Outcome.MISSED
+        outcome = Outcome.RECORDED
         try:
             mine = await self.gamemaster.games_of_user(message.author.id)
             game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
             report = await self.gamemaster.submit_missed_orders(
-                game.id, message.author.id, orders_text, sent_at=message.created_at
+                game.id, message.author.id, orders_text, sent_at=message.created_at, message_id=message.id
             )
+        except AlreadyRead:
+            return Outcome.ALREADY
         except OrdersClosed:
-            return False  # the game moved on while the bot was away
+            return Outcome.MISSED  # the game moved on while the bot was away
         except GameError as exc:
             lines = [error_text(exc) or str(exc)]
+            outcome = Outcome.ANSWERED
         else:
             lines = [RECORDED_WHILE_OFFLINE, *text.report_lines(report)]
-        for number, part in enumerate(text.chunks(lines)):
-            if number == 0:
-                await message.reply(part, mention_author=False)
-            else:
-                await message.channel.send(part)
-        return True
+        try:
+            for number, part in enumerate(text.chunks(lines)):
+                if number == 0:
+                    await message.reply(part, mention_author=False)
+                else:
+                    await message.channel.send(part)
+        except discord.HTTPException as exc:
+            log.info("could not answer %s's direct message sent while offline: %s", message.author.id, exc)
+        if outcome is Outcome.ANSWERED:
+            await self._mark(message)
+        return outcome
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -193,23 +321,60 @@ class DirectMessages(GameCog):
         if message.guild is not None:
             await self._mentioned_in_server(message, message.guild)
             return
+        user_id = message.author.id
+        self._start_catch_up()  # a message may come before on_ready (another shard not ready yet)
+        await self._listed.wait()
+        async with self._locks.of(user_id):
+            if user_id in self._waiting:  # the catch-up has not read this player's messages yet
+                await self._catch_up_with(user_id)
+            if message.id <= self._handled.get(user_id, 0):
+                return  # sent as the bot started: the catch-up read it and answered it
+            await self._answer_direct(message)
+
+    async def _answer_direct(self, message: discord.Message) -> None:
+        """A direct message read live: answered line by line; marked handled with the orders it
+        records, or after its answer."""
         report: SubmissionReport | None = None
         buttons: discord.ui.View | None = None
+        marked = False
         try:
             ready = await self._ready(message)
             if ready is not None:
-                lines = ready
+                lines, marked = ready, True
             else:
                 report = await self._answer(message)
+                marked = report is not None
                 lines = text.report_lines(report) if report is not None else await self._help(message)
                 offer = ready_offer(report.view) if report is not None else None
                 if offer is not None:  # nothing left unordered: "All ordered. [Ready]"
                     lines, buttons = [*lines, "", offer[0]], offer[1]
+        except AlreadyRead:
+            log.info("direct message %s of %s was handled already", message.id, message.author.id)
+            return
         except GameError as exc:
             lines = [error_text(exc) or str(exc)]
         except Exception:
             log.exception("a direct message from %s could not be handled", message.author.id)
             lines = [CRASH_TEXT]
+        try:
+            await self._send_answer(message, lines, report, buttons)
+        finally:
+            if not marked:
+                await self._mark(message)
+
+    async def _mark(self, message: discord.Message) -> None:
+        try:
+            await self.gamemaster.mark_direct_message_read(message.author.id, message.id)
+        except Exception as exc:  # the database is away: the next start's catch-up answers it again
+            log.warning("could not record direct message %s as handled: %s", message.id, exc)
+
+    async def _send_answer(
+        self,
+        message: discord.Message,
+        lines: list[str],
+        report: SubmissionReport | None,
+        buttons: discord.ui.View | None,
+    ) -> None:
         parts = text.chunks(lines)
         for index, part in enumerate(parts):
             try:
@@ -251,7 +416,7 @@ class DirectMessages(GameCog):
             return None
         mine = await self.gamemaster.games_of_user(message.author.id)
         game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
-        view = await self.gamemaster.set_ready(game.id, message.author.id)
+        view = await self.gamemaster.set_ready(game.id, message.author.id, message_id=message.id)
         return [
             "You are ready. The phase closes when every player is, or at the deadline.",
             *text.view_lines(view),
@@ -265,7 +430,9 @@ class DirectMessages(GameCog):
         wanted, orders_text = split_game_line(content)
         mine = await self.gamemaster.games_of_user(message.author.id)
         game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
-        report = await self.gamemaster.submit_orders(game.id, message.author.id, orders_text)
+        report = await self.gamemaster.submit_orders(
+            game.id, message.author.id, orders_text, message_id=message.id
+        )
         return report
 
     async def _tell_in_private_channel(self, user_id: int, report: SubmissionReport) -> None:

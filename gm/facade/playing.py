@@ -10,15 +10,22 @@ from gm.facade.core import GamemasterCore
 from gm.ordering import submission as orders
 from gm.ordering import whole_sheet as sheet
 from gm.ordering.current import own_orders
+from gm.ordering.offline import mark_read
 from gm.ordering.submission import OrdersView, SubmissionReport
 
 
 class PlayingCases(GamemasterCore):
-    async def submit_orders(self, game_id: int, user_id: int, text: str) -> SubmissionReport:
-        """Judge ``text`` line by line; the accepted lines add to or replace orders unit by unit."""
+    async def submit_orders(
+        self, game_id: int, user_id: int, text: str, *, message_id: int | None = None
+    ) -> SubmissionReport:
+        """Judge ``text`` line by line; the accepted lines add to or replace orders unit by unit.
+        ``message_id``: the direct message they came in, marked handled in the same transaction
+        (:class:`gm.ordering.offline.AlreadyRead` when it was already: nothing is recorded)."""
         ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
+            if message_id is not None:
+                await mark_read(session, user_id, message_id)
             report = await orders.submit_orders(session, game_id, user_id, text)
         self._current.wrote(ticket, self._current.after_submission(report))
         self._after_orders(report.view)
@@ -50,10 +57,15 @@ class PlayingCases(GamemasterCore):
         self._after_orders(view)
         return view
 
-    async def set_ready(self, game_id: int, user_id: int, *, ready: bool = True) -> OrdersView:
+    async def set_ready(
+        self, game_id: int, user_id: int, *, ready: bool = True, message_id: int | None = None
+    ) -> OrdersView:
+        """``message_id``: as for :meth:`submit_orders` (a "ready" sent by direct message)."""
         ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
+            if message_id is not None:
+                await mark_read(session, user_id, message_id)
             view = await orders.set_ready(session, game_id, user_id, ready=ready)
         self._current.wrote(ticket, None)  # the refused lines shown stay the last submission's: read again
         self._after_orders(view)
