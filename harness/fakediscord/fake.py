@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import fnmatch
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from typing import Any
 
@@ -501,6 +501,12 @@ class FakeDiscord:
         """Answer the next `times` calls matching "METHOD /path-glob" only after `seconds` (a slow
         Discord: lets a test act while the bot is in the middle of something)."""
         return self.faults.add(Fault(pattern, 0, times, delay=seconds))
+
+    def hold(self, pattern: str, *, times: int = 1, when: Callable[[Any], bool] | None = None) -> Fault:
+        """Hold the next `times` calls matching "METHOD /path-glob" (and whose JSON body ``when``
+        accepts) until the test says ``fault.release()``: ``await fault.reached.wait()`` waits for the
+        first to come. Lets a test decide which of two things the bot does at once happens first."""
+        return self.faults.add(Fault(pattern, 0, times, held=asyncio.Event(), when=when))
 
     def forget_nonces(self) -> None:
         """Discord's nonce window has passed for every message posted so far (as when a bot comes back

@@ -6,8 +6,10 @@ or the route template ("POST /channels/{channel_id}/messages"). METHOD may be "*
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -28,12 +30,25 @@ class Fault:
     """Matching calls to let through before failing."""
     delay: float = 0.0
     """With status 0: no failure, the call is answered normally after this many seconds (latency)."""
+    held: asyncio.Event | None = None
+    """With status 0: no failure, the call is answered once this is set (see FakeDiscord.hold)."""
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when a matching call came (and, held, waits)."""
+    when: Callable[[Any], bool] | None = None
+    """Only calls whose JSON body this accepts match."""
 
-    def matches(self, method: str, path: str, template: str | None) -> bool:
+    def matches(self, method: str, path: str, template: str | None, payload: Any = None) -> bool:
         want_method, _, want_path = self.pattern.partition(" ")
         if want_method not in ("*", method):
             return False
+        if self.when is not None and not self.when(payload):
+            return False
         return want_path == template or fnmatch.fnmatchcase(path, want_path)
+
+    def release(self) -> None:
+        """Let the held call (and any later one this fault holds) through."""
+        if self.held is not None:
+            self.held.set()
 
     def response(self) -> web.Response:
         if self.status == 429:
@@ -77,10 +92,10 @@ class FaultPlan:
         self.faults.append(fault)
         return fault
 
-    def take(self, method: str, path: str, template: str | None) -> Fault | None:
+    def take(self, method: str, path: str, template: str | None, payload: Any = None) -> Fault | None:
         """The first armed fault matching this call, with one use consumed."""
         for fault in self.faults:
-            if fault.remaining > 0 and fault.matches(method, path, template):
+            if fault.remaining > 0 and fault.matches(method, path, template, payload):
                 if fault.after > 0:
                     fault.after -= 1
                     continue

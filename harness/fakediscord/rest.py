@@ -143,9 +143,13 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
             and request.headers.get("Authorization") != f"Bot {fake.token}"
         ):
             raise ApiError(401, 0, "401: Unauthorized")
-        fault = fake.faults.take(request.method, path, template)
+        fault = fake.faults.take(request.method, path, template, payload)
+        if fault is not None:
+            fault.reached.set()
         if fault is not None and fault.status == 0:  # latency, not a failure
             await asyncio.sleep(fault.delay)
+            if fault.held is not None:
+                await fault.held.wait()
             response = await handler(request)
         elif fault is not None:
             response = fault.response()

@@ -1,0 +1,230 @@
+"""Direct messages sent while the bot was offline (issue 38 A, B): read at the next start from the
+last message of the player's the bot handled, whatever the bot posted to them since, each handled
+exactly once.
+
+At start-up the outbox may send a player a direct message (a reminder fallen due while the bot was
+down) before or after the catch-up reads that player's messages: the fake holds one of the two until
+the other is done, so both orders are played. Either way the orders sent while offline are recorded
+once, in the phase they were written for, and answered once; a third start answers nothing more.
+With two processes (shard 0 and shard 1) started together on PostgreSQL, one answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import col, select
+
+from bot import DiplomacyBot
+from cogs.commands.direct import MISSED_WHILE_OFFLINE, RECORDED_WHILE_OFFLINE
+from db.database import make_engine, make_session_factory
+from db.models import OrderSubmission, PhaseRecord
+from gm.clock import utcnow
+from harness.bot_helpers import current_phase, make_table, running, settle, started_game
+from harness.fakediscord import FakeDiscord, Message, User, fake_discord
+from harness.processes import bot_process
+
+SHARDS = 2
+NAMES = {0: "alpha", 1: "beta"}
+
+
+def bot_dms(fake: FakeDiscord, user: User) -> list[Message]:
+    return [m for m in fake.dm_messages(user) if m.author_id == fake.world.bot.id]
+
+
+def from_outbox(nonce: object) -> bool:
+    """The outbox posts each part with the nonce ``<row's nonce>.<part>`` (discord.py's own: digits)."""
+    return isinstance(nonce, str) and "." in nonce
+
+
+def offline_answers(fake: FakeDiscord, user: User) -> list[Message]:
+    return [m for m in bot_dms(fake, user) if "I was offline" in m.content]
+
+
+async def reminder_falls_due_at_start(bot: DiplomacyBot, game_id: int) -> None:
+    """The open phase opened two days ago and closes in half an hour: the reminders before its
+    deadline fell due while the bot was down, so the next start sends the latest at once (a direct
+    message to each player who owes orders)."""
+    phase = await current_phase(bot, game_id)
+    async with bot.runtime.sessions() as session:
+        record = await session.get(PhaseRecord, phase.id)
+        assert record is not None
+        record.opened_at = utcnow() - timedelta(days=2)
+        record.deadline = utcnow() + timedelta(minutes=30)
+        await session.commit()
+
+
+async def submissions(bot: DiplomacyBot, user_id: int, text: str) -> int:
+    async with bot.runtime.sessions.read() as session:
+        rows = (
+            await session.exec(
+                select(OrderSubmission).where(
+                    col(OrderSubmission.user_id) == user_id, col(OrderSubmission.text) == text
+                )
+            )
+        ).all()
+        await session.commit()
+    return len(rows)
+
+
+@pytest.mark.parametrize("first", ["reminder", "catch-up"])
+async def test_orders_sent_while_offline_count_once_whether_a_start_up_dm_comes_before_the_catch_up_or_after(
+    fake: FakeDiscord, tmp_path: Path, first: str
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Offline", players=3, press="public")
+        france = table.player("FRANCE")
+        live = await fake.dm_bot(france, "A Par-Bur")  # read and answered while online
+        await live
+        await reminder_falls_due_at_start(bot, game_id)
+    dm = fake.backend.open_dm(france)
+    offline = fake.backend.post_message(dm, france.id, {"content": "A Mar-Spa"})  # the bot is down
+    before = {m.id for m in bot_dms(fake, france)}
+
+    def outbox_post(body: Any) -> bool:  # the reminder
+        return isinstance(body, dict) and from_outbox(body.get("nonce"))
+
+    if first == "reminder":  # the catch-up's read of France's messages waits for the reminder
+        held = fake.hold(f"GET /channels/{dm.id}/messages")
+    else:  # the reminder waits until the catch-up has read France's messages
+        held = fake.hold(f"POST /channels/{dm.id}/messages", when=outbox_post)
+
+    def reminded() -> bool | None:
+        return (
+            True if any(from_outbox(m.nonce) for m in bot_dms(fake, france) if m.id not in before) else None
+        )
+
+    def history_read() -> bool | None:
+        calls = [c for c in fake.rest_log if c.method == "GET" and c.path == f"/channels/{dm.id}/messages"]
+        return True if any(c.status == 200 for c in calls) else None
+
+    async with running(fake, tmp_path) as bot:
+        await asyncio.wait_for(held.reached.wait(), 30)
+        if first == "reminder":
+            await fake.wait_for(reminded, what="the reminder to France")
+            assert not history_read()
+        else:
+            await fake.wait_for(history_read, what="the catch-up's read of France's messages")
+            assert not reminded()
+        held.release()
+        await settle(bot, fake)
+        new = [m for m in bot_dms(fake, france) if m.id not in before]
+        reminders = [m for m in new if from_outbox(m.nonce)]
+        answers = offline_answers(fake, france)
+        assert len(reminders) == 1, [(m.content, m.embeds) for m in new]
+        assert len(answers) == 1, [m.content for m in answers]
+        answer = answers[0]
+        assert answer.content.startswith(RECORDED_WHILE_OFFLINE) and "A MAR - SPA" in answer.content
+        assert int((answer.message_reference or {}).get("message_id", 0)) == offline.id
+        assert MISSED_WHILE_OFFLINE not in answer.content
+        view = await bot.services.gamemaster.my_orders(game_id, france.id)
+        assert {"A PAR - BUR", "A MAR - SPA"} <= set(view.powers[0].orders), "both orders count"
+        assert await submissions(bot, france.id, "A Mar-Spa") == 1, "recorded once"
+        assert await submissions(bot, france.id, "A Par-Bur") == 1, "the live message was not read again"
+        assert not any(offline_answers(fake, p) for p in table.players if p is not france)
+    async with running(fake, tmp_path) as bot:  # a third start: nothing new to answer
+        await settle(bot, fake)
+        assert len(offline_answers(fake, france)) == 1
+        assert await submissions(bot, france.id, "A Mar-Spa") == 1
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_messages_sent_while_offline_are_read_past_every_bot_message_and_answered_in_order(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Two messages sent while the bot was down, with a message of the bot's between them (the
+    catch-up never stops at one): both recorded, in the order written; one sent after the phase's
+    deadline had passed is answered that it was not read."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Twice", players=3, press="public")
+        france, england = table.player("FRANCE"), table.player("ENGLAND")
+        await (await fake.dm_bot(england, "help"))  # read while online: never answered again
+    dm = fake.backend.open_dm(france)
+    fake.backend.post_message(dm, france.id, {"content": "A Mar-Spa\nF Bre-MAO"})
+    fake.backend.post_message(dm, fake.world.bot.id, {"content": "(a message of the bot's)"})
+    fake.backend.post_message(dm, france.id, {"content": "A Mar-Bur"})
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        answers = [m.content for m in offline_answers(fake, france)]
+        assert len(answers) == 2 and all(a.startswith(RECORDED_WHILE_OFFLINE) for a in answers), answers
+        view = await bot.services.gamemaster.my_orders(game_id, france.id)
+        assert {"A MAR - BUR", "F BRE - MAO"} <= set(view.powers[0].orders), "the later order replaced"
+        assert "A MAR - SPA" not in view.powers[0].orders
+        assert offline_answers(fake, england) == [], "the help asked while online was answered then"
+        async with bot.runtime.sessions() as session:
+            phase = await session.get(PhaseRecord, (await current_phase(bot, game_id)).id)
+            assert phase is not None
+            phase.deadline = utcnow() - timedelta(seconds=1)  # passes while the bot is down
+            await session.commit()
+    fake.backend.post_message(dm, france.id, {"content": "A Bur-Mun"})
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        answers = [m.content for m in offline_answers(fake, france)]
+        assert answers[2:] == [MISSED_WHILE_OFFLINE], answers
+        assert await submissions(bot, france.id, "A Bur-Mun") == 0
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+def bot_env(fake: FakeDiscord, url: str, shard: int) -> dict[str, str]:
+    return {
+        "DISCORD_TOKEN": fake.token,
+        "DATABASE_URL": url,
+        "SHARD_COUNT": str(SHARDS),
+        "SHARD_IDS": str(shard),
+        "PROCESS_NAME": NAMES[shard],
+        "CLOSE_WORKERS": "0",
+        "FAKE_DISCORD_CLIENT": NAMES[shard],
+    }
+
+
+async def test_two_processes_started_together_answer_a_message_sent_while_offline_once(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Shard 0's process reads the direct messages (Discord sends it those); shard 1's leaves them."""
+    async with fake_discord(ack_deadline=None, reply_timeout=60) as fake:
+        table = await make_table(fake, 3, name="Club", shard=(1, SHARDS))
+        async with running(fake, tmp_path, database_url=postgres_url) as bot:  # one process sets up
+            game_id = await started_game(fake, bot, table, "Pair", players=3, press="public")
+        france = table.player("FRANCE")
+        offline = fake.backend.post_message(fake.backend.open_dm(france), france.id, {"content": "A Mar-Spa"})
+        cwd = tmp_path / "run"
+        cwd.mkdir()
+        async with (
+            bot_process(cwd, fake_url=fake.base_url, **bot_env(fake, postgres_url, 0)) as alpha,
+            bot_process(cwd, fake_url=fake.base_url, **bot_env(fake, postgres_url, 1)) as beta,
+        ):
+            caught_up = await alpha.line_with("direct messages sent while offline: read", timeout=60)
+            assert re.search(r"read \d+ players' messages, answered 1 \(1 messages with orders", caught_up)
+            await beta.line_with("direct messages go to shard 0's process: no catch-up of them here")
+            await beta.line_with("ready: connected")
+            await fake.flush()
+            for process in (alpha, beta):
+                code, _ = await process.stopped_by(signal.SIGTERM)
+                assert code == 0, process.output[-3000:]
+        answers = offline_answers(fake, france)
+        assert len(answers) == 1 and answers[0].content.startswith(RECORDED_WHILE_OFFLINE), answers
+        assert int((answers[0].message_reference or {}).get("message_id", 0)) == offline.id
+        engine = make_engine(postgres_url)
+        try:
+            async with make_session_factory(engine).read() as session:
+                rows = (
+                    await session.exec(
+                        select(OrderSubmission).where(
+                            col(OrderSubmission.game_id) == game_id, col(OrderSubmission.user_id) == france.id
+                        )
+                    )
+                ).all()
+                await session.commit()
+        finally:
+            await engine.dispose()
+        assert [r.text for r in rows] == ["A Mar-Spa"], "recorded once"
+        assert "Traceback" not in alpha.output + beta.output
+    assert fake.unknown_calls == [] and fake.internal_errors == []
