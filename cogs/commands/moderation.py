@@ -5,6 +5,12 @@ who may moderate their own game without Manage Server); who may act is decided p
 :class:`gm.moderation.actions.Actor`. Every answer is private; the public announcement is gm's, posted through
 the outbox. Rolling back and ending ask for a confirmation first (cogs.ui.confirm), and so does closing
 a phase that opened less than a minute before the command (the moderator may have meant the one before).
+
+/mod close, /mod extend and /mod rollback act on the game as it was when the moderator sent them
+(the interaction's id carries Discord's time of it): one that reaches the bot after the phase it
+was about has closed (another moderator's close, the deadline) is refused without a question, and
+changes nothing. Pause, resume, replace, disorder, builtin and end are about the game or a seat, not
+a phase.
 """
 
 from __future__ import annotations
@@ -61,8 +67,10 @@ class ModCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
         actor = await modflows.actor_of(interaction, chosen)
+        # the phase open when the moderator sent the command (an extend reaching the bot once the
+        # phase has closed must not extend the next one)
         result = await self.gamemaster.extend_deadline(
-            chosen.id, actor, minutes=extension_minutes(hours, minutes)
+            chosen.id, actor, minutes=extension_minutes(hours, minutes), sent_at=interaction.created_at
         )
         deadline = result.phase.deadline if result.phase else None
         follow = f"Orders now due {text.when(deadline, chosen.settings.zone)}." if deadline else None

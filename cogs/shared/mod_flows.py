@@ -58,8 +58,12 @@ async def do_close(interaction: discord.Interaction, game_id: int, asked_phase: 
 
 
 async def rollback_plan(interaction: discord.Interaction, game: GameInfo) -> RollbackPlan:
+    """The rollback /mod rollback asks to confirm, of the game as it was when the moderator sent the
+    command (Discord's time of it)."""
     actor = await actor_of(interaction, game)
-    return await services_of(interaction.client).gamemaster.plan_rollback(game.id, actor)
+    return await services_of(interaction.client).gamemaster.plan_rollback(
+        game.id, actor, sent_at=interaction.created_at
+    )
 
 
 def rollback_question(plan: RollbackPlan) -> str:

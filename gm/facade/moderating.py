@@ -28,9 +28,14 @@ class ModerationCases(GamemasterCore):
         self._runtime.carry_out(result.effects, f"[[cmd:mod]] {result.action} in game {result.game_id}")
         return result
 
-    async def extend_deadline(self, game_id: int, actor: Actor, *, minutes: int) -> ModerationResult:
+    async def extend_deadline(
+        self, game_id: int, actor: Actor, *, minutes: int, sent_at: datetime | None = None
+    ) -> ModerationResult:
+        """``sent_at``: when the moderator sent the request (refused if the phase opened since)."""
         async with self._sessions.begin() as session:
-            result = await moderation.extend_deadline(session, game_id, actor, minutes=minutes)
+            result = await moderation.extend_deadline(
+                session, game_id, actor, minutes=minutes, sent_at=sent_at
+            )
         return self._done(result)
 
     async def pause_game(self, game_id: int, actor: Actor) -> ModerationResult:
@@ -93,9 +98,12 @@ class ModerationCases(GamemasterCore):
             result = await builtin.set_built_in(session, game_id, actor, power=power, on=on)
         return self._done(result)
 
-    async def plan_rollback(self, game_id: int, actor: Actor) -> RollbackPlan:
+    async def plan_rollback(
+        self, game_id: int, actor: Actor, *, sent_at: datetime | None = None
+    ) -> RollbackPlan:
+        """``sent_at``: when the moderator sent the request (refused if the game moved on since)."""
         async with self._sessions.read() as session:
-            return await rollback.plan_rollback(session, game_id, actor)
+            return await rollback.plan_rollback(session, game_id, actor, sent_at=sent_at)
 
     async def rollback_last_phase(self, game_id: int, actor: Actor, *, asked_phase: int) -> ModerationResult:
         await self._unchanged(game_id, asked_phase, "rollback")

@@ -28,7 +28,7 @@ from gm.builtin.seats import built_in_powers
 from gm.builtin.talks import played_by_it_while_absent, taken_back, taken_by_it, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.endings import ending
-from gm.errors import GameOver, WrongGameState
+from gm.errors import GameOver, PhaseBusy, WrongGameState
 from gm.messages import payloads as say
 from gm.moderation.replacement import Replacement, replace_player
 from gm.moderation.shared import (
@@ -40,6 +40,7 @@ from gm.moderation.shared import (
     phase_busy,
     require_judge,
     require_moderator,
+    require_sent_since,
     running_game,
     seat_of,
     state_words,
@@ -72,11 +73,25 @@ MAX_EXTENSION_MINUTES = MOVEMENT_MINUTES[1]  # two weeks at a time
 
 
 async def extend_deadline(
-    session: AsyncSession, game_id: int, actor: Actor, *, minutes: int, now: datetime | None = None
+    session: AsyncSession,
+    game_id: int,
+    actor: Actor,
+    *,
+    minutes: int,
+    sent_at: datetime | None = None,
+    now: datetime | None = None,
 ) -> ModerationResult:
-    """Push the current phase's deadline back by ``minutes`` (added to the time left if paused)."""
+    """Push the current phase's deadline back by ``minutes`` (added to the time left if paused).
+    ``sent_at``: when the moderator sent the request; refused if the phase opened after it (the
+    phase they meant has closed since)."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor)
+    require_sent_since(
+        game,
+        phase,
+        sent_at,
+        f"Run [[cmd:mod extend]] again if {say.long_name(phase.name)} needs more time.",
+    )
     if not isinstance(minutes, int) or not 0 < minutes <= MAX_EXTENSION_MINUTES:
         raise WrongGameState(
             f"A deadline can be extended by 1 minute to {MAX_EXTENSION_MINUTES // (24 * 60)} days, "
@@ -179,7 +194,16 @@ async def close_now(
     stops before the close runs closes the phase at its next start (gm.delivery.scheduler). A second
     request for a phase already being closed is answered without a second announcement."""
     now = require_aware(now or utcnow())
-    game, phase = await running_game(session, game_id, actor, "close")
+    try:
+        game, phase = await running_game(session, game_id, actor, "close")
+    except PhaseBusy:
+        closing = await latest_phase(session, game_id)
+        if closing is None or closing.status != PhaseStatus.ADJUDICATING:
+            raise
+        raise WrongGameState(
+            f"{say.long_name(closing.name)} is already being closed; nothing else was changed.",
+            "Its results follow in the game channel in a moment.",
+        ) from None
     if sent_at is not None and phase.opened_at > sent_at:
         seen = await _open_at(session, game, sent_at)
         raise _moved_on(game, seen, phase)

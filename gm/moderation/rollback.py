@@ -51,7 +51,13 @@ from gm.follow_ups import Effects
 from gm.messages import payloads as say
 from gm.messages.kinds import RolledBack, VoidedOrders
 from gm.messages.maps import ANIMATION, FINAL_MAP, ORDERS_MAP, POSITION_MAP
-from gm.moderation.shared import ModerationResult, log_action, require_judge, require_moderator
+from gm.moderation.shared import (
+    ModerationResult,
+    log_action,
+    require_judge,
+    require_moderator,
+    require_sent_since,
+)
 from gm.ordering.progress import phase_state
 from gm.phases import absent
 from gm.phases.closer import queue_calls_to_order
@@ -126,13 +132,24 @@ class RollbackPlan:
     voided: str | None  # the open phase that would be deleted with its orders
 
 
-async def plan_rollback(session: AsyncSession, game_id: int, actor: Actor) -> RollbackPlan:
-    """The same checks as :func:`rollback_last_phase` (same refusals), writing nothing."""
+async def plan_rollback(
+    session: AsyncSession, game_id: int, actor: Actor, *, sent_at: datetime | None = None
+) -> RollbackPlan:
+    """The same checks as :func:`rollback_last_phase` (same refusals), writing nothing.
+    ``sent_at``: when the moderator sent the request; refused if the game moved on after it (a phase
+    closed or was rolled back since: the results they meant to undo are not the last any more)."""
     game = await load_game(session, game_id)
     require_moderator(game, actor)
     await require_judge(session, game, actor, "rollback")
     _check_game(game)
     phases = await game_phases(session, game.row_id)
+    if phases:
+        require_sent_since(
+            game,
+            phases[-1],
+            sent_at,
+            "Run [[cmd:mod rollback]] again if you mean to undo the last results as they are now.",
+        )
     target, void = _targets(game, phases)
     return RollbackPlan(game.row_id, game.name, target.name, void.name if void else None)
 

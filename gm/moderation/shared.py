@@ -132,6 +132,23 @@ async def running_game(
     return game, phase
 
 
+def require_sent_since(game: Game, phase: PhaseRecord, sent_at: datetime | None, hint: str) -> None:
+    """Refuse a moderator's request about the game's latest ``phase`` that was sent (``sent_at``:
+    the chat server's time of it) before that phase opened, or, a game that ended at the phase's
+    close, before it closed: the moderator meant the game as it was then (a second /mod extend or
+    /mod rollback for a phase that closed meanwhile must not touch the next). ``hint`` says what to
+    do if the moderator does mean the game as it is now."""
+    if sent_at is None:
+        return
+    moved = phase.closed_at if phase.status == PhaseStatus.CLOSED and phase.closed_at else phase.opened_at
+    if moved > sent_at:
+        raise WrongGameState(
+            f"{game.name} has moved on since you asked (it is now at {say.long_name(phase.name)}"
+            f"{', over' if phase.status == PhaseStatus.CLOSED else ''}); nothing was changed.",
+            hint,
+        )
+
+
 def phase_busy(game: Game) -> PhaseBusy:
     return PhaseBusy(
         f"{game.name}'s phase is being adjudicated right now; nothing was changed.",

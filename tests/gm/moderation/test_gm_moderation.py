@@ -9,12 +9,13 @@ from sqlmodel import select
 
 from db.database import SessionFactory
 from db.models import OrderRecord, ReadyFlag
-from gm.errors import AlreadyJoined, GameOver, NotAllowed, NotAPlayer, WrongGameState
+from gm.errors import AlreadyJoined, GameOver, NotAllowed, NotAPlayer, PhaseBusy, WrongGameState
 from gm.facade import Gamemaster
 from gm.moderation import actions as moderation
 from gm.moderation import rollback
 from gm.moderation.actions import Actor
 from gm.ordering import submission as orders
+from gm.reading.lookup import latest_phase
 from gm.reports.status import game_status
 from gm.settings import GameSettings
 from gm.setup.games import leave_game, set_game_channels
@@ -199,6 +200,25 @@ async def test_close_now_closes_the_phase_through_the_gamemaster(sessions: Sessi
     assert status.phase is not None and status.phase.name == "F1901M"
     assert [line.action for line in status.moderation] == ["close"]
     await gm.runtime.shutdown()
+
+
+async def test_a_close_asked_while_the_phase_is_being_closed_says_so_and_offers_nothing(
+    sessions: SessionFactory,
+) -> None:
+    """A second moderator's /mod close reaching the bot while the first one's close adjudicates: the
+    phase is already being closed (not "try again on the new phase", which would close the next)."""
+    started = await make_started_game(sessions)
+    async with sessions.begin() as s:
+        phase = await latest_phase(s, started.game.id)
+        assert phase is not None
+        phase.status = "adjudicating"
+    async with sessions() as s:
+        with pytest.raises(WrongGameState, match="Spring 1901 Movement is already being closed") as told:
+            await moderation.close_now(s, started.game.id, MOD, sent_at=T0, now=T0)
+    assert "results follow in the game channel" in str(told.value.hint)
+    async with sessions() as s:
+        with pytest.raises(PhaseBusy, match="being adjudicated right now"):  # other actions: as before
+            await moderation.extend_deadline(s, started.game.id, MOD, minutes=60, now=T0)
 
 
 async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(
