@@ -24,7 +24,7 @@ from sqlmodel import col, select
 from bot import DiplomacyBot
 from cogs.commands.direct import MISSED_WHILE_OFFLINE, RECORDED_WHILE_OFFLINE
 from db.database import make_engine, make_session_factory
-from db.models import OrderSubmission, PhaseRecord
+from db.models import DirectMessageRead, OrderSubmission, PhaseRecord
 from gm.clock import utcnow
 from harness.bot_helpers import current_phase, make_table, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Message, User, fake_discord
@@ -170,6 +170,39 @@ async def test_messages_sent_while_offline_are_read_past_every_bot_message_and_a
         answers = [m.content for m in offline_answers(fake, france)]
         assert answers[2:] == [MISSED_WHILE_OFFLINE], answers
         assert await submissions(bot, france.id, "A Bur-Mun") == 0
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_after_the_upgrade_a_message_answered_before_it_is_not_read_again(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A player with no message handled since the records began (migration 0016): the bot's answers
+    from before then still count, as the bot read messages before it kept the records."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Upgrade", players=3, press="public")
+        france = table.player("FRANCE")
+    dm = fake.backend.open_dm(france)
+    fake.backend.post_message(dm, france.id, {"content": "A Par-Pic"})  # read by the version before
+    fake.backend.post_message(dm, fake.world.bot.id, {"content": "(its answer)"})
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    try:
+        async with make_session_factory(engine)() as session:
+            began = await session.get(DirectMessageRead, 0)
+            assert began is not None
+            began.read_at = utcnow()  # the upgrade
+            await session.commit()
+    finally:
+        await engine.dispose()
+    fake.backend.post_message(dm, france.id, {"content": "A Mar-Spa"})  # after it, while down
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        answers = [m.content for m in offline_answers(fake, france)]
+        assert len(answers) == 1 and "A MAR - SPA" in answers[0], answers
+        assert await submissions(bot, france.id, "A Par-Pic") == 0
+        assert await submissions(bot, france.id, "A Mar-Spa") == 1
+        view = await bot.services.gamemaster.my_orders(game_id, france.id)
+        assert "A PAR - PIC" not in view.powers[0].orders
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
