@@ -28,6 +28,7 @@ WAITING: dict[str, float] = {
     "tests/e2e/test_bot_shards.py": 25,
     "tests/e2e/test_bot_claims.py": 28,  # estimated (alone: a claimer killed, its close taken over)
     "tests/e2e/test_bot_outage.py": 12,  # estimated (alone: an 8-s outage)
+    "tests/e2e/test_bot_offline_dms.py": 21,  # its two-process test, alone (the rest computes)
     "tests/gm/delivery/test_gm_shards.py": 23,
     "tests/gm/delivery/test_gm_scheduler.py": 20,
     "tests/test_startup.py": 19,
