@@ -203,6 +203,9 @@ class DiplomacyBot(commands.AutoShardedBot):
             self.gateway_latency,
             host=self.settings.health_host,
             port=port,
+            metrics_token=(
+                self.settings.metrics_token.get_secret_value() if self.settings.metrics_token else None
+            ),
         )
         try:
             await server.start()

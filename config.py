@@ -1,4 +1,12 @@
-"""The bot's settings, from the environment and `.env` (see .env.example)."""
+"""The bot's settings, from the environment and `.env` (see .env.example).
+
+One order, the same everywhere (README, "Running it"): a variable of the process's environment wins,
+then a line of ``.env`` in the working directory, then the default below. An empty value means the
+default. The deployments put their own values in the environment, and their supervisor decides
+which of them wins (deploy/environment.py says how each one does, and tests/test_deploy_env.py
+proves it): Docker's ``--env-file``/``env_file:`` over the image's ``ENV``, compose's
+``environment:`` over both; systemd's ``EnvironmentFile=`` over ``Environment=``. So .env.example sets
+nothing but DISCORD_TOKEN: a line left commented keeps the deployment's value."""
 
 from __future__ import annotations
 
@@ -58,7 +66,11 @@ class Settings(BaseSettings):
     health_port: int | None = Field(default=None, ge=0, le=65535)
     """The port of the HTTP endpoint with /healthz and /metrics (unset: none is served)."""
     health_host: str = "127.0.0.1"
-    """The address it listens on: this machine only by default (0.0.0.0: every interface)."""
+    """The address it listens on: this machine only by default, or when empty (0.0.0.0: every
+    interface; any address but the loopback is logged as a warning at start)."""
+    metrics_token: SecretStr | None = None
+    """When set, /metrics answers only a request with ``Authorization: Bearer <token>`` (/healthz
+    stays open: it tells nothing but ok or what is wrong)."""
     shard_count: int | None = Field(default=None, ge=1, le=10_000)
     """How many shards the bot runs, over all its processes (unset: Discord says, and this one
     process runs them all)."""
@@ -88,6 +100,16 @@ class Settings(BaseSettings):
     @classmethod
     def _auto_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and value.strip().lower() in ("", "auto") else value
+
+    @field_validator("health_host", mode="before")
+    @classmethod
+    def _blank_is_loopback(cls, value: object) -> object:
+        return "127.0.0.1" if value is None or (isinstance(value, str) and not value.strip()) else value
+
+    @field_validator("metrics_token", mode="before")
+    @classmethod
+    def _blank_is_no_token(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("shard_count", "process_name", "backup_dir", "health_port", mode="before")
     @classmethod
