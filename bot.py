@@ -158,8 +158,8 @@ class DiplomacyBot(commands.AutoShardedBot):
                 backup_dir=self.settings.backup_dir,
             )
         except DatabaseProblem as problem:
-            code = ExitCode.MIGRATION if problem.kind == Problem.MIGRATION else ExitCode.DATABASE
-            raise StartupError(code, problem.reason) from problem
+            codes = {Problem.MIGRATION: ExitCode.MIGRATION, Problem.NEWER: ExitCode.NEWER_DATABASE}
+            raise StartupError(codes.get(problem.kind, ExitCode.DATABASE), problem.reason) from problem
         self._database_prepared = True
 
     def _hold_database(self) -> None:
@@ -391,7 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         description="The Diplomacy gamemaster bot for Discord.",
         epilog="Exit codes: 0 stopped cleanly (or --check healthy), 1 unexpected error, 2 settings or "
         "token, 3 Discord unreachable, 4 database unreachable or unwritable, 5 database upgrade failed "
-        "(--check: upgrade pending).",
+        "(--check: upgrade pending), 6 the database is newer than this version (a rollback: restore "
+        "the backup made before the upgrade).",
     )
     parser.add_argument("--version", action="version", version=version.describe())
     parser.add_argument("--sync", action="store_true", help="publish the slash commands to Discord first")

@@ -11,7 +11,9 @@ PostgreSQL is backed up with its own tools (:data:`PG_DUMP_ADVICE`).
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -136,17 +138,26 @@ def backup_before_migration(
     database: Path, revision: str | None, keep: int, directory: Path | None = None
 ) -> Path | None:
     """A backup of ``database`` in ``directory`` (default: next to it) before a migration changes it,
-    named ``<stem>.<time>.pre-migration.db``; only the newest ``keep`` such backups are kept (0: none
-    made)."""
+    named ``<stem>.<time>.pre-migration.db`` (0: none made). The older ones are rotated away
+    (:func:`rotate_backups`) only once the upgrade succeeded: a failed start never pushes out the
+    backup made before the last real upgrade."""
     if keep <= 0 or not database.is_file():
         return None
     place = directory or database.parent
     place.mkdir(mode=0o700, parents=True, exist_ok=True)
     target = place / f"{database.stem}.{_stamp()}.{PRE_MIGRATION}.db"
     backup_sqlite(database, target)
-    for old in migration_backups(database, directory)[:-keep]:
-        old.unlink(missing_ok=True)
     return target
+
+
+def rotate_backups(newest: Path, keep: int) -> None:
+    """Keep the newest ``keep`` pre-migration backups like ``newest`` (a .db or a .dump), beside it."""
+    found = re.fullmatch(rf"(.+)\.\d{{8}}-\d{{6}}-\d{{6}}\.{PRE_MIGRATION}(\.db|\.dump)", newest.name)
+    if found is None:
+        return
+    siblings = sorted(newest.parent.glob(f"{glob.escape(found[1])}.*.{PRE_MIGRATION}{found[2]}"))
+    for old in siblings[: -max(keep, 1)]:
+        old.unlink(missing_ok=True)
 
 
 def migration_backups(database: Path, directory: Path | None = None) -> list[Path]:
@@ -161,7 +172,8 @@ def pg_dump_program() -> str | None:
 
 def dump_before_migration(url: str, directory: Path, keep: int, program: str) -> Path:
     """A ``pg_dump --format=custom`` of the PostgreSQL database at ``url`` in ``directory``, named
-    ``<dbname>.<time>.pre-migration.dump`` and readable by its owner only; the newest ``keep`` kept.
+    ``<dbname>.<time>.pre-migration.dump`` and readable by its owner only (rotated, ``keep``, once the
+    upgrade succeeded: :func:`rotate_backups`).
     Raises :class:`BackupError` with pg_dump's first line of complaint when it fails."""
     parsed = make_url(normalize_url(url))
     name = parsed.database or parsed.username or "postgres"
@@ -189,8 +201,6 @@ def dump_before_migration(url: str, directory: Path, keep: int, program: str) ->
         raise BackupError(f"pg_dump could not be run: {exc}") from exc
     finally:
         partial.unlink(missing_ok=True)
-    for old in sorted(directory.glob(f"{name}.*.{PRE_MIGRATION}.dump"))[:-keep]:
-        old.unlink(missing_ok=True)
     return target
 
 

@@ -160,6 +160,16 @@ async def current_revision(engine: AsyncEngine) -> str | None:
         return await connection.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
 
 
+def known_revision(revision: str | None) -> bool:
+    """Whether this code has ``revision`` among its migrations (None, an empty database: yes)."""
+    if revision is None:
+        return True
+    try:
+        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
+    except Exception:  # alembic's "Can't locate revision": a newer version made it
+        return False
+
+
 def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 

@@ -15,9 +15,15 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from db.backup import backup_before_migration, dump_before_migration, pg_dump_program, sqlite_path
+from db.backup import (
+    backup_before_migration,
+    dump_before_migration,
+    pg_dump_program,
+    rotate_backups,
+    sqlite_path,
+)
 from db.database import normalize_url
-from db.migrate import current_revision, head_revision, upgrade_database
+from db.migrate import current_revision, head_revision, known_revision, upgrade_database
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +33,7 @@ class Problem(StrEnum):
     UNWRITABLE = "unwritable"  # connected, but writes are refused
     MIGRATION = "migration"  # the schema could not be brought to the latest revision
     BEHIND = "behind"  # (checks only) the schema is not at the latest revision
+    NEWER = "newer"  # the schema is at a revision this code does not know: a newer version made it
 
 
 class DatabaseProblem(Exception):
@@ -44,6 +51,19 @@ class SchemaState:
     @property
     def at_head(self) -> bool:
         return self.current == self.head
+
+    @property
+    def newer_than_code(self) -> bool:
+        """The database was upgraded by a newer version of the bot (a rollback without a restore)."""
+        return not self.at_head and not known_revision(self.current)
+
+
+def newer_database(where: str, state: SchemaState) -> str:
+    return (
+        f"{where} is at revision {state.current}, newer than this version knows (its latest is "
+        f"{state.head}): a newer version upgraded it. Run that version again, or restore the backup made "
+        "before its upgrade (README, 'Rolling back'); nothing was changed"
+    )
 
 
 def describe(engine: AsyncEngine) -> str:
@@ -109,6 +129,8 @@ async def prepare_database(
     _keep_private(engine)
     if state.at_head:
         return state
+    if state.newer_than_code:  # before any backup: a start that cannot succeed makes none
+        raise DatabaseProblem(Problem.NEWER, newer_database(describe(engine), state))
     url = engine.url.render_as_string(hide_password=False)
     made: list[Path] = []
 
@@ -131,12 +153,19 @@ async def prepare_database(
     except DatabaseProblem:
         raise
     except Exception as exc:
-        kept = f"; a backup made just before is at {made[0]}" if made else ""
+        # Rolled back: the database is as it was, so the backup made just before is a copy of what is
+        # still there. It goes, and the older ones stay: a start that fails again and again (a
+        # supervisor restarting it) never rotates away the backup made before the last real upgrade.
+        for backup in made:
+            backup.unlink(missing_ok=True)
         raise DatabaseProblem(
             Problem.MIGRATION,
             f"upgrading {describe(engine)} from revision {state.current or '(empty)'} to {state.head} "
-            f"failed and was rolled back: {_one_line(exc)}{kept}",
+            f"failed and was rolled back: {_one_line(exc)}; the database is as it was and the backups "
+            "made before earlier upgrades are kept",
         ) from exc
+    for backup in made:  # upgraded: only now may the oldest backups go
+        rotate_backups(backup, backups_kept)
     if started_at == state.head:
         log.info(
             "database upgraded to revision %s by another process meanwhile",

@@ -13,6 +13,7 @@ class ExitCode(IntEnum):
     DISCORD = 3  # Discord could not be reached, or did not answer in time
     DATABASE = 4  # the database could not be reached, opened or written
     MIGRATION = 5  # upgrading the database failed (or, for --check, it is not at the latest revision)
+    NEWER_DATABASE = 6  # the database was upgraded by a newer version than this code: never restarted
 
 
 class StartupError(Exception):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from db.backup import sqlite_path
 from db.database import make_engine
-from db.preflight import DatabaseProblem, check_database, describe, schema_state
+from db.preflight import DatabaseProblem, check_database, describe, newer_database, schema_state
 from ops.exits import ExitCode
 
 
@@ -25,6 +25,8 @@ async def check(database_url: str) -> tuple[ExitCode, str]:
     finally:
         await engine.dispose()
     where = describe(engine)
+    if state.newer_than_code:
+        return ExitCode.NEWER_DATABASE, newer_database(where, state)
     if not state.at_head:
         return ExitCode.MIGRATION, (
             f"{where} is at revision {state.current or '(empty)'}, the latest is {state.head}: "

@@ -8,7 +8,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from db.backup import backup_before_migration, migration_backups
+from db.backup import backup_before_migration, migration_backups, rotate_backups
 from db.database import make_engine, make_session_factory
 from db.migrate import current_revision, head_revision
 from db.preflight import prepare_database
@@ -153,7 +153,9 @@ async def test_an_upgrade_backs_the_file_up_first_and_keeps_the_last_few(tmp_pat
     assert len(migration_backups(path)) == 1
     await engine.dispose()
     for _ in range(3):
-        backup_before_migration(path, older, keep=2)
+        made = backup_before_migration(path, older, keep=2)
+        assert made is not None
+        rotate_backups(made, 2)  # what a successful upgrade does
     assert len(migration_backups(path)) == 2, "only the newest two are kept"
 
 
