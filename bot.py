@@ -172,6 +172,13 @@ class DiplomacyBot(commands.AutoShardedBot):
             self._database_lock = hold_shared(path)
         except DatabaseInUse as refusal:
             raise StartupError(ExitCode.DATABASE, str(refusal)) from None
+        except OSError as exc:
+            raise StartupError(
+                ExitCode.DATABASE,
+                f"cannot make the lock file beside the SQLite file {path} ({exc.strerror or exc}): the "
+                f"bot's user must be able to write in {path.parent}; is DATABASE_URL the one you meant "
+                "(a line in your settings file wins over the deployment's own value)?",
+            ) from None
 
     def gateway_problem(self) -> str | None:
         """Why the bot is not connected to Discord's gateway (None: every shard it runs is)."""
@@ -408,6 +415,13 @@ def main(argv: list[str] | None = None) -> int:
     keep_giving_back()  # and the heaps' free pages, every 10 s
     try:
         settings = Settings()  # type: ignore[call-arg]  # pydantic-settings reads the environment
+    except OSError as exc:  # .env is there but cannot be read
+        print(
+            f"cannot start: cannot read the settings file {exc.filename or '.env'} "
+            f"({exc.strerror or exc}): make it readable by the bot's user (chmod 600, owned by it)",
+            file=sys.stderr,
+        )
+        return ExitCode.SETTINGS
     except ValidationError as exc:
         problems = describe_problems(exc.errors())
         if len(exc.errors()) == 1:  # one line an operator reads at once

@@ -44,6 +44,7 @@ WAITING: dict[str, float] = {
     "tests/db/test_db_backup.py": 6,
     "tests/test_config.py": 4,
     "tests/test_deploy.py": 5,
+    "tests/test_deploy_env.py": 10,
 }
 SPREAD = 0.7  # the waiting modules sit in the first 70% of each share
 

@@ -1,0 +1,305 @@
+"""The documented deployments start with the .env the README tells people to make: each one's
+environment is put together the way its supervisor does (harness.deployments: Docker's ENV <
+--env-file / env_file < compose's environment; systemd's Environment= < EnvironmentFile=), its
+directories moved under a temporary root, and the real bot started with it against the loopback
+fake Discord, as the deployment's unprivileged user where the tests run as root. The database, its
+lock, the pre-upgrade backup and /healthz must land where the deployment says. The .env of the trial
+that found the bug (the defaults uncommented) fails with one line, not a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import sys
+import tempfile
+import urllib.request
+from collections.abc import AsyncIterator, Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from db.inuse import DatabaseInUse, hold_exclusive
+from db.migrate import downgrade_database
+from harness import deployments
+from harness.fakediscord import FakeDiscord, fake_discord
+from tests.helpers.db_cli import started_games
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+COMPOSE = (ROOT / "compose.yaml").read_text()
+UNIT = (ROOT / "deploy" / "diplomacy-gm.service").read_text()
+EXAMPLE = (ROOT / ".env.example").read_text()
+TOKEN = "fake-token"
+# The .env of the trial (issue 40): .env.example as it was, its defaults uncommented.
+TRIAL_ENV = (
+    f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite+aiosqlite:///diplomacy.db\nBACKUP_DIR=\nHEALTH_PORT=\n"
+)
+# Where the tests run as root, the bot runs without the capabilities that let root write anywhere
+# (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): like the deployment's own user (Docker's gm, systemd's
+# diplomacy), it writes only where the permission bits let it.
+UNPRIVILEGED = (
+    ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search"]
+    if os.geteuid() == 0
+    else []
+)
+
+
+def made_env(example: str = EXAMPLE, **values: str) -> str:
+    """The .env an operator makes: .env.example with DISCORD_TOKEN (and ``values``) filled in."""
+    lines = []
+    for line in example.splitlines():
+        name = line.removeprefix("# ").split("=", 1)[0]
+        if line.startswith("DISCORD_TOKEN="):
+            line = f"DISCORD_TOKEN={TOKEN}"
+        elif name in values:
+            line = f"{name}={values[name]}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def free_port() -> int:
+    with closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def root() -> Iterator[Path]:
+    """A directory the deployment's user can enter (pytest's own may be private to root)."""
+    place = Path(tempfile.mkdtemp(prefix="deploy-"))
+    place.chmod(0o755)
+    yield place
+    shutil.rmtree(place, ignore_errors=True)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with fake_discord() as started:
+        yield started
+
+
+def owned_by_bot(path: Path, mode: int = 0o700) -> Path:
+    """A directory of the bot's own (the volume, the StateDirectory)."""
+    path.mkdir(parents=True, exist_ok=True)
+    path.chmod(mode)
+    return path
+
+
+def read_only_for_bot(path: Path) -> Path:
+    """A directory the bot may read, never write (the image's /app, the clone under ProtectSystem)."""
+    path.mkdir(parents=True, exist_ok=True)
+    path.chmod(0o555)
+    return path
+
+
+@dataclass
+class Run:
+    code: int
+    output: str
+    health: tuple[int, str] | None = None
+    lock_held: bool = False
+
+
+async def older_database(path: Path) -> None:
+    """A database from before an upgrade, so that the start makes its pre-upgrade backup."""
+    url = f"sqlite+aiosqlite:///{path}"
+    await started_games(url, 1)
+    await downgrade_database(url, "0014")
+
+
+async def start(env: dict[str, str], cwd: Path, fake: FakeDiscord, database: Path | None) -> Run:
+    """The bot with exactly ``env`` (and what a process needs to run), until ready; then /healthz is
+    asked, the lock tried, and the bot stopped with SIGTERM."""
+    environment = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(ROOT),
+        "FAKE_DISCORD_URL": fake.base_url,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **env,
+    }
+    if environment.get("DISCORD_TOKEN") == TOKEN:
+        environment["DISCORD_TOKEN"] = fake.token  # the one the fake Discord accepts
+    process = await asyncio.create_subprocess_exec(
+        *UNPRIVILEGED,
+        sys.executable,
+        "-m",
+        "harness.bot_process",
+        cwd=cwd,
+        env=environment,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    run = Run(-1, "")
+    try:
+        while True:
+            raw = await asyncio.wait_for(process.stdout.readline(), 90)
+            if not raw:
+                break
+            lines.append(raw.decode(errors="replace").rstrip())
+            if " ready: " in lines[-1]:
+                port = env.get("HEALTH_PORT", "").strip()
+                if port:
+                    run.health = await asyncio.to_thread(healthz, int(port))
+                if database is not None:
+                    try:
+                        hold_exclusive(database).release()
+                    except DatabaseInUse:
+                        run.lock_held = True
+                process.send_signal(signal.SIGTERM)
+        run.code = await asyncio.wait_for(process.wait(), 60)
+    finally:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+    run.output = "\n".join(lines)
+    return run
+
+
+def healthz(port: int) -> tuple[int, str]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as answer:
+        return answer.status, answer.read().decode()
+
+
+def one_line_refusal(run: Run) -> str:
+    assert "Traceback" not in run.output, run.output
+    refused = [line for line in run.output.splitlines() if "cannot start:" in line]
+    assert len(refused) == 1, run.output
+    return refused[0]
+
+
+# --- the environments, as each supervisor builds them --------------------------------------------
+
+
+def test_each_deployment_s_environment_keeps_its_own_paths_with_the_env_the_readme_makes() -> None:
+    env = made_env()
+    docker = deployments.docker_run_env(DOCKERFILE, env)
+    assert docker["DATABASE_URL"] == "sqlite+aiosqlite:////data/diplomacy.db"
+    assert docker["BACKUP_DIR"] == "/data/backups" and docker["HEALTH_PORT"] == "8080"
+    assert docker["DISCORD_TOKEN"] == TOKEN
+    compose = deployments.compose_env(DOCKERFILE, COMPOSE, made_env(POSTGRES_PASSWORD="pw1"))
+    assert compose["DATABASE_URL"] == "postgresql://diplomacy:pw1@db:5432/diplomacy"
+    assert compose["BACKUP_DIR"] == "/data/backups" and compose["HEALTH_PORT"] == "8080"
+    systemd = deployments.unit_env(UNIT, env)
+    assert systemd["DATABASE_URL"] == "sqlite+aiosqlite:////var/lib/diplomacy-gm/diplomacy.db"
+    assert systemd["BACKUP_DIR"] == "/var/lib/diplomacy-gm/backups"
+
+
+def test_the_supervisors_precedence_is_the_documented_one() -> None:
+    """What the trial met: a line in the settings file wins over the image's ENV and the unit's
+    Environment= (so the file must leave them commented)."""
+    docker = deployments.docker_run_env(DOCKERFILE, TRIAL_ENV)
+    assert docker["DATABASE_URL"] == "sqlite+aiosqlite:///diplomacy.db" and docker["HEALTH_PORT"] == ""
+    systemd = deployments.unit_env(UNIT, TRIAL_ENV)
+    assert systemd["DATABASE_URL"] == "sqlite+aiosqlite:///diplomacy.db" and systemd["BACKUP_DIR"] == ""
+    compose = deployments.compose_env(DOCKERFILE, COMPOSE, TRIAL_ENV + "POSTGRES_PASSWORD=pw1\n")
+    assert compose["DATABASE_URL"].startswith("postgresql://"), "compose's environment: wins over env_file"
+
+
+# --- started as deployed ---------------------------------------------------------------------------
+
+
+async def test_docker_run_as_the_readme_says_uses_the_volume_and_serves_healthz(
+    root: Path, fake: FakeDiscord
+) -> None:
+    app = read_only_for_bot(root / "app")
+    data = root / "data"
+    data.mkdir()
+    await older_database(data / "diplomacy.db")
+    owned_by_bot(data)
+    port = free_port()
+    env = deployments.relocated(deployments.docker_run_env(DOCKERFILE, made_env()), {"/data": data})
+    env["HEALTH_PORT"] = str(port)  # 8080 from the image; a free one here (tests run side by side)
+    run = await start(env, app, fake, data / "diplomacy.db")
+    assert run.code == 0, run.output
+    assert f"database the SQLite file {data / 'diplomacy.db'}" in run.output
+    assert run.lock_held, "the bot held the lock beside its database"
+    assert (data / "diplomacy.db.lock").exists() and not list(app.iterdir())
+    assert len(list((data / "backups").glob("diplomacy.*.pre-migration.db"))) == 1
+    assert run.health is not None and run.health[0] == 200 and '"ok"' in run.health[1]
+
+
+async def test_docker_run_with_the_trial_s_env_stops_with_one_line(root: Path, fake: FakeDiscord) -> None:
+    app = read_only_for_bot(root / "app")
+    data = owned_by_bot(root / "data")
+    env = deployments.relocated(deployments.docker_run_env(DOCKERFILE, TRIAL_ENV), {"/data": data})
+    run = await start(env, app, fake, None)
+    assert run.code == 4, run.output
+    line = one_line_refusal(run)
+    assert f"cannot make the lock file beside the SQLite file {app / 'diplomacy.db'}" in line
+    assert "settings file wins" in line
+
+
+async def test_systemd_as_the_unit_says_uses_its_state_directory(root: Path, fake: FakeDiscord) -> None:
+    clone = read_only_for_bot(root / "opt")  # ProtectSystem=strict: the clone is read-only
+    state = root / "state"
+    state.mkdir()
+    await older_database(state / "diplomacy.db")
+    owned_by_bot(state)
+    env = deployments.relocated(
+        deployments.unit_env(UNIT, made_env()), {"/var/lib/diplomacy-gm": state, "/opt/diplomacy-gm": clone}
+    )
+    run = await start(env, clone, fake, state / "diplomacy.db")
+    assert run.code == 0, run.output
+    assert f"database the SQLite file {state / 'diplomacy.db'}" in run.output
+    assert run.lock_held and (state / "diplomacy.db.lock").exists()
+    assert len(list((state / "backups").glob("diplomacy.*.pre-migration.db"))) == 1
+    assert not list(clone.iterdir())
+
+
+async def test_systemd_with_the_trial_s_env_stops_with_one_line(root: Path, fake: FakeDiscord) -> None:
+    clone = read_only_for_bot(root / "opt")
+    state = owned_by_bot(root / "state")
+    env = deployments.relocated(
+        deployments.unit_env(UNIT, TRIAL_ENV), {"/var/lib/diplomacy-gm": state, "/opt/diplomacy-gm": clone}
+    )
+    run = await start(env, clone, fake, None)
+    assert run.code == 4 and "cannot make the lock file" in one_line_refusal(run)
+
+
+async def test_an_unreadable_env_file_stops_with_one_line(root: Path, fake: FakeDiscord) -> None:
+    clone = root / "clone"
+    clone.mkdir(mode=0o755)
+    (clone / ".env").write_text(made_env())
+    (clone / ".env").chmod(0o000)  # the bot's user cannot read it
+    run = await start({}, clone, fake, None)
+    assert run.code == 2
+    assert "cannot read the settings file" in one_line_refusal(run)
+
+
+async def test_compose_s_bot_uses_its_database_service_and_dumps_to_the_volume(
+    root: Path, fake: FakeDiscord, postgres_url: str
+) -> None:
+    app = read_only_for_bot(root / "app")
+    data = owned_by_bot(root / "data")
+    await started_games(postgres_url, 1)
+    await downgrade_database(postgres_url, "0014")
+    composed = deployments.compose_env(DOCKERFILE, COMPOSE, made_env(POSTGRES_PASSWORD="pw1"))
+    assert composed["DATABASE_URL"] == "postgresql://diplomacy:pw1@db:5432/diplomacy"
+    env = deployments.relocated(composed, {"/data": data})
+    env["DATABASE_URL"] = postgres_url  # the db service: here the tests' own server
+    port = free_port()
+    env["HEALTH_PORT"] = str(port)
+    run = await start(env, app, fake, None)
+    assert run.code == 0, run.output
+    dumps = list((data / "backups").glob("*.pre-migration.dump"))
+    assert len(dumps) == 1 and dumps[0].stat().st_mode & 0o777 == 0o600
+    assert run.health is not None and run.health[0] == 200
+    assert not list(app.iterdir())
+
+
+def test_an_older_database_helper_really_is_older(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    asyncio.run(older_database(path))
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0014",)
