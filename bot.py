@@ -31,6 +31,7 @@ from config import Settings, configure_logging, describe_problems, setup_help, s
 from db.backup import sqlite_path
 from db.database import make_engine, make_session_factory
 from db.inuse import DatabaseInUse, UseLock, hold_shared
+from db.pghold import PostgresHold
 from db.preflight import DatabaseProblem, Problem, describe_url, prepare_database
 from gm.facade import Gamemaster
 from gm.public import FormingLimits
@@ -69,6 +70,7 @@ RATE_LIMIT_WAIT = 30.0  # seconds discord.py may wait out a rate limit (its mini
 UNWIND = 0.5  # seconds cancelled work may take to unwind once a stop is out of time
 CLOSE_WAIT = 1.0  # seconds for the gateway, HTTP session and database to close after that
 EXIT_GRACE = 1.8  # a stop ends the process at most this long after SHUTDOWN_TIMEOUT (exit_guard)
+DATABASE_WATCH = 2.0  # seconds between two checks that the database is still the one the bot opened
 
 
 class DiplomacyBot(commands.AutoShardedBot):
@@ -129,6 +131,10 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.gateway_connected = asyncio.Event()
         self._database_prepared = False
         self._database_lock: UseLock | None = None  # held while the bot runs (db.inuse)
+        self._postgres_hold: PostgresHold | None = None  # the same for PostgreSQL
+        self._watching: asyncio.Task[None] | None = None
+        self.must_stop = asyncio.Event()  # the bot cannot go on (ops.runner stops it)
+        self.stop_reason: StartupError | None = None  # why, and the exit code
         self._started = False  # the gamemaster runs: a stop must let it finish its work
         self._stopping: asyncio.Task[None] | None = None
         self.exit_guard = False  # run() sets it: a stop ends the process in time, whatever hangs
@@ -151,6 +157,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         if self._database_prepared:
             return
         self._hold_database()
+        await self._hold_postgres()
         try:
             await prepare_database(
                 self.database,
@@ -179,6 +186,51 @@ class DiplomacyBot(commands.AutoShardedBot):
                 f"bot's user must be able to write in {path.parent}; is DATABASE_URL the one you meant "
                 "(a line in your settings file wins over the deployment's own value)?",
             ) from None
+
+    async def _hold_postgres(self) -> None:
+        """PostgreSQL: the shared advisory lock a bot holds for its life, so that ``python -m db
+        restore`` is refused meanwhile (db.inuse); refused itself while a restore is under way."""
+        if self._postgres_hold is not None or sqlite_path(self.settings.database_url) is not None:
+            return
+        hold = PostgresHold(self.settings.database_url)
+        try:
+            await hold.take()
+        except DatabaseInUse as refusal:
+            await hold.release()
+            raise StartupError(ExitCode.DATABASE, str(refusal)) from None
+        except Exception:
+            await hold.release()
+            return  # unreachable: the preflight that follows names the problem
+        self._postgres_hold = hold
+
+    def watch_database(self) -> None:
+        """Check every DATABASE_WATCH seconds that the database is still the one the bot opened."""
+        if self._watching is None:
+            self._watching = asyncio.create_task(self._watch_database(), name="database-watch")
+
+    async def _watch_database(self) -> None:
+        while True:
+            await asyncio.sleep(DATABASE_WATCH)
+            reason = None
+            if self._database_lock is not None:
+                reason = self._database_lock.lost()
+            elif self._postgres_hold is not None:
+                reason = await self._postgres_hold.lost()
+            if reason is not None:
+                self.cannot_go_on(StartupError(ExitCode.DATABASE, reason))
+                return
+
+    def cannot_go_on(self, reason: StartupError) -> None:
+        """Stop at once, without finishing the work under way (it would go to the wrong database),
+        with one line and ``reason``'s exit code."""
+        if self.stop_reason is not None:
+            return
+        log.error(
+            "stopping: %s", reason.reason, extra={"event": "database_lost", "exit_code": int(reason.code)}
+        )
+        self.stop_reason = reason
+        self._started = False  # nothing to finish: what was under way is the next start's
+        self.must_stop.set()
 
     def gateway_problem(self) -> str | None:
         """Why the bot is not connected to Discord's gateway (None: every shard it runs is)."""
@@ -238,6 +290,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             may_publish=self.settings.ownership.owns_direct_messages,
         )
         self._started = True  # from here on a stop lets the gamemaster finish its work
+        self.watch_database()
         # The schedule is rebuilt in the background, a slice at a time: the bot connects and answers
         # meanwhile (thousands of games take seconds), and deadlines due meanwhile still close.
         # What start-up makes (modules, then the jobs, page by page) lives as long as the process:
@@ -323,6 +376,10 @@ class DiplomacyBot(commands.AutoShardedBot):
             await asyncio.wait_for(self.database.dispose(), wait)
         except TimeoutError:
             log.warning("the connections did not close within %g s; leaving them", CLOSE_WAIT)
+        if self._watching is not None:
+            self._watching.cancel()
+        if self._postgres_hold is not None:
+            await self._postgres_hold.release()
         if self._database_lock is not None:
             self._database_lock.release()
         self.stopped_completely = complete
@@ -495,6 +552,8 @@ def run(settings: Settings) -> int:
     except Exception:
         log.exception("the bot stopped on an unexpected error")
         return ExitCode.FAILED
+    if bot.stop_reason is not None:  # its line is in the log already
+        return bot.stop_reason.code
     if bot.stopped_completely is False:
         # Out of time: what was cut short is the next start's. Nothing is left to wait for (the
         # interpreter's exit would join the worker pool's threads, a second or more).

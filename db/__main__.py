@@ -1,7 +1,8 @@
 """The database from the command line, the bot running or not:
 
     python -m db backup PATH        a consistent copy of the SQLite database, taken live (db.backup)
-    python -m db restore BACKUP     put a backup in place of the database; refused while a bot
+    python -m db restore BACKUP     put a backup in place of the database (SQLite: a backup file,
+                                    PostgreSQL: a pg_dump --format=custom dump); refused while a bot
                                     process runs on it (--force: only for a lock left by a dead one)
     python -m db upgrade            bring the schema to the latest revision, backing the file up first
                                     (the bot does the same at every start)
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -24,8 +26,9 @@ from dotenv import dotenv_values
 
 from db.backup import PG_DUMP_ADVICE, BackupError, backup_sqlite, restore_sqlite, sqlite_path
 from db.database import DEFAULT_DATABASE_URL, make_engine, url_problem
-from db.inuse import DatabaseInUse, hold_exclusive, hold_shared
-from db.preflight import DatabaseProblem, SchemaState, prepare_database
+from db.inuse import DatabaseInUse, hold_exclusive, hold_shared, open_by_others
+from db.pghold import restore_postgres
+from db.preflight import DatabaseProblem, SchemaState, describe_url, prepare_database
 
 
 def database_url(given: str | None) -> str:
@@ -45,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     backup = commands.add_parser("backup", help="copy the live SQLite database to PATH")
     backup.add_argument("path", type=Path)
-    restore = commands.add_parser("restore", help="replace the SQLite database by BACKUP (bot stopped)")
+    restore = commands.add_parser(
+        "restore", help="replace the database by BACKUP, a SQLite backup or a PostgreSQL dump (bot stopped)"
+    )
     restore.add_argument("backup", type=Path)
     restore.add_argument(
         "--force",
@@ -65,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "upgrade":
         return upgrade(url)
     path = sqlite_path(url)
+    if path is None and args.command == "restore":
+        return restore_pg(url, args.backup, force=args.force)
     if path is None:
         print(PG_DUMP_ADVICE, file=sys.stderr)
         return 2
@@ -78,6 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             try:
                 lock = hold_exclusive(path)
+                others = open_by_others(path)
+                if others:
+                    lock.release()
+                    raise DatabaseInUse(
+                        f"process {', '.join(map(str, others))} has {path} open (a bot whose lock file "
+                        "was removed?): stop it first (systemctl stop, docker stop, Ctrl-C), then restore"
+                    )
             except DatabaseInUse as refusal:
                 if not args.force:
                     print(f"restore refused: {refusal}", file=sys.stderr)
@@ -96,6 +110,34 @@ def main(argv: list[str] | None = None) -> int:
     except BackupError as exc:
         print(f"{args.command} failed: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def restore_pg(url: str, dump: Path, *, force: bool) -> int:
+    """PostgreSQL: the dump (pg_dump --format=custom) in place of the database, refused while a bot
+    runs on it (db.pghold)."""
+    program = shutil.which("pg_restore")
+    if program is None:
+        print(
+            "restore failed: pg_restore is not installed (Debian: apt install postgresql-client)",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        asyncio.run(restore_postgres(url, dump, program, force=force))
+    except DatabaseInUse as refusal:
+        print(f"restore refused: {refusal}", file=sys.stderr)
+        return 3
+    except BackupError as exc:
+        print(f"restore failed: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        print(
+            f"restore failed: {describe_url(url)}: {str(exc).strip().splitlines()[0][:300]}", file=sys.stderr
+        )
+        return 1
+    print(f"restored {describe_url(url)} from {dump.resolve()}")
+    print("start the bot: it upgrades the restored database if it is from an older version")
     return 0
 
 

@@ -32,17 +32,15 @@ BUSY_TIMEOUT_S = 30.0
 PRE_MIGRATION = "pre-migration"
 
 PG_DUMP_ADVICE = """\
-This database is PostgreSQL: back it up with PostgreSQL's own tools, which take a consistent dump of
-a running database:
+This database is PostgreSQL: back it up with PostgreSQL's own tool, which takes a consistent dump of
+a running database, readable by you only:
 
-    pg_dump --format=custom --file=diplomacy.dump "$DATABASE_URL"
+    (umask 077; pg_dump --format=custom --file=diplomacy.dump "$DATABASE_URL")
 
-and restore it (the bot stopped) into an empty database with
-
-    pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" diplomacy.dump
-
-(use the URL without "+asyncpg"; with Docker compose: docker compose exec db pg_dump -U diplomacy
---format=custom diplomacy > diplomacy.dump)."""
+(use the URL without "+asyncpg"; with Docker compose: (umask 077; docker compose exec -T db pg_dump
+-U diplomacy --format=custom diplomacy > diplomacy.dump): -T, or the terminal mangles the dump).
+Restore it, the bot stopped, with python -m db restore diplomacy.dump: refused while a bot runs on
+the database, it drops the bot's tables (a newer version's too) before pg_restore."""
 
 
 class BackupError(Exception):

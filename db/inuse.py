@@ -7,7 +7,15 @@ ended (``kill -9`` included), so a dead bot leaves no lease behind to wait out. 
 filesystem that loses track of its locks could the lock outlive its holder; ``restore --force``
 is for that case (README, "Backups and restore").
 
-PostgreSQL is restored with its own tools (db.backup.PG_DUMP_ADVICE); nothing here applies to it.
+Removing the lock file (it looks stale: it is never deleted) does not defeat this. A restore also
+refuses while another process holds SQLite's own lock on ``<database>-shm`` (every open connection
+in WAL mode holds it), and a running bot checks every few seconds (:class:`UseLock.lost`) that its
+lock file and its database are still the ones it opened: a lock file removed is made and locked
+again, and a database file replaced under it (a restore forced through) stops the bot with one line
+instead of letting it write on into the file that was moved away.
+
+PostgreSQL: every bot process holds a shared advisory lock (:data:`IN_USE_KEY`) on a connection of
+its own for its whole life, and ``python -m db restore`` takes it exclusively (db.pgrestore).
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import os
 from pathlib import Path
 
 SUFFIX = ".lock"
+IN_USE_KEY = 0x6469706C6F6E  # PostgreSQL's advisory lock key of "a bot runs on this database"
 
 
 class DatabaseInUse(Exception):
@@ -27,9 +36,42 @@ class DatabaseInUse(Exception):
 class UseLock:
     """A lock held on a database's lock file; :meth:`release` (or the process's end) lets it go."""
 
-    def __init__(self, path: Path, fd: int) -> None:
+    def __init__(self, path: Path, fd: int, database: Path | None = None) -> None:
         self.path = path
         self._fd: int | None = fd
+        self.database = database
+        self._identity = _identity(database) if database is not None else None
+
+    def lost(self) -> str | None:
+        """Why the bot can no longer trust its database (None: all is well). A lock file removed or
+        replaced is locked again (shared); the database file replaced or gone is a reason to stop."""
+        if self.database is None or self._fd is None:
+            return None
+        if self._identity is None:
+            self._identity = _identity(self.database)  # the first start made it since
+        now = _identity(self.database)
+        if self._identity is not None and now != self._identity:
+            what = "removed" if now is None else "replaced by another file (a restore?)"
+            return (
+                f"the SQLite file {self.database} was {what} while the bot ran on it: stopping, so as not "
+                "to write on into the file that was moved away; start the bot again to use the one there now"
+            )
+        try:
+            same = os.stat(self.path).st_ino == os.fstat(self._fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:
+            try:
+                again = hold_shared(self.database)
+            except DatabaseInUse as refusal:
+                return f"the lock file {self.path} was removed and {refusal}; stopping"
+            except OSError as exc:
+                return (
+                    f"the lock file {self.path} was removed and cannot be made again ({exc.strerror or exc})"
+                )
+            self.release()
+            self._fd, again._fd = again._fd, None
+        return None
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
@@ -45,6 +87,14 @@ class UseLock:
 
 def lock_path(database: Path) -> Path:
     return database.with_name(database.name + SUFFIX)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def hold_shared(database: Path) -> UseLock:
@@ -81,12 +131,19 @@ def _take(database: Path, mode: int, refusal: str) -> UseLock:
     except BaseException:
         os.close(fd)
         raise
-    return UseLock(path, fd)
+    return UseLock(path, fd, database)
 
 
-def holders_of(path: Path) -> list[int]:
-    """The processes holding a lock on ``path``, from Linux's /proc/locks (empty elsewhere, or when
-    they are in another pid namespace)."""
+def open_by_others(database: Path) -> list[int]:
+    """The processes that have ``database`` open in WAL mode (SQLite keeps a read lock on a byte of
+    ``<database>-shm`` for as long as a connection is open): the bot's connections, even when its lock
+    file was removed."""
+    return holders_of(Path(f"{database}-shm"), "POSIX")
+
+
+def holders_of(path: Path, kind: str = "FLOCK") -> list[int]:
+    """The processes holding a lock (``FLOCK`` or ``POSIX``) on ``path``, from Linux's /proc/locks
+    (empty elsewhere, or when they are in another pid namespace)."""
     try:
         stat = path.stat()
         table = Path("/proc/locks").read_text()
@@ -97,7 +154,7 @@ def holders_of(path: Path) -> list[int]:
     for line in table.splitlines():
         fields = line.split()
         # "1: FLOCK  ADVISORY  READ  1234 08:01:123456 0 EOF" (a blocked waiter's line has "->")
-        if len(fields) >= 6 and fields[1] == "FLOCK" and "->" not in fields and fields[5].endswith(wanted):
+        if len(fields) >= 6 and fields[1] == kind and "->" not in fields and fields[5].endswith(wanted):
             with contextlib.suppress(ValueError):
                 pid = int(fields[4])
                 if pid != os.getpid() and pid not in found:

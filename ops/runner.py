@@ -66,7 +66,8 @@ async def run_until_stopped(bot: Service, token: str, *, connect_timeout: float)
             connect = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
             if not await _connected(bot, connect, stop, connect_timeout):
                 return
-            await _first(stop.wait(), connect)
+            must_stop: asyncio.Event | None = getattr(bot, "must_stop", None)  # the bot's own reason
+            await _first(stop.wait(), connect, *([must_stop.wait()] if must_stop is not None else []))
             if connect.done():
                 connect.result()  # the connection ended by itself: say why
     finally:
