@@ -324,6 +324,12 @@ def command(world: World, c: Command) -> JsonDict:
     payload.setdefault("description", "")
     payload.setdefault("default_member_permissions", None)
     payload.setdefault("nsfw", False)
+    # As Discord answers: permissions as a string, the defaults it fills in where none were given.
+    if payload["default_member_permissions"] is not None:
+        payload["default_member_permissions"] = str(payload["default_member_permissions"])
+    if payload.get("integration_types") is None:
+        payload["integration_types"] = [0]
+    payload.setdefault("dm_permission", True)
     if c.guild_id is not None:
         payload["guild_id"] = str(c.guild_id)
     return payload
