@@ -20,6 +20,7 @@ import discord
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from db.backup import sqlite_path
 from db.database import DEFAULT_DATABASE_URL, url_problem
 from gm.delivery.shards import NAME, Ownership
 from ops.logjson import JsonFormatter
@@ -150,6 +151,13 @@ class Settings(BaseSettings):
             )
             raise ValueError(
                 f"{named} not exist with SHARD_COUNT={count} (shards are numbered 0 to {count - 1})"
+            )
+        url = info.data.get("database_url")
+        if url is not None and sqlite_path(url) is not None and len(set(value)) < count:
+            raise ValueError(
+                f"this process runs shards {','.join(map(str, sorted(value)))} of {count}, so others run "
+                "the rest, and they cannot share a SQLite file: use PostgreSQL (README, 'Several "
+                "processes'), or one process with SHARD_IDS unset"
             )
         return tuple(sorted(value))
 

@@ -55,6 +55,7 @@ def test_shard_settings_become_the_bot_s_shards_and_the_process_s_name() -> None
     from config import Settings
 
     def settings(**values: Any) -> Settings:
+        values.setdefault("database_url", "postgresql://gm@db/gm")  # several processes: PostgreSQL
         return Settings(_env_file=None, discord_token="x", **values)
 
     alone = settings()
@@ -65,3 +66,13 @@ def test_shard_settings_become_the_bot_s_shards_and_the_process_s_name() -> None
     named = settings(shard_count=4, shard_ids=" 3, 0 ", process_name="eu-1")
     assert named.shard_ids == (0, 3) and named.process == "eu-1"
     assert shard_options(settings(shard_count=3)) == {"shard_count": 3}
+
+
+def test_several_processes_on_one_sqlite_file_are_refused_in_one_line(tmp_path: Path) -> None:
+    """SHARD_COUNT > 1 with this process running only some shards means other processes on the same
+    database: on SQLite that is refused at start, in one line (it was accepted silently)."""
+    run = start_bot(tmp_path, DISCORD_TOKEN="x", SHARD_COUNT="2", SHARD_IDS="0")
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cannot start: SHARD_IDS: this process runs shards 0 of 2")
+    assert "use PostgreSQL" in lines[0] and "Traceback" not in run.stderr
