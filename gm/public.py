@@ -99,6 +99,7 @@ from gm.ordering.legal import OrderMenu, PowerMenu
 from gm.ordering.offline import AlreadyRead, DirectReads
 from gm.ordering.preview import OrdersPreview
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
+from gm.outage import database_outage
 from gm.phases.results import change_lines
 from gm.reading.info import GameInfo, PhaseInfo, PlayerInfo
 from gm.reports.history import MapImage, PhaseHistory
@@ -259,6 +260,7 @@ __all__ = [
     "badge",
     "change_lines",
     "choice_label",
+    "database_outage",
     "duration",
     "effective_reminders",
     "key_powers",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Concatenate, ParamSpec
 
@@ -16,7 +17,7 @@ import discord
 from discord import app_commands
 
 from cogs.shared.text import chunks, safe_keeping_users
-from gm.public import GameError
+from gm.public import GameError, database_outage
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,44 @@ CRASH_TEXT = (
     "Something went wrong on my side and I could not finish that. It has been logged. "
     "Check with /orders show or /game status before trying again."
 )
+
+
+DATABASE_DOWN_TEXT = (
+    "The game database cannot be reached right now, so I could not do that: nothing was recorded. "
+    "Try again in a minute."
+)
+OUTAGE_LOG_EVERY = 60.0  # seconds: one line about a database outage at most this often
+
+
+class FailureCounter:
+    """Failed interactions, told to whoever listens (the bot's metrics: ``listener(kind)``, kind
+    ``fault`` or ``database``), and a database outage logged as one line a minute."""
+
+    def __init__(self) -> None:
+        self.listener: Callable[[str], None] | None = None
+        self._outage_logged: float | None = None
+        self._outage_count = 0
+
+    def failed(self, kind: str) -> None:
+        if self.listener is not None:
+            self.listener(kind)
+
+    def outage(self, reason: str) -> None:
+        self.failed("database")
+        self._outage_count += 1
+        now = time.monotonic()
+        if self._outage_logged is None or now - self._outage_logged >= OUTAGE_LOG_EVERY:
+            log.warning(
+                "the database is unreachable (%s): %d interactions answered 'try again in a minute' "
+                "since the last line about it",
+                reason,
+                self._outage_count,
+                extra={"event": "database_outage", "interactions": self._outage_count},
+            )
+            self._outage_logged, self._outage_count = now, 0
+
+
+failures = FailureCounter()
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
@@ -91,8 +130,14 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     text = error_text(error)
     if text is None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        log.error("interaction %s failed", _describe(interaction), exc_info=original)
-        text = CRASH_TEXT
+        outage = database_outage(original)
+        if outage is not None:
+            failures.outage(outage)
+            text = DATABASE_DOWN_TEXT
+        else:
+            failures.failed("fault")
+            log.error("interaction %s failed", _describe(interaction), exc_info=original)
+            text = CRASH_TEXT
     if interaction.type == discord.InteractionType.autocomplete:
         return
     try:

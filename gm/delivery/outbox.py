@@ -337,14 +337,27 @@ async def _deliver_one(
     except Exception as exc:  # anything else is worth another try
         if not isinstance(exc, RetriableSendError):
             log.exception("outbox %s: unexpected error while sending", entry.id)
-        gave_up = await _mark_retry(session_factory, entry, token, clock(), repr(exc))
+        gave_up = await _mark_retry(session_factory, entry, token, clock(), in_words(exc))
         report.failed += gave_up
         report.retrying += not gave_up
-        report.errors.append(f"outbox {entry.id}: {exc!r}")
+        report.errors.append(f"outbox {entry.id}: {in_words(exc)}")
         return False
     await _mark_sent(session_factory, entry, token, clock(), posted)
     report.sent += 1
     return True
+
+
+def in_words(exc: BaseException) -> str:
+    """An error as an operator reads it (/admin status, the log): its message, not Python's repr; the
+    kind named only when it says something the message does not (a timeout, a lost connection)."""
+    text = str(exc).strip()
+    if isinstance(exc, SendError) and text:
+        return text
+    kind = {TimeoutError: "timed out", ConnectionError: "connection lost"}
+    for cls, words in kind.items():
+        if isinstance(exc, cls):
+            return f"{words}: {text}" if text else words
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _lane_key(entry: OutboxEntry) -> tuple[Any, ...]:

@@ -3,6 +3,7 @@ waiting and how long the oldest has waited, the last phase closed and the last d
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -70,5 +71,19 @@ async def operations_status(session: AsyncSession, ownership: Ownership = EVERYT
         outbox_oldest=await oldest_pending(session, ownership),
         outbox_given_up=int(given_up.one()),
         last_close=LastClose(int(last[0]), str(last[1]), last[2]) if last and last[2] else None,
-        last_delivery_error=error.strip().splitlines()[0][:300] if error and error.strip() else None,
+        last_delivery_error=in_words_stored(error) if error and error.strip() else None,
     )
+
+
+REPR = re.compile(r"""^(?:gave up after \d+ attempts: )?([A-Z]\w*(?:Error|Exception))\((['"])(.*)\2\)$""")
+
+
+def in_words_stored(error: str) -> str:
+    """A stored delivery error's first line, in words: rows written by older versions hold Python's
+    repr (``RetriableSendError('forbidden: 403 ...')``), shown as its message."""
+    line = error.strip().splitlines()[0]
+    prefix = line.split(": ", 1)[0] + ": " if line.startswith("gave up after ") else ""
+    found = REPR.match(line)
+    if found is not None:
+        line = prefix + found[3]
+    return line[:300]

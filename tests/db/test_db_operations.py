@@ -8,6 +8,7 @@ import asyncio
 import logging
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,40 @@ def test_a_restore_is_refused_while_a_bot_holds_the_database(tmp_path: Path) -> 
     done = cli("--database-url", f"sqlite:///{path}", "restore", str(tmp_path / "b.db"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert mode(path) == 0o600 and mode(path.with_name("gm.db.lock")) == 0o600
+
+
+def test_a_restore_sees_a_process_that_has_the_database_open_without_a_lock_file(tmp_path: Path) -> None:
+    """The trial removed the lock file (it looked stale) and restored under the running bot: the
+    restore now also sees SQLite's own lock that every open connection holds on the -shm file."""
+    path = tmp_path / "gm.db"
+    url = f"sqlite:///{path}"
+    asyncio.run(started_games(url, 1))
+    assert cli("--database-url", url, "backup", str(tmp_path / "b.db"), cwd=tmp_path).returncode == 0
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]);"
+            " c.execute('SELECT 1 FROM game').fetchall(); print('open', flush=True); sys.stdin.read()",
+            str(path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        assert not path.with_name("gm.db.lock").exists()
+        refused = cli("--database-url", url, "restore", str(tmp_path / "b.db"), cwd=tmp_path)
+        assert refused.returncode == 3
+        assert refused.stderr.strip() == (
+            f"restore refused: process {holder.pid} has {path} open (a bot whose lock file was removed?): "
+            "stop it first (systemctl stop, docker stop, Ctrl-C), then restore"
+        )
+        assert list(tmp_path.glob("gm.db.replaced-*")) == []
+    finally:
+        holder.communicate("", timeout=10)
+    assert cli("--database-url", url, "restore", str(tmp_path / "b.db"), cwd=tmp_path).returncode == 0
 
 
 @pytest.mark.parametrize("url", ["foo://bar", "mysql://user:secret@host/db"])

@@ -36,9 +36,10 @@ async def test_removing_the_lock_file_does_not_let_a_restore_run_under_the_bot(
         code, _, refusal = await acli(
             "--database-url", url, "restore", str(tmp_path / "copy.db"), cwd=tmp_path
         )
-        assert code == 3 and refusal.startswith(
-            f"restore refused: process {bot.process.pid} has {database} open"
-        )
+        # Refused: by SQLite's own lock on -shm, or by the lock file the bot made again meanwhile
+        # (tests/db/test_db_operations.py checks the first alone)
+        assert code == 3 and refusal.startswith("restore refused: "), refusal
+        assert f"process {bot.process.pid}" in refusal
         assert refusal.strip().count("\n") == 0 and list(tmp_path.glob("bot.db.replaced-*")) == []
         for _ in range(50):  # the bot makes its lock file again within seconds
             if lock_path(database).exists():
