@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from cogs.messages.sender import DiscordSender
 from cogs.places.repair import DiscordShielder
 from cogs.places.spaces import BOT_PERMISSIONS
+from cogs.shared import replies
 from cogs.shared.base import Services
 from cogs.shared.replies import GameCommandTree
 from cogs.ui import guard
@@ -118,7 +119,9 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.runtime = gamemaster.runtime  # the machinery: the composition root's alone, never a cog's
         self.sender = DiscordSender(self, gamemaster, settings.moderator_role)
         self.runtime.sender = self.sender
-        self.runtime.on_close = lambda outcome: self.metrics.phase_closed(outcome.seconds)
+        self.runtime.on_close = lambda outcome: self.metrics.phase_closed(outcome.seconds, outcome.deadline)
+        self.runtime.scheduler.on_close_failed = self.metrics.closes_failed.inc
+        replies.failures.listener = lambda kind: self.metrics.interactions_failed.labels(kind).inc()
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
         self.gate = InteractionGate(self, on_interaction=self.metrics.interaction_arrived)
         self.facts = ProcessFacts()  # for /admin status

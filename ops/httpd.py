@@ -11,11 +11,13 @@ it is somebody else's mistake, not the bot's, and /admin status's last error sta
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
@@ -23,9 +25,10 @@ from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from ops import version
-from ops.liveness import LoopLag, Vitals, examine
+from ops.liveness import DATABASE_WAIT, LoopLag, Vitals, examine
 from ops.metrics import Metrics
 
+OUTBOX_STUCK = 600.0  # seconds the oldest waiting message may wait before /healthz says "degraded"
 log = logging.getLogger(__name__)
 requests_log = logging.getLogger(f"{__name__}.requests")  # aiohttp's server logs through it
 
@@ -118,15 +121,34 @@ class HealthServer:
 
     async def _healthz(self, _request: web.Request) -> web.Response:
         health = await examine(self._vitals, self._lag)
+        degraded = await self._outbox_stuck() if health.ok else None
         body = {
-            "status": "ok" if health.ok else "unhealthy",
-            "problems": health.problems,
+            "status": "ok" if health.ok and degraded is None else "degraded" if health.ok else "unhealthy",
+            "problems": health.problems + ([degraded] if degraded else []),
             "event_loop_lag_ms": round(health.lag * 1000, 1),
             "version": version.VERSION,
             "commit": version.commit(),
         }
         return web.Response(
             text=json.dumps(body) + "\n", status=200 if health.ok else 503, content_type="application/json"
+        )
+
+    async def _outbox_stuck(self) -> str | None:
+        """Messages waiting for longer than OUTBOX_STUCK: the bot runs, but its posts do not go out
+        (Discord refusing them, a lost permission). "degraded" with 200: a restart would not help."""
+        try:
+            figures = await asyncio.wait_for(self._status(), DATABASE_WAIT)
+        except Exception:
+            return None  # the database's own check says what is wrong with it
+        oldest = getattr(figures, "outbox_oldest", None)
+        if oldest is None:
+            return None
+        waited = (datetime.now(UTC) - oldest).total_seconds()
+        if waited < OUTBOX_STUCK:
+            return None
+        return (
+            f"the outbox is stuck: {figures.outbox_waiting} messages waiting, the oldest for "
+            f"{waited / 60:.0f} min (see /admin status's last delivery error)"
         )
 
     async def _scrape(self, request: web.Request) -> web.Response:

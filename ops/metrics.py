@@ -5,7 +5,10 @@ Counted as they happen: phases closed, adjudication and map times (gm's closes,
 (the gate notes the arrival, the HTTP trace sees the answer), Discord's answers by status and its
 rate limits by scope (an aiohttp trace on discord.py's HTTP session). Read when scraped: games by
 state, the outbox's depth and the age of its oldest message (gm.facade's operations_status), the
-event loop's lag and the gateway's latency.
+event loop's lag and the gateway's latency. Also: the process's memory and CPU (prometheus-client's
+process collector: ``process_resident_memory_bytes``, ``process_cpu_seconds_total``), failed
+interactions by kind (a fault of ours, or the database away), closes that failed (each is tried
+again), how late each deadline's close ran, and the messages given up.
 """
 
 from __future__ import annotations
@@ -18,11 +21,20 @@ from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    ProcessCollector,
+    generate_latest,
+)
 
 from ops import version
 
 CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+LATENESS = (1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 900.0, 3600.0)
 SECONDS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 KEPT_ARRIVALS = 2000  # interactions waiting for their first answer, remembered at most
 
@@ -67,13 +79,41 @@ class Metrics:
         self.gateway_latency = Gauge(
             "diplomacy_gateway_latency_seconds", "Discord gateway's heartbeat latency", registry=r
         )
+        ProcessCollector(registry=r)  # process_resident_memory_bytes, process_cpu_seconds_total ...
+        self.interactions_failed = Counter(
+            "diplomacy_interactions_failed",
+            "Interactions answered with an apology: kind=fault (a bug, logged with its traceback) or "
+            "kind=database (the database was away)",
+            ["kind"],
+            registry=r,
+        )
+        for kind in ("fault", "database"):
+            self.interactions_failed.labels(kind)
+        self.closes_failed = Counter(
+            "diplomacy_closes_failed", "Phase closes that failed (each is tried again later)", registry=r
+        )
+        self.close_lateness = Histogram(
+            "diplomacy_close_lateness_seconds",
+            "How long after its deadline a phase's close finished",
+            buckets=LATENESS,
+            registry=r,
+        )
+        self.outbox_given_up = Gauge(
+            "diplomacy_outbox_given_up", "Messages given up (never posted) in the outbox", registry=r
+        )
         self._arrivals: dict[int, float] = {}
 
     # --- counted as it happens -----------------------------------------------------------------
 
-    def phase_closed(self, seconds: dict[str, float] | None) -> None:
-        """A phase this process closed, with its ``seconds`` (gm.phases.closer.CloseOutcome)."""
+    def phase_closed(self, seconds: dict[str, float] | None, deadline: datetime | None = None) -> None:
+        """A phase this process closed, with its ``seconds`` and ``deadline``
+        (gm.phases.closer.CloseOutcome): a close at or after its deadline is measured for lateness."""
         self.phases_closed.inc()
+        if deadline is not None:
+            due = deadline if deadline.tzinfo is not None else deadline.replace(tzinfo=UTC)
+            late = (datetime.now(UTC) - due).total_seconds()
+            if late >= 0:
+                self.close_lateness.observe(late)
         seconds = seconds or {}
         if "adjudicate" in seconds:
             self.adjudication.observe(seconds["adjudicate"])
@@ -126,6 +166,7 @@ class Metrics:
             for state, count in figures.games.items():
                 self.games.labels(state).set(count)
             self.outbox_depth.set(figures.outbox_waiting)
+            self.outbox_given_up.set(getattr(figures, "outbox_given_up", 0))
             oldest = figures.outbox_oldest
             self.outbox_age.set((datetime.now(UTC) - oldest).total_seconds() if oldest else 0.0)
         self.loop_lag.set(loop_lag)

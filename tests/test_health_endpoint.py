@@ -6,9 +6,11 @@ last error stays the bot's own."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -35,7 +37,12 @@ class Well:
 
 
 async def no_figures() -> Any:
-    return SimpleNamespace(games={"active": 1}, outbox_waiting=0, outbox_oldest=None)
+    return SimpleNamespace(games={"active": 1}, outbox_waiting=0, outbox_oldest=None, outbox_given_up=0)
+
+
+async def stuck_figures() -> Any:
+    oldest = datetime.now(UTC) - timedelta(minutes=25)
+    return SimpleNamespace(games={"active": 1}, outbox_waiting=7, outbox_oldest=oldest, outbox_given_up=2)
 
 
 @pytest.fixture
@@ -45,9 +52,22 @@ async def engine() -> AsyncIterator[AsyncEngine]:
     await engine.dispose()
 
 
-async def serve(engine: AsyncEngine, host: str = "127.0.0.1", token: str | None = None) -> HealthServer:
+async def serve(
+    engine: AsyncEngine,
+    host: str = "127.0.0.1",
+    token: str | None = None,
+    figures: Callable[[], Awaitable[Any]] = no_figures,
+    metrics: Metrics | None = None,
+) -> HealthServer:
     server = HealthServer(
-        Well(engine), LoopLag(), Metrics(), no_figures, lambda: 0.05, host=host, port=0, metrics_token=token
+        Well(engine),
+        LoopLag(),
+        metrics or Metrics(),
+        figures,
+        lambda: 0.05,
+        host=host,
+        port=0,
+        metrics_token=token,
     )
     await server.start()
     return server
@@ -130,3 +150,32 @@ async def test_oversized_requests_are_refused_without_a_traceback_or_a_last_erro
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     refused = [r.getMessage() for r in caplog.records if "refused an HTTP request" in r.getMessage()]
     assert len(refused) == 2 and all(len(line) < 200 for line in refused), refused
+
+
+async def test_a_stuck_outbox_is_degraded_and_the_operator_s_figures_are_scraped(engine: AsyncEngine) -> None:
+    metrics = Metrics()
+    metrics.phase_closed({"adjudicate": 0.01}, datetime.now(UTC) - timedelta(seconds=90))  # 90 s late
+    metrics.phase_closed({}, datetime.now(UTC) + timedelta(hours=1))  # closed early: not late
+    metrics.closes_failed.inc()
+    metrics.interactions_failed.labels("database").inc()
+    server = await serve(engine, figures=stuck_figures, metrics=metrics)
+    try:
+        status, body = await raw(server.port, get("/healthz"))
+        answer = json.loads(body)
+        assert status == 200 and answer["status"] == "degraded", answer
+        assert answer["problems"] == [
+            "the outbox is stuck: 7 messages waiting, the oldest for 25 min (see /admin status's last "
+            "delivery error)"
+        ]
+        status, body = await raw(server.port, get("/metrics"))
+    finally:
+        await server.stop()
+    text = body.decode()
+    assert "diplomacy_outbox_given_up 2.0" in text
+    assert "diplomacy_closes_failed_total 1.0" in text
+    assert 'diplomacy_interactions_failed_total{kind="database"} 1.0' in text
+    assert 'diplomacy_interactions_failed_total{kind="fault"} 0.0' in text
+    assert "diplomacy_close_lateness_seconds_count 1.0" in text
+    assert 'diplomacy_close_lateness_seconds_bucket{le="60.0"} 0.0' in text
+    assert 'diplomacy_close_lateness_seconds_bucket{le="120.0"} 1.0' in text
+    assert "process_resident_memory_bytes" in text and "process_cpu_seconds_total" in text

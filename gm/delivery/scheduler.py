@@ -150,6 +150,8 @@ class GameScheduler:
         self._sessions = session_factory
         self.ownership = ownership
         self.retry_delays = tuple(retry_delays)
+        self.on_close_failed: Callable[[], None] | None = None
+        """Told of every close that failed and is tried again later (the metrics: ops.metrics)."""
         self._on_close = on_close
         self._on_deadline = on_deadline
         self._on_finish = on_finish or on_close
@@ -658,6 +660,8 @@ class GameScheduler:
 
     def _retry(self, job_id: str, phase_id: int, attempt: int, what: str) -> None:
         """Schedule another try of a failed close under the same job id, after a growing delay."""
+        if self.on_close_failed is not None:
+            self.on_close_failed()
         if not self._scheduler.running or not self.retry_delays:
             return
         delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]

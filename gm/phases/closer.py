@@ -91,6 +91,7 @@ class CloseOutcome:
     seconds: dict[str, float] | None = None
     # Not closed: its deadline was extended by grace instead (gm.phases.extensions), to this phase
     extended: PhaseInfo | None = None
+    deadline: datetime | None = None  # the closed phase's deadline (how late the close ran: metrics)
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,6 +517,7 @@ class PhaseCloser:
             winner=winner or (game_over or {}).get("winner"),
             next_close_now=next_close_now,
             seconds=answer.get("seconds"),
+            deadline=phase.deadline,
         )
 
 

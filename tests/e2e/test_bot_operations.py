@@ -67,6 +67,14 @@ async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Pat
         assert found[("diplomacy_discord_requests_total", (("status", "200"),))] > 0
         assert found[("diplomacy_discord_rate_limits_total", (("scope", "user"),))] == 1
         assert (
+            found[("process_resident_memory_bytes", ())] > 10e6
+            and found[("process_cpu_seconds_total", ())] > 0
+        )
+        assert found[("diplomacy_interactions_failed_total", (("kind", "fault"),))] == 0
+        assert found[("diplomacy_interactions_failed_total", (("kind", "database"),))] == 0
+        assert found[("diplomacy_closes_failed_total", ())] == 0
+        assert found[("diplomacy_outbox_given_up", ())] == 0
+        assert (
             "diplomacy_build_info",
             (("commit", bot.facts.version.split("commit ")[1][:-1]), ("version", VERSION)),
         ) in found
@@ -94,6 +102,7 @@ async def test_healthz_metrics_and_admin_status(fake: FakeDiscord, tmp_path: Pat
         assert "servers: 1" in answer.content and "active 1" in answer.content
         assert f"Last close: game {game_id} S1901M" in answer.content
         assert "0 messages waiting" in answer.content
+        assert "Error(" not in answer.content and "Exception(" not in answer.content, "in words"
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
