@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import os
+import pwd
+import shlex
 import shutil
 import signal
 import socket
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import urllib.request
@@ -303,3 +307,78 @@ def test_an_older_database_helper_really_is_older(tmp_path: Path) -> None:
     asyncio.run(older_database(path))
     with closing(sqlite3.connect(path)) as conn:
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0014",)
+
+
+FAKE_VENV_PYTHON = """#!/usr/bin/env bash
+if [ "$1 $2" = "-m pip" ]; then echo "$@" >> "$(dirname "$0")/../../pip.log"; exit 0; fi
+exec {python} "$@"
+"""
+
+
+def test_a_systemd_restart_after_a_requirements_change_installs_them_first(root: Path) -> None:
+    """`git pull && systemctl restart`: the unit's ExecStartPre installs what the new requirements.txt
+    asks (once), then ExecStart starts the bot (pip stands in: it records what it was asked)."""
+    clone = root / "opt"
+    (clone / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "run.sh", clone)
+    shutil.copy(ROOT / "scripts" / "ensure_venv.sh", clone / "scripts")
+    shutil.copy(ROOT / "requirements.txt", clone)
+    for name in (
+        "bot.py",
+        "config.py",
+        "alembic.ini",
+        "cogs",
+        "data",
+        "db",
+        "engine",
+        "gm",
+        "migrations",
+        "ops",
+        "render",
+    ):
+        (clone / name).symlink_to(ROOT / name)
+    python = clone / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(FAKE_VENV_PYTHON.format(python=sys.executable))
+    python.chmod(0o755)
+    installed = hashlib.sha256((clone / "requirements.txt").read_bytes()).hexdigest()
+    (clone / ".venv" / ".requirements-runtime.sha256").write_text(installed + "\n")  # the last install
+    me = pwd_name()
+
+    def unit_command(line: str) -> list[str]:
+        words = shlex.split(line.lstrip("+-@!").replace("/opt/diplomacy-gm", str(clone)))
+        if words[:2] == ["/usr/sbin/runuser", "-u"]:  # as the unit's user: here, ours
+            words[2] = me
+            if os.geteuid() != 0:
+                words = words[4:]
+        return words
+
+    (pre,) = deployments.unit_lines(UNIT, "ExecStartPre")
+    (start_line,) = deployments.unit_lines(UNIT, "ExecStart")
+
+    def run(words: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            words,
+            cwd=clone,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "DISCORD_TOKEN": "x"},
+        )
+
+    done = run(unit_command(pre))
+    assert done.returncode == 0, done.stderr
+    assert not (clone / "pip.log").exists(), "unchanged requirements: nothing installed"
+    with (clone / "requirements.txt").open("a") as requirements:
+        requirements.write("newdep==1.0\n")  # what `git pull` brought
+    done = run(unit_command(pre))
+    assert done.returncode == 0, done.stderr
+    log = (clone / "pip.log").read_text().splitlines()
+    assert log == [f"-m pip install --quiet --disable-pip-version-check -r {clone / 'requirements.txt'}"]
+    assert run(unit_command(pre)).returncode == 0 and len((clone / "pip.log").read_text().splitlines()) == 1
+    started = run([*unit_command(start_line), "--version"])
+    assert started.returncode == 0 and started.stdout.startswith("diplomacy-gm "), started.stderr
+
+
+def pwd_name() -> str:
+    return pwd.getpwuid(os.geteuid()).pw_name
