@@ -20,6 +20,7 @@ import asyncio
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from dotenv import dotenv_values
@@ -124,7 +125,14 @@ def restore_pg(url: str, dump: Path, *, force: bool) -> int:
         )
         return 1
     try:
-        asyncio.run(restore_postgres(url, dump, program, force=force))
+        if str(dump) == "-":  # from standard input (docker compose run -T ... < diplomacy.dump)
+            with tempfile.TemporaryDirectory() as place:
+                copy = Path(place) / "restore.dump"
+                with copy.open("wb") as out:
+                    shutil.copyfileobj(sys.stdin.buffer, out)
+                asyncio.run(restore_postgres(url, copy, program, force=force))
+        else:
+            asyncio.run(restore_postgres(url, dump, program, force=force))
     except DatabaseInUse as refusal:
         print(f"restore refused: {refusal}", file=sys.stderr)
         return 3
@@ -136,7 +144,7 @@ def restore_pg(url: str, dump: Path, *, force: bool) -> int:
             f"restore failed: {describe_url(url)}: {str(exc).strip().splitlines()[0][:300]}", file=sys.stderr
         )
         return 1
-    print(f"restored {describe_url(url)} from {dump.resolve()}")
+    print(f"restored {describe_url(url)} from {'standard input' if str(dump) == '-' else dump.resolve()}")
     print("start the bot: it upgrades the restored database if it is from an older version")
     return 0
 

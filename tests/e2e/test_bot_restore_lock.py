@@ -9,7 +9,9 @@ own process against the loopback fake (harness.processes)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import sys
 from pathlib import Path
 
 from db.database import make_engine
@@ -20,6 +22,8 @@ from harness.fakediscord import FakeDiscord
 from harness.processes import bot_process
 from harness.remote import env_for
 from tests.helpers.db_cli import acli, started_games
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_removing_the_lock_file_does_not_let_a_restore_run_under_the_bot(
@@ -94,8 +98,23 @@ async def test_a_postgresql_restore_is_refused_while_a_bot_runs_and_a_bot_waits_
         async with engine.begin() as connection:
             await connection.exec_driver_sql("CREATE TABLE from_a_newer_version (id integer)")
             await connection.exec_driver_sql("UPDATE alembic_version SET version_num = '0099_newer'")
-        code, _, err = await acli("--database-url", postgres_url, "restore", str(dump), cwd=tmp_path)
-        assert code == 0, err
+        # compose.yaml's procedure: the dump on standard input (docker compose run -T ... restore -)
+        restore = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "db",
+            "--database-url",
+            postgres_url,
+            "restore",
+            "-",
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await restore.communicate(dump.read_bytes())
+        assert restore.returncode == 0 and b"from standard input" in out, err
         assert await current_revision(engine) == "0014", "the database as it was before the upgrade"
         async with engine.connect() as connection:
             left = await connection.exec_driver_sql("SELECT to_regclass('from_a_newer_version')")
