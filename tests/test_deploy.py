@@ -89,7 +89,7 @@ def test_supervisors_wait_longer_than_the_bot_takes_to_stop() -> None:
     stop = number(r"TimeoutStopSec=(\d+)", UNIT)
     assert grace > bot_needs and stop > bot_needs
     assert "KillMode=mixed" in UNIT, "SIGTERM to the bot only; its workers end with it"
-    assert "RestartPreventExitStatus=2" in UNIT
+    assert "RestartPreventExitStatus=2 6" in UNIT
 
 
 def test_compose_runs_the_bot_on_its_postgresql_service() -> None:
@@ -171,3 +171,24 @@ def test_the_image_probe_asks_the_bot_s_healthz(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 1 and "did not answer" in done.stderr
+
+
+def test_every_alert_has_a_runbook_section_and_reads_metrics_the_bot_exposes() -> None:
+    """deploy/prometheus-alerts.yml's rules: each alert has its section in deploy/RUNBOOK.md, and
+    every metric an expression reads is one the bot's /metrics serves (a renamed metric would leave
+    an alert that never fires)."""
+    from ops.metrics import Metrics
+
+    rules = (ROOT / "deploy" / "prometheus-alerts.yml").read_text()
+    runbook = (ROOT / "deploy" / "RUNBOOK.md").read_text()
+    alerts = re.findall(r"^\s+- alert: (\w+)$", rules, re.MULTILINE)
+    assert len(alerts) >= 8
+    sections = re.findall(r"^## (\w+)$", runbook, re.MULTILINE)
+    assert sorted(alerts) == sorted(sections)
+    served = set()
+    for family in Metrics().registry.collect():
+        suffixes = {"counter": ["_total"], "histogram": ["_bucket", "_count", "_sum"]}.get(family.type, [""])
+        served |= {sample.name for sample in family.samples} | {family.name + end for end in suffixes}
+    used = set(re.findall(r"\b((?:diplomacy|process)_\w+)", rules))
+    assert used and used - served == set(), f"not served: {used - served}"
+    assert "METRICS_TOKEN" in COMPOSE and "HEALTH_HOST=0.0.0.0" in COMPOSE, "compose says how to scrape it"
