@@ -3,7 +3,7 @@
 One order, the same everywhere (README, "Running it"): a variable of the process's environment wins,
 then a line of ``.env`` in the working directory, then the default below. An empty value means the
 default. The deployments put their own values in the environment, and their supervisor decides
-which of them wins (deploy/environment.py says how each one does, and tests/test_deploy_env.py
+which of them wins (harness/deployments.py says how each one does, and tests/test_deploy_env.py
 proves it): Docker's ``--env-file``/``env_file:`` over the image's ``ENV``, compose's
 ``environment:`` over both; systemd's ``EnvironmentFile=`` over ``Environment=``. So .env.example sets
 nothing but DISCORD_TOKEN: a line left commented keeps the deployment's value."""

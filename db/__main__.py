@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         if args.command == "backup":
+            # backups/gm-2026-01-31.db on a fresh clone: its directory is made (the owner's only)
+            args.path.resolve().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             report = backup_sqlite(path, args.path)
             print(
                 f"backed up {report.source} ({report.games} games) to {report.target}: "

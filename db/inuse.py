@@ -15,7 +15,7 @@ again, and a database file replaced under it (a restore forced through) stops th
 instead of letting it write on into the file that was moved away.
 
 PostgreSQL: every bot process holds a shared advisory lock (:data:`IN_USE_KEY`) on a connection of
-its own for its whole life, and ``python -m db restore`` takes it exclusively (db.pgrestore).
+its own for its whole life, and ``python -m db restore`` takes it exclusively (db.pghold).
 """
 
 from __future__ import annotations
