@@ -55,6 +55,14 @@ def _refusal(exc: HttpProcessingError) -> str:
     return f"{exc.code} {text[0][:120] if text else ''}".strip()
 
 
+def _span(seconds: float) -> str:
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
 def is_loopback(host: str) -> bool:
     if host.strip().lower() == "localhost":
         return True
@@ -148,7 +156,7 @@ class HealthServer:
             return None
         return (
             f"the outbox is stuck: {figures.outbox_waiting} messages waiting, the oldest for "
-            f"{waited / 60:.0f} min (see /admin status's last delivery error)"
+            f"{_span(waited)} (see /admin status's last delivery error)"
         )
 
     async def _scrape(self, request: web.Request) -> web.Response:

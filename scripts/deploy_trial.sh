@@ -47,7 +47,7 @@ git status --porcelain --ignored=no | grep . && { echo "FAILED: files the bot ma
 echo "git status: clean (the database, its lock and the backups are git-ignored)"
 
 step "Docker, compose and systemd, simulated (no daemons here), and rollback and restore under a live bot"
-.venv/bin/python -m pytest -q -p no:cacheprovider -p no:randomly \
+.venv/bin/python -m pytest -q -p no:cacheprovider \
     tests/test_deploy_env.py tests/test_deploy.py tests/db/test_db_rollback.py \
     tests/e2e/test_bot_restore_lock.py tests/test_health_endpoint.py
 step "done: the README's deployment sections hold on a fresh clone"

@@ -113,8 +113,8 @@ async def test_a_postgresql_restore_is_refused_while_a_bot_runs_and_a_bot_waits_
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
-        out, err = await restore.communicate(dump.read_bytes())
-        assert restore.returncode == 0 and b"from standard input" in out, err
+        said, complaint = await restore.communicate(dump.read_bytes())
+        assert restore.returncode == 0 and b"from standard input" in said, complaint
         assert await current_revision(engine) == "0014", "the database as it was before the upgrade"
         async with engine.connect() as connection:
             left = await connection.exec_driver_sql("SELECT to_regclass('from_a_newer_version')")
