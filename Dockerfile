@@ -1,6 +1,8 @@
 # The bot's image: runtime dependencies only, a non-root user, the SQLite file on a volume.
 #   docker build -t diplomacy-gm .
 #   docker run -d --name gm --env-file .env -v gm-data:/data diplomacy-gm
+# The .env made from .env.example sets only DISCORD_TOKEN: a line of it would win over the ENV below
+# (Docker's precedence), so leave DATABASE_URL, BACKUP_DIR and HEALTH_PORT commented there.
 # With PostgreSQL: compose.yaml. Stopping (docker stop) sends SIGTERM: the bot finishes the close under
 # way and sends its queued messages first (SHUTDOWN_TIMEOUT, 30 s; docker stop waits 10 s unless told
 # otherwise: use docker stop -t 45, or compose's stop_grace_period).
