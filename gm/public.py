@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from gm.actor import Actor
 from gm.clock import utcnow
+from gm.delivery.outage import database_outage
 from gm.delivery.outbox import (
     Attachment,
     NotYetSendable,
@@ -99,7 +100,6 @@ from gm.ordering.legal import OrderMenu, PowerMenu
 from gm.ordering.offline import AlreadyRead, DirectReads
 from gm.ordering.preview import OrdersPreview
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
-from gm.outage import database_outage
 from gm.phases.results import change_lines
 from gm.reading.info import GameInfo, PhaseInfo, PlayerInfo
 from gm.reports.history import MapImage, PhaseHistory

@@ -11,7 +11,7 @@
 
 Env files are read as both read them: ``NAME=value`` lines, ``#`` comments and blank lines skipped,
 the value kept as written after the first ``=`` (an empty value sets the variable to "", which is
-not the same as leaving it out). Used by tests/test_deploy_env.py and scripts/deploy_trial.py.
+not the same as leaving it out). Used by tests/test_deploy_env.py and scripts/deploy_trial.sh.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ WAITING: dict[str, float] = {
     "tests/test_config.py": 4,
     "tests/test_deploy.py": 5,
     "tests/test_deploy_env.py": 10,
+    "tests/e2e/test_bot_restore_lock.py": 8,
 }
 SPREAD = 0.7  # the waiting modules sit in the first 70% of each share
 
