@@ -202,8 +202,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             await hold.release()
             raise StartupError(ExitCode.DATABASE, str(refusal)) from None
         except Exception:
-            await hold.release()
-            return  # unreachable: the preflight that follows names the problem
+            pass  # unreachable: the preflight that follows names the problem; the watch takes it later
         self._postgres_hold = hold
 
     def watch_database(self) -> None:

@@ -10,6 +10,7 @@ fails on them), then ``pg_restore --single-transaction`` puts the dump in place.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from pathlib import Path
@@ -90,7 +91,8 @@ class PostgresHold:
             try:
                 await self._connection.close()
             except Exception:
-                await self._connection.invalidate()
+                with contextlib.suppress(Exception):
+                    await self._connection.invalidate()
             self._connection = None
 
     async def release(self) -> None:
