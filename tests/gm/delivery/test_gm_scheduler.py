@@ -214,12 +214,14 @@ async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadl
     closer = PhaseCloser(sessions, work=work, render_maps=False)
     gm = Gamemaster(sessions, RecordingSender(), closer=closer)
     gm.runtime.scheduler.retry_delays = (RETRY, 60.0)
+    failed: list[int] = []
+    gm.runtime.scheduler.on_close_failed = lambda: failed.append(1)  # the metrics' counter (ops.metrics)
     await gm.runtime.start()
     try:
         await asyncio.sleep(0.4)
         await gm.runtime.scheduler.idle(timeout=30)
         job = f"deadline:{started.game.id}:S1901M"
-        assert work.calls == 1
+        assert work.calls == 1 and failed == [1], "the failed close is counted"
         assert (await current_phase(sessions, started.game.id)).status == "open"  # reopened, not lost
         retry_at = gm.runtime.scheduler.run_time(job)
         assert retry_at is not None and retry_at > utcnow()  # still scheduled: a retry
@@ -229,7 +231,7 @@ async def test_a_failed_close_is_tried_again_later_instead_of_dropping_the_deadl
         async with sessions() as s:
             phases = (await s.exec(select(PhaseRecord).order_by(col(PhaseRecord.ordinal)))).all()
         assert [(p.name, p.status) for p in phases] == [("S1901M", "closed"), ("F1901M", "open")]
-        assert work.calls == 2
+        assert work.calls == 2 and failed == [1], "the retry that succeeded is not counted"
         assert job not in gm.runtime.scheduler.job_ids()
         assert f"deadline:{started.game.id}:F1901M" in gm.runtime.scheduler.job_ids()
     finally:
