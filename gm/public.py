@@ -63,7 +63,15 @@ from gm.errors import (
     WrongPlayerCount,
 )
 from gm.errors import GameOver as GameOverError
-from gm.messages.effects import ArchivePlaces, Effect, MarkSeatsTaken, MoveAccess, ReopenPlaces, VoidPosts
+from gm.messages.effects import (
+    ArchivePlaces,
+    Effect,
+    MarkSeatsTaken,
+    MoveAccess,
+    ReopenPlaces,
+    ShieldPlayer,
+    VoidPosts,
+)
 from gm.messages.kinds import (
     CallToOrder,
     CivilDisorder,
@@ -81,6 +89,7 @@ from gm.messages.kinds import (
     Reminder,
     Replaced,
     ReplacedYou,
+    RoleGained,
     RolledBack,
     SeatOffer,
     SeatPlayedBy,
@@ -223,6 +232,7 @@ __all__ = [
     "Replaced",
     "ReplacedYou",
     "RetriableSendError",
+    "RoleGained",
     "RollbackPlan",
     "RolledBack",
     "SandboxInfo",
@@ -237,6 +247,7 @@ __all__ = [
     "SentMessages",
     "ServerBoard",
     "ServerSettings",
+    "ShieldPlayer",
     "ShieldReport",
     "ShieldWork",
     "Shielder",

@@ -15,7 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.messages.sender import MAX_ALERTED
-from cogs.places.spaces import DiscordPlaces, SpacesFailed, missing_permissions, moderator_role
+from cogs.places.members import member_of
+from cogs.places.spaces import (
+    DiscordPlaces,
+    SpacesFailed,
+    missing_permissions,
+    moderator_role,
+    sees_everything,
+)
 from cogs.shared import text
 from cogs.shared.base import GameCog, services_of
 from cogs.shared.context import (
@@ -212,11 +219,17 @@ class GameCommands(GameCog):
             settings=changes,
             lobby_channel_id=interaction.channel_id,
             variant=variant,
+            sees_all=sees_everything(interaction.user),
         )
         announced = await self._announce_new(interaction, game)
+        seated = any(p.user_id == interaction.user.id for p in game.players)
         lines = [
             f"You created **#{game.id} {text.safe(game.name)}** and joined it "
-            f"(1 of {game.settings.players} players). {variant_line(game.variant)}.",
+            f"(1 of {game.settings.players} players). {variant_line(game.variant)}."
+            if seated
+            else f"You created **#{game.id} {text.safe(game.name)}** without a seat in it: you can read "
+            "every channel of this server (its owner, or Administrator), and this server's admins do not "
+            f"let such members play (`/server settings`). {variant_line(game.variant)}.",
             f"When {game.settings.players} players have joined, start it with `/game start`."
             if not game.settings.fill_seats
             else "Start it with `/game start` whenever you like: the seats nobody took go to built-in "
@@ -293,8 +306,9 @@ class GameCommands(GameCog):
         moderator = await is_server_moderator(self.bot, interaction.user.id, guild.id)
         await defer(interaction)
         maker = DiscordPlaces(guild, self.services.moderator_role)
+        unhidden = [p.user_id for p in chosen.players if sees_everything(await member_of(guild, p.user_id))]
         outcome = await self.gamemaster.start_game(
-            chosen.id, interaction.user.id, is_moderator=moderator, maker=maker
+            chosen.id, interaction.user.id, is_moderator=moderator, maker=maker, sees_all=unhidden
         )
         started = outcome.game
         if outcome.already:

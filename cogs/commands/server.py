@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.places.spaces import sees_everything
 from cogs.shared.base import GameCog
 from cogs.shared.context import require_guild
 from cogs.shared.replies import defer, send
@@ -54,6 +55,18 @@ class ServerCommands(GameCog):
             guild_id, member.id, {"admins_may_play": admins_may_play}, is_admin=is_admin
         )
         await send(interaction, ["Done.", *settings_lines(changed)])
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """A member given Administrator or the moderators' role while holding a seat: each of their
+        running games says so in its channel, and their shields go on again (gm.setup.server)."""
+        role = self.services.moderator_role
+        sees_all = sees_everything(after) and not sees_everything(before)
+        moderator = any(r.name == role for r in after.roles) and not any(r.name == role for r in before.roles)
+        if sees_all or moderator:
+            await self.gamemaster.role_gained(
+                after.guild.id, after.id, sees_all=sees_all, moderator=moderator
+            )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -8,6 +8,8 @@ the effect's type: one function registered per effect (:func:`carry_out`).
 - ReopenPlaces, ArchivePlaces: a finished game's places are archived after its final post, and
   reopened by a rollback (cogs.places.archive).
 - MarkSeatsTaken: the posts that offered a seat now filled say it is taken (cogs.ui.seats).
+- ShieldPlayer: a player given a role (the moderators', Administrator) gets their own places and
+  their shields on the rivals' places again, before the game channel says so (cogs.places.spaces).
 
 Every one is idempotent, so a message sent again after a crash does no harm. Those that only tidy up
 (marking void or taken, archiving, reopening) are best effort: a deleted post is skipped and a
@@ -27,7 +29,7 @@ import discord
 from cogs.messages.render import VOID_MARK, void_content, void_embed
 from cogs.places.archive import archive, reopen
 from cogs.places.locks import PlaceLocks
-from cogs.places.spaces import admit, evict
+from cogs.places.spaces import admit, evict, own_powers
 from cogs.places.talks import Talks, missing_pairs, open_talks, tell_refusal
 from cogs.ui.seats import mark_taken
 from gm.facade import Gamemaster
@@ -41,6 +43,7 @@ from gm.public import (
     PlaceKind,
     ReopenPlaces,
     RetriableSendError,
+    ShieldPlayer,
     VoidPosts,
 )
 
@@ -166,3 +169,19 @@ async def _mark_seats_taken(effect: MarkSeatsTaken, server: Server, message: Out
             continue
         except discord.HTTPException as exc:
             log.warning("could not mark the seat post %s as taken: %s", message_id, exc)
+
+
+@carry_out.register(ShieldPlayer)
+async def _shield_player(effect: ShieldPlayer, server: Server, message: OutboxMessage) -> None:
+    """A player given a role that shows more of the server: their own places and their shields on
+    every rival place again (what a start sets; already there, nothing is changed)."""
+    if message.game_id is None:
+        return
+    async with server.place_locks.of(message.game_id):
+        places = await server.games.game_places(message.game_id)
+        guild = server.client.get_guild(places.guild_id)
+        if guild is None:
+            raise RetriableSendError(f"server {places.guild_id} is not available yet")
+        mine = own_powers(places, effect.user_id)
+        if mine:
+            await admit(guild, places, effect.user_id, sorted(mine))

@@ -52,6 +52,7 @@ from gm.public import (
     Reminder,
     Replaced,
     ReplacedYou,
+    RoleGained,
     RolledBack,
     SeatPlayedBy,
     SeesEverything,
@@ -210,6 +211,7 @@ def _announcement(
 @word_message.register(Message)  # a plain notice, and a kind this version does not know
 @word_message.register(GameIsFull)
 @word_message.register(SeesEverything)
+@word_message.register(RoleGained)
 @word_message.register(PlayerLeft)
 @word_message.register(ReplacedYou)
 @word_message.register(TakeOverDeclined)

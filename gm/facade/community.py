@@ -50,3 +50,15 @@ class CommunityCases(GamemasterCore):
         """Only the server's admins (the adapter says who)."""
         async with self._sessions.begin() as session:
             return await server.change_server_settings(session, guild_id, user_id, changes, is_admin=is_admin)
+
+    async def role_gained(self, guild_id: int, user_id: int, *, sees_all: bool, moderator: bool) -> list[int]:
+        """A member was given Administrator (``sees_all``) or the moderators' role (``moderator``): each
+        running game where they hold a power says so in its channel (gm.setup.server). Returns those
+        games, whose places the adapter shields them from again."""
+        async with self._sessions.begin() as session:
+            games = await server.announce_role_gained(
+                session, guild_id, user_id, sees_all=sees_all, moderator=moderator
+            )
+        if games:
+            self._runtime.spawn(self._runtime.deliver(), "posting a role's notice")
+        return games

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +58,10 @@ class SetupCases(GamemasterCore):
         settings: GameSettings | Mapping[str, Any],
         lobby_channel_id: int | None,
         variant: str,
+        sees_all: bool = False,
     ) -> GameInfo:
+        """``sees_all``: the server can hide no channel from the creator; when its settings refuse such
+        members a seat the game is made without them (its players then do not include the creator)."""
         async with self._sessions.begin() as session:
             return await games.create_game(
                 session,
@@ -68,6 +71,7 @@ class SetupCases(GamemasterCore):
                 settings=settings,
                 lobby_channel_id=lobby_channel_id,
                 variant=variant,
+                sees_all=sees_all,
                 limits=self._forming_limits,
             )
 
@@ -138,14 +142,21 @@ class SetupCases(GamemasterCore):
         return self._setting_up.setdefault(game_id, asyncio.Lock())
 
     async def start_game(
-        self, game_id: int, user_id: int, *, is_moderator: bool, maker: PlaceMaker
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        is_moderator: bool,
+        maker: PlaceMaker,
+        sees_all: Sequence[int] = (),
     ) -> StartOutcome:
         """Start a full game: draw the powers (unless an earlier start did), have ``maker`` make or
         complete its places, record them, draw the opening map, and run the clock and the messages.
 
         Refused while another start of the same game is at work. When the places cannot be made the
         clock runs anyway (the messages wait for the places) and the maker's refusal is raised: a
-        later start finishes the set-up with what was recorded."""
+        later start finishes the set-up with what was recorded. ``sees_all``: the members the server
+        can hide no channel from, refused a seat when its settings say so (gm.setup.server)."""
         lock = self._setup_lock(game_id)
         if lock.locked():  # checked and taken with no await in between: one set-up at a time
             game = await self._game(game_id)
@@ -154,16 +165,20 @@ class SetupCases(GamemasterCore):
                 "They appear in a moment; [[cmd:game status]] shows the game channel once it is ready.",
             )
         async with lock:
-            return await self._start(game_id, user_id, is_moderator, maker)
+            return await self._start(game_id, user_id, is_moderator, maker, sees_all)
 
-    async def _start(self, game_id: int, user_id: int, is_moderator: bool, maker: PlaceMaker) -> StartOutcome:
+    async def _start(
+        self, game_id: int, user_id: int, is_moderator: bool, maker: PlaceMaker, sees_all: Sequence[int]
+    ) -> StartOutcome:
         chosen = await self._game(game_id)  # as it is now, after any earlier start
         if chosen.status != "forming" and chosen.game_channel_id is not None:
             return StartOutcome(chosen, None, drawn=False)
         result: StartResult | None = None
         if chosen.status == "forming":
             async with self._sessions.begin() as session:
-                result = await games.start_game(session, game_id, user_id, is_moderator=is_moderator)
+                result = await games.start_game(
+                    session, game_id, user_id, is_moderator=is_moderator, sees_all=sees_all
+                )
             started = result.game
         elif not (is_moderator or user_id == chosen.creator_id):
             raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")

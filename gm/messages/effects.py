@@ -63,3 +63,12 @@ class MarkSeatsTaken(Effect):
     after_posting: ClassVar[bool] = True
     powers: Sequence[str]
     user_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ShieldPlayer(Effect):
+    """``user_id``, who holds a seat, was given a role that would show them more of the game: their
+    own places and their shields on every rival place are put on again (idempotent), before the
+    message says so."""
+
+    user_id: int

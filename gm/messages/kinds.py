@@ -31,6 +31,7 @@ from gm.messages.effects import (
     MarkSeatsTaken,
     MoveAccess,
     ReopenPlaces,
+    ShieldPlayer,
     VoidPosts,
 )
 from gm.messages.payloads import base
@@ -155,6 +156,21 @@ class SeesEverything(Message, kind="sees_everything"):
     owner, administrators), so that the others know (gm.setup.server)."""
 
     user_ids: Sequence[int] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoleGained(Message, kind="role_gained"):
+    """In the game channel: a player was given a role that reads more of the server while seated
+    (Administrator, which no overwrite hides anything from; the moderators' role, which their own
+    overwrites still hide the rivals' places from), so that the others know (gm.setup.server)."""
+
+    user_id: int = 0
+    sees_all: bool = False
+    moderator: bool = False
+
+    @property
+    def effects(self) -> Sequence[Effect]:
+        return (ShieldPlayer(self.user_id),)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -76,7 +76,9 @@ async def replace_player(
     game, phase = await running_game(session, game_id, actor, "replace")
     robot = await robot_seat(session, game, read_power(game.variant, power))
     if robot is not None:  # nobody holds it: the built-in player plays it
-        return await hand_over_seat(session, game, phase, actor, None, robot, new_user_id, now=now)
+        return await hand_over_seat(
+            session, game, phase, actor, None, robot, new_user_id, now=now, sees_all=sees_all
+        )
     _, old, powers = await seat_of(session, game, power, include_gone=True)
     return await hand_over_seat(
         session, game, phase, actor, old, powers, new_user_id, now=now, sees_all=sees_all

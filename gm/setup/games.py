@@ -52,7 +52,7 @@ from gm.reading.info import GameInfo, PhaseInfo, game_info
 from gm.reading.lookup import ENDED_STATES, load_game, load_player, powers_of
 from gm.settings import NOTIFY_CHOICES, GameSettings, deadline_zone, seat_offer, seat_words
 from gm.setup.seats import draw_seats
-from gm.setup.server import check_may_play
+from gm.setup.server import check_may_play, check_seated_may_play, may_play
 
 MAX_NAME_LENGTH = 100
 
@@ -81,11 +81,14 @@ async def create_game(
     settings: GameSettings | Mapping[str, Any] | None = None,
     lobby_channel_id: int | None = None,
     creator_joins: bool = True,
+    sees_all: bool = False,
     variant: str = "standard",
     limits: FormingLimits | None = None,
     now: datetime | None = None,
 ) -> GameInfo:
-    """A new game waiting for players; the creator joins it unless ``creator_joins`` is False.
+    """A new game waiting for players; the creator joins it unless ``creator_joins`` is False, or the
+    chat server can hide no channel from them (``sees_all``) and the server's settings refuse such
+    players a seat (gm.setup.server): then the game is made without them (the adapter tells them).
     ``settings``: the game's, or changes of the defaults (setting name -> value, as a user gave them:
     gm.settings.GameSettings.for_variant checks them). Refused past ``limits`` (no limit when
     None)."""
@@ -136,7 +139,7 @@ async def create_game(
         actor_id=creator_id,
         detail={"settings": checked.to_json(), "name": name},
     )
-    if creator_joins:
+    if creator_joins and await may_play(session, guild_id, sees_all=sees_all):
         session.add(Player(game_id=game.row_id, user_id=creator_id, joined_at=now))
         log_event(session, game.row_id, "joined", at=now, actor_id=creator_id)
     return await game_info(session, game)
@@ -255,13 +258,15 @@ async def start_game(
     user_id: int,
     *,
     is_moderator: bool = False,
+    sees_all: Sequence[int] = (),
     now: datetime | None = None,
     rng: Random | None = None,
 ) -> StartResult:
     """Draw the powers at random (``secrets``), open the first phase with its deadline, queue the
     announcements. Only the creator or a moderator may start, with exactly the planned number of players;
     or, when the game fills its empty seats (``fill_seats``), with one player at least, the seats nobody
-    took going to the built-in player (gm.builtin)."""
+    took going to the built-in player (gm.builtin). ``sees_all``: members the chat server can hide no
+    channel from; refused when one of them is seated and the server's settings refuse them a seat."""
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
     _require_forming(game)
@@ -272,6 +277,7 @@ async def start_game(
         )
     settings = GameSettings.from_json(game.settings)
     players = await _seated_players(session, game.row_id)
+    await check_seated_may_play(session, game.guild_id, [p.user_id for p in players if p.user_id in sees_all])
     short = len(players) < settings.players and settings.fill_seats  # empty seats: built-in players
     if len(players) != settings.players and not (short and players):
         missing = settings.players - len(players)

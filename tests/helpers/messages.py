@@ -38,6 +38,7 @@ def examples() -> list[k.Message]:
             **COMMON,  # type: ignore[arg-type]
         ),
         k.SeesEverything(title="Sees", user_ids=(42, 43), **COMMON),  # type: ignore[arg-type]
+        k.RoleGained(title="Role", user_id=42, sees_all=True, moderator=True, **COMMON),  # type: ignore[arg-type]
         k.Welcome(
             title="Welcome",
             powers=("FRANCE",),
