@@ -38,7 +38,6 @@ def examples() -> list[k.Message]:
             **COMMON,  # type: ignore[arg-type]
         ),
         k.SeesEverything(title="Sees", user_ids=(42, 43), **COMMON),  # type: ignore[arg-type]
-        k.RoleGained(title="Role", user_id=42, sees_all=True, moderator=True, **COMMON),  # type: ignore[arg-type]
         k.Welcome(
             title="Welcome",
             powers=("FRANCE",),
@@ -148,4 +147,5 @@ def examples() -> list[k.Message]:
             **COMMON,  # type: ignore[arg-type]
         ),
         k.TakeOverDeclined(title="Declined", powers=("FRANCE",), **COMMON),  # type: ignore[arg-type]
+        k.RoleGained(title="Role", user_id=42, sees_all=True, moderator=True, **COMMON),  # type: ignore[arg-type]
     ]

@@ -17,7 +17,14 @@ from db.database import SessionFactory
 from db.models import OutboxEntry, OutboxTarget
 from gm.delivery.outbox import OutboxMessage, Target, enqueue
 from gm.messages import kinds
-from gm.messages.effects import ArchivePlaces, MarkSeatsTaken, MoveAccess, ReopenPlaces, VoidPosts
+from gm.messages.effects import (
+    ArchivePlaces,
+    MarkSeatsTaken,
+    MoveAccess,
+    ReopenPlaces,
+    ShieldPlayer,
+    VoidPosts,
+)
 from gm.messages.kinds import KINDS, Message, read_message
 from tests.gm.conftest import T0, make_game
 from tests.helpers.messages import examples
@@ -107,6 +114,7 @@ def test_what_the_chat_server_must_change_is_on_the_message() -> None:
         ),
         "rollback": (VoidPosts(("phase_results", "game_over")), ReopenPlaces()),
         "game_over": (ArchivePlaces(),),
+        "role_gained": (ShieldPlayer(42),),
     }
     assert [e.after_posting for e in effects["replaced"]] == [False, True]
     assert not any(e.after_posting for e in effects["rollback"])
