@@ -18,6 +18,7 @@ import discord
 
 from cogs.shared import mod_flows as modflows
 from cogs.shared.replies import answering, error_text
+from cogs.ui.guard import own_question
 from gm.public import GameError
 
 ACTIONS = {"rollback": "Roll back", "end": "End the game", "close": "Close the phase"}
@@ -63,6 +64,7 @@ class ConfirmButton(
         await answering(self._confirmed)(interaction)
 
     async def _confirmed(self, interaction: discord.Interaction) -> None:
+        own_question(interaction)  # the moderator's own private question, never a copy elsewhere
         if self.action == "cancel":
             await interaction.response.edit_message(content="Cancelled: nothing was changed.", view=None)
             return

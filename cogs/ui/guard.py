@@ -7,7 +7,8 @@ Three places, so that no handler needs to think of it:
 
 - :func:`guarded` wraps a DynamicItem's ``from_custom_id`` (bot.DiplomacyBot.add_dynamic_items applies
   it to every item the bot registers): an id whose numbers do not fit a Discord id, or that the item
-  cannot read (``ValueError``, ``KeyError``, ``IndexError``: each item reads its whole id there), becomes
+  cannot read (``ValueError``, ``KeyError``, ``IndexError``: each item reads its whole id there), or
+  whose ``phase`` names no phase, becomes
   a :class:`Refused` item, which answers the refusal. (discord.py would log an error and leave the user
   with "This interaction failed".)
 - :func:`route_form` registers the forms the bot reads by their custom id (the orders form), and the
@@ -16,6 +17,10 @@ Three places, so that no handler needs to think of it:
 - that listener (bot.DiplomacyBot adds it) also answers a component no handler will take: an id
   that no registered item's template matches, or that is not on the message it claims to come from
   (discord.py drops those silently).
+
+Besides, a question asked privately (a confirmation, Leave or Stay, Replace or Keep a sandbox) acts
+only when pressed on that private message by the member it was asked to (:func:`own_question`): its
+id copied onto another message (a public Join post) changes neither that message nor anything else.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 import discord
 
 from cogs.shared.replies import report_error, send
+from engine.phase import Phase
 from gm.public import GameError
 
 log = logging.getLogger(__name__)
@@ -43,9 +49,43 @@ class OutOfDate(GameError):
     """A custom id or a form the bot cannot read: forged, or from an earlier version of the bot."""
 
 
+class NotYourQuestion(GameError):
+    """A tap on a question asked to someone else, or copied onto another message."""
+
+
+def own_question(interaction: discord.Interaction, owner: int | None = None) -> None:
+    """Refuse a tap unless it is pressed on a private answer, by the member it was given to (and,
+    when the id names one, by ``owner``); a question is never a message of components (V2): its
+    id copied onto a sheet is refused too."""
+    message = interaction.message
+    metadata = message.interaction_metadata if message is not None else None
+    if (
+        (owner is not None and interaction.user.id != owner)
+        or message is None
+        or not message.flags.ephemeral
+        or message.flags.components_v2
+        or (metadata is not None and metadata.user.id != interaction.user.id)
+    ):
+        raise NotYourQuestion("This question was not asked to you here.", "Nothing was changed.")
+
+
 def numbers_fit(match: re.Match[str]) -> bool:
     """Whether every all-digit group of ``match`` could be an id of ours."""
     return all(not (v and v.isdigit()) or int(v) <= LARGEST_ID for v in match.groupdict().values())
+
+
+def unreadable(match: re.Match[str]) -> str | None:
+    """Why an id's values cannot be ours (None: they could): a number no id has, or a ``phase`` group
+    that names no phase (``W1901M``: winters have no movement)."""
+    if not numbers_fit(match):
+        return "a number no id of mine has"
+    phase = match.groupdict().get("phase")
+    if phase and phase != "-":
+        try:
+            Phase.parse(phase)
+        except ValueError as exc:
+            return str(exc)
+    return None
 
 
 # --- buttons and selects -----------------------------------------------------------------------------
@@ -85,8 +125,9 @@ def guarded(item: type[discord.ui.DynamicItem[Any]]) -> type[discord.ui.DynamicI
         base: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> discord.ui.DynamicItem[Any]:
-        if not numbers_fit(match):
-            return Refused(base, "a number no id of mine has")
+        why = unreadable(match)
+        if why is not None:
+            return Refused(base, why)
         try:
             return await read(cls, interaction, base, match)
         except (ValueError, KeyError, IndexError) as exc:
@@ -115,8 +156,9 @@ async def _submitted(interaction: discord.Interaction, custom_id: str, data: dic
         match = pattern.fullmatch(custom_id)
         if match is None:
             continue
-        if not numbers_fit(match):
-            await refuse(interaction, STALE_FORM, "a number no id of mine has")
+        why = unreadable(match)
+        if why is not None:
+            await refuse(interaction, STALE_FORM, why)
             return
         try:
             await handler(interaction, match, data)

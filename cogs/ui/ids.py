@@ -17,6 +17,7 @@ from cogs.ui.wording import cut
 MAX_CUSTOM_ID = 100  # Discord's limit for a component's custom_id
 PLACEHOLDER_LIMIT = 150  # ... and for a select's placeholder
 BUTTON_LABEL_LIMIT = 80  # ... and for a button's label
+MAX_PAGE = 99  # no sheet has that many pages (a power has at most 34 centers' worth of units)
 
 
 def game_ref(game_id: int, tag: str) -> str:
@@ -60,6 +61,29 @@ class PlayerIds:
 def button_rest(action: str, arg: str | None, page: int) -> str:
     """A sheet button's part of its id: ``b:<action>[:<arg>]@<page>``."""
     return f"b:{action}" + (f":{arg}" if arg else "") + f"@{page}"
+
+
+def button_arg(action: str, arg: str | None) -> str | None:
+    """A sheet button's argument as its action reads it: a page's number for ``page``, a unit's key
+    for ``remove`` and ``keep``, none for the others. Anything else raises ValueError, which the
+    guard answers "not one of mine" (cogs.ui.guard), before anything is read or changed."""
+    if action == "page":
+        if arg is None or not (arg.isascii() and arg.isdigit()) or int(arg) > MAX_PAGE:
+            raise ValueError(f"not a page: {arg!r}")
+    elif action in ("remove", "keep"):
+        if not arg:
+            raise ValueError(f"{action} names no unit")
+    elif arg is not None:
+        raise ValueError(f"{action} takes nothing: {arg!r}")
+    return arg
+
+
+def page_number(text: str | None) -> int:
+    """A page of a sheet from its id (none: the first); ValueError past any page a sheet has."""
+    page = int(text or 0)
+    if page > MAX_PAGE:
+        raise ValueError(f"not a page: {text!r}")
+    return page
 
 
 def menu_select(
@@ -107,10 +131,12 @@ __all__ = [
     "MAX_CUSTOM_ID",
     "PLACEHOLDER_LIMIT",
     "PlayerIds",
+    "button_arg",
     "button_rest",
     "checked_id",
     "game_ref",
     "menu_button",
     "menu_select",
+    "page_number",
     "picked",
 ]

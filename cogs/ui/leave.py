@@ -15,7 +15,8 @@ import discord
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering
-from gm.public import GameError, GameInfo
+from cogs.ui.guard import own_question
+from gm.public import GameInfo
 
 SEAT_FILLED_BY = {
     "open": "any member of this server who does not play in the game may take it",
@@ -24,10 +25,6 @@ SEAT_FILLED_BY = {
     ),
     "off": "a moderator gives it to a new player",
 }
-
-
-class NotYourQuestion(GameError):
-    """A tap on a question asked to someone else."""
 
 
 def leave_question(game: GameInfo) -> str:
@@ -70,8 +67,7 @@ class LeaveButton(
         await answering(self._chosen)(interaction)
 
     async def _chosen(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.user_id:
-            raise NotYourQuestion("This question was asked to another player. Nothing was changed.")
+        own_question(interaction, self.user_id)
         if self.choice == "stay":
             await interaction.response.edit_message(
                 content="You stay in the game: nothing was changed.", view=None

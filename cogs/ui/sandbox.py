@@ -11,10 +11,12 @@ id copied or forged by someone else changes nothing. Ids carry the sandbox, its 
     sb:<sandbox>.<tag>:<step>:<POWER>:b:<action>[:<arg>]@<page>      a button
     sb:<sandbox>.<tag>:<step>:<POWER>:p                              the power picker
     sbx:open:<sandbox>.<tag>                                         "Open" under /sandbox list
-    sbx:new:<oldest>:<game|->:<phase|->:<variant|->:<0|1>            "Replace" (a fourth sandbox)
-    sbx:keep                                                         "Keep my sandboxes"
+    sbx:new:<owner>:<oldest>:<game|->:<phase|->:<variant|->:<0|1>    "Replace" (a fourth sandbox)
+    sbx:keep:<owner>                                                 "Keep my sandboxes"
 
-``POWER`` is ``-`` when no power is shown (the sandbox's game is over).
+``POWER`` is ``-`` when no power is shown (the sandbox's game is over). Replace and Keep act only
+for their ``owner``, pressed on the private question they were asked with (cogs.ui.guard.own_question):
+copied onto another message, or pressed by anyone else, they change nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.ui.ids import button_rest, checked_id, menu_button, menu_select, picked
+from cogs.shared.replies import answering
+from cogs.ui.guard import own_question
+from cogs.ui.ids import button_arg, button_rest, checked_id, menu_button, menu_select, page_number, picked
 from cogs.ui.sheet import PHASE, Second
 from cogs.ui.wording import cut
 
@@ -147,7 +151,7 @@ class SandboxUnitSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SandboxUnitSelect:
-        return cls(SandboxSheet.of(match), match["key"], int(match["page"]))
+        return cls(SandboxSheet.of(match), match["key"], page_number(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _flows().picked(interaction, self.sheet, self.page, self.key, None, picked(self.item))
@@ -176,7 +180,7 @@ class SandboxSecondSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SandboxSecondSelect:
         second = Second(match["key"], match["kind"], int(match["part"]))
-        return cls(SandboxSheet.of(match), second, int(match["page"]))
+        return cls(SandboxSheet.of(match), second, page_number(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _flows().picked(
@@ -231,7 +235,8 @@ class SandboxButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SandboxButton:
-        return cls(SandboxSheet.of(match), match["action"], int(match["page"]), match["arg"])
+        arg = button_arg(match["action"], match["arg"])  # read whole here (cogs.ui.guard)
+        return cls(SandboxSheet.of(match), match["action"], page_number(match["page"]), arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _flows().pressed(interaction, self.sheet, self.page, self.action, self.arg)
@@ -264,6 +269,7 @@ class OpenSandboxButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
 class NewRequest:
     """A /sandbox new that waits for its owner's confirmation (a fourth sandbox replaces ``oldest``)."""
 
+    owner: int
     oldest: int
     game_id: int | None
     phase: str | None
@@ -273,12 +279,13 @@ class NewRequest:
     @property
     def custom_id(self) -> str:
         game = str(self.game_id) if self.game_id is not None else "-"
-        return f"sbx:new:{self.oldest}:{game}:{self.phase or '-'}:{self.variant or '-'}:{int(self.my_orders)}"
+        where = f"{game}:{self.phase or '-'}:{self.variant or '-'}"
+        return f"sbx:new:{self.owner}:{self.oldest}:{where}:{int(self.my_orders)}"
 
 
 class ReplaceButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"sbx:new:(?P<oldest>\d+):(?P<game>\d+|-):(?P<phase>{PHASE}|-):(?P<variant>[a-z0-9]{{1,40}}|-)"
+    template=rf"sbx:new:(?P<owner>\d+):(?P<oldest>\d+):(?P<game>\d+|-):(?P<phase>{PHASE}|-):(?P<variant>[a-z0-9]{{1,40}}|-)"
     r":(?P<mine>[01])",
 ):
     """ "Replace #N" under the question a fourth /sandbox new asks: makes the new sandbox in place of
@@ -298,6 +305,7 @@ class ReplaceButton(
     ) -> ReplaceButton:
         game, phase, variant = match["game"], match["phase"], match["variant"]
         request = NewRequest(
+            owner=int(match["owner"]),
             oldest=int(match["oldest"]),
             game_id=None if game == "-" else int(game),
             phase=None if phase == "-" else phase,
@@ -307,26 +315,37 @@ class ReplaceButton(
         return cls(request)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await answering(self._confirmed)(interaction)
+
+    async def _confirmed(self, interaction: discord.Interaction) -> None:
+        own_question(interaction, self.request.owner)
         await _flows().replace_confirmed(interaction, self.request)
 
 
-class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sbx:keep"):
+class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sbx:keep:(?P<owner>\d+)"):
     """ "Keep my sandboxes": the fourth /sandbox new is dropped."""
 
-    def __init__(self) -> None:
+    def __init__(self, owner: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Keep my sandboxes", style=discord.ButtonStyle.secondary, custom_id="sbx:keep"
+                label="Keep my sandboxes",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"sbx:keep:{owner}",
             )
         )
+        self.owner = owner
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> KeepButton:
-        return cls()
+        return cls(int(match["owner"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await answering(self._kept)(interaction)
+
+    async def _kept(self, interaction: discord.Interaction) -> None:
+        own_question(interaction, self.owner)
         await interaction.response.edit_message(content="Kept: no sandbox was made or deleted.", view=None)
 
 
@@ -347,7 +366,7 @@ def setup_sandbox(client: discord.Client, flows: SandboxFlows) -> None:
 def replace_buttons(request: NewRequest) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ReplaceButton(request, f"Replace #{request.oldest}"))
-    view.add_item(KeepButton())
+    view.add_item(KeepButton(request.owner))
     return view
 
 

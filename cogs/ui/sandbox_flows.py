@@ -59,7 +59,8 @@ async def make(
             replace=replace,
         )
     except SandboxLimit as full:
-        request = NewRequest(full.oldest.id, game_id, full.phase or phase, variant, my_orders)
+        phase = full.phase or phase
+        request = NewRequest(interaction.user.id, full.oldest.id, game_id, phase, variant, my_orders)
         words = [
             text.safe_keeping_users(full.message),
             "Replace it with the new one? Nothing is deleted unless you say so.",
@@ -75,10 +76,11 @@ async def make(
 
 
 async def replace_confirmed(interaction: discord.Interaction, request: NewRequest) -> None:
-    await answering(_replace)(interaction, request)
+    await _replace(interaction, request)
 
 
 async def _replace(interaction: discord.Interaction, request: NewRequest) -> None:
+    """Only for its owner, on their own question (cogs.ui.sandbox.own_question checked it)."""
     await interaction.response.edit_message(content=f"Replacing sandbox #{request.oldest}…", view=None)
     await make(
         interaction,

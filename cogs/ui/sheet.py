@@ -42,10 +42,12 @@ import discord
 
 from cogs.ui.ids import (
     PlayerIds,
+    button_arg,
     button_rest,
     game_ref,
     menu_button,
     menu_select,
+    page_number,
     picked,
 )
 from engine.legal import OrderKind
@@ -252,7 +254,7 @@ class UnitSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UnitSelect:
-        return cls(Sheet.of(match), match["key"], int(match["page"]))
+        return cls(Sheet.of(match), match["key"], page_number(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _flows().picked(interaction, self.sheet, self.page, self.key, None, picked(self.item))
@@ -281,7 +283,7 @@ class SecondSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SecondSelect:
         second = Second(match["key"], match["kind"], int(match["part"]))
-        return cls(Sheet.of(match), second, int(match["page"]))
+        return cls(Sheet.of(match), second, page_number(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _flows().picked(
@@ -316,7 +318,8 @@ class SheetButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SheetButton:
-        return cls(Sheet.of(match), match["action"], int(match["page"]), match["arg"])
+        arg = button_arg(match["action"], match["arg"])  # read whole here (cogs.ui.guard)
+        return cls(Sheet.of(match), match["action"], page_number(match["page"]), arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _flows().pressed(interaction, self.sheet, self.page, self.action, self.arg)

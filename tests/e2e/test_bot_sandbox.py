@@ -21,8 +21,9 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, InteractionHandle, Message, User
-from harness.fakediscord.state import walk_components
+from harness.fakediscord.state import InteractionKind, walk_components
 from harness.sheet_helpers import Tapper, button_id, offered, shows
+from tests.helpers.forging import forged as forge
 from tests.helpers.forging import rename
 from tests.helpers.limits import within_discords_limits
 
@@ -207,11 +208,20 @@ async def test_someone_elses_sandbox_is_refused_and_a_fourth_replaces_the_oldest
             await new_sandbox(fake, owner, None, variant=variant)  # in direct messages
         asked = await ask(fake, owner, "sandbox", "new", channel=table.general, variant="modern")
         assert "You have 3 sandboxes" in asked.content and "#1" in asked.content
-        kept = await (await fake.click(owner, asked, "sbx:keep")).message()
+        keep = f"sbx:keep:{owner.id}"
+        not_theirs = await forge(
+            fake,
+            other,
+            InteractionKind.MESSAGE_COMPONENT,
+            {"custom_id": keep, "component_type": 2},
+            source=asked,
+        )
+        assert "This question was not asked to you here" in not_theirs.content, not_theirs.content
+        kept = await (await fake.click(owner, asked, keep)).message()
         assert "Kept" in kept.content
         assert "#1" in (await ask(fake, owner, "sandbox", "list", channel=table.general)).content
         asked = await ask(fake, owner, "sandbox", "new", channel=table.general, variant="modern")
-        replace = next(c for c in asked.custom_ids() if c.startswith("sbx:new:1:"))
+        replace = next(c for c in asked.custom_ids() if c.startswith(f"sbx:new:{owner.id}:1:"))
         confirmed = await fake.click(owner, asked, replace)
         made, sheet = await confirmed.followups(2)
         assert (
