@@ -7,16 +7,19 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Sandbox, SandboxPhase
-from gm.errors import NotAllowed, OrdersClosed
+from gm.errors import OrdersClosed
 from gm.messages import words as say
 from gm.reading.lookup import MAX_ID
 from gm.sandbox.model import SandboxInfo, UnknownSandbox
 
 
 def unknown(sandbox_id: int) -> UnknownSandbox:
+    """The one answer for a sandbox that does not exist and for someone else's: sandbox numbers are
+    guessable, and two answers would tell when others make sandboxes."""
     return UnknownSandbox(
-        f"There is no sandbox #{str(sandbox_id)[:20]}: it may have been deleted (a sandbox goes 30 days "
-        "after its last use, or when you delete it or leave its server). Nothing was changed.",
+        f"You have no sandbox #{str(sandbox_id)[:20]}: it may have been deleted (a sandbox goes 30 days "
+        "after its last use, or when you delete it or leave its server), or be someone else's. "
+        "Nothing was changed.",
         "Your sandboxes: [[cmd:sandbox list]]; a new one: [[cmd:sandbox new]].",
     )
 
@@ -29,22 +32,17 @@ async def load_sandbox(
     expected_tag: str | None = None,
     for_update: bool = False,
 ) -> Sandbox:
-    """The sandbox, if it is the caller's: refused when there is none with this number (or its tag
-    is not ``expected_tag``: a sheet of another database's sandbox) and when it is someone else's."""
+    """The sandbox, if it is the caller's: refused, with one answer (:func:`unknown`), when there is
+    none with this number (or its tag is not ``expected_tag``: a sheet of another database's
+    sandbox) and when it is someone else's."""
     if not 0 < sandbox_id <= MAX_ID:
         raise unknown(sandbox_id)
     statement = select(Sandbox).where(Sandbox.id == sandbox_id)
     if for_update:
         statement = statement.with_for_update().execution_options(populate_existing=True)
     sandbox = (await session.exec(statement)).first()
-    if sandbox is None or (expected_tag and sandbox.tag != expected_tag):
+    if sandbox is None or (expected_tag and sandbox.tag != expected_tag) or sandbox.owner_id != owner_id:
         raise unknown(sandbox_id)
-    if sandbox.owner_id != owner_id:
-        raise NotAllowed(
-            f"Sandbox #{sandbox_id} is not yours: only the member who made it may see or change it. "
-            "Nothing was changed.",
-            "Make your own with [[cmd:sandbox new]].",
-        )
     return sandbox
 
 

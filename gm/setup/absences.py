@@ -212,6 +212,16 @@ async def list_absences(
     return found
 
 
+def _no_absence(absence_id: int) -> UnknownAbsence:
+    """The one answer for an absence that does not exist and for one the caller may not cancel (only
+    the player who declared it, the game's creator or a moderator may)."""
+    return UnknownAbsence(
+        f"There is no absence {absence_id} here that you may cancel: only the player who declared an "
+        "absence, the game's creator or a moderator can cancel it. Nothing was changed.",
+        "[[cmd:absence list]] shows the absences.",
+    )
+
+
 async def cancel_absence(
     session: AsyncSession, *, guild_id: int, actor: Actor, absence_id: int, now: datetime | None = None
 ) -> AbsenceInfo:
@@ -221,9 +231,7 @@ async def cancel_absence(
     row = await session.get(AbsenceRecord, absence_id)
     game = await session.get(Game, row.game_id) if row is not None else None
     if row is None or game is None or game.guild_id != guild_id or row.cancelled_at is not None:
-        raise UnknownAbsence(
-            f"There is no absence {absence_id} to cancel here.", "[[cmd:absence list]] shows the absences."
-        )
+        raise _no_absence(absence_id)
     if row.user_id != actor.user_id and not await _oversees(session, game, actor):
         if may_moderate(game, actor):
             raise NotAllowed(
@@ -231,10 +239,7 @@ async def cancel_absence(
                 "every player does.",
                 "A moderator who does not play in it can cancel another player's. Nothing was changed.",
             )
-        raise NotAllowed(
-            "Only the player who declared an absence, the game's creator or a moderator can cancel it.",
-            "Nothing was changed.",
-        )
+        raise _no_absence(absence_id)  # the same answer: absence numbers are guessable
     row.cancelled_at, row.cancelled_by = now, actor.user_id
     log_event(
         session,
