@@ -102,7 +102,7 @@ from gm.messages.kinds import (
     Welcome,
 )
 from gm.messages.places import PlaceKind, key_powers, pair_key
-from gm.messages.words import duration, long_name, plural, power_name, powers_text
+from gm.messages.words import clean_name, duration, long_name, name_key, plural, power_name, powers_text
 from gm.moderation.rollback import RollbackPlan
 from gm.moderation.shared import ModerationResult
 from gm.ordering.legal import OrderMenu, PowerMenu
@@ -271,12 +271,14 @@ __all__ = [
     "badge",
     "change_lines",
     "choice_label",
+    "clean_name",
     "database_outage",
     "duration",
     "effective_reminders",
     "key_powers",
     "local_time_text",
     "long_name",
+    "name_key",
     "option_changes",
     "pair_key",
     "plural",

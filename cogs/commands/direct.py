@@ -40,6 +40,7 @@ from gm.public import (
     OrdersClosed,
     SubmissionReport,
     UnknownGame,
+    name_key,
 )
 
 log = logging.getLogger(__name__)
@@ -72,9 +73,9 @@ def split_game_line(content: str) -> tuple[str | None, str]:
 
 def pick(games: list[GameInfo], wanted: str | None) -> GameInfo:
     if wanted is not None:
-        key = wanted.strip().removeprefix("#").casefold()
+        key = name_key(wanted).removeprefix("#")
         for game in games:
-            if key == str(game.id) or key == game.name.casefold():
+            if key == str(game.id) or key == name_key(game.name):
                 return game
         raise UnknownGame(
             f"You play in no running game called {wanted!r}.",

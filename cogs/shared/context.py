@@ -14,7 +14,7 @@ from discord import app_commands
 from cogs.shared.base import services_of
 from cogs.shared.text import safe
 from engine.variants import UnknownVariant, get_variant
-from gm.public import GameError, GameInfo, UnknownGame
+from gm.public import GameError, GameInfo, UnknownGame, name_key
 
 RUNNING = ("active", "paused")
 MAX_CHOICES = 25
@@ -103,13 +103,13 @@ async def _by_option(interaction: discord.Interaction, option: str, scope: Scope
     if number is not None:
         game = await services.gamemaster.get_game(number)
     else:
-        wanted = option.casefold()
-        matches = [g for g in await candidates(interaction, scope) if g.name.casefold() == wanted]
+        wanted = name_key(option)  # as gm compares names: what looks alike is alike
+        matches = [g for g in await candidates(interaction, scope) if name_key(g.name) == wanted]
         if not matches and interaction.guild_id is not None:
             matches = [
                 g
                 for g in await services.gamemaster.list_games(interaction.guild_id, include_ended=True)
-                if g.name.casefold() == wanted
+                if name_key(g.name) == wanted
             ]
         if not matches:
             raise UnknownGame(

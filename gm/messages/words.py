@@ -4,6 +4,7 @@ duration is written the same way everywhere."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 from engine import Phase
@@ -45,3 +46,18 @@ def seconds_text(seconds: float) -> str:
     """``12 seconds`` under a minute, else :func:`duration` in whole minutes."""
     whole = max(0, int(seconds))
     return plural(whole, "second") if whole < 60 else duration(whole // 60)
+
+
+def clean_name(text: str) -> str:
+    """A name as it is stored and shown: NFKC (``Ａｌｐｈａ`` is ``Alpha``), without the characters
+    that show nothing or turn the text around (Unicode's format and control characters: zero-width
+    spaces and joiners, the direction marks, embeddings, overrides and isolates), its spaces single.
+    Two names that look alike are then the same text."""
+    normal = unicodedata.normalize("NFKC", text)
+    kept = "".join(c for c in normal if unicodedata.category(c) not in ("Cf", "Cc") or c.isspace())
+    return " ".join(kept.split())
+
+
+def name_key(text: str) -> str:
+    """What two names are compared by: cleaned (:func:`clean_name`) and casefolded."""
+    return clean_name(text).casefold()

@@ -46,6 +46,7 @@ from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, SeesEverything, Welcome
 from gm.messages.maps import POSITION_MAP
+from gm.messages.words import clean_name
 from gm.ordering.examples import example_orders
 from gm.phases import absent
 from gm.reading.info import GameInfo, PhaseInfo, game_info
@@ -95,8 +96,9 @@ async def create_game(
     now = require_aware(now or utcnow())
     if limits is not None:
         await _check_forming_limits(session, guild_id, creator_id, limits)
+    name = clean_name(name)  # stored and compared as it looks (gm.messages.words)
     problems = []
-    if not name.strip():
+    if not name:
         problems.append("The game needs a name.")
     elif len(name) > MAX_NAME_LENGTH:
         problems.append(f"The game name is {len(name)} characters long; at most {MAX_NAME_LENGTH} please.")
