@@ -42,6 +42,7 @@ from ops.exits import ExitCode, StartupError
 from ops.facts import ProcessFacts
 from ops.gate import InteractionGate
 from ops.httpd import HealthServer
+from ops.limits import MemberLimiter
 from ops.liveness import LoopLag
 from ops.memory import keep_big_blocks_returnable, keep_giving_back, share_heaps
 from ops.metrics import Metrics
@@ -123,7 +124,12 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.runtime.scheduler.on_close_failed = self.metrics.closes_failed.inc
         replies.failures.listener = lambda kind: self.metrics.interactions_failed.labels(kind).inc()
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
-        self.gate = InteractionGate(self, on_interaction=self.metrics.interaction_arrived)
+        self.gate = InteractionGate(
+            self,
+            on_interaction=self.metrics.interaction_arrived,
+            limiter=MemberLimiter(settings.member_burst, settings.member_rate),
+            on_limited=self.metrics.limited,
+        )
         self.facts = ProcessFacts()  # for /admin status
         logging.getLogger().addHandler(self.facts.last_error)
         self.loop_lag = LoopLag()

@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     backup_dir: Path | None = None
     """Where the backups made before a schema upgrade go (default: next to the SQLite file; for
     PostgreSQL the working directory)."""
+    member_burst: int = Field(default=20, ge=1, le=10_000)
+    member_rate: float = Field(default=4.0, gt=0, le=1000)
+    """The per-member rate limit on interactions and the messages the bot reads (ops.limits): a
+    member may send ``member_burst`` at once, then ``member_rate`` a second; what is over is dropped
+    before any work, the member told once in a while."""
     player_records: bool = False
     """Show each player's record on the server (games, solos, draws, reliability: /stats) beside their
     name in a forming game's Join post."""

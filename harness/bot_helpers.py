@@ -95,6 +95,9 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
         "moderator_role": MODERATOR_ROLE,
         "sync_commands": True,
         "close_workers": 0,
+        # The harness's members are scripts, tapping faster than any player (hundreds in seconds):
+        # the per-member rate limit (ops.limits) is the production one only where a test asks for it.
+        "member_burst": 10_000,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)

@@ -7,6 +7,11 @@ discord.py offers no public hook that sees every interaction before it is acted 
 go to the command tree, buttons and forms to the view store), so the gate wraps the connection
 state's parsers of the two gateway events (``INTERACTION_CREATE``, ``MESSAGE_CREATE``): pinned
 discord.py 2.7.1, checked by tests/e2e/test_bot_shutdown.py.
+
+The same door holds the per-member rate limit (ops.limits): an interaction, or a message the bot would
+read (a direct message, a mention of the bot), from a member over their limit is dropped there, on the
+raw event, before discord.py parses it and before any database work; the member is told once in a
+while (one answer per flood, not one per interaction), and each one dropped is counted (/metrics).
 """
 
 from __future__ import annotations
@@ -14,29 +19,50 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
+
+from ops.limits import MemberLimiter, Refusal, slow_down
 
 log = logging.getLogger(__name__)
 
 RESTARTING = "The bot is restarting and did not act on that. Please try again in a minute."
 AUTOCOMPLETE = 4  # interaction type: the user is typing an option; answered with no suggestions
+AUTOCOMPLETE_COST = 0.25  # of a member's tokens: sent at each keystroke while typing an option
+UNREAD = (
+    "Slow down: you are sending me messages faster than I read them from one member, so I did not "
+    "read that one (nor any you send before you slow down). Send it again in {seconds} s."
+)
 
 
 class InteractionGate:
-    def __init__(self, client: discord.Client, on_interaction: Callable[[int], None] | None = None) -> None:
-        """``on_interaction(id)``: told of each interaction let in (the metrics time its answer)."""
+    def __init__(
+        self,
+        client: discord.Client,
+        on_interaction: Callable[[int], None] | None = None,
+        *,
+        limiter: MemberLimiter | None = None,
+        on_limited: Callable[[str], None] | None = None,
+    ) -> None:
+        """``on_interaction(id)``: told of each interaction let in (the metrics time its answer);
+        ``limiter``: the per-member rate limit (None: none); ``on_limited(kind)``: told of each
+        interaction or message it drops (``interaction`` or ``message``)."""
         self._client = client
         self._on_interaction = on_interaction
+        self.limiter = limiter
+        self._on_limited = on_limited
         self.open = True
         self.refused = 0  # interactions answered "restarting"
         self.ignored = 0  # messages left unread
+        self.limited = 0  # interactions and messages dropped by the rate limit
         self._answers: set[asyncio.Task[None]] = set()
         parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
-        parsers["INTERACTION_CREATE"] = self._guard(self._noted(parsers["INTERACTION_CREATE"]), self._refuse)
-        parsers["MESSAGE_CREATE"] = self._guard(parsers["MESSAGE_CREATE"], self._ignore)
+        parsers["INTERACTION_CREATE"] = self._guard(
+            self._limit_interactions(self._noted(parsers["INTERACTION_CREATE"])), self._refuse
+        )
+        parsers["MESSAGE_CREATE"] = self._guard(self._limit_messages(parsers["MESSAGE_CREATE"]), self._ignore)
 
     def close(self) -> None:
         self.open = False
@@ -61,6 +87,75 @@ class InteractionGate:
 
         return noted
 
+    def _limit_interactions(self, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+        def limited(data: Any) -> None:
+            refusal = self._take(
+                _interaction_user(data), AUTOCOMPLETE_COST if _kind(data) == AUTOCOMPLETE else 1
+            )
+            if refusal is None:
+                parse(data)
+                return
+            self._count("interaction")
+            if refusal.tell and _kind(data) != AUTOCOMPLETE:  # a typed option's suggestions: none
+                interaction = discord.Interaction(data=data, state=self._client._connection)
+                self._spawn(self._send(interaction, slow_down(refusal)))
+
+        return limited
+
+    def _limit_messages(self, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+        def limited(data: Any) -> None:
+            refusal = self._take(self._reader_of(data), 1)
+            if refusal is None:
+                parse(data)
+                return
+            self._count("message")
+            if refusal.tell:
+                with contextlib.suppress(KeyError, TypeError, ValueError):
+                    channel = self._client.get_partial_messageable(int(data["channel_id"]))
+                    self._spawn(self._post(channel, UNREAD.format(seconds=refusal.seconds)))
+
+        return limited
+
+    def _take(self, member_id: int | None, cost: float) -> Refusal | None:
+        if self.limiter is None or member_id is None:
+            return None
+        return self.limiter.take(member_id, cost)
+
+    def _count(self, kind: str) -> None:
+        self.limited += 1
+        if self._on_limited is not None:
+            self._on_limited(kind)
+
+    def _reader_of(self, data: Any) -> int | None:
+        """The author of a message the bot reads (a direct message, or one that mentions the bot);
+        None for the others (the bot's own, other bots', a server's chat), which are not limited."""
+        try:
+            author = data["author"]
+            if author.get("bot") or data.get("webhook_id"):
+                return None
+            me = self._client.user
+            mentioned = me is not None and any(
+                str(m.get("id")) == str(me.id) for m in data.get("mentions") or ()
+            )
+            return int(author["id"]) if data.get("guild_id") is None or mentioned else None
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+    def _spawn(self, answer: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(answer, name="gate-answer")
+        self._answers.add(task)
+        task.add_done_callback(self._answers.discard)
+
+    @staticmethod
+    async def _send(interaction: discord.Interaction, text: str) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(text, ephemeral=True)
+
+    @staticmethod
+    async def _post(channel: discord.PartialMessageable, text: str) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(text)
+
     def _ignore(self, _data: Any) -> None:
         self.ignored += 1
 
@@ -78,3 +173,19 @@ class InteractionGate:
                 await interaction.response.autocomplete([])
             else:
                 await interaction.response.send_message(RESTARTING, ephemeral=True)
+
+
+def _kind(data: Any) -> int | None:
+    try:
+        return int(data["type"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _interaction_user(data: Any) -> int | None:
+    """Who sent an interaction (a server's member, or a user in direct messages), from the raw event."""
+    try:
+        user = data["member"]["user"] if data.get("member") else data["user"]
+        return int(user["id"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None

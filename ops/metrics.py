@@ -68,6 +68,12 @@ class Metrics:
             ["scope"],
             registry=r,
         )
+        self.member_limited = Counter(
+            "diplomacy_member_rate_limited",
+            "Interactions and messages dropped by the per-member rate limit (ops.limits), by kind",
+            ["kind"],
+            registry=r,
+        )
         self.games = Gauge("diplomacy_games", "Games by state", ["state"], registry=r)
         self.outbox_depth = Gauge("diplomacy_outbox_depth", "Messages waiting to be posted", registry=r)
         self.outbox_age = Gauge(
@@ -119,6 +125,10 @@ class Metrics:
             self.adjudication.observe(seconds["adjudicate"])
         if "render" in seconds:
             self.render.observe(seconds["render"])
+
+    def limited(self, kind: str) -> None:
+        """An interaction or a message (``kind``) dropped by the per-member rate limit."""
+        self.member_limited.labels(kind=kind).inc()
 
     def interaction_arrived(self, interaction_id: int) -> None:
         if len(self._arrivals) >= KEPT_ARRIVALS:  # never answered (the handler failed): forget
