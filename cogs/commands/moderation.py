@@ -24,7 +24,7 @@ from cogs.places.spaces import sees_everything
 from cogs.shared import mod_flows as modflows
 from cogs.shared import text
 from cogs.shared.base import GameCog
-from cogs.shared.context import Scope, any_choices, power_choices, resolve_game
+from cogs.shared.context import Scope, any_choices, is_server_moderator, power_choices, resolve_game
 from cogs.shared.replies import defer, send
 from cogs.ui.confirm import ConfirmButton, confirm_view, keep_reason
 from gm.public import GameOverError, NotAllowed, WrongGameState
@@ -144,7 +144,12 @@ class ModCommands(GameCog):
         if player.bot:
             raise NotAllowed(f"{player.display_name} is a bot and cannot play.", "Pick a person.")
         result = await self.gamemaster.replace_player(
-            chosen.id, actor, power=power, new_user_id=player.id, sees_all=sees_everything(player)
+            chosen.id,
+            actor,
+            power=power,
+            new_user_id=player.id,
+            sees_all=sees_everything(player),
+            reads_places=await is_server_moderator(self.bot, player.id, chosen.guild_id),
         )
         powers = text.powers_text(result.details["replacement"].powers)
         follow = (

@@ -44,8 +44,9 @@ the pair channels they are not part of, and in the negotiation channel their own
 made a member of their own threads only. (A member who may manage roles could edit these overwrites
 away, in the server's audit log; Discord lets a bot set Manage Permissions in an overwrite only as an
 administrator, so the bot cannot deny that too.)
-Shields go on when a player takes a seat (the start, a replacement, a take-over) and come off when they
-leave it (:func:`evict`) or the game ends (cogs.places.archive; the talks stay shielded, as for any
+Shields go on when a player takes a seat (the start, a replacement, a take-over); a player who leaves it
+keeps them, and their own former places are shielded too (:func:`evict`), until the game ends
+(cogs.places.archive takes the power channels' shields off; the talks stay shielded, as for any
 player, unless the game's ``talks_after_end`` opens them). The server's owner and members with
 Administrator pass every overwrite: nothing can hide a channel from them (:func:`sees_everything`).
 """
@@ -594,21 +595,23 @@ async def _say(place: discord.abc.Messageable, text: str) -> None:
 
 async def evict(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> None:
     """Take a player who left (or was replaced) out of their powers' private places: the power
-    channels' overwrites, the negotiation threads or channels naming those powers, and the negotiation
-    channel itself (they hold no power any more); and take back their shields on the rivals' places,
-    so that what their roles grant counts again. Best effort, logged on failure."""
+    channels, the negotiation threads or channels naming those powers, and the negotiation channel
+    itself (they hold no power any more). Their overwrites there become shields, and their shields on
+    the rivals' places stay: until the game ends a former player reads none of its private places,
+    whatever their roles (a moderator who played does not read the rivals' talks once out of the
+    seat; the archive takes the power channels' shields off at the end, cogs.places.archive). Best
+    effort, logged on failure."""
     user = await member_of(guild, user_id)  # None: gone from the server, they see none of it anyway
     for channel_id in _power_channel_ids(places, powers):
         channel = guild.get_channel(channel_id)
         if isinstance(channel, discord.TextChannel) and user is not None:
-            await _quietly(channel.set_permissions(user, overwrite=None))
+            await _quietly(channel.set_permissions(user, overwrite=SHIELD))
+    holds_more = any(holder == user_id for holder in places.holders.values())
     for place in await negotiation_places(guild, places, powers):
         if isinstance(place, discord.Thread):
             await _quietly(place.remove_user(discord.Object(id=user_id)))
-        elif user is not None:
-            await _quietly(place.set_permissions(user, overwrite=None))
-    if user is not None and not any(holder == user_id for holder in places.holders.values()):
-        await unshield(guild, places, user)
+        elif user is not None and not (holds_more and place.id == places.negotiation_channel_id):
+            await _quietly(place.set_permissions(user, overwrite=SHIELD))
 
 
 async def admit(guild: discord.Guild, places: GamePlaces, user_id: int, powers: list[str]) -> bool:
@@ -684,17 +687,6 @@ async def shield(guild: discord.Guild, places: GamePlaces, user: discord.Member)
             await _leave_thread(place, user.id)
         elif overwrite_of(place, user.id) != SHIELD:
             await _quietly(place.set_permissions(user, overwrite=SHIELD))
-
-
-async def unshield(guild: discord.Guild, places: GamePlaces, user: discord.Member) -> None:
-    """Take back a former player's shields (:func:`shield`): only overwrites that are shields."""
-    for channel_id in places.power_channels.values():
-        channel = guild.get_channel(channel_id) if channel_id is not None else None
-        if isinstance(channel, discord.TextChannel) and overwrite_of(channel, user.id) == SHIELD:
-            await _quietly(channel.set_permissions(user, overwrite=None))
-    for place in await negotiation_places(guild, places, list(places.power_channels)):
-        if isinstance(place, discord.TextChannel) and overwrite_of(place, user.id) == SHIELD:
-            await _quietly(place.set_permissions(user, overwrite=None))
 
 
 def overwrite_of(channel: discord.abc.GuildChannel, user_id: int) -> discord.PermissionOverwrite | None:

@@ -21,6 +21,7 @@ from cogs.places.spaces import sees_everything
 from cogs.shared import mod_flows as modflows
 from cogs.shared import text
 from cogs.shared.base import services_of
+from cogs.shared.context import is_server_moderator
 from cogs.shared.replies import answering, defer, send
 
 log = logging.getLogger(__name__)
@@ -59,8 +60,11 @@ class TakeOverButton(
             self.game_id, interaction.guild_id, pressed_in=interaction.channel_id
         )
         unhidden = sees_everything(interaction.user)
+        reads = interaction.guild_id is not None and await is_server_moderator(
+            interaction.client, interaction.user.id, interaction.guild_id
+        )
         result = await services.gamemaster.take_over(
-            self.game_id, interaction.user.id, self.power, sees_all=unhidden
+            self.game_id, interaction.user.id, self.power, sees_all=unhidden, reads_places=reads
         )
         if result.action == "take_over_request":
             await send(
@@ -122,6 +126,7 @@ class SeatDecisionButton(
             self.user_id,
             approve=self.choice == "ok",
             sees_all=sees_everything(asker),
+            reads_places=await is_server_moderator(interaction.client, self.user_id, game.guild_id),
         )
         await send(interaction, modflows.answer_lines(result))
         await _turn_off(interaction, None)

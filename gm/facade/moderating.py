@@ -76,12 +76,26 @@ class ModerationCases(GamemasterCore):
         return self._done(result)
 
     async def replace_player(
-        self, game_id: int, actor: Actor, *, power: str, new_user_id: int, sees_all: bool = False
+        self,
+        game_id: int,
+        actor: Actor,
+        *,
+        power: str,
+        new_user_id: int,
+        sees_all: bool = False,
+        reads_places: bool = False,
     ) -> ModerationResult:
-        """``sees_all``: no channel can be hidden from the newcomer (gm.setup.server)."""
+        """``sees_all``: no channel can be hidden from the newcomer (gm.setup.server); ``reads_places``:
+        the newcomer could read the game's private places without playing (a moderator)."""
         async with self._sessions.begin() as session:
             result = await moderation.replace_player(
-                session, game_id, actor, power=power, new_user_id=new_user_id, sees_all=sees_all
+                session,
+                game_id,
+                actor,
+                power=power,
+                new_user_id=new_user_id,
+                sees_all=sees_all,
+                reads_places=reads_places,
             )
         return self._done(result)
 
@@ -120,20 +134,31 @@ class ModerationCases(GamemasterCore):
         return self._done(result)
 
     async def take_over(
-        self, game_id: int, user_id: int, power: str, *, sees_all: bool = False
+        self, game_id: int, user_id: int, power: str, *, sees_all: bool = False, reads_places: bool = False
     ) -> ModerationResult:
-        """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover)."""
+        """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover; a
+        moderator, who could read the game's private places, always asks: ``reads_places``)."""
         async with self._sessions.begin() as session:
-            result = await takeover.take_over(session, game_id, user_id, power, sees_all=sees_all)
+            result = await takeover.take_over(
+                session, game_id, user_id, power, sees_all=sees_all, reads_places=reads_places
+            )
         return self._done(result)
 
     async def decide_take_over(
-        self, game_id: int, actor: Actor, power: str, user_id: int, *, approve: bool, sees_all: bool = False
+        self,
+        game_id: int,
+        actor: Actor,
+        power: str,
+        user_id: int,
+        *,
+        approve: bool,
+        sees_all: bool = False,
+        reads_places: bool = False,
     ) -> ModerationResult:
         async with self._sessions.begin() as session:
             if approve:
                 result = await takeover.approve_take_over(
-                    session, game_id, actor, power, user_id, sees_all=sees_all
+                    session, game_id, actor, power, user_id, sees_all=sees_all, reads_places=reads_places
                 )
             else:
                 result = await takeover.decline_take_over(session, game_id, actor, power, user_id)

@@ -31,7 +31,7 @@ from gm.builtin.seats import built_in_powers, robot_seat
 from gm.builtin.talks import taken_back, tell_seat_talks
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
-from gm.errors import AlreadyJoined
+from gm.errors import AlreadyJoined, NotAllowed
 from gm.messages import payloads as say
 from gm.messages.kinds import ReplacedYou, Welcome
 from gm.moderation.shared import (
@@ -63,10 +63,13 @@ async def replace_player(
     power: str,
     new_user_id: int,
     sees_all: bool = False,
+    reads_places: bool = False,
     now: datetime | None = None,
 ) -> ModerationResult:
     """Give the seat holding ``power`` (every power its player holds) to ``new_user_id``.
-    ``sees_all``: no channel can be hidden from the newcomer (gm.setup.server).
+    ``sees_all``: no channel can be hidden from the newcomer (gm.setup.server); ``reads_places``: the
+    newcomer could read the game's private places without playing it (a moderator): the game channel
+    is told, and a moderator cannot give the seat to themselves (another must).
 
     The new player inherits the powers' current orders (kept as they are), their private channels and
     negotiation spaces (the adapter grants access from ``details["replacement"]``); the powers' ready
@@ -74,20 +77,38 @@ async def replace_player(
     marked replaced. Refused when the new player already plays in the game."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "replace")
+    if new_user_id == actor.user_id and reads_places:
+        raise NotAllowed(
+            f"You could read {game.name}'s private channels and talks as a moderator: another "
+            "moderator must give you a seat in it.",
+            "Ask them to run [[cmd:mod replace]]; nothing was changed.",
+        )
     robot = await robot_seat(session, game, read_power(game.variant, power))
     if robot is not None:  # nobody holds it: the built-in player plays it
-        return await hand_over_seat(
-            session, game, phase, actor, None, robot, new_user_id, now=now, sees_all=sees_all
-        )
-    _, old, powers = await seat_of(session, game, power, include_gone=True)
+        old, powers = None, robot
+    else:
+        _, old, powers = await seat_of(session, game, power, include_gone=True)
     return await hand_over_seat(
-        session, game, phase, actor, old, powers, new_user_id, now=now, sees_all=sees_all
+        session,
+        game,
+        phase,
+        actor,
+        old,
+        powers,
+        new_user_id,
+        now=now,
+        sees_all=sees_all,
+        read_before=reads_places,
     )
 
 
 SEES_ALL_LINE = (
     "[[user:{user}]] could read every channel of this game, the other powers' channels and private "
     "talks included (the server's owner or an administrator): I cannot hide a channel from them."
+)
+READ_BEFORE_LINE = (
+    "[[user:{user}]] is a moderator: they could read this game's private channels and talks before "
+    "taking a seat in it. From now on they read only their own places."
 )
 SEAT_HANDED = {
     "moderator": "A moderator gave you {names}, replacing the previous player.",
@@ -108,12 +129,14 @@ async def hand_over_seat(
     now: datetime,
     how: str = "moderator",
     sees_all: bool = False,
+    read_before: bool = False,
 ) -> ModerationResult:
     """The seat of ``old`` (its ``powers``; None: a seat nobody holds, played by the built-in player)
     goes to ``new_user_id``: the whole replacement, logged and announced, after the caller checked
     that ``actor`` may do it. ``how`` (a key of :data:`SEAT_HANDED`) says in the newcomer's welcome
     how the seat came to them. The built-in player stops playing it at once. ``sees_all``: no
-    channel can be hidden from the newcomer: refused when the server says so, else announced."""
+    channel can be hidden from the newcomer: refused when the server says so, else announced;
+    ``read_before``: the newcomer could read the game's private places before (a moderator): announced."""
     await check_may_play(session, game.guild_id, new_user_id, sees_all=sees_all)
     old_user_id = old.user_id if old is not None else None
     if new_user_id == old_user_id:
@@ -201,7 +224,8 @@ async def hand_over_seat(
         phase,
         "replace",
         text,
-        [SEES_ALL_LINE.format(user=new_user_id)] if sees_all else [],
+        [SEES_ALL_LINE.format(user=new_user_id)] * sees_all
+        + [READ_BEFORE_LINE.format(user=new_user_id)] * read_before,
         now,
         log,
         kind="replaced",

@@ -8,6 +8,10 @@ The game's ``take_over`` setting decides how (gm.settings.TAKE_OVER_MODES):
   approves it (the replacement is then theirs, as with /mod replace) or declines it;
 - ``off``: only /mod replace fills a seat; the game channel offers no button.
 
+A member who could read the game's private places without playing it (a moderator: ``reads_places``)
+always asks, whatever the mode, and another moderator decides; the game channel is told, in the
+request and in the announcement, that this player could read the talks before.
+
 The replacement itself is gm.moderation.replacement's: the newcomer inherits the orders, channels and
 negotiation spaces; the old player loses them.
 """
@@ -28,7 +32,7 @@ from gm.delivery.outbox import Target, enqueue, existing_keys
 from gm.errors import AlreadyJoined, GameNotStarted, GameOver, NotAllowed, WrongGameState
 from gm.messages import payloads as say
 from gm.messages.kinds import TakeOverDeclined, TakeOverRequest
-from gm.moderation.replacement import hand_over_seat
+from gm.moderation.replacement import READ_BEFORE_LINE, hand_over_seat
 from gm.moderation.shared import (
     ModerationResult,
     action_result,
@@ -56,9 +60,11 @@ async def take_over(
     power: str,
     *,
     sees_all: bool = False,
+    reads_places: bool = False,
     now: datetime | None = None,
 ) -> ModerationResult:
-    """``user_id`` asks for the open seat holding ``power``.
+    """``user_id`` asks for the open seat holding ``power``; ``reads_places``: they could read the
+    game's private places without playing (a moderator): they ask whatever the mode.
 
     Returns the replacement (action ``replace``) when the game lets anyone take an open seat, or the
     request waiting for a moderator (action ``take_over_request``) when it asks for approval. Refused
@@ -75,8 +81,8 @@ async def take_over(
     await _not_playing(session, game, user_id)
     await check_may_play(session, game.guild_id, user_id, sees_all=sees_all)
     wanted, old, powers = await open_seat(session, game, power)
-    if mode == "approval":
-        return await _request(session, game, phase, user_id, wanted, powers, now)
+    if mode == "approval" or reads_places:
+        return await _request(session, game, phase, user_id, wanted, powers, now, reads_places=reads_places)
     return await hand_over_seat(
         session,
         game,
@@ -99,14 +105,30 @@ async def approve_take_over(
     user_id: int,
     *,
     sees_all: bool = False,
+    reads_places: bool = False,
     now: datetime | None = None,
 ) -> ModerationResult:
-    """A moderator (one who does not play in the game) gives the open seat to the member who asked."""
+    """A moderator (one who does not play in the game, and not the member who asked) gives the open
+    seat to the member who asked."""
     now = require_aware(now or utcnow())
     game, phase = await running_game(session, game_id, actor, "replace")
+    if actor.user_id == user_id:
+        raise NotAllowed(
+            "You asked for this seat: another moderator must approve it.", "Nothing was changed."
+        )
     _, old, powers = await open_seat(session, game, power)
     return await hand_over_seat(
-        session, game, phase, actor, old, powers, user_id, now=now, how="approved", sees_all=sees_all
+        session,
+        game,
+        phase,
+        actor,
+        old,
+        powers,
+        user_id,
+        now=now,
+        how="approved",
+        sees_all=sees_all,
+        read_before=reads_places,
     )
 
 
@@ -218,10 +240,18 @@ async def _request(
     power: str,
     powers: list[str],
     now: datetime,
+    *,
+    reads_places: bool = False,
 ) -> ModerationResult:
     names = say.powers_text(powers)
     key = f"take_over_request:{game.id}:{power}:{user_id}:{phase.id}"
     message = f"You asked to take over {names}; a moderator will approve or decline it."
+    if reads_places:
+        message = (
+            f"As a moderator you could read {game.name}'s private channels and talks without playing "
+            f"it, so another moderator decides: you asked to take over {names}, and a moderator will "
+            "approve or decline it."
+        )
     if await existing_keys(session, [key]):
         return action_result(game, "take_over_request", message + " (asked already)", phase)
     enqueue(
@@ -232,6 +262,7 @@ async def _request(
             title=f"A member asks to take over {names}",
             lines=[
                 f"[[user:{user_id}]] asks to take over {names}.",
+                *([READ_BEFORE_LINE.format(user=user_id)] if reads_places else []),
                 f"A moderator who does not play in {game.name} may approve or decline below; "
                 "approving gives them the seat, its orders and its private channels.",
             ],

@@ -68,22 +68,42 @@ async def test_a_moderator_who_plays_reads_no_rivals_place_until_the_seat_is_giv
         if press == "threads":
             assert all(table.mod.id not in t.thread_members for t in talks if not mine & names_in(t.name))
 
-        # The moderator leaves their seat: the shields come off, they read everything as a moderator
-        # again; another moderator, who had joined one rival thread, takes the seat over and gets the
-        # shields (and leaves that thread).
+        # The moderator leaves their seat: until the game ends they read none of its private places,
+        # as any player who left. Another moderator, who had joined one rival thread and could read
+        # every talk, may take the seat over only once a third moderator approves (not themselves);
+        # the game channel says they could read the talks before; they get the shields (and leave
+        # that thread).
         rival_talk = next(t for t in talks if not mine & names_in(t.name))
         if press == "threads":
             await fake.add_thread_member(rival_talk, judge)
         gone = await leaves_game(fake, table.mod, table.general, game_id)
         assert gone.startswith("You left")
         await settle(bot, fake)
-        assert all(fake.can_view(table.mod, c) for c in [*power_channels.values(), *talks])
+        assert not any(fake.can_view(table.mod, c) for c in [*power_channels.values(), *talks])
         channel = await game_channel_of(bot, fake, game_id)
         seat = f"seat:{game_id}:{sorted(mine)[0]}"
         [offer] = [m for m in bot_messages(fake, channel) if seat in m.custom_ids()]
-        taken = await (await fake.click(judge, offer, seat)).message()
-        assert taken.content.startswith("You now play"), taken.content
+        asked = await (await fake.click(judge, offer, seat)).message()
+        assert "another moderator decides" in asked.content, asked.content
         await settle(bot, fake)
+        approve = f"seat-ok:{game_id}:{sorted(mine)[0]}:{judge.id}"
+        [request] = [m for m in bot_messages(fake, channel) if approve in m.custom_ids()]
+        assert f"<@{judge.id}> is a moderator: they could read this game's private channels" in embed_text(
+            request
+        )
+        assert fake.can_view(judge, power_channels[sorted(mine)[0]]), "no seat yet"
+        power = sorted(mine)[0]
+        given = await mod(fake, judge, table, "replace", game=str(game_id), power=power, player=judge)
+        assert "another moderator must give you a seat" in given.content, given.content
+        itself = await (await fake.click(judge, request, approve)).message()
+        assert "another moderator must approve it" in itself.content, itself.content
+        approved = await (await fake.click(owner, request, approve)).message()
+        assert "Done" in approved.content, approved.content
+        await settle(bot, fake)
+        told = [
+            embed_text(m) for m in bot_messages(fake, channel) if f"<@{judge.id}> now plays" in embed_text(m)
+        ]
+        assert any("could read this game's private channels and talks before" in t for t in told), told
         for power, channel_ in power_channels.items():
             assert fake.can_view(judge, channel_) == (power in mine), power
         for talk in talks:
@@ -95,6 +115,8 @@ async def test_a_moderator_who_plays_reads_no_rivals_place_until_the_seat_is_giv
         assert (await click_and_read(fake, table.mod, asked, asked.custom_ids()[0])).startswith("Done:")
         await settle(bot, fake)
         assert all(fake.can_view(judge, c) for c in power_channels.values())
+        assert all(fake.can_view(table.mod, c) for c in power_channels.values()), "the one who left too"
+        assert not any(fake.can_view(table.mod, t) for t in talks)
         for talk in talks:
             assert fake.can_view(judge, talk) == bool(mine & names_in(talk.name)), talk.name
     assert fake.unknown_calls == [] and fake.internal_errors == []
