@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness.bot_helpers import create_game, make_table, running, settle
-from harness.fakediscord import fake_discord
+from harness.fakediscord import InteractionHandle, fake_discord
 
 
 async def one_row(flood: int, probes: int, burst: int, rate: float) -> tuple[float, list[float], int]:
@@ -37,7 +37,7 @@ async def one_row(flood: int, probes: int, burst: int, rate: float) -> tuple[flo
                 waits: list[float] = []
                 done = asyncio.Event()
 
-                async def flooding() -> tuple[float, list[object]]:
+                async def flooding() -> tuple[float, list[InteractionHandle]]:
                     began = time.perf_counter()
                     handles = [
                         await fake.slash(flooder, "game", "list", channel=table.general) for _ in range(flood)
@@ -54,7 +54,7 @@ async def one_row(flood: int, probes: int, burst: int, rate: float) -> tuple[flo
 
                 (sent_in, handles), _ = await asyncio.gather(flooding(), probing())
                 await settle(bot, fake)
-                served = sum(1 for h in handles if h.interaction.acknowledged)  # type: ignore[attr-defined]
+                served = sum(1 for h in handles if h.interaction.acknowledged)
                 return sent_in, waits, served
 
 

@@ -65,7 +65,16 @@ async def test_a_person_who_takes_over_a_seat_filled_at_the_start_gets_its_priva
         robots = [p for p in POWERS if p != mine]
         assert places(fake, table, game_id)[1] == [], "one person: nobody to talk with"
 
-        await take_over(fake, bot, table.mod, post, game_id, robots[0])  # a server moderator plays
+        # a server moderator plays: they could read the talks, so another moderator approves
+        asked = await (await fake.click(table.mod, post, f"seat:{game_id}:{robots[0]}")).message()
+        assert "another moderator decides" in asked.content, asked.content
+        await settle(bot, fake)
+        approve = f"seat-ok:{game_id}:{robots[0]}:{table.mod.id}"
+        channel = await game_channel_of(bot, fake, game_id)
+        [request] = [m for m in bot_messages(fake, channel) if approve in m.custom_ids()]
+        approved = await (await fake.click(judge, request, approve)).message()
+        assert "Done" in approved.content, approved.content
+        await settle(bot, fake)
         _, talks = places(fake, table, game_id)
         assert len(talks) == 1
         await take_over(fake, bot, friend, post, game_id, robots[1])
