@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from aiohttp import web
 
 
 class ApiError(Exception):
@@ -20,6 +23,13 @@ class ApiError(Exception):
         if self.errors is not None:
             body["errors"] = self.errors
         return body
+
+
+def json_response(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """JSON with Content-Type exactly "application/json": discord.py compares the header verbatim."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers=headers, content_type="application/json"
+    )
 
 
 # The Discord JSON error codes the fake uses (facts from Discord's API reference).

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .rest import json_response
+from .errors import json_response
 
 
 @dataclass

@@ -10,13 +10,24 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .errors import FakeDiscordError
+from .notifier import Notifier
 from .state import Channel, Interaction, Message, User, walk_components
+from .world import World
 
-if TYPE_CHECKING:
-    from .fake import FakeDiscord
+
+class Watched(Protocol):
+    """What a handle reads of the fake (FakeDiscord is one: the fake makes handles, so they never
+    import it)."""
+
+    world: World
+    notifier: Notifier
+    reply_timeout: float
+
+    def explain(self, what: str, since: datetime) -> str: ...
+
 
 DEFERRED_MESSAGE, DEFERRED_UPDATE, AUTOCOMPLETE_RESULT, MODAL = 5, 6, 8, 9
 
@@ -54,7 +65,7 @@ class ModalPrompt:
 
 class InteractionHandle:
     def __init__(
-        self, fake: FakeDiscord, interaction: Interaction, started: datetime, source_revisions: int = 0
+        self, fake: Watched, interaction: Interaction, started: datetime, source_revisions: int = 0
     ) -> None:
         self.fake = fake
         self.interaction = interaction
@@ -164,7 +175,7 @@ class InteractionHandle:
 class DMHandle:
     """A message a user sent to the bot by DM; await it for the bot's first DM back after it."""
 
-    def __init__(self, fake: FakeDiscord, user: User, channel: Channel, sent: Message) -> None:
+    def __init__(self, fake: Watched, user: User, channel: Channel, sent: Message) -> None:
         self.fake = fake
         self.user = user
         self.channel = channel

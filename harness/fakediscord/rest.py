@@ -8,22 +8,23 @@ import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiohttp
 from aiohttp import web
 
-from .backend import UploadedFile
-from .errors import ApiError
+from .backend import Backend, UploadedFile
+from .errors import ApiError, json_response
+from .faults import FaultPlan
 from .ids import utcnow
-
-if TYPE_CHECKING:
-    from .fake import FakeDiscord
+from .notifier import Notifier
+from .state import User
+from .world import World
 
 _log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
-FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake")
+FAKE_KEY: web.AppKey[Served] = web.AppKey("fake")
 PAYLOAD_KEY: web.RequestKey[Any] = web.RequestKey("payload", object)
 FILES_KEY: web.RequestKey[list[UploadedFile]] = web.RequestKey("files", list)
 
@@ -57,6 +58,26 @@ class RestCall:
         return f"{self.method} {self.path} -> {self.status}{error}"
 
 
+class Served(Protocol):
+    """What the middleware and the routes read and change of the fake (FakeDiscord is one): they
+    never import the fake itself, which imports them."""
+
+    world: World
+    backend: Backend
+    notifier: Notifier
+    faults: FaultPlan
+    rest_log: list[RestCall]
+    internal_errors: list[str]
+    token: str
+    app_owner: User
+    sync_count: int
+    ack_deadline: float | None
+    recommended_shards: int
+
+    @property
+    def gateway_url(self) -> str: ...
+
+
 async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     """JSON body, or multipart/form-data with `payload_json` and `files[n]` parts, as discord.py sends."""
     if request.content_type == "multipart/form-data":
@@ -81,13 +102,6 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
         return json.loads(raw), []
     except json.JSONDecodeError as exc:
         raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
-
-
-def json_response(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    """JSON with Content-Type exactly "application/json": discord.py compares the header verbatim."""
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers=headers, content_type="application/json"
-    )
 
 
 def error_response(error: ApiError) -> web.Response:
@@ -194,5 +208,5 @@ def files_of(request: web.Request) -> list[UploadedFile]:
     return list(request.get(FILES_KEY) or [])
 
 
-def fake_of(request: web.Request) -> FakeDiscord:
+def fake_of(request: web.Request) -> Served:
     return request.app[FAKE_KEY]
