@@ -13,6 +13,9 @@ defined here:
   its errors), with the other interfaces it supplies (PlaceMaker, Shielder) and their data;
 - the settings model (GameSettings and the declaration of its options) and the bot's own limits
   (FormingLimits, for the composition root);
+- the engine's plain values and lookups an adapter shows or offers: the variants (``get_variant``,
+  ``game_map``, ``all_variants``...), a legal order and its kind, a unit, a phase (from engine,
+  which an adapter never imports: the rules stay behind gm);
 - pure helpers over that plain data that word it as gm words it (power names, durations, plurals,
   a deadline in a time zone, the changes of a phase, a score, a player's badge) or name places
   (``pair_key``).
@@ -25,6 +28,19 @@ because ``GameOver`` is the message kind of the same name (gm.messages.kinds.Gam
 
 from __future__ import annotations
 
+from engine import Phase
+from engine.legal import LegalOrder, OrderKind, UnitOrders
+from engine.mapdata import GameMap
+from engine.orders import Unit
+from engine.variants import (
+    STANDARD,
+    UnknownVariant,
+    Variant,
+    all_variants,
+    game_map,
+    get_variant,
+    variant_for_players,
+)
 from gm.actor import Actor
 from gm.clock import utcnow
 from gm.delivery.outage import database_outage
@@ -157,6 +173,7 @@ __all__ = [
     "PENALTY_PHASES",
     "REMINDER_MARGIN_MINUTES",
     "SETTING_OPTIONS",
+    "STANDARD",
     "SYSTEM_NAMES",
     "AbsenceInfo",
     "AbsenceReport",
@@ -177,6 +194,7 @@ __all__ = [
     "GameFull",
     "GameInfo",
     "GameIsFull",
+    "GameMap",
     "GameNotStarted",
     "GameOver",
     "GameOverError",
@@ -185,6 +203,7 @@ __all__ = [
     "GameStarted",
     "GameStatusView",
     "InvalidSettings",
+    "LegalOrder",
     "LineOutcome",
     "LogLine",
     "MadePlaces",
@@ -202,6 +221,7 @@ __all__ = [
     "NotYetSendable",
     "NothingToRollBack",
     "OperationsStatus",
+    "OrderKind",
     "OrderMenu",
     "OrdersClosed",
     "OrdersPreview",
@@ -211,6 +231,7 @@ __all__ = [
     "OutboxTarget",
     "Pacer",
     "PermanentSendError",
+    "Phase",
     "PhaseBusy",
     "PhaseHistory",
     "PhaseInfo",
@@ -255,10 +276,14 @@ __all__ = [
     "TakeOverDeclined",
     "TakeOverRequest",
     "TooManyGames",
+    "Unit",
+    "UnitOrders",
     "UnknownGame",
     "UnknownPhase",
     "UnknownSandbox",
+    "UnknownVariant",
     "UserStats",
+    "Variant",
     "VoidPosts",
     "VoidedOrders",
     "VoteAlreadyOpen",
@@ -268,6 +293,7 @@ __all__ = [
     "Welcome",
     "WrongGameState",
     "WrongPlayerCount",
+    "all_variants",
     "badge",
     "change_lines",
     "choice_label",
@@ -275,6 +301,8 @@ __all__ = [
     "database_outage",
     "duration",
     "effective_reminders",
+    "game_map",
+    "get_variant",
     "key_powers",
     "local_time_text",
     "long_name",
@@ -286,4 +314,5 @@ __all__ = [
     "powers_text",
     "score_text",
     "utcnow",
+    "variant_for_players",
 ]

@@ -20,7 +20,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "render": {"gm", "db", "cogs", "bot", "config", "discord", "sqlmodel", "sqlalchemy"},
     "gm": {"cogs", "bot", "discord"},
     "db": {"engine", "render", "gm", "cogs", "bot", "discord"},
-    "cogs": {"bot", "db", "sqlmodel", "sqlalchemy"},
+    "cogs": {"bot", "db", "sqlmodel", "sqlalchemy", "render", "engine"},  # engine's values: via gm.public
     "ops": {"cogs", "bot", "engine", "render"},  # the process around the bot: no game logic, no cogs
 }
 

@@ -40,15 +40,20 @@ from cogs.shared.setting_options import with_setting_options
 from cogs.shared.settings_text import settings_lines, variant_line
 from cogs.ui.leave import leave_buttons, leave_question, setup_leave
 from cogs.ui.lobby import JoinButton, join, lobby_badges, lobby_embed, lobby_view, refresh_lobby
-from engine.variants import STANDARD, UnknownVariant, Variant, all_variants, get_variant, variant_for_players
 from gm.public import (
     MAX_PAIR_PRESS_PLAYERS,
+    STANDARD,
     GameInfo,
     GameStatusView,
     LogLine,
     PowerStatus,
     UnknownGame,
+    UnknownVariant,
+    Variant,
+    all_variants,
+    get_variant,
     option_changes,
+    variant_for_players,
 )
 
 log = logging.getLogger(__name__)

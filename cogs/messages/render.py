@@ -31,8 +31,6 @@ from cogs.shared.text import (
     when,
     word,
 )
-from engine import Phase
-from engine.variants import game_map as variant_map
 from gm.public import (
     Attachment,
     CivilDisorder,
@@ -45,6 +43,7 @@ from gm.public import (
     Moderation,
     OutboxMessage,
     OutboxTarget,
+    Phase,
     PhaseOpened,
     PhaseResults,
     PlayerLeft,
@@ -63,6 +62,7 @@ from gm.public import (
     VoteResult,
     Welcome,
 )
+from gm.public import game_map as variant_map
 
 COLOUR = discord.Colour.from_rgb(46, 94, 140)
 TITLE_LIMIT = 256

@@ -13,8 +13,7 @@ from discord import app_commands
 
 from cogs.shared.base import services_of
 from cogs.shared.text import safe
-from engine.variants import UnknownVariant, get_variant
-from gm.public import GameError, GameInfo, UnknownGame, name_key
+from gm.public import GameError, GameInfo, UnknownGame, UnknownVariant, get_variant, name_key
 
 RUNNING = ("active", "paused")
 MAX_CHOICES = 25

@@ -4,8 +4,14 @@ line per setting; a new setting adds its line here)."""
 from __future__ import annotations
 
 from cogs.shared import text
-from engine.variants import UnknownVariant, get_variant
-from gm.public import REMINDER_MARGIN_MINUTES, GameSettings, choice_label, effective_reminders
+from gm.public import (
+    REMINDER_MARGIN_MINUTES,
+    GameSettings,
+    UnknownVariant,
+    choice_label,
+    effective_reminders,
+    get_variant,
+)
 
 
 def variant_line(variant: str) -> str:

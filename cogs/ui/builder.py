@@ -55,10 +55,18 @@ from cogs.shared.base import services_of
 from cogs.shared.replies import answering, defer, send
 from cogs.ui.ids import PlayerIds
 from cogs.ui.wording import Names, helped_label, whose
-from engine.legal import LegalOrder, OrderKind, UnitOrders
-from engine.variants import game_map
 from gm.facade import ChosenOrder
-from gm.public import GameError, OrderMenu, OrdersClosed, OrdersPreview, PowerMenu
+from gm.public import (
+    GameError,
+    LegalOrder,
+    OrderKind,
+    OrderMenu,
+    OrdersClosed,
+    OrdersPreview,
+    PowerMenu,
+    UnitOrders,
+    game_map,
+)
 
 log = logging.getLogger(__name__)
 

@@ -50,8 +50,7 @@ from cogs.ui.ids import (
     page_number,
     picked,
 )
-from engine.legal import OrderKind
-from gm.public import OrdersView
+from gm.public import OrderKind, OrdersView
 
 PREFIX = "sh"
 PHASE = r"[SFW]\d{4}[MRA]"

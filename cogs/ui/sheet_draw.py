@@ -35,9 +35,7 @@ from cogs.ui.sheet import (
     SheetIds,
 )
 from cogs.ui.wording import Names, cut, helped_label, order_label
-from engine.legal import LegalOrder, OrderKind, UnitOrders
-from engine.variants import game_map, get_variant
-from gm.public import OrderMenu, PowerMenu
+from gm.public import LegalOrder, OrderKind, OrderMenu, PowerMenu, UnitOrders, game_map, get_variant
 
 
 @dataclass

@@ -23,9 +23,8 @@ from cogs.shared.replies import answering, defer, send
 from cogs.ui.builder import show_preview
 from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Second, Sheet, ready_buttons
 from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
-from engine.legal import LegalOrder
 from gm.facade import SheetAnswer
-from gm.public import GameError, OrderMenu, OrdersClosed, OrdersView, PowerMenu
+from gm.public import GameError, LegalOrder, OrderMenu, OrdersClosed, OrdersView, PowerMenu
 
 log = logging.getLogger(__name__)
 

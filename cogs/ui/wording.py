@@ -6,10 +6,7 @@ Shared by the order sheet (cogs.ui.sheet) and the step-by-step builder (cogs.ui.
 
 from __future__ import annotations
 
-from engine.legal import LegalOrder, OrderKind
-from engine.mapdata import GameMap
-from engine.orders import Unit
-from gm.public import OrderMenu, power_name
+from gm.public import GameMap, LegalOrder, OrderKind, OrderMenu, Unit, power_name
 
 COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 LABEL_LIMIT = 100  # Discord's limit for a select option's label and description
