@@ -479,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     share_heaps()  # the threads' freed memory in two heaps, not one each
     keep_giving_back()  # and the heaps' free pages, every 10 s
     try:
-        settings = Settings()  # type: ignore[call-arg]  # pydantic-settings reads the environment
+        settings = Settings()
     except OSError as exc:  # .env is there but cannot be read
         print(
             f"cannot start: cannot read the settings file {exc.filename or '.env'} "

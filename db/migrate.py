@@ -140,6 +140,7 @@ def _sqlite_pragma(connection: Connection, pragma: str) -> None:
     """Run a pragma on the driver connection, outside any transaction (SQLAlchemy would begin one)."""
     if connection.in_transaction():
         raise RuntimeError(f"PRAGMA {pragma} has no effect inside a transaction")
+    # why the ignore below: None only for a detached connection, never a live one
     cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         cursor.execute(f"PRAGMA {pragma}")

@@ -194,6 +194,7 @@ class Connection(aiosqlite.Connection):
         self._holding: asyncio.Lock | None = None  # the writer lock, while this connection holds it
         self._loop: asyncio.AbstractEventLoop | None = None
 
+    # why the ignore below: aiosqlite's cursor() is awaited or entered; _Cursor is both, as its own
     def cursor(self) -> _Cursor:  # type: ignore[override]
         return _Cursor(self)
 

@@ -445,7 +445,7 @@ class GameSettings(CheckedModel):
             players = None
         counts = played.player_counts
         if players in counts:
-            return int(players)  # type: ignore[arg-type]
+            return int(players)
         sentence = f"This map is played by {_range_text(counts)} players, not {value!r}."
         other = variant_for_players(players) if players is not None else None
         if other is not None and other.name != played.name:
@@ -469,7 +469,7 @@ class GameSettings(CheckedModel):
     ) -> int | None:
         played = _variant(info)
         if played is None or value is None:
-            return handler(value)  # type: ignore[no-any-return]
+            return handler(value)
         try:
             last: int | None = handler(value)
         except ValidationError:
@@ -629,7 +629,7 @@ class SettingOption:
         if kinds and get_origin(annotation) is not tuple:  # int | None
             annotation = kinds[0]
         if annotation in (int, float, str, bool):
-            return annotation  # type: ignore[no-any-return]
+            return annotation
         raise TypeError(f"the option {self.name} needs a kind: its field is {annotation!r}")
 
     @property

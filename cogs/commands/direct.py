@@ -232,7 +232,7 @@ class DirectMessages(GameCog):
         last = reads.last.get(user_id)
         since = discord.utils.time_snowflake(discord.utils.utcnow() - OFFLINE_LOOKBACK)
         try:
-            dm = await self.bot.create_dm(discord.Object(id=user_id))  # type: ignore[arg-type]
+            dm = await self.bot.create_dm(discord.Object(id=user_id))
             unread: list[discord.Message] = []
             async for seen in dm.history(
                 limit=HISTORY_LIMIT, after=discord.Object(id=max(last or 0, since)), oldest_first=True

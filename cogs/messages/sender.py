@@ -154,7 +154,7 @@ class DiscordSender:
         channels = await self._private_channels(message)
         tag = await self._tag(message)
         try:
-            dm = await self.client.create_dm(discord.Object(id=message.user_id))  # type: ignore[arg-type]
+            dm = await self.client.create_dm(discord.Object(id=message.user_id))
             menu = await self._sheet_menu(message)
             parts = with_buttons(
                 message, render(message, private_channels=channels, sheet=menu is not None), tag
@@ -301,7 +301,9 @@ async def _post(
             extra: dict[str, Any] = {"view": part.view} if part.view is not None else {}
             found = await channel.send(
                 content=part.content,
+                # why the ignore below: send() accepts None (its default) though typed without it
                 embed=part.embed,  # type: ignore[arg-type]
+                # why the ignore below: the same: None is send()'s own default
                 files=part.files() or None,  # type: ignore[arg-type]
                 nonce=f"{message.nonce}.{index}",
                 allowed_mentions=part.allowed_mentions(),

@@ -42,6 +42,7 @@ def with_setting_options(callback: Callback) -> Callback:
         )
         for item in SETTING_OPTIONS
     ]
+    # why the ignore below: inspect (and discord.py's options) read __signature__; typeshed lacks it
     callback.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
     app_commands.describe(**{item.name: item.help for item in SETTING_OPTIONS})(callback)
     choices: dict[str, list[app_commands.Choice[Any]]] = {

@@ -269,7 +269,7 @@ def opener_view(game_id: int, phase: str) -> discord.ui.View:
 
 
 def setup_builder(client: discord.Client) -> None:
-    client.add_dynamic_items(OpenBuilderButton, BuilderButton, BuilderSelect)  # type: ignore[attr-defined]
+    client.add_dynamic_items(OpenBuilderButton, BuilderButton, BuilderSelect)
 
 
 # --- the flows -------------------------------------------------------------------------------------

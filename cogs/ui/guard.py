@@ -96,6 +96,7 @@ class Refused(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s).*"
     registered itself (its template matches anything)."""
 
     def __init__(self, item: discord.ui.Item[Any], why: str) -> None:
+        # why the ignore below: DynamicItem is typed for its Button; Refused wraps any kind of item
         super().__init__(item)  # type: ignore[arg-type]
         self.why = why
 
@@ -116,6 +117,7 @@ def guarded(item: type[discord.ui.DynamicItem[Any]]) -> type[discord.ui.DynamicI
     """``item`` with its ``from_custom_id`` guarded (see the module docstring); idempotent."""
     if getattr(item, "_guarded", False):
         return item
+    # why the ignore below: a classmethod's function: typed as the bound method
     read: FromCustomId = item.from_custom_id.__func__  # type: ignore[attr-defined]
 
     @functools.wraps(read)
@@ -133,8 +135,9 @@ def guarded(item: type[discord.ui.DynamicItem[Any]]) -> type[discord.ui.DynamicI
         except (ValueError, KeyError, IndexError) as exc:
             return Refused(base, f"{type(exc).__name__}: {exc}")
 
+    # why the ignore below: the guard replaces the classmethod (the module docstring says why)
     item.from_custom_id = classmethod(from_custom_id)  # type: ignore[method-assign,assignment]
-    item._guarded = True  # type: ignore[attr-defined]
+    item._guarded = True  # type: ignore[attr-defined]  # a mark of our own on discord.py's class
     return item
 
 

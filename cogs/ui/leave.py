@@ -88,4 +88,4 @@ def leave_buttons(game_id: int, user_id: int) -> discord.ui.View:
 
 
 def setup_leave(client: discord.Client) -> None:
-    client.add_dynamic_items(LeaveButton)  # type: ignore[attr-defined]
+    client.add_dynamic_items(LeaveButton)

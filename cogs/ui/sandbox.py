@@ -352,7 +352,7 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sbx:
 def setup_sandbox(client: discord.Client, flows: SandboxFlows) -> None:
     """Register the sandbox sheet's components with the bot, their taps answered by ``flows``."""
     _answering[:] = [flows]
-    client.add_dynamic_items(  # type: ignore[attr-defined]
+    client.add_dynamic_items(
         SandboxUnitSelect,
         SandboxSecondSelect,
         PowerPicker,

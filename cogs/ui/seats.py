@@ -187,4 +187,4 @@ async def mark_taken(
 
 
 def setup_buttons(client: discord.Client) -> None:
-    client.add_dynamic_items(TakeOverButton, SeatDecisionButton)  # type: ignore[attr-defined]
+    client.add_dynamic_items(TakeOverButton, SeatDecisionButton)

@@ -327,7 +327,7 @@ class SheetButton(
 def setup_sheet(client: discord.Client, flows: SheetFlows) -> None:
     """Register the sheet's components with the bot, their taps answered by ``flows``."""
     _answering[:] = [flows]
-    client.add_dynamic_items(OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)  # type: ignore[attr-defined]
+    client.add_dynamic_items(OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)
 
 
 def call_buttons(game_id: int, phase: str, tag: str = "") -> discord.ui.View:

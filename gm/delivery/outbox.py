@@ -414,7 +414,7 @@ async def _claim_batch(
                     break
             if len(rows) < PAGE:
                 break
-            after = rows[-1].id  # type: ignore[assignment]
+            after = rows[-1].row_id
         if not chosen:
             await session.commit()
             return []
@@ -563,7 +563,7 @@ async def release_stale_claims(session_factory: SessionFactory, process: str | N
             .values(**_ONE_MORE_ATTEMPT)
         )
         await session.commit()
-    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+    return int(result.rowcount or 0)
 
 
 async def release_own_claims(session_factory: SessionFactory, process: str = SINGLE) -> int:
@@ -580,7 +580,7 @@ async def release_own_claims(session_factory: SessionFactory, process: str = SIN
             .values(**_ONE_MORE_ATTEMPT)
         )
         await session.commit()
-    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+    return int(result.rowcount or 0)
 
 
 OTHERS_LOOKED_AT = 200  # the latest messages to a target whose posts _posted_by_others returns

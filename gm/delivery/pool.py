@@ -132,6 +132,7 @@ class _PactName(str):
 class _PactProcess(SpawnProcess):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # why the ignore below: SpawnProcess sets _name in code typeshed leaves undeclared
         self._name = _PactName(self._name, os.getpid())  # type: ignore[has-type]
 
 

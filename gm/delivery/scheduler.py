@@ -597,7 +597,7 @@ class GameScheduler:
             ).all()
         done: list[int] = []
         for phase, game in rows:
-            phase_id: int = phase.id  # type: ignore[assignment]
+            phase_id = phase.row_id
             if phase_id in busy or self._pending(retry_job_id(phase_id)):
                 continue
             if phase.status == PhaseStatus.OPEN and game.status == GameStatus.PAUSED:

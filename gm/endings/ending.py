@@ -183,7 +183,7 @@ async def finish_game(
     A phase still open (a vote or a moderator ended the game) stops taking orders and loses its deadline;
     proposals still open lapse.
     """
-    game_id: int = game.id  # type: ignore[assignment]
+    game_id = game.row_id
     played = game_map(game.variant)
     system = GameSettings.from_json(game.settings).scoring
     result = scored(result, system, map_centers=len(played.supply_centers))
@@ -253,7 +253,7 @@ def final_map_of(last_phase: PhaseRecord, *, at_close: bool) -> tuple[int, str, 
     game's end (gm.messages.maps.final_title): drawn by the close that ended the game, or, when a vote
     or a moderator ended it during the phase (``at_close`` False), drawn for the final post from the
     position the phase was played from (gm.endings.final_post)."""
-    return (last_phase.id, last_phase.name, FINAL_MAP)  # type: ignore[return-value]
+    return (last_phase.row_id, last_phase.name, FINAL_MAP)
 
 
 async def centers_by_year(session: AsyncSession, game: Game) -> dict[str, Any]:

@@ -212,4 +212,5 @@ async def _give_up_on_pictures(
         if entry is not None:
             post = read_message(entry.kind, entry.payload)
             maps = [{**r, "required": False} if (r["phase_id"], r["kind"]) in gone else r for r in post.maps]
+            # why the ignore below: read_message is typed as the base Message; this row is a FinalPost
             entry.payload = replace(post, maps=maps, pictures_failed=True).to_payload()  # type: ignore[call-arg]

@@ -406,7 +406,7 @@ async def _cast(
         await ending.finish_game(
             session, game, phase, result, now=now, final_map=ending.final_map_of(phase, at_close=False)
         )
-    game_id: int = game.id  # type: ignore[assignment]
+    game_id = game.row_id
     return VoteReport(
         game_id=game_id,
         proposal=ProposalInfo.of(proposal, phase.name) if passed else info,

@@ -100,7 +100,7 @@ async def rollback_last_phase(
         game.status, game.finished_at, game.result = GameStatus.ACTIVE, None, None
     await session.flush()
     moved = await absent.absence_move(session, game, target, now=now)
-    _announce(session, game, target, void, returned, playing_again, now, log.id)  # type: ignore[arg-type]
+    _announce(session, game, target, void, returned, playing_again, now, log.row_id)
     state = await phase_state(session, target, game.variant)  # its calls to order, as when it first opened
     queue_calls_to_order(session, game, target, state, now, reopened=True, key_suffix=f":reopened{log.id}")
     if moved is not None:
@@ -206,7 +206,7 @@ async def _delete_phase(
     proposals = select(Proposal.id).where(Proposal.phase_id == phase.id)
     await session.exec(delete(Vote).where(col(Vote.proposal_id).in_(proposals)))
     for table in (Proposal, OrderRecord, OrderSubmission, ReadyFlag, PhaseMap):
-        await session.exec(delete(table).where(col(table.phase_id) == phase.id))  # type: ignore[attr-defined]
+        await session.exec(delete(table).where(col(table.phase_id) == phase.id))
     await _void_messages(session, phase.row_id, None, now, suffix, detach=True)
     await session.exec(delete(PhaseRecord).where(col(PhaseRecord.id) == phase.id))
     return returned
@@ -317,7 +317,7 @@ def _announce(
     now: datetime,
     log_id: int,
 ) -> None:
-    game_id: int = game.id  # type: ignore[assignment]
+    game_id = game.row_id
     lines = [
         f"The results posted for {say.long_name(target.name)} are void (their messages are marked VOID).",
         f"The orders given for {say.long_name(target.name)} are back as they stood at its deadline; "
@@ -360,6 +360,7 @@ def _announce(
             VoidedOrders(
                 game_id=game_id,
                 game_name=game.name,
+                # why the ignore below: void is set whenever orders were returned (from the voided phase)
                 title=f"{game.name}: your {say.long_name(void.name)} orders were voided by a rollback",  # type: ignore[union-attr]
                 lines=[
                     f"A moderator rolled the game back to {say.long_name(target.name)}. "

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
@@ -90,11 +90,11 @@ async def require_judge(session: AsyncSession, game: Game, actor: Actor, action:
     held = (
         await session.exec(
             select(PowerAssignment.power)
-            .join(Player, Player.id == PowerAssignment.player_id)  # type: ignore[arg-type]
+            .join(Player, col(Player.id) == col(PowerAssignment.player_id))
             .where(
                 PowerAssignment.game_id == game.id,
                 Player.user_id == actor.user_id,
-                Player.status.not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),  # type: ignore[attr-defined]
+                col(Player.status).not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),
             )
             .order_by(PowerAssignment.power)
         )
@@ -250,6 +250,7 @@ def announce_action(
             phase=phase.name,
             deadline=phase.deadline,
             deadline_zone=deadline_zone(game),
+            # why the ignore below: KINDS[kind] is typed as Message; both kinds it names take `action`
             action=action,  # type: ignore[call-arg]
             **data,
         ),

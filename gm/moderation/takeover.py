@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, Player, PlayerStatus, PowerAssignment
@@ -191,7 +191,7 @@ async def open_seats(session: AsyncSession, game: Game) -> list[list[str]]:
     rows = (
         await session.exec(
             select(PowerAssignment.power, Player)
-            .join(Player, Player.id == PowerAssignment.player_id)  # type: ignore[arg-type]
+            .join(Player, col(Player.id) == col(PowerAssignment.player_id))
             .where(PowerAssignment.game_id == game.id)
             .order_by(PowerAssignment.power)
         )
@@ -219,7 +219,7 @@ async def _not_playing(session: AsyncSession, game: Game, user_id: int) -> None:
     held = (
         await session.exec(
             select(PowerAssignment.power)
-            .join(Player, Player.id == PowerAssignment.player_id)  # type: ignore[arg-type]
+            .join(Player, col(Player.id) == col(PowerAssignment.player_id))
             .where(PowerAssignment.game_id == game.id, Player.user_id == user_id)
             .order_by(PowerAssignment.power)
         )

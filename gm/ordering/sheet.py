@@ -109,7 +109,7 @@ async def withdraw_order(
             col(OrderRecord.unit_key) == unit_key,
         )
     )
-    if removed.rowcount:  # type: ignore[attr-defined]
+    if removed.rowcount:
         session.add(
             withdrawal(game.row_id, phase.row_id, user_id, {"withdrawn": unit_key, "powers": powers}, now)
         )

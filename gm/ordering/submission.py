@@ -407,7 +407,7 @@ _GAME_AND_PHASE = (
     .where(col(Game.id) == bindparam("game_id"))
     .order_by(col(PhaseRecord.ordinal).desc())
     .limit(1)
-    .with_for_update(of=PhaseRecord, key_share=True)  # type: ignore[arg-type]
+    .with_for_update(of=PhaseRecord, key_share=True)
     .execution_options(populate_existing=True)
 )
 

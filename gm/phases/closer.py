@@ -368,7 +368,7 @@ class PhaseCloser:
         # PostgreSQL never deadlocks.
         game = await lock_game(session, phase.game_id)
         assert game is not None
-        game_id: int = game.id  # type: ignore[assignment]
+        game_id = game.row_id
         played = get_variant(game.variant)
         powers = played.game_map().powers
         settings = GameSettings.from_json(game.settings)
@@ -416,14 +416,14 @@ class PhaseCloser:
         moved = await absent.absence_move(session, game, next_phase, now=now) if next_phase else None
         for kind, png in answer.get("maps", {}).items():
             if kind == POSITION_MAP:  # the map the next phase opens with (or the final position)
-                owner, kind = (next_phase.id, kind) if next_phase else (phase_id, FINAL_MAP)
+                owner, kind = (next_phase.row_id, kind) if next_phase else (phase_id, FINAL_MAP)
             elif (view := fog_view(kind)) is not None and view[0] == POSITION_MAP:  # a power's view of it
                 if next_phase is None:
                     continue
-                owner = next_phase.id
+                owner = next_phase.row_id
             else:
                 owner = phase_id
-            session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))  # type: ignore[arg-type]
+            session.add(PhaseMap(phase_id=owner, kind=kind, png=png, created_at=now))
         # The results go out first; what they set off (lapsed votes, a coin flip, civil disorder)
         # follows them in the outbox, which sends each target's messages in the order written.
         _announce(session, game, phase, next_phase, state, answer, change, counts, missed, game_over, now)
@@ -541,10 +541,10 @@ def _announce(
         if next_phase is not None:
             queue_calls_to_order(session, game, next_phase, state, now)
         return
-    game_id: int = game.id  # type: ignore[assignment]
-    phase_id: int = phase.id  # type: ignore[assignment]
+    game_id = game.row_id
+    phase_id = phase.row_id
     result = answer["result"]
-    next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None
+    next_ref = (next_phase.row_id, next_phase.name, next_phase.deadline) if next_phase else None
     results = outcome.results_payload(
         game_id=game_id,
         game_name=game.name,
@@ -554,7 +554,7 @@ def _announce(
         change=change,
         counts=counts,
         missed=missed,
-        next_phase=next_ref,  # type: ignore[arg-type]
+        next_phase=next_ref,
         maps=list(answer.get("maps", {})),
         game_over=game_over,
     )

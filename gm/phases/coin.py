@@ -37,7 +37,7 @@ async def apply(
     """Flip (once) and hand the power over (once), as far as ``next_phase`` calls for."""
     if not flip.flip_due(next_phase):
         return
-    game_id: int = game.id  # type: ignore[assignment]
+    game_id = game.row_id
     side = await _logged_side(session, game_id)
     if side is None:
         heads = secrets.randbelow(2) == 0

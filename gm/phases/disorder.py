@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, Player, PlayerStatus, PowerAssignment
@@ -110,13 +110,13 @@ async def eliminate(
     rows = (
         await session.exec(
             select(PowerAssignment, Player)
-            .join(Player, Player.id == PowerAssignment.player_id)  # type: ignore[arg-type]
+            .join(Player, col(Player.id) == col(PowerAssignment.player_id))
             .where(PowerAssignment.game_id == game_id)
         )
     ).all()
     held: dict[int | None, tuple[Player, list[str]]] = {}
     for assignment, player in rows:
-        held.setdefault(player.id, (player, []))[1].append(assignment.power)  # type: ignore[index]
+        held.setdefault(player.id, (player, []))[1].append(assignment.power)
     alive = set(ending.survivors(board_after, [a.power for a, _ in rows]))
     out = []
     for player, powers in held.values():

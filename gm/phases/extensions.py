@@ -44,6 +44,7 @@ async def grace_seats(session: AsyncSession, game: Game, phase: PhaseRecord) -> 
             seat["must_act"] = True
             if state.orders.get(power) or power in state.ready:
                 seat["sent_anything"] = True
+    # why the ignore below: each seat's values have their field's type; a dict[str, object] cannot say so
     return [grace.GraceSeat(**values) for values in seats.values()]  # type: ignore[arg-type]
 
 

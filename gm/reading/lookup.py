@@ -70,7 +70,7 @@ async def lock_games(session: AsyncSession, game_ids: list[int]) -> dict[int, Ga
         .with_for_update(key_share=True)
         .execution_options(populate_existing=True)
     )
-    return {game.id: game for game in (await session.exec(statement)).all()}  # type: ignore[misc]
+    return {game.row_id: game for game in (await session.exec(statement)).all()}
 
 
 def require_started(game: Game) -> None:

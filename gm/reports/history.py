@@ -116,7 +116,7 @@ async def find_map(
     phase = _pick(phases, phase_name, game.name, default_latest=True)
     ended_at_close = phase_name is None and phase.status == PhaseStatus.CLOSED and bool(phase.results)
     kind = ORDERS_MAP if with_orders else FINAL_MAP if ended_at_close else POSITION_MAP
-    board = phase.results["board_after"] if kind == FINAL_MAP else phase.board  # type: ignore[index]
+    board = phase.results["board_after"] if kind == FINAL_MAP and phase.results else phase.board
     if with_orders and phase.status != PhaseStatus.CLOSED:
         raise UnknownPhase(
             f"The {phase.name} orders are secret until the phase closes.", "Ask for the map without orders."
@@ -156,8 +156,8 @@ def store_map(session: AsyncSession, todo: MapToDraw, png: bytes) -> MapImage:
 
 def shown_results(phase: PhaseRecord) -> dict[str, Any] | None:
     """The phase's public results once it has closed; None before (its orders are secret till then)."""
-    closed = phase.status == PhaseStatus.CLOSED and phase.results is not None
-    return public_results(phase.results) if closed else None  # type: ignore[arg-type]
+    closed = phase.status == PhaseStatus.CLOSED
+    return public_results(phase.results) if closed and phase.results is not None else None
 
 
 def find_phase(phases: list[PhaseRecord], phase_name: str | None, game_name: str) -> PhaseRecord:

@@ -81,7 +81,7 @@ class FinalResult:
     def winners(self) -> tuple[str, ...]:
         """The powers the result names: they share it (see the module's text)."""
         if self.kind in SOLO_KINDS:
-            return (self.winner,)  # type: ignore[return-value]
+            return (self.winner,)  # type: ignore[return-value]  # a solo result always names its winner
         if self.kind == "moderator":
             return tuple(sorted(self.survivors))
         if self.winner is not None:

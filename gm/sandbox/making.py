@@ -321,8 +321,8 @@ async def sweep(session: AsyncSession, *, now: datetime | None = None) -> int:
 async def _delete(session: AsyncSession, ids: list[int]) -> None:
     if not ids:
         return
-    await session.exec(delete(SandboxPhase).where(col(SandboxPhase.sandbox_id).in_(ids)))  # type: ignore[call-overload]
-    await session.exec(delete(Sandbox).where(col(Sandbox.id).in_(ids)))  # type: ignore[call-overload]
+    await session.exec(delete(SandboxPhase).where(col(SandboxPhase.sandbox_id).in_(ids)))
+    await session.exec(delete(Sandbox).where(col(Sandbox.id).in_(ids)))
 
 
 def variant_names() -> list[tuple[str, str]]:

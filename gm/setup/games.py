@@ -529,7 +529,7 @@ def _announce_start(
     built_in: set[str] | frozenset[str] = frozenset(),
     empty: Sequence[tuple[str, ...]] = (),
 ) -> None:
-    game_id: int = game.id  # type: ignore[assignment]
+    game_id = game.row_id
     lines = [
         f"{say.power_name(power)}: "
         + (
