@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -122,15 +121,14 @@ def silent_server() -> Iterator[str]:
 
 def test_discord_not_answering_ends_the_start_within_the_timeout_saying_so(tmp_path: Path) -> None:
     with silent_server() as url:
-        began = time.perf_counter()
         run = run_bot(
             tmp_path, via_fake=url, CONNECT_TIMEOUT="2", DATABASE_URL=f"sqlite:///{tmp_path / 'gm.db'}"
         )
-        took = time.perf_counter() - began
+    # the exit code and the line a start gives up with when CONNECT_TIMEOUT runs out (a bot waiting
+    # for ever would meet run_bot's own timeout instead)
     assert run.returncode == 3
     line = reason(run)
     assert f"Discord's API ({url}/api/v10) did not answer within 2 s" in line
-    assert took < 20, f"{took:.1f} s"
 
 
 def test_discord_refusing_connections_is_named(tmp_path: Path) -> None:

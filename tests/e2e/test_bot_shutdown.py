@@ -11,7 +11,6 @@ import re
 import signal
 import sqlite3
 import stat
-import time
 from contextlib import closing
 from pathlib import Path
 
@@ -58,7 +57,7 @@ async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
         answer = await moderator_closes(fake, table.mod, table.general, game_id)
         assert "results follow" in answer, answer
         caught = await phase_status_becomes(bot, game_id, "F1901M", "adjudicating", timeout=30)
-        code, seconds = await bot.stopped_by(sig, group=group)
+        code, _ = await bot.stopped_by(sig, group=group)
 
         assert code == 0, bot.output
         assert caught == "adjudicating", "the signal came while the phase was being closed"
@@ -74,10 +73,10 @@ async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
         assert re.search(
             rf"phase closed: game {game_id} F1901M, adjudication [\d.]+ ms, maps [\d.]+ ms", logged
         )
+        # a complete stop (no "work left for the next start"): done within SHUTDOWN_TIMEOUT (30 s)
         assert re.search(r"stopped in [\d.]+ s$", logged, re.MULTILINE), logged
         assert "a worker process died" not in logged, "the worker processes ignore the terminal's signal"
         assert "Traceback" not in logged and "PyNaCl" not in logged and "davey" not in logged
-        assert seconds < 30, f"the stop took {seconds:.1f} s"
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
@@ -85,11 +84,11 @@ async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     await make_table(fake, players=3)
-    env = env_for(fake, tmp_path, LOG_FORMAT="json")
+    env = env_for(fake, tmp_path, LOG_FORMAT="json", SHUTDOWN_TIMEOUT="5")
     async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
         await bot.line_with('"event": "ready"')
         made = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.glob("bot.db*")}
-        code, seconds = await bot.stopped_by(signal.SIGINT)
+        code, _ = await bot.stopped_by(signal.SIGINT)
     assert code == 0, bot.output
     assert set(made) == {"bot.db", "bot.db-wal", "bot.db-shm", "bot.db.lock"}, made
     assert set(made.values()) == {0o600}, f"the files the bot made are its own only: {made}"
@@ -103,7 +102,7 @@ async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
         "ready",
         "stop_requested",
         "stopped",
-    ], events
+    ], events  # no "handed_back": its work was done within a short SHUTDOWN_TIMEOUT (5 s)
     first = entries[0]
     assert first["version"] == VERSION and first["commit"] == commit(), "the first line names the version"
     assert first["message"].startswith(f"diplomacy-gm {VERSION} (commit {commit()}) starting")
@@ -112,7 +111,6 @@ async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
     stopped = entries[-1]
     assert stopped["event"] == "stopped" and stopped["complete"] is True
     assert not any("exception" in e for e in entries), "no traceback, no KeyboardInterrupt"
-    assert seconds < 10, f"an idle bot took {seconds:.1f} s to stop"
 
 
 def query(tmp_path: Path, sql: str, *params: object) -> list[tuple]:
@@ -188,10 +186,9 @@ async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finish
         bot.runtime.closer._hooks = CloseHooks(after_claim=stuck)
         await moderator_closes(fake, table.mod, table.general, game_id)
         await asyncio.wait_for(claimed.wait(), 10)
-        began = time.perf_counter()
-        await bot.close()
-        took = time.perf_counter() - began
-        assert took < 8, f"the stop took {took:.1f} s with SHUTDOWN_TIMEOUT=1"
+        # the close never ends: the stop gives up at SHUTDOWN_TIMEOUT and hands it back (the lines
+        # below); wait_for only keeps a broken stop from hanging the suite
+        await asyncio.wait_for(bot.close(), 60)
         statuses = dict(query(tmp_path, "SELECT name, status FROM phase WHERE game_id = ?", game_id))
         assert statuses == {"S1901M": "adjudicating"}, "handed back, not half written"
         assert (
@@ -221,8 +218,9 @@ async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without
 ) -> None:
     """A deadline passed while the bot was down: at start its deadline job closes the phase, and
     Discord hangs on the results when SIGTERM comes (SHUTDOWN_TIMEOUT=1). The stop hands the work
-    back and the process is gone within SHUTDOWN_TIMEOUT + 2 s, exit 0, with one warning and no
-    traceback (the scheduler's job cancelled, the worker process killed)."""
+    back and the process ends by that stop, exit 0, with one warning and no traceback (the scheduler's
+    job cancelled, the worker process killed): not by the exit guard, which ends a stop still running
+    SHUTDOWN_TIMEOUT + 1.8 s after it began (bot.EXIT_GRACE) with a warning of its own."""
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:  # set up in-process: quicker
         game_id = await started_game(fake, bot, table, "Hurry", players=3, press="public")
@@ -233,9 +231,10 @@ async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without
     env = env_for(fake, tmp_path, SHUTDOWN_TIMEOUT="1")
     async with bot_process(tmp_path, fake_url=fake.base_url, **env) as process:
         await process.line_with(f"phase closed: game {game_id} S1901M")  # by the deadline job
-        code, seconds = await process.stopped_by(signal.SIGTERM)
+        code, _ = await process.stopped_by(signal.SIGTERM)
     assert code == 0, process.output
-    assert seconds < 1 + 2, f"the stop took {seconds:.1f} s with SHUTDOWN_TIMEOUT=1:\n{process.output}"
+    assert "the stop outlasted SHUTDOWN_TIMEOUT" not in process.output, process.output
+    assert re.search(r"stopped in [\d.]+ s \(work left for the next start\)$", process.output, re.M)
     assert "Traceback" not in process.output and "raised an exception" not in process.output, process.output
     assert "stopped before the work under way was done" in process.output
     unsent = query(tmp_path, "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND claim_token IS NULL")
