@@ -4,7 +4,7 @@ backup``/``restore``), idle and while the bot writes. Prints its figures; assert
     .venv/bin/python bench/backup.py [--games 200] [--phases 3]
 
 Each game is started and closed through ``--phases`` phases (adjudicated, without rendering), and each
-closed phase gets two maps of the size a real one has (146 KB, README "Performance"; random bytes, as
+closed phase gets two maps of the size a real one has (146 KB, docs/PERFORMANCE.md; random bytes, as
 incompressible as a PNG), so that the file is as large as a server's after that much play.
 """
 

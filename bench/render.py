@@ -1,6 +1,6 @@
 """Map renderer speed and size: prints figures, asserts nothing.
 
-    .venv/bin/python bench/render.py                 # the figures for the README
+    .venv/bin/python bench/render.py                 # the figures for docs/PERFORMANCE.md
     .venv/bin/python bench/render.py --repeat 50     # more samples
     .venv/bin/python bench/render.py --save DIR      # also write the pictures it timed
     .venv/bin/python bench/render.py --variant youngstown   # also a variant's crowded board

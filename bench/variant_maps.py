@@ -1,7 +1,7 @@
 """Benchmark: every variant's maps from one worker's cache, as a server with several variants draws
 them. Prints its figures; asserts nothing.
 
-    .venv/bin/python bench/variant_maps.py                  # the figures for the README
+    .venv/bin/python bench/variant_maps.py                  # the figures for docs/PERFORMANCE.md
     .venv/bin/python bench/variant_maps.py --rounds 5 --repeat 7
     .venv/bin/python bench/variant_maps.py --root /path/to/other/checkout   # the code before a change
 
