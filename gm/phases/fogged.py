@@ -55,12 +55,12 @@ def announce(
 ) -> None:
     """Queue the public results (game channel), then each power's own (its channel)."""
     settings = GameSettings.from_json(game.settings)
-    game_id: int = game.id  # type: ignore[assignment]
-    phase_id: int = phase.id  # type: ignore[assignment]
+    game_id = game.row_id
+    phase_id = phase.row_id
     result = answer["result"]
     maps = answer.get("maps", {})
     played_by_builtin = (answer.get("built_in") or {}).get("played") or []
-    next_ref = (next_phase.id, next_phase.name, next_phase.deadline) if next_phase else None
+    next_ref = (next_phase.row_id, next_phase.name, next_phase.deadline) if next_phase else None
     public_counts = settings.fog == FOG_COUNTS and counts_due(phase.name, result.get("next_phase"))
     base = outcome.results_payload(
         game_id=game_id,
@@ -77,7 +77,7 @@ def announce(
         },
         counts=counts if public_counts else {},
         missed=outcome.Missed((), {}),
-        next_phase=next_ref,  # type: ignore[arg-type]
+        next_phase=next_ref,
         maps=[],
         game_over=game_over,
     )
@@ -108,7 +108,7 @@ def announce(
             change=fogged_change(change, [power], seen),
             counts=counts if public_counts else {power: counts.get(power, 0)},
             missed=outcome.Missed(tuple(mine["none"]), mine["partial"]),
-            next_phase=next_ref,  # type: ignore[arg-type]
+            next_phase=next_ref,
             maps=[],
             game_over=game_over,
         )
