@@ -1,91 +1,204 @@
-"""Benchmark: the bot under load. 50 running seven-player games (350 players) all interacting at once,
-then all 50 closing together; the bot as its own process (production start-up, 2 worker processes)
-against the loopback fake Discord. Prints its figures; asserts nothing.
+"""Benchmark: the bot under load, as a community plays it. Many running seven-player games in a mid-game
+position (bench/legal_orders.py's Fall 1905 board: 34 units), every player acting as people do, then
+every player saying /ready at once; the bot as its own process (production start-up, 2 worker
+processes) against the loopback fake Discord. Prints its figures; asserts nothing.
 
-    .venv/bin/python bench/load.py [--games 50] [--rounds 2] [--latency 0.1] [--bot-root PATH]
+One command per scenario (the time each takes on the 2-core machine, set-up included):
 
-What each player does, all players at once (each starts at a random moment of the first
-``--think`` seconds, and pauses about that long after every answer, as a person reads and types),
-``--rounds`` times: opens the orders form (``/orders edit``: Discord allows 3 seconds to open it, and
-it cannot be deferred) and submits it, sends ``/order``, a direct message of orders, asks for
-``/map`` and ``/orders show``. The figure is each interaction's *first answer*: the callback that
-acknowledges it (a message, a form, or "thinking..."), or the first direct message back.
+    .venv/bin/python bench/load.py busy     # 24 games, a player acts every 0-10 s (~36/s); ~4 min
+    .venv/bin/python bench/load.py paced    # 45 games, every player every ~5 s; ~6 min
+    .venv/bin/python bench/load.py burst    # 45 games, everyone at once, no pause; ~5 min
+    .venv/bin/python bench/load.py flood    # busy, and one member sends 1,000 interactions in 1 s; ~4 min
 
-Then every player says ``/ready``, so the 50 phases close within moments of each other; with
-``--latency`` seconds added to every message the bot posts (Discord's own latency; the fake answers
-at once otherwise), it measures how long after each phase's results were committed its results
-post, and the last of its calls to order, appeared.
+Options: ``--games N``, ``--seconds S`` (how long the players play), ``--think S`` (a player's pause
+after an answer, S/2 to 3S/2; ``busy`` pauses 0-2S), ``--no-close`` (skip the /ready storm and the
+closes), ``--bot-root PATH`` (run the bot from another checkout, e.g. main's code, to compare: the
+fake and this script stay the same), ``--profile FILE`` (cProfile of the bot's event-loop thread
+over the play, written to FILE: ``python -m pstats FILE``).
 
-``--bot-root`` runs the bot from another checkout (to compare with the code before a change); the
-fake and this script stay the same. The bot's resident memory (without its worker processes) is
-sampled throughout.
+What the players do (each game: seat 0 taps the order sheet, seat 1 the order builder, seats 2-6
+type; everyone pauses ``--think`` seconds after each answer, as a person reads and taps):
+
+- the sheet: ``/orders sheet``, pick an order for a unit, open a unit's support (or convoy) menu and
+  pick in it, Ready, undo Ready;
+- the builder: ``/orders build``, pick a unit, its kind, its target (and its choice);
+- typing, in turn: the ``/orders edit`` form (opened, then submitted), ``/order``, a direct message of
+  orders, ``/orders show`` (the private map).
+
+Each interaction is timed twice, from the moment it is sent: the *first answer* (the callback that
+acknowledges it: a message, a form, "thinking...", a deferred update; Discord's 3-second limit) and
+*shown*: until the player sees the result (the redrawn sheet or builder, the acknowledgement after
+"thinking...", the direct message's reply). The bot's CPU per interaction, its resident memory
+(sampled every 0.25 s, the worker processes not included) and its event loop's lag (the bot's own
+measure, ops.liveness, read from /healthz every second) are printed with them.
+
+Then every player says ``/ready`` (the /ready storm): every phase closes within moments of the
+others; with ``--latency`` seconds added to every message the bot posts (Discord's own latency), it
+measures how long after each phase's results were committed they were posted, and the memory peak
+while every game closes.
+
+``flood``: meanwhile, one member (a moderator, in no game) sends ``/game list`` 1,000 times within a
+second; the figures of everyone else are printed apart from the flooder's, together with a second
+member's ``/game list`` every second ("/game list (another member)").
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.legal_orders import MID_GAME
+from bench.taps import unit_selects
 from bench.timing import rss_mib, summary
+from engine import Board
+from engine.legal import legal_orders
 from harness.bot_helpers import MODERATOR_ROLE, Table, create_game, join_everyone, seats_from_welcomes
-from harness.fakediscord import FakeDiscord, Message, Permission, fake_discord
+from harness.fakediscord import FakeDiscord, Message, Permission, User, fake_discord
+from harness.fakediscord.state import walk_components
 from harness.processes import BotProcess, bot_process
+from harness.sheet_helpers import button_id
 
 SETTLE_SECONDS = 12.0  # after the closes, the bot's memory is read again (ops.memory trims every 10 s)
 GAMES_PER_SERVER = 25  # 250 channels and 525 threads: within Discord's 500 and 1,000
-OPENINGS = {  # two valid order sets per power for Spring 1901
-    "AUSTRIA": ("A Vie-Gal\nA Bud-Ser\nF Tri-Alb", "A Vie-Tri\nA Bud-Rum\nF Tri-Ven"),
-    "ENGLAND": ("F Lon-NTH\nF Edi-NWG\nA Lvp-Yor", "F Lon-ENG\nF Edi-NTH\nA Lvp-Edi"),
-    "FRANCE": ("A Par-Bur\nA Mar-Spa\nF Bre-MAO", "A Par-Pic\nA Mar-Bur\nF Bre-ENG"),
-    "GERMANY": ("A Ber-Kie\nA Mun-Ruh\nF Kie-Den", "A Ber-Pru\nA Mun-Bur\nF Kie-Hol"),
-    "ITALY": ("A Ven-Tyr\nA Rom-Apu\nF Nap-ION", "A Ven H\nA Rom-Ven\nF Nap-TYS"),
-    "RUSSIA": (
-        "A Mos-Ukr\nA War-Gal\nF Sev-BLA\nF StP/sc-BOT",
-        "A Mos-StP\nA War-Sil\nF Sev-Rum\nF StP/sc-FIN",
-    ),
-    "TURKEY": ("A Con-Bul\nA Smy-Con\nF Ank-BLA", "A Con-Bul\nA Smy-Arm\nF Ank-Con"),
+FLOOD = 1000  # interactions of the flooding member, within a second
+
+SCENARIOS: dict[str, dict[str, Any]] = {
+    "busy": {"games": 24, "seconds": 60.0, "think": 5.0, "spread": "uniform"},
+    "paced": {"games": 45, "seconds": 60.0, "think": 5.0, "spread": "around"},
+    "burst": {"games": 45, "seconds": 0.0, "think": 0.0, "spread": "none"},
+    "flood": {"games": 24, "seconds": 40.0, "think": 5.0, "spread": "uniform", "flood": True},
 }
-KINDS = ("/orders edit (form)", "form submitted", "/order", "DM of orders", "/map", "/orders show")
-RESULTS = ("form submitted: the answer", "/order: the answer", "/map: the picture")
+
+SHEET = ("sheet: open", "sheet: pick an order", "sheet: open a support menu", "sheet: pick in it")
+READY = ("sheet: Ready", "sheet: undo Ready")
+BUILDER = ("builder: open", "builder: pick a unit", "builder: pick a kind", "builder: pick a target")
+TYPED = ("/orders edit (form)", "form submitted", "/order", "DM of orders", "/orders show")
+OTHERS = ("/game list (another member)", "flood: the flooder's /game list")
+KINDS = (*SHEET, *READY, *BUILDER, "builder: pick a choice", *TYPED, *OTHERS)
+NO_RESULT = ("/orders edit (form)",)  # the form is the answer itself
 
 
-class Waits:
+class Clock:
+    """Every interaction's two waits, per kind: the first answer and until the result is shown."""
+
     def __init__(self) -> None:
-        self.seconds: dict[str, list[float]] = defaultdict(list)
-        self.missed: dict[str, int] = defaultdict(int)  # no answer within Discord's 3 seconds
+        self.first: dict[str, list[float]] = defaultdict(list)
+        self.shown: dict[str, list[float]] = defaultdict(list)
         self.failed: dict[str, list[str]] = defaultdict(list)
 
-    async def time(self, kind: str, action, answered, result: str | None = None) -> object:
-        """Run ``action()`` (a user's action, returning a handle), then ``answered(handle)`` (the first
-        answer); record the seconds between. With ``result``, also the seconds until the message the
-        user ends up seeing (after a "thinking..." first answer)."""
+    async def time(
+        self,
+        kind: str,
+        action: Awaitable[Any],
+        answered: Callable[[Any], Awaitable[Any]],
+        result: Callable[[Any], Awaitable[Any]] | None = None,
+    ) -> Any:
+        """Send ``action`` (a user's action, giving a handle); ``answered(handle)``: its first answer;
+        ``result(handle)``: what the player ends up seeing (returned; the handle without it)."""
         began = time.perf_counter()
         try:
-            handle = await action()
-            await answered(handle)
-            took = time.perf_counter() - began
-            if result is not None:
-                await handle.message(timeout=30)
-                self.seconds[result].append(time.perf_counter() - began)
+            handle = await action
+            answer = await answered(handle)
+            self.first[kind].append(time.perf_counter() - began)
+            if result is None:
+                return answer
+            shown = await result(handle)
+            self.shown[kind].append(time.perf_counter() - began)
+            return shown
         except Exception as exc:
             self.failed[kind].append(f"{type(exc).__name__}: {str(exc)[:160]}")
             return None
-        self.seconds[kind].append(took)
-        if took > 3.0:
-            self.missed[kind] += 1
-        return handle
+
+    async def tap(self, kind: str, action: Awaitable[Any]) -> Message | None:
+        """An interaction whose result is a message (a deferred one filled, or the message edited)."""
+        return await self.time(
+            kind, action, lambda h: h.response(timeout=30), lambda h: h.message(timeout=30)
+        )
+
+    def count(self) -> int:
+        return sum(len(v) for v in self.first.values()) + sum(len(v) for v in self.failed.values())
+
+    def print(self, kinds: tuple[str, ...]) -> None:
+        print(f"{'':34} first answer{'':48}| shown")
+        every: list[float] = []
+        for kind in kinds:
+            first, shown = self.first.get(kind, []), self.shown.get(kind, [])
+            if first:
+                late = sum(1 for s in first if s > 3.0)
+                line = summary(kind, first)
+                if shown:
+                    ms = sorted(s * 1000 for s in shown)
+                    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+                    line += f" | median {statistics.median(ms):7.1f} p95 {p95:7.1f}"
+                if late:
+                    line += f"   OVER 3 s: {late}"
+                print(line)
+                if not kind.startswith("flood"):
+                    every += first
+            if self.failed.get(kind):
+                print(f"  {kind}: {len(self.failed[kind])} failed, e.g. {self.failed[kind][0]}")
+        if every:
+            print(
+                summary("every first answer (flooder apart)", every)
+                + f"   over 3 s: {sum(s > 3 for s in every)}"
+            )
+            redrawn = [s for k in (*SHEET[1:], *READY, *BUILDER[1:]) for s in self.shown.get(k, [])]
+            if redrawn:
+                print(summary("every redrawn sheet or builder", redrawn))
+
+
+class Bot:
+    """What the bench reads of the bot process: CPU, memory, the loop's lag."""
+
+    def __init__(self, process: BotProcess) -> None:
+        self.process = process
+        self.pid = process.process.pid
+        self.memory: list[float] = []
+        self.lag: list[float] = []
+        self.health: str | None = None
+
+    def cpu_seconds(self) -> float:
+        try:
+            with open(f"/proc/{self.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return 0.0
+
+    async def sample(self) -> None:
+        next_lag = 0.0
+        while True:
+            self.memory.append(rss_mib(self.pid))
+            if self.health and time.monotonic() >= next_lag:
+                next_lag = time.monotonic() + 1.0
+                try:
+                    body = await asyncio.to_thread(_get, self.health)
+                    self.lag.append(float(json.loads(body)["event_loop_lag_ms"]))
+                except Exception:
+                    pass
+            await asyncio.sleep(0.25)
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as answer:  # the bot's own loopback endpoint
+        return answer.read().decode()
 
 
 async def make_servers(fake: FakeDiscord, games: int) -> list[Table]:
@@ -119,7 +232,7 @@ def seats_of(fake: FakeDiscord, table: Table, game_id: int) -> dict[int, str]:
     }
 
 
-async def set_up(fake: FakeDiscord, tables: list[Table]) -> list[tuple[int, Table]]:
+async def set_up(fake: FakeDiscord, bot: BotProcess, tables: list[Table]) -> list[tuple[int, Table]]:
     started = []
     for number, table in enumerate(tables):
         game_id = await create_game(fake, table, f"Load {number}")
@@ -138,63 +251,250 @@ async def set_up(fake: FakeDiscord, tables: list[Table]) -> list[tuple[int, Tabl
             timeout=120,
         )
         table.power_of.update(seats)
+    mid_game(bot, [game_id for game_id, _ in started])
     return started
 
 
-async def player(
-    fake: FakeDiscord, waits: Waits, table: Table, game_id: int, user_id: int, rounds: int, think: float
-) -> None:
-    """One player's turns: each round, the form (opened, then submitted), /order, a DM, /map and
-    /orders show, with a human's pause (``think`` seconds on average) after each answer."""
-    user = next(u for u in table.players if u.id == user_id)
-    power = table.power_of[user_id]
-    game = {"game": str(game_id)}
-    rng = random.Random(user_id)
+def units_of(number: int) -> dict[str, list[str]]:
+    """Game ``number``'s units: bench/legal_orders.py's Fall 1905 position less one or two units, a
+    different position in every game (as in a community, where no two boards are alike)."""
+    every = [(power, unit) for power, units in MID_GAME.items() for unit in units]
+    gone = {every[number % len(every)]}
+    if number >= len(every):
+        gone.add(every[(7 * number + 3) % len(every)])
+    return {power: [u for u in units if (power, u) not in gone] for power, units in MID_GAME.items()}
 
-    async def pause() -> None:
-        await asyncio.sleep(think * (0.5 + rng.random()))
 
-    await asyncio.sleep(rng.random() * max(think, 1.0))
-    for round_ in range(rounds):
-        orders = OPENINGS[power][round_ % 2]
-        opened = await waits.time(
-            KINDS[0],
-            lambda: fake.slash(user, "orders", "edit", options=game, channel=table.general),
-            lambda h: h.modal(timeout=15),
-        )
-        if opened is not None:
-            await pause()
-            await waits.time(
-                KINDS[1],
-                lambda o=opened, text=orders: fake.submit_modal(user, o, {"orders": text}),
-                lambda h: h.response(timeout=15),
-                RESULTS[0],
+BOARDS: dict[int, Board] = {}  # game number -> its board
+
+
+def mid_game(bot: BotProcess, games: list[int]) -> None:
+    """Every game's open phase gets its Fall 1905 units (:func:`units_of`), written from outside
+    before anybody has read its orders."""
+    import sqlite3
+
+    assert bot.database is not None
+    with sqlite3.connect(bot.database, timeout=30) as conn:
+        for number, game_id in enumerate(games):
+            [(phase_id, board)] = conn.execute(
+                "SELECT id, board FROM phase WHERE game_id = ? AND status = 'open'", (game_id,)
+            ).fetchall()
+            data = json.loads(board)
+            data["units"] = units_of(number)
+            conn.execute("UPDATE phase SET board = ? WHERE id = ?", (json.dumps(data), phase_id))
+            BOARDS[game_id] = Board.from_json({"phase": "S1901M", "units": data["units"], "centers": {}})
+
+
+def some_orders(game_id: int, power: str, rng: random.Random) -> list[str]:
+    """One legal order per unit of ``power`` in the game, picked at random."""
+    legal = legal_orders(BOARDS[game_id], power)
+    return [rng.choice(entry.orders).text for entry in legal.entries if entry.orders]
+
+
+class Player:
+    """One player's turns until ``until`` (a perf_counter time); once through when ``until`` is 0."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        clock: Clock,
+        table: Table,
+        game_id: int,
+        seat: int,
+        think: float,
+        spread: str,
+    ) -> None:
+        self.fake, self.clock, self.table, self.seat = fake, clock, table, seat
+        self.user = table.players[seat]
+        self.power = table.power_of[self.user.id]
+        self.game_id = game_id
+        self.game = {"game": str(game_id)}
+        self.rng = random.Random(self.user.id)
+        self.think, self.spread = think, spread
+
+    async def pause(self) -> None:
+        if self.spread == "uniform":
+            await asyncio.sleep(self.think * 2 * self.rng.random())
+        elif self.spread == "around":
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+        else:
+            await asyncio.sleep(0)
+
+    async def play(self, until: float) -> None:
+        if self.spread != "none":
+            await asyncio.sleep(self.rng.random() * max(self.think, 1.0))
+        turn = self.seat
+        while True:
+            if self.seat == 0:
+                await self.sheet_round(turn)
+            elif self.seat == 1:
+                await self.builder_round(turn)
+            else:
+                await self.typed(turn)
+            turn += 1
+            if not until or time.perf_counter() >= until:
+                return
+
+    # --- the sheet --------------------------------------------------------------------------------
+
+    sheet: Message | None = None
+
+    async def sheet_round(self, turn: int) -> None:
+        fake, clock, user = self.fake, self.clock, self.user
+        if self.sheet is None:
+            self.sheet = await clock.tap(
+                SHEET[0], fake.slash(user, "orders", "sheet", options=self.game, channel=self.table.general)
             )
-        await pause()
-        await waits.time(
-            KINDS[2],
-            lambda text=orders: fake.slash(
-                user, "order", options={**game, "text": text.replace("\n", "; ")}, channel=table.general
-            ),
-            lambda h: h.response(timeout=15),
-            RESULTS[1],
+            await self.pause()
+            if self.sheet is None:
+                return
+        menus = unit_selects(self.sheet)
+        if not menus:
+            self.sheet = None
+            return
+        menu = menus[turn % len(menus)]
+        values = [o["value"] for o in menu["options"]]
+        second = next((v for v in values if v in ("@support", "@convoy")), None)
+        if second is not None and turn % 2:
+            opened = await clock.tap(
+                SHEET[2], fake.click(user, self.sheet, menu["custom_id"], values=[second])
+            )
+            if opened is None:
+                self.sheet = None
+                return
+            await self.pause()
+            inner = [c for c in walk_components(opened.components) if ":s:" in str(c.get("custom_id", ""))]
+            choices = (
+                [o["value"] for o in inner[0]["options"] if not o["value"].startswith("@")] if inner else []
+            )
+            if not choices:
+                self.sheet = None
+                return
+            self.sheet = await clock.tap(
+                SHEET[3], fake.click(user, opened, inner[0]["custom_id"], values=[self.rng.choice(choices)])
+            )
+        else:
+            plain = [v for v in values if not v.startswith("@")]
+            self.sheet = await clock.tap(
+                SHEET[1], fake.click(user, self.sheet, menu["custom_id"], values=[self.rng.choice(plain)])
+            )
+        await self.pause()
+        if self.sheet is not None and turn % 3 == 2:
+            for kind, action in zip(READY, ("ready", "unready"), strict=True):
+                try:
+                    button = button_id(self.sheet, action)
+                except AssertionError:
+                    self.sheet = None
+                    return
+                self.sheet = await clock.tap(kind, fake.click(user, self.sheet, button))
+                await self.pause()
+                if self.sheet is None:
+                    return
+
+    # --- the builder ------------------------------------------------------------------------------
+
+    builder: Message | None = None
+
+    async def builder_round(self, turn: int) -> None:
+        fake, clock, user = self.fake, self.clock, self.user
+        if self.builder is None:
+            self.builder = await clock.tap(
+                BUILDER[0], fake.slash(user, "orders", "build", options=self.game, channel=self.table.general)
+            )
+            await self.pause()
+            if self.builder is None:
+                return
+        selects = [c for c in walk_components(self.builder.components) if c.get("type") == 3]
+        if not selects:
+            self.builder = None
+            return
+        option = self.rng.choice(selects[0]["options"])
+        kinds = await clock.tap(
+            BUILDER[1], fake.click(user, self.builder, selects[0]["custom_id"], values=[option["value"]])
         )
-        await pause()
-        await waits.time(KINDS[3], lambda text=orders: fake.dm_bot(user, text), lambda h: h.reply(timeout=15))
-        await pause()
-        await waits.time(
-            KINDS[4],
-            lambda: fake.slash(user, "map", options=game, channel=table.general),
-            lambda h: h.response(timeout=15),
-            RESULTS[2],
-        )
-        await pause()
-        await waits.time(
-            KINDS[5],
-            lambda: fake.slash(user, "orders", "show", options=game, channel=table.general),
-            lambda h: h.response(timeout=15),
-        )
-        await pause()
+        await self.pause()
+        wanted = [c for c in kinds.custom_ids() if ":go:t:" in c] if kinds is not None else []
+        if not wanted:
+            self.builder = None
+            return
+        kind = wanted[turn % len(wanted)]
+        assert kinds is not None
+        targets = await clock.tap(BUILDER[2], fake.click(user, kinds, kind))
+        await self.pause()
+        first = [c for c in walk_components(targets.components) if c.get("type") == 3] if targets else []
+        if not first:
+            self.builder = None
+            return
+        target = self.rng.choice(first[0]["options"])["value"]
+        assert targets is not None
+        after = await clock.tap(BUILDER[3], fake.click(user, targets, first[0]["custom_id"], values=[target]))
+        await self.pause()
+        if after is not None and ("which" in after.content or "by land or by convoy" in after.content):
+            choice = [c for c in walk_components(after.components) if c.get("type") == 3]
+            if choice:
+                value = choice[0]["options"][0]["value"]
+                after = await clock.tap(
+                    "builder: pick a choice", fake.click(user, after, choice[0]["custom_id"], values=[value])
+                )
+                await self.pause()
+        self.builder = after
+
+    # --- typing -------------------------------------------------------------------------------------
+
+    async def typed(self, turn: int) -> None:
+        fake, clock, user, general = self.fake, self.clock, self.user, self.table.general
+        orders = some_orders(self.game_id, self.power, self.rng)
+        kind = TYPED[[0, 2, 3, 4][turn % 4]]
+        if kind == TYPED[0]:
+            opened = await clock.time(
+                kind,
+                fake.slash(user, "orders", "edit", options=self.game, channel=general),
+                lambda h: h.modal(timeout=30),
+                lambda h: asyncio.sleep(0, h),
+            )
+            if opened is not None:
+                await self.pause()
+                await clock.tap(TYPED[1], fake.submit_modal(user, opened, {"orders": "\n".join(orders)}))
+        elif kind == TYPED[2]:
+            await clock.tap(
+                kind,
+                fake.slash(user, "order", options={**self.game, "text": "; ".join(orders)}, channel=general),
+            )
+        elif kind == TYPED[3]:
+            await clock.time(
+                kind, fake.dm_bot(user, "\n".join(orders)), lambda h: h.reply(timeout=30), lambda h: h.reply()
+            )
+        else:
+            await clock.tap(kind, fake.slash(user, "orders", "show", options=self.game, channel=general))
+        await self.pause()
+
+
+async def flood(
+    fake: FakeDiscord, clock: Clock, flooder: User, other: User, table: Table, until: float
+) -> None:
+    """``flooder`` sends /game list FLOOD times within a second, once the play is under way; ``other``
+    asks for /game list every second meanwhile, until ``until``."""
+
+    async def one() -> None:
+        await clock.tap(OTHERS[1], fake.slash(flooder, "game", "list", channel=table.general))
+
+    async def others() -> None:
+        while time.perf_counter() < until:
+            await clock.tap(OTHERS[0], fake.slash(other, "game", "list", channel=table.general))
+            await asyncio.sleep(1.0)
+
+    watcher = asyncio.create_task(others())
+    await asyncio.sleep(10.0)
+    sent = []
+    began = time.perf_counter()
+    for number in range(FLOOD):
+        sent.append(asyncio.create_task(one()))
+        delay = began + (number + 1) / FLOOD - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+    print(f"the flooder's {FLOOD} /game list sent in {time.perf_counter() - began:.2f} s")
+    await asyncio.gather(*sent)
+    await watcher
 
 
 def naive(at: datetime) -> datetime:
@@ -202,35 +502,17 @@ def naive(at: datetime) -> datetime:
     return at.astimezone(UTC).replace(tzinfo=None) if at.tzinfo else at
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time a process has used so far."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return 0.0
-
-
-async def sample_memory(pid: int, samples: list[float]) -> None:
-    while True:
-        samples.append(rss_mib(pid))
-        await asyncio.sleep(0.5)
-
-
-async def close_all(fake: FakeDiscord, bot: BotProcess, started: list[tuple[int, Table]]) -> None:
-    """Everybody says /ready: each phase closes as its last player does. Then: results committed ->
-    results posted, and -> the last call to order posted, per game."""
-    waits = Waits()
+async def close_all(fake: FakeDiscord, bot: BotProcess, watch: Bot, started: list[tuple[int, Table]]) -> None:
+    """The /ready storm: everybody says /ready, each phase closes as its last player does. Then: results
+    committed -> results posted, per game, and the memory peak meanwhile."""
+    clock = Clock()
+    mark = len(watch.memory)
     t0 = time.perf_counter()
     await asyncio.gather(
         *(
-            waits.time(
-                "/ready",
-                lambda u=user, g=game_id, t=table: fake.slash(
-                    u, "ready", options={"game": str(g)}, channel=t.general
-                ),
-                lambda h: h.response(timeout=15),
+            clock.tap(
+                "/ready (the storm)",
+                fake.slash(user, "ready", options={"game": str(game_id)}, channel=table.general),
             )
             for game_id, table in started
             for user in table.players
@@ -250,7 +532,7 @@ async def close_all(fake: FakeDiscord, bot: BotProcess, started: list[tuple[int,
                 continue
             title = message.embeds[0].get("title", "")
             game = game_of(message)
-            if "Spring 1901 Movement" in title and "results" in title and game is not None:
+            if "1901 Movement" in title and "results" in title and game is not None:
                 found.setdefault(game, message.timestamp)
         return found if games <= set(found) else None
 
@@ -262,116 +544,128 @@ async def close_all(fake: FakeDiscord, bot: BotProcess, started: list[tuple[int,
             "SELECT game_id, closed_at FROM phase WHERE name = 'S1901M' AND closed_at IS NOT NULL"
         )
     }
-    calls: dict[int, datetime] = {}
-    for message in fake.world.messages.values():
-        if message.author_id == fake.world.bot.id and "has begun: your orders, please" in (
-            message.content or ""
-        ):
-            game = game_of(message)
-            if game is not None:
-                calls[game] = max(calls.get(game, message.timestamp), message.timestamp)
     after_results = [(naive(posted[g]) - closed[g]).total_seconds() for g in games if g in closed]
-    after_calls = [(naive(calls[g]) - closed[g]).total_seconds() for g in games if g in closed and g in calls]
     spread = (max(closed.values()) - min(closed.values())).total_seconds() if closed else 0.0
     print(
-        f"\n{len(closed)} phases closed by the last /ready (the /ready answers took {ready_took:.1f} s, "
-        f"the closes spread over {spread:.1f} s)"
+        f"\nthe /ready storm: {len(closed)} phases closed by the last /ready (the answers took "
+        f"{ready_took:.1f} s, the closes spread over {spread:.1f} s)"
     )
-    print(summary("/ready answered", waits.seconds["/ready"]))
+    clock.print(("/ready (the storm)",))
     if after_results:
         print(summary("results committed -> posted", after_results))
-    if after_calls:
-        print(summary("... -> last call to order posted", after_calls))
+    during = watch.memory[mark:]
+    if during:
+        print(f"bot resident memory while every game closed: {max(during):.0f} MiB at most")
 
 
 async def run(args: argparse.Namespace) -> None:
-    waits = Waits()
-    memory: list[float] = []
+    scenario = {**SCENARIOS[args.scenario], **{k: v for k, v in vars(args).items() if v is not None}}
+    games, seconds, think, spread = (
+        scenario["games"],
+        scenario["seconds"],
+        scenario["think"],
+        scenario["spread"],
+    )
+    clock = Clock()
     root = Path(args.bot_root).resolve() if args.bot_root else None
+    print(
+        f"scenario {args.scenario}: {games} games, play {seconds:.0f} s, pause {think} s ({spread}); "
+        f"bot from {root or 'this checkout'}"
+    )
     with tempfile.TemporaryDirectory(prefix="gm-bench-load-") as tmp:
         path = Path(tmp)
         async with fake_discord(reply_timeout=60) as fake:
-            tables = await make_servers(fake, args.games)
+            tables = await make_servers(fake, games)
             env = {
                 "DISCORD_TOKEN": fake.token,
                 "DATABASE_URL": f"sqlite+aiosqlite:///{path / 'bot.db'}",
                 "SYNC_COMMANDS": "true",
                 "CLOSE_WORKERS": str(args.workers),
                 "LOG_LEVEL": "INFO",
-                **({"PYTHONPATH": str(root)} if root else {}),
+                "HEALTH_PORT": "0",
+                **({"PYTHONPATH": f"{root}:{Path(__file__).resolve().parent.parent}"} if root else {}),
+                **({"BOT_PROFILE": str(Path(args.profile).resolve())} if args.profile else {}),
             }
-            async with bot_process(path, fake_url=fake.base_url, **env) as bot:
-                await bot.line_with("ready: connected to Discord", timeout=120)
-                sampler = asyncio.create_task(sample_memory(bot.process.pid, memory))
+            async with bot_process(path, fake_url=fake.base_url, **env) as process:
+                await process.line_with("ready: connected to Discord", timeout=120)
+                watch = Bot(process)
+                health = re.search(r"on (http://\S+/healthz)", process.output)
+                watch.health = health[1] if health else None
+                sampler = asyncio.create_task(watch.sample())
                 t0 = time.perf_counter()
-                started = await set_up(fake, tables)
-                setup_memory = memory[-1] if memory else 0.0
+                started = await set_up(fake, process, tables)
                 print(
                     f"{len(started)} games of 7 players set up in {time.perf_counter() - t0:.0f} s "
                     f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores); "
-                    f"bot process {setup_memory:.0f} MiB resident"
+                    f"bot {watch.memory[-1] if watch.memory else 0:.0f} MiB resident"
                 )
-                during: list[float] = []
-                mark = len(memory)
-                bot_cpu, own_cpu = cpu_seconds(bot.process.pid), time.process_time()
+                mark, lag_mark = len(watch.memory), len(watch.lag)
+                bot_cpu, own_cpu = watch.cpu_seconds(), time.process_time()
+                if args.profile:
+                    process.send(signal.SIGUSR1)  # starts the profile
                 t0 = time.perf_counter()
-                await asyncio.gather(
-                    *(
-                        player(fake, waits, table, game_id, user.id, args.rounds, args.think)
-                        for game_id, table in started
-                        for user in table.players
-                    )
-                )
+                until = t0 + seconds if seconds else 0.0
+                players = [
+                    Player(fake, clock, table, game_id, seat, think, spread).play(until)
+                    for game_id, table in started
+                    for seat in range(7)
+                ]
+                if scenario.get("flood"):
+                    first = started[0][1]
+                    players.append(flood(fake, clock, first.mod, first.onlooker, first, until))
+                await asyncio.gather(*players)
                 took = time.perf_counter() - t0
-                bot_cpu, own_cpu = cpu_seconds(bot.process.pid) - bot_cpu, time.process_time() - own_cpu
-                during = memory[mark:]
-                load = os.getloadavg()
-                every = [s for kind in KINDS for s in waits.seconds[kind]]
+                if args.profile:
+                    process.send(signal.SIGUSR1)  # writes it
+                    await asyncio.sleep(3.0)
+                    print("profile:", args.profile, Path(args.profile).exists())
+                bot_cpu, own_cpu = watch.cpu_seconds() - bot_cpu, time.process_time() - own_cpu
+                during, lags = watch.memory[mark:], watch.lag[lag_mark:]
+                count = clock.count()
+                flooded = len(clock.first.get(OTHERS[1], []))
                 print(
-                    f"\n{len(every)} interactions of {sum(len(t.players) for _, t in started)} players in "
-                    f"{took:.1f} s (load average {load[0]:.2f}); first answers:"
+                    f"\n{count} interactions in {took:.1f} s ({count / took:.1f}/s; load average "
+                    f"{os.getloadavg()[0]:.2f}):"
                 )
-                for kind in KINDS:
-                    if waits.seconds[kind]:
-                        late = f"   over 3 s: {waits.missed[kind]}" if waits.missed[kind] else ""
-                        print(summary(kind, waits.seconds[kind]) + late)
-                    if waits.failed[kind]:
-                        print(f"  {kind}: {len(waits.failed[kind])} failed, e.g. {waits.failed[kind][0]}")
-                print(summary("all", every))
+                clock.print(KINDS)
                 print(
-                    f"CPU meanwhile: the bot process {bot_cpu:.1f} s "
-                    f"({1000 * bot_cpu / len(every):.1f} ms per interaction), "
-                    f"the fake and the players {own_cpu:.1f} s"
+                    f"bot CPU {bot_cpu:.1f} s: {1000 * bot_cpu / max(1, count):.1f} ms per interaction"
+                    + (f" (the flood's {flooded} included)" if flooded else "")
+                    + f"; the fake and the players {own_cpu:.1f} s"
                 )
-                print("until the answer itself:")
-                for kind in RESULTS:
-                    if waits.seconds[kind]:
-                        print(summary(kind, waits.seconds[kind]))
+                if lags:
+                    print(
+                        f"bot event loop lag: median {statistics.median(lags):.0f} ms, "
+                        f"p95 {sorted(lags)[int(len(lags) * 0.95)]:.0f} ms, max {max(lags):.0f} ms"
+                    )
                 if during:
                     print(
-                        f"bot process resident memory during the load: {statistics.median(during):.0f} MiB "
-                        f"median, {max(during):.0f} MiB at most"
+                        f"bot resident memory during the play: {statistics.median(during):.0f} MiB median, "
+                        f"{max(during):.0f} MiB at most"
                     )
-                if args.latency:
-                    fake.slow_down("POST /channels/*/messages", args.latency, times=10**6)
-                await close_all(fake, bot, started)
+                if not args.no_close:
+                    if args.latency:
+                        fake.slow_down("POST /channels/*/messages", args.latency, times=10**6)
+                    await close_all(fake, process, watch, started)
+                    await asyncio.sleep(SETTLE_SECONDS)  # the bot gives free heap pages back every 10 s
+                    print(f"bot resident memory {SETTLE_SECONDS:.0f} s later: {rss_mib(watch.pid):.0f} MiB")
                 sampler.cancel()
-                print(f"bot process resident memory at the end: {rss_mib(bot.process.pid):.0f} MiB")
-                await asyncio.sleep(SETTLE_SECONDS)  # the bot gives free heap pages back every 10 s
-                print(
-                    f"bot process resident memory {SETTLE_SECONDS:.0f} s later: "
-                    f"{rss_mib(bot.process.pid):.0f} MiB"
-                )
+                if os.environ.get("BENCH_BOT_LOG"):
+                    Path(os.environ["BENCH_BOT_LOG"]).write_text(process.output)
+                print(f"bot resident memory at most, over the whole run: {max(watch.memory):.0f} MiB")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("--games", type=int)
+    parser.add_argument("--seconds", type=float, help="how long the players play (0: once through)")
+    parser.add_argument("--think", type=float, help="a player's pause after an answer (s)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--think", type=float, default=5.0, help="a player's pause after an answer (s)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds Discord takes to accept a post")
+    parser.add_argument("--no-close", action="store_true", help="skip the /ready storm")
     parser.add_argument("--bot-root", help="run the bot from this checkout (default: this one)")
+    parser.add_argument("--profile", help="cProfile the bot's event loop over the play, into this file")
     asyncio.run(run(parser.parse_args()))
 
 

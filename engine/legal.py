@@ -340,7 +340,7 @@ class _BoardFacts:
                 self.carried_into.setdefault(dest, []).append(unit)
 
 
-_CACHE_SIZE = 16
+_CACHE_SIZE = 64  # as many boards as a bot keeps (gm.ordering.progress.BOARDS_KEPT): one per busy game
 # id(board) -> (board, its facts, power -> LegalOrders); the board is kept so its id stays its own
 _CACHE: dict[int, tuple[Board, _BoardFacts | None, dict[str, LegalOrders]]] = {}
 

@@ -11,6 +11,7 @@ and the settings table of the README (tests/gm/test_gm_settings.py checks it aga
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -35,6 +36,8 @@ from gm.rules.scoring import DEFAULT_SYSTEM, SYSTEM_NAMES, check_system
 from gm.rules.settings import RuleSettings
 
 MINUTES_PER_DAY = 24 * 60
+SETTINGS_KEPT = 256
+_SETTINGS: dict[str, GameSettings] = {}  # GameSettings.from_json's, by the data's JSON
 
 # (least, most) minutes per phase kind.
 MOVEMENT_MINUTES = (10, 14 * MINUTES_PER_DAY)
@@ -546,8 +549,18 @@ class GameSettings(CheckedModel):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameSettings:
-        """The stored settings (gm.checking.CheckedModel.stored: never refused)."""
-        return cls.stored(data)
+        """The stored settings (gm.checking.CheckedModel.stored: never refused). The same (frozen)
+        object for the same data, remembered for the last :data:`SETTINGS_KEPT` games' settings: every
+        answer about a game reads them (its deadline's time zone), and validating them all each time
+        cost a millisecond."""
+        key = json.dumps(data, sort_keys=True, default=str)
+        found = _SETTINGS.pop(key, None)
+        if found is None:
+            found = cls.stored(data)
+            if len(_SETTINGS) >= SETTINGS_KEPT:
+                del _SETTINGS[next(iter(_SETTINGS))]
+        _SETTINGS[key] = found  # the most recently used last
+        return found
 
     # --- reading ----------------------------------------------------------------------------------
 

@@ -11,7 +11,10 @@ that a fake serving several bot processes knows which one made each call (RestCa
 
 ``HOLD_CLOSES=SECONDS`` makes every close wait that long once it has claimed its phase (the phase
 reads "adjudicating" meanwhile, no lock held): a test can signal the bot in the middle of a close
-however busy the machine is (gm.phases.closer.CloseHooks, the closer's test seam)."""
+however busy the machine is (gm.phases.closer.CloseHooks, the closer's test seam).
+
+``BOT_PROFILE=FILE`` profiles the event loop's thread with cProfile between two SIGUSR1 (the first
+starts it, the second writes FILE), for bench/load.py's ``--profile``."""
 
 from __future__ import annotations
 
@@ -59,7 +62,28 @@ def hold_closes(seconds: float) -> None:
     closer.PhaseCloser.__init__ = held  # type: ignore[method-assign]
 
 
+def profile_on_signal(path: str) -> None:
+    """SIGUSR1 starts a cProfile of this (the event loop's) thread; the next one writes it to ``path``."""
+    import cProfile
+    import signal
+
+    profiler = cProfile.Profile()
+    running = [False]
+
+    def toggle(_signum: int, _frame: Any) -> None:
+        if running[0]:
+            profiler.disable()
+            profiler.dump_stats(path)
+        else:
+            profiler.enable()
+        running[0] = not running[0]
+
+    signal.signal(signal.SIGUSR1, toggle)
+
+
 if __name__ == "__main__":
+    if os.environ.get("BOT_PROFILE"):
+        profile_on_signal(os.environ["BOT_PROFILE"])
     point_at_fake(os.environ["FAKE_DISCORD_URL"], os.environ.get("FAKE_DISCORD_CLIENT"))
     if os.environ.get("HOLD_CLOSES"):
         hold_closes(float(os.environ["HOLD_CLOSES"]))

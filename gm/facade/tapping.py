@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from db.models import PhaseStatus
 from gm.delivery.pool import run_off_loop
 from gm.facade.core import GamemasterCore
 from gm.ordering import legal
@@ -39,10 +40,21 @@ class TappingCases(GamemasterCore):
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
         each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder);
         ``expected_tag``: when it is not the game the builder was opened for (its ``game_tag``)."""
+        held = self._current.menu(game_id, user_id)
+        if (
+            held is not None
+            and held.view.phase.status == PhaseStatus.OPEN
+            and (expected_phase is None or held.phase_name == expected_phase)
+            and (not expected_tag or held.game_tag == expected_tag)
+        ):
+            return held  # the phase is still open: its close would have dropped it (gm.ordering.current)
+        ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.read() as session:
-            return await legal.order_menu(
+            menu = await legal.order_menu(
                 session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
             )
+        self._current.fill_menu(ticket, menu)
+        return menu
 
     async def order_examples(self, game_id: int, user_id: int) -> list[str]:
         """A few legal orders of the caller's own units in the game's current phase, to show how
@@ -71,6 +83,7 @@ class TappingCases(GamemasterCore):
         (gm.ordering.submission.submit_orders); a later order for the unit replaces the earlier one.
         The early close this may allow follows in the background, as for typed orders."""
         ticket = self._current.ticket(game_id, user_id)
+        held = self._current.menu(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             report = await orders.submit_orders(
@@ -83,12 +96,23 @@ class TappingCases(GamemasterCore):
                 expected_tag=expected_tag,
             )
         menu = None
-        if not report.view.close_now:  # read once the order is committed, without the write lock
+        powers = [p.power for p in report.view.powers]
+        if report.view.close_now:
+            pass
+        elif (
+            held is not None
+            and not held.fogged
+            and report.state is not None
+            and [p.power for p in held.powers] == powers
+        ):
+            # the menu after the order, from the phase as the submission wrote it: nothing to read
+            menu = legal.menu_of(report.state, report.view, powers, held.variant)
+        else:  # read once the order is committed, without the write lock
             async with self._sessions.read() as session:
                 menu = await legal.order_menu(
                     session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
                 )
-        self._current.wrote(ticket, self._current.after_submission(report))
+        self._current.wrote(ticket, self._current.after_submission(report), menu)
         if report.view.close_now:  # as after typed orders (gm.facade.playing)
             self._runtime.spawn(
                 self._runtime.orders_changed(report.view), f"early close of phase {report.view.phase.id}"

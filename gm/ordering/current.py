@@ -61,6 +61,8 @@ class CurrentOrders:
         """``engine``: the synchronous engine under the write sessions, whose commits are watched."""
         self.enabled = enabled and engine is not None
         self._views: dict[tuple[int, int], OrdersView] = {}
+        # (game, player) -> their order menu (gm.ordering.legal.OrderMenu), held and dropped with the view
+        self._menus: dict[tuple[int, int], Any] = {}
         self._everything = 0  # bumped by a change whose game is not known
         self._games: dict[int, int] = {}  # game -> changes to the game as a whole
         self._players: dict[tuple[int, int], int] = {}  # (game, user) -> changes of their own orders
@@ -80,6 +82,18 @@ class CurrentOrders:
             self.hits += 1
         return view
 
+    def menu(self, game_id: int, user_id: int) -> Any:
+        """The player's order menu held here (gm.ordering.legal.OrderMenu), or None (then read it,
+        with a :meth:`ticket` taken first, and :meth:`fill_menu`)."""
+        return self._menus.get((game_id, user_id)) if self.enabled else None
+
+    def fill_menu(self, ticket: Ticket, menu: Any) -> None:
+        """Keep ``menu``, read since ``ticket``, unless something changed meanwhile."""
+        if self.enabled and self._still(ticket):
+            self._menus[ticket.game_id, ticket.user_id] = menu
+            if menu.view.phase.id is not None:
+                self._phase_game[menu.view.phase.id] = menu.view.game_id
+
     def ticket(self, game_id: int, user_id: int) -> Ticket:
         """Take before reading or writing the player's orders."""
         key = (game_id, user_id)
@@ -92,18 +106,22 @@ class CurrentOrders:
         if self.enabled and self._still(ticket):
             self._keep(ticket, view)
 
-    def wrote(self, ticket: Ticket, view: OrdersView | None) -> None:
+    def wrote(self, ticket: Ticket, view: OrdersView | None, menu: Any = None) -> None:
         """The player changed their own orders since ``ticket`` (committed): keep ``view``, computed in
         that transaction, unless something else changed meanwhile; None: the change's view is not
-        the whole of what a read gives (a ready flag), the player's view is dropped."""
+        the whole of what a read gives (a ready flag), the player's view is dropped. ``menu``: their
+        order menu read after the commit (and before this call), kept on the same terms."""
         if not self.enabled:
             return
         key = (ticket.game_id, ticket.user_id)
         fresh = self._still(ticket)
         self._players[key] = self._players.get(key, 0) + 1
         self._views.pop(key, None)
+        self._menus.pop(key, None)
         if fresh and view is not None:
             self._keep(self.ticket(*key), view)
+        if fresh and menu is not None:
+            self._menus[key] = menu
 
     @staticmethod
     def after_submission(report: SubmissionReport) -> OrdersView:
@@ -120,11 +138,14 @@ class CurrentOrders:
             if game_id == EVERY_GAME:
                 self._everything += 1
                 self._views.clear()
+                self._menus.clear()
                 self._phase_game.clear()
                 return
             self._games[game_id] = self._games.get(game_id, 0) + 1
             for key in [k for k in self._views if k[0] == game_id]:
                 del self._views[key]
+            for key in [k for k in self._menus if k[0] == game_id]:
+                del self._menus[key]
 
     def game_of_phase(self, phase_id: int) -> int | None:
         return self._phase_game.get(phase_id)

@@ -14,14 +14,14 @@ early the same way. The menu is read without locking anything: it only shows wha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.legal import LegalOrders, UnitOrders, legal_orders
 from engine.mapdata import province_of
-from gm.ordering.progress import phase_state
+from gm.ordering.progress import PhaseState, phase_state
 from gm.ordering.required import WAIVE_PREFIX
 from gm.ordering.submission import OrdersView, open_phase_for, require_same_game, view_of
 from gm.reading.fog import board_for
@@ -69,6 +69,8 @@ class OrderMenu:
     game_tag: str = ""  # the game's random tag: a builder carries it (submission.require_same_game)
     # province -> the power whose unit stands there (the board is public): whose unit a support helps
     owners: Mapping[str, str] = field(default_factory=dict)
+    # drawn on a fogged player's view: a menu after a write is read again, not made from the write's board
+    fogged: bool = False
 
     @property
     def ready(self) -> bool:
@@ -124,8 +126,17 @@ async def order_menu(
     )
     require_same_game(game, expected_tag)
     state = await phase_state(session, phase, game.variant)
-    state = replace(state, board=board_for(game, state.board, powers))  # the fog of war: what they see
-    view = view_of(state, game, phase, powers)
+    seen = board_for(game, state.board, powers)
+    if seen is state.board:
+        return menu_of(state, view_of(state, game, phase, powers), powers, game.variant)
+    state = replace(state, board=seen)  # the fog of war: what they see
+    return replace(menu_of(state, view_of(state, game, phase, powers), powers, game.variant), fogged=True)
+
+
+def menu_of(state: PhaseState, view: OrdersView, powers: Sequence[str], variant: str) -> OrderMenu:
+    """The menu of ``powers`` in ``state`` (a phase's state read or written in a transaction), whose
+    ``view`` is the caller's orders: what :func:`order_menu` answers, without reading anything (the
+    board as given: a fogged game's caller passes the view, or reads through :func:`order_menu`)."""
     menus = tuple(
         PowerMenu(
             power=power,
@@ -136,6 +147,4 @@ async def order_menu(
         for power in powers
     )
     owners = {unit.province: power for power, units in state.board.units.items() for unit in units}
-    return OrderMenu(
-        view=view, powers=menus, variant=game.variant, game_tag=game.place_tag or "", owners=owners
-    )
+    return OrderMenu(view=view, powers=menus, variant=variant, game_tag=view.game_tag, owners=owners)

@@ -10,6 +10,7 @@ retreat or adjustment phase that concerns only such powers closes at once.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam
@@ -64,8 +65,25 @@ class PhaseState:
         return frozenset(p for p in self.duties if not self.active(p))
 
 
+BOARDS_KEPT = 64
+"""Boards kept by position (:func:`board_of`): one per busy game, so that the engine's answers
+remembered per board (engine.legal's legal orders, the convoys' reach) serve every request on it."""
+_boards: dict[tuple[str, str], Board] = {}
+
+
 def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
-    return Board.from_json(phase.board, game_map(variant))
+    """The phase's board. The same object for the same position (the board's JSON and the variant),
+    whichever request reads it: the engine remembers what it worked out for a board by identity (a
+    board is never changed once built), and every request reads its phase afresh. The last
+    :data:`BOARDS_KEPT` positions are kept, the least recently used dropped first."""
+    key = (variant, json.dumps(phase.board, sort_keys=True, separators=(",", ":")))
+    board = _boards.pop(key, None)
+    if board is None:
+        board = Board.from_json(phase.board, game_map(variant))
+        if len(_boards) >= BOARDS_KEPT:
+            del _boards[next(iter(_boards))]
+    _boards[key] = board  # the most recently used last
+    return board
 
 
 def opening_state(phase: PhaseRecord, variant: str, player_of: dict[str, Player | None]) -> PhaseState:

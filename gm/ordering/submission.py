@@ -12,7 +12,7 @@ the engine's reason and hint. The whole text is logged in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -103,6 +103,8 @@ class SubmissionReport:
     lines: tuple[LineOutcome, ...]
     view: OrdersView
     new_phase_notice: str | None = None
+    # the phase's state after the submission, as written in its transaction (the order menu after it)
+    state: PhaseState | None = field(default=None, repr=False, compare=False)
 
     @property
     def accepted(self) -> tuple[LineOutcome, ...]:
@@ -229,7 +231,7 @@ async def submit_orders(
     after = replace(state, orders={**state.orders, **current})
     view = view_of(after, game, phase, powers)
     _record_close_request(phase, view, now)
-    return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice)
+    return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice, state=after)
 
 
 async def clear_orders(

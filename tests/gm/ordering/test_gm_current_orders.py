@@ -12,8 +12,11 @@ from sqlmodel import col
 from db.database import SessionFactory
 from db.models import PhaseRecord, PlayerStatus
 from gm.delivery.shards import Ownership
+from gm.errors import OrdersClosed
 from gm.facade import Gamemaster
+from gm.ordering import legal
 from gm.ordering import submission as orders
+from gm.ordering.legal import OrderMenu
 from gm.ordering.submission import OrdersView
 from gm.setup import games
 from tests.gm.conftest import make_started_game, player_of, set_player_status
@@ -137,3 +140,57 @@ async def test_among_several_processes_nothing_is_held(
         await orders.submit_orders(session, game, me, "A Par-Gas")
     assert orders_of(await gm.my_orders(game, me)) == (("A PAR - GAS",),)
     await gm.runtime.idle()
+
+
+# --- the order menus held for the sheet and the builder (their taps answer without a read) -----------
+
+
+async def read_menu(sessions: SessionFactory, started: games.StartResult, power: str = FRANCE) -> OrderMenu:
+    """The menu a read of the database gives the player now."""
+    async with sessions.read() as session:
+        return await legal.order_menu(session, started.game.id, player_of(started, power))
+
+
+async def test_the_menu_after_every_tap_is_the_one_the_database_gives(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    game, me = started.game.id, player_of(started, FRANCE)
+    assert await gm.order_menu(game, me) == await read_menu(sessions, started)  # the sheet opens
+
+    chosen = await gm.submit_chosen_order(game, me, "A PAR - BUR", power=FRANCE, expected_phase="S1901M")
+    assert chosen.menu == await read_menu(sessions, started)
+    assert await gm.order_menu(game, me, expected_phase="S1901M") == chosen.menu  # the next tap
+
+    taps = (
+        lambda: gm.sheet_ready(game, me, ready=True, expected_phase="S1901M"),
+        lambda: gm.sheet_ready(game, me, ready=False, expected_phase="S1901M"),
+        lambda: gm.sheet_hold_the_rest(game, me, expected_phase="S1901M"),
+        lambda: gm.sheet_withdraw(game, me, "MAR", expected_phase="S1901M"),
+        lambda: gm.sheet_clear(game, me, expected_phase="S1901M"),
+    )
+    for tap in taps:
+        answer = await tap()
+        assert answer.menu == await read_menu(sessions, started)
+        assert await gm.order_menu(game, me, expected_phase="S1901M") == answer.menu
+
+    await gm.submit_orders(game, me, "F Bre-Pic")  # typed (a DM, /order): the next tap reads it
+    menu = await gm.order_menu(game, me, expected_phase="S1901M")
+    assert menu == await read_menu(sessions, started)
+    assert menu.powers[0].orders == {"BRE": "F BRE - PIC"}
+
+
+async def test_a_menu_held_is_dropped_by_any_other_change_to_the_game(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    game, me = started.game.id, player_of(started, FRANCE)
+    await gm.order_menu(game, me)
+    await gm.submit_orders(game, player_of(started, "GERMANY"), "A Mun-Bur")  # another player's orders
+    assert await gm.order_menu(game, me) == await read_menu(sessions, started)
+
+    await set_player_status(sessions, started, "FRANCE", PlayerStatus.CIVIL_DISORDER)  # a row changed
+    assert await gm.order_menu(game, me) == await read_menu(sessions, started)
+
+    await gm.runtime.close_phase(started.phase.id, reason="all_ready")  # the phase closes
+    with pytest.raises(OrdersClosed):  # a sheet of the phase that has passed is refused
+        await gm.order_menu(game, me, expected_phase="S1901M")
+    assert (await gm.order_menu(game, me)).phase_name == "F1901M"
