@@ -185,12 +185,18 @@ class DMHandle:
         return self.reply().__await__()
 
     def _bot_replies(self) -> list[Message]:
-        bot_id = self.fake.world.bot.id
-        return [
-            m
-            for m in self.fake.world.channel_messages(self.channel.id)
-            if m.author_id == bot_id and m.id > self.sent.id
-        ]
+        """The bot's messages in the channel after the user's, oldest first. Read from the newest
+        message back to the user's (ids grow as messages are made), not through every message of
+        the world: every waiter probes again at every change, and a load test has hundreds waiting."""
+        bot_id, channel_id, after = self.fake.world.bot.id, self.channel.id, self.sent.id
+        found = []
+        for m in reversed(self.fake.world.messages.values()):
+            if m.id <= after:
+                break
+            mine = m.channel_id == channel_id and m.author_id == bot_id
+            if mine and m.ephemeral_to is None and not m.deleted:
+                found.append(m)
+        return found[::-1]
 
     async def reply(self, timeout: float | None = None) -> Message:
         return (await self.replies(1, timeout))[0]
