@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gm.delivery.outbox import seat_posts, sent_messages_of
 from gm.endings import votes
@@ -26,8 +28,16 @@ from gm.setup.places import GamePlaces
 
 class ReadingCases(GamemasterCore):
     async def get_game(self, game_id: int) -> GameInfo:
+        """The game (every command that names one asks): held in the process when it can
+        (gm.ordering.current), else read."""
+        held: GameInfo | None = self._current.game_info(game_id)
+        if held is not None:
+            return held
+        stamp = self._current.game_stamp(game_id)
         async with self._sessions.read() as session:
-            return await games.get_game(session, game_id)
+            info = await games.get_game(session, game_id)
+        self._current.fill_game_info(stamp, info)
+        return info
 
     async def game_on_server(
         self, game_id: int, guild_id: int | None, *, pressed_in: int | None = None
@@ -51,12 +61,31 @@ class ReadingCases(GamemasterCore):
         return game
 
     async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[GameInfo]:
-        async with self._sessions.read() as session:
-            return await games.list_games(session, guild_id, include_ended=include_ended)
+        """A server's games (held in the process when it can, as :meth:`games_of_user`)."""
+        return await self._listed(
+            ("server", guild_id, include_ended),
+            lambda session: games.list_games(session, guild_id, include_ended=include_ended),
+        )
 
     async def games_of_user(self, user_id: int, *, include_ended: bool = False) -> list[GameInfo]:
+        """The games the user plays (those ended too with ``include_ended``). The running ones are held
+        in the process when it can (gm.ordering.current): a direct message of orders asks first."""
+        if include_ended:
+            async with self._sessions.read() as session:
+                return await games.games_of_user(session, user_id, include_ended=True)
+        return await self._listed(("user", user_id), lambda session: games.games_of_user(session, user_id))
+
+    async def _listed(
+        self, key: tuple[Any, ...], read: Callable[[AsyncSession], Awaitable[list[GameInfo]]]
+    ) -> list[GameInfo]:
+        held: list[GameInfo] | None = self._current.games_listed(key)
+        if held is not None:
+            return held
+        stamp = self._current.lists_stamp()
         async with self._sessions.read() as session:
-            return await games.games_of_user(session, user_id, include_ended=include_ended)
+            found = await read(session)
+        self._current.fill_games_listed(stamp, key, found)
+        return found
 
     async def players_of_running_games(self) -> list[int]:
         async with self._sessions.read() as session:

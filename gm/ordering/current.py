@@ -63,6 +63,12 @@ class CurrentOrders:
         self._views: dict[tuple[int, int], OrdersView] = {}
         # (game, player) -> their order menu (gm.ordering.legal.OrderMenu), held and dropped with the view
         self._menus: dict[tuple[int, int], Any] = {}
+        # game -> what a read says of it (gm.reading.info.GameInfo), dropped with the game's views
+        self._infos: dict[int, Any] = {}
+        # ("user", id) -> the games they play, ("server", id, ended too) -> the server's games (lists of
+        # GameInfo), dropped at any change of any game
+        self._lists: dict[tuple[Any, ...], list[Any]] = {}
+        self._changes = 0  # changes of any game so far
         self._everything = 0  # bumped by a change whose game is not known
         self._games: dict[int, int] = {}  # game -> changes to the game as a whole
         self._players: dict[tuple[int, int], int] = {}  # (game, user) -> changes of their own orders
@@ -93,6 +99,33 @@ class CurrentOrders:
             self._menus[ticket.game_id, ticket.user_id] = menu
             if menu.view.phase.id is not None:
                 self._phase_game[menu.view.phase.id] = menu.view.game_id
+
+    def game_info(self, game_id: int) -> Any:
+        """What a read says of the game (gm.reading.info.GameInfo) held here, or None (then read it,
+        with a :meth:`game_stamp` taken first, and :meth:`fill_game_info`). Its players, seats and
+        phase are rows whose every change drops it; the players' orders are not part of it."""
+        return self._infos.get(game_id) if self.enabled else None
+
+    def game_stamp(self, game_id: int) -> tuple[int, int]:
+        return (self._everything, self._games.get(game_id, 0))
+
+    def fill_game_info(self, stamp: tuple[int, int], info: Any) -> None:
+        if self.enabled and self.game_stamp(info.id) == stamp:
+            self._infos[info.id] = info
+
+    def games_listed(self, key: tuple[Any, ...]) -> list[Any] | None:
+        """A list of games (GameInfo) held here: ``("user", id)`` the games a user plays,
+        ``("server", id, ended)`` a server's; or None (then read it, with a :meth:`lists_stamp` taken
+        first, and :meth:`fill_games_listed`)."""
+        found = self._lists.get(key) if self.enabled else None
+        return None if found is None else list(found)
+
+    def lists_stamp(self) -> tuple[int, int]:
+        return (self._everything, self._changes)
+
+    def fill_games_listed(self, stamp: tuple[int, int], key: tuple[Any, ...], infos: list[Any]) -> None:
+        if self.enabled and self.lists_stamp() == stamp:
+            self._lists[key] = list(infos)
 
     def ticket(self, game_id: int, user_id: int) -> Ticket:
         """Take before reading or writing the player's orders."""
@@ -134,14 +167,18 @@ class CurrentOrders:
 
     def changed(self, games: Iterable[int]) -> None:
         """Drop the views of ``games`` (:data:`EVERY_GAME`: of every game)."""
+        self._changes += 1
+        self._lists.clear()
         for game_id in games:
             if game_id == EVERY_GAME:
                 self._everything += 1
                 self._views.clear()
                 self._menus.clear()
+                self._infos.clear()
                 self._phase_game.clear()
                 return
             self._games[game_id] = self._games.get(game_id, 0) + 1
+            self._infos.pop(game_id, None)
             for key in [k for k in self._views if k[0] == game_id]:
                 del self._views[key]
             for key in [k for k in self._menus if k[0] == game_id]:

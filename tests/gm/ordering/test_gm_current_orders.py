@@ -18,8 +18,9 @@ from gm.ordering import legal
 from gm.ordering import submission as orders
 from gm.ordering.legal import OrderMenu
 from gm.ordering.submission import OrdersView
+from gm.reading.info import GameInfo
 from gm.setup import games
-from tests.gm.conftest import make_started_game, player_of, set_player_status
+from tests.gm.conftest import GUILD, T0, make_game, make_started_game, player_of, set_player_status
 from tests.helpers.gm import RecordingSender
 
 FRANCE = "FRANCE"
@@ -194,3 +195,37 @@ async def test_a_menu_held_is_dropped_by_any_other_change_to_the_game(
     with pytest.raises(OrdersClosed):  # a sheet of the phase that has passed is refused
         await gm.order_menu(game, me, expected_phase="S1901M")
     assert (await gm.order_menu(game, me)).phase_name == "F1901M"
+
+
+async def test_the_games_held_are_the_ones_the_database_gives(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """What every command asks first (the game named, the user's games, the server's), held in the
+    process: after any change of a game, what a read gives."""
+    game, me = started.game.id, player_of(started, FRANCE)
+
+    async def read() -> tuple[GameInfo, list[GameInfo], list[GameInfo]]:
+        async with sessions.read() as session:
+            return (
+                await games.get_game(session, game),
+                await games.games_of_user(session, me),
+                await games.list_games(session, GUILD),
+            )
+
+    async def held_now() -> tuple[GameInfo, list[GameInfo], list[GameInfo]]:
+        return await gm.get_game(game), await gm.games_of_user(me), await gm.list_games(GUILD)
+
+    assert await held_now() == await read()
+    await set_player_status(sessions, started, "ENGLAND", PlayerStatus.CIVIL_DISORDER)
+    assert await held_now() == await read()
+
+    other = await make_game(sessions, players=3, name="Another game")
+    async with sessions.begin() as session:
+        await games.join_game(session, other.id, me, now=T0)
+    assert [g.id for g in await gm.games_of_user(me)] == [game, other.id]
+    assert await held_now() == await read()
+
+    await gm.runtime.close_phase(started.phase.id, reason="all_ready")
+    info = await gm.get_game(game)
+    assert info.phase is not None and info.phase.name == "F1901M"
+    assert await held_now() == await read()
