@@ -40,14 +40,9 @@ class TappingCases(GamemasterCore):
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
         each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder);
         ``expected_tag``: when it is not the game the builder was opened for (its ``game_tag``)."""
-        held = self._current.menu(game_id, user_id)
-        if (
-            held is not None
-            and held.view.phase.status == PhaseStatus.OPEN
-            and (expected_phase is None or held.phase_name == expected_phase)
-            and (not expected_tag or held.game_tag == expected_tag)
-        ):
-            return held  # the phase is still open: its close would have dropped it (gm.ordering.current)
+        held = self.menu_held(game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag)
+        if held is not None:
+            return held
         ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.read() as session:
             menu = await legal.order_menu(
@@ -55,6 +50,27 @@ class TappingCases(GamemasterCore):
             )
         self._current.fill_menu(ticket, menu)
         return menu
+
+    def menu_held(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        expected_phase: str | None = None,
+        expected_tag: str | None = None,
+    ) -> OrderMenu | None:
+        """:meth:`order_menu` when the process holds it (no wait at all: a tap answers at once), else
+        None (then :meth:`order_menu` reads it). Held while nothing changed the game but the player's
+        own orders (gm.ordering.current): its phase is still open, a close would have dropped it."""
+        held: OrderMenu | None = self._current.menu(game_id, user_id)
+        if (
+            held is not None
+            and held.view.phase.status == PhaseStatus.OPEN
+            and (expected_phase is None or held.phase_name == expected_phase)
+            and (not expected_tag or held.game_tag == expected_tag)
+        ):
+            return held
+        return None
 
     async def order_examples(self, game_id: int, user_id: int) -> list[str]:
         """A few legal orders of the caller's own units in the game's current phase, to show how
