@@ -154,3 +154,18 @@ async def test_the_preview_draws_the_callers_orders_and_nobody_elses(sessions: S
         preview_request(board, "standard", {**preview.drawn, "GERMANY": ("A MUN - BUR",)}, title)
     )
     assert preview.png == theirs and theirs != everyone
+
+
+async def test_a_new_position_in_the_same_phase_gives_its_own_menu(sessions: SessionFactory) -> None:
+    """The boards and menus remembered by position: the phase's board changed in place (a moderator's
+    rollback, a test's position) is another position, with its own legal orders."""
+    started = await make_started_game(sessions)
+    gm = gamemaster(sessions)
+    france = player_of(started, "FRANCE")
+    before = await gm.order_menu(started.game.id, france)
+    assert [e.location for e in before.powers[0].legal.entries] == ["BRE", "MAR", "PAR"]
+    await place(sessions, started.phase.id, {"phase": "S1901M", "units": {"FRANCE": ["A BUR", "F MAO"]}})
+    after = await gm.order_menu(started.game.id, france)
+    assert [e.location for e in after.powers[0].legal.entries] == ["BUR", "MAO"]
+    bur = after.powers[0].legal.entry("BUR")
+    assert bur is not None and "A BUR - MUN" in [o.text for o in bur.orders]
