@@ -340,7 +340,7 @@ class _BoardFacts:
                 self.carried_into.setdefault(dest, []).append(unit)
 
 
-_CACHE_SIZE = 64  # as many boards as a bot keeps (gm.ordering.progress.BOARDS_KEPT): one per busy game
+_CACHE_SIZE = 48  # as many boards as a bot keeps (gm.ordering.progress.BOARDS_KEPT): one per busy game
 # id(board) -> (board, its facts, power -> LegalOrders); the board is kept so its id stays its own
 _CACHE: dict[int, tuple[Board, _BoardFacts | None, dict[str, LegalOrders]]] = {}
 
@@ -390,6 +390,8 @@ def legal_orders(board: Board, power: str) -> LegalOrders:
         entries, waive = _adjustments(board, power, tables, due)
         result = _result(board, power, entries, due=due, waive=waive)
     hit[2][power] = result
+    if len(hit[2]) == len(gm.powers):  # every power listed: what they shared is needed no more
+        _CACHE[id(board)] = (board, None, hit[2])
     return result
 
 

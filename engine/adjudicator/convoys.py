@@ -285,7 +285,7 @@ class BoardConvoys:
 
 # --- one board's convoy answers, shared ---------------------------------------------------------------
 
-_BOARDS_KEPT = 64  # as engine.legal's boards
+_BOARDS_KEPT = 16
 # id(board) -> (board, its BoardConvoys); the board is kept so that its id stays its own
 _BOARD_CONVOYS: dict[int, tuple[Board, BoardConvoys]] = {}
 

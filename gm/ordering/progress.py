@@ -65,7 +65,7 @@ class PhaseState:
         return frozenset(p for p in self.duties if not self.active(p))
 
 
-BOARDS_KEPT = 64
+BOARDS_KEPT = 48
 """Boards kept by position (:func:`board_of`): one per busy game, so that the engine's answers
 remembered per board (engine.legal's legal orders, the convoys' reach) serve every request on it."""
 _boards: dict[tuple[str, str], Board] = {}
