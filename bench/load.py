@@ -150,15 +150,13 @@ class Clock:
                 if late:
                     line += f"   OVER 3 s: {late}"
                 print(line)
-                if not kind.startswith("flood"):
+                if not kind.startswith("flood") and kind != "DM of orders":
                     every += first
             if self.failed.get(kind):
-                print(f"  {kind}: {len(self.failed[kind])} failed, e.g. {self.failed[kind][0]}")
+                print(f"  {kind}: {len(self.failed[kind])} unanswered, e.g. {self.failed[kind][0][:110]!r}")
         if every:
-            print(
-                summary("every first answer (flooder apart)", every)
-                + f"   over 3 s: {sum(s > 3 for s in every)}"
-            )
+            over = sum(s > 3 for s in every)  # the DMs' replies and the flooder's apart
+            print(summary("every interaction's first answer", every) + f"   over 3 s: {over}")
             redrawn = [s for k in (*SHEET[1:], *READY, *BUILDER[1:]) for s in self.shown.get(k, [])]
             if redrawn:
                 print(summary("every redrawn sheet or builder", redrawn))
