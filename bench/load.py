@@ -138,6 +138,7 @@ class Clock:
     def print(self, kinds: tuple[str, ...]) -> None:
         print(f"{'':34} first answer{'':48}| shown")
         every: list[float] = []
+        unanswered = 0
         for kind in kinds:
             first, shown = self.first.get(kind, []), self.shown.get(kind, [])
             if first:
@@ -152,11 +153,16 @@ class Clock:
                 print(line)
                 if not kind.startswith("flood") and kind != "DM of orders":
                     every += first
-            if self.failed.get(kind):
+            if self.failed.get(kind):  # the fake refuses an answer after 3 s, as Discord does
                 print(f"  {kind}: {len(self.failed[kind])} unanswered, e.g. {self.failed[kind][0][:110]!r}")
+                if not kind.startswith("flood") and kind != "DM of orders":
+                    unanswered += len(self.failed[kind])
         if every:
             over = sum(s > 3 for s in every)  # the DMs' replies and the flooder's apart
-            print(summary("every interaction's first answer", every) + f"   over 3 s: {over}")
+            print(
+                summary("every interaction's first answer", every)
+                + f"   over 3 s: {over}, unanswered (the fake refused a late answer): {unanswered}"
+            )
             redrawn = [s for k in (*SHEET[1:], *READY, *BUILDER[1:]) for s in self.shown.get(k, [])]
             if redrawn:
                 print(summary("every redrawn sheet or builder", redrawn))

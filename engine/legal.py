@@ -115,6 +115,7 @@ __all__ = [
     "LegalOrders",
     "OrderKind",
     "UnitOrders",
+    "forget_board",
     "forget_legal_orders",
     "legal_orders",
 ]
@@ -343,6 +344,15 @@ class _BoardFacts:
 _CACHE_SIZE = 48  # as many boards as a bot keeps (gm.ordering.progress.BOARDS_KEPT): one per busy game
 # id(board) -> (board, its facts, power -> LegalOrders); the board is kept so its id stays its own
 _CACHE: dict[int, tuple[Board, _BoardFacts | None, dict[str, LegalOrders]]] = {}
+
+
+def forget_board(board: Board) -> None:
+    """Forget what was worked out for ``board`` (its legal orders, its convoy answers): a position
+    nobody will ask about again (its game has moved on)."""
+    hit = _CACHE.get(id(board))
+    if hit is not None and hit[0] is board:
+        del _CACHE[id(board)]
+    forget_board_convoys(board)
 
 
 def forget_legal_orders() -> None:

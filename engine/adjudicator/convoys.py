@@ -306,9 +306,15 @@ def board_convoys(board: Board) -> BoardConvoys:
     return convoys
 
 
-def forget_board_convoys() -> None:
-    """Empty the memory of boards seen (for benchmarks, and for a board changed in place)."""
-    _BOARD_CONVOYS.clear()
+def forget_board_convoys(board: Board | None = None) -> None:
+    """Empty the memory of boards seen (for benchmarks, and for a board changed in place); with
+    ``board``, forget that board only."""
+    if board is None:
+        _BOARD_CONVOYS.clear()
+        return
+    hit = _BOARD_CONVOYS.get(id(board))
+    if hit is not None and hit[0] is board:
+        del _BOARD_CONVOYS[id(board)]
 
 
 @dataclass(frozen=True, slots=True)

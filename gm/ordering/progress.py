@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.database import flushed_connection
 from db.models import OrderRecord, PhaseRecord, Player, PlayerStatus, PowerAssignment, ReadyFlag
 from engine import Board
+from engine.legal import forget_board
 from engine.variants import game_map
 from gm.ordering.required import Duty, duties, missing
 
@@ -66,23 +67,28 @@ class PhaseState:
 
 
 BOARDS_KEPT = 48
-"""Boards kept by position (:func:`board_of`): one per busy game, so that the engine's answers
+"""Games whose board is kept (:func:`board_of`): one per busy game, so that the engine's answers
 remembered per board (engine.legal's legal orders, the convoys' reach) serve every request on it."""
-_boards: dict[tuple[str, str], Board] = {}
+_boards: dict[int, tuple[str, Board]] = {}  # game -> (its position's JSON and variant, its board)
 
 
 def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
-    """The phase's board. The same object for the same position (the board's JSON and the variant),
-    whichever request reads it: the engine remembers what it worked out for a board by identity (a
-    board is never changed once built), and every request reads its phase afresh. The last
-    :data:`BOARDS_KEPT` positions are kept, the least recently used dropped first."""
-    key = (variant, json.dumps(phase.board, sort_keys=True, separators=(",", ":")))
-    board = _boards.pop(key, None)
-    if board is None:
+    """The phase's board. The same object for the same position of a game (the board's JSON and the
+    variant), whichever request reads it: the engine remembers what it worked out for a board by
+    identity (a board is never changed once built), and every request reads its phase afresh. One
+    board per game, for the last :data:`BOARDS_KEPT` games read, the least recently read dropped
+    first; a game's new position replaces its board, and the engine forgets the old one."""
+    key = variant + json.dumps(phase.board, sort_keys=True, separators=(",", ":"))
+    held = _boards.pop(phase.game_id, None)
+    if held is not None and held[0] == key:
+        board = held[1]
+    else:
+        if held is not None:
+            forget_board(held[1])
         board = Board.from_json(phase.board, game_map(variant))
         if len(_boards) >= BOARDS_KEPT:
-            del _boards[next(iter(_boards))]
-    _boards[key] = board  # the most recently used last
+            forget_board(_boards.pop(next(iter(_boards)))[1])
+    _boards[phase.game_id] = (key, board)  # the most recently read last
     return board
 
 
