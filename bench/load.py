@@ -3,12 +3,13 @@ position (bench/legal_orders.py's Fall 1905 board: 34 units), every player actin
 every player saying /ready at once; the bot as its own process (production start-up, 2 worker
 processes) against the loopback fake Discord. Prints its figures; asserts nothing.
 
-One command per scenario (the time each takes on the 2-core machine, set-up included):
+One command per scenario (the time each took on the 2-core machine while busy, load 13-22, set-up of
+the games included: most of it):
 
-    .venv/bin/python bench/load.py busy     # 24 games, a player acts every 0-10 s (~36/s); ~4 min
-    .venv/bin/python bench/load.py paced    # 45 games, every player every ~5 s; ~6 min
-    .venv/bin/python bench/load.py burst    # 45 games, everyone at once, no pause; ~5 min
-    .venv/bin/python bench/load.py flood    # busy, and one member sends 1,000 interactions in 1 s; ~4 min
+    .venv/bin/python bench/load.py busy     # 24 games, a player acts every 0-10 s; 5-7 min
+    .venv/bin/python bench/load.py paced    # 45 games, every player every ~5 s; 6-10 min
+    .venv/bin/python bench/load.py burst    # 45 games, everyone at once, no pause; 6-8 min
+    .venv/bin/python bench/load.py flood    # busy, and one member sends 1,000 interactions in 1 s; 5-7 min
 
 Options: ``--games N``, ``--seconds S`` (how long the players play), ``--think S`` (a player's pause
 after an answer, S/2 to 3S/2; ``busy`` pauses 0-2S), ``--no-close`` (skip the /ready storm and the
