@@ -183,7 +183,7 @@ class DirectMessages(GameCog):
     def _start_catch_up(self) -> None:
         if self._catching_up is not None or self._listed.is_set():
             return
-        if not self.gamemaster.owns_direct_messages:
+        if not self.gamemaster.owns_direct_messages():
             log.info("direct messages go to shard 0's process: no catch-up of them here")
             self._listed.set()
             return

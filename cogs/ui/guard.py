@@ -34,8 +34,7 @@ from typing import Any
 import discord
 
 from cogs.shared.replies import report_error, send
-from engine.phase import Phase
-from gm.public import GameError
+from gm.public import GameError, Phase
 
 log = logging.getLogger(__name__)
 

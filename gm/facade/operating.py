@@ -18,7 +18,6 @@ class OperatingCases(GamemasterCore):
             status = await operations_status(session, self._ownership)
         return status
 
-    @property
     def owns_direct_messages(self) -> bool:
         """This process receives the direct messages (it runs shard 0, or every shard)."""
         return self._ownership.owns_direct_messages

@@ -45,10 +45,11 @@ async def test_removing_the_lock_file_does_not_let_a_restore_run_under_the_bot(
         assert code == 3 and refusal.startswith("restore refused: "), refusal
         assert f"process {bot.process.pid}" in refusal
         assert refusal.strip().count("\n") == 0 and list(tmp_path.glob("bot.db.replaced-*")) == []
-        for _ in range(50):  # the bot makes its lock file again within seconds
+        for _ in range(150):  # the bot makes its lock file again within seconds (its check: every 2 s)
             if lock_path(database).exists():
                 break
             await asyncio.sleep(0.2)
+        assert lock_path(database).exists(), "the bot did not make its lock file again"
         code, _, refusal = await acli(
             "--database-url", url, "restore", str(tmp_path / "copy.db"), cwd=tmp_path
         )
