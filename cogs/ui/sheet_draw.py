@@ -303,8 +303,7 @@ def _unit_select(
         placeholder = f"{prefix}{names.place(entry.location)} ({entry.location}): no build"
         return sheet.unit_select(entry.location, page, options, placeholder)
     direct = [o for o in orders if o.kind in (OrderKind.HOLD, OrderKind.RETREAT, OrderKind.DISBAND)]
-    land = [o for o in orders if o.kind == OrderKind.MOVE and not o.via_convoy]
-    via = [o for o in orders if o.kind == OrderKind.MOVE and o.via_convoy]
+    land, needed, via = split_moves(entry)
     supports = entry.of_kind(OrderKind.SUPPORT)
     convoys = entry.of_kind(OrderKind.CONVOY)
     unit = entry.unit.text
@@ -314,12 +313,15 @@ def _unit_select(
         folded.append(("@support", f"{unit} supports… (whom, next)", len(supports)))
     if convoys:
         folded.append(("@convoy", f"{unit} convoys… (which army, next)", len(convoys)))
-    moves = land + via
+    needs_convoy = {o.text for o in needed}
+    moves = [o for o in orders if o.kind == OrderKind.MOVE and (not o.via_convoy or o.text in needs_convoy)]
     extra_current = chosen is not None and chosen.kind in (OrderKind.SUPPORT, OrderKind.CONVOY)
     room = PER_SELECT - len(direct) - len(folded) - (1 if extra_current else 0)
-    if len(moves) > room and via:
+    if len(via) > len(needed) or (len(moves) > room and via):
+        # the convoy route to a place it also walks to is asked for here, never listed beside the walk
         folded.insert(0, ("@via", f"{unit} moves by convoy… ({len(via)} places)", len(via)))
         room -= 1
+    if len(moves) > room and needed:
         moves = land
     if len(moves) > room:
         folded.insert(0, ("@move", f"{unit} moves… ({len(land)} places)", len(land)))
@@ -379,14 +381,25 @@ def _second_select(
     return sheet.second_select(Second(second.key, second.kind, part), page, options, question)
 
 
+def split_moves(entry: UnitOrders) -> tuple[list[LegalOrder], list[LegalOrder], list[LegalOrder]]:
+    """A unit's moves as a menu shows them, one entry per destination: (the moves by land, the
+    moves by convoy to places it cannot walk to, every move by convoy). A move by convoy to a
+    place the unit also walks to (DATC 4.A.3's twin) is only in the "moves by convoy…" menu."""
+    moves = entry.of_kind(OrderKind.MOVE)
+    land = [o for o in moves if not o.via_convoy]
+    walks = {o.target for o in land}
+    via = [o for o in moves if o.via_convoy]
+    return land, [o for o in via if o.target not in walks], via
+
+
 def second_choices(entry: UnitOrders, kind: str) -> list[LegalOrder]:
     """The orders a second menu lists: supports, convoys, moves by convoy, or every move."""
     if kind == "support":
         return list(entry.of_kind(OrderKind.SUPPORT))
     if kind == "convoy":
         return list(entry.of_kind(OrderKind.CONVOY))
-    moves = entry.of_kind(OrderKind.MOVE)
-    return [o for o in moves if o.via_convoy] if kind == "via" else [o for o in moves if not o.via_convoy]
+    land, _needed, via = split_moves(entry)
+    return via if kind == "via" else land
 
 
 def _removal_rows(power: PowerMenu, sheet: SheetIds) -> list[_Row]:

@@ -168,3 +168,25 @@ async def test_a_move_by_convoy_says_so_and_a_support_or_convoy_says_whose_unit(
     paris = labels_of(draw(menu, SHEET, second=Second("PAR", "support")), "PAR")
     assert paris["A PAR S A RUH - BUR"] == "A RUH → BUR (Germany)"
     assert paris["A PAR S A PIC"] == "A PIC holds (France)"
+
+
+async def test_a_unit_menu_lists_each_destination_once_and_keeps_convoy_twins_in_its_second_menu() -> None:
+    """England's A YOR in Fall 1901, fleets in the North Sea and the English Channel: it walks to EDI,
+    LON, LVP and WAL and is carried by convoy there and further (NWY, BEL, HOL, PIC, BRE...)."""
+    data = Board.initial(game_map("standard"), variant="standard").to_json()
+    data["phase"] = "F1901M"
+    data["units"] = {"ENGLAND": ["A YOR", "F NTH", "F ENG"], "FRANCE": ["A PAR"]}
+    board = Board.from_json(data, game_map("standard"))
+    menu = menu_of(board, ["ENGLAND"], "standard")
+    york = labels_of(draw(menu, SHEET), "YOR")
+    moves = [label for value, label in york.items() if not value.startswith("@") and " → " in label]
+    places = [label.split(" → ")[1].split(" · ")[0] for label in moves]
+    assert len(places) == len(set(places)), f"a destination listed twice: {moves}"
+    assert {"EDI", "LON", "LVP", "WAL"} <= set(places)
+    assert "A YOR → EDI · Edinburgh" in moves and "A YOR → LON · London" in moves
+    assert "A YOR → NWY · Norway, by convoy" in moves, "a move that needs a convoy says so"
+    assert "@via" in york, "the convoy route is still there, one tap further"
+    via = labels_of(draw(menu, SHEET, second=Second("YOR", "via")), "YOR")
+    assert via["A YOR - LON VIA"] == "A YOR → LON · London, by convoy"
+    assert via["A YOR - NWY VIA"] == "A YOR → NWY · Norway, by convoy"
+    assert reachable(menu)[0] == every_order(menu)
