@@ -118,7 +118,16 @@ from gm.messages.kinds import (
     Welcome,
 )
 from gm.messages.places import PlaceKind, key_powers, pair_key
-from gm.messages.words import clean_name, duration, long_name, name_key, plural, power_name, powers_text
+from gm.messages.words import (
+    clean_name,
+    duration,
+    long_name,
+    name_key,
+    plural,
+    power_name,
+    powers_text,
+    public_reason,
+)
 from gm.moderation.rollback import RollbackPlan
 from gm.moderation.shared import ModerationResult
 from gm.ordering.legal import OrderMenu, PowerMenu
@@ -312,6 +321,7 @@ __all__ = [
     "plural",
     "power_name",
     "powers_text",
+    "public_reason",
     "score_text",
     "utcnow",
     "variant_for_players",

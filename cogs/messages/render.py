@@ -61,6 +61,7 @@ from gm.public import (
     VoteOpened,
     VoteResult,
     Welcome,
+    public_reason,
 )
 from gm.public import game_map as variant_map
 
@@ -502,24 +503,26 @@ def orders_lines(
     for power, entries in sorted(orders.items()):
         lines.append(f"**{power_name(power)}**" + (" (built-in player)" if power in built_in else ""))
         for entry in entries:
-            lines.append(_result_line(entry))
+            lines.append(_result_line(entry, power))
     if len(lines) == 1:
         lines.append("No orders were given.")
     return lines
 
 
-def _result_line(entry: Mapping[str, Any]) -> str:
+def _result_line(entry: Mapping[str, Any], power: str) -> str:
+    """One order and its result, as everyone reads it: the engine's "yours" and "your own" name
+    ``power`` (gm.public.public_reason)."""
     mark = STATUS_MARK.get(entry.get("status") or "", "•")
     order = entry.get("order")
     typed = entry.get("input")
     if typed is None and entry.get("status") == "succeeded":
         mark = DEFAULT_MARK
     shown = f"`{order}`" if order else safe(typed or "?", limit=200)
-    reason = entry.get("reason")
+    reason = public_reason(str(entry.get("reason") or ""), power)
     if typed is None and entry.get("status") == "succeeded":
         # A default line: its reason starts "no order: ..." or "no valid order: ..." (the invalid
         # lines above it say why); the short form is enough when nothing happened to the unit.
-        given = "no valid order" if (reason or "").startswith("no valid") else "no order given"
+        given = "no valid order" if reason.startswith("no valid") else "no order given"
         shown += f" ({given})"
     elif reason and entry.get("status") != "succeeded":
         shown += f": {safe(reason, limit=300)}"

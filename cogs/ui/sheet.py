@@ -3,11 +3,12 @@
 Every unit of the player's powers has a menu of its legal orders (gm's order menu, from
 engine.legal), showing the order it has now: hold and every move are one tap, one per destination (a
 move that needs a convoy says so; the convoy route to a place the unit also walks to is in its
-"moves by convoy…" menu), "Supports…" and "Convoys…" open a second menu in the same place listing each unit helped and
-whose it is. A retreat phase has a menu per dislodged unit; a winter a menu per build site (army,
-fleet, the coast) and a Waive button, or a button per unit to remove. Under them: **Ready** (it
-shows the state and toggles it), **Hold the rest**, **My orders on the map** (the private preview)
-and **Clear**. A power too large for one message (Discord allows 40 components in one) is paged.
+"moves by convoy…" menu), "Supports…" and "Convoys…" open a second menu in the same place listing
+each unit helped and whose it is. A retreat phase has a menu per dislodged unit; a winter a menu per
+build site (army, fleet, the coast) and a Waive button, or a button per unit to remove. Under them:
+**Ready** (it shows the state and toggles it), **Hold the rest**, **My orders on the map** (the
+private preview) and **Clear**. A power too large for one message (Discord allows 40 components in
+one) is paged.
 
 The sheet is sent privately (an ephemeral answer), or is the call to order itself in a direct
 message, under the call's text (cogs.messages.sender). This module has its ids and components;

@@ -4,6 +4,7 @@ duration is written the same way everywhere."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 
@@ -61,3 +62,33 @@ def clean_name(text: str) -> str:
 def name_key(text: str) -> str:
     """What two names are compared by: cleaned (:func:`clean_name`) and casefolded."""
     return clean_name(text).casefold()
+
+
+# The engine words a result for the power that gave the order ("yours", "your own"); everyone reads
+# the results post, so there each phrase names the power instead. Applied in this order.
+_FOR_EVERYONE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"\(yours ([^,()]+), theirs ([^()]+)\)", r"(\1 against \2)"),
+        (r"\(yours ([^,()]+), your ([AF] [A-Z/]+)'s ([^()]+)\)", r"(\1 against \2's \3)"),
+        (r"\byour own\b", "{p}'s own"),
+        (r"\bis not yours\b", "is not {p}'s"),
+        (r"\bbut you play\b", "but it came from"),
+        (r"\bdid you mean\b", "perhaps"),
+        (r"\byou have\b", "{p} has"),
+        (r"\byou do not\b", "{p} does not"),
+        (r"\byou (may|must|can|cannot)\b", r"{p} \1"),
+        (r"\byours?\b", "{p}'s"),
+        (r"\byou\b", "{p}"),
+    )
+)
+
+
+def public_reason(reason: str, power: str) -> str:
+    """An order's result as everyone reads it (the results post): ``bounced: A MUN - BUR had equal
+    strength (1 against 1)``, ``bounced: France's own A BUR held BUR``, where the engine tells the
+    power that gave the order ``(yours 1, theirs 1)`` and ``your own A BUR``."""
+    name = power_name(power).replace("\\", "")
+    for pattern, words in _FOR_EVERYONE:
+        reason = pattern.sub(words.replace("{p}", name), reason)
+    return reason

@@ -158,6 +158,10 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(
             "France's A BUR was dislodged by the attack from RUH; "
             "it may retreat to BEL, GAS, MAR, PAR or PIC." in fall[0].embeds[0]["description"]
         )
+        # the results post is everyone's: strengths as "1 against 2", never "yours" and "theirs"
+        posted = "\n".join(m.content for m in bot_messages(fake, game_channel))
+        assert "`A BUR H`: dislodged by A RUH - BUR (1 against 2)" in posted, posted
+        assert not any(word in posted for word in ("yours", "theirs", "your own"))
 
         # --- the retreat, by DM: France is the only one to act, so the phase closes at once ----------
         text = (await (await fake.dm_bot(france, "A Bur R Pic"))).content
