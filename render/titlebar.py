@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PIL import Image, ImageDraw
 
 from engine.board import Board
@@ -60,10 +62,14 @@ def draw_title(
         lay.width - 2 * pad - min(draw.textlength(title, font=font(round(h * 0.42), BOLD)), lay.width * 0.4)
     )
     while labels and sum(w + gap for *_, w in labels) > room:
-        fewest = min(labels, key=lambda item: counts.get(item[0], 0))
-        labels = [item for item in labels if item is not fewest] if fewest is not labels[-1] else labels[:-1]
-    x = lay.width - pad - sum(w for *_, w in labels) - gap * max(0, len(labels) - 1)
-    _draw_heading(draw, title, subtitle, pad, x - 2 * pad, h, pal)
+        labels = _without_fewest(labels, counts)
+    while True:  # a long title (a game's end) takes two lines, and chips' room, before it gets small
+        x = lay.width - pad - sum(w for *_, w in labels) - gap * max(0, len(labels) - 1)
+        heading = fit_heading(title, subtitle, x - pad - gap, h)
+        if heading.size >= min_title_size(h) or not labels:
+            break
+        labels = _without_fewest(labels, counts)
+    _draw_heading(draw, heading, pad, h, pal)
     y0 = (h - chip_h) / 2
     for power, text, extra, width in labels:
         colours = pal.power(power)
@@ -85,24 +91,83 @@ def draw_title(
         x += width + gap
 
 
-def _draw_heading(
-    draw: ImageDraw.ImageDraw, title: str, subtitle: str, left: float, room: float, h: int, pal: Palette
-) -> None:
-    """The title, and the subtitle after it if both fit in ``room``; a long title is made smaller."""
-    size = round(h * 0.42)
-    big = font(size, BOLD)
-    small = font(round(h * 0.27), BOLD)
-    title_w = draw.textlength(title, font=big)
-    gap = h * 0.25
-    if subtitle and title_w + gap + draw.textlength(subtitle, font=small) > room:
-        subtitle = ""
-    while title_w > room and size > 8:
-        size -= 1
+def _without_fewest(
+    labels: list[tuple[str, str, str, float]], counts: dict[str, int]
+) -> list[tuple[str, str, str, float]]:
+    """The chips but one: the power with the fewest centers (the last of those) left out."""
+    fewest = min(labels, key=lambda item: counts.get(item[0], 0))
+    return [item for item in labels if item is not fewest] if fewest is not labels[-1] else labels[:-1]
+
+
+def min_title_size(h: int) -> int:
+    """The smallest a title's letters get before the chips make room for it (24 px on the 1600-px
+    Standard map, whose title bar is 69 px high; 29 px is the one-line size)."""
+    return round(h * 0.35)
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """How the title bar's heading is set: its lines (one, or two for a long title), their font
+    size in pixels, and the subtitle after a one-line title ("" when it does not fit)."""
+
+    lines: tuple[str, ...]
+    size: int
+    subtitle: str = ""
+
+
+def fit_heading(title: str, subtitle: str, room: float, h: int) -> Heading:
+    """The title in ``room`` pixels of a title bar ``h`` high: on one line at full size (the subtitle
+    after it if both fit), or smaller down to :func:`min_title_size`; else on two lines (split at
+    " · ", or between the words that balance them best) as large as fits; else one line as small as
+    it must be (the caller first gives the title more room)."""
+    full = round(h * 0.42)
+    smallest = min_title_size(h)
+    measure = ImageDraw.Draw(Image.new("L", (1, 1)))
+    title_w = measure.textlength(title, font=font(full, BOLD))
+    if title_w <= room:
+        small = font(round(h * 0.27), BOLD)
+        fits = subtitle and title_w + h * 0.25 + measure.textlength(subtitle, font=small) <= room
+        return Heading((title,), full, subtitle if fits else "")
+    for size in range(full - 1, smallest - 1, -1):
+        if measure.textlength(title, font=font(size, BOLD)) <= room:
+            return Heading((title,), size)
+    splits = _splits(title)
+    for size in range(round(h * 0.38), smallest - 1, -1):
         big = font(size, BOLD)
-        title_w = draw.textlength(title, font=big)
+        for first, second in splits:
+            if max(measure.textlength(first, font=big), measure.textlength(second, font=big)) <= room:
+                return Heading((first, second), size)
+    size = smallest
+    while size > 8 and measure.textlength(title, font=font(size, BOLD)) > room:
+        size -= 1
+    return Heading((title,), size)
+
+
+def _splits(title: str) -> list[tuple[str, str]]:
+    """Two-line forms of ``title``: at " · " first, then at each space, the most even first."""
+    found = []
+    if " \u00b7 " in title:
+        head, _, tail = title.partition(" \u00b7 ")
+        found.append((head, tail))
+    words = title.split(" ")
+    pairs = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    pairs.sort(key=lambda pair: abs(len(pair[0]) - len(pair[1])))  # a few characters off is tried too
+    return found + [(a.removesuffix(" \u00b7"), b.removeprefix("\u00b7 ")) for a, b in pairs]
+
+
+def _draw_heading(draw: ImageDraw.ImageDraw, heading: Heading, left: float, h: int, pal: Palette) -> None:
+    big = font(heading.size, BOLD)
+    if len(heading.lines) == 2:
+        step = heading.size * 0.56
+        for line, y in zip(heading.lines, (h * 0.5 - step, h * 0.5 + step), strict=True):
+            draw.text((left, y), line, font=big, fill=pal.title_text, anchor="lm")
+        return
+    title = heading.lines[0]
     draw.text((left, h * 0.47), title, font=big, fill=pal.title_text, anchor="lm")
-    if subtitle:
-        draw.text((left + title_w + gap, h * 0.50), subtitle, font=small, fill=pal.title_dim, anchor="lm")
+    if heading.subtitle:
+        x = left + draw.textlength(title, font=big) + h * 0.25
+        small = font(round(h * 0.27), BOLD)
+        draw.text((x, h * 0.50), heading.subtitle, font=small, fill=pal.title_dim, anchor="lm")
 
 
 def draw_footer(img: Image.Image, lay: Layout, pal: Palette, note: str) -> None:

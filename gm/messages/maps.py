@@ -32,9 +32,16 @@ def fog_view(kind: str) -> tuple[str, str] | None:
     return (full, power) if full is not None and power else None
 
 
+NAMED_UP_TO = 10
+"""Past this many powers sharing an ending, the words count them (``a draw of 34 powers``): a list of
+Chaos's 34 names makes no title."""
+
+
 def ending_words(kind: str, winner: str | None = None, shared: Sequence[str] = ()) -> str:
-    """How a game ended, in a few words: ``France wins``, ``a draw: England, France``..."""
+    """How a game ended, in a few words: ``France wins``, ``a draw of England and France``..."""
     names = [power_display_name(p) for p in shared]
+    if len(names) > NAMED_UP_TO:
+        names = [f"{len(names)} powers"]
     if kind == "solo" and winner:
         return f"{power_display_name(winner)} wins"
     if kind == "last_year":
