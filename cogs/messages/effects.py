@@ -164,7 +164,9 @@ async def _mark_seats_taken(effect: MarkSeatsTaken, server: Server, message: Out
     ):
         partial = server.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await mark_taken(await partial.fetch(), message.game_id, powers, effect.user_id)
+            await mark_taken(
+                await partial.fetch(), message.game_id, powers, effect.user_id, returning=effect.returning
+            )
         except discord.NotFound:
             continue
         except discord.HTTPException as exc:

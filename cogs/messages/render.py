@@ -47,6 +47,7 @@ from gm.public import (
     PhaseOpened,
     PhaseResults,
     PlayerLeft,
+    PlayerReturned,
     PowerJoined,
     Reminder,
     Replaced,
@@ -258,6 +259,11 @@ def _replaced(content: Replaced, where: Where) -> list[Outgoing]:
             f"{content.game_name}: {powers_text(powers)} {'has' if len(powers) == 1 else 'have'} a new player"
         )
     return _announcement(content, where, colour=MODERATION_COLOUR, title=title)
+
+
+@word_message.register(PlayerReturned)
+def _player_returned(content: PlayerReturned, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, colour=MODERATION_COLOUR)
 
 
 @word_message.register(TakeOverRequest)

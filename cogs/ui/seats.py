@@ -164,17 +164,27 @@ async def _turn_off(interaction: discord.Interaction, custom_ids: set[str] | Non
 
 
 TAKEN_MARK = "**Seat taken:**"
+BACK_MARK = "**Player back:**"
 
 
 async def mark_taken(
-    message: discord.Message, game_id: int, powers: list[str], new_user_id: int | None
+    message: discord.Message,
+    game_id: int,
+    powers: list[str],
+    new_user_id: int | None,
+    *,
+    returning: bool = False,
 ) -> None:
-    """An open seat's post once the seat has a new player: it says so, and its Take over button for
-    that seat is turned off (idempotent: a post marked already is left as it is)."""
+    """An open seat's post once the seat has a player again, a new one or (``returning``) its own,
+    back: it says so, and its Take over button for that seat is turned off (idempotent: a post
+    marked already is left as it is)."""
     embed = message.embeds[0] if message.embeds else None
     names = text.powers_text(powers)
     who = f"<@{new_user_id}>" if new_user_id else "a new player"
-    words = f"{TAKEN_MARK} {who} now plays {names}; that seat is no longer open."
+    if returning:
+        words = f"{BACK_MARK} {who} plays {names} again; that seat is no longer open."
+    else:
+        words = f"{TAKEN_MARK} {who} now plays {names}; that seat is no longer open."
     if embed is None or words in (embed.description or ""):
         return
     embed.description = f"{embed.description or ''}\n\n{words}"[:4096]

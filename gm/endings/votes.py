@@ -48,6 +48,7 @@ from gm.follow_ups import Effects
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import VoteOpened, VoteResult
+from gm.ordering.returning import announce_return
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
 from gm.settings import deadline_zone
 
@@ -322,6 +323,7 @@ async def _ballot_box(
             )
         player.status = PlayerStatus.ACTIVE  # voting is playing: back from civil disorder, then a voter
         log_event(session, game.row_id, "returned", at=now, actor_id=user_id, detail={"powers": held})
+        announce_return(session, game, user_id, seat, now)
         await session.flush()
     voters = await electorate(session, game, phase.board)
     mine = [p for p in held if p in voters]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 
 from sqlalchemy.exc import IntegrityError
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import SessionFactory
 from gm.clock import Clock, utcnow
@@ -19,7 +20,9 @@ from gm.delivery.outbox import OutboxSender
 from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.facade.runtime import Runtime
+from gm.follow_ups import Effects
 from gm.ordering.current import CurrentOrders
+from gm.ordering.returning import returned_in
 from gm.phases.closer import PhaseCloser
 from gm.phases.worker import position_map_work
 from gm.reports.history import MapImage, MapToDraw, find_map, store_map
@@ -65,6 +68,12 @@ class GamemasterCore:
         # process's (gm.ordering.current)
         bind = getattr(session_factory, "kw", {}).get("bind")
         self._current = CurrentOrders(getattr(bind, "sync_engine", None), enabled=ownership.owns_all)
+
+    def _send_if_returned(self, session: AsyncSession, game_id: int) -> None:
+        """A player came back from civil disorder in this (committed) unit of work: the game
+        channel's word of it (gm.ordering.returning) goes out now, not at the next delivery."""
+        if returned_in(session):
+            self._runtime.carry_out(Effects(game_id), f"a player's return in game {game_id}")
 
     @property
     def runtime(self) -> Runtime:

@@ -27,6 +27,7 @@ class PlayingCases(GamemasterCore):
             if message_id is not None:
                 await mark_read(session, user_id, message_id)
             report = await orders.submit_orders(session, game_id, user_id, text)
+        self._send_if_returned(session, game_id)
         self._current.wrote(ticket, self._current.after_submission(report))
         self._after_orders(report.view)
         return report
@@ -42,6 +43,7 @@ class PlayingCases(GamemasterCore):
             report = await sheet.replace_orders(
                 session, game_id, user_id, text, expected_phase=expected_phase
             )
+        self._send_if_returned(session, game_id)
         self._current.wrote(ticket, self._current.after_submission(report))
         self._after_orders(report.view)
         return report
@@ -67,6 +69,7 @@ class PlayingCases(GamemasterCore):
             if message_id is not None:
                 await mark_read(session, user_id, message_id)
             view = await orders.set_ready(session, game_id, user_id, ready=ready)
+        self._send_if_returned(session, game_id)
         self._current.wrote(ticket, None)  # the refused lines shown stay the last submission's: read again
         self._after_orders(view)
         return view

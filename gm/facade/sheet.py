@@ -112,6 +112,7 @@ class SheetCases(GamemasterCore):
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)  # its orders, ready flags and log: the player's own
             change = await action(session)
+        self._send_if_returned(session, game_id)
         menu = None
         powers = [p.power for p in change.view.powers]
         same_powers = held is not None and [p.power for p in held.powers] == powers

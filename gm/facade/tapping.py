@@ -111,6 +111,7 @@ class TappingCases(GamemasterCore):
                 expected_phase=expected_phase,
                 expected_tag=expected_tag,
             )
+        self._send_if_returned(session, game_id)
         menu = None
         powers = [p.power for p in report.view.powers]
         if report.view.close_now:

@@ -58,11 +58,13 @@ class ArchivePlaces(Effect):
 @dataclass(frozen=True)
 class MarkSeatsTaken(Effect):
     """The game channel's earlier posts offering a seat of ``powers`` say it is taken, by ``user_id``
-    (None: a new player not named), once the message announcing it is up."""
+    (None: a new player not named; ``returning``: its own player, back), once the message announcing
+    it is up."""
 
     after_posting: ClassVar[bool] = True
     powers: Sequence[str]
     user_id: int | None = None
+    returning: bool = False  # the player who held the seat is back (not a new player)
 
 
 @dataclass(frozen=True)

@@ -331,6 +331,20 @@ class Replaced(Message, kind="replaced"):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PlayerReturned(Message, kind="player_returned"):
+    """In the game channel: a player in civil disorder plays again (their orders, Ready, a vote, or a
+    moderator); the posts that offered their seat meanwhile say it is no longer open."""
+
+    action: str = "returned"
+    powers: Sequence[str] = ()
+    user_id: int | None = None
+
+    @property
+    def effects(self) -> Sequence[Effect]:
+        return (MarkSeatsTaken(tuple(self.powers), self.user_id, returning=True),) if self.powers else ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class ReplacedYou(Message, kind="replaced_you"):
     """To the player whose seat went to someone else."""
 

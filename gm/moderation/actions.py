@@ -322,7 +322,22 @@ async def set_civil_disorder(
         )
     else:
         text = f"{say.powers_text(powers)} back under the control of [[user:{player.user_id}]]."
-        announce_action(session, game, phase, "civil_disorder", text, [], now, log)
+        announce_action(  # the posts offering the seat close (PlayerReturned's effect)
+            session,
+            game,
+            phase,
+            "civil_disorder",
+            f"{say.powers_text(powers)} {'is' if len(powers) == 1 else 'are'} back in play",
+            [
+                f"A moderator took {say.powers_text(powers)} out of civil disorder: "
+                f"[[user:{player.user_id}]] plays again, and the seat is no longer open."
+            ],
+            now,
+            log,
+            kind="player_returned",
+            powers=powers,
+            user_id=player.user_id,
+        )
     result = action_result(
         game, "civil_disorder", text, phase, details={"powers": powers, "user_id": player.user_id}
     )

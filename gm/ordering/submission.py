@@ -44,6 +44,7 @@ from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.ordering.judging import LineOutcome, judge_line
 from gm.ordering.progress import PhaseState, phase_state, seats
+from gm.ordering.returning import announce_return
 from gm.reading.fog import board_for
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import (
@@ -366,10 +367,12 @@ async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: date
 async def _returned(
     session: AsyncSession, game: Game, player: Player, now: datetime, powers: list[str]
 ) -> None:
-    """A player in civil disorder plays again (logged); when the built-in player was playing their
-    seat meanwhile, its private talks learn it (gm.builtin.talks). Rare: not on the busy path."""
+    """A player in civil disorder plays again (logged, and told in the game channel, whose posts
+    offering the seat close); when the built-in player was playing their seat meanwhile, its private
+    talks learn it (gm.builtin.talks). Rare: not on the busy path."""
     log_event(session, game.row_id, "returned", at=now, actor_id=player.user_id, detail={"powers": powers})
     seat = await powers_of(session, game.row_id, player.row_id)
+    announce_return(session, game, player.user_id, seat, now)
     if await played_by_it_while_absent(session, game, seat):
         await tell_seat_talks(
             session,

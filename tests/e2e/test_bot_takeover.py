@@ -10,6 +10,7 @@ from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
+    deadline_passes,
     embed_text,
     game_channel_of,
     make_table,
@@ -123,4 +124,44 @@ async def test_with_approval_a_moderator_who_does_not_play_decides(fake: FakeDis
         assert "a moderator who does not play approves" in embed_text(offer)
         assert f"<@{newcomer.id}> now plays England; that seat is no longer open" in embed_text(marked)
         assert disabled(marked, seat)
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_player_back_from_civil_disorder_closes_the_seat_offer_and_the_channel_is_told(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(
+            fake, bot, table, "Back", players=3, press="public", civil_disorder_after=1
+        )
+        channel = await game_channel_of(bot, fake, game_id)
+        absent = table.players[2]
+        seat = table.seats[absent.id]
+        for user in table.players[:2]:
+            await ask(fake, user, "ready", channel=table.general)
+        await deadline_passes(bot, fake, game_id)
+        button = f"seat:{game_id}:{seat[0]}"
+        [offer] = [m for m in bot_messages(fake, channel) if button in m.custom_ids()]
+        assert "in civil disorder" in embed_text(offer) and not disabled(offer, button)
+
+        answer = await ask(fake, absent, "ready", channel=table.general)
+        assert "You are ready" in answer.content
+        await settle(bot, fake)
+        named = [p.capitalize() for p in sorted(seat)]
+        names = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+        back = f"<@{absent.id}> is back and plays {names} again"
+
+        def told() -> str | None:
+            said = [embed_text(m) for m in bot_messages(fake, channel)]
+            return next((t for t in said if back in t), None)
+
+        assert "the seat is no longer open" in await fake.wait_for(told, what="the player's return")
+        after = await fake.wait_for(
+            lambda: m if disabled(m := fake.world.message(channel.id, offer.id), button) else None,
+            what="the offer's button off",
+        )
+        assert f"Player back: <@{absent.id}> plays {names} again; that seat is no longer open." in embed_text(
+            after
+        ).replace("**", "")
     assert fake.unknown_calls == [] and fake.internal_errors == []

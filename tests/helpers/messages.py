@@ -135,6 +135,13 @@ def examples() -> list[k.Message]:
             new_user_id=43,
             **COMMON,  # type: ignore[arg-type]
         ),
+        k.PlayerReturned(
+            title="Back",
+            action="civil_disorder",
+            powers=("FRANCE",),
+            user_id=43,
+            **COMMON,  # type: ignore[arg-type]
+        ),
         k.ReplacedYou(title="You were replaced", powers=("FRANCE",), **COMMON),  # type: ignore[arg-type]
         k.SeatPlayedBy(title="Seat", powers=("FRANCE",), user_id=43, **COMMON),  # type: ignore[arg-type]
         k.RolledBack(title="Rolled back", voided_phase="F1901M", **COMMON),  # type: ignore[arg-type]

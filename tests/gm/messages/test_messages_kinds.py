@@ -112,6 +112,7 @@ def test_what_the_chat_server_must_change_is_on_the_message() -> None:
             MoveAccess(("FRANCE",), admit=43, evict=42, open_talks=True),
             MarkSeatsTaken(("FRANCE",), 43),
         ),
+        "player_returned": (MarkSeatsTaken(("FRANCE",), 43, returning=True),),
         "rollback": (VoidPosts(("phase_results", "game_over")), ReopenPlaces()),
         "game_over": (ArchivePlaces(),),
         "role_gained": (ShieldPlayer(42),),
