@@ -278,8 +278,26 @@ def _rolled_back(content: RolledBack, where: Where) -> list[Outgoing]:
 
 @word_message.register(GameStarted)
 def _game_started(content: GameStarted, where: Where) -> list[Outgoing]:
-    press = PRESS_TEXT.get(content.press or "", PRESS_TEXT[""])
-    return _announcement(content, where, note=press, image=True)
+    return _announcement(content, where, note=press_text(content), image=True)
+
+
+def press_text(content: GameStarted) -> str:
+    """How players talk, as the start says it: the talks are between people, so a player alone among
+    the built-in player's powers (``fill_seats``) has none, and the others have none with them."""
+    press = content.press or ""
+    people = {user for user in content.assignments.values() if user is not None}
+    if press in ("threads", "channels") and content.built_in and len(people) <= 1:
+        return (
+            "The player has a private channel for orders. The built-in player plays every other power, "
+            "so there are no private talks in this game."
+        )
+    if press in ("threads", "channels") and content.built_in:
+        places = "threads" if press == "threads" else "channels"
+        return (
+            f"Each player has a private channel, and private {places} for talks with each other player; "
+            "the built-in player's powers have none."
+        )
+    return PRESS_TEXT.get(press, PRESS_TEXT[""])
 
 
 SHEET_BELOW = "Pick your orders on the sheet below, then tap **Ready**; or reply here with them."

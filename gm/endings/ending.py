@@ -133,7 +133,7 @@ def built_in_lines(result: dict[str, Any]) -> list[str]:
     if not ever:
         return []
     uncounted = "the server's records credit their results to no one"
-    if end == ever:
+    if set(end) == set(ever):  # the same powers, whichever order they were recorded in
         return [f"The built-in player played {say.powers_text(ever)} to the end; {uncounted}."]
     if end:
         return [

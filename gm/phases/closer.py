@@ -462,10 +462,9 @@ class PhaseCloser:
                     disorder.Fallen(
                         user_id=player.user_id,
                         powers=mine,
-                        why=f"[[user:{player.user_id}]] sent no orders for {say.powers_text(mine)} for "
-                        f"{after} movement phases in a row.",
-                        why_you=f"You sent no orders for {say.powers_text(mine)} for {after} movement "
-                        "phases in a row.",
+                        why=f"[[user:{player.user_id}]] sent no orders for {say.powers_text(mine)} "
+                        f"{missed_runs(after)}.",
+                        why_you=f"You sent no orders for {say.powers_text(mine)} {missed_runs(after)}.",
                     )
                     for player, mine in sorted(fallen, key=lambda fell: powers.index(fell[1][0]))
                 ],
@@ -629,3 +628,9 @@ def _short_game_over(next_name: str | None, settings: GameSettings) -> str | Non
     if nxt.year > settings.last_year or (nxt.year == settings.last_year and nxt.kind == "A"):
         return "last_year"
     return None
+
+
+def missed_runs(after: int) -> str:
+    """``in the last movement phase``, ``for 3 movement phases in a row``: the run that puts a player
+    in civil disorder."""
+    return "in the last movement phase" if after == 1 else f"for {after} movement phases in a row"

@@ -55,6 +55,7 @@ async def test_one_person_plays_a_whole_game_against_six_built_in_players(
         assert f"{mine.title()}: <@{me.id}>" in told
         assert all(f"{p.title()}: built-in player" in told for p in robots)
         assert len([c for c in post.custom_ids() if c.startswith(f"seat:{game_id}:")]) == 6  # Take over
+        assert "with each other power" not in told and "so there are no private talks in this game" in told
         robot_channel = place_named(fake, table.guild, game_id, f"g{game_id}-{robots[0].lower()}")
         assert not fake.can_view(me, robot_channel)
         intro = bot_messages(fake, robot_channel)[0].content
@@ -80,6 +81,8 @@ async def test_one_person_plays_a_whole_game_against_six_built_in_players(
         assert finals, [embed_text(m)[:80] for m in bot_messages(fake, channel)]
         final = embed_text(finals[0])
         assert "The built-in player played " in final and " to the end; " in final
+        said = next(line for line in final.splitlines() if "The built-in player" in line)
+        assert all(said.count(p.title()) == 1 for p in robots), f"each power named once: {said}"
         assert "the server's records credit their results to no one" in final
 
         results = orders_posts(fake, channel)

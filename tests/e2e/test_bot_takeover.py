@@ -144,6 +144,7 @@ async def test_a_player_back_from_civil_disorder_closes_the_seat_offer_and_the_c
         button = f"seat:{game_id}:{seat[0]}"
         [offer] = [m for m in bot_messages(fake, channel) if button in m.custom_ids()]
         assert "in civil disorder" in embed_text(offer) and not disabled(offer, button)
+        assert "in the last movement phase." in embed_text(offer), 'not "for 1 movement phases"'
 
         answer = await ask(fake, absent, "ready", channel=table.general)
         assert "You are ready" in answer.content

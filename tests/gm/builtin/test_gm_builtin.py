@@ -323,6 +323,8 @@ def test_the_final_post_says_which_seats_the_built_in_player_played_and_to_what_
     assert built_in_lines({"built_in": ["ITALY"], "built_in_end": ["ITALY"]}) == [
         "The built-in player played Italy to the end; the server's records credit their results to no one."
     ]
+    [same] = built_in_lines({"built_in": ["ITALY", "ENGLAND"], "built_in_end": ["ENGLAND", "ITALY"]})
+    assert same.startswith("The built-in player played Italy and England to the end"), "never named twice"
     [both] = built_in_lines({"built_in": ["ENGLAND", "ITALY"], "built_in_end": ["ITALY"]})
     assert both.startswith("The built-in player took part: it played England and Italy, and Italy to the end")
     [back] = built_in_lines({"built_in": ["ENGLAND"], "built_in_end": []})
