@@ -292,7 +292,8 @@ class PhaseMap(Stored, SQLModel, table=True):
     ``kind`` ``orders``: the board at the phase's start with its orders and their results drawn;
     ``position``: the board at the phase's start, no orders (the map a new phase opens with);
     ``final``: the position after the last phase of a game that ended at a close;
-    ``animation``: a GIF of the whole game, kept on the game's last phase (``png`` holds its bytes).
+    ``animation``: a GIF of the whole game, kept on the game's last phase (``png`` holds its bytes);
+    ``chart``: the supply centers per power per year of a finished game, on its last phase.
     """
 
     __tablename__ = "phase_map"

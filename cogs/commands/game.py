@@ -466,7 +466,9 @@ def list_lines(games: list[GameInfo], title: str, nothing: str) -> list[str]:
         else [f"{nothing} Create one with `/game create`."]
     )
     if ended:
-        lines.append(f"Finished ({len(ended)}; their results and maps stay available with `/history game:`):")
+        lines.append(
+            f"Finished ({len(ended)}; their results and maps stay available with `/history phase game:`):"
+        )
         lines.extend(_list_line(g) for g in ended[:RECENT_FINISHED])
         if len(ended) > RECENT_FINISHED:
             lines.append(f"… and {len(ended) - RECENT_FINISHED} earlier")

@@ -1,5 +1,6 @@
-"""/map and /history: the board and the orders with their results, current or past. Public data only:
-gm refuses a phase's orders until the phase has closed."""
+"""/map and /history (``phase``, ``chart``): the board and the orders with their results, current or
+past, and the supply-center chart. Public data only: gm refuses a phase's orders until the phase has
+closed."""
 
 from __future__ import annotations
 
@@ -80,7 +81,31 @@ class MapCommands(GameCog):
             interaction, caption, files=[discord.File(io.BytesIO(picture.png), filename=picture.filename)]
         )
 
-    @app_commands.command(name="history", description="A past phase's orders and results, with its map")
+    history_group = app_commands.Group(
+        name="history", description="A game's past: a phase's orders and results, or the supply-center chart"
+    )
+
+    @history_group.command(
+        name="chart", description="Every power's supply centers year by year, as a picture"
+    )
+    @app_commands.describe(
+        game="The game (leave empty if there is only one)",
+        colorblind="Colours told apart by colour-blind eyes (default: the map's usual colours)",
+    )
+    @app_commands.autocomplete(game=any_choices)
+    async def chart(
+        self, interaction: discord.Interaction, game: str | None = None, colorblind: bool = False
+    ) -> None:
+        await defer(interaction)
+        chosen = await resolve_game(interaction, game, Scope.ANY)
+        picture = await self.gamemaster.centers_chart(chosen.id, colorblind=colorblind)
+        await send(
+            interaction,
+            f"**#{chosen.id} {text.safe(chosen.name)}**: supply centers per year, each power in its colour",
+            files=[discord.File(io.BytesIO(picture.png), filename=picture.filename)],
+        )
+
+    @history_group.command(name="phase", description="A past phase's orders and results, with its map")
     @app_commands.describe(phase=PHASE_OPTION, game="The game (leave empty if there is only one)")
     @app_commands.autocomplete(game=any_choices, phase=phase_choices)
     async def history(

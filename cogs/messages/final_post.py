@@ -30,7 +30,13 @@ def fitting(attachments: list[Attachment]) -> tuple[list[Attachment], list[str]]
     for item in sorted(attachments, key=lambda a: a.filename.endswith(".gif")):
         size = len(item.data)
         if size > FILE_LIMIT or total + size > MESSAGE_LIMIT:
-            what = "animation of the whole game" if item.filename.endswith(".gif") else "final map"
+            what = (
+                "animation of the whole game"
+                if item.filename.endswith(".gif")
+                else "chart of the centers"
+                if "-chart" in item.filename
+                else "final map"
+            )
             notes.append(
                 f"The {what} ({size / 1_000_000:.1f} MB) is too large for Discord's upload limit, "
                 "so it is not attached."

@@ -580,6 +580,10 @@ def _final_post(post: GameOver, attachments: tuple[Attachment, ...]) -> list[Out
     files = list(attachments)
     for note in finalpost.final_embed(post, embed, files):
         _add_text(embed, note)
-    _add_text(embed, "Every past phase stays available with `/history`; `/game export` gives the whole game.")
+    _add_text(
+        embed,
+        "Every past phase stays available with `/history phase`, the centers chart with `/history chart`; "
+        "`/game export` gives the whole game.",
+    )
     texts = finalpost.table_messages(dict(post.centers_by_year))
     return [Outgoing(embed=embed, attachments=files)] + [Outgoing(content=text) for text in texts]

@@ -44,7 +44,7 @@ from gm.delivery.outbox import Target, enqueue
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import GameOver
-from gm.messages.maps import ANIMATION, FINAL_MAP, ending_words
+from gm.messages.maps import ANIMATION, CHART, FINAL_MAP, ending_words
 from gm.reading.lookup import game_phases
 from gm.rules.scoring import SYSTEM_NAMES, FinalResult, score, score_text
 from gm.settings import GameSettings
@@ -236,6 +236,7 @@ async def finish_game(
             maps=[
                 say.map_ref(map_phase_id, map_phase_name, map_kind, required=True),
                 say.map_ref(last_phase.row_id, f"game-{game_id}", ANIMATION, required=True, extension="gif"),
+                say.map_ref(last_phase.row_id, f"game-{game_id}", CHART, required=True),
             ],
             result=result,
             centers_by_year=table,

@@ -32,7 +32,7 @@ from gm.clock import Clock, utcnow
 from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.messages.kinds import read_message
-from gm.messages.maps import ANIMATION, FINAL_MAP, POSITION_MAP, ending_words, final_title
+from gm.messages.maps import ANIMATION, CHART, FINAL_MAP, POSITION_MAP, ending_words, final_title
 from gm.reading.lookup import game_phases
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,11 @@ async def publish_final_post(
     missing = [r for r in refs if (r["phase_id"], r["kind"]) not in stored]
     if not missing:
         return ArchiveReport(game_id, ())
+    charts = [r for r in missing if r["kind"] == CHART]
+    missing = [r for r in missing if r["kind"] != CHART]
+    chart_kinds = await _make_charts(sessions, game, entry, charts, executor, clock)
+    if not missing:
+        return ArchiveReport(game_id, chart_kinds)
     map_name = get_variant(game.variant).map_name
     request = _request(phases, stored, missing, map_name, _final_title(phases[-1], entry.payload))
     try:
@@ -94,8 +99,10 @@ async def publish_final_post(
     except Exception as exc:
         log.exception("the final pictures of game %s could not be made; posting without them", game_id)
         await _give_up_on_pictures(sessions, entry.row_id, missing)
-        return ArchiveReport(game_id, (), failed=repr(exc))
-    kinds = await _store(sessions, missing, answer, clock())
+        return ArchiveReport(game_id, chart_kinds, failed=repr(exc))
+    final = answer.get("final_png")
+    drawn = {ANIMATION: answer["gif"], FINAL_MAP: final, POSITION_MAP: final}
+    kinds = chart_kinds + await _store(sessions, missing, drawn, clock())
     return ArchiveReport(
         game_id,
         kinds,
@@ -132,6 +139,56 @@ async def publish_pending(
         await publish_final_post(sessions, game_id, executor=executor, clock=clock)
         for game_id in sorted({k for k in keys if k is not None})
     ]
+
+
+async def _make_charts(
+    sessions: SessionFactory,
+    game: Game,
+    entry: OutboxEntry,
+    charts: list[dict[str, Any]],
+    executor: Executor | None,
+    clock: Clock,
+) -> tuple[str, ...]:
+    """The final post's chart of the centers per year (render.chart), from the table the post
+    carries; when it cannot be drawn the post goes without it (never without the rest)."""
+    if not charts:
+        return ()
+    table = entry.payload.get("centers_by_year") or {}
+    request = chart_request(table, variant=game.variant, title=f"{game.name}: supply centers per year")
+    try:
+        png = await run_off_loop(executor, chart_work, request)
+    except Exception:
+        log.exception("the chart of game %s could not be drawn; posting without it", game.id)
+        await _give_up_on_pictures(sessions, entry.row_id, charts, failed=False)
+        return ()
+    return await _store(sessions, charts, {CHART: png}, clock())
+
+
+def chart_request(
+    table: Mapping[str, Any], *, variant: str, title: str, palette: str = "default"
+) -> dict[str, Any]:
+    """What :func:`chart_work` draws: gm.endings.ending.centers_by_year's table, for a variant."""
+    return {
+        "years": list(table.get("years") or []),
+        "rows": [{"power": r["power"], "centers": list(r["centers"])} for r in table.get("rows") or []],
+        "variant": variant,
+        "title": title,
+        "palette": palette,
+    }
+
+
+def chart_work(request: Mapping[str, Any]) -> bytes:
+    """The chart's PNG (run off the event loop: a worker process, or a thread)."""
+    from render.chart import ChartRow, render_chart
+
+    rows = [ChartRow(r["power"], r["centers"]) for r in request["rows"]]
+    return render_chart(
+        request["years"],
+        rows,
+        variant=request["variant"],
+        title=request["title"],
+        palette=request.get("palette") or "default",
+    )
 
 
 def _final_title(last: PhaseRecord, payload: Mapping[str, Any]) -> str:
@@ -186,11 +243,15 @@ def _board_frame(board: Mapping[str, object], map_name: str) -> BoardFrame:
 
 
 async def _store(
-    sessions: SessionFactory, missing: list[dict[str, Any]], answer: AnimationAnswer, now: datetime
+    sessions: SessionFactory,
+    missing: list[dict[str, Any]],
+    pictures: Mapping[str, bytes | None],
+    now: datetime,
 ) -> tuple[str, ...]:
+    """Store each missing picture drawn (``pictures``: by kind); the kinds stored."""
     kinds = []
     for ref in missing:
-        data = answer["gif"] if ref["kind"] == ANIMATION else answer.get("final_png")
+        data = pictures.get(ref["kind"])
         if data is None:
             continue
         try:
@@ -203,14 +264,16 @@ async def _store(
 
 
 async def _give_up_on_pictures(
-    sessions: SessionFactory, entry_id: int, missing: list[dict[str, Any]]
+    sessions: SessionFactory, entry_id: int, missing: list[dict[str, Any]], *, failed: bool = True
 ) -> None:
-    """Let the post go without the pictures that could not be made."""
+    """Let the post go without the pictures that could not be made (``failed``: the map and the
+    animation, which the post then says could not be drawn; the chart goes without a word)."""
     gone = {(r["phase_id"], r["kind"]) for r in missing}
     async with sessions.begin() as session:
         entry = await session.get(OutboxEntry, entry_id)
         if entry is not None:
             post = read_message(entry.kind, entry.payload)
             maps = [{**r, "required": False} if (r["phase_id"], r["kind"]) in gone else r for r in post.maps]
+            failed = failed or bool(getattr(post, "pictures_failed", False))
             # why the ignore below: read_message is typed as the base Message; this row is a FinalPost
-            entry.payload = replace(post, maps=maps, pictures_failed=True).to_payload()  # type: ignore[call-arg]
+            entry.payload = replace(post, maps=maps, pictures_failed=failed).to_payload()  # type: ignore[call-arg]

@@ -9,16 +9,18 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gm.delivery.outbox import seat_posts, sent_messages_of
+from gm.delivery.pool import run_off_loop
 from gm.endings import votes
+from gm.endings.final_post import chart_work
 from gm.endings.votes import ProposalInfo
 from gm.errors import UnknownGame
 from gm.facade.core import GamemasterCore
 from gm.ordering import submission as orders
 from gm.ordering.submission import OrdersView
 from gm.reading.info import GameInfo
-from gm.reports import history, stats, status
+from gm.reports import chart, history, stats, status
 from gm.reports.export import export_game
-from gm.reports.history import PhaseHistory
+from gm.reports.history import MapImage, PhaseHistory
 from gm.reports.stats import ServerBoard
 from gm.reports.status import GameStatusView
 from gm.rules.leaderboard import UserStats
@@ -146,6 +148,13 @@ class ReadingCases(GamemasterCore):
         """/game export; a running fogged game as ``viewer``'s powers see it (gm.reading.fog)."""
         async with self._sessions.read() as session:
             return await export_game(session, game_id, viewer=viewer)
+
+    async def centers_chart(self, game_id: int, *, colorblind: bool = False) -> MapImage:
+        """The chart of every power's supply centers year by year (gm.reports.chart), drawn off
+        the event loop (the worker processes)."""
+        async with self._sessions.read() as session:
+            filename, request = await chart.chart_of(session, game_id, colorblind=colorblind)
+        return MapImage(filename, await run_off_loop(self._runtime.executor, chart_work, request))
 
     async def phase_history(
         self, game_id: int, phase_name: str | None = None, *, viewer: int | None = None

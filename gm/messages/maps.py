@@ -15,6 +15,7 @@ ORDERS_MAP = "orders"  # the phase's outcome: units where they ended, dislodgeme
 POSITION_MAP = "position"  # the next phase's start board
 FINAL_MAP = "final"  # the position after the last phase of a game that ended at a close
 ANIMATION = "animation"  # the GIF of the whole game, stored on its last phase
+CHART = "chart"  # the supply centers per power per year (render.chart), stored on a game's last phase
 # Under the fog of war (the game's ``fog`` setting), each power's own view of the orders map and of
 # the position, stored beside the full maps (which only the end reveals): ``orders-FRANCE``.
 FOG_KINDS = {ORDERS_MAP: "orders", POSITION_MAP: "pos"}

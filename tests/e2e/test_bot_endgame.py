@@ -1,13 +1,18 @@
 """The end of a game through the real bot and the fake Discord: a draw voted in secret (and a vote from
 an eliminated power refused), a short game ending at its last year with the final post (map, table of
-centers per year, the game as a GIF), then /history and /game export of the finished game."""
+centers per year, the game as a GIF, the centers chart), then /history (a phase, the chart in either
+palette) and /game export of the finished game."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
 
+from PIL import Image
+
+from engine.variants import get_variant
 from harness.bot_helpers import (
     ask,
     bot_messages,
@@ -24,13 +29,16 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, Message
+from render.palette import palette_for
 from tests.helpers.e2e import eliminated, print_transcript, ready_all
 
 
 def assert_final_post(final: Message, game_id: int, map_name: str) -> None:
-    assert [a.filename for a in final.attachments] == [map_name, f"game-{game_id}-animation.gif"]
+    names = [map_name, f"game-{game_id}-chart.png", f"game-{game_id}-animation.gif"]
+    assert [a.filename for a in final.attachments] == names
     assert final.attachments[0].data.startswith(b"\x89PNG")
-    assert final.attachments[1].data.startswith(b"GIF89a")
+    assert final.attachments[1].data.startswith(b"\x89PNG"), "the centers chart"
+    assert final.attachments[2].data.startswith(b"GIF89a")
     assert final.embeds[0]["image"]["url"] == f"attachment://{map_name}"
 
 
@@ -124,13 +132,35 @@ async def test_a_short_game_ends_at_its_last_year_with_the_final_post_history_an
             rows[3] == "start   3   3   3   3   3   4   3" and rows[4] == "1901    3   3   5   3   3   4   3"
         )
 
+        for colorblind in (False, True):  # the chart on demand, each power in its colour of either palette
+            asked = await ask(
+                fake,
+                table.onlooker,
+                "history",
+                "chart",
+                channel=table.general,
+                game=game,
+                colorblind=colorblind,
+            )
+            assert "supply centers per year" in asked.content
+            [chart] = asked.attachments
+            assert chart.filename == f"game-{game_id}-chart{'-colorblind' if colorblind else ''}.png"
+            picture = Image.open(io.BytesIO(chart.data)).convert("RGB")
+            assert picture.size == (1200, 900)
+            pal = palette_for(get_variant("standard"), "colorblind" if colorblind else "default")
+            colours = {colour for _, colour in picture.getcolors(1_000_000) or []}
+            assert pal.powers["FRANCE"].unit in colours, "France's line and chip in France's colour"
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)
         assert "finished" in status.content and "Result: France won." in status.content
         assert f"- France <@{france.id}>: 5 centers, 3 units" in status.content, "the final position"
-        past = await ask(fake, table.onlooker, "history", channel=table.general, game=game, phase="S1901M")
+        past = await ask(
+            fake, table.onlooker, "history", "phase", channel=table.general, game=game, phase="S1901M"
+        )
         assert "✅ `A MAR - SPA`" in past.content and "bookkeeping" not in past.content
         assert [a.filename for a in past.attachments] == ["S1901M-orders.png"]
-        last = await ask(fake, table.onlooker, "history", channel=table.general, game=game, phase="F1901M")
+        last = await ask(
+            fake, table.onlooker, "history", "phase", channel=table.general, game=game, phase="F1901M"
+        )
         assert "✅ `F MAO - POR`" in last.content
         exported = await ask(fake, table.onlooker, "game", "export", channel=table.general, game=game)
         assert exported.ephemeral and [a.filename for a in exported.attachments] == [

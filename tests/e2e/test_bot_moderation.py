@@ -292,6 +292,7 @@ async def test_a_rollback_is_confirmed_first_then_voids_the_results_and_returns_
         assert "A moderator ended the game." in embed_text(final) and "disbanded" in embed_text(final)
         assert [a.filename for a in final.attachments] == [
             "S1901M-final.png",
+            f"game-{game_id}-chart.png",
             f"game-{game_id}-animation.gif",
         ]
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=game)

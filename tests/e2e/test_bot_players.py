@@ -124,7 +124,7 @@ async def test_maps_and_history_show_only_what_is_public(fake: FakeDiscord, tmp_
         now = await ask(fake, table.onlooker, "map", channel=table.general, game=str(game_id))
         assert now.ephemeral and [a.filename for a in now.attachments] == ["S1901M-position.png"]
         assert now.attachments[0].data.startswith(b"\x89PNG")
-        secret = await ask(fake, table.onlooker, "history", channel=table.general, game=str(game_id))
+        secret = await ask(fake, table.onlooker, "history", "phase", channel=table.general, game=str(game_id))
         assert "is still open: its orders stay secret until it closes" in secret.content
         assert "PAR - BUR" not in secret.content
         early = await ask(
@@ -133,7 +133,7 @@ async def test_maps_and_history_show_only_what_is_public(fake: FakeDiscord, tmp_
         assert "secret until the phase closes" in early.content and not early.attachments
 
         await deadline_passes(bot, fake, game_id)
-        past = await ask(fake, table.onlooker, "history", channel=table.general, game=str(game_id))
+        past = await ask(fake, table.onlooker, "history", "phase", channel=table.general, game=str(game_id))
         assert "Spring 1901 Movement" in past.content and "✅ `A PAR - BUR`" in past.content
         assert [a.filename for a in past.attachments] == ["S1901M-orders.png"]
         drawn = await ask(fake, table.onlooker, "map", channel=table.general, game=str(game_id), orders=True)
@@ -142,6 +142,7 @@ async def test_maps_and_history_show_only_what_is_public(fake: FakeDiscord, tmp_
             await fake.autocomplete(
                 table.onlooker,
                 "history",
+                "phase",
                 focused="phase",
                 options={"game": str(game_id)},
                 channel=table.general,
@@ -149,7 +150,7 @@ async def test_maps_and_history_show_only_what_is_public(fake: FakeDiscord, tmp_
         ).choices()
         assert [c["value"] for c in phases] == ["F1901M", "S1901M"]
         wrong = await ask(
-            fake, table.onlooker, "history", channel=table.general, game=str(game_id), phase="S1999M"
+            fake, table.onlooker, "history", "phase", channel=table.general, game=str(game_id), phase="S1999M"
         )
         assert "has no phase 'S1999M'" in wrong.content and "S1901M, F1901M" in wrong.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
@@ -238,19 +239,19 @@ async def test_history_offers_phases_by_their_names(fake: FakeDiscord, tmp_path:
         user = table.players[0]
         fall = await (
             await fake.autocomplete(
-                user, "history", focused="phase", options={"phase": "Fall"}, channel=table.general
+                user, "history", "phase", focused="phase", options={"phase": "Fall"}, channel=table.general
             )
         ).choices()
         assert fall and all("Fall" in c["name"] for c in fall)
         assert {"name": "Fall 1901 Movement (F1901M)", "value": "F1901M"} in fall
         by_code = await (
             await fake.autocomplete(
-                user, "history", focused="phase", options={"phase": "s1901"}, channel=table.general
+                user, "history", "phase", focused="phase", options={"phase": "s1901"}, channel=table.general
             )
         ).choices()
         assert by_code == [{"name": "Spring 1901 Movement (S1901M)", "value": "S1901M"}]
         picked = await ask(
-            fake, user, "history", channel=table.general, phase=fall[-1]["value"], game=str(game_id)
+            fake, user, "history", "phase", channel=table.general, phase=fall[-1]["value"], game=str(game_id)
         )
         assert "Fall 1901 Movement" in picked.content
     assert fake.unknown_calls == [] and fake.internal_errors == []

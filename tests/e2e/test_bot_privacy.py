@@ -177,7 +177,7 @@ async def test_a_game_is_seen_only_from_its_server_or_by_its_players(
             (("game", "status"), {}),
             (("game", "export"), {}),
             (("map",), {}),
-            (("history",), {"phase": "S1901M"}),
+            (("history", "phase"), {"phase": "S1901M"}),
         ):
             elsewhere = await ask(fake, stranger, *path, channel=lobby, game=game, **options)
             assert f"There is no game {game} on this server" in elsewhere.content, path

@@ -105,7 +105,7 @@ async def test_a_running_games_records_name_nobody_behind_an_absence_a_grace_or_
         assert "take_over_declined" not in status.content and f"<@{asker.id}>" not in status.content
         assert "absence" not in status.content.lower().replace("absences:", "")
         past = await ask(
-            fake, table.onlooker, "history", channel=table.general, game=str(game_id), phase="S1901M"
+            fake, table.onlooker, "history", "phase", channel=table.general, game=str(game_id), phase="S1901M"
         )
         assert "(no order given)" in past.content, "who ordered nothing is public once the phase closed"
         assert f"<@{away.id}>" not in past.content and "grace" not in past.content.lower()

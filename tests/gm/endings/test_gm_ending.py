@@ -97,6 +97,7 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
     assert [a.filename for a in post.attachments] == [
         "F1901M-final.png",
         f"game-{started.game.id}-animation.gif",
+        f"game-{started.game.id}-chart.png",
     ]
     assert opened_gif(post.attachments[1].data).n_frames == 2  # the phase, then the final position
     assert post.payload["result"]["winner"] == "FRANCE"
@@ -121,7 +122,10 @@ async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions:
     sender = RecordingSender()
     await deliver_pending(sessions, sender, clock=lambda: T0)
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
-    assert post.attachments == () and post.payload["pictures_failed"] is True
+    assert post.payload["pictures_failed"] is True
+    assert [a.filename for a in post.attachments] == [f"game-{started.game.id}-chart.png"], (
+        "the chart is not the map's"
+    )
 
 
 async def test_a_final_post_left_waiting_by_a_crash_is_finished_at_start_up(sessions: SessionFactory) -> None:
