@@ -418,10 +418,7 @@ class DirectMessages(GameCog):
         mine = await self.gamemaster.games_of_user(message.author.id)
         game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
         view = await self.gamemaster.set_ready(game.id, message.author.id, message_id=message.id)
-        return [
-            "You are ready. The phase closes when every player is, or at the deadline.",
-            *text.view_lines(view),
-        ]
+        return [text.ready_words(True, view), *text.view_lines(view)]
 
     async def _answer(self, message: discord.Message) -> SubmissionReport | None:
         """The submission's report, or None when the message asks for help."""

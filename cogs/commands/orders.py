@@ -157,12 +157,7 @@ class OrderCommands(GameCog):
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         view = await self.gamemaster.set_ready(chosen.id, interaction.user.id, ready=ready)
-        headline = (
-            "You are ready. The phase closes when every player is, or at the deadline."
-            if ready
-            else "You are no longer ready: the phase waits for you until the deadline."
-        )
-        await send(interaction, [headline, *fmt.view_lines(view)])
+        await send(interaction, [fmt.ready_words(ready, view), *fmt.view_lines(view)])
 
 
 async def submit_form(interaction: discord.Interaction, match: re.Match[str], data: dict[str, Any]) -> None:

@@ -172,11 +172,44 @@ def report_lines(report: SubmissionReport) -> list[str]:
     return lines
 
 
+def ready_words(on: bool, view: OrdersView) -> str:
+    """The answer to Ready (any way it is said): what it means, and what becomes of whatever has no
+    order (a unit holds; a dislodged unit is disbanded; a build not ordered is given up)."""
+    if not on:
+        return "You are no longer ready: the phase waits for you until the deadline."
+    if view.close_now:
+        head = f"You are ready, and so is everybody: {view.phase.long_name} closes now."
+    else:
+        head = "You are ready. The phase closes early once every player is, or at the deadline."
+    return f"{head} {unordered_fate(view)}".rstrip()
+
+
+def unordered_fate(view: OrdersView) -> str:
+    """What the rules do with what the player has not ordered, in a sentence ("" when nothing)."""
+    missing = [m for power in view.powers for m in power.missing]
+    if not missing:
+        return ""
+    listed = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
+    if view.phase.kind == "R":
+        return f"Without an order, {listed} will be disbanded."
+    if view.phase.kind == "A":
+        return f"Not ordered: {listed}; a build not ordered is given up, a removal is chosen by the rules."
+    return f"Without orders, {listed} will hold."
+
+
 def phase_notice(report: SubmissionReport) -> list[str]:
     """gm's warning that the phase changed moments before these orders came (they count for the new
-    one), as the answer's first line; nothing otherwise."""
+    one), as the answer's first line, and the word that new orders took back the player's Ready;
+    nothing otherwise."""
     notice = report.new_phase_notice
-    return [f"⚠️ **{safe_keeping_users(notice)}**"] if notice else []
+    lines = [f"⚠️ **{safe_keeping_users(notice)}**"] if notice else []
+    if report.unready:
+        verb = "is" if len(report.unready) == 1 else "are"
+        lines.append(
+            f"↩️ **{powers_text(report.unready)} {verb} no longer ready**: the orders changed after Ready. "
+            "Say Ready again (the **Ready** button, `/ready`) once you are done."
+        )
+    return lines
 
 
 def report_summary(report: SubmissionReport) -> list[str]:

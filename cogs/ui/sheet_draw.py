@@ -173,7 +173,9 @@ def _heading(
     lines.append(f"#{view.game_id} {text.safe(view.game_name)} · {due[0].upper()}{due[1:]}.")
     lines += [_progress(power, menu) for power in menu.powers]
     if menu.ready:
-        lines.append("**✓ You are ready.** The phase closes early once every player is.")
+        lines.append(
+            f"**✓ You are ready.** The phase closes early once every player is. {text.unordered_fate(view)}"
+        )
     elif any(p.legal.entries or p.legal.waive for p in menu.powers):
         lines.append(_how(menu))
     shown_at = discord.utils.format_dt(datetime.now(UTC), "R")

@@ -92,11 +92,7 @@ async def _ready(interaction: discord.Interaction, game_id: int, phase: str, tag
 
 
 def ready_words(on: bool, view: OrdersView) -> str:
-    if on and view.close_now:
-        return f"You are ready, and so is everybody: {view.phase.long_name} closes now."
-    if on:
-        return "You are ready. The phase closes early once every player is, or at the deadline."
-    return "You are no longer ready: the phase waits for you until the deadline."
+    return text.ready_words(on, view)
 
 
 # --- taps on a sheet ---------------------------------------------------------------------------------
@@ -291,7 +287,7 @@ async def _act(
         raise _stale(stale) from stale
     lines: list[str] = []
     if answer.report is not None:
-        lines += [text.outcome_line(o) for o in answer.report.lines]
+        lines += [*text.phase_notice(answer.report), *(text.outcome_line(o) for o in answer.report.lines)]
     if notice is not None:
         lines += notice(answer)
     await _show(interaction, sheet, page, answer.menu, lines, answer.view)

@@ -106,6 +106,9 @@ class SubmissionReport:
     new_phase_notice: str | None = None
     # the phase's state after the submission, as written in its transaction (the order menu after it)
     state: PhaseState | None = field(default=None, repr=False, compare=False)
+    # The caller's powers that were ready and are no longer: new orders after Ready take it back
+    # (as on webDiplomacy), and the answer says so.
+    unready: tuple[str, ...] = ()
 
     @property
     def accepted(self) -> tuple[LineOutcome, ...]:
@@ -216,6 +219,9 @@ async def submit_orders(
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
         await _returned(session, game, player, now, powers)
+    before = state.orders
+    altered = {p for p, key in changed if before.get(p, {}).get(key) != current[p][key]}
+    unready = tuple(sorted(p for p in altered if p in state.ready))
     new, updated = _changed_rows(session, state, phase, user_id, now, current, typed, changed)
     logged = {
         "game_id": game.row_id,
@@ -227,12 +233,14 @@ async def submit_orders(
         "submitted_at": now,
     }
     connection = await flushed_connection(session)
-    await connection.run_sync(_write, new, updated, logged)
+    await connection.run_sync(_write, new, updated, logged, unready)
     notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
-    after = replace(state, orders={**state.orders, **current})
+    after = replace(state, orders={**state.orders, **current}, ready=state.ready - set(unready))
     view = view_of(after, game, phase, powers)
     _record_close_request(phase, view, now)
-    return SubmissionReport(lines=tuple(outcomes), view=view, new_phase_notice=notice, state=after)
+    return SubmissionReport(
+        lines=tuple(outcomes), view=view, new_phase_notice=notice, state=after, unready=unready
+    )
 
 
 async def clear_orders(
@@ -524,11 +532,22 @@ def _changed_rows(
 
 
 def _write(
-    connection: Connection, new: list[dict[str, Any]], updated: list[dict[str, Any]], logged: dict[str, Any]
+    connection: Connection,
+    new: list[dict[str, Any]],
+    updated: list[dict[str, Any]],
+    logged: dict[str, Any],
+    unready: tuple[str, ...] = (),
 ) -> None:
     """A submission's writes, at once: the new orders and the replaced ones (one statement each,
     executemany), the submission logged, and the player's oldest submissions of the phase beyond
-    :data:`SUBMISSIONS_KEPT` forgotten (the one just logged is never among them)."""
+    :data:`SUBMISSIONS_KEPT` forgotten (the one just logged is never among them); the ready flags
+    of the powers whose orders changed after Ready (``unready``) withdrawn."""
+    if unready:
+        connection.execute(
+            delete(ReadyFlag).where(
+                col(ReadyFlag.phase_id) == logged["phase_id"], col(ReadyFlag.power).in_(list(unready))
+            )
+        )
     if new:
         connection.execute(_NEW_ORDERS, new)
     if updated:

@@ -279,6 +279,33 @@ async def test_ready_where_a_player_acts(fake: FakeDiscord, tmp_path: Path) -> N
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
+async def test_ready_says_what_holds_and_a_new_order_after_ready_takes_it_back_with_a_word(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Unready")
+        germany = table.player("GERMANY")
+        ready = await ask(fake, germany, "ready", channel=table.general)
+        assert "You are ready." in ready.content
+        holding = next(line for line in ready.content.splitlines() if "will hold" in line)
+        assert all(unit in holding for unit in ("A BER", "A MUN", "F KIE")), holding
+
+        changed = await ask(fake, germany, "order", channel=table.general, text="A Mun-Ruh")
+        assert "Germany is no longer ready" in changed.content and "Ready again" in changed.content
+        shown = await ask(fake, germany, "orders", "show", channel=table.general, map=False)
+        assert "Germany is ready." not in shown.content
+
+        again = await ask(fake, germany, "ready", channel=table.general)
+        holding = next(line for line in again.content.splitlines() if "will hold" in line)
+        assert "A MUN" not in holding and "A BER" in holding and "F KIE" in holding
+        same = await ask(fake, germany, "order", channel=table.general, text="A Mun-Ruh")
+        assert "no longer ready" not in same.content, "the same order again changes nothing"
+        shown = await ask(fake, germany, "orders", "show", channel=table.general, map=False)
+        assert "Germany is ready." in shown.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
 async def test_stale_foreign_and_other_database_taps_change_nothing(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
