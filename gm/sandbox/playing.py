@@ -7,11 +7,13 @@ per key, as a game keeps them (gm.ordering.required): a later order for a unit r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Sandbox, SandboxPhase
+from db.models import Player, PowerAssignment, Sandbox, SandboxPhase
 from engine import Board, Phase
 from engine.adjudicator.adjustments import adjustment_counts
 from engine.legal import legal_orders
@@ -50,9 +52,12 @@ def state_of(step: SandboxPhase, variant: str) -> PhaseState:
     )
 
 
-def menu_of(sandbox: Sandbox, steps: list[SandboxPhase], power: str | None = None) -> SandboxMenu:
+def menu_of(
+    sandbox: Sandbox, steps: list[SandboxPhase], power: str | None = None, prefer: Sequence[str] = ()
+) -> SandboxMenu:
     """The sheet's menu of the step the sandbox is at, showing ``power`` (default, or when it has
-    nothing to do: the first power that has)."""
+    nothing to do: the first of ``prefer`` that has, the owner's powers in the game it came from;
+    else the first power that has)."""
     step = current_step(steps)
     info = info_of(sandbox, step)
     long_name = Phase.parse(step.name).long_name
@@ -77,7 +82,7 @@ def menu_of(sandbox: Sandbox, steps: list[SandboxPhase], power: str | None = Non
         entries = len(legal.entries) if legal.due == 0 else abs(legal.due)
         ordered = len(orders) if legal.due else len(legal.entries) - len(gaps)
         progress.append(PowerProgress(each, entries, ordered, gaps, legal.due))
-    shown = power if power in menus else next(iter(menus), None)
+    shown = power if power in menus else next((p for p in prefer if p in menus), next(iter(menus), None))
     chosen = (menus[shown],) if shown is not None else ()
     view = OrdersView(
         game_id=sandbox.row_id,
@@ -120,7 +125,22 @@ async def sandbox_menu(
     if touch:
         sandbox.used_at = require_aware(now or utcnow())
         await session.flush()
-    return menu_of(sandbox, steps, power)
+    prefer = await owners_powers(session, sandbox) if power is None else []
+    return menu_of(sandbox, steps, power, prefer)
+
+
+async def owners_powers(session: AsyncSession, sandbox: Sandbox) -> list[str]:
+    """The powers the sandbox's owner plays in the game it was made from (none: not a player there),
+    which its sheet opens on."""
+    if sandbox.source_game_id is None:
+        return []
+    rows = await session.exec(
+        select(PowerAssignment.power)
+        .join(Player, col(Player.id) == col(PowerAssignment.player_id))
+        .where(PowerAssignment.game_id == sandbox.source_game_id, Player.user_id == sandbox.owner_id)
+        .order_by(col(PowerAssignment.power))
+    )
+    return list(rows.all())
 
 
 async def open_step(

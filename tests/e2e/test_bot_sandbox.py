@@ -102,6 +102,9 @@ async def test_a_sandbox_of_a_running_game_ordered_adjudicated_and_stepped_back_
         assert "Sandbox #1 · Spring 1901 Movement" in fake.text_view(sheet)
         assert "only you can see this board" in fake.text_view(sheet)
         taps = Tapper(fake)
+        assert shows(sheet, "PAR") == "A PAR → PIC · Picardy", "it opens on the owner's power, not Austria"
+        opened = await ask(fake, owner, "sandbox", "open", channel=table.general)
+        assert shows(opened, "PAR") == "A PAR → PIC · Picardy", "and so does /sandbox open"
 
         sheet = await show_power(fake, owner, sheet, "FRANCE")
         assert shows(sheet, "PAR") == "A PAR → PIC · Picardy", "the owner's own order, copied in"

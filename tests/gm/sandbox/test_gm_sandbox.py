@@ -106,7 +106,9 @@ async def test_a_sandbox_of_a_running_game_three_powers_adjudicated_then_a_step_
         "RUSSIA",
         "TURKEY",
     ]
-    assert menu.power == "AUSTRIA" and orders_of(menu) == {}, "no orders copied unless asked"
+    assert menu.power == "FRANCE" and orders_of(menu) == {}, (
+        "the owner's power shown; no orders copied unless asked"
+    )
     box = menu.sandbox
 
     typed = await gm.sandbox_orders(
