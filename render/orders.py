@@ -48,6 +48,7 @@ BUILD_GREEN = (28, 140, 64)
 DISLODGED_ORANGE = (232, 110, 0)
 CROSS_RADIUS = 3.6
 SITE_BADGE = 1.4  # a refused build's crossed "+" where no unit stands: bigger than a unit's badge
+WINTER_BADGE = 1.45  # a build's "+" and a removal's "-": the winter's whole news, seen on a phone
 
 
 @dataclass(slots=True)
@@ -471,7 +472,7 @@ class OrderOverlay:
             (g for g in self.scene.units if g.ghost and g.unit.province == unit.province), None
         )
         if u is not None:
-            self.badges.append(("+", BUILD_GREEN, self._badge_spot(u), 1.0))
+            self.badges.append(("+", BUILD_GREEN, self._badge_spot(u), WINTER_BADGE))
 
     def _remove(self, m: OrderMark) -> None:
         """A removal (or a dislodged unit's disband): a "-" on the unit, and the unit crossed out.
@@ -488,7 +489,8 @@ class OrderOverlay:
         spot = self._badge_spot(u)
         if u.dislodged:  # the "-" replaces the dislodged "!"
             self.badges = [b for b in self.badges if b[2] != spot]
-        self.badges.append(("-", self.scene.palette.fail, spot, 1.0))
+        big = not retreating and not m.failed  # a refused one keeps its small crossed "-", clear of the unit
+        self.badges.append(("-", self.scene.palette.fail, spot, WINTER_BADGE if big else 1.0))
         self.crosses.append((spot, 0.75) if m.failed else (u.at, 1.0))
 
     # --- painting ----------------------------------------------------------------------------------

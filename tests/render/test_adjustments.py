@@ -3,6 +3,8 @@ leaves no unit but a crossed-out "+" at its site, a removed unit is crossed out.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from PIL import Image
 
@@ -115,3 +117,14 @@ def test_a_refused_removal_leaves_the_unit_standing_with_its_minus_crossed() -> 
     badge = window(refused, spot("RUH", bx, by), round(layout().size(L.BADGE_RADIUS * 1.6)))
     assert count_near(badge, (255, 255, 255), 30) > 4  # the badge's white "-" and rims
     assert count_near(badge, DEFAULT.fail, 40) > 6
+
+
+def test_the_winters_plus_and_minus_are_larger_than_a_units_other_badges() -> None:
+    """A build's "+" and a removal's "-" are the winter's whole news: half as large again as the
+    badge a unit wears otherwise (its dislodged "!"), to be seen on a phone."""
+    b = winter({"ENGLAND": ["F LON", "F EDI"]})
+    built = draw(b, [OrderMark("ENGLAND", Build(Unit("F", "EDI")), "succeeded", "built F EDI")])
+    bx, by = L.badge_offset("F")
+    r = layout().size(L.BADGE_RADIUS)
+    green = count_near(window(built, spot("EDI", bx, by), round(r * 2)), GREEN, 40)
+    assert green > math.pi * r * r, f"{green} green pixels: no larger than a plain badge's disc"
