@@ -1,6 +1,7 @@
 """The supply-center chart of a game (``/history chart``): each power's centers at the start and at
 the end of every year played, drawn by render.chart in the power's colour, in the usual palette or
-the colour-blind one. Public data only (the board is public); the final post carries the same chart
+the colour-blind one. Public data only: refused while the fog of war hides a running game's center
+counts (its ``fog`` setting but ``counts``); the final post carries the same chart
 (gm.endings.final_post)."""
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gm.endings.ending import centers_by_year
 from gm.endings.final_post import chart_request
-from gm.errors import UnknownPhase
+from gm.errors import NotAllowed, UnknownPhase
+from gm.reading.fog import fog_on
 from gm.reading.lookup import load_game
+from gm.settings import FOG_COUNTS, GameSettings
 
 PALETTES = ("default", "colorblind")
 
@@ -23,6 +26,11 @@ async def chart_of(
     """The chart's file name and what gm.endings.final_post.chart_work draws, for a game that has
     started (refused before: it has nothing to show yet)."""
     game = await load_game(session, game_id)
+    if fog_on(game) and GameSettings.from_json(game.settings).fog != FOG_COUNTS:
+        raise NotAllowed(
+            f"{game.name} is played under the fog of war, which hides its center counts while it runs.",
+            "The final post shows the chart when the game ends.",
+        )
     table = await centers_by_year(session, game)
     if not table["years"]:
         raise UnknownPhase(

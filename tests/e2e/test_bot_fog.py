@@ -127,10 +127,12 @@ async def test_a_fogged_game_shows_each_member_only_their_view_until_the_end(
         told = "\n".join(m.text for m in mine[mine.index(results) :])  # the orders follow the embed
         assert "Orders and results you could see" in told
         assert "A MUN - BUR" in told and "A WAR - GAL" not in told  # Munich's move: to Burgundy, in sight
-        past = await ask(fake, france, "history", channel=table.general, game=game, phase="S1901M")
+        past = await ask(fake, france, "history", "phase", channel=table.general, game=game, phase="S1901M")
         assert "`A PAR - BUR`" in past.content and "A WAR" not in past.content
         assert [a.filename for a in past.attachments] == ["S1901M-orders-FRANCE.png"]
-        nosy = await ask(fake, table.onlooker, "history", channel=table.general, game=game, phase="S1901M")
+        nosy = await ask(
+            fake, table.onlooker, "history", "phase", channel=table.general, game=game, phase="S1901M"
+        )
         assert "fog of war" in nosy.content
 
         await play(fake, table, FALL)
@@ -160,7 +162,9 @@ async def test_a_fogged_game_shows_each_member_only_their_view_until_the_end(
         assert public and all(not m.attachments and not named(m.text) for m in public)
         assert any("Centers each power holds now" in m.text for m in public), "the counts after the fall"
 
-        after = await ask(fake, table.onlooker, "history", channel=table.general, game=game, phase="S1901M")
+        after = await ask(
+            fake, table.onlooker, "history", "phase", channel=table.general, game=game, phase="S1901M"
+        )
         assert "`A WAR - GAL`" in after.content and [a.filename for a in after.attachments] == [
             "S1901M-orders.png"
         ]

@@ -9,8 +9,9 @@ import pytest
 from PIL import Image
 
 from db.database import SessionFactory
-from gm.errors import UnknownPhase
+from gm.errors import NotAllowed, UnknownPhase
 from gm.reports.chart import chart_of
+from gm.settings import GameSettings
 from tests.gm.conftest import make_game, make_started_game
 from tests.helpers.gm import gamemaster
 
@@ -31,3 +32,14 @@ async def test_a_game_not_started_has_no_chart_yet(sessions: SessionFactory) -> 
     with pytest.raises(UnknownPhase, match="has not started") as refused:
         await gamemaster(sessions).centers_chart(game.id)
     assert refused.value.hint and "first phase" in refused.value.hint
+
+
+async def test_the_fog_of_war_hides_the_chart_until_the_end_unless_the_counts_are_public(
+    sessions: SessionFactory,
+) -> None:
+    silent = await make_started_game(sessions, settings=GameSettings(players=7, fog="silent"))
+    with pytest.raises(NotAllowed, match="fog of war") as refused:
+        await gamemaster(sessions).centers_chart(silent.game.id)
+    assert refused.value.hint and "final post" in refused.value.hint
+    counted = await make_started_game(sessions, settings=GameSettings(players=7, fog="counts"))
+    assert (await gamemaster(sessions).centers_chart(counted.game.id)).png.startswith(b"\x89PNG")
