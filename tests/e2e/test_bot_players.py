@@ -119,7 +119,8 @@ async def test_maps_and_history_show_only_what_is_public(fake: FakeDiscord, tmp_
         assert "Germany" in status.content and "no orders sent yet" in status.content
         await ask(fake, france, "order", channel=table.general, text="A Mar H\nF Bre H")
         status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
-        assert f"France <@{france.id}>: 3 centers, 3 units, all units ordered, ready ✅" in status.content
+        # new orders after Ready take the Ready back (issue 42)
+        assert f"France <@{france.id}>: 3 centers, 3 units, all units ordered\n" in status.content
         assert "PAR" not in status.content, "whether France is done is public; what it ordered is not"
         now = await ask(fake, table.onlooker, "map", channel=table.general, game=str(game_id))
         assert now.ephemeral and [a.filename for a in now.attachments] == ["S1901M-position.png"]
