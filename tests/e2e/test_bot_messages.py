@@ -71,7 +71,10 @@ async def test_game_list_keeps_finished_games_apart(fake: FakeDiscord, tmp_path:
         listed = await ask(fake, table.onlooker, "game", "list", channel=table.general)
         assert "There are no games here yet" not in listed.content
         assert listed.content.startswith("No game is running on this server.")
-        assert "Finished (1; their results and maps stay available with `/history game:`):" in listed.content
+        assert (
+            "Finished (1; their results and maps stay available with `/history phase game:`):"
+            in listed.content
+        )
         assert f"**#{game_id} Over** (cancelled)" in listed.content
         mine = await ask(fake, table.players[1], "game", "list")
         assert mine.content.startswith("You are in no running game.") and f"#{game_id} Over" in mine.content
