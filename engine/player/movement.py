@@ -24,7 +24,7 @@ leaves). Then the plan is made in steps, each leaving the units it settles to th
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from engine.board import Board
@@ -41,6 +41,9 @@ LONE = 0.35  # a lone move into another power's unit is worth this share of its 
 DISLODGE = 0.5  # a planned attack (step 3) gains this share of its target's own value, plus ...
 DISLODGE_UNIT = 3.0  # ... this for the unit it dislodges
 _MAX_ROUNDS = 50  # repairs of step 5 (each revokes a move; far more than a board's units)
+BOUNCED_ONCE = 0.6  # a move that bounced into an empty province last phase keeps this share of its worth
+REPEATS = 2  # a move that bounced so this many phases in a row is not made again (engine.player.memory)
+HOME_BLOCK = 0.3  # in a fall with builds to come, ending on a quiet home centre keeps this share of its worth
 
 
 @dataclass(slots=True)
@@ -68,11 +71,23 @@ class _Planner:
     """One power's plan for one movement phase, built by the steps of the module docstring."""
 
     def __init__(
-        self, board: Board, power: str, legal: LegalOrders, rng: random.Random, holding: Collection[str]
+        self,
+        board: Board,
+        power: str,
+        legal: LegalOrders,
+        rng: random.Random,
+        holding: Collection[str],
+        *,
+        sane: bool = True,
+        bounced: Mapping[str, int] | None = None,
+        noise: float = NOISE,
     ) -> None:
         self.board = board
         self.power = power
         self.holding = holding
+        self.sane = sane  # False: today's player of the easy level (none of the checks below)
+        self.bounced = bounced or {}
+        self.noise = noise
         self.geo: Geography = geography(board.game_map)
         self.values: Values = values(board, power, holding)
         self.reach = reach_by_power(board, self.geo)  # power -> province -> its units that could move there
@@ -89,6 +104,7 @@ class _Planner:
         self.staying: set[str] = set()  # provinces whose own unit stays (hold, support, convoy)
         self.helpers: dict[str, list[str]] = {}  # target -> provinces of the units supporting the move
         self.banned: dict[str, set[str]] = {}  # unit's province -> targets it may no longer choose
+        self.quiet_homes = self._quiet_homes() if sane else frozenset()
         for prov in sorted(self.opts):
             self._rank(self.opts[prov], rng)
 
@@ -103,22 +119,56 @@ class _Planner:
                 worth += LOOKAHEAD * max(self.values.fleet.get(p, 0.0) for p in ahead)
         return worth
 
+    def _quiet_homes(self) -> frozenset[str]:
+        """In a fall with builds to come: the home centres of ours nobody threatens, where a unit of
+        ours left standing would take the place of a build."""
+        board, power = self.board, self.power
+        if board.phase.season != "F":
+            return frozenset()
+        owned = board.centers.get(power, frozenset())
+        units = board.units.get(power, ())
+        gains = sum(
+            1
+            for c in self.geo.supply_centers
+            if c not in owned and c not in board.occupant and self.values.own_reach.get(c, 0) > 0
+        )
+        if len(owned) + min(gains, 2) <= len(units):
+            return frozenset()
+        homes = board.game_map.home_centers.get(power, ())
+        return frozenset(h for h in homes if h in owned and self.values.enemy_reach.get(h, 0) == 0)
+
     def _rank(self, opts: _Options, rng: random.Random) -> None:
         unit = opts.unit
-        scored = [(self._worth(unit.type, unit.location), opts.hold)]
+        here = self._worth(unit.type, unit.location)
+        if unit.province in self.quiet_homes:
+            here *= HOME_BLOCK
+        scored = [(here, opts.hold)]
         for move in opts.moves:
             assert isinstance(move.order, Move)
             worth = self._worth(unit.type, move.order.dest)
             opts.worth[move.text] = worth
-            if self._occupied_by_other(province_of(move.order.dest)):
+            dest = province_of(move.order.dest)
+            if self._occupied_by_other(dest):
                 worth *= LONE
+            if dest in self.quiet_homes:
+                worth *= HOME_BLOCK
             scored.append((worth, move))
         for via in opts.vias:
             assert isinstance(via.order, Move)
             worth = self._worth("A", via.order.dest) - CONVOY_COST
             opts.worth[via.text] = worth
+            if self.sane and self._occupied_by_other(province_of(via.order.dest)):
+                worth *= LONE  # a lone convoyed attack bounces as a lone attack by land does
             scored.append((worth, via))
-        noisy = [(worth * (1.0 + NOISE * rng.random()), legal) for worth, legal in scored]
+        if self.sane and self.bounced:
+            kept = []
+            for worth, legal in scored:
+                streak = self.bounced.get(legal.text, 0)
+                if streak >= REPEATS:
+                    continue
+                kept.append((worth * BOUNCED_ONCE if streak else worth, legal))
+            scored = kept
+        noisy = [(worth * (1.0 + self.noise * rng.random()), legal) for worth, legal in scored]
         opts.hold_worth = noisy[0][0]
         opts.best_alone = max(w for w, legal in noisy if not legal.via_convoy)
         noisy.sort(key=lambda item: (-item[0], item[1].text))
@@ -243,7 +293,7 @@ class _Planner:
                     continue
                 opts = self.opts[prov]
                 for move in opts.moves:
-                    if _dest_province(move) != centre:
+                    if _dest_province(move) != centre or self._spent(move):
                         continue
                     cost = opts.ranked[0][0] - opts.worth[move.text]
                     if best is None or cost < best[0]:
@@ -266,6 +316,8 @@ class _Planner:
                 for via in opts.vias:
                     target = _dest_province(via)
                     if target is None or target in self.into or target in self.board.occupant:
+                        continue
+                    if self._spent(via):
                         continue
                     for fleet in sorted(self.opts):
                         convoy = self.opts[fleet].convoys.get((army, target))
@@ -355,6 +407,59 @@ class _Planner:
                 for prov in self.release(mover):
                     self._stay(prov, self.opts[prov].hold)
 
+    # --- 5b. no circles ---------------------------------------------------------------------------------
+
+    def cycles(self) -> list[list[str]]:
+        """The circles of our units' moves, each into the next one's province, of units of one type
+        (they would leave the position as it was)."""
+        succ: dict[str, str] = {}
+        for mover, legal in self.chosen.items():
+            target = _dest_province(legal)
+            if target is not None and target in self.opts:
+                succ[mover] = target
+        found: list[list[str]] = []
+        seen: set[str] = set()
+        for start in sorted(succ):
+            path: list[str] = []
+            prov: str | None = start
+            while prov is not None and prov not in seen and prov not in path:
+                path.append(prov)
+                prov = succ.get(prov)
+            if prov is not None and prov in path:
+                ring = path[path.index(prov) :]
+                if len({self.opts[p].unit.type for p in ring}) == 1:
+                    found.append(ring)
+            seen.update(path)
+        return found
+
+    def unwind(self) -> None:
+        """Break every circle: the unit that gives up least by holding stays, the rest choose again."""
+        for _ in range(_MAX_ROUNDS):
+            rings = self.cycles()
+            if not rings:
+                return
+            ring = rings[0]
+            keeper = min(ring, key=lambda p: (self._gain(p), p))
+            target = _dest_province(self.chosen[keeper])
+            self.banned.setdefault(keeper, set()).add(target or "")
+            for prov in self.release(keeper):
+                self._stay(prov, self.opts[prov].hold)
+            self.repair()
+        for ring in self.cycles():  # (not seen in practice)
+            for prov in ring:
+                for freed in self.release(prov):
+                    self._stay(freed, self.opts[freed].hold)
+
+    def _gain(self, prov: str) -> float:
+        opts = self.opts[prov]
+        legal = self.chosen.get(prov)
+        worth = opts.worth.get(legal.text, 0.0) if legal is not None else 0.0
+        return worth - opts.hold_worth
+
+    def _spent(self, legal: LegalOrder) -> bool:
+        """A move we no longer make: it bounced into an empty province too many phases in a row."""
+        return self.sane and self.bounced.get(legal.text, 0) >= REPEATS
+
     # --- 6. strength for attacks --------------------------------------------------------------------
 
     def holders(self) -> list[str]:
@@ -435,6 +540,8 @@ class _Planner:
                 self.choose(prov)
         self.repair()
         self.reinforce()
+        if self.sane:
+            self.unwind()
         self.spare_supports()
         return [self.chosen.get(prov, self.opts[prov].hold) for prov in sorted(self.opts)]
 
@@ -466,11 +573,21 @@ def _index(unit: Unit, orders: tuple[LegalOrder, ...]) -> _Options | None:
 
 
 def movement_orders(
-    board: Board, power: str, legal: LegalOrders, rng: random.Random, holding: Collection[str] = frozenset()
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    rng: random.Random,
+    holding: Collection[str] = frozenset(),
+    *,
+    sane: bool = True,
+    bounced: Mapping[str, int] | None = None,
+    noise: float = NOISE,
 ) -> list[LegalOrder]:
     """One order for each of ``power``'s units (see the module docstring); ``holding``: the powers
-    known to be in civil disorder."""
-    planner = _Planner(board, power, legal, rng, holding)
+    known to be in civil disorder; ``sane`` False: today's easy player, without the checks against
+    circles, repeated bounces, lone convoys and blocked builds; ``bounced``: each move's streak of
+    bounces into an empty province (engine.player.memory)."""
+    planner = _Planner(board, power, legal, rng, holding, sane=sane, bounced=bounced, noise=noise)
     if not planner.opts:
         return []
     return planner.plan(rng)
