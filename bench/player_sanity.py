@@ -99,10 +99,11 @@ class Sanity:
                     self.all_circles += 1
                     self.game["circles (any)"] += 1
                     after = result.board.occupant
-                    same = (
-                        all(after.get(p) is not None and after[p] == board.occupant.get(p) for p in ring)
-                        or (all(after.get(p) is not None and after[p][0] == power for p in ring)
-                        and len({board.occupant[p][1].type for p in ring}) == 1)
+                    same = all(
+                        after.get(p) is not None and after[p] == board.occupant.get(p) for p in ring
+                    ) or (
+                        all(after.get(p) is not None and after[p][0] == power for p in ring)
+                        and len({board.occupant[p][1].type for p in ring}) == 1
                     )
                     if same:
                         self.circles += 1

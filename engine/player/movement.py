@@ -44,6 +44,7 @@ _MAX_ROUNDS = 50  # repairs of step 5 (each revokes a move; far more than a boar
 BOUNCED_ONCE = 0.6  # a move that bounced into an empty province last phase keeps this share of its worth
 REPEATS = 2  # a move that bounced so this many phases in a row is not made again (engine.player.memory)
 HOME_BLOCK = 0.3  # in a fall with builds to come, ending on a quiet home centre keeps this share of its worth
+SPRING_HOME_BLOCK = 0.7  # the same in the spring
 
 
 @dataclass(slots=True)
@@ -120,11 +121,9 @@ class _Planner:
         return worth
 
     def _quiet_homes(self) -> frozenset[str]:
-        """In a fall with builds to come: the home centres of ours nobody threatens, where a unit of
+        """With builds to come (centres to take): the home centres of ours nobody threatens, where a unit of
         ours left standing would take the place of a build."""
         board, power = self.board, self.power
-        if board.phase.season != "F":
-            return frozenset()
         owned = board.centers.get(power, frozenset())
         units = board.units.get(power, ())
         gains = sum(
@@ -132,7 +131,7 @@ class _Planner:
             for c in self.geo.supply_centers
             if c not in owned and c not in board.occupant and self.values.own_reach.get(c, 0) > 0
         )
-        if len(owned) + min(gains, 2) <= len(units):
+        if len(owned) + gains <= len(units):
             return frozenset()
         homes = board.game_map.home_centers.get(power, ())
         return frozenset(h for h in homes if h in owned and self.values.enemy_reach.get(h, 0) == 0)
@@ -140,8 +139,9 @@ class _Planner:
     def _rank(self, opts: _Options, rng: random.Random) -> None:
         unit = opts.unit
         here = self._worth(unit.type, unit.location)
+        block = HOME_BLOCK if self.board.phase.season == "F" else SPRING_HOME_BLOCK
         if unit.province in self.quiet_homes:
-            here *= HOME_BLOCK
+            here *= block
         scored = [(here, opts.hold)]
         for move in opts.moves:
             assert isinstance(move.order, Move)
@@ -151,7 +151,7 @@ class _Planner:
             if self._occupied_by_other(dest):
                 worth *= LONE
             if dest in self.quiet_homes:
-                worth *= HOME_BLOCK
+                worth *= block
             scored.append((worth, move))
         for via in opts.vias:
             assert isinstance(via.order, Move)
@@ -286,10 +286,17 @@ class _Planner:
         threat = self.values.enemy_reach
         owned = self.board.centers.get(self.power, frozenset())
         empty = [c for c in owned if c not in self.board.occupant and threat.get(c, 0) > 0]
+        homes = set(self.board.game_map.home_centers.get(self.power, ()))
         for centre in sorted(empty, key=lambda c: (-threat[c], c)):
             best: tuple[float, str, LegalOrder] | None = None
             for prov in sorted(self.opts):
-                if prov in self.chosen or (prov in owned and threat.get(prov, 0) > 0):
+                if prov in self.chosen or prov in self.into:
+                    continue
+                if (
+                    prov in owned
+                    and threat.get(prov, 0) > 0
+                    and not self._may_swap_guard(prov, centre, homes)
+                ):
                     continue
                 opts = self.opts[prov]
                 for move in opts.moves:
@@ -302,6 +309,53 @@ class _Planner:
                 _, prov, move = best
                 self.chosen[prov] = move
                 self.into[centre] = prov
+
+    def _may_swap_guard(self, guarded: str, centre: str, homes: set[str]) -> bool:
+        """Whether a unit guarding our threatened centre ``guarded`` may leave it to cover the empty
+        ``centre``: a home centre (builds are made there) threatened at least as much, for a guard
+        of a centre that is no home."""
+        if not self.sane or centre not in homes:
+            return False
+        threat = self.values.enemy_reach
+        return threat.get(centre, 0) >= threat.get(guarded, 0)
+
+    def recover(self) -> None:
+        """After the plan: an empty home centre of ours that another power could walk into and none
+        of ours enters takes a unit that leaves its own place anyway (or guards nothing), the one
+        that gives up least."""
+        threat = self.values.enemy_reach
+        owned = self.board.centers.get(self.power, frozenset())
+        homes = [
+            c
+            for c in self.board.game_map.home_centers.get(self.power, ())
+            if c in owned and c not in self.board.occupant and threat.get(c, 0) > 0
+        ]
+        for centre in sorted(homes, key=lambda c: (-threat[c], c)):
+            if centre in self.into:
+                continue
+            best: tuple[float, str, LegalOrder] | None = None
+            for prov in sorted(self.opts):
+                legal = self.chosen.get(prov)
+                leaving = legal is not None and legal.kind == OrderKind.MOVE
+                if not leaving and prov in owned and threat.get(prov, 0) > 0:
+                    continue
+                if prov in self.into and not leaving:
+                    continue
+                opts = self.opts[prov]
+                for move in opts.moves:
+                    if _dest_province(move) != centre or self._spent(move):
+                        continue
+                    cost = self._gain(prov) - (opts.worth[move.text] - opts.hold_worth)
+                    if best is None or cost < best[0]:
+                        best = (cost, prov, move)
+            if best is None:
+                continue
+            _, prov, move = best
+            for freed in self.release(prov):
+                if freed != prov:
+                    self._stay(freed, self.opts[freed].hold)
+            self.chosen[prov] = move
+            self.into[centre] = prov
 
     # --- 2. armies carried by their own fleets ---------------------------------------------------
 
@@ -410,8 +464,8 @@ class _Planner:
     # --- 5b. no circles ---------------------------------------------------------------------------------
 
     def cycles(self) -> list[list[str]]:
-        """The circles of our units' moves, each into the next one's province, of units of one type
-        (they would leave the position as it was)."""
+        """The circles of our units' moves, each into the next one's province (they would mostly leave
+        the position as it was, or all bounce)."""
         succ: dict[str, str] = {}
         for mover, legal in self.chosen.items():
             target = _dest_province(legal)
@@ -426,9 +480,7 @@ class _Planner:
                 path.append(prov)
                 prov = succ.get(prov)
             if prov is not None and prov in path:
-                ring = path[path.index(prov) :]
-                if len({self.opts[p].unit.type for p in ring}) == 1:
-                    found.append(ring)
+                found.append(path[path.index(prov) :])
             seen.update(path)
         return found
 
@@ -541,6 +593,8 @@ class _Planner:
         self.repair()
         self.reinforce()
         if self.sane:
+            self.recover()
+            self.repair()
             self.unwind()
         self.spare_supports()
         return [self.chosen.get(prov, self.opts[prov].hold) for prov in sorted(self.opts)]
