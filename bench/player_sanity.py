@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 
-from player_sim import Game, built_in, percentile, play, share, spread
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.player_sim import Game, built_in, percentile, play, share, spread
 from engine import Board, initial_board
 from engine.adjudication import Adjudication
 from engine.orders import Move, Order, SupportMove
@@ -205,24 +208,35 @@ def main() -> None:
                 eliminated[power] += 1
     n = args.games
     print(
-        f"Level {args.level}: {n} self-play games on Standard, 1901-{args.last_year} (seeds {args.seed}-{args.seed + n - 1})"
+        f"Level {args.level}: {n} self-play games on Standard, "
+        f"1901-{args.last_year} (seeds {args.seed}-{args.seed + n - 1})"
     )
     per = [g for g in stats.per_game]
     print(
-        f"1. circles leaving the position unchanged: {stats.circles} (all circles of one power's moves: {stats.all_circles}); per game {spread([g['circles'] for g in per])}"
+        f"1. circles leaving the position unchanged: {stats.circles} "
+        f"(all circles of one power's moves: {stats.all_circles}); "
+        f"per game {spread([g['circles'] for g in per])}"
     )
     print(
-        f"2. moves repeated after two bounces in a row into an empty province: {stats.repeats} of {stats.repeat_chances} such moves; per game {spread([g['repeats'] for g in per])}"
+        f"2. moves repeated after two bounces in a row into an empty province: {stats.repeats} "
+        f"of {stats.repeat_chances} such moves; "
+        f"per game {spread([g['repeats'] for g in per])}"
     )
     print(
-        f"3. lone convoyed attacks: {stats.lone_via} ({stats.lone_via_bounced} bounced), per game {spread([g['lone convoyed attacks'] for g in per])}; "
-        f"lone attacks by land: {stats.lone_land} ({stats.lone_land_bounced} bounced); armies convoyed: {stats.vias}, {stats.vias_bounced} bounced"
+        f"3. lone convoyed attacks: {stats.lone_via} ({stats.lone_via_bounced} bounced), "
+        f"per game {spread([g['lone convoyed attacks'] for g in per])}; "
+        f"lone attacks by land: {stats.lone_land} ({stats.lone_land_bounced} bounced); "
+        f"armies convoyed: {stats.vias}, {stats.vias_bounced} bounced"
     )
     print(
-        f"4. builds lost to own units on home centres: {share(stats.builds_lost, stats.builds_due)} of the builds due; per game {spread([g['builds lost'] for g in per])}"
+        f"4. builds lost to own units on home centres: {share(stats.builds_lost, stats.builds_due)} "
+        "of the builds due; "
+        f"per game {spread([g['builds lost'] for g in per])}"
     )
     print(
-        f"5. home centres lost in a fall, empty at its start with a unit in reach: {share(stats.homes_lost_empty, stats.homes_lost)} of the home centres lost; per game {spread([g['empty homes lost'] for g in per])}"
+        "5. home centres lost in a fall, empty at its start with a unit in reach: "
+        f"{share(stats.homes_lost_empty, stats.homes_lost)} of the home centres lost; "
+        f"per game {spread([g['empty homes lost'] for g in per])}"
     )
     print(
         f"6. solos: {sum(solos.values())} of {n}; by power: "
@@ -238,7 +252,8 @@ def main() -> None:
         chaos(args)
     ms = [1000 * t for t in timings]
     print(
-        f"8. ms per power and phase on Standard (busy shared machine): median {statistics.median(ms):.1f}, p95 {percentile(ms, 0.95):.1f}, max {max(ms):.0f} over {len(ms)} calls"
+        f"8. ms per power and phase on Standard (busy shared machine): median {statistics.median(ms):.1f}, "
+        f"p95 {percentile(ms, 0.95):.1f}, max {max(ms):.0f} over {len(ms)} calls"
     )
     print(f"({time.perf_counter() - started:.0f} s)")
 
@@ -274,7 +289,9 @@ def chaos(args: argparse.Namespace) -> None:
         changes.append(captures)
         ms += [1000 * t for t in game.timings]
     print(
-        f"7. Chaos, 34 built-in players, {args.chaos_years} years: centres that changed hands per game {spread(changes)}; ms per call median {statistics.median(ms):.1f}, p95 {percentile(ms, 0.95):.1f}"
+        f"7. Chaos, 34 built-in players, {args.chaos_years} years: centres that changed hands "
+        f"per game {spread(changes)}; "
+        f"ms per call median {statistics.median(ms):.1f}, p95 {percentile(ms, 0.95):.1f}"
     )
 
 

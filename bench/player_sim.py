@@ -92,7 +92,10 @@ def spread(values: Sequence[float]) -> str:
     if not values:
         return "no data"
     sd = statistics.pstdev(values) if len(values) > 1 else 0.0
-    return f"mean {statistics.fmean(values):.2f} (sd {sd:.2f}, range {min(values):g}-{max(values):g}, n {len(values)})"
+    return (
+        f"mean {statistics.fmean(values):.2f} (sd {sd:.2f}, "
+        f"range {min(values):g}-{max(values):g}, n {len(values)})"
+    )
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:

@@ -83,6 +83,13 @@ FOG_OFF: Fog = "off"
 FOG_COUNTS: Fog = "counts"
 FOG_MODES: tuple[str, ...] = get_args(Fog)
 
+# How well the built-in player plays (engine.player's levels): easy (the first player), normal (it
+# never circles its units nor repeats a move that bounced twice), hard (it also tries its plans
+# against its neighbours' likely replies).
+BuiltinLevel = Literal["easy", "normal", "hard"]
+BUILTIN_LEVELS: tuple[str, ...] = get_args(BuiltinLevel)
+DEFAULT_BUILTIN_LEVEL: BuiltinLevel = "normal"
+
 OFF_WORDS = ("none", "off", "no", "")
 # The parts of a deadline schedule a user sets one by one (options of the ``deadlines`` field), each
 # by the schedule's field it changes; ``skip_days`` is typed text (gm.rules.deadlines.parse_weekdays).
@@ -418,10 +425,23 @@ class GameSettings(CheckedModel):
             },
         ),
     ] = FOG_OFF
+    builtin_level: Annotated[
+        BuiltinLevel,
+        Refusal("The built-in player plays at one of {choices}, not {value}."),
+        Option(
+            "builtin_level",
+            "How well the built-in player plays its seats (default: {default})",
+            choices={
+                "easy": "the first built-in player: it falls for stalemates and circles",
+                "normal": "a sensible player: it guards its homes and never repeats a failed move",
+                "hard": "it also tries its plans against its neighbours' likely replies",
+            },
+        ),
+    ] = DEFAULT_BUILTIN_LEVEL
 
     # --- checks beyond a field's type and range ---------------------------------------------------
 
-    @field_validator("press", "take_over", "absent_seats", "fog", mode="before")
+    @field_validator("press", "take_over", "absent_seats", "fog", "builtin_level", mode="before")
     @classmethod
     def _one_of_the_choices(cls, value: object, info: ValidationInfo) -> object:
         """`` Approval `` is ``approval``; a value that is no choice is refused as typed."""

@@ -128,7 +128,8 @@ def status_lines(view: GameStatusView) -> list[str]:
             )
     if game.status != "forming":
         for power in view.powers:
-            lines.append("- " + _power_line(power, acting=game.status == "active"))
+            level = game.settings.builtin_level
+            lines.append("- " + _power_line(power, acting=game.status == "active", level=level))
     if game.game_channel_id:
         lines.append(f"Results and maps: <#{game.game_channel_id}>")
     if view.votes:
@@ -179,9 +180,11 @@ def result_text(result: dict[str, Any]) -> str:
 ORDER_STATES = {"none": "no orders sent yet", "some": "some units ordered", "all": "all units ordered"}
 
 
-def _power_line(power: PowerStatus, *, acting: bool) -> str:
+def _power_line(power: PowerStatus, *, acting: bool, level: str = "") -> str:
     who = f" <@{power.user_id}>" if power.user_id is not None else ""
     state = POWER_STATES.get(power.state, power.state)
+    if power.state == "built_in" and level:
+        state += f" ({level})"
     counts = [text.plural(power.centers, "center")] if power.centers is not None else []
     counts += [text.plural(power.units, "unit")] if power.units is not None else []
     facts = [", ".join(counts) if counts else "counts hidden by the fog of war"]
@@ -483,7 +486,9 @@ def _list_line(game: GameInfo) -> str:
     else:
         extra = text.status_word(game.status)
     if game.built_in and game.status in ("active", "paused"):
-        extra += f"; built-in players: {text.powers_text(sorted(game.built_in))}"
+        extra += (
+            f"; built-in players ({game.settings.builtin_level}): {text.powers_text(sorted(game.built_in))}"
+        )
     return text.game_list_line(game.id, game.name, extra)
 
 

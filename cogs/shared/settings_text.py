@@ -85,6 +85,8 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         f"**Seats of absent players:** {choice_label('absent_seats', settings.absent_seats)}",
         "**Empty seats at the start:** "
         + ("go to built-in players" if settings.fill_seats else "none: the game waits for every player"),
+        f"**Built-in player:** {settings.builtin_level}, "
+        + choice_label("builtin_level", settings.builtin_level),
         f"**Absences:** {rules['Absences']}",
         f"**Grace:** {rules['Grace']}",
         f"**Scoring:** {rules['Scoring']}",

@@ -46,7 +46,8 @@ def lobby_embed(game: GameInfo, badges: Mapping[int, str] | None = None) -> disc
     else:
         state = "Started."
     if game.status != "forming" and game.built_in:
-        state += f" Played by the built-in player: {text.powers_text(sorted(game.built_in))}."
+        level = game.settings.builtin_level
+        state += f" Played by the built-in player ({level}): {text.powers_text(sorted(game.built_in))}."
     lines = [
         f"Created by <@{game.creator_id}>. {state}",
         f"**Joined ({len(game.players)} of {seats}):** "

@@ -44,6 +44,7 @@ from db.models import (
 )
 from engine import Board, Phase
 from engine.variants import game_map, get_variant
+from gm.builtin import orders as builtin_orders
 from gm.builtin import seats as builtin_seats
 from gm.builtin import talks as builtin_talks
 from gm.clock import Clock, utcnow
@@ -71,6 +72,9 @@ CLAIM_BATCH = 500  # phases claimed in one transaction at most
 RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
 DEADLINE = "deadline"  # the close reason of a deadline (where grace may extend it instead)
 DUE_SLACK = timedelta(seconds=1)  # a deadline job closes a phase whose deadline is at most this much later
+MEMORY_PHASES = (
+    8  # the latest phases whose bounces the built-in player remembers (about three movement phases)
+)
 
 
 class CloseFailed(RuntimeError):
@@ -297,7 +301,21 @@ class PhaseCloser:
             assert game is not None
             state = await phase_state(session, phase, game.variant)
             built_in = await builtin_seats.built_in_powers(session, game)
+            history: list[tuple[dict[str, Any], dict[str, Any]]] = []
+            if built_in and phase.name.endswith("M"):
+                earlier = await session.exec(
+                    select(PhaseRecord)
+                    .where(col(PhaseRecord.game_id) == game.id, col(PhaseRecord.ordinal) < phase.ordinal)
+                    .order_by(col(PhaseRecord.ordinal).desc())
+                    .limit(MEMORY_PHASES)
+                )
+                history = [
+                    (p.board, p.results)
+                    for p in reversed(earlier.all())
+                    if p.results and p.name.endswith("M")
+                ]
         played = get_variant(game.variant)
+        settings = GameSettings.from_json(game.settings)
         disorder = state.civil_disorder()
         fogged = GameSettings.from_json(game.settings).fogged
         return {
@@ -309,8 +327,11 @@ class PhaseCloser:
             # the built-in player's powers (inactive, so among those above until it gives their orders)
             "built_in": sorted(built_in & disorder),
             "seed": game.row_id,
+            "builtin_level": settings.builtin_level,
+            # what the built-in player remembers: its moves that bounced into empty provinces lately
+            "bounced": builtin_orders.bounce_memory(history, game.variant) if history else {},
             "victory_centers": played.victory_centers,
-            "last_year": GameSettings.from_json(game.settings).last_year,
+            "last_year": settings.last_year,
             "render": self._render,
             "fog": fog.fog_powers(state) if fogged else [],  # each one's own view, drawn too
             "fogged": fogged,  # the built-in player sees what its powers see

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
+from engine.player import DEFAULT_LEVEL
 from engine.variants import game_map, power_display_name
 from gm.builtin.orders import built_in_orders
 from gm.messages.maps import ORDERS_MAP, POSITION_MAP, ending_words, final_title, fog_kind
@@ -28,7 +29,8 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
     """Adjudicate one phase and (if asked) render its maps.
 
     request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
-    "victory_centers": int | None, "render": bool, "built_in": [powers], "seed": int}`` (``map`` is
+    "victory_centers": int | None, "render": bool, "built_in": [powers], "seed": int,
+    "builtin_level": str, "bounced": {power: {move: phases}}}`` (``map`` is
     the engine map's name; ``built_in``: the powers whose orders the built-in player gives now, all
     of them among ``civil_disorder`` until it has, gm.builtin.orders; optional ``orders_title``, the
     orders map's title instead of the phase's name, and ``position_map`` False: no position map)
@@ -52,6 +54,8 @@ def close_work(request: dict[str, Any]) -> dict[str, Any]:
             seed=int(request.get("seed") or 0),
             holding=disorder - wanted,
             fogged=bool(request.get("fogged")),
+            level=str(request.get("builtin_level") or DEFAULT_LEVEL),
+            bounced=request.get("bounced") or {},
         )
         orders.update(played)
         disorder -= set(played)  # the others stay in civil disorder this phase
