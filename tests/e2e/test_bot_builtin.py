@@ -66,9 +66,9 @@ async def test_one_person_plays_a_whole_game_against_six_built_in_players(
 
         status = await ask(fake, me, "game", "status", channel=table.general, game=str(game_id))
         assert f"- {robots[0].title()}: " in status.content
-        assert status.content.count("played by the built-in player, ready ✅") == 6
+        assert status.content.count("played by the built-in player (normal), ready ✅") == 6
         listed = await ask(fake, me, "game", "list", channel=table.general)
-        assert "built-in players: " in listed.content, listed.content
+        assert "built-in players (normal): " in listed.content, listed.content
 
         # the person says ready at every phase; the built-in players never keep anyone waiting
         for _ in range(12):

@@ -299,11 +299,11 @@ async def test_a_failure_of_the_built_in_player_leaves_that_power_in_civil_disor
     real = builtin_orders.choose_orders
 
     def flaky(
-        board: Board, power: str, seed: int = 0, holding: Collection[str] = frozenset()
+        board: Board, power: str, seed: int = 0, holding: Collection[str] = frozenset(), **kwargs: Any
     ) -> tuple[LegalOrder, ...]:
         if power == broken:
             raise RuntimeError("the player broke")
-        return real(board, power, seed, holding)
+        return real(board, power, seed, holding, **kwargs)
 
     monkeypatch.setattr(builtin_orders, "choose_orders", flaky)
     with caplog.at_level(logging.WARNING, logger="gm.phases.closer"):
