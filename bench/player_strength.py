@@ -1,0 +1,126 @@
+"""How strong the built-in player is against opponents written for the bench: a DumbBot-like baseline
+(bench/dumbbot.py) and the first built-in player (the easy level).
+
+    nice -n 10 .venv/bin/python bench/player_strength.py [--games 70] [--level hard] [--seed 0]
+
+Standard games from 1901 to a solo or the end of 1920; game ``i`` gives the seat under test to the
+``i % 7``-th power (seats rotated) and seeds every player with ``seed + i``. Trials:
+
+1. one player of ``--level`` against six baselines: its centres in 1920 (a solo counts its centres
+   then), and its solos by 1920;
+2. one baseline against six players of ``--level``: the baseline's centres in 1920;
+3. one player of ``--level`` against six easy players, and (for reference) one easy player among
+   seven: centres in 1920 and solos.
+
+Prints each figure with its spread; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.dumbbot import dumbbot_orders
+from bench.player_sim import Game, Player, built_in, play, rng_for, share, spread
+from engine import Board, initial_board
+from engine.legal import LegalOrder
+
+POWERS = initial_board("standard").game_map.powers
+LAST_YEAR = 1920
+
+
+def baseline(seed: int) -> Player:
+    def orders(board: Board, power: str, bounced: Mapping[str, int]) -> Sequence[LegalOrder]:
+        return dumbbot_orders(board, power, rng_for("dumbbot", seed, board.phase, power))
+
+    return orders
+
+
+def _centres_in(game: Game, power: str) -> int:
+    counts = game.centres_by_year.get(LAST_YEAR) or game.board.center_counts()
+    return counts.get(power, 0)
+
+
+def trial(title: str, games: int, seed: int, me_player, others_player) -> None:  # type: ignore[no-untyped-def]
+    centres: list[int] = []
+    solos = 0
+    by_power: dict[str, list[int]] = {p: [] for p in POWERS}
+    started = time.perf_counter()
+    for i in range(games):
+        me = POWERS[i % 7]
+        players: dict[str, Player | None] = {p: others_player(seed + i) for p in POWERS}
+        players[me] = me_player(seed + i)
+        game = play(initial_board("standard"), players, LAST_YEAR)
+        n = _centres_in(game, me)
+        centres.append(n)
+        by_power[me].append(n)
+        solos += game.winner == me
+    print(title)
+    print(f"   centres in {LAST_YEAR}: {spread(centres)}; solos by {LAST_YEAR}: {share(solos, games)}")
+    print(
+        "   by power (mean centres): "
+        + ", ".join(f"{p[:3].title()} {statistics.fmean(v):.1f}" for p, v in by_power.items() if v)
+        + f" ({time.perf_counter() - started:.0f} s)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=70)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--level", default="hard")
+    parser.add_argument("--trials", default="123", help="which trials to run (default: all, 123)")
+    args = parser.parse_args()
+    level = args.level
+    print(f"{args.games} games per trial, Standard, 1901-{LAST_YEAR}, seats rotated, seeds {args.seed}-")
+    if "1" in args.trials:
+        trial(
+            f"1. one {level} player against six baselines (DumbBot-like)",
+            args.games,
+            args.seed,
+            lambda s: built_in(s, level),
+            baseline,
+        )
+    if "2" in args.trials:
+        trial(
+            f"2. one baseline against six {level} players",
+            args.games,
+            args.seed,
+            baseline,
+            lambda s: built_in(s, level),
+        )
+    if "3" in args.trials:
+        trial(
+            f"3. one {level} player against six easy players (the first built-in player)",
+            args.games,
+            args.seed,
+            lambda s: built_in(s, level),
+            lambda s: built_in(s, "easy"),
+        )
+    if "4" in args.trials:
+        trial(
+            "4. (reference) one easy player against six easy players",
+            args.games,
+            args.seed,
+            lambda s: built_in(s, "easy"),
+            lambda s: built_in(s, "easy"),
+        )
+        trial(
+            "5. (reference) one easy player against six baselines",
+            args.games,
+            args.seed,
+            lambda s: built_in(s, "easy"),
+            baseline,
+        )
+
+
+if __name__ == "__main__":
+    main()
