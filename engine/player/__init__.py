@@ -64,7 +64,7 @@ def choose_orders(
         return ()
     if kind == "M":
         if level == "hard":
-            return tuple(lookahead_orders(board, power, legal, rng, holding, bounced))
+            return tuple(lookahead_orders(board, power, legal, rng, holding, bounced, seed))
         sane = level != "easy"
         return tuple(movement_orders(board, power, legal, rng, holding, sane=sane, bounced=bounced))
     if kind == "R":

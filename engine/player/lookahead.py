@@ -2,34 +2,45 @@
 adjudicator.
 
 The candidates are the normal player's plan and variants of it drawn with more noise (each a
-complete, legal plan: engine.player.movement). The replies are what the normal player would order
-for each power whose units could meet ours (two draws, the second with more noise); powers further
-away hold, and powers in civil disorder hold. Each candidate is adjudicated against each reply and
-the position it leaves is scored for us: in the fall the centres we would own count most, in the
-spring where our units stand (engine.player.values); a unit of ours dislodged costs, one of theirs
-dislodged gains. The candidate with the best mean (and a share of its worst) is played.
+complete, legal plan: engine.player.movement). Two replies are tried: what the normal player would
+order for each power whose units could meet ours (predicted once per board and shared by every
+power that asks), and all of them holding; powers further away and powers in civil disorder hold.
+Each candidate is adjudicated against each reply and the position it leaves is scored for us: in
+the fall the centres we would own count most; in the spring the centres we stand on, could take
+or could lose in the fall; always where our units stand (engine.player.values), a unit of ours
+dislodged costs, one of theirs gains. The best candidate (mean score, with a share of its worst)
+is then bettered one unit at a time: a unit near another power's tries its other orders (its best
+moves, a hold, supports of our moves and holds) and keeps the one that scores best. Every order
+is one of the legal orders; no move is tried that would close a circle of our units or repeat a
+move that bounced twice.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from engine.adjudication import adjudicate
 from engine.board import Board
-from engine.legal import LegalOrder, LegalOrders, legal_orders
-from engine.orders import Order
+from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders
+from engine.mapdata import province_of
+from engine.orders import Order, Unit
 from engine.player.geography import geography
-from engine.player.movement import NOISE, movement_orders
+from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import Values, reach_by_power, values
 
 CANDIDATES = 8  # plans of ours tried (the normal plan and variants)
 VARIANT_NOISE = (0.6, 1.0, 1.5)  # the variants' noise, in turn
-REPLY_NOISE = (NOISE, 0.6)  # each reply's noise
+REPLY_NOISE = (NOISE, -1.0)  # each reply's noise (below 0: they all hold)
 CENTRE = 14.0  # a centre we own after a fall
-OCCUPIED_CENTRE = 4.0  # a centre not ours that a unit of ours stands on after a spring
 LOST_UNIT = 9.0  # a unit of ours dislodged
 TAKEN_UNIT = 4.0  # a unit of theirs dislodged
+UNIT_PLACE = 0.3  # the share of a unit's place's value (engine.player.values) in the score
+HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of CENTRE)
+OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
+EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
+REFINE = 24  # at most this many single-unit changes tried
+MOVES_TRIED = 4  # a unit's best moves tried
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
 
 
@@ -40,6 +51,7 @@ def lookahead_orders(
     rng: random.Random,
     holding: Collection[str],
     bounced: Mapping[str, int] | None,
+    seed: int = 0,
 ) -> list[LegalOrder]:
     """``power``'s movement orders (see the module docstring)."""
     plans: list[list[LegalOrder]] = []
@@ -55,22 +67,118 @@ def lookahead_orders(
             plans.append(plan)
     if len(plans) == 1:
         return plans[0]
-    replies = _replies(board, power, holding, rng)
+    replies = _replies(board, power, holding, seed)
     view = values(board, power, holding)
-    best: tuple[float, int] | None = None
-    for index, plan in enumerate(plans):
+
+    def judge(plan: Collection[LegalOrder]) -> float:
         mine = [o.order for o in plan]
         scores = []
         for reply in replies:
             orders = dict(reply)
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
-            scores.append(_score(board, outcome.board, power, view))
-        judged = (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
+            scores.append(_score(board, outcome.board, power, view, holding))
+        return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
+
+    best: tuple[float, int] | None = None
+    for index, plan in enumerate(plans):
+        judged = judge(plan)
         if best is None or judged > best[0] + 1e-9:
             best = (judged, index)
     assert best is not None
-    return plans[best[1]]
+    if REFINE <= 0:
+        return plans[best[1]]
+    return _refine(board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view)
+
+
+def _refine(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    score: float,
+    judge: Callable[[Collection[LegalOrder]], float],
+    bounced: Mapping[str, int],
+    view: Values,
+) -> list[LegalOrder]:
+    """Better the plan one unit at a time: each unit near another power's tries its other orders
+    (moves, holds, supports of our moves and holds) and keeps the one that scores best against
+    the replies; at most :data:`REFINE` tries."""
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
+    busy = sorted(entries, key=lambda p: (-view.enemy_reach.get(p, 0), p))
+    busy = [p for p in busy if view.enemy_reach.get(p, 0) > 0 or _near_others(board, power, entries[p].unit)]
+    tries = 0
+    for prov in busy:
+        for alt in _alternatives(entries[prov], current, bounced, view):
+            if alt.text == current[prov].text:
+                continue
+            trial = dict(current)
+            trial[prov] = alt
+            if _circles(trial):
+                continue
+            tries += 1
+            judged = judge(list(trial.values()))
+            if judged > score + 1e-9:
+                score, current = judged, trial
+            if tries >= REFINE:
+                return [current[p] for p in sorted(current)]
+    return [current[p] for p in sorted(current)]
+
+
+def _near_others(board: Board, power: str, unit: Unit | None) -> bool:
+    if unit is None:
+        return False
+    occupant = board.occupant
+    for prov in geography(board.game_map).reach(unit):
+        standing = occupant.get(prov)
+        if standing is not None and standing[0] != power:
+            return True
+    return False
+
+
+def _alternatives(
+    entry: UnitOrders, current: Mapping[str, LegalOrder], bounced: Mapping[str, int], view: Values
+) -> list[LegalOrder]:
+    """A unit's orders worth trying instead of its planned one, the likeliest first."""
+    moves = []
+    out: list[LegalOrder] = []
+    for legal in entry.orders:
+        if legal.kind == OrderKind.HOLD:
+            out.append(legal)
+        elif legal.kind == OrderKind.MOVE:
+            if legal.via_convoy or bounced.get(legal.text, 0) >= REPEATS:
+                continue
+            target = province_of(legal.target or "")
+            moves.append((-view.of(entry.unit_type, target), legal.text, legal))
+        elif legal.kind == OrderKind.SUPPORT and legal.helped is not None:
+            helped = current.get(legal.helped.province)
+            if helped is None:
+                continue  # another power's unit
+            if legal.helped_holds:
+                if helped.kind != OrderKind.MOVE:
+                    out.append(legal)
+            elif helped.kind == OrderKind.MOVE and province_of(helped.target or "") == legal.target:
+                out.append(legal)
+    moves.sort(key=lambda m: (m[0], m[1]))
+    return [m for _, _, m in moves[:MOVES_TRIED]] + out
+
+
+def _circles(plan: Mapping[str, LegalOrder]) -> bool:
+    succ = {}
+    for prov, legal in plan.items():
+        if legal.kind == OrderKind.MOVE and legal.target is not None:
+            target = province_of(legal.target)
+            if target in plan:
+                succ[prov] = target
+    for start in succ:
+        prov, steps = start, 0
+        while prov in succ and steps <= len(succ):
+            prov = succ[prov]
+            steps += 1
+            if prov == start:
+                return True
+    return False
 
 
 def _neighbours(board: Board, power: str, holding: Collection[str]) -> list[str]:
@@ -87,45 +195,84 @@ def _neighbours(board: Board, power: str, holding: Collection[str]) -> list[str]
     ]
 
 
-def _replies(
-    board: Board, power: str, holding: Collection[str], rng: random.Random
-) -> list[dict[str, list[Order]]]:
+_PREDICTED: dict[tuple[int, str, float, frozenset[str], int], tuple[Board, list[Order]]] = {}
+
+
+def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> list[dict[str, list[Order]]]:
+    """What the powers around ``power`` would likely order: one reply for each noise of
+    :data:`REPLY_NOISE`. A power's predicted plan depends on the board, the seed and the noise only
+    (not on who asks), so the predictions are remembered for the board and shared by every power."""
     others = _neighbours(board, power, holding)
     replies = []
     for noise in REPLY_NOISE:
         reply: dict[str, list[Order]] = {}
+        if noise < 0:  # the reply in which they all hold
+            replies.append(reply)
+            continue
         for other in others:
-            theirs = legal_orders(board, other)
-            if not theirs.entries:
-                continue
-            plan = movement_orders(board, other, theirs, random.Random(rng.random()), holding, noise=noise)
-            reply[other] = [o.order for o in plan]
+            key = (id(board), other, noise, frozenset(holding), seed)
+            hit = _PREDICTED.get(key)
+            if hit is None or hit[0] is not board:
+                theirs = legal_orders(board, other)
+                rng = random.Random(f"reply:{seed}:{board.phase}:{other}:{noise}")
+                plan = movement_orders(board, other, theirs, rng, holding, noise=noise)
+                hit = (board, [o.order for o in plan])
+                if len(_PREDICTED) >= 256:
+                    del _PREDICTED[next(iter(_PREDICTED))]
+                _PREDICTED[key] = hit
+            if hit[1]:
+                reply[other] = hit[1]
         replies.append(reply)
     return replies
 
 
-def _score(before: Board, after: Board, power: str, view: Values) -> float:
-    """How good ``after`` (the board once the phase is adjudicated) is for ``power``."""
+def _score(before: Board, after: Board, power: str, view: Values, holding: Collection[str]) -> float:
+    """How good ``after`` (the board once the phase is adjudicated) is for ``power``: in the fall the
+    centres it will own; in the spring the centres it stands on, the centres it could take in the
+    fall and those of its own it could lose then; always where its units stand, and the units
+    dislodged."""
+    geo = geography(before.game_map)
     score = 0.0
     for unit in after.units.get(power, ()):
-        score += view.of(unit.type, unit.province)
+        score += UNIT_PLACE * view.of(unit.type, unit.province)
     lost = len(after.dislodged.get(power, ()))
     taken = sum(len(d) for p, d in after.dislodged.items() if p != power)
     score += TAKEN_UNIT * taken - LOST_UNIT * lost
-    centres = geography(before.game_map).supply_centers
     owned = before.centers.get(power, frozenset())
+    occupant = after.occupant
     if before.phase.season == "F":
         mine = 0
-        for centre in centres:
-            standing = after.occupant.get(centre)
-            if standing is not None:
-                mine += standing[0] == power
-            else:
-                mine += centre in owned
-        score += CENTRE * mine
-    else:
-        for centre in centres:
-            standing = after.occupant.get(centre)
-            if standing is not None and standing[0] == power and centre not in owned:
-                score += OCCUPIED_CENTRE
+        for centre in geo.supply_centers:
+            standing = occupant.get(centre)
+            mine += standing[0] == power if standing is not None else centre in owned
+        return score + CENTRE * mine
+    reach = reach_by_power(after, geo)
+    ours = reach.get(power, {})
+    threat: dict[str, int] = {}
+    for other, counts in reach.items():
+        if other == power or other in holding:
+            continue
+        for prov, n in counts.items():
+            if n > threat.get(prov, 0):
+                threat[prov] = n
+    for centre in geo.supply_centers:
+        standing = occupant.get(centre)
+        if centre in owned:
+            if standing is None:
+                if threat.get(centre, 0) > ours.get(centre, 0):
+                    score -= EXPOSED * CENTRE
+            elif standing[0] != power:
+                score -= CENTRE * (1.0 if ours.get(centre, 0) < 2 else 0.5)
+            elif threat.get(centre, 0) > 1 + ours.get(centre, 0):
+                score -= EXPOSED * CENTRE
+            continue
+        if standing is not None and standing[0] == power:
+            score += HELD * CENTRE
+        elif standing is None:
+            if ours.get(centre, 0) > threat.get(centre, 0):
+                score += OPEN * CENTRE
+        elif standing[0] in holding:
+            score += OPEN * CENTRE * (ours.get(centre, 0) >= 2)
+        elif ours.get(centre, 0) >= 2 + reach.get(standing[0], {}).get(centre, 0):
+            score += OPEN * CENTRE
     return score

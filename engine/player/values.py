@@ -72,10 +72,25 @@ def reach_by_power(board: Board, geo: Geography) -> dict[str, dict[str, int]]:
     return out
 
 
+_VALUES: dict[tuple[int, str, frozenset[str]], tuple[Board, Values]] = {}
+
+
 def values(board: Board, power: str, holding: Collection[str] = frozenset()) -> Values:
     """``power``'s values on ``board`` (see the module docstring). ``holding``: the powers known to
     be in civil disorder, whose units only hold: they threaten nothing, and their units, never
-    supported, are easy prey."""
+    supported, are easy prey. Remembered for the last boards (the hard level asks many times)."""
+    key = (id(board), power, frozenset(holding))
+    hit = _VALUES.get(key)
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    found = _values(board, power, holding)
+    if len(_VALUES) >= 64:
+        del _VALUES[next(iter(_VALUES))]
+    _VALUES[key] = (board, found)
+    return found
+
+
+def _values(board: Board, power: str, holding: Collection[str]) -> Values:
     geo = geography(board.game_map)
     reach = reach_by_power(board, geo)
     enemy: dict[str, int] = {}
