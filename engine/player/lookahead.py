@@ -26,10 +26,10 @@ from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_o
 from engine.mapdata import province_of
 from engine.orders import Order, Unit
 from engine.player.geography import geography
-from engine.player.movement import NOISE, REPEATS, movement_orders
+from engine.player.movement import NOISE, REPEATS, movement_orders, quiet_homes
 from engine.player.values import Values, reach_by_power, values
 
-CANDIDATES = 8  # plans of ours tried (the normal plan and variants)
+CANDIDATES = 6  # plans of ours tried (the normal plan and variants)
 VARIANT_NOISE = (0.6, 1.0, 1.5)  # the variants' noise, in turn
 REPLY_NOISE = (NOISE, -1.0)  # each reply's noise (below 0: they all hold)
 CENTRE = 14.0  # a centre we own after a fall
@@ -39,6 +39,7 @@ UNIT_PLACE = 0.3  # the share of a unit's place's value (engine.player.values) i
 HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of CENTRE)
 OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
 EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
+BLOCKED = 6.0  # a unit of ours left on a home centre where a build is due
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
@@ -108,6 +109,18 @@ def _refine(
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
     busy = sorted(entries, key=lambda p: (-view.enemy_reach.get(p, 0), p))
     busy = [p for p in busy if view.enemy_reach.get(p, 0) > 0 or _near_others(board, power, entries[p].unit)]
+    owned = board.centers.get(power, frozenset())
+    # a unit covering an empty centre of ours that another power could walk into keeps its move
+    busy = [
+        p
+        for p in busy
+        if not (
+            current[p].kind == OrderKind.MOVE
+            and (target := province_of(current[p].target or "")) in owned
+            and target not in board.occupant
+            and view.enemy_reach.get(target, 0) > 0
+        )
+    ]
     tries = 0
     for prov in busy:
         for alt in _alternatives(entries[prov], current, bounced, view):
@@ -245,6 +258,10 @@ def _score(before: Board, after: Board, power: str, view: Values, holding: Colle
         for centre in geo.supply_centers:
             standing = occupant.get(centre)
             mine += standing[0] == power if standing is not None else centre in owned
+            if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
+                score -= EXPOSED * CENTRE  # left empty where another power could have walked in
+        quiet = quiet_homes(before, power, view)
+        score -= BLOCKED * sum(u.province in quiet for u in after.units.get(power, ()))
         return score + CENTRE * mine
     reach = reach_by_power(after, geo)
     ours = reach.get(power, {})

@@ -105,7 +105,7 @@ class _Planner:
         self.staying: set[str] = set()  # provinces whose own unit stays (hold, support, convoy)
         self.helpers: dict[str, list[str]] = {}  # target -> provinces of the units supporting the move
         self.banned: dict[str, set[str]] = {}  # unit's province -> targets it may no longer choose
-        self.quiet_homes = self._quiet_homes() if sane else frozenset()
+        self.quiet_homes = quiet_homes(board, power, self.values) if sane else frozenset()
         for prov in sorted(self.opts):
             self._rank(self.opts[prov], rng)
 
@@ -119,22 +119,6 @@ class _Planner:
             if ahead:
                 worth += LOOKAHEAD * max(self.values.fleet.get(p, 0.0) for p in ahead)
         return worth
-
-    def _quiet_homes(self) -> frozenset[str]:
-        """With builds to come (centres to take): the home centres of ours nobody threatens, where a unit of
-        ours left standing would take the place of a build."""
-        board, power = self.board, self.power
-        owned = board.centers.get(power, frozenset())
-        units = board.units.get(power, ())
-        gains = sum(
-            1
-            for c in self.geo.supply_centers
-            if c not in owned and c not in board.occupant and self.values.own_reach.get(c, 0) > 0
-        )
-        if len(owned) + gains <= len(units):
-            return frozenset()
-        homes = board.game_map.home_centers.get(power, ())
-        return frozenset(h for h in homes if h in owned and self.values.enemy_reach.get(h, 0) == 0)
 
     def _rank(self, opts: _Options, rng: random.Random) -> None:
         unit = opts.unit
@@ -598,6 +582,23 @@ class _Planner:
             self.unwind()
         self.spare_supports()
         return [self.chosen.get(prov, self.opts[prov].hold) for prov in sorted(self.opts)]
+
+
+def quiet_homes(board: Board, power: str, view: Values) -> frozenset[str]:
+    """With builds to come (centres to take): the home centres of ours nobody threatens, where a
+    unit of ours left standing would take the place of a build."""
+    geo = geography(board.game_map)
+    owned = board.centers.get(power, frozenset())
+    units = board.units.get(power, ())
+    gains = sum(
+        1
+        for c in geo.supply_centers
+        if c not in owned and c not in board.occupant and view.own_reach.get(c, 0) > 0
+    )
+    if len(owned) + gains <= len(units):
+        return frozenset()
+    homes = board.game_map.home_centers.get(power, ())
+    return frozenset(h for h in homes if h in owned and view.enemy_reach.get(h, 0) == 0)
 
 
 def _dest_province(legal: LegalOrder) -> str | None:
