@@ -21,23 +21,16 @@ Every order is taken from engine.legal.legal_orders, so it is always legal.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.board import Board
-from engine.legal import LegalOrder, OrderKind, legal_orders
+from engine.legal import LegalOrder, OrderKind, UnitOrders, legal_orders
 from engine.mapdata import province_of
 from engine.player.geography import Geography, geography
 
-SPRING = {
-    "attack": 700.0,
-    "defence": 300.0,
-    "rounds": (100.0, 1000.0, 30.0, 10.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0),
-}
-FALL = {
-    "attack": 600.0,
-    "defence": 400.0,
-    "rounds": (1000.0, 100.0, 30.0, 10.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0),
-}
+# (attack weight, defence weight, the weights of the rounds of spreading), by season
+SPRING = (700.0, 300.0, (100.0, 1000.0, 30.0, 10.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0))
+FALL = (600.0, 400.0, (1000.0, 100.0, 30.0, 10.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0))
 STRENGTH = 1000.0
 COMPETITION = 1000.0
 ALTERNATIVE = 5.0  # the chance (in percent) of taking the next best when it is within ... ...
@@ -59,7 +52,7 @@ def _units_next_to(board: Board, geo: Geography) -> dict[str, dict[str, int]]:
 def _destination_values(board: Board, power: str) -> tuple[dict[str, float], dict[str, float]]:
     """(army values, fleet values) by province."""
     geo = geography(board.game_map)
-    weights = FALL if board.phase.season == "F" else SPRING
+    attack, defence, rounds = FALL if board.phase.season == "F" else SPRING
     sizes = {p: len(cs) for p, cs in board.centers.items()}
     owner = {c: p for p, cs in board.centers.items() for c in cs}
     near = _units_next_to(board, geo)
@@ -70,9 +63,9 @@ def _destination_values(board: Board, power: str) -> tuple[dict[str, float], dic
             biggest = max(
                 (sizes.get(p, 0) for p, c in near.items() if p != power and c.get(centre)), default=0
             )
-            base[centre] = weights["defence"] * biggest
+            base[centre] = defence * biggest
         else:
-            base[centre] = weights["attack"] * (sizes.get(holder, 0) if holder else 1)
+            base[centre] = attack * (sizes.get(holder, 0) if holder else 1)
     mine = near.get(power, {})
     competition: dict[str, int] = {}
     for other, counts in near.items():
@@ -83,8 +76,8 @@ def _destination_values(board: Board, power: str) -> tuple[dict[str, float], dic
     out = []
     for graph in (geo.army_graph, geo.fleet_graph):
         current = {p: base.get(p, 0.0) for p in graph}
-        total = {p: weights["rounds"][0] * v for p, v in current.items()}
-        for w in weights["rounds"][1:]:
+        total = {p: rounds[0] * v for p, v in current.items()}
+        for w in rounds[1:]:
             current = {
                 p: (current[p] + sum(current.get(n, 0.0) for n in ns)) / 5.0 for p, ns in graph.items()
             }
@@ -135,14 +128,14 @@ def dumbbot_orders(board: Board, power: str, rng: random.Random) -> Sequence[Leg
         taken: set[str] = set()
         out = []
         for entry in legal.entries:
-            options = sorted(
+            spots = sorted(
                 (
                     (worth(entry.unit_type, o.target or ""), o.text, o)
                     for o in entry.of_kind(OrderKind.RETREAT)
                 ),
                 key=lambda o: (-o[0], o[1]),
             )
-            pick = next((o for _, _, o in options if province_of(o.target or "") not in taken), None)
+            pick = next((o for _, _, o in spots if province_of(o.target or "") not in taken), None)
             if pick is not None:
                 taken.add(province_of(pick.target or ""))
                 out.append(pick)
@@ -152,7 +145,13 @@ def dumbbot_orders(board: Board, power: str, rng: random.Random) -> Sequence[Leg
     return _movement(board, power, legal.entries, worth, rng)
 
 
-def _movement(board, power, entries, worth, rng):  # type: ignore[no-untyped-def]
+def _movement(
+    board: Board,
+    power: str,
+    entries: Sequence[UnitOrders],
+    worth: Callable[[str | None, str], float],
+    rng: random.Random,
+) -> list[LegalOrder]:
     near = _units_next_to(board, geography(board.game_map))
     opposed = {p for other, counts in near.items() if other != power for p in counts}
     chosen: dict[str, LegalOrder] = {}

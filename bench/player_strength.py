@@ -21,7 +21,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -47,7 +47,13 @@ def _centres_in(game: Game, power: str) -> int:
     return counts.get(power, 0)
 
 
-def trial(title: str, games: int, seed: int, me_player, others_player) -> None:  # type: ignore[no-untyped-def]
+def trial(
+    title: str,
+    games: int,
+    seed: int,
+    me_player: Callable[[int], Player],
+    others_player: Callable[[int], Player],
+) -> None:
     centres: list[int] = []
     solos = 0
     by_power: dict[str, list[int]] = {p: [] for p in POWERS}
