@@ -27,13 +27,15 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.player_sim import Game, built_in, percentile, play, share, spread
+from bench.player_sim import Game, Player, built_in, percentile, play, share, spread
 from engine import Board, initial_board
 from engine.adjudication import Adjudication
+from engine.legal import LegalOrder
 from engine.orders import Move, Order, SupportMove
 from engine.player.geography import geography
 from engine.player.memory import Streaks
@@ -275,10 +277,21 @@ def chaos(args: argparse.Namespace) -> None:
         owners_before = owners
 
     ms: list[float] = []
+    close_ms: dict[str, float] = {}  # phase -> all 34 powers' time in that phase (one close's extra work)
     for k in range(2):
         captures = 0
         owners_before = {}
-        bot = built_in(args.seed + k, args.level)
+        inner = built_in(args.seed + k, args.level)
+
+        def bot(
+            board: Board, power: str, bounced: Mapping[str, int], inner: Player = inner, k: int = k
+        ) -> Sequence[LegalOrder]:
+            started = time.perf_counter()
+            chosen = inner(board, power, bounced)
+            key = f"{k}:{board.phase}"
+            close_ms[key] = close_ms.get(key, 0.0) + 1000 * (time.perf_counter() - started)
+            return chosen
+
         game = play(
             board,
             dict.fromkeys(powers, bot),
@@ -291,7 +304,9 @@ def chaos(args: argparse.Namespace) -> None:
     print(
         f"7. Chaos, 34 built-in players, {args.chaos_years} years: centres that changed hands "
         f"per game {spread(changes)}; "
-        f"ms per call median {statistics.median(ms):.1f}, p95 {percentile(ms, 0.95):.1f}"
+        f"ms per call median {statistics.median(ms):.1f}, p95 {percentile(ms, 0.95):.1f}; "
+        f"all 34 powers' orders at one close: median {statistics.median(close_ms.values()):.0f} ms, "
+        f"max {max(close_ms.values()):.0f} ms over {len(close_ms)} closes"
     )
 
 
