@@ -1,6 +1,6 @@
 """How strong and how fast the built-in player is, in games simulated on our own engine (no Discord).
 
-    nice .venv/bin/python bench/player.py [--games 100] [--seed 0] [--timing-years 10]
+    nice .venv/bin/python bench/player.py [--games 100] [--seed 0] [--timing-years 10] [--level normal]
 
 Every game is on the Standard map; game ``i`` gives the seat under test to the ``i % 7``-th power,
 so the seven starting powers take turns. Prints each figure with its spread; asserts nothing.
@@ -117,8 +117,11 @@ def play(
     return game
 
 
+LEVEL = "normal"  # the level played (--level)
+
+
 def built_in(seed: int, holding: Sequence[str] = ()) -> Player:
-    return lambda board, power: choose_orders(board, power, seed, frozenset(holding))
+    return lambda board, power: choose_orders(board, power, seed, frozenset(holding), level=LEVEL)
 
 
 def random_player(seed: int) -> Player:
@@ -313,7 +316,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games per trial (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (game i: seed + i)")
     parser.add_argument("--timing-years", type=int, default=10, help="years of self-play per variant timed")
+    parser.add_argument("--level", default="normal", help="the built-in player's level (easy, normal, hard)")
     args = parser.parse_args()
+    global LEVEL
+    LEVEL = args.level
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.games} games per trial")
     started = time.perf_counter()
     against_disorder(args.games, args.seed)
