@@ -128,7 +128,7 @@ def _refine(
                 continue
             trial = dict(current)
             trial[prov] = alt
-            if _circles(trial):
+            if _circles(trial) or _bounces_own(trial):
                 continue
             tries += 1
             judged = judge(list(trial.values()))
@@ -175,6 +175,14 @@ def _alternatives(
                 out.append(legal)
     moves.sort(key=lambda m: (m[0], m[1]))
     return [m for _, _, m in moves[:MOVES_TRIED]] + out
+
+
+def _bounces_own(plan: Mapping[str, LegalOrder]) -> bool:
+    """Two of our moves into one province, or a move into a province whose unit of ours stays."""
+    targets = [province_of(legal.target or "") for legal in plan.values() if legal.kind == OrderKind.MOVE]
+    if len(targets) != len(set(targets)):
+        return True
+    return any(t in plan and plan[t].kind != OrderKind.MOVE for t in targets)
 
 
 def _circles(plan: Mapping[str, LegalOrder]) -> bool:

@@ -18,8 +18,21 @@ import pytest
 from engine import Board, adjudicate, all_variants, initial_board, legal_orders
 from engine.legal import LegalOrder
 from engine.mapdata import province_of
-from engine.orders import Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove, Waive
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+    format_order,
+)
 from engine.player import choose_orders, random_orders
+from engine.player.memory import bounce_streaks, empty_bounces
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = sorted(v.name for v in all_variants() if v.playable())
@@ -82,7 +95,7 @@ def check_complete_and_legal(board: Board, power: str, orders: Sequence[LegalOrd
             assert not orders
 
 
-def play_and_check(board: Board, years: int, seed: int, mix: float) -> int:
+def play_and_check(board: Board, years: int, seed: int, mix: float, level: str = "normal") -> int:
     """Play ``years`` years, each power's orders by the built-in player (or, with chance ``mix``
     per power and phase, at random), checking every set of orders and that the adjudicator finds
     none invalid. Returns the number of sets checked."""
@@ -95,7 +108,7 @@ def play_and_check(board: Board, years: int, seed: int, mix: float) -> int:
             if rng.random() < mix:
                 orders[power] = [o.order for o in random_orders(board, power, rng)]
                 continue
-            chosen = choose_orders(board, power, seed)
+            chosen = choose_orders(board, power, seed, level=level)
             check_complete_and_legal(board, power, chosen)
             checked += 1
             orders[power] = [o.order for o in chosen]
@@ -119,6 +132,13 @@ def test_every_variant_gets_complete_legal_orders_in_every_phase(variant: str) -
     for seed in range(2):
         checked += play_and_check(initial_board(variant), years=6, seed=seed, mix=0.3)
     assert checked > 50
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+@pytest.mark.parametrize("variant", ["standard", "chaos", "youngstown"])
+def test_the_other_levels_give_complete_legal_orders_too(variant: str, level: str) -> None:
+    checked = play_and_check(initial_board(variant), years=3, seed=5, mix=0.3, level=level)
+    assert checked > 20
 
 
 def random_board(rng: random.Random, variant: str, kind: str) -> Board:
@@ -396,3 +416,66 @@ def test_it_supports_instead_of_bouncing_its_own_units() -> None:
     into_bel = [o for o in orders if o.endswith("- BEL") and " S " not in o]
     assert len(into_bel) == 1, orders
     assert any(" S " in o and o.endswith(f"{into_bel[0].split(' - ')[0]} - BEL") for o in orders), orders
+
+
+# --- levels and memory ------------------------------------------------------------------------------
+
+
+def test_an_unknown_level_is_refused_and_each_level_repeats_itself() -> None:
+    board = initial_board("standard")
+    with pytest.raises(ValueError, match="unknown level 'expert'"):
+        choose_orders(board, "FRANCE", level="expert")
+    for level in ("easy", "normal", "hard"):
+        once = texts(choose_orders(board, "FRANCE", 3, level=level))
+        assert texts(choose_orders(board, "FRANCE", 3, level=level)) == once
+
+
+STALEMATE = {
+    "phase": "F1905M",
+    "units": {"ITALY": ["F LYO", "A PIE"], "FRANCE": ["F MAR", "A GAS"]},
+    "centers": {"ITALY": ["ROM", "NAP", "VEN", "TUN"], "FRANCE": ["PAR", "BRE", "MAR"]},
+}
+
+
+def test_a_move_that_bounced_twice_into_an_empty_province_is_not_made_a_third_time() -> None:
+    """Italy's fleet and France's both want an empty Spain; Italy is told its move bounced twice."""
+    board = Board.from_json(STALEMATE)
+    for level in ("normal", "hard"):
+        fresh = texts(choose_orders(board, "ITALY", level=level))
+        assert "F LYO - SPA/SC" in fresh, fresh  # what it does when it remembers nothing
+        told = texts(choose_orders(board, "ITALY", level=level, bounced={"F LYO - SPA/SC": 2}))
+        assert "F LYO - SPA/SC" not in told, told
+        check_complete_and_legal(
+            board, "ITALY", choose_orders(board, "ITALY", level=level, bounced={"F LYO - SPA/SC": 2})
+        )
+
+
+def test_the_memory_counts_bounces_into_an_empty_province_in_a_row() -> None:
+    board = Board.from_json(STALEMATE)
+    orders = {"ITALY": ["F LYO - SPA/SC", "A PIE H"], "FRANCE": ["F MAR - SPA/SC", "A GAS - BRE"]}
+    result = adjudicate(board, orders)
+    lines = [(r.power, format_order(r.order) if r.order else None, r.status) for r in result.results]
+    bounced = empty_bounces(board, lines, result.board.occupant)
+    assert bounced == {"ITALY": {"F LYO - SPA/SC"}, "FRANCE": {"F MAR - SPA/SC"}}
+    assert bounce_streaks([bounced, bounced])["ITALY"] == {"F LYO - SPA/SC": 2}
+    assert bounce_streaks([bounced, {}, bounced])["ITALY"] == {"F LYO - SPA/SC": 1}  # not in a row
+    # a move that failed into a province someone stands in is no bounce into an empty one
+    held = {"ITALY": ["F LYO - MAR", "A PIE H"], "FRANCE": ["F MAR H", "A GAS H"]}
+    result = adjudicate(board, held)
+    lines = [(r.power, format_order(r.order) if r.order else None, r.status) for r in result.results]
+    assert empty_bounces(board, lines, result.board.occupant) == {}
+
+
+def test_no_circle_of_its_own_units_in_self_play() -> None:
+    """Seven normal players, five years: no power ever orders its units round in a circle."""
+    board = initial_board("standard")
+    while board.phase.year < 1906:
+        orders = {p: [o.order for o in choose_orders(board, p, 11)] for p in board.game_map.powers}
+        for moves in orders.values():
+            step = {m.unit.province: province_of(m.dest) for m in moves if isinstance(m, Move)}
+            for start in step:
+                prov, seen = step[start], 0
+                while prov in step and prov != start and seen < len(step):
+                    prov, seen = step[prov], seen + 1
+                assert prov != start, f"{board.phase}: a circle {step}"
+        board = adjudicate(board, orders).board
