@@ -404,7 +404,7 @@ class _Planner:
         best: tuple[float, str, str, list[str]] | None = None
         for mover in free:
             opts = self.opts[mover]
-            moves = [m for m in opts.moves if _dest_province(m) == target]
+            moves = [m for m in opts.moves if _dest_province(m) == target and not self._spent(m)]
             if not moves:
                 continue
             worth = max(opts.worth[m.text] for m in moves)
