@@ -439,6 +439,19 @@ class GameSettings(CheckedModel):
         ),
     ] = DEFAULT_BUILTIN_LEVEL
 
+    # Nobody learns who plays which power until the end (gm.anonymity): posts name powers only, and the
+    # talks between powers are relayed by the bot from each player's own channel (gm.facade.relaying).
+    anonymous: Annotated[
+        bool,
+        Field(strict=True),
+        Refusal("Whether the powers' players stay secret until the end is yes or no, not {value}."),
+        Option(
+            "anonymous",
+            "Nobody knows who plays which power until the end; talks are relayed by the bot "
+            "(default: {default})",
+        ),
+    ] = False
+
     # --- checks beyond a field's type and range ---------------------------------------------------
 
     @field_validator("press", "take_over", "absent_seats", "fog", "builtin_level", mode="before")

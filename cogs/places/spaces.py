@@ -171,7 +171,10 @@ def players_of(game: GameInfo) -> set[int]:
 
 
 def pairs(game: GameInfo) -> list[tuple[Seat, Seat]]:
-    """Pairs of seats that get a private space (one per pair of players)."""
+    """Pairs of seats that get a private space (one per pair of players); none in an anonymous game,
+    whose talks the bot relays (a pair place would show its members: gm.facade.relaying)."""
+    if game.settings.anonymous:
+        return []
     return list(itertools.combinations(seats(game), 2))
 
 

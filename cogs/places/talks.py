@@ -92,6 +92,8 @@ async def open_talks(
 ) -> Talks:
     """Make the pair places ``user_id``'s seat lacks with each other person's seat (module docstring)."""
     press = game.settings.press
+    if game.settings.anonymous:  # relayed talks (gm.facade.relaying): no pair place shows its members
+        return Talks()
     if press not in ("threads", "channels") or not places.made:  # no private talks, or a game set up
         return Talks()  # before places were recorded (it has no built-in player)
     pairs = missing_pairs(places, user_id)

@@ -93,4 +93,6 @@ def settings_lines(settings: GameSettings, variant: str | None = None) -> list[s
         "**Private talks after the end:** "
         + ("readable by the eliminated players" if settings.talks_after_end else "stay private"),
         f"**Fog of war:** {choice_label('fog', settings.fog)}",
+        "**Anonymous:** "
+        + ("yes: the powers' players stay secret until the end" if settings.anonymous else "no"),
     ]

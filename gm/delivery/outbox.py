@@ -48,6 +48,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import SessionFactory
 from db.models import Game, OutboxEntry, OutboxTarget, PhaseMap, PowerAssignment
+from gm.anonymity import veil_for
 from gm.clock import Clock, utcnow
 from gm.delivery.shards import EVERYTHING, SINGLE, Ownership
 from gm.messages.kinds import KINDS, Message, SeatOffer, read_message
@@ -514,6 +515,9 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
                 attachments.append(Attachment(ref["filename"], png))
             elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
                 return None
+        veil = await veil_for(
+            session, entry.game_id, entry.target_kind, power=entry.target_power, user_id=entry.target_user_id
+        )
     return OutboxMessage(
         id=entry.row_id,
         nonce=entry.nonce or f"gm{entry.id}",
@@ -522,7 +526,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         target_kind=entry.target_kind,
         channel_id=channel_id,
         user_id=entry.target_user_id,
-        payload=entry.payload,
+        payload=veil(entry.payload) if veil else entry.payload,  # an anonymous game's (gm.anonymity)
         attachments=tuple(attachments),
         phase_id=entry.phase_id,
         sent_parts=tuple((int(c), int(m)) for c, m in (entry.sent_messages or ())),
