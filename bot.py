@@ -60,6 +60,7 @@ EXTENSIONS = (
     "cogs.commands.moderation",
     "cogs.commands.draws",
     "cogs.commands.notify",
+    "cogs.commands.press",
     "cogs.commands.stats",
     "cogs.commands.absence",
     "cogs.commands.server",

@@ -100,3 +100,21 @@ async def veil_for(
     else:
         reader = frozenset()
     return partial(veil_payload, seats=seats, reader=reader)
+
+
+async def reveal_lines(session: AsyncSession, game_id: int) -> list[str]:
+    """The final post's reveal of an anonymous game: who played each power at the end (by
+    reference: the adapter mentions them), the powers nobody played said so."""
+    rows = await session.exec(
+        select(PowerAssignment.power, Player.user_id, Player.status)
+        .join(Player, col(PowerAssignment.player_id) == col(Player.id), isouter=True)
+        .where(PowerAssignment.game_id == game_id)
+        .order_by(col(PowerAssignment.power))
+    )
+    named = [
+        f"{powers_text([power])}: [[user:{user}]]"
+        if user is not None and status == PlayerStatus.ACTIVE
+        else f"{powers_text([power])}: nobody at the end"
+        for power, user, status in rows.all()
+    ]
+    return ["The players are revealed: " + "; ".join(named) + "."] if named else []

@@ -103,6 +103,7 @@ from gm.messages.kinds import (
     PlayerLeft,
     PlayerReturned,
     PowerJoined,
+    RelayedPress,
     Reminder,
     Replaced,
     ReplacedYou,
@@ -137,6 +138,8 @@ from gm.ordering.preview import OrdersPreview
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
 from gm.phases.results import change_lines
 from gm.reading.info import GameInfo, PhaseInfo, PlayerInfo
+from gm.relaying import EVERYONE as PRESS_EVERYONE
+from gm.relaying import MAX_TEXT as MAX_PRESS_TEXT
 from gm.reports.history import MapImage, PhaseHistory
 from gm.reports.operations import OperationsStatus
 from gm.reports.stats import ServerBoard
@@ -176,11 +179,13 @@ __all__ = [
     "CONCEDE",
     "DRAW",
     "MAX_PAIR_PRESS_PLAYERS",
+    "MAX_PRESS_TEXT",
     "MAX_SANDBOXES",
     "NOTIFY_CHANNEL",
     "NOTIFY_DM",
     "NOTIFY_NONE",
     "PENALTY_PHASES",
+    "PRESS_EVERYONE",
     "REMINDER_MARGIN_MINUTES",
     "SETTING_OPTIONS",
     "STANDARD",
@@ -259,6 +264,7 @@ __all__ = [
     "PowerStatus",
     "ProposalInfo",
     "Recorder",
+    "RelayedPress",
     "Reminder",
     "ReopenPlaces",
     "Replaced",

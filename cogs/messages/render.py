@@ -49,6 +49,7 @@ from gm.public import (
     PlayerLeft,
     PlayerReturned,
     PowerJoined,
+    RelayedPress,
     Reminder,
     Replaced,
     ReplacedYou,
@@ -78,6 +79,10 @@ PRESS_TEXT = {
     "public": "Each player has a private channel for orders; powers talk here, in public.",
     "none": "Each player has a private channel for orders. No press: players do not talk in this game.",
     "": "Each player has a private channel for orders; `/game status` shows how powers may talk.",
+    "relayed": (
+        "Each player has a private channel. This game is anonymous: talk with `/press` (to a power, or to "
+        "everyone); I carry your words as your power's, never with your name."
+    ),
 }
 # What needs attention stands out from the routine results:
 ALARM_COLOUR = discord.Colour.from_rgb(196, 98, 16)  # civil disorder, a rollback
@@ -274,6 +279,17 @@ def _take_over_request(content: TakeOverRequest, where: Where) -> list[Outgoing]
 @word_message.register(RolledBack)
 def _rolled_back(content: RolledBack, where: Where) -> list[Outgoing]:
     return _announcement(content, where, colour=ALARM_COLOUR, image=True)
+
+
+@word_message.register(RelayedPress)
+def _relayed_press(content: RelayedPress, where: Where) -> list[Outgoing]:
+    """An anonymous game's talk (gm.relaying): the sender's powers as the only author, the player's
+    words inert (no mention, no markdown), their attachments as links; it notifies nobody."""
+    to = "everyone" if content.to == "everyone" else power_name(content.to)
+    head = f"**{powers_text(content.sender)}** to **{to}**:"
+    body = discord.utils.escape_mentions(discord.utils.escape_markdown(content.text))
+    links = "\n".join(f"<{url}>" for url in content.links if url.startswith("https://"))
+    return [Outgoing(content="\n".join(part for part in (head, body, links) if part)[:2000])]
 
 
 @word_message.register(GameStarted)

@@ -39,6 +39,7 @@ from db.models import (
     ProposalStatus,
 )
 from engine.variants import game_map
+from gm.anonymity import reveal_lines
 from gm.builtin.seats import built_in_record
 from gm.delivery.outbox import Target, enqueue
 from gm.game_log import log_event
@@ -211,6 +212,7 @@ async def finish_game(
     powers = list(played.powers)
     map_phase_id, map_phase_name, map_kind = final_map
     how = ending_words(result["kind"], result.get("winner"), result.get("shared") or ())
+    revealed = await reveal_lines(session, game_id) if GameSettings.from_json(game.settings).anonymous else []
     enqueue(
         session,
         GameOver(
@@ -229,6 +231,7 @@ async def finish_game(
                     if GameSettings.from_json(game.settings).fogged
                     else []
                 ),
+                *revealed,  # an anonymous game's players (gm.anonymity)
                 "Final centers, and the whole game in pictures:",
             ],
             fields={say.power_name(p): str(n) for p, n in result["centers"].items() if n},

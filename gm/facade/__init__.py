@@ -22,6 +22,7 @@ from gm.facade.operating import OperatingCases
 from gm.facade.places import PlaceCases
 from gm.facade.playing import PlayingCases
 from gm.facade.reading import ReadingCases
+from gm.facade.relaying import RelayCases
 from gm.facade.sandbox import SandboxCases
 from gm.facade.setup import LeaveOutcome, SetupBusy, SetupCases, StartOutcome
 from gm.facade.sheet import SheetAnswer, SheetCases
@@ -39,6 +40,7 @@ class Gamemaster(
     CommunityCases,
     OperatingCases,
     PlaceCases,
+    RelayCases,
 ):
     """The whole facade (its machinery: :attr:`runtime`, gm.facade.runtime.Runtime)."""
 

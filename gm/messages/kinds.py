@@ -394,6 +394,18 @@ class TakeOverDeclined(Message, kind="take_over_declined"):
     powers: Sequence[str] = ()
 
 
+@dataclass(frozen=True, kw_only=True)
+class RelayedPress(Message, kind="relayed_press"):
+    """An anonymous game's talk (gm.relaying): ``text`` from ``sender``'s powers to the power ``to``
+    (in its channel) or to everyone (in the game channel), and its copy in the sender's channel.
+    The words are the player's own: the adapter shows them inert, never as the gamemaster's."""
+
+    sender: Sequence[str] = ()
+    to: str = ""
+    text: str = ""
+    links: Sequence[str] = ()
+
+
 _REGISTRY[Message.kind] = Message  # a plain notice
 KINDS: Mapping[str, type[Message]] = MappingProxyType(_REGISTRY)
 """Every kind by its name, as the kinds registered themselves (read-only)."""

@@ -570,7 +570,11 @@ def _announce_start(
             assignments=assignments,
             built_in=sorted(built_in),
             **seat_offer(game, [list(seat) for seat in empty]),
-            press=GameSettings.from_json(game.settings).press,  # how players may talk: said in the post
+            # how players may talk: said in the post (an anonymous game's talks are relayed: gm.relaying)
+            press="relayed"
+            if GameSettings.from_json(game.settings).anonymous
+            and GameSettings.from_json(game.settings).press != "none"
+            else GameSettings.from_json(game.settings).press,
             # the opening position, when the adapter stored it before the post goes out (see
             # gm.facade.core.GamemasterCore.phase_map); without it the post goes out all the same
             # (none under the fog of war: each player asks for their own view with [[cmd:map]])
