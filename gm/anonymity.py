@@ -87,7 +87,10 @@ async def veil_for(
     rows = await session.exec(
         select(Player.user_id, PowerAssignment.power)
         .join(PowerAssignment, col(PowerAssignment.player_id) == col(Player.id))
-        .where(PowerAssignment.game_id == game_id, Player.status == PlayerStatus.ACTIVE)
+        .where(
+            PowerAssignment.game_id == game_id,
+            col(Player.status).not_in((PlayerStatus.LEFT, PlayerStatus.REPLACED)),
+        )
         .order_by(col(PowerAssignment.id))
     )
     seats: dict[int, list[str]] = {}
@@ -103,8 +106,9 @@ async def veil_for(
 
 
 async def reveal_lines(session: AsyncSession, game_id: int) -> list[str]:
-    """The final post's reveal of an anonymous game: who played each power at the end (by
-    reference: the adapter mentions them), the powers nobody played said so."""
+    """The final post's reveal of an anonymous game: who held each power at the end (by reference:
+    the adapter mentions them; one no longer active says how: civil disorder, left), the powers
+    nobody held said so."""
     rows = await session.exec(
         select(PowerAssignment.power, Player.user_id, Player.status)
         .join(Player, col(PowerAssignment.player_id) == col(Player.id), isouter=True)
@@ -112,9 +116,13 @@ async def reveal_lines(session: AsyncSession, game_id: int) -> list[str]:
         .order_by(col(PowerAssignment.power))
     )
     named = [
-        f"{powers_text([power])}: [[user:{user}]]"
-        if user is not None and status == PlayerStatus.ACTIVE
-        else f"{powers_text([power])}: nobody at the end"
+        f"{powers_text([power])}: "
+        + (
+            "nobody"
+            if user is None
+            else f"[[user:{user}]]"
+            + ("" if status == PlayerStatus.ACTIVE else f" ({str(status).replace('_', ' ')})")
+        )
         for power, user, status in rows.all()
     ]
     return ["The players are revealed: " + "; ".join(named) + "."] if named else []

@@ -35,7 +35,8 @@ def lobby_embed(game: GameInfo, badges: Mapping[int, str] | None = None) -> disc
     seats = game.settings.players
     if game.status == "forming":
         state = (
-            f"Full: <@{game.creator_id}> or a moderator can start it with `/game start`."
+            f"Full: {'its creator' if game.settings.anonymous else f'<@{game.creator_id}>'} or a moderator "
+            "can start it with `/game start`."
             if len(game.players) >= seats
             else f"Press **Join** or use `/game join` to play ({seats - len(game.players)} seats left)."
         )
@@ -48,10 +49,15 @@ def lobby_embed(game: GameInfo, badges: Mapping[int, str] | None = None) -> disc
     if game.status != "forming" and game.built_in:
         level = game.settings.builtin_level
         state += f" Played by the built-in player ({level}): {text.powers_text(sorted(game.built_in))}."
+    hidden = game.settings.anonymous  # who plays is revealed at the end only (gm.anonymity)
     lines = [
-        f"Created by <@{game.creator_id}>. {state}",
-        f"**Joined ({len(game.players)} of {seats}):** "
-        + (", ".join(who(p.user_id) for p in game.players) or "nobody yet"),
+        (
+            f"Anonymous game: the players are revealed at the end. {state}"
+            if hidden
+            else f"Created by <@{game.creator_id}>. {state}"
+        ),
+        f"**Joined ({len(game.players)} of {seats})**"
+        + ("" if hidden else ": " + (", ".join(who(p.user_id) for p in game.players) or "nobody yet")),
         *settings_lines(game.settings, game.variant),
     ]
     return discord.Embed(

@@ -1,0 +1,128 @@
+"""An anonymous Standard game played to its end on the fake Discord (a short game: its last year is
+1901), its players talking with /press. Every member's every view is read: before the final post,
+nothing a player could read (messages in each version, the names of the places they read, who else
+reads those places or is a member of their threads, who wrote what they read) named another power's
+player; the relays reached the other power as the sender's power's words, inert; the final post then
+revealed the players."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from harness.bot_helpers import (
+    Table,
+    ask,
+    bot_messages,
+    current_phase,
+    deadline_passes,
+    embeds_titled,
+    game_channel_of,
+    make_table,
+    place_named,
+    running,
+    settle,
+    started_game,
+)
+from harness.fakediscord import FakeDiscord, User
+
+SPRING = {
+    "ENGLAND": "F Lon-Nth; F Edi-Nwg; A Lvp-Yor",
+    "FRANCE": "A Par-Bur; A Mar-Pie; F Bre-Mao",
+    "GERMANY": "A Mun-Ruh; F Kie-Den; A Ber-Kie",
+}
+
+
+def names_of(user: User) -> set[str]:
+    """How a member may be named on Discord: a mention, their user name, their display name."""
+    return {
+        f"<@{user.id}>",
+        f"<@!{user.id}>",
+        user.username,
+        *([user.global_name] if user.global_name else []),
+    }
+
+
+def leaks(fake: FakeDiscord, table: Table, reader: User, end: datetime) -> list[str]:
+    """What ``reader`` could see before ``end`` that named another player of the game."""
+    others = [u for u in table.players if u.id != reader.id]
+    found = []
+    for message in fake.world.messages.values():
+        for revision in message.revisions:
+            if reader.id in revision.audience and revision.at < end:
+                for other in others:
+                    if any(name in revision.text for name in names_of(other)):
+                        found.append(f"message {revision.text[:80]!r} names {other.username}")
+        if message.author_id in {u.id for u in others} and reader.id in fake.world.audience(message):
+            found.append(f"{message.text[:60]!r} was written by another player")
+    for channel in fake.world.guild_channels(table.guild.id, threads=True):
+        if not fake.world.can_view(reader.id, channel) or channel.id == table.general.id:
+            continue
+        for other in others:
+            if any(name in channel.name for name in names_of(other)):
+                found.append(f"the place {channel.name} names {other.username}")
+            if channel.is_thread and other.id in channel.thread_members:
+                found.append(f"the thread {channel.name} has {other.username} as a member")
+        readers = {u.id for u in others if fake.world.can_view(u.id, channel)}
+        if readers and readers != {u.id for u in others}:  # some players only: it shows who they are
+            found.append(f"{channel.name} is read by {sorted(readers)} as well")
+    return found
+
+
+async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Masks", players=7, anonymous=True, last_year=1901)
+        game = str(game_id)
+        channel = await game_channel_of(bot, fake, game_id)
+        assert not [c for c in fake.world.guild_channels(table.guild.id, threads=True) if c.is_thread]
+        france, germany = table.player("FRANCE"), table.player("GERMANY")
+
+        said = f"Bur is yours if you keep out of Bel, <@{france.id}> @everyone **bold**"
+        answer = await ask(
+            fake, france, "press", channel=table.general, game=game, to="Germany", message=said
+        )
+        assert "carried to Germany's channel as France's" in answer.content, answer.content
+        shout = await ask(
+            fake, germany, "press", channel=table.general, game=game, to="everyone", message="Peace!"
+        )
+        assert "carried to the game channel as Germany's" in shout.content, shout.content
+        await settle(bot, fake)
+        [relay] = [
+            m
+            for m in bot_messages(fake, place_named(fake, table.guild, game_id, f"g{game_id}-germany"))
+            if m.text.startswith("**France** to **Germany**:")
+        ]
+        assert (
+            "Bur is yours" in relay.text
+            and f"<@{france.id}>" not in relay.text
+            and "@everyone" not in relay.text
+        )
+        [copy] = [
+            m
+            for m in bot_messages(fake, place_named(fake, table.guild, game_id, f"g{game_id}-france"))
+            if m.text.startswith("**France** to **Germany**:")
+        ]
+        assert copy.text == relay.text
+        assert [m for m in bot_messages(fake, channel) if m.text.startswith("**Germany** to **everyone**:")]
+        wrong = await ask(fake, france, "press", channel=table.general, game=game, to="France", message="me")
+        assert "You play France" in wrong.content and "another power" in wrong.content
+
+        for power, orders in SPRING.items():
+            done = await ask(
+                fake, table.player(power), "order", channel=table.general, game=game, text=orders
+            )
+            assert "✅" in done.content, (power, done.content)
+        while (await current_phase(bot, game_id)).status == "open":
+            await deadline_passes(bot, fake, game_id)
+        await settle(bot, fake)
+
+        [final] = embeds_titled(fake, channel, "Masks is over")
+        end = final.timestamp
+        for reader in [*table.players, table.onlooker]:
+            assert leaks(fake, table, reader, end) == [], "\n".join(leaks(fake, table, reader, end))
+        assert "The players are revealed" in final.text
+        assert all(f"<@{u.id}>" in final.text for u in table.players), final.text
+    assert fake.unknown_calls == [] and fake.internal_errors == []
