@@ -6,6 +6,7 @@ beside it (tests/test_layers.py holds the same order, GM_LAYERS, and checks ever
 
 - gm.facade, gm.public   the Gamemaster: one call per use case (session, commit, follow-ups), its
                   machinery behind .runtime; the types, errors and wording helpers adapters may name
+- gm.relaying     an anonymous game's talks, relayed as the sender's powers' (/press)
 - gm.sandbox      sandboxes: a member's private "what if" boards (/sandbox)
 - gm.reports      status, history (and maps), export, stats and the leaderboard, operations figures
 - gm.moderation   actions (/mod), replacement, takeover (open seats), rollback, shared (rights, the log)
@@ -21,6 +22,7 @@ beside it (tests/test_layers.py holds the same order, GM_LAYERS, and checks ever
 - gm.builtin      the built-in player: the seats it plays, its orders, what their talks are told
 - gm.delivery     outbox (messages sent exactly once), scheduler (deadline and reminder jobs; the
                   facade hands it the reminders), pool (worker processes), shards
+- gm.anonymity    an anonymous game's messages with their members veiled, the end's reveal
 - gm.settings     GameSettings: every game setting declared once (type, range, default, option)
 - gm.rules        pure rules of the community's clock and memory: deadlines at a fixed hour,
                   absences, grace, scores and the leaderboard

@@ -68,6 +68,7 @@ GM_LAYERS: list[tuple[str, ...]] = [
     ("gm.checking",),
     ("gm.rules",),
     ("gm.settings",),
+    ("gm.anonymity",),
     ("gm.delivery",),
     ("gm.builtin",),
     ("gm.reading",),
@@ -79,6 +80,7 @@ GM_LAYERS: list[tuple[str, ...]] = [
     ("gm.moderation",),
     ("gm.reports",),
     ("gm.sandbox",),
+    ("gm.relaying",),
     ("gm.facade", "gm.public"),  # the adapters' two doors: neither imports the other
 ]
 LEVEL = {folder: level for level, line in enumerate(GM_LAYERS) for folder in line}
