@@ -126,3 +126,24 @@ async def reveal_lines(session: AsyncSession, game_id: int) -> list[str]:
         for power, user, status in rows.all()
     ]
     return ["The players are revealed: " + "; ".join(named) + "."] if named else []
+
+
+def veil_data(
+    data: Any, players: frozenset[int], seats: Mapping[int, Sequence[str]], viewer: int | None
+) -> Any:
+    """A report of a running anonymous game (an export, its log) as ``viewer`` may read it: every
+    player's member id but the viewer's becomes None wherever it stands (a member id is a Discord
+    snowflake: no count or number of the report is one), every member reference in its words is
+    veiled (:func:`veil_text`)."""
+    reader = frozenset({viewer}) if viewer is not None else frozenset()
+    if isinstance(data, bool):
+        return data
+    if isinstance(data, int):
+        return None if data in players and data != viewer else data
+    if isinstance(data, Mapping):
+        return {key: veil_data(value, players, seats, viewer) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [veil_data(item, players, seats, viewer) for item in data]
+    if isinstance(data, str):
+        return veil_text(data, seats, reader)
+    return data

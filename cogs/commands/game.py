@@ -112,7 +112,8 @@ def status_lines(view: GameStatusView) -> list[str]:
     game = view.game
     state = text.status_word(game.status)
     title = f"**#{game.id} {text.safe(game.name)}** ({view.variant_title})"
-    lines = [f"{title}: {state}, created by <@{game.creator_id}>"]
+    hidden = game.settings.anonymous and game.status in ("active", "paused")  # revealed at the end
+    lines = [f"{title}: {state}" + ("" if hidden else f", created by <@{game.creator_id}>")]
     if game.status == "forming":
         lines.append(f"Players ({len(game.players)} of {game.settings.players}):")
         lines.extend(f"- <@{p.user_id}>" for p in game.players)
@@ -345,7 +346,9 @@ class GameCommands(GameCog):
     async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.ANY)
-        view = await self.gamemaster.game_status(chosen.id, log_limit=MODERATION_FETCHED)
+        view = await self.gamemaster.game_status(
+            chosen.id, log_limit=MODERATION_FETCHED, viewer=interaction.user.id
+        )
         await send(interaction, status_lines(view))
 
     @game.command(

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gm.anonymity import veil_data, veil_text
 from gm.delivery.outbox import seat_posts, sent_messages_of
 from gm.delivery.pool import run_off_loop
 from gm.endings import votes
@@ -24,8 +26,11 @@ from gm.reports.history import MapImage, PhaseHistory
 from gm.reports.stats import ServerBoard
 from gm.reports.status import GameStatusView
 from gm.rules.leaderboard import UserStats
+from gm.settings import GameSettings
 from gm.setup import games, places
 from gm.setup.places import GamePlaces
+
+RUNNING = ("active", "paused")  # a game whose anonymous players are not revealed yet
 
 
 class ReadingCases(GamemasterCore):
@@ -126,9 +131,35 @@ class ReadingCases(GamemasterCore):
         async with self._sessions.read() as session:
             return await votes.my_votes(session, game_id, user_id)
 
-    async def game_status(self, game_id: int, *, log_limit: int = 25) -> GameStatusView:
+    async def game_status(
+        self, game_id: int, *, log_limit: int = 25, viewer: int | None = None
+    ) -> GameStatusView:
+        """/game status; a running anonymous game names only ``viewer``'s own seat (gm.anonymity)."""
         async with self._sessions.read() as session:
-            return await status.game_status(session, game_id, log_limit=log_limit)
+            view = await status.game_status(session, game_id, log_limit=log_limit)
+        if not (view.game.settings.anonymous and view.game.status in RUNNING):
+            return view
+        seats: dict[int, list[str]] = {}
+        for row in view.powers:
+            if row.user_id is not None:
+                seats.setdefault(row.user_id, []).append(row.power)
+        players = frozenset(p.user_id for p in view.game.players) | frozenset(seats)
+        reader = frozenset({viewer}) if viewer is not None else frozenset()
+        return dataclasses.replace(
+            view,
+            powers=tuple(
+                dataclasses.replace(row, user_id=None) if row.user_id != viewer else row
+                for row in view.powers
+            ),
+            moderation=tuple(
+                dataclasses.replace(
+                    line,
+                    actor_id=None if line.actor_id in players and line.actor_id != viewer else line.actor_id,
+                    text=veil_text(line.text, seats, reader),
+                )
+                for line in view.moderation
+            ),
+        )
 
     async def server_board(self, guild_id: int) -> ServerBoard:
         """/stats: the server's leaderboard."""
@@ -145,9 +176,18 @@ class ReadingCases(GamemasterCore):
             return await stats.players_stats(session, guild_id, user_ids)
 
     async def export_game(self, game_id: int, *, viewer: int | None = None) -> dict[str, Any]:
-        """/game export; a running fogged game as ``viewer``'s powers see it (gm.reading.fog)."""
+        """/game export; a running fogged game as ``viewer``'s powers see it (gm.reading.fog); a running
+        anonymous game names only ``viewer`` (gm.anonymity)."""
         async with self._sessions.read() as session:
-            return await export_game(session, game_id, viewer=viewer)
+            data = await export_game(session, game_id, viewer=viewer)
+        game = data.get("game") or {}
+        if not (
+            GameSettings.from_json(game.get("settings") or {}).anonymous and game.get("status") in RUNNING
+        ):
+            return data
+        seats = {p["user_id"]: p["powers"] for p in data.get("players", ()) if p.get("powers")}
+        players = frozenset(p["user_id"] for p in data.get("players", ()))
+        return dict(veil_data(data, players, seats, viewer))  # its players revealed at the end only
 
     async def centers_chart(self, game_id: int, *, colorblind: bool = False) -> MapImage:
         """The chart of every power's supply centers year by year (gm.reports.chart), drawn off

@@ -7,6 +7,7 @@ revealed the players."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -110,6 +111,17 @@ async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
         wrong = await ask(fake, france, "press", channel=table.general, game=game, to="France", message="me")
         assert "You play France" in wrong.content and "another power" in wrong.content
 
+        exports = {}
+        for reader in [*table.players, table.onlooker]:
+            status = await ask(fake, reader, "game", "status", channel=table.general, game=game)
+            assert "France" in status.content and "Germany" in status.content, status.content
+            exported = await ask(fake, reader, "game", "export", channel=table.general, game=game)
+            exports[reader.id] = json.loads(exported.attachments[0].data)
+        mine = [p for p in exports[france.id]["players"] if p["user_id"] is not None]
+        assert [p["powers"] for p in mine] == [["FRANCE"]] and mine[0]["user_id"] == france.id
+        assert {p: u for p, u in exports[france.id]["powers"].items() if u} == {"FRANCE": france.id}
+        assert not [p for p in exports[table.onlooker.id]["players"] if p["user_id"] is not None]
+
         for power, orders in SPRING.items():
             done = await ask(
                 fake, table.player(power), "order", channel=table.general, game=game, text=orders
@@ -122,6 +134,12 @@ async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
         [final] = embeds_titled(fake, channel, "Masks is over")
         end = final.timestamp
         for reader in [*table.players, table.onlooker]:
+            for other in table.players:  # in the files too
+                exported = json.dumps(exports[reader.id])
+                assert other.id == reader.id or str(other.id) not in exported, (
+                    reader.username,
+                    other.username,
+                )
             assert leaks(fake, table, reader, end) == [], "\n".join(leaks(fake, table, reader, end))
         assert "The players are revealed" in final.text
         assert all(f"<@{u.id}>" in final.text for u in table.players), final.text
