@@ -61,6 +61,7 @@ def veil_payload(
         }
         for f in payload.get("fields") or ()
     ]
+    veiled["veiled"] = True  # what the adapter changes around it names nobody either (kinds.Replaced)
     for key in ("user_ids",):  # the members a notice names by id alone (SeesEverything)
         if key in veiled:
             veiled[key] = [u for u in veiled[key] or () if u in reader]

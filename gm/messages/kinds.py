@@ -322,12 +322,14 @@ class Replaced(Message, kind="replaced"):
     powers: Sequence[str] = ()
     old_user_id: int | None = None
     new_user_id: int | None = None
+    veiled: bool = False  # an anonymous game's (gm.anonymity): the posts offering the seat name nobody
 
     @property
     def effects(self) -> Sequence[Effect]:
         powers = tuple(self.powers)
         move = MoveAccess(powers, admit=self.new_user_id, evict=self.old_user_id, open_talks=True)
-        return (move, MarkSeatsTaken(powers, self.new_user_id)) if powers else (move,)
+        taken = MarkSeatsTaken(powers, None if self.veiled else self.new_user_id)
+        return (move, taken) if powers else (move,)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Game, GameStatus, Player, PlayerStatus, PowerAssignment
 from gm.rules.leaderboard import GameRecord, LeaderboardRow, PlayerRecord, UserStats, leaderboard, user_stats
 from gm.rules.scoring import DEFAULT_SYSTEM, FinalResult
+from gm.settings import GameSettings
 
 PLAYED = (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.FINISHED, GameStatus.CANCELLED)
 GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
@@ -45,6 +46,8 @@ async def game_records(session: AsyncSession, guild_id: int) -> list[GameRecord]
     ).all()
     ended = {g.row_id for g in games if g.status in (GameStatus.FINISHED, GameStatus.CANCELLED)}
     games = [g for g in games if g.row_id not in ended or (g.result or {}).get("centers")]
+    # a running anonymous game counts from its end on: its records would tell who plays it (gm.anonymity)
+    games = [g for g in games if g.row_id in ended or not GameSettings.from_json(g.settings).anonymous]
     ids = [g.row_id for g in games]
     if not ids:
         return []

@@ -26,6 +26,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord, User
+from tests.helpers.e2e import mod
 
 SPRING = {
     "ENGLAND": "F Lon-Nth; F Edi-Nwg; A Lvp-Yor",
@@ -44,9 +45,10 @@ def names_of(user: User) -> set[str]:
     }
 
 
-def leaks(fake: FakeDiscord, table: Table, reader: User, end: datetime) -> list[str]:
-    """What ``reader`` could see before ``end`` that named another player of the game."""
-    others = [u for u in table.players if u.id != reader.id]
+def leaks(fake: FakeDiscord, table: Table, members: list[User], reader: User, end: datetime) -> list[str]:
+    """What ``reader`` could see before ``end`` that named another of the game's ``members`` (every
+    one who played in it)."""
+    others = [u for u in members if u.id != reader.id]
     found = []
     for message in fake.world.messages.values():
         for revision in message.revisions:
@@ -115,12 +117,26 @@ async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
         for reader in [*table.players, table.onlooker]:
             status = await ask(fake, reader, "game", "status", channel=table.general, game=game)
             assert "France" in status.content and "Germany" in status.content, status.content
-            exported = await ask(fake, reader, "game", "export", channel=table.general, game=game)
-            exports[reader.id] = json.loads(exported.attachments[0].data)
+            export = await ask(fake, reader, "game", "export", channel=table.general, game=game)
+            exports[reader.id] = json.loads(export.attachments[0].data)
         mine = [p for p in exports[france.id]["players"] if p["user_id"] is not None]
         assert [p["powers"] for p in mine] == [["FRANCE"]] and mine[0]["user_id"] == france.id
         assert {p: u for p, u in exports[france.id]["powers"].items() if u} == {"FRANCE": france.id}
         assert not [p for p in exports[table.onlooker.id]["players"] if p["user_id"] is not None]
+
+        # France's seat goes to a member who did not play: nobody else learns who, the old player leaves it
+        newcomer = table.onlooker
+        told = await mod(fake, table.mod, table, "replace", power="FRANCE", player=newcomer, game=game)
+        assert "FRANCE" in told.content.upper(), told.content
+        await settle(bot, fake)
+        france_channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
+        assert fake.world.can_view(newcomer.id, france_channel)
+        assert not fake.world.can_view(france.id, france_channel)
+        [public] = [m.text for m in bot_messages(fake, channel) if "now plays France" in m.text]
+        assert "France's player now plays France, replacing a player" in public, public
+        table.players = [newcomer if u is france else u for u in table.players]
+        table.seats[newcomer.id] = table.seats.pop(france.id)
+        gone = france
 
         for power, orders in SPRING.items():
             done = await ask(
@@ -133,14 +149,18 @@ async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
 
         [final] = embeds_titled(fake, channel, "Masks is over")
         end = final.timestamp
-        for reader in [*table.players, table.onlooker]:
+        members = [*table.players, gone]
+        for reader in members:
             for other in table.players:  # in the files too
                 exported = json.dumps(exports[reader.id])
                 assert other.id == reader.id or str(other.id) not in exported, (
                     reader.username,
                     other.username,
                 )
-            assert leaks(fake, table, reader, end) == [], "\n".join(leaks(fake, table, reader, end))
+            assert leaks(fake, table, members, reader, end) == [], "\n".join(
+                leaks(fake, table, members, reader, end)
+            )
         assert "The players are revealed" in final.text
         assert all(f"<@{u.id}>" in final.text for u in table.players), final.text
+        assert f"France: <@{newcomer.id}>" in final.text
     assert fake.unknown_calls == [] and fake.internal_errors == []
