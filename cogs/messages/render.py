@@ -289,7 +289,8 @@ def _relayed_press(content: RelayedPress, where: Where) -> list[Outgoing]:
     head = f"**{powers_text(content.sender)}** to **{to}**:"
     body = discord.utils.escape_mentions(discord.utils.escape_markdown(content.text))
     links = "\n".join(f"<{url}>" for url in content.links if url.startswith("https://"))
-    return [Outgoing(content="\n".join(part for part in (head, body, links) if part)[:2000])]
+    said = word("\n".join(content.lines))  # the gamemaster's own lines, if any (a relay has none)
+    return [Outgoing(content="\n".join(part for part in (head, body, links, said) if part)[:2000])]
 
 
 @word_message.register(GameStarted)

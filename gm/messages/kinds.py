@@ -331,6 +331,12 @@ class Replaced(Message, kind="replaced"):
         taken = MarkSeatsTaken(powers, None if self.veiled else self.new_user_id)
         return (move, taken) if powers else (move,)
 
+    def to_payload(self) -> dict[str, Any]:
+        payload = super().to_payload()
+        if not self.veiled:  # stored only when set: the rows of every other game keep their shape
+            del payload["veiled"]
+        return payload
+
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerReturned(Message, kind="player_returned"):

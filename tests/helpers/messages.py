@@ -155,4 +155,12 @@ def examples() -> list[k.Message]:
         ),
         k.TakeOverDeclined(title="Declined", powers=("FRANCE",), **COMMON),  # type: ignore[arg-type]
         k.RoleGained(title="Role", user_id=42, sees_all=True, moderator=True, **COMMON),  # type: ignore[arg-type]
+        k.RelayedPress(
+            title="France to Germany",
+            sender=("FRANCE",),
+            to="GERMANY",
+            text="Bur is yours, <@42> @everyone",
+            links=("https://cdn.example/a.png",),
+            **COMMON,  # type: ignore[arg-type]
+        ),
     ]
