@@ -109,6 +109,8 @@ async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
             if m.text.startswith("**France** to **Germany**:")
         ]
         assert copy.text == relay.text
+        assert fake.world.audience(relay) >= {germany.id, table.mod.id}  # moderators read the relays
+        assert france.id not in fake.world.audience(relay) and germany.id not in fake.world.audience(copy)
         assert [m for m in bot_messages(fake, channel) if m.text.startswith("**Germany** to **everyone**:")]
         wrong = await ask(fake, france, "press", channel=table.general, game=game, to="France", message="me")
         assert "You play France" in wrong.content and "another power" in wrong.content
