@@ -51,7 +51,7 @@ async def test_a_player_writes_to_a_power_by_its_name_and_to_everyone(sessions: 
 async def test_a_relay_that_cannot_go_is_refused_with_what_to_do(
     sessions: SessionFactory, settings: dict[str, object], to: str, words: str
 ) -> None:
-    started = await make_started_game(sessions, settings=GameSettings(**settings))  # type: ignore[arg-type]
+    started = await make_started_game(sessions, settings=GameSettings(**settings))
     with pytest.raises(GameError) as refused:
         await relay(sessions, started.game.id, player_of(started, "FRANCE"), to)
     assert words in str(refused.value)
