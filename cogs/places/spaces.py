@@ -547,7 +547,15 @@ async def post_introductions(spaces: GameSpaces, game: GameInfo) -> None:
     saying what it is for (best effort: logged on failure)."""
     for power, channel in spaces.power_channels.items():
         if channel.last_message_id is None:
-            await _say(channel, power_intro(power, game.powers.get(power), built_in=power in game.built_in))
+            await _say(
+                channel,
+                power_intro(
+                    power,
+                    game.powers.get(power),
+                    built_in=power in game.built_in,
+                    anonymous=game.settings.anonymous,
+                ),
+            )
     for (a, b), place in spaces.negotiation.items():
         if not isinstance(place, discord.abc.Messageable):
             continue
@@ -563,7 +571,7 @@ def talk_intro(a: Seat, b: Seat, game: GameInfo) -> str:
     )
 
 
-def power_intro(power: str, user_id: int | None, *, built_in: bool = False) -> str:
+def power_intro(power: str, user_id: int | None, *, built_in: bool = False, anonymous: bool = False) -> str:
     if user_id is None and built_in:
         return (
             f"This is **{power_name(power)}**'s private channel. Nobody plays {power_name(power)}: the "
@@ -575,6 +583,14 @@ def power_intro(power: str, user_id: int | None, *, built_in: bool = False) -> s
             f"This is **{power_name(power)}**'s private channel. {power_name(power)} is neutral: nobody "
             "plays it and its units hold. Only the moderators and I can read this channel; should the "
             "power join a side (the 1914 game's coin flip), its new player gets this channel."
+        )
+    if anonymous:  # no name: whoever takes the seat later reads this too (gm.anonymity)
+        return (
+            f"This is **{power_name(power)}**'s private channel. This game is anonymous: only its player, "
+            "the moderators and I can read it, and nobody learns who plays which power until the end. "
+            "I call you to order by direct message. Talk to the other powers with `/press` (I carry "
+            "your words as your power's, and post a copy here); send orders with `/order` or "
+            "`/orders edit` (only you see those) or by direct message to me."
         )
     return (
         f"This is **{power_name(power)}**'s private channel, played by <@{user_id}>. Only its player, the "

@@ -62,7 +62,7 @@ from gm.phases.disorder import Bookkeeping
 from gm.phases.worker import close_work
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import lock_game, lock_games
-from gm.settings import NOTIFY_DM, NOTIFY_NONE, GameSettings, deadline_zone, notify_choice
+from gm.settings import NOTIFY_CHANNEL, NOTIFY_DM, NOTIFY_NONE, GameSettings, deadline_zone, notify_choice
 
 log = logging.getLogger(__name__)
 
@@ -614,10 +614,13 @@ def queue_calls_to_order(
         before=None if reopened else state.board,
     )
     notified: set[int] = set()  # a player of several powers is mentioned once, on the first call
+    anonymous = GameSettings.from_json(game.settings).anonymous
     for power, call in calls.items():
         if state.active(power):
             player = state.player_of.get(power)
             choice = notify_choice(player.notify if player is not None else None)
+            if choice == NOTIFY_CHANNEL and anonymous:  # a mention in the channel would stay there for
+                choice = NOTIFY_DM  # whoever takes the seat later to read (gm.anonymity): by DM instead
             user_id = player.user_id if player is not None else None
             target = Target.power_channel(power)
             if choice == NOTIFY_DM and user_id is not None:

@@ -56,6 +56,10 @@ def leaks(fake: FakeDiscord, table: Table, members: list[User], reader: User, en
                 for other in others:
                     if any(name in revision.text for name in names_of(other)):
                         found.append(f"message {revision.text[:80]!r} names {other.username}")
+        if message.timestamp < end and reader.id in fake.world.audience(message):  # what they read now
+            for other in others:  # (a seat's newcomer reads its channel's past)
+                if any(name in message.text for name in names_of(other)):
+                    found.append(f"message {message.text[:80]!r}, readable now, names {other.username}")
         if message.author_id in {u.id for u in others} and reader.id in fake.world.audience(message):
             found.append(f"{message.text[:60]!r} was written by another player")
     for channel in fake.world.guild_channels(table.guild.id, threads=True):
@@ -162,6 +166,9 @@ async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
             assert leaks(fake, table, members, reader, end) == [], "\n".join(
                 leaks(fake, table, members, reader, end)
             )
+        for reader in table.players:  # the calls to order came by direct message, not as mentions
+            dm = fake.world.dm_channel(reader.id)
+            assert dm is not None and any("has begun" in m.text for m in fake.world.channel_messages(dm.id))
         assert "The players are revealed" in final.text
         assert all(f"<@{u.id}>" in final.text for u in table.players), final.text
         assert f"France: <@{newcomer.id}>" in final.text
