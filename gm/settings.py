@@ -126,6 +126,9 @@ class Option:
     part: str | None = None
     allowed: str | None = None
     default_words: str | None = None  # the default in words, where it is not a value (``off``)
+    # offered by /game create too (Discord allows 25 options a command: the rarest settings are given
+    # with /game settings before the start only)
+    in_create: bool = True
 
 
 def _duration(minutes: object) -> str:
@@ -431,6 +434,7 @@ class GameSettings(CheckedModel):
         Option(
             "builtin_level",
             "How well the built-in player plays its seats (default: {default})",
+            in_create=False,  # /game settings before the start: /game create has 25 options already
             choices={
                 "easy": "the first built-in player: it falls for stalemates and circles",
                 "normal": "a sensible player: it guards its homes and never repeats a failed move",

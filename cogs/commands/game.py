@@ -36,7 +36,7 @@ from cogs.shared.context import (
     resolve_game,
 )
 from cogs.shared.replies import defer, send
-from cogs.shared.setting_options import with_setting_options
+from cogs.shared.setting_options import with_create_options, with_setting_options
 from cogs.shared.settings_text import settings_lines, variant_line
 from cogs.ui.leave import leave_buttons, leave_question, setup_leave
 from cogs.ui.lobby import JoinButton, join, lobby_badges, lobby_embed, lobby_view, refresh_lobby
@@ -211,7 +211,7 @@ class GameCommands(GameCog):
         variant="The map and its powers: Standard (3 to 7 players) or a variant, each with its own number",
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
-    @with_setting_options  # the settings' options (gm.settings.SETTING_OPTIONS)
+    @with_create_options  # the settings' options /game create offers (gm.settings.SETTING_OPTIONS)
     async def create(
         self, interaction: discord.Interaction, name: str, variant: str | None = None, **options: Any
     ) -> None:

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from cogs.shared import text
-from gm.public import SETTING_OPTIONS
+from gm.public import SETTING_OPTIONS, SettingOption
 
 MAX_OPTIONS = 25  # Discord's limit of options per command
 MAX_CHOICES = 25  # and of choices or suggestions per option
@@ -31,32 +31,40 @@ Completion = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_c
 
 
 def with_setting_options(callback: Callback) -> Callback:
-    """``callback`` (``async def create(self, interaction, name: str, **options: Any)``) with one
-    optional parameter per setting option after its own, described, with its choices and
+    """``callback`` (``async def settings(self, interaction, game: str | None, **options: Any)``) with
+    one optional parameter per setting option after its own, described, with its choices and
     suggestions (see the module). Apply it below ``@group.command``."""
+    return _with_options(callback, SETTING_OPTIONS)
+
+
+def with_create_options(callback: Callback) -> Callback:
+    """As :func:`with_setting_options`, with the options /game create offers (``Option.in_create``:
+    Discord's 25 options a command leave the rarest settings to /game settings)."""
+    return _with_options(callback, tuple(item for item in SETTING_OPTIONS if item.option.in_create))
+
+
+def _with_options(callback: Callback, offered: tuple[SettingOption, ...]) -> Callback:
     signature = inspect.signature(callback)
     own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     added = [
         inspect.Parameter(
             item.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=item.kind | None
         )
-        for item in SETTING_OPTIONS
+        for item in offered
     ]
     # why the ignore below: inspect (and discord.py's options) read __signature__; typeshed lacks it
     callback.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
-    app_commands.describe(**{item.name: item.help for item in SETTING_OPTIONS})(callback)
+    app_commands.describe(**{item.name: item.help for item in offered})(callback)
     choices: dict[str, list[app_commands.Choice[Any]]] = {
         item.name: [
             app_commands.Choice(name=text.word(label)[:MAX_CHOICE_NAME], value=value)
             for value, label in item.option.choices.items()
         ]
-        for item in SETTING_OPTIONS
+        for item in offered
         if item.option.choices
     }
     app_commands.choices(**choices)(callback)
-    completions = {
-        item.name: _completion(item.option.suggest) for item in SETTING_OPTIONS if item.option.suggest
-    }
+    completions = {item.name: _completion(item.option.suggest) for item in offered if item.option.suggest}
     app_commands.autocomplete(**completions)(callback)
     return callback
 
