@@ -49,7 +49,8 @@ def test_the_options_discord_sees_are_those_of_before() -> None:
 
 def test_every_game_command_keeps_within_discords_25_options() -> None:
     counts = {name: len(command.get("options", [])) for name, command in subcommands().items()}
-    assert counts["create"] == 25 and counts["settings"] == 25, counts  # both full: builtin_level is in /game settings only
+    # both full: builtin_level is given with /game settings only
+    assert counts["create"] == 25 and counts["settings"] == 25, counts
     assert all(count <= MAX_OPTIONS for count in counts.values()), counts
 
 
