@@ -173,6 +173,9 @@ class DirectMessages(GameCog):
         self._reads: DirectReads | None = None
         self._waiting: set[int] = set()  # players whose messages the catch-up has yet to read
         self._handled: dict[int, int] = {}  # the latest message of each player the catch-up read
+        # messages come live (the gateway delivers them): the catch-up leaves them to on_message, which
+        # answers them as live once that player's catch-up is done (never as sent while offline)
+        self._live: set[int] = set()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -237,7 +240,7 @@ class DirectMessages(GameCog):
             async for seen in dm.history(
                 limit=HISTORY_LIMIT, after=discord.Object(id=max(last or 0, since)), oldest_first=True
             ):
-                if seen.author.id == user_id:
+                if seen.author.id == user_id and seen.id not in self._live:
                     unread.append(seen)
                 elif last is None and seen.created_at < reads.began:
                     # no message of theirs handled since the records began (the upgrade): one the
@@ -323,14 +326,18 @@ class DirectMessages(GameCog):
             await self._mentioned_in_server(message, message.guild)
             return
         user_id = message.author.id
-        self._start_catch_up()  # a message may come before on_ready (another shard not ready yet)
-        await self._listed.wait()
-        async with self._locks.of(user_id):
-            if user_id in self._waiting:  # the catch-up has not read this player's messages yet
-                await self._catch_up_with(user_id)
-            if message.id <= self._handled.get(user_id, 0):
-                return  # sent as the bot started: the catch-up read it and answered it
-            await self._answer_direct(message)
+        self._live.add(message.id)  # before any wait: the catch-up must not take it for an offline one
+        try:
+            self._start_catch_up()  # a message may come before on_ready (another shard not ready yet)
+            await self._listed.wait()
+            async with self._locks.of(user_id):
+                if user_id in self._waiting:  # the catch-up has not read this player's messages yet
+                    await self._catch_up_with(user_id)
+                if message.id <= self._handled.get(user_id, 0):
+                    return  # sent as the bot started: the catch-up read it and answered it
+                await self._answer_direct(message)
+        finally:
+            self._live.discard(message.id)
 
     async def _answer_direct(self, message: discord.Message) -> None:
         """A direct message read live: answered line by line; marked handled with the orders it
