@@ -119,7 +119,7 @@ async def test_a_close_that_failed_in_an_outage_is_retried_once_the_database_ans
                 if phase.status == PhaseStatus.CLOSED:
                     break
             await asyncio.sleep(0.05)
-        assert phase.status == PhaseStatus.CLOSED, "the retry closed the phase once the database answered"
+        assert phase is not None and phase.status == PhaseStatus.CLOSED, "the retry closed the phase"
         # A failure that is not the database's keeps its schedule: the probe finds it answering.
         scheduler.retry_later(started.phase.id)
         again = scheduler.run_time(job)
