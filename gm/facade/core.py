@@ -10,6 +10,7 @@ face of the facade is its use cases (tests/test_adapter_imports.py)."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -21,8 +22,12 @@ from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.facade.runtime import Runtime
 from gm.follow_ups import Effects
-from gm.ordering.current import CurrentOrders
+from gm.ordering import legal
+from gm.ordering.current import CurrentOrders, Ticket
+from gm.ordering.legal import OrderMenu
+from gm.ordering.progress import PhaseState
 from gm.ordering.returning import returned_in
+from gm.ordering.submission import OrdersView
 from gm.phases.closer import PhaseCloser
 from gm.phases.worker import position_map_work
 from gm.reports.history import MapImage, MapToDraw, find_map, store_map
@@ -74,6 +79,54 @@ class GamemasterCore:
         channel's word of it (gm.ordering.returning) goes out now, not at the next delivery."""
         if returned_in(session):
             self._runtime.carry_out(Effects(game_id), f"a player's return in game {game_id}")
+
+    async def _after_order_change(
+        self,
+        ticket: Ticket,
+        view: OrdersView,
+        *,
+        kept: OrdersView | None,
+        held: OrderMenu | None = None,
+        state: PhaseState | None = None,
+        same_orders: bool = False,
+        menu_wanted: bool = False,
+        expected_tag: str | None = None,
+    ) -> OrderMenu | None:
+        """The one step after a change of a player's own orders has committed (typed, tapped, a form, a
+        sheet's button, ready), whatever the way in:
+
+        1. with ``menu_wanted`` (a sheet is drawn again), the player's order menu after the change:
+           None when the change let the phase close now; the menu ``held`` before it with the change's
+           view when it changed no order (``same_orders``: Ready); from ``state``, the phase as the
+           change wrote it, when the powers are those of ``held``; otherwise read, without the lock;
+        2. the order cache (gm.ordering.current) keeps ``kept`` (the view a read would give; None: drop
+           it) and that menu, unless something else changed meanwhile;
+        3. the early close in the background when everybody is done;
+        4. the runtime's ``on_orders_changed`` is told (the adapter redraws the player's sheets shown
+           elsewhere: a direct message's)."""
+        menu: OrderMenu | None = None
+        powers = [p.power for p in view.powers]
+        same_powers = held is not None and not held.fogged and [p.power for p in held.powers] == powers
+        if not menu_wanted or view.close_now:
+            pass
+        elif held is not None and same_powers and same_orders:
+            menu = replace(held, view=view)  # nothing to read
+        elif held is not None and same_powers and state is not None:
+            menu = legal.menu_of(state, view, powers, held.variant)  # as the change wrote it
+        else:  # read once the change is committed, without the write lock
+            async with self._sessions.read() as session:
+                menu = await legal.order_menu(
+                    session,
+                    ticket.game_id,
+                    ticket.user_id,
+                    expected_phase=view.phase.name,
+                    expected_tag=expected_tag,
+                )
+        self._current.wrote(ticket, kept, menu)
+        if view.close_now:
+            self._runtime.spawn(self._runtime.orders_changed(view), f"early close of phase {view.phase.id}")
+        self._runtime.told_orders_changed(ticket.game_id, ticket.user_id, view.phase.name)
+        return menu
 
     @property
     def runtime(self) -> Runtime:

@@ -44,12 +44,10 @@ class OperatingCases(GamemasterCore):
         orders (gm.ordering.offline), else :class:`gm.ordering.offline.PhaseMovedOn`. ``message_id``:
         the direct message they came in, marked handled with them
         (:class:`gm.ordering.offline.AlreadyRead` if it was already: nothing is recorded)."""
+        ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.begin() as session:
             report = await submit_sent_while_offline(
                 session, game_id, user_id, text, sent_at=sent_at, message_id=message_id
             )
-        if report.view.close_now:  # the last orders awaited: close now, as for any submission
-            self._runtime.spawn(
-                self._runtime.orders_changed(report.view), f"early close of phase {report.view.phase.id}"
-            )
+        await self._after_order_change(ticket, report.view, kept=None)  # as for any submission
         return report

@@ -28,8 +28,7 @@ class PlayingCases(GamemasterCore):
                 await mark_read(session, user_id, message_id)
             report = await orders.submit_orders(session, game_id, user_id, text)
         self._send_if_returned(session, game_id)
-        self._current.wrote(ticket, self._current.after_submission(report))
-        self._after_orders(report.view)
+        await self._after_order_change(ticket, report.view, kept=self._current.after_submission(report))
         return report
 
     async def replace_orders(
@@ -44,8 +43,7 @@ class PlayingCases(GamemasterCore):
                 session, game_id, user_id, text, expected_phase=expected_phase
             )
         self._send_if_returned(session, game_id)
-        self._current.wrote(ticket, self._current.after_submission(report))
-        self._after_orders(report.view)
+        await self._after_order_change(ticket, report.view, kept=self._current.after_submission(report))
         return report
 
     async def clear_orders(
@@ -55,8 +53,7 @@ class PlayingCases(GamemasterCore):
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             view = await orders.clear_orders(session, game_id, user_id, expected_phase=expected_phase)
-        self._current.wrote(ticket, view)  # its log entry is a clear: no refused lines left to show
-        self._after_orders(view)
+        await self._after_order_change(ticket, view, kept=view)  # a clear: no refused lines left to show
         return view
 
     async def set_ready(
@@ -70,8 +67,8 @@ class PlayingCases(GamemasterCore):
                 await mark_read(session, user_id, message_id)
             view = await orders.set_ready(session, game_id, user_id, ready=ready)
         self._send_if_returned(session, game_id)
-        self._current.wrote(ticket, None)  # the refused lines shown stay the last submission's: read again
-        self._after_orders(view)
+        # the refused lines shown stay the last submission's: the view is read again
+        await self._after_order_change(ticket, view, kept=None)
         return view
 
     async def propose(
@@ -96,8 +93,3 @@ class PlayingCases(GamemasterCore):
             report = await votes.cast_vote(session, game_id, user_id, kind=kind, to=to, yes=yes, power=power)
         self._runtime.carry_out(report.effects, f"a vote in game {game_id}")
         return report
-
-    def _after_orders(self, view: OrdersView) -> None:
-        """Close the phase in the background if this change made everybody done."""
-        if view.close_now:
-            self._runtime.spawn(self._runtime.orders_changed(view), f"early close of phase {view.phase.id}")

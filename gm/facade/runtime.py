@@ -116,6 +116,9 @@ class Runtime:
         self._background: set[asyncio.Task[Any]] = set()
         self.on_close: Callable[[CloseOutcome], None] | None = None
         """Told of every phase this process closes (the metrics: ops.metrics)."""
+        self.on_orders_changed: Callable[[int, int, str], None] | None = None
+        """Told of every change of a player's own orders made in this process: (game, user, phase name).
+        The adapter redraws the sheets it shows that player elsewhere (cogs.ui.sheet_live)."""
         self._winding_down = False  # a stop has begun: long background work ends at its next step
 
     @property
@@ -314,6 +317,15 @@ class Runtime:
         if view.close_now:
             return await self.request_close(view.phase.id, reason="all_ready")
         return None
+
+    def told_orders_changed(self, game_id: int, user_id: int, phase_name: str) -> None:
+        """Tell ``on_orders_changed`` (a listener's failure is logged, never the change's)."""
+        if self.on_orders_changed is None:
+            return
+        try:
+            self.on_orders_changed(game_id, user_id, phase_name)
+        except Exception:
+            log.exception("the listener of order changes failed (game %s, user %s)", game_id, user_id)
 
     async def players_changed(self, phase_id: int) -> CloseOutcome | None:
         """After someone left or was put in civil disorder: they may have been the last one awaited."""

@@ -8,12 +8,11 @@ A single order chosen on the sheet goes through gm.facade.tapping.TappingCases.s
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gm.facade.core import GamemasterCore
-from gm.ordering import legal
 from gm.ordering import sheet as actions
 from gm.ordering.current import own_orders
 from gm.ordering.legal import OrderMenu
@@ -113,25 +112,15 @@ class SheetCases(GamemasterCore):
             own_orders(session, game_id, user_id)  # its orders, ready flags and log: the player's own
             change = await action(session)
         self._send_if_returned(session, game_id)
-        menu = None
-        powers = [p.power for p in change.view.powers]
-        same_powers = held is not None and [p.power for p in held.powers] == powers
-        state = change.report.state if change.report is not None else None
-        if change.view.close_now:
-            pass
-        elif same_powers and held is not None and same_orders:
-            menu = replace(held, view=change.view)  # nothing to read
-        elif same_powers and held is not None and state is not None:
-            menu = legal.menu_of(state, change.view, powers, held.variant)  # as the change wrote it
-        else:  # read once the change is committed, without the write lock
-            async with self._sessions.read() as session:
-                menu = await legal.order_menu(
-                    session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
-                )
         # the view is dropped (a read gives the refused lines of the last submission), the menu kept
-        self._current.wrote(ticket, None, menu)
-        if change.view.close_now:  # as after typed orders (gm.facade.playing)
-            self._runtime.spawn(
-                self._runtime.orders_changed(change.view), f"early close of phase {change.view.phase.id}"
-            )
+        menu = await self._after_order_change(
+            ticket,
+            change.view,
+            kept=None,
+            held=held,
+            state=change.report.state if change.report is not None else None,
+            same_orders=same_orders,
+            menu_wanted=True,
+            expected_tag=expected_tag,
+        )
         return SheetAnswer(view=change.view, menu=menu, report=change.report)

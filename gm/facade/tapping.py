@@ -112,28 +112,15 @@ class TappingCases(GamemasterCore):
                 expected_tag=expected_tag,
             )
         self._send_if_returned(session, game_id)
-        menu = None
-        powers = [p.power for p in report.view.powers]
-        if report.view.close_now:
-            pass
-        elif (
-            held is not None
-            and not held.fogged
-            and report.state is not None
-            and [p.power for p in held.powers] == powers
-        ):
-            # the menu after the order, from the phase as the submission wrote it: nothing to read
-            menu = legal.menu_of(report.state, report.view, powers, held.variant)
-        else:  # read once the order is committed, without the write lock
-            async with self._sessions.read() as session:
-                menu = await legal.order_menu(
-                    session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
-                )
-        self._current.wrote(ticket, self._current.after_submission(report), menu)
-        if report.view.close_now:  # as after typed orders (gm.facade.playing)
-            self._runtime.spawn(
-                self._runtime.orders_changed(report.view), f"early close of phase {report.view.phase.id}"
-            )
+        menu = await self._after_order_change(
+            ticket,
+            report.view,
+            kept=self._current.after_submission(report),
+            held=held,
+            state=report.state,
+            menu_wanted=True,
+            expected_tag=expected_tag,
+        )
         return ChosenOrder(report=report, menu=menu)
 
     async def orders_preview(
