@@ -28,6 +28,7 @@ from cogs.shared import replies
 from cogs.shared.base import Services
 from cogs.shared.replies import GameCommandTree
 from cogs.ui import guard
+from cogs.ui.sheet_live import LiveSheets
 from config import Settings, configure_logging, describe_problems, setup_help, silence_voice_warnings
 from db.backup import sqlite_path
 from db.database import make_engine, make_session_factory
@@ -125,6 +126,8 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.runtime.scheduler.on_close_failed = self.metrics.closes_failed.inc
         replies.failures.listener = lambda kind: self.metrics.interactions_failed.labels(kind).inc()
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
+        self.services.live = LiveSheets(self, gamemaster, self.services.edits)  # DM sheets kept up to date
+        self.runtime.on_orders_changed = self.services.live.changed
         self.gate = InteractionGate(
             self,
             on_interaction=self.metrics.interaction_arrived,
@@ -401,6 +404,8 @@ class DiplomacyBot(commands.AutoShardedBot):
 
     async def _finish_work(self) -> None:
         await listeners_finished()  # slash commands, buttons, forms, direct messages being handled
+        if self.services.live is not None:
+            await self.services.live.abandon()  # DM sheets not redrawn yet: only pictures of the orders
         await self.services.idle()  # what they started (an early close)
         await self.gate.idle()  # the "restarting" answers
         await self.runtime.shutdown()  # closes under way, the outbox, the worker processes

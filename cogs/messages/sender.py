@@ -27,6 +27,7 @@ MAX_ALERTED members of the role).
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,8 +38,9 @@ from cogs.messages.effects import READS_THE_SERVER, Server, carry_out
 from cogs.messages.render import Outgoing, alert_note, alert_users_note, fallback_note, render
 from cogs.places.locks import PlaceLocks
 from cogs.ui.seats import decision_view, seat_view
-from cogs.ui.sheet import call_buttons
+from cogs.ui.sheet import Sheet, call_buttons
 from cogs.ui.sheet_flows import sheet_for_call
+from cogs.ui.sheet_live import words_above
 from gm.facade import Gamemaster
 from gm.public import (
     CallToOrder,
@@ -159,7 +161,11 @@ class DiscordSender:
             parts = with_buttons(
                 message, render(message, private_channels=channels, sheet=menu is not None), tag
             )
-            return await _post(dm, with_sheet(parts, menu, message.user_id), message)
+            outgoing = with_sheet(parts, menu, message.user_id)
+            posted = await _post(dm, outgoing, message)
+            if menu is not None and outgoing is not parts and posted:
+                self._sheet_posted(menu, message.user_id, posted[-1], outgoing[-1])
+            return posted
         except discord.Forbidden as exc:
             if not channels and await self._setting_up(message):
                 # the game's channels are being made right now: its fallback exists in a moment
@@ -173,6 +179,15 @@ class DiscordSender:
         parts = with_buttons(message, shared, tag)
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
         return await _post(channel, [note, *parts], message)
+
+    def _sheet_posted(self, menu: OrderMenu, user_id: int, where: tuple[int, int], part: Outgoing) -> None:
+        """A call to order carrying the player's sheet is in their direct messages: kept up to date
+        from now on (cogs.ui.sheet_live)."""
+        live = getattr(getattr(self.client, "services", None), "live", None)
+        if live is None or part.layout is None:
+            return
+        sheet = Sheet(menu.game_id, menu.phase_name, user_id, menu.game_tag)
+        live.shown(where[0], where[1], sheet, words_above(part.layout.children[:-1]), time.monotonic())
 
     async def _tag(self, message: OutboxMessage) -> str:
         """The game's random tag, for the buttons of a call to order (cogs.ui.sheet)."""

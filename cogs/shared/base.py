@@ -12,13 +12,16 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
 from cogs.shared.ordered import Edits, Latest, TapOrder
 from gm.facade import Gamemaster
+
+if TYPE_CHECKING:
+    from cogs.ui.sheet_live import LiveSheets
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +38,7 @@ class Services:
     taps: TapOrder = field(default_factory=TapOrder, init=False, repr=False)
     edits: Edits = field(default_factory=Edits, init=False, repr=False)
     posts: Latest = field(default_factory=Latest, init=False, repr=False)  # the Join posts
+    live: LiveSheets | None = field(default=None, init=False, repr=False)  # the sheets in DMs (bot.py)
 
     _background: set[asyncio.Task[Any]] = field(default_factory=set, init=False, repr=False)
 

@@ -83,6 +83,11 @@ class Edits:
         """Whether an edit of the message is going out (a new one would wait for it)."""
         return message_id in self._locks
 
+    def last(self, message_id: int) -> int:
+        """The number of the tap whose drawing the message shows (0: none of this process's): an edit
+        drawn from the state now, not for a tap, goes with it (cogs.ui.sheet_live)."""
+        return self._shown.get(message_id, 0)
+
     async def show(self, message_id: int, number: int, edit: Callable[[], Awaitable[object]]) -> bool:
         """Run ``edit`` (the drawing made for tap ``number``) unless a later tap's drawing was shown;
         whether it ran."""

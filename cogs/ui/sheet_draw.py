@@ -10,6 +10,7 @@ long ("Back" and "More…" around them).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -73,11 +74,13 @@ def draw(
     notice: Sequence[str] = (),
     leading: Sequence[discord.ui.Item[Any]] = (),
     frame: Frame | None = None,
+    live: bool | None = None,
 ) -> discord.ui.LayoutView:
     """The sheet for ``menu``: ``leading`` items first (a call to order's text), then the sheet in a
     container of the power's colour; ``notice`` (the last action's answer) under its heading.
-    ``frame``: the heading and controls (default: a game's, :data:`GAME_FRAME`)."""
-    frame = frame or GAME_FRAME
+    ``frame``: the heading and controls (default: a game's, :data:`GAME_FRAME`, or :data:`LIVE_FRAME`
+    when ``live``: a sheet kept up to date in a direct message, by default one under a call's words)."""
+    frame = frame or (LIVE_FRAME if (bool(leading) if live is None else live) else GAME_FRAME)
     names = Names(game_map(menu.variant))
     controls = frame.controls(menu, sheet, 0) + (frame.top(menu, sheet, 0) if frame.top else [])
     fixed = sum(_cost(item) for item in leading) + 1 + 1 + sum(_cost(row) for row in controls)
@@ -164,7 +167,7 @@ def _fit(lines: Sequence[str], limit: int) -> str:
 
 
 def _heading(
-    menu: OrderMenu, notice: Sequence[str], page: int, pages: int, first: int, count: int
+    menu: OrderMenu, notice: Sequence[str], page: int, pages: int, first: int, count: int, live: bool = False
 ) -> list[str]:
     view = menu.view
     who = text.powers_text([p.power for p in menu.powers])
@@ -180,7 +183,10 @@ def _heading(
         lines.append(_how(menu))
     shown_at = discord.utils.format_dt(datetime.now(UTC), "R")
     paged = f"Page {page + 1} of {pages}: orders {first} to {first + count - 1}. " if pages > 1 else ""
-    lines.append(f"-# {paged}Shown as of {shown_at}; orders sent another way show at your next tap.")
+    if live:  # cogs.ui.sheet_live
+        lines.append(f"-# {paged}Shown as of {shown_at}; orders sent another way show here within moments.")
+    else:
+        lines.append(f"-# {paged}Shown as of {shown_at}; orders sent another way show at your next tap.")
     if notice:
         lines += ["", *notice]
     return lines
@@ -474,6 +480,8 @@ def _game_controls(menu: OrderMenu, sheet: SheetIds, page: int) -> list[discord.
 GAME_FRAME = Frame(heading=_heading, controls=_game_controls)
 """A game's sheet: the phase, the deadline and each power's progress; Ready, Hold the rest, Waive,
 My orders on the map, Clear."""
+LIVE_FRAME = Frame(heading=functools.partial(_heading, live=True), controls=_game_controls)
+"""The same, kept up to date in a direct message (cogs.ui.sheet_live)."""
 
 
 def closing_words(phase_long_name: str) -> str:

@@ -9,6 +9,7 @@ message) keeps the call's text above it when it is redrawn.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from cogs.shared.replies import answering, defer, send
 from cogs.ui.builder import show_preview
 from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Second, Sheet, ready_buttons
 from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
+from cogs.ui.sheet_live import items_of, words_above
 from gm.facade import SheetAnswer
 from gm.public import GameError, LegalOrder, OrderMenu, OrdersClosed, OrdersView, PowerMenu
 
@@ -102,15 +104,26 @@ async def picked(
     interaction: discord.Interaction, sheet: Sheet, page: int, key: str, second: Second | None, value: str
 ) -> None:
     # the tap's turn is taken before anything is awaited: its write follows the player's earlier taps'
-    with services_of(interaction.client).taps.enter(_who(sheet), interaction.id) as turn:
+    services = services_of(interaction.client)
+    with services.taps.enter(_who(sheet), interaction.id) as turn, _live(interaction, sheet):
         await answering(_picked)(interaction, turn, sheet, page, key, second, value)
 
 
 async def pressed(
     interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
 ) -> None:
-    with services_of(interaction.client).taps.enter(_who(sheet), interaction.id) as turn:
+    services = services_of(interaction.client)
+    with services.taps.enter(_who(sheet), interaction.id) as turn, _live(interaction, sheet):
         await answering(_pressed)(interaction, turn, sheet, page, action, arg)
+
+
+def _live(interaction: discord.Interaction, sheet: Sheet) -> contextlib.AbstractContextManager[None]:
+    """A tap by the sheet's owner on a sheet in their direct messages: no refresh of it meanwhile
+    (cogs.ui.sheet_live), the tap draws it again."""
+    live = services_of(interaction.client).live
+    if live is None or interaction.user.id != sheet.user_id:
+        return contextlib.nullcontext()
+    return live.tapping(interaction.message, sheet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,23 +363,12 @@ async def _send_edit(interaction: discord.Interaction, layout: discord.ui.Layout
 
 
 def _leading(interaction: discord.Interaction) -> list[discord.ui.Item[Any]]:
-    """The call to order's text above a sheet in a direct message (every top-level container before
+    """The call to order's text above a sheet in a direct message (every top-level component before
     the sheet's, which is the last), rebuilt from the message, so a redraw keeps it."""
     message = interaction.message
     if message is None or not message.flags.components_v2:
         return []
-    kept: list[discord.ui.Item[Any]] = []
-    for component in message.components[:-1]:
-        if isinstance(component, discord.components.Container):
-            box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=component.accent_colour)
-            for child in component.children:
-                if isinstance(child, discord.components.TextDisplay):
-                    box.add_item(discord.ui.TextDisplay(child.content))
-            if box.children:
-                kept.append(box)
-        elif isinstance(component, discord.components.TextDisplay):
-            kept.append(discord.ui.TextDisplay(component.content))
-    return kept
+    return items_of(words_above(message.components[:-1]))
 
 
 def _check_owner(interaction: discord.Interaction, sheet: Sheet) -> None:
