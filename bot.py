@@ -12,6 +12,7 @@ import gc
 import logging
 import os
 import platform
+import re
 import sys
 import threading
 from pathlib import Path
@@ -126,8 +127,9 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.runtime.scheduler.on_close_failed = self.metrics.closes_failed.inc
         replies.failures.listener = lambda kind: self.metrics.interactions_failed.labels(kind).inc()
         self.services = Services(gamemaster, settings.moderator_role, player_records=settings.player_records)
-        self.services.live = LiveSheets(self, gamemaster, self.services.edits)  # DM sheets kept up to date
-        self.runtime.on_orders_changed = self.services.live.changed
+        self.live_sheets = LiveSheets(self, gamemaster, self.services.edits)  # DM sheets kept up to date
+        self.services.live = self.live_sheets
+        self.runtime.on_orders_changed = self.live_sheets.changed
         self.gate = InteractionGate(
             self,
             on_interaction=self.metrics.interaction_arrived,
@@ -156,9 +158,23 @@ class DiplomacyBot(commands.AutoShardedBot):
         self._shielding: asyncio.Task[Any] | None = None  # the shields' repair (gm.setup.shields)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
-        """Every DynamicItem the bot registers refuses, with an answer, an id it cannot read
-        (cogs.ui.guard)."""
-        super().add_dynamic_items(*(guard.guarded(item) for item in items))
+        """Every DynamicItem the bot registers is a cogs.ui.guard.Guarded (it refuses, with an answer,
+        an id it cannot read); their templates are kept for the listener that answers the ids no item
+        takes (cogs.ui.guard.on_interaction)."""
+        for item in items:
+            if not issubclass(item, guard.Guarded):
+                raise TypeError(f"{item.__name__} is not a cogs.ui.guard.Guarded item")
+            self.item_templates[item.__discord_ui_compiled_template__.pattern] = (
+                item.__discord_ui_compiled_template__
+            )
+        super().add_dynamic_items(*items)
+
+    @property
+    def item_templates(self) -> dict[str, re.Pattern[str]]:
+        """The templates of the items registered (cogs.ui.guard reads them)."""
+        if not hasattr(self, "_item_templates"):
+            self._item_templates: dict[str, re.Pattern[str]] = {}
+        return self._item_templates
 
     @property
     def shard_ids_run(self) -> list[int]:
@@ -404,8 +420,7 @@ class DiplomacyBot(commands.AutoShardedBot):
 
     async def _finish_work(self) -> None:
         await listeners_finished()  # slash commands, buttons, forms, direct messages being handled
-        if self.services.live is not None:
-            await self.services.live.abandon()  # DM sheets not redrawn yet: only pictures of the orders
+        await self.live_sheets.abandon()  # DM sheets not redrawn yet: only pictures of the orders
         await self.services.idle()  # what they started (an early close)
         await self.gate.idle()  # the "restarting" answers
         await self.runtime.shutdown()  # closes under way, the outbox, the worker processes

@@ -9,10 +9,11 @@ on ``self.gamemaster`` (gm.facade: each call commits and runs its own follow-ups
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
@@ -20,10 +21,21 @@ from discord.ext import commands
 from cogs.shared.ordered import Edits, Latest, TapOrder
 from gm.facade import Gamemaster
 
-if TYPE_CHECKING:
-    from cogs.ui.sheet_live import LiveSheets
-
 log = logging.getLogger(__name__)
+
+
+class DmSheets(Protocol):
+    """The order sheets in direct messages kept up to date (cogs.ui.sheet_live.LiveSheets)."""
+
+    def shown(
+        self, channel_id: int, message_id: int, sheet: Any, words: Sequence[Any], at: float
+    ) -> None: ...
+
+    def tapping(
+        self, message: discord.Message | None, sheet: Any
+    ) -> contextlib.AbstractContextManager[None]: ...
+
+    def changed(self, game_id: int, user_id: int, phase: str) -> None: ...
 
 
 @dataclass
@@ -38,7 +50,9 @@ class Services:
     taps: TapOrder = field(default_factory=TapOrder, init=False, repr=False)
     edits: Edits = field(default_factory=Edits, init=False, repr=False)
     posts: Latest = field(default_factory=Latest, init=False, repr=False)  # the Join posts
-    live: LiveSheets | None = field(default=None, init=False, repr=False)  # the sheets in DMs (bot.py)
+    live: DmSheets | None = field(default=None, init=False, repr=False)  # the sheets in DMs (bot.py)
+    # what answers the taps on each kind of order sheet, by its ids' prefix (cogs.ui.sheet.answer_with)
+    sheets: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     _background: set[asyncio.Task[Any]] = field(default_factory=set, init=False, repr=False)
 

@@ -53,6 +53,7 @@ import discord
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering, defer, send
+from cogs.ui.guard import Guarded
 from cogs.ui.ids import PlayerIds
 from cogs.ui.wording import Names, helped_label, whose
 from gm.facade import ChosenOrder
@@ -157,7 +158,7 @@ class Screen:
 # --- components ------------------------------------------------------------------------------------
 
 
-class OpenBuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{GAME_PHASE}:open"):
+class OpenBuilderButton(Guarded[discord.ui.Button[Any]], template=rf"{GAME_PHASE}:open"):
     """ "Order by tap" under a call to order (and /orders show): opens a builder for whoever taps it,
     for their own powers, if the phase it names is still open."""
 
@@ -173,7 +174,7 @@ class OpenBuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         self.game_id, self.phase = game_id, phase
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OpenBuilderButton:
         return cls(int(match["game_id"]), match["phase"])
@@ -183,7 +184,7 @@ class OpenBuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
 
 
 class BuilderButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"{GAME_PHASE}:(?P<user_id>\d+):(?P<action>go|do|map)(?::(?P<rest>[^#@]+))?(?:@(?P<page>\d+))?",
 ):
     """A button of a builder: to another screen (``go``), submit a kind that needs nothing more (``do``),
@@ -211,7 +212,7 @@ class BuilderButton(
         self.builder, self.action, self.rest, self.page = builder, action, rest, page
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderButton:
         action, rest, page = match["action"], match["rest"], int(match["page"] or 0)
@@ -227,7 +228,7 @@ class BuilderButton(
 
 
 class BuilderSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    Guarded[discord.ui.Select[Any]],
     template=rf"{GAME_PHASE}:(?P<user_id>\d+):(?P<screen>[{UNITS}{TARGETS}{CHOICES}](?::[^#@]+)?)#(?P<part>\d+)",
 ):
     """A select of a builder screen (units, targets or choices); the pick is its value."""
@@ -249,7 +250,7 @@ class BuilderSelect(
         self.builder, self.screen, self.part = builder, screen, part
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BuilderSelect:
         Screen.parse(match["screen"])  # an id that does not read is refused (cogs.ui.guard)

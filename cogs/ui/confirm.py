@@ -18,7 +18,7 @@ import discord
 
 from cogs.shared import mod_flows as modflows
 from cogs.shared.replies import answering, error_text
-from cogs.ui.guard import own_question
+from cogs.ui.guard import Guarded, own_question
 from gm.public import GameError
 
 ACTIONS = {"rollback": "Roll back", "end": "End the game", "close": "Close the phase"}
@@ -39,7 +39,7 @@ def keep_reason(reason: str | None) -> str:
 
 
 class ConfirmButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    Guarded[discord.ui.Button],
     template=r"mod:(?P<action>rollback|end|close|cancel):(?P<game_id>\d+):(?P<phase_id>\d+):(?P<token>[-0-9a-f]+)",
 ):
     def __init__(
@@ -55,7 +55,7 @@ class ConfirmButton(
         self.action, self.game_id, self.phase_id, self.token = action, game_id, phase_id, token
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ConfirmButton:
         return cls(match["action"], int(match["game_id"]), int(match["phase_id"]), match["token"])

@@ -5,18 +5,20 @@ INFO (it is the user's doing, not a fault of ours: no ERROR, no traceback).
 
 Three places, so that no handler needs to think of it:
 
-- :func:`guarded` wraps a DynamicItem's ``from_custom_id`` (bot.DiplomacyBot.add_dynamic_items applies
-  it to every item the bot registers): an id whose numbers do not fit a Discord id, or that the item
-  cannot read (``ValueError``, ``KeyError``, ``IndexError``: each item reads its whole id there), or
-  whose ``phase`` names no phase, becomes
-  a :class:`Refused` item, which answers the refusal. (discord.py would log an error and leave the user
-  with "This interaction failed".)
+- :class:`Guarded`, the base of every DynamicItem the bot registers (bot.DiplomacyBot.add_dynamic_items
+  takes no other): an id whose numbers do not fit a Discord id, or that the item cannot read
+  (``ValueError``, ``KeyError``, ``IndexError``: each item reads its whole id in ``read``), or whose
+  ``phase`` names no phase, becomes a :class:`Refused` item, which answers the refusal (discord.py
+  would log an error and leave the user with "This interaction failed"); its ``check`` refuses a tap
+  by someone the item is not for (a sheet's owner: discord.py's ``interaction_check``), and an error
+  of its ``answer`` is answered.
 - :func:`route_form` registers the forms the bot reads by their custom id (the orders form), and the
   one listener here hands each submission to its handler, with the same checks: a form no handler
   claims, or one whose fields are missing, is refused.
 - that listener (bot.DiplomacyBot adds it) also answers a component no handler will take: an id
   that no registered item's template matches, or that is not on the message it claims to come from
-  (discord.py drops those silently).
+  (discord.py drops those silently). It asks only public things: the message's components and the
+  templates the bot registered.
 
 Besides, a question asked privately (a confirmation, Leave or Stay, Replace or Keep a sandbox) acts
 only when pressed on that private message by the member it was asked to (:func:`own_question`): its
@@ -25,15 +27,14 @@ id copied onto another message (a public Join post) changes neither that message
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, Self, TypeVar
 
 import discord
 
-from cogs.shared.replies import report_error, send
+from cogs.shared.replies import answering, report_error, send
 from gm.public import GameError, Phase
 
 log = logging.getLogger(__name__)
@@ -109,35 +110,54 @@ class Refused(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s).*"
         await refuse(interaction, STALE_BUTTON, self.why)
 
 
-FromCustomId = Callable[..., Awaitable[discord.ui.DynamicItem[Any]]]
+BaseT = TypeVar("BaseT", bound=discord.ui.Item[Any])
+NEVER = r"(?!)"  # the base's own template: matches no id
 
 
-def guarded(item: type[discord.ui.DynamicItem[Any]]) -> type[discord.ui.DynamicItem[Any]]:
-    """``item`` with its ``from_custom_id`` guarded (see the module docstring); idempotent."""
-    if getattr(item, "_guarded", False):
-        return item
-    # why the ignore below: a classmethod's function: typed as the bound method
-    read: FromCustomId = item.from_custom_id.__func__  # type: ignore[attr-defined]
+class Guarded(discord.ui.DynamicItem[BaseT], template=NEVER):
+    """The base of every DynamicItem the bot registers (bot.DiplomacyBot.add_dynamic_items takes no
+    other): a subclass reads its whole id in :meth:`read` (discord.py's ``from_custom_id``, guarded
+    here), may refuse a tap in :meth:`check` (whose item it is), and answers in :meth:`answer`; any
+    error there is answered to the user (cogs.shared.replies.answering)."""
 
-    @functools.wraps(read)
+    @classmethod
+    async def read(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        """The item for ``match`` (the template's match of the tapped id); ValueError, KeyError or
+        IndexError when the id does not read (the tap is refused "not one of mine")."""
+        raise NotImplementedError
+
+    @classmethod
     async def from_custom_id(
-        cls: type[discord.ui.DynamicItem[Any]],
-        interaction: discord.Interaction,
-        base: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> discord.ui.DynamicItem[Any]:
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Any:
         why = unreadable(match)
         if why is not None:
-            return Refused(base, why)
+            return Refused(item, why)
         try:
-            return await read(cls, interaction, base, match)
+            return await cls.read(interaction, item, match)
         except (ValueError, KeyError, IndexError) as exc:
-            return Refused(base, f"{type(exc).__name__}: {exc}")
+            return Refused(item, f"{type(exc).__name__}: {exc}")
 
-    # why the ignore below: the guard replaces the classmethod (the module docstring says why)
-    item.from_custom_id = classmethod(from_custom_id)  # type: ignore[method-assign,assignment]
-    item._guarded = True  # type: ignore[attr-defined]  # a mark of our own on discord.py's class
-    return item
+    def check(self, interaction: discord.Interaction) -> None:
+        """Raise a GameError to refuse the tap before anything is read or changed (default: anyone
+        may tap)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        try:
+            self.check(interaction)
+        except GameError as exc:
+            await report_error(interaction, exc)
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answering(self.answer)(interaction)
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        """What the tap does (errors become answers)."""
+        raise NotImplementedError
 
 
 # --- forms -------------------------------------------------------------------------------------------
@@ -169,8 +189,7 @@ async def _submitted(interaction: discord.Interaction, custom_id: str, data: dic
         except Exception as exc:  # a refusal of gm's, or a fault of ours: answered either way
             await report_error(interaction, exc)
         return
-    if not _in_memory_form(interaction, custom_id):
-        await refuse(interaction, STALE_FORM, "no form of mine has this id")
+    await refuse(interaction, STALE_FORM, "no form of mine has this id")  # every form is routed
 
 
 # --- the listener -------------------------------------------------------------------------------------
@@ -198,34 +217,16 @@ async def on_interaction(interaction: discord.Interaction) -> None:
         await refuse(interaction, STALE_BUTTON, "no item of mine takes this id")
 
 
-def _store(interaction: discord.Interaction) -> Any:
-    """discord.py's store of the items and forms it dispatches to (a private attribute of the
-    connection state: discord.py has no public way to ask whether an interaction will be handled)."""
-    return getattr(interaction._state, "_view_store", None)
-
-
 def _taken(interaction: discord.Interaction, custom_id: str) -> bool:
-    """Whether discord.py hands this component interaction to an item: a registered DynamicItem whose
-    template matches an id present on the message, or a live view holding the id."""
-    store = _store(interaction)
-    if store is None:
-        return True  # cannot tell: better no answer of ours than a second one
-    data: dict[str, Any] = dict(interaction.data or {})
-    kind = data.get("component_type")
+    """Whether discord.py hands this component interaction to an item: an id present on the message
+    it comes from that a registered item's template matches (the bot keeps no live views: every
+    component it sends is a :class:`Guarded` item; bot.DiplomacyBot.item_templates lists them)."""
+    templates: dict[str, re.Pattern[str]] | None = getattr(interaction.client, "item_templates", None)
     message = interaction.message
-    if message is not None:
-        live = store._views.get(message.id, {}).get((kind, custom_id))
-        if live is not None:
-            return True
-    if store._views.get(None, {}).get((kind, custom_id)) is not None:
-        return True
-    on_message = message is not None and custom_id in _custom_ids(message.components)
-    return on_message and any(p.fullmatch(custom_id) for p in store._dynamic_items)
-
-
-def _in_memory_form(interaction: discord.Interaction, custom_id: str) -> bool:
-    store = _store(interaction)
-    return store is None or custom_id in store._modals
+    if templates is None or message is None:
+        return True  # cannot tell: better no answer of ours than a second one
+    on_message = custom_id in _custom_ids(message.components)
+    return on_message and any(t.fullmatch(custom_id) for t in templates.values())
 
 
 def _custom_ids(components: Iterable[Any]) -> set[str]:

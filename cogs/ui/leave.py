@@ -15,7 +15,7 @@ import discord
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering
-from cogs.ui.guard import own_question
+from cogs.ui.guard import Guarded, own_question
 from gm.public import GameInfo
 
 SEAT_FILLED_BY = {
@@ -43,7 +43,7 @@ def leave_question(game: GameInfo) -> str:
 
 
 class LeaveButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=r"leave:(?P<game_id>\d+):(?P<user_id>\d+):(?P<choice>go|stay)",
 ):
     def __init__(self, game_id: int, user_id: int, choice: str) -> None:
@@ -58,7 +58,7 @@ class LeaveButton(
         self.game_id, self.user_id, self.choice = game_id, user_id, choice
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LeaveButton:
         return cls(int(match["game_id"]), int(match["user_id"]), match["choice"])

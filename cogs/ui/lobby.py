@@ -18,6 +18,7 @@ from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import answering, defer, send
 from cogs.shared.settings_text import settings_lines
+from cogs.ui.guard import Guarded
 from gm.public import GameError, GameInfo, badge
 
 log = logging.getLogger(__name__)
@@ -136,7 +137,7 @@ async def join(interaction: discord.Interaction, game_id: int) -> None:
     await send(interaction, lines)
 
 
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<game_id>\d+)"):
+class JoinButton(Guarded[discord.ui.Button], template=r"join:(?P<game_id>\d+)"):
     """ "Join" under a new game's announcement."""
 
     def __init__(self, game_id: int) -> None:
@@ -146,7 +147,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> JoinButton:
         return cls(int(match["game_id"]))

@@ -11,7 +11,7 @@ import discord
 
 from cogs.shared import text
 from cogs.ui.sandbox import PowerPicker, SandboxSheet
-from cogs.ui.sheet import MAX_TEXT, PER_SELECT, SheetIds
+from cogs.ui.sheet import MAX_TEXT, PER_SELECT, Action, SheetIds
 from cogs.ui.sheet_draw import Frame, draw, progress_line, waive_button
 from cogs.ui.wording import cut
 from gm.public import OrderMenu, PowerProgress, SandboxMenu
@@ -93,16 +93,16 @@ def _top(box: SandboxMenu, ids: SandboxSheet) -> list[discord.ui.ActionRow[Any]]
 
 def _buttons(box: SandboxMenu, ids: SheetIds, page: int) -> list[discord.ui.Item[Any]]:
     menu: OrderMenu | None = box.menu
-    buttons = [ids.button("adjudicate", page, label=ADJUDICATE_LABEL, style=discord.ButtonStyle.success)]
+    buttons = [ids.button(Action.ADJUDICATE, page, label=ADJUDICATE_LABEL, style=discord.ButtonStyle.success)]
     if menu is not None and box.phase_name.endswith("A"):
         buttons += waive_button(menu, ids, page)
-    buttons.append(ids.button("map", page, label=MAP_LABEL))
-    buttons.append(ids.button("back", page, label=BACK_LABEL, disabled=not box.can_step_back))
+    buttons.append(ids.button(Action.MAP, page, label=MAP_LABEL))
+    buttons.append(ids.button(Action.BACK, page, label=BACK_LABEL, disabled=not box.can_step_back))
     ordered = menu is not None and any(p.orders for p in menu.powers)
     who = text.power_name(box.power) if box.power else ""
     buttons.append(
         ids.button(
-            "clear",
+            Action.CLEAR,
             page,
             label=f"Clear {who}".strip(),
             style=discord.ButtonStyle.danger,
@@ -175,8 +175,8 @@ def _over(box: SandboxMenu, ids: SandboxSheet, notice: Sequence[str]) -> discord
     container.add_item(discord.ui.TextDisplay(cut("\n".join(lines), MAX_TEXT - 10)))
     container.add_item(
         discord.ui.ActionRow(
-            ids.button("back", 0, label=BACK_LABEL),
-            ids.button("map", 0, label="The final position"),
+            ids.button(Action.BACK, 0, label=BACK_LABEL),
+            ids.button(Action.MAP, 0, label="The final position"),
         )
     )
     view.add_item(container)

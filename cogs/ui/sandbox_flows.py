@@ -10,7 +10,8 @@ deferred first, so Discord's three seconds are never at stake.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -18,12 +19,12 @@ import discord
 from cogs.messages.render import orders_lines
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.replies import answering, defer, send
+from cogs.shared.replies import defer, send
 from cogs.ui.sandbox import NewRequest, SandboxSheet, replace_buttons
 from cogs.ui.sandbox_draw import draw_sandbox
-from cogs.ui.sheet import Second
+from cogs.ui.sheet import Action, Second
 from cogs.ui.sheet_flows import StalePick, edit_in_order, read_pick
-from gm.public import SandboxLimit, SandboxMenu, SandboxResults, change_lines
+from gm.public import LegalOrder, PowerMenu, SandboxLimit, SandboxMenu, SandboxResults, change_lines
 
 
 def _gm(interaction: discord.Interaction) -> Any:
@@ -100,43 +101,13 @@ async def open_sheet(interaction: discord.Interaction, sandbox_id: int, tag: str
 
 
 async def open_from_button(interaction: discord.Interaction, sandbox_id: int, tag: str) -> None:
-    await answering(open_sheet)(interaction, sandbox_id, tag)
+    await open_sheet(interaction, sandbox_id, tag)
 
 
-# --- taps on a sheet ---------------------------------------------------------------------------------
+# --- taps on a sheet (the owner is gm's to check: it refuses anybody else) ----------------------------
 
 
 async def picked(
-    interaction: discord.Interaction,
-    sheet: SandboxSheet,
-    page: int,
-    key: str,
-    second: Second | None,
-    value: str,
-) -> None:
-    await answering(_picked)(interaction, sheet, page, key, second, value)
-
-
-async def power_picked(interaction: discord.Interaction, sheet: SandboxSheet, power: str) -> None:
-    await answering(_power_picked)(interaction, sheet, power)
-
-
-async def pressed(
-    interaction: discord.Interaction, sheet: SandboxSheet, page: int, action: str, arg: str | None
-) -> None:
-    await answering(_pressed)(interaction, sheet, page, action, arg)
-
-
-async def _menu(
-    interaction: discord.Interaction, sheet: SandboxSheet, power: str | None = None
-) -> SandboxMenu:
-    menu: SandboxMenu = await _gm(interaction).sandbox_menu(
-        sheet.sandbox_id, interaction.user.id, power=power or sheet.power, touch=False, **_for(sheet)
-    )
-    return menu
-
-
-async def _picked(
     interaction: discord.Interaction,
     sheet: SandboxSheet,
     page: int,
@@ -163,6 +134,38 @@ async def _picked(
     await _order(interaction, sheet, page, pick.power.power, pick.order.text)
 
 
+async def power_picked(interaction: discord.Interaction, sheet: SandboxSheet, power: str) -> None:
+    box = await _menu(interaction, sheet, power)
+    await interaction.response.edit_message(view=draw_sandbox(box))
+
+
+async def pressed(
+    interaction: discord.Interaction, sheet: SandboxSheet, page: int, action: Action, arg: str | None
+) -> None:
+    press = Press(interaction, sheet, page, arg)
+    whole = WHOLE.get(action)
+    if whole is not None:  # about the sandbox as a whole: gm reads it
+        await whole(press)
+        return
+    box = await _menu(interaction, sheet)  # a sheet of a step gone is refused before anything
+    if action == Action.PAGE:
+        await interaction.response.edit_message(view=draw_sandbox(box, page=int(arg or 0)))
+        return
+    menu = box.menu
+    if menu is None or not menu.powers or box.power is None:
+        raise StalePick("Nothing on this sheet can be ordered now.", "Nothing was changed.")
+    await ON_POWER.get(action, _nothing)(press, box, box.power, menu.powers[0])
+
+
+async def _menu(
+    interaction: discord.Interaction, sheet: SandboxSheet, power: str | None = None
+) -> SandboxMenu:
+    menu: SandboxMenu = await _gm(interaction).sandbox_menu(
+        sheet.sandbox_id, interaction.user.id, power=power or sheet.power, touch=False, **_for(sheet)
+    )
+    return menu
+
+
 async def _order(
     interaction: discord.Interaction, sheet: SandboxSheet, page: int, power: str, order: str
 ) -> None:
@@ -172,68 +175,100 @@ async def _order(
     await _show(interaction, answer.menu, page, [text.outcome_line(o) for o in answer.lines])
 
 
-async def _power_picked(interaction: discord.Interaction, sheet: SandboxSheet, power: str) -> None:
-    box = await _menu(interaction, sheet, power)
-    await interaction.response.edit_message(view=draw_sandbox(box))
+# --- the buttons: one function each ------------------------------------------------------------------
 
 
-async def _pressed(
-    interaction: discord.Interaction, sheet: SandboxSheet, page: int, action: str, arg: str | None
-) -> None:
-    user = interaction.user.id
-    if action == "map":
-        await _map(interaction, sheet)
-        return
-    if action == "adjudicate":
-        await interaction.response.defer()  # the engine and the map run in the worker processes
-        results = await _gm(interaction).sandbox_adjudicate(
-            sheet.sandbox_id, user, power=sheet.power, **_for(sheet)
-        )
-        await _results(interaction, results)
-        return
-    if action == "back":
-        await interaction.response.defer()
-        box = await _gm(interaction).sandbox_step_back(
-            sheet.sandbox_id, user, power=sheet.power, **_for(sheet)
-        )
-        words = f"**Back to {box.long_name}**, with its orders as they were: change any and adjudicate again."
-        await _show(interaction, box, 0, [words])
-        return
-    box = await _menu(interaction, sheet)  # a sheet of a step gone is refused before anything
-    if action == "page":
-        await interaction.response.edit_message(view=draw_sandbox(box, page=int(arg or 0)))
-        return
-    menu = box.menu
-    if menu is None or not menu.powers or box.power is None:
-        raise StalePick("Nothing on this sheet can be ordered now.", "Nothing was changed.")
-    power = menu.powers[0]
-    if action == "clear":
-        await interaction.response.defer()
-        after = await _gm(interaction).sandbox_withdraw(sheet.sandbox_id, user, box.power, **_for(sheet))
-        await _show(interaction, after, page, [f"{text.power_name(box.power)}'s orders are withdrawn."])
-        return
-    if action == "waive":
-        if power.legal.waive is None or not power.missing:
-            raise StalePick(
-                f"{text.power_name(box.power)} has no build left to waive.", "Nothing was changed."
-            )
-        await interaction.response.defer()
-        await _order(interaction, sheet, page, box.power, power.legal.waive.text)
-        return
-    if action in ("remove", "keep") and arg:
-        found = menu.find(arg)
-        if found is None or found[1] is None or not found[1].orders:
-            raise StalePick(f"{arg} has no unit to remove now.", "Nothing was changed.")
-        await interaction.response.defer()
-        if action == "keep":
-            after = await _gm(interaction).sandbox_withdraw(
-                sheet.sandbox_id, user, box.power, arg, **_for(sheet)
-            )
-            await _show(interaction, after, page, [])
-        else:
-            await _order(interaction, sheet, page, box.power, found[1].orders[0].text)
-        return
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A tap on a sandbox sheet's button."""
+
+    interaction: discord.Interaction
+    sheet: SandboxSheet
+    page: int
+    arg: str | None
+
+
+async def _map_pressed(press: Press) -> None:
+    await _map(press.interaction, press.sheet)
+
+
+async def _adjudicate(press: Press) -> None:
+    interaction, sheet = press.interaction, press.sheet
+    await interaction.response.defer()  # the engine and the map run in the worker processes
+    results = await _gm(interaction).sandbox_adjudicate(
+        sheet.sandbox_id, interaction.user.id, power=sheet.power, **_for(sheet)
+    )
+    await _results(interaction, results)
+
+
+async def _step_back(press: Press) -> None:
+    interaction, sheet = press.interaction, press.sheet
+    await interaction.response.defer()
+    box = await _gm(interaction).sandbox_step_back(
+        sheet.sandbox_id, interaction.user.id, power=sheet.power, **_for(sheet)
+    )
+    words = f"**Back to {box.long_name}**, with its orders as they were: change any and adjudicate again."
+    await _show(interaction, box, 0, [words])
+
+
+WHOLE: dict[Action, Callable[[Press], Awaitable[None]]] = {
+    Action.MAP: _map_pressed,
+    Action.ADJUDICATE: _adjudicate,
+    Action.BACK: _step_back,
+}
+"""The buttons about the sandbox as a whole (no menu read first)."""
+
+
+async def _clear(press: Press, box: SandboxMenu, power: str, shown: PowerMenu) -> None:
+    interaction, sheet = press.interaction, press.sheet
+    await interaction.response.defer()
+    after = await _gm(interaction).sandbox_withdraw(
+        sheet.sandbox_id, interaction.user.id, power, **_for(sheet)
+    )
+    await _show(interaction, after, press.page, [f"{text.power_name(power)}'s orders are withdrawn."])
+
+
+async def _waive(press: Press, box: SandboxMenu, power: str, shown: PowerMenu) -> None:
+    if shown.legal.waive is None or not shown.missing:
+        raise StalePick(f"{text.power_name(power)} has no build left to waive.", "Nothing was changed.")
+    await press.interaction.response.defer()
+    await _order(press.interaction, press.sheet, press.page, power, shown.legal.waive.text)
+
+
+def _removal(box: SandboxMenu, key: str | None) -> LegalOrder:
+    found = box.menu.find(key or "") if box.menu is not None else None
+    if found is None or found[1] is None or not found[1].orders:
+        raise StalePick(f"{key} has no unit to remove now.", "Nothing was changed.")
+    return found[1].orders[0]
+
+
+async def _remove(press: Press, box: SandboxMenu, power: str, shown: PowerMenu) -> None:
+    removal = _removal(box, press.arg)
+    await press.interaction.response.defer()
+    await _order(press.interaction, press.sheet, press.page, power, removal.text)
+
+
+async def _keep(press: Press, box: SandboxMenu, power: str, shown: PowerMenu) -> None:
+    _removal(box, press.arg)
+    interaction, sheet = press.interaction, press.sheet
+    await interaction.response.defer()
+    after = await _gm(interaction).sandbox_withdraw(
+        sheet.sandbox_id, interaction.user.id, power, press.arg, **_for(sheet)
+    )
+    await _show(interaction, after, press.page, [])
+
+
+async def _nothing(press: Press, box: SandboxMenu, power: str, shown: PowerMenu) -> None:
     raise StalePick("That button does nothing now.", "Open the sandbox again with /sandbox open.")
+
+
+ON_POWER: dict[Action, Callable[[Press, SandboxMenu, str, PowerMenu], Awaitable[None]]] = {
+    Action.CLEAR: _clear,
+    Action.WAIVE: _waive,
+    Action.REMOVE: _remove,
+    Action.KEEP: _keep,
+}
+"""The buttons about the power shown (its menu read first)."""
 
 
 async def _show(interaction: discord.Interaction, box: SandboxMenu, page: int, notice: Sequence[str]) -> None:

@@ -23,15 +23,14 @@ from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.context import is_server_moderator
 from cogs.shared.replies import answering, defer, send
+from cogs.ui.guard import Guarded
 
 log = logging.getLogger(__name__)
 
 POWER = r"[A-Z][A-Z_\-]{0,31}"
 
 
-class TakeOverButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=rf"seat:(?P<game_id>\d+):(?P<power>{POWER})"
-):
+class TakeOverButton(Guarded[discord.ui.Button], template=rf"seat:(?P<game_id>\d+):(?P<power>{POWER})"):
     """Under an open seat's announcement: a member who does not play takes it (or asks for it)."""
 
     def __init__(self, game_id: int, power: str, label: str | None = None) -> None:
@@ -45,7 +44,7 @@ class TakeOverButton(
         self.game_id, self.power = game_id, power
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TakeOverButton:
         return cls(int(match["game_id"]), match["power"], getattr(item, "label", None))
@@ -85,7 +84,7 @@ class TakeOverButton(
 
 
 class SeatDecisionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    Guarded[discord.ui.Button],
     template=rf"seat-(?P<choice>ok|no):(?P<game_id>\d+):(?P<power>{POWER}):(?P<user_id>\d+)",
 ):
     """Under a request to take over a seat: a moderator approves or declines it."""
@@ -102,7 +101,7 @@ class SeatDecisionButton(
         self.choice, self.game_id, self.power, self.user_id = choice, game_id, power, user_id
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SeatDecisionButton:
         return cls(match["choice"], int(match["game_id"]), match["power"], int(match["user_id"]))

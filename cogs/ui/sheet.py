@@ -12,11 +12,17 @@ one) is paged.
 
 The sheet is sent privately (an ephemeral answer), or is the call to order itself in a direct
 message, under the call's text (cogs.messages.sender). This module has its ids and components;
-cogs.ui.sheet_draw draws it and cogs.ui.sheet_flows answers its taps (given to :func:`setup_sheet`:
-the flows import this module, never the other way round). Each tap re-reads gm's menu and
-redraws the sheet; a chosen order goes to gm as its canonical text through the typed orders' path
-(``submit_chosen_order`` with the sheet's phase and game tag), and its acknowledgement shows at the
-top of the sheet.
+cogs.ui.sheet_draw draws it and cogs.ui.sheet_flows answers its taps (given to :func:`setup_sheet`,
+kept in the bot's services: the flows import this module, never the other way round). Each tap
+re-reads gm's menu and redraws the sheet; a chosen order goes to gm as its canonical text through
+the typed orders' path (``submit_chosen_order`` with the sheet's phase and game tag), and its
+acknowledgement shows at the top of the sheet.
+
+A sandbox's sheet (cogs.ui.sandbox) is the same sheet: the same components, whose custom_id starts
+with ``sb`` and names the sandbox, its step and the power shown instead (see :class:`SandboxSheet`);
+its taps go to cogs.ui.sandbox_flows. Each component finds what answers it through the bot's services
+(``Services.sheets``, by the id's prefix), and refuses, in its ``check``, a tap by anyone but the
+sheet's player (cogs.ui.guard.Guarded, discord.py's ``interaction_check``).
 
 Every component is a DynamicItem whose custom_id carries the state, so a sheet works after a
 restart::
@@ -27,6 +33,7 @@ restart::
     sh:<game>.<tag>:<phase>:<user>:s:<key>:<kind>:<part>@<page>   its second menu (support, convoy...)
     sh:<game>.<tag>:<phase>:<user>:b:<action>[:<key>]@<page>      a button (ready, hold, map, clear,
                                                                   waive, page, remove, keep)
+    sb:<sandbox>.<tag>:<step>:<POWER>:u|s|b:...                   the same on a sandbox's sheet
 
 ``key`` is the unit's location as the engine writes it (``PAR``, ``STP/SC``) or a build site's
 province; ``tag`` the game's random tag, so a sheet left from another database's game with this
@@ -38,26 +45,36 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 import discord
 
+from cogs.shared.base import services_of
+from cogs.ui.guard import NEVER, Guarded
 from cogs.ui.ids import (
     PlayerIds,
     button_arg,
     button_rest,
+    checked_id,
     game_ref,
     menu_button,
     menu_select,
     page_number,
     picked,
 )
-from gm.public import OrderKind, OrdersView
+from gm.public import GameError, OrderKind, OrdersView
 
 PREFIX = "sh"
+SANDBOX_PREFIX = "sb"
 PHASE = r"[SFW]\d{4}[MRA]"
 GAME = r"(?P<game_id>\d+)(?:\.(?P<tag>[a-z0-9]{1,12}))?"
-SHEET = rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):(?P<user_id>\d+)"
+BOX = r"(?P<sandbox_id>\d+)\.(?P<box_tag>[a-z0-9]{1,12})"
+SHEET = (  # the start of a sheet's ids: a game's, or a sandbox's
+    rf"(?:{PREFIX}:{GAME}:(?P<phase>{PHASE}):(?P<user_id>\d+)"
+    rf"|{SANDBOX_PREFIX}:{BOX}:(?P<phase_id>\d+):(?P<power>[A-Z]{{1,20}}|-))"
+)
+NO_POWER = "-"
 MAX_COMPONENTS = 40  # Discord's limit for a Components V2 message, nested components counted
 MAX_TEXT = 4000  # ... and for the text of all its text displays
 PER_SELECT = 25
@@ -75,36 +92,52 @@ READY_LABEL, UNREADY_LABEL = "Ready", "✓ Ready · tap to undo"
 MAP_LABEL = "My orders on the map"
 
 
-class SheetIds(Protocol):
-    """What makes a sheet's components, each with a custom_id its taps come back with: a game's
-    sheet (:class:`Sheet`) or a sandbox's (cogs.ui.sandbox.SandboxSheet). cogs.ui.sheet_draw draws
-    either through these."""
+class Action(StrEnum):
+    """What a sheet's button does (the ``b:<action>`` of its id)."""
 
-    def unit_select(
-        self, key: str, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
-    ) -> discord.ui.Item[Any]: ...
+    READY = "ready"
+    UNREADY = "unready"
+    HOLD = "hold"
+    MAP = "map"
+    CLEAR = "clear"
+    WAIVE = "waive"
+    PAGE = "page"
+    REMOVE = "remove"
+    KEEP = "keep"
+    ADJUDICATE = "adjudicate"  # a sandbox's
+    BACK = "back"  # a sandbox's: step back
 
-    def second_select(
-        self, second: Second, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
-    ) -> discord.ui.Item[Any]: ...
 
-    def button(
-        self,
-        action: str,
-        page: int,
-        arg: str | None = None,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-    ) -> discord.ui.Item[Any]: ...
+GAME_ACTIONS = frozenset(Action) - {Action.ADJUDICATE, Action.BACK}
+SANDBOX_ACTIONS = frozenset(Action) - {Action.READY, Action.UNREADY, Action.HOLD}
+
+
+class NotYourSheet(GameError):
+    """A tap on a sheet someone else opened."""
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet(PlayerIds):
-    """Whose sheet, for which game and phase: the start of every custom_id on it."""
+class Second:
+    """A second menu open in a unit's place: its kind (support, convoy, via, move) and part."""
 
-    prefix: ClassVar[str] = PREFIX
+    key: str
+    kind: str
+    part: int = 0
+
+
+class Components:
+    """The components of a sheet, each with a custom_id its taps come back with (cogs.ui.sheet_draw
+    draws a game's sheet and a sandbox's through these)."""
+
+    __slots__ = ()
+    prefix: ClassVar[str]
+    actions: ClassVar[frozenset[Action]]
+
+    def custom_id(self, rest: str) -> str:
+        raise NotImplementedError
+
+    def check(self, interaction: discord.Interaction) -> None:
+        """Refuse a tap by anyone the sheet is not for (GameError)."""
 
     def unit_select(
         self, key: str, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
@@ -118,7 +151,7 @@ class Sheet(PlayerIds):
 
     def button(
         self,
-        action: str,
+        action: Action,
         page: int,
         arg: str | None = None,
         *,
@@ -129,21 +162,88 @@ class Sheet(PlayerIds):
         return SheetButton(self, action, page, arg, label=label, style=style, disabled=disabled)
 
 
+SheetIds = Components  # what cogs.ui.sheet_draw draws with
+
+
 @dataclass(frozen=True, slots=True)
-class Second:
-    """A second menu open in a unit's place: its kind (support, convoy, via, move) and part."""
+class Sheet(PlayerIds, Components):
+    """A game's sheet: whose, for which game and phase; the start of every custom_id on it."""
 
-    key: str
-    kind: str
-    part: int = 0
+    prefix: ClassVar[str] = PREFIX
+    actions: ClassVar[frozenset[Action]] = GAME_ACTIONS
+
+    def check(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:
+            raise NotYourSheet(
+                "This order sheet belongs to another player, so it cannot order for you. Nothing was "
+                "changed.",
+                "Open your own with /orders sheet.",
+            )
 
 
-# --- components ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SandboxSheet(Components):
+    """A sandbox's sheet: which sandbox, step and power it shows. Its owner alone sees it (an
+    ephemeral answer); gm refuses anyone else, so the sheet checks no one itself."""
+
+    prefix: ClassVar[str] = SANDBOX_PREFIX
+    actions: ClassVar[frozenset[Action]] = SANDBOX_ACTIONS
+
+    sandbox_id: int
+    tag: str
+    phase_id: int
+    power: str | None
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}:{self.sandbox_id}.{self.tag}:{self.phase_id}:{self.power or NO_POWER}"
+
+    def custom_id(self, rest: str) -> str:
+        return checked_id(self.base, rest)
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> SandboxSheet:
+        power = match["power"]
+        return cls(
+            int(match["sandbox_id"]),
+            match["box_tag"],
+            int(match["phase_id"]),
+            None if power == NO_POWER else power,
+        )
 
 
-class SheetFlows(Protocol):
-    """What answers the sheet's taps: cogs.ui.sheet_flows, handed to :func:`setup_sheet` (the flows
-    draw sheets with this module's components, so this module does not import them)."""
+def sheet_of(match: re.Match[str]) -> Sheet | SandboxSheet:
+    """The sheet a :data:`SHEET` match names."""
+    return Sheet.of(match) if match["game_id"] is not None else SandboxSheet.of(match)
+
+
+# --- what answers the taps -------------------------------------------------------------------------
+
+S = TypeVar("S", bound=Components, contravariant=True)
+
+
+class SheetFlows(Protocol[S]):
+    """What answers the taps on the units and buttons of one kind of sheet: cogs.ui.sheet_flows (a
+    game's), cogs.ui.sandbox_flows (a sandbox's), kept in the bot's services by :func:`answer_with`
+    (the flows draw sheets with this module's components, so this module does not import them)."""
+
+    async def picked(
+        self,
+        interaction: discord.Interaction,
+        sheet: S,
+        page: int,
+        key: str,
+        second: Second | None,
+        value: str,
+    ) -> None: ...
+
+    async def pressed(
+        self, interaction: discord.Interaction, sheet: S, page: int, action: Action, arg: str | None
+    ) -> None: ...
+
+
+class GameSheetFlows(SheetFlows[Sheet], Protocol):
+    """A game's flows also open a sheet and say Ready from the buttons under a call to order."""
 
     async def open_from_button(
         self, interaction: discord.Interaction, game_id: int, phase: str, tag: str
@@ -153,33 +253,44 @@ class SheetFlows(Protocol):
         self, interaction: discord.Interaction, game_id: int, phase: str, tag: str, on: bool
     ) -> None: ...
 
-    async def picked(
-        self,
-        interaction: discord.Interaction,
-        sheet: Sheet,
-        page: int,
-        key: str,
-        second: Second | None,
-        value: str,
-    ) -> None: ...
 
-    async def pressed(
-        self, interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
-    ) -> None: ...
+def answer_with(client: discord.Client, prefix: str, flows: Any) -> None:
+    """The taps on sheets whose ids start with ``prefix`` go to ``flows`` (the bot's services)."""
+    services_of(client).sheets[prefix] = flows
 
 
-_answering: list[SheetFlows] = []  # the flows :func:`setup_sheet` was given
+def flows_of(interaction: discord.Interaction, prefix: str) -> Any:
+    """What answers the taps on sheets of ``prefix`` (:func:`answer_with`)."""
+    flows = services_of(interaction.client).sheets.get(prefix)
+    if flows is None:
+        raise RuntimeError(f"no flows answer the sheets {prefix!r}: setup_sheet / setup_sandbox first")
+    return flows
 
 
-def _flows() -> SheetFlows:
-    if not _answering:
-        raise RuntimeError("the order sheet has no flows: setup_sheet(client, cogs.ui.sheet_flows) first")
-    return _answering[-1]
+def game_flows(interaction: discord.Interaction) -> GameSheetFlows:
+    flows: GameSheetFlows = flows_of(interaction, PREFIX)
+    return flows
 
 
-class OpenSheetButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):open"
-):
+# --- components ------------------------------------------------------------------------------------
+
+I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741
+
+
+class SheetItem(Guarded[I], template=NEVER):
+    """A component on a sheet (a game's or a sandbox's): refuses a tap by anyone the sheet is not for
+    before anything is read (discord.py's interaction_check, cogs.ui.guard)."""
+
+    sheet: Components
+
+    def check(self, interaction: discord.Interaction) -> None:
+        self.sheet.check(interaction)
+
+    def flows(self, interaction: discord.Interaction) -> Any:
+        return flows_of(interaction, self.sheet.prefix)
+
+
+class OpenSheetButton(Guarded[discord.ui.Button[Any]], template=rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):open"):
     """ "Order sheet" under a call to order, a reminder and /orders show: opens the tapper's own sheet."""
 
     def __init__(self, game_id: int, phase: str, tag: str = "") -> None:
@@ -195,17 +306,17 @@ class OpenSheetButton(
         self.game_id, self.phase, self.tag = game_id, phase, tag
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OpenSheetButton:
+    ) -> Self:
         return cls(int(match["game_id"]), match["phase"], match["tag"] or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows().open_from_button(interaction, self.game_id, self.phase, self.tag)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        await game_flows(interaction).open_from_button(interaction, self.game_id, self.phase, self.tag)
 
 
 class ReadyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"{PREFIX}:{GAME}:(?P<phase>{PHASE}):ready:(?P<on>[01])",
 ):
     """ "Ready" outside a sheet (under a call to order, /orders show, an answer that left nothing
@@ -224,23 +335,23 @@ class ReadyButton(
         self.game_id, self.phase, self.tag, self.on = game_id, phase, tag, on
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ReadyButton:
+    ) -> Self:
         return cls(int(match["game_id"]), match["phase"], match["tag"] or "", on=match["on"] == "1")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows().ready_from_button(interaction, self.game_id, self.phase, self.tag, self.on)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        await game_flows(interaction).ready_from_button(
+            interaction, self.game_id, self.phase, self.tag, self.on
+        )
 
 
-class UnitSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{SHEET}:u:(?P<key>[^:@]+)@(?P<page>\d+)"
-):
+class UnitSelect(SheetItem[discord.ui.Select[Any]], template=rf"{SHEET}:u:(?P<key>[^:@]+)@(?P<page>\d+)"):
     """A unit's (or build site's) menu on a sheet: its legal orders, the current one shown."""
 
     def __init__(
         self,
-        sheet: Sheet,
+        sheet: Components,
         key: str,
         page: int,
         options: Sequence[discord.SelectOption] = (),
@@ -252,24 +363,25 @@ class UnitSelect(
         self.sheet, self.key, self.page = sheet, key, page
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> UnitSelect:
-        return cls(Sheet.of(match), match["key"], page_number(match["page"]))
+    ) -> Self:
+        return cls(sheet_of(match), match["key"], page_number(match["page"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows().picked(interaction, self.sheet, self.page, self.key, None, picked(self.item))
+    async def answer(self, interaction: discord.Interaction) -> None:
+        value = picked(self.item)
+        await self.flows(interaction).picked(interaction, self.sheet, self.page, self.key, None, value)
 
 
 class SecondSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    SheetItem[discord.ui.Select[Any]],
     template=rf"{SHEET}:s:(?P<key>[^:@]+):(?P<kind>support|convoy|via|move):(?P<part>\d+)@(?P<page>\d+)",
 ):
     """The second menu in a unit's place: whom a support or a convoy helps, or where by convoy."""
 
     def __init__(
         self,
-        sheet: Sheet,
+        sheet: Components,
         second: Second,
         page: int,
         options: Sequence[discord.SelectOption] = (),
@@ -280,29 +392,27 @@ class SecondSelect(
         self.sheet, self.second, self.page = sheet, second, page
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SecondSelect:
+    ) -> Self:
         second = Second(match["key"], match["kind"], int(match["part"]))
-        return cls(Sheet.of(match), second, page_number(match["page"]))
+        return cls(sheet_of(match), second, page_number(match["page"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows().picked(
-            interaction, self.sheet, self.page, self.second.key, self.second, picked(self.item)
-        )
+    async def answer(self, interaction: discord.Interaction) -> None:
+        second, value = self.second, picked(self.item)
+        await self.flows(interaction).picked(interaction, self.sheet, self.page, second.key, second, value)
 
 
 class SheetButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"{SHEET}:b:(?P<action>ready|unready|hold|map|clear|waive|page|remove|keep)"
-    r"(?::(?P<arg>[^@]+))?@(?P<page>\d+)",
+    SheetItem[discord.ui.Button[Any]],
+    template=rf"{SHEET}:b:(?P<action>{'|'.join(Action)})(?::(?P<arg>[^@]+))?@(?P<page>\d+)",
 ):
     """A button of a sheet."""
 
     def __init__(
         self,
-        sheet: Sheet,
-        action: str,
+        sheet: Components,
+        action: Action,
         page: int,
         arg: str | None = None,
         *,
@@ -316,20 +426,26 @@ class SheetButton(
         self.sheet, self.action, self.page, self.arg = sheet, action, page, arg
 
     @classmethod
-    async def from_custom_id(
+    async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SheetButton:
-        arg = button_arg(match["action"], match["arg"])  # read whole here (cogs.ui.guard)
-        return cls(Sheet.of(match), match["action"], page_number(match["page"]), arg)
+    ) -> Self:
+        sheet, action = sheet_of(match), Action(match["action"])
+        if action not in sheet.actions:
+            raise ValueError(f"{action} is not a button of a {sheet.prefix} sheet")
+        arg = button_arg(action, match["arg"])  # read whole here (cogs.ui.guard)
+        return cls(sheet, action, page_number(match["page"]), arg)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows().pressed(interaction, self.sheet, self.page, self.action, self.arg)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        await self.flows(interaction).pressed(interaction, self.sheet, self.page, self.action, self.arg)
 
 
-def setup_sheet(client: discord.Client, flows: SheetFlows) -> None:
-    """Register the sheet's components with the bot, their taps answered by ``flows``."""
-    _answering[:] = [flows]
-    client.add_dynamic_items(OpenSheetButton, ReadyButton, UnitSelect, SecondSelect, SheetButton)
+ITEMS = (UnitSelect, SecondSelect, SheetButton)  # the sheet's own, a game's and a sandbox's alike
+
+
+def setup_sheet(client: discord.Client, flows: GameSheetFlows) -> None:
+    """Register the sheet's components with the bot, the game sheets' taps answered by ``flows``."""
+    answer_with(client, PREFIX, flows)
+    client.add_dynamic_items(OpenSheetButton, ReadyButton, *ITEMS)
 
 
 def call_buttons(game_id: int, phase: str, tag: str = "") -> discord.ui.View:
@@ -359,8 +475,11 @@ def ready_offer(view: OrdersView) -> tuple[str, discord.ui.View] | None:
 
 
 __all__ = [
+    "Action",
+    "NotYourSheet",
     "OpenSheetButton",
     "ReadyButton",
+    "SandboxSheet",
     "Second",
     "SecondSelect",
     "Sheet",

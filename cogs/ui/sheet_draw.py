@@ -32,6 +32,7 @@ from cogs.ui.sheet import (
     READY_LABEL,
     SUB_CHOICES,
     UNREADY_LABEL,
+    Action,
     Second,
     SheetIds,
 )
@@ -427,9 +428,9 @@ def _removal_row(
         for entry in entries:
             unit = entry.unit.text if entry.unit is not None else entry.location
             if power.current(entry):
-                label, style, action = f"✓ Removing {unit}", discord.ButtonStyle.danger, "keep"
+                label, style, action = f"✓ Removing {unit}", discord.ButtonStyle.danger, Action.KEEP
             else:
-                label, style, action = f"Remove {unit}", discord.ButtonStyle.secondary, "remove"
+                label, style, action = f"Remove {unit}", discord.ButtonStyle.secondary, Action.REMOVE
             buttons.append(sheet.button(action, page, entry.location, label=label, style=style))
         return [discord.ui.ActionRow(*buttons)]
 
@@ -442,17 +443,19 @@ def _controls(menu: OrderMenu, sheet: SheetIds, page: int) -> list[discord.ui.It
     ordered = any(p.orders for p in menu.powers)
     ready = menu.ready
     items: list[discord.ui.Item[Any]] = [
-        sheet.button("unready", page, label=UNREADY_LABEL, style=discord.ButtonStyle.success)
+        sheet.button(Action.UNREADY, page, label=UNREADY_LABEL, style=discord.ButtonStyle.success)
         if ready
-        else sheet.button("ready", page, label=READY_LABEL, style=discord.ButtonStyle.primary)
+        else sheet.button(Action.READY, page, label=READY_LABEL, style=discord.ButtonStyle.primary)
     ]
     if kind == "M":
-        items.append(sheet.button("hold", page, label="Hold the rest", disabled=not missing))
+        items.append(sheet.button(Action.HOLD, page, label="Hold the rest", disabled=not missing))
     if kind == "A":
         items += waive_button(menu, sheet, page)
-    items.append(sheet.button("map", page, label=MAP_LABEL))
+    items.append(sheet.button(Action.MAP, page, label=MAP_LABEL))
     items.append(
-        sheet.button("clear", page, label="Clear", style=discord.ButtonStyle.danger, disabled=not ordered)
+        sheet.button(
+            Action.CLEAR, page, label="Clear", style=discord.ButtonStyle.danger, disabled=not ordered
+        )
     )
     return items
 
@@ -463,13 +466,13 @@ def waive_button(menu: OrderMenu, sheet: SheetIds, page: int) -> list[discord.ui
     if not builds:
         return []
     waivable = any(p.missing and p.legal.waive is not None for p in builds)
-    return [sheet.button("waive", page, label="Waive a build", disabled=not waivable)]
+    return [sheet.button(Action.WAIVE, page, label="Waive a build", disabled=not waivable)]
 
 
 def _pager(sheet: SheetIds, page: int, pages: int) -> discord.ui.ActionRow[Any]:
     return discord.ui.ActionRow(
-        sheet.button("page", page, str(page - 1), label="◀ Previous", disabled=page == 0),
-        sheet.button("page", page, str(page + 1), label="Next ▶", disabled=page >= pages - 1),
+        sheet.button(Action.PAGE, page, str(page - 1), label="◀ Previous", disabled=page == 0),
+        sheet.button(Action.PAGE, page, str(page + 1), label="Next ▶", disabled=page >= pages - 1),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,19 +20,15 @@ import discord
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.ordered import Turn
-from cogs.shared.replies import answering, defer, send
+from cogs.shared.replies import defer, send
 from cogs.ui.builder import show_preview
-from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Second, Sheet, ready_buttons
+from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Action, Second, Sheet, ready_buttons
 from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
 from cogs.ui.sheet_live import items_of, words_above
-from gm.facade import SheetAnswer
+from gm.facade import Gamemaster, SheetAnswer
 from gm.public import GameError, LegalOrder, OrderMenu, OrdersClosed, OrdersView, PowerMenu
 
 log = logging.getLogger(__name__)
-
-
-class NotYourSheet(GameError):
-    """A tap on a sheet someone else opened."""
 
 
 class StalePick(GameError):
@@ -63,7 +59,7 @@ async def open_sheet(
 
 
 async def open_from_button(interaction: discord.Interaction, game_id: int, phase: str, tag: str) -> None:
-    await answering(open_sheet)(interaction, game_id, expected_phase=phase, expected_tag=tag)
+    await open_sheet(interaction, game_id, expected_phase=phase, expected_tag=tag)
 
 
 def sheet_for_call(
@@ -79,10 +75,6 @@ def sheet_for_call(
 async def ready_from_button(
     interaction: discord.Interaction, game_id: int, phase: str, tag: str, on: bool
 ) -> None:
-    await answering(_ready)(interaction, game_id, phase, tag, on)
-
-
-async def _ready(interaction: discord.Interaction, game_id: int, phase: str, tag: str, on: bool) -> None:
     await defer(interaction)
     gamemaster = services_of(interaction.client).gamemaster
     answer = await gamemaster.sheet_ready(
@@ -104,17 +96,23 @@ async def picked(
     interaction: discord.Interaction, sheet: Sheet, page: int, key: str, second: Second | None, value: str
 ) -> None:
     # the tap's turn is taken before anything is awaited: its write follows the player's earlier taps'
+    # (its owner checked by the sheet's item: cogs.ui.sheet.Sheet.check; an error is answered there)
     services = services_of(interaction.client)
     with services.taps.enter(_who(sheet), interaction.id) as turn, _live(interaction, sheet):
-        await answering(_picked)(interaction, turn, sheet, page, key, second, value)
+        await _picked(interaction, turn, sheet, page, key, second, value)
 
 
 async def pressed(
-    interaction: discord.Interaction, sheet: Sheet, page: int, action: str, arg: str | None
+    interaction: discord.Interaction, sheet: Sheet, page: int, action: Action, arg: str | None
 ) -> None:
     services = services_of(interaction.client)
     with services.taps.enter(_who(sheet), interaction.id) as turn, _live(interaction, sheet):
-        await answering(_pressed)(interaction, turn, sheet, page, action, arg)
+        press = Press(interaction, turn, sheet, page, arg)
+        if action == Action.MAP:  # no menu read: the preview reads the orders itself
+            await _map(press)
+            return
+        menu = await _menu(interaction, sheet)  # a sheet of a closed phase is refused before anything
+        await PRESSES.get(action, _nothing)(press, menu)
 
 
 def _live(interaction: discord.Interaction, sheet: Sheet) -> contextlib.AbstractContextManager[None]:
@@ -170,81 +168,107 @@ async def _picked(
     second: Second | None,
     value: str,
 ) -> None:
-    _check_owner(interaction, sheet)
     menu = await _menu(interaction, sheet)
     pick = read_pick(menu, key, second, value)
     if pick.redraw:
         await _redraw(interaction, menu, sheet, page, second=pick.second)
         return
+    press = Press(interaction, turn, sheet, page, key)
     if pick.withdraw:
-        await _act(
-            interaction, turn, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), key, **_for(sheet))
-        )
+        await _keep(press, menu)
         return
     assert pick.power is not None and pick.order is not None
-    await _submit(interaction, turn, sheet, page, pick.power, pick.order)
+    await _submit(press, pick.power, pick.order)
 
 
-async def _pressed(
-    interaction: discord.Interaction, turn: Turn, sheet: Sheet, page: int, action: str, arg: str | None
-) -> None:
-    _check_owner(interaction, sheet)
-    if action == "map":
-        await show_preview(
-            interaction, sheet.game_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
-        )
-        return
-    menu = await _menu(interaction, sheet)  # a sheet of a closed phase is refused before anything
-    if action == "page":
-        await _redraw(interaction, menu, sheet, int(arg or 0))
-        return
-    if action in ("ready", "unready"):
-        on = action == "ready"
-        await _act(
-            interaction,
-            turn,
-            sheet,
-            page,
-            lambda gm: gm.sheet_ready(*_who(sheet), ready=on, **_for(sheet)),
-            notice=lambda answer: [] if on else [ready_words(on, answer.view)],  # the heading says "ready"
-        )
-        return
-    if action == "hold":
-        await _act(
-            interaction, turn, sheet, page, lambda gm: gm.sheet_hold_the_rest(*_who(sheet), **_for(sheet))
-        )
-        return
-    if action == "clear":
-        await _act(
-            interaction,
-            turn,
-            sheet,
-            page,
-            lambda gm: gm.sheet_clear(*_who(sheet), **_for(sheet)),
-            notice=lambda answer: ["Your orders are withdrawn."],
-        )
-        return
-    if action == "keep" and arg:
-        await _act(
-            interaction, turn, sheet, page, lambda gm: gm.sheet_withdraw(*_who(sheet), arg, **_for(sheet))
-        )
-        return
-    if action == "waive":
-        power = next((p for p in menu.powers if p.missing and p.legal.waive is not None), None)
-        if power is None or power.legal.waive is None:
-            raise StalePick("There is no build left to waive.", "Nothing was changed.")
-        await _submit(interaction, turn, sheet, page, power, power.legal.waive)
-        return
-    if action == "remove" and arg:
-        found = menu.find(arg)
-        removal = (
-            found[1].orders[0] if found is not None and found[1] is not None and found[1].orders else None
-        )
-        if found is None or removal is None:
-            raise StalePick(f"{arg} has no unit to remove now.", "Nothing was changed.")
-        await _submit(interaction, turn, sheet, page, found[0], removal)
-        return
+# --- the buttons: one function each ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A tap on a sheet's button (or a pick that acts like one): where, whose turn, and its argument."""
+
+    interaction: discord.Interaction
+    turn: Turn
+    sheet: Sheet
+    page: int
+    arg: str | None
+
+
+async def _map(press: Press) -> None:
+    sheet = press.sheet
+    await show_preview(
+        press.interaction, sheet.game_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
+    )
+
+
+async def _page(press: Press, menu: OrderMenu) -> None:
+    await _redraw(press.interaction, menu, press.sheet, int(press.arg or 0))
+
+
+async def _ready(press: Press, menu: OrderMenu) -> None:
+    await _act(
+        press, lambda gm, at: gm.sheet_ready(*at, ready=True, **_for(press.sheet))
+    )  # the heading says so
+
+
+async def _unready(press: Press, menu: OrderMenu) -> None:
+    await _act(
+        press,
+        lambda gm, at: gm.sheet_ready(*at, ready=False, **_for(press.sheet)),
+        notice=lambda answer: [ready_words(False, answer.view)],
+    )
+
+
+async def _hold(press: Press, menu: OrderMenu) -> None:
+    await _act(press, lambda gm, at: gm.sheet_hold_the_rest(*at, **_for(press.sheet)))
+
+
+async def _clear(press: Press, menu: OrderMenu) -> None:
+    await _act(
+        press,
+        lambda gm, at: gm.sheet_clear(*at, **_for(press.sheet)),
+        notice=lambda answer: ["Your orders are withdrawn."],
+    )
+
+
+async def _keep(press: Press, menu: OrderMenu) -> None:
+    """A unit's (a build site's) order taken back: "Keep" a unit chosen for removal, or the menu's
+    "no order"."""
+    key = press.arg or ""
+    await _act(press, lambda gm, at: gm.sheet_withdraw(*at, key, **_for(press.sheet)))
+
+
+async def _waive(press: Press, menu: OrderMenu) -> None:
+    power = next((p for p in menu.powers if p.missing and p.legal.waive is not None), None)
+    if power is None or power.legal.waive is None:
+        raise StalePick("There is no build left to waive.", "Nothing was changed.")
+    await _submit(press, power, power.legal.waive)
+
+
+async def _remove(press: Press, menu: OrderMenu) -> None:
+    found = menu.find(press.arg or "")
+    removal = found[1].orders[0] if found is not None and found[1] is not None and found[1].orders else None
+    if found is None or removal is None:
+        raise StalePick(f"{press.arg} has no unit to remove now.", "Nothing was changed.")
+    await _submit(press, found[0], removal)
+
+
+async def _nothing(press: Press, menu: OrderMenu) -> None:
     raise StalePick("That button does nothing now.", "Open a new sheet with /orders sheet.")
+
+
+PRESSES: dict[Action, Callable[[Press, OrderMenu], Awaitable[None]]] = {
+    Action.PAGE: _page,
+    Action.READY: _ready,
+    Action.UNREADY: _unready,
+    Action.HOLD: _hold,
+    Action.CLEAR: _clear,
+    Action.KEEP: _keep,
+    Action.WAIVE: _waive,
+    Action.REMOVE: _remove,
+}
+"""What each button of a game's sheet does, once the sheet's menu is read (Map needs none)."""
 
 
 def _who(sheet: Sheet) -> tuple[int, int]:
@@ -255,19 +279,13 @@ def _for(sheet: Sheet) -> dict[str, Any]:
     return {"expected_phase": sheet.phase, "expected_tag": sheet.tag or None}
 
 
-async def _submit(
-    interaction: discord.Interaction,
-    turn: Turn,
-    sheet: Sheet,
-    page: int,
-    power: PowerMenu,
-    chosen: LegalOrder,
-) -> None:
+async def _submit(press: Press, power: PowerMenu, chosen: LegalOrder) -> None:
     """The chosen order, through the typed orders' path; its acknowledgement tops the sheet."""
+    interaction, sheet = press.interaction, press.sheet
     await interaction.response.defer()  # an update of this message: a write may wait on a close
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        async with turn.writing():  # after the player's earlier taps: the last tap on a unit stays
+        async with press.turn.writing():  # after the player's earlier taps: the last tap on a unit stays
             outcome = await gamemaster.submit_chosen_order(
                 sheet.game_id,
                 sheet.user_id,
@@ -279,23 +297,23 @@ async def _submit(
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     lines = [*text.phase_notice(outcome.report), *(text.outcome_line(o) for o in outcome.report.lines)]
-    await _show(interaction, sheet, page, outcome.menu, lines, outcome.report.view)
+    await _show(interaction, sheet, press.page, outcome.menu, lines, outcome.report.view)
+
+
+SheetAction = Callable[[Gamemaster, tuple[int, int]], Awaitable[SheetAnswer]]
+"""One of gm's sheet actions, given the gamemaster and (game, user)."""
 
 
 async def _act(
-    interaction: discord.Interaction,
-    turn: Turn,
-    sheet: Sheet,
-    page: int,
-    action: Any,
-    notice: Any = None,
+    press: Press, action: SheetAction, notice: Callable[[SheetAnswer], list[str]] | None = None
 ) -> None:
     """A sheet action of gm's (hold the rest, clear, ready, take back), then the sheet again."""
+    interaction, sheet = press.interaction, press.sheet
     await interaction.response.defer()
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        async with turn.writing():
-            answer: SheetAnswer = await action(gamemaster)
+        async with press.turn.writing():
+            answer = await action(gamemaster, _who(sheet))
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     lines: list[str] = []
@@ -303,7 +321,7 @@ async def _act(
         lines += [*text.phase_notice(answer.report), *(text.outcome_line(o) for o in answer.report.lines)]
     if notice is not None:
         lines += notice(answer)
-    await _show(interaction, sheet, page, answer.menu, lines, answer.view)
+    await _show(interaction, sheet, press.page, answer.menu, lines, answer.view)
 
 
 async def _show(
@@ -369,14 +387,6 @@ def _leading(interaction: discord.Interaction) -> list[discord.ui.Item[Any]]:
     if message is None or not message.flags.components_v2:
         return []
     return items_of(words_above(message.components[:-1]))
-
-
-def _check_owner(interaction: discord.Interaction, sheet: Sheet) -> None:
-    if interaction.user.id != sheet.user_id:
-        raise NotYourSheet(
-            "This order sheet belongs to another player, so it cannot order for you. Nothing was changed.",
-            "Open your own with /orders sheet.",
-        )
 
 
 async def _menu(interaction: discord.Interaction, sheet: Sheet) -> OrderMenu:

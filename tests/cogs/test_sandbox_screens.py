@@ -1,7 +1,8 @@
 """A sandbox's sheet (cogs.ui.sandbox_draw) within Discord's limits for a Components V2 message (the
 fake Discord's own rules) for every variant's opening and every power, a crowded board (pages), a
 winter with removals and the end of a game; every power reachable through the power picker (in
-windows of 23 for Chaos's 34); every custom_id read back by exactly one of the sandbox's items."""
+windows of 23 for Chaos's 34); every custom_id read back by exactly one of the items (the sheet's
+own, which a game's sheet shares, and the sandbox's)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,9 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.ui.sandbox import (
-    OpenSandboxButton,
-    PowerPicker,
-    ReplaceButton,
-    SandboxButton,
-    SandboxSecondSelect,
-    SandboxUnitSelect,
-)
+from cogs.ui.sandbox import OpenSandboxButton, PowerPicker, ReplaceButton
 from cogs.ui.sandbox_draw import draw_sandbox
+from cogs.ui.sheet import SecondSelect, SheetButton, UnitSelect
 from db.models import Sandbox, SandboxPhase
 from engine import Board
 from engine.variants import all_variants, game_map
@@ -29,9 +24,7 @@ from harness.fakediscord.state import walk_components
 from tests.helpers.layouts import checked_parts, templates
 from tests.helpers.menus import crowded
 
-TEMPLATES = templates(
-    SandboxUnitSelect, SandboxSecondSelect, PowerPicker, SandboxButton, OpenSandboxButton, ReplaceButton
-)
+TEMPLATES = templates(UnitSelect, SecondSelect, PowerPicker, SheetButton, OpenSandboxButton, ReplaceButton)
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 

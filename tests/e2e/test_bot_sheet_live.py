@@ -33,8 +33,7 @@ async def test_a_dm_sheet_shows_orders_given_elsewhere_in_one_edit_per_burst(
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Live")
-        live = bot.services.live
-        assert live is not None
+        live = bot.live_sheets
         france, germany = table.player("FRANCE"), table.player("GERMANY")
         sheet, theirs = dm_sheet(fake, france, "S1901M"), dm_sheet(fake, germany, "S1901M")
         assert "within moments" in fake.text_view(sheet)
