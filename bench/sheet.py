@@ -5,8 +5,8 @@ Prints milliseconds; asserts nothing.
 
 England in bench/legal_orders.py's mid-game position (Fall 1905: 34 units on the board, 6 English):
 each round opens the sheet (/orders sheet), picks an order for one unit (a move, or a support or
-convoy through its second menu), presses Ready and takes it back. Each tap is timed twice, as in
-bench/builder.py: "ack" until Discord has the interaction's answer (the 3-second limit), "shown"
+convoy through its second menu), presses Ready and takes it back. Each tap is timed twice
+(bench/taps.py): "ack" until Discord has the interaction's answer (the 3-second limit), "shown"
 until the player sees the redrawn sheet.
 """
 

@@ -1,4 +1,4 @@
-"""What the tap benchmarks share (bench/builder.py, bench/sheet.py, bench/sandbox.py): the mid-game
+"""What the tap benchmarks share (bench/sheet.py, bench/preview.py, bench/sandbox.py): the mid-game
 position they tap in, a clock that times each step twice ("ack" until Discord has the interaction's
 answer, the 3-second limit; "shown" until the player sees the new message), the running bot with a
 game in that position, and their command line."""

@@ -19,11 +19,11 @@ from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, game_number, playing_choices, resolve_game
 from cogs.shared.replies import defer, send
 from cogs.ui import sheet_flows
-from cogs.ui.builder import open_builder, preview_files, preview_lines, setup_builder
+from cogs.ui.builder import setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
 from cogs.ui.guard import OutOfDate, route_form
 from cogs.ui.sheet import call_buttons, setup_sheet
-from cogs.ui.sheet_flows import open_sheet
+from cogs.ui.sheet_flows import open_sheet, preview_files, preview_lines
 from gm.public import GameError, OrdersView
 
 GAME_OPTION = "The game (leave empty if you play only one)"
@@ -119,15 +119,14 @@ class OrderCommands(GameCog):
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         await open_sheet(interaction, chosen.id)
 
-    @orders.command(
-        name="build", description="Order by tap: pick a unit, then what it does, from legal orders only"
-    )
+    @orders.command(name="build", description="Order by tap: your order sheet (as /orders sheet)")
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=playing_choices)
     async def build(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """The step-by-step builder's command, kept as a way into the sheet (cogs.ui.builder)."""
         await defer(interaction)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
-        await open_builder(interaction, chosen.id)
+        await open_sheet(interaction, chosen.id)
 
     @orders.command(name="clear", description="Withdraw all your orders for the current phase")
     @app_commands.describe(game=GAME_OPTION)

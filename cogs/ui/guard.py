@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 LARGEST_ID = 2**63 - 1  # Discord's ids and our numbers fit in 63 bits; a longer one was never ours
 STALE_BUTTON = "This button is not one of mine or is out of date: nothing was recorded."
 STALE_FORM = "This form is not one of mine or is out of date: nothing was recorded."
-STALE_HINT = "Run the command again for a fresh one (/orders build, /orders edit, /game status)."
+STALE_HINT = "Run the command again for a fresh one (/orders sheet, /orders edit, /game status)."
 
 
 class OutOfDate(GameError):

@@ -10,6 +10,7 @@ message) keeps the call's text above it when it is redrawn.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -21,12 +22,11 @@ from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.ordered import Turn
 from cogs.shared.replies import defer, send
-from cogs.ui.builder import show_preview
 from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Action, Second, Sheet, ready_buttons
 from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
 from cogs.ui.sheet_live import items_of, words_above
 from gm.facade import Gamemaster, SheetAnswer
-from gm.public import GameError, LegalOrder, OrderMenu, OrdersClosed, OrdersView, PowerMenu
+from gm.public import GameError, LegalOrder, OrderMenu, OrdersClosed, OrdersPreview, OrdersView, PowerMenu
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +44,10 @@ async def open_sheet(
     *,
     expected_phase: str | None = None,
     expected_tag: str | None = None,
+    notice: Sequence[str] = (),
 ) -> None:
-    """A new private sheet for the tapper's own powers (``/orders sheet``, "Order sheet")."""
+    """A new private sheet for the tapper's own powers (``/orders sheet``, "Order sheet"), ``notice``
+    under its heading."""
     await defer(interaction)
     gamemaster = services_of(interaction.client).gamemaster
     try:
@@ -55,7 +57,7 @@ async def open_sheet(
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     sheet = Sheet(game_id, menu.phase_name, interaction.user.id, menu.game_tag)
-    await interaction.followup.send(view=draw(menu, sheet), ephemeral=True)
+    await interaction.followup.send(view=draw(menu, sheet, notice=notice), ephemeral=True)
 
 
 async def open_from_button(interaction: discord.Interaction, game_id: int, phase: str, tag: str) -> None:
@@ -67,6 +69,41 @@ def sheet_for_call(
 ) -> discord.ui.LayoutView:
     """The sheet under a call to order's text (a direct message made by the outbox)."""
     return draw(menu, Sheet(menu.game_id, menu.phase_name, user_id, menu.game_tag), leading=leading)
+
+
+# --- the private preview map ("My orders on the map", /orders show) ---------------------------------
+
+
+async def show_preview(
+    interaction: discord.Interaction,
+    game_id: int,
+    *,
+    expected_phase: str | None = None,
+    expected_tag: str | None = None,
+) -> None:
+    """A new private message: the map with the player's own orders drawn, and those orders."""
+    await defer(interaction)
+    gamemaster = services_of(interaction.client).gamemaster
+    try:
+        preview = await gamemaster.orders_preview(
+            game_id, interaction.user.id, expected_phase=expected_phase, expected_tag=expected_tag
+        )
+    except OrdersClosed as closed_error:
+        raise _stale(closed_error) from closed_error
+    await send(interaction, preview_lines(preview), files=preview_files(preview))
+
+
+def preview_lines(preview: OrdersPreview) -> list[str]:
+    head = "Your orders so far, drawn on the map (only you can see this):"
+    if preview.png is None:
+        head = "Your orders so far (no map: the renderer is not installed here):"
+    return [head, *text.view_lines(preview.view, show_orders=True)]
+
+
+def preview_files(preview: OrdersPreview) -> list[discord.File]:
+    if preview.png is None:
+        return []
+    return [discord.File(io.BytesIO(preview.png), filename=preview.filename)]
 
 
 # --- Ready outside a sheet --------------------------------------------------------------------------

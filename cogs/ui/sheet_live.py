@@ -144,7 +144,7 @@ class LiveSheets:
     # --- changes -----------------------------------------------------------------------------------
 
     def changed(self, game_id: int, user_id: int, phase: str) -> None:
-        """gm's word that the player's orders changed (gm.facade.runtime.Runtime.on_orders_changed)."""
+        """gm's word that the player's orders changed (the runtime's ``on_orders_changed``)."""
         key = (game_id, user_id)
         entry = self._sheets.get(key)
         if entry is None or entry.sheet.phase != phase:

@@ -58,7 +58,7 @@ async def preview_of(
         raise OrdersClosed(
             f"The {say.long_name(expected_phase)} orders are closed; {game.name} is now in "
             f"{say.long_name(phase.name)}.",
-            "Use [[cmd:orders show]] or [[cmd:orders build]] for the current phase.",
+            "Use [[cmd:orders show]] or [[cmd:orders sheet]] for the current phase.",
         )
     state = await phase_state(session, phase, game.variant)
     view = view_of(state, game, phase, powers)

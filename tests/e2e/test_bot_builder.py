@@ -1,7 +1,9 @@
-"""Orders by tap (cogs.ui.builder) through the real bot and the fake Discord: a power's whole set of
-orders in a movement, a retreat and an adjustment phase entered by taps alone and checked against the
-adjudication; typed and tapped orders mixed; the private preview map; stale, foreign and restarted
-builders."""
+"""The step-by-step builder's ways in (cogs.ui.builder), which lead to the order sheet now, through the
+real bot and the fake Discord: /orders build opens the sheet, on which a power's whole set of orders
+in a movement, a retreat and an adjustment phase (every kind the builder gave) is entered by taps
+alone and checked against the adjudication; typed and tapped orders mixed; the private preview map;
+an old builder's buttons and menus, already posted, answer with the tapper's own sheet (foreign,
+another database's, a closed phase's, after a restart) and change nothing."""
 
 from __future__ import annotations
 
@@ -17,56 +19,23 @@ from harness.bot_helpers import (
     edit_board,
     game_channel_of,
     make_table,
-    place_named,
     running,
     settle,
     started_game,
 )
 from harness.fakediscord import FakeDiscord, Message, User
-from harness.fakediscord.state import InteractionKind, walk_components
-from tests.helpers.builder_offers import offered
-from tests.helpers.builder_taps import open_builder, pick, retag
-from tests.helpers.forging import another_databases, forged
+from harness.fakediscord.state import InteractionKind
+from harness.sheet_helpers import Tapper, offered, shows
+from tests.helpers.forging import another_databases, forged, rename
 
-# --- tapping, as a player does -----------------------------------------------------------------------
-
-
-def labels(message: Message) -> list[str]:
-    """The labels of the message's buttons and select options, in order."""
-    found = []
-    for component in walk_components(message.components):
-        if component.get("label"):
-            found.append(component["label"])
-        found += [option["label"] for option in component.get("options", [])]
-    return found
+# --- helpers ---------------------------------------------------------------------------------------
 
 
-async def press(fake: FakeDiscord, user: User, message: Message, ending: str) -> Message:
-    """``user`` presses the button whose custom_id ends with ``ending``; the answer they see."""
-    [custom_id] = [c for c in message.custom_ids() if c.endswith(ending)]
-    return await (await fake.click(user, message, custom_id)).message()
-
-
-async def tap(
-    fake: FakeDiscord,
-    user: User,
-    builder: Message,
-    unit: str,
-    kind: str,
-    target: str | None = None,
-    helped: str | None = None,
-) -> Message:
-    """One order by taps: the unit, what it does, where, and whom it helps (the last two when the
-    builder asks). Returns the builder once the order is in (back at the units)."""
-    message = await pick(fake, user, builder, unit)
-    kinds = [c for c in message.custom_ids() if c.endswith((f":go:t:{unit}:{kind}", f":do:{unit}:{kind}"))]
-    if kinds:
-        message = await (await fake.click(user, message, kinds[0])).message()
-    if target is not None:
-        message = await pick(fake, user, message, target)
-    if helped is not None:
-        message = await pick(fake, user, message, helped)
-    return message
+async def open_by_build(fake: FakeDiscord, user: User, table: Any) -> Message:
+    """``/orders build``: the step-by-step builder's command, which opens the order sheet."""
+    sheet = await (await fake.slash(user, "orders", "build", channel=table.general)).message()
+    assert sheet.ephemeral and sheet.custom_ids(), fake.text_view(sheet)
+    return sheet
 
 
 def published(fake: FakeDiscord, channel: Any) -> str:
@@ -103,54 +72,36 @@ def crowded_spring(board: dict) -> None:
     board["centers"]["FRANCE"] = ["BRE", "MAR", "PAR", "BEL", "HOL", "DEN", "SWE"]
 
 
-async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_by_taps_alone(
+async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_on_the_sheet_of_orders_build(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
+    """Every order the step-by-step builder gave (a convoy route, a convoy, a support, a hold, a
+    retreat, builds, a waive, a removal), given on the sheet /orders build opens."""
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Taps")
         await edit_board(bot, game_id, crowded_spring)
         france, germany = table.player("FRANCE"), table.player("GERMANY")
         game_channel = await game_channel_of(bot, fake, game_id)
+        tapper = Tapper(fake)
 
-        # --- Spring 1901: five orders of five kinds, each in a few taps ------------------------------
-        builder = await open_builder(fake, france, table)
-        assert {"A PAR · Paris", "F ENG · English Channel", "A PIC · Picardy"} <= set(labels(builder))
-        assert "`A PAR` ➜ no order yet" in builder.content
-        kinds = await pick(fake, france, builder, "PAR")
-        assert [label for label in labels(kinds)][:3] == ["Hold", "Move…", "Support…"]
-        assert "**A PAR** (Paris), no order yet. What does it do?" in kinds.content
-        moves = await press(fake, france, kinds, ":go:t:PAR:move")
-        assert set(offered(moves)) == {"BRE", "BUR", "GAS", "PIC"}, "Paris's neighbours, and no more"
-        builder = await pick(fake, france, moves, "BUR")
-        assert "✅ `A PAR - BUR`" in builder.content
-        assert "France still without orders: F BRE, A MAR, A PIC, F ENG." in builder.content
-        assert "`A PAR` ➜ `A PAR - BUR`" in builder.content and "PIC" in offered(builder), "back at the units"
-
-        moves = await tap(fake, france, builder, "PIC", "move")
-        assert "WAL · Wales, by convoy" in labels(moves) and "BUR · Burgundy" in labels(moves)
-        builder = await pick(fake, france, moves, "WAL")
-        assert "✅ `A PIC - WAL VIA`" in builder.content
-        builder = await tap(fake, france, builder, "ENG", "convoy", "WAL")
-        assert "✅ `F ENG C A PIC - WAL`" in builder.content
-        supports = await tap(fake, france, builder, "MAR", "support", "BUR")
-        assert "which unit does it help?" in supports.content
-        assert {"A MAR S A PAR - BUR", "A MAR S A MUN - BUR", "A MAR S A RUH - BUR"} <= set(offered(supports))
-        assert {"A MAR S A PAR - BUR (France)", "A MAR S A MUN - BUR (Germany)"} <= set(labels(supports))
-        builder = await pick(fake, france, supports, "A MAR S A PAR - BUR")
-        assert "✅ `A MAR S A PAR - BUR`" in builder.content
-        builder = await tap(fake, france, builder, "BRE", "hold")
-        assert "✅ `F BRE H`" in builder.content and "France has orders for everything." in builder.content
+        # --- Spring 1901: five orders of five kinds ---------------------------------------------------
+        sheet = await open_by_build(fake, france, table)
+        assert "A PIC - WAL VIA" in offered(sheet, "PIC"), "a move that needs a convoy, in the unit's menu"
+        for key, order in (("PAR", "A PAR - BUR"), ("PIC", "A PIC - WAL VIA"), ("BRE", "F BRE H")):
+            sheet = await tapper.pick(france, sheet, key, order)
+        sheet = await tapper.pick(france, sheet, "ENG", "@convoy")
+        sheet = await tapper.pick(france, sheet, "ENG", "F ENG C A PIC - WAL")
+        sheet = await tapper.pick(france, sheet, "MAR", "@support")
+        helped = offered(sheet, "MAR")
+        assert {"A MAR S A PAR - BUR", "A MAR S A MUN - BUR", "A MAR S A RUH - BUR"} <= set(helped)
+        sheet = await tapper.pick(france, sheet, "MAR", "A MAR S A PAR - BUR")
+        assert "5 of 5 units ordered. All ordered." in fake.text_view(sheet)
 
         await deadline_passes(bot, fake, game_id)
         assert (await current_phase(bot, game_id)).name == "F1901M"
         said = published(fake, game_channel)
-        for line in (
-            "✅ `A PIC - WAL VIA`",
-            "✅ `F ENG C A PIC - WAL`",
-            "✅ `A PAR - BUR`",
-            "✅ `A MAR S A PAR - BUR`",
-        ):
+        for line in ("`A PIC - WAL VIA`", "`F ENG C A PIC - WAL`", "`A PAR - BUR`", "`A MAR S A PAR - BUR`"):
             assert line in said, line
         assert await units(bot, game_id, "FRANCE") == {"F BRE", "A BUR", "A MAR", "A WAL", "F ENG"}
 
@@ -164,48 +115,34 @@ async def test_a_power_orders_a_movement_a_retreat_and_an_adjustment_by_taps_alo
         await deadline_passes(bot, fake, game_id)
         assert (await current_phase(bot, game_id)).name == "F1901R"
 
-        # --- the retreat ------------------------------------------------------------------------------
-        builder = await open_builder(fake, france, table)
-        assert builder.ephemeral and "`A BUR (dislodged)` ➜ no order yet" in builder.content
-        retreat = await pick(fake, france, builder, "BUR")
-        assert labels(retreat)[:2] == ["Retreat…", "Disband"]
-        places = await press(fake, france, retreat, ":go:t:BUR:retreat")
-        assert set(offered(places)) == {"BEL", "GAS", "MAR", "PAR", "PIC"}
-        preview = await press(fake, france, places, ":map")
+        # --- the retreat --------------------------------------------------------------------------------
+        sheet = await open_by_build(fake, france, table)
+        assert {"A BUR R PIC", "A BUR D"} <= set(offered(sheet, "BUR"))
+        preview = await tapper.press(france, sheet, "map")
         assert preview.ephemeral and preview.files() == {
             "F1901R-my-orders.png": await expected_preview(bot, game_id, {"FRANCE": []})
         }
-        done = await pick(fake, france, places, "PIC")
-        assert "✅ `A BUR R PIC`" in done.content
-        assert "Everybody has ordered: the phase closes now" in done.content and not done.custom_ids()
+        done = await tapper.pick(france, sheet, "BUR", "A BUR R PIC")
+        assert "closes now" in fake.text_view(done) and not done.custom_ids()
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "W1901A"
         assert await units(bot, game_id, "FRANCE") == {"A PIC", "A SPA", "F MAO", "A WAL", "F ENG"}
 
-        # --- Winter 1901: three builds (one waived) for France, a removal for Germany -----------------
-        builder = await open_builder(fake, france, table)
-        assert "France may build 3 units" in builder.content
-        assert set(offered(builder)) == {"BRE", "MAR", "PAR", "*FRANCE"}
-        sites = await pick(fake, france, builder, "MAR")
-        assert set(offered(sites)) == {"A MAR", "F MAR"}, "a build site goes straight to what to build"
-        builder = await pick(fake, france, sites, "F MAR")
-        assert "✅ `F MAR B`" in builder.content
-        builder = await tap(fake, france, builder, "PAR", "build", "A PAR")
-        assert "✅ `A PAR B`" in builder.content
-        preview = await press(fake, france, builder, ":map")
+        # --- Winter 1901: three builds (one waived) for France, a removal for Germany ---------------------
+        sheet = await open_by_build(fake, france, table)
+        assert set(offered(sheet, "MAR")) >= {"A MAR B", "F MAR B"}
+        sheet = await tapper.pick(france, sheet, "MAR", "F MAR B")
+        sheet = await tapper.pick(france, sheet, "PAR", "A PAR B")
+        preview = await tapper.press(france, sheet, "map")
         assert preview.files() == {
             "W1901A-my-orders.png": await expected_preview(bot, game_id, {"FRANCE": ["F MAR B", "A PAR B"]})
         }
-        builder = await pick(fake, france, builder, "*FRANCE")  # a waive is one tap
-        assert "✅ `WAIVE`" in builder.content and "France has orders for everything." in builder.content
-        assert "`WAIVE` ➜ 1 build waived" in builder.content, "the waive shows among the orders"
-        assert "build site BRE" not in builder.content and "Pick a unit" not in builder.content
+        sheet = await tapper.press(france, sheet, "waive")  # a waive is one tap
+        assert "3 of 3 builds chosen" in fake.text_view(sheet) and "1 waived" in fake.text_view(sheet)
 
-        removal = await open_builder(fake, germany, table)
-        assert "Germany must remove 1 unit" in removal.content
-        assert set(offered(removal)) == {"BER", "BUR", "KIE", "MUN"}
-        done = await tap(fake, germany, removal, "MUN", "remove")
-        assert "✅ `A MUN D`" in done.content and "the phase closes now" in done.content
+        removal = await open_by_build(fake, germany, table)
+        done = await tapper.press(germany, removal, "remove", "MUN")
+        assert "closes now" in fake.text_view(done)
         await settle(bot, fake)
         assert (await current_phase(bot, game_id)).name == "S1902M"
         assert await units(bot, game_id, "FRANCE") == {
@@ -276,14 +213,14 @@ async def test_typed_and_tapped_orders_mix_and_the_later_one_counts(
         game_id = await started_game(fake, bot, table, "Mixed")
         france = table.player("FRANCE")
         await ask(fake, france, "order", channel=table.general, text="A Par H")
-        builder = await open_builder(fake, france, table)
-        assert "`A PAR` ➜ `A PAR H`" in builder.content, "a typed order shows in the builder"
-        builder = await tap(fake, france, builder, "PAR", "move", "BUR")
-        assert "✅ `A PAR - BUR` (replaces `A PAR H`)" in builder.content
+        sheet = await open_by_build(fake, france, table)
+        assert shows(sheet, "PAR") == "A PAR holds", "a typed order shows on the sheet"
+        sheet = await Tapper(fake).pick(france, sheet, "PAR", "A PAR - BUR")
+        assert "✅ `A PAR - BUR` (replaces `A PAR H`)" in fake.text_view(sheet)
         typed = await ask(fake, france, "order", channel=table.general, text="A Par-Gas")
         assert "(replaces `A PAR - BUR`)" in typed.content, "a typed order replaces a tapped one"
-        kinds = await pick(fake, france, builder, "PAR")
-        assert "now `A PAR - GAS`" in kinds.content
+        again = await open_by_build(fake, france, table)
+        assert "GAS" in shows(again, "PAR")
         form = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
         assert form.input("orders").get("value") == "A PAR - GAS"
         shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
@@ -292,85 +229,73 @@ async def test_typed_and_tapped_orders_mix_and_the_later_one_counts(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def test_stale_and_foreign_clicks_are_refused_and_change_nothing(
+def old_builder_ids(game_id: int, tag: str, user: User) -> dict[str, str]:
+    """The ids an earlier version's builder put on messages (its opener, a step's button, a menu)."""
+    return {
+        "open": f"tap:{game_id}:S1901M:open",
+        "step": f"tap:{game_id}.{tag}:S1901M:{user.id}:do:PAR:hold",
+        "menu": f"tap:{game_id}.{tag}:S1901M:{user.id}:u#0",
+    }
+
+
+async def tap_old(fake: FakeDiscord, user: User, message: Message, old: str, new: str, **kw: Any) -> Message:
+    """``user`` taps a component of ``message`` that carries ``new`` (an old builder's id) where the
+    message now has ``old``; the answer they get."""
+    rename(message, old, new)
+    try:
+        return await (await fake.click(user, message, new, **kw)).message()
+    finally:
+        rename(message, new, old)
+
+
+async def test_the_old_builder_s_ways_in_open_the_sheet_and_change_nothing(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     table = await make_table(fake)
     async with running(fake, tmp_path) as bot:
-        game_id = await started_game(fake, bot, table, "Refusals")
-        france = table.player("FRANCE")
-        builder = await open_builder(fake, france, table)
-        assert builder.ephemeral and "`A PAR` ➜ no order yet" in builder.content
-        kinds = await pick(fake, france, builder, "PAR")
+        game_id = await started_game(fake, bot, table, "Old menus")
+        france, germany = table.player("FRANCE"), table.player("GERMANY")
+        sheet = await open_by_build(fake, france, table)
+        assert "A PAR · Paris: no order yet" in fake.text_view(sheet)
 
-        # a click that reaches the bot on France's builder from another player (Discord shows an
-        # ephemeral message to its recipient only, but the bot does not rely on it)
-        other = table.player("GERMANY")
-        hold = next(c for c in kinds.custom_ids() if c.endswith(":do:PAR:hold"))
-        answer = await forged(
-            fake,
-            other,
-            InteractionKind.MESSAGE_COMPONENT,
-            {"custom_id": hold, "component_type": 2},
-            source=kinds,
-        )
-        assert answer.ephemeral and answer.id != kinds.id
-        assert "belongs to another player" in answer.content and "Nothing was changed" in answer.content
+        # the welcome's sheet in France's direct messages, its ids as an earlier version made them
+        [call] = [m for m in fake.dm_messages(france) if any(":b:ready@" in c for c in m.custom_ids())]
+        opener = next(c for c in call.custom_ids() if ":b:ready@" in c)
+        tag = opener.split(":")[1].split(".")[1]
+        old = old_builder_ids(game_id, tag, france)
+        for what in ("open", "step"):
+            answer = await tap_old(fake, france, call, opener, old[what])
+            assert answer.ephemeral and "That order builder is old" in fake.text_view(answer), what
+            assert "A PAR · Paris: no order yet" in fake.text_view(answer), "France's own sheet"
+        select = next(c for c in sheet.custom_ids() if ":u:PAR@" in c)
+        answer = await tap_old(fake, france, sheet, select, old["menu"], values=["A PAR H"])
+        assert "That order builder is old" in fake.text_view(answer)
+
+        # someone else's old builder: the tapper's own sheet, nothing of France's
+        # (a tap that reaches the bot from another member: Discord shows a DM to its recipient only,
+        # but the bot does not rely on it)
+        rename(call, opener, old["step"])
+        try:
+            button = {"custom_id": old["step"], "component_type": 2}
+            theirs = await forged(fake, germany, InteractionKind.MESSAGE_COMPONENT, button, source=call)
+            refused = await forged(fake, table.mod, InteractionKind.MESSAGE_COMPONENT, button, source=call)
+        finally:
+            rename(call, old["step"], opener)
+        assert "Germany" in fake.text_view(theirs) and "A PAR" not in fake.text_view(theirs)
+        assert refused.ephemeral and "You are not playing in Old menus" in refused.content
+
+        # an old builder of another database's game with this number (another tag)
+        ours, others = another_databases("tap", game_id, "S1901M", old["step"])
+        other = await tap_old(fake, france, call, opener, old["step"].replace(ours, others))
+        assert other.ephemeral and "earlier game that had the number" in other.content
         shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
-        assert "**France** has no orders yet" in shown.content
+        assert "**France** has no orders yet" in shown.content, "nothing was recorded"
 
-        # a builder left from another database (a fresh start, an older backup): the same game
-        # number, phase and player, and another game's tag
-        ours, theirs = another_databases("tap", game_id, "S1901M", hold)
-        retag(kinds, ours, theirs)
-        for ending in (":do:PAR:hold", ":map"):
-            answer = await press(fake, france, kinds, ending)
-            assert answer.ephemeral and "earlier game that had the number" in answer.content
-            assert "Nothing was recorded" in answer.content and not answer.attachments
-        retag(kinds, theirs, ours)
-        shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
-        assert "**France** has no orders yet" in shown.content
-
-        # stale: the phase closes under the open builders
-        second = await open_builder(fake, france, table)
+        # a phase that has closed since: the current phase's sheet
         await deadline_passes(bot, fake, game_id)
-        assert (await current_phase(bot, game_id)).name == "F1901M"
-        before = len(kinds.revisions)
-        late = await press(fake, france, kinds, ":do:PAR:hold")
-        assert late.ephemeral and late.id != kinds.id
-        assert (
-            "The Spring 1901 Movement orders are closed" in late.content and "/orders build" in late.content
-        )
-        assert len(kinds.revisions) == before, "the stale builder is left as it was"
-        late = await press(fake, france, kinds, ":go:t:PAR:move")
-        assert "orders are closed" in late.content
-        late = await pick(fake, france, second, "MAR")
-        assert "orders are closed" in late.content and "MAR" in offered(second)
-        shown = await ask(fake, france, "orders", "show", channel=table.general, map=False)
-        assert "**France** has no orders yet" in shown.content and "Fall 1901" in shown.content
-
-        # someone else: the moderator reads France's channel, and taps "Order sheet" under its call
-        channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
-        [call] = [
-            m for m in bot_messages(fake, channel) if any(c.endswith(":F1901M:open") for c in m.custom_ids())
-        ]
-        fall = next(c for c in call.custom_ids() if c.endswith(":F1901M:open"))
-        refused = await (await fake.click(table.mod, call, fall)).message()
-        assert refused.ephemeral and "You are not playing in Refusals" in refused.content
-        mine = await (await fake.click(france, call, fall)).message()
-        assert mine.ephemeral and "Fall 1901 Movement" in fake.text_view(mine)
-        assert "A PAR · Paris: no order yet" in fake.text_view(mine)
-    assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-async def test_a_builder_keeps_working_after_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
-    table = await make_table(fake)
-    async with running(fake, tmp_path) as bot:
-        await started_game(fake, bot, table, "Restarts")
-        france = table.player("FRANCE")
-        kinds = await pick(fake, france, await open_builder(fake, france, table), "MAR")
-    async with running(fake, tmp_path):
-        moves = await press(fake, france, kinds, ":go:t:MAR:move")
-        builder = await pick(fake, france, moves, "PIE")
-        assert "✅ `A MAR - PIE`" in builder.content
+        fall = await tap_old(fake, france, call, opener, old["step"])
+        assert "That order builder is old" in fake.text_view(fall) and "Fall 1901" in fake.text_view(fall)
+    async with running(fake, tmp_path):  # and after a restart
+        again = await tap_old(fake, france, call, opener, old["open"])
+        assert "That order builder is old" in fake.text_view(again)
     assert fake.unknown_calls == [] and fake.internal_errors == []

@@ -1,7 +1,8 @@
 """Every interaction answers, also one the bot cannot read: a button or menu whose id was forged or left
-by an earlier version of the bot (a builder step of an unknown kind, a step missing a value, numbers no
-id has, an id no item of the bot's takes, an id that is not on its message), and a form with an
-unknown phase in its id, without its orders field, or of no kind the bot makes. Each is refused with
+by an earlier version of the bot (a sheet's button of an unknown kind, one missing its value or
+taking none, numbers no id has, an id no item of the bot's takes, an id that is not on its
+message), and a form with an unknown phase in its id, without its orders field, or of no kind the
+bot makes. Each is refused with
 the reason, nothing is recorded, and nothing is logged as an error."""
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import pytest
 from harness.bot_helpers import Table, ask, make_table, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind
-from tests.helpers.builder_taps import open_builder, pick
 from tests.helpers.forging import forged as forge
 from tests.helpers.forging import rename
 
@@ -62,29 +62,30 @@ async def test_forged_and_outdated_ids_and_forms_are_refused_with_an_answer_and_
     async with running(fake, tmp_path) as bot:
         game_id = await started_game(fake, bot, table, "Forgeries", players=3, press="public")
         france = table.player("FRANCE")
-        kinds = await pick(fake, france, await open_builder(fake, france, table), "PAR")
-        hold = next(c for c in kinds.custom_ids() if c.endswith(":do:PAR:hold"))
-        base = hold.removesuffix("do:PAR:hold")
-        for bad in (
-            base + "do:PAR:teleport",  # a builder step of an unknown kind
-            base + "do:PAR",  # a step missing a value
-            base + "go:t:PAR",  # a screen missing its kind
-            base + "go:c:PAR:levitate:BUR",
-            f"tap:{HUGE}:S1901M:{france.id}:do:PAR:hold",  # numbers no id has
-            f"tap:{game_id}:S1901M:{HUGE}:map",
-            "poll:12:yes",  # an id no item of this bot takes
-        ):
-            told = await click_as(fake, france, kinds, hold, bad)
-            assert told.startswith(STALE_BUTTON) and "Run the command again" in told, (bad, told)
-        units = await open_builder(fake, france, table)
-        select = next(c for c in units.custom_ids() if c.endswith(":u#0"))
-        told = await click_as(fake, france, units, select, select.replace(":u#0", ":t:PAR#0"), values=["PAR"])
-        assert told.startswith(STALE_BUTTON), told
-
-        # the welcome's order sheet (in the DM): its Ready button, forged to name a game no id has
+        # the welcome's order sheet (in the DM): its buttons and menus, forged
         [(welcome, ready)] = [
             (m, c) for m in fake.dm_messages(france) for c in m.custom_ids() if ":b:ready" in c
         ]
+        base = ready.removesuffix("b:ready@0")
+        for bad in (
+            base + "b:teleport@0",  # a button of an unknown kind
+            base + "b:page@0",  # a page button missing its page
+            base + "b:ready:PAR@0",  # Ready takes nothing
+            base + "b:adjudicate@0",  # a sandbox's button on a game's sheet
+            base + "s:PAR:support@0",  # a second menu missing its part
+            f"sh:{HUGE}:S1901M:{france.id}:b:hold@0",  # numbers no id has
+            f"sh:{game_id}:S1901M:{HUGE}:b:map@0",
+            f"tap:{HUGE}:S1901M:open",  # an old builder's, naming no game an id can
+            "poll:12:yes",  # an id no item of this bot takes
+        ):
+            told = await click_as(fake, france, welcome, ready, bad)
+            assert told.startswith(STALE_BUTTON) and "Run the command again" in told, (bad, told)
+        select = next(c for c in welcome.custom_ids() if ":u:PAR@" in c)
+        told = await click_as(
+            fake, france, welcome, select, select.replace(":u:", ":u:PAR:"), values=["A PAR H"]
+        )
+        assert told.startswith(STALE_BUTTON), told
+
         told = await click_as(fake, france, welcome, ready, re.sub(r"^sh:\d+", f"sh:{HUGE}", ready))
         assert told.startswith(STALE_BUTTON), told
         told = await forged(  # an id one of the bot's items reads, but not on the message it names

@@ -27,8 +27,7 @@ from harness.bot_helpers import (
 from harness.fakediscord import FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind
 from harness.sheet_helpers import Tapper, button_id, button_label, offered, sheet_select, shows
-from tests.helpers.builder_taps import retag
-from tests.helpers.forging import another_databases, forged
+from tests.helpers.forging import another_databases, forged, retag
 from tests.helpers.limits import within_discords_limits
 
 READY = "Ready"

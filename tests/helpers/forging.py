@@ -9,6 +9,13 @@ from harness.fakediscord import Channel, FakeDiscord, Message, User
 from harness.fakediscord.state import InteractionKind, walk_components
 
 
+def retag(message: Message, old: str, new: str) -> None:
+    """Rewrite the start of the custom ids on ``message`` (as a bot of another database made it)."""
+    for component in walk_components(message.components):
+        if str(component.get("custom_id", "")).startswith(old):
+            component["custom_id"] = new + component["custom_id"][len(old) :]
+
+
 def rename(message: Message, old: str, new: str) -> None:
     """The message carries ``new`` where it carried ``old`` (as an older bot, or a forger, made it)."""
     for component in walk_components(message.components):
