@@ -1,14 +1,11 @@
-"""What the custom ids of the sheets and the order builder share: a game's reference in them (its
-number, and its random tag when known) and Discord's limit on their length, and the components
-those ids go on (a sheet's select and button). Each DynamicItem stays a class of its own (discord.py
-matches one template per class); these make what their constructors build alike."""
+"""What the custom ids of the sheets share: a game's reference in them (its number, and its random tag
+when known) and Discord's limit on their length, and the components those ids go on (a sheet's
+select and button)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any
 
 import discord
 
@@ -31,31 +28,6 @@ def checked_id(base: str, rest: str) -> str:
     if len(custom_id) > MAX_CUSTOM_ID:
         raise ValueError(f"custom_id over {MAX_CUSTOM_ID} characters: {custom_id!r}")
     return custom_id
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerIds:
-    """Whose message, for which game and phase: the start of every custom_id on it,
-    ``<prefix>:<game>[.<tag>]:<phase>:<user>`` (a sheet's, a builder's: each subclass its prefix)."""
-
-    prefix: ClassVar[str] = ""
-
-    game_id: int
-    phase: str
-    user_id: int
-    tag: str = ""
-
-    @property
-    def base(self) -> str:
-        return f"{self.prefix}:{game_ref(self.game_id, self.tag)}:{self.phase}:{self.user_id}"
-
-    def custom_id(self, rest: str) -> str:
-        return checked_id(self.base, rest)
-
-    @classmethod
-    def of(cls, match: re.Match[str]) -> Self:
-        """Read back from a template's match (its groups game_id, tag, phase and user_id)."""
-        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
 
 
 def button_rest(action: str, arg: str | None, page: int) -> str:
@@ -130,7 +102,6 @@ def picked(select: discord.ui.Select[Any]) -> str:
 __all__ = [
     "MAX_CUSTOM_ID",
     "PLACEHOLDER_LIMIT",
-    "PlayerIds",
     "button_arg",
     "button_rest",
     "checked_id",

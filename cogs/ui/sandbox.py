@@ -31,17 +31,19 @@ from typing import Any, Protocol, Self
 import discord
 
 from cogs.ui.guard import Guarded, own_question
-from cogs.ui.ids import menu_select, picked
+from cogs.ui.ids import picked
 from cogs.ui.sheet import (
     BOX,
     ITEMS,
+    NO_MENU,
     PHASE,
     SANDBOX_PREFIX,
     Action,
+    Menu,
     SandboxSheet,
     Second,
     SheetFlows,
-    SheetItem,
+    SheetSelect,
     answer_with,
     flows_of,
 )
@@ -68,18 +70,12 @@ def _flows(interaction: discord.Interaction) -> SandboxFlows:
 
 
 class PowerPicker(
-    SheetItem[discord.ui.Select[Any]],
-    template=rf"{SANDBOX_PREFIX}:{BOX}:(?P<phase_id>\d+):(?P<power>[A-Z]{{1,20}}|-):p",
+    SheetSelect, template=rf"{SANDBOX_PREFIX}:{BOX}:(?P<phase_id>\d+):(?P<power>[A-Z]{{1,20}}|-):p"
 ):
     """Which power the sandbox's sheet shows: every power with something to order in the phase."""
 
-    def __init__(
-        self,
-        sheet: SandboxSheet,
-        options: Sequence[discord.SelectOption] = (),
-        placeholder: str | None = None,
-    ) -> None:
-        super().__init__(menu_select(sheet.custom_id("p"), options, placeholder))
+    def __init__(self, sheet: SandboxSheet, menu: Menu = NO_MENU) -> None:
+        super().__init__(sheet, "p", menu)
         self.sheet: SandboxSheet = sheet
 
     @classmethod

@@ -70,19 +70,18 @@ def _tally(power: PowerProgress) -> str:
     return f"{text.power_name(power.power)} {power.ordered}/{power.entries}{done}"
 
 
+HOW = {
+    "M": "-# Pick each unit's order, and another power in the list above. A unit without an order holds. "
+    "**Adjudicate** when all is set: nothing reaches the game.",
+    "R": "-# Pick where each unit retreats, or disband it; a unit without an order is disbanded.",
+    "A": "-# Pick the builds (or Waive) and the units to remove; builds not chosen are not made, removals "
+    "not chosen follow the rules.",
+}
+"""What to do on a sandbox's sheet, by the phase's kind."""
+
+
 def _how(box: SandboxMenu) -> str:
-    kind = box.phase_name[-1]
-    if kind == "M":
-        return (
-            "-# Pick each unit's order, and another power in the list above. A unit without an order "
-            "holds. **Adjudicate** when all is set: nothing reaches the game."
-        )
-    if kind == "R":
-        return "-# Pick where each unit retreats, or disband it; a unit without an order is disbanded."
-    return (
-        "-# Pick the builds (or Waive) and the units to remove; builds not chosen are not made, removals "
-        "not chosen follow the rules."
-    )
+    return HOW[box.phase_name[-1]]
 
 
 def _top(box: SandboxMenu, ids: SandboxSheet) -> list[discord.ui.ActionRow[Any]]:
@@ -145,7 +144,7 @@ def _picker(box: SandboxMenu, ids: SandboxSheet) -> PowerPicker | None:
         label = f"Later powers ({text.power_name(after.power)} …) ▶"
         options.append(discord.SelectOption(label=label, value=after.power))
     placeholder = f"Power shown: {text.power_name(box.power)}" if box.power else "Pick a power"
-    return PowerPicker(ids, options, placeholder)
+    return PowerPicker(ids, (options, placeholder))
 
 
 def _count(power: PowerProgress) -> str:

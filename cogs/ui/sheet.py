@@ -53,7 +53,6 @@ import discord
 from cogs.shared.base import services_of
 from cogs.ui.guard import NEVER, Guarded
 from cogs.ui.ids import (
-    PlayerIds,
     button_arg,
     button_rest,
     checked_id,
@@ -133,8 +132,13 @@ class Components:
     prefix: ClassVar[str]
     actions: ClassVar[frozenset[Action]]
 
-    def custom_id(self, rest: str) -> str:
+    @property
+    def base(self) -> str:
+        """The start of every custom_id on the sheet."""
         raise NotImplementedError
+
+    def custom_id(self, rest: str) -> str:
+        return checked_id(self.base, rest)
 
     def check(self, interaction: discord.Interaction) -> None:
         """Refuse a tap by anyone the sheet is not for (GameError)."""
@@ -142,12 +146,12 @@ class Components:
     def unit_select(
         self, key: str, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
     ) -> discord.ui.Item[Any]:
-        return UnitSelect(self, key, page, options, placeholder)
+        return UnitSelect(self, key, page, (options, placeholder))
 
     def second_select(
         self, second: Second, page: int, options: Sequence[discord.SelectOption], placeholder: str | None
     ) -> discord.ui.Item[Any]:
-        return SecondSelect(self, second, page, options, placeholder)
+        return SecondSelect(self, second, page, (options, placeholder))
 
     def button(
         self,
@@ -166,11 +170,25 @@ SheetIds = Components  # what cogs.ui.sheet_draw draws with
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet(PlayerIds, Components):
-    """A game's sheet: whose, for which game and phase; the start of every custom_id on it."""
+class Sheet(Components):
+    """A game's sheet: whose, for which game and phase (``tag``: the game's random tag, gm's
+    ``OrderMenu.game_tag``: a tap is refused if the game with this number is another database's)."""
 
     prefix: ClassVar[str] = PREFIX
     actions: ClassVar[frozenset[Action]] = GAME_ACTIONS
+
+    game_id: int
+    phase: str
+    user_id: int
+    tag: str = ""
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}:{game_ref(self.game_id, self.tag)}:{self.phase}:{self.user_id}"
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Sheet:
+        return cls(int(match["game_id"]), match["phase"], int(match["user_id"]), match["tag"] or "")
 
     def check(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
@@ -197,9 +215,6 @@ class SandboxSheet(Components):
     @property
     def base(self) -> str:
         return f"{self.prefix}:{self.sandbox_id}.{self.tag}:{self.phase_id}:{self.power or NO_POWER}"
-
-    def custom_id(self, rest: str) -> str:
-        return checked_id(self.base, rest)
 
     @classmethod
     def of(cls, match: re.Match[str]) -> SandboxSheet:
@@ -346,21 +361,32 @@ class ReadyButton(
         )
 
 
-class UnitSelect(SheetItem[discord.ui.Select[Any]], template=rf"{SHEET}:u:(?P<key>[^:@]+)@(?P<page>\d+)"):
-    """A unit's (or build site's) menu on a sheet: its legal orders, the current one shown."""
+class SheetSelect(SheetItem[discord.ui.Select[Any]], template=NEVER):
+    """A menu on a sheet, its id ``<sheet>:<rest>`` (one option when there are none: Discord refuses
+    an empty select)."""
 
     def __init__(
-        self,
-        sheet: Components,
-        key: str,
-        page: int,
-        options: Sequence[discord.SelectOption] = (),
-        placeholder: str | None = None,
+        self, sheet: Any, rest: str, menu: Menu, *, empty_label: str = "-", empty_value: str = NONE
     ) -> None:
+        options, placeholder = menu
+        custom_id = sheet.custom_id(rest)
         super().__init__(
-            menu_select(sheet.custom_id(f"u:{key}@{page}"), options, placeholder, empty_value=NONE)
+            menu_select(custom_id, options, placeholder, empty_label=empty_label, empty_value=empty_value)
         )
-        self.sheet, self.key, self.page = sheet, key, page
+        self.sheet = sheet
+
+
+Menu = tuple[Sequence[discord.SelectOption], str | None]
+"""A menu's options and its placeholder."""
+NO_MENU: Menu = ((), None)  # what a menu read back from a tap carries: its value is what counts
+
+
+class UnitSelect(SheetSelect, template=rf"{SHEET}:u:(?P<key>[^:@]+)@(?P<page>\d+)"):
+    """A unit's (or build site's) menu on a sheet: its legal orders, the current one shown."""
+
+    def __init__(self, sheet: Components, key: str, page: int, menu: Menu = NO_MENU) -> None:
+        super().__init__(sheet, f"u:{key}@{page}", menu)
+        self.key, self.page = key, page
 
     @classmethod
     async def read(
@@ -374,22 +400,15 @@ class UnitSelect(SheetItem[discord.ui.Select[Any]], template=rf"{SHEET}:u:(?P<ke
 
 
 class SecondSelect(
-    SheetItem[discord.ui.Select[Any]],
+    SheetSelect,
     template=rf"{SHEET}:s:(?P<key>[^:@]+):(?P<kind>support|convoy|via|move):(?P<part>\d+)@(?P<page>\d+)",
 ):
     """The second menu in a unit's place: whom a support or a convoy helps, or where by convoy."""
 
-    def __init__(
-        self,
-        sheet: Components,
-        second: Second,
-        page: int,
-        options: Sequence[discord.SelectOption] = (),
-        placeholder: str | None = None,
-    ) -> None:
-        custom_id = sheet.custom_id(f"s:{second.key}:{second.kind}:{second.part}@{page}")
-        super().__init__(menu_select(custom_id, options, placeholder, empty_label="Back", empty_value=BACK))
-        self.sheet, self.second, self.page = sheet, second, page
+    def __init__(self, sheet: Components, second: Second, page: int, menu: Menu = NO_MENU) -> None:
+        rest = f"s:{second.key}:{second.kind}:{second.part}@{page}"
+        super().__init__(sheet, rest, menu, empty_label="Back", empty_value=BACK)
+        self.second, self.page = second, page
 
     @classmethod
     async def read(

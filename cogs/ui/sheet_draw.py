@@ -193,18 +193,20 @@ def _heading(
     return lines
 
 
+HOW = {
+    "M": "-# Pick each unit's order in its menu: it counts at once. Supports… and Convoys… ask whom next. "
+    "A unit without an order holds. Tap **Ready** when you are done.",
+    "R": "-# Pick where each unit retreats, or disband it. A unit without an order is disbanded.",
+    "B": "-# Pick a unit to build in each site you want, or waive a build. Tap **Ready** when done.",
+    "A": "-# Tap the units to remove. If you remove too few, the rules pick the rest.",
+}
+"""What to do on the sheet, by the phase's kind (B: a winter with builds due)."""
+
+
 def _how(menu: OrderMenu) -> str:
     kind = menu.phase_name[-1]
-    if kind == "M":
-        return (
-            "-# Pick each unit's order in its menu: it counts at once. Supports… and Convoys… ask "
-            "whom next. A unit without an order holds. Tap **Ready** when you are done."
-        )
-    if kind == "R":
-        return "-# Pick where each unit retreats, or disband it. A unit without an order is disbanded."
-    if any(p.legal.due > 0 for p in menu.powers):
-        return "-# Pick a unit to build in each site you want, or waive a build. Tap **Ready** when done."
-    return "-# Tap the units to remove. If you remove too few, the rules pick the rest."
+    builds = kind == "A" and any(p.legal.due > 0 for p in menu.powers)
+    return HOW["B" if builds else kind]
 
 
 def progress_line(power: PowerMenu, menu: OrderMenu) -> str:

@@ -1,4 +1,4 @@
-"""Orders by tap: the order builder's menus of legal orders, the submission of the order chosen in
+"""Orders by tap: the order sheet's menus of legal orders, the submission of the order chosen in
 them (the same path as typed orders), and a player's private preview map of their own orders."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from gm.reading.lookup import latest_phase, load_game, load_player, powers_of
 
 @dataclass(frozen=True, slots=True)
 class ChosenOrder:
-    """The answer to an order chosen in the builder: the submission's report (as for typed orders)
+    """The answer to an order chosen on a sheet: the submission's report (as for typed orders)
     and the menu after it, or None when this order made everybody done (the phase closes now)."""
 
     report: SubmissionReport
@@ -38,8 +38,8 @@ class TappingCases(GamemasterCore):
         expected_tag: str | None = None,
     ) -> OrderMenu:
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
-        each unit has now. ``expected_phase``: refuse when the game has moved on (a stale builder);
-        ``expected_tag``: when it is not the game the builder was opened for (its ``game_tag``)."""
+        each unit has now. ``expected_phase``: refuse when the game has moved on (a stale sheet);
+        ``expected_tag``: when it is not the game the sheet was opened for (its ``game_tag``)."""
         held = self.menu_held(game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag)
         if held is not None:
             return held
@@ -94,7 +94,7 @@ class TappingCases(GamemasterCore):
         expected_phase: str,
         expected_tag: str | None = None,
     ) -> ChosenOrder:
-        """Submit one order chosen in the builder (its canonical text) for ``power`` in
+        """Submit one order chosen on a sheet (its canonical text) for ``power`` in
         ``expected_phase``: judged, stored, logged and acknowledged exactly like a typed line
         (gm.ordering.submission.submit_orders); a later order for the unit replaces the earlier one.
         The early close this may allow follows in the background, as for typed orders."""

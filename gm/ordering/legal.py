@@ -1,4 +1,4 @@
-"""What a player may order now, unit by unit, for the order builder ("orders by tap").
+"""What a player may order now, unit by unit, for the order sheet ("orders by tap").
 
 :func:`order_menu` answers with an :class:`OrderMenu`: for each of the caller's powers in the open
 phase, the engine's :func:`engine.legal.legal_orders` (every order the rules allow each unit, build
