@@ -106,6 +106,7 @@ class LiveSheets:
         self.refreshed = 0  # edits made (for the logs and the tests)
         self._sheets: dict[tuple[int, int], DmSheet] = {}
         self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._now = asyncio.Event()  # set: the refreshes waiting go out at once (:meth:`flush`)
 
     # --- what is shown where -----------------------------------------------------------------------
 
@@ -156,7 +157,8 @@ class LiveSheets:
 
     async def _refresh(self, key: tuple[int, int]) -> None:
         try:
-            await asyncio.sleep(self.delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._now.wait(), self.delay)
         finally:
             self._tasks.pop(key, None)  # a change from here on asks for another edit
         try:
@@ -192,6 +194,14 @@ class LiveSheets:
             await self.edits.show(entry.message_id, self.edits.last(entry.message_id), edit)
         except discord.HTTPException as exc:
             log.info("DM sheet %s not refreshed: %s", entry.message_id, exc)
+
+    async def flush(self) -> None:
+        """Make the refreshes asked for so far now, without their wait, and wait for them (tests)."""
+        self._now.set()
+        try:
+            await self.idle()
+        finally:
+            self._now.clear()
 
     async def idle(self) -> None:
         """Wait for the refreshes asked for so far (tests)."""
