@@ -1,7 +1,7 @@
 """How orders read in menus: province names, and an order as a short label a player recognises on a
 phone (``A PAR → BUR · Burgundy``, ``A PIC → WAL · Wales, by convoy``, ``A MUN → BUR · Germany's``).
 
-Shared by the order sheet (cogs.ui.sheet) and the step-by-step builder (cogs.ui.builder).
+Used by the order sheet (cogs.ui.sheet_draw), a game's and a sandbox's.
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ class Names:
         province = self.map.provinces.get(code)
         name = province.name if province is not None else code
         return f"{name} ({COASTS.get(coast, coast)})" if coast else name
-
-    def labelled(self, location: str) -> str:
-        return f"{location} · {self.place(location)}"
 
 
 def cut(text: str, limit: int = LABEL_LIMIT) -> str:
