@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.board import Board
 from render.layout import Layout
@@ -35,7 +35,7 @@ def draw_title(
     adjustment phase, with ``adjustments``, the builds or removals due); no chips without ``chips``
     (the legend under the map names the powers), only ``only``'s with it (one power's view under the
     fog of war, whose counts of the others it does not know). When the chips do not all fit beside
-    the title, the powers with the fewest centers are left out."""
+    the title, they are set closer together, then the powers with the fewest centers are left out."""
     h = lay.title_height
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.width, h), fill=pal.title_bg)
@@ -46,29 +46,31 @@ def draw_title(
     chip_font = font(round(h * 0.34), CONDENSED_BOLD)
     delta_font = font(round(h * 0.26), CONDENSED_BOLD)
     chip_h = round(h * 0.60)
-    gap = round(h * 0.14)
-    labels = []
-    for power in board.game_map.powers if chips else ():
-        if only is not None and power != only:
-            continue
-        text = f"{_short(power)} {counts.get(power, 0)}"
-        delta = counts.get(power, 0) - unit_counts.get(power, 0) if adjusting else 0
-        extra = f"{delta:+d}" if delta else ""
-        width = draw.textlength(text, font=chip_font) + chip_h * 0.7
-        if extra:
-            width += draw.textlength(extra, font=delta_font) + chip_h * 0.25
-        labels.append((power, text, extra, width))
+    shown = [p for p in board.game_map.powers if chips and (only is None or p == only)]
+    spacing = Spacing(chip_h * 0.35, round(h * 0.14))
+    labels = _labels(draw, shown, counts, unit_counts, adjusting, chip_font, delta_font, chip_h, spacing)
     room = (
         lay.width - 2 * pad - min(draw.textlength(title, font=font(round(h * 0.42), BOLD)), lay.width * 0.4)
     )
-    while labels and sum(w + gap for *_, w in labels) > room:
-        labels = _without_fewest(labels, counts)
+
+    def fewer(labels: list[Label]) -> list[Label]:
+        """The chips closer together first (all of them still there), then without the fewest."""
+        nonlocal spacing
+        if spacing.inner > chip_h * 0.2:
+            spacing = Spacing(chip_h * 0.2, round(h * 0.07))
+            kept = [label[0] for label in labels]
+            return _labels(draw, kept, counts, unit_counts, adjusting, chip_font, delta_font, chip_h, spacing)
+        return _without_fewest(labels, counts)
+
+    while labels and sum(w + spacing.gap for *_, w in labels) > room:
+        labels = fewer(labels)
     while True:  # a long title (a game's end) takes two lines, and chips' room, before it gets small
+        gap = spacing.gap
         x = lay.width - pad - sum(w for *_, w in labels) - gap * max(0, len(labels) - 1)
         heading = fit_heading(title, subtitle, x - pad - gap, h)
         if heading.size >= min_title_size(h) or not labels:
             break
-        labels = _without_fewest(labels, counts)
+        labels = fewer(labels)
     _draw_heading(draw, heading, pad, h, pal)
     y0 = (h - chip_h) / 2
     for power, text, extra, width in labels:
@@ -83,7 +85,7 @@ def draw_title(
             outline=pal.title_dim if eliminated else (255, 255, 255),
             width=max(1, round(h * 0.03)),
         )
-        tx = x + chip_h * 0.35
+        tx = x + spacing.inner
         draw.text((tx, y0 + chip_h / 2), text, font=chip_font, fill=ink, anchor="lm")
         if extra:
             tx += draw.textlength(text, font=chip_font) + chip_h * 0.25
@@ -91,9 +93,42 @@ def draw_title(
         x += width + gap
 
 
-def _without_fewest(
-    labels: list[tuple[str, str, str, float]], counts: dict[str, int]
-) -> list[tuple[str, str, str, float]]:
+Label = tuple[str, str, str, float]  # power, its count's text, the builds or removals due, width
+
+
+@dataclass(frozen=True, slots=True)
+class Spacing:
+    """How tight the chips are: the room inside a chip before its text (as much after), and between
+    two chips. Tighter before any chip is left out (a seven-way ending's two-line title)."""
+
+    inner: float
+    gap: int
+
+
+def _labels(
+    draw: ImageDraw.ImageDraw,
+    powers: list[str],
+    counts: dict[str, int],
+    unit_counts: dict[str, int],
+    adjusting: bool,
+    chip_font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    delta_font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    chip_h: int,
+    spacing: Spacing,
+) -> list[Label]:
+    labels = []
+    for power in powers:
+        text = f"{_short(power)} {counts.get(power, 0)}"
+        delta = counts.get(power, 0) - unit_counts.get(power, 0) if adjusting else 0
+        extra = f"{delta:+d}" if delta else ""
+        width = draw.textlength(text, font=chip_font) + 2 * spacing.inner
+        if extra:
+            width += draw.textlength(extra, font=delta_font) + chip_h * 0.25
+        labels.append((power, text, extra, width))
+    return labels
+
+
+def _without_fewest(labels: list[Label], counts: dict[str, int]) -> list[Label]:
     """The chips but one: the power with the fewest centers (the last of those) left out."""
     fewest = min(labels, key=lambda item: counts.get(item[0], 0))
     return [item for item in labels if item is not fewest] if fewest is not labels[-1] else labels[:-1]

@@ -101,3 +101,35 @@ def test_an_ending_shared_by_more_powers_than_a_title_can_name_counts_them() -> 
     assert ending_words("last_year", shared=chaos) == f"{len(chaos)} powers share the win"
     ten = list(game_map("modern").powers)
     assert ending_words("draw", shared=ten).endswith("Turkey and Ukraine"), "ten are named"
+
+
+TWO_DIGIT_ENDING = {  # the widest chips a seven-way ending can have: two powers in two digits
+    "FRANCE": ["BRE", "MAR", "PAR", "SPA", "POR", "BEL", "HOL", "TUN", "LON", "LVP"],
+    "GERMANY": ["BER", "KIE", "MUN", "DEN", "SWE", "NWY", "WAR", "MOS", "STP", "SER"],
+    "AUSTRIA": ["VIE", "BUD", "TRI"],
+    "ITALY": ["ROM", "NAP", "VEN"],
+    "TURKEY": ["ANK", "CON", "SMY"],
+    "RUSSIA": ["SEV", "RUM", "BUL"],
+    "ENGLAND": ["EDI", "GRE"],
+}
+
+
+@pytest.mark.parametrize("kind", ["draw", "last_year"], ids=["seven-way draw", "seven-way shared win"])
+def test_a_seven_way_endings_final_map_draws_every_powers_chip(kind: str) -> None:
+    powers = list(game_map("standard").powers)
+    title = final_title("Fall 1908 Movement", ending_words(kind, shared=powers))
+    board = Board.from_json(
+        {"phase": "W1908A", "units": {}, "centers": TWO_DIGIT_ENDING}, game_map("standard")
+    )
+    png = render_map(board, options=RenderOptions(title=title, show_adjustments=False))
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    bar = round(TITLE_HEIGHT * img.width / load_geometry().width)
+    counted = (img.crop((img.width // 2, 0, img.width, bar)).getcolors(1 << 16)) or []
+    pal = palette_for(get_variant("standard"), "default")
+
+    def area(fill: tuple[int, int, int]) -> int:  # the chip's pixels, give or take the PNG's palette
+        return sum(n for n, rgb in counted if sum(abs(a - b) for a, b in zip(rgb, fill, strict=True)) <= 6)
+
+    areas = {power: area(pal.power(power).unit) for power in powers}
+    assert all(areas.values()), f"every power's chip is drawn: {areas}"
+    assert min(areas.values()) > 0.5 * max(areas.values()), f"each chip whole: {areas}"
