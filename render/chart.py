@@ -4,7 +4,9 @@ Drawn to be read on a phone, where Discord shows a picture about 400 points wide
 its words 30 pixels high or more (about 10 points on the phone), lines 7 pixels thick. Every line
 ends in a chip naming its power and its last count (``FRA 9``), like the map's title bar, so nobody
 matches colours against a legend; the chips never overlap (they are spread apart, each joined to
-its line's end). The victory target is a dashed line. Each power's points have their own shape
+its line's end). The victory target is a dashed line, the scale going up to it, once a power has
+half of it (TARGET_REACH); before that it is left out, as a scale up to it would squeeze every
+line into the bottom of the chart. Each power's points have their own shape
 (circle, square, diamond, triangle...), so that two lines of close colours (the colour-blind
 palette, Chaos's 34 powers sharing 12 colours) are still told apart. Drawn at twice the size and
 scaled down, so lines and words are smooth.
@@ -32,6 +34,7 @@ BACKGROUND: RGB = (250, 249, 245)
 GRID: RGB = (222, 219, 210)
 AXIS: RGB = (70, 70, 74)
 TARGET: RGB = (150, 40, 40)
+TARGET_REACH = 2.0  # the target is drawn once the leader has 1/TARGET_REACH of it (9 of 18)
 MARKERS = ("circle", "square", "diamond", "triangle", "down", "hexagon", "star")
 
 
@@ -78,7 +81,9 @@ def _draw(years: list[str], rows: list[ChartRow], pal: Palette, title: str, goal
     label_font = font(30 * s, BOLD)
     chip_font = font(30 * s, CONDENSED_BOLD)
     highest = max([max(r.centers, default=0) for r in rows] + [1])
-    top_value = _nice_top(max(highest, goal or 0) if goal and goal <= highest * 1.6 else highest)
+    if goal and goal > highest * TARGET_REACH:  # every line far below it: no line, and no words
+        goal = None
+    top_value = _nice_top(max(highest, goal or 0))  # up to the target when it is drawn
     chip_w = max((draw.textlength(_chip_text(r), font=chip_font) for r in rows), default=0) + 30 * s
     left, right = 90 * s, w - chip_w - 60 * s
     top, bottom = bar + 40 * s, h - 80 * s
@@ -101,12 +106,10 @@ def _draw(years: list[str], rows: list[ChartRow], pal: Palette, title: str, goal
             shown = "start" if year == "start" else year
             draw.text((x_at(i), bottom + 18 * s), shown, font=label_font, fill=AXIS, anchor="mt")
     draw.line((left, bottom, right, bottom), fill=AXIS, width=3 * s)
-    if goal and goal <= top_value:
+    if goal:
         y = y_at(goal)
         _dashed(draw, left, right, y, TARGET, 4 * s, 18 * s)
         draw.text((left + 12 * s, y - 8 * s), f"{goal} to win", font=label_font, fill=TARGET, anchor="lb")
-    elif goal:  # far above every line: said, not drawn
-        draw.text((right, top - 10 * s), f"{goal} centers win", font=label_font, fill=TARGET, anchor="rt")
 
     # the lines, the smallest last count first, so the leaders are drawn on top
     ordered = sorted(enumerate(rows), key=lambda item: item[1].centers[-1] if item[1].centers else 0)
