@@ -423,6 +423,14 @@ def _update_centers(board: Board, units: dict[str, list[Unit]]) -> dict[str, fro
     return {p: frozenset(cs) for p, cs in out.items()}
 
 
+def standing_centers(board: Board) -> dict[str, frozenset[str]]:
+    """Who owns each supply center as ``board``'s units stand: a center with a unit on it is that
+    unit's power's, the others keep their owner. Centers change hands so at the end of a fall, after
+    its retreats: in a fall's retreat phase, this is who will own them unless a retreat goes into one
+    (render draws a fall's results so, gm says so in the results post)."""
+    return dict(_update_centers(board, {p: list(us) for p, us in board.units.items()}))
+
+
 def _winner(board: Board, target: int) -> str | None:
     counts = sorted(((len(cs), p) for p, cs in board.centers.items()), reverse=True)
     if not counts or counts[0][0] < target:

@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.adjudication import standing_centers
 from engine.board import Board
 from engine.orders import Order
 from render import layout as L
@@ -108,6 +109,7 @@ def _render_image(
     options: RenderOptions | None,
 ) -> Image.Image:
     options = options or RenderOptions()
+    board, standing = _as_units_stand(board)
     pal: Palette = palette_for(board.rules, options.palette)
     map_name = board.game_map.name
     geo = load_geometry(map_name)
@@ -161,19 +163,38 @@ def _render_image(
         lay,
         pal,
         options.title or board.phase.long_name,
-        _subtitle(marks),
+        " \u00b7 ".join(filter(None, [_subtitle(marks), STANDING_NOTE if standing else ""])),
         adjustments=options.show_adjustments,
         chips=not legend,
         only=options.viewer,
     )
     draw_legend(img, board, lay, pal, only=options.viewer)
-    draw_footer(img, lay, pal, _footer_note(board))
+    draw_footer(img, lay, pal, _footer_note(board, standing))
     return img
 
 
-def _footer_note(board: Board) -> str:
-    """The variant's victory target, and what is closed while it is ("Italy is neutral until ...")."""
+STANDING_NOTE = "centers as the units stand"
+STANDING_FOOTER = "centers change hands after the retreats"
+
+
+def _as_units_stand(board: Board) -> tuple[Board, bool]:
+    """A fall's retreat phase (the board a fall's results are drawn on, and the position of its
+    retreats) with its centers as the units stand (engine.adjudication.standing_centers), and True;
+    any other board as it is, and False. Centers change hands at the end of the fall, after its
+    retreats, so such a board still has the year's old owners: its picture would show last year's
+    counts beside this fall's moves. Drawn as the units stand, it shows what the fall changed, and
+    says so (only a retreat into a center can still change it)."""
+    if board.phase.season != "F" or board.phase.kind != "R":
+        return board, False
+    return replace(board, centers=standing_centers(board)), True
+
+
+def _footer_note(board: Board, standing: bool = False) -> str:
+    """The variant's victory target, and what is closed while it is ("Italy is neutral until ...");
+    in a fall's retreat phase, that its centers change hands after the retreats."""
     note = f"{board.rules.target(board.game_map)} centers win"
+    if standing:
+        note += f" \u00b7 {STANDING_FOOTER}"
     if board.closed:
         note += f" \u00b7 {board.rules.neutral_until()}"
     return note
