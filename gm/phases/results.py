@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine.adjudication import standing_centers
+from engine.board import Board
 from engine.rules import build_sites
 from gm.endings.ending import survivors
 from gm.messages import payloads as say
@@ -70,13 +72,43 @@ def changes(before: dict[str, Any], result: dict[str, Any], after: dict[str, Any
             removed.append({"power": line["power"], "unit": text[:-2]})
     powers = {*before.get("units", {}), *before.get("centers", {}), *(before.get("dislodged") or {})}
     eliminated = sorted(set(survivors(before, powers)) - set(survivors(after, powers)))
-    return {
+    found: dict[str, Any] = {
         "dislodged": dislodged,
         "captures": captures,
         "built": built,
         "removed": removed,
         "eliminated": eliminated,
     }
+    if standing := standing_captures(after):
+        found["standing"] = standing
+    return found
+
+
+def standing_captures(after: dict[str, Any]) -> list[dict[str, Any]]:
+    """In a fall's retreat phase (``after``: its board JSON), the centers that change hands after the
+    retreats as the units stand now (engine.adjudication.standing_centers): centers change hands at
+    the end of the fall, its retreats included, so a fall's moves take none yet. Else none."""
+    phase = str(after.get("phase") or "")
+    if not (phase.startswith("F") and phase.endswith("R")):
+        return []
+    board = Board.from_json(after)
+    owner_now = {c: p for p, cs in board.centers.items() for c in cs}
+    return [
+        {"center": c, "from": owner_now.get(c), "to": p}
+        for p, cs in sorted(standing_centers(board).items())
+        for c in sorted(cs)
+        if owner_now.get(c) != p
+    ]
+
+
+def standing_counts(counts: dict[str, int], change: dict[str, Any]) -> dict[str, int]:
+    """``counts`` with the centers ``change`` says change hands after the retreats moved over."""
+    moved = dict(counts)
+    for capture in change.get("standing", ()):
+        moved[capture["to"]] = moved.get(capture["to"], 0) + 1
+        if capture["from"]:
+            moved[capture["from"]] = moved.get(capture["from"], 0) - 1
+    return moved
 
 
 def change_lines(change: dict[str, Any]) -> list[str]:
@@ -95,6 +127,13 @@ def change_lines(change: dict[str, Any]) -> list[str]:
         was = f" from {say.power_name(c['from'])}" if c["from"] else ""
         taken.setdefault(c["to"], []).append(f"{c['center']}{was}")
     lines += [f"{say.power_name(power)} takes {_and(items)}." for power, items in taken.items()]
+    if change.get("standing"):
+        pending: dict[str, list[str]] = {}
+        for c in sorted(change["standing"], key=lambda c: (c["to"], c["center"])):
+            was = f" from {say.power_name(c['from'])}" if c["from"] else ""
+            pending.setdefault(c["to"], []).append(f"{c['center']}{was}")
+        takes = "; ".join(f"{say.power_name(power)} takes {_and(items)}" for power, items in pending.items())
+        lines.append(f"Centers change hands after the retreats; as the units stand, {takes}.")
     lines += [f"{say.power_name(b['power'])} builds {b['unit']}." for b in change["built"]]
     lines += [f"{say.power_name(r['power'])} loses {r['unit']}." for r in change["removed"]]
     lines += [f"{say.power_name(p)} is eliminated." for p in change["eliminated"]]
@@ -133,7 +172,8 @@ def results_payload(
     map_refs = [say.map_ref(phase_id, phase_name, ORDERS_MAP)] if ORDERS_MAP in maps else []
     if next_phase is not None and POSITION_MAP in maps:
         map_refs.append(say.map_ref(next_phase[0], next_phase[1], POSITION_MAP))
-    fields = {say.power_name(p): str(n) for p, n in counts.items() if n}
+    # a fall's moves before its retreats: the counts as the units stand, as its map shows them
+    fields = {say.power_name(p): str(n) for p, n in standing_counts(counts, change).items() if n}
     return PhaseResults(
         game_id=game_id,
         game_name=game_name,

@@ -158,6 +158,19 @@ async def test_a_seven_player_game_from_creation_to_the_second_year(
             "France's A BUR was dislodged by the attack from RUH; "
             "it may retreat to BEL, GAS, MAR, PAR or PIC." in fall[0].embeds[0]["description"]
         )
+        # centers change hands after the retreats: said, and counted as the units stand (as the map does)
+        assert (
+            "Centers change hands after the retreats; as the units stand, Austria takes SER; "
+            "France takes POR and SPA; "
+            "Germany takes DEN." in fall[0].embeds[0]["description"]
+        ), fall[0].embeds[0]["description"]
+        counts = {f["name"]: f["value"] for f in fall[0].embeds[0]["fields"]}
+        assert (counts["Austria"], counts["France"], counts["Germany"], counts["Italy"]) == (
+            "4",
+            "5",
+            "4",
+            "3",
+        )
         # the results post is everyone's: strengths as "1 against 2", never "yours" and "theirs"
         posted = "\n".join(m.content for m in bot_messages(fake, game_channel))
         assert "`A BUR H`: dislodged by A RUH - BUR (1 against 2)" in posted, posted
