@@ -355,8 +355,14 @@ def _phase_opened(content: PhaseOpened, where: Where) -> list[Outgoing]:
 
 @word_message.register(Welcome)
 def _welcome_message(content: Welcome, where: Where) -> list[Outgoing]:
+    """One message: the player's powers, units and how to order, with the opening map (their own
+    view under the fog of war) as its picture when it was drawn."""
     channels = list(where.private_channels)
-    return [Outgoing(embed=_welcome(content, channels, shared=where.shared, sheet=where.sheet))]
+    embed = _welcome(content, channels, shared=where.shared, sheet=where.sheet)
+    pictures = list(where.attachments[:1])
+    if pictures:
+        embed.set_image(url=f"attachment://{pictures[0].filename}")
+    return [Outgoing(embed=embed, attachments=pictures)]
 
 
 @word_message.register(PhaseResults)

@@ -204,7 +204,7 @@ class DiscordSender:
         content = message.content
         if not isinstance(content, CallToOrder) or not content.phase or message.game_id is None:
             return None
-        if message.user_id is None or message.attachments:
+        if message.user_id is None:
             return None
         try:
             return await self.games.order_menu(message.game_id, message.user_id, expected_phase=content.phase)
@@ -254,16 +254,20 @@ def call_text(call: Outgoing) -> discord.ui.Container[Any]:
     colour = embed.colour if embed is not None else None
     box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=colour)
     box.add_item(discord.ui.TextDisplay(words))
+    if call.attachments:  # its picture (a welcome's opening map), which a V2 message shows only so
+        items = [discord.MediaGalleryItem(f"attachment://{a.filename}") for a in call.attachments]
+        box.add_item(discord.ui.MediaGallery(*items))
     return box
 
 
 def with_sheet(parts: list[Outgoing], menu: OrderMenu | None, user_id: int | None) -> list[Outgoing]:
-    """A call to order by direct message as one Components V2 message: its words, then the player's
-    order sheet (the sheet's taps edit this message); as it is without a menu."""
+    """A call to order by direct message as one Components V2 message: its words (and picture), then
+    the player's order sheet (the sheet's taps edit this message); as it is without a menu."""
     if menu is None or user_id is None or len(parts) != 1:
         return parts
     call = parts[0]
-    return [Outgoing(layout=sheet_for_call(menu, user_id, [call_text(call)]), ping=call.ping)]
+    layout = sheet_for_call(menu, user_id, [call_text(call)])
+    return [Outgoing(layout=layout, ping=call.ping, attachments=call.attachments)]
 
 
 def with_buttons(message: OutboxMessage, parts: list[Outgoing], tag: str = "") -> list[Outgoing]:
@@ -309,8 +313,12 @@ async def _post(
         taken = others | {message_id for _, message_id in posted}
         found = await _already_posted(channel, part, message.first_tried_at, taken) if late else None
         if found is None and part.layout is not None:
+            pictures: dict[str, Any] = {"files": part.files()} if part.attachments else {}
             found = await channel.send(
-                view=part.layout, nonce=f"{message.nonce}.{index}", allowed_mentions=part.allowed_mentions()
+                view=part.layout,
+                nonce=f"{message.nonce}.{index}",
+                allowed_mentions=part.allowed_mentions(),
+                **pictures,
             )
         if found is None:
             extra: dict[str, Any] = {"view": part.view} if part.view is not None else {}

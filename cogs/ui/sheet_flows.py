@@ -423,7 +423,7 @@ def _leading(interaction: discord.Interaction) -> list[discord.ui.Item[Any]]:
     message = interaction.message
     if message is None or not message.flags.components_v2:
         return []
-    return items_of(words_above(message.components[:-1]))
+    return items_of(words_above(message.components[:-1], message))
 
 
 async def _menu(interaction: discord.Interaction, sheet: Sheet) -> OrderMenu:

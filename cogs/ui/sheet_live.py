@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from cogs.shared.ordered import Edits
+from cogs.shared.pictures import Pictures, pictures_of
 from cogs.ui.sheet import Sheet
 from cogs.ui.sheet_draw import draw
 from gm.facade import Gamemaster
@@ -42,17 +43,18 @@ KEPT = 20_000  # direct-message sheets remembered (the oldest forgotten first)
 
 @dataclass(frozen=True, slots=True)
 class Words:
-    """A call to order's words above a sheet (a box of texts and its colour, or a lone text), kept to
-    draw them again."""
+    """A call to order's words above a sheet (a box of texts and pictures and its colour, or a lone
+    text), kept to draw them again."""
 
-    texts: tuple[str, ...]
+    texts: tuple[str | Pictures, ...]
     colour: Any = None
     boxed: bool = True
 
 
-def words_above(components: Sequence[Any]) -> tuple[Words, ...]:
+def words_above(components: Sequence[Any], message: discord.Message | None = None) -> tuple[Words, ...]:
     """The words of ``components`` (a message's, or the layout's items it was sent with): each
-    container's texts and each lone text, in order."""
+    container's texts and pictures (a welcome's opening map) and each lone text, in order.
+    ``message`` names the attachments a received message's pictures show."""
     found: list[Words] = []
     for component in components:
         content = getattr(component, "content", None)
@@ -60,9 +62,15 @@ def words_above(components: Sequence[Any]) -> tuple[Words, ...]:
         if isinstance(content, str) and children is None:
             found.append(Words((content,), boxed=False))
         elif children is not None and hasattr(component, "accent_colour"):
-            texts = tuple(c.content for c in children if isinstance(getattr(c, "content", None), str))
-            if texts:
-                found.append(Words(texts, component.accent_colour))
+            parts: list[str | Pictures] = []
+            for child in children:
+                text = getattr(child, "content", None)
+                if isinstance(text, str):
+                    parts.append(text)
+                elif isinstance(child, discord.ui.MediaGallery | discord.components.MediaGalleryComponent):
+                    parts.append(pictures_of(child, message))
+            if parts:
+                found.append(Words(tuple(parts), component.accent_colour))
     return tuple(found)
 
 
@@ -71,11 +79,12 @@ def items_of(words: Sequence[Words]) -> list[discord.ui.Item[Any]]:
     items: list[discord.ui.Item[Any]] = []
     for part in words:
         if not part.boxed:
-            items.append(discord.ui.TextDisplay(part.texts[0]))
+            items.append(discord.ui.TextDisplay(str(part.texts[0])))
             continue
         box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=part.colour)
         for content in part.texts:
-            box.add_item(discord.ui.TextDisplay(content))
+            shown = content.gallery() if isinstance(content, Pictures) else discord.ui.TextDisplay(content)
+            box.add_item(shown)
         items.append(box)
     return items
 
@@ -133,7 +142,7 @@ class LiveSheets:
         if message is None or message.guild is not None or message.flags.ephemeral:
             yield
             return
-        self.shown(message.channel.id, message.id, sheet, words_above(message.components[:-1]), 0.0)
+        self.shown(message.channel.id, message.id, sheet, words_above(message.components[:-1], message), 0.0)
         entry = self._sheets[(sheet.game_id, sheet.user_id)]
         entry.taps += 1
         try:

@@ -503,6 +503,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         elif entry.target_kind == OutboxTarget.PLACE:
             channel_id = entry.target_place_id
         attachments = []
+        setting_up: bool | None = None  # the game's start still at work (no game channel yet)
         for ref in entry.payload.get("maps", ()):
             png = (
                 await session.exec(
@@ -515,6 +516,12 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
                 attachments.append(Attachment(ref["filename"], png))
             elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
                 return None
+            elif ref.get("setup"):  # a welcome's opening map, drawn while the game is set up
+                if setting_up is None:
+                    game = await session.get(Game, entry.game_id)
+                    setting_up = game is not None and game.game_channel_id is None
+                if setting_up:
+                    return None
         veil = await veil_for(
             session, entry.game_id, entry.target_kind, power=entry.target_power, user_id=entry.target_user_id
         )

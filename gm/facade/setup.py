@@ -199,10 +199,11 @@ class SetupCases(GamemasterCore):
             if result is not None:
                 await self._runtime.game_started(result)  # the clock runs; messages wait for the places
             raise
-        try:  # the opening map, drawn now so that the game's first post shows it
+        try:  # the opening map, drawn now so that the game's first post and the welcomes show it
             await self.phase_map(game_id)
-        except NotAllowed:  # the fog of war: no map for everyone (gm.reading.fog)
-            pass
+        except NotAllowed:  # the fog of war: no map for everyone, each player's own view instead
+            players = {user for user in (result.assignments.values() if result else ()) if user is not None}
+            await asyncio.gather(*(self._opening_view(game_id, user) for user in sorted(players)))
         except Exception:
             log.exception("could not draw the opening map of game %s; the start goes on", game_id)
         async with self._sessions.begin() as session:
@@ -221,6 +222,13 @@ class SetupCases(GamemasterCore):
         else:
             self._runtime.spawn(self._runtime.deliver(), f"posting game {game_id}'s waiting messages")
         return StartOutcome(await self._game(game_id), made, drawn=result is not None)
+
+    async def _opening_view(self, game_id: int, user_id: int) -> None:
+        """A player's view of the opening position under the fog of war, for their welcome."""
+        try:
+            await self.phase_map(game_id, viewer=user_id)
+        except Exception:
+            log.exception("could not draw game %s's opening view for %s; the start goes on", game_id, user_id)
 
     async def _game(self, game_id: int) -> GameInfo:
         async with self._sessions.read() as session:

@@ -50,12 +50,22 @@ def base(
 
 
 def map_ref(
-    phase_id: int, phase_name: str, kind: str, *, required: bool = False, extension: str = "png"
+    phase_id: int,
+    phase_name: str,
+    kind: str,
+    *,
+    required: bool = False,
+    extension: str = "png",
+    setup: bool = False,
 ) -> dict[str, Any]:
-    """A stored picture to attach; ``required``: wait for it to be stored before sending."""
-    ref = {"phase_id": phase_id, "kind": kind, "filename": f"{phase_name}-{kind}.{extension}"}
+    """A stored picture to attach; ``required``: wait for it to be stored before sending; ``setup``:
+    wait for it while the game is being set up (its game channel not recorded yet: the start draws
+    the opening map before it records the channels), then send without it if it is still missing."""
+    ref: dict[str, Any] = {"phase_id": phase_id, "kind": kind, "filename": f"{phase_name}-{kind}.{extension}"}
     if required:
         ref["required"] = True
+    if setup:
+        ref["setup"] = True
     return ref
 
 

@@ -45,7 +45,7 @@ from gm.errors import (
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, SeesEverything, Welcome
-from gm.messages.maps import POSITION_MAP
+from gm.messages.maps import POSITION_MAP, fog_kind
 from gm.messages.words import clean_name
 from gm.ordering.examples import example_orders
 from gm.phases import absent
@@ -252,6 +252,14 @@ async def leave_game(
                 now=now,
             )
     return await game_info(session, game)
+
+
+def opening_map(phase_id: int, phase_name: str, viewer: str | None) -> dict[str, Any]:
+    """The opening position a player's welcome carries (``viewer``: under the fog of war, that power's
+    view of it, gm.reading.fog). Drawn as the game starts (gm.facade.setup), so the welcome waits for
+    it while the game is being set up, and goes without it if it could not be drawn."""
+    kind = POSITION_MAP if viewer is None else fog_kind(POSITION_MAP, viewer)
+    return say.map_ref(phase_id, phase_name, kind, setup=True)
 
 
 async def start_game(
@@ -587,6 +595,7 @@ def _announce_start(
         key=f"game_started:{game_id}",
         now=now,
     )
+    fogged = GameSettings.from_json(game.settings).fogged
     seats: dict[int, list[str]] = {}
     for power, user in assignments.items():
         if user is not None:
@@ -608,6 +617,7 @@ def _announce_start(
                 units=units,
                 variant=game.variant,
                 examples=example_orders(board, powers),
+                maps=[opening_map(phase.row_id, phase.name, None if not fogged else min(powers))],
             ),
             phase_id=phase.id,
             target=Target.user(user),
