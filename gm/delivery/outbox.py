@@ -479,6 +479,11 @@ def _destination_known() -> Any:
     )
 
 
+SETUP_WAIT = timedelta(minutes=1)
+"""How long a welcome waits for its opening map while its game is being set up (gm.setup.games
+.opening_map): the start draws it before it records the game's channels; then it goes without."""
+
+
 async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:
     """The message with its destination and attachments, or None while the destination is unknown or
     a picture it requires has not been stored yet."""
@@ -516,7 +521,8 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
                 attachments.append(Attachment(ref["filename"], png))
             elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
                 return None
-            elif ref.get("setup"):  # a welcome's opening map, drawn while the game is set up
+            elif ref.get("setup") and utcnow() - entry.created_at < SETUP_WAIT:
+                # a welcome's opening map, drawn while the game is set up: waited for a while
                 if setting_up is None:
                     game = await session.get(Game, entry.game_id)
                     setting_up = game is not None and game.game_channel_id is None

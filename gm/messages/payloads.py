@@ -60,7 +60,8 @@ def map_ref(
 ) -> dict[str, Any]:
     """A stored picture to attach; ``required``: wait for it to be stored before sending; ``setup``:
     wait for it while the game is being set up (its game channel not recorded yet: the start draws
-    the opening map before it records the channels), then send without it if it is still missing."""
+    the opening map before it records the channels; at most gm.delivery.outbox.SETUP_WAIT), then send
+    without it if it is still missing."""
     ref: dict[str, Any] = {"phase_id": phase_id, "kind": kind, "filename": f"{phase_name}-{kind}.{extension}"}
     if required:
         ref["required"] = True
