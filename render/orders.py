@@ -48,7 +48,7 @@ BUILD_GREEN = (28, 140, 64)
 DISLODGED_ORANGE = (232, 110, 0)
 CROSS_RADIUS = 3.6
 SITE_BADGE = 1.4  # a refused build's crossed "+" where no unit stands: bigger than a unit's badge
-WINTER_BADGE = 1.45  # a build's "+" and a removal's "-": the winter's whole news, seen on a phone
+WINTER_BADGE = 1.8  # a build's "+" and a removal's "-": the winter's whole news, seen on a phone
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ from render import OrderMark
 from render import layout as L
 from render.geometry import load_geometry
 from render.palette import DEFAULT
-from tests.render.pixels import board, count_near, draw, layout, to_px, window
+from tests.render.pixels import WIDTH, board, count_near, draw, layout, to_px, window
 
 GREEN = (28, 140, 64)  # the "+" badge
 CENTERS = {
@@ -128,3 +128,27 @@ def test_the_winters_plus_and_minus_are_larger_than_a_units_other_badges() -> No
     r = layout().size(L.BADGE_RADIUS)
     green = count_near(window(built, spot("EDI", bx, by), round(r * 2)), GREEN, 40)
     assert green > math.pi * r * r, f"{green} green pixels: no larger than a plain badge's disc"
+
+
+def test_a_winters_plus_and_minus_are_as_big_as_a_unit_on_the_map_players_get() -> None:
+    """The winter's news, read on a phone: on the 1,600-px map (about 400 points wide on a phone's
+    screen) a build's "+" and a removal's "-" badge are about a unit's size: 26 px across or more
+    (6.5 points), where the other badges are 15."""
+    b = winter({"FRANCE": ["A PAR"], "RUSSIA": ["A MOS", "A WAR", "A SEV", "F STP/SC", "A UKR"]})
+    marks = [
+        OrderMark("FRANCE", Build(Unit("A", "MAR")), "succeeded"),
+        OrderMark("RUSSIA", Remove(Unit("A", "UKR")), "succeeded"),
+    ]
+    img = draw(b, marks, width=1600)
+    for colour, place in ((GREEN, "MAR"), (DEFAULT.fail, "UKR")):
+        x, y = spot(place)
+        scale = 1600 / WIDTH
+        centre = (round(x * scale), round(y * scale))
+        box = [
+            (px, py)
+            for px in range(centre[0] - 40, centre[0] + 41)
+            for py in range(centre[1] - 40, centre[1] + 41)
+            if count_near([img.getpixel((px, py))], colour, 20)  # type: ignore[list-item]
+        ]
+        across = max(px for px, _ in box) - min(px for px, _ in box) + 1
+        assert across >= 26, f"{place}'s badge is {across} px across"
