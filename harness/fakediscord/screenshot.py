@@ -219,6 +219,8 @@ class _Painter:
         self.fonts = _fonts(scale)
         self.y = 0
         self.expanded = expanded  # the custom_id of a select drawn open, its options listed
+        self.files: dict[str, bytes] = {}  # the message's attachments, for its media galleries
+        self.canvas: Image.Image | None = None  # the picture drawn on (pictures are pasted on it)
 
     def px(self, n: float) -> int:
         return round(n * self.s)
@@ -300,6 +302,7 @@ class _Painter:
     def message(self, message: Message) -> None:
         left, right = self.px(68), self.width - self.px(12)
         self.y = self.px(16)
+        self.files = message.files()
         self.header(message)
         if message.content:
             self.markdown(message.content, left, right)
@@ -308,7 +311,10 @@ class _Painter:
         for component in message.components:
             self.component(component, left, right)
             self.y += self.px(6)
+        shown = {url.removeprefix("attachment://") for url in _gallery_urls(message.components)}
         for attachment in message.attachments:
+            if attachment.filename in shown:  # drawn where a media gallery shows it
+                continue
             self.paragraph([_Run(f"[file] {attachment.filename}", self.fonts.small, MUTED)], left, right)
         if message.ephemeral:
             self.y += self.px(4)
@@ -323,6 +329,7 @@ class _Painter:
         """A painter that only measures, from where this one is."""
         twin = _Painter(self.world, self.width // self.s, self.s, None, self.expanded)
         twin.y = self.y
+        twin.files = self.files
         return twin
 
     def _panel(
@@ -397,10 +404,26 @@ class _Painter:
                     (left, self.y + self.px(6), right, self.y + self.px(6)), fill=(63, 65, 71), width=self.s
                 )
             self.y += self.px(14)
+        elif kind == 12:
+            for item in component.get("items", []):
+                self._picture(str((item.get("media") or {}).get("url") or ""), left, right)
         elif kind == 1:
             self._row(component.get("components", []), left, right)
         elif kind in SELECTS:
             self._select(component, left, right)
+
+    def _picture(self, url: str, left: int, right: int) -> None:
+        """One picture of a media gallery, as wide as the panel (an attachment of the message)."""
+        data = self.files.get(url.removeprefix("attachment://"))
+        if data is None:
+            self.paragraph([_Run(f"[picture] {url}", self.fonts.small, MUTED)], left, right)
+            return
+        picture = Image.open(io.BytesIO(data)).convert("RGB")
+        width = right - left
+        height = round(picture.height * width / picture.width)
+        if self.canvas is not None:
+            self.canvas.paste(picture.resize((width, height), Image.Resampling.LANCZOS), (left, self.y))
+        self.y += height
 
     def _row(self, items: list[dict[str, Any]], left: int, right: int) -> None:
         x, top = left, self.y
@@ -516,6 +539,16 @@ def _runs(line: str, font: Any, colour: tuple[int, int, int], fonts: Fonts) -> l
     return runs
 
 
+def _gallery_urls(components: list[dict[str, Any]]) -> list[str]:
+    """The URLs every media gallery of the components shows, however deep."""
+    urls = []
+    for component in components:
+        if component.get("type") == 12:
+            urls += [str((item.get("media") or {}).get("url") or "") for item in component.get("items", [])]
+        urls += _gallery_urls(component.get("components") or [])
+    return urls
+
+
 def _rgb(value: int) -> tuple[int, int, int]:
     return ((value >> 16) & 255, (value >> 8) & 255, value & 255)
 
@@ -529,6 +562,7 @@ def message_png(
     measuring.message(message)
     image = Image.new("RGB", (width * scale, max(measuring.y, 10)), BACKGROUND)
     painter = _Painter(world, width, scale, ImageDraw.Draw(image), expanded)
+    painter.canvas = image
     painter.message(message)
     out = io.BytesIO()
     image.quantize(colors=128, dither=Image.Dither.NONE).save(out, format="PNG", optimize=True)
