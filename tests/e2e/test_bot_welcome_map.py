@@ -59,7 +59,9 @@ async def test_the_welcome_is_one_message_with_the_opening_map_above_the_sheet(
         france = table.player("FRANCE")
         dms = [m for m in fake.dm_messages(france) if m.author_id == fake.world.bot.id]
         call = welcome(fake, france)
-        assert dms == [call], "the welcome is the only message: words, map and sheet in one"
+        # (the creator was also told the game was full, before it started)
+        assert dms[dms.index(call) :] == [call], "words, map and sheet in one message: nothing after it"
+        assert [m for m in dms if m.attachments or m.components] == [call], "no other picture or sheet"
         assert "You play France in Welcomes" in fake.text_view(call)
         assert galleries(call) == [["attachment://S1901M-position.png"]], "the map shown in the message"
         img = picture(call, "S1901M-position.png")
