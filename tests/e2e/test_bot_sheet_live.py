@@ -9,6 +9,7 @@ from pathlib import Path
 
 from harness.bot_helpers import ask, deadline_passes, make_table, running, started_game
 from harness.fakediscord import FakeDiscord, Message, User
+from harness.fakediscord.state import walk_components
 from harness.sheet_helpers import Tapper, shows
 
 
@@ -16,6 +17,12 @@ def dm_sheet(fake: FakeDiscord, user: User, phase: str) -> Message:
     found = [m for m in fake.dm_messages(user) if any(f":{phase}:{user.id}:" in c for c in m.custom_ids())]
     assert len(found) == 1, f"{len(found)} sheets for {phase} in {user.username}'s DMs"
     return found[0]
+
+
+def pictures(message: Message) -> list[str]:
+    """The pictures the message's media galleries show, by URL."""
+    galleries = [c for c in walk_components(message.components) if c.get("type") == 12]
+    return [item["media"]["url"] for c in galleries for item in c.get("items", [])]
 
 
 async def edited(fake: FakeDiscord, message: Message, past: int, what: str) -> int:
@@ -48,6 +55,7 @@ async def test_a_dm_sheet_shows_orders_given_elsewhere_in_one_edit_per_burst(
         assert len(sheet.revisions) == now == past + 1
         assert "BUR" in shows(sheet, "PAR")
         assert "1 of 3 units ordered" in fake.text_view(sheet)
+        assert pictures(sheet) == ["attachment://S1901M-position.png"], "the welcome's map kept"
 
         # a burst within the wait: a private sheet's pick, orders by direct message and Ready, drawn
         # by one edit (the wait made long here, then cut short, so that the burst is within it)
@@ -66,6 +74,7 @@ async def test_a_dm_sheet_shows_orders_given_elsewhere_in_one_edit_per_burst(
         assert "3 of 3 units ordered" in text and "You are ready" in text
         assert "SPA" in shows(sheet, "MAR") and "MAO" in shows(sheet, "BRE")
         assert "You play France in Live" in text, "the call's words stay above the sheet"
+        assert pictures(sheet) == ["attachment://S1901M-position.png"] and sheet.files(), "and its map"
 
         # a tap on the DM sheet itself draws it once: no refresh after it
         live.delay = 0.5
