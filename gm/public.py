@@ -85,6 +85,7 @@ from gm.messages.effects import (
     MarkSeatsTaken,
     MoveAccess,
     ReopenPlaces,
+    ReviseRelay,
     ShieldPlayer,
     VoidPosts,
 )
@@ -104,6 +105,7 @@ from gm.messages.kinds import (
     PlayerReturned,
     PowerJoined,
     RelayedPress,
+    RelayedPressRevised,
     Reminder,
     Replaced,
     ReplacedYou,
@@ -140,6 +142,7 @@ from gm.phases.results import change_lines
 from gm.reading.info import GameInfo, PhaseInfo, PlayerInfo
 from gm.relaying import EVERYONE as PRESS_EVERYONE
 from gm.relaying import MAX_TEXT as MAX_PRESS_TEXT
+from gm.relaying import split_press
 from gm.reports.history import MapImage, PhaseHistory
 from gm.reports.operations import OperationsStatus
 from gm.reports.stats import ServerBoard
@@ -266,11 +269,13 @@ __all__ = [
     "ProposalInfo",
     "Recorder",
     "RelayedPress",
+    "RelayedPressRevised",
     "Reminder",
     "ReopenPlaces",
     "Replaced",
     "ReplacedYou",
     "RetriableSendError",
+    "ReviseRelay",
     "RoleGained",
     "RollbackPlan",
     "RolledBack",
@@ -333,6 +338,7 @@ __all__ = [
     "powers_text",
     "public_reason",
     "score_text",
+    "split_press",
     "utcnow",
     "variant_for_players",
 ]

@@ -11,6 +11,10 @@ the answer lists their games. Every message gets an answer:
   repeated there before the phase closes (the player's own message is theirs; the answer says how to
   keep orders to themselves). The line-by-line answer goes by DM when it can;
 - anywhere else, where others read along, nothing is recorded and the answer says where orders go.
+
+In an anonymous game, a message starting "to Germany:" (by DM, or in the player's power channel with
+a mention of the bot) is talk, not orders: the bot relays it as the player's power's (gm.relaying),
+and carries an edit or a deletion of it to what it became (``on_raw_message_edit``/``_delete``).
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ from gm.public import (
     SubmissionReport,
     UnknownGame,
     name_key,
+    power_name,
+    powers_text,
+    split_press,
 )
 
 log = logging.getLogger(__name__)
@@ -290,6 +297,16 @@ class DirectMessages(GameCog):
         wanted, orders_text = split_game_line(content)
         if orders_text.strip().strip(".!").casefold() in READY_WORDS:
             return Outcome.MISSED
+        if split_press(orders_text) is not None:  # talk sent while offline: carried now
+            lines = await self._press(message)
+            try:
+                await message.reply("\n".join(lines)[:2000], mention_author=False)
+            except discord.HTTPException as exc:
+                log.info(
+                    "could not answer %s's direct message sent while offline: %s", message.author.id, exc
+                )
+            await self._mark(message)
+            return Outcome.ANSWERED
         outcome = Outcome.RECORDED
         try:
             mine = await self.gamemaster.games_of_user(message.author.id)
@@ -347,7 +364,9 @@ class DirectMessages(GameCog):
         marked = False
         try:
             ready = await self._ready(message)
-            if ready is not None:
+            if split_press(split_game_line(message.content or "")[1]) is not None:
+                lines = await self._press(message)
+            elif ready is not None:
                 lines, marked = ready, True
             else:
                 report = await self._answer(message)
@@ -417,6 +436,85 @@ class DirectMessages(GameCog):
         except GameError:
             return []
 
+    async def _press(self, message: discord.Message, game_id: int | None = None) -> list[str]:
+        """A typed relay ("to Germany: ...", gm.relaying) of an anonymous game, carried: the answer.
+        ``game_id``: the game of the power channel it was written in (None: a direct message, whose
+        game is the player's only running one, or the one its first line names)."""
+        me = self.bot.user
+        content = message.content or ""
+        try:
+            if game_id is None:
+                wanted, content = split_game_line(content)
+                mine = await self.gamemaster.games_of_user(message.author.id)
+                game_id = pick([g for g in mine if g.status in ("active", "paused")], wanted).id
+            elif me is not None:
+                content = without_mentions_of(me.id, content)
+            typed = split_press(content)
+            if typed is None:
+                return []
+            to, words = typed
+            relayed = await self.gamemaster.relay_press(
+                game_id,
+                message.author.id,
+                to,
+                words,
+                links=[a.url for a in message.attachments],
+                key=str(message.id),
+                copy=message.guild is None,  # the original in their channel is the copy already
+            )
+        except GameError as exc:
+            return [error_text(exc) or str(exc)]
+        where = "the game channel" if relayed.to == "everyone" else f"{power_name(relayed.to)}'s channel"
+        return [
+            f"Carried to {where} as {powers_text(relayed.sender)}'s. Edit or delete your message and I "
+            "carry that too."
+        ]
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """An edit of a typed relay's original (a direct message, or a message in the player's power
+        channel that mentions the bot: the only ones whose words the bot reads) is carried to it."""
+        data: Any = payload.data
+        author = data.get("author") or {}
+        me = self.bot.user
+        if author.get("bot") or "content" not in data or me is None or "id" not in author:
+            return
+        content = str(data["content"] or "")
+        if payload.guild_id is not None:
+            if not any(str(u.get("id")) == str(me.id) for u in data.get("mentions") or ()):
+                return
+            content = without_mentions_of(me.id, content)
+        else:
+            content = split_game_line(content)[1]
+        user_id = int(author["id"])
+        version = str(data.get("edited_timestamp") or payload.message_id)
+        try:
+            async with self._locks.of(user_id):  # after the original's own handling
+                await self.gamemaster.revise_press(
+                    payload.message_id, user_id=user_id, text=content, version=version
+                )
+        except GameError as exc:
+            channel = self.bot.get_partial_messageable(payload.channel_id)
+            try:
+                await channel.send(
+                    error_text(exc) or str(exc), allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException as http:
+                log.info("could not answer an edit of message %s: %s", payload.message_id, http)
+        except Exception:
+            log.exception("could not carry the edit of message %s", payload.message_id)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A typed relay's original deleted: its copies are deleted too."""
+        cached = payload.cached_message
+        if cached is not None and cached.author.bot:
+            return
+        try:
+            await self.gamemaster.revise_press(payload.message_id, user_id=None, text=None, version="0")
+        except Exception:
+            log.exception("could not carry the deletion of message %s", payload.message_id)
+
     async def _ready(self, message: discord.Message) -> list[str] | None:
         """ "ready" or "done" by direct message is /ready (None: the message is something else)."""
         wanted, rest = split_game_line(message.content or "")
@@ -480,6 +578,12 @@ class DirectMessages(GameCog):
 
     async def _orders_in_own_channel(self, message: discord.Message, game_id: int, content: str) -> None:
         author = message.author.id
+        if split_press(content) is not None:
+            try:
+                await message.reply("\n".join(await self._press(message, game_id)), mention_author=False)
+            except discord.HTTPException as exc:
+                log.info("could not answer a relay in channel %s: %s", message.channel.id, exc)
+            return
         if not content or content.casefold() in HELP_WORDS:
             try:
                 examples = await self.gamemaster.order_examples(game_id, author)

@@ -8,6 +8,8 @@ the effect's type: one function registered per effect (:func:`carry_out`).
 - ReopenPlaces, ArchivePlaces: a finished game's places are archived after its final post, and
   reopened by a rollback (cogs.places.archive).
 - MarkSeatsTaken: the posts that offered a seat now filled say it is taken (cogs.ui.seats).
+- ReviseRelay: an anonymous game's relayed talk whose typed original was edited or deleted is
+  edited or deleted too (its posts are remembered on its outbox row).
 - ShieldPlayer: a player given a role (the moderators', Administrator) gets their own places and
   their shields on the rivals' places again, before the game channel says so (cogs.places.spaces).
 
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 import discord
 
-from cogs.messages.render import VOID_MARK, void_content, void_embed
+from cogs.messages.render import VOID_MARK, relay_text, void_content, void_embed
 from cogs.places.archive import archive, reopen
 from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import admit, evict, own_powers
@@ -41,8 +43,10 @@ from gm.public import (
     MoveAccess,
     OutboxMessage,
     PlaceKind,
+    RelayedPressRevised,
     ReopenPlaces,
     RetriableSendError,
+    ReviseRelay,
     ShieldPlayer,
     VoidPosts,
 )
@@ -187,3 +191,21 @@ async def _shield_player(effect: ShieldPlayer, server: Server, message: OutboxMe
         mine = own_powers(places, effect.user_id)
         if mine:
             await admit(guild, places, effect.user_id, sorted(mine))
+
+
+@carry_out.register(ReviseRelay)
+async def _revise_relay(effect: ReviseRelay, server: Server, message: OutboxMessage) -> None:
+    """A relayed talk's typed original was edited or deleted: so are its posts (a post deleted by
+    then is skipped). The relay was queued before this message, to the same place, so it is posted."""
+    content = message.content
+    if not isinstance(content, RelayedPressRevised):
+        return
+    for channel_id, message_id in await server.games.relay_posts(effect.of):
+        partial = server.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            if effect.deleted:
+                await partial.delete()
+            else:
+                await partial.edit(content=relay_text(content, edited=True))
+        except discord.NotFound:
+            continue

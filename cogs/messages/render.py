@@ -50,6 +50,7 @@ from gm.public import (
     PlayerReturned,
     PowerJoined,
     RelayedPress,
+    RelayedPressRevised,
     Reminder,
     Replaced,
     ReplacedYou,
@@ -281,16 +282,33 @@ def _rolled_back(content: RolledBack, where: Where) -> list[Outgoing]:
     return _announcement(content, where, colour=ALARM_COLOUR, image=True)
 
 
+EDITED_MARK = "-# (edited)"
+
+
 @word_message.register(RelayedPress)
 def _relayed_press(content: RelayedPress, where: Where) -> list[Outgoing]:
     """An anonymous game's talk (gm.relaying): the sender's powers as the only author, the player's
     words inert (no mention, no markdown), their attachments as links; it notifies nobody."""
+    return [Outgoing(content=relay_text(content))]
+
+
+@word_message.register(RelayedPressRevised)
+def _relayed_press_revised(content: RelayedPressRevised, where: Where) -> list[Outgoing]:
+    """Nothing is posted: the relay's copies are edited or deleted (cogs.messages.effects)."""
+    return []
+
+
+def relay_text(content: RelayedPress, *, edited: bool = False) -> str:
+    """A relay's words as posted (:func:`_relayed_press`); ``edited``: marked as edited since."""
     to = "everyone" if content.to == "everyone" else power_name(content.to)
     head = f"**{powers_text(content.sender)}** to **{to}**:"
     body = discord.utils.escape_mentions(discord.utils.escape_markdown(content.text))
     links = "\n".join(f"<{url}>" for url in content.links if url.startswith("https://"))
     said = word("\n".join(content.lines))  # the gamemaster's own lines, if any (a relay has none)
-    return [Outgoing(content="\n".join(part for part in (head, body, links, said) if part)[:2000])]
+    mark = EDITED_MARK if edited else ""
+    return "\n".join(part for part in (head, body, links, said) if part)[: 2000 - len(mark) - 1] + (
+        f"\n{mark}" if mark else ""
+    )
 
 
 @word_message.register(GameStarted)

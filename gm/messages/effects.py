@@ -74,3 +74,12 @@ class ShieldPlayer(Effect):
     message says so."""
 
     user_id: int
+
+
+@dataclass(frozen=True)
+class ReviseRelay(Effect):
+    """What the relayed talk queued as ``of`` (its outbox key) became is edited to the message's words,
+    or deleted (``deleted``): its typed original was (gm.relaying.revise_press)."""
+
+    of: str
+    deleted: bool = False

@@ -31,6 +31,7 @@ from gm.messages.effects import (
     MarkSeatsTaken,
     MoveAccess,
     ReopenPlaces,
+    ReviseRelay,
     ShieldPlayer,
     VoidPosts,
 )
@@ -412,6 +413,19 @@ class RelayedPress(Message, kind="relayed_press"):
     to: str = ""
     text: str = ""
     links: Sequence[str] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RelayedPressRevised(RelayedPress, kind="relayed_press_revised"):
+    """The typed original of a relay (gm.relaying.revise_press) was edited (``text`` is its new words)
+    or deleted: what the relay ``of`` (its outbox key) became is edited or deleted; nothing is posted."""
+
+    of: str = ""
+    deleted: bool = False
+
+    @property
+    def effects(self) -> Sequence[Effect]:
+        return (ReviseRelay(self.of, self.deleted),)
 
 
 _REGISTRY[Message.kind] = Message  # a plain notice

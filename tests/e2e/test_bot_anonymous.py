@@ -25,7 +25,7 @@ from harness.bot_helpers import (
     settle,
     started_game,
 )
-from harness.fakediscord import FakeDiscord, User
+from harness.fakediscord import Channel, FakeDiscord, Message, User
 from tests.helpers.e2e import mod
 
 SPRING = {
@@ -172,4 +172,52 @@ async def test_an_anonymous_game_names_no_player_to_another_until_the_end(
         assert "The players are revealed" in final.text
         assert all(f"<@{u.id}>" in final.text for u in table.players), final.text
         assert f"France: <@{newcomer.id}>" in final.text
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_an_edit_or_a_deletion_of_a_typed_relay_reaches_its_copies_even_after_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Whispers", players=7, anonymous=True)
+        france, germany = table.player("FRANCE"), table.player("GERMANY")
+        germany_channel = place_named(fake, table.guild, game_id, f"g{game_id}-germany")
+        france_channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
+        sent = await fake.dm_bot(france, "to Germany: Bur stays empty <@everyone>")
+        answer = await sent
+        assert "Carried to Germany's channel as France's" in answer.text, answer.text
+        said = await fake.say(
+            france, france_channel, f"<@{fake.world.bot.id}> to everyone: Peace in our time"
+        )
+        await settle(bot, fake)
+
+        def relays(channel: Channel, head: str) -> list[Message]:
+            return [m for m in bot_messages(fake, channel) if m.text.startswith(head) and not m.deleted]
+
+        [relay] = relays(germany_channel, "**France** to **Germany**:")
+        [copy] = relays(france_channel, "**France** to **Germany**:")
+        assert "Bur stays empty" in relay.text and "@everyone" not in relay.text
+        game_channel = await game_channel_of(bot, fake, game_id)
+        [public] = relays(game_channel, "**France** to **everyone**:")
+        assert not relays(france_channel, "**France** to **everyone**:")  # the original is there already
+
+        fake.backend.edit_message(sent.sent, {"content": "to Germany: Bur is yours, Bel is mine"})
+        await fake.flush()
+        await settle(bot, fake)
+        for posted in (relay, copy):
+            assert "Bur is yours, Bel is mine" in posted.text and "(edited)" in posted.text, posted.text
+            assert "stays empty" not in posted.text
+        assert germany.id in fake.world.audience(relay) and france.id not in fake.world.audience(relay)
+
+    async with running(fake, tmp_path) as bot:  # the relay's copies are remembered in the database
+        fake.backend.edit_message(said, {"content": f"<@{fake.world.bot.id}> to everyone: War!"})
+        await fake.flush()
+        await settle(bot, fake)
+        assert "War!" in public.text and "Peace" not in public.text
+        fake.backend.delete_message(sent.sent)
+        await fake.flush()
+        await settle(bot, fake)
+        assert relay.deleted and copy.deleted and not public.deleted
+        assert not relays(germany_channel, "**France** to **Germany**:")
     assert fake.unknown_calls == [] and fake.internal_errors == []
