@@ -27,7 +27,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Game, GameStatus, OutboxEntry, OutboxTarget
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue, existing_keys
-from gm.errors import NotAllowed
+from gm.errors import GameError, NotAllowed
 from gm.messages.kinds import RelayedPress, RelayedPressRevised
 from gm.messages.words import power_name, powers_text
 from gm.reading.lookup import load_game, load_player_and_powers, power_assignments, require_started
@@ -171,7 +171,10 @@ async def revise_press(
     if text is not None:
         if user_id is None:
             return None
-        _, mine = await load_player_and_powers(session, game, user_id)
+        try:
+            _, mine = await load_player_and_powers(session, game, user_id)
+        except GameError:
+            mine = []
         if not set(said.sender) <= set(mine):
             raise NotAllowed(
                 f"You no longer play {powers_text(said.sender)}: your edit was not carried.",

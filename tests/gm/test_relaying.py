@@ -9,9 +9,11 @@ from sqlmodel import select
 from db.database import SessionFactory
 from db.models import OutboxEntry
 from gm.errors import GameError
-from gm.relaying import relay_press
+from gm.moderation.replacement import replace_player
+from gm.relaying import relay_press, revise_press
 from gm.settings import GameSettings
 from tests.gm.conftest import T0, make_started_game, player_of
+from tests.helpers.gm import MOD
 
 
 async def relay(sessions: SessionFactory, game_id: int, user_id: int, to: str, text: str = "hi") -> str:
@@ -62,3 +64,49 @@ async def test_someone_who_does_not_play_cannot_write(sessions: SessionFactory) 
     started = await make_started_game(sessions, settings=GameSettings(anonymous=True))
     with pytest.raises(GameError, match="not playing"):
         await relay(sessions, started.game.id, 424242, "Germany")
+
+
+async def revisions(sessions: SessionFactory) -> list[tuple[str | None, str, bool]]:
+    async with sessions.read() as s:
+        rows = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "relayed_press_revised"))).all()
+    return [(r.target_power, r.payload["text"], r.payload["deleted"]) for r in rows]
+
+
+async def test_an_edit_of_a_typed_relay_reaches_each_copy_once_and_a_deletion_too(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions, settings=GameSettings(anonymous=True))
+    game_id, france = started.game.id, player_of(started, "FRANCE")
+    async with sessions.begin() as s:
+        await relay_press(s, game_id, france, "Germany", "Bur stays empty", key="77", now=T0)
+    for _ in range(2):  # the same edit told twice (a gateway resend) is carried once
+        async with sessions.begin() as s:
+            await revise_press(s, 77, user_id=france, text="to Germany: Bur is yours", version="t1", now=T0)
+    async with sessions.begin() as s:  # an edit that changes nothing the copies say (an embed came)
+        await revise_press(s, 77, user_id=france, text="to Germany: Bur is yours", version="t2", now=T0)
+    async with sessions.begin() as s:
+        await revise_press(s, 77, user_id=None, text=None, version="0", now=T0)
+    async with sessions.begin() as s:  # no relay: nothing to do
+        assert await revise_press(s, 78, user_id=france, text="hi", version="t1", now=T0) is None
+    assert await revisions(sessions) == [
+        ("GERMANY", "Bur is yours", False),
+        ("FRANCE", "Bur is yours", False),
+        ("GERMANY", "Bur is yours", True),
+        ("FRANCE", "Bur is yours", True),
+    ]
+
+
+async def test_an_edit_from_a_player_no_longer_holding_the_power_is_refused(sessions: SessionFactory) -> None:
+    started = await make_started_game(sessions, settings=GameSettings(anonymous=True))
+    game_id, france = started.game.id, player_of(started, "FRANCE")
+    async with sessions.begin() as s:
+        await relay_press(s, game_id, france, "Germany", "Bur stays empty", key="77", now=T0)
+    async with sessions.begin() as s:
+        await replace_player(s, game_id, MOD, power="FRANCE", new_user_id=515151, now=T0)
+    with pytest.raises(GameError, match="not carried"):
+        async with sessions.begin() as s:
+            await revise_press(s, 77, user_id=france, text="to Germany: war", version="t1", now=T0)
+    with pytest.raises(GameError, match="nothing to carry"):
+        async with sessions.begin() as s:
+            await revise_press(s, 77, user_id=515151, text="to Germany:  ", version="t1", now=T0)
+    assert await revisions(sessions) == []
