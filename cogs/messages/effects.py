@@ -206,6 +206,8 @@ async def _revise_relay(effect: ReviseRelay, server: Server, message: OutboxMess
             if effect.deleted:
                 await partial.delete()
             else:
-                await partial.edit(content=relay_text(content, edited=True))
+                posted = await partial.fetch()  # its files stand for their links (cogs.messages.sender)
+                shown = () if posted.attachments else None
+                await posted.edit(content=relay_text(content, edited=True, links=shown))
         except discord.NotFound:
             continue

@@ -298,15 +298,18 @@ def _relayed_press_revised(content: RelayedPressRevised, where: Where) -> list[O
     return []
 
 
-def relay_text(content: RelayedPress, *, edited: bool = False) -> str:
-    """A relay's words as posted (:func:`_relayed_press`); ``edited``: marked as edited since."""
+def relay_text(content: RelayedPress, *, edited: bool = False, links: Iterable[str] | None = None) -> str:
+    """A relay's words as posted (:func:`_relayed_press`); ``edited``: marked as edited since;
+    ``links``: the attachments' addresses to show (default: all; those the relay carries as files
+    are not shown, cogs.messages.sender)."""
     to = "everyone" if content.to == "everyone" else power_name(content.to)
     head = f"**{powers_text(content.sender)}** to **{to}**:"
     body = discord.utils.escape_mentions(discord.utils.escape_markdown(content.text))
-    links = "\n".join(f"<{url}>" for url in content.links if url.startswith("https://"))
+    shown = content.links if links is None else links
+    addresses = "\n".join(f"<{url}>" for url in shown if url.startswith("https://"))
     said = word("\n".join(content.lines))  # the gamemaster's own lines, if any (a relay has none)
     mark = EDITED_MARK if edited else ""
-    return "\n".join(part for part in (head, body, links, said) if part)[: 2000 - len(mark) - 1] + (
+    return "\n".join(part for part in (head, body, addresses, said) if part)[: 2000 - len(mark) - 1] + (
         f"\n{mark}" if mark else ""
     )
 

@@ -11,6 +11,10 @@
 - 404 (channel deleted, unknown user): PermanentSendError, logged.
 - Any other 4xx means we built a bad message: PermanentSendError, logged as an error.
 
+A relayed talk (an anonymous game's) carries its attachments as files, downloaded again from Discord
+when it is posted (an attachment's address expires; a file posted anew stays), up to
+RELAY_FILE_LIMIT each; one that cannot be had stays a link.
+
 Every Discord message carries a nonce derived from the outbox row and the part (``gm12.0``,
 ``gm12.1``...), which discord.py sends with ``enforce_nonce``: a resend within Discord's window (a few
 minutes) returns the message already made, so a post that failed at its third part is completed on
@@ -35,7 +39,14 @@ import aiohttp
 import discord
 
 from cogs.messages.effects import READS_THE_SERVER, Server, carry_out
-from cogs.messages.render import Outgoing, alert_note, alert_users_note, fallback_note, render
+from cogs.messages.render import (
+    Outgoing,
+    alert_note,
+    alert_users_note,
+    fallback_note,
+    relay_text,
+    render,
+)
 from cogs.places.locks import PlaceLocks
 from cogs.ui.seats import decision_view, seat_view
 from cogs.ui.sheet import Sheet, call_buttons
@@ -43,6 +54,7 @@ from cogs.ui.sheet_flows import sheet_for_call
 from cogs.ui.sheet_live import words_above
 from gm.facade import Gamemaster
 from gm.public import (
+    Attachment,
     CallToOrder,
     GameError,
     NotYetSendable,
@@ -50,6 +62,8 @@ from gm.public import (
     OutboxMessage,
     OutboxTarget,
     PermanentSendError,
+    RelayedPress,
+    RelayedPressRevised,
     RetriableSendError,
     SeatOffer,
     SentMessages,
@@ -60,6 +74,7 @@ from gm.public import (
 log = logging.getLogger(__name__)
 
 MAX_ALERTED = 10  # members of a role that cannot be mentioned, called by name
+RELAY_FILE_LIMIT = 8 * 1024 * 1024  # bytes: a relay's attachment larger than this stays a link
 
 
 class DiscordSender:
@@ -118,6 +133,8 @@ class DiscordSender:
                 await carry_out(effect, self.server, message)
         channel = self.client.get_partial_messageable(message.channel_id)
         parts = with_buttons(message, render(message), await self._tag(message))
+        if isinstance(content, RelayedPress) and not isinstance(content, RelayedPressRevised) and parts:
+            parts = await self._relay_files(content, parts)
         if content.alert_moderators:
             call = await self._moderators_call(message)
             if call is not None:
@@ -127,6 +144,30 @@ class DiscordSender:
             if effect.after_posting:
                 await carry_out(effect, self.server, message)
         return posted
+
+    async def _relay_files(self, content: RelayedPress, parts: list[Outgoing]) -> list[Outgoing]:
+        """A relay with its attachments as files posted anew (their addresses expire), those that
+        cannot be had (too big, gone) left as links."""
+        files: list[Attachment] = []
+        kept: list[str] = []
+        for url in content.links:
+            name = url.split("?", 1)[0].rsplit("/", 1)[-1] or "attachment"
+            try:
+                data = await self.client.http.get_from_cdn(url)
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError, ValueError) as exc:
+                log.info("a relayed attachment could not be had again (%s): kept as a link", exc)
+                kept.append(url)
+                continue
+            if len(data) > RELAY_FILE_LIMIT:
+                kept.append(url)
+            else:
+                files.append(Attachment(filename=name, data=data))
+        if not files:
+            return parts
+        first = parts[0]
+        first.content = relay_text(content, links=kept)
+        first.attachments = [*first.attachments, *files]
+        return parts
 
     async def _moderators_call(self, message: OutboxMessage) -> Outgoing | None:
         """The moderator role when it can be mentioned; otherwise the game's creator and the role's

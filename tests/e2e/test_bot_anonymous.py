@@ -25,7 +25,8 @@ from harness.bot_helpers import (
     settle,
     started_game,
 )
-from harness.fakediscord import Channel, FakeDiscord, Message, User
+from harness.fakediscord import Channel, DMHandle, FakeDiscord, Message, User
+from harness.fakediscord.backend import UploadedFile
 from tests.helpers.e2e import mod
 
 SPRING = {
@@ -184,7 +185,16 @@ async def test_an_edit_or_a_deletion_of_a_typed_relay_reaches_its_copies_even_af
         france, germany = table.player("FRANCE"), table.player("GERMANY")
         germany_channel = place_named(fake, table.guild, game_id, f"g{game_id}-germany")
         france_channel = place_named(fake, table.guild, game_id, f"g{game_id}-france")
-        sent = await fake.dm_bot(france, "to Germany: Bur stays empty <@everyone>")
+        dm = fake.backend.open_dm(france)
+        picture = b"\x89PNG plans for Burgundy"
+        posted = fake.backend.post_message(
+            dm,
+            france.id,
+            {"content": "to Germany: Bur stays empty <@everyone>"},
+            [UploadedFile("files[0]", "plans.png", picture)],
+        )
+        await fake.flush()
+        sent = DMHandle(fake, france, dm, posted)
         answer = await sent
         assert "Carried to Germany's channel as France's" in answer.text, answer.text
         said = await fake.say(
@@ -198,6 +208,9 @@ async def test_an_edit_or_a_deletion_of_a_typed_relay_reaches_its_copies_even_af
         [relay] = relays(germany_channel, "**France** to **Germany**:")
         [copy] = relays(france_channel, "**France** to **Germany**:")
         assert "Bur stays empty" in relay.text and "@everyone" not in relay.text
+        for carried in (relay, copy):  # the file itself, posted anew (an attachment's address expires)
+            assert [(a.filename, a.data) for a in carried.attachments] == [("plans.png", picture)]
+            assert "/attachments/" not in carried.text
         game_channel = await game_channel_of(bot, fake, game_id)
         [public] = relays(game_channel, "**France** to **everyone**:")
         assert not relays(france_channel, "**France** to **everyone**:")  # the original is there already
@@ -207,7 +220,7 @@ async def test_an_edit_or_a_deletion_of_a_typed_relay_reaches_its_copies_even_af
         await settle(bot, fake)
         for posted in (relay, copy):
             assert "Bur is yours, Bel is mine" in posted.text and "(edited)" in posted.text, posted.text
-            assert "stays empty" not in posted.text
+            assert "stays empty" not in posted.text and len(posted.attachments) == 1
         assert germany.id in fake.world.audience(relay) and france.id not in fake.world.audience(relay)
 
     async with running(fake, tmp_path) as bot:  # the relay's copies are remembered in the database
