@@ -20,7 +20,9 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Game, GameStatus, OutboxTarget, Player, PlayerStatus, PowerAssignment
+from db.models import Game, GameStatus, OutboxEntry, OutboxTarget, Player, PlayerStatus, PowerAssignment
+from gm.errors import NotAllowed
+from gm.messages.kinds import TakeOverRequest
 from gm.messages.words import powers_text
 from gm.settings import GameSettings
 
@@ -148,3 +150,13 @@ def veil_data(
     if isinstance(data, str):
         return veil_text(data, seats, reader)
     return data
+
+
+async def requester_of(session: AsyncSession, game_id: int, request: int) -> int:
+    """Who asked for a seat in the request ``request`` (its outbox row) of game ``game_id``. An
+    anonymous game's Approve and Decline buttons carry the request, not the member: a button's id is
+    readable by everyone who sees it, and the member approved is the power's new player."""
+    entry = await session.get(OutboxEntry, request)
+    if entry is None or entry.game_id != game_id or entry.kind != TakeOverRequest.kind:
+        raise NotAllowed("There is no such request to take over a seat.", "Use the buttons under a request.")
+    return int(entry.payload.get("user_id") or 0)

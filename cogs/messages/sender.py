@@ -327,7 +327,9 @@ def with_buttons(message: OutboxMessage, parts: list[Outgoing], tag: str = "") -
     if isinstance(content, SeatOffer) and content.open_seats:
         parts[-1].view = seat_view(message.game_id, [list(s) for s in content.open_seats])
     elif isinstance(content, TakeOverRequest) and content.power and content.user_id:
-        parts[-1].view = decision_view(message.game_id, content.power, content.user_id)
+        # veiled (a running anonymous game): the buttons name the request, not who asked
+        request = message.id if message.payload.get("veiled") else None
+        parts[-1].view = decision_view(message.game_id, content.power, content.user_id, request)
     return parts
 
 

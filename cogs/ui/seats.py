@@ -83,28 +83,43 @@ class TakeOverButton(Guarded[discord.ui.Button], template=rf"seat:(?P<game_id>\d
         await _turn_off(interaction, {self.custom_id})
 
 
+REQUEST_LIMIT = 2**31 - 1  # an outbox row's number (a request's) is a 32-bit integer
+
+
 class SeatDecisionButton(
     Guarded[discord.ui.Button],
-    template=rf"seat-(?P<choice>ok|no):(?P<game_id>\d+):(?P<power>{POWER}):(?P<user_id>\d+)",
+    template=rf"seat-(?P<choice>ok|no):(?P<game_id>\d+):(?P<power>{POWER}):(?P<user_id>r?\d+)",
 ):
-    """Under a request to take over a seat: a moderator approves or declines it."""
+    """Under a request to take over a seat: a moderator approves or declines it. The id names who
+    asked, or in an anonymous game (where everyone who sees a button may read its id) the request
+    (``r`` and its number: gm.anonymity.requester_of)."""
 
-    def __init__(self, choice: str, game_id: int, power: str, user_id: int) -> None:
+    def __init__(
+        self, choice: str, game_id: int, power: str, user_id: int, request: int | None = None
+    ) -> None:
         approve = choice == "ok"
+        asker = f"r{request}" if request is not None else str(user_id)
         super().__init__(
             discord.ui.Button(
                 label="Approve" if approve else "Decline",
                 style=discord.ButtonStyle.success if approve else discord.ButtonStyle.secondary,
-                custom_id=f"seat-{choice}:{game_id}:{power}:{user_id}",
+                custom_id=f"seat-{choice}:{game_id}:{power}:{asker}",
             )
         )
         self.choice, self.game_id, self.power, self.user_id = choice, game_id, power, user_id
+        self.request = request
 
     @classmethod
     async def read(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SeatDecisionButton:
-        return cls(match["choice"], int(match["game_id"]), match["power"], int(match["user_id"]))
+        asker = match["user_id"]
+        if asker.startswith("r"):
+            request = int(asker[1:])
+            if request > REQUEST_LIMIT:
+                raise ValueError("no request has that number")
+            return cls(match["choice"], int(match["game_id"]), match["power"], 0, request)
+        return cls(match["choice"], int(match["game_id"]), match["power"], int(asker))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answering(self._decide)(interaction)
@@ -117,15 +132,18 @@ class SeatDecisionButton(
         )
         actor = await modflows.actor_of(interaction, game)
         services.gamemaster.check_moderator(game, actor, "replace")
-        asker = await member_of(interaction.guild, self.user_id) if interaction.guild is not None else None
+        user_id = self.user_id
+        if self.request is not None:
+            user_id = await services.gamemaster.take_over_requester(game.id, self.request)
+        asker = await member_of(interaction.guild, user_id) if interaction.guild is not None else None
         result = await services.gamemaster.decide_take_over(
             game.id,
             actor,
             self.power,
-            self.user_id,
+            user_id,
             approve=self.choice == "ok",
             sees_all=sees_everything(asker),
-            reads_places=await is_server_moderator(interaction.client, self.user_id, game.guild_id),
+            reads_places=await is_server_moderator(interaction.client, user_id, game.guild_id),
         )
         await send(interaction, modflows.answer_lines(result))
         await _turn_off(interaction, None)
@@ -140,10 +158,12 @@ def seat_view(game_id: int, seats: list[list[str]]) -> discord.ui.View:
     return view
 
 
-def decision_view(game_id: int, power: str, user_id: int) -> discord.ui.View:
+def decision_view(game_id: int, power: str, user_id: int, request: int | None = None) -> discord.ui.View:
+    """Approve and Decline under a take-over request; ``request``: the ids name the request instead of
+    the member (an anonymous game)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(SeatDecisionButton("ok", game_id, power, user_id))
-    view.add_item(SeatDecisionButton("no", game_id, power, user_id))
+    view.add_item(SeatDecisionButton("ok", game_id, power, user_id, request))
+    view.add_item(SeatDecisionButton("no", game_id, power, user_id, request))
     return view
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from gm.actor import Actor
+from gm.anonymity import requester_of
 from gm.errors import PhaseBusy
 from gm.facade.core import GamemasterCore
 from gm.moderation import actions as moderation
@@ -143,6 +144,11 @@ class ModerationCases(GamemasterCore):
                 session, game_id, user_id, power, sees_all=sees_all, reads_places=reads_places
             )
         return self._done(result)
+
+    async def take_over_requester(self, game_id: int, request: int) -> int:
+        """Who asked in the take-over request ``request`` (gm.anonymity.requester_of)."""
+        async with self._sessions.read() as session:
+            return await requester_of(session, game_id, request)
 
     async def decide_take_over(
         self,

@@ -166,3 +166,34 @@ async def test_a_player_back_from_civil_disorder_closes_the_seat_offer_and_the_c
             after
         ).replace("**", "")
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_in_an_anonymous_game_the_request_s_buttons_name_the_request_not_who_asked(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Masked", take_over="approval", anonymous=True)
+        leaver = await leave(fake, table, "ENGLAND", game_id)
+        await settle(bot, fake)
+        channel = await game_channel_of(bot, fake, game_id)
+        seat = f"seat:{game_id}:ENGLAND"
+        [offer] = [m for m in bot_messages(fake, channel) if seat in m.custom_ids()]
+        newcomer = table.onlooker
+        assert "a moderator will approve or decline it" in await press(fake, newcomer, offer, seat)
+        await settle(bot, fake)
+        [request] = [
+            m for m in bot_messages(fake, channel) if any(c.startswith("seat-ok:") for c in m.custom_ids())
+        ]
+        [approve] = [c for c in request.custom_ids() if c.startswith("seat-ok:")]
+        assert str(newcomer.id) not in approve and str(newcomer.id) not in fake.text_view(request)
+        assert str(newcomer.id) not in " ".join(request.custom_ids()) + embed_text(request)
+
+        done = await press(fake, table.mod, request, approve)
+        assert done.startswith("Done:"), done
+        await settle(bot, fake)
+        private = place_named(fake, table.guild, game_id, f"g{game_id}-england")
+        assert fake.can_view(newcomer, private) and not fake.can_view(leaver, private)
+        marked = fake.world.message(channel.id, offer.id)
+        assert str(newcomer.id) not in embed_text(marked) + " ".join(marked.custom_ids())
+    assert fake.unknown_calls == [] and fake.internal_errors == []
