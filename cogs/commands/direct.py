@@ -553,7 +553,8 @@ class DirectMessages(GameCog):
             "`/orders show` lists your orders, and `/order` answers line by line (only you see those). "
             + ONLY_COUNTS,
         ]
-        await _say(channel, lines, user_id)
+        game = await self.gamemaster.get_game(report.view.game_id)
+        await _say(channel, lines, user_id, unname=game.settings.anonymous)
 
     async def _mentioned_in_server(self, message: discord.Message, guild: discord.Guild) -> None:
         """Someone mentioned the bot in a server channel (the only server messages it can read): in
@@ -627,12 +628,19 @@ class DirectMessages(GameCog):
         return True
 
 
-async def _say(channel: discord.abc.Messageable, lines: list[str], user_id: int) -> None:
-    """Post in a channel, notifying ``user_id`` only."""
+async def _say(
+    channel: discord.abc.Messageable, lines: list[str], user_id: int, *, unname: bool = False
+) -> None:
+    """Post in a channel, notifying ``user_id`` only. ``unname``: once posted (and so notified), the
+    mention is edited away (an anonymous game: whoever holds the seat later reads the channel)."""
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(id=user_id)])
+    mention = re.compile(rf"<@!?{user_id}>,? ?")
     for part in text.chunks(lines):
         try:
-            await channel.send(part, allowed_mentions=mentions)
+            posted = await channel.send(part, allowed_mentions=mentions)
+            if unname and mention.search(part):
+                words = mention.sub("", part)
+                await posted.edit(content=words[:1].upper() + words[1:])
         except discord.HTTPException as exc:
             log.info("could not answer in channel %s: %s", getattr(channel, "id", None), exc)
             return

@@ -437,10 +437,13 @@ def void_content(content: str) -> str:
     return marked if len(marked) <= 2000 else marked[:1999] + "…"
 
 
-def fallback_note(user_id: int) -> str:
+def fallback_note(user_id: int | None) -> str:
+    """The note over a direct message posted in the player's channel (their DMs are closed); without
+    ``user_id``, naming nobody (what an anonymous game's note is edited to once it has notified them)."""
     return (
-        f"<@{user_id}>, your direct messages are closed to me, so here is what I wanted to send you "
-        "(the moderators can read this channel too, so no orders of yours appear here)."
+        f"{f'<@{user_id}>, y' if user_id is not None else 'Y'}our direct messages are closed to me, so "
+        "here is what I wanted to send you (the moderators can read this channel too, so no orders of "
+        "yours appear here)."
     )
 
 

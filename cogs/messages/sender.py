@@ -31,6 +31,7 @@ MAX_ALERTED members of the role).
 from __future__ import annotations
 
 import logging
+import re
 import time
 from datetime import datetime, timedelta
 from typing import Any
@@ -219,7 +220,17 @@ class DiscordSender:
         shared = render(message, private_channels=channels, shared=True)  # the moderators read it too
         parts = with_buttons(message, shared, tag)
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
-        return await _post(channel, [note, *parts], message)
+        if message.payload.get("veiled"):  # an anonymous game: whoever holds the seat later reads this
+            parts = [unnamed(part, message.user_id) for part in parts]
+        posted = await _post(channel, [note, *parts], message)
+        if message.payload.get("veiled") and posted:
+            # the mention has notified them; the channel keeps no name for a later player of the seat
+            first = channel.get_partial_message(posted[0][1])
+            try:
+                await first.edit(content=fallback_note(None), allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                log.warning("outbox %s: could not take the mention off its note: %s", message.id, exc)
+        return posted
 
     def _sheet_posted(self, menu: OrderMenu, user_id: int, where: tuple[int, int], part: Outgoing) -> None:
         """A call to order carrying the player's sheet is in their direct messages: kept up to date
@@ -264,6 +275,24 @@ class DiscordSender:
             return []
         places = await self.games.game_places(message.game_id)
         return places.channels_of(message.user_id)
+
+
+def unnamed(part: Outgoing, user_id: int) -> Outgoing:
+    """``part`` with its mentions of ``user_id`` said "you" (its words and embed): posted where a later
+    player of the seat reads it (an anonymous game)."""
+    mention = re.compile(rf"<@!?{user_id}>")
+    if part.content:
+        part.content = mention.sub("you", part.content)
+    embed = part.embed
+    if embed is not None:
+        if embed.description:
+            embed.description = mention.sub("you", embed.description)
+        for index, field in enumerate(embed.fields):
+            embed.set_field_at(
+                index, name=mention.sub("you", field.name or ""), value=mention.sub("you", field.value or "")
+            )
+    part.ping = None
+    return part
 
 
 def needs_the_server(message: OutboxMessage) -> bool:

@@ -234,3 +234,28 @@ async def test_an_edit_or_a_deletion_of_a_typed_relay_reaches_its_copies_even_af
         assert relay.deleted and copy.deleted and not public.deleted
         assert not relays(germany_channel, "**France** to **Germany**:")
     assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_player_with_closed_dms_is_called_in_their_channel_which_keeps_no_name(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        france = table.players[0]
+        await fake.set_dms_open(france, False)
+        game_id = await started_game(fake, bot, table, "Closed", players=7, anonymous=True)
+        await settle(bot, fake)
+        power = table.seats[france.id][0].lower()
+        channel = place_named(fake, table.guild, game_id, f"g{game_id}-{power}")
+        mentions = [
+            m for m in bot_messages(fake, channel) if any(f"<@{france.id}>" in r.text for r in m.revisions)
+        ]
+        assert mentions, "called by a mention in their channel (their DMs are closed)"
+        orders = await fake.dm_bot(france, "A XXX H")  # answered in their channel too
+        await settle(bot, fake)
+        assert orders.sent and any(
+            "got the orders you sent me" in m.text for m in bot_messages(fake, channel)
+        )
+        named = [m.text for m in fake.channel_messages(channel) if f"<@{france.id}>" in m.text]
+        assert named == [], "what a later player of the seat reads names nobody"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
