@@ -106,17 +106,22 @@ POWER_STATES = {
 }
 
 
-def status_lines(view: GameStatusView) -> list[str]:
+def status_lines(view: GameStatusView, viewer: int | None = None) -> list[str]:
     """/game status: public facts only (gm.reports.status): who plays what, centers, who is done; never
-    orders."""
+    orders. An anonymous game names nobody but ``viewer`` until its end, even while it forms (as its
+    Join post: who joined would narrow who plays which power)."""
     game = view.game
     state = text.status_word(game.status)
     title = f"**#{game.id} {text.safe(game.name)}** ({view.variant_title})"
-    hidden = game.settings.anonymous and game.status in ("active", "paused")  # revealed at the end
+    hidden = game.settings.anonymous and game.status in ("forming", "active", "paused")  # revealed at the end
     lines = [f"{title}: {state}" + ("" if hidden else f", created by <@{game.creator_id}>")]
     if game.status == "forming":
         lines.append(f"Players ({len(game.players)} of {game.settings.players}):")
-        lines.extend(f"- <@{p.user_id}>" for p in game.players)
+        named = [p for p in game.players if not hidden or p.user_id == viewer]
+        lines.extend(f"- <@{p.user_id}>" for p in named)
+        if len(named) < len(game.players):
+            others = len(game.players) - len(named)
+            lines.append(f"- and {text.plural(others, 'other player')}, not named: the game is anonymous")
         if game.settings.fill_seats and len(game.players) < game.settings.players:
             lines.append("The seats nobody takes go to built-in players at the start.")
     if view.phase is not None and game.status in ("active", "paused"):
@@ -349,7 +354,7 @@ class GameCommands(GameCog):
         view = await self.gamemaster.game_status(
             chosen.id, log_limit=MODERATION_FETCHED, viewer=interaction.user.id
         )
-        await send(interaction, status_lines(view))
+        await send(interaction, status_lines(view, interaction.user.id))
 
     @game.command(
         name="export", description="A game as a JSON file: settings, every phase, orders and results"

@@ -15,10 +15,12 @@ from harness.bot_helpers import (
     Table,
     ask,
     bot_messages,
+    create_game,
     current_phase,
     deadline_passes,
     embeds_titled,
     game_channel_of,
+    join_everyone,
     make_table,
     place_named,
     running,
@@ -258,4 +260,20 @@ async def test_a_player_with_closed_dms_is_called_in_their_channel_which_keeps_n
         )
         named = [m.text for m in fake.channel_messages(channel) if f"<@{france.id}>" in m.text]
         assert named == [], "what a later player of the seat reads names nobody"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_forming_anonymous_game_s_status_names_only_the_asker(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path):
+        game_id = await create_game(fake, table, "Veiled", anonymous=True)
+        await join_everyone(fake, table, game_id)
+        first, second = table.players[0], table.players[1]
+        status = await ask(fake, first, "game", "status", channel=table.general, game=str(game_id))
+        assert f"<@{first.id}>" in status.content and f"<@{second.id}>" not in status.content, status.content
+        assert "6 other players, not named" in status.content
+        outside = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
+        assert not [u for u in table.players if str(u.id) in outside.content], outside.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
