@@ -157,6 +157,8 @@ class GamemasterCore:
         if not isinstance(found, MapToDraw):
             return found
         png = await run_off_loop(self._runtime.executor, position_map_work, found.request)
+        if not found.store:
+            return MapImage(found.filename, png)
         try:
             async with self._sessions.begin() as session:
                 return store_map(session, found, png)

@@ -98,13 +98,17 @@ def position_map_work(request: dict[str, Any]) -> bytes:
     """A position map drawn on its own (``/map`` of a phase whose map was never stored):
     ``{"board": <board JSON>, "variant": name, "title": str | None}`` -> PNG bytes; with ``"fog"``
     (the provinces a power sees) and ``"viewer"`` (that power), its view under the fog of war."""
-    from render import RenderOptions, render_map
+    from render import RenderOptions, marks_from_results, render_map
 
     board = Board.from_json(request["board"], game_map(request.get("variant") or "standard"))
     title = request.get("title")
-    if request.get("fog") is not None:  # one power's view (gm.reading.fog): ``fog`` what it sees
+    if request.get("fog") is not None:  # one player's view (gm.reading.fog): ``fog`` what it sees
         fog = frozenset(request["fog"])
-        return render_map(board, options=RenderOptions(title=title, fog=fog, viewer=request.get("viewer")))
+        # with ``results``: the orders they saw and their results, drawn on the board after them
+        marks = marks_from_results(request["results"], board.game_map) if request.get("results") else None
+        return render_map(
+            board, marks, options=RenderOptions(title=title, fog=fog, viewer=request.get("viewer"))
+        )
     return render_map(board, options=RenderOptions(title=title, show_adjustments=False) if title else None)
 
 

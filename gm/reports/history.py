@@ -16,8 +16,9 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import PhaseMap, PhaseRecord, PhaseStatus
-from engine import Phase
-from engine.variants import power_display_name
+from engine import Board, Phase
+from engine.fog import fog_board
+from engine.variants import game_map, power_display_name
 from gm.errors import UnknownPhase
 from gm.messages.maps import (
     FINAL_MAP,
@@ -31,6 +32,7 @@ from gm.messages.maps import (
 from gm.reading.fog import board_view, fog_viewer, results_view
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
+from gm.rules.fog import seen_in_phase
 
 PRIVATE_RESULT_KEYS = ("bookkeeping",)  # a rollback's notes on player rows, by database id: not for show
 
@@ -95,6 +97,7 @@ class MapToDraw:
     kind: str
     filename: str
     request: dict[str, Any]
+    store: bool = True  # False: drawn for this request alone (a player of several powers' joint view)
 
 
 async def find_map(
@@ -121,6 +124,8 @@ async def find_map(
         raise UnknownPhase(
             f"The {phase.name} orders are secret until the phase closes.", "Ask for the map without orders."
         )
+    if powers is not None and len(powers) > 1:  # the view of all their powers together
+        return _joint_view(phase, kind, powers, game.variant)
     if powers is not None:  # the fog of war: the viewer's own view (gm.phases.worker.fog_maps)
         kind = fog_kind(kind, powers[0])
     stored = (
@@ -144,6 +149,38 @@ async def find_map(
         title = f"{Phase.parse(phase.name).long_name} \u00b7 {name}'s view"
         request = {**request, "board": view, "title": title, "fog": seen, "viewer": powers[0]}
     return MapToDraw(phase.row_id, kind, filename, request)
+
+
+def _joint_view(phase: PhaseRecord, kind: str, powers: tuple[str, ...], variant: str) -> MapToDraw:
+    """What a player of several ``powers`` sees of a phase under the fog of war: its opening position,
+    or with ORDERS_MAP its orders and their results (the close stores each power's view alone, and
+    their views together for a seat of several powers would be one more map per seat; drawn on
+    request instead, and not stored: a map's stored kind is short)."""
+    names = " and ".join(power_display_name(p) for p in powers)
+    viewer = powers[0]  # its title bar counts this power's centers
+    if kind == ORDERS_MAP and phase.results:
+        variant_map = game_map(variant)
+        before = Board.from_json(phase.board, variant_map)
+        after = Board.from_json(phase.results.get("board_after") or phase.board, variant_map)
+        seen = seen_in_phase(before, after, powers)
+        results = results_view(phase.results, phase.board, variant, powers)
+        request = {
+            "board": fog_board(after, viewer, seen).to_json(),
+            "variant": variant,
+            "title": f"{Phase.parse(phase.name).long_name} \u00b7 {names}'s view",
+            "fog": sorted(seen),
+            "viewer": viewer,
+            "results": {"orders": results["orders"], "phase": phase.name},
+        }
+        return MapToDraw(
+            phase.row_id, kind, f"{phase.name}-{fog_kind(kind, viewer)}.png", request, store=False
+        )
+    view, seen_now = board_view(phase.board, variant, powers)
+    title = f"{Phase.parse(phase.name).long_name} \u00b7 {names}'s view"
+    request = {"board": view, "variant": variant, "title": title, "fog": seen_now, "viewer": viewer}
+    return MapToDraw(
+        phase.row_id, kind, f"{phase.name}-{fog_kind(POSITION_MAP, viewer)}.png", request, store=False
+    )
 
 
 def store_map(session: AsyncSession, todo: MapToDraw, png: bytes) -> MapImage:

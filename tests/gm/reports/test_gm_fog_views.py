@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
-from db.models import Game, GameStatus, PlayerStatus
+from db.models import Game, GameStatus, PhaseMap, PlayerStatus
 from engine import initial_board
 from engine.fog import visible_provinces
 from gm.errors import NotAllowed
@@ -154,3 +154,38 @@ async def test_a_convoy_through_a_fleet_out_of_sight_cannot_be_entered(
     )
     report = await submit(sessions, started, "FRANCE", "A Bre-Nwy via convoy")
     assert report.lines[0].accepted == (fog == "off")  # the North Sea is out of France's sight
+
+
+async def test_a_player_of_several_powers_sees_all_their_powers_views_in_one_map(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions, settings=GameSettings(players=3, fog="counts"))
+    seats: dict[int, list[str]] = {}
+    for power, user in started.assignments.items():
+        if user is not None:
+            seats.setdefault(user, []).append(power)
+    user, powers = next((u, sorted(ps)) for u, ps in seats.items() if len(ps) > 1)
+    master = gamemaster(sessions)
+    opening = await master.phase_map(started.game.id, viewer=user)
+    assert opening is not None and opening.filename == f"S1901M-pos-{powers[0]}.png"
+    first = await render_view(powers[:1])
+    together = await render_view(powers)
+    assert opening.png == together != first, "the view of every power they play, not only the first's"
+    await make_closer(sessions, render_maps=True).close(started.phase.id)
+    orders = await master.phase_map(started.game.id, "S1901M", with_orders=True, viewer=user)
+    async with sessions() as s:  # what the close stored: each power's view alone
+        alone = (await s.exec(select(PhaseMap.png).where(PhaseMap.kind == f"orders-{powers[0]}"))).first()
+    assert orders is not None and alone is not None and orders.png != alone
+    assert orders.filename == f"S1901M-orders-{powers[0]}.png"
+
+
+async def render_view(powers: list[str]) -> bytes:
+    from gm.phases.worker import position_map_work
+    from gm.reading.fog import board_view
+
+    board = initial_board("standard")
+    view, seen = board_view(board.to_json(), "standard", powers)
+    title = "Spring 1901 Movement \u00b7 " + " and ".join(p.title() for p in powers) + "'s view"
+    return position_map_work(
+        {"board": view, "variant": "standard", "title": title, "fog": seen, "viewer": powers[0]}
+    )
