@@ -41,6 +41,7 @@ from gm.public import (
     GameStarted,
     Message,
     Moderation,
+    OpeningView,
     OutboxMessage,
     OutboxTarget,
     Phase,
@@ -283,6 +284,11 @@ def _rolled_back(content: RolledBack, where: Where) -> list[Outgoing]:
 
 
 EDITED_MARK = "-# (edited)"
+
+
+@word_message.register(OpeningView)
+def _opening_view(content: OpeningView, where: Where) -> list[Outgoing]:
+    return _announcement(content, where, image=True)
 
 
 @word_message.register(RelayedPress)

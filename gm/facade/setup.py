@@ -9,10 +9,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
+from gm.delivery.pool import run_off_loop
 from gm.errors import GameError, NotAllowed, UnknownGame
 from gm.facade.core import GamemasterCore
 from gm.messages.places import PlaceKind
+from gm.phases.worker import position_map_work
 from gm.reading.info import GameInfo
+from gm.reports.history import opening_views, store_map
 from gm.settings import GameSettings
 from gm.setup import games, places
 from gm.setup.configure import update_settings
@@ -201,9 +206,8 @@ class SetupCases(GamemasterCore):
             raise
         try:  # the opening map, drawn now so that the game's first post and the welcomes show it
             await self.phase_map(game_id)
-        except NotAllowed:  # the fog of war: no map for everyone, each player's own view instead
-            players = {user for user in (result.assignments.values() if result else ()) if user is not None}
-            await asyncio.gather(*(self._opening_view(game_id, user) for user in sorted(players)))
+        except NotAllowed:  # the fog of war: no map for everyone (gm.reading.fog), each power's own view
+            await self._opening_views(game_id)
         except Exception:
             log.exception("could not draw the opening map of game %s; the start goes on", game_id)
         async with self._sessions.begin() as session:
@@ -223,12 +227,22 @@ class SetupCases(GamemasterCore):
             self._runtime.spawn(self._runtime.deliver(), f"posting game {game_id}'s waiting messages")
         return StartOutcome(await self._game(game_id), made, drawn=result is not None)
 
-    async def _opening_view(self, game_id: int, user_id: int) -> None:
-        """A player's view of the opening position under the fog of war, for their welcome."""
+    async def _opening_views(self, game_id: int) -> None:
+        """A fogged game's opening position as each power with a player sees it, drawn in the worker
+        processes and stored for the start's message in each power's channel (best effort: the
+        message goes without the map)."""
         try:
-            await self.phase_map(game_id, viewer=user_id)
+            async with self._sessions.read() as session:
+                todo = await opening_views(session, game_id)
+            for view in todo:
+                png = await run_off_loop(self._runtime.executor, position_map_work, view.request)
+                try:
+                    async with self._sessions.begin() as session:
+                        store_map(session, view, png)
+                except IntegrityError:  # a concurrent start stored it: the same picture
+                    pass
         except Exception:
-            log.exception("could not draw game %s's opening view for %s; the start goes on", game_id, user_id)
+            log.exception("could not draw the opening views of game %s; the start goes on", game_id)
 
     async def _game(self, game_id: int) -> GameInfo:
         async with self._sessions.read() as session:

@@ -404,6 +404,11 @@ class TakeOverDeclined(Message, kind="take_over_declined"):
 
 
 @dataclass(frozen=True, kw_only=True)
+class OpeningView(Message, kind="opening_view"):
+    """A fogged game's start, in a power's channel: the opening position as that power sees it."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class RelayedPress(Message, kind="relayed_press"):
     """An anonymous game's talk (gm.relaying): ``text`` from ``sender``'s powers to the power ``to``
     (in its channel) or to everyone (in the game channel), and its copy in the sender's channel.

@@ -29,9 +29,9 @@ from gm.messages.maps import (
     fog_kind,
     fog_view,
 )
-from gm.reading.fog import board_view, fog_viewer, results_view
+from gm.reading.fog import board_view, fog_on, fog_viewer, results_view
 from gm.reading.info import PhaseInfo
-from gm.reading.lookup import game_phases, load_game
+from gm.reading.lookup import game_phases, load_game, power_assignments
 from gm.rules.fog import seen_in_phase
 
 PRIVATE_RESULT_KEYS = ("bookkeeping",)  # a rollback's notes on player rows, by database id: not for show
@@ -181,6 +181,30 @@ def _joint_view(phase: PhaseRecord, kind: str, powers: tuple[str, ...], variant:
     return MapToDraw(
         phase.row_id, kind, f"{phase.name}-{fog_kind(POSITION_MAP, viewer)}.png", request, store=False
     )
+
+
+async def opening_views(session: AsyncSession, game_id: int) -> list[MapToDraw]:
+    """A fogged game's first phase as each of its players' powers sees it, those not stored yet: drawn
+    at the start, for each power's channel (gm.setup.games's OpeningView)."""
+    game = await load_game(session, game_id)
+    if not fog_on(game):
+        return []
+    phases = await game_phases(session, game_id)
+    if not phases:
+        return []
+    phase = phases[0]
+    stored = set((await session.exec(select(PhaseMap.kind).where(PhaseMap.phase_id == phase.id))).all())
+    todo = []
+    for assignment in await power_assignments(session, game_id):
+        power = assignment.power
+        kind = fog_kind(POSITION_MAP, power)
+        if assignment.player_id is None or kind in stored:
+            continue
+        view, seen = board_view(phase.board, game.variant, [power])
+        title = f"{Phase.parse(phase.name).long_name} \u00b7 {power_display_name(power)}'s view"
+        request = {"board": view, "variant": game.variant, "title": title, "fog": seen, "viewer": power}
+        todo.append(MapToDraw(phase.row_id, kind, f"{phase.name}-{kind}.png", request))
+    return todo
 
 
 def store_map(session: AsyncSession, todo: MapToDraw, png: bytes) -> MapImage:

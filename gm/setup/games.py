@@ -44,7 +44,7 @@ from gm.errors import (
 )
 from gm.game_log import log_event
 from gm.messages import payloads as say
-from gm.messages.kinds import GameIsFull, GameStarted, PlayerLeft, SeesEverything, Welcome
+from gm.messages.kinds import GameIsFull, GameStarted, OpeningView, PlayerLeft, SeesEverything, Welcome
 from gm.messages.maps import POSITION_MAP, fog_kind
 from gm.messages.words import clean_name
 from gm.ordering.examples import example_orders
@@ -600,6 +600,25 @@ def _announce_start(
     for power, user in assignments.items():
         if user is not None:
             seats.setdefault(user, []).append(power)
+            if GameSettings.from_json(game.settings).fogged:  # its own view (gm.reports.history)
+                enqueue(
+                    session,
+                    OpeningView(
+                        game_id=game_id,
+                        game_name=game.name,
+                        title=f"{game.name}: {say.long_name(phase.name)}, {say.power_name(power)}'s view",
+                        lines=[
+                            f"What {say.power_name(power)} sees of the board as the game begins; the rest "
+                            "is veiled. Your results come here after each phase."
+                        ],
+                        phase=phase.name,
+                        maps=[say.map_ref(phase.row_id, phase.name, fog_kind(POSITION_MAP, power))],
+                    ),
+                    phase_id=phase.id,
+                    target=Target.power_channel(power),
+                    key=f"opening_view:{game_id}:{power}",
+                    now=now,
+                )
     for user, powers in seats.items():
         units = {p: [str(u) for u in board.units.get(p, ())] for p in powers}
         names = " and ".join(say.power_name(p) for p in powers)

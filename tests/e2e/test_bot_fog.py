@@ -113,13 +113,17 @@ async def test_a_fogged_game_shows_each_member_only_their_view_until_the_end(
         france = table.player("FRANCE")
         opening = await ask(fake, france, "map", channel=table.general, game=game)
         assert [a.filename for a in opening.attachments] == ["S1901M-pos-FRANCE.png"]
+        await settle(bot, fake)
+        for power in POWERS:  # each player's own view of the opening, in their channel
+            own = bot_messages(fake, place_named(fake, table.guild, game_id, f"g{game_id}-{power.lower()}"))
+            assert [a.filename for m in own for a in m.attachments] == [f"S1901M-pos-{power}.png"], power
         refused = await ask(fake, table.onlooker, "map", channel=table.general, game=game)
         assert "fog of war" in refused.content and not refused.attachments
 
         await play(fake, table, SPRING)
         await deadline_passes(bot, fake, game_id)
         mine = bot_messages(fake, place_named(fake, table.guild, game_id, f"g{game_id}-france"))
-        [results] = [m for m in mine if m.embeds and "France's view" in m.embeds[0].get("title", "")]
+        [results] = [m for m in mine if m.embeds and "results, France's view" in m.embeds[0].get("title", "")]
         assert [a.filename for a in results.attachments] == [
             "S1901M-orders-FRANCE.png",
             "F1901M-pos-FRANCE.png",

@@ -163,4 +163,15 @@ def examples() -> list[k.Message]:
             links=("https://cdn.example/a.png",),
             **COMMON,  # type: ignore[arg-type]
         ),
+        k.RelayedPressRevised(
+            title="France to Germany",
+            sender=("FRANCE",),
+            to="GERMANY",
+            text="Bel is mine",
+            links=("https://cdn.example/a.png",),
+            of="press:77",
+            deleted=True,
+            **COMMON,  # type: ignore[arg-type]
+        ),
+        k.OpeningView(title="France's view", **COMMON),  # type: ignore[arg-type]
     ]

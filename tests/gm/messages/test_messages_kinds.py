@@ -22,6 +22,7 @@ from gm.messages.effects import (
     MarkSeatsTaken,
     MoveAccess,
     ReopenPlaces,
+    ReviseRelay,
     ShieldPlayer,
     VoidPosts,
 )
@@ -102,7 +103,7 @@ def test_rows_of_older_shapes_read_with_defaults_for_what_they_lack() -> None:
 
 def test_what_the_chat_server_must_change_is_on_the_message() -> None:
     """A seat changing hands moves access before it is said, a rollback voids and reopens, the end
-    archives; the rest change nothing (as read back from stored rows)."""
+    archives, a relay's edit edits its posts; the rest change nothing (as read back from stored rows)."""
     by_kind = {row["kind"]: read_message(row["kind"], row["payload"]) for row in ROWS[: len(examples())]}
     effects = {kind: tuple(message.effects) for kind, message in by_kind.items() if message.effects}
     assert effects == {
@@ -116,6 +117,7 @@ def test_what_the_chat_server_must_change_is_on_the_message() -> None:
         "rollback": (VoidPosts(("phase_results", "game_over")), ReopenPlaces()),
         "game_over": (ArchivePlaces(),),
         "role_gained": (ShieldPlayer(42),),
+        "relayed_press_revised": (ReviseRelay("press:77", deleted=True),),
     }
     assert [e.after_posting for e in effects["replaced"]] == [False, True]
     assert not any(e.after_posting for e in effects["rollback"])
