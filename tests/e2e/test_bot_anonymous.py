@@ -8,11 +8,9 @@ revealed the players."""
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from pathlib import Path
 
 from harness.bot_helpers import (
-    Table,
     ask,
     bot_messages,
     create_game,
@@ -27,56 +25,16 @@ from harness.bot_helpers import (
     settle,
     started_game,
 )
-from harness.fakediscord import Channel, DMHandle, FakeDiscord, Message, User
+from harness.fakediscord import Channel, DMHandle, FakeDiscord, Message
 from harness.fakediscord.backend import UploadedFile
 from tests.helpers.e2e import mod
+from tests.helpers.modes import leaks
 
 SPRING = {
     "ENGLAND": "F Lon-Nth; F Edi-Nwg; A Lvp-Yor",
     "FRANCE": "A Par-Bur; A Mar-Pie; F Bre-Mao",
     "GERMANY": "A Mun-Ruh; F Kie-Den; A Ber-Kie",
 }
-
-
-def names_of(user: User) -> set[str]:
-    """How a member may be named on Discord: a mention, their user name, their display name."""
-    return {
-        f"<@{user.id}>",
-        f"<@!{user.id}>",
-        user.username,
-        *([user.global_name] if user.global_name else []),
-    }
-
-
-def leaks(fake: FakeDiscord, table: Table, members: list[User], reader: User, end: datetime) -> list[str]:
-    """What ``reader`` could see before ``end`` that named another of the game's ``members`` (every
-    one who played in it)."""
-    others = [u for u in members if u.id != reader.id]
-    found = []
-    for message in fake.world.messages.values():
-        for revision in message.revisions:
-            if reader.id in revision.audience and revision.at < end:
-                for other in others:
-                    if any(name in revision.text for name in names_of(other)):
-                        found.append(f"message {revision.text[:80]!r} names {other.username}")
-        if message.timestamp < end and reader.id in fake.world.audience(message):  # what they read now
-            for other in others:  # (a seat's newcomer reads its channel's past)
-                if any(name in message.text for name in names_of(other)):
-                    found.append(f"message {message.text[:80]!r}, readable now, names {other.username}")
-        if message.author_id in {u.id for u in others} and reader.id in fake.world.audience(message):
-            found.append(f"{message.text[:60]!r} was written by another player")
-    for channel in fake.world.guild_channels(table.guild.id, threads=True):
-        if not fake.world.can_view(reader.id, channel) or channel.id == table.general.id:
-            continue
-        for other in others:
-            if any(name in channel.name for name in names_of(other)):
-                found.append(f"the place {channel.name} names {other.username}")
-            if channel.is_thread and other.id in channel.thread_members:
-                found.append(f"the thread {channel.name} has {other.username} as a member")
-        readers = {u.id for u in others if fake.world.can_view(u.id, channel)}
-        if readers and readers != {u.id for u in others}:  # some players only: it shows who they are
-            found.append(f"{channel.name} is read by {sorted(readers)} as well")
-    return found
 
 
 async def test_an_anonymous_game_names_no_player_to_another_until_the_end(

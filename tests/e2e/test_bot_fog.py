@@ -10,14 +10,9 @@ the full maps only."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from pathlib import Path
 
-from sqlmodel import select
-
-from db.models import PhaseRecord
-from engine import Board, load_map
-from engine.fog import visible_provinces
+from engine import load_map
 from harness.bot_helpers import (
     POWERS,
     Table,
@@ -33,7 +28,8 @@ from harness.bot_helpers import (
     settle,
     started_game,
 )
-from harness.fakediscord import FakeDiscord, User
+from harness.fakediscord import FakeDiscord
+from tests.helpers.modes import FULL_MAP, files_before, seen_before, views
 
 SPRING = {
     "AUSTRIA": "A Vie-Gal; A Bud-Ser; F Tri-Alb",
@@ -52,7 +48,6 @@ FALL = {
 }
 PROVINCES = set(load_map("standard").provinces)
 UNIT = re.compile(r"\b[AF] ([A-Z]{3})(?:/[NSEW]C)?\b")
-FULL_MAP = re.compile(r"-(orders|position|final)\.png$")
 
 
 def named(line: str) -> set[str]:
@@ -63,35 +58,6 @@ def named(line: str) -> set[str]:
 def places(line: str) -> set[str]:
     """Every province a line names (a unit's, where it goes, supports or convoys)."""
     return {p for p in re.findall(r"\b[A-Z]{3}\b", line) if p in PROVINCES}
-
-
-async def views(bot: object, game_id: int, table: Table) -> dict[int, set[str]]:
-    """user id -> every province their powers saw in the game (at each phase's start and after it)."""
-    async with bot.runtime.sessions() as session:  # type: ignore[attr-defined]
-        phases = (await session.exec(select(PhaseRecord).where(PhaseRecord.game_id == game_id))).all()
-    boards = [Board.from_json(p.board) for p in phases]
-    boards += [Board.from_json(p.results["board_after"]) for p in phases if p.results]
-    return {
-        user.id: {p for b in boards for power in table.seats[user.id] for p in visible_provinces(b, power)}
-        for user in table.players
-    }
-
-
-def seen_before(fake: FakeDiscord, user: User, end: datetime) -> list[str]:
-    """Every text ``user`` could read before ``end`` (each version, with who could see it then)."""
-    texts = []
-    for message in fake.world.messages.values():
-        texts += [r.text for r in message.revisions if user.id in r.audience and r.at < end]
-    return texts
-
-
-def files_before(fake: FakeDiscord, user: User, end: datetime) -> list[str]:
-    return [
-        a.filename
-        for m in fake.visible_messages(user)
-        if m.author_id == fake.world.bot.id and m.timestamp < end
-        for a in m.attachments
-    ]
 
 
 async def play(fake: FakeDiscord, table: Table, orders: dict[str, str]) -> None:
