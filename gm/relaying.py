@@ -218,6 +218,15 @@ async def revise_press(
     return relayed
 
 
+async def is_relayed(session: AsyncSession, message_id: int) -> bool:
+    """Whether the typed message ``message_id`` was relayed (one read of a unique key: every edit and
+    deletion the bot hears asks it)."""
+    row = (
+        await session.exec(select(OutboxEntry.id).where(OutboxEntry.dedup_key == f"press:{message_id}"))
+    ).first()
+    return row is not None
+
+
 async def relay_posts(session: AsyncSession, key: str) -> list[tuple[int, int]]:
     """(channel id, message id) of what the relay queued as ``key`` became on the chat server."""
     posted = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gm.facade.core import GamemasterCore
-from gm.relaying import Relayed, relay_posts, relay_press, revise_press
+from gm.relaying import Relayed, is_relayed, relay_posts, relay_press, revise_press
 
 
 class RelayCases(GamemasterCore):
@@ -30,7 +30,11 @@ class RelayCases(GamemasterCore):
         self, message_id: int, *, user_id: int | None, text: str | None, version: str
     ) -> Relayed | None:
         """Carry an edit (``text``) or a deletion (``text`` None) of a typed relay's original to its
-        copies (gm.relaying.revise_press); None when ``message_id`` was no relay."""
+        copies (gm.relaying.revise_press); None when ``message_id`` was no relay (asked with a read:
+        the bot hears every edit and deletion on its servers, and writes only for a relay's)."""
+        async with self._sessions.read() as session:
+            if not await is_relayed(session, message_id):
+                return None
         async with self._sessions.begin() as session:
             relayed = await revise_press(session, message_id, user_id=user_id, text=text, version=version)
         if relayed is not None:
