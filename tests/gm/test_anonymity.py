@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from gm.anonymity import veil_payload, veil_text
+import pytest
+
+from db.database import SessionFactory
+from gm.anonymity import requester_of, veil_payload, veil_text
+from gm.delivery.outbox import Target, enqueue
+from gm.errors import NotAllowed
+from gm.messages.kinds import Message, TakeOverRequest
+from gm.settings import GameSettings
+from tests.gm.conftest import T0, make_started_game
 
 SEATS = {11: ["FRANCE"], 12: ["ENGLAND", "ITALY"]}
 
@@ -33,3 +41,26 @@ def test_a_payload_veils_its_title_lines_and_fields_and_drops_named_ids() -> Non
     assert "[[user:" not in str(veiled)
     assert veiled["user_ids"] == [] and veiled["phase"] == "S1901M"
     assert veiled["fields"][0]["value"] == "England and Italy's player"
+
+
+async def test_a_take_over_request_s_asker_is_read_from_the_request_of_that_game_only(
+    sessions: SessionFactory,
+) -> None:
+    started = await make_started_game(sessions, settings=GameSettings(anonymous=True))
+    game_id = started.game.id
+    async with sessions.begin() as s:
+        asked = enqueue(
+            s,
+            TakeOverRequest(game_id=game_id, title="asks", power="FRANCE", powers=["FRANCE"], user_id=4242),
+            target=Target.game_channel(),
+            key="request",
+            now=T0,
+        )
+        other = enqueue(
+            s, Message(game_id=game_id, title="a notice"), target=Target.game_channel(), key="n", now=T0
+        )
+    async with sessions.read() as s:
+        assert await requester_of(s, game_id, int(asked.id or 0)) == 4242
+        for wrong_game, row in ((game_id + 1, asked), (game_id, other)):
+            with pytest.raises(NotAllowed, match="no such request"):
+                await requester_of(s, wrong_game, int(row.id or 0))
