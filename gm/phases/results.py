@@ -102,12 +102,14 @@ def standing_captures(after: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def standing_counts(counts: dict[str, int], change: dict[str, Any]) -> dict[str, int]:
-    """``counts`` with the centers ``change`` says change hands after the retreats moved over."""
+    """``counts`` with the centers ``change`` says change hands after the retreats moved over; only
+    the powers ``counts`` gives (a fogged player's results count its own power only)."""
     moved = dict(counts)
     for capture in change.get("standing", ()):
-        moved[capture["to"]] = moved.get(capture["to"], 0) + 1
-        if capture["from"]:
-            moved[capture["from"]] = moved.get(capture["from"], 0) - 1
+        if capture["to"] in moved:
+            moved[capture["to"]] += 1
+        if capture["from"] in moved:
+            moved[capture["from"]] -= 1
     return moved
 
 

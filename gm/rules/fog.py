@@ -60,23 +60,28 @@ def fogged_change(
     change: Mapping[str, Any], powers: Collection[str], seen: Collection[str]
 ) -> dict[str, Any]:
     """What changed (gm.phases.results.changes) in what the player of ``powers`` saw: dislodgements,
-    builds and removals in provinces it saw, centers it saw change hands (or that were its own);
-    eliminations, which everybody learns, as they are."""
+    builds and removals in provinces it saw, centers it saw change hands (or that were its own), and
+    after a fall's moves those that change hands after its retreats as the units stand (``standing``),
+    as its map counts them; eliminations, which everybody learns, as they are."""
 
     def sees(unit: str) -> bool:
         return province_of(unit.split()[-1]) in seen
 
-    return {
+    def centers(key: str) -> list[dict[str, Any]]:
+        return [
+            c for c in change.get(key, ()) if c["center"] in seen or c["to"] in powers or c["from"] in powers
+        ]
+
+    fogged = {
         "dislodged": [d for d in change.get("dislodged", ()) if d["power"] in powers or sees(d["unit"])],
-        "captures": [
-            c
-            for c in change.get("captures", ())
-            if c["center"] in seen or c["to"] in powers or c["from"] in powers
-        ],
+        "captures": centers("captures"),
         "built": [b for b in change.get("built", ()) if b["power"] in powers or sees(b["unit"])],
         "removed": [r for r in change.get("removed", ()) if r["power"] in powers or sees(r["unit"])],
         "eliminated": list(change.get("eliminated", ())),
     }
+    if standing := centers("standing"):
+        fogged["standing"] = standing
+    return fogged
 
 
 def fogged_missed(missed: Mapping[str, Any], powers: Collection[str]) -> dict[str, Any]:
