@@ -141,6 +141,7 @@ class GamemasterCore:
         *,
         with_orders: bool = False,
         viewer: int | None = None,
+        seat: str | None = None,
     ) -> MapImage | None:
         """The map of a phase (default: the current one): its opening position, or with
         ``with_orders`` its orders and their results (closed phases only). None when there is none
@@ -151,9 +152,11 @@ class GamemasterCore:
         close stored for the final post, or drawn once now). Read without the write lock; a map never
         drawn (the first phase's opening position) is drawn in the worker processes, with no
         transaction open, and stored. A running fogged game shows ``viewer``'s own view
-        (gm.reading.fog)."""
+        (gm.reading.fog); with ``seat`` (a power), the view a newcomer to its seat gets."""
         async with self._sessions.read() as session:
-            found = await find_map(session, game_id, phase_name, with_orders=with_orders, viewer=viewer)
+            found = await find_map(
+                session, game_id, phase_name, with_orders=with_orders, viewer=viewer, seat=seat
+            )
         if not isinstance(found, MapToDraw):
             return found
         png = await run_off_loop(self._runtime.executor, position_map_work, found.request)

@@ -4,6 +4,7 @@ post, the messages) follow in the background."""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from gm.actor import Actor
@@ -16,6 +17,8 @@ from gm.moderation.rollback import RollbackPlan
 from gm.moderation.shared import ModerationResult, check_moderator
 from gm.reading.info import GameInfo
 from gm.setup.games import get_game
+
+log = logging.getLogger(__name__)
 
 
 class ModerationCases(GamemasterCore):
@@ -88,6 +91,7 @@ class ModerationCases(GamemasterCore):
     ) -> ModerationResult:
         """``sees_all``: no channel can be hidden from the newcomer (gm.setup.server); ``reads_places``:
         the newcomer could read the game's private places without playing (a moderator)."""
+        await self._seat_view(game_id, power)
         async with self._sessions.begin() as session:
             result = await moderation.replace_player(
                 session,
@@ -139,6 +143,7 @@ class ModerationCases(GamemasterCore):
     ) -> ModerationResult:
         """A member who does not play takes an open seat (or asks for it: gm.moderation.takeover; a
         moderator, who could read the game's private places, always asks: ``reads_places``)."""
+        await self._seat_view(game_id, power)
         async with self._sessions.begin() as session:
             result = await takeover.take_over(
                 session, game_id, user_id, power, sees_all=sees_all, reads_places=reads_places
@@ -161,6 +166,8 @@ class ModerationCases(GamemasterCore):
         sees_all: bool = False,
         reads_places: bool = False,
     ) -> ModerationResult:
+        if approve:
+            await self._seat_view(game_id, power)
         async with self._sessions.begin() as session:
             if approve:
                 result = await takeover.approve_take_over(
@@ -169,6 +176,15 @@ class ModerationCases(GamemasterCore):
             else:
                 result = await takeover.decline_take_over(session, game_id, actor, power, user_id)
         return self._done(result)
+
+    async def _seat_view(self, game_id: int, power: str) -> None:
+        """The current position as the newcomer to the seat holding ``power`` will see it, drawn (when
+        it never was) before the seat changes hands, so that their welcome carries it
+        (gm.moderation.replacement); best effort: a refusal comes from the hand-over itself."""
+        try:
+            await self.phase_map(game_id, seat=power)
+        except Exception:
+            log.info("no map of game %s for the seat of %s's welcome", game_id, power, exc_info=True)
 
     async def _unchanged(self, game_id: int, asked_phase: int, action: str) -> GameInfo:
         """The game, refused when its phase has changed since the moderator was asked to confirm

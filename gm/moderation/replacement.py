@@ -34,6 +34,7 @@ from gm.delivery.outbox import Target, enqueue
 from gm.errors import AlreadyJoined, NotAllowed
 from gm.messages import payloads as say
 from gm.messages.kinds import ReplacedYou, Welcome
+from gm.messages.maps import POSITION_MAP, fog_kind
 from gm.moderation.shared import (
     ModerationResult,
     action_result,
@@ -43,7 +44,7 @@ from gm.moderation.shared import (
     seat_of,
 )
 from gm.ordering.examples import examples_for_board
-from gm.settings import deadline_zone
+from gm.settings import GameSettings, deadline_zone
 from gm.setup.server import check_may_play
 
 
@@ -276,6 +277,7 @@ async def hand_over_seat(
             replacement=True,
             variant=game.variant,
             examples=examples_for_board(board, game.variant, powers),
+            maps=[say.map_ref(phase.row_id, phase.name, _seat_map(game, powers))],  # if drawn
         ),
         phase_id=phase.id,
         target=Target.user(new_user_id),
@@ -303,3 +305,10 @@ async def hand_over_seat(
         now=now,
     )
     return action_result(game, "replace", text, phase, details={"replacement": replacement})
+
+
+def _seat_map(game: Game, powers: list[str]) -> str:
+    """The map a newcomer's welcome carries: the current position (under the fog of war, the seat's
+    first power's view, gm.reports.history.seat_view_power; drawn before the hand-over by the facade)."""
+    fogged = GameSettings.from_json(game.settings).fogged
+    return fog_kind(POSITION_MAP, min(powers)) if fogged else POSITION_MAP

@@ -15,10 +15,11 @@ from typing import Any
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import PhaseMap, PhaseRecord, PhaseStatus
+from db.models import Game, PhaseMap, PhaseRecord, PhaseStatus
 from engine import Board, Phase
 from engine.fog import fog_board
 from engine.variants import game_map, power_display_name
+from gm.builtin.seats import robot_seat
 from gm.errors import UnknownPhase
 from gm.messages.maps import (
     FINAL_MAP,
@@ -107,12 +108,17 @@ async def find_map(
     *,
     with_orders: bool = False,
     viewer: int | None = None,
+    seat: str | None = None,
 ) -> MapImage | MapToDraw | None:
     """The map of a phase (default: the current one), as stored; or what to draw when it never was
     (:class:`MapToDraw`). Only reads. See gm.facade.core.GamemasterCore.phase_map. A running fogged
-    game shows ``viewer``'s own view (gm.reading.fog)."""
+    game shows ``viewer``'s own view (gm.reading.fog); with ``seat`` (a power), the view a newcomer to
+    its seat gets in their welcome (:func:`seat_view_power`) instead."""
     game = await load_game(session, game_id)
-    powers = await fog_viewer(session, game, viewer)
+    if seat is not None and fog_on(game):
+        powers: tuple[str, ...] | None = (await seat_view_power(session, game, seat),)
+    else:
+        powers = await fog_viewer(session, game, viewer)
     phases = await game_phases(session, game_id)
     if not phases:
         raise UnknownPhase(f"{game.name} has not started, so there is no map yet.")
@@ -149,6 +155,18 @@ async def find_map(
         title = f"{Phase.parse(phase.name).long_name} \u00b7 {name}'s view"
         request = {**request, "board": view, "title": title, "fog": seen, "viewer": powers[0]}
     return MapToDraw(phase.row_id, kind, filename, request)
+
+
+async def seat_view_power(session: AsyncSession, game: Game, power: str) -> str:
+    """Under the fog of war, the power whose view of the position a newcomer to the seat holding
+    ``power`` gets in their welcome (gm.moderation.replacement): the seat's first power, whose view
+    the close stores (a seat's joint view is drawn on request only)."""
+    robot = await robot_seat(session, game, power)
+    if robot:
+        return min(robot)
+    assignments = await power_assignments(session, game.row_id)
+    holder = next((a.player_id for a in assignments if a.power == power), None)
+    return min([a.power for a in assignments if holder is not None and a.player_id == holder] or [power])
 
 
 def _joint_view(phase: PhaseRecord, kind: str, powers: tuple[str, ...], variant: str) -> MapToDraw:
