@@ -26,7 +26,7 @@ from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_o
 from engine.mapdata import province_of
 from engine.orders import Order, Unit
 from engine.player.geography import geography
-from engine.player.movement import NOISE, REPEATS, movement_orders, quiet_homes
+from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import Values, reach_by_power, values
 
 CANDIDATES = 6  # plans of ours tried (the normal plan and variants)
@@ -247,6 +247,23 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
     return replies
 
 
+def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> int:
+    """The builds ``power`` would owe after the fall (``centres`` then, its units after the phase)
+    that its own units standing on its home centres would keep it from making."""
+    due = centres - len(after.units.get(power, ()))
+    if due <= 0:
+        return 0
+    occupant = after.occupant
+    free = blocked = 0
+    for home in before.game_map.home_centers.get(power, ()):
+        standing = occupant.get(home)
+        if standing is not None and standing[0] == power:
+            blocked += 1
+        elif standing is None and home in before.centers.get(power, ()):
+            free += 1
+    return min(due, free + blocked) - min(due, free)
+
+
 def _score(before: Board, after: Board, power: str, view: Values, holding: Collection[str]) -> float:
     """How good ``after`` (the board once the phase is adjudicated) is for ``power``: in the fall the
     centres it will own; in the spring the centres it stands on, the centres it could take in the
@@ -268,8 +285,7 @@ def _score(before: Board, after: Board, power: str, view: Values, holding: Colle
             mine += standing[0] == power if standing is not None else centre in owned
             if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
                 score -= EXPOSED * CENTRE  # left empty where another power could have walked in
-        quiet = quiet_homes(before, power, view)
-        score -= BLOCKED * sum(u.province in quiet for u in after.units.get(power, ()))
+        score -= BLOCKED * _builds_blocked(before, after, power, mine)
         return score + CENTRE * mine
     reach = reach_by_power(after, geo)
     ours = reach.get(power, {})

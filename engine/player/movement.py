@@ -3,7 +3,9 @@
 Each unit first ranks what it could do by the value of where it would end up
 (engine.player.values), with a little seeded noise so that equal choices do not always fall the
 same way; a lone move into another power's unit counts little (it bounces unless that unit
-leaves). Then the plan is made in steps, each leaving the units it settles to the next:
+leaves), and so does a move into an empty province that other powers' units could enter too (it
+may bounce; normal and hard levels). Then the plan is made in steps, each leaving the units it
+settles to the next:
 
 1. *Cover*: each empty centre of ours that another power could walk into gets a unit, the most
    threatened first (lost centres are mostly centres left empty).
@@ -45,6 +47,7 @@ BOUNCED_ONCE = 0.6  # a move that bounced into an empty province last phase keep
 REPEATS = 2  # a move that bounced so this many phases in a row is not made again (engine.player.memory)
 HOME_BLOCK = 0.3  # in a fall with builds to come, ending on a quiet home centre keeps this share of its worth
 SPRING_HOME_BLOCK = 0.7  # the same in the spring
+CONTESTED = 0.5  # a move into an empty province other powers' units could enter: worth / (1 + this per unit)
 
 
 @dataclass(slots=True)
@@ -134,6 +137,10 @@ class _Planner:
             dest = province_of(move.order.dest)
             if self._occupied_by_other(dest):
                 worth *= LONE
+            elif self.sane and dest not in self.board.occupant:
+                contest = self.values.enemy_reach.get(dest, 0)
+                if contest and dest not in self.board.centers.get(self.power, ()):
+                    worth /= 1.0 + CONTESTED * contest
             if dest in self.quiet_homes:
                 worth *= block
             scored.append((worth, move))
@@ -587,6 +594,16 @@ class _Planner:
 def quiet_homes(board: Board, power: str, view: Values) -> frozenset[str]:
     """With builds to come (centres to take): the home centres of ours nobody threatens, where a
     unit of ours left standing would take the place of a build."""
+    if not builds_coming(board, power, view):
+        return frozenset()
+    owned = board.centers.get(power, frozenset())
+    homes = board.game_map.home_centers.get(power, ())
+    return frozenset(h for h in homes if h in owned and view.enemy_reach.get(h, 0) == 0)
+
+
+def builds_coming(board: Board, power: str, view: Values) -> bool:
+    """Whether ``power`` could have builds due after this year's fall: more centres it owns or could
+    take than units."""
     geo = geography(board.game_map)
     owned = board.centers.get(power, frozenset())
     units = board.units.get(power, ())
@@ -595,10 +612,7 @@ def quiet_homes(board: Board, power: str, view: Values) -> frozenset[str]:
         for c in geo.supply_centers
         if c not in owned and c not in board.occupant and view.own_reach.get(c, 0) > 0
     )
-    if len(owned) + gains <= len(units):
-        return frozenset()
-    homes = board.game_map.home_centers.get(power, ())
-    return frozenset(h for h in homes if h in owned and view.enemy_reach.get(h, 0) == 0)
+    return len(owned) + gains > len(units)
 
 
 def _dest_province(legal: LegalOrder) -> str | None:
