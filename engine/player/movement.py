@@ -137,19 +137,19 @@ class _Planner:
             dest = province_of(move.order.dest)
             if self._occupied_by_other(dest):
                 worth *= LONE
-            elif self.sane and dest not in self.board.occupant:
-                contest = self.values.enemy_reach.get(dest, 0)
-                if contest and dest not in self.board.centers.get(self.power, ()):
-                    worth /= 1.0 + CONTESTED * contest
+            elif self.sane:
+                worth /= self._contest(dest)
             if dest in self.quiet_homes:
                 worth *= block
             scored.append((worth, move))
         for via in opts.vias:
             assert isinstance(via.order, Move)
             worth = self._worth("A", via.order.dest) - CONVOY_COST
-            opts.worth[via.text] = worth
             if self.sane and self._occupied_by_other(province_of(via.order.dest)):
                 worth *= LONE  # a lone convoyed attack bounces as a lone attack by land does
+            elif self.sane:
+                worth /= self._contest(province_of(via.order.dest))  # (step 2 weighs it so too)
+            opts.worth[via.text] = worth
             scored.append((worth, via))
         if self.sane and self.bounced:
             kept = []
@@ -164,6 +164,13 @@ class _Planner:
         opts.best_alone = max(w for w, legal in noisy if not legal.via_convoy)
         noisy.sort(key=lambda item: (-item[0], item[1].text))
         opts.ranked = noisy
+
+    def _contest(self, dest: str) -> float:
+        """What a move into ``dest`` is divided by: an empty province, not a centre of ours, that other
+        powers' units could enter too may bounce."""
+        if dest in self.board.occupant or dest in self.board.centers.get(self.power, ()):
+            return 1.0
+        return 1.0 + CONTESTED * self.values.enemy_reach.get(dest, 0)
 
     # --- 4. choosing in turn ----------------------------------------------------------------------
 

@@ -432,7 +432,7 @@ def test_an_unknown_level_is_refused_and_each_level_repeats_itself() -> None:
 
 STALEMATE = {
     "phase": "F1905M",
-    "units": {"ITALY": ["F LYO", "A PIE"], "FRANCE": ["F MAR", "A GAS"]},
+    "units": {"ITALY": ["F LYO", "A VEN"], "FRANCE": ["F MAR", "A GAS"]},
     "centers": {"ITALY": ["ROM", "NAP", "VEN", "TUN"], "FRANCE": ["PAR", "BRE", "MAR"]},
 }
 
@@ -452,7 +452,7 @@ def test_a_move_that_bounced_twice_into_an_empty_province_is_not_made_a_third_ti
 
 def test_the_memory_counts_bounces_into_an_empty_province_in_a_row() -> None:
     board = Board.from_json(STALEMATE)
-    orders = {"ITALY": ["F LYO - SPA/SC", "A PIE H"], "FRANCE": ["F MAR - SPA/SC", "A GAS - BRE"]}
+    orders = {"ITALY": ["F LYO - SPA/SC", "A VEN H"], "FRANCE": ["F MAR - SPA/SC", "A GAS - BRE"]}
     result = adjudicate(board, orders)
     lines = [(r.power, format_order(r.order) if r.order else None, r.status) for r in result.results]
     bounced = empty_bounces(board, lines, result.board.occupant)
@@ -460,7 +460,7 @@ def test_the_memory_counts_bounces_into_an_empty_province_in_a_row() -> None:
     assert bounce_streaks([bounced, bounced])["ITALY"] == {"F LYO - SPA/SC": 2}
     assert bounce_streaks([bounced, {}, bounced])["ITALY"] == {"F LYO - SPA/SC": 1}  # not in a row
     # a move that failed into a province someone stands in is no bounce into an empty one
-    held = {"ITALY": ["F LYO - MAR", "A PIE H"], "FRANCE": ["F MAR H", "A GAS H"]}
+    held = {"ITALY": ["F LYO - MAR", "A VEN H"], "FRANCE": ["F MAR H", "A GAS H"]}
     result = adjudicate(board, held)
     lines = [(r.power, format_order(r.order) if r.order else None, r.status) for r in result.results]
     assert empty_bounces(board, lines, result.board.occupant) == {}
@@ -479,3 +479,63 @@ def test_no_circle_of_its_own_units_in_self_play() -> None:
                     prov, seen = step[prov], seen + 1
                 assert prov != start, f"{board.phase}: a circle {step}"
         board = adjudicate(board, orders).board
+
+
+CIRCLE = {
+    "phase": "F1911M",
+    "units": {
+        "AUSTRIA": ["A BUD"],
+        "ENGLAND": ["F EDI", "A YOR", "F STP/NC"],
+        "FRANCE": [
+            "F BEL",
+            "A RUH",
+            "F NWG",
+            "F TYS",
+            "F NWY",
+            "F NTH",
+            "F HOL",
+            "F ENG",
+            "A BUR",
+            "A PAR",
+            "A UKR",
+        ],
+        "GERMANY": ["F BAL", "F DEN", "F KIE", "A MUN"],
+        "ITALY": ["F GRE", "A TRI", "A VIE", "F ION", "F ALB", "A TYR"],
+        "RUSSIA": ["A RUM", "A WAR", "A MOS", "F SWE"],
+        "TURKEY": ["F BLA", "A BUL", "A CON", "F AEG"],
+    },
+    "centers": {
+        "AUSTRIA": ["BUD"],
+        "ENGLAND": ["EDI", "LVP", "STP"],
+        "FRANCE": ["BEL", "BRE", "HOL", "LON", "MAR", "MOS", "NWY", "PAR", "POR", "SPA", "TUN"],
+        "GERMANY": ["BER", "DEN", "KIE", "MUN"],
+        "ITALY": ["GRE", "NAP", "ROM", "TRI", "VEN", "VIE"],
+        "RUSSIA": ["RUM", "SEV", "SWE", "WAR"],
+        "TURKEY": ["ANK", "BUL", "CON", "SMY"],
+    },
+}
+
+
+def _circle(orders: Sequence[LegalOrder]) -> list[str] | None:
+    step = {o.order.unit.province: province_of(o.order.dest) for o in orders if isinstance(o.order, Move)}
+    for start in step:
+        ring, prov = [start], step[start]
+        while prov in step and prov not in ring:
+            ring.append(prov)
+            prov = step[prov]
+        if prov == start:
+            return ring
+    return None
+
+
+def test_no_circle_of_its_own_units_that_would_leave_the_position_as_it_was() -> None:
+    """Germany's three fleets in Baltic, Denmark and Kiel: the easy player moves them round (BAL -
+    DEN, DEN - KIE, KIE - BAL), which leaves the position as it was; the other levels never do."""
+    board = Board.from_json(CIRCLE)
+    easy = choose_orders(board, "GERMANY", 0, level="easy")
+    assert _circle(easy) is not None, texts(easy)  # the fault this position shows
+    for level in ("normal", "hard"):
+        for seed in range(4):
+            orders = choose_orders(board, "GERMANY", seed, level=level)
+            assert _circle(orders) is None, (level, seed, texts(orders))
+            check_complete_and_legal(board, "GERMANY", orders)
