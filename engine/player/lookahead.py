@@ -1,8 +1,9 @@
 """The hard level's movement: candidate plans tried against the likely replies, judged by our own
 adjudicator.
 
-The candidates are the normal player's plan and variants of it drawn with more noise (each a
-complete, legal plan: engine.player.movement). Two replies are tried: what the normal player would
+The candidates are the normal player's plan and variants of it drawn with more noise, half of them
+without the normal player's discount of contested empty provinces (each a complete, legal plan:
+engine.player.movement). Two replies are tried: what the normal player would
 order for each power whose units could meet ours (predicted once per board and shared by every
 power that asks), and all of them holding; powers further away and powers in civil disorder hold.
 Each candidate is adjudicated against each reply and the position it leaves is scored for us: in
@@ -60,7 +61,14 @@ def lookahead_orders(
     for i in range(CANDIDATES):
         noise = NOISE if i == 0 else VARIANT_NOISE[(i - 1) % len(VARIANT_NOISE)]
         plan = movement_orders(
-            board, power, legal, random.Random(rng.random()), holding, bounced=bounced, noise=noise
+            board,
+            power,
+            legal,
+            random.Random(rng.random()),
+            holding,
+            bounced=bounced,
+            noise=noise,
+            contest=i % 2 == 0,
         )
         key = tuple(sorted(o.text for o in plan))
         if key not in seen:

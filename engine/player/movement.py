@@ -85,7 +85,9 @@ class _Planner:
         sane: bool = True,
         bounced: Mapping[str, int] | None = None,
         noise: float = NOISE,
+        contest: bool = True,
     ) -> None:
+        self.contest = contest and sane
         self.board = board
         self.power = power
         self.holding = holding
@@ -137,7 +139,7 @@ class _Planner:
             dest = province_of(move.order.dest)
             if self._occupied_by_other(dest):
                 worth *= LONE
-            elif self.sane:
+            elif self.contest:
                 worth /= self._contest(dest)
             if dest in self.quiet_homes:
                 worth *= block
@@ -147,7 +149,7 @@ class _Planner:
             worth = self._worth("A", via.order.dest) - CONVOY_COST
             if self.sane and self._occupied_by_other(province_of(via.order.dest)):
                 worth *= LONE  # a lone convoyed attack bounces as a lone attack by land does
-            elif self.sane:
+            elif self.contest:
                 worth /= self._contest(province_of(via.order.dest))  # (step 2 weighs it so too)
             opts.worth[via.text] = worth
             scored.append((worth, via))
@@ -658,12 +660,16 @@ def movement_orders(
     sane: bool = True,
     bounced: Mapping[str, int] | None = None,
     noise: float = NOISE,
+    contest: bool = True,
 ) -> list[LegalOrder]:
     """One order for each of ``power``'s units (see the module docstring); ``holding``: the powers
     known to be in civil disorder; ``sane`` False: today's easy player, without the checks against
     circles, repeated bounces, lone convoys and blocked builds; ``bounced``: each move's streak of
-    bounces into an empty province (engine.player.memory)."""
-    planner = _Planner(board, power, legal, rng, holding, sane=sane, bounced=bounced, noise=noise)
+    bounces into an empty province (engine.player.memory); ``contest`` False: a move into a contested
+    empty province is not discounted (the hard level tries plans both ways)."""
+    planner = _Planner(
+        board, power, legal, rng, holding, sane=sane, bounced=bounced, noise=noise, contest=contest
+    )
     if not planner.opts:
         return []
     return planner.plan(rng)
