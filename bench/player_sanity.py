@@ -17,7 +17,8 @@ a solo or the end of 1930, then 34 of them play Chaos for 10 years. Prints, each
    theirs could have moved in, over all home centres lost in a fall (goal <= 10%);
 6. wins: solos by power (goal: none above 25% of the games), eliminations by power;
 7. Chaos: centres that changed hands in 10 years (goal >= 20);
-8. milliseconds per call of choose_orders for one power in one phase (a busy machine's figures).
+8. milliseconds per call of choose_orders for one power in one phase, and for all seven at one close
+   (a busy machine's figures).
 """
 
 from __future__ import annotations
@@ -191,8 +192,19 @@ def main() -> None:
     eliminated: Counter[str] = Counter()
     timings: list[float] = []
     games: list[Game] = []
+    close_ms: dict[str, float] = {}  # game and phase -> the seven powers' time in it (one close's extra work)
     for i in range(args.games):
-        bot = built_in(args.seed + i, args.level)
+        inner = built_in(args.seed + i, args.level)
+
+        def bot(
+            board: Board, power: str, bounced: Mapping[str, int], inner: Player = inner, i: int = i
+        ) -> Sequence[LegalOrder]:
+            started = time.perf_counter()
+            chosen = inner(board, power, bounced)
+            key = f"{i}:{board.phase}"
+            close_ms[key] = close_ms.get(key, 0.0) + 1000 * (time.perf_counter() - started)
+            return chosen
+
         game = play(
             initial_board("standard"),
             dict.fromkeys(POWERS, bot),
@@ -256,6 +268,12 @@ def main() -> None:
     print(
         f"8. ms per power and phase on Standard (busy shared machine): median {statistics.median(ms):.1f}, "
         f"p95 {percentile(ms, 0.95):.1f}, max {max(ms):.0f} over {len(ms)} calls"
+    )
+    closes = list(close_ms.values())
+    print(
+        "   all seven powers' orders at one close (every seat built-in): "
+        f"median {statistics.median(closes):.1f} ms, p95 {percentile(closes, 0.95):.1f} ms, "
+        f"max {max(closes):.0f} ms over {len(closes)} closes"
     )
     print(f"({time.perf_counter() - started:.0f} s)")
 
