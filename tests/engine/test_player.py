@@ -539,3 +539,15 @@ def test_no_circle_of_its_own_units_that_would_leave_the_position_as_it_was() ->
             orders = choose_orders(board, "GERMANY", seed, level=level)
             assert _circle(orders) is None, (level, seed, texts(orders))
             check_complete_and_legal(board, "GERMANY", orders)
+
+
+def test_it_does_not_walk_into_an_empty_province_two_armies_of_another_power_could_enter() -> None:
+    """Spring 1901: Munich's army could go to Burgundy, which France's armies in Paris and Marseilles
+    could enter too (the classic bounce); the easy player goes there, the normal player elsewhere."""
+    board = initial_board("standard")
+    for seed in range(3):
+        easy = texts(choose_orders(board, "GERMANY", seed, level="easy"))
+        assert "A MUN - BUR" in easy, easy  # what the discount changes
+        normal = texts(choose_orders(board, "GERMANY", seed, level="normal"))
+        assert not any(o.startswith("A MUN - ") and o.endswith("BUR") for o in normal), normal
+        assert any(o.startswith("A MUN - ") for o in normal), normal  # it still moves
