@@ -1,9 +1,9 @@
 """The hard level's movement: candidate plans tried against the likely replies, judged by our own
 adjudicator.
 
-The candidates are the normal player's plan and variants of it drawn with more noise, half of them
-without the normal player's discount of contested empty provinces (each a complete, legal plan:
-engine.player.movement). Two replies are tried: what the normal player would
+The candidates are the normal player's plan and variants of it drawn with more noise, all without
+the normal player's discount of contested empty provinces (it weighs the bounces itself; each a
+complete, legal plan: engine.player.movement). Two replies are tried: what the normal player would
 order for each power whose units could meet ours (predicted once per board and shared by every
 power that asks), and all of them holding; powers further away and powers in civil disorder hold.
 Each candidate is adjudicated against each reply and the position it leaves is scored for us: in
@@ -68,7 +68,7 @@ def lookahead_orders(
             holding,
             bounced=bounced,
             noise=noise,
-            contest=i % 2 == 0,
+            contest=False,
         )
         key = tuple(sorted(o.text for o in plan))
         if key not in seen:
