@@ -4,6 +4,8 @@ the effect's type: one function registered per effect (:func:`carry_out`).
 - MoveAccess: the seat's private places follow it before the announcement (cogs.places.spaces: the
   newcomer admitted, the player replaced evicted; a newcomer to a seat the built-in player held from
   the start gets the private talks it lacks, cogs.places.talks).
+  In an anonymous game the seat's powers get new channels first, the old ones kept for the
+  moderators (cogs.places.fresh).
 - VoidPosts: the posted results of a rolled-back phase (and a final post it made) are edited "VOID".
 - ReopenPlaces, ArchivePlaces: a finished game's places are archived after its final post, and
   reopened by a rollback (cogs.places.archive).
@@ -30,6 +32,7 @@ import discord
 
 from cogs.messages.render import VOID_MARK, relay_text, void_content, void_embed
 from cogs.places.archive import archive, reopen
+from cogs.places.fresh import renew_power_channels
 from cogs.places.locks import PlaceLocks
 from cogs.places.spaces import admit, evict, own_powers
 from cogs.places.talks import Talks, missing_pairs, open_talks, tell_refusal
@@ -82,7 +85,38 @@ async def _move_access(effect: MoveAccess, server: Server, message: OutboxMessag
     if message.game_id is None:
         return
     async with server.place_locks.of(message.game_id):
+        if effect.fresh and effect.admit is not None:
+            await _renew_if_anonymous(effect, server, message.game_id, int(effect.admit), message.id)
         await _move_access_now(effect, server, message.game_id)
+
+
+async def _renew_if_anonymous(
+    effect: MoveAccess, server: Server, game_id: int, newcomer: int, key: int | None
+) -> None:
+    """An anonymous game's seat that changed hands: its powers get new channels (cogs.places.fresh)."""
+    game = await server.games.get_game(game_id)
+    if not game.settings.anonymous or game.status not in ("active", "paused"):
+        return
+    places = await server.games.game_places(game_id)
+    guild = server.client.get_guild(places.guild_id)
+    if guild is None:
+        raise RetriableSendError(f"server {places.guild_id} is not available yet")
+
+    async def record(kind: PlaceKind, place_id: int, place_key: str) -> None:
+        await server.games.record_place(game_id, kind, place_id, place_key)
+
+    await renew_power_channels(
+        guild,
+        places,
+        game,
+        powers=list(effect.powers),
+        newcomer=newcomer,
+        leaver=effect.evict,
+        key=str(key),
+        moderators=server.moderator_role,
+        record=record,
+        switch=server.games.set_power_channel,
+    )
 
 
 async def _move_access_now(effect: MoveAccess, server: Server, game_id: int) -> None:

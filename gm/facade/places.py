@@ -13,3 +13,8 @@ class PlaceCases(GamemasterCore):
         a seat's new player), as the start records its places (gm.setup.places.record_place)."""
         async with self._sessions.begin() as session:
             await places.record_place(session, game_id, kind, place_id, key)
+
+    async def set_power_channel(self, game_id: int, power: str, channel_id: int) -> None:
+        """The power's private channel is ``channel_id`` from now on (gm.setup.places.set_power_channel)."""
+        async with self._sessions.begin() as session:
+            await places.set_power_channel(session, game_id, power, channel_id)

@@ -27,12 +27,14 @@ class MoveAccess(Effect):
     """The private places of ``powers`` (their channels, their negotiation spaces) follow the seat,
     before the message says so in public: ``admit`` gets them, ``evict`` loses them (either may be
     None). ``open_talks``: the newcomer may lack the seat's private talks with the other players (a
-    seat the built-in player held from the start): make the missing ones."""
+    seat the built-in player held from the start): make the missing ones. ``fresh``: the seat changed
+    hands; in an anonymous game its powers get new channels (cogs.places.fresh)."""
 
     powers: Sequence[str]
     admit: int | None = None
     evict: int | None = None
     open_talks: bool = False
+    fresh: bool = False
 
 
 @dataclass(frozen=True)

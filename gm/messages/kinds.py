@@ -328,7 +328,7 @@ class Replaced(Message, kind="replaced"):
     @property
     def effects(self) -> Sequence[Effect]:
         powers = tuple(self.powers)
-        move = MoveAccess(powers, admit=self.new_user_id, evict=self.old_user_id, open_talks=True)
+        move = MoveAccess(powers, admit=self.new_user_id, evict=self.old_user_id, open_talks=True, fresh=True)
         taken = MarkSeatsTaken(powers, None if self.veiled else self.new_user_id)
         return (move, taken) if powers else (move,)
 

@@ -17,6 +17,10 @@ class PlaceKind(StrEnum):
     NEGOTIATION = "negotiation"  # the channel holding the pair threads (threads press)
     PAIR_CHANNEL = "pair_channel"  # a pair of seats' channel (channels press); key: the pair
     THREAD = "thread"  # a pair of seats' private thread (threads press); key: the pair
+    # An anonymous game's seat changed hands (cogs.places.fresh): the power's new channel, and the one it
+    # had before (kept for the moderators); key: ``POWER:n``, n the announcement's outbox row.
+    SEAT_CHANNEL = "seat_channel"
+    FORMER_CHANNEL = "former_channel"
 
 
 def pair_key(a: Sequence[str], b: Sequence[str]) -> str:

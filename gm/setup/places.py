@@ -169,6 +169,19 @@ async def record_place(
         row.discord_id = discord_id
 
 
+async def set_power_channel(session: AsyncSession, game_id: int, power: str, channel_id: int) -> None:
+    """Make ``channel_id`` the private channel of ``power`` (the messages to the power go there from
+    now on): an anonymous game's power whose seat changed hands gets a new one (cogs.places.fresh)."""
+    await load_game(session, game_id, for_update=True)  # one writer per game
+    assignment = (
+        await session.exec(
+            select(PowerAssignment).where(PowerAssignment.game_id == game_id, PowerAssignment.power == power)
+        )
+    ).first()
+    if assignment is not None:
+        assignment.channel_id = channel_id
+
+
 async def game_of_channel(session: AsyncSession, channel_id: int) -> int | None:
     """The game whose public channel, category or private power channel ``channel_id`` is."""
     game_id = (

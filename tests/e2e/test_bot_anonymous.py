@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot import DiplomacyBot
+from gm.clock import utcnow
 from harness.bot_helpers import (
+    Table,
     ask,
     bot_messages,
     create_game,
@@ -25,10 +28,10 @@ from harness.bot_helpers import (
     settle,
     started_game,
 )
-from harness.fakediscord import Channel, DMHandle, FakeDiscord, Message
+from harness.fakediscord import Channel, DMHandle, FakeDiscord, Message, User
 from harness.fakediscord.backend import UploadedFile
 from tests.helpers.e2e import mod
-from tests.helpers.modes import leaks
+from tests.helpers.modes import leaks, names_of
 
 SPRING = {
     "ENGLAND": "F Lon-Nth; F Edi-Nwg; A Lvp-Yor",
@@ -234,4 +237,103 @@ async def test_a_forming_anonymous_game_s_status_names_only_the_asker(
         assert "6 other players, not named" in status.content
         outside = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
         assert not [u for u in table.players if str(u.id) in outside.content], outside.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def _france_talks(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> Channel:
+    """France's player writes in their channel (a note, a talk mentioning the bot), Germany talks to
+    France: France's channel."""
+    france, germany = table.player("FRANCE"), table.player("GERMANY")
+    old = place_named(fake, table.guild, game_id, f"g{game_id}-france")
+    await fake.say(france, old, "Note to self: Germany lies")
+    await fake.say(france, old, f"<@{fake.world.bot.id}> to Germany: Bur is yours, <@{france.id}> promises")
+    await ask(
+        fake,
+        germany,
+        "press",
+        channel=table.general,
+        game=str(game_id),
+        to="France",
+        message="Deal, Bel is mine",
+    )
+    await settle(bot, fake)
+    return old
+
+
+async def _replace_france(fake: FakeDiscord, table: Table, game_id: int) -> User:
+    """A moderator gives France's seat to the onlooker, who is returned."""
+    told = await mod(
+        fake, table.mod, table, "replace", power="FRANCE", player=table.onlooker, game=str(game_id)
+    )
+    assert "FRANCE" in told.content.upper(), told.content
+    return table.onlooker
+
+
+def _fresh_channel(
+    fake: FakeDiscord, table: Table, game_id: int, old: Channel, gone: User, newcomer: User
+) -> Channel:
+    """France's new channel, once checked: the newcomer reads it, with the old one's words and nobody
+    named, and their welcome points to it; the old player reads neither; the moderators keep the old one."""
+    new = place_named(fake, table.guild, game_id, f"g{game_id}-france")
+    assert new.id != old.id and old.name.endswith("-france-old"), (new.name, old.name)
+    assert fake.world.can_view(newcomer.id, new) and not fake.world.can_view(newcomer.id, old)
+    assert not fake.world.can_view(gone.id, new) and not fake.world.can_view(gone.id, old)
+    assert fake.world.can_view(table.mod.id, old)
+    [carried] = [m for m in bot_messages(fake, new) if m.attachments]
+    transcript = carried.attachments[0].data.decode()
+    assert "Note to self: Germany lies" in transcript and "Bur is yours, a player promises" in transcript
+    assert "Deal, Bel is mine" in transcript and "France's player (before)" in transcript
+    assert not [n for n in names_of(gone) if n in transcript], transcript
+    assert [m for m in fake.world.channel_messages(new.id) if m.author_id != fake.world.bot.id] == []
+    welcome = [m for m in fake.dm_messages(newcomer) if "You play France" in m.text]
+    assert welcome and f"<#{new.id}>" in welcome[-1].text, [m.text for m in welcome]
+    return new
+
+
+async def test_an_anonymous_power_s_new_player_gets_a_fresh_channel_naming_nobody(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Seats", players=7, anonymous=True)
+        gone = table.player("FRANCE")
+        old = await _france_talks(fake, bot, table, game_id)
+        newcomer = await _replace_france(fake, table, game_id)
+        await settle(bot, fake)
+        new = _fresh_channel(fake, table, game_id, old, gone, newcomer)
+        germany = table.player("GERMANY")
+        await ask(
+            fake, germany, "press", channel=table.general, game=str(game_id), to="France", message="Welcome"
+        )
+        await fake.say(newcomer, new, "my own notes")
+        await settle(bot, fake)
+        assert [m for m in bot_messages(fake, new) if "Welcome" in m.text]  # the power's channel now
+        assert not [m for m in fake.world.channel_messages(old.id) if "Welcome" in m.text]
+        members = [*[newcomer if u is gone else u for u in table.players], gone]
+        found = leaks(fake, table, members, newcomer, utcnow())
+        assert found == [], "\n".join(found)
+        assert not [m for m in fake.world.channel_messages(new.id) if gone.id in fake.world.audience(m)]
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_restart_in_the_middle_of_a_fresh_channel_finishes_it(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Again", players=7, anonymous=True)
+        gone = table.player("FRANCE")
+        old = await _france_talks(fake, bot, table, game_id)
+        held = fake.hold("GET /channels/*/messages")  # the new channel made, its transcript not yet
+        newcomer = await _replace_france(fake, table, game_id)
+        await held.reached.wait()
+    held.release()
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        new = _fresh_channel(fake, table, game_id, old, gone, newcomer)
+        prefix = new.name.removesuffix("-france")
+        made = sorted(
+            c.name for c in fake.guild_channels(table.guild) if c.name.startswith(f"{prefix}-france")
+        )
+        assert made == sorted([new.name, old.name])  # none made twice
     assert fake.unknown_calls == [] and fake.internal_errors == []
