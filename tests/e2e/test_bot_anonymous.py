@@ -7,6 +7,7 @@ revealed the players."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -326,7 +327,11 @@ async def test_a_restart_in_the_middle_of_a_fresh_channel_finishes_it(
         old = await _france_talks(fake, bot, table, game_id)
         held = fake.hold("GET /channels/*/messages")  # the new channel made, its transcript not yet
         newcomer = await _replace_france(fake, table, game_id)
-        await held.reached.wait()
+        await asyncio.wait_for(held.reached.wait(), 60)
+        assert old.name.endswith("-france-old")  # cut short after the old channel closed
+        assert not [
+            m for m in fake.world.messages.values() if m.attachments and "before" in m.attachments[0].filename
+        ]
     held.release()
     async with running(fake, tmp_path) as bot:
         await settle(bot, fake)
