@@ -14,6 +14,7 @@ does not ask for Manage Messages). So, before the seat's change is announced:
 Each step is recorded (gm.setup.places.record_place, keyed by the power and the announcement) or
 checked on the server before it is taken, so a run cut short (a crash, a restart, Discord failing) is
 finished by the next one with the same channels: none is made twice, none is left without its player.
+When the server refuses a new channel (full), the old one moves to the newcomer as in other games.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ PowerSwitch = Callable[[int, str, int], Awaitable[None]]
 """How a power's channel becomes the new one: (game, power, channel) (the gamemaster's set_power_channel)."""
 MENTION = re.compile(r"<@!?(\d+)>")
 OLD_SUFFIX = "-old"
+TRANSCRIPT_LIMIT = 8 * 1024 * 1024 - 1024
 NOTE = (
     "**{power}** changed hands: this is its private channel from now on. What was written in its "
     "channel before is in the file below, nobody named in it; the moderators keep the old channel."
@@ -70,12 +72,15 @@ async def renew_power_channels(
         old = guild.get_channel(old_id)
         new_id = places.made.get((PlaceKind.SEAT_CHANNEL, place_key))
         new = guild.get_channel(new_id) if new_id is not None else None
-        if isinstance(old, discord.TextChannel):
-            await _close_old(old, power, {u for u in (leaver, newcomer) if u is not None})
         if not isinstance(new, discord.TextChannel):
-            new = await _make_new(guild, places, game, power, newcomer, leaver, moderators)
+            try:
+                new = await _make_new(guild, places, game, power, newcomer, leaver, moderators)
+            except discord.HTTPException as exc:  # the server full: the newcomer gets the old channel
+                log.warning("game %s: no new channel for %s (%s): the old one moves", game.id, power, exc)
+                continue
             await record(PlaceKind.SEAT_CHANNEL, new.id, place_key)
         if isinstance(old, discord.TextChannel):
+            await _close_old(old, power, {u for u in (leaver, newcomer) if u is not None})
             await _carry_history(old, new, power, guild.me.id)
         if places.power_channels.get(power) != new.id:
             await switch(game.id, power, new.id)
@@ -132,6 +137,8 @@ async def _carry_history(old: discord.TextChannel, new: discord.TextChannel, pow
     async for message in old.history(limit=None, oldest_first=True):
         lines += _transcribed(message, power, bot_id)
     data = ("\n".join(lines) or "(nothing was written there)").encode()
+    if len(data) > TRANSCRIPT_LIMIT:  # within Discord's smallest upload limit: the newest part
+        data = b"(the start is left out: too long)\n" + data[-TRANSCRIPT_LIMIT:]
     await new.send(
         NOTE.format(power=power_name(power)),
         file=discord.File(io.BytesIO(data), filename=name),
