@@ -110,7 +110,7 @@ def test_what_the_chat_server_must_change_is_on_the_message() -> None:
         "player_left": (MoveAccess(("FRANCE",), evict=42),),
         "power_joined": (MoveAccess(("ITALY",), admit=42),),
         "replaced": (
-            MoveAccess(("FRANCE",), admit=43, evict=42, open_talks=True),
+            MoveAccess(("FRANCE",), admit=43, evict=42, open_talks=True, fresh=True),
             MarkSeatsTaken(("FRANCE",), 43),
         ),
         "player_returned": (MarkSeatsTaken(("FRANCE",), 43, returning=True),),
@@ -122,7 +122,7 @@ def test_what_the_chat_server_must_change_is_on_the_message() -> None:
     assert [e.after_posting for e in effects["replaced"]] == [False, True]
     assert not any(e.after_posting for e in effects["rollback"])
     # a replacement that names no seat has none to mark taken
-    assert kinds.Replaced(game_id=1, title="t").effects == (MoveAccess((), open_talks=True),)
+    assert kinds.Replaced(game_id=1, title="t").effects == (MoveAccess((), open_talks=True, fresh=True),)
 
 
 async def test_an_old_row_in_the_database_reads_as_the_same_typed_message(sessions: SessionFactory) -> None:
