@@ -128,8 +128,8 @@ class TimedCloser(PhaseCloser):
         self.first_commit = 0.0
         self.last_commit = 0.0
 
-    async def _write(self, phase_id: int, answer: dict[str, Any]) -> CloseOutcome:
-        outcome = await super()._write(phase_id, answer)
+    async def _finish(self, phase_id: int) -> CloseOutcome:
+        outcome = await super()._finish(phase_id)
         self.outcomes.append(outcome)
         self.last_commit = time.perf_counter()
         self.first_commit = self.first_commit or self.last_commit

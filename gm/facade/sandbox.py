@@ -166,7 +166,7 @@ class SandboxCases(GamemasterCore):
                 expected_phase=expected_phase,
                 render=self._render_maps,
             )
-        answer = await run_off_loop(self._runtime.executor, close_work, request)
+        answer = await run_off_loop(self._runtime.executor, close_work, request.work)
         async with self._sessions.begin() as session:
             return await adjudicating.record(
                 session, sandbox_id, owner_id, request, answer, power=power, now=self._clock()

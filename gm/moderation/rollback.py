@@ -60,7 +60,7 @@ from gm.moderation.shared import (
 )
 from gm.ordering.progress import phase_state
 from gm.phases import absent
-from gm.phases.closer import queue_calls_to_order
+from gm.phases.announcing import queue_calls_to_order
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import game_phases, load_game
 from gm.settings import GameSettings, deadline_zone

@@ -23,6 +23,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game, Player, PlayerStatus, PowerAssignment
+from engine.variants import get_variant
+from gm.builtin import seats as builtin_seats
+from gm.builtin import talks as builtin_talks
 from gm.delivery.outbox import Target, enqueue
 from gm.endings import ending
 from gm.game_log import log_event
@@ -136,6 +139,58 @@ class Fallen:
     powers: list[str]
     why: str  # for the game channel (names the player)
     why_you: str  # for the player's direct message
+
+
+def missed_runs(after: int) -> str:
+    """``in the last movement phase``, ``for 3 movement phases in a row``: the run that puts a player
+    in civil disorder."""
+    return "in the last movement phase" if after == 1 else f"for {after} movement phases in a row"
+
+
+async def announce_missed_runs(
+    session: AsyncSession,
+    game: Game,
+    fallen: Sequence[tuple[Player, list[str]]],
+    *,
+    after: int,
+    phase_id: int,
+    now: datetime,
+) -> None:
+    """At a close: the players who fell into civil disorder for missing ``after`` movement phases in
+    a row, in one announcement (one moderator alert), in the order of the variant's powers; and, for
+    the seats the built-in player takes over, their rivals learn it where they talk to them."""
+    powers = get_variant(game.variant).game_map().powers
+    robot = await builtin_seats.built_in_powers(session, game) if fallen else frozenset()
+    announce_civil_disorder(
+        session,
+        game,
+        [
+            Fallen(
+                user_id=player.user_id,
+                powers=mine,
+                why=f"[[user:{player.user_id}]] sent no orders for {say.powers_text(mine)} "
+                f"{missed_runs(after)}.",
+                why_you=f"You sent no orders for {say.powers_text(mine)} {missed_runs(after)}.",
+            )
+            for player, mine in sorted(fallen, key=lambda fell: powers.index(fell[1][0]))
+        ],
+        key=f"civil_disorder:{phase_id}",
+        now=now,
+        phase_id=phase_id,
+        built_in=bool(fallen) and all(p in robot for _, mine in fallen for p in mine),
+    )
+    for player, mine in fallen:
+        if set(mine) <= robot:
+            await builtin_talks.tell_seat_talks(
+                session,
+                game,
+                mine,
+                builtin_talks.taken_by_it(mine, absent=player.user_id),
+                user_id=None,
+                key=f"civil_disorder:{phase_id}:{player.id}:talks",
+                now=now,
+                phase_id=phase_id,
+            )
 
 
 def announce_civil_disorder(

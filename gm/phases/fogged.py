@@ -14,7 +14,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from db.models import Game, PhaseRecord
 from engine import Board
 from engine.variants import game_map
 from gm.delivery.outbox import Target, enqueue
@@ -22,8 +21,9 @@ from gm.messages import payloads as say
 from gm.messages.maps import ORDERS_MAP, POSITION_MAP, fog_kind
 from gm.ordering.progress import PhaseState
 from gm.phases import results as outcome
+from gm.phases.results import ClosedPhase
 from gm.rules.fog import counts_due, fogged_change, fogged_missed, fogged_orders, seen_in_phase
-from gm.settings import FOG_COUNTS, GameSettings, deadline_zone
+from gm.settings import FOG_COUNTS, deadline_zone
 
 PUBLIC_LINE = "Played under the fog of war: each player finds what they could see in their own channel."
 
@@ -40,46 +40,46 @@ def fog_powers(state: PhaseState) -> list[str]:
     ]
 
 
-def announce(
-    session: Any,
-    game: Game,
-    phase: PhaseRecord,
-    next_phase: PhaseRecord | None,
-    state: PhaseState,
-    answer: dict[str, Any],
-    change: dict[str, Any],
-    counts: dict[str, int],
-    missed: outcome.Missed,
-    game_over: dict[str, Any] | None,
-    now: datetime,
-) -> None:
+def announce(session: Any, closed: ClosedPhase) -> None:
     """Queue the public results (game channel), then each power's own (its channel)."""
-    settings = GameSettings.from_json(game.settings)
-    game_id = game.row_id
-    phase_id = phase.row_id
-    result = answer["result"]
-    maps = answer.get("maps", {})
-    played_by_builtin = (answer.get("built_in") or {}).get("played") or []
-    next_ref = (next_phase.row_id, next_phase.name, next_phase.deadline) if next_phase else None
-    public_counts = settings.fog == FOG_COUNTS and counts_due(phase.name, result.get("next_phase"))
+    public_counts = closed.settings.fog == FOG_COUNTS and counts_due(
+        closed.phase.name, closed.result.get("next_phase")
+    )
+    _public_results(session, closed, public_counts)
+    variant_map = game_map(closed.game.variant)
+    before = Board.from_json(closed.phase.board, variant_map)
+    after = Board.from_json(closed.answer.next_board, variant_map)
+    for power in fog_powers(closed.state):
+        _own_results(session, closed, power, seen_in_phase(before, after, [power]), public_counts)
+
+
+def _next_ref(closed: ClosedPhase) -> tuple[int, str, datetime | None] | None:
+    nxt = closed.next_phase
+    return (nxt.row_id, nxt.name, nxt.deadline) if nxt else None
+
+
+def _public_results(session: Any, closed: ClosedPhase, public_counts: bool) -> None:
+    """What every power may know, in the game channel: the phase was played, who was eliminated,
+    and (``counts``, when due) each power's center count."""
+    game, phase_id = closed.game, closed.phase.row_id
     base = outcome.results_payload(
-        game_id=game_id,
+        game_id=game.row_id,
         game_name=game.name,
         phase_id=phase_id,
-        phase_name=phase.name,
+        phase_name=closed.phase.name,
         result={"orders": []},
         change={
             "dislodged": [],
             "captures": [],
             "built": [],
             "removed": [],
-            "eliminated": change["eliminated"],
+            "eliminated": closed.change["eliminated"],
         },
-        counts=counts if public_counts else {},
+        counts=closed.counts if public_counts else {},
         missed=outcome.Missed((), {}),
-        next_phase=next_ref,
+        next_phase=_next_ref(closed),
         maps=[],
-        game_over=game_over,
+        game_over=closed.game_over,
     )
     lines = [PUBLIC_LINE, *(line for line in base.lines if line != "Nothing changed hands.")]
     if public_counts:
@@ -90,48 +90,53 @@ def announce(
         phase_id=phase_id,
         target=Target.game_channel(),
         key=f"phase_results:{phase_id}",
-        now=now,
+        now=closed.now,
     )
+
+
+def _own_results(
+    session: Any, closed: ClosedPhase, power: str, seen: frozenset[str], public_counts: bool
+) -> None:
+    """One power's results as it saw them (``seen``: the provinces it saw during the phase), in its
+    channel: its orders and misses, its maps."""
+    game, phase, next_phase = closed.game, closed.phase, closed.next_phase
+    phase_id, maps, counts = phase.row_id, closed.answer.maps, closed.counts
     variant_map = game_map(game.variant)
-    before = Board.from_json(phase.board, variant_map)
-    after = Board.from_json(answer["next_board"], variant_map)
-    for power in fog_powers(state):
-        seen = seen_in_phase(before, after, [power])
-        orders = fogged_orders(result.get("orders") or [], variant_map, [power], seen)
-        mine = fogged_missed(missed.to_json(), [power])
-        own = outcome.results_payload(
-            game_id=game_id,
-            game_name=game.name,
-            phase_id=phase_id,
-            phase_name=phase.name,
-            result={"orders": orders},
-            change=fogged_change(change, [power], seen),
-            counts=counts if public_counts else {power: counts.get(power, 0)},
-            missed=outcome.Missed(tuple(mine["none"]), mine["partial"]),
-            next_phase=next_ref,
-            maps=[],
-            game_over=game_over,
-        )
-        refs = []
-        if fog_kind(ORDERS_MAP, power) in maps:
-            refs.append(say.map_ref(phase_id, phase.name, fog_kind(ORDERS_MAP, power)))
-        if next_phase is not None and fog_kind(POSITION_MAP, power) in maps:
-            refs.append(say.map_ref(next_phase.row_id, next_phase.name, fog_kind(POSITION_MAP, power)))
-        shown = {line.get("power") for line in orders}
-        enqueue(
-            session,
-            replace(
-                own,
-                title=f"{game.name}: {say.long_name(phase.name)} results, {say.power_name(power)}'s view",
-                maps=refs,
-                deadline_zone=deadline_zone(game),
-                built_in=[p for p in played_by_builtin if p in shown],
-                fogged=True,
-                changes={},
-                centers={},
-            ),
-            phase_id=phase_id,
-            target=Target.power_channel(power),
-            key=f"phase_results:{phase_id}:{power}",
-            now=now,
-        )
+    orders = fogged_orders(closed.result.get("orders") or [], variant_map, [power], seen)
+    mine = fogged_missed(closed.missed.to_json(), [power])
+    own = outcome.results_payload(
+        game_id=game.row_id,
+        game_name=game.name,
+        phase_id=phase_id,
+        phase_name=phase.name,
+        result={"orders": orders},
+        change=fogged_change(closed.change, [power], seen),
+        counts=counts if public_counts else {power: counts.get(power, 0)},
+        missed=outcome.Missed(tuple(mine["none"]), mine["partial"]),
+        next_phase=_next_ref(closed),
+        maps=[],
+        game_over=closed.game_over,
+    )
+    refs = []
+    if fog_kind(ORDERS_MAP, power) in maps:
+        refs.append(say.map_ref(phase_id, phase.name, fog_kind(ORDERS_MAP, power)))
+    if next_phase is not None and fog_kind(POSITION_MAP, power) in maps:
+        refs.append(say.map_ref(next_phase.row_id, next_phase.name, fog_kind(POSITION_MAP, power)))
+    shown = {line.get("power") for line in orders}
+    enqueue(
+        session,
+        replace(
+            own,
+            title=f"{game.name}: {say.long_name(phase.name)} results, {say.power_name(power)}'s view",
+            maps=refs,
+            deadline_zone=deadline_zone(game),
+            built_in=[p for p in closed.answer.built_in.played if p in shown],
+            fogged=True,
+            changes={},
+            centers={},
+        ),
+        phase_id=phase_id,
+        target=Target.power_channel(power),
+        key=f"phase_results:{phase_id}:{power}",
+        now=closed.now,
+    )

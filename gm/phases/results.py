@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from db.models import Game, PhaseRecord
 from engine.adjudication import standing_centers
 from engine.board import Board
 from engine.rules import build_sites
@@ -16,6 +17,8 @@ from gm.messages.kinds import PhaseOpened, PhaseResults
 from gm.messages.maps import ORDERS_MAP, POSITION_MAP
 from gm.ordering.progress import PhaseState
 from gm.ordering.required import Duty, duties, missing
+from gm.phases.contract import CloseAnswer
+from gm.settings import GameSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,28 @@ class Missed:
 
     def to_json(self) -> dict[str, Any]:
         return {"none": list(self.none), "partial": {p: list(u) for p, u in self.partial.items()}}
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedPhase:
+    """A phase a close has just written: what its announcements (gm.phases.announcing, and under
+    the fog of war gm.phases.fogged) and the close's later steps (gm.phases.finishing) read."""
+
+    game: Game  # locked for the close's transaction
+    settings: GameSettings
+    phase: PhaseRecord  # the phase closed
+    state: PhaseState  # its seats and orders as they were at the close
+    answer: CloseAnswer  # the worker's adjudication and maps
+    change: dict[str, Any]  # what changed hands (:func:`changes`)
+    counts: dict[str, int]  # each power's centers after it
+    missed: Missed
+    game_over: dict[str, Any] | None  # the game's result when this phase ended it
+    now: datetime
+    next_phase: PhaseRecord | None = None  # the phase it opened (None: the game is over)
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return self.answer.result
 
 
 def who_missed(state: PhaseState) -> Missed:

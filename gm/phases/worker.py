@@ -1,7 +1,8 @@
 """The CPU work of closing a phase, run off the event loop (a worker process or a thread).
 
-Plain data in, plain data out, so that it crosses a process boundary cheaply: the request carries
-the board JSON and the order lines, the answer the adjudication JSON, the next board and the PNGs;
+Plain data in, plain data out (gm.phases.contract), so that it crosses a process boundary cheaply:
+the request carries the board JSON and the order lines, the answer the adjudication JSON, the next
+board and the PNGs;
 the built-in player's orders are chosen here too (gm.builtin.orders). This module imports only the
 engine, and the renderer in the functions that draw (no database, no asyncio): the bot imports this
 module for its names, and only its worker processes draw, so the bot process never loads the
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from engine import Board, load_map
 from engine.adjudication import adjudicate
@@ -21,77 +22,76 @@ from engine.player import DEFAULT_LEVEL
 from engine.variants import game_map, power_display_name
 from gm.builtin.orders import built_in_orders
 from gm.messages.maps import ORDERS_MAP, POSITION_MAP, ending_words, final_title, fog_kind
+from gm.phases.contract import BuiltInPlay, CloseAnswer, CloseRequest, WorkSeconds
 
 log = logging.getLogger(__name__)
 
 
-def close_work(request: dict[str, Any]) -> dict[str, Any]:
-    """Adjudicate one phase and (if asked) render its maps.
-
-    request: ``{"map", "board", "orders": {power: [lines]}, "civil_disorder": [powers],
-    "victory_centers": int | None, "render": bool, "built_in": [powers], "seed": int,
-    "builtin_level": str, "bounced": {power: {move: phases}}}`` (``map`` is
-    the engine map's name; ``built_in``: the powers whose orders the built-in player gives now, all
-    of them among ``civil_disorder`` until it has, gm.builtin.orders; optional ``orders_title``, the
-    orders map's title instead of the phase's name, and ``position_map`` False: no position map)
-    answer: ``{"result": <engine JSON out>, "next_board": <board JSON>, "maps": {kind: png},
-    "seconds": {"adjudicate": s, "render": s, "cpu": s}, "built_in": {"played": [powers],
-    "failed": {power: why}}}`` (``cpu``: the CPU time of both, in this process: on a busy machine
-    the wall times count other processes' turns too)
-    """
-    game_map = load_map(request.get("map") or request.get("variant") or "standard")
-    board = Board.from_json(request["board"], game_map)
+def close_work(request: CloseRequest) -> CloseAnswer:
+    """Adjudicate one phase (the built-in player's orders chosen first) and, if asked, render its
+    maps (gm.phases.contract says what each field means)."""
+    board = Board.from_json(request.board, load_map(request.map or request.variant or "standard"))
     started, cpu = time.perf_counter(), time.process_time()
-    orders = dict(request["orders"])
-    disorder = set(request.get("civil_disorder", ()))
-    played: dict[str, list[str]] = {}
-    failed: dict[str, str] = {}
-    if request.get("built_in"):
-        wanted = set(request["built_in"])
-        played, failed = built_in_orders(
-            board,
-            wanted,
-            seed=int(request.get("seed") or 0),
-            holding=disorder - wanted,
-            fogged=bool(request.get("fogged")),
-            level=str(request.get("builtin_level") or DEFAULT_LEVEL),
-            bounced=request.get("bounced") or {},
-        )
-        orders.update(played)
-        disorder -= set(played)  # the others stay in civil disorder this phase
+    orders, disorder, played = _with_built_in_orders(board, request)
     adjudication = adjudicate(
         board,
         orders,
         civil_disorder=frozenset(disorder),
-        victory_centers=request.get("victory_centers"),
+        victory_centers=request.victory_centers,
     )
     adjudicated = time.perf_counter()
-    over = game_over_title(board, adjudication.to_json(), request.get("last_year"))
-    maps = (
-        render_maps(
-            board,
-            adjudication,
-            final_title=over,
-            orders_title=request.get("orders_title"),
-            position=request.get("position_map", True),
-        )
-        if request.get("render", True)
-        else {}
-    )
-    if request.get("render", True) and request.get("fog"):
-        maps.update(fog_maps(board, adjudication, request["fog"], position=over is None))
+    maps = _maps(board, adjudication, request) if request.render else {}
     rendered = time.perf_counter()
-    return {
-        "result": adjudication.to_json(),
-        "next_board": adjudication.board.to_json(),
-        "maps": maps,
-        "seconds": {
-            "adjudicate": adjudicated - started,
-            "render": rendered - adjudicated,
-            "cpu": time.process_time() - cpu,
-        },
-        "built_in": {"played": sorted(played), "failed": failed},
-    }
+    return CloseAnswer(
+        result=cast(dict[str, Any], adjudication.to_json()),
+        next_board=cast(dict[str, Any], adjudication.board.to_json()),
+        maps=maps,
+        seconds=WorkSeconds(
+            adjudicate=adjudicated - started,
+            render=rendered - adjudicated,
+            cpu=time.process_time() - cpu,
+        ),
+        built_in=played,
+    )
+
+
+def _with_built_in_orders(
+    board: Board, request: CloseRequest
+) -> tuple[dict[str, list[str]], set[str], BuiltInPlay]:
+    """The orders to adjudicate, the powers left in civil disorder, and what the built-in player
+    did: its orders for ``request.built_in`` join the others, and those powers leave civil disorder
+    this phase (the ones it failed for hold in it)."""
+    orders = {power: list(lines) for power, lines in request.orders.items()}
+    disorder = set(request.civil_disorder)
+    if not request.built_in:
+        return orders, disorder, BuiltInPlay()
+    wanted = set(request.built_in)
+    played, failed = built_in_orders(
+        board,
+        wanted,
+        seed=int(request.seed or 0),
+        holding=disorder - wanted,
+        fogged=request.fogged,
+        level=request.builtin_level or DEFAULT_LEVEL,
+        bounced=dict(request.bounced),
+    )
+    orders.update(played)
+    return orders, disorder - set(played), BuiltInPlay(played=tuple(sorted(played)), failed=failed)
+
+
+def _maps(board: Board, adjudication: Any, request: CloseRequest) -> dict[str, bytes]:
+    """The phase's maps (:func:`render_maps`) and, in a fogged game, each power's own view of them."""
+    over = game_over_title(board, adjudication.to_json(), request.last_year)
+    maps = render_maps(
+        board,
+        adjudication,
+        final_title=over,
+        orders_title=request.orders_title,
+        position=request.position_map,
+    )
+    if request.fog:
+        maps.update(fog_maps(board, adjudication, list(request.fog), position=over is None))
+    return maps
 
 
 def position_map_work(request: dict[str, Any]) -> bytes:

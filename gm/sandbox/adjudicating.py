@@ -10,8 +10,8 @@ rule). The variant's own victory target ends the sandbox's game as it would a re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -21,10 +21,20 @@ from engine.variants import get_variant
 from gm.clock import require_aware, utcnow
 from gm.errors import OrdersClosed
 from gm.messages.maps import ORDERS_MAP
+from gm.phases.contract import CloseAnswer, CloseRequest
 from gm.phases.results import changes
 from gm.sandbox.model import SandboxResults
 from gm.sandbox.playing import menu_of, open_step
 from gm.sandbox.rows import current_step, load_sandbox, steps_of
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxRequest:
+    """The work of a sandbox's open step, and which step and orders it was (checked by :func:`record`)."""
+
+    work: CloseRequest
+    step_id: int
+    orders_given: dict[str, dict[str, str]]
 
 
 async def request_for(
@@ -35,35 +45,30 @@ async def request_for(
     expected_tag: str | None = None,
     expected_phase: int | None = None,
     render: bool = True,
-) -> dict[str, Any]:
-    """What gm.phases.worker.close_work adjudicates (and draws) for the open step; ``step_id`` and
-    ``orders_given`` tell :func:`record` which step and which orders it was."""
+) -> SandboxRequest:
+    """What gm.phases.worker.close_work adjudicates (and draws) for the open step."""
     sandbox, _steps, step = await open_step(session, sandbox_id, owner_id, expected_tag, expected_phase)
     played = get_variant(sandbox.variant)
     orders = {p: dict(o) for p, o in (step.orders or {}).items() if o}
-    request: dict[str, Any] = {
-        "variant": sandbox.variant,
-        "map": played.map_name,
-        "board": step.board,
-        "orders": {p: list(o.values()) for p, o in orders.items()},
-        "civil_disorder": [],
-        "victory_centers": played.victory_centers,
-        "last_year": None,
-        "render": render,
-        "orders_title": f"Sandbox #{sandbox.row_id} · {Phase.parse(step.name).long_name}",
-        "position_map": False,
-        "step_id": step.row_id,
-        "orders_given": orders,
-    }
-    return request
+    work = CloseRequest(
+        variant=sandbox.variant,
+        map=played.map_name,
+        board=step.board,
+        orders={p: tuple(o.values()) for p, o in orders.items()},
+        victory_centers=played.victory_centers,
+        render=render,
+        orders_title=f"Sandbox #{sandbox.row_id} · {Phase.parse(step.name).long_name}",
+        position_map=False,
+    )
+    return SandboxRequest(work=work, step_id=step.row_id, orders_given=orders)
 
 
 async def record(
     session: AsyncSession,
     sandbox_id: int,
     owner_id: int,
-    request: dict[str, Any],
-    answer: dict[str, Any],
+    request: SandboxRequest,
+    answer: CloseAnswer,
     *,
     power: str | None = None,
     now: datetime | None = None,
@@ -73,18 +78,18 @@ async def record(
     sandbox = await load_sandbox(session, sandbox_id, owner_id, for_update=True)
     steps = await steps_of(session, sandbox.row_id)
     step = current_step(steps)
-    if step.id != request["step_id"] or step.results is not None:
+    if step.id != request.step_id or step.results is not None:
         raise OrdersClosed(
             "This step was adjudicated or stepped back from while it was being adjudicated: nothing "
             "was changed.",
             "Open the sandbox's sheet again with [[cmd:sandbox open]].",
         )
-    if {p: o for p, o in (step.orders or {}).items() if o} != request["orders_given"]:
+    if {p: o for p, o in (step.orders or {}).items() if o} != request.orders_given:
         raise OrdersClosed(
             "Orders changed while the step was being adjudicated: nothing was changed.",
             "Adjudicate again to use the orders as they are now.",
         )
-    result, after = answer["result"], answer["next_board"]
+    result, after = answer.result, answer.next_board
     change = changes(step.board, result, after)
     step.results = {**result, "board_after": after, "changes": change}
     next_name = result.get("next_phase")
@@ -109,6 +114,6 @@ async def record(
         long_name=Phase.parse(step.name).long_name,
         result=result,
         changes=change,
-        png=(answer.get("maps") or {}).get(ORDERS_MAP),
+        png=answer.maps.get(ORDERS_MAP),
         menu=menu,
     )

@@ -39,6 +39,7 @@ from bot import DiplomacyBot
 from config import Settings, configure_logging
 from gm.delivery import outbox
 from gm.delivery.scheduler import GameScheduler
+from gm.phases import finishing
 from gm.phases.closer import CloseHooks, PhaseCloser
 
 POINTS = (
@@ -104,8 +105,8 @@ def install(bot: DiplomacyBot, plan: KillPlan, outbox_every: float) -> None:
     PhaseCloser._claim = after(  # type: ignore[method-assign]
         plan, "claimed", PhaseCloser._claim, when=lambda v: v is not None, detail=lambda v: v
     )
-    PhaseCloser._write = after(  # type: ignore[method-assign]
-        plan, "closed", PhaseCloser._write, when=lambda v: v.closed, detail=lambda v: v.phase_id
+    finishing.write = after(
+        plan, "closed", finishing.write, when=lambda v: v.closed, detail=lambda v: v.phase_id
     )
     outbox._claim_batch = after(plan, "outbox_claimed", outbox._claim_batch, when=bool)
     outbox._mark_retry = after(plan, "retry_marked", outbox._mark_retry, when=lambda v: True)

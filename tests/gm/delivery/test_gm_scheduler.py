@@ -18,6 +18,7 @@ from gm.facade import Gamemaster
 from gm.ordering import submission as orders
 from gm.ordering.reminders import queue_reminders
 from gm.phases.closer import CloseHooks, PhaseCloser
+from gm.phases.contract import CloseAnswer, CloseRequest
 from gm.phases.worker import close_work
 from gm.settings import GameSettings
 from tests.gm.conftest import T0, current_phase, make_started_game, player_of, submit
@@ -188,7 +189,7 @@ class FailingOnce:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, request: dict) -> dict:
+    def __call__(self, request: CloseRequest) -> CloseAnswer:
         self.calls += 1
         if self.calls == 1:
             raise RuntimeError("the adjudication fell over")

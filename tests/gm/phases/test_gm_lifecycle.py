@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 from datetime import timedelta
 
 import pytest
@@ -12,6 +14,7 @@ from db.models import Game, OrderRecord, OutboxEntry, PhaseMap, PhaseRecord, Pla
 from gm.errors import OrdersClosed
 from gm.ordering import submission as orders
 from gm.phases.closer import CloseFailed, CloseHooks
+from gm.phases.contract import CloseRequest
 from gm.phases.worker import close_work
 from gm.settings import GameSettings
 from tests.gm.conftest import (
@@ -229,16 +232,17 @@ def test_the_worker_is_plain_data_in_and_out() -> None:
     """What crosses the process boundary: JSON-able request, JSON-able answer (maps as bytes)."""
     from engine import Board
 
-    answer = close_work(
-        {
-            "variant": "standard",
-            "board": Board.initial().to_json(),
-            "orders": {"FRANCE": ["A Par-Bur"]},
-            "civil_disorder": [],
-            "render": False,
-        }
+    request = CloseRequest(
+        variant="standard",
+        board=dict(Board.initial().to_json()),
+        orders={"FRANCE": ("A Par-Bur",)},
+        render=False,
     )
-    assert answer["result"]["next_phase"] == "F1901M"
-    assert answer["next_board"]["phase"] == "F1901M"
-    assert "A BUR" in answer["next_board"]["units"]["FRANCE"]
-    assert answer["maps"] == {}
+    answer = close_work(pickle.loads(pickle.dumps(request)))
+    answer = pickle.loads(pickle.dumps(answer))
+    assert answer.result["next_phase"] == "F1901M"
+    assert answer.next_board["phase"] == "F1901M"
+    assert "A BUR" in answer.next_board["units"]["FRANCE"]
+    assert answer.maps == {}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.maps = {}

@@ -26,6 +26,7 @@ from gm.facade import Gamemaster
 from gm.moderation import actions as moderation
 from gm.moderation.rollback import rollback_last_phase
 from gm.ordering.submission import SubmissionReport
+from gm.phases.contract import CloseAnswer, CloseRequest
 from gm.phases.worker import close_work
 from tests.gm.conftest import T0, close, make_closer, make_started_game, player_of, submit, user
 from tests.gm.crash_child import CRASH_EXIT_CODE
@@ -40,7 +41,7 @@ class CountingWork:
         self.calls = 0
         self._lock = threading.Lock()
 
-    def __call__(self, request: dict) -> dict:
+    def __call__(self, request: CloseRequest) -> CloseAnswer:
         with self._lock:
             self.calls += 1
         return close_work(request)
@@ -260,7 +261,7 @@ async def test_orders_racing_a_rollback_and_moderators_never_deadlock(sessions: 
     assert unexpected == []
 
 
-def die_once_then_work(marker: str, request: dict) -> dict:
+def die_once_then_work(marker: str, request: CloseRequest) -> CloseAnswer:
     """In a worker process: the first call kills the process (as the OOM killer would)."""
     if not os.path.exists(marker):
         Path(marker).touch()
