@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
     Game,
+    GameLogEntry,
     OrderRecord,
     PhaseRecord,
     Player,
@@ -118,6 +119,23 @@ SEAT_HANDED = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """One seat changing hands: what the steps of :func:`hand_over_seat` share."""
+
+    game: Game
+    phase: PhaseRecord
+    powers: list[str]
+    old_user_id: int | None  # None: the built-in player's seat
+    new_user_id: int
+    how: str  # a key of SEAT_HANDED
+    now: datetime
+
+    @property
+    def names(self) -> str:
+        return say.powers_text(self.powers)
+
+
 async def hand_over_seat(
     session: AsyncSession,
     game: Game,
@@ -144,6 +162,47 @@ async def hand_over_seat(
         raise AlreadyJoined(
             f"[[user:{new_user_id}]] already plays {say.powers_text(powers)}.", "Pick someone else."
         )
+    seat = Handover(game, phase, powers, old_user_id, new_user_id, how, now)
+    newcomer = await _seat_newcomer(session, seat)
+    it_played = bool(set(powers) & await built_in_powers(session, game))  # before the seat is a person's
+    channels = await _move_powers(session, seat, old, newcomer)
+    replacement = Replacement(old_user_id, new_user_id, tuple(powers), channels)
+    log = await log_action(
+        session,
+        game,
+        actor,
+        now,
+        "replace",
+        powers=powers,
+        old_user_id=old_user_id,
+        new_user_id=new_user_id,
+        how=how,
+        capacity="player taking over an open seat" if how == "take_over" else None,
+    )
+    await session.flush()
+    text = _announce_handover(session, seat, log, sees_all=sees_all, read_before=read_before)
+    if it_played:  # after the announcement, which lets the newcomer into the seat's places
+        await tell_seat_talks(
+            session,
+            game,
+            powers,
+            taken_back(powers, new_user_id, returning=False),
+            user_id=new_user_id,
+            key=f"replace:{game.id}:{log.id}:talks",
+            now=now,
+            phase_id=phase.id,
+        )
+    await _welcome(session, seat, log.row_id)
+    if old_user_id is not None:  # else nobody to tell: the built-in player's seat
+        _tell_replaced(session, seat, old_user_id, log.row_id)
+    return action_result(game, "replace", text, phase, details={"replacement": replacement})
+
+
+async def _seat_newcomer(session: AsyncSession, seat: Handover) -> Player:
+    """The newcomer's player row: a new one, or their old one in this game brought back (they had
+    left or been replaced, and hold nothing); refused when they play in the game. A spectator who
+    takes the seat watches no more: they play."""
+    game, new_user_id, now = seat.game, seat.new_user_id, seat.now
     existing = (
         await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == new_user_id))
     ).first()
@@ -165,7 +224,7 @@ async def hand_over_seat(
         newcomer = Player(game_id=game.row_id, user_id=new_user_id, joined_at=now)
         session.add(newcomer)
     await session.flush()
-    await session.exec(  # a spectator who takes the seat watches no more: they play
+    await session.exec(
         update(Spectator)
         .where(
             col(Spectator.game_id) == game.row_id,
@@ -174,7 +233,15 @@ async def hand_over_seat(
         )
         .values(stopped_at=now)
     )
-    it_played = bool(set(powers) & await built_in_powers(session, game))  # before the seat is a person's
+    return newcomer
+
+
+async def _move_powers(
+    session: AsyncSession, seat: Handover, old: Player | None, newcomer: Player
+) -> dict[str, int | None]:
+    """The powers go to ``newcomer``; ``old`` is marked replaced; the powers' ready flags and votes
+    in the open phase, the old player's, are cleared. Returns each power's private channel."""
+    game, phase, powers = seat.game, seat.phase, seat.powers
     assignments = (
         await session.exec(
             select(PowerAssignment).where(
@@ -188,7 +255,7 @@ async def hand_over_seat(
     if old is not None and old.status not in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
         old.times_replaced += 1  # a seat lost (one who left has a civil disorder counted already)
         old.status = PlayerStatus.REPLACED
-        old.left_at = now
+        old.left_at = seat.now
     await session.exec(
         delete(ReadyFlag).where(col(ReadyFlag.phase_id) == phase.id, col(ReadyFlag.power).in_(powers))
     )
@@ -196,55 +263,48 @@ async def hand_over_seat(
         Proposal.phase_id == phase.id, Proposal.status == ProposalStatus.OPEN
     )
     await session.exec(delete(Vote).where(col(Vote.proposal_id).in_(open_ids), col(Vote.power).in_(powers)))
-    replacement = Replacement(
-        old_user_id=old_user_id,
-        new_user_id=new_user_id,
-        powers=tuple(powers),
-        channels={a.power: a.channel_id for a in assignments},
-    )
-    log = await log_action(
-        session,
-        game,
-        actor,
-        now,
-        "replace",
-        powers=powers,
-        old_user_id=old_user_id,
-        new_user_id=new_user_id,
-        how=how,
-        capacity="player taking over an open seat" if how == "take_over" else None,
-    )
-    await session.flush()
-    names = say.powers_text(powers)
-    verb = "takes over" if how == "take_over" else "now plays"
+    return {a.power: a.channel_id for a in assignments}
+
+
+def _announce_handover(
+    session: AsyncSession, seat: Handover, log: GameLogEntry, *, sees_all: bool, read_before: bool
+) -> str:
+    """The game channel's announcement (the adapter lets the newcomer into the seat's places from
+    it); returns its text, the moderator's answer too."""
+    new_user_id, old_user_id = seat.new_user_id, seat.old_user_id
+    verb = "takes over" if seat.how == "take_over" else "now plays"
     previous = f"[[user:{old_user_id}]]" if old_user_id is not None else f"the {BUILT_IN_LABEL}"
-    text = f"[[user:{new_user_id}]] {verb} {names}, replacing {previous}."
+    text = f"[[user:{new_user_id}]] {verb} {seat.names}, replacing {previous}."
     announce_action(
         session,
-        game,
-        phase,
+        seat.game,
+        seat.phase,
         "replace",
         text,
         [SEES_ALL_LINE.format(user=new_user_id)] * sees_all
         + [READ_BEFORE_LINE.format(user=new_user_id)] * read_before,
-        now,
+        seat.now,
         log,
         kind="replaced",
-        powers=powers,
+        powers=seat.powers,
         old_user_id=old_user_id,
         new_user_id=new_user_id,
     )
-    if it_played:  # after the announcement, which lets the newcomer into the seat's places
-        await tell_seat_talks(
-            session,
-            game,
-            powers,
-            taken_back(powers, new_user_id, returning=False),
-            user_id=new_user_id,
-            key=f"replace:{game.id}:{log.id}:talks",
-            now=now,
-            phase_id=phase.id,
-        )
+    return text
+
+
+def _welcome_line(seat: Handover) -> str:
+    names = seat.names
+    if seat.old_user_id is not None:
+        return SEAT_HANDED.get(seat.how, SEAT_HANDED["moderator"]).format(names=names)
+    if seat.how == "take_over":
+        return f"You took over {names} from the {BUILT_IN_LABEL}."
+    return f"You now play {names}, which the {BUILT_IN_LABEL} played until now."
+
+
+async def _welcome(session: AsyncSession, seat: Handover, log_id: int) -> None:
+    """The newcomer's welcome by DM: their powers, units, centers and the orders already given."""
+    game, phase, powers, names = seat.game, seat.phase, seat.powers, seat.names
     board = phase.board
     given = (
         await session.exec(
@@ -260,11 +320,7 @@ async def hand_over_seat(
             game_name=game.name,
             title=f"You play {names} in {game.name}",
             lines=[
-                SEAT_HANDED.get(how, SEAT_HANDED["moderator"]).format(names=names)
-                if old_user_id is not None
-                else f"You took over {names} from the {BUILT_IN_LABEL}."
-                if how == "take_over"
-                else f"You now play {names}, which the {BUILT_IN_LABEL} played until now.",
+                _welcome_line(seat),
                 "The orders already given for this phase are kept; see them with [[cmd:orders show]].",
             ],
             phase=phase.name,
@@ -280,31 +336,32 @@ async def hand_over_seat(
             maps=[say.map_ref(phase.row_id, phase.name, _seat_map(game, powers))],  # if drawn
         ),
         phase_id=phase.id,
-        target=Target.user(new_user_id),
-        key=f"welcome:{game.id}:{new_user_id}:mod{log.id}",
-        now=now,
+        target=Target.user(seat.new_user_id),
+        key=f"welcome:{game.id}:{seat.new_user_id}:mod{log_id}",
+        now=seat.now,
     )
-    if old_user_id is None:  # nobody to tell: the built-in player's seat
-        return action_result(game, "replace", text, phase, details={"replacement": replacement})
+
+
+def _tell_replaced(session: AsyncSession, seat: Handover, old_user_id: int, log_id: int) -> None:
+    game = seat.game
     enqueue(
         session,
         ReplacedYou(
             game_id=game.row_id,
             game_name=game.name,
-            title=f"You no longer play {names} in {game.name}",
+            title=f"You no longer play {seat.names} in {game.name}",
             lines=[
                 "A moderator gave your powers to another player. Thank you for playing."
-                if how == "moderator"
+                if seat.how == "moderator"
                 else "Another player took over your powers. Thank you for playing."
             ],
-            powers=powers,
+            powers=seat.powers,
         ),
-        phase_id=phase.id,
+        phase_id=seat.phase.id,
         target=Target.user(old_user_id),
-        key=f"replaced_you:{game.id}:{old_user_id}:mod{log.id}",
-        now=now,
+        key=f"replaced_you:{game.id}:{old_user_id}:mod{log_id}",
+        now=seat.now,
     )
-    return action_result(game, "replace", text, phase, details={"replacement": replacement})
 
 
 def _seat_map(game: Game, powers: list[str]) -> str:

@@ -37,33 +37,52 @@ async def apply(
     """Flip (once) and hand the power over (once), as far as ``next_phase`` calls for."""
     if not flip.flip_due(next_phase):
         return
+    side = await _logged_side(session, game.row_id) or await _flip(session, game, flip, closing, now)
+    if flip.join_due(next_phase):
+        await _join(session, game, flip, side, closing, next_phase, now, book)
+
+
+async def _flip(
+    session: AsyncSession, game: Game, flip: CoinFlip, closing: PhaseRecord, now: datetime
+) -> tuple[str, ...]:
+    """The coin tossed, logged and announced: the side the power will join."""
+    heads = secrets.randbelow(2) == 0
+    side = flip.sides[0 if heads else 1]
+    log_event(
+        session,
+        game.row_id,
+        FLIP,
+        at=now,
+        detail={"power": flip.power, "result": "heads" if heads else "tails", "side": list(side)},
+    )
+    await _announce(
+        session,
+        game,
+        closing,
+        f"flip:{closing.id}",
+        title=f"{game.name}: the coin says {say.powers_text(side)}",
+        lines=[
+            f"{'Heads' if heads else 'Tails'}: {say.power_name(flip.power)} joins "
+            f"{say.powers_text(side)} in Spring {flip.joins_in_year}.",
+        ],
+        data={"power": flip.power, "side": list(side), "result": "heads" if heads else "tails"},
+        now=now,
+    )
+    return side
+
+
+async def _join(
+    session: AsyncSession,
+    game: Game,
+    flip: CoinFlip,
+    side: tuple[str, ...],
+    closing: PhaseRecord,
+    next_phase: str,
+    now: datetime,
+    book: Bookkeeping,
+) -> None:
+    """The power goes to the player of ``side`` (once: not when it has a player already)."""
     game_id = game.row_id
-    side = await _logged_side(session, game_id)
-    if side is None:
-        heads = secrets.randbelow(2) == 0
-        side = flip.sides[0 if heads else 1]
-        log_event(
-            session,
-            game_id,
-            FLIP,
-            at=now,
-            detail={"power": flip.power, "result": "heads" if heads else "tails", "side": list(side)},
-        )
-        await _announce(
-            session,
-            game,
-            closing,
-            f"flip:{closing.id}",
-            title=f"{game.name}: the coin says {say.powers_text(side)}",
-            lines=[
-                f"{'Heads' if heads else 'Tails'}: {say.power_name(flip.power)} joins "
-                f"{say.powers_text(side)} in Spring {flip.joins_in_year}.",
-            ],
-            data={"power": flip.power, "side": list(side), "result": "heads" if heads else "tails"},
-            now=now,
-        )
-    if not flip.join_due(next_phase):
-        return
     assignments = {
         a.power: a
         for a in (await session.exec(select(PowerAssignment).where(PowerAssignment.game_id == game_id))).all()

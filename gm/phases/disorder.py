@@ -211,42 +211,12 @@ def announce_civil_disorder(
     built-in player plays those powers from now on (the game's ``absent_seats`` setting)."""
     if not fallen:
         return
-    powers = [p for one in fallen for p in one.powers]
-    names = say.powers_text(powers)
-    verb = "is" if len(powers) == 1 else "are"
-    meaning = (
-        f"{names}: the built-in player gives their orders from now on, until a player comes back or "
-        "a person takes the seat."
-        if built_in
-        else f"{names}: units hold and do not support each other, dislodged units are disbanded, "
-        "nothing is built, and removals follow the civil-disorder rule."
-    )
+    _tell_the_game(session, game, fallen, key=key, now=now, phase_id=phase_id,
+                   alert_moderators=alert_moderators, built_in=built_in)  # fmt: skip
     until_you = (
         "Until you are back, the built-in player gives your orders."
         if built_in
         else "Until you are back, your units hold and do not support each other, and nothing is built."
-    )
-    enqueue(
-        session,
-        CivilDisorder(
-            game_id=game.row_id,
-            game_name=game.name,
-            title=f"{names} {verb} in civil disorder",
-            lines=[
-                *(one.why for one in fallen),
-                meaning,
-                seat_words(GameSettings.from_json(game.settings).take_over, names, left=False),
-            ],
-            powers=powers,
-            user_id=fallen[0].user_id if len(fallen) == 1 else None,
-            players=[{"user_id": one.user_id, "powers": one.powers} for one in fallen],
-            alert_moderators=alert_moderators,
-            **seat_offer(game, [one.powers for one in fallen]),
-        ),
-        phase_id=phase_id,
-        target=Target.game_channel(),
-        key=key,
-        now=now,
     )
     for one in fallen:
         mine = say.powers_text(one.powers)
@@ -277,3 +247,49 @@ def announce_civil_disorder(
                 at=now,
                 detail={"powers": one.powers, "user_id": one.user_id, "why": one.why},
             )
+
+
+def _tell_the_game(
+    session: AsyncSession,
+    game: Game,
+    fallen: Sequence[Fallen],
+    *,
+    key: str,
+    now: datetime,
+    phase_id: int | None,
+    alert_moderators: bool,
+    built_in: bool,
+) -> None:
+    """One message in the game channel for everyone fallen (it alerts the moderators, once)."""
+    powers = [p for one in fallen for p in one.powers]
+    names = say.powers_text(powers)
+    verb = "is" if len(powers) == 1 else "are"
+    meaning = (
+        f"{names}: the built-in player gives their orders from now on, until a player comes back or "
+        "a person takes the seat."
+        if built_in
+        else f"{names}: units hold and do not support each other, dislodged units are disbanded, "
+        "nothing is built, and removals follow the civil-disorder rule."
+    )
+    enqueue(
+        session,
+        CivilDisorder(
+            game_id=game.row_id,
+            game_name=game.name,
+            title=f"{names} {verb} in civil disorder",
+            lines=[
+                *(one.why for one in fallen),
+                meaning,
+                seat_words(GameSettings.from_json(game.settings).take_over, names, left=False),
+            ],
+            powers=powers,
+            user_id=fallen[0].user_id if len(fallen) == 1 else None,
+            players=[{"user_id": one.user_id, "powers": one.powers} for one in fallen],
+            alert_moderators=alert_moderators,
+            **seat_offer(game, [one.powers for one in fallen]),
+        ),
+        phase_id=phase_id,
+        target=Target.game_channel(),
+        key=key,
+        now=now,
+    )
