@@ -16,7 +16,7 @@ beside it (tests/test_layers.py holds the same order, GM_LAYERS, and checks ever
 - gm.endings      ending (every way a game ends), votes (draws and concessions), final_post (map, GIF)
 - gm.ordering     submission and judging of orders, whole_sheet (the /orders form), required (what
                   each power owes), progress (who is done, early close), reminders
-- gm.follow_ups   Effects: what a use case asks the Gamemaster to do after its commit
+- gm.follow_ups   FollowUps: what a use case asks the Gamemaster to do after its commit
 - gm.reading      lookup (load and lock games, players, phases), info (GameInfo, PhaseInfo: plain
                   data out), the public log
 - gm.builtin      the built-in player: the seats it plays, its orders, what their talks are told

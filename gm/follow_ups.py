@@ -1,6 +1,6 @@
 """What a use case asks the running Gamemaster to do after its transaction committed: reschedule
 deadline jobs, close a phase, publish a final post. The use cases stay free of the scheduler and the
-worker pool; the facade hands ``result.effects`` to :meth:`gm.facade.runtime.Runtime.apply`."""
+worker pool; the facade hands ``result.follow_ups`` to :meth:`gm.facade.runtime.Runtime.apply`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from gm.reading.info import PhaseInfo
 
 
 @dataclass(frozen=True, slots=True)
-class Effects:
+class FollowUps:
     game_id: int
     schedule: tuple[PhaseInfo, ...] = ()  # (re)place these phases' deadline and reminder jobs
     unschedule: tuple[str, ...] = ()  # phase names whose jobs must go (a deleted or paused phase)

@@ -177,12 +177,12 @@ def test_the_import_reader_sees_functions_and_type_checking(tmp_path: Path) -> N
 MACHINERY = {
     "abandon",
     "apply",
-    "carry_out",
     "close_at_deadline",
     "close_phase",
     "closer",
     "deliver",
     "finish_phase",
+    "follow_up",
     "game_started",
     "idle",
     "last_delivery",

@@ -44,7 +44,7 @@ from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.endings import ending
 from gm.errors import NoOpenVote, NotAVoter, OrdersClosed, PhaseBusy, VoteAlreadyOpen
-from gm.follow_ups import Effects
+from gm.follow_ups import FollowUps
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import VoteOpened, VoteResult
@@ -92,7 +92,7 @@ class VoteReport:
     my_votes: dict[str, str]  # the caller's powers -> yes / no
     passed: bool
     result: dict | None  # the game's result when the vote ended it
-    effects: Effects
+    follow_ups: FollowUps
 
 
 async def propose(
@@ -415,7 +415,7 @@ async def _cast(
         my_votes={p: existing[p].choice for p in mine},
         passed=passed,
         result=result,
-        effects=Effects(
+        follow_ups=FollowUps(
             game_id,
             unschedule=(phase.name,) if passed else (),
             game_ended=passed,

@@ -20,8 +20,10 @@ class CommunityCases(GamemasterCore):
             report = await absences.declare_absence(
                 session, guild_id=guild_id, user_id=user_id, first=first, last=last, game_id=game_id
             )
-        for effects in report.effects:
-            self._runtime.carry_out(effects, f"a deadline moved for an absence in game {effects.game_id}")
+        for follow_ups in report.follow_ups:
+            self._runtime.follow_up(
+                follow_ups, f"a deadline moved for an absence in game {follow_ups.game_id}"
+            )
         return report
 
     async def list_absences(

@@ -3,7 +3,7 @@
 :class:`GamemasterCore` is the base of gm.facade.Gamemaster: every use case there opens its session
 and owns its transaction (``self._sessions.begin()`` commits it; docs/ARCHITECTURE.md,
 "Transactions"), then hands what must follow (deadline jobs, an early close, the final post, the
-messages) to the runtime (gm.facade.runtime.Runtime.carry_out), which runs it in the background so
+messages) to the runtime (gm.facade.runtime.Runtime.follow_up), which runs it in the background so
 that the adapter answers its user at once. Everything here but ``runtime`` is private: the public
 face of the facade is its use cases (tests/test_adapter_imports.py)."""
 
@@ -21,7 +21,7 @@ from gm.delivery.outbox import OutboxSender
 from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.facade.runtime import Runtime
-from gm.follow_ups import Effects
+from gm.follow_ups import FollowUps
 from gm.ordering import legal
 from gm.ordering.current import CurrentOrders, Ticket
 from gm.ordering.legal import OrderMenu
@@ -78,7 +78,7 @@ class GamemasterCore:
         """A player came back from civil disorder in this (committed) unit of work: the game
         channel's word of it (gm.ordering.returning) goes out now, not at the next delivery."""
         if returned_in(session):
-            self._runtime.carry_out(Effects(game_id), f"a player's return in game {game_id}")
+            self._runtime.follow_up(FollowUps(game_id), f"a player's return in game {game_id}")
 
     async def _after_order_change(
         self,

@@ -29,7 +29,7 @@ class ModerationCases(GamemasterCore):
         check_moderator(game, actor, action)
 
     def _done(self, result: ModerationResult) -> ModerationResult:
-        self._runtime.carry_out(result.effects, f"[[cmd:mod]] {result.action} in game {result.game_id}")
+        self._runtime.follow_up(result.follow_ups, f"[[cmd:mod]] {result.action} in game {result.game_id}")
         return result
 
     async def extend_deadline(

@@ -76,7 +76,7 @@ class PlayingCases(GamemasterCore):
     ) -> VoteReport:
         async with self._sessions.begin() as session:
             report = await votes.propose(session, game_id, user_id, kind, to=to, power=power)
-        self._runtime.carry_out(report.effects, f"a proposal in game {game_id}")
+        self._runtime.follow_up(report.follow_ups, f"a proposal in game {game_id}")
         return report
 
     async def cast_vote(
@@ -91,5 +91,5 @@ class PlayingCases(GamemasterCore):
     ) -> VoteReport:
         async with self._sessions.begin() as session:
             report = await votes.cast_vote(session, game_id, user_id, kind=kind, to=to, yes=yes, power=power)
-        self._runtime.carry_out(report.effects, f"a vote in game {game_id}")
+        self._runtime.follow_up(report.follow_ups, f"a vote in game {game_id}")
         return report

@@ -5,7 +5,7 @@ and the background work that follows a use case.
 stop (``start``, ``launch``, ``shutdown``, ``abandon``, ``wind_down``), the deliveries
 (``deliver``), the closes (``close_phase``, ``finish_phase``, ``close_at_deadline``) and the wait for
 the background work (``idle``). The facade (gm.facade.Gamemaster) holds one and hands it what a use
-case asks for after its commit (``carry_out``); an adapter never sees it: the facade's public face
+case asks for after its commit (``follow_up``); an adapter never sees it: the facade's public face
 is its use cases, and ``gamemaster.runtime`` is for the composition root alone
 (tests/test_adapter_imports.py)::
 
@@ -40,7 +40,7 @@ from gm.delivery.pool import WorkerPool
 from gm.delivery.scheduler import HEARTBEAT_EVERY, GameScheduler, RebuildReport
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.endings.final_post import ArchiveReport, publish_final_post, publish_pending
-from gm.follow_ups import Effects
+from gm.follow_ups import FollowUps
 from gm.ordering.reminders import queue_reminders
 from gm.ordering.submission import OrdersView, early_close_due
 from gm.phases.closer import CloseOutcome, PhaseCloser
@@ -146,9 +146,9 @@ class Runtime:
         task.add_done_callback(self._background.discard)
         return task
 
-    def carry_out(self, effects: Effects, what: str) -> None:
+    def follow_up(self, follow_ups: FollowUps, what: str) -> None:
         """What a use case asked for after its commit (:meth:`apply`), in the background."""
-        self.spawn(self.apply(effects), what)
+        self.spawn(self.apply(follow_ups), what)
 
     async def idle(self) -> None:
         """Wait for the background work started so far (tests, shutdown)."""
@@ -352,15 +352,15 @@ class Runtime:
             self.scheduler.retry_later(phase_id)
             return None
 
-    async def apply(self, effects: Effects) -> CloseOutcome | None:
+    async def apply(self, follow_ups: FollowUps) -> CloseOutcome | None:
         """Carry out what a use case asked for after its commit (see gm.follow_ups); returns the
         close's
         outcome when a phase was closed."""
-        for name in effects.unschedule:
-            self.scheduler.unschedule_phase(effects.game_id, name)
-        if effects.schedule:
-            settings = await self._settings(effects.game_id)
-            for info in effects.schedule:
+        for name in follow_ups.unschedule:
+            self.scheduler.unschedule_phase(follow_ups.game_id, name)
+        if follow_ups.schedule:
+            settings = await self._settings(follow_ups.game_id)
+            for info in follow_ups.schedule:
                 self.scheduler.schedule_phase(
                     info.game_id,
                     info.id,
@@ -370,17 +370,17 @@ class Runtime:
                     info.opened_at,
                     catch_up=False,
                 )
-        if effects.close_phase is not None:  # first: "being closed now" is true at once
-            closed = await self.request_close(effects.close_phase, reason=effects.close_reason)
-            if effects.deliver:
+        if follow_ups.close_phase is not None:  # first: "being closed now" is true at once
+            closed = await self.request_close(follow_ups.close_phase, reason=follow_ups.close_reason)
+            if follow_ups.deliver:
                 await self.deliver()
             return closed
-        if effects.game_ended:
-            await self.publish_final(effects.game_id)
-        elif effects.deliver:
+        if follow_ups.game_ended:
+            await self.publish_final(follow_ups.game_id)
+        elif follow_ups.deliver:
             await self.deliver()
-        if effects.check_early_close is not None:
-            return await self.players_changed(effects.check_early_close)
+        if follow_ups.check_early_close is not None:
+            return await self.players_changed(follow_ups.check_early_close)
         return None
 
     async def publish_final(self, game_id: int) -> ArchiveReport:

@@ -44,7 +44,7 @@ from gm.moderation.shared import (
     running_game,
     seat_of,
     state_words,
-    with_effects,
+    with_follow_ups,
 )
 from gm.ordering.submission import early_close_due
 from gm.phases import absent, disorder
@@ -162,7 +162,7 @@ async def resume_game(
     if await early_close_due(session, phase.row_id):
         phase.deadline = now  # durable: a bot stopped before the early close still closes it at start
     result = action_result(game, "resume", text, phase, schedule=True)
-    return with_effects(result, check_early_close=phase.id)
+    return with_follow_ups(result, check_early_close=phase.id)
 
 
 YOUNG_PHASE = timedelta(minutes=1)
@@ -234,7 +234,7 @@ async def close_now(
     text = f"{say.long_name(phase.name)} is being closed now by a moderator."
     log = await log_action(session, game, actor, now, "close", phase=phase.name)
     announce_action(session, game, phase, "close", text, [], now, log)
-    return with_effects(action_result(game, "close", text, phase), close_phase=phase.id)
+    return with_follow_ups(action_result(game, "close", text, phase), close_phase=phase.id)
 
 
 async def _open_at(session: AsyncSession, game: Game, moment: datetime) -> str | None:
@@ -341,7 +341,7 @@ async def set_civil_disorder(
     result = action_result(
         game, "civil_disorder", text, phase, details={"powers": powers, "user_id": player.user_id}
     )
-    return with_effects(result, check_early_close=phase.id)
+    return with_follow_ups(result, check_early_close=phase.id)
 
 
 async def end_game(
@@ -385,7 +385,7 @@ async def end_game(
         session, game, phase, result, now=now, final_map=ending.final_map_of(phase, at_close=False)
     )
     text = f"{game.name} was ended by a moderator."
-    return with_effects(action_result(game, "end", text, phase, unschedule=True), game_ended=True)
+    return with_follow_ups(action_result(game, "end", text, phase, unschedule=True), game_ended=True)
 
 
 # --- helpers ------------------------------------------------------------------------------------

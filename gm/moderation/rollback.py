@@ -47,7 +47,7 @@ from gm.actor import Actor
 from gm.clock import require_aware, utcnow
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import GameNotStarted, GameOver, NothingToRollBack, PhaseBusy
-from gm.follow_ups import Effects
+from gm.follow_ups import FollowUps
 from gm.messages import payloads as say
 from gm.messages.kinds import RolledBack, VoidedOrders
 from gm.messages.maps import ANIMATION, FINAL_MAP, ORDERS_MAP, POSITION_MAP
@@ -107,7 +107,7 @@ async def rollback_last_phase(
         absent.announce_move(session, game, target, moved, now=now)
     info = PhaseInfo.of(target)
     text = f"{game.name} is back at {say.long_name(target.name)}."
-    effects = Effects(
+    follow_ups = FollowUps(
         game.row_id,
         schedule=(info,) if target.deadline is not None else (),
         unschedule=(void.name,) if void is not None else (),
@@ -117,7 +117,7 @@ async def rollback_last_phase(
         "rollback",
         text,
         info,
-        effects,
+        follow_ups,
         {"voided_phase": void.name if void else None, "orders_returned_to": sorted(returned)},
     )
 

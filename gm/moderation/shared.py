@@ -1,7 +1,7 @@
 """What every moderator action shares (gm.moderation.actions, gm.moderation.replacement,
 gm.moderation.rollback): who is asking
 (:class:`Actor`) and whether they may, the running game and its open phase (locked), the seat a power
-belongs to, the moderation log, the announcement in the game channel, and the result with its effects.
+belongs to, the moderation log, the announcement in the game channel, and the result with its follow-ups.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from engine.variants import game_map, read_power
 from gm.actor import Actor, may_moderate
 from gm.delivery.outbox import Target, enqueue
 from gm.errors import GameNotStarted, GameOver, NotAllowed, PhaseBusy, WrongGameState
-from gm.follow_ups import Effects
+from gm.follow_ups import FollowUps
 from gm.game_log import log_event
 from gm.messages import payloads as say
 from gm.messages.kinds import KINDS
@@ -44,7 +44,7 @@ class ModerationResult:
     action: str  # extend, pause, resume, close, replace, civil_disorder, rollback, end
     message: str  # what was done, for the moderator's (ephemeral) answer
     phase: PhaseInfo | None
-    effects: Effects
+    follow_ups: FollowUps
     details: dict[str, Any] = field(default_factory=dict)
 
 
@@ -272,13 +272,13 @@ def action_result(
     details: dict[str, Any] | None = None,
 ) -> ModerationResult:
     info = PhaseInfo.of(phase) if phase is not None else None
-    effects = Effects(
+    follow_ups = FollowUps(
         game.row_id,
         schedule=(info,) if schedule and info is not None else (),
         unschedule=(info.name,) if unschedule and info is not None else (),
     )
-    return ModerationResult(game.row_id, action, message, info, effects, details or {})
+    return ModerationResult(game.row_id, action, message, info, follow_ups, details or {})
 
 
-def with_effects(result: ModerationResult, **changes: Any) -> ModerationResult:
-    return replace(result, effects=replace(result.effects, **changes))
+def with_follow_ups(result: ModerationResult, **changes: Any) -> ModerationResult:
+    return replace(result, follow_ups=replace(result.follow_ups, **changes))

@@ -26,7 +26,7 @@ from db.models import AbsenceRecord, Game, GameStatus, PhaseStatus, Player, Play
 from gm.actor import Actor, may_moderate
 from gm.clock import require_aware, utcnow
 from gm.errors import GameError, InvalidSettings, NotAllowed, UnknownGame
-from gm.follow_ups import Effects
+from gm.follow_ups import FollowUps
 from gm.game_log import log_event
 from gm.phases import absent
 from gm.reading.info import PhaseInfo
@@ -66,7 +66,7 @@ class AbsenceReport:
 
     absences: tuple[AbsenceInfo, ...]
     moved: tuple[PhaseInfo, ...] = ()
-    effects: tuple[Effects, ...] = field(default=())
+    follow_ups: tuple[FollowUps, ...] = field(default=())
 
 
 def parse_day(typed: str, today: date) -> date:
@@ -176,7 +176,7 @@ async def declare_absence(
     return AbsenceReport(
         absences=tuple(_info(row, game) for game, row in rows),
         moved=tuple(moved),
-        effects=tuple(Effects(p.game_id, schedule=(p,)) for p in moved),
+        follow_ups=tuple(FollowUps(p.game_id, schedule=(p,)) for p in moved),
     )
 
 

@@ -63,7 +63,7 @@ async def test_the_final_post_waits_for_its_gif_then_goes_with_map_table_and_ani
     assert report.pending >= 1 and "game_over" not in {m.kind for m in sender.sent}  # ... but no GIF yet
 
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
-    await gm.runtime.apply(result.effects)
+    await gm.runtime.apply(result.follow_ups)
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
     names = [a.filename for a in post.attachments]
     assert names[0] == "W1901A-final.png" and names[1] == f"game-{started.game.id}-animation.gif"

@@ -56,7 +56,7 @@ async def test_a_unanimous_draw_ends_the_game_shared_by_the_survivors(sessions: 
     assert (await game_row(sessions, game_id)).status == "active"
     async with sessions.begin() as s:
         last = await votes.cast_vote(s, game_id, player_of(started, "RUSSIA"), yes=True, now=T0)
-    assert last.passed and last.effects.game_ended
+    assert last.passed and last.follow_ups.game_ended
     game = await game_row(sessions, game_id)
     assert game.status == "finished" and game.result is not None
     assert game.result["kind"] == "draw" and game.result["shared"] == ["FRANCE", "GERMANY", "ITALY", "RUSSIA"]

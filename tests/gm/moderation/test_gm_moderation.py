@@ -103,7 +103,7 @@ async def test_extend_moves_the_deadline_and_is_logged_with_who_and_when(session
     assert result.phase is not None and result.phase.deadline == started.phase.deadline + timedelta(
         minutes=90
     )
-    assert result.effects.schedule == (result.phase,)
+    assert result.follow_ups.schedule == (result.phase,)
     (said,) = await messages(sessions, "moderation")
     assert said.payload["title"] == "The Spring 1901 Movement deadline is extended by 1 hour 30 minutes."
     async with sessions() as s:
@@ -129,7 +129,7 @@ async def test_pause_keeps_the_time_left_and_resume_gives_it_back(sessions: Sess
     async with sessions.begin() as s:
         paused = await moderation.pause_game(s, game_id, CREATOR_ACTOR, now=T0 + timedelta(hours=20))
     assert paused.phase is not None and paused.phase.deadline is None
-    assert paused.effects.unschedule == ("S1901M",)
+    assert paused.follow_ups.unschedule == ("S1901M",)
     assert (await game_row(sessions, game_id)).status == "paused"
     assert (await current_phase(sessions, game_id)).remaining_seconds == 4 * 3600
     # orders still go in while paused, but everybody ready does not close a paused phase
@@ -143,7 +143,8 @@ async def test_pause_keeps_the_time_left_and_resume_gives_it_back(sessions: Sess
         resumed = await moderation.resume_game(s, game_id, CREATOR_ACTOR, now=later)
     assert resumed.phase is not None and resumed.phase.deadline == later + timedelta(hours=4)
     assert (
-        resumed.effects.schedule == (resumed.phase,) and resumed.effects.check_early_close == resumed.phase.id
+        resumed.follow_ups.schedule == (resumed.phase,)
+        and resumed.follow_ups.check_early_close == resumed.phase.id
     )
     assert (await game_row(sessions, game_id)).status == "active"
     async with sessions() as s:
@@ -176,7 +177,7 @@ async def test_a_paused_game_never_closes_early_and_its_jobs_are_removed(session
     )
     async with sessions.begin() as s:
         result = await moderation.pause_game(s, started.game.id, MOD, now=T0)
-    await gm.runtime.apply(result.effects)
+    await gm.runtime.apply(result.follow_ups)
     assert gm.runtime.scheduler.job_ids() == []
     for i in range(3):
         async with sessions.begin() as s:
@@ -192,8 +193,8 @@ async def test_close_now_closes_the_phase_through_the_gamemaster(sessions: Sessi
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False, clock=lambda: T0)
     async with sessions.begin() as s:
         result = await moderation.close_now(s, started.game.id, MOD, now=T0)
-    assert result.effects.close_phase == started.phase.id
-    outcome = await gm.runtime.apply(result.effects)
+    assert result.follow_ups.close_phase == started.phase.id
+    outcome = await gm.runtime.apply(result.follow_ups)
     assert outcome is not None and outcome.closed and outcome.phase == "S1901M"
     async with sessions() as s:
         status = await game_status(s, started.game.id)
@@ -285,7 +286,7 @@ async def test_civil_disorder_on_and_off_by_a_moderator(sessions: SessionFactory
     async with sessions.begin() as s:
         result = await moderation.set_civil_disorder(s, started.game.id, MOD, power="Russia", on=True, now=T0)
     assert result.details["powers"] == ["ITALY", "RUSSIA"]
-    assert result.effects.check_early_close == started.phase.id
+    assert result.follow_ups.check_early_close == started.phase.id
     assert (await player_row(sessions, started.game.id, seat)).status == "civil_disorder"
     said, dm = await messages(sessions, "civil_disorder")
     assert said.target_kind == "game_channel"
@@ -322,7 +323,7 @@ async def test_a_moderator_ends_the_game(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     async with sessions.begin() as s:
         result = await moderation.end_game(s, started.game.id, MOD, reason="players gone", now=T0)
-    assert result.effects.game_ended and result.effects.unschedule == ("S1901M",)
+    assert result.follow_ups.game_ended and result.follow_ups.unschedule == ("S1901M",)
     game = await game_row(sessions, started.game.id)
     assert game.status == "cancelled" and game.finished_at == T0
     assert (

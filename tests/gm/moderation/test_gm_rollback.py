@@ -63,7 +63,7 @@ async def test_rollback_reopens_the_last_phase_as_it_was_and_voids_the_next(sess
     assert fall is None
     assert sorted(o.text for o in kept) == ["A MAR - SPA", "A MUN - RUH", "A PAR - BUR"]
     assert "orders" not in maps  # the old results map is gone; the next close draws it again
-    assert result.effects.unschedule == ("F1901M",) and result.effects.schedule[0].id == spring.id
+    assert result.follow_ups.unschedule == ("F1901M",) and result.follow_ups.schedule[0].id == spring.id
     assert result.details == {"voided_phase": "F1901M", "orders_returned_to": [player_of(started, "FRANCE")]}
 
     (said,) = await messages(sessions, "rollback")
@@ -191,7 +191,7 @@ async def test_the_gamemaster_reschedules_after_a_rollback(sessions: SessionFact
     )
     async with sessions.begin() as s:
         result = await rollback_last_phase(s, started.game.id, MOD, now=T0 + timedelta(days=2))
-    await gm.runtime.apply(result.effects)
+    await gm.runtime.apply(result.follow_ups)
     game = started.game.id
     assert gm.runtime.scheduler.job_ids() == [  # it opens again now: no 24-hour reminder of a 24-hour phase
         f"deadline:{game}:S1901M",

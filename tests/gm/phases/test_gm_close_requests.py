@@ -78,7 +78,7 @@ async def test_a_second_mod_close_never_closes_the_new_phase(sessions: SessionFa
     async with sessions() as s:  # a second moderator, a moment later, before the close ran
         with pytest.raises(WrongGameState, match="already being closed"):
             await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
-    await gm.runtime.apply(first.effects)
+    await gm.runtime.apply(first.follow_ups)
     async with sessions() as s:  # and after it ran: the game is in the next phase now
         with pytest.raises(
             WrongGameState, match="Spring 1901 Movement was already closed; Fall 1901 Movement"
@@ -99,7 +99,7 @@ async def test_a_close_sent_before_the_phase_opened_or_just_after_it_closes_noth
     async with sessions.begin() as s:
         first = await moderation.close_now(s, started.game.id, JUDGE, sent_at=utcnow())
     assert first.action == "close"
-    await gm.runtime.apply(first.effects)
+    await gm.runtime.apply(first.follow_ups)
     async with sessions() as s:
         fall = (await s.exec(select(PhaseRecord).where(PhaseRecord.name == "F1901M"))).one()
         await s.commit()
@@ -154,7 +154,7 @@ async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck
     try:
         async with sessions.begin() as s:
             asked = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
-        assert await gm.runtime.apply(asked.effects) is None, "the close failed ..."
+        assert await gm.runtime.apply(asked.follow_ups) is None, "the close failed ..."
         assert retry_job_id(started.phase.id) in gm.runtime.scheduler.job_ids(), "... and is tried again"
         for _ in range(400):  # the retry fires 3 seconds later
             await asyncio.sleep(0.05)

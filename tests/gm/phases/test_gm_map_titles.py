@@ -110,7 +110,7 @@ async def test_a_game_ended_during_a_phase_has_a_final_map_saying_how(
         result = await moderation.end_game(s, started.game.id, JUDGE, now=T0)
     sender = RecordingSender()
     gm = Gamemaster(sessions, sender, workers=0, render_maps=False, clock=lambda: T0)
-    await gm.runtime.apply(result.effects)
+    await gm.runtime.apply(result.follow_ups)
     await gm.runtime.deliver()
     (post,) = [m for m in sender.sent if m.kind == "game_over"]
     assert post.payload["title"] == "Test game is over: ended by a moderator"
