@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Game, GameStatus, PhaseRecord, PhaseStatus, PlayerStatus
+from db.models import Game, GameLogEntry, GameStatus, PhaseRecord, PhaseStatus, Player, PlayerStatus
 from engine import Phase
 from engine.variants import game_map
 from gm.actor import Actor, may_moderate
@@ -204,16 +204,7 @@ async def close_now(
             f"{say.long_name(closing.name)} is already being closed; nothing else was changed.",
             "Its results follow in the game channel in a moment.",
         ) from None
-    if sent_at is not None and phase.opened_at > sent_at:
-        seen = await _open_at(session, game, sent_at)
-        raise _moved_on(game, seen, phase)
-    if expected_phase is not None and phase.name != expected_phase:
-        raise _moved_on(game, expected_phase, phase)
-    if phase.close_reason == MODERATOR_CLOSE:
-        raise WrongGameState(
-            f"{say.long_name(phase.name)} is already being closed by a moderator.",
-            "The results follow in the game channel in a moment.",
-        )
+    await _refuse_moved_on(session, game, phase, sent_at=sent_at, expected_phase=expected_phase)
     if sent_at is not None and not confirmed and phase.opened_at > sent_at - YOUNG_PHASE:
         age = max(0, int((sent_at - phase.opened_at).total_seconds()))
         return action_result(
@@ -235,6 +226,27 @@ async def close_now(
     log = await log_action(session, game, actor, now, "close", phase=phase.name)
     announce_action(session, game, phase, "close", text, [], now, log)
     return with_follow_ups(action_result(game, "close", text, phase), close_phase=phase.id)
+
+
+async def _refuse_moved_on(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    *,
+    sent_at: datetime | None,
+    expected_phase: str | None,
+) -> None:
+    """Refuse a close meant for a phase that is no longer the open one, or already being closed."""
+    if sent_at is not None and phase.opened_at > sent_at:
+        seen = await _open_at(session, game, sent_at)
+        raise _moved_on(game, seen, phase)
+    if expected_phase is not None and phase.name != expected_phase:
+        raise _moved_on(game, expected_phase, phase)
+    if phase.close_reason == MODERATOR_CLOSE:
+        raise WrongGameState(
+            f"{say.long_name(phase.name)} is already being closed by a moderator.",
+            "The results follow in the game channel in a moment.",
+        )
 
 
 async def _open_at(session: AsyncSession, game: Game, moment: datetime) -> str | None:
@@ -300,6 +312,26 @@ async def set_civil_disorder(
             now=now,
             phase_id=phase.id,
         )
+    text = _announce_disorder_change(session, game, phase, actor, player, powers, on, it_plays, log, now)
+    result = action_result(
+        game, "civil_disorder", text, phase, details={"powers": powers, "user_id": player.user_id}
+    )
+    return with_follow_ups(result, check_early_close=phase.id)
+
+
+def _announce_disorder_change(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    actor: Actor,
+    player: Player,
+    powers: list[str],
+    on: bool,
+    it_plays: bool,
+    log: GameLogEntry,
+    now: datetime,
+) -> str:
+    """A moderator's civil disorder (``on``) or its end, announced; returns the moderator's answer."""
     if on:
         text = f"{say.powers_text(powers)} put in civil disorder by a moderator."
         disorder.announce_civil_disorder(
@@ -338,10 +370,7 @@ async def set_civil_disorder(
             powers=powers,
             user_id=player.user_id,
         )
-    result = action_result(
-        game, "civil_disorder", text, phase, details={"powers": powers, "user_id": player.user_id}
-    )
-    return with_follow_ups(result, check_early_close=phase.id)
+    return text
 
 
 async def end_game(

@@ -318,29 +318,13 @@ def _announce(
     log_id: int,
 ) -> None:
     game_id = game.row_id
-    lines = [
-        f"The results posted for {say.long_name(target.name)} are void (their messages are marked VOID).",
-        f"The orders given for {say.long_name(target.name)} are back as they stood at its deadline; "
-        "everyone may change them until the new deadline. Ready flags were reset.",
-    ]
-    if void is not None:
-        lines.append(
-            f"{say.long_name(void.name)} never happened: orders sent for it are void "
-            "(their authors have them back by direct message)."
-        )
-    if playing_again:
-        who = ", ".join(f"{say.powers_text(p)} ([[user:{u}]])" for p, u in sorted(playing_again))
-        lines.append(
-            f"Playing again, out of the civil disorder {say.long_name(target.name)}'s close had put "
-            f"them in: {who}."
-        )
     enqueue(
         session,
         RolledBack(
             game_id=game_id,
             game_name=game.name,
             title=f"{game.name} is rolled back to {say.long_name(target.name)}",
-            lines=lines,
+            lines=_rollback_lines(target, void, playing_again),
             phase=target.name,
             deadline=target.deadline,
             deadline_zone=deadline_zone(game),
@@ -374,3 +358,26 @@ def _announce(
             key=f"voided_orders:{game_id}:{log_id}:{user_id}",
             now=now,
         )
+
+
+def _rollback_lines(
+    target: PhaseRecord, void: PhaseRecord | None, playing_again: list[tuple[list[str], int]]
+) -> list[str]:
+    """The game channel's account of a rollback: what is void, what is back, who plays again."""
+    lines = [
+        f"The results posted for {say.long_name(target.name)} are void (their messages are marked VOID).",
+        f"The orders given for {say.long_name(target.name)} are back as they stood at its deadline; "
+        "everyone may change them until the new deadline. Ready flags were reset.",
+    ]
+    if void is not None:
+        lines.append(
+            f"{say.long_name(void.name)} never happened: orders sent for it are void "
+            "(their authors have them back by direct message)."
+        )
+    if playing_again:
+        who = ", ".join(f"{say.powers_text(p)} ([[user:{u}]])" for p, u in sorted(playing_again))
+        lines.append(
+            f"Playing again, out of the civil disorder {say.long_name(target.name)}'s close had put "
+            f"them in: {who}."
+        )
+    return lines
