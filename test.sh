@@ -2,8 +2,9 @@
 # Runs the whole test suite (lint included): creates the virtual environment if needed.
 # Extra arguments go to pytest, e.g. ./test.sh tests/engine -k datc
 # The tests run in TEST_WORKERS processes (pytest-xdist, default 4: on two cores the others run while
-# some wait on subprocesses, sockets and deadlines; tests/helpers/scheduling.py deals the waiting
-# modules out over them); TEST_WORKERS=0 runs them in this process.
+# some wait on subprocesses, sockets and deadlines). xdist's load scheduling hands the tests out from one
+# queue, two at a time, to whichever worker is free; tests/conftest.py spreads the modules marked
+# `waits` through the queue's first two thirds. TEST_WORKERS=0 runs them in this process.
 # HYPOTHESIS_PROFILE=quick runs a tenth of the property tests' random examples (tests/helpers/profiles.py).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -29,7 +30,7 @@ mypy_pid=$!
 # where the environment says not to: every worker and every bot process the tests start reuses them.
 export PYTHONDONTWRITEBYTECODE=
 status=0
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-4}" --dist worksteal "$@" || status=$?
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-4}" --dist load --maxschedchunk 2 "$@" || status=$?
 mypy_status=0
 wait "$mypy_pid" || mypy_status=$?
 echo "mypy: $(cat "$mypy_report")"

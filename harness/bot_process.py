@@ -13,6 +13,10 @@ that a fake serving several bot processes knows which one made each call (RestCa
 reads "adjudicating" meanwhile, no lock held): a test can signal the bot in the middle of a close
 however busy the machine is (gm.phases.closer.CloseHooks, the closer's test seam).
 
+``CLAIM_LEASE=SECONDS`` shortens the lease of a close's claim (gm.delivery.scheduler.LEASE, 15 s) to
+SECONDS, renewed and looked at five times as often: a test of a claimer that died waits seconds, not
+twenty.
+
 ``BOT_PROFILE=FILE`` profiles the event loop's thread with cProfile between two SIGUSR1 (the first
 starts it, the second writes FILE), for bench/load.py's ``--profile``."""
 
@@ -62,6 +66,16 @@ def hold_closes(seconds: float) -> None:
     closer.PhaseCloser.__init__ = held  # type: ignore[method-assign]
 
 
+def shorten_claim_lease(seconds: float) -> None:
+    """The lease of a close's claim (see the docstring), before the runtime reads it."""
+    from datetime import timedelta
+
+    from gm.delivery import scheduler
+
+    scheduler.LEASE = timedelta(seconds=seconds)
+    scheduler.HEARTBEAT_EVERY = seconds / 5
+
+
 def profile_on_signal(path: str) -> None:
     """SIGUSR1 starts a cProfile of this (the event loop's) thread; the next one writes it to ``path``."""
     import cProfile
@@ -87,6 +101,8 @@ if __name__ == "__main__":
     point_at_fake(os.environ["FAKE_DISCORD_URL"], os.environ.get("FAKE_DISCORD_CLIENT"))
     if os.environ.get("HOLD_CLOSES"):
         hold_closes(float(os.environ["HOLD_CLOSES"]))
+    if os.environ.get("CLAIM_LEASE"):
+        shorten_claim_lease(float(os.environ["CLAIM_LEASE"]))
     import bot
 
     sys.exit(bot.main(sys.argv[1:]))

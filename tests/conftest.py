@@ -2,14 +2,14 @@
 ``migrated_database_url`` (at the latest schema), each on SQLite and on PostgreSQL, ``postgres_url``,
 ``postgres_server``. Defined once here so that the whole session shares one PostgreSQL server and one
 migrated template per backend; the Hypothesis profile (tests/helpers/profiles.py); and, under
-pytest-xdist, the order that spreads the waiting modules over the workers (tests/helpers/scheduling.py)."""
+pytest-xdist, the order that spreads the tests marked ``waits`` through the run."""
 
 import gc
 import os
 
 import pytest
 
-from tests.helpers import compiled_cache, profiles, scheduling
+from tests.helpers import compiled_cache, profiles
 from tests.pg import (  # noqa: F401  (fixtures)
     database_url,
     migrated_database_url,
@@ -34,7 +34,34 @@ def pytest_collection_finish() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
-@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: xdist shares out what is left
+WAITS = "waits"  # the marker of a module whose tests start processes or wait in real time
+SPREAD = 2 / 3  # the waiting modules sit in the first two thirds of the queue
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: xdist hands out what is left
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
-    items[:] = scheduling.interleaved(items, [item.nodeid.split("::")[0] for item in items], workers)
+    """Under pytest-xdist, the modules marked ``waits`` (``pytestmark = pytest.mark.waits``) are spread
+    evenly through the first two thirds of the queue, each module's tests together. ./test.sh runs
+    xdist's ``load`` scheduling with ``--maxschedchunk 2``: one queue, handed out two tests at a time
+    to whichever worker is free. So the workers mix waiting with computing, and the run ends on short
+    tests that keep every worker busy to the end. Only the order changes."""
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0")) < 2:
+        return
+    items[:] = spread_waiting(items, [item.get_closest_marker(WAITS) is not None for item in items])
+
+
+def spread_waiting(items: list[pytest.Item], waits: list[bool]) -> list[pytest.Item]:
+    """``items`` with the waiting ones (``waits``) moved, a module at a time in collection order, to
+    evenly spaced places among the first :data:`SPREAD` of the others."""
+    light = [item for item, waiting in zip(items, waits, strict=True) if not waiting]
+    groups: dict[str, list[pytest.Item]] = {}
+    for item, waiting in zip(items, waits, strict=True):
+        if waiting:
+            groups.setdefault(item.nodeid.split("::")[0], []).append(item)
+    ordered: list[pytest.Item] = []
+    at = 0
+    for n, group in enumerate(groups.values()):
+        place = round(n * SPREAD * len(light) / len(groups))
+        ordered += light[at:place] + group
+        at = max(at, place)
+    return ordered + light[at:]

@@ -8,6 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

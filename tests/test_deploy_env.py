@@ -35,6 +35,8 @@ from harness import deployments
 from harness.fakediscord import FakeDiscord, fake_discord
 from tests.helpers.db_cli import started_games
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 COMPOSE = (ROOT / "compose.yaml").read_text()

@@ -8,6 +8,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from db.backup import backup_before_migration, migration_backups, rotate_backups
 from db.database import make_engine, make_session_factory
 from db.migrate import current_revision, head_revision
@@ -15,6 +17,8 @@ from db.preflight import prepare_database
 from gm.settings import GameSettings
 from gm.setup import games
 from tests.helpers.db_cli import GUILD, T0, acli, cli, started_games
+
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 
 def snapshot(path: Path) -> dict[str, list[tuple]]:

@@ -21,6 +21,8 @@ from db.migrate import current_revision, downgrade_database, head_revision, upgr
 from db.preflight import prepare_database
 from tests.helpers.db_cli import acli, cli, started_games
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 OLDER = "0006"
 
 

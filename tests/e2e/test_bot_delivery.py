@@ -35,6 +35,8 @@ from harness.bot_helpers import (
 )
 from harness.fakediscord import Channel, FakeDiscord, Message, Permission
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 
 def results_posts(fake: FakeDiscord, channel: Channel, phase: str) -> list[Message]:
     return [m for m in bot_messages(fake, channel) if m.embeds and f"{phase} results" in m.embeds[0]["title"]]

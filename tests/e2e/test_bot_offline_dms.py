@@ -30,6 +30,8 @@ from harness.bot_helpers import current_phase, make_table, running, settle, star
 from harness.fakediscord import FakeDiscord, Message, User, fake_discord
 from harness.processes import bot_process
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 SHARDS = 2
 NAMES = {0: "alpha", 1: "beta"}
 

@@ -17,6 +17,8 @@ from harness.fakediscord import FakeDiscord, Permission
 from ops.version import VERSION
 from tests.helpers.db_cli import acli as db_cli
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 
 async def get(url: str) -> tuple[int, str]:
     async with aiohttp.ClientSession() as session, session.get(url) as answer:

@@ -14,6 +14,8 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from db.models import PhaseRecord
 from gm.clock import utcnow
 from gm.messages.words import long_name
@@ -28,6 +30,8 @@ from harness.bot_helpers import (
 )
 from harness.fakediscord import FakeDiscord
 from tests.pg import PostgresServer
+
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 OUTAGE = 8.0  # seconds the database is away
 AFTER_RETURN = 10.0  # seconds from its return to the results posted

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from harness.bot_helpers import (
     ask,
     create_game,
@@ -23,6 +25,8 @@ from harness.bot_helpers import (
 )
 from harness.fakediscord import ChannelType, FakeDiscord, UserActionError
 from tests.helpers.e2e import click_and_read, end_short_game, mod, places_of
+
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 
 async def test_a_second_start_while_the_first_works_makes_no_second_set_of_channels(

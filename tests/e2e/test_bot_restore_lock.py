@@ -14,6 +14,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from db.database import make_engine
 from db.inuse import holders_of, lock_path
 from db.migrate import current_revision, downgrade_database, head_revision
@@ -22,6 +24,8 @@ from harness.fakediscord import FakeDiscord
 from harness.processes import bot_process
 from harness.remote import env_for
 from tests.helpers.db_cli import acli, started_games
+
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import update
 from sqlmodel import col, select
 
@@ -40,6 +41,8 @@ from gm.messages.words import long_name
 from harness.bot_helpers import make_table, running, started_game
 from harness.fakediscord import FakeDiscord, fake_discord
 from harness.processes import BotProcess, bot_process
+
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 SHARDS = 2
 NAMES = {0: "alpha", 1: "beta"}

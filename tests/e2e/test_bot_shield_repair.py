@@ -32,6 +32,8 @@ from harness.fakediscord import FakeDiscord, Permission, User, running_bot
 from harness.fakediscord.state import OverwriteType
 from tests.helpers.places import game_with, names_in, places, seats_of, who_saw
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 SHIELD_DENY = int(Permission.VIEW_CHANNEL)
 
 

@@ -32,6 +32,8 @@ from harness.remote import env_for, phase_status_becomes, started_remote_game
 from ops.gate import RESTARTING
 from ops.version import VERSION, commit
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 
 @pytest.mark.parametrize(
     ("sig", "group"),

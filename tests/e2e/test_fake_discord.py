@@ -23,6 +23,8 @@ from harness.fakediscord import (
 )
 from tests.helpers.fake_server import Server, make_server
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 

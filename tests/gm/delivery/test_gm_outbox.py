@@ -33,6 +33,8 @@ from gm.setup import games
 from tests.gm.conftest import T0, make_started_game
 from tests.helpers.gm import RecordingSender, queue
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 
 class Clock:
     def __init__(self, now: datetime) -> None:

@@ -29,6 +29,8 @@ from gm.setup import games
 from tests.gm.conftest import CREATOR, T0, make_game
 from tests.helpers.gm import RecordingSender, queue
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 SHARD0, SHARD1 = Ownership(2, frozenset({0})), Ownership(2, frozenset({1}))
 # Real-looking server ids (snowflakes above 2**53, so a float anywhere would break them)
 GUILD_A = (1_234_567_890_122 << 22) | 4242  # shard 0 of 2

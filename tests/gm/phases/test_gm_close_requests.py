@@ -26,6 +26,8 @@ from gm.phases.worker import close_work
 from tests.gm.conftest import player_of
 from tests.helpers.gm import RecordingSender, gamemaster, start_now
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 JUDGE = moderation.Actor(2**62 + 41, is_server_moderator=True)
 
 

@@ -33,6 +33,8 @@ from tests.gm.crash_child import CRASH_EXIT_CODE
 from tests.helpers.gm import RecordingSender
 from tests.helpers.paths import ROOT
 
+pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+
 
 class CountingWork:
     """The real adjudication, counting its calls (threads: the closes run concurrently)."""
