@@ -11,13 +11,14 @@ the whole log, and says so (``log_scope``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import GameLogEntry, PhaseRecord, Player, Proposal
+from db.models import Game, GameLogEntry, PhaseRecord, Player, PowerAssignment, Proposal
 from engine.variants import get_variant
 from gm.reading.fog import board_view, fog_viewer, results_view
 from gm.reading.lookup import ENDED_STATES, game_phases, load_game, power_assignments
@@ -54,47 +55,53 @@ async def export_game(session: AsyncSession, game_id: int, *, viewer: int | None
     scope = "full" if game.status in ENDED_STATES else "public"
     return {
         "format": FORMAT,
-        "game": {
-            "id": game.id,
-            "name": game.name,
-            "variant": game.variant,
-            "variant_title": get_variant(game.variant).title,
-            "status": str(game.status),
-            "creator_id": game.creator_id,
-            "settings": game.settings,
-            "created_at": _time(game.created_at),
-            "started_at": _time(game.started_at),
-            "finished_at": _time(game.finished_at),
-            "result": game.result,
-        },
-        "players": [
-            {
-                "user_id": p.user_id,
-                "status": str(p.status),
-                "powers": [a.power for a in assignments if a.player_id == p.id],
-                "joined_at": _time(p.joined_at),
-                "left_at": _time(p.left_at),
-                "missed_phases": p.missed_phases,
-            }
-            for p in players
-        ],
+        "game": _game(game),
+        "players": [_player(p, assignments) for p in players],
         "powers": {a.power: user_of.get(a.player_id) if a.player_id else None for a in assignments},
         "phases": [_phase(p, game.variant, powers) for p in phases],
-        "proposals": [
-            {
-                "phase": phase_name.get(p.phase_id),
-                "kind": p.kind,
-                "beneficiary": p.beneficiary or None,
-                "status": str(p.status),
-                "opened_at": _time(p.opened_at),
-                "decided_at": _time(p.decided_at),
-            }
-            for p in proposals
-        ],
+        "proposals": [_proposal(p, phase_name) for p in proposals],
         **({"fog_view": list(powers)} if powers is not None else {}),
         "log_scope": scope,
         "log_scope_note": LOG_SCOPES[scope],
         "log": full_log(log) if scope == "full" else public_log(log),
+    }
+
+
+def _game(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "name": game.name,
+        "variant": game.variant,
+        "variant_title": get_variant(game.variant).title,
+        "status": str(game.status),
+        "creator_id": game.creator_id,
+        "settings": game.settings,
+        "created_at": _time(game.created_at),
+        "started_at": _time(game.started_at),
+        "finished_at": _time(game.finished_at),
+        "result": game.result,
+    }
+
+
+def _player(player: Player, assignments: Sequence[PowerAssignment]) -> dict[str, Any]:
+    return {
+        "user_id": player.user_id,
+        "status": str(player.status),
+        "powers": [a.power for a in assignments if a.player_id == player.id],
+        "joined_at": _time(player.joined_at),
+        "left_at": _time(player.left_at),
+        "missed_phases": player.missed_phases,
+    }
+
+
+def _proposal(proposal: Proposal, phase_name: dict[int | None, str]) -> dict[str, Any]:
+    return {
+        "phase": phase_name.get(proposal.phase_id),
+        "kind": proposal.kind,
+        "beneficiary": proposal.beneficiary or None,
+        "status": str(proposal.status),
+        "opened_at": _time(proposal.opened_at),
+        "decided_at": _time(proposal.decided_at),
     }
 
 
