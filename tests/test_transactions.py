@@ -17,7 +17,9 @@ FACADE = "gm/facade/"
 OWNERS = {
     # gm modules below the facade that open sessions themselves: each runs by itself, not inside a
     # use case, and each of its steps is a transaction of its own
-    "gm/phases/closer.py": "a close's claim and its results, each a short transaction (exactly once)",
+    "gm/phases/closer.py": "a close's claim, a short transaction (exactly once)",
+    "gm/phases/requesting.py": "a close's request, read in a read-only transaction",
+    "gm/phases/finishing.py": "a close's results in one transaction; a failed close reopened",
     "gm/delivery/outbox.py": "the delivery's claims, each part's record, verdicts and releases",
     "gm/delivery/scheduler.py": "its jobs: the rebuild's pages, the sweep, the reminders",
     "gm/endings/final_post.py": "the final post's pictures, stored once drawn",
