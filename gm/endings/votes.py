@@ -109,19 +109,7 @@ async def propose(
     now = require_aware(now or utcnow())
     game, phase, player, mine, voters = await _ballot_box(session, game_id, user_id, power, now)
     kind, beneficiary = _kind(kind, to, voters, phase)
-    existing = (
-        await session.exec(
-            select(Proposal).where(
-                Proposal.phase_id == phase.id, Proposal.kind == kind, Proposal.beneficiary == beneficiary
-            )
-        )
-    ).first()
-    if existing is not None:
-        info = ProposalInfo.of(existing, phase.name)
-        raise VoteAlreadyOpen(
-            f"{info.title[0].upper()}{info.title[1:]} is already proposed in {game.name} this phase.",
-            "Vote on it with [[cmd:draw vote]]; it passes if every voting power says yes.",
-        )
+    await _refuse_a_second(session, game, phase, kind, beneficiary)
     proposal = Proposal(
         game_id=game.row_id,
         phase_id=phase.row_id,
@@ -165,6 +153,25 @@ async def propose(
         now=now,
     )
     return await _cast(session, game, phase, player, proposal, info, mine, voters, True, user_id, now)
+
+
+async def _refuse_a_second(
+    session: AsyncSession, game: Game, phase: PhaseRecord, kind: str, beneficiary: str
+) -> None:
+    """Refused when the same proposal is open in the phase already."""
+    existing = (
+        await session.exec(
+            select(Proposal).where(
+                Proposal.phase_id == phase.id, Proposal.kind == kind, Proposal.beneficiary == beneficiary
+            )
+        )
+    ).first()
+    if existing is not None:
+        info = ProposalInfo.of(existing, phase.name)
+        raise VoteAlreadyOpen(
+            f"{info.title[0].upper()}{info.title[1:]} is already proposed in {game.name} this phase.",
+            "Vote on it with [[cmd:draw vote]]; it passes if every voting power says yes.",
+        )
 
 
 async def cast_vote(
