@@ -15,6 +15,7 @@ absences only, as for anyone else (whose absence moves which deadline is a rival
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -121,6 +122,40 @@ async def declare_absence(
     game's wall clock), in ``game_id`` or in every game they play on ``guild_id``."""
     now = require_aware(now or utcnow())
     games = await _games_of(session, guild_id, user_id, game_id)
+    planned = await _plan(session, games, user_id, first, last, now)
+    rows = []
+    for game, new in planned:
+        row = AbsenceRecord(
+            game_id=game.row_id,
+            user_id=user_id,
+            first_day=new.first_day,
+            last_day=new.last_day,
+            declared_at=now,
+        )
+        session.add(row)
+        rows.append((game, row))
+        log_event(
+            session,
+            game.row_id,
+            "absence",
+            at=now,
+            actor_id=user_id,
+            detail={"first_day": new.first_day.isoformat(), "last_day": new.last_day.isoformat()},
+        )
+    await session.flush()
+    moved = [info for game, _ in rows if (info := await _move_deadline(session, game, now)) is not None]
+    return AbsenceReport(
+        absences=tuple(_info(row, game) for game, row in rows),
+        moved=tuple(moved),
+        follow_ups=tuple(FollowUps(p.game_id, schedule=(p,)) for p in moved),
+    )
+
+
+async def _plan(
+    session: AsyncSession, games: Sequence[Game], user_id: int, first: str, last: str, now: datetime
+) -> list[tuple[Game, Absence]]:
+    """The absence in each game, checked against the game's rules and the user's other absences;
+    refused, nothing declared, naming every problem (and its game when there are several)."""
     problems: list[str] = []
     planned: list[tuple[Game, Absence]] = []
     for game in games:
@@ -142,42 +177,21 @@ async def declare_absence(
         hint = "Nothing was declared. Change the dates"
         hint += ", or name one game with the game option." if len(games) > 1 else "."
         raise InvalidSettings(problems, hint)
-    rows = []
-    for game, new in planned:
-        row = AbsenceRecord(
-            game_id=game.row_id,
-            user_id=user_id,
-            first_day=new.first_day,
-            last_day=new.last_day,
-            declared_at=now,
-        )
-        session.add(row)
-        rows.append((game, row))
-        log_event(
-            session,
-            game.row_id,
-            "absence",
-            at=now,
-            actor_id=user_id,
-            detail={"first_day": new.first_day.isoformat(), "last_day": new.last_day.isoformat()},
-        )
-    await session.flush()
-    moved: list[PhaseInfo] = []
-    for game, _ in rows:
-        if game.status != GameStatus.ACTIVE:
-            continue
-        phase = await latest_phase(session, game.row_id, for_update=True)
-        if phase is None or phase.status != PhaseStatus.OPEN:
-            continue
-        move = await absent.absence_move(session, game, phase, now=now)
-        if move is not None:
-            absent.announce_move(session, game, phase, move, now=now)
-            moved.append(PhaseInfo.of(phase))
-    return AbsenceReport(
-        absences=tuple(_info(row, game) for game, row in rows),
-        moved=tuple(moved),
-        follow_ups=tuple(FollowUps(p.game_id, schedule=(p,)) for p in moved),
-    )
+    return planned
+
+
+async def _move_deadline(session: AsyncSession, game: Game, now: datetime) -> PhaseInfo | None:
+    """The open phase of a running game whose deadline the new absence moved (announced), if any."""
+    if game.status != GameStatus.ACTIVE:
+        return None
+    phase = await latest_phase(session, game.row_id, for_update=True)
+    if phase is None or phase.status != PhaseStatus.OPEN:
+        return None
+    move = await absent.absence_move(session, game, phase, now=now)
+    if move is None:
+        return None
+    absent.announce_move(session, game, phase, move, now=now)
+    return PhaseInfo.of(phase)
 
 
 async def list_absences(
