@@ -138,32 +138,15 @@ async def announce_role_gained(
         )
     ).all()
     refused = sees_all and not (await server_settings(session, guild_id)).admins_may_play
+    lines = _role_lines(user_id, sees_all=sees_all, moderator=moderator, refused=refused)
     for game in rows:
-        lines = []
-        if sees_all:
-            lines.append(
-                f"[[user:{user_id}]], who plays in this game, can now read every channel of this server "
-                "(its owner, or Administrator): the other powers' channels and private talks included. "
-                "I cannot hide a channel from them."
-            )
-            if refused:
-                lines.append(
-                    "This server's admins do not let such members play: a moderator may give their seat "
-                    "to someone else with [[cmd:mod replace]]."
-                )
-        if moderator:
-            lines.append(
-                f"[[user:{user_id}]], who plays in this game, was given the moderators' role. As a player "
-                "they still read only their own places: the rivals' places stay hidden from them, as from "
-                "any moderator who plays."
-            )
         enqueue(
             session,
             RoleGained(
                 game_id=game.row_id,
                 game_name=game.name,
                 title=f"{game.name}: a note on privacy",
-                lines=lines,
+                lines=list(lines),
                 user_id=user_id,
                 sees_all=sees_all,
                 moderator=moderator,
@@ -173,6 +156,30 @@ async def announce_role_gained(
             now=now,
         )
     return [game.row_id for game in rows]
+
+
+def _role_lines(user_id: int, *, sees_all: bool, moderator: bool, refused: bool) -> list[str]:
+    """What the game channel is told of a player's new role (``refused``: the server's admins may
+    not play)."""
+    lines = []
+    if sees_all:
+        lines.append(
+            f"[[user:{user_id}]], who plays in this game, can now read every channel of this server "
+            "(its owner, or Administrator): the other powers' channels and private talks included. "
+            "I cannot hide a channel from them."
+        )
+        if refused:
+            lines.append(
+                "This server's admins do not let such members play: a moderator may give their seat "
+                "to someone else with [[cmd:mod replace]]."
+            )
+    if moderator:
+        lines.append(
+            f"[[user:{user_id}]], who plays in this game, was given the moderators' role. As a player "
+            "they still read only their own places: the rivals' places stay hidden from them, as from "
+            "any moderator who plays."
+        )
+    return lines
 
 
 async def _row(session: AsyncSession, guild_id: int) -> ServerSettingsRecord | None:
