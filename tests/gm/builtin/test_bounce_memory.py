@@ -35,9 +35,11 @@ def test_two_bounces_in_a_row_read_from_the_stored_phases_stop_the_move() -> Non
     memory = bounce_memory(history, "standard")
     assert memory["ITALY"] == {"F LYO - SPA/SC": 2}
     assert memory["FRANCE"] == {"F MAR - SPA/SC": 2}
-    played, failed = built_in_orders(board, ["ITALY"], seed=1, holding=[], level="normal", bounced=memory)
+    # the hard level: it weighs an empty province's move by adjudicating, so without the memory it
+    # tries Spain again (normal already counts a move France's fleet could bounce for less)
+    played, failed = built_in_orders(board, ["ITALY"], seed=1, holding=[], level="hard", bounced=memory)
     assert not failed and "F LYO - SPA/SC" not in played["ITALY"], played
-    fresh, _ = built_in_orders(board, ["ITALY"], seed=1, holding=[], level="normal")
+    fresh, _ = built_in_orders(board, ["ITALY"], seed=1, holding=[], level="hard")
     assert "F LYO - SPA/SC" in fresh["ITALY"], fresh  # without the memory it would bounce again
 
 
