@@ -246,7 +246,21 @@ def _on_statement(state: ORMExecuteState) -> None:
         return
     if state.session.info.get(OWN) is not None and entity in OWN_ROWS:
         return
+    if entity is PhaseRecord and _sets_only(state.statement, UNSEEN_PHASE_COLUMNS):
+        return  # a closer renewing its claims (every few seconds while games close): nothing held changes
     _pending(state.session).add(EVERY_GAME)  # an UPDATE or DELETE statement: which rows is not known
+
+
+UNSEEN_PHASE_COLUMNS = frozenset({"adjudication_started_at"})
+"""Columns of a phase that nothing held here shows (the lease of a close's claim)."""
+
+
+def _sets_only(statement: Any, columns: frozenset[str]) -> bool:
+    """Whether ``statement`` is an UPDATE that sets some of ``columns`` and nothing else."""
+    values = getattr(statement, "_values", None) if statement.is_dml and statement.is_update else None
+    if not values:
+        return False
+    return {getattr(key, "key", key) for key in values} <= columns
 
 
 @event.listens_for(Session, "after_commit")

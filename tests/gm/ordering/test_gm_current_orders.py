@@ -114,6 +114,31 @@ async def test_any_other_change_to_the_game_drops_what_was_held(
     assert now.phase.name == "F1901M" and now == await stored(sessions, started)
 
 
+async def test_a_close_renewing_its_claims_keeps_what_was_held_and_its_claim_drops_it(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """While games close, the closer renews its claims every few seconds (gm.phases.closer's
+    heartbeat): nothing a player sees changes, so nothing held is read again; the claim itself (the
+    phase no longer open) drops it."""
+    game, me = started.game.id, player_of(started, FRANCE)
+    await gm.submit_orders(game, me, "A Par-Bur")
+    async with sessions() as session:
+        await session.exec(
+            update(PhaseRecord).where(col(PhaseRecord.id) == -1).values(adjudication_started_at=T0)
+        )
+        await session.commit()
+    assert held(gm, started) == await stored(sessions, started)
+
+    async with sessions() as session:
+        await session.exec(
+            update(PhaseRecord)
+            .where(col(PhaseRecord.id) == started.phase.id)
+            .values(status="adjudicating", adjudication_started_at=T0)
+        )
+        await session.commit()
+    assert held(gm, started) is None
+
+
 async def test_a_read_that_began_before_a_submission_is_not_kept(
     gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
 ) -> None:
