@@ -17,18 +17,18 @@ closes), ``--bot-root PATH`` (run the bot from another checkout, e.g. main's cod
 fake and this script stay the same), ``--profile FILE`` (cProfile of the bot's event-loop thread
 over the play, written to FILE: ``python -m pstats FILE``).
 
-What the players do (each game: seat 0 taps the order sheet, seat 1 the order builder, seats 2-6
-type; everyone pauses ``--think`` seconds after each answer, as a person reads and taps):
+What the players do (each game: seats 0 and 1 tap the order sheet (the step-by-step builder is
+retired: ``/orders build`` opens the sheet), seats 2-6 type; everyone pauses ``--think`` seconds
+after each answer, as a person reads and taps):
 
 - the sheet: ``/orders sheet``, pick an order for a unit, open a unit's support (or convoy) menu and
-  pick in it, Ready, undo Ready;
-- the builder: ``/orders build``, pick a unit, its kind, its target (and its choice);
+  pick in it, Ready, undo Ready (seat 0 starts with a pick, seat 1 with a support menu);
 - typing, in turn: the ``/orders edit`` form (opened, then submitted), ``/order``, a direct message of
   orders, ``/orders show`` (the private map).
 
 Each interaction is timed twice, from the moment it is sent: the *first answer* (the callback that
 acknowledges it: a message, a form, "thinking...", a deferred update; Discord's 3-second limit) and
-*shown*: until the player sees the result (the redrawn sheet or builder, the acknowledgement after
+*shown*: until the player sees the result (the redrawn sheet, the acknowledgement after
 "thinking...", the direct message's reply). The bot's CPU per interaction, its resident memory
 (sampled every 0.25 s, the worker processes not included) and its event loop's lag (the bot's own
 measure, ops.liveness, read from /healthz every second) are printed with them.
@@ -89,10 +89,9 @@ SCENARIOS: dict[str, dict[str, Any]] = {
 
 SHEET = ("sheet: open", "sheet: pick an order", "sheet: open a support menu", "sheet: pick in it")
 READY = ("sheet: Ready", "sheet: undo Ready")
-BUILDER = ("builder: open", "builder: pick a unit", "builder: pick a kind", "builder: pick a target")
 TYPED = ("/orders edit (form)", "form submitted", "/order", "DM of orders", "/orders show")
 OTHERS = ("/game list (another member)", "flood: the flooder's /game list")
-KINDS = (*SHEET, *READY, *BUILDER, "builder: pick a choice", *TYPED, *OTHERS)
+KINDS = (*SHEET, *READY, *TYPED, *OTHERS)
 NO_RESULT = ("/orders edit (form)",)  # the form is the answer itself
 
 
@@ -164,9 +163,9 @@ class Clock:
                 summary("every interaction's first answer", every)
                 + f"   over 3 s: {over}, unanswered (the fake refused a late answer): {unanswered}"
             )
-            redrawn = [s for k in (*SHEET[1:], *READY, *BUILDER[1:]) for s in self.shown.get(k, [])]
+            redrawn = [s for k in (*SHEET[1:], *READY) for s in self.shown.get(k, [])]
             if redrawn:
-                print(summary("every redrawn sheet or builder", redrawn))
+                print(summary("every redrawn sheet", redrawn))
 
 
 class Bot:
@@ -330,10 +329,8 @@ class Player:
             await asyncio.sleep(self.rng.random() * max(self.think, 1.0))
         turn = self.seat
         while True:
-            if self.seat == 0:
+            if self.seat in (0, 1):
                 await self.sheet_round(turn)
-            elif self.seat == 1:
-                await self.builder_round(turn)
             else:
                 await self.typed(turn)
             turn += 1
@@ -395,54 +392,6 @@ class Player:
                 await self.pause()
                 if self.sheet is None:
                     return
-
-    # --- the builder ------------------------------------------------------------------------------
-
-    builder: Message | None = None
-
-    async def builder_round(self, turn: int) -> None:
-        fake, clock, user = self.fake, self.clock, self.user
-        if self.builder is None:
-            self.builder = await clock.tap(
-                BUILDER[0], fake.slash(user, "orders", "build", options=self.game, channel=self.table.general)
-            )
-            await self.pause()
-            if self.builder is None:
-                return
-        selects = [c for c in walk_components(self.builder.components) if c.get("type") == 3]
-        if not selects:
-            self.builder = None
-            return
-        option = self.rng.choice(selects[0]["options"])
-        kinds = await clock.tap(
-            BUILDER[1], fake.click(user, self.builder, selects[0]["custom_id"], values=[option["value"]])
-        )
-        await self.pause()
-        wanted = [c for c in kinds.custom_ids() if ":go:t:" in c] if kinds is not None else []
-        if not wanted:
-            self.builder = None
-            return
-        kind = wanted[turn % len(wanted)]
-        assert kinds is not None
-        targets = await clock.tap(BUILDER[2], fake.click(user, kinds, kind))
-        await self.pause()
-        first = [c for c in walk_components(targets.components) if c.get("type") == 3] if targets else []
-        if not first:
-            self.builder = None
-            return
-        target = self.rng.choice(first[0]["options"])["value"]
-        assert targets is not None
-        after = await clock.tap(BUILDER[3], fake.click(user, targets, first[0]["custom_id"], values=[target]))
-        await self.pause()
-        if after is not None and ("which" in after.content or "by land or by convoy" in after.content):
-            choice = [c for c in walk_components(after.components) if c.get("type") == 3]
-            if choice:
-                value = choice[0]["options"][0]["value"]
-                after = await clock.tap(
-                    "builder: pick a choice", fake.click(user, after, choice[0]["custom_id"], values=[value])
-                )
-                await self.pause()
-        self.builder = after
 
     # --- typing -------------------------------------------------------------------------------------
 
