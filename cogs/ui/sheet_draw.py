@@ -185,7 +185,8 @@ def _heading(
     shown_at = discord.utils.format_dt(datetime.now(UTC), "R")
     paged = f"Page {page + 1} of {pages}: orders {first} to {first + count - 1}. " if pages > 1 else ""
     if live:  # cogs.ui.sheet_live
-        lines.append(f"-# {paged}Shown as of {shown_at}; orders sent another way show here within moments.")
+        later = "orders sent another way show here within about 10 seconds."
+        lines.append(f"-# {paged}Shown as of {shown_at}; {later}")
     else:
         lines.append(f"-# {paged}Shown as of {shown_at}; orders sent another way show at your next tap.")
     if notice:
