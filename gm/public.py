@@ -79,6 +79,7 @@ from gm.errors import (
     WrongPlayerCount,
 )
 from gm.errors import GameOver as GameOverError
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages.effects import (
     ArchivePlaces,
     Effect,
@@ -181,6 +182,7 @@ from gm.setup.server import ServerSettings
 from gm.setup.shields import Pacer, Shielder, ShieldReport, ShieldWork
 
 __all__ = [
+    "ANY_PHASE",
     "CONCEDE",
     "DRAW",
     "MAX_PAIR_PRESS_PLAYERS",
@@ -229,6 +231,7 @@ __all__ = [
     "MadePlaces",
     "MapImage",
     "MarkSeatsTaken",
+    "MeantFor",
     "Message",
     "Moderation",
     "ModerationResult",

@@ -58,6 +58,7 @@ from gm.public import (
     Attachment,
     CallToOrder,
     GameError,
+    MeantFor,
     NotYetSendable,
     OrderMenu,
     OutboxMessage,
@@ -259,7 +260,9 @@ class DiscordSender:
         if message.user_id is None:
             return None
         try:
-            return await self.games.order_menu(message.game_id, message.user_id, expected_phase=content.phase)
+            return await self.games.order_menu(
+                message.game_id, message.user_id, meant_for=MeantFor(content.phase)
+            )
         except GameError:
             return None
 

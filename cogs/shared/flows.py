@@ -12,6 +12,7 @@ from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.replies import defer, send
 from cogs.ui.sheet import ready_offer
+from gm.public import MeantFor
 
 
 async def submit(
@@ -26,9 +27,11 @@ async def submit(
     if sheet_of_phase is None:
         report = await gamemaster.submit_orders(game_id, user_id, orders_text)
     elif orders_text.strip():
-        report = await gamemaster.replace_orders(game_id, user_id, orders_text, expected_phase=sheet_of_phase)
+        report = await gamemaster.replace_orders(
+            game_id, user_id, orders_text, meant_for=MeantFor(sheet_of_phase)
+        )
     else:
-        view = await gamemaster.clear_orders(game_id, user_id, expected_phase=sheet_of_phase)
+        view = await gamemaster.clear_orders(game_id, user_id, meant_for=MeantFor(sheet_of_phase))
         await send(interaction, ["Your form was empty, so you now have no orders.", *text.view_lines(view)])
         return
     lines = text.report_lines(report)

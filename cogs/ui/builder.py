@@ -25,6 +25,7 @@ import discord
 from cogs.ui.guard import Guarded
 from cogs.ui.sheet import GAME, PHASE
 from cogs.ui.sheet_flows import open_sheet
+from gm.public import MeantFor
 
 PREFIX = "tap"
 OLD_MENU = (
@@ -51,7 +52,9 @@ class OldBuilderItem(
         return cls(item, int(match["game_id"]), match["tag"] or "")
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        await open_sheet(interaction, self.game_id, expected_tag=self.tag or None, notice=[OLD_MENU])
+        await open_sheet(
+            interaction, self.game_id, meant_for=MeantFor(tag=self.tag or None), notice=[OLD_MENU]
+        )
 
 
 def setup_builder(client: discord.Client) -> None:

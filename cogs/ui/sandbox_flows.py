@@ -24,15 +24,16 @@ from cogs.ui.sandbox import NewRequest, SandboxSheet, replace_buttons
 from cogs.ui.sandbox_draw import draw_sandbox
 from cogs.ui.sheet import Action, Second
 from cogs.ui.sheet_flows import StalePick, edit_in_order, read_pick
-from gm.public import LegalOrder, PowerMenu, SandboxLimit, SandboxMenu, SandboxResults, change_lines
+from gm.public import LegalOrder, MeantFor, PowerMenu, SandboxLimit, SandboxMenu, SandboxResults, change_lines
 
 
 def _gm(interaction: discord.Interaction) -> Any:
     return services_of(interaction.client).gamemaster
 
 
-def _for(sheet: SandboxSheet) -> dict[str, Any]:
-    return {"expected_tag": sheet.tag, "expected_phase": sheet.phase_id}
+def _for(sheet: SandboxSheet) -> MeantFor[int]:
+    """The step and the sandbox (its tag) the sheet was made for: gm refuses a tap on a stale one."""
+    return MeantFor(sheet.phase_id, sheet.tag)
 
 
 # --- making and opening ------------------------------------------------------------------------------
@@ -96,7 +97,7 @@ async def _replace(interaction: discord.Interaction, request: NewRequest) -> Non
 async def open_sheet(interaction: discord.Interaction, sandbox_id: int, tag: str | None = None) -> None:
     """The sheet of one of the caller's sandboxes, in a new private message."""
     await defer(interaction)
-    box = await _gm(interaction).sandbox_menu(sandbox_id, interaction.user.id, expected_tag=tag)
+    box = await _gm(interaction).sandbox_menu(sandbox_id, interaction.user.id, meant_for=MeantFor(tag=tag))
     await interaction.followup.send(view=draw_sandbox(box), ephemeral=True)
 
 
@@ -126,7 +127,7 @@ async def picked(
     if pick.withdraw:
         assert pick.power is not None
         after = await _gm(interaction).sandbox_withdraw(
-            sheet.sandbox_id, interaction.user.id, pick.power.power, key, **_for(sheet)
+            sheet.sandbox_id, interaction.user.id, pick.power.power, key, meant_for=_for(sheet)
         )
         await _show(interaction, after, page, [])
         return
@@ -161,7 +162,7 @@ async def _menu(
     interaction: discord.Interaction, sheet: SandboxSheet, power: str | None = None
 ) -> SandboxMenu:
     menu: SandboxMenu = await _gm(interaction).sandbox_menu(
-        sheet.sandbox_id, interaction.user.id, power=power or sheet.power, touch=False, **_for(sheet)
+        sheet.sandbox_id, interaction.user.id, power=power or sheet.power, touch=False, meant_for=_for(sheet)
     )
     return menu
 
@@ -170,7 +171,7 @@ async def _order(
     interaction: discord.Interaction, sheet: SandboxSheet, page: int, power: str, order: str
 ) -> None:
     answer = await _gm(interaction).sandbox_orders(
-        sheet.sandbox_id, interaction.user.id, order, power=power, **_for(sheet)
+        sheet.sandbox_id, interaction.user.id, order, power=power, meant_for=_for(sheet)
     )
     await _show(interaction, answer.menu, page, [text.outcome_line(o) for o in answer.lines])
 
@@ -196,7 +197,7 @@ async def _adjudicate(press: Press) -> None:
     interaction, sheet = press.interaction, press.sheet
     await interaction.response.defer()  # the engine and the map run in the worker processes
     results = await _gm(interaction).sandbox_adjudicate(
-        sheet.sandbox_id, interaction.user.id, power=sheet.power, **_for(sheet)
+        sheet.sandbox_id, interaction.user.id, power=sheet.power, meant_for=_for(sheet)
     )
     await _results(interaction, results)
 
@@ -205,7 +206,7 @@ async def _step_back(press: Press) -> None:
     interaction, sheet = press.interaction, press.sheet
     await interaction.response.defer()
     box = await _gm(interaction).sandbox_step_back(
-        sheet.sandbox_id, interaction.user.id, power=sheet.power, **_for(sheet)
+        sheet.sandbox_id, interaction.user.id, power=sheet.power, meant_for=_for(sheet)
     )
     words = f"**Back to {box.long_name}**, with its orders as they were: change any and adjudicate again."
     await _show(interaction, box, 0, [words])
@@ -223,7 +224,7 @@ async def _clear(press: Press, box: SandboxMenu, power: str, shown: PowerMenu) -
     interaction, sheet = press.interaction, press.sheet
     await interaction.response.defer()
     after = await _gm(interaction).sandbox_withdraw(
-        sheet.sandbox_id, interaction.user.id, power, **_for(sheet)
+        sheet.sandbox_id, interaction.user.id, power, meant_for=_for(sheet)
     )
     await _show(interaction, after, press.page, [f"{text.power_name(power)}'s orders are withdrawn."])
 
@@ -253,7 +254,7 @@ async def _keep(press: Press, box: SandboxMenu, power: str, shown: PowerMenu) ->
     interaction, sheet = press.interaction, press.sheet
     await interaction.response.defer()
     after = await _gm(interaction).sandbox_withdraw(
-        sheet.sandbox_id, interaction.user.id, power, press.arg, **_for(sheet)
+        sheet.sandbox_id, interaction.user.id, power, press.arg, meant_for=_for(sheet)
     )
     await _show(interaction, after, press.page, [])
 
@@ -303,7 +304,9 @@ async def _results(interaction: discord.Interaction, results: SandboxResults) ->
 async def _map(interaction: discord.Interaction, sheet: SandboxSheet) -> None:
     """A new private message: the board with every order given so far (or the final position)."""
     await defer(interaction)
-    box, png = await _gm(interaction).sandbox_map(sheet.sandbox_id, interaction.user.id, **_for(sheet))
+    box, png = await _gm(interaction).sandbox_map(
+        sheet.sandbox_id, interaction.user.id, meant_for=_for(sheet)
+    )
     if box.over:
         lines = [f"**Sandbox #{box.sandbox.id}**: the final position ({box.over})."]
     else:

@@ -26,7 +26,17 @@ from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Action, Second, Sheet
 from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
 from cogs.ui.sheet_live import items_of, words_above
 from gm.facade import Gamemaster, SheetAnswer
-from gm.public import GameError, LegalOrder, OrderMenu, OrdersClosed, OrdersPreview, OrdersView, PowerMenu
+from gm.public import (
+    ANY_PHASE,
+    GameError,
+    LegalOrder,
+    MeantFor,
+    OrderMenu,
+    OrdersClosed,
+    OrdersPreview,
+    OrdersView,
+    PowerMenu,
+)
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +52,7 @@ async def open_sheet(
     interaction: discord.Interaction,
     game_id: int,
     *,
-    expected_phase: str | None = None,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
     notice: Sequence[str] = (),
 ) -> None:
     """A new private sheet for the tapper's own powers (``/orders sheet``, "Order sheet"), ``notice``
@@ -51,9 +60,7 @@ async def open_sheet(
     await defer(interaction)
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        menu = await gamemaster.order_menu(
-            game_id, interaction.user.id, expected_phase=expected_phase, expected_tag=expected_tag or None
-        )
+        menu = await gamemaster.order_menu(game_id, interaction.user.id, meant_for=meant_for)
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     sheet = Sheet(game_id, menu.phase_name, interaction.user.id, menu.game_tag)
@@ -61,7 +68,7 @@ async def open_sheet(
 
 
 async def open_from_button(interaction: discord.Interaction, game_id: int, phase: str, tag: str) -> None:
-    await open_sheet(interaction, game_id, expected_phase=phase, expected_tag=tag)
+    await open_sheet(interaction, game_id, meant_for=MeantFor(phase, tag))
 
 
 def sheet_for_call(
@@ -78,16 +85,13 @@ async def show_preview(
     interaction: discord.Interaction,
     game_id: int,
     *,
-    expected_phase: str | None = None,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
 ) -> None:
     """A new private message: the map with the player's own orders drawn, and those orders."""
     await defer(interaction)
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        preview = await gamemaster.orders_preview(
-            game_id, interaction.user.id, expected_phase=expected_phase, expected_tag=expected_tag
-        )
+        preview = await gamemaster.orders_preview(game_id, interaction.user.id, meant_for=meant_for)
     except OrdersClosed as closed_error:
         raise _stale(closed_error) from closed_error
     await send(interaction, preview_lines(preview), files=preview_files(preview))
@@ -115,7 +119,7 @@ async def ready_from_button(
     await defer(interaction)
     gamemaster = services_of(interaction.client).gamemaster
     answer = await gamemaster.sheet_ready(
-        game_id, interaction.user.id, ready=on, expected_phase=phase, expected_tag=tag or None
+        game_id, interaction.user.id, ready=on, meant_for=MeantFor(phase, tag)
     )
     lines = [ready_words(on, answer.view), *text.view_lines(answer.view)]
     view = ready_buttons(game_id, phase, tag, on=not on) if answer.menu is not None else None
@@ -234,9 +238,7 @@ class Press:
 
 async def _map(press: Press) -> None:
     sheet = press.sheet
-    await show_preview(
-        press.interaction, sheet.game_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
-    )
+    await show_preview(press.interaction, sheet.game_id, meant_for=_for(sheet))
 
 
 async def _page(press: Press, menu: OrderMenu) -> None:
@@ -245,26 +247,26 @@ async def _page(press: Press, menu: OrderMenu) -> None:
 
 async def _ready(press: Press, menu: OrderMenu) -> None:
     await _act(
-        press, lambda gm, at: gm.sheet_ready(*at, ready=True, **_for(press.sheet))
+        press, lambda gm, at: gm.sheet_ready(*at, ready=True, meant_for=_for(press.sheet))
     )  # the heading says so
 
 
 async def _unready(press: Press, menu: OrderMenu) -> None:
     await _act(
         press,
-        lambda gm, at: gm.sheet_ready(*at, ready=False, **_for(press.sheet)),
+        lambda gm, at: gm.sheet_ready(*at, ready=False, meant_for=_for(press.sheet)),
         notice=lambda answer: [ready_words(False, answer.view)],
     )
 
 
 async def _hold(press: Press, menu: OrderMenu) -> None:
-    await _act(press, lambda gm, at: gm.sheet_hold_the_rest(*at, **_for(press.sheet)))
+    await _act(press, lambda gm, at: gm.sheet_hold_the_rest(*at, meant_for=_for(press.sheet)))
 
 
 async def _clear(press: Press, menu: OrderMenu) -> None:
     await _act(
         press,
-        lambda gm, at: gm.sheet_clear(*at, **_for(press.sheet)),
+        lambda gm, at: gm.sheet_clear(*at, meant_for=_for(press.sheet)),
         notice=lambda answer: ["Your orders are withdrawn."],
     )
 
@@ -273,7 +275,7 @@ async def _keep(press: Press, menu: OrderMenu) -> None:
     """A unit's (a build site's) order taken back: "Keep" a unit chosen for removal, or the menu's
     "no order"."""
     key = press.arg or ""
-    await _act(press, lambda gm, at: gm.sheet_withdraw(*at, key, **_for(press.sheet)))
+    await _act(press, lambda gm, at: gm.sheet_withdraw(*at, key, meant_for=_for(press.sheet)))
 
 
 async def _waive(press: Press, menu: OrderMenu) -> None:
@@ -312,8 +314,9 @@ def _who(sheet: Sheet) -> tuple[int, int]:
     return sheet.game_id, sheet.user_id
 
 
-def _for(sheet: Sheet) -> dict[str, Any]:
-    return {"expected_phase": sheet.phase, "expected_tag": sheet.tag or None}
+def _for(sheet: Sheet) -> MeantFor[str]:
+    """The phase and the game (its tag) the sheet was made for: gm refuses a tap on a stale one."""
+    return MeantFor(sheet.phase, sheet.tag or None)
 
 
 async def _submit(press: Press, power: PowerMenu, chosen: LegalOrder) -> None:
@@ -328,8 +331,7 @@ async def _submit(press: Press, power: PowerMenu, chosen: LegalOrder) -> None:
                 sheet.user_id,
                 chosen.text,
                 power=power.power,
-                expected_phase=sheet.phase,
-                expected_tag=sheet.tag or None,
+                meant_for=_for(sheet),
             )
     except OrdersClosed as stale:
         raise _stale(stale) from stale
@@ -429,9 +431,7 @@ def _leading(interaction: discord.Interaction) -> list[discord.ui.Item[Any]]:
 async def _menu(interaction: discord.Interaction, sheet: Sheet) -> OrderMenu:
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        return await gamemaster.order_menu(
-            sheet.game_id, sheet.user_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
-        )
+        return await gamemaster.order_menu(sheet.game_id, sheet.user_id, meant_for=_for(sheet))
     except OrdersClosed as stale:
         raise _stale(stale) from stale
 

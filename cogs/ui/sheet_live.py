@@ -33,7 +33,7 @@ from cogs.shared.pictures import Pictures, pictures_of
 from cogs.ui.sheet import Sheet
 from cogs.ui.sheet_draw import draw
 from gm.facade import Gamemaster
-from gm.public import GameError
+from gm.public import GameError, MeantFor
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +184,7 @@ class LiveSheets:
         sheet = entry.sheet
         try:
             menu = await self.gamemaster.order_menu(
-                sheet.game_id, sheet.user_id, expected_phase=sheet.phase, expected_tag=sheet.tag or None
+                sheet.game_id, sheet.user_id, meant_for=MeantFor(sheet.phase, sheet.tag or None)
             )
         except GameError as exc:  # the phase closed, the player left: the sheet stays as it was
             log.info("DM sheet %s not refreshed: %s", entry.message_id, exc)

@@ -22,6 +22,7 @@ from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
 from gm.facade.runtime import Runtime
 from gm.follow_ups import FollowUps
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import legal
 from gm.ordering.current import CurrentOrders, Ticket
 from gm.ordering.legal import OrderMenu
@@ -90,7 +91,7 @@ class GamemasterCore:
         state: PhaseState | None = None,
         same_orders: bool = False,
         menu_wanted: bool = False,
-        expected_tag: str | None = None,
+        meant_for: MeantFor[str] = ANY_PHASE,
     ) -> OrderMenu | None:
         """The one step after a change of a player's own orders has committed (typed, tapped, a form, a
         sheet's button, ready), whatever the way in:
@@ -119,8 +120,7 @@ class GamemasterCore:
                     session,
                     ticket.game_id,
                     ticket.user_id,
-                    expected_phase=view.phase.name,
-                    expected_tag=expected_tag,
+                    meant_for=replace(meant_for, phase=view.phase.name),
                 )
         self._current.wrote(ticket, kept, menu)
         if view.close_now:

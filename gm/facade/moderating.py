@@ -11,6 +11,7 @@ from gm.actor import Actor
 from gm.anonymity import requester_of
 from gm.errors import PhaseBusy
 from gm.facade.core import GamemasterCore
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.moderation import actions as moderation
 from gm.moderation import builtin, rollback, takeover
 from gm.moderation.rollback import RollbackPlan
@@ -64,16 +65,16 @@ class ModerationCases(GamemasterCore):
         the next one; a phase that had just opened asks for a confirmation first (action
         ``close_confirm``: gm.moderation.actions.close_now). ``asked_phase``: the id of the phase the
         moderator confirmed closing; refused when the game has moved on since."""
-        expected = None
+        expected: MeantFor[str] = ANY_PHASE
         if asked_phase is not None:
             game = await self._unchanged(game_id, asked_phase, "close")
-            expected = game.phase.name if game.phase is not None else None
+            expected = MeantFor(game.phase.name if game.phase is not None else None)
         async with self._sessions.begin() as session:
             result = await moderation.close_now(
                 session,
                 game_id,
                 actor,
-                expected_phase=expected,
+                meant_for=expected,
                 sent_at=sent_at,
                 confirmed=asked_phase is not None,
             )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from gm.endings import votes
 from gm.endings.votes import VoteReport
 from gm.facade.core import GamemasterCore
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import submission as orders
 from gm.ordering import whole_sheet as sheet
 from gm.ordering.current import own_orders
@@ -32,27 +33,25 @@ class PlayingCases(GamemasterCore):
         return report
 
     async def replace_orders(
-        self, game_id: int, user_id: int, text: str, *, expected_phase: str | None = None
+        self, game_id: int, user_id: int, text: str, *, meant_for: MeantFor[str] = ANY_PHASE
     ) -> SubmissionReport:
-        """``text`` is the whole sheet (the orders form of ``expected_phase``): it replaces every
+        """``text`` is the whole sheet (the orders form of ``meant_for``'s phase): it replaces every
         earlier order."""
         ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
-            report = await sheet.replace_orders(
-                session, game_id, user_id, text, expected_phase=expected_phase
-            )
+            report = await sheet.replace_orders(session, game_id, user_id, text, meant_for=meant_for)
         self._send_if_returned(session, game_id)
         await self._after_order_change(ticket, report.view, kept=self._current.after_submission(report))
         return report
 
     async def clear_orders(
-        self, game_id: int, user_id: int, *, expected_phase: str | None = None
+        self, game_id: int, user_id: int, *, meant_for: MeantFor[str] = ANY_PHASE
     ) -> OrdersView:
         ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
-            view = await orders.clear_orders(session, game_id, user_id, expected_phase=expected_phase)
+            view = await orders.clear_orders(session, game_id, user_id, meant_for=meant_for)
         await self._after_order_change(ticket, view, kept=view)  # a clear: no refused lines left to show
         return view
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gm.delivery.pool import run_off_loop
 from gm.facade.core import GamemasterCore
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering.drawing import preview_request, render_preview
 from gm.phases.worker import close_work, position_map_work
 from gm.sandbox import adjudicating, making, playing
@@ -50,10 +51,10 @@ class SandboxCases(GamemasterCore):
             return await making.sandboxes_of(session, owner_id)
 
     async def delete_sandbox(
-        self, sandbox_id: int, owner_id: int, *, expected_tag: str | None = None
+        self, sandbox_id: int, owner_id: int, *, meant_for: MeantFor[int] = ANY_PHASE
     ) -> SandboxInfo:
         async with self._sessions.begin() as session:
-            return await making.delete_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag)
+            return await making.delete_sandbox(session, sandbox_id, owner_id, meant_for=meant_for)
 
     async def sandbox_menu(
         self,
@@ -61,8 +62,7 @@ class SandboxCases(GamemasterCore):
         owner_id: int,
         *,
         power: str | None = None,
-        expected_tag: str | None = None,
-        expected_phase: int | None = None,
+        meant_for: MeantFor[int] = ANY_PHASE,
         touch: bool = True,
     ) -> SandboxMenu:
         """The sandbox's sheet, showing ``power``; ``touch`` False for a tap that only redraws it (read
@@ -74,8 +74,7 @@ class SandboxCases(GamemasterCore):
                 sandbox_id,
                 owner_id,
                 power=power,
-                expected_tag=expected_tag,
-                expected_phase=expected_phase,
+                meant_for=meant_for,
                 touch=touch,
                 now=self._clock(),
             )
@@ -87,8 +86,7 @@ class SandboxCases(GamemasterCore):
         text: str,
         *,
         power: str | None = None,
-        expected_tag: str | None = None,
-        expected_phase: int | None = None,
+        meant_for: MeantFor[int] = ANY_PHASE,
     ) -> SandboxOrders:
         """Orders for the sandbox's open step, typed or picked, each judged like a game's."""
         async with self._sessions.begin() as session:
@@ -98,8 +96,7 @@ class SandboxCases(GamemasterCore):
                 owner_id,
                 text,
                 power=power,
-                expected_tag=expected_tag,
-                expected_phase=expected_phase,
+                meant_for=meant_for,
                 now=self._clock(),
             )
 
@@ -110,8 +107,7 @@ class SandboxCases(GamemasterCore):
         power: str,
         key: str | None = None,
         *,
-        expected_tag: str | None = None,
-        expected_phase: int | None = None,
+        meant_for: MeantFor[int] = ANY_PHASE,
     ) -> SandboxMenu:
         """Take back one order of ``power`` (its unit or build site ``key``), or all of them."""
         async with self._sessions.begin() as session:
@@ -121,8 +117,7 @@ class SandboxCases(GamemasterCore):
                 owner_id,
                 power,
                 key,
-                expected_tag=expected_tag,
-                expected_phase=expected_phase,
+                meant_for=meant_for,
                 now=self._clock(),
             )
 
@@ -132,8 +127,7 @@ class SandboxCases(GamemasterCore):
         owner_id: int,
         *,
         power: str | None = None,
-        expected_tag: str | None = None,
-        expected_phase: int | None = None,
+        meant_for: MeantFor[int] = ANY_PHASE,
     ) -> SandboxMenu:
         async with self._sessions.begin() as session:
             return await playing.step_back(
@@ -141,8 +135,7 @@ class SandboxCases(GamemasterCore):
                 sandbox_id,
                 owner_id,
                 power=power,
-                expected_tag=expected_tag,
-                expected_phase=expected_phase,
+                meant_for=meant_for,
                 now=self._clock(),
             )
 
@@ -152,8 +145,7 @@ class SandboxCases(GamemasterCore):
         owner_id: int,
         *,
         power: str | None = None,
-        expected_tag: str | None = None,
-        expected_phase: int | None = None,
+        meant_for: MeantFor[int] = ANY_PHASE,
     ) -> SandboxResults:
         """Adjudicate the open step now: the engine and the results map in the worker processes (as
         a game's close), the result and the next step written after; the adapter defers first."""
@@ -162,8 +154,7 @@ class SandboxCases(GamemasterCore):
                 session,
                 sandbox_id,
                 owner_id,
-                expected_tag=expected_tag,
-                expected_phase=expected_phase,
+                meant_for=meant_for,
                 render=self._render_maps,
             )
         answer = await run_off_loop(self._runtime.executor, close_work, request.work)
@@ -177,8 +168,7 @@ class SandboxCases(GamemasterCore):
         sandbox_id: int,
         owner_id: int,
         *,
-        expected_tag: str | None = None,
-        expected_phase: int | None = None,
+        meant_for: MeantFor[int] = ANY_PHASE,
     ) -> tuple[SandboxMenu, bytes | None]:
         """The sandbox's board with every order given so far drawn on it (or, when its game is over,
         the final position), drawn in the worker processes."""
@@ -187,8 +177,7 @@ class SandboxCases(GamemasterCore):
                 session,
                 sandbox_id,
                 owner_id,
-                expected_tag=expected_tag,
-                expected_phase=expected_phase,
+                meant_for=meant_for,
                 now=self._clock(),
             )
         async with self._sessions.read() as session:

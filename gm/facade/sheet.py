@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gm.facade.core import GamemasterCore
+from gm.meant_for import MeantFor
 from gm.ordering import sheet as actions
 from gm.ordering.current import own_orders
 from gm.ordering.legal import OrderMenu
@@ -32,45 +33,34 @@ class SheetAnswer:
 
 class SheetCases(GamemasterCore):
     async def sheet_hold_the_rest(
-        self, game_id: int, user_id: int, *, expected_phase: str, expected_tag: str | None = None
+        self, game_id: int, user_id: int, *, meant_for: MeantFor[str]
     ) -> SheetAnswer:
         """Every unit of the caller's without an order holds (submitted as typed holds)."""
         return await self._sheet_action(
             game_id,
             user_id,
-            expected_phase,
-            expected_tag,
-            lambda s: actions.hold_the_rest(
-                s, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
-            ),
+            meant_for,
+            lambda s: actions.hold_the_rest(s, game_id, user_id, meant_for=meant_for),
         )
 
     async def sheet_withdraw(
-        self, game_id: int, user_id: int, key: str, *, expected_phase: str, expected_tag: str | None = None
+        self, game_id: int, user_id: int, key: str, *, meant_for: MeantFor[str]
     ) -> SheetAnswer:
         """Take back the order for one unit or build site."""
         return await self._sheet_action(
             game_id,
             user_id,
-            expected_phase,
-            expected_tag,
-            lambda s: actions.withdraw_order(
-                s, game_id, user_id, key, expected_phase=expected_phase, expected_tag=expected_tag
-            ),
+            meant_for,
+            lambda s: actions.withdraw_order(s, game_id, user_id, key, meant_for=meant_for),
         )
 
-    async def sheet_clear(
-        self, game_id: int, user_id: int, *, expected_phase: str, expected_tag: str | None = None
-    ) -> SheetAnswer:
+    async def sheet_clear(self, game_id: int, user_id: int, *, meant_for: MeantFor[str]) -> SheetAnswer:
         """Withdraw all the caller's orders in the phase."""
         return await self._sheet_action(
             game_id,
             user_id,
-            expected_phase,
-            expected_tag,
-            lambda s: actions.clear(
-                s, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
-            ),
+            meant_for,
+            lambda s: actions.clear(s, game_id, user_id, meant_for=meant_for),
         )
 
     async def sheet_ready(
@@ -79,18 +69,14 @@ class SheetCases(GamemasterCore):
         user_id: int,
         *,
         ready: bool,
-        expected_phase: str,
-        expected_tag: str | None = None,
+        meant_for: MeantFor[str],
     ) -> SheetAnswer:
         """The caller is done (or not after all) for the phase."""
         return await self._sheet_action(
             game_id,
             user_id,
-            expected_phase,
-            expected_tag,
-            lambda s: actions.set_ready(
-                s, game_id, user_id, ready=ready, expected_phase=expected_phase, expected_tag=expected_tag
-            ),
+            meant_for,
+            lambda s: actions.set_ready(s, game_id, user_id, ready=ready, meant_for=meant_for),
             same_orders=True,
         )
 
@@ -98,8 +84,7 @@ class SheetCases(GamemasterCore):
         self,
         game_id: int,
         user_id: int,
-        expected_phase: str,
-        expected_tag: str | None,
+        meant_for: MeantFor[str],
         action: Callable[[AsyncSession], Awaitable[SheetChange]],
         *,
         same_orders: bool = False,
@@ -121,6 +106,6 @@ class SheetCases(GamemasterCore):
             state=change.report.state if change.report is not None else None,
             same_orders=same_orders,
             menu_wanted=True,
-            expected_tag=expected_tag,
+            meant_for=meant_for,
         )
         return SheetAnswer(view=change.view, menu=menu, report=change.report)

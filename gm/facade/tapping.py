@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from db.models import PhaseStatus
 from gm.delivery.pool import run_off_loop
 from gm.facade.core import GamemasterCore
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import legal
 from gm.ordering import submission as orders
 from gm.ordering.current import own_orders
@@ -34,20 +35,17 @@ class TappingCases(GamemasterCore):
         game_id: int,
         user_id: int,
         *,
-        expected_phase: str | None = None,
-        expected_tag: str | None = None,
+        meant_for: MeantFor[str] = ANY_PHASE,
     ) -> OrderMenu:
         """Every order the caller's powers may give in the open phase, unit by unit, with the order
-        each unit has now. ``expected_phase``: refuse when the game has moved on (a stale sheet);
-        ``expected_tag``: when it is not the game the sheet was opened for (its ``game_tag``)."""
-        held = self.menu_held(game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag)
+        each unit has now. ``meant_for``: refuse when the game has moved on (its phase: a stale sheet)
+        or is not the game the sheet was opened for (its tag: the menu's ``game_tag``)."""
+        held = self.menu_held(game_id, user_id, meant_for=meant_for)
         if held is not None:
             return held
         ticket = self._current.ticket(game_id, user_id)
         async with self._sessions.read() as session:
-            menu = await legal.order_menu(
-                session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
-            )
+            menu = await legal.order_menu(session, game_id, user_id, meant_for=meant_for)
         self._current.fill_menu(ticket, menu)
         return menu
 
@@ -56,8 +54,7 @@ class TappingCases(GamemasterCore):
         game_id: int,
         user_id: int,
         *,
-        expected_phase: str | None = None,
-        expected_tag: str | None = None,
+        meant_for: MeantFor[str] = ANY_PHASE,
     ) -> OrderMenu | None:
         """:meth:`order_menu` when the process holds it (no wait at all: a tap answers at once), else
         None (then :meth:`order_menu` reads it). Held while nothing changed the game but the player's
@@ -66,8 +63,8 @@ class TappingCases(GamemasterCore):
         if (
             held is not None
             and held.view.phase.status == PhaseStatus.OPEN
-            and (expected_phase is None or held.phase_name == expected_phase)
-            and (not expected_tag or held.game_tag == expected_tag)
+            and (meant_for.phase is None or held.phase_name == meant_for.phase)
+            and (not meant_for.tag or held.game_tag == meant_for.tag)
         ):
             return held
         return None
@@ -91,11 +88,10 @@ class TappingCases(GamemasterCore):
         text: str,
         *,
         power: str,
-        expected_phase: str,
-        expected_tag: str | None = None,
+        meant_for: MeantFor[str],
     ) -> ChosenOrder:
         """Submit one order chosen on a sheet (its canonical text) for ``power`` in
-        ``expected_phase``: judged, stored, logged and acknowledged exactly like a typed line
+        ``meant_for``'s phase: judged, stored, logged and acknowledged exactly like a typed line
         (gm.ordering.submission.submit_orders); a later order for the unit replaces the earlier one.
         The early close this may allow follows in the background, as for typed orders."""
         ticket = self._current.ticket(game_id, user_id)
@@ -108,8 +104,7 @@ class TappingCases(GamemasterCore):
                 user_id,
                 text,
                 power=power,
-                expected_phase=expected_phase,
-                expected_tag=expected_tag,
+                meant_for=meant_for,
             )
         self._send_if_returned(session, game_id)
         menu = await self._after_order_change(
@@ -119,7 +114,7 @@ class TappingCases(GamemasterCore):
             held=held,
             state=report.state,
             menu_wanted=True,
-            expected_tag=expected_tag,
+            meant_for=meant_for,
         )
         return ChosenOrder(report=report, menu=menu)
 
@@ -128,16 +123,13 @@ class TappingCases(GamemasterCore):
         game_id: int,
         user_id: int,
         *,
-        expected_phase: str | None = None,
-        expected_tag: str | None = None,
+        meant_for: MeantFor[str] = ANY_PHASE,
     ) -> OrdersPreview:
         """The caller's orders in the current phase and the map with those orders drawn, and nothing
         of anybody else's (for the caller's eyes only: the adapter answers privately). Drawn off the
         event loop, in the worker processes (or a thread)."""
         async with self._sessions.read() as session:  # ended before the drawing: nothing held meanwhile
-            view, request = await preview_of(
-                session, game_id, user_id, expected_phase=expected_phase, expected_tag=expected_tag
-            )
+            view, request = await preview_of(session, game_id, user_id, meant_for=meant_for)
         png = await run_off_loop(self._runtime.executor, render_preview, request)
         drawn = {power: tuple(lines) for power, lines in request["orders"].items()}
         return OrdersPreview(view=view, filename=f"{view.phase.name}-my-orders.png", drawn=drawn, png=png)

@@ -29,6 +29,7 @@ from gm.builtin.talks import played_by_it_while_absent, taken_back, taken_by_it,
 from gm.clock import require_aware, utcnow
 from gm.endings import ending
 from gm.errors import GameOver, PhaseBusy, WrongGameState
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages import payloads as say
 from gm.moderation.replacement import Replacement, replace_player
 from gm.moderation.shared import (
@@ -176,7 +177,7 @@ async def close_now(
     game_id: int,
     actor: Actor,
     *,
-    expected_phase: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
     sent_at: datetime | None = None,
     confirmed: bool = False,
     now: datetime | None = None,
@@ -188,7 +189,7 @@ async def close_now(
     arrives once the next has opened): that is refused, naming both. A phase that opened less than
     :data:`YOUNG_PHASE` before ``sent_at`` is not closed unless ``confirmed``: the result is then a
     question (action ``close_confirm``, ``details``: the phase's name and id), and nothing changes.
-    ``expected_phase``: the phase the moderator confirmed (by name); when the game has moved on,
+    ``meant_for``: the phase the moderator confirmed (by name); when the game has moved on,
     nothing is done either.
     The request is durable: the phase's deadline becomes now, in this transaction, so a bot that
     stops before the close runs closes the phase at its next start (gm.delivery.scheduler). A second
@@ -204,7 +205,7 @@ async def close_now(
             f"{say.long_name(closing.name)} is already being closed; nothing else was changed.",
             "Its results follow in the game channel in a moment.",
         ) from None
-    await _refuse_moved_on(session, game, phase, sent_at=sent_at, expected_phase=expected_phase)
+    await _refuse_moved_on(session, game, phase, sent_at=sent_at, meant_for=meant_for)
     if sent_at is not None and not confirmed and phase.opened_at > sent_at - YOUNG_PHASE:
         age = max(0, int((sent_at - phase.opened_at).total_seconds()))
         return action_result(
@@ -234,14 +235,14 @@ async def _refuse_moved_on(
     phase: PhaseRecord,
     *,
     sent_at: datetime | None,
-    expected_phase: str | None,
+    meant_for: MeantFor[str],
 ) -> None:
     """Refuse a close meant for a phase that is no longer the open one, or already being closed."""
     if sent_at is not None and phase.opened_at > sent_at:
         seen = await _open_at(session, game, sent_at)
         raise _moved_on(game, seen, phase)
-    if expected_phase is not None and phase.name != expected_phase:
-        raise _moved_on(game, expected_phase, phase)
+    if meant_for.phase is not None and phase.name != meant_for.phase:
+        raise _moved_on(game, meant_for.phase, phase)
     if phase.close_reason == MODERATOR_CLOSE:
         raise WrongGameState(
             f"{say.long_name(phase.name)} is already being closed by a moderator.",

@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.legal import LegalOrders, UnitOrders, legal_orders
 from engine.mapdata import province_of
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering.progress import PhaseState, phase_state
 from gm.ordering.required import WAIVE_PREFIX
 from gm.ordering.submission import OrdersView, open_phase_for, require_same_game, view_of
@@ -115,16 +116,15 @@ async def order_menu(
     game_id: int,
     user_id: int,
     *,
-    expected_phase: str | None = None,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
 ) -> OrderMenu:
     """The caller's legal and current orders in the open phase (refused like a submission would be:
-    not a player, no power, the phase closed or being adjudicated, not ``expected_phase``, or
-    another game than the builder's ``expected_tag``)."""
+    not a player, no power, the phase closed or being adjudicated, not ``meant_for``'s phase, or
+    another game than the builder's tag in ``meant_for``)."""
     game, _player, powers, phase = await open_phase_for(
-        session, game_id, user_id, None, expected_phase, lock=False
+        session, game_id, user_id, None, meant_for, lock=False
     )
-    require_same_game(game, expected_tag)
+    require_same_game(game, meant_for)
     state = await phase_state(session, phase, game.variant)
     seen = board_for(game, state.board, powers)
     if seen is state.board:

@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import DirectMessageRead, PhaseStatus
 from gm.clock import require_aware, utcnow
 from gm.errors import OrdersClosed
+from gm.meant_for import MeantFor
 from gm.ordering.submission import SubmissionReport, submit_orders
 from gm.reading.lookup import latest_phase
 
@@ -113,4 +114,4 @@ async def submit_sent_while_offline(
             "These orders came while I was offline, and the phase they were for has closed since.",
             "Send your orders for the current phase again; `/orders show` lists what I have.",
         )
-    return await submit_orders(session, game_id, user_id, text, expected_phase=phase.name)
+    return await submit_orders(session, game_id, user_id, text, meant_for=MeantFor(phase.name))

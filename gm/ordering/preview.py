@@ -15,6 +15,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gm.errors import OrdersClosed
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages import words as say
 from gm.ordering.drawing import preview_request, preview_title
 from gm.ordering.progress import phase_state
@@ -39,24 +40,23 @@ async def preview_of(
     game_id: int,
     user_id: int,
     *,
-    expected_phase: str | None = None,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
 ) -> tuple[OrdersView, dict[str, Any]]:
     """The caller's orders in the current phase and the request to draw them (theirs only).
 
     The current phase may be open or being adjudicated (its orders are frozen then, and still only
-    the caller's own); ``expected_phase`` refuses a builder's request from a phase that has passed,
-    ``expected_tag`` one from another game that had this number (submission.require_same_game)."""
+    the caller's own); ``meant_for``'s phase refuses a builder's request from a phase that has passed,
+    its tag one from another game that had this number (submission.require_same_game)."""
     game = await load_game(session, game_id)
     require_started(game)
-    require_same_game(game, expected_tag)
+    require_same_game(game, meant_for)
     _player, powers = await load_player_and_powers(session, game, user_id)
     phase = await latest_phase(session, game.row_id)
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase yet.")
-    if expected_phase is not None and phase.name != expected_phase.strip().upper():
+    if meant_for.phase is not None and phase.name != meant_for.phase.strip().upper():
         raise OrdersClosed(
-            f"The {say.long_name(expected_phase)} orders are closed; {game.name} is now in "
+            f"The {say.long_name(meant_for.phase)} orders are closed; {game.name} is now in "
             f"{say.long_name(phase.name)}.",
             "Use [[cmd:orders show]] or [[cmd:orders sheet]] for the current phase.",
         )

@@ -23,6 +23,7 @@ from db.models import OrderRecord
 from engine.mapdata import province_of
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed
+from gm.meant_for import MeantFor
 from gm.ordering import submission
 from gm.ordering.progress import phase_state
 from gm.ordering.submission import (
@@ -46,9 +47,9 @@ class SheetChange:
     report: SubmissionReport | None = None
 
 
-async def _same_game(session: AsyncSession, game_id: int, expected_tag: str | None) -> None:
-    if expected_tag:
-        require_same_game(await load_game(session, game_id), expected_tag)
+async def _same_game(session: AsyncSession, game_id: int, meant_for: MeantFor[str]) -> None:
+    if meant_for.tag:
+        require_same_game(await load_game(session, game_id), meant_for)
 
 
 async def hold_the_rest(
@@ -56,14 +57,13 @@ async def hold_the_rest(
     game_id: int,
     user_id: int,
     *,
-    expected_phase: str,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str],
     now: datetime | None = None,
 ) -> SheetChange:
     """A hold for every unit of the caller's powers that has no order yet, in a movement phase:
     submitted as typed holds (``A PAR H``), so they are judged, stored and logged like any order."""
-    await _same_game(session, game_id, expected_tag)
-    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, None, expected_phase)
+    await _same_game(session, game_id, meant_for)
+    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, None, meant_for)
     if not phase.name.endswith("M"):
         raise NotAllowed(
             "Holding is for movement phases: a unit without an order in a retreat is disbanded, and "
@@ -79,8 +79,7 @@ async def hold_the_rest(
         game_id,
         user_id,
         "\n".join(holds),
-        expected_phase=expected_phase,
-        expected_tag=expected_tag,
+        meant_for=meant_for,
         now=now,
     )
     return SheetChange(view=report.view, report=report)
@@ -92,15 +91,14 @@ async def withdraw_order(
     user_id: int,
     key: str,
     *,
-    expected_phase: str,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str],
     now: datetime | None = None,
 ) -> SheetChange:
     """Take back the caller's order for one unit or build site (``key``: its location or province).
     Nothing to take back is no error: the sheet shows the order is gone either way."""
     now = require_aware(now or utcnow())
-    await _same_game(session, game_id, expected_tag)
-    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, None, expected_phase)
+    await _same_game(session, game_id, meant_for)
+    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, None, meant_for)
     unit_key = province_of(key.strip().upper())
     removed = await session.exec(
         delete(OrderRecord).where(
@@ -123,12 +121,11 @@ async def clear(
     game_id: int,
     user_id: int,
     *,
-    expected_phase: str,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str],
 ) -> SheetChange:
     """Withdraw every order of the caller's in the phase (gm.ordering.submission.clear_orders)."""
-    await _same_game(session, game_id, expected_tag)
-    view = await submission.clear_orders(session, game_id, user_id, expected_phase=expected_phase)
+    await _same_game(session, game_id, meant_for)
+    view = await submission.clear_orders(session, game_id, user_id, meant_for=meant_for)
     return SheetChange(view=view)
 
 
@@ -138,10 +135,9 @@ async def set_ready(
     user_id: int,
     *,
     ready: bool,
-    expected_phase: str,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str],
 ) -> SheetChange:
     """Say the caller is done (or not) for the phase (gm.ordering.submission.set_ready)."""
-    await _same_game(session, game_id, expected_tag)
-    view = await submission.set_ready(session, game_id, user_id, ready=ready, expected_phase=expected_phase)
+    await _same_game(session, game_id, meant_for)
+    view = await submission.set_ready(session, game_id, user_id, ready=ready, meant_for=meant_for)
     return SheetChange(view=view)

@@ -41,6 +41,7 @@ from gm.builtin.talks import played_by_it_while_absent, taken_back, tell_seat_ta
 from gm.clock import require_aware, utcnow
 from gm.errors import NoOrdersGiven, NotAllowed, OrdersClosed
 from gm.game_log import log_event
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages import payloads as say
 from gm.ordering.judging import LineOutcome, judge_line
 from gm.ordering.progress import PhaseState, phase_state, seats
@@ -184,23 +185,21 @@ async def submit_orders(
     text: str,
     *,
     power: str | None = None,
-    expected_phase: str | None = None,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
     now: datetime | None = None,
 ) -> SubmissionReport:
     """Judge and store every line of ``text`` for the caller's power(s) in the open phase.
 
-    ``power`` restricts the lines to one of the caller's powers; ``expected_phase`` (e.g. the phase a
-    modal was opened for) refuses the whole text when the game has moved on since; ``expected_tag``
-    (an order builder's) when the game is not the one the builder was opened for
-    (:func:`require_same_game`).
+    ``power`` restricts the lines to one of the caller's powers; ``meant_for``'s phase (e.g. the phase a
+    modal was opened for) refuses the whole text when the game has moved on since; its tag (an order
+    builder's) when the game is not the one the builder was opened for (:func:`require_same_game`).
     """
     now = require_aware(now or utcnow())
     text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
     game, player, powers, phase, player_of = await _open_for_submission(
-        session, game_id, user_id, power, expected_phase
+        session, game_id, user_id, power, meant_for
     )
-    require_same_game(game, expected_tag)
+    require_same_game(game, meant_for)
     lines = order_lines(text, map_of(game.variant))
     state = await phase_state(session, phase, game.variant, player_of=player_of)
     state = replace(state, board=board_for(game, state.board, powers))  # the fog of war: what they see
@@ -234,7 +233,7 @@ async def submit_orders(
     }
     connection = await flushed_connection(session)
     await connection.run_sync(_write, new, updated, logged, unready)
-    notice = await _new_phase_notice(session, phase, now) if expected_phase is None else None
+    notice = await _new_phase_notice(session, phase, now) if meant_for.phase is None else None
     after = replace(state, orders={**state.orders, **current}, ready=state.ready - set(unready))
     view = view_of(after, game, phase, powers)
     _record_close_request(phase, view, now)
@@ -249,12 +248,14 @@ async def clear_orders(
     user_id: int,
     *,
     power: str | None = None,
-    expected_phase: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
     now: datetime | None = None,
 ) -> OrdersView:
-    """Remove all the caller's orders (for one power, or all theirs) in the open phase."""
+    """Remove all the caller's orders (for one power, or all theirs) in the open phase (``meant_for``'s
+    phase and game, when given)."""
     now = require_aware(now or utcnow())
-    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, power, expected_phase)
+    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, power, meant_for)
+    require_same_game(game, meant_for)
     await session.exec(
         delete(OrderRecord).where(col(OrderRecord.phase_id) == phase.id, col(OrderRecord.power).in_(powers))
     )
@@ -295,13 +296,14 @@ async def set_ready(
     user_id: int,
     *,
     ready: bool = True,
-    expected_phase: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
     now: datetime | None = None,
 ) -> OrdersView:
     """Mark the caller's powers ready (or not) for the phase to close early. ``close_now`` in the answer
     says that everybody is done and the caller should run the close (gm.facade does)."""
     now = require_aware(now or utcnow())
-    game, player, powers, phase = await open_phase_for(session, game_id, user_id, None, expected_phase)
+    game, player, powers, phase = await open_phase_for(session, game_id, user_id, None, meant_for)
+    require_same_game(game, meant_for)
     if ready and player.status == PlayerStatus.CIVIL_DISORDER:
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: a ready player is playing again
         await _returned(session, game, player, now, powers)
@@ -398,18 +400,19 @@ async def open_phase_for(
     game_id: int,
     user_id: int,
     power: str | None,
-    expected_phase: str | None,
+    meant_for: MeantFor[str],
     *,
     lock: bool = True,
 ) -> tuple[Game, Player, list[str], PhaseRecord]:
-    """The game, the caller, the powers they act for and the open phase, locked against a close
-    (``lock=False``: read only, as the order builder's menus are)."""
+    """The game, the caller, the powers they act for and the open phase (``meant_for``'s phase, when
+    given; its tag is :func:`require_same_game`'s), locked against a close (``lock=False``: read only,
+    as the order builder's menus are)."""
     game = await load_game(session, game_id)
     require_started(game)
     player, powers = await load_player_and_powers(session, game, user_id)
     powers = _acting_powers(game, powers, power)
     phase = await latest_phase(session, game.row_id, for_update=lock)
-    _require_open(game, phase, expected_phase)
+    _require_open(game, phase, meant_for)
     assert phase is not None  # for mypy: _require_open refuses None
     return game, player, powers, phase
 
@@ -426,7 +429,7 @@ _GAME_AND_PHASE = (
 
 
 async def _open_for_submission(
-    session: AsyncSession, game_id: int, user_id: int, power: str | None, expected_phase: str | None
+    session: AsyncSession, game_id: int, user_id: int, power: str | None, meant_for: MeantFor[str]
 ) -> tuple[Game, Player, list[str], PhaseRecord, dict[str, Player | None] | None]:
     """:func:`open_phase_for` (locked), in two statements instead of four: the game with its latest
     phase (that row locked, as :func:`latest_phase` locks it), then the game's seats, the caller's
@@ -436,19 +439,19 @@ async def _open_for_submission(
     if 0 < game_id <= MAX_ID:
         row = (await session.exec(_GAME_AND_PHASE, params={"game_id": game_id})).first()
     if row is None:  # no such game, or no phase yet: refused there, in the usual order
-        return (*await open_phase_for(session, game_id, user_id, power, expected_phase), None)
+        return (*await open_phase_for(session, game_id, user_id, power, meant_for), None)
     game, phase = row
     require_started(game)
     player_of = await seats(session, game.row_id)
     mine = sorted(p for p, pl in player_of.items() if pl is not None and pl.user_id == user_id)
     if not mine:  # not a player, or one without a power: refused there
-        return (*await open_phase_for(session, game_id, user_id, power, expected_phase), None)
+        return (*await open_phase_for(session, game_id, user_id, power, meant_for), None)
     player = player_of[mine[0]]
     assert player is not None  # for mypy: a power of ``mine`` has its player
     if player.status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
         raise not_a_player(game)
     powers = _acting_powers(game, mine, power)
-    _require_open(game, phase, expected_phase)
+    _require_open(game, phase, meant_for)
     return game, player, powers, phase, player_of
 
 
@@ -467,12 +470,13 @@ def _acting_powers(game: Game, powers: list[str], power: str | None) -> list[str
     return [wanted]
 
 
-def require_same_game(game: Game, expected_tag: str | None) -> None:
+def require_same_game(game: Game, meant_for: MeantFor[Any]) -> None:
     """Refuse an order builder's click meant for another game that had this number: a game of another
     database (a fresh start, or an older backup restored, numbers games from 1 again). A builder
     carries its game's tag (a few random characters drawn when the game starts, ``Game.place_tag``),
-    and another game's differs. None or "": nothing to check (a builder opened before tags)."""
-    if expected_tag and expected_tag != (game.place_tag or ""):
+    and another game's differs. ``meant_for.tag`` None or "": nothing to check (a builder opened before
+    tags)."""
+    if meant_for.tag and meant_for.tag != (game.place_tag or ""):
         raise OrdersClosed(
             f"These buttons were made for an earlier game that had the number {game.id}; "
             f"{game.name} is another game. Nothing was recorded.",
@@ -480,13 +484,13 @@ def require_same_game(game: Game, expected_tag: str | None) -> None:
         )
 
 
-def _require_open(game: Game, phase: PhaseRecord | None, expected_phase: str | None) -> None:
-    """Refuse unless ``phase`` is open for orders (and is ``expected_phase``, when given)."""
+def _require_open(game: Game, phase: PhaseRecord | None, meant_for: MeantFor[str]) -> None:
+    """Refuse unless ``phase`` is open for orders (and is ``meant_for``'s phase, when given)."""
     if phase is None:
         raise OrdersClosed(f"{game.name} has no phase open.")
-    if expected_phase is not None and phase.name != expected_phase.strip().upper():
+    if meant_for.phase is not None and phase.name != meant_for.phase.strip().upper():
         raise OrdersClosed(
-            f"The {say.long_name(expected_phase)} orders are closed; {game.name} is now in "
+            f"The {say.long_name(meant_for.phase)} orders are closed; {game.name} is now in "
             f"{say.long_name(phase.name)}. Nothing was recorded.",
             "Look at the new position and send orders for the current phase.",
         )

@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import OrderRecord, PhaseStatus
 from gm.clock import require_aware, utcnow
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering.submission import SubmissionReport, submit_orders, withdrawal
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
 
@@ -26,7 +27,7 @@ async def replace_orders(
     user_id: int,
     text: str,
     *,
-    expected_phase: str | None = None,
+    meant_for: MeantFor[str] = ANY_PHASE,
     now: datetime | None = None,
 ) -> SubmissionReport:
     """Withdraw the caller's orders in the open phase and submit ``text`` instead, atomically."""
@@ -40,7 +41,7 @@ async def replace_orders(
     if (
         phase is not None
         and still_open
-        and (expected_phase is None or phase.name == expected_phase.strip().upper())
+        and (meant_for.phase is None or phase.name == meant_for.phase.strip().upper())
     ):
         await session.exec(
             delete(OrderRecord).where(
@@ -52,4 +53,4 @@ async def replace_orders(
         session.add(withdrawal(game.row_id, phase.row_id, user_id, cleared, now))
     # submit_orders re-checks everything (phase open, expected phase, lines): the withdrawal is
     # committed with the new orders by the caller's unit of work, or it raises and both roll back.
-    return await submit_orders(session, game_id, user_id, text, expected_phase=expected_phase, now=now)
+    return await submit_orders(session, game_id, user_id, text, meant_for=meant_for, now=now)

@@ -20,6 +20,7 @@ from engine import Phase
 from engine.variants import get_variant
 from gm.clock import require_aware, utcnow
 from gm.errors import OrdersClosed
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages.maps import ORDERS_MAP
 from gm.phases.contract import CloseAnswer, CloseRequest
 from gm.phases.results import changes
@@ -42,12 +43,11 @@ async def request_for(
     sandbox_id: int,
     owner_id: int,
     *,
-    expected_tag: str | None = None,
-    expected_phase: int | None = None,
+    meant_for: MeantFor[int] = ANY_PHASE,
     render: bool = True,
 ) -> SandboxRequest:
     """What gm.phases.worker.close_work adjudicates (and draws) for the open step."""
-    sandbox, _steps, step = await open_step(session, sandbox_id, owner_id, expected_tag, expected_phase)
+    sandbox, _steps, step = await open_step(session, sandbox_id, owner_id, meant_for)
     played = get_variant(sandbox.variant)
     orders = {p: dict(o) for p, o in (step.orders or {}).items() if o}
     work = CloseRequest(

@@ -37,6 +37,7 @@ from engine.adjudicator.adjustments import adjustment_counts
 from engine.variants import UnknownVariant, all_variants, get_variant
 from gm.clock import require_aware, utcnow
 from gm.errors import GameNotStarted, NotAllowed, UnknownGame
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages import words as say
 from gm.reading.fog import board_view, fog_viewer
 from gm.reading.lookup import game_phases, load_game
@@ -287,10 +288,11 @@ async def sandboxes_of(session: AsyncSession, owner_id: int) -> list[SandboxInfo
 
 
 async def delete_sandbox(
-    session: AsyncSession, sandbox_id: int, owner_id: int, *, expected_tag: str | None = None
+    session: AsyncSession, sandbox_id: int, owner_id: int, *, meant_for: MeantFor[int] = ANY_PHASE
 ) -> SandboxInfo:
-    """Delete one of the caller's sandboxes (refused for anybody else's)."""
-    sandbox = await load_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag, for_update=True)
+    """Delete one of the caller's sandboxes (refused for anybody else's, or for another sandbox than
+    ``meant_for``'s tag: whatever its step, a sheet's delete is for the whole sandbox)."""
+    sandbox = await load_sandbox(session, sandbox_id, owner_id, meant_for=meant_for, for_update=True)
     info = info_of(sandbox, current_step(await steps_of(session, sandbox.row_id)))
     await _delete(session, [sandbox.row_id])
     await session.flush()

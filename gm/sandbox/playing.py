@@ -21,6 +21,7 @@ from engine.mapdata import province_of
 from engine.variants import game_map, read_power
 from gm.clock import require_aware, utcnow
 from gm.errors import NotAllowed, OrdersClosed
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages.maps import ending_words
 from gm.ordering.judging import judge_line
 from gm.ordering.legal import OrderMenu, PowerMenu
@@ -111,17 +112,16 @@ async def sandbox_menu(
     owner_id: int,
     *,
     power: str | None = None,
-    expected_tag: str | None = None,
-    expected_phase: int | None = None,
+    meant_for: MeantFor[int] = ANY_PHASE,
     touch: bool = True,
     now: datetime | None = None,
 ) -> SandboxMenu:
     """The sheet of the caller's sandbox (refused for anybody else's, or for a sheet of a step that
     has been adjudicated or stepped back from since). Opening it (``touch``) keeps it 30 more days;
     a tap that only redraws the sheet reads it (``touch`` False: a read session will do)."""
-    sandbox = await load_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag, for_update=touch)
+    sandbox = await load_sandbox(session, sandbox_id, owner_id, meant_for=meant_for, for_update=touch)
     steps = await steps_of(session, sandbox.row_id)
-    require_step(current_step(steps), expected_phase)
+    require_step(current_step(steps), meant_for)
     if touch:
         sandbox.used_at = require_aware(now or utcnow())
         await session.flush()
@@ -147,13 +147,12 @@ async def open_step(
     session: AsyncSession,
     sandbox_id: int,
     owner_id: int,
-    expected_tag: str | None,
-    expected_phase: int | None,
+    meant_for: MeantFor[int],
 ) -> tuple[Sandbox, list[SandboxPhase], SandboxPhase]:
-    sandbox = await load_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag, for_update=True)
+    sandbox = await load_sandbox(session, sandbox_id, owner_id, meant_for=meant_for, for_update=True)
     steps = await steps_of(session, sandbox.row_id)
     step = current_step(steps)
-    require_step(step, expected_phase)
+    require_step(step, meant_for)
     if step.results is not None:
         raise OrdersClosed(
             "The game in this sandbox is over: no phase takes orders. Nothing was changed.",
@@ -169,13 +168,12 @@ async def give_orders(
     text: str,
     *,
     power: str | None = None,
-    expected_tag: str | None = None,
-    expected_phase: int | None = None,
+    meant_for: MeantFor[int] = ANY_PHASE,
     now: datetime | None = None,
 ) -> SandboxOrders:
     """Judge every line of ``text`` for the power it names or whose unit it orders (``power``: for
     that power only, as a sheet's pick), by the game's gate; store the accepted ones."""
-    sandbox, steps, step = await open_step(session, sandbox_id, owner_id, expected_tag, expected_phase)
+    sandbox, steps, step = await open_step(session, sandbox_id, owner_id, meant_for)
     the_map = game_map(sandbox.variant)
     if power is not None:
         power = _power(sandbox, power)
@@ -204,13 +202,12 @@ async def withdraw(
     power: str,
     key: str | None = None,
     *,
-    expected_tag: str | None = None,
-    expected_phase: int | None = None,
+    meant_for: MeantFor[int] = ANY_PHASE,
     now: datetime | None = None,
 ) -> SandboxMenu:
     """Take back ``power``'s order for one unit or build site (``key``), or all its orders (None).
     Nothing to take back is no error: the sheet shows the order is gone either way."""
-    sandbox, steps, step = await open_step(session, sandbox_id, owner_id, expected_tag, expected_phase)
+    sandbox, steps, step = await open_step(session, sandbox_id, owner_id, meant_for)
     power = _power(sandbox, power)
     orders = {p: dict(o) for p, o in (step.orders or {}).items()}
     if key is None:
@@ -237,16 +234,15 @@ async def step_back(
     owner_id: int,
     *,
     power: str | None = None,
-    expected_tag: str | None = None,
-    expected_phase: int | None = None,
+    meant_for: MeantFor[int] = ANY_PHASE,
     now: datetime | None = None,
 ) -> SandboxMenu:
     """Back to the step before, with its orders as they were when it was adjudicated, to change
     them and adjudicate again; from a finished game, back to its last phase."""
-    sandbox = await load_sandbox(session, sandbox_id, owner_id, expected_tag=expected_tag, for_update=True)
+    sandbox = await load_sandbox(session, sandbox_id, owner_id, meant_for=meant_for, for_update=True)
     steps = await steps_of(session, sandbox.row_id)
     step = current_step(steps)
-    require_step(step, expected_phase)
+    require_step(step, meant_for)
     if step.results is None:
         if step.step == 0:
             raise NotAllowed(

@@ -8,6 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Sandbox, SandboxPhase
 from gm.errors import OrdersClosed
+from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages import words as say
 from gm.reading.lookup import MAX_ID
 from gm.sandbox.model import SandboxInfo, UnknownSandbox
@@ -29,19 +30,19 @@ async def load_sandbox(
     sandbox_id: int,
     owner_id: int,
     *,
-    expected_tag: str | None = None,
+    meant_for: MeantFor[int] = ANY_PHASE,
     for_update: bool = False,
 ) -> Sandbox:
     """The sandbox, if it is the caller's: refused, with one answer (:func:`unknown`), when there is
-    none with this number (or its tag is not ``expected_tag``: a sheet of another database's
-    sandbox) and when it is someone else's."""
+    none with this number (or its tag is not ``meant_for``'s: a sheet of another database's
+    sandbox) and when it is someone else's. Its step is :func:`require_step`'s."""
     if not 0 < sandbox_id <= MAX_ID:
         raise unknown(sandbox_id)
     statement = select(Sandbox).where(Sandbox.id == sandbox_id)
     if for_update:
         statement = statement.with_for_update().execution_options(populate_existing=True)
     sandbox = (await session.exec(statement)).first()
-    if sandbox is None or (expected_tag and sandbox.tag != expected_tag) or sandbox.owner_id != owner_id:
+    if sandbox is None or (meant_for.tag and sandbox.tag != meant_for.tag) or sandbox.owner_id != owner_id:
         raise unknown(sandbox_id)
     return sandbox
 
@@ -62,9 +63,10 @@ def current_step(steps: list[SandboxPhase]) -> SandboxPhase:
     return steps[-1]
 
 
-def require_step(step: SandboxPhase, expected_phase: int | None) -> None:
-    """Refuse a sheet made for another step (adjudicated, or stepped back from, since)."""
-    if expected_phase is not None and step.id != expected_phase:
+def require_step(step: SandboxPhase, meant_for: MeantFor[int]) -> None:
+    """Refuse a sheet made for another step than ``meant_for``'s (adjudicated, or stepped back from,
+    since)."""
+    if meant_for.phase is not None and step.id != meant_for.phase:
         raise OrdersClosed(
             "This sheet shows a step of the sandbox that has been adjudicated or stepped back from "
             f"since; the sandbox is now at {say.long_name(step.name)}. Nothing was changed.",

@@ -14,6 +14,7 @@ from db.models import PhaseRecord, PlayerStatus
 from gm.delivery.shards import Ownership
 from gm.errors import OrdersClosed
 from gm.facade import Gamemaster
+from gm.meant_for import MeantFor
 from gm.ordering import legal
 from gm.ordering import submission as orders
 from gm.ordering.legal import OrderMenu
@@ -65,11 +66,11 @@ async def test_the_form_shows_the_orders_after_a_submission_by_every_path(
     assert now == await stored(sessions, started)
     assert orders_of(now) == (("A PAR - BUR",),) and now is not None and now.refused == ("F Bre-Nowhere",)
 
-    await gm.replace_orders(game, me, "A Mar-Spa", expected_phase="S1901M")  # the form itself
+    await gm.replace_orders(game, me, "A Mar-Spa", meant_for=MeantFor("S1901M"))  # the form itself
     assert orders_of(held(gm, started)) == (("A MAR - SPA",),)
     assert held(gm, started) == await stored(sessions, started)
 
-    await gm.submit_chosen_order(game, me, "F BRE - MAO", power=FRANCE, expected_phase="S1901M")  # a tap
+    await gm.submit_chosen_order(game, me, "F BRE - MAO", power=FRANCE, meant_for=MeantFor("S1901M"))  # a tap
     assert orders_of(held(gm, started)) == (("A MAR - SPA", "F BRE - MAO"),)
     assert held(gm, started) == await stored(sessions, started)
 
@@ -183,24 +184,24 @@ async def test_the_menu_after_every_tap_is_the_one_the_database_gives(
     game, me = started.game.id, player_of(started, FRANCE)
     assert await gm.order_menu(game, me) == await read_menu(sessions, started)  # the sheet opens
 
-    chosen = await gm.submit_chosen_order(game, me, "A PAR - BUR", power=FRANCE, expected_phase="S1901M")
+    chosen = await gm.submit_chosen_order(game, me, "A PAR - BUR", power=FRANCE, meant_for=MeantFor("S1901M"))
     assert chosen.menu == await read_menu(sessions, started)
-    assert await gm.order_menu(game, me, expected_phase="S1901M") == chosen.menu  # the next tap
+    assert await gm.order_menu(game, me, meant_for=MeantFor("S1901M")) == chosen.menu  # the next tap
 
     taps = (
-        lambda: gm.sheet_ready(game, me, ready=True, expected_phase="S1901M"),
-        lambda: gm.sheet_ready(game, me, ready=False, expected_phase="S1901M"),
-        lambda: gm.sheet_hold_the_rest(game, me, expected_phase="S1901M"),
-        lambda: gm.sheet_withdraw(game, me, "MAR", expected_phase="S1901M"),
-        lambda: gm.sheet_clear(game, me, expected_phase="S1901M"),
+        lambda: gm.sheet_ready(game, me, ready=True, meant_for=MeantFor("S1901M")),
+        lambda: gm.sheet_ready(game, me, ready=False, meant_for=MeantFor("S1901M")),
+        lambda: gm.sheet_hold_the_rest(game, me, meant_for=MeantFor("S1901M")),
+        lambda: gm.sheet_withdraw(game, me, "MAR", meant_for=MeantFor("S1901M")),
+        lambda: gm.sheet_clear(game, me, meant_for=MeantFor("S1901M")),
     )
     for tap in taps:
         answer = await tap()
         assert answer.menu == await read_menu(sessions, started)
-        assert await gm.order_menu(game, me, expected_phase="S1901M") == answer.menu
+        assert await gm.order_menu(game, me, meant_for=MeantFor("S1901M")) == answer.menu
 
     await gm.submit_orders(game, me, "F Bre-Pic")  # typed (a DM, /order): the next tap reads it
-    menu = await gm.order_menu(game, me, expected_phase="S1901M")
+    menu = await gm.order_menu(game, me, meant_for=MeantFor("S1901M"))
     assert menu == await read_menu(sessions, started)
     assert menu.powers[0].orders == {"BRE": "F BRE - PIC"}
 
@@ -218,7 +219,7 @@ async def test_a_menu_held_is_dropped_by_any_other_change_to_the_game(
 
     await gm.runtime.close_phase(started.phase.id, reason="all_ready")  # the phase closes
     with pytest.raises(OrdersClosed):  # a sheet of the phase that has passed is refused
-        await gm.order_menu(game, me, expected_phase="S1901M")
+        await gm.order_menu(game, me, meant_for=MeantFor("S1901M"))
     assert (await gm.order_menu(game, me)).phase_name == "F1901M"
 
 

@@ -20,6 +20,7 @@ from gm.errors import (
     OrdersClosed,
     UnknownGame,
 )
+from gm.meant_for import MeantFor
 from gm.ordering import submission as orders
 from gm.settings import GameSettings
 from gm.setup import games
@@ -179,7 +180,12 @@ async def test_orders_for_a_phase_that_has_moved_on_are_refused(sessions: Sessio
     async with sessions() as s:
         with pytest.raises(OrdersClosed, match="Fall 1901 Movement orders are closed") as refused:
             await orders.submit_orders(
-                s, started.game.id, player_of(started, "FRANCE"), "A Par-Bur", expected_phase="F1901M", now=T0
+                s,
+                started.game.id,
+                player_of(started, "FRANCE"),
+                "A Par-Bur",
+                meant_for=MeantFor("F1901M"),
+                now=T0,
             )
     assert "Nothing was recorded" in refused.value.message
 
@@ -314,7 +320,7 @@ async def test_orders_sent_just_after_a_close_say_that_they_are_for_the_new_phas
             started.game.id,
             player_of(started, "FRANCE"),
             "F Bre H",
-            expected_phase="F1901M",
+            meant_for=MeantFor("F1901M"),
             now=T0 + timedelta(minutes=1),
         )
     assert from_form.accepted and from_form.new_phase_notice is None

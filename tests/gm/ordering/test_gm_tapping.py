@@ -12,6 +12,7 @@ from db.models import OrderSubmission
 from engine.legal import OrderKind
 from gm.errors import NotAPlayer, OrdersClosed
 from gm.facade import Gamemaster
+from gm.meant_for import MeantFor
 from gm.ordering.drawing import preview_request, preview_title, render_preview
 from gm.setup.places import ensure_place_tag
 from tests.gm.conftest import close, current_phase, make_started_game, place, player_of, submit, user
@@ -46,7 +47,7 @@ async def test_a_chosen_order_goes_the_way_of_a_typed_one(sessions: SessionFacto
     france = player_of(started, "FRANCE")
     await submit(sessions, started, "FRANCE", "A Par H")
     chosen = await gm.submit_chosen_order(
-        started.game.id, france, "A PAR - BUR", power="FRANCE", expected_phase="S1901M"
+        started.game.id, france, "A PAR - BUR", power="FRANCE", meant_for=MeantFor("S1901M")
     )
     [line] = chosen.report.lines
     assert line.accepted and line.order == "A PAR - BUR" and line.replaced == "A PAR H"
@@ -66,13 +67,13 @@ async def test_a_builder_of_a_phase_that_has_passed_is_refused_and_changes_nothi
     france = player_of(started, "FRANCE")
     await close(sessions, started.game.id)
     with pytest.raises(OrdersClosed, match="Spring 1901 Movement orders are closed"):
-        await gm.order_menu(started.game.id, france, expected_phase="S1901M")
+        await gm.order_menu(started.game.id, france, meant_for=MeantFor("S1901M"))
     with pytest.raises(OrdersClosed):
         await gm.submit_chosen_order(
-            started.game.id, france, "A PAR H", power="FRANCE", expected_phase="S1901M"
+            started.game.id, france, "A PAR H", power="FRANCE", meant_for=MeantFor("S1901M")
         )
     with pytest.raises(OrdersClosed):
-        await gm.orders_preview(started.game.id, france, expected_phase="S1901M")
+        await gm.orders_preview(started.game.id, france, meant_for=MeantFor("S1901M"))
     view = await gm.my_orders(started.game.id, france)
     assert view.phase.name == "F1901M" and view.powers[0].orders == ()
     with pytest.raises(NotAPlayer):
@@ -89,21 +90,29 @@ async def test_a_builder_of_another_game_that_had_this_number_is_refused_and_cha
         tag = await ensure_place_tag(session, started.game.id)
     gm = gamemaster(sessions)
     france = player_of(started, "FRANCE")
-    menu = await gm.order_menu(started.game.id, france, expected_phase="S1901M", expected_tag=tag)
+    menu = await gm.order_menu(started.game.id, france, meant_for=MeantFor("S1901M", tag))
     assert menu.game_tag == tag and tag
     other = "zzzz" if tag != "zzzz" else "yyyy"
     with pytest.raises(OrdersClosed, match="earlier game that had the number") as refused:
-        await gm.order_menu(started.game.id, france, expected_phase="S1901M", expected_tag=other)
+        await gm.order_menu(started.game.id, france, meant_for=MeantFor("S1901M", other))
     assert "Nothing was recorded" in refused.value.message
     with pytest.raises(OrdersClosed, match="earlier game that had the number"):
         await gm.submit_chosen_order(
-            started.game.id, france, "A PAR H", power="FRANCE", expected_phase="S1901M", expected_tag=other
+            started.game.id,
+            france,
+            "A PAR H",
+            power="FRANCE",
+            meant_for=MeantFor("S1901M", other),
         )
     with pytest.raises(OrdersClosed, match="earlier game that had the number"):
-        await gm.orders_preview(started.game.id, france, expected_phase="S1901M", expected_tag=other)
+        await gm.orders_preview(started.game.id, france, meant_for=MeantFor("S1901M", other))
     assert (await gm.my_orders(started.game.id, france)).powers[0].orders == ()
     chosen = await gm.submit_chosen_order(
-        started.game.id, france, "A PAR H", power="FRANCE", expected_phase="S1901M", expected_tag=tag
+        started.game.id,
+        france,
+        "A PAR H",
+        power="FRANCE",
+        meant_for=MeantFor("S1901M", tag),
     )
     assert chosen.report.lines[0].accepted
     async with sessions() as s:
@@ -132,7 +141,7 @@ async def test_the_last_order_of_a_retreat_phase_closes_it_and_leaves_no_menu(
     assert burgundy.dislodged and burgundy.kinds() == (OrderKind.RETREAT, OrderKind.DISBAND)
     assert burgundy.targets(OrderKind.RETREAT) == ("GAS", "PIC")
     chosen = await gm.submit_chosen_order(
-        started.game.id, france, "A BUR R PIC", power="FRANCE", expected_phase="F1901R"
+        started.game.id, france, "A BUR R PIC", power="FRANCE", meant_for=MeantFor("F1901R")
     )
     assert chosen.report.lines[0].accepted and chosen.menu is None and chosen.report.view.close_now
     await gm.runtime.idle()

@@ -19,6 +19,7 @@ from gm.clock import utcnow
 from gm.delivery.scheduler import LEASE, retry_job_id
 from gm.errors import WrongGameState
 from gm.facade import Gamemaster
+from gm.meant_for import MeantFor
 from gm.moderation import actions as moderation
 from gm.ordering import submission as orders
 from gm.phases.closer import CloseHooks, PhaseCloser
@@ -51,7 +52,7 @@ async def restart_and_settle(sessions: SessionFactory) -> None:
 async def test_a_moderators_close_survives_a_stop_before_it_ran(sessions: SessionFactory) -> None:
     started = await start_now(sessions, utcnow())  # the deadline is a day away
     async with sessions.begin() as s:
-        await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+        await moderation.close_now(s, started.game.id, JUDGE, meant_for=MeantFor("S1901M"))
     # the bot stops here: the background task that would close the phase never runs
     assert await phases(sessions, started.game.id) == [("S1901M", "open")]
     await restart_and_settle(sessions)
@@ -76,16 +77,16 @@ async def test_a_second_mod_close_never_closes_the_new_phase(sessions: SessionFa
     started = await start_now(sessions, utcnow())
     gm = gamemaster(sessions)
     async with sessions.begin() as s:
-        first = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+        first = await moderation.close_now(s, started.game.id, JUDGE, meant_for=MeantFor("S1901M"))
     async with sessions() as s:  # a second moderator, a moment later, before the close ran
         with pytest.raises(WrongGameState, match="already being closed"):
-            await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+            await moderation.close_now(s, started.game.id, JUDGE, meant_for=MeantFor("S1901M"))
     await gm.runtime.apply(first.follow_ups)
     async with sessions() as s:  # and after it ran: the game is in the next phase now
         with pytest.raises(
             WrongGameState, match="Spring 1901 Movement was already closed; Fall 1901 Movement"
         ):
-            await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+            await moderation.close_now(s, started.game.id, JUDGE, meant_for=MeantFor("S1901M"))
     assert await phases(sessions, started.game.id) == [("F1901M", "open"), ("S1901M", "closed")]
     async with sessions() as s:
         said = (await s.exec(select(OutboxEntry).where(OutboxEntry.kind == "moderation"))).all()
@@ -155,7 +156,7 @@ async def test_a_failed_close_asked_for_in_the_process_is_retried_not_left_stuck
     gm.runtime.scheduler.start()
     try:
         async with sessions.begin() as s:
-            asked = await moderation.close_now(s, started.game.id, JUDGE, expected_phase="S1901M")
+            asked = await moderation.close_now(s, started.game.id, JUDGE, meant_for=MeantFor("S1901M"))
         assert await gm.runtime.apply(asked.follow_ups) is None, "the close failed ..."
         assert retry_job_id(started.phase.id) in gm.runtime.scheduler.job_ids(), "... and is tried again"
         for _ in range(400):  # the retry fires 3 seconds later

@@ -12,6 +12,7 @@ from sqlmodel import col, select
 from db.database import SessionFactory
 from db.models import Game, OrderRecord, OutboxEntry, PhaseMap, PhaseRecord, Player
 from gm.errors import OrdersClosed
+from gm.meant_for import MeantFor
 from gm.ordering import submission as orders
 from gm.phases.closer import CloseFailed, CloseHooks
 from gm.phases.contract import CloseRequest
@@ -119,7 +120,12 @@ async def test_an_order_after_the_close_goes_to_the_next_phase_or_is_refused(
     async with sessions() as s:
         with pytest.raises(OrdersClosed, match="Spring 1901 Movement orders are closed"):
             await orders.submit_orders(
-                s, started.game.id, player_of(started, "FRANCE"), "A Par-Bur", expected_phase="S1901M", now=T0
+                s,
+                started.game.id,
+                player_of(started, "FRANCE"),
+                "A Par-Bur",
+                meant_for=MeantFor("S1901M"),
+                now=T0,
             )
     report = await submit(sessions, started, "FRANCE", "A Par-Bur")
     assert report.view.phase.name == "F1901M" and report.accepted

@@ -27,6 +27,7 @@ from db.models import (
 )
 from gm.errors import GameNotStarted, NotAllowed, OrdersClosed, UnknownGame, UnknownPhase
 from gm.facade import Gamemaster
+from gm.meant_for import MeantFor
 from gm.sandbox.model import SandboxLimit, SandboxMenu, UnknownSandbox
 from tests.gm.conftest import (
     GUILD,
@@ -137,7 +138,7 @@ async def test_a_sandbox_of_a_running_game_three_powers_adjudicated_then_a_step_
     wrong = await gm.sandbox_orders(box.id, france, "A Par-Bur", power="GERMANY")
     assert not wrong.lines[0].accepted, "a pick for one power is judged for that power only"
 
-    results = await gm.sandbox_adjudicate(box.id, france, expected_phase=menu.phase_id)
+    results = await gm.sandbox_adjudicate(box.id, france, meant_for=MeantFor(menu.phase_id))
     assert results.phase_name == "S1901M" and results.png is not None and results.png[:4] == b"\x89PNG"
     outcome = {o["order"]: o["status"] for o in results.result["orders"] if o["order"]}
     assert outcome["A PAR - BUR"] == "succeeded" and outcome["A MUN - RUH"] == "succeeded"
@@ -149,13 +150,13 @@ async def test_a_sandbox_of_a_running_game_three_powers_adjudicated_then_a_step_
     assert "A BUR" in units["FRANCE"] and "A RUH" in units["GERMANY"] and "A YOR" in units["ENGLAND"]
 
     with pytest.raises(OrdersClosed, match="adjudicated or stepped back"):
-        await gm.sandbox_orders(box.id, france, "A Par H", expected_phase=menu.phase_id)
-    back = await gm.sandbox_step_back(box.id, france, power="FRANCE", expected_phase=after.phase_id)
+        await gm.sandbox_orders(box.id, france, "A Par H", meant_for=MeantFor(menu.phase_id))
+    back = await gm.sandbox_step_back(box.id, france, power="FRANCE", meant_for=MeantFor(after.phase_id))
     assert back.phase_name == "S1901M" and back.step == 0 and back.phase_id == menu.phase_id
     assert orders_of(back)["MAR"] == "A MAR S A PAR - BUR", "the orders are as they were, to change"
-    changed = await gm.sandbox_orders(box.id, france, "A Par-Pic", expected_phase=back.phase_id)
+    changed = await gm.sandbox_orders(box.id, france, "A Par-Pic", meant_for=MeantFor(back.phase_id))
     assert changed.lines[0].accepted and orders_of(changed.menu)["PAR"] == "A PAR - PIC"
-    again = await gm.sandbox_adjudicate(box.id, france, expected_phase=back.phase_id)
+    again = await gm.sandbox_adjudicate(box.id, france, meant_for=MeantFor(back.phase_id))
     assert "A PIC" in (await board_units(sessions, box.id, again.menu.step))["FRANCE"]
     await gm.sandbox_step_back(box.id, france)
     with pytest.raises(NotAllowed, match="no step before it"):
@@ -353,7 +354,7 @@ async def test_bad_input_is_refused_with_its_reason(sessions: SessionFactory) ->
     with pytest.raises(UnknownSandbox):
         await gm.sandbox_orders(2**70, france, "A Par-Bur")
     with pytest.raises(UnknownSandbox):  # a sheet of another database's sandbox that had the number
-        await gm.sandbox_orders(box.id, france, "A Par-Bur", expected_tag="zzzzzz")
+        await gm.sandbox_orders(box.id, france, "A Par-Bur", meant_for=MeantFor(tag="zzzzzz"))
     for attempt in (
         gm.sandbox_menu(box.id, england),
         gm.sandbox_orders(box.id, england, "A Par-Bur"),
@@ -372,7 +373,7 @@ async def test_bad_input_is_refused_with_its_reason(sessions: SessionFactory) ->
     with pytest.raises(NotAllowed, match="no power"):
         await gm.sandbox_orders(box.id, france, "A Par-Bur", power="NARNIA")
     with pytest.raises(OrdersClosed):
-        await gm.sandbox_orders(box.id, france, "A Par-Bur", expected_phase=menu.phase_id + 1000)
+        await gm.sandbox_orders(box.id, france, "A Par-Bur", meant_for=MeantFor(menu.phase_id + 1000))
     with pytest.raises(UnknownGame, match="no game"):
         await gm.new_sandbox(user(60), guild_id=OTHER_GUILD, game_id=started.game.id)
     with pytest.raises(UnknownGame, match="no variant"):
