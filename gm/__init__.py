@@ -27,9 +27,11 @@ beside it (tests/test_layers.py holds the same order, GM_LAYERS, and checks ever
 - gm.rules        pure rules of the community's clock and memory: deadlines at a fixed hour,
                   absences, grace, scores and the leaderboard
 - gm.checking     pydantic's refusals turned into one InvalidSettings in each field's words
-- gm.actor, gm.clock, gm.errors, gm.game_log, gm.messages   who asks (Actor); aware UTC time; the
-                  GameErrors every refusal raises; log_event, the one writer of a game's log; the
-                  typed messages, their words, map kinds and place kinds (data the adapters word)
+- gm.actor, gm.clock, gm.errors, gm.game_log, gm.meant_for, gm.messages   who asks (Actor); aware
+                  UTC time; the GameErrors every refusal raises; log_event, the one writer of a game's
+                  log; MeantFor, the phase and game a tap or form was made for (a stale one is
+                  refused); the typed messages, their words, map kinds and place kinds (data the
+                  adapters word)
 
 A function a lower folder needs moves down; a lower folder that must call up is handed a callback
 (the scheduler's reminders). The rules of Diplomacy themselves, and the variants, are the engine's

@@ -64,7 +64,7 @@ GM_LAYERS: list[tuple[str, ...]] = [
     # bottom to top: a module of gm may import its own folder and any folder of a lower line, never
     # one of its own line or above (gm/__init__.py's docstring and docs/ARCHITECTURE.md, "Inside gm",
     # list the same lines top to bottom)
-    ("gm.actor", "gm.clock", "gm.errors", "gm.game_log", "gm.messages"),
+    ("gm.actor", "gm.clock", "gm.errors", "gm.game_log", "gm.meant_for", "gm.messages"),
     ("gm.checking",),
     ("gm.rules",),
     ("gm.settings",),
