@@ -151,6 +151,30 @@ async def revise_press(
     sender's powers is refused (the powers' words are their new player's now); so is one that leaves
     nothing, or too much, to carry."""
     now = require_aware(now or utcnow())
+    found = await _relay_of(session, message_id)
+    if found is None:
+        return None
+    game, rows = found
+    said = RelayedPress.from_payload(rows[0].payload)
+    assert isinstance(said, RelayedPress)
+    relayed = Relayed(game.name, tuple(said.sender), said.to)
+    words = ""
+    if text is not None:
+        if user_id is None:
+            return None
+        words = await _edited_words(session, game, said, user_id, text)
+        if words == said.text:
+            return relayed  # nothing the copies say changes (Discord tells of embeds added, too)
+    change = f"press:{message_id}:{'edit' if text is not None else 'delete'}:{version}"
+    if await existing_keys(session, [f"{change}:{row.id}" for row in rows]):
+        return relayed
+    _carry(session, game, said, rows, change, None if text is None else words, now)
+    return relayed
+
+
+async def _relay_of(session: AsyncSession, message_id: int) -> tuple[Game, list[OutboxEntry]] | None:
+    """The game and the copies (the relayed message, then the sender's copy) the typed message
+    ``message_id`` was relayed as; None when it was no relay, or its game is over."""
     keys = (f"press:{message_id}", f"press:{message_id}:copy")
     rows = list(
         (
@@ -164,39 +188,50 @@ async def revise_press(
     game = await session.get(Game, rows[0].game_id)
     if game is None or game.status in (GameStatus.FINISHED, GameStatus.CANCELLED):
         return None
-    said = RelayedPress.from_payload(rows[0].payload)
-    assert isinstance(said, RelayedPress)
-    relayed = Relayed(game.name, tuple(said.sender), said.to)
-    words = ""
-    if text is not None:
-        if user_id is None:
-            return None
-        try:
-            _, mine = await load_player_and_powers(session, game, user_id)
-        except GameError:
-            mine = []
-        if not set(said.sender) <= set(mine):
-            raise NotAllowed(
-                f"You no longer play {powers_text(said.sender)}: your edit was not carried.",
-                "What you wrote stays as it was carried.",
-            )
-        typed = split_press(text)
-        words = (typed[1] if typed is not None else text).strip()
-        if not words and not said.links:
-            raise NotAllowed(
-                "Your edit leaves nothing to carry, so the relayed message stays as it was.",
-                "Delete your message to take it back.",
-            )
-        if len(words) > MAX_TEXT:
-            raise NotAllowed(
-                f"Your edit is {len(words)} characters long; at most {MAX_TEXT} go in one.",
-                "Shorten it; the relayed message stays as it was.",
-            )
-        if words == said.text:
-            return relayed  # nothing the copies say changes (Discord tells of embeds added, too)
-    change = f"press:{message_id}:{'edit' if text is not None else 'delete'}:{version}"
-    if await existing_keys(session, [f"{change}:{row.id}" for row in rows]):
-        return relayed
+    return game, rows
+
+
+async def _edited_words(
+    session: AsyncSession, game: Game, said: RelayedPress, user_id: int, text: str
+) -> str:
+    """The words an edit carries (``text`` without its addressee), refused when its author no longer
+    plays the sender's powers, or when it leaves nothing, or too much, to carry."""
+    try:
+        _, mine = await load_player_and_powers(session, game, user_id)
+    except GameError:
+        mine = []
+    if not set(said.sender) <= set(mine):
+        raise NotAllowed(
+            f"You no longer play {powers_text(said.sender)}: your edit was not carried.",
+            "What you wrote stays as it was carried.",
+        )
+    typed = split_press(text)
+    words = (typed[1] if typed is not None else text).strip()
+    if not words and not said.links:
+        raise NotAllowed(
+            "Your edit leaves nothing to carry, so the relayed message stays as it was.",
+            "Delete your message to take it back.",
+        )
+    if len(words) > MAX_TEXT:
+        raise NotAllowed(
+            f"Your edit is {len(words)} characters long; at most {MAX_TEXT} go in one.",
+            "Shorten it; the relayed message stays as it was.",
+        )
+    return words
+
+
+def _carry(
+    session: AsyncSession,
+    game: Game,
+    said: RelayedPress,
+    rows: list[OutboxEntry],
+    change: str,
+    words: str | None,
+    now: datetime,
+) -> None:
+    """Queue the revision of each copy, once (``change``: this edit's or deletion's key): its new
+    ``words``, or None for a deletion. An edit's words become the copies' (the next edit is weighed
+    against them)."""
     for row in rows:
         revision = RelayedPressRevised(
             game_id=game.id,
@@ -204,18 +239,17 @@ async def revise_press(
             title=said.title,
             sender=list(said.sender),
             to=said.to,
-            text=words if text is not None else said.text,
+            text=words if words is not None else said.text,
             links=list(said.links),
             of=row.dedup_key,
-            deleted=text is None,
+            deleted=words is None,
         )
         target = Target(OutboxTarget(row.target_kind), power=row.target_power)
         enqueue(session, revision, target=target, key=f"{change}:{row.id}", now=now)
-    if text is not None:  # the next edit is weighed against this one's words
+    if words is not None:  # the next edit is weighed against this one's words
         for row in rows:
             row.payload = {**row.payload, "text": words}
             session.add(row)
-    return relayed
 
 
 async def is_relayed(session: AsyncSession, message_id: int) -> bool:

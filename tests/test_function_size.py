@@ -16,17 +16,15 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 60
 MAX_COMPLEXITY = 15
 
-# path:function of the functions still over a bound (11 at this count: 9 after the close became named
-# steps, from 23, and 2 that came in with this stop's other merges). Split one and take it out; never
-# add one.
+# path:function of the functions still over a bound (9 at this count: 9 after the close became named
+# steps, from 23; the 2 that came in with this stop's other merges, outbox._resolve and
+# relaying.revise_press, split since). Split one and take it out; never add one.
 KNOWN: set[str] = {
     "gm/delivery/outbox.py:_claim_batch",
-    "gm/delivery/outbox.py:_resolve",
     "gm/delivery/outbox.py:deliver_pending",
     "gm/delivery/scheduler.py:GameScheduler.__init__",
     "gm/endings/ending.py:finish_game",
     "gm/ordering/submission.py:submit_orders",
-    "gm/relaying.py:revise_press",
     "gm/setup/games.py:_announce_start",
     "gm/setup/games.py:create_game",
     "gm/setup/games.py:start_game",

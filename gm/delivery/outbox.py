@@ -488,46 +488,12 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
     """The message with its destination and attachments, or None while the destination is unknown or
     a picture it requires has not been stored yet."""
     async with session_factory.read() as session:
-        channel_id: int | None = None
-        if entry.target_kind == OutboxTarget.GAME_CHANNEL:
-            game = await session.get(Game, entry.game_id)
-            channel_id = game.game_channel_id if game else None
-            if channel_id is None:
-                return None
-        elif entry.target_kind == OutboxTarget.POWER_CHANNEL:
-            assignment = (
-                await session.exec(
-                    select(PowerAssignment).where(
-                        PowerAssignment.game_id == entry.game_id, PowerAssignment.power == entry.target_power
-                    )
-                )
-            ).first()
-            channel_id = assignment.channel_id if assignment else None
-            if channel_id is None:
-                return None
-        elif entry.target_kind == OutboxTarget.PLACE:
-            channel_id = entry.target_place_id
-        attachments = []
-        setting_up: bool | None = None  # the game's start still at work (no game channel yet)
-        for ref in entry.payload.get("maps", ()):
-            png = (
-                await session.exec(
-                    select(PhaseMap.png).where(
-                        PhaseMap.phase_id == ref["phase_id"], PhaseMap.kind == ref["kind"]
-                    )
-                )
-            ).first()
-            if png is not None:
-                attachments.append(Attachment(ref["filename"], png))
-            elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
-                return None
-            elif ref.get("setup") and utcnow() - entry.created_at < SETUP_WAIT:
-                # a welcome's opening map, drawn while the game is set up: waited for a while
-                if setting_up is None:
-                    game = await session.get(Game, entry.game_id)
-                    setting_up = game is not None and game.game_channel_id is None
-                if setting_up:
-                    return None
+        known, channel_id = await _channel_of(session, entry)
+        if not known:
+            return None
+        attachments = await _attachments(session, entry)
+        if attachments is None:
+            return None
         veil = await veil_for(
             session, entry.game_id, entry.target_kind, power=entry.target_power, user_id=entry.target_user_id
         )
@@ -547,6 +513,53 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         record_part=partial(_record_part, session_factory, entry.row_id),
         posted_by_others=partial(_posted_by_others, session_factory, entry),
     )
+
+
+async def _channel_of(session: AsyncSession, entry: OutboxEntry) -> tuple[bool, int | None]:
+    """Whether the message's destination is known yet, and its channel (None for a direct message:
+    the adapter opens it). A game's or a power's channel is known once the set-up recorded it."""
+    if entry.target_kind == OutboxTarget.GAME_CHANNEL:
+        game = await session.get(Game, entry.game_id)
+        channel_id = game.game_channel_id if game else None
+        return channel_id is not None, channel_id
+    if entry.target_kind == OutboxTarget.POWER_CHANNEL:
+        assignment = (
+            await session.exec(
+                select(PowerAssignment).where(
+                    PowerAssignment.game_id == entry.game_id, PowerAssignment.power == entry.target_power
+                )
+            )
+        ).first()
+        channel_id = assignment.channel_id if assignment else None
+        return channel_id is not None, channel_id
+    if entry.target_kind == OutboxTarget.PLACE:
+        return True, entry.target_place_id
+    return True, None
+
+
+async def _attachments(session: AsyncSession, entry: OutboxEntry) -> list[Attachment] | None:
+    """The pictures the message carries, or None while one must be waited for: a required one not
+    stored yet (the final post's GIF), or a welcome's opening map while its game is set up."""
+    attachments = []
+    setting_up: bool | None = None  # the game's start still at work (no game channel yet)
+    for ref in entry.payload.get("maps", ()):
+        png = (
+            await session.exec(
+                select(PhaseMap.png).where(PhaseMap.phase_id == ref["phase_id"], PhaseMap.kind == ref["kind"])
+            )
+        ).first()
+        if png is not None:
+            attachments.append(Attachment(ref["filename"], png))
+        elif ref.get("required"):  # not stored yet (the final post's GIF): wait for it
+            return None
+        elif ref.get("setup") and utcnow() - entry.created_at < SETUP_WAIT:
+            # a welcome's opening map, drawn while the game is set up: waited for a while
+            if setting_up is None:
+                game = await session.get(Game, entry.game_id)
+                setting_up = game is not None and game.game_channel_id is None
+            if setting_up:
+                return None
+    return attachments
 
 
 # A claim released without its sender's verdict (sent, retry, failed) was an attempt that may have
