@@ -48,6 +48,7 @@ from ops.limits import MemberLimiter
 from ops.liveness import LoopLag
 from ops.memory import keep_big_blocks_returnable, keep_giving_back, share_heaps
 from ops.metrics import Metrics
+from ops.ratelimits import sweep_seldom
 from ops.runner import run_until_stopped
 from ops.sdnotify import Watchdog, notify
 from ops.shutdown import cancel, listener_tasks, listeners_finished
@@ -109,6 +110,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             http_trace=self.metrics.trace(),  # Discord's answers and rate limits, counted
             **shard_options(settings),
         )
+        sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)

@@ -539,6 +539,12 @@ async def run(args: argparse.Namespace) -> None:
                 "HEALTH_PORT": "0",
                 **({"PYTHONPATH": f"{root}:{Path(__file__).resolve().parent.parent}"} if root else {}),
                 **({"BOT_PROFILE": str(Path(args.profile).resolve())} if args.profile else {}),
+                # with --profile: what the bot holds, traced (FILE.memory; slows the bot)
+                **(
+                    {"PYTHONTRACEMALLOC": os.environ["BENCH_TRACEMALLOC"]}
+                    if "BENCH_TRACEMALLOC" in os.environ
+                    else {}
+                ),
             }
             async with bot_process(path, fake_url=fake.base_url, **env) as process:
                 await process.line_with("ready: connected to Discord", timeout=120)

@@ -18,7 +18,8 @@ SECONDS, renewed and looked at five times as often: a test of a claimer that die
 twenty.
 
 ``BOT_PROFILE=FILE`` profiles the event loop's thread with cProfile between two SIGUSR1 (the first
-starts it, the second writes FILE), for bench/load.py's ``--profile``."""
+starts it, the second writes FILE), for bench/load.py's ``--profile``; with ``PYTHONTRACEMALLOC=N`` set
+too, a tracemalloc snapshot of what the process holds then is written to FILE.memory."""
 
 from __future__ import annotations
 
@@ -80,6 +81,7 @@ def profile_on_signal(path: str) -> None:
     """SIGUSR1 starts a cProfile of this (the event loop's) thread; the next one writes it to ``path``."""
     import cProfile
     import signal
+    import tracemalloc
 
     profiler = cProfile.Profile()
     running = [False]
@@ -88,6 +90,8 @@ def profile_on_signal(path: str) -> None:
         if running[0]:
             profiler.disable()
             profiler.dump_stats(path)
+            if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=N: what holds the memory, beside it
+                tracemalloc.take_snapshot().dump(path + ".memory")
         else:
             profiler.enable()
         running[0] = not running[0]
