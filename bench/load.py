@@ -576,8 +576,12 @@ async def run(args: argparse.Namespace) -> None:
                 await asyncio.gather(*players)
                 took = time.perf_counter() - t0
                 if args.profile:
-                    process.send(signal.SIGUSR1)  # writes it
-                    await asyncio.sleep(3.0)
+                    written = Path(args.profile).stat().st_mtime if Path(args.profile).exists() else None
+                    process.send(signal.SIGUSR1)  # writes it (a traced bot's memory first: many seconds)
+                    for _ in range(240):
+                        await asyncio.sleep(0.5)
+                        if Path(args.profile).exists() and Path(args.profile).stat().st_mtime != written:
+                            break
                     print("profile:", args.profile, Path(args.profile).exists())
                 bot_cpu, own_cpu = watch.cpu_seconds() - bot_cpu, time.process_time() - own_cpu
                 during, lags = watch.memory[mark:], watch.lag[lag_mark:]

@@ -89,9 +89,9 @@ def profile_on_signal(path: str) -> None:
     def toggle(_signum: int, _frame: Any) -> None:
         if running[0]:
             profiler.disable()
+            if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=N: what holds the memory, beside it (first:
+                tracemalloc.take_snapshot().dump(path + ".memory")  # the profile's file says both are done)
             profiler.dump_stats(path)
-            if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=N: what holds the memory, beside it
-                tracemalloc.take_snapshot().dump(path + ".memory")
         else:
             profiler.enable()
         running[0] = not running[0]
