@@ -7,26 +7,37 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.database import database_url_from_env, make_engine
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 ROOT = Path(__file__).resolve().parent.parent
 ALEMBIC_INI = ROOT / "alembic.ini"
+VERSIONS = ROOT / "migrations" / "versions"
+VERSION_TABLE = "alembic_version"  # Alembic's default, which migrations/env.py keeps
+
+# Alembic is imported only where a migration runs (_migrate), or for a chain of revisions this module
+# cannot read by itself (_chain): a start on a database already at the latest revision never loads it,
+# nor Mako and Pygments with it (about 10 MiB of the bot's resident memory, for as long as it runs).
 
 
 def alembic_config() -> Config:
     """The project's Alembic configuration, usable from any working directory."""
+    from alembic.config import Config
+
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(ROOT / "migrations"))
     config.attributes["configure_logging"] = False  # the bot has configured logging already
@@ -49,11 +60,15 @@ async def upgrade_database(
     ``revision``, under a database-wide lock (see :func:`_migrate`). ``before(current)`` runs under
     the lock when there is something to upgrade. Returns the revision it was at (the same as
     ``revision`` when another process had upgraded it meanwhile)."""
+    from alembic import command
+
     return await _migrate(target, lambda config: command.upgrade(config, revision), revision, before)
 
 
 async def downgrade_database(target: str | AsyncEngine | None, revision: str) -> None:
     """Downgrade the database at ``target`` to ``revision`` (tests, and an operator undoing an upgrade)."""
+    from alembic import command
+
     await _migrate(target, lambda config: command.downgrade(config, revision), None, None)
 
 
@@ -78,6 +93,8 @@ async def _migrate(
     transaction, where SQLite honours the pragma. ``PRAGMA foreign_key_check`` runs before the commit,
     so a migration that left a dangling reference is rolled back instead of committed; then foreign
     keys are turned on again. PostgreSQL alters tables in place and needs none of this."""
+    from alembic.runtime.migration import MigrationContext
+
     engine = target if isinstance(target, AsyncEngine) else make_engine(target or database_url_from_env())
     config = alembic_config()
     head = head_revision() if wanted == "head" else wanted
@@ -156,15 +173,30 @@ def _check_foreign_keys(connection: Connection) -> None:
 
 
 async def current_revision(engine: AsyncEngine) -> str | None:
-    """The revision the database is at (None for an empty database)."""
+    """The revision the database is at (None for an empty database): Alembic's version table, read
+    as Alembic reads it (several rows there, several heads, are refused as Alembic refuses them)."""
     async with engine.connect() as connection:
-        return await connection.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
+        return await connection.run_sync(_current)
+
+
+def _current(connection: Connection) -> str | None:
+    if not inspect(connection).has_table(VERSION_TABLE):
+        return None
+    found = list(connection.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalars())
+    if len(found) > 1:
+        raise RuntimeError(f"the database is at several revisions at once ({', '.join(sorted(found))})")
+    return found[0] if found else None
 
 
 def known_revision(revision: str | None) -> bool:
     """Whether this code has ``revision`` among its migrations (None, an empty database: yes)."""
     if revision is None:
         return True
+    chain = _chain()
+    if chain is not None:
+        return revision in chain
+    from alembic.script import ScriptDirectory
+
     try:
         return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
     except Exception:  # alembic's "Can't locate revision": a newer version made it
@@ -172,7 +204,33 @@ def known_revision(revision: str | None) -> bool:
 
 
 def head_revision() -> str | None:
+    """The latest revision of this code's migrations."""
+    chain = _chain()
+    if chain is not None:
+        heads = set(chain) - {down for down in chain.values() if down is not None}
+        if len(heads) == 1:
+            return heads.pop()
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+_REVISION = re.compile(r"""^revision(?:\s*:[^=\n]*)?\s*=\s*["']([^"']+)["']\s*$""", re.MULTILINE)
+_DOWN = re.compile(r"""^down_revision(?:\s*:[^=\n]*)?\s*=\s*(?:None|["']([^"']+)["'])\s*$""", re.MULTILINE)
+
+
+@cache
+def _chain() -> dict[str, str | None] | None:
+    """revision -> the one it follows, read from each migration file's two assignments without
+    importing it; None when a file writes them otherwise (a merge of two heads: Alembic reads it)."""
+    chain: dict[str, str | None] = {}
+    for path in sorted(VERSIONS.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        revision, down = _REVISION.findall(text), _DOWN.findall(text)
+        if len(revision) != 1 or len(down) != 1 or revision[0] in chain:
+            return None
+        chain[revision[0]] = down[0] or None
+    return chain or None
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +23,8 @@ from db.models import Game, GameLogEntry, OrderRecord, PhaseRecord, Player
 from gm.ordering import submission as orders
 from gm.settings import GameSettings
 from gm.setup import games
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_upgrade_creates_the_schema_of_the_models(engine: AsyncEngine) -> None:
@@ -197,3 +202,55 @@ async def test_a_migration_that_would_leave_broken_references_is_rolled_back(eng
     with pytest.raises(RuntimeError, match="broken foreign keys"):
         await upgrade_database(engine)
     assert await current_revision(engine) == "0001"  # nothing of the upgrade was committed
+
+
+async def test_the_revisions_read_from_the_migration_files_are_alembics(engine: AsyncEngine) -> None:
+    """The bot tells where a database stands without loading Alembic (db.migrate): the same answers."""
+    from alembic.script import ScriptDirectory
+
+    from db.migrate import alembic_config, known_revision
+
+    script = ScriptDirectory.from_config(alembic_config())
+    assert head_revision() == script.get_current_head()
+    assert all(known_revision(r.revision) for r in script.walk_revisions())
+    assert not known_revision("9999") and known_revision(None)
+    await upgrade_database(engine, "0003")
+    assert await current_revision(engine) == "0003"
+    async with engine.connect() as conn:
+        assert await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision()) == "0003"
+
+
+async def test_a_database_at_two_revisions_at_once_is_refused(engine: AsyncEngine) -> None:
+    await upgrade_database(engine)
+    async with engine.begin() as conn:
+        await conn.execute(text("INSERT INTO alembic_version (version_num) VALUES ('0003')"))
+    with pytest.raises(RuntimeError, match="several revisions"):
+        await current_revision(engine)
+
+
+def test_a_start_on_an_up_to_date_database_never_loads_alembic(tmp_path: Path) -> None:
+    """Alembic, Mako and Pygments stay out of the bot's process unless it upgrades (~10 MiB kept)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    script = f"""
+import asyncio, sys
+import bot
+from db.database import make_engine
+from db.preflight import prepare_database
+
+async def start():
+    engine = make_engine({url!r})
+    state = await prepare_database(engine)
+    await engine.dispose()
+    return state
+
+state = asyncio.run(start())
+print(state.at_head, sorted({{m.split(".")[0] for m in sys.modules}} & {{"alembic", "mako", "pygments"}}))
+"""
+
+    def start() -> str:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert start() == "False ['alembic', 'mako', 'pygments']"  # an empty database: upgraded, with Alembic
+    assert start() == "True []"  # the next start: at the latest revision, nothing of Alembic loaded
