@@ -53,6 +53,7 @@ import random
 import re
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -528,11 +529,18 @@ async def run(args: argparse.Namespace) -> None:
     )
     with tempfile.TemporaryDirectory(prefix="gm-bench-load-") as tmp:
         path = Path(tmp)
+        # The schema made first, by the bot's own code in a process of its own, as a deploy's first start
+        # does: the bot measured starts on an up-to-date database, as it does every later time.
+        database = f"sqlite+aiosqlite:///{path / 'bot.db'}"
+        upgrade = [sys.executable, "-m", "db.migrate", database]
+        subprocess.run(
+            upgrade, cwd=root or Path(__file__).resolve().parent.parent, check=True, capture_output=True
+        )
         async with fake_discord(reply_timeout=60) as fake:
             tables = await make_servers(fake, games)
             env = {
                 "DISCORD_TOKEN": fake.token,
-                "DATABASE_URL": f"sqlite+aiosqlite:///{path / 'bot.db'}",
+                "DATABASE_URL": database,
                 "SYNC_COMMANDS": "true",
                 "CLOSE_WORKERS": str(args.workers),
                 "LOG_LEVEL": "INFO",
