@@ -40,6 +40,7 @@ from gm.facade import Gamemaster
 from gm.public import FormingLimits
 from ops import health, version
 from ops.commands import publish_commands
+from ops.echoes import skip_own_edits
 from ops.exits import ExitCode, StartupError
 from ops.facts import ProcessFacts
 from ops.gate import InteractionGate
@@ -111,6 +112,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             **shard_options(settings),
         )
         sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
+        skip_own_edits(self._connection, lambda: self.user.id if self.user else None)  # echoes unparsed
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
