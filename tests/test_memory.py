@@ -97,3 +97,52 @@ print(rss() - before)
 """
     grown = {mode: int(run(script, mode)) for mode in ("own", "shared")}
     assert grown["shared"] < 0.9 * grown["own"], grown
+
+
+def test_many_sqlite_connections_reading_a_big_database_stay_small() -> None:
+    """Twelve read sessions at once (a busy moment), each reading all of a 20 MB database: each
+    connection keeps its page cache for as long as it lives, at most db.database.PAGE_CACHE_KIB (with
+    SQLite's own 2,000 KiB, the twelve held about 24 MiB)."""
+    script = """
+import asyncio, sqlite3, sys, tempfile
+from pathlib import Path
+from sqlalchemy import column, func, select, table
+import db.database
+from db.database import make_engine, make_session_factory
+
+if sys.argv[1] == "sqlite's":
+    db.database.PAGE_CACHE_KIB = 2000
+path = Path(tempfile.mkdtemp()) / "big.db"
+made = sqlite3.connect(path)
+made.execute("PRAGMA journal_mode=WAL")
+made.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, b TEXT)")
+made.executemany("INSERT INTO t (b) VALUES (?)", [("x" * 1000,) for _ in range(20000)])
+made.commit()
+made.close()
+rows = table("t", column("b"))
+
+async def main():
+    engine = make_engine(f"sqlite+aiosqlite:///{path}")
+    sessions = make_session_factory(engine)
+    done, gate = [], asyncio.Event()
+
+    async def read():
+        async with sessions.read() as session:
+            await session.exec(select(func.sum(func.length(rows.c.b))))
+            done.append(1)
+            await gate.wait()
+
+    before = rss()
+    readers = [asyncio.create_task(read()) for _ in range(12)]
+    while len(done) < 12:
+        await asyncio.sleep(0.01)
+    print(rss() - before)
+    gate.set()
+    await asyncio.gather(*readers)
+    await engine.dispose()
+
+asyncio.run(main())
+"""
+    grown = {mode: int(run(script, mode)) for mode in ("sqlite's", "ours")}
+    assert grown["ours"] < 10_000, grown  # KiB
+    assert grown["sqlite's"] > 18_000, grown
