@@ -259,57 +259,92 @@ async def deliver_pending(
     faster than ``pace`` allows (default: :data:`PER_SECOND` a second). While lanes are sending, new
     rows are claimed every :data:`CLAIM_EVERY` seconds and join their game's lane (or start one), so a
     game closed during a long delivery is announced without waiting for the others' messages."""
-    report = DeliveryReport()
-    seen: set[int] = set()
-    blocked: set[tuple[Any, ...]] = set()  # targets with a row that cannot be sent now
-    slots = asyncio.Semaphore(in_flight)
-    pace = pace or PACE
-    queues: dict[tuple[Any, ...], deque[tuple[OutboxEntry, str]]] = {}
-    lanes: dict[tuple[Any, ...], asyncio.Task[None]] = {}
+    delivery = _Delivery(
+        session_factory, sender, clock, limit, ownership, process, asyncio.Semaphore(in_flight), pace or PACE
+    )
+    try:
+        while await delivery.next_round():
+            pass
+    except BaseException:
+        await delivery.cancel()
+        raise
+    async with session_factory.read() as session:
+        delivery.report.pending = await pending_count(session, ownership)
+    return delivery.report
 
-    async def run_lane(queue: deque[tuple[OutboxEntry, str]]) -> None:
+
+@dataclass(slots=True)
+class _Delivery:
+    """One call of :func:`deliver_pending`: its lanes, and what they share (the report, the targets
+    held back, the sends in flight, the pace)."""
+
+    session_factory: SessionFactory
+    sender: OutboxSender
+    clock: Clock
+    limit: int | None
+    ownership: Ownership
+    process: str
+    slots: asyncio.Semaphore
+    pace: Pace
+    report: DeliveryReport = field(default_factory=DeliveryReport)
+    seen: set[int] = field(default_factory=set)
+    blocked: set[tuple[Any, ...]] = field(default_factory=set)  # targets with a row not sendable now
+    queues: dict[tuple[Any, ...], deque[tuple[OutboxEntry, str]]] = field(default_factory=dict)
+    lanes: dict[tuple[Any, ...], asyncio.Task[None]] = field(default_factory=dict)
+
+    def _under_limit(self) -> bool:
+        return self.limit is None or self.report.sent < self.limit
+
+    async def next_round(self) -> bool:
+        """Claim what is due and hand it to the lanes, then wait (at most :data:`CLAIM_EVERY`
+        seconds) for a lane to finish; False once nothing runs and nothing more was claimed."""
+        claimed = await self._claim()
+        running = [task for task in self.lanes.values() if not task.done()]
+        if not running:
+            for task in self.lanes.values():
+                task.result()  # a lane that failed fails the delivery
+            return bool(claimed)
+        done, _ = await asyncio.wait(running, timeout=CLAIM_EVERY, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()
+        return True
+
+    async def _claim(self) -> list[OutboxEntry]:
+        """Claim the next batch (none once ``limit`` messages were sent) and queue each row in its lane,
+        starting the lane when it is not running."""
+        if not self._under_limit():
+            return []
+        token = claim_prefix(self.process) + secrets.token_hex(5)
+        claimed = await _claim_batch(self.session_factory, token, self.clock(), self.seen, self.ownership)
+        for entry in claimed:
+            self.seen.add(entry.row_id)
+            key = _lane_key(entry)
+            queue = self.queues.setdefault(key, deque())
+            queue.append((entry, token))
+            if key not in self.lanes or self.lanes[key].done():
+                self.lanes[key] = asyncio.create_task(self._run_lane(queue), name=f"outbox lane {key}")
+        return claimed
+
+    async def _run_lane(self, queue: deque[tuple[OutboxEntry, str]]) -> None:
+        """Send a lane's rows in order; a row whose target is held back (or past ``limit``) is released
+        unsent, and a row that cannot be sent now holds back the rest of its target's."""
         while queue:
             entry, token = queue.popleft()
             target = _target_key(entry)
-            if target in blocked or (limit is not None and report.sent >= limit):
-                await _release(session_factory, entry, token)
+            if target in self.blocked or not self._under_limit():
+                await _release(self.session_factory, entry, token)
                 continue
-            async with slots:
-                await pace.wait()
-                if not await _deliver_one(session_factory, sender, entry, token, clock, report):
-                    blocked.add(target)
+            async with self.slots:
+                await self.pace.wait()
+                if not await _deliver_one(
+                    self.session_factory, self.sender, entry, token, self.clock, self.report
+                ):
+                    self.blocked.add(target)
 
-    try:
-        while True:
-            claimed: list[OutboxEntry] = []
-            if limit is None or report.sent < limit:
-                token = claim_prefix(process) + secrets.token_hex(5)
-                claimed = await _claim_batch(session_factory, token, clock(), seen, ownership)
-            for entry in claimed:
-                seen.add(entry.row_id)
-                key = _lane_key(entry)
-                queue = queues.setdefault(key, deque())
-                queue.append((entry, token))
-                if key not in lanes or lanes[key].done():
-                    lanes[key] = asyncio.create_task(run_lane(queue), name=f"outbox lane {key}")
-            running = [task for task in lanes.values() if not task.done()]
-            if not running:
-                for task in lanes.values():
-                    task.result()  # a lane that failed fails the delivery
-                if not claimed:
-                    break
-                continue
-            done, _ = await asyncio.wait(running, timeout=CLAIM_EVERY, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                task.result()
-    except BaseException:
-        for task in lanes.values():
+    async def cancel(self) -> None:
+        for task in self.lanes.values():
             task.cancel()
-        await asyncio.gather(*lanes.values(), return_exceptions=True)
-        raise
-    async with session_factory.read() as session:
-        report.pending = await pending_count(session, ownership)
-    return report
+        await asyncio.gather(*self.lanes.values(), return_exceptions=True)
 
 
 async def _deliver_one(
@@ -386,58 +421,11 @@ async def _claim_batch(
     page, so that however many rows wait for a retry, newer messages to other targets are still
     found."""
     async with session_factory() as session:
-        blocked: set[tuple[Any, ...]] = set()
-        chosen: list[int] = []
-        after = 0
-        while len(chosen) < BATCH:
-            rows = (
-                await session.exec(
-                    select(OutboxEntry)
-                    .where(
-                        col(OutboxEntry.sent_at).is_(None),
-                        col(OutboxEntry.failed_at).is_(None),
-                        col(OutboxEntry.id) > after,
-                        _destination_known(),
-                        _owned(ownership),
-                    )
-                    .order_by(col(OutboxEntry.id))
-                    .limit(PAGE)
-                )
-            ).all()
-            for row in rows:
-                target = _target_key(row)
-                leased = row.claimed_until is not None and row.claimed_until > now
-                if target in blocked or row.next_attempt_at > now or leased or row.id in seen:
-                    blocked.add(target)
-                    continue
-                chosen.append(row.row_id)
-                if len(chosen) >= BATCH:
-                    break
-            if len(rows) < PAGE:
-                break
-            after = rows[-1].row_id
+        chosen = await _due_rows(session, now, seen, ownership)
         if not chosen:
             await session.commit()
             return []
-        await session.exec(
-            update(OutboxEntry)
-            .where(
-                col(OutboxEntry.id).in_(chosen),
-                col(OutboxEntry.sent_at).is_(None),
-                (col(OutboxEntry.claimed_until).is_(None)) | (col(OutboxEntry.claimed_until) <= now),
-            )
-            .values(
-                claimed_until=now + LEASE,
-                claim_token=token,
-                # A claim still on the row was never answered by its sender: it froze past its lease
-                # (or died, and nobody released its claims), maybe after Discord took the message.
-                # That attempt counts (see _ONE_MORE_ATTEMPT).
-                attempts=case(
-                    (col(OutboxEntry.claim_token).is_not(None), col(OutboxEntry.attempts) + 1),
-                    else_=col(OutboxEntry.attempts),
-                ),
-            )
-        )
+        await _lease(session, chosen, token, now)
         await session.commit()
         claimed = (
             await session.exec(
@@ -445,6 +433,70 @@ async def _claim_batch(
             )
         ).all()
         return list(claimed)
+
+
+async def _due_rows(session: AsyncSession, now: datetime, seen: set[int], ownership: Ownership) -> list[int]:
+    """The ids of up to :data:`BATCH` rows to claim, read :data:`PAGE` rows at a time: due, not leased,
+    not already taken by this delivery, and with no earlier row of their target held back."""
+    blocked: set[tuple[Any, ...]] = set()
+    chosen: list[int] = []
+    after = 0
+    while len(chosen) < BATCH:
+        rows = await _unsent_page(session, after, ownership)
+        for row in rows:
+            target = _target_key(row)
+            leased = row.claimed_until is not None and row.claimed_until > now
+            if target in blocked or row.next_attempt_at > now or leased or row.id in seen:
+                blocked.add(target)
+                continue
+            chosen.append(row.row_id)
+            if len(chosen) >= BATCH:
+                break
+        if len(rows) < PAGE:
+            break
+        after = rows[-1].row_id
+    return chosen
+
+
+async def _unsent_page(session: AsyncSession, after: int, ownership: Ownership) -> Sequence[OutboxEntry]:
+    """The next :data:`PAGE` unsent rows past id ``after`` whose destination is known and ours."""
+    return (
+        await session.exec(
+            select(OutboxEntry)
+            .where(
+                col(OutboxEntry.sent_at).is_(None),
+                col(OutboxEntry.failed_at).is_(None),
+                col(OutboxEntry.id) > after,
+                _destination_known(),
+                _owned(ownership),
+            )
+            .order_by(col(OutboxEntry.id))
+            .limit(PAGE)
+        )
+    ).all()
+
+
+async def _lease(session: AsyncSession, chosen: list[int], token: str, now: datetime) -> None:
+    """Put this claim (``token``, for :data:`LEASE`) on the chosen rows still unsent and unleased."""
+    await session.exec(
+        update(OutboxEntry)
+        .where(
+            col(OutboxEntry.id).in_(chosen),
+            col(OutboxEntry.sent_at).is_(None),
+            (col(OutboxEntry.claimed_until).is_(None)) | (col(OutboxEntry.claimed_until) <= now),
+        )
+        .values(
+            claimed_until=now + LEASE,
+            claim_token=token,
+            # A claim still on the row was never answered by its sender: it froze past its lease
+            # (or died, and nobody released its claims), maybe after Discord took the message.
+            # That attempt counts (see _ONE_MORE_ATTEMPT).
+            attempts=case(
+                (col(OutboxEntry.claim_token).is_not(None), col(OutboxEntry.attempts) + 1),
+                else_=col(OutboxEntry.attempts),
+            ),
+        )
+    )
 
 
 def _owned(ownership: Ownership) -> Any:
