@@ -158,27 +158,15 @@ class GameScheduler:
         self._on_outbox = on_outbox
         self._on_remind = on_remind
         self._clock = clock
-        self._scheduler = scheduler or AsyncIOScheduler(
-            timezone="UTC",
-            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
-        )
+        self._scheduler = scheduler or _new_scheduler()
         self._running: set[asyncio.Task[Any]] = set()
         # Jobs handed to APScheduler's executor and not finished: a job leaves the job store before
         # its task starts (and joins _running), so idle() counts them too.
         self._submitted = 0
-        self._scheduler.add_listener(
-            self._job_event, EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR
-        )
         self.busy: Callable[[], Iterable[int]] = lambda: ()  # phases being closed in this process
         self.outbox_skipped = 0  # runs of the outbox job skipped because the previous one still ran
         self._outbox_since: datetime | None = None  # when the running outbox job began
         self._notes: set[asyncio.Task[None]] = set()
-        self._scheduler.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
-        # A stop that cannot wait cancels the jobs running (abandon): on purpose, not an error
-        # worth APScheduler's traceback.
-        executor_log = logging.getLogger("apscheduler.executors.default")
-        if _not_cancelled not in executor_log.filters:
-            executor_log.addFilter(_not_cancelled)
         # (game, phase name) -> the ids of its deadline and reminder jobs, so that unscheduling a
         # phase removes them by id instead of looking through every job of every game
         self._phase_jobs: dict[tuple[int, str], set[str]] = {}
@@ -190,6 +178,21 @@ class GameScheduler:
         # at once when the database, seen away, answers again (see the module docstring).
         self._awaiting_database: dict[str, tuple[int, int]] = {}
         self._database_seen_away = False
+        self._listen_to_jobs()
+
+    def _listen_to_jobs(self) -> None:
+        """Count the jobs handed to APScheduler's executor (:meth:`_job_event`), note the outbox runs
+        skipped (:meth:`_on_max_instances`), and keep the executor's log quiet about the jobs a stop
+        cancels."""
+        self._scheduler.add_listener(
+            self._job_event, EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR
+        )
+        self._scheduler.add_listener(self._on_max_instances, EVENT_JOB_MAX_INSTANCES)
+        # A stop that cannot wait cancels the jobs running (abandon): on purpose, not an error
+        # worth APScheduler's traceback.
+        executor_log = logging.getLogger("apscheduler.executors.default")
+        if _not_cancelled not in executor_log.filters:
+            executor_log.addFilter(_not_cancelled)
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -825,6 +828,15 @@ class GameScheduler:
             if task is not None:
                 self._running.discard(task)
         return True
+
+
+def _new_scheduler() -> AsyncIOScheduler:
+    """APScheduler's loop, in UTC: a job late by any amount still runs (once, however many runs it
+    missed), and never twice at once."""
+    return AsyncIOScheduler(
+        timezone="UTC",
+        job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+    )
 
 
 def _not_cancelled(record: logging.LogRecord) -> bool:
