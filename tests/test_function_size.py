@@ -20,7 +20,6 @@ MAX_COMPLEXITY = 15
 # steps, from 23; the 2 that came in with this stop's other merges, outbox._resolve and
 # relaying.revise_press, split since). Split one and take it out; never add one.
 KNOWN: set[str] = {
-    "gm/endings/ending.py:finish_game",
     "gm/ordering/submission.py:submit_orders",
     "gm/setup/games.py:_announce_start",
     "gm/setup/games.py:create_game",

@@ -184,11 +184,18 @@ async def finish_game(
     A phase still open (a vote or a moderator ended the game) stops taking orders and loses its deadline;
     proposals still open lapse.
     """
-    game_id = game.row_id
-    played = game_map(game.variant)
     system = GameSettings.from_json(game.settings).scoring
-    result = scored(result, system, map_centers=len(played.supply_centers))
+    result = scored(result, system, map_centers=len(game_map(game.variant).supply_centers))
     result = {**result, **await built_in_record(session, game)}
+    await _record_end(session, game, last_phase, result, now=now)
+    await _queue_final_post(session, game, last_phase, result, now=now, final_map=final_map)
+
+
+async def _record_end(
+    session: AsyncSession, game: Game, last_phase: PhaseRecord, result: dict[str, Any], *, now: datetime
+) -> None:
+    """The result, the status and the time on the game; the last phase, if still open, without its
+    deadline; the open proposals lapsed; the game's log told."""
     game.status = GameStatus.CANCELLED if result["kind"] == "moderator" else GameStatus.FINISHED
     game.finished_at = now
     game.result = result
@@ -197,43 +204,41 @@ async def finish_game(
         last_phase.remaining_seconds = None
     await session.exec(
         update(Proposal)
-        .where(col(Proposal.game_id) == game_id, col(Proposal.status) == ProposalStatus.OPEN)
+        .where(col(Proposal.game_id) == game.row_id, col(Proposal.status) == ProposalStatus.OPEN)
         .values(status=ProposalStatus.LAPSED, decided_at=now)
     )
     log_event(
         session,
-        game_id,
+        game.row_id,
         "game_over",
         at=now,
         actor_id=result.get("ended_by"),
         detail={"kind": result["kind"], "winner": result.get("winner"), "shared": result.get("shared")},
     )
+
+
+async def _queue_final_post(
+    session: AsyncSession,
+    game: Game,
+    last_phase: PhaseRecord,
+    result: dict[str, Any],
+    *,
+    now: datetime,
+    final_map: tuple[int, str, str],
+) -> None:
+    """The final post: the result in words, the final centers, the final map, the game's animation
+    and its chart of centers by year (each picture required: the post waits for it)."""
+    game_id = game.row_id
     table = await centers_by_year(session, game)
-    powers = list(played.powers)
     map_phase_id, map_phase_name, map_kind = final_map
     how = ending_words(result["kind"], result.get("winner"), result.get("shared") or ())
-    revealed = await reveal_lines(session, game_id) if GameSettings.from_json(game.settings).anonymous else []
     enqueue(
         session,
         GameOver(
             game_id=game_id,
             game_name=game.name,
             title=f"{game.name} is over: {how}",
-            lines=[
-                *result_lines(result),
-                *score_lines(result),
-                *built_in_lines(result),
-                *(
-                    [
-                        "The fog of war lifts: every phase's orders, results and maps, in full, are in "
-                        "[[cmd:history]] and [[cmd:game export]]."
-                    ]
-                    if GameSettings.from_json(game.settings).fogged
-                    else []
-                ),
-                *revealed,  # an anonymous game's players (gm.anonymity)
-                "Final centers, and the whole game in pictures:",
-            ],
+            lines=await _final_lines(session, game, result),
             fields={say.power_name(p): str(n) for p, n in result["centers"].items() if n},
             phase=last_phase.name,
             maps=[
@@ -243,13 +248,32 @@ async def finish_game(
             ],
             result=result,
             centers_by_year=table,
-            powers=powers,
+            powers=list(game_map(game.variant).powers),
         ),
         phase_id=last_phase.id,
         target=Target.game_channel(),
         key=f"game_over:{game_id}",
         now=now,
     )
+
+
+async def _final_lines(session: AsyncSession, game: Game, result: dict[str, Any]) -> list[str]:
+    """The final post's lines: the result, the scores, the built-in player's part, the fog lifted (a
+    fogged game), the players revealed (an anonymous game, gm.anonymity)."""
+    settings = GameSettings.from_json(game.settings)
+    fog_lifts = (
+        "The fog of war lifts: every phase's orders, results and maps, in full, are in "
+        "[[cmd:history]] and [[cmd:game export]]."
+    )
+    revealed = await reveal_lines(session, game.row_id) if settings.anonymous else []
+    return [
+        *result_lines(result),
+        *score_lines(result),
+        *built_in_lines(result),
+        *([fog_lifts] if settings.fogged else []),
+        *revealed,
+        "Final centers, and the whole game in pictures:",
+    ]
 
 
 def final_map_of(last_phase: PhaseRecord, *, at_close: bool) -> tuple[int, str, str]:
