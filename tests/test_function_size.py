@@ -21,9 +21,6 @@ MAX_COMPLEXITY = 15
 # relaying.revise_press, split since). Split one and take it out; never add one.
 KNOWN: set[str] = {
     "gm/ordering/submission.py:submit_orders",
-    "gm/setup/games.py:_announce_start",
-    "gm/setup/games.py:create_game",
-    "gm/setup/games.py:start_game",
     "gm/setup/shields.py:shield_running_games",
 }
 

@@ -96,6 +96,38 @@ async def create_game(
     now = require_aware(now or utcnow())
     if limits is not None:
         await _check_forming_limits(session, guild_id, creator_id, limits)
+    name, checked = _checked_terms(name, variant, settings)
+    game = Game(
+        guild_id=guild_id,
+        name=name,
+        creator_id=creator_id,
+        variant=variant,
+        status=GameStatus.FORMING,
+        settings=checked.to_json(),
+        lobby_channel_id=lobby_channel_id,
+        created_at=now,
+    )
+    session.add(game)
+    await session.flush()
+    log_event(
+        session,
+        game.row_id,
+        "created",
+        at=now,
+        actor_id=creator_id,
+        detail={"settings": checked.to_json(), "name": name},
+    )
+    if creator_joins and await may_play(session, guild_id, sees_all=sees_all):
+        session.add(Player(game_id=game.row_id, user_id=creator_id, joined_at=now))
+        log_event(session, game.row_id, "joined", at=now, actor_id=creator_id)
+    return await game_info(session, game)
+
+
+def _checked_terms(
+    name: str, variant: str, settings: GameSettings | Mapping[str, Any] | None
+) -> tuple[str, GameSettings]:
+    """The game's name as stored and its settings checked; InvalidSettings names every problem with
+    the name and the settings, or the variant that does not exist or cannot be played yet."""
     name = clean_name(name)  # stored and compared as it looks (gm.messages.words)
     problems = []
     if not name:
@@ -121,30 +153,7 @@ async def create_game(
         )
     if problems:
         raise InvalidSettings(problems, "Pick a short name and create the game again.")
-    game = Game(
-        guild_id=guild_id,
-        name=name,
-        creator_id=creator_id,
-        variant=variant,
-        status=GameStatus.FORMING,
-        settings=checked.to_json(),
-        lobby_channel_id=lobby_channel_id,
-        created_at=now,
-    )
-    session.add(game)
-    await session.flush()
-    log_event(
-        session,
-        game.row_id,
-        "created",
-        at=now,
-        actor_id=creator_id,
-        detail={"settings": checked.to_json(), "name": name},
-    )
-    if creator_joins and await may_play(session, guild_id, sees_all=sees_all):
-        session.add(Player(game_id=game.row_id, user_id=creator_id, joined_at=now))
-        log_event(session, game.row_id, "joined", at=now, actor_id=creator_id)
-    return await game_info(session, game)
+    return name, checked
 
 
 async def join_game(
@@ -288,55 +297,9 @@ async def start_game(
     settings = GameSettings.from_json(game.settings)
     players = await _seated_players(session, game.row_id)
     await check_seated_may_play(session, game.guild_id, [p.user_id for p in players if p.user_id in sees_all])
-    short = len(players) < settings.players and settings.fill_seats  # empty seats: built-in players
-    if len(players) != settings.players and not (short and players):
-        missing = settings.players - len(players)
-        hint = (
-            f"Wait for {missing} more to [[cmd:game join]], or let built-in players take the empty "
-            "seats: [[cmd:game settings]] fill_seats:True."
-            if missing > 0
-            else "Some players must [[cmd:game leave]] first."
-        )
-        raise WrongPlayerCount(
-            f"{game.name} is set up for {settings.players} players and has {len(players)}.", hint
-        )
-    played = get_variant(game.variant)
-    game_map = played.game_map()
-    seats = played.seats_for(settings.players)
-    if short:
-        drawn, empty = draw_leaving_empty([p.user_id for p in players], seats, rng)
-    else:
-        drawn, empty = draw_seats([p.user_id for p in players], seats, rng), []
-    filled = {power for seat in empty for power in seat}
-    player_of_user = {p.user_id: p for p in players}
-    assignments: dict[str, int | None] = dict.fromkeys(game_map.powers)
-    for user, powers in drawn.items():
-        for power in powers:
-            assignments[power] = user
-    for power, holder in assignments.items():
-        player = player_of_user.get(holder) if holder is not None else None
-        session.add(
-            PowerAssignment(
-                game_id=game.row_id,
-                power=power,
-                player_id=player.id if player else None,
-                assigned_at=now,
-                built_in=True if power in filled else None,
-            )
-        )
-    board = initial_board(played.name)
-    deadline = settings.deadline_for(board.phase.kind, now)
-    phase = PhaseRecord(
-        game_id=game.row_id,
-        ordinal=0,
-        name=str(board.phase),
-        board=dict(board.to_json()),
-        # a game that opens with builds (Chaos: Winter 1900) has its counts from the start
-        adjustments=(adjustment_counts(board) or None) if board.phase.kind == "A" else None,
-        deadline=deadline,
-        opened_at=now,
-    )
-    session.add(phase)
+    short = _check_player_count(game, settings, players)
+    assignments, filled, empty = _seat_powers(session, game, settings, players, short=short, rng=rng, now=now)
+    board, phase = _open_first_phase(session, game, settings, now)
     game.status = GameStatus.ACTIVE
     game.started_at = now
     await session.flush()
@@ -359,6 +322,82 @@ async def start_game(
     return StartResult(
         game=await game_info(session, game), assignments=assignments, phase=PhaseInfo.of(phase)
     )
+
+
+def _check_player_count(game: Game, settings: GameSettings, players: Sequence[Player]) -> bool:
+    """Whether the game starts short of players, its empty seats going to the built-in player (it
+    fills seats, and one player at least is seated); WrongPlayerCount when it may not start with
+    these players."""
+    short = len(players) < settings.players and settings.fill_seats  # empty seats: built-in players
+    if len(players) != settings.players and not (short and players):
+        missing = settings.players - len(players)
+        hint = (
+            f"Wait for {missing} more to [[cmd:game join]], or let built-in players take the empty "
+            "seats: [[cmd:game settings]] fill_seats:True."
+            if missing > 0
+            else "Some players must [[cmd:game leave]] first."
+        )
+        raise WrongPlayerCount(
+            f"{game.name} is set up for {settings.players} players and has {len(players)}.", hint
+        )
+    return short
+
+
+def _seat_powers(
+    session: AsyncSession,
+    game: Game,
+    settings: GameSettings,
+    players: Sequence[Player],
+    *,
+    short: bool,
+    rng: Random | None,
+    now: datetime,
+) -> tuple[dict[str, int | None], set[str], list[tuple[str, ...]]]:
+    """Draw the seats and record every power's holder: (power -> user id or None, the powers given to
+    the built-in player, the seats left empty)."""
+    played = get_variant(game.variant)
+    seats = played.seats_for(settings.players)
+    if short:
+        drawn, empty = draw_leaving_empty([p.user_id for p in players], seats, rng)
+    else:
+        drawn, empty = draw_seats([p.user_id for p in players], seats, rng), []
+    filled = {power for seat in empty for power in seat}
+    player_of_user = {p.user_id: p for p in players}
+    assignments: dict[str, int | None] = dict.fromkeys(played.game_map().powers)
+    for user, powers in drawn.items():
+        for power in powers:
+            assignments[power] = user
+    for power, holder in assignments.items():
+        player = player_of_user.get(holder) if holder is not None else None
+        session.add(
+            PowerAssignment(
+                game_id=game.row_id,
+                power=power,
+                player_id=player.id if player else None,
+                assigned_at=now,
+                built_in=True if power in filled else None,
+            )
+        )
+    return assignments, filled, empty
+
+
+def _open_first_phase(
+    session: AsyncSession, game: Game, settings: GameSettings, now: datetime
+) -> tuple[Board, PhaseRecord]:
+    """The variant's opening position as the game's first phase, with its deadline."""
+    board = initial_board(get_variant(game.variant).name)
+    phase = PhaseRecord(
+        game_id=game.row_id,
+        ordinal=0,
+        name=str(board.phase),
+        board=dict(board.to_json()),
+        # a game that opens with builds (Chaos: Winter 1900) has its counts from the start
+        adjustments=(adjustment_counts(board) or None) if board.phase.kind == "A" else None,
+        deadline=settings.deadline_for(board.phase.kind, now),
+        opened_at=now,
+    )
+    session.add(phase)
+    return board, phase
 
 
 async def set_game_channels(
@@ -537,7 +576,60 @@ def _announce_start(
     built_in: set[str] | frozenset[str] = frozenset(),
     empty: Sequence[tuple[str, ...]] = (),
 ) -> None:
-    game_id = game.row_id
+    """Queue, in this order, the game channel's post that the game has started, each power's own view
+    of the opening (under the fog of war) and each player's welcome."""
+    _queue_started_post(session, game, phase, assignments, now, built_in=built_in, empty=empty)
+    if GameSettings.from_json(game.settings).fogged:
+        _queue_opening_views(session, game, phase, assignments, now)
+    _queue_welcomes(session, game, phase, board, assignments, now)
+
+
+def _queue_started_post(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    assignments: dict[str, int | None],
+    now: datetime,
+    *,
+    built_in: set[str] | frozenset[str],
+    empty: Sequence[tuple[str, ...]],
+) -> None:
+    settings = GameSettings.from_json(game.settings)
+    enqueue(
+        session,
+        GameStarted(
+            game_id=game.row_id,
+            game_name=game.name,
+            title=f"{game.name} has started: {say.long_name(phase.name)}",
+            lines=_started_lines(game, assignments, built_in=built_in, empty=empty),
+            phase=phase.name,
+            deadline=phase.deadline,
+            deadline_zone=deadline_zone(game),
+            assignments=assignments,
+            built_in=sorted(built_in),
+            **seat_offer(game, [list(seat) for seat in empty]),
+            # how players may talk: said in the post (an anonymous game's talks are relayed: gm.relaying)
+            press="relayed" if settings.anonymous and settings.press != "none" else settings.press,
+            # the opening position, when the adapter stored it before the post goes out (see
+            # gm.facade.core.GamemasterCore.phase_map); without it the post goes out all the same
+            # (none under the fog of war: each player asks for their own view with [[cmd:map]])
+            maps=[] if settings.fogged else [say.map_ref(phase.row_id, phase.name, POSITION_MAP)],
+        ),
+        phase_id=phase.id,
+        target=Target.game_channel(),
+        key=f"game_started:{game.row_id}",
+        now=now,
+    )
+
+
+def _started_lines(
+    game: Game,
+    assignments: dict[str, int | None],
+    *,
+    built_in: set[str] | frozenset[str],
+    empty: Sequence[tuple[str, ...]],
+) -> list[str]:
+    """Who plays which power, then what the fog of war and the built-in player mean for this game."""
     lines = [
         f"{say.power_name(power)}: "
         + (
@@ -565,67 +657,58 @@ def _announce_start(
                 else "A moderator may give one of its seats to a person with [[cmd:mod replace]]."
             )
         )
-    enqueue(
-        session,
-        GameStarted(
-            game_id=game_id,
-            game_name=game.name,
-            title=f"{game.name} has started: {say.long_name(phase.name)}",
-            lines=lines,
-            phase=phase.name,
-            deadline=phase.deadline,
-            deadline_zone=deadline_zone(game),
-            assignments=assignments,
-            built_in=sorted(built_in),
-            **seat_offer(game, [list(seat) for seat in empty]),
-            # how players may talk: said in the post (an anonymous game's talks are relayed: gm.relaying)
-            press="relayed"
-            if GameSettings.from_json(game.settings).anonymous
-            and GameSettings.from_json(game.settings).press != "none"
-            else GameSettings.from_json(game.settings).press,
-            # the opening position, when the adapter stored it before the post goes out (see
-            # gm.facade.core.GamemasterCore.phase_map); without it the post goes out all the same
-            # (none under the fog of war: each player asks for their own view with [[cmd:map]])
-            maps=[]
-            if GameSettings.from_json(game.settings).fogged
-            else [say.map_ref(phase.row_id, phase.name, POSITION_MAP)],
-        ),
-        phase_id=phase.id,
-        target=Target.game_channel(),
-        key=f"game_started:{game_id}",
-        now=now,
-    )
+    return lines
+
+
+def _queue_opening_views(
+    session: AsyncSession, game: Game, phase: PhaseRecord, assignments: dict[str, int | None], now: datetime
+) -> None:
+    """Under the fog of war: each played power's view of the opening, in its own channel (its record
+    there: gm.reports.history)."""
+    for power, user in assignments.items():
+        if user is None:
+            continue
+        enqueue(
+            session,
+            OpeningView(
+                game_id=game.row_id,
+                game_name=game.name,
+                title=f"{game.name}: {say.long_name(phase.name)}, {say.power_name(power)}'s view",
+                lines=[
+                    f"What {say.power_name(power)} sees of the board as the game begins; the rest "
+                    "is veiled. Your results come here after each phase."
+                ],
+                phase=phase.name,
+                maps=[say.map_ref(phase.row_id, phase.name, fog_kind(POSITION_MAP, power))],
+            ),
+            phase_id=phase.id,
+            target=Target.power_channel(power),
+            key=f"opening_view:{game.row_id}:{power}",
+            now=now,
+        )
+
+
+def _queue_welcomes(
+    session: AsyncSession,
+    game: Game,
+    phase: PhaseRecord,
+    board: Board,
+    assignments: dict[str, int | None],
+    now: datetime,
+) -> None:
+    """Each player's welcome, by direct message: their powers, units, example orders and opening map."""
     fogged = GameSettings.from_json(game.settings).fogged
     seats: dict[int, list[str]] = {}
     for power, user in assignments.items():
         if user is not None:
             seats.setdefault(user, []).append(power)
-            if GameSettings.from_json(game.settings).fogged:  # its own view (gm.reports.history)
-                enqueue(
-                    session,
-                    OpeningView(
-                        game_id=game_id,
-                        game_name=game.name,
-                        title=f"{game.name}: {say.long_name(phase.name)}, {say.power_name(power)}'s view",
-                        lines=[
-                            f"What {say.power_name(power)} sees of the board as the game begins; the rest "
-                            "is veiled. Your results come here after each phase."
-                        ],
-                        phase=phase.name,
-                        maps=[say.map_ref(phase.row_id, phase.name, fog_kind(POSITION_MAP, power))],
-                    ),
-                    phase_id=phase.id,
-                    target=Target.power_channel(power),
-                    key=f"opening_view:{game_id}:{power}",
-                    now=now,
-                )
     for user, powers in seats.items():
         units = {p: [str(u) for u in board.units.get(p, ())] for p in powers}
         names = " and ".join(say.power_name(p) for p in powers)
         enqueue(
             session,
             Welcome(
-                game_id=game_id,
+                game_id=game.row_id,
                 game_name=game.name,
                 title=f"You play {names} in {game.name}",
                 lines=[f"{say.power_name(p)}: {', '.join(us)}" for p, us in units.items()],
@@ -640,6 +723,6 @@ def _announce_start(
             ),
             phase_id=phase.id,
             target=Target.user(user),
-            key=f"welcome:{game_id}:{user}",
+            key=f"welcome:{game.row_id}:{user}",
             now=now,
         )
