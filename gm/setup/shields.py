@@ -119,44 +119,13 @@ async def shield_running_games(
         len(queue),
         extra={"event": "shields_started", "games": len(queue)},
     )
-    own = pace or Pace(PER_SECOND, BURST)
-
-    async def paced() -> None:
-        await own.wait()
-        await PACE.wait()  # the process's pace, which the messages follow too
-
-    async def one(game_id: int) -> None:
-        async with sessions.read() as session:
-            places = await _needs_work(session, game_id)
-        work = ShieldWork() if places is None else await shielder.shield_places(places, paced)
-        if work is None:
-            report.unfinished += 1
-            log.info("game %s: its server is not available; its shields wait for the next start", game_id)
-            return
-        if work.failed:
-            report.unfinished += 1
-            log.warning(
-                "game %s: %d of its places could not be changed (see above); the next start tries again",
-                game_id,
-                work.failed,
-            )
-            return
-        async with sessions.begin() as session:
-            await mark_shielded(session, game_id)
-        report.shielded += 1
-        report.requests += work.requests
-        log.info(
-            "game %s: the players' shields are on its places (%d requests)",
-            game_id,
-            work.requests,
-            extra={"event": "shielded", "game": game_id, "requests": work.requests},
-        )
+    paced = _paced_by(pace or Pace(PER_SECOND, BURST))
 
     async def worker() -> None:
         while queue and not stopping():
             game_id = queue.popleft()
             try:
-                await one(game_id)
+                await _shield_one(sessions, shielder, game_id, paced, report)
             except Exception:
                 report.unfinished += 1
                 log.exception("putting the shields on game %s failed; the next start tries again", game_id)
@@ -176,3 +145,46 @@ async def shield_running_games(
         },
     )
     return report
+
+
+def _paced_by(own: Pace) -> Pacer:
+    """Wait for ``own`` pace, then for the process's (gm.delivery.outbox.PACE, which the messages
+    follow too)."""
+
+    async def paced() -> None:
+        await own.wait()
+        await PACE.wait()
+
+    return paced
+
+
+async def _shield_one(
+    sessions: SessionFactory, shielder: Shielder, game_id: int, paced: Pacer, report: ShieldReport
+) -> None:
+    """Have the adapter shield one game's places and mark the game done, or count it unfinished (its
+    server not available, a place it could not change) for the next start."""
+    async with sessions.read() as session:
+        places = await _needs_work(session, game_id)
+    work = ShieldWork() if places is None else await shielder.shield_places(places, paced)
+    if work is None:
+        report.unfinished += 1
+        log.info("game %s: its server is not available; its shields wait for the next start", game_id)
+        return
+    if work.failed:
+        report.unfinished += 1
+        log.warning(
+            "game %s: %d of its places could not be changed (see above); the next start tries again",
+            game_id,
+            work.failed,
+        )
+        return
+    async with sessions.begin() as session:
+        await mark_shielded(session, game_id)
+    report.shielded += 1
+    report.requests += work.requests
+    log.info(
+        "game %s: the players' shields are on its places (%d requests)",
+        game_id,
+        work.requests,
+        extra={"event": "shielded", "game": game_id, "requests": work.requests},
+    )
