@@ -134,6 +134,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.live_sheets = LiveSheets(self, gamemaster, self.services.edits)  # DM sheets kept up to date
         self.services.live = self.live_sheets
         self.runtime.on_orders_changed = self.live_sheets.changed
+        self.runtime.menu_watch = self.live_sheets.watching
         self.gate = InteractionGate(
             self,
             on_interaction=self.metrics.interaction_arrived,

@@ -3,8 +3,10 @@
 A call to order by direct message carries the player's order sheet (cogs.messages.sender). When the
 player's orders change another way (another sheet, /order, orders sent by direct message, the orders
 form, Ready elsewhere), gm's one after-order-change step tells the runtime's ``on_orders_changed``
-(gm.facade.core), and :class:`LiveSheets` redraws that sheet from the player's order menu, read for
-the player alone, into their own direct message: nothing of it reaches anyone else.
+(gm.facade.core), and :class:`LiveSheets` redraws that sheet from the player's order menu, the
+player's alone, into their own direct message: nothing of it reaches anyone else. The menu is the one
+the change computed from what it wrote (gm keeps it for a player :meth:`LiveSheets.watching` names),
+so a redraw reads nothing unless something else changed the game meanwhile.
 
 - Which message: the last sheet of each (game, player) sent or tapped in a direct message by this
   process (the sender records the call it posts, a tap records the sheet it lands on). A sheet of
@@ -13,7 +15,8 @@ the player alone, into their own direct message: nothing of it reaches anyone el
 - How often: a change waits :data:`REFRESH_DELAY` before its redraw, and the changes meanwhile are
   drawn by that same edit; a tap on the sheet redraws it itself, so a change the tap's own drawing
   shows (or one under way while the player taps there) costs no edit. The edits of a message go one
-  at a time with the taps' (cogs.shared.ordered.Edits), never over a later tap's drawing.
+  at a time with the taps' (cogs.shared.ordered.Edits), never over a later tap's drawing, and at
+  most :data:`AT_ONCE` redraws are under way.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ log = logging.getLogger(__name__)
 REFRESH_DELAY = 10.0  # seconds a change waits for others before the sheet is drawn again: at 1 s a
 # busy server drew each sheet twice (bench/load.py paced: first answers p95 56 -> 274 ms, 9.7 -> 16.5 ms CPU)
 KEPT = 20_000  # direct-message sheets remembered (the oldest forgotten first)
+AT_ONCE = 4  # redraws under way at most (the others wait their turn: taps come first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +121,7 @@ class LiveSheets:
         self._sheets: dict[tuple[int, int], DmSheet] = {}
         self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._now = asyncio.Event()  # set: the refreshes waiting go out at once (:meth:`flush`)
+        self._turns = asyncio.Semaphore(AT_ONCE)
 
     # --- what is shown where -----------------------------------------------------------------------
 
@@ -152,6 +157,11 @@ class LiveSheets:
             entry.taps -= 1
             entry.drawn = max(entry.drawn, time.monotonic())
 
+    def watching(self, game_id: int, user_id: int) -> bool:
+        """Whether the player has a sheet here that a change of their orders draws again (gm keeps
+        the menu the change computed for it: the redraw reads nothing)."""
+        return (game_id, user_id) in self._sheets
+
     # --- changes -----------------------------------------------------------------------------------
 
     def changed(self, game_id: int, user_id: int, phase: str) -> None:
@@ -172,7 +182,8 @@ class LiveSheets:
         finally:
             self._tasks.pop(key, None)  # a change from here on asks for another edit
         try:
-            await self._redraw(key)
+            async with self._turns:
+                await self._redraw(key)
         except Exception:
             log.exception("could not refresh the DM sheet of %s", key)
 

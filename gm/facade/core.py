@@ -99,7 +99,9 @@ class GamemasterCore:
         1. with ``menu_wanted`` (a sheet is drawn again), the player's order menu after the change:
            None when the change let the phase close now; the menu ``held`` before it with the change's
            view when it changed no order (``same_orders``: Ready); from ``state``, the phase as the
-           change wrote it, when the powers are those of ``held``; otherwise read, without the lock;
+           change wrote it, when the powers are those of ``held``; otherwise read, without the lock.
+           Without it, the same when the runtime's ``menu_watched`` says a sheet shown elsewhere will
+           be drawn again (a direct message's) and no read is needed (else that redraw reads it);
         2. the order cache (gm.ordering.current) keeps ``kept`` (the view a read would give; None: drop
            it) and that menu, unless something else changed meanwhile;
         3. the early close in the background when everybody is done;
@@ -108,13 +110,14 @@ class GamemasterCore:
         menu: OrderMenu | None = None
         powers = [p.power for p in view.powers]
         same_powers = held is not None and not held.fogged and [p.power for p in held.powers] == powers
-        if not menu_wanted or view.close_now:
+        watched = menu_wanted or self._runtime.menu_watched(ticket.game_id, ticket.user_id)
+        if not watched or view.close_now:
             pass
         elif held is not None and same_powers and same_orders:
             menu = replace(held, view=view)  # nothing to read
         elif held is not None and same_powers and state is not None:
             menu = legal.menu_of(state, view, powers, held.variant)  # as the change wrote it
-        else:  # read once the change is committed, without the write lock
+        elif menu_wanted:  # read once the change is committed, without the write lock
             async with self._sessions.read() as session:
                 menu = await legal.order_menu(
                     session,

@@ -23,13 +23,15 @@ class PlayingCases(GamemasterCore):
         ``message_id``: the direct message they came in, marked handled in the same transaction
         (:class:`gm.ordering.offline.AlreadyRead` when it was already: nothing is recorded)."""
         ticket = self._current.ticket(game_id, user_id)
+        held = self._current.menu(game_id, user_id)  # a DM sheet's redraw takes the menu from the change
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             if message_id is not None:
                 await mark_read(session, user_id, message_id)
             report = await orders.submit_orders(session, game_id, user_id, text)
         self._send_if_returned(session, game_id)
-        await self._after_order_change(ticket, report.view, kept=self._current.after_submission(report))
+        kept = self._current.after_submission(report)
+        await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
         return report
 
     async def replace_orders(
@@ -38,11 +40,13 @@ class PlayingCases(GamemasterCore):
         """``text`` is the whole sheet (the orders form of ``meant_for``'s phase): it replaces every
         earlier order."""
         ticket = self._current.ticket(game_id, user_id)
+        held = self._current.menu(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             report = await sheet.replace_orders(session, game_id, user_id, text, meant_for=meant_for)
         self._send_if_returned(session, game_id)
-        await self._after_order_change(ticket, report.view, kept=self._current.after_submission(report))
+        kept = self._current.after_submission(report)
+        await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
         return report
 
     async def clear_orders(
@@ -60,6 +64,7 @@ class PlayingCases(GamemasterCore):
     ) -> OrdersView:
         """``message_id``: as for :meth:`submit_orders` (a "ready" sent by direct message)."""
         ticket = self._current.ticket(game_id, user_id)
+        held = self._current.menu(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
             if message_id is not None:
@@ -67,7 +72,7 @@ class PlayingCases(GamemasterCore):
             view = await orders.set_ready(session, game_id, user_id, ready=ready)
         self._send_if_returned(session, game_id)
         # the refused lines shown stay the last submission's: the view is read again
-        await self._after_order_change(ticket, view, kept=None)
+        await self._after_order_change(ticket, view, kept=None, held=held, same_orders=True)
         return view
 
     async def propose(

@@ -119,6 +119,9 @@ class Runtime:
         self.on_orders_changed: Callable[[int, int, str], None] | None = None
         """Told of every change of a player's own orders made in this process: (game, user, phase name).
         The adapter redraws the sheets it shows that player elsewhere (cogs.ui.sheet_live)."""
+        self.menu_watch: Callable[[int, int], bool] | None = None
+        """Whether a sheet shown elsewhere will be drawn again when (game, user)'s orders change: then
+        a change keeps the player's order menu when it costs no read (cogs.ui.sheet_live)."""
         self._winding_down = False  # a stop has begun: long background work ends at its next step
 
     @property
@@ -317,6 +320,10 @@ class Runtime:
         if view.close_now:
             return await self.request_close(view.phase.id, reason="all_ready")
         return None
+
+    def menu_watched(self, game_id: int, user_id: int) -> bool:
+        """Whether ``menu_watch`` says the player's menu will be drawn again after a change."""
+        return self.menu_watch is not None and self.menu_watch(game_id, user_id)
 
     def told_orders_changed(self, game_id: int, user_id: int, phase_name: str) -> None:
         """Tell ``on_orders_changed`` (a listener's failure is logged, never the change's)."""

@@ -206,6 +206,33 @@ async def test_the_menu_after_every_tap_is_the_one_the_database_gives(
     assert menu.powers[0].orders == {"BRE": "F BRE - PIC"}
 
 
+async def test_a_typed_change_keeps_the_menu_of_a_player_whose_sheet_is_kept_up_to_date(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """A player with a sheet in their direct messages (the runtime's ``menu_watch``): a typed change
+    keeps the menu it computed, the one a read gives, so that the sheet's redraw reads nothing."""
+    game, me = started.game.id, player_of(started, FRANCE)
+    gm.runtime.menu_watch = lambda game_id, user_id: (game_id, user_id) == (game, me)
+    await gm.order_menu(game, me)  # the call to order's sheet
+    changes = (
+        lambda: gm.submit_orders(game, me, "A Par-Bur\nF Bre-Nowhere"),  # a DM, /order
+        lambda: gm.replace_orders(game, me, "A Mar-Spa\nF Bre-Mao", expected_phase="S1901M"),  # the form
+        lambda: gm.set_ready(game, me),  # /ready
+        lambda: gm.set_ready(game, me, ready=False),
+        lambda: gm.submit_orders(game, me, "A Mar-Pie"),  # after Ready: takes it back
+    )
+    for change in changes:
+        await change()
+        menu = gm.menu_held(game, me, expected_phase="S1901M")
+        assert menu is not None and menu == await read_menu(sessions, started)
+    assert menu is not None and menu.powers[0].orders == {"MAR": "A MAR - PIE", "BRE": "F BRE - MAO"}
+
+    other = player_of(started, "GERMANY")  # no sheet kept up to date: their next tap reads
+    await gm.order_menu(game, other)
+    await gm.submit_orders(game, other, "A Mun-Ruh")
+    assert gm.menu_held(game, other) is None
+
+
 async def test_a_menu_held_is_dropped_by_any_other_change_to_the_game(
     gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
 ) -> None:
