@@ -178,6 +178,8 @@ class UnitOrders:
     unit: Unit | None
     orders: tuple[LegalOrder, ...]
     dislodged: bool = False  # a dislodged unit in a retreat phase
+    # kind -> its orders, filled on first use (a menu asks for them at every drawing of the sheet)
+    _by_kind: dict[str, tuple[LegalOrder, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def province(self) -> str:
@@ -192,7 +194,10 @@ class UnitOrders:
         return tuple(dict.fromkeys(o.kind for o in self.orders))
 
     def of_kind(self, kind: OrderKind | str) -> tuple[LegalOrder, ...]:
-        return tuple(o for o in self.orders if o.kind == kind)
+        found = self._by_kind.get(kind)
+        if found is None:
+            found = self._by_kind[kind] = tuple(o for o in self.orders if o.kind == kind)
+        return found
 
     def targets(self, kind: OrderKind | str) -> tuple[str, ...]:
         """The distinct targets of the orders of ``kind``, in order (none for HOLD, DISBAND...)."""

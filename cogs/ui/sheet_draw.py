@@ -314,7 +314,11 @@ def _unit_select(
             )
         placeholder = f"{prefix}{names.place(entry.location)} ({entry.location}): no build"
         return sheet.unit_select(entry.location, page, options, placeholder)
-    direct = [o for o in orders if o.kind in (OrderKind.HOLD, OrderKind.RETREAT, OrderKind.DISBAND)]
+    direct = [
+        *entry.of_kind(OrderKind.HOLD),
+        *entry.of_kind(OrderKind.RETREAT),
+        *entry.of_kind(OrderKind.DISBAND),
+    ]
     land, needed, via = split_moves(entry)
     supports = entry.of_kind(OrderKind.SUPPORT)
     convoys = entry.of_kind(OrderKind.CONVOY)
@@ -326,7 +330,7 @@ def _unit_select(
     if convoys:
         folded.append(("@convoy", f"{unit} convoys… (which army, next)", len(convoys)))
     needs_convoy = {o.text for o in needed}
-    moves = [o for o in orders if o.kind == OrderKind.MOVE and (not o.via_convoy or o.text in needs_convoy)]
+    moves = [o for o in entry.of_kind(OrderKind.MOVE) if not o.via_convoy or o.text in needs_convoy]
     extra_current = chosen is not None and chosen.kind in (OrderKind.SUPPORT, OrderKind.CONVOY)
     room = PER_SELECT - len(direct) - len(folded) - (1 if extra_current else 0)
     if len(via) > len(needed) or (len(moves) > room and via):

@@ -9,12 +9,13 @@ message) keeps the call's text above it when it is redrawn.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -40,6 +41,9 @@ from gm.public import (
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+DEFER_AFTER = 0.1  # seconds a tap's write may take before the tap is acknowledged apart (well within 3 s)
+
 
 class StalePick(GameError):
     """A pick that is no longer possible (the position changed under the sheet)."""
@@ -57,14 +61,21 @@ async def open_sheet(
 ) -> None:
     """A new private sheet for the tapper's own powers (``/orders sheet``, "Order sheet"), ``notice``
     under its heading."""
-    await defer(interaction)
     gamemaster = services_of(interaction.client).gamemaster
-    try:
-        menu = await gamemaster.order_menu(game_id, interaction.user.id, meant_for=meant_for)
-    except OrdersClosed as stale:
-        raise _stale(stale) from stale
-    sheet = Sheet(game_id, menu.phase_name, interaction.user.id, menu.game_tag)
-    await interaction.followup.send(view=draw(menu, sheet, notice=notice), ephemeral=True)
+    user = interaction.user.id
+    menu = gamemaster.menu_held(game_id, user, meant_for=meant_for)
+    if menu is None:  # a read: "thinking..." first
+        await defer(interaction)
+        try:
+            menu = await gamemaster.order_menu(game_id, user, meant_for=meant_for)
+        except OrdersClosed as stale:
+            raise _stale(stale) from stale
+    sheet = Sheet(game_id, menu.phase_name, user, menu.game_tag)
+    layout = draw(menu, sheet, notice=notice)
+    if interaction.response.is_done():
+        await interaction.followup.send(view=layout, ephemeral=True)
+    else:  # the menu was held: the sheet is the answer itself (one call to Discord, not two)
+        await interaction.response.send_message(view=layout, ephemeral=True)
 
 
 async def open_from_button(interaction: discord.Interaction, game_id: int, phase: str, tag: str) -> None:
@@ -322,21 +333,43 @@ def _for(sheet: Sheet) -> MeantFor[str]:
 async def _submit(press: Press, power: PowerMenu, chosen: LegalOrder) -> None:
     """The chosen order, through the typed orders' path; its acknowledgement tops the sheet."""
     interaction, sheet = press.interaction, press.sheet
-    await interaction.response.defer()  # an update of this message: a write may wait on a close
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        async with press.turn.writing():  # after the player's earlier taps: the last tap on a unit stays
-            outcome = await gamemaster.submit_chosen_order(
+        outcome = await _written(
+            press,
+            lambda: gamemaster.submit_chosen_order(
                 sheet.game_id,
                 sheet.user_id,
                 chosen.text,
                 power=power.power,
                 meant_for=_for(sheet),
-            )
+            ),
+        )
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     lines = [*text.phase_notice(outcome.report), *(text.outcome_line(o) for o in outcome.report.lines)]
     await _show(interaction, sheet, press.page, outcome.menu, lines, outcome.report.view)
+
+
+async def _written(press: Press, write: Callable[[], Awaitable[T]]) -> T:
+    """``write`` in the tap's turn, after the player's earlier taps' (the last tap on a unit stays).
+    The tap is acknowledged ("deferred", an update of this message) only when the write takes longer
+    than :data:`DEFER_AFTER` (it may wait on a close or other writes): otherwise the redrawn sheet is
+    its one answer, one call to Discord instead of two."""
+
+    async def in_turn() -> T:
+        async with press.turn.writing():
+            return await write()
+
+    task = asyncio.ensure_future(in_turn())
+    try:
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        if not done and not press.interaction.response.is_done():
+            await press.interaction.response.defer()
+        return await task
+    finally:
+        if not task.done():  # the tap's handling was cancelled (a stop) or could not be acknowledged
+            task.cancel()
 
 
 SheetAction = Callable[[Gamemaster, tuple[int, int]], Awaitable[SheetAnswer]]
@@ -348,11 +381,9 @@ async def _act(
 ) -> None:
     """A sheet action of gm's (hold the rest, clear, ready, take back), then the sheet again."""
     interaction, sheet = press.interaction, press.sheet
-    await interaction.response.defer()
     gamemaster = services_of(interaction.client).gamemaster
     try:
-        async with press.turn.writing():
-            answer = await action(gamemaster, _who(sheet))
+        answer = await _written(press, lambda: action(gamemaster, _who(sheet)))
     except OrdersClosed as stale:
         raise _stale(stale) from stale
     lines: list[str] = []
