@@ -216,14 +216,14 @@ async def test_a_typed_change_keeps_the_menu_of_a_player_whose_sheet_is_kept_up_
     await gm.order_menu(game, me)  # the call to order's sheet
     changes = (
         lambda: gm.submit_orders(game, me, "A Par-Bur\nF Bre-Nowhere"),  # a DM, /order
-        lambda: gm.replace_orders(game, me, "A Mar-Spa\nF Bre-Mao", expected_phase="S1901M"),  # the form
+        lambda: gm.replace_orders(game, me, "A Mar-Spa\nF Bre-Mao", meant_for=MeantFor("S1901M")),  # the form
         lambda: gm.set_ready(game, me),  # /ready
         lambda: gm.set_ready(game, me, ready=False),
         lambda: gm.submit_orders(game, me, "A Mar-Pie"),  # after Ready: takes it back
     )
     for change in changes:
         await change()
-        menu = gm.menu_held(game, me, expected_phase="S1901M")
+        menu = gm.menu_held(game, me, meant_for=MeantFor("S1901M"))
         assert menu is not None and menu == await read_menu(sessions, started)
     assert menu is not None and menu.powers[0].orders == {"MAR": "A MAR - PIE", "BRE": "F BRE - MAO"}
 
