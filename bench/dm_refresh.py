@@ -3,7 +3,7 @@ a tap on the sheet costs, in one process (the bot and the fake Discord together:
 run alike, not these figures with bench/load.py's bot-only CPU).
 
     .venv/bin/python bench/dm_refresh.py                    # this checkout
-    .venv/bin/python bench/dm_refresh.py --root /work/main  # another checkout's bot, same script
+    .venv/bin/python bench/dm_refresh.py --root ../main     # another checkout's bot, same script
 
 A game in bench/legal_orders.py's mid-game position; France's call to order carries its sheet. Printed:
 CPU per typed change (``/order``-like, through gm) with the DM sheet's redraw right after it and
