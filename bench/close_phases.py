@@ -2,12 +2,19 @@
 and order submission throughput through gm. Prints its figures; asserts nothing.
 
     .venv/bin/python bench/close_phases.py [--games 1000] [--workers 2] [--no-render] [--url DATABASE_URL]
-        [--submit-only] [--count-sql]
+        [--submit-only] [--count-sql] [--built-in LEVEL|none] [--variant standard|chaos] [--closes N]
 
 Goals (issue 19): 1,000 games at one deadline closed (adjudicated, two maps each, written) in at most
 45 s on 2 cores, memory flat, the first results committed within 2 s of the deadline; order
 submission through gm.ordering.submission.submit_orders at least 1,000 lines a second with one
 message per power and 400 with one message per line.
+
+``--built-in LEVEL`` (issue 43): every seat of every game is the built-in player's at that level
+(the seats nobody took filled at the start, the creator's given to it as /mod builtin does), so each
+close first chooses every power's orders in the workers (Chaos: 34 powers a game); ``--built-in
+none``: the same games with every seat holding in civil disorder, the close without the player's
+work, to compare with. ``--closes N``: N closes in a row, each at one deadline for all the games
+(Chaos opens with builds: its first movement phase is the second close).
 
 The worker processes are started (and warmed up) before the deadline, as the bot starts them; the
 close is timed from the deadline to the last commit. The resident memory of this process and of the
@@ -35,8 +42,9 @@ from sqlmodel import col, select
 from bench.timing import rss_mib
 from db.database import SessionFactory, make_engine, make_session_factory
 from db.migrate import upgrade_database
-from db.models import OutboxEntry, PhaseMap, PhaseRecord
+from db.models import OutboxEntry, PhaseMap, PhaseRecord, PhaseStatus, Player, PlayerStatus, PowerAssignment
 from engine import Board, GameMap, load_map
+from engine.variants import get_variant
 from gm.clock import utcnow
 from gm.delivery.pool import WorkerPool
 from gm.facade import Gamemaster
@@ -80,6 +88,50 @@ async def set_up(sessions: SessionFactory, n_games: int) -> list[games.StartResu
         async with sessions.begin() as s:
             started.append(await games.start_game(s, game.id, base, now=now))
     return started
+
+
+async def set_up_built_in(
+    sessions: SessionFactory, n_games: int, variant: str, level: str | None
+) -> list[games.StartResult]:
+    """Games whose every seat the built-in player plays at ``level`` (None: every seat holds in civil
+    disorder): the creator starts alone, the seats nobody took filled (``fill_seats``), and the
+    creator's seat given to it as /mod builtin gives it (the player in civil disorder)."""
+    started = []
+    now = utcnow()
+    players = max(get_variant(variant).all_seats())  # every power a seat (Chaos: 34)
+    settings: dict[str, Any] = {
+        "fill_seats": True,
+        "builtin_level": level or "normal",
+        "players": players,
+        "press": "public" if players > 10 else "full",
+    }
+    for g in range(n_games):
+        base = 10_000 * (g + 1)
+        async with sessions.begin() as s:
+            game = await games.create_game(
+                s, guild_id=1, creator_id=base, name=f"Bench {g}", settings=settings, variant=variant, now=now
+            )
+        async with sessions.begin() as s:
+            start = await games.start_game(s, game.id, base, now=now)
+            await s.exec(
+                update(PowerAssignment)
+                .where(col(PowerAssignment.game_id) == game.id)
+                .values(built_in=level is not None)
+            )
+            await s.exec(
+                update(Player)
+                .where(col(Player.game_id) == game.id)
+                .values(status=PlayerStatus.CIVIL_DISORDER)
+            )
+        started.append(start)
+    return started
+
+
+async def open_phases(sessions: SessionFactory) -> list[int]:
+    """The ids of the phases open now (the next close's)."""
+    async with sessions() as s:
+        rows = await s.exec(select(PhaseRecord.id).where(col(PhaseRecord.status) == PhaseStatus.OPEN))
+        return [int(i) for i in rows.all() if i is not None]
 
 
 async def submit_all(
@@ -144,7 +196,7 @@ async def sample_memory(pids: list[int], samples: list[list[float]]) -> None:
 
 
 async def close_all(
-    sessions: SessionFactory, started: list[games.StartResult], workers: int, render: bool
+    sessions: SessionFactory, phase_ids: list[int], workers: int, render: bool
 ) -> dict[str, Any]:
     executor = WorkerPool(workers) if workers else None
     if executor is not None:  # as the bot does at start-up (gm.facade.runtime): imports, map, base layers
@@ -153,11 +205,7 @@ async def close_all(
     gamemaster = Gamemaster(sessions, None, closer=closer, render_maps=render)
     deadline = utcnow() + timedelta(seconds=3)
     async with sessions() as s:
-        await s.exec(
-            update(PhaseRecord)
-            .where(col(PhaseRecord.id).in_([st.phase.id for st in started]))
-            .values(deadline=deadline)
-        )
+        await s.exec(update(PhaseRecord).where(col(PhaseRecord.id).in_(phase_ids)).values(deadline=deadline))
         await s.commit()
     await gamemaster.runtime.start()  # rebuilds the deadline jobs, all at the same moment
     pids = [os.getpid(), *(executor.worker_pids() if isinstance(executor, WorkerPool) else [])]
@@ -187,6 +235,51 @@ async def close_all(
     }
 
 
+async def close_and_report(
+    sessions: SessionFactory, started: list[games.StartResult], args: argparse.Namespace, render: bool
+) -> None:
+    """``args.closes`` closes in a row, each at one deadline for every game, and their figures."""
+    phase_ids = [st.phase.id for st in started]
+    for close in range(args.closes):
+        if close:
+            phase_ids = await open_phases(sessions)
+        report(await close_all(sessions, phase_ids, args.workers, render), args, render, close)
+
+
+def report(figures: dict[str, Any], args: argparse.Namespace, render: bool, close: int) -> None:
+    """Print one close's figures."""
+    seats = chosen = ""
+    if args.built_in is not None:
+        seats = f"every seat built-in ({args.built_in}), {args.variant}, close {close + 1}: "
+        chosen = " (with every seat's orders chosen)" if args.built_in != "none" else ""
+    n = int(figures["closed"])
+    print(
+        f"close at one deadline: {seats}{n} phases closed in {figures['wall']:.1f} s "
+        f"({'with' if render else 'without'} maps, {args.workers} worker processes; load average "
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores); the first results committed "
+        f"{figures['first']:.2f} s after the deadline"
+    )
+    print(
+        f"  wall time in workers: adjudication{chosen} {figures['adjudicate']:.1f} s "
+        f"({1000 * figures['adjudicate'] / max(n, 1):.1f} ms/game), rendering {figures['render']:.1f} s "
+        f"({1000 * figures['render'] / max(n, 1):.0f} ms/game)"
+    )
+    print(
+        f"  CPU time: workers {figures['worker_cpu']:.1f} s ({1000 * figures['worker_cpu'] / max(n, 1):.0f} "
+        f"ms/game), this process (scheduler, database) {figures['main_cpu']:.1f} s "
+        f"({1000 * figures['main_cpu'] / max(n, 1):.0f} ms/game): on 2 cores of its own, "
+        f"{(figures['worker_cpu'] + figures['main_cpu']) / 2:.0f} s of work each"
+    )
+    memory = figures["memory"]
+    if memory:
+        names = ["this process", *(f"worker {i + 1}" for i in range(len(memory[0]) - 1))]
+        cells = []
+        for i, name in enumerate(names):
+            column = [row[i] for row in memory]
+            cells.append(f"{name} {column[0]:.0f} -> {max(column):.0f} -> {column[-1]:.0f}")
+        print("  resident memory at the deadline -> most -> at the end (MiB): " + "; ".join(cells))
+
+
 async def count(sessions: SessionFactory, model: Any, *where: Any) -> int:
     async with sessions() as s:
         return int((await s.exec(select(func.count()).select_from(model).where(*where))).one())
@@ -202,6 +295,13 @@ async def main() -> None:
     parser.add_argument(
         "--count-sql", action="store_true", help="count the SQL statements sent per submission"
     )
+    parser.add_argument(
+        "--built-in",
+        choices=["easy", "normal", "hard", "none"],
+        help="every seat played by the built-in player at this level (none: every seat holds)",
+    )
+    parser.add_argument("--variant", default="standard", help="with --built-in: the games' variant")
+    parser.add_argument("--closes", type=int, default=1, help="closes in a row, each at one deadline")
     args = parser.parse_args()
     render = not args.no_render
 
@@ -213,6 +313,18 @@ async def main() -> None:
     game_map = load_map()
 
     t0 = time.perf_counter()
+    if args.built_in is not None:
+        level = None if args.built_in == "none" else args.built_in
+        started = await set_up_built_in(sessions, args.games, args.variant, level)
+        print(
+            f"database: {engine.dialect.name}; {args.games} {args.variant} games, every seat "
+            f"{'the built-in player' if level else 'holding'}, started in {time.perf_counter() - t0:.1f} s "
+            f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)"
+        )
+        await close_and_report(sessions, started, args, render)
+        await engine.dispose()
+        tmp.cleanup()
+        return
     started = await set_up(sessions, args.games)
     setup = time.perf_counter() - t0
     print(
@@ -260,33 +372,7 @@ async def main() -> None:
         tmp.cleanup()
         return
 
-    figures = await close_all(sessions, started, args.workers, render)
-    n = int(figures["closed"])
-    print(
-        f"close at one deadline: {n} phases closed in {figures['wall']:.1f} s "
-        f"({'with' if render else 'without'} maps, {args.workers} worker processes; load average "
-        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores); the first results committed "
-        f"{figures['first']:.2f} s after the deadline"
-    )
-    print(
-        f"  wall time in workers: adjudication {figures['adjudicate']:.1f} s "
-        f"({1000 * figures['adjudicate'] / max(n, 1):.1f} ms/game), rendering {figures['render']:.1f} s "
-        f"({1000 * figures['render'] / max(n, 1):.0f} ms/game)"
-    )
-    print(
-        f"  CPU time: workers {figures['worker_cpu']:.1f} s ({1000 * figures['worker_cpu'] / max(n, 1):.0f} "
-        f"ms/game), this process (scheduler, database) {figures['main_cpu']:.1f} s "
-        f"({1000 * figures['main_cpu'] / max(n, 1):.0f} ms/game): on 2 cores of its own, "
-        f"{(figures['worker_cpu'] + figures['main_cpu']) / 2:.0f} s of work each"
-    )
-    memory = figures["memory"]
-    if memory:
-        names = ["this process", *(f"worker {i + 1}" for i in range(len(memory[0]) - 1))]
-        cells = []
-        for i, name in enumerate(names):
-            column = [row[i] for row in memory]
-            cells.append(f"{name} {column[0]:.0f} -> {max(column):.0f} -> {column[-1]:.0f}")
-        print("  resident memory at the deadline -> most -> at the end (MiB): " + "; ".join(cells))
+    await close_and_report(sessions, started, args, render)
     opened = await count(sessions, PhaseRecord, col(PhaseRecord.ordinal) == 1)
     outbox = await count(sessions, OutboxEntry)
     maps = await count(sessions, PhaseMap)
