@@ -16,7 +16,7 @@ a solo or the end of 1930, then 34 of them play Chaos for 10 years. Prints, each
 5. empty homes lost: home centres lost in a fall that were empty at its start while a unit of
    theirs could have moved in, over all home centres lost in a fall (goal <= 10%);
 6. wins: solos by power (goal: none above 25% of the games), eliminations by power;
-7. Chaos: centres that changed hands in 10 years (goal >= 20);
+7. Chaos: centres that changed hands in 10 years, per game over --chaos-games games (goal >= 20);
 8. milliseconds per call of choose_orders for one power in one phase, and for all seven at one close
    (a busy machine's figures).
 """
@@ -185,6 +185,7 @@ def main() -> None:
     parser.add_argument("--level", default="hard")
     parser.add_argument("--last-year", type=int, default=1930)
     parser.add_argument("--chaos-years", type=int, default=10)
+    parser.add_argument("--chaos-games", type=int, default=6)
     args = parser.parse_args()
     started = time.perf_counter()
     stats = Sanity()
@@ -296,7 +297,7 @@ def chaos(args: argparse.Namespace) -> None:
 
     ms: list[float] = []
     close_ms: dict[str, float] = {}  # phase -> all 34 powers' time in that phase (one close's extra work)
-    for k in range(2):
+    for k in range(args.chaos_games):
         captures = 0
         owners_before = {}
         inner = built_in(args.seed + k, args.level)

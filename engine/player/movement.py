@@ -30,7 +30,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from engine.board import Board
-from engine.legal import LegalOrder, LegalOrders, OrderKind
+from engine.legal import LegalOrder, LegalOrders, OrderKind, legal_orders
 from engine.mapdata import province_of
 from engine.orders import Move, Unit
 from engine.player.geography import Geography, geography
@@ -47,6 +47,9 @@ BOUNCED_ONCE = 0.6  # a move that bounced into an empty province last phase keep
 REPEATS = 2  # a move that bounced so this many phases in a row is not made again (engine.player.memory)
 HOME_BLOCK = 0.3  # in a fall with builds to come, ending on a quiet home centre keeps this share of its worth
 SPRING_HOME_BLOCK = 0.7  # the same in the spring
+GUARD_BLOCK = 0.3  # the same on a threatened home centre that no other power is likely to enter
+ATTACK_REACH = 1  # a centre of another power it stands on counts as a gain with more of our units in reach
+GAMBLE = 0.75  # how often a lone unit of a one-home power leaves its centre to attack alone (step 8)
 CONTESTED = 0.5  # a move into an empty province other powers' units could enter: worth / (1 + this per unit)
 
 
@@ -86,6 +89,7 @@ class _Planner:
         bounced: Mapping[str, int] | None = None,
         noise: float = NOISE,
         contest: bool = True,
+        predict: bool = True,
     ) -> None:
         self.contest = contest and sane
         self.board = board
@@ -111,6 +115,9 @@ class _Planner:
         self.helpers: dict[str, list[str]] = {}  # target -> provinces of the units supporting the move
         self.banned: dict[str, set[str]] = {}  # unit's province -> targets it may no longer choose
         self.quiet_homes = quiet_homes(board, power, self.values) if sane else frozenset()
+        self.guarded_homes = (
+            guarded_homes(board, power, self.values, holding) if sane and predict else frozenset()
+        )
         for prov in sorted(self.opts):
             self._rank(self.opts[prov], rng)
 
@@ -131,6 +138,8 @@ class _Planner:
         block = HOME_BLOCK if self.board.phase.season == "F" else SPRING_HOME_BLOCK
         if unit.province in self.quiet_homes:
             here *= block
+        elif unit.province in self.guarded_homes:
+            here *= GUARD_BLOCK
         scored = [(here, opts.hold)]
         for move in opts.moves:
             assert isinstance(move.order, Move)
@@ -597,7 +606,51 @@ class _Planner:
             self.repair()
             self.unwind()
         self.spare_supports()
+        if self.sane:
+            self.gamble(rng)
         return [self.chosen.get(prov, self.opts[prov].hold) for prov in sorted(self.opts)]
+
+    # --- 8. a lone unit's gamble ------------------------------------------------------------------
+
+    def gamble(self, rng: random.Random) -> None:
+        """A power down to one unit, that takes no centre this fall, cannot grow but by the chance
+        that a neighbour's unit leaves its centre: now and then (seeded) it moves alone into the
+        centre of another power it values most, whose unit may well be leaving too (Chaos's 34
+        single units would otherwise all hold for ever)."""
+        homes = self.board.game_map.home_centers.get(self.power, ())
+        if len(self.opts) != 1 or len(homes) != 1:
+            return
+        (prov,) = self.opts
+        opts = self.opts[prov]
+        owned = self.board.centers.get(self.power, frozenset())
+        current = self.chosen.get(prov)
+        target = _dest_province(current) if current is not None else None
+        if target is not None and target in self.geo.supply_centers and target not in owned:
+            return
+        options: list[tuple[bool, float, str, LegalOrder]] = []
+        spring = self.board.phase.season != "F"
+        for move in opts.moves:
+            dest = _dest_province(move)
+            standing = self.board.occupant.get(dest or "")
+            if spring:
+                quiet = dest is not None and dest not in self.geo.supply_centers and standing is None
+                if quiet and not self._spent(move):
+                    options.append((False, -opts.worth[move.text], move.text, move))
+                continue
+            if (
+                dest is None
+                or dest not in self.geo.supply_centers
+                or dest in owned
+                or (standing is not None and standing[0] == self.power)
+                or (standing is not None and standing[0] in self.holding)
+                or self._spent(move)
+            ):
+                continue
+            options.append((standing is not None, -opts.worth[move.text], move.text, move))
+        if not options or rng.random() >= GAMBLE:
+            return
+        options.sort(key=lambda item: item[:3])
+        self.chosen[prov] = options[0][3]
 
 
 def quiet_homes(board: Board, power: str, view: Values) -> frozenset[str]:
@@ -610,6 +663,54 @@ def quiet_homes(board: Board, power: str, view: Values) -> frozenset[str]:
     return frozenset(h for h in homes if h in owned and view.enemy_reach.get(h, 0) == 0)
 
 
+def guarded_homes(board: Board, power: str, view: Values, holding: Collection[str]) -> frozenset[str]:
+    """In a fall with builds to come: the home centres of ours that a unit of ours stands on, that
+    other powers' units could walk into but, by what the normal player would order for them
+    (:func:`predicted_targets`), will not; staying there keeps a build from being made."""
+    if board.phase.season != "F" or not builds_coming(board, power, view):
+        return frozenset()
+    owned = board.centers.get(power, frozenset())
+    homes = [
+        h
+        for h in board.game_map.home_centers.get(power, ())
+        if h in owned and board.occupant.get(h, ("",))[0] == power and view.enemy_reach.get(h, 0) > 0
+    ]
+    if not homes:
+        return frozenset()
+    geo = geography(board.game_map)
+    reach = reach_by_power(board, geo)
+    threats = sorted(
+        other
+        for other, counts in reach.items()
+        if other != power and other not in holding and any(counts.get(h, 0) for h in homes)
+    )
+    entered: set[str] = set()
+    for other in threats:
+        entered |= predicted_targets(board, other, holding)
+    return frozenset(h for h in homes if h not in entered)
+
+
+_PREDICTED: dict[tuple[int, str, frozenset[str]], tuple[Board, frozenset[str]]] = {}
+
+
+def predicted_targets(board: Board, power: str, holding: Collection[str]) -> frozenset[str]:
+    """The provinces the normal player would move ``power``'s units into on ``board`` (seeded by the
+    board alone, without this prediction of its own; remembered for the last boards)."""
+    key = (id(board), power, frozenset(holding))
+    hit = _PREDICTED.get(key)
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    legal = legal_orders(board, power)
+    rng = random.Random(f"predict:{board.phase}:{power}")
+    planner = _Planner(board, power, legal, rng, holding, predict=False)
+    plan = planner.plan(rng) if planner.opts else []
+    found = frozenset(t for t in (_dest_province(o) for o in plan) if t is not None)
+    if len(_PREDICTED) >= 64:
+        del _PREDICTED[next(iter(_PREDICTED))]
+    _PREDICTED[key] = (board, found)
+    return found
+
+
 def builds_coming(board: Board, power: str, view: Values) -> bool:
     """Whether ``power`` could have builds due after this year's fall: more centres it owns or could
     take than units."""
@@ -619,7 +720,7 @@ def builds_coming(board: Board, power: str, view: Values) -> bool:
     gains = sum(
         1
         for c in geo.supply_centers
-        if c not in owned and c not in board.occupant and view.own_reach.get(c, 0) > 0
+        if c not in owned and view.own_reach.get(c, 0) > (0 if c not in board.occupant else ATTACK_REACH)
     )
     return len(owned) + gains > len(units)
 

@@ -23,9 +23,7 @@ ATTACK = 7.0  # another power's centre ...
 ATTACK_PER_CENTRE = 0.4  # ... plus this for each centre its owner has
 GUARD = 1.0  # one's own centre ...
 GUARD_PER_THREAT = 8.0  # ... plus this for each unit one other power could bring into it
-SPRING_GUARD = (
-    0.8  # in the spring a threat to one's own centre counts this much (it is lost only in the fall)
-)
+SPRING_GUARD = 1.0  # in the spring a threat to one's own centre counts this much (as in the fall)
 DEFENDED = 0.5  # another power's centre it stands on is divided by 1 + this per unit that could support it
 PREY = 1.5  # a centre of a power in civil disorder is worth this many times as much
 DIVISOR = 5.0  # a round's value: the province's own and its neighbours' values of the last round, over this

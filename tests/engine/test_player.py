@@ -551,3 +551,25 @@ def test_it_does_not_walk_into_an_empty_province_two_armies_of_another_power_cou
         normal = texts(choose_orders(board, "GERMANY", seed, level="normal"))
         assert not any(o.startswith("A MUN - ") and o.endswith("BUR") for o in normal), normal
         assert any(o.startswith("A MUN - ") for o in normal), normal  # it still moves
+
+
+def test_in_chaos_centres_change_hands_where_the_easy_player_freezes() -> None:
+    """Chaos, 34 powers of one unit and one home centre each, five years: at the easy level every
+    unit keeps to its centre and no centre ever changes hands; at the normal level some do (a lone
+    unit now and then leaves its centre to attack a neighbour's)."""
+
+    def captures(level: str) -> int:
+        board = initial_board("chaos")
+        changed = 0
+        while board.phase.year < 1906:
+            orders = {
+                p: [o.order for o in choose_orders(board, p, 3, level=level)] for p in board.game_map.powers
+            }
+            after = adjudicate(board, orders).board
+            owner = {c: p for p, cs in board.centers.items() for c in cs}
+            changed += sum(1 for p, cs in after.centers.items() for c in cs if owner.get(c, p) != p)
+            board = after
+        return changed
+
+    assert captures("easy") == 0
+    assert captures("normal") >= 5
