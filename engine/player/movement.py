@@ -21,6 +21,15 @@ settles to the next:
 6. *Strength*: units that stay put support the moves that want it; an attack left without
    support gives way to supporting one that has some.
 7. Units still holding support a threatened neighbour of ours, or a move of ours.
+8. *Gamble* (normal and hard): a power of one home centre down to one unit (Chaos's 34 powers),
+   which takes nothing, now and then (seeded) leaves its centre: in the spring for a province next
+   to its neighbours' centres, in the fall into one of them (the first one empty). Without it
+   every such unit holds for ever and no centre changes hands.
+
+Builds (normal and hard): in a fall with builds to come, a unit on a home centre nobody threatens,
+or on one that the powers which could enter it are predicted not to enter (what the normal player
+would order for them, :func:`predicted_targets`), is worth less there: it would take a build's
+place.
 """
 
 from __future__ import annotations
