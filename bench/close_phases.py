@@ -99,12 +99,9 @@ async def set_up_built_in(
     started = []
     now = utcnow()
     players = max(get_variant(variant).all_seats())  # every power a seat (Chaos: 34)
-    settings: dict[str, Any] = {
-        "fill_seats": True,
-        "builtin_level": level or "normal",
-        "players": players,
-        "press": "public" if players > 10 else "full",
-    }
+    settings: dict[str, Any] = {"fill_seats": True, "builtin_level": level or "normal", "players": players}
+    if players > 10:
+        settings["press"] = "public"  # private threads between every pair: up to 10 players
     for g in range(n_games):
         base = 10_000 * (g + 1)
         async with sessions.begin() as s:
