@@ -111,7 +111,7 @@ def wilson(k: int, n: int) -> tuple[float, float]:
 def share(k: int, n: int) -> str:
     low, high = wilson(k, n)
     pct = 100 * k / n if n else 0.0
-    return f"{k}/{n} = {pct:.1f}% (95% interval {100 * low:.0f}-{100 * high:.0f}%)"
+    return f"{k}/{n} = {pct:.1f}% (95% interval {100 * low:.1f}-{100 * high:.1f}%)"
 
 
 def percentile(values: Sequence[float], q: float) -> float:
