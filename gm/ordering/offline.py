@@ -18,10 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
-from sqlmodel import col, select, update
+from sqlalchemy import Insert, bindparam
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.database import flushed_connection
 from db.models import DirectMessageRead, PhaseStatus
 from gm.clock import require_aware, utcnow
 from gm.errors import OrdersClosed
@@ -65,26 +69,37 @@ async def mark_read(
     session: AsyncSession, user_id: int, message_id: int, *, now: datetime | None = None
 ) -> None:
     """Record ``message_id`` as the latest direct message of ``user_id`` handled; :class:`AlreadyRead`
-    when it, or a later one, was handled already. Two first messages of one player marked at once
-    would collide on the row's key: one process handles the direct messages (shard 0's), one
-    message of a player at a time."""
+    when it, or a later one, was handled already. One statement (an insert that, on the player's row,
+    moves it forward only), so that a direct message's transaction stays short."""
     if user_id == RECORDS_BEGAN:
         raise ValueError("user 0 is no Discord user")
     now = require_aware(now or utcnow())
-    moved = await session.exec(
-        update(DirectMessageRead)
-        .where(col(DirectMessageRead.user_id) == user_id, col(DirectMessageRead.message_id) < message_id)
-        .values(message_id=message_id, read_at=now)
+    connection = await flushed_connection(session)
+    moved = await connection.execute(
+        _upsert(connection.dialect.name), {"user_id": user_id, "message_id": message_id, "read_at": now}
     )
     if moved.rowcount == 1:
         return
     known = (
         await session.exec(select(DirectMessageRead.message_id).where(DirectMessageRead.user_id == user_id))
     ).first()
-    if known is not None:
-        raise AlreadyRead(f"direct message {message_id} of {user_id} was handled (latest: {known})")
-    session.add(DirectMessageRead(user_id=user_id, message_id=message_id, read_at=now))
-    await session.flush()
+    raise AlreadyRead(f"direct message {message_id} of {user_id} was handled (latest: {known})")
+
+
+@cache
+def _upsert(dialect: str) -> Insert:
+    """``INSERT ... ON CONFLICT (user_id) DO UPDATE ... WHERE message_id < the new one``: SQLite and
+    PostgreSQL both say it so, and count the row as changed only when it was inserted or moved."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    table = SQLModel.metadata.tables[DirectMessageRead.__tablename__]
+    statement = insert(table).values(
+        user_id=bindparam("user_id"), message_id=bindparam("message_id"), read_at=bindparam("read_at")
+    )
+    return statement.on_conflict_do_update(
+        index_elements=[table.c.user_id],
+        set_={"message_id": statement.excluded.message_id, "read_at": statement.excluded.read_at},
+        where=table.c.message_id < statement.excluded.message_id,
+    )
 
 
 async def submit_sent_while_offline(
