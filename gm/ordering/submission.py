@@ -12,6 +12,7 @@ the engine's reason and hint. The whole text is logged in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -178,6 +179,29 @@ def order_lines(text: str, the_map: GameMap) -> list[str]:
     return lines
 
 
+def _judge_lines(
+    lines: Sequence[str],
+    state: PhaseState,
+    powers: list[str],
+    current: dict[str, dict[str, str]],
+    typed: dict[str, dict[str, str]],
+) -> tuple[list[LineOutcome], dict[tuple[str, str], None]]:
+    """Each line judged in turn against the orders so far (``current`` and ``typed`` updated as lines
+    are placed): the outcomes, and the (power, unit) keys changed in the order their lines came (a key
+    placed twice counts where it was placed last)."""
+    changed: dict[tuple[str, str], None] = {}
+    outcomes = []
+    for line in lines:
+        outcome, placed = judge_line(line, state, powers, current)
+        outcomes.append(outcome)
+        if placed is not None:
+            the_power, key = placed
+            typed[the_power][key] = line
+            changed.pop(placed, None)
+            changed[placed] = None
+    return outcomes, changed
+
+
 async def submit_orders(
     session: AsyncSession,
     game_id: int,
@@ -205,16 +229,7 @@ async def submit_orders(
     state = replace(state, board=board_for(game, state.board, powers))  # the fog of war: what they see
     current = {p: dict(state.orders.get(p, {})) for p in powers}
     typed = {p: dict(state.inputs.get(p, {})) for p in powers}
-    changed: dict[tuple[str, str], None] = {}  # in the order the lines came
-    outcomes = []
-    for line in lines:
-        outcome, placed = judge_line(line, state, powers, current)
-        outcomes.append(outcome)
-        if placed is not None:
-            the_power, key = placed
-            typed[the_power][key] = line
-            changed.pop(placed, None)
-            changed[placed] = None
+    outcomes, changed = _judge_lines(lines, state, powers, current, typed)
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
         await _returned(session, game, player, now, powers)
