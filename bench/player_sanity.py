@@ -1,6 +1,6 @@
 """Does the built-in player play like a sensible player? Figures over self-play games.
 
-    nice -n 10 .venv/bin/python bench/player_sanity.py [--games 100] [--level hard] [--seed 0]
+    nice -n 10 .venv/bin/python bench/player_sanity.py [--games 100] [--level normal] [--seed 0]
 
 Seven built-in players of one level (game ``i`` seeded ``seed + i``) play Standard games from 1901 to
 a solo or the end of 1930, then 34 of them play Chaos for 10 years. Prints, each with its spread:
@@ -182,7 +182,7 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--level", default="hard")
+    parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
     parser.add_argument("--last-year", type=int, default=1930)
     parser.add_argument("--chaos-years", type=int, default=10)
     parser.add_argument("--chaos-games", type=int, default=6)
