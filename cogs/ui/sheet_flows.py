@@ -365,10 +365,14 @@ async def _written(press: Press, write: Callable[[], Awaitable[T]]) -> T:
     try:
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
         if not done and not press.interaction.response.is_done():
-            await press.interaction.response.defer()
+            try:
+                await press.interaction.response.defer()
+            except discord.HTTPException:  # too late for Discord: the write is finished, not cut off
+                await asyncio.shield(task)
+                raise
         return await task
     finally:
-        if not task.done():  # the tap's handling was cancelled (a stop) or could not be acknowledged
+        if not task.done():  # the tap's handling was cancelled (a stop)
             task.cancel()
 
 
