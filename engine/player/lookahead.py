@@ -41,6 +41,7 @@ HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of
 OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
 EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
 BLOCKED = 6.0  # a unit of ours left on a home centre where a build is due
+MACROS = 12  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
@@ -129,6 +130,14 @@ def _refine(
             and view.enemy_reach.get(target, 0) > 0
         )
     ]
+    holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
+    for changes in _attacks(board, power, entries, current, bounced, view)[:MACROS]:
+        trial = _settle(current, changes, holds)
+        if trial is None:
+            continue
+        judged = judge(list(trial.values()))
+        if judged > score + 1e-9:
+            score, current = judged, trial
     tries = 0
     for prov in busy:
         for alt in _alternatives(entries[prov], current, bounced, view):
@@ -145,6 +154,91 @@ def _refine(
             if tries >= REFINE:
                 return [current[p] for p in sorted(current)]
     return [current[p] for p in sorted(current)]
+
+
+def _attacks(
+    board: Board,
+    power: str,
+    entries: Mapping[str, UnitOrders],
+    current: Mapping[str, LegalOrder],
+    bounced: Mapping[str, int],
+    view: Values,
+) -> list[dict[str, LegalOrder]]:
+    """Coordinated attacks worth trying, the most valuable target first: for each province one of
+    our units could move into that another power's unit holds, or a centre not ours, a move by one
+    of our units with every support our others could give it (and with as few as outnumber the
+    supports the holder could get)."""
+    owned = board.centers.get(power, frozenset())
+    occupant = board.occupant
+    reach = reach_by_power(board, geography(board.game_map))
+    movers: dict[str, list[tuple[str, LegalOrder]]] = {}
+    supports: dict[tuple[str, str], list[tuple[str, LegalOrder]]] = {}
+    for prov, entry in sorted(entries.items()):
+        for legal in entry.orders:
+            if legal.kind == OrderKind.MOVE and not legal.via_convoy:
+                if bounced.get(legal.text, 0) >= REPEATS:
+                    continue
+                movers.setdefault(province_of(legal.target or ""), []).append((prov, legal))
+            elif (
+                legal.kind == OrderKind.SUPPORT
+                and legal.helped is not None
+                and not legal.helped_holds
+                and legal.helped.province in entries
+            ):
+                supports.setdefault((legal.helped.province, province_of(legal.target or "")), []).append(
+                    (prov, legal)
+                )
+    found: list[tuple[float, str, dict[str, LegalOrder]]] = []
+    for target, moves in movers.items():
+        standing = occupant.get(target)
+        if standing is not None and standing[0] == power:
+            continue
+        if standing is None and (target not in view.base or target in owned):
+            continue
+        worth = view.base.get(target, 0.0) + (TAKEN_UNIT if standing is not None else 0.0)
+        held = 0 if standing is None else reach.get(standing[0], {}).get(target, 0)
+        for mover, move in moves:
+            helpers = supports.get((mover, target), [])
+            if not helpers and standing is not None:
+                continue
+            full = {mover: move, **dict(helpers)}
+            if all(current.get(p) is o for p, o in full.items()):
+                continue
+            found.append((worth + len(helpers) * 0.01, move.text, full))
+            if 0 < held < len(helpers):
+                few = {mover: move, **dict(helpers[:held])}
+                found.append((worth, move.text + "/few", few))
+    found.sort(key=lambda f: (-f[0], f[1]))
+    return [f[2] for f in found]
+
+
+def _settle(
+    current: Mapping[str, LegalOrder], changes: Mapping[str, LegalOrder], holds: Mapping[str, LegalOrder]
+) -> dict[str, LegalOrder] | None:
+    """``current`` with ``changes`` made, our other moves into a province a changed unit moves into or
+    stays in turned into holds (repeatedly); None when the changes alone bounce or circle."""
+    trial = dict(current)
+    trial.update(changes)
+    for _ in range(len(trial)):
+        staying = {p for p, o in trial.items() if o.kind != OrderKind.MOVE}
+        wanted: dict[str, str] = {}
+        clash = None
+        for prov, legal in sorted(trial.items(), key=lambda item: (item[0] not in changes, item[0])):
+            if legal.kind != OrderKind.MOVE:
+                continue
+            target = province_of(legal.target or "")
+            if target in staying or target in wanted:
+                clash = prov
+                break
+            wanted[target] = prov
+        if clash is None:
+            break
+        if clash in changes or clash not in holds:
+            return None
+        trial[clash] = holds[clash]
+    if _circles(trial) or _bounces_own(trial):
+        return None
+    return trial
 
 
 def _near_others(board: Board, power: str, unit: Unit | None) -> bool:
