@@ -22,14 +22,15 @@ import random
 from collections.abc import Callable, Collection, Mapping
 
 from engine.adjudication import adjudicate
-from engine.board import Board
+from engine.board import Board, initial_board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders
 from engine.mapdata import province_of
 from engine.orders import Order, Unit
-from engine.player.geography import geography
+from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import Values, reach_by_power, values
 
+OPENINGS = 4  # the opening's orders depend on the seed modulo this (remembered: every game's is alike)
 CANDIDATES = 6  # plans of ours tried (the normal plan and variants)
 VARIANT_NOISE = (0.6, 1.0, 1.5)  # the variants' noise, in turn
 REPLY_NOISE = (NOISE, -1.0)  # each reply's noise (below 0: they all hold)
@@ -41,7 +42,7 @@ HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of
 OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
 EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
 BLOCKED = 6.0  # a unit of ours left on a home centre where a build is due
-MACROS = 12  # at most this many coordinated attacks tried (a move with its supports)
+MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
@@ -57,6 +58,43 @@ def lookahead_orders(
     seed: int = 0,
 ) -> list[LegalOrder]:
     """``power``'s movement orders (see the module docstring)."""
+    if len(legal.entries) == 1:
+        # one unit: nothing to coordinate; the normal plan (with its gamble for a lone unit)
+        return movement_orders(board, power, legal, rng, holding, bounced=bounced)
+    if bounced or not _opening(board):
+        return _look(board, power, legal, rng, holding, bounced, seed)
+    key = (board.variant, power, seed % OPENINGS, frozenset(holding))
+    hit = _OPENINGS.get(key)
+    if hit is None:
+        rng = random.Random(f"opening:{board.variant}:{power}:{seed % OPENINGS}")
+        hit = tuple(_look(board, power, legal, rng, holding, None, seed % OPENINGS))
+        if len(_OPENINGS) >= 256:
+            del _OPENINGS[next(iter(_OPENINGS))]
+        _OPENINGS[key] = hit
+    return [legal.find(o.text) or o for o in hit]
+
+
+_OPENINGS: dict[tuple[str, str, int, frozenset[str]], tuple[LegalOrder, ...]] = {}
+_INITIAL: dict[str, Board] = {}
+
+
+def _opening(board: Board) -> bool:
+    """Whether ``board`` is its variant's opening position (the same in every game)."""
+    first = _INITIAL.get(board.variant)
+    if first is None:
+        first = _INITIAL[board.variant] = initial_board(board.variant)
+    return board.phase == first.phase and board == first
+
+
+def _look(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    rng: random.Random,
+    holding: Collection[str],
+    bounced: Mapping[str, int] | None,
+    seed: int,
+) -> list[LegalOrder]:
     plans: list[list[LegalOrder]] = []
     seen: set[tuple[str, ...]] = set()
     for i in range(CANDIDATES):
@@ -119,11 +157,14 @@ def _refine(
     busy = sorted(entries, key=lambda p: (-view.enemy_reach.get(p, 0), p))
     busy = [p for p in busy if view.enemy_reach.get(p, 0) > 0 or _near_others(board, power, entries[p].unit)]
     owned = board.centers.get(power, frozenset())
-    # a unit covering an empty centre of ours that another power could walk into keeps its move
+    # a unit covering an empty centre of ours that another power could walk into keeps its move,
+    # unless it stands on a centre not ours (staying may take it: the judge weighs both)
+    centres = geography(board.game_map).supply_centers
     busy = [
         p
         for p in busy
-        if not (
+        if (p in centres and p not in owned)
+        or not (
             current[p].kind == OrderKind.MOVE
             and (target := province_of(current[p].target or "")) in owned
             and target not in board.occupant
@@ -170,7 +211,8 @@ def _attacks(
     supports the holder could get)."""
     owned = board.centers.get(power, frozenset())
     occupant = board.occupant
-    reach = reach_by_power(board, geography(board.game_map))
+    geo = geography(board.game_map)
+    reach = reach_by_power(board, geo)
     movers: dict[str, list[tuple[str, LegalOrder]]] = {}
     supports: dict[tuple[str, str], list[tuple[str, LegalOrder]]] = {}
     for prov, entry in sorted(entries.items()):
@@ -205,11 +247,38 @@ def _attacks(
             if all(current.get(p) is o for p, o in full.items()):
                 continue
             found.append((worth + len(helpers) * 0.01, move.text, full))
+            if standing is not None and held > 0:
+                cuts = _cuts(board, geo, target, standing[0], full, movers)
+                if cuts:
+                    found.append((worth + 0.005, move.text + "/cut", {**full, **cuts}))
             if 0 < held < len(helpers):
                 few = {mover: move, **dict(helpers[:held])}
                 found.append((worth, move.text + "/few", few))
     found.sort(key=lambda f: (-f[0], f[1]))
     return [f[2] for f in found]
+
+
+def _cuts(
+    board: Board,
+    geo: Geography,
+    target: str,
+    holder: str,
+    busy: Mapping[str, LegalOrder],
+    movers: Mapping[str, list[tuple[str, LegalOrder]]],
+) -> dict[str, LegalOrder]:
+    """Moves of our units not in ``busy`` into the provinces of ``holder``'s units that could support
+    its unit in ``target`` (each such support is cut, unless the move comes from where the support
+    goes)."""
+    cuts: dict[str, LegalOrder] = {}
+    for unit in sorted(board.units.get(holder, ()), key=lambda u: u.province):
+        if unit.province == target or target not in geo.reach(unit):
+            continue
+        for prov, move in movers.get(unit.province, ()):
+            if prov in busy or prov in cuts or prov == target:
+                continue
+            cuts[prov] = move
+            break
+    return cuts
 
 
 def _settle(

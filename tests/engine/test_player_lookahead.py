@@ -1,0 +1,80 @@
+"""The hard level's look-ahead (engine.player.lookahead): coordinated attacks on held centres, the
+opening remembered, a lone unit played as the normal level plays it. Its strength and speed:
+bench/player_strength.py and bench/player_sanity.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Board, adjudicate, initial_board, legal_orders
+from engine.mapdata import province_of
+from engine.orders import Move, SupportMove
+from engine.player import choose_orders
+
+# Germany's armies in Ruhr and Holland next to France's army alone in Belgium (France's centre)
+BELGIUM = {
+    "phase": "F1902M",
+    "units": {
+        "GERMANY": ["A RUH", "A HOL", "A MUN", "F KIE"],
+        "FRANCE": ["A BEL", "A MAR", "F BRE"],
+        "ENGLAND": ["F LON", "F EDI", "A LVP"],
+    },
+    "centers": {
+        "GERMANY": ["BER", "KIE", "MUN", "HOL"],
+        "FRANCE": ["PAR", "BRE", "MAR", "BEL"],
+        "ENGLAND": ["LON", "EDI", "LVP"],
+    },
+}
+
+
+def holds(board: Board, power: str) -> list[str]:
+    return [f"{u.type} {u.location} H" for u in board.units[power]]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_supports_its_attack_on_a_held_centre_where_a_lone_attack_would_bounce(seed: int) -> None:
+    board = Board.from_json(BELGIUM)
+    lone = adjudicate(board, {"GERMANY": ["A RUH - BEL"], "FRANCE": holds(board, "FRANCE")})
+    assert lone.board.occupant["BEL"][0] == "FRANCE"  # a lone attack bounces
+    orders = choose_orders(board, "GERMANY", seed, level="hard")
+    moves = [o.order for o in orders if isinstance(o.order, Move) and province_of(o.order.dest) == "BEL"]
+    assert len(moves) == 1, [o.text for o in orders]
+    supports = [
+        o.order
+        for o in orders
+        if isinstance(o.order, SupportMove)
+        and o.order.supported.province == moves[0].unit.province
+        and province_of(o.order.dest) == "BEL"
+    ]
+    assert supports, [o.text for o in orders]
+    result = adjudicate(board, {"GERMANY": [o.order for o in orders], "FRANCE": holds(board, "FRANCE")})
+    assert result.board.occupant["BEL"][0] == "GERMANY"  # France's army dislodged
+
+
+def test_hard_opening_is_legal_repeats_itself_and_varies_with_the_seed() -> None:
+    board = initial_board("standard")
+    for power in board.game_map.powers:
+        legal = legal_orders(board, power)
+        seen = set()
+        for seed in range(4):
+            orders = choose_orders(board, power, seed, level="hard")
+            assert all(legal.find(o.text) is not None for o in orders)
+            assert len(orders) == len(board.units[power])
+            again = choose_orders(initial_board("standard"), power, seed, level="hard")
+            assert [o.text for o in again] == [o.text for o in orders]
+            seen.add(tuple(sorted(o.text for o in orders)))
+        if power == "GERMANY":
+            assert len(seen) > 1  # not one opening for every game
+
+
+def test_hard_plays_a_lone_unit_as_the_normal_level_does() -> None:
+    """Chaos: every power one unit; nothing to coordinate, so hard orders what normal orders (the
+    normal level's lone unit now and then attacks a neighbour's centre: centres change hands)."""
+    board = initial_board("chaos")
+    builds = {p: [o.order for o in choose_orders(board, p, 1)] for p in board.game_map.powers}
+    board = adjudicate(board, builds).board  # Chaos opens with builds
+    assert board.phase.kind == "M"
+    for power in board.game_map.powers:
+        assert len(board.units[power]) == 1
+        hard = [o.text for o in choose_orders(board, power, 1, level="hard")]
+        assert hard == [o.text for o in choose_orders(board, power, 1, level="normal")], power
