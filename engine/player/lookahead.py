@@ -10,10 +10,19 @@ Each candidate is adjudicated against each reply and the position it leaves is s
 the fall the centres we would own count most; in the spring the centres we stand on, could take
 or could lose in the fall; always where our units stand (engine.player.values), a unit of ours
 dislodged costs, one of theirs gains. The best candidate (mean score, with a share of its worst)
-is then bettered one unit at a time: a unit near another power's tries its other orders (its best
-moves, a hold, supports of our moves and holds) and keeps the one that scores best. Every order
-is one of the legal orders; no move is tried that would close a circle of our units or repeat a
-move that bounced twice.
+is then bettered: first by coordinated attacks, each tried on its own and kept when it scores
+better (a move into a province another power's unit holds, or into a centre not ours, with every
+support our other units can give it; with as few as outnumber the supports the holder could get;
+with moves of our free units into the provinces of the holder's units that could support it,
+cutting those supports); then one unit at a time: the units near another power's try their other
+orders (their best moves, a hold, supports of our moves and holds) and keep the one that scores
+best. Every order is one of the legal orders; no move is tried that would close a circle of our
+units or repeat a move that bounced twice.
+
+A power of one unit plays the normal plan (nothing to coordinate; Chaos's lone units keep the
+normal player's gamble). The opening position is the same in every game of a variant: its orders
+depend on the seed modulo :data:`OPENINGS` and are remembered, so a close of many new games at
+one deadline works them out once.
 """
 
 from __future__ import annotations
