@@ -227,7 +227,7 @@ class LegalOrders:
     reason: str | None = None
     # A via-convoy move -> the same move without VIA (see find); the full index is built on first use.
     _aliases: tuple[tuple[Order, LegalOrder], ...] = field(default=(), repr=False, compare=False)
-    _index: dict[object, LegalOrder] = field(default_factory=dict, repr=False, compare=False)
+    _index: dict[str, LegalOrder] = field(default_factory=dict, repr=False, compare=False)
     _entries: dict[str, UnitOrders] = field(default_factory=dict, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[LegalOrder]:
@@ -251,17 +251,22 @@ class LegalOrders:
         """The listed order that ``order`` (an Order as validation completes it, or its canonical
         text) stands for, or None. ``A LON - NWY`` finds ``A LON - NWY VIA``: an army's move to a
         place it cannot reach by land goes by convoy either way (DATC 4.A.3)."""
-        index = self._index
+        index = self._index  # by text only (an order's text and kind say all of it): half the memory
         if not index:
             for legal in self:
-                index[legal.order] = index[legal.text] = legal
+                index[legal.text] = legal
             for plain, legal in self._aliases:
-                index.setdefault(plain, legal)
                 index.setdefault(format_order(plain), legal)
-        try:
+        if type(order) is str:
             return index.get(order)
-        except TypeError:  # not hashable: not an order
+        if not isinstance(order, Order):
             return None
+        try:
+            found = index.get(format_order(order))
+        except (TypeError, AttributeError):  # not an order the engine writes
+            return None
+        # the same text, the same kind (a disband and a removal read alike): the same order
+        return found if found is not None and type(found.order) is type(order) else None
 
 
 # --- per-map tables -----------------------------------------------------------------------------------
@@ -364,6 +369,7 @@ def forget_legal_orders() -> None:
     """Empty the memory of boards seen (for benchmarks, and for a board changed in place), the
     boards' convoy answers included (engine.adjudicator.convoys.board_convoys)."""
     _CACHE.clear()
+    _SHARED.clear()
     forget_board_convoys()
 
 
@@ -448,6 +454,7 @@ def _keep(
     validate = validate_order
     formatters = FORMATTERS
     describe = _DESCRIBE
+    shared = _SHARED
     for candidate in candidates:
         try:
             order = check(validate(candidate, board, power))
@@ -458,9 +465,35 @@ def _keep(
         if text in seen:
             continue
         seen.add(text)
-        keyed.append(describe[kind](order, text))
+        found = shared.get((kind, text))
+        if found is None or not _same_units(found[1], order):
+            if len(shared) >= _SHARED_SIZE:
+                shared.clear()
+            found = shared[(kind, text)] = describe[kind](order, text)
+        keyed.append(found)
     keyed.sort(key=_first)
     return tuple(legal for _, legal in keyed)
+
+
+_SHARED_SIZE = 32768  # orders shared (about 10 MiB at most), before starting afresh
+# (kind of order, its text) -> (its sort key, the LegalOrder): a LegalOrder depends on the order alone
+# (its text and kind say all of it), so every board that lists the same order holds the same object:
+# 45 mid-game boards list 76,000 orders but only 2,000 different ones (19 MiB held, 4 shared).
+_SHARED: dict[tuple[type[Order], str], _Keyed] = {}
+
+
+def _same_units(legal: LegalOrder, order: Order) -> bool:
+    """Whether ``legal`` names the very Unit objects ``order`` does (the board's own: a listed
+    order's unit *is* the board's unit, engine.orders.shared_unit; a board built from other Units
+    gets LegalOrders of its own)."""
+    if legal.order.unit is not order.unit:
+        return False
+    helped = legal.helped
+    if helped is None:
+        return True
+    if isinstance(order, Convoy):
+        return helped is order.convoyed
+    return isinstance(order, SupportHold | SupportMove) and helped is order.supported
 
 
 def _first(item: tuple[tuple[int, str, int, str, bool], LegalOrder]) -> tuple[int, str, int, str, bool]:
