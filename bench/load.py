@@ -176,6 +176,7 @@ class Bot:
         self.process = process
         self.pid = process.process.pid
         self.memory: list[float] = []
+        self.at_most = ""  # the highest sample's parts (:meth:`parts`)
         self.lag: list[float] = []
         self.health: str | None = None
 
@@ -187,10 +188,31 @@ class Bot:
         except OSError:
             return 0.0
 
+    def parts(self) -> str:
+        """The bot's resident memory now, by kind (Linux's /proc: anonymous, i.e. the heaps, and
+        files, i.e. the code of Python and its libraries), and its threads."""
+        try:
+            with open(f"/proc/{self.pid}/status") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except OSError:
+            return "?"
+        kib = {k: int(fields[k].split()[0]) for k in ("RssAnon", "RssFile") if k in fields}
+        return (
+            f"anonymous {kib.get('RssAnon', 0) / 1024:.0f} MiB, "
+            f"files {kib.get('RssFile', 0) / 1024:.0f} MiB, {fields.get('Threads', '?').strip()} threads"
+        )
+
+    def snapshot(self) -> None:
+        """A tracemalloc snapshot of the traced bot (BENCH_TRACEMALLOC; harness.bot_process)."""
+        if "BENCH_TRACEMALLOC" in os.environ:
+            self.process.send(signal.SIGUSR2)
+
     async def sample(self) -> None:
         next_lag = 0.0
         while True:
             self.memory.append(rss_mib(self.pid))
+            if self.memory[-1] >= max(self.memory):
+                self.at_most = self.parts()  # what the highest so far is made of
             if self.health and time.monotonic() >= next_lag:
                 next_lag = time.monotonic() + 1.0
                 try:
@@ -463,6 +485,8 @@ async def close_all(fake: FakeDiscord, bot: BotProcess, watch: Bot, started: lis
     clock = Clock()
     mark = len(watch.memory)
     t0 = time.perf_counter()
+    traced = "BENCH_TRACEMALLOC" in os.environ
+    snapshots = asyncio.create_task(snapshot_the_highs(watch, mark)) if traced else None
     await asyncio.gather(
         *(
             clock.tap(
@@ -508,9 +532,25 @@ async def close_all(fake: FakeDiscord, bot: BotProcess, watch: Bot, started: lis
     clock.print(("/ready (the storm)",))
     if after_results:
         print(summary("results committed -> posted", after_results))
+    if snapshots is not None:
+        snapshots.cancel()
     during = watch.memory[mark:]
     if during:
-        print(f"bot resident memory while every game closed: {max(during):.0f} MiB at most")
+        print(f"bot resident memory while every game closed: {max(during):.0f} MiB at most ({watch.at_most})")
+
+
+async def snapshot_the_highs(watch: Bot, mark: int, apart: float = 4.0) -> None:
+    """While every game closes, a snapshot of the traced bot each time its resident memory reaches a
+    new high, 2 MiB over the last snapshot's, at most one every ``apart`` seconds."""
+    last = max(watch.memory[mark:] or [0.0])
+    while True:
+        await asyncio.sleep(0.5)
+        now = watch.memory[-1] if watch.memory else 0.0
+        if now >= last + 2:
+            watch.snapshot()
+            print(f"(snapshot while closing: {now:.0f} MiB)")
+            last = now
+            await asyncio.sleep(apart)
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -547,9 +587,14 @@ async def run(args: argparse.Namespace) -> None:
                 "HEALTH_PORT": "0",
                 **({"PYTHONPATH": f"{root}:{Path(__file__).resolve().parent.parent}"} if root else {}),
                 **({"BOT_PROFILE": str(Path(args.profile).resolve())} if args.profile else {}),
-                # with --profile: what the bot holds, traced (FILE.memory; slows the bot)
+                # BENCH_TRACEMALLOC=N: what the bot holds, traced (slows the bot): with --profile,
+                # FILE.memory; and snapshots at the end of the play and while every game closes
+                # (BENCH_SNAPSHOTS=PREFIX: PREFIX.1, PREFIX.2...; see harness.bot_process)
                 **(
-                    {"PYTHONTRACEMALLOC": os.environ["BENCH_TRACEMALLOC"]}
+                    {
+                        "PYTHONTRACEMALLOC": os.environ["BENCH_TRACEMALLOC"],
+                        "BOT_SNAPSHOTS": str(Path(os.environ.get("BENCH_SNAPSHOTS", "bot-memory")).resolve()),
+                    }
                     if "BENCH_TRACEMALLOC" in os.environ
                     else {}
                 ),
@@ -592,6 +637,7 @@ async def run(args: argparse.Namespace) -> None:
                             break
                     print("profile:", args.profile, Path(args.profile).exists())
                 bot_cpu, own_cpu = watch.cpu_seconds() - bot_cpu, time.process_time() - own_cpu
+                watch.snapshot()  # the end of the play (traced: BENCH_TRACEMALLOC)
                 during, lags = watch.memory[mark:], watch.lag[lag_mark:]
                 count = clock.count()
                 flooded = len(clock.first.get(OTHERS[1], []))
@@ -613,7 +659,7 @@ async def run(args: argparse.Namespace) -> None:
                 if during:
                     print(
                         f"bot resident memory during the play: {statistics.median(during):.0f} MiB median, "
-                        f"{max(during):.0f} MiB at most"
+                        f"{max(during):.0f} MiB at most ({watch.at_most})"
                     )
                 if not args.no_close:
                     if args.latency:

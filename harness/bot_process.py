@@ -19,7 +19,11 @@ twenty.
 
 ``BOT_PROFILE=FILE`` profiles the event loop's thread with cProfile between two SIGUSR1 (the first
 starts it, the second writes FILE), for bench/load.py's ``--profile``; with ``PYTHONTRACEMALLOC=N`` set
-too, a tracemalloc snapshot of what the process holds then is written to FILE.memory."""
+too, a tracemalloc snapshot of what the process holds then is written to FILE.memory.
+
+``BOT_SNAPSHOTS=PREFIX`` (with ``PYTHONTRACEMALLOC=N``): each SIGUSR2 writes a tracemalloc snapshot of
+what the process holds then to PREFIX.1, PREFIX.2... (bench/load.py's ``BENCH_TRACEMALLOC``: at the end
+of the play and while every game closes)."""
 
 from __future__ import annotations
 
@@ -99,7 +103,24 @@ def profile_on_signal(path: str) -> None:
     signal.signal(signal.SIGUSR1, toggle)
 
 
+def snapshot_on_signal(prefix: str) -> None:
+    """Each SIGUSR2 dumps a tracemalloc snapshot to ``prefix``.N (N counting from 1), when tracing."""
+    import signal
+    import tracemalloc
+
+    taken = [0]
+
+    def dump(_signum: int, _frame: Any) -> None:
+        if tracemalloc.is_tracing():
+            taken[0] += 1
+            tracemalloc.take_snapshot().dump(f"{prefix}.{taken[0]}")
+
+    signal.signal(signal.SIGUSR2, dump)
+
+
 if __name__ == "__main__":
+    if os.environ.get("BOT_SNAPSHOTS"):
+        snapshot_on_signal(os.environ["BOT_SNAPSHOTS"])
     if os.environ.get("BOT_PROFILE"):
         profile_on_signal(os.environ["BOT_PROFILE"])
     point_at_fake(os.environ["FAKE_DISCORD_URL"], os.environ.get("FAKE_DISCORD_CLIENT"))
