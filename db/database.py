@@ -37,13 +37,15 @@ from db import sqlite
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///diplomacy.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
-PAGE_CACHE_KIB = 512
+PAGE_CACHE_KIB = 256
 """Each SQLite connection's page cache, at most (SQLite's default: 2,000 KiB). The bot keeps up to
 48 connections (the writers' pool and the readers'), and each fills its cache with the pages it
 read, up to the limit, and keeps that memory for as long as it lives: about 2 MiB each, 60 MiB for
 30 connections. A smaller cache costs little here: in WAL mode a connection drops its cached pages
 whenever another has written since its last transaction (on a busy bot, nearly every time), and the
-pages it reads again come from the system's file cache."""
+pages it reads again come from the system's file cache. Both pools hand out the connection used
+last (``pool_use_lifo``): the few a steady load needs stay warm (their pages, their prepared
+statements), and the others, opened in a burst, stay as small as they were opened."""
 READING = "gm_reading"  # the execution option (and session info key) of a read session
 
 
@@ -143,14 +145,14 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
         _configure_sqlite(engine)
         if not own_pools:  # an in-memory database is one connection's: readers share it
             return engine
-        reader = create_async_engine(url, async_creator=connect, **kwargs)
+        reader = create_async_engine(url, async_creator=connect, **{"pool_use_lifo": True, **kwargs})
         _configure_sqlite(reader)
         return SQLiteEngine(engine.sync_engine, reader)
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
 
 
-WRITE_POOL: dict[str, Any] = {"pool_size": 16, "max_overflow": 16, "pool_timeout": 120}
+WRITE_POOL: dict[str, Any] = {"pool_size": 16, "max_overflow": 16, "pool_timeout": 120, "pool_use_lifo": True}
 """The writers' connections. One writes at a time (db.sqlite); a writer holds its connection while it
 waits for its turn and, after its commit, for the fsync that makes it durable, so there are enough
 for the writers of a burst to overlap those waits; beyond them a writer waits for a connection, in
