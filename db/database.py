@@ -37,7 +37,7 @@ from db import sqlite
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///diplomacy.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
-PAGE_CACHE_KIB = 256
+PAGE_CACHE_KIB = 128
 """Each SQLite connection's page cache, at most (SQLite's default: 2,000 KiB). The bot keeps up to
 48 connections (the writers' pool and the readers'), and each fills its cache with the pages it
 read, up to the limit, and keeps that memory for as long as it lives: about 2 MiB each, 60 MiB for
