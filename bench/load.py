@@ -15,7 +15,9 @@ Options: ``--games N``, ``--seconds S`` (how long the players play), ``--think S
 after an answer, S/2 to 3S/2; ``busy`` pauses 0-2S), ``--no-close`` (skip the /ready storm and the
 closes), ``--bot-root PATH`` (run the bot from another checkout, e.g. main's code, to compare: the
 fake and this script stay the same), ``--profile FILE`` (cProfile of the bot's event-loop thread
-over the play, written to FILE: ``python -m pstats FILE``).
+over the play, written to FILE: ``python -m pstats FILE``). ``BENCH_TRACEMALLOC=1`` traces the bot's
+Python memory (slows it) and writes tracemalloc snapshots at the end of the play and at each new high
+while every game closes (``BENCH_SNAPSHOTS=PREFIX``: PREFIX.1, PREFIX.2...; ``tracemalloc.Snapshot.load``).
 
 What the players do (each game: seats 0 and 1 tap the order sheet (the step-by-step builder is
 retired: ``/orders build`` opens the sheet), seats 2-6 type; everyone pauses ``--think`` seconds

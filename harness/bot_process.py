@@ -113,7 +113,8 @@ def snapshot_on_signal(prefix: str) -> None:
     def dump(_signum: int, _frame: Any) -> None:
         if tracemalloc.is_tracing():
             taken[0] += 1
-            tracemalloc.take_snapshot().dump(f"{prefix}.{taken[0]}")
+            name = f"{prefix}.{taken[0]}"  # named first: another signal may come while this one is taken
+            tracemalloc.take_snapshot().dump(name)
 
     signal.signal(signal.SIGUSR2, dump)
 
