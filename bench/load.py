@@ -587,7 +587,12 @@ async def run(args: argparse.Namespace) -> None:
                 "CLOSE_WORKERS": str(args.workers),
                 "LOG_LEVEL": "INFO",
                 "HEALTH_PORT": "0",
-                **({"PYTHONPATH": f"{root}:{Path(__file__).resolve().parent.parent}"} if root else {}),
+                # BENCH_PYTHONPATH: a directory of packages added for the bot (e.g. a speed extra to measure)
+                "PYTHONPATH": ":".join(
+                    [str(root or Path(__file__).resolve().parent.parent)]
+                    + ([str(Path(__file__).resolve().parent.parent)] if root else [])
+                    + ([os.environ["BENCH_PYTHONPATH"]] if os.environ.get("BENCH_PYTHONPATH") else [])
+                ),
                 **({"BOT_PROFILE": str(Path(args.profile).resolve())} if args.profile else {}),
                 # BENCH_TRACEMALLOC=N: what the bot holds, traced (slows the bot): with --profile,
                 # FILE.memory; and snapshots at the end of the play and while every game closes
