@@ -15,6 +15,7 @@ from typing import Any, Concatenate, ParamSpec
 
 import discord
 from discord import app_commands
+from discord.http import handle_message_parameters
 
 from cogs.shared.text import chunks, safe_keeping_users
 from gm.public import GameError, database_outage
@@ -173,3 +174,26 @@ def answering(
             await report_error(interaction, exc)
 
     return wrapper
+
+
+async def edit_view(
+    client: discord.Client, channel_id: int, message_id: int, view: discord.ui.View | discord.ui.LayoutView
+) -> None:
+    """Show ``view`` on the bot's message ``message_id`` (in ``channel_id``): ``PartialMessage.edit``
+    without what the caller never reads. discord.py's edit parses the edited message Discord sends back
+    into a :class:`discord.Message` (every select option of a sheet: a millisecond or more) and stores
+    the view for that message; a view made only of DynamicItems (the sheets) needs no storing, its
+    items are found by their custom_id's pattern. Raises what the edit raises
+    (:class:`discord.HTTPException`)."""
+    if view.is_dispatchable() and not _fully_dynamic(view):
+        await client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=view)
+        return
+    with handle_message_parameters(view=view, previous_allowed_mentions=client.allowed_mentions) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)
+
+
+def _fully_dynamic(view: discord.ui.View | discord.ui.LayoutView) -> bool:
+    """Whether every item of ``view`` that a tap reaches is a DynamicItem (found without the view)."""
+    return all(
+        isinstance(item, discord.ui.DynamicItem) for item in view.walk_children() if item.is_dispatchable()
+    )

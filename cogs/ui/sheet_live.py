@@ -33,6 +33,7 @@ import discord
 
 from cogs.shared.ordered import Edits
 from cogs.shared.pictures import Pictures, pictures_of
+from cogs.shared.replies import edit_view
 from cogs.ui.sheet import Sheet
 from cogs.ui.sheet_draw import draw
 from gm.facade import Gamemaster
@@ -202,12 +203,11 @@ class LiveSheets:
             self._sheets.pop(key, None)
             return
         layout = draw(menu, sheet, leading=items_of(entry.words), live=True)
-        message = self.client.get_partial_messageable(entry.channel_id).get_partial_message(entry.message_id)
 
         async def edit() -> None:
             if entry.taps or entry.drawn >= began:  # a tap drew it meanwhile
                 return
-            await message.edit(view=layout)
+            await edit_view(self.client, entry.channel_id, entry.message_id, layout)
             entry.drawn = max(entry.drawn, began)
             self.refreshed += 1
 
