@@ -62,8 +62,9 @@ async def hold_the_rest(
 ) -> SheetChange:
     """A hold for every unit of the caller's powers that has no order yet, in a movement phase:
     submitted as typed holds (``A PAR H``), so they are judged, stored and logged like any order."""
-    await _same_game(session, game_id, meant_for)
-    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, None, meant_for)
+    game, _player, powers, phase = await open_phase_for(
+        session, game_id, user_id, None, meant_for, same_game_first=True
+    )
     if not phase.name.endswith("M"):
         raise NotAllowed(
             "Holding is for movement phases: a unit without an order in a retreat is disbanded, and "
@@ -97,8 +98,9 @@ async def withdraw_order(
     """Take back the caller's order for one unit or build site (``key``: its location or province).
     Nothing to take back is no error: the sheet shows the order is gone either way."""
     now = require_aware(now or utcnow())
-    await _same_game(session, game_id, meant_for)
-    game, _player, powers, phase = await open_phase_for(session, game_id, user_id, None, meant_for)
+    game, _player, powers, phase = await open_phase_for(
+        session, game_id, user_id, None, meant_for, same_game_first=True
+    )
     unit_key = province_of(key.strip().upper())
     removed = await session.exec(
         delete(OrderRecord).where(
@@ -137,7 +139,7 @@ async def set_ready(
     ready: bool,
     meant_for: MeantFor[str],
 ) -> SheetChange:
-    """Say the caller is done (or not) for the phase (gm.ordering.submission.set_ready)."""
-    await _same_game(session, game_id, meant_for)
+    """Say the caller is done (or not) for the phase (gm.ordering.submission.set_ready: the game's tag
+    checked first, as :func:`_same_game` does)."""
     view = await submission.set_ready(session, game_id, user_id, ready=ready, meant_for=meant_for)
     return SheetChange(view=view)

@@ -317,8 +317,11 @@ async def set_ready(
     """Mark the caller's powers ready (or not) for the phase to close early. ``close_now`` in the answer
     says that everybody is done and the caller should run the close (gm.facade does)."""
     now = require_aware(now or utcnow())
-    game, player, powers, phase = await open_phase_for(session, game_id, user_id, None, meant_for)
-    require_same_game(game, meant_for)
+    # the game's tag first (a sheet's Ready meant for another game that had this number), then as a
+    # submission: the game and its phase in one statement, the seats in one, read again by nobody
+    game, player, powers, phase, player_of = await _open_for_submission(
+        session, game_id, user_id, None, meant_for, same_game_first=True
+    )
     if ready and player.status == PlayerStatus.CIVIL_DISORDER:
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: a ready player is playing again
         await _returned(session, game, player, now, powers)
@@ -340,7 +343,7 @@ async def set_ready(
             delete(ReadyFlag).where(col(ReadyFlag.phase_id) == phase.id, col(ReadyFlag.power).in_(powers))
         )
     await session.flush()
-    view = await _view(session, game, phase, powers)
+    view = view_of(await phase_state(session, phase, game.variant, player_of=player_of), game, phase, powers)
     _record_close_request(phase, view, now)
     return view
 
@@ -418,11 +421,15 @@ async def open_phase_for(
     meant_for: MeantFor[str],
     *,
     lock: bool = True,
+    same_game_first: bool = False,
 ) -> tuple[Game, Player, list[str], PhaseRecord]:
     """The game, the caller, the powers they act for and the open phase (``meant_for``'s phase, when
     given; its tag is :func:`require_same_game`'s), locked against a close (``lock=False``: read only,
-    as the order builder's menus are)."""
+    as the order builder's menus are). ``same_game_first``: the tag is checked before anything else
+    about the game (else by the caller)."""
     game = await load_game(session, game_id)
+    if same_game_first:
+        require_same_game(game, meant_for)
     require_started(game)
     player, powers = await load_player_and_powers(session, game, user_id)
     powers = _acting_powers(game, powers, power)
@@ -444,7 +451,13 @@ _GAME_AND_PHASE = (
 
 
 async def _open_for_submission(
-    session: AsyncSession, game_id: int, user_id: int, power: str | None, meant_for: MeantFor[str]
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    power: str | None,
+    meant_for: MeantFor[str],
+    *,
+    same_game_first: bool = False,
 ) -> tuple[Game, Player, list[str], PhaseRecord, dict[str, Player | None] | None]:
     """:func:`open_phase_for` (locked), in two statements instead of four: the game with its latest
     phase (that row locked, as :func:`latest_phase` locks it), then the game's seats, the caller's
@@ -454,13 +467,21 @@ async def _open_for_submission(
     if 0 < game_id <= MAX_ID:
         row = (await session.exec(_GAME_AND_PHASE, params={"game_id": game_id})).first()
     if row is None:  # no such game, or no phase yet: refused there, in the usual order
-        return (*await open_phase_for(session, game_id, user_id, power, meant_for), None)
+        opened = await open_phase_for(
+            session, game_id, user_id, power, meant_for, same_game_first=same_game_first
+        )
+        return (*opened, None)
     game, phase = row
+    if same_game_first:
+        require_same_game(game, meant_for)
     require_started(game)
     player_of = await seats(session, game.row_id)
     mine = sorted(p for p, pl in player_of.items() if pl is not None and pl.user_id == user_id)
     if not mine:  # not a player, or one without a power: refused there
-        return (*await open_phase_for(session, game_id, user_id, power, meant_for), None)
+        opened = await open_phase_for(
+            session, game_id, user_id, power, meant_for, same_game_first=same_game_first
+        )
+        return (*opened, None)
     player = player_of[mine[0]]
     assert player is not None  # for mypy: a power of ``mine`` has its player
     if player.status in (PlayerStatus.LEFT, PlayerStatus.REPLACED):
