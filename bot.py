@@ -39,6 +39,7 @@ from db.preflight import DatabaseProblem, Problem, describe_url, prepare_databas
 from gm.facade import Gamemaster
 from gm.public import FormingLimits
 from ops import health, version
+from ops.callbacks import parse_answers_lazily
 from ops.commands import publish_commands
 from ops.echoes import skip_own_edits
 from ops.exits import ExitCode, StartupError
@@ -113,6 +114,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         )
         sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
         skip_own_edits(self._connection, lambda: self.user.id if self.user else None)  # echoes unparsed
+        parse_answers_lazily()  # the message an interaction's answer made, parsed only if read
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
