@@ -83,8 +83,11 @@ def draw(
     when ``live``: a sheet kept up to date in a direct message, by default one under a call's words)."""
     frame = frame or (LIVE_FRAME if (bool(leading) if live is None else live) else GAME_FRAME)
     names = Names(game_map(menu.variant))
-    controls = frame.controls(menu, sheet, 0) + (frame.top(menu, sheet, 0) if frame.top else [])
-    fixed = sum(_cost(item) for item in leading) + 1 + 1 + sum(_cost(row) for row in controls)
+    first_controls = frame.controls(menu, sheet, 0)
+    first_top = frame.top(menu, sheet, 0) if frame.top else []
+    fixed = (
+        sum(_cost(item) for item in leading) + 1 + 1 + sum(_cost(row) for row in first_controls + first_top)
+    )
     room = MAX_COMPONENTS - fixed
     rows = _rows(menu, sheet, names, second)
     sizes = [len(p) for p in _paginate(rows, room)]
@@ -93,7 +96,7 @@ def draw(
     page = max(0, min(page, len(sizes) - 1))
     first = sum(sizes[:page])
     shown = rows[first : first + sizes[page]]
-    controls = frame.controls(menu, sheet, page)
+    controls = first_controls if page == 0 else frame.controls(menu, sheet, page)  # page 0's: drawn once
     pages = len(sizes)
     view = discord.ui.LayoutView(timeout=None)
     for item in leading:
@@ -101,7 +104,7 @@ def draw(
     box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=_colour(menu))
     heading = frame.heading(menu, notice, page, pages, first + 1, len(shown))
     box.add_item(discord.ui.TextDisplay(_fit(heading, MAX_TEXT - sum(_text(i) for i in leading) - 10)))
-    for above in frame.top(menu, sheet, page) if frame.top else []:
+    for above in first_top if page == 0 else frame.top(menu, sheet, page) if frame.top else []:
         box.add_item(above)
     for row in shown:
         for item in row.make(page):
