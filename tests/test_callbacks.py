@@ -65,8 +65,9 @@ class Parent:
 
 def answer(with_message: bool) -> Any:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+    data: Any = answer_data(with_message)
     made: Any = interactions.InteractionCallbackResponse(
-        data=answer_data(with_message),
+        data=data,
         parent=Parent(),  # type: ignore[arg-type]  # only its channel is read
         state=bot._connection,
         type=discord.InteractionResponseType.message_update,
@@ -83,7 +84,8 @@ def test_the_answers_message_is_parsed_when_read_and_reads_as_before() -> None:
     message = made.resource
     assert isinstance(message, discord.InteractionMessage)
     assert (message.id, message.content, message.author.id) == (777, "France's orders", BOT)
-    assert [c.custom_id for row in message.components for c in row.children] == ["r"]
+    rows: Any = message.components
+    assert [c.custom_id for row in rows for c in row.children] == ["r"]
     assert made.resource is message, "parsed once"
 
 
