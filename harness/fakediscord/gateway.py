@@ -59,19 +59,21 @@ class Connection:
 
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
-        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.identified = False
         self._writer = asyncio.create_task(self._write(), name="fakediscord-gateway-writer")
 
     def send(self, payload: dict[str, Any]) -> None:
-        self.outbox.put_nowait(payload)
+        # Discord's events are JSON, where NaN and the infinities do not exist: a test that would send
+        # one fails here, in its own call, instead of sending what Discord never could.
+        self.outbox.put_nowait(json.dumps(payload, allow_nan=False))
 
     async def _write(self) -> None:
         while True:
             payload = await self.outbox.get()
             try:
                 if not self.ws.closed:
-                    await self.ws.send_str(json.dumps(payload))
+                    await self.ws.send_str(payload)
             except (ConnectionError, RuntimeError) as exc:
                 _log.debug("gateway write failed: %s", exc)
             finally:
