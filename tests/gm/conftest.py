@@ -19,6 +19,7 @@ from gm.reading.info import GameInfo
 from gm.reading.lookup import latest_phase
 from gm.settings import GameSettings
 from gm.setup import games
+from tests.helpers.replayed import replayed, settings_key
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now" (in the past: deadlines from it are overdue)
 
@@ -61,7 +62,23 @@ async def make_game(
     variant: str = "standard",
 ) -> GameInfo:
     """A game by CREATOR (default settings: 7 seats; ``settings`` may be changes of them, as a user
-    gives them) with ``players`` users joined, creator included."""
+    gives them) with ``players`` users joined, creator included (made once per process: replayed)."""
+    key = ("make_game", players, settings_key(settings), name, variant)
+    return await replayed(
+        sessions,
+        key,
+        lambda: _make_game(sessions, players=players, settings=settings, name=name, variant=variant),
+    )
+
+
+async def _make_game(
+    sessions: SessionFactory,
+    *,
+    players: int,
+    settings: GameSettings | Mapping[str, object] | None,
+    name: str,
+    variant: str,
+) -> GameInfo:
     settings = settings or GameSettings()
     async with sessions.begin() as s:
         game = await games.create_game(
@@ -80,6 +97,18 @@ async def make_started_game(
     settings: GameSettings | None = None,
     seed: int = 7,
     variant: str = "standard",
+) -> games.StartResult:
+    """A game made by ``make_game`` and started at T0 (made once per process: replayed)."""
+    key = ("make_started_game", players, settings_key(settings), seed, variant)
+    return await replayed(
+        sessions,
+        key,
+        lambda: _start(sessions, players=players, settings=settings, seed=seed, variant=variant),
+    )
+
+
+async def _start(
+    sessions: SessionFactory, *, players: int, settings: GameSettings | None, seed: int, variant: str
 ) -> games.StartResult:
     settings = settings or GameSettings(players=players)
     game = await make_game(sessions, players=settings.players, settings=settings, variant=variant)
