@@ -2,7 +2,8 @@
 ``migrated_database_url`` (at the latest schema), each on SQLite and on PostgreSQL, ``postgres_url``,
 ``postgres_server``. Defined once here so that the whole session shares one PostgreSQL server and one
 migrated template per backend; the Hypothesis profile (tests/helpers/profiles.py); and, under
-pytest-xdist, the order that spreads the tests marked ``waits`` through the run."""
+pytest-xdist, the order that spreads the tests marked ``waits`` through the run; and which tests run
+on PostgreSQL as well (the marker ``both_backends``)."""
 
 import gc
 import os
@@ -34,17 +35,32 @@ def pytest_collection_finish() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
+BOTH = "both_backends"  # the marker of a test whose PostgreSQL copy runs in every run
 WAITS = "waits"  # the marker of a module whose tests start processes or wait in real time
 SPREAD = 2 / 3  # the waiting modules sit in the first two thirds of the queue
 
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected: xdist hands out what is left
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, the modules marked ``waits`` (``pytestmark = pytest.mark.waits``) are spread
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The PostgreSQL copies of the tests not marked ``both_backends`` are deselected, unless
+    ``TEST_BACKENDS=all`` or named on the command line (docs/ARCHITECTURE.md, "Running the suite").
+
+    Under pytest-xdist, the modules marked ``waits`` (``pytestmark = pytest.mark.waits``) are spread
     evenly through the first two thirds of the queue, each module's tests together. ./test.sh runs
     xdist's ``load`` scheduling with ``--maxschedchunk 2``: one queue, handed out two tests at a time
     to whichever worker is free. So the workers mix waiting with computing, and the run ends on short
     tests that keep every worker busy to the end. Only the order changes."""
+    if os.environ.get("TEST_BACKENDS", "marked") != "all":
+        named = set(config.args)  # a copy named on the command line runs
+        copies = [
+            postgres_copy(item) and item.get_closest_marker(BOTH) is None and item.nodeid not in named
+            for item in items
+        ]
+        if any(copies):
+            config.hook.pytest_deselected(
+                items=[item for item, drop in zip(items, copies, strict=True) if drop]
+            )
+            items[:] = [item for item, drop in zip(items, copies, strict=True) if not drop]
     if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0")) < 2:
         return
     items[:] = spread_waiting(items, [item.get_closest_marker(WAITS) is not None for item in items])
@@ -65,3 +81,11 @@ def spread_waiting(items: list[pytest.Item], waits: list[bool]) -> list[pytest.I
         ordered += light[at:place] + group
         at = max(at, place)
     return ordered + light[at:]
+
+
+def postgres_copy(item: pytest.Item) -> bool:
+    """Whether ``item`` is the PostgreSQL copy of a test run on both backends (the ``postgresql``
+    parameter of tests/pg.py's ``database_url`` or ``migrated_database_url``)."""
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params if callspec is not None else {}
+    return "postgresql" in (params.get("database_url"), params.get("migrated_database_url"))

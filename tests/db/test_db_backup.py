@@ -18,7 +18,10 @@ from gm.settings import GameSettings
 from gm.setup import games
 from tests.helpers.db_cli import GUILD, T0, acli, cli, started_games
 
-pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+pytestmark = [
+    pytest.mark.waits,  # processes or real time: spread through the run (tests/conftest.py)
+    pytest.mark.both_backends,  # on PostgreSQL too: migrations and the database's own tools
+]
 
 
 def snapshot(path: Path) -> dict[str, list[tuple]]:

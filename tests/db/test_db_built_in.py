@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 
@@ -15,6 +16,8 @@ from db.migrate import current_revision, downgrade_database, head_revision, upgr
 from db.models import PowerAssignment
 from gm.settings import GameSettings
 from gm.setup import games
+
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: a migration, down and up
 
 
 async def test_the_built_in_flag_goes_down_and_up_again_keeping_every_seat(engine: AsyncEngine) -> None:

@@ -21,7 +21,10 @@ from db.migrate import current_revision, downgrade_database, head_revision, upgr
 from db.preflight import prepare_database
 from tests.helpers.db_cli import acli, cli, started_games
 
-pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+pytestmark = [
+    pytest.mark.waits,  # processes or real time: spread through the run (tests/conftest.py)
+    pytest.mark.both_backends,  # on PostgreSQL too: migrations and the database's own tools
+]
 
 OLDER = "0006"
 

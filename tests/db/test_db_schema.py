@@ -24,6 +24,8 @@ from gm.ordering import submission as orders
 from gm.settings import GameSettings
 from gm.setup import games
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: the schema the migrations build
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

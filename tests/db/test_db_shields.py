@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import inspect, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select
@@ -16,6 +17,8 @@ from db.migrate import current_revision, downgrade_database, head_revision, upgr
 from db.models import Game, OutboxEntry
 from gm.settings import GameSettings
 from gm.setup import games
+
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: a migration, down and up
 
 
 async def test_only_the_games_running_at_the_upgrade_are_marked_for_the_shields(engine: AsyncEngine) -> None:

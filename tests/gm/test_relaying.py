@@ -72,6 +72,7 @@ async def revisions(sessions: SessionFactory) -> list[tuple[str | None, str, boo
     return [(r.target_power, r.payload["text"], r.payload["deleted"]) for r in rows]
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_an_edit_of_a_typed_relay_reaches_each_copy_once_and_a_deletion_too(
     sessions: SessionFactory,
 ) -> None:

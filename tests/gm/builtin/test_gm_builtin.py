@@ -114,6 +114,7 @@ async def test_without_fill_seats_a_game_short_of_players_is_refused_saying_how(
     assert "Wait for 5 more" in (refused.value.hint or "") and "fill_seats:True" in (refused.value.hint or "")
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_filled_game_plays_to_its_end_and_says_so_in_the_final_post_and_the_records(
     sessions: SessionFactory,
 ) -> None:
@@ -201,6 +202,7 @@ async def test_a_player_who_leaves_is_replaced_by_the_built_in_player_when_the_g
 # --- /mod builtin and taking the seat back -------------------------------------------------------------
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_moderator_gives_a_seat_to_the_built_in_player_and_a_person_takes_it_back(
     sessions: SessionFactory,
 ) -> None:
@@ -258,6 +260,7 @@ async def test_a_moderator_takes_the_seat_from_the_built_in_player_and_it_holds_
             await builtin.set_built_in(s, game_id, MODERATOR, power="GERMANY", on=False, now=T0)
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_seat_filled_at_the_start_can_be_taken_over_by_a_person(sessions: SessionFactory) -> None:
     started = await start_alone(sessions)
     game_id = started.game.id

@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+
 from db.database import SessionFactory
 from db.models import OutboxEntry, OutboxTarget
 from gm.actor import Actor
@@ -40,6 +42,7 @@ async def lines(sessions: SessionFactory) -> list[OutboxEntry]:
     return await messages(sessions, "seat_played_by")
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_civil_disorder_at_a_close_tells_the_seats_talks_and_a_vote_brings_the_player_back(
     sessions: SessionFactory,
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from sqlalchemy.exc import OperationalError
 from sqlmodel import col, select
 
@@ -18,6 +19,8 @@ from gm.delivery.scheduler import OUTBOX_SOON_JOB, retry_job_id
 from gm.facade import Gamemaster
 from tests.gm.conftest import make_started_game
 from tests.helpers.gm import start_now
+
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: a database that goes away and comes back
 
 
 class Outage:

@@ -33,7 +33,10 @@ from gm.setup import games
 from tests.gm.conftest import T0, make_started_game
 from tests.helpers.gm import RecordingSender, queue
 
-pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+pytestmark = [
+    pytest.mark.waits,  # processes or real time: spread through the run (tests/conftest.py)
+    pytest.mark.both_backends,  # on PostgreSQL too: the outbox's claims: row locks and leases
+]
 
 
 class Clock:

@@ -20,6 +20,8 @@ from tests.gm.conftest import make_started_game
 from tests.helpers.deadlines import set_deadline
 from tests.helpers.gm import RecordingSender
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: use cases writing while the schedule is rebuilt
+
 
 async def started_games(sessions: SessionFactory, count: int) -> list[games.StartResult]:
     """``count`` running games, each with its Spring 1901 phase open (deadline overdue: started at T0)."""

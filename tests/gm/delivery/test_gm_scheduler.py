@@ -25,7 +25,10 @@ from tests.gm.conftest import T0, current_phase, make_started_game, player_of, s
 from tests.helpers.deadlines import set_deadline
 from tests.helpers.gm import RecordingSender, gamemaster, queue, start_now
 
-pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+pytestmark = [
+    pytest.mark.waits,  # processes or real time: spread through the run (tests/conftest.py)
+    pytest.mark.both_backends,  # on PostgreSQL too: deadline queries on dates
+]
 
 
 async def test_jobs_are_rebuilt_with_stable_ids_and_never_skipped(sessions: SessionFactory) -> None:

@@ -29,7 +29,10 @@ from gm.setup import games
 from tests.gm.conftest import CREATOR, T0, make_game
 from tests.helpers.gm import RecordingSender, queue
 
-pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+pytestmark = [
+    pytest.mark.waits,  # processes or real time: spread through the run (tests/conftest.py)
+    pytest.mark.both_backends,  # on PostgreSQL too: the shard filter's arithmetic in SQL, claims
+]
 
 SHARD0, SHARD1 = Ownership(2, frozenset({0})), Ownership(2, frozenset({1}))
 # Real-looking server ids (snowflakes above 2**53, so a float anywhere would break them)

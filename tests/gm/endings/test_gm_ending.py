@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from PIL import Image
 from PIL.GifImagePlugin import GifImageFile
 from sqlmodel import select
@@ -108,6 +109,7 @@ async def test_a_solo_at_a_close_posts_the_final_position_and_the_game_as_a_gif(
     await gm.runtime.shutdown()
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)
@@ -128,6 +130,7 @@ async def test_when_the_pictures_fail_the_final_post_goes_without_them(sessions:
     )
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_final_post_left_waiting_by_a_crash_is_finished_at_start_up(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await with_channel(sessions, started.game.id)

@@ -41,6 +41,7 @@ async def three_left(sessions: SessionFactory) -> tuple:
     return started, started.game.id
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_unanimous_draw_ends_the_game_shared_by_the_survivors(sessions: SessionFactory) -> None:
     started, game_id = await three_left(sessions)
     async with sessions.begin() as s:
@@ -137,6 +138,7 @@ async def test_eliminated_powers_and_outsiders_may_not_vote_and_nothing_changes(
     assert game.result is not None and game.result["shared"] == ["FRANCE", "GERMANY", "ITALY", "RUSSIA"]
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_player_with_several_powers_votes_for_each(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, players=3, settings=GameSettings(players=3))
     seat = player_of(started, "FRANCE")  # France and Turkey

@@ -30,6 +30,8 @@ from gm.messages.kinds import KINDS, Message, read_message
 from tests.gm.conftest import T0, make_game
 from tests.helpers.messages import examples
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: JSON rows read back
+
 ROWS: list[dict[str, Any]] = json.loads((Path(__file__).parent / "outbox_rows_v1.json").read_text())
 
 

@@ -157,6 +157,7 @@ async def test_pause_keeps_the_time_left_and_resume_gives_it_back(sessions: Sess
     ]
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_extending_a_paused_game_adds_to_the_time_left(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     async with sessions.begin() as s:
@@ -169,6 +170,7 @@ async def test_extending_a_paused_game_adds_to_the_time_left(sessions: SessionFa
     assert resumed.phase.deadline == T0 + timedelta(days=1, hours=3)
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_paused_game_never_closes_early_and_its_jobs_are_removed(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, players=3, settings=GameSettings(players=3))
     gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
@@ -203,6 +205,7 @@ async def test_close_now_closes_the_phase_through_the_gamemaster(sessions: Sessi
     await gm.runtime.shutdown()
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_close_asked_while_the_phase_is_being_closed_says_so_and_offers_nothing(
     sessions: SessionFactory,
 ) -> None:
@@ -222,6 +225,7 @@ async def test_a_close_asked_while_the_phase_is_being_closed_says_so_and_offers_
             await moderation.extend_deadline(s, started.game.id, MOD, minutes=60, now=T0)
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(
     sessions: SessionFactory,
 ) -> None:
@@ -255,6 +259,7 @@ async def test_replace_gives_the_seat_its_orders_and_channel_to_the_new_player(
     assert told.target_user_id == old
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_replacement_who_already_plays_is_refused_and_nothing_changes(
     sessions: SessionFactory,
 ) -> None:

@@ -32,6 +32,8 @@ from tests.gm.conftest import (
 )
 from tests.helpers.gm import RecordingSender
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: the rollback's row locks
+
 MOD = Actor(user(41), is_server_moderator=True)
 LATER = T0 + timedelta(hours=5)
 

@@ -4,6 +4,7 @@ welcome finds it: under the fog, the seat's first power's view."""
 
 from __future__ import annotations
 
+import pytest
 from sqlmodel import col, select
 
 from db.database import SessionFactory
@@ -33,6 +34,7 @@ async def stored(sessions: SessionFactory, phase_id: int) -> set[str]:
         return set((await s.exec(select(PhaseMap.kind).where(PhaseMap.phase_id == phase_id))).all())
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_fogged_seats_welcome_map_is_drawn_before_the_hand_over(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions, settings=GameSettings(players=3, fog="silent"))
     phase = await current_phase(sessions, started.game.id)

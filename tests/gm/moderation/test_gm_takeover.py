@@ -46,6 +46,7 @@ async def seat_holder(sessions: SessionFactory, game_id: int, power: str) -> int
     return holder
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_player_who_leaves_opens_a_seat_that_a_newcomer_takes_over_with_its_orders(
     sessions: SessionFactory,
 ) -> None:

@@ -178,6 +178,7 @@ async def read_menu(sessions: SessionFactory, started: games.StartResult, power:
         return await legal.order_menu(session, started.game.id, player_of(started, power))
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_the_menu_after_every_tap_is_the_one_the_database_gives(
     gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
 ) -> None:
@@ -250,6 +251,7 @@ async def test_a_menu_held_is_dropped_by_any_other_change_to_the_game(
     assert (await gm.order_menu(game, me)).phase_name == "F1901M"
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_the_games_held_are_the_ones_the_database_gives(
     gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
 ) -> None:

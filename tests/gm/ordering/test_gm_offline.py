@@ -15,6 +15,8 @@ from gm.ordering.offline import AlreadyRead, PhaseMovedOn, direct_reads, mark_re
 from tests.gm.conftest import T0, make_started_game, player_of
 from tests.helpers.gm import RecordingSender
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: an upsert
+
 
 async def submitted(sessions: SessionFactory, user_id: int) -> list[str]:
     async with sessions.read() as s:

@@ -100,6 +100,7 @@ async def test_a_nul_character_loses_nothing_on_either_database(sessions: Sessio
     assert named.name == "Nul league"
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_the_submission_log_keeps_only_the_latest_per_player_and_phase(
     sessions: SessionFactory,
 ) -> None:
@@ -370,6 +371,7 @@ async def test_a_submission_takes_few_statements(sessions: SessionFactory, engin
     assert second == [*begin, *reads, "INSERT", "UPDATE", *log]
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_an_order_row_the_session_holds_shows_the_replacement(sessions: SessionFactory) -> None:
     """The orders are written with plain statements: a row the caller's session had loaded as an
     object is given the new values, as when the rows were written through the session."""

@@ -80,6 +80,7 @@ async def test_a_builder_of_a_phase_that_has_passed_is_refused_and_changes_nothi
         await gm.order_menu(started.game.id, user(99))
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_builder_of_another_game_that_had_this_number_is_refused_and_changes_nothing(
     sessions: SessionFactory,
 ) -> None:

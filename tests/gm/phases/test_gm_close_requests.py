@@ -27,7 +27,10 @@ from gm.phases.worker import close_work
 from tests.gm.conftest import player_of
 from tests.helpers.gm import RecordingSender, gamemaster, start_now
 
-pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+pytestmark = [
+    pytest.mark.waits,  # processes or real time: spread through the run (tests/conftest.py)
+    pytest.mark.both_backends,  # on PostgreSQL too: compare-and-set closes under row locks
+]
 
 JUDGE = moderation.Actor(2**62 + 41, is_server_moderator=True)
 

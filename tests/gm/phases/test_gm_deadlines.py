@@ -25,6 +25,8 @@ from gm.setup.configure import update_settings
 from tests.gm.conftest import CREATOR, current_phase, game_row, make_game, messages, place, submit
 from tests.helpers.gm import RecordingSender
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: dates and time zones
+
 BERLIN_WEEKDAYS = DeadlineSchedule(at="21:00", zone="Europe/Berlin", skip_weekdays=(5, 6))
 MOD = Actor(4242, is_server_moderator=True)  # a moderator who does not play
 

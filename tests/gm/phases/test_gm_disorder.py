@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from db.database import SessionFactory
 from db.models import PhaseRecord
 from gm.ordering import submission as orders
@@ -109,6 +111,7 @@ async def test_zero_turns_civil_disorder_off(sessions: SessionFactory) -> None:
     assert await messages(sessions, "civil_disorder") == []
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_missed_retreats_and_adjustments_do_not_count_toward_civil_disorder(
     sessions: SessionFactory,
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlmodel import select
 
 from db.database import SessionFactory
@@ -17,6 +18,8 @@ from gm.phases.closer import CloseOutcome, PhaseCloser
 from gm.settings import GameSettings
 from gm.setup import games
 from tests.gm.conftest import CREATOR, current_phase, make_game, messages, player_row, submit, user
+
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: dates
 
 GRACE = GameSettings(players=3, grace_per_year=1, grace_hours=24)
 JUDGE = Actor(user(41), is_server_moderator=True)

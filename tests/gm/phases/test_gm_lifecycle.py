@@ -155,6 +155,7 @@ async def test_retreats_then_the_next_phase(sessions: SessionFactory) -> None:
     assert sorted(nxt.board["units"]["FRANCE"]) == ["A PAR", "A SPA"]
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_retreat_phase_for_an_absent_power_can_close_at_once(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     await place(
@@ -219,6 +220,7 @@ async def test_a_solo_ends_the_game(sessions: SessionFactory) -> None:
     assert over.payload["lines"][0] == "France wins with 18 centers."
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_maps_are_stored_with_the_phases_when_rendering(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     outcome = await make_closer(sessions, render_maps=True).close(started.phase.id)

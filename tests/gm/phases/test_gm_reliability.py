@@ -33,7 +33,10 @@ from tests.gm.crash_child import CRASH_EXIT_CODE
 from tests.helpers.gm import RecordingSender
 from tests.helpers.paths import ROOT
 
-pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
+pytestmark = [
+    pytest.mark.waits,  # processes or real time: spread through the run (tests/conftest.py)
+    pytest.mark.both_backends,  # on PostgreSQL too: concurrent closes and writers: row locks
+]
 
 
 class CountingWork:

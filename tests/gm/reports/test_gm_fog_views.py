@@ -33,6 +33,7 @@ async def fogged_game(sessions: SessionFactory, fog: str = "counts") -> games.St
     return await make_started_game(sessions, settings=GameSettings(players=7, fog=fog))
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_history_map_and_export_show_the_askers_view_and_refuse_others(
     sessions: SessionFactory,
 ) -> None:
@@ -156,6 +157,7 @@ async def test_a_convoy_through_a_fleet_out_of_sight_cannot_be_entered(
     assert report.lines[0].accepted == (fog == "off")  # the North Sea is out of France's sight
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_player_of_several_powers_sees_all_their_powers_views_in_one_map(
     sessions: SessionFactory,
 ) -> None:

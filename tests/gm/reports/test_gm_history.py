@@ -62,6 +62,7 @@ async def test_the_opening_map_is_rendered_once_and_kept(sessions: SessionFactor
 
 
 @pytest.mark.parametrize("rendered_at_close", [True, False])
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_the_map_of_a_game_that_ended_at_a_close_shows_the_final_position(
     sessions: SessionFactory, rendered_at_close: bool
 ) -> None:

@@ -42,6 +42,8 @@ from tests.gm.conftest import (
 )
 from tests.helpers.gm import RecordingSender
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: the sandbox limit's advisory lock
+
 OTHER_GUILD = 777
 
 

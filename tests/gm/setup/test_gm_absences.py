@@ -28,6 +28,8 @@ from tests.gm.conftest import (
     set_player_status,
 )
 
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: row locks and dates
+
 MONDAY = datetime(2024, 3, 4, 8, 0, tzinfo=UTC)
 
 

@@ -146,6 +146,7 @@ async def test_a_full_game_refuses_one_more(sessions: SessionFactory) -> None:
     assert await count(sessions, Player) == 7
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_leaving_before_the_start_frees_the_seat(sessions: SessionFactory) -> None:
     game = await make_game(sessions, players=7)
     async with sessions.begin() as s:
@@ -161,6 +162,7 @@ async def test_leaving_before_the_start_frees_the_seat(sessions: SessionFactory)
             await games.join_game(s, game.id, user(3), now=T0)
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_starting_with_too_few_players_is_refused_and_writes_nothing(sessions: SessionFactory) -> None:
     game = await make_game(sessions, players=5, settings=GameSettings(players=7))
     async with sessions() as s:
@@ -270,6 +272,7 @@ async def test_games_of_user_and_list(sessions: SessionFactory) -> None:
         assert await games.games_of_user(s, user(77)) == []
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_a_user_and_a_server_may_have_only_so_many_games_waiting(sessions: SessionFactory) -> None:
     limits = games.FormingLimits(per_user=2, per_server=3)
 

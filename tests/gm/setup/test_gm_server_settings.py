@@ -16,6 +16,7 @@ from gm.setup import games, server
 from tests.gm.conftest import GUILD, T0, user
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_only_admins_change_the_servers_settings_and_they_refuse_unhidden_players(
     sessions: SessionFactory,
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+import pytest
 from sqlalchemy import update
 from sqlmodel import col, select
 
@@ -16,6 +17,8 @@ from gm.delivery.shards import Ownership, shard_of
 from gm.setup.places import GamePlaces
 from gm.setup.shields import ShieldWork, shield_running_games
 from tests.gm.conftest import make_game, make_started_game
+
+pytestmark = pytest.mark.both_backends  # on PostgreSQL too: the shard filter in SQL, a migration's marks
 
 QUICK = Pace(1000.0, 1000.0)
 

@@ -4,6 +4,8 @@ eliminated players, when the game says so; nobody while it runs)."""
 
 from __future__ import annotations
 
+import pytest
+
 from db.database import SessionFactory
 from db.models import Spectator
 from gm.moderation import actions as moderation
@@ -28,6 +30,7 @@ async def earlier_spectator(sessions: SessionFactory, game_id: int, user_id: int
         await s.commit()
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_an_earlier_spectator_who_takes_a_seat_watches_no_more(sessions: SessionFactory) -> None:
     started = await make_started_game(sessions)
     game_id = started.game.id

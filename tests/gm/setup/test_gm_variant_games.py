@@ -234,6 +234,7 @@ async def test_youngstown_ten_players_and_japan(sessions: SessionFactory) -> Non
 # --- Ancient Mediterranean: 5 powers, the port of Baleares ------------------------------------------------
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_ancient_mediterranean_five_players_and_a_convoy_through_baleares(
     sessions: SessionFactory,
 ) -> None:
@@ -441,6 +442,7 @@ async def test_chaos_is_refused_with_private_threads_for_its_34_players(sessions
     assert "press public" in caught.value.problems[0]
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_chaos_thirty_four_players_build_anywhere(sessions: SessionFactory) -> None:
     started = await start(sessions, "chaos", press="public")
     assert started.phase.name == "W1900A"
@@ -547,6 +549,7 @@ async def place_variant(sessions: SessionFactory, started: games.StartResult, bo
         ("chaos", "STPETERSBURG", 17, "A LVN", "MOS", "St Petersburg"),
     ],
 )
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_the_variants_victory_target_ends_the_game_and_names_the_winner(
     sessions: SessionFactory, variant: str, winner: str, owned: int, mover: str, into: str, name: str
 ) -> None:

@@ -237,6 +237,7 @@ def force_coin(monkeypatch: pytest.MonkeyPatch, tails: bool) -> None:
     monkeypatch.setattr(coin.secrets, "randbelow", lambda n: 1 if tails else 0)
 
 
+@pytest.mark.both_backends  # runs SQL on PostgreSQL that no other marked test runs
 async def test_the_coin_flip_gives_italy_to_one_side_once_and_a_rollback_keeps_the_toss(
     sessions: SessionFactory, monkeypatch: pytest.MonkeyPatch, flip_variant: Variant
 ) -> None:
