@@ -2,11 +2,13 @@
 
 A supply centre has a value of its own: a neutral one is worth taking, another power's is worth
 more the bigger that power is (and less the better it is defended), one's own is worth guarding in
-proportion to the units that could walk into it. Other provinces start at nothing. The values then
-spread to the neighbours, a few rounds along the army graph and along the fleet graph apart, so a
-province next to good targets is itself worth standing on; the rounds are weighed by season (in
-the fall, when centres change hands, the centre itself counts most; in the spring, being next to
-it).
+proportion to the units that could walk into it. Stop the leader: while another power holds
+:data:`LEADER_AT` centres or more (and more than this one), its centres are worth much more, and
+those of the powers that do not lead half as much (they turn on the leader instead of each other).
+Other provinces start at nothing. The values then spread to the neighbours, a few rounds along the
+army graph and along the fleet graph apart, so a province next to good targets is itself worth
+standing on; the rounds are weighed by season (in the fall, when centres change hands, the centre
+itself counts most; in the spring, being next to it).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ GUARD_PER_THREAT = 8.0  # ... plus this for each unit one other power could brin
 SPRING_GUARD = 1.0  # in the spring a threat to one's own centre counts this much (as in the fall)
 DEFENDED = 0.5  # another power's centre it stands on is divided by 1 + this per unit that could support it
 PREY = 1.5  # a centre of a power in civil disorder is worth this many times as much
+LEADER_AT = 10  # another power with at least this many centres is a leader, close to a solo ...
+LEADER_PER_CENTRE = 2.0  # ... and each of its centres is worth this more for each centre from LEADER_AT on
+TRUCE = 0.5  # while another power leads, the centres of the powers that do not lead are worth this share
 DIVISOR = 5.0  # a round's value: the province's own and its neighbours' values of the last round, over this
 # The weight of each round's values (round 0: the base value), by season.
 SPRING_ROUNDS = (1.0, 1.0, 0.6, 0.35, 0.2, 0.12, 0.07, 0.04, 0.02)
@@ -100,6 +105,8 @@ def _values(board: Board, power: str, holding: Collection[str]) -> Values:
                 enemy[prov] = n
     fall = board.phase.season == "F"
     sizes = {p: len(cs) for p, cs in board.centers.items()}
+    mine = sizes.get(power, 0)
+    leaders = {p for p, n in sizes.items() if n >= LEADER_AT and n > mine and p not in holding}
     owner = {c: p for p, cs in board.centers.items() for c in cs}
     occupant = board.occupant
     base: dict[str, float] = {}
@@ -110,6 +117,10 @@ def _values(board: Board, power: str, holding: Collection[str]) -> Values:
             base[centre] = GUARD + GUARD_PER_THREAT * threat * (1.0 if fall else SPRING_GUARD)
             continue
         worth = NEUTRAL if holder is None else ATTACK + ATTACK_PER_CENTRE * sizes.get(holder, 0)
+        if holder in leaders:
+            worth += LEADER_PER_CENTRE * (sizes[holder] - LEADER_AT + 1)  # stop the leader
+        elif holder is not None and holder not in holding and leaders:
+            worth *= TRUCE
         if holder in holding:
             worth *= PREY
         standing = occupant.get(centre)

@@ -573,3 +573,23 @@ def test_in_chaos_centres_change_hands_where_the_easy_player_freezes() -> None:
 
     assert captures("easy") == 0
     assert captures("normal") >= 5
+
+
+def test_it_turns_on_a_power_close_to_a_solo() -> None:
+    """Fall: Germany's army in the Ruhr could take England's empty Holland, or France's Belgium,
+    empty too but which France's army in Picardy could enter (it may bounce). With France at 8
+    centres it takes Holland; with France at 12, a leader, it goes for Belgium (stop the leader)."""
+    france = ["BEL", "PAR", "BRE", "MAR", "SPA", "POR", "TUN", "NAP", "ROM", "VEN", "LON", "LVP"]
+    england = ["HOL", "DEN", "NWY", "SWE", "STP", "WAR", "SEV", "MOS", "RUM"]
+
+    def orders(france_centres: int, seed: int) -> list[str]:
+        board = board_of(
+            "F1910M",
+            {"GERMANY": ["A RUH"], "FRANCE": ["A PIC"], "ENGLAND": ["F NWG"]},
+            {"GERMANY": ["BER", "KIE", "MUN"], "FRANCE": france[:france_centres], "ENGLAND": england},
+        )
+        return texts(choose_orders(board, "GERMANY", seed))
+
+    for seed in range(4):
+        assert orders(8, seed) == ["A RUH - HOL"], seed
+        assert orders(12, seed) == ["A RUH - BEL"], seed
