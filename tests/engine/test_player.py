@@ -593,3 +593,26 @@ def test_it_turns_on_a_power_close_to_a_solo() -> None:
     for seed in range(4):
         assert orders(8, seed) == ["A RUH - HOL"], seed
         assert orders(12, seed) == ["A RUH - BEL"], seed
+
+
+def test_in_a_fall_hard_moves_its_units_off_the_home_centres_where_its_builds_are_due() -> None:
+    """Fall: Germany owns six centres and has three units, two of them on Berlin and Munich, which
+    Russia's army in Prussia and France's in Burgundy could enter. Three builds are coming; at the
+    hard level its units leave the home centres free for them (a unit left on one costs a build)."""
+    board = board_of(
+        "F1903M",
+        {"GERMANY": ["A MUN", "A BER", "F DEN"], "RUSSIA": ["A PRU"], "FRANCE": ["A BUR"]},
+        {
+            "GERMANY": ["BER", "KIE", "MUN", "DEN", "HOL", "SWE"],
+            "RUSSIA": ["WAR", "MOS", "SEV", "STP"],
+            "FRANCE": ["PAR", "MAR", "BRE"],
+        },
+    )
+    for seed in range(3):
+        orders = choose_orders(board, "GERMANY", seed, level="hard")
+        after = adjudicate(board, {"GERMANY": [o.order for o in orders]}).board
+        assert after.phase.kind == "A", texts(orders)
+        builds = legal_orders(after, "GERMANY")
+        assert builds.due == 3, texts(orders)
+        free = [h for h in ("BER", "KIE", "MUN") if after.unit_at(h) is None]
+        assert len(free) == 3, (seed, texts(orders))
