@@ -15,13 +15,14 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from harness import zygote
 from harness.bot_helpers import MODERATOR_ROLE
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 class BotProcess:
-    def __init__(self, process: asyncio.subprocess.Process, database: Path | None) -> None:
+    def __init__(self, process: asyncio.subprocess.Process | zygote.Process, database: Path | None) -> None:
         self.process = process
         self.database = database
         self.lines: list[str] = []
@@ -31,7 +32,8 @@ class BotProcess:
     @classmethod
     async def start(cls, cwd: Path, *args: str, fake_url: str, **env: str) -> BotProcess:
         """``python -m harness.bot_process *args`` in ``cwd`` (no .env there) with ``env`` added to
-        a clean environment; stdout and stderr are read together. The bot leads a process group of its
+        a clean environment (forked by a zygote that imported the bot: harness/zygote.py); stdout and
+        stderr are read together. The bot leads a process group of its
         own, as in a terminal (see :meth:`send_to_group`)."""
         clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
         values = {
@@ -41,7 +43,7 @@ class BotProcess:
             "LOG_LEVEL": "INFO",
             **env,
         }
-        process = await asyncio.create_subprocess_exec(
+        process = await zygote.create_subprocess_exec(  # a fork of a zygote that imported the bot
             sys.executable,
             "-m",
             "harness.bot_process",

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from harness import zygote
+
 pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,12 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def start_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "LOG_LEVEL")}
-    return subprocess.run(
+    return zygote.run(  # as `python bot.py` would, forked from an interpreter that imported the bot
         [sys.executable, str(ROOT / "bot.py")],
         cwd=tmp_path,  # no .env here
         env={**clean, **env},
-        capture_output=True,
-        text=True,
         timeout=60,
     )
 

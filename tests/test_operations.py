@@ -15,6 +15,7 @@ import pytest
 from dotenv import dotenv_values
 
 from config import Settings
+from harness import zygote
 from ops import sdnotify, version
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,12 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def start_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL", "GIT_COMMIT")}
-    return subprocess.run(
+    return zygote.run(  # as `python bot.py` would, forked from an interpreter that imported the bot
         [sys.executable, str(ROOT / "bot.py"), *args],
         cwd=tmp_path,  # no .env here
         env={**clean, **env},
-        capture_output=True,
-        text=True,
         timeout=60,
     )
 

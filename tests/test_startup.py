@@ -18,29 +18,26 @@ from pathlib import Path
 
 import pytest
 
+from harness import zygote
+
 pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_bot(
-    tmp_path: Path, *args: str, via_fake: str | None = None, **env: str
-) -> subprocess.CompletedProcess[str]:
+def run_bot(tmp_path: Path, *args: str, via_fake: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
     """``bot.py *args`` in ``tmp_path`` (no .env); with ``via_fake``, pointed at that address instead
-    of discord.com (harness.bot_process)."""
+    of discord.com (harness.bot_process). Forked from an interpreter that imported the bot
+    (harness/zygote.py); with ``FRESH="1"``, a new interpreter, as the README's command starts one."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "LOG_"))}
     command = [sys.executable, str(ROOT / "bot.py"), *args]
     if via_fake is not None:
         command = [sys.executable, "-m", "harness.bot_process", *args]
         env = {"FAKE_DISCORD_URL": via_fake, "PYTHONPATH": str(ROOT), **env}
-    return subprocess.run(
-        command,
-        cwd=tmp_path,
-        env={**clean, "DISCORD_TOKEN": "not.a.real.token", **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    env = {**clean, "DISCORD_TOKEN": "not.a.real.token", **env}
+    if env.pop("FRESH", None) is None:
+        return zygote.run(command, cwd=tmp_path, env=env, timeout=120)
+    return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
 
 def reason(run: subprocess.CompletedProcess[str]) -> str:
@@ -145,7 +142,8 @@ def test_discord_refusing_connections_is_named(tmp_path: Path) -> None:
 
 
 def test_the_voice_libraries_are_not_mentioned(tmp_path: Path) -> None:
-    run = run_bot(tmp_path, DATABASE_URL=f"sqlite:///{tmp_path / 'missing' / 'gm.db'}")
+    """`python bot.py` from a fresh interpreter (its imports' warnings included)."""
+    run = run_bot(tmp_path, FRESH="1", DATABASE_URL=f"sqlite:///{tmp_path / 'missing' / 'gm.db'}")
     assert "PyNaCl" not in run.stderr and "davey" not in run.stderr
     assert "voice will NOT be supported" not in run.stderr
 

@@ -19,6 +19,7 @@ from db.backup import migration_backups
 from db.database import make_engine
 from db.migrate import current_revision, downgrade_database, head_revision
 from db.preflight import DatabaseProblem, Problem, prepare_database
+from harness import zygote
 from ops.exits import ExitCode
 from tests.helpers.db_cli import cli, started_games
 
@@ -41,12 +42,10 @@ def stamp(path: Path, revision: str) -> None:
 
 def check(url: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
-    return subprocess.run(
+    return zygote.run(  # as `python bot.py --check` would, forked from an interpreter that imported the bot
         [sys.executable, str(ROOT / "bot.py"), "--check"],
         cwd=cwd,
         env={**env, "DISCORD_TOKEN": "x", "DATABASE_URL": url},
-        capture_output=True,
-        text=True,
         timeout=60,
     )
 

@@ -20,6 +20,7 @@ from db.database import make_engine
 from db.inuse import holders_of, lock_path
 from db.migrate import current_revision, downgrade_database, head_revision
 from db.pghold import PostgresHold
+from harness import zygote
 from harness.fakediscord import FakeDiscord
 from harness.processes import bot_process
 from harness.remote import env_for
@@ -106,7 +107,7 @@ async def test_a_postgresql_restore_is_refused_while_a_bot_runs_and_a_bot_waits_
             await connection.exec_driver_sql("CREATE TABLE from_a_newer_version (id integer)")
             await connection.exec_driver_sql("UPDATE alembic_version SET version_num = '0099_newer'")
         # compose.yaml's procedure: the dump on standard input (docker compose run -T ... restore -)
-        restore = await asyncio.create_subprocess_exec(
+        restore = await zygote.create_subprocess_exec(
             sys.executable,
             "-m",
             "db",

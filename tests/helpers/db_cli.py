@@ -1,4 +1,5 @@
-"""Running `python -m db` as a subprocess, and a database with started games to back up."""
+"""Running `python -m db` as a process of its own (forked from a zygote: harness/zygote.py), and a
+database with started games to back up."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from db.migrate import upgrade_database
 from gm.ordering import submission as orders
 from gm.settings import GameSettings
 from gm.setup import games
+from harness import zygote
 from tests.helpers.paths import ROOT
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)
@@ -22,20 +24,16 @@ GUILD = 555
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m db *args``, forked from an interpreter that imported it (harness/zygote.py)."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    return subprocess.run(
-        [sys.executable, "-m", "db", *args],
-        cwd=cwd,
-        env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=120,
+    return zygote.run(
+        [sys.executable, "-m", "db", *args], cwd=cwd, env={**env, "PYTHONPATH": str(ROOT)}, timeout=120
     )
 
 
 async def acli(*args: str, cwd: Path) -> tuple[int, str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    process = await asyncio.create_subprocess_exec(
+    process = await zygote.create_subprocess_exec(
         sys.executable,
         "-m",
         "db",

@@ -1,0 +1,528 @@
+"""Python processes for the tests without paying each one's imports: a pre-imported process server.
+
+Starting ``python bot.py`` or ``python -m harness.bot_process`` costs about 1.5 s of CPU before the
+bot does anything, nearly all of it importing discord.py, SQLAlchemy and the bot's packages; the
+tests start dozens. A *zygote* is a Python process that imported those modules once (``bot``'s or
+``db.__main__``'s, the module itself dropped again) and then forks a child for each command it is
+asked to run. The child is made to look like a fresh ``python -m MODULE ARGS`` / ``python SCRIPT
+ARGS``: its own standard streams (the caller's file descriptors, passed over a unix socket), working
+directory, environment, umask, ``sys.argv`` and ``sys.path[0]``, process group or new session; every
+other descriptor closed; what the imports printed (warnings) printed again on its own stderr and
+stdout; the module run by :mod:`runpy` as ``__main__``, as ``python -m`` does, and the interpreter's
+own ending (atexit, threads joined, the exit code, death by SIGINT for an uncaught
+KeyboardInterrupt). Signals go straight to its pid or group. The imported objects are frozen
+(``gc.freeze``, as bot.main does at its start): a child that ends runs no collection over them, 0.1 s
+of CPU instead of 0.5 s, and about 0.1 s in all instead of 2 s for ``bot.py --version``.
+
+What a fork cannot give, the tests that need it keep a real interpreter for (they call
+:mod:`subprocess` directly): which modules a fresh start loads (tests/test_memory.py,
+tests/db/test_db_schema.py), the warnings of the imports themselves (tests/test_startup.py), a
+process's own hash seed (tests/engine/test_player.py), the README's and the image's commands
+(tests/test_deploy*.py). Anything else is served by a zygote only when it can be: the command is
+``sys.executable`` with ``-m MODULE`` or a script that :data:`PRELOADS` knows, and one zygote serves
+one set of the interpreter's environment variables (``PYTHON*``, ``LC_*``, ``LANG``), started with
+them. ``TEST_ZYGOTE=0`` runs every command as a real process.
+
+Each test process (each pytest-xdist worker) starts its zygotes on first use; they end with it.
+:data:`served_cpu` adds up the CPU seconds of the children served (``os.wait4``), which no
+``RUSAGE_CHILDREN`` of the tests' process sees until the zygote ends."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import gc
+import json
+import os
+import runpy
+import select
+import selectors
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# What a command's zygote imports, by the module (``-m``) or the script's name it runs.
+PRELOADS: dict[str, str] = {
+    "harness.bot_process": "bot",
+    "bot.py": "bot",
+    "db": "db.__main__",
+}
+INTERPRETER_PREFIXES = ("PYTHON", "LC_", "LANG")  # read by the interpreter at its start: fixed per zygote
+
+served_cpu = 0.0  # CPU seconds (user + system) of the children served so far, counted at their exit
+
+
+# The zygote's side.
+
+
+@dataclass
+class Request:
+    module: str | None  # ``-m`` MODULE, or
+    script: str | None  # a script's path
+    args: list[str]
+    cwd: str
+    env: dict[str, str]
+    umask: int
+    new_session: bool
+    pgid: int
+    fds: list[int]  # stdin, stdout, stderr
+
+
+def _preload(module: str) -> tuple[bytes, bytes]:
+    """Import ``module`` (then forget it: the child imports or runs it itself) with what the imports
+    print to the standard streams captured, to be printed again by every child."""
+    saved = [os.dup(1), os.dup(2)]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        try:
+            __import__(module)
+            sys.modules.pop(module, None)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            for fd, old in zip((1, 2), saved, strict=True):
+                os.dup2(old, fd)
+                os.close(old)
+        out.seek(0)
+        err.seek(0)
+        return out.read(), err.read()
+
+
+def _receive(conn: socket.socket) -> Request:
+    size = struct.unpack("!I", _read_exactly(conn, 4))[0]
+    data, fds, _flags, _addr = socket.recv_fds(conn, size, 3)
+    while len(data) < size:
+        data += _read_exactly(conn, size - len(data))
+    fields = json.loads(data)
+    return Request(**fields, fds=list(fds))
+
+
+def _read_exactly(conn: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
+def _serve(path: str) -> Request:
+    """Serve until the test process goes (stdin at its end: the zygote exits with its children
+    killed); returns in each child, with what to run."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(64)
+    os.write(1, b"ready\n")
+    children: dict[int, tuple[int, socket.socket]] = {}  # pidfd: (pid, the caller's connection)
+    callers: dict[int, int] = {}  # a connection's fd: the pidfd of its child
+    conns: dict[int, socket.socket] = {}
+    while True:
+        readable, _, _ = select.select([0, listener.fileno(), *children, *conns], [], [])
+        for fd in readable:
+            if fd == 0 and not os.read(0, 4096):
+                for pid, _conn in children.values():
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                for pid, _conn in children.values():
+                    os.waitpid(pid, 0)
+                raise SystemExit(0)
+            if fd == listener.fileno():
+                conn, _ = listener.accept()
+                try:
+                    request = _receive(conn)
+                except (EOFError, OSError, ValueError):
+                    conn.close()
+                    continue
+                pid = os.fork()
+                if pid == 0:
+                    listener.close()
+                    for other in conns.values():
+                        other.close()
+                    conn.close()
+                    for pidfd in children:
+                        os.close(pidfd)
+                    return request
+                for received in request.fds:
+                    os.close(received)
+                pidfd = os.pidfd_open(pid)
+                children[pidfd] = (pid, conn)
+                callers[conn.fileno()] = pidfd
+                conns[conn.fileno()] = conn
+                conn.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+            elif fd in children:
+                pid, conn = children.pop(fd)
+                os.close(fd)
+                _, status, usage = os.wait4(pid, 0)
+                ended = {"exit": os.waitstatus_to_exitcode(status), "cpu": usage.ru_utime + usage.ru_stime}
+                with contextlib.suppress(OSError):
+                    conn.sendall(json.dumps(ended).encode() + b"\n")
+                callers.pop(conn.fileno(), None)
+                conns.pop(conn.fileno(), None)
+                conn.close()
+            elif fd in conns:  # the caller went away (or wrote): its child does not outlive it
+                conn = conns[fd]
+                if not conn.recv(4096) and fd in callers and callers[fd] in children:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(children[callers[fd]][0], signal.SIGKILL)
+                    del conns[fd]
+
+
+def _become(request: Request, printed: tuple[bytes, bytes]) -> None:
+    """In the forked child: the process ``python -m MODULE ARGS`` (or ``python SCRIPT ARGS``) would be."""
+    if request.new_session:
+        os.setsid()
+    else:
+        with contextlib.suppress(OSError):
+            os.setpgid(0, request.pgid)
+    for target, fd in enumerate(request.fds):
+        os.dup2(fd, target)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+    os.chdir(request.cwd)
+    os.umask(request.umask)
+    os.environ.clear()
+    os.environ.update(request.env)
+    for fd, text in ((1, printed[0]), (2, printed[1])):
+        if text:
+            os.write(fd, text)
+    if "multiprocessing.process" in sys.modules:  # what it noted at its import, as a fresh start notes it
+        import multiprocessing.process
+
+        multiprocessing.process.ORIGINAL_DIR = os.getcwd()  # type: ignore[attr-defined]
+        multiprocessing.process.current_process().authkey = os.urandom(32)
+    if request.module is not None:
+        sys.argv = ["-m", *request.args]
+        sys.path[0] = os.getcwd()
+        runpy.run_module(request.module, run_name="__main__", alter_sys=True)
+    else:
+        assert request.script is not None
+        sys.argv = [request.script, *request.args]
+        sys.path[0] = os.path.dirname(os.path.realpath(request.script))
+        runpy.run_path(request.script, run_name="__main__")
+
+
+def main(argv: Sequence[str]) -> None:
+    path, module = argv
+    printed = _preload(module)
+    gc.freeze()  # the imports' objects: a child's collections (its end's above all) leave their pages shared
+    request = _serve(path)
+    _become(request, printed)  # then the interpreter ends as a fresh one would
+
+
+# The tests' side.
+
+
+@dataclass
+class _Zygote:
+    process: subprocess.Popen[bytes]
+    path: str
+
+
+_zygotes: dict[tuple[str, tuple[tuple[str, str], ...]], _Zygote | None] = {}
+
+
+def _interpreter_env(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, v) for k, v in env.items() if k.startswith(INTERPRETER_PREFIXES)))
+
+
+def _plan(argv: Sequence[str]) -> tuple[str, str | None, str | None, list[str]] | None:
+    """(the preload, the module, the script, the arguments) of a command a zygote can run, or None."""
+    if os.environ.get("TEST_ZYGOTE", "1") == "0" or len(argv) < 2 or argv[0] != sys.executable:
+        return None
+    if argv[1] == "-m" and len(argv) >= 3 and argv[2] in PRELOADS:
+        return PRELOADS[argv[2]], argv[2], None, list(argv[3:])
+    if not argv[1].startswith("-") and Path(argv[1]).name in PRELOADS:
+        return PRELOADS[Path(argv[1]).name], None, argv[1], list(argv[2:])
+    return None
+
+
+def _zygote(preload: str, env: Mapping[str, str]) -> _Zygote | None:
+    key = (preload, _interpreter_env(env))
+    if key not in _zygotes:
+        _zygotes[key] = _start(preload, env)
+    return _zygotes[key]
+
+
+def _start(preload: str, env: Mapping[str, str]) -> _Zygote | None:
+    folder = tempfile.mkdtemp(prefix="zygote-")
+    path = os.path.join(folder, "socket")
+    start_env = {k: v for k, v in os.environ.items() if not k.startswith(INTERPRETER_PREFIXES)}
+    start_env.update(_interpreter_env(env))
+    with open(os.path.join(folder, "log"), "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "harness.zygote", path, preload],
+            cwd=ROOT,
+            env=start_env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+        )
+    assert process.stdout is not None
+    if process.stdout.readline() != b"ready\n":
+        process.wait()
+        return None
+    process.stdout.close()
+    atexit.register(_stop, process)
+    return _Zygote(process, path)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _ask(
+    argv: Sequence[str],
+    cwd: str | os.PathLike[str],
+    env: Mapping[str, str],
+    fds: list[int],
+    new_session: bool,
+) -> tuple[socket.socket, int] | None:
+    """The connection to the zygote that forked ``argv`` and the child's pid, or None (not servable)."""
+    plan = _plan(argv)
+    if plan is None:
+        return None
+    preload, module, script, args = plan
+    zygote = _zygote(preload, env)
+    if zygote is None or zygote.process.poll() is not None:
+        return None
+    umask = os.umask(0)
+    os.umask(umask)
+    request = {
+        "module": module,
+        "script": script,
+        "args": args,
+        "cwd": os.path.abspath(cwd),
+        "env": dict(env),
+        "umask": umask,
+        "new_session": new_session,
+        "pgid": os.getpgrp(),
+    }
+    data = json.dumps(request).encode()
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.connect(zygote.path)
+    conn.sendall(struct.pack("!I", len(data)))
+    socket.send_fds(conn, [data], fds)
+    line = b""
+    while not line.endswith(b"\n"):
+        chunk = conn.recv(4096)
+        if not chunk:
+            raise RuntimeError(f"the zygote did not start {argv}")
+        line += chunk
+    return conn, json.loads(line)["pid"]
+
+
+def _ended(line: bytes) -> int:
+    global served_cpu
+    ended = json.loads(line)
+    served_cpu += ended["cpu"]
+    return int(ended["exit"])
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    cwd: str | os.PathLike[str],
+    env: Mapping[str, str],
+    timeout: float | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run(argv, cwd=, env=, capture_output=True, text=True, timeout=, input=)``, by a
+    zygote where one can run it."""
+    stdin_r, stdin_w = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        asked = _ask(argv, cwd, env, [stdin_r, out_w, err_w], False)
+    finally:
+        for fd in (stdin_r, out_w, err_w):
+            os.close(fd)
+    if asked is None:
+        for fd in (stdin_w, out_r, err_r):
+            os.close(fd)
+        return subprocess.run(
+            list(argv), cwd=cwd, env=dict(env), capture_output=True, text=True, timeout=timeout, input=input
+        )
+    conn, pid = asked
+    with contextlib.suppress(BrokenPipeError):
+        os.write(stdin_w, (input or "").encode())
+    os.close(stdin_w)
+    chunks: dict[int, list[bytes]] = {out_r: [], err_r: [], conn.fileno(): []}
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for fd in chunks:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                conn.close()
+                os.close(out_r)
+                os.close(err_r)
+                raise subprocess.TimeoutExpired(list(argv), timeout or 0)
+            for key, _ in selector.select(left):
+                data = os.read(key.fd, 65536)
+                if data:
+                    chunks[key.fd].append(data)
+                else:
+                    selector.unregister(key.fd)
+    code = _ended(b"".join(chunks[conn.fileno()]))
+    conn.close()
+    os.close(out_r)
+    os.close(err_r)
+    out, err = (b"".join(chunks[fd]).decode("utf-8", "replace") for fd in (out_r, err_r))
+    return subprocess.CompletedProcess(list(argv), code, out, err)
+
+
+class Process:
+    """What :func:`create_subprocess_exec` gives for a child a zygote forked: the parts of
+    :class:`asyncio.subprocess.Process` the tests use."""
+
+    def __init__(
+        self,
+        pid: int,
+        conn: socket.socket,
+        stdin: asyncio.StreamWriter | None,
+        stdout: asyncio.StreamReader | None,
+        stderr: asyncio.StreamReader | None,
+    ) -> None:
+        self.pid = pid
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.returncode: int | None = None
+        self._conn = conn
+        self._waiter = asyncio.create_task(self._wait_for_exit())
+
+    async def _wait_for_exit(self) -> int:
+        reader, writer = await asyncio.open_unix_connection(sock=self._conn)
+        line = await reader.readline()
+        writer.close()
+        self.returncode = _ended(line)
+        return self.returncode
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self._waiter)
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    async def communicate(self, input: bytes | None = None) -> tuple[bytes, bytes]:
+        """Its output and errors (empty where not a pipe), once it ended."""
+        if self.stdin is not None:
+            if input:
+                self.stdin.write(input)
+                with contextlib.suppress(ConnectionError):
+                    await self.stdin.drain()
+            self.stdin.close()
+        out, err = await asyncio.gather(_read_all(self.stdout), _read_all(self.stderr))
+        await self.wait()
+        return out, err
+
+
+async def _read_pipe(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamReader:
+    reader = asyncio.StreamReader(limit=2**16)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0))
+    return reader
+
+
+async def _read_all(stream: asyncio.StreamReader | None) -> bytes:
+    return b"" if stream is None else await stream.read()
+
+
+async def create_subprocess_exec(
+    *argv: str,
+    cwd: str | os.PathLike[str],
+    env: Mapping[str, str],
+    stdin: int | None = None,
+    stdout: int | None = None,
+    stderr: int | None = None,
+    start_new_session: bool = False,
+) -> Process | asyncio.subprocess.Process:
+    """``asyncio.create_subprocess_exec`` (stdin, stdout, stderr: PIPE, DEVNULL, STDOUT for stderr, or
+    None to share the caller's), by a zygote where one can run it."""
+    if _plan(argv) is None:
+        return await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd,
+            env=dict(env),
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            start_new_session=start_new_session,
+        )
+    theirs: list[int] = []  # the child's ends, closed here once passed
+    ours: dict[str, int] = {}
+
+    def end(name: str, option: int | None, default: int, reading: bool) -> int:
+        if option == subprocess.PIPE:
+            r, w = os.pipe()
+            ours[name] = r if reading else w
+            theirs.append(w if reading else r)
+            return theirs[-1]
+        if option == subprocess.DEVNULL:
+            theirs.append(os.open(os.devnull, os.O_RDWR))
+            return theirs[-1]
+        return default
+
+    fds = [end("stdin", stdin, 0, False), end("stdout", stdout, 1, True)]
+    fds.append(fds[1] if stderr == subprocess.STDOUT else end("stderr", stderr, 2, True))
+    try:
+        asked = _ask(argv, cwd, env, fds, start_new_session)
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    if asked is None:
+        for fd in ours.values():
+            os.close(fd)
+        return await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd,
+            env=dict(env),
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            start_new_session=start_new_session,
+        )
+    conn, pid = asked
+    loop = asyncio.get_running_loop()
+    readers: dict[str, asyncio.StreamReader] = {}
+    for name in ("stdout", "stderr"):
+        if name in ours:
+            readers[name] = await _read_pipe(loop, ours[name])
+    writer = None
+    if "stdin" in ours:
+        transport, protocol = await loop.connect_write_pipe(
+            lambda: asyncio.streams.FlowControlMixin(), os.fdopen(ours["stdin"], "wb", 0)
+        )
+        writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    return Process(pid, conn, writer, readers.get("stdout"), readers.get("stderr"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
