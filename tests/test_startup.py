@@ -25,7 +25,9 @@ pytestmark = pytest.mark.waits  # processes or real time: spread through the run
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_bot(tmp_path: Path, *args: str, via_fake: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+def run_bot(
+    tmp_path: Path, *args: str, via_fake: str | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
     """``bot.py *args`` in ``tmp_path`` (no .env); with ``via_fake``, pointed at that address instead
     of discord.com (harness.bot_process). Forked from an interpreter that imported the bot
     (harness/zygote.py); with ``FRESH="1"``, a new interpreter, as the README's command starts one."""
