@@ -34,8 +34,10 @@ import atexit
 import contextlib
 import gc
 import json
+import logging
 import os
 import runpy
+import secrets
 import select
 import selectors
 import signal
@@ -56,6 +58,7 @@ PRELOADS: dict[str, str] = {
     "harness.bot_process": "bot",
     "bot.py": "bot",
     "db": "db.__main__",
+    "tests.helpers.drawn": "bot",  # tests/test_zygote.py: what a child draws anew
 }
 INTERPRETER_PREFIXES = ("PYTHON", "LC_", "LANG")  # read by the interpreter at its start: fixed per zygote
 
@@ -118,9 +121,9 @@ def _read_exactly(conn: socket.socket, size: int) -> bytes:
     return data
 
 
-def _serve(path: str) -> Request:
+def _serve(path: str) -> tuple[Request, socket.socket]:
     """Serve until the test process goes (stdin at its end: the zygote exits with its children
-    killed); returns in each child, with what to run."""
+    killed); returns in each child, with what to run and the caller's connection."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
@@ -150,17 +153,15 @@ def _serve(path: str) -> Request:
                     listener.close()
                     for other in conns.values():
                         other.close()
-                    conn.close()
                     for pidfd in children:
                         os.close(pidfd)
-                    return request
+                    return request, conn
                 for received in request.fds:
                     os.close(received)
                 pidfd = os.pidfd_open(pid)
                 children[pidfd] = (pid, conn)
                 callers[conn.fileno()] = pidfd
-                conns[conn.fileno()] = conn
-                conn.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+                conns[conn.fileno()] = conn  # the child says its pid once it is ready (_become)
             elif fd in children:
                 pid, conn = children.pop(fd)
                 os.close(fd)
@@ -179,8 +180,10 @@ def _serve(path: str) -> Request:
                     del conns[fd]
 
 
-def _become(request: Request, printed: tuple[bytes, bytes]) -> None:
-    """In the forked child: the process ``python -m MODULE ARGS`` (or ``python SCRIPT ARGS``) would be."""
+def _become(request: Request, conn: socket.socket, printed: tuple[bytes, bytes]) -> None:
+    """In the forked child: the process ``python -m MODULE ARGS`` (or ``python SCRIPT ARGS``) would be.
+    Its pid goes to the caller once its session, streams and directory are set, as subprocess returns
+    once the exec is done."""
     if request.new_session:
         os.setsid()
     else:
@@ -188,19 +191,17 @@ def _become(request: Request, printed: tuple[bytes, bytes]) -> None:
             os.setpgid(0, request.pgid)
     for target, fd in enumerate(request.fds):
         os.dup2(fd, target)
-    os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
     os.chdir(request.cwd)
     os.umask(request.umask)
     os.environ.clear()
     os.environ.update(request.env)
+    conn.sendall(json.dumps({"pid": os.getpid()}).encode() + b"\n")
+    conn.close()
+    os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
     for fd, text in ((1, printed[0]), (2, printed[1])):
         if text:
             os.write(fd, text)
-    if "multiprocessing.process" in sys.modules:  # what it noted at its import, as a fresh start notes it
-        import multiprocessing.process
-
-        multiprocessing.process.ORIGINAL_DIR = os.getcwd()  # type: ignore[attr-defined]
-        multiprocessing.process.current_process().authkey = os.urandom(32)
+    _redraw()
     if request.module is not None:
         sys.argv = ["-m", *request.args]
         sys.path[0] = os.getcwd()
@@ -212,12 +213,26 @@ def _become(request: Request, printed: tuple[bytes, bytes]) -> None:
         runpy.run_path(request.script, run_name="__main__")
 
 
+def _redraw() -> None:
+    """What the imports drew or noted for their process, drawn or noted again for the child, as a fresh
+    start would (tests/test_zygote.py finds any other module-level value that differs from start to
+    start)."""
+    vars(logging)["_startTime"] = time.time()  # log records' relativeCreated
+    outbox = sys.modules.get("gm.delivery.outbox")
+    if outbox is not None:
+        vars(outbox)["INSTANCE"] = secrets.token_hex(4)  # the run in this process's claim tokens
+    process = sys.modules.get("multiprocessing.process")
+    if process is not None:
+        vars(process)["ORIGINAL_DIR"] = os.getcwd()
+        process.current_process().authkey = os.urandom(32)
+
+
 def main(argv: Sequence[str]) -> None:
     path, module = argv
     printed = _preload(module)
     gc.freeze()  # the imports' objects: a child's collections (its end's above all) leave their pages shared
-    request = _serve(path)
-    _become(request, printed)  # then the interpreter ends as a fresh one would
+    request, conn = _serve(path)
+    _become(request, conn, printed)  # then the interpreter ends as a fresh one would
 
 
 # The tests' side.
@@ -294,8 +309,9 @@ def _ask(
     env: Mapping[str, str],
     fds: list[int],
     new_session: bool,
-) -> tuple[socket.socket, int] | None:
-    """The connection to the zygote that forked ``argv`` and the child's pid, or None (not servable)."""
+) -> tuple[socket.socket, int, bytes] | None:
+    """The connection to the zygote that forked ``argv``, the child's pid and what followed it, or None
+    (not servable)."""
     plan = _plan(argv)
     if plan is None:
         return None
@@ -320,13 +336,14 @@ def _ask(
     conn.connect(zygote.path)
     conn.sendall(struct.pack("!I", len(data)))
     socket.send_fds(conn, [data], fds)
-    line = b""
-    while not line.endswith(b"\n"):
+    said = b""
+    while b"\n" not in said:
         chunk = conn.recv(4096)
         if not chunk:
             raise RuntimeError(f"the zygote did not start {argv}")
-        line += chunk
-    return conn, json.loads(line)["pid"]
+        said += chunk
+    line, rest = said.split(b"\n", 1)  # the rest: the child's end, if it came as quickly
+    return conn, json.loads(line)["pid"], rest
 
 
 def _ended(line: bytes) -> int:
@@ -360,11 +377,11 @@ def run(
         return subprocess.run(
             list(argv), cwd=cwd, env=dict(env), capture_output=True, text=True, timeout=timeout, input=input
         )
-    conn, pid = asked
+    conn, pid, rest = asked
     with contextlib.suppress(BrokenPipeError):
         os.write(stdin_w, (input or "").encode())
     os.close(stdin_w)
-    chunks: dict[int, list[bytes]] = {out_r: [], err_r: [], conn.fileno(): []}
+    chunks: dict[int, list[bytes]] = {out_r: [], err_r: [], conn.fileno(): [rest]}
     deadline = None if timeout is None else time.monotonic() + timeout
     with selectors.DefaultSelector() as selector:
         for fd in chunks:
@@ -400,6 +417,7 @@ class Process:
         self,
         pid: int,
         conn: socket.socket,
+        rest: bytes,
         stdin: asyncio.StreamWriter | None,
         stdout: asyncio.StreamReader | None,
         stderr: asyncio.StreamReader | None,
@@ -410,11 +428,12 @@ class Process:
         self.stderr = stderr
         self.returncode: int | None = None
         self._conn = conn
+        self._rest = rest
         self._waiter = asyncio.create_task(self._wait_for_exit())
 
     async def _wait_for_exit(self) -> int:
         reader, writer = await asyncio.open_unix_connection(sock=self._conn)
-        line = await reader.readline()
+        line = self._rest if self._rest.endswith(b"\n") else self._rest + await reader.readline()
         writer.close()
         self.returncode = _ended(line)
         return self.returncode
@@ -509,7 +528,7 @@ async def create_subprocess_exec(
             stderr=stderr,
             start_new_session=start_new_session,
         )
-    conn, pid = asked
+    conn, pid, rest = asked
     loop = asyncio.get_running_loop()
     readers: dict[str, asyncio.StreamReader] = {}
     for name in ("stdout", "stderr"):
@@ -521,7 +540,7 @@ async def create_subprocess_exec(
             lambda: asyncio.streams.FlowControlMixin(), os.fdopen(ours["stdin"], "wb", 0)
         )
         writer = asyncio.StreamWriter(transport, protocol, None, loop)
-    return Process(pid, conn, writer, readers.get("stdout"), readers.get("stderr"))
+    return Process(pid, conn, rest, writer, readers.get("stdout"), readers.get("stderr"))
 
 
 if __name__ == "__main__":
