@@ -17,11 +17,12 @@ of CPU instead of 0.5 s, and about 0.1 s in all instead of 2 s for ``bot.py --ve
 What a fork cannot give, the tests that need it keep a real interpreter for (they call
 :mod:`subprocess` directly): which modules a fresh start loads (tests/test_memory.py,
 tests/db/test_db_schema.py), the warnings of the imports themselves (tests/test_startup.py), a
-process's own hash seed (tests/engine/test_player.py), the README's and the image's commands
-(tests/test_deploy*.py). Anything else is served by a zygote only when it can be: the command is
-``sys.executable`` with ``-m MODULE`` or a script that :data:`PRELOADS` knows, and one zygote serves
-one set of the interpreter's environment variables (``PYTHON*``, ``LC_*``, ``LANG``), started with
-them. ``TEST_ZYGOTE=0`` runs every command as a real process.
+process's own hash seed (tests/engine/test_player.py), the image's command (tests/test_deploy.py).
+Anything else is served by a zygote only when it can be: the command is ``sys.executable`` with ``-m
+MODULE`` or a script that :data:`PRELOADS` knows, maybe after a wrapper that execs it with fewer
+capabilities (``setpriv``: the zygote runs under the same wrapper), and one zygote serves one set of
+the interpreter's environment variables (``PYTHON*``, ``LC_*``, ``LANG``), started with them.
+``TEST_ZYGOTE=0`` runs every command as a real process.
 
 Each test process (each pytest-xdist worker) starts its zygotes on first use; they end with it.
 :data:`served_cpu` adds up the CPU seconds of the children served (``os.wait4``), which no
@@ -60,6 +61,9 @@ PRELOADS: dict[str, str] = {
     "db": "db.__main__",
     "tests.helpers.drawn": "bot",  # tests/test_zygote.py: what a child draws anew
 }
+WRAPPERS = {
+    "setpriv"
+}  # commands that exec the rest as it is, with fewer capabilities: the zygote runs under it
 INTERPRETER_PREFIXES = ("PYTHON", "LC_", "LANG")  # read by the interpreter at its start: fixed per zygote
 
 served_cpu = 0.0  # CPU seconds (user + system) of the children served so far, counted at their exit
@@ -244,39 +248,52 @@ class _Zygote:
     path: str
 
 
-_zygotes: dict[tuple[str, tuple[tuple[str, str], ...]], _Zygote | None] = {}
+_zygotes: dict[tuple[tuple[str, ...], str, tuple[tuple[str, str], ...]], _Zygote | None] = {}
 
 
 def _interpreter_env(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, v) for k, v in env.items() if k.startswith(INTERPRETER_PREFIXES)))
 
 
-def _plan(argv: Sequence[str]) -> tuple[str, str | None, str | None, list[str]] | None:
-    """(the preload, the module, the script, the arguments) of a command a zygote can run, or None."""
-    if os.environ.get("TEST_ZYGOTE", "1") == "0" or len(argv) < 2 or argv[0] != sys.executable:
+@dataclass(frozen=True)
+class _Plan:
+    wrapper: tuple[str, ...]  # a command that execs the rest with less (setpriv), or nothing
+    preload: str
+    module: str | None
+    script: str | None
+    args: list[str]
+
+
+def _plan(argv: Sequence[str]) -> _Plan | None:
+    """How a zygote runs ``argv``, or None where it cannot."""
+    if os.environ.get("TEST_ZYGOTE", "1") == "0" or sys.executable not in argv:
         return None
-    if argv[1] == "-m" and len(argv) >= 3 and argv[2] in PRELOADS:
-        return PRELOADS[argv[2]], argv[2], None, list(argv[3:])
-    if not argv[1].startswith("-") and Path(argv[1]).name in PRELOADS:
-        return PRELOADS[Path(argv[1]).name], None, argv[1], list(argv[2:])
+    at = list(argv).index(sys.executable)
+    wrapper, command = tuple(argv[:at]), list(argv[at + 1 :])
+    if (wrapper and Path(wrapper[0]).name not in WRAPPERS) or not command:
+        return None
+    if command[0] == "-m" and len(command) >= 2 and command[1] in PRELOADS:
+        return _Plan(wrapper, PRELOADS[command[1]], command[1], None, command[2:])
+    if not command[0].startswith("-") and Path(command[0]).name in PRELOADS:
+        return _Plan(wrapper, PRELOADS[Path(command[0]).name], None, command[0], command[1:])
     return None
 
 
-def _zygote(preload: str, env: Mapping[str, str]) -> _Zygote | None:
-    key = (preload, _interpreter_env(env))
+def _zygote(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
+    key = (plan.wrapper, plan.preload, _interpreter_env(env))
     if key not in _zygotes:
-        _zygotes[key] = _start(preload, env)
+        _zygotes[key] = _start(plan, env)
     return _zygotes[key]
 
 
-def _start(preload: str, env: Mapping[str, str]) -> _Zygote | None:
+def _start(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
     folder = tempfile.mkdtemp(prefix="zygote-")
     path = os.path.join(folder, "socket")
     start_env = {k: v for k, v in os.environ.items() if not k.startswith(INTERPRETER_PREFIXES)}
     start_env.update(_interpreter_env(env))
     with open(os.path.join(folder, "log"), "wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "harness.zygote", path, preload],
+            [*plan.wrapper, sys.executable, "-m", "harness.zygote", path, plan.preload],
             cwd=ROOT,
             env=start_env,
             stdin=subprocess.PIPE,
@@ -315,16 +332,15 @@ def _ask(
     plan = _plan(argv)
     if plan is None:
         return None
-    preload, module, script, args = plan
-    zygote = _zygote(preload, env)
+    zygote = _zygote(plan, env)
     if zygote is None or zygote.process.poll() is not None:
         return None
     umask = os.umask(0)
     os.umask(umask)
     request = {
-        "module": module,
-        "script": script,
-        "args": args,
+        "module": plan.module,
+        "script": plan.script,
+        "args": plan.args,
         "cwd": os.path.abspath(cwd),
         "env": dict(env),
         "umask": umask,

@@ -31,7 +31,7 @@ import pytest
 
 from db.inuse import DatabaseInUse, hold_exclusive
 from db.migrate import downgrade_database
-from harness import deployments
+from harness import deployments, zygote
 from harness.fakediscord import FakeDiscord, fake_discord
 from tests.helpers.db_cli import started_games
 
@@ -132,8 +132,8 @@ async def start(env: dict[str, str], cwd: Path, fake: FakeDiscord, database: Pat
     }
     if environment.get("DISCORD_TOKEN") == TOKEN:
         environment["DISCORD_TOKEN"] = fake.token  # the one the fake Discord accepts
-    process = await asyncio.create_subprocess_exec(
-        *UNPRIVILEGED,
+    process = await zygote.create_subprocess_exec(  # forked by a zygote that imported the bot (and runs
+        *UNPRIVILEGED,  # unprivileged too)
         sys.executable,
         "-m",
         "harness.bot_process",
