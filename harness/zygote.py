@@ -59,6 +59,7 @@ PRELOADS: dict[str, str] = {
     "harness.bot_process": "bot",
     "bot.py": "bot",
     "db": "db.__main__",
+    "tests.gm.crash_child": "bot",  # dies in the middle of a close (tests/gm/phases/test_gm_reliability.py)
     "tests.helpers.drawn": "bot",  # tests/test_zygote.py: what a child draws anew
 }
 WRAPPERS = {

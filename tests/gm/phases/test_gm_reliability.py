@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
 import sys
 import threading
 from datetime import timedelta
@@ -28,6 +27,7 @@ from gm.moderation.rollback import rollback_last_phase
 from gm.ordering.submission import SubmissionReport
 from gm.phases.contract import CloseAnswer, CloseRequest
 from gm.phases.worker import close_work
+from harness import zygote
 from tests.gm.conftest import T0, close, make_closer, make_started_game, player_of, submit, user
 from tests.gm.crash_child import CRASH_EXIT_CODE
 from tests.helpers.gm import RecordingSender
@@ -98,12 +98,10 @@ async def test_a_crash_while_closing_leaves_the_phase_to_be_finished_once_at_res
     await submit(sessions, started, "FRANCE", "A Par-Bur\nA Mar-Spa")
     await engine.dispose()
 
-    child = subprocess.run(
+    child = zygote.run(  # a process of its own, forked from one that imported the bot (harness/zygote.py)
         [sys.executable, "-m", "tests.gm.crash_child", database_url, str(started.phase.id), point],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
         timeout=120,
     )
     assert child.returncode == CRASH_EXIT_CODE, child.stderr
