@@ -6,13 +6,14 @@ tests start dozens. A *zygote* is a Python process that imported those modules o
 ``db.__main__``'s, the module itself dropped again) and then forks a child for each command it is
 asked to run. The child is made to look like a fresh ``python -m MODULE ARGS`` / ``python SCRIPT
 ARGS``: its own standard streams (the caller's file descriptors, passed over a unix socket), working
-directory, environment, umask, ``sys.argv`` and ``sys.path[0]``, process group or new session; every
-other descriptor closed; what the imports printed (warnings) printed again on its own stderr and
-stdout; the module run by :mod:`runpy` as ``__main__``, as ``python -m`` does, and the interpreter's
-own ending (atexit, threads joined, the exit code, death by SIGINT for an uncaught
-KeyboardInterrupt). Signals go straight to its pid or group. The imported objects are frozen
-(``gc.freeze``, as bot.main does at its start): a child that ends runs no collection over them, 0.1 s
-of CPU instead of 0.5 s, and about 0.1 s in all instead of 2 s for ``bot.py --version``.
+directory, environment, umask, ``sys.argv``, ``sys.path`` (PYTHONPATH's included) and bytecode flag,
+process group or new session; every other descriptor closed; what the imports printed (warnings)
+printed again on its own stderr and stdout; the module run by :mod:`runpy` as ``__main__``, as
+``python -m`` does, and the interpreter's own ending (atexit, threads joined, the exit code, death
+by SIGINT for an uncaught KeyboardInterrupt). Signals go straight to its pid or group. The imported
+objects are frozen (``gc.freeze``, as bot.main does at its start): a child that ends runs no
+collection over them, 0.1 s of CPU instead of 0.5 s, and about 0.1 s in all instead of 2 s for
+``bot.py --version``.
 
 What a fork cannot give, the tests that need it keep a real interpreter for (they call
 :mod:`subprocess` directly): which modules a fresh start loads (tests/test_memory.py,
@@ -66,6 +67,7 @@ WRAPPERS = {
     "setpriv"
 }  # commands that exec the rest as it is, with fewer capabilities: the zygote runs under it
 INTERPRETER_PREFIXES = ("PYTHON", "LC_", "LANG")  # read by the interpreter at its start: fixed per zygote
+SET_IN_CHILD = ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")  # but these two a child sets for itself
 
 served_cpu = 0.0  # CPU seconds (user + system) of the children served so far, counted at their exit
 
@@ -209,13 +211,25 @@ def _become(request: Request, conn: socket.socket, printed: tuple[bytes, bytes])
     _redraw()
     if request.module is not None:
         sys.argv = ["-m", *request.args]
-        sys.path[0] = os.getcwd()
+        _set_path(os.getcwd(), request.env)
         runpy.run_module(request.module, run_name="__main__", alter_sys=True)
     else:
         assert request.script is not None
         sys.argv = [request.script, *request.args]
-        sys.path[0] = os.path.dirname(os.path.realpath(request.script))
+        _set_path(os.path.dirname(os.path.realpath(request.script)), request.env)
         runpy.run_path(request.script, run_name="__main__")
+
+
+def _set_path(first: str, env: Mapping[str, str]) -> None:
+    """``sys.path`` and the bytecode flag as the interpreter sets them at its start from ``env``: the
+    script's directory (or the working directory), PYTHONPATH's entries, then the installation's (the
+    zygote runs without PYTHONPATH, from ROOT)."""
+    sys.path[:] = [first, *_python_path(env), *sys.path[1:]]
+    sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
+
+
+def _python_path(env: Mapping[str, str]) -> list[str]:
+    return [entry for entry in env.get("PYTHONPATH", "").split(os.pathsep) if entry]
 
 
 def _redraw() -> None:
@@ -253,7 +267,9 @@ _zygotes: dict[tuple[tuple[str, ...], str, tuple[tuple[str, str], ...]], _Zygote
 
 
 def _interpreter_env(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k, v) for k, v in env.items() if k.startswith(INTERPRETER_PREFIXES)))
+    return tuple(
+        sorted((k, v) for k, v in env.items() if k.startswith(INTERPRETER_PREFIXES) and k not in SET_IN_CHILD)
+    )
 
 
 @dataclass(frozen=True)
@@ -278,6 +294,12 @@ def _plan(argv: Sequence[str]) -> _Plan | None:
     if not command[0].startswith("-") and Path(command[0]).name in PRELOADS:
         return _Plan(wrapper, PRELOADS[Path(command[0]).name], None, command[0], command[1:])
     return None
+
+
+def _finds_root(plan: _Plan, cwd: str | os.PathLike[str], env: Mapping[str, str]) -> bool:
+    """Whether the child's ``sys.path`` holds ROOT, where the zygote imported the project from."""
+    first = cwd if plan.script is None else os.path.dirname(os.path.realpath(os.path.join(cwd, plan.script)))
+    return any(Path(os.path.join(cwd, entry)).resolve() == ROOT for entry in [first, *_python_path(env)])
 
 
 def _zygote(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
@@ -331,7 +353,7 @@ def _ask(
     """The connection to the zygote that forked ``argv``, the child's pid and what followed it, or None
     (not servable)."""
     plan = _plan(argv)
-    if plan is None:
+    if plan is None or not _finds_root(plan, cwd, env):
         return None
     zygote = _zygote(plan, env)
     if zygote is None or zygote.process.poll() is not None:
