@@ -67,7 +67,6 @@ async def test_a_signalled_child_reports_the_signal_and_its_group_is_its_own(tmp
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    assert isinstance(child, zygote.Process)
     assert os.getpgid(child.pid) == child.pid != os.getpgrp()
     os.killpg(child.pid, signal.SIGKILL)
     assert await child.wait() == -signal.SIGKILL
