@@ -372,9 +372,13 @@ def _ask(
     }
     data = json.dumps(request).encode()
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.connect(zygote.path)
-    conn.sendall(struct.pack("!I", len(data)))
-    socket.send_fds(conn, [data], fds)
+    try:
+        conn.connect(zygote.path)
+        conn.sendall(struct.pack("!I", len(data)))
+        socket.send_fds(conn, [data], fds)
+    except OSError:  # the zygote is gone: a real process instead
+        conn.close()
+        return None
     said = b""
     while b"\n" not in said:
         chunk = conn.recv(4096)
