@@ -261,6 +261,7 @@ def main(argv: Sequence[str]) -> None:
 class _Zygote:
     process: subprocess.Popen[bytes]
     path: str
+    hash_seed: str  # its children's (drawn at random where the command's environment names none)
 
 
 _zygotes: dict[tuple[tuple[str, ...], str, tuple[tuple[str, str], ...]], _Zygote | None] = {}
@@ -314,6 +315,7 @@ def _start(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
     path = os.path.join(folder, "socket")
     start_env = {k: v for k, v in os.environ.items() if not k.startswith(INTERPRETER_PREFIXES)}
     start_env.update(_interpreter_env(env))
+    start_env.setdefault("PYTHONHASHSEED", str(secrets.randbelow(2**32 - 1) + 1))
     with open(os.path.join(folder, "log"), "wb") as log:
         process = subprocess.Popen(
             [*plan.wrapper, sys.executable, "-m", "harness.zygote", path, plan.preload],
@@ -329,7 +331,17 @@ def _start(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
         return None
     process.stdout.close()
     atexit.register(_stop, process)
-    return _Zygote(process, path)
+    return _Zygote(process, path, start_env["PYTHONHASHSEED"])
+
+
+def hash_seed(argv: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str]) -> str | None:
+    """The hash seed of the children a zygote forks to run ``argv`` (starting it if need be), or None
+    where a real process would run it."""
+    plan = _plan(argv)
+    if plan is None or not _finds_root(plan, cwd, env):
+        return None
+    zygote = _zygote(plan, env)
+    return None if zygote is None else zygote.hash_seed
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
