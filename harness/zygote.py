@@ -180,8 +180,11 @@ def _serve(path: str) -> tuple[Request, socket.socket]:
                 conns.pop(conn.fileno(), None)
                 conn.close()
             elif fd in conns:  # the caller went away (or wrote): its child does not outlive it
-                conn = conns[fd]
-                if not conn.recv(4096) and fd in callers and callers[fd] in children:
+                try:
+                    said = conns[fd].recv(4096)
+                except OSError:
+                    said = b""
+                if not said and fd in callers and callers[fd] in children:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(children[callers[fd]][0], signal.SIGKILL)
                     del conns[fd]
