@@ -168,7 +168,15 @@ async def test_two_processes_close_each_phase_once_and_post_each_message_once(
                 held = {
                     r.id: r.claim_token for r in await db.rows() if (r.claim_token or "").startswith("beta:")
                 }
-                # alpha dies and comes back while beta holds its claims
+                # alpha dies and comes back while beta holds its claims: once alpha logged its own
+                # closes (a kill between a close's commit and its line would leave it unlogged)
+                await asyncio.gather(
+                    *(
+                        alpha.line_with(f"phase closed: game {g} S1901M")
+                        for g, s in shard_of_game.items()
+                        if s == 0
+                    )
+                )
                 alpha.process.kill()
                 await alpha.process.wait()
                 async with bot_process(
