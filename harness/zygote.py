@@ -49,7 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -543,8 +543,9 @@ async def create_subprocess_exec(
 ) -> Process | asyncio.subprocess.Process:
     """``asyncio.create_subprocess_exec`` (stdin, stdout, stderr: PIPE, DEVNULL, STDOUT for stderr, or
     None to share the caller's), by a zygote where one can run it."""
-    if _plan(argv) is None:
-        return await asyncio.create_subprocess_exec(
+
+    def real() -> Awaitable[asyncio.subprocess.Process]:  # the command run as a real process
+        return asyncio.create_subprocess_exec(
             *argv,
             cwd=cwd,
             env=dict(env),
@@ -553,6 +554,9 @@ async def create_subprocess_exec(
             stderr=stderr,
             start_new_session=start_new_session,
         )
+
+    if _plan(argv) is None:
+        return await real()
     theirs: list[int] = []  # the child's ends, closed here once passed
     ours: dict[str, int] = {}
 
@@ -577,15 +581,7 @@ async def create_subprocess_exec(
     if asked is None:
         for fd in ours.values():
             os.close(fd)
-        return await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=cwd,
-            env=dict(env),
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            start_new_session=start_new_session,
-        )
+        return await real()
     conn, pid, rest = asked
     loop = asyncio.get_running_loop()
     readers: dict[str, asyncio.StreamReader] = {}
