@@ -596,12 +596,14 @@ def test_it_turns_on_a_power_close_to_a_solo() -> None:
 
 
 def test_in_a_fall_hard_moves_its_units_off_the_home_centres_where_its_builds_are_due() -> None:
-    """Fall: Germany owns six centres and has three units, two of them on Berlin and Munich, which
-    Russia's army in Prussia and France's in Burgundy could enter. Three builds are coming; at the
-    hard level its units leave the home centres free for them (a unit left on one costs a build)."""
+    """Fall: Germany owns six centres and has three units, two of them on Berlin and Munich; no other
+    power's unit can reach its home centres this fall. Three builds are coming; at the hard level its
+    units leave the home centres free for them (a unit left on one costs a build). Where an enemy
+    could walk in, a unit may stay: hard weighs a blocked build as much as a centre lost
+    (engine.player.lookahead.BLOCKED)."""
     board = board_of(
         "F1903M",
-        {"GERMANY": ["A MUN", "A BER", "F DEN"], "RUSSIA": ["A PRU"], "FRANCE": ["A BUR"]},
+        {"GERMANY": ["A MUN", "A BER", "F DEN"], "RUSSIA": ["A WAR"], "FRANCE": ["A PAR"]},
         {
             "GERMANY": ["BER", "KIE", "MUN", "DEN", "HOL", "SWE"],
             "RUSSIA": ["WAR", "MOS", "SEV", "STP"],
