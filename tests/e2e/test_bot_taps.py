@@ -14,11 +14,13 @@ by a 429: it ends showing all seven.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import col, select
 
+from cogs.shared.ordered import Edits
 from db.models import OrderRecord
 from harness.bot_helpers import (
     POWERS,
@@ -36,6 +38,16 @@ from tests.e2e.test_bot_sheet import SPRING, dm_sheet
 ROUNDS = 3
 STORM = 4  # interactions answered 429, and sheet redraws answered 429, in each round
 WAIT = 0.4  # seconds Discord asks the bot to wait
+
+
+async def redraws_sent(edits: Edits, sheet_ids: Iterable[int], timeout: float = 60) -> None:
+    """Wait until no redraw of the sheets is going out. Polled: the redraw's end is the bot's, not a
+    change in the fake Discord, so the fake's wait_for would only look again at its next event."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while any(edits.busy(s) for s in sheet_ids):
+        assert loop.time() < end, f"a redraw still going out after {timeout} s"
+        await asyncio.sleep(0.02)
 
 
 def hold_of(move: str) -> str:
@@ -78,10 +90,7 @@ async def test_the_last_of_quick_taps_is_stored_and_shown_through_a_429_storm(
             await asyncio.gather(*doubles)
             taps += 2 * len(doubles)
             await settle(bot, fake)
-            await fake.wait_for(
-                lambda: not any(bot.services.edits.busy(s) for s in sheets.values()) or None,
-                what="every redraw sent",
-            )
+            await redraws_sent(bot.services.edits, sheets.values())
         assert [f.pattern for f in fake.faults.pending()] == [], "every 429 was met"
         phase = await current_phase(bot, game_id)
         async with bot.runtime.sessions.read() as session:
