@@ -11,7 +11,8 @@ A game in bench/legal_orders.py's mid-game position; France taps its sheet (open
 menu and a pick in it, Ready and undo), Germany types (the orders form and its submission, /order, a
 direct message, /orders show). Printed per kind: CPU per interaction (process time, bot and fake; the
 maps are drawn in 2 worker processes, as in bench/load.py, and not counted), SQL statements per
-interaction and calls the bot made to Discord. A DM sheet's redraw is made at once (no 10-s wait) and
+interaction and calls the bot made to Discord; of the CPU, the kernel's (system time: sockets, fsync,
+threads) and the cyclic garbage collector's. A DM sheet's redraw is made at once (no 10-s wait) and
 counted with the change that asked for it. On a busy machine the CPU times vary by a fifth from run to
 run; the statements, the calls and a profile's function calls do not."""
 
@@ -20,7 +21,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import random
+import resource
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -143,30 +146,43 @@ async def run(rounds: int, profile: str | None, show_sql: bool = False, only: st
 
         profiler = cProfile.Profile(time.process_time) if profile else None
         total = 0.0
+        collecting = [0.0, 0.0]  # the collector's CPU so far; when the collection under way began
+
+        def collector(phase: str, _info: dict[str, int]) -> None:
+            if phase == "start":
+                collecting[1] = time.process_time()
+            else:
+                collecting[0] += time.process_time() - collecting[1]
+
+        gc.callbacks.append(collector)
         if only:
             kinds = [(name, step) for name, step in kinds if any(o in name for o in only.split(","))]
         for name, step in kinds:
             for number in range(3):
                 await settled(step, number)
             await asyncio.sleep(0.2)
-            calls, done = len(fake.rest_log), statements[0]
+            calls, done, collected = len(fake.rest_log), statements[0], collecting[0]
             if profiler:
                 profiler.enable()
-            began = time.process_time()
+            began, system = time.process_time(), resource.getrusage(resource.RUSAGE_SELF).ru_stime
             for number in range(rounds):
                 await settled(step, number)
             cpu = (time.process_time() - began) / rounds
+            in_system = (resource.getrusage(resource.RUSAGE_SELF).ru_stime - system) / rounds
             if profiler:
                 profiler.disable()
             total += cpu
             made = (len(fake.rest_log) - calls) / rounds
             ran = (statements[0] - done) / rounds
+            in_gc = (collecting[0] - collected) / rounds
             if show_sql:
                 shown.clear()
                 await settled(step, rounds)
                 print("\n".join(f"    {sql}" for sql in shown))
             print(
-                f"{name:28s} {1000 * cpu:6.2f} ms of CPU, {ran:5.1f} statements, {made:4.1f} calls to Discord"
+                f"{name:28s} {1000 * cpu:6.2f} ms of CPU ({1000 * in_system:5.2f} system, {1000 * in_gc:4.2f} "
+                f"collecting), {ran:5.1f} "
+                f"statements, {made:4.1f} calls to Discord"
             )
         print(f"{'all kinds, summed':28s} {1000 * total:6.2f} ms of CPU")
         if profiler and profile:

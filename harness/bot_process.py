@@ -19,7 +19,9 @@ twenty.
 
 ``BOT_PROFILE=FILE`` profiles the event loop's thread with cProfile between two SIGUSR1 (the first
 starts it, the second writes FILE), for bench/load.py's ``--profile``; with ``PYTHONTRACEMALLOC=N`` set
-too, a tracemalloc snapshot of what the process holds then is written to FILE.memory.
+too, a tracemalloc snapshot of what the process holds then is written to FILE.memory. The profile's
+clock is the thread's CPU time (what the bot's CPU per interaction counts: waits left out);
+``BOT_PROFILE_WALL=1`` makes it the wall clock (the waits in the loop, epoll's among them).
 
 ``BOT_SNAPSHOTS=PREFIX`` (with ``PYTHONTRACEMALLOC=N``): each SIGUSR2 writes a tracemalloc snapshot of
 what the process holds then to PREFIX.1, PREFIX.2... (bench/load.py's ``BENCH_TRACEMALLOC``: at the end
@@ -85,9 +87,10 @@ def profile_on_signal(path: str) -> None:
     """SIGUSR1 starts a cProfile of this (the event loop's) thread; the next one writes it to ``path``."""
     import cProfile
     import signal
+    import time
     import tracemalloc
 
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile() if os.environ.get("BOT_PROFILE_WALL") else cProfile.Profile(time.thread_time)
     running = [False]
 
     def toggle(_signum: int, _frame: Any) -> None:

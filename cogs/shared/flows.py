@@ -1,6 +1,7 @@
 """What a command, a button and a form have in common: the flows behind them, written once.
 
-Each flow defers (ephemerally: the answers are private), calls gm, answers, and hands slow work (an
+Each flow defers (ephemerally: the answers are private; only when its answer is not ready within
+replies.ANSWER_WITHIN: otherwise the answer is the one reply), calls gm, answers, and hands slow work (an
 early close: adjudication, maps, posting) to the background so the interaction is answered at once.
 """
 
@@ -10,7 +11,7 @@ import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.replies import defer, send
+from cogs.shared.replies import ANSWER_WITHIN, defer, send
 from cogs.ui.sheet import ready_offer
 from gm.public import MeantFor
 
@@ -22,7 +23,7 @@ async def submit(
     the deadline. ``sheet_of_phase``: the text is the whole sheet from the /orders form of that phase
     (it replaces every earlier order); otherwise the lines add to or replace orders unit by unit."""
     gamemaster = services_of(interaction.client).gamemaster
-    await defer(interaction)
+    await defer(interaction, within=ANSWER_WITHIN)
     user_id = interaction.user.id
     if sheet_of_phase is None:
         report = await gamemaster.submit_orders(game_id, user_id, orders_text)

@@ -7,6 +7,7 @@ followup public whatever it asks for).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
@@ -68,10 +69,70 @@ class FailureCounter:
 failures = FailureCounter()
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
-    """Acknowledge now ("thinking..."), answer later with :func:`send`."""
-    if not interaction.response.is_done():
+ANSWER_WITHIN = 0.1
+"""Seconds an answer may take before its interaction is acknowledged apart ("thinking..."): well within
+Discord's 3 s. A command whose answer comes sooner is answered once, with the answer itself (one call to
+Discord instead of two: a deferral, then the answer as a followup)."""
+
+
+class _Deferral:
+    """An acknowledgement to come (:func:`defer` with ``within``): the timer until it is sent, then
+    its sending."""
+
+    __slots__ = ("timer", "sending")
+
+    def __init__(self) -> None:
+        self.timer: asyncio.TimerHandle | None = None
+        self.sending: asyncio.Task[None] | None = None
+
+
+_deferrals: dict[int, _Deferral] = {}  # interaction id -> its acknowledgement to come
+
+
+async def defer(
+    interaction: discord.Interaction, *, ephemeral: bool = True, within: float | None = None
+) -> None:
+    """Acknowledge now ("thinking..."), answer later with :func:`send`. ``within``: only if no answer
+    has gone out within that many seconds (:data:`ANSWER_WITHIN`); then every answer of the interaction
+    must go through :func:`send`, or call :func:`settle` first (so that the acknowledgement is not sent
+    after the answer, or beside it)."""
+    if interaction.response.is_done() or interaction.id in _deferrals:
+        return
+    if within is None:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        return
+    loop = asyncio.get_running_loop()
+    deferral = _Deferral()
+
+    def now() -> None:
+        deferral.timer = None
+        deferral.sending = loop.create_task(_acknowledge(interaction, ephemeral))
+        deferral.sending.add_done_callback(lambda _: _deferrals.pop(interaction.id, None))
+
+    deferral.timer = loop.call_later(within, now)
+    _deferrals[interaction.id] = deferral
+
+
+async def _acknowledge(interaction: discord.Interaction, ephemeral: bool) -> None:
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.HTTPException as exc:  # too late for Discord: the answer will say so when it fails
+        log.info("could not acknowledge interaction %s: %s", _describe(interaction), exc)
+
+
+async def settle(interaction: discord.Interaction) -> None:
+    """Before answering an interaction :func:`defer` was told to acknowledge ``within`` a while: the
+    acknowledgement not sent yet is dropped (the answer is the first reply), one under way is waited
+    for (the answer is a followup)."""
+    deferral = _deferrals.pop(interaction.id, None)
+    if deferral is None:
+        return
+    if deferral.timer is not None:
+        deferral.timer.cancel()
+    elif deferral.sending is not None:
+        await asyncio.shield(deferral.sending)
 
 
 async def send(
@@ -85,6 +146,7 @@ async def send(
 ) -> None:
     """Send ``lines`` as one or more messages of at most 2,000 characters; the embed, files and
     view go with the last one."""
+    await settle(interaction)
     parts = chunks([lines] if isinstance(lines, str) else lines)
     for index, part in enumerate(parts):
         last = index == len(parts) - 1

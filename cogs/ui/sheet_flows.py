@@ -22,7 +22,7 @@ import discord
 from cogs.shared import text
 from cogs.shared.base import services_of
 from cogs.shared.ordered import Turn
-from cogs.shared.replies import defer, send
+from cogs.shared.replies import defer, send, settle
 from cogs.ui.sheet import BACK, MORE, NONE, NOW, SUBMENUS, Action, Second, Sheet, ready_buttons
 from cogs.ui.sheet_draw import closed, closing_words, draw, second_choices
 from cogs.ui.sheet_live import items_of, words_above
@@ -72,6 +72,7 @@ async def open_sheet(
             raise _stale(stale) from stale
     sheet = Sheet(game_id, menu.phase_name, user, menu.game_tag)
     layout = draw(menu, sheet, notice=notice)
+    await settle(interaction)  # a command's acknowledgement to come (replies.defer's within)
     if interaction.response.is_done():
         await interaction.followup.send(view=layout, ephemeral=True)
     else:  # the menu was held: the sheet is the answer itself (one call to Discord, not two)
