@@ -180,9 +180,8 @@ async def run(rounds: int, profile: str | None, show_sql: bool = False, only: st
                 await settled(step, rounds)
                 print("\n".join(f"    {sql}" for sql in shown))
             print(
-                f"{name:28s} {1000 * cpu:6.2f} ms of CPU ({1000 * in_system:5.2f} system, {1000 * in_gc:4.2f} "
-                f"collecting), {ran:5.1f} "
-                f"statements, {made:4.1f} calls to Discord"
+                f"{name:28s} {1000 * cpu:6.2f} ms of CPU ({1000 * in_system:5.2f} system, "
+                f"{1000 * in_gc:4.2f} collecting), {ran:5.1f} statements, {made:4.1f} calls to Discord"
             )
         print(f"{'all kinds, summed':28s} {1000 * total:6.2f} ms of CPU")
         if profiler and profile:

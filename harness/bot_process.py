@@ -90,7 +90,8 @@ def profile_on_signal(path: str) -> None:
     import time
     import tracemalloc
 
-    profiler = cProfile.Profile() if os.environ.get("BOT_PROFILE_WALL") else cProfile.Profile(time.thread_time)
+    wall = bool(os.environ.get("BOT_PROFILE_WALL"))
+    profiler = cProfile.Profile() if wall else cProfile.Profile(time.thread_time)
     running = [False]
 
     def toggle(_signum: int, _frame: Any) -> None:

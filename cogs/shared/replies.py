@@ -79,7 +79,7 @@ class _Deferral:
     """An acknowledgement to come (:func:`defer` with ``within``): the timer until it is sent, then
     its sending."""
 
-    __slots__ = ("timer", "sending")
+    __slots__ = ("sending", "timer")
 
     def __init__(self) -> None:
         self.timer: asyncio.TimerHandle | None = None
