@@ -17,7 +17,7 @@ from cogs.shared import flows as actions
 from cogs.shared import text as fmt
 from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, game_number, playing_choices, resolve_game
-from cogs.shared.replies import ANSWER_WITHIN, defer, send
+from cogs.shared.replies import defer, send
 from cogs.ui import sheet_flows
 from cogs.ui.builder import setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
@@ -115,7 +115,7 @@ class OrderCommands(GameCog):
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=playing_choices)
     async def sheet(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await defer(interaction, within=ANSWER_WITHIN)
+        await defer(interaction, unless_quick=True)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         await open_sheet(interaction, chosen.id)
 
@@ -124,7 +124,7 @@ class OrderCommands(GameCog):
     @app_commands.autocomplete(game=playing_choices)
     async def build(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The step-by-step builder's command, kept as a way into the sheet (cogs.ui.builder)."""
-        await defer(interaction, within=ANSWER_WITHIN)
+        await defer(interaction, unless_quick=True)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         await open_sheet(interaction, chosen.id)
 
@@ -132,7 +132,7 @@ class OrderCommands(GameCog):
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=playing_choices)
     async def clear(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await defer(interaction, within=ANSWER_WITHIN)
+        await defer(interaction, unless_quick=True)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         view = await self.gamemaster.clear_orders(chosen.id, interaction.user.id)
         await send(interaction, ["Your orders are withdrawn.", *fmt.view_lines(view)])
@@ -143,7 +143,7 @@ class OrderCommands(GameCog):
     @app_commands.describe(text="e.g. A Par-Bur; F Bre-MAO; A Mar S A Par-Bur", game=GAME_OPTION)
     @app_commands.autocomplete(game=playing_choices)
     async def order(self, interaction: discord.Interaction, text: str, game: str | None = None) -> None:
-        await defer(interaction, within=ANSWER_WITHIN)
+        await defer(interaction, unless_quick=True)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         await actions.submit(interaction, chosen.id, text)
 
@@ -153,7 +153,7 @@ class OrderCommands(GameCog):
     async def ready(
         self, interaction: discord.Interaction, game: str | None = None, ready: bool = True
     ) -> None:
-        await defer(interaction, within=ANSWER_WITHIN)
+        await defer(interaction, unless_quick=True)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         view = await self.gamemaster.set_ready(chosen.id, interaction.user.id, ready=ready)
         await send(interaction, [fmt.ready_words(ready, view), *fmt.view_lines(view)])

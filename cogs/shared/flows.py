@@ -11,7 +11,7 @@ import discord
 
 from cogs.shared import text
 from cogs.shared.base import services_of
-from cogs.shared.replies import ANSWER_WITHIN, defer, send
+from cogs.shared.replies import defer, send
 from cogs.ui.sheet import ready_offer
 from gm.public import MeantFor
 
@@ -23,7 +23,7 @@ async def submit(
     the deadline. ``sheet_of_phase``: the text is the whole sheet from the /orders form of that phase
     (it replaces every earlier order); otherwise the lines add to or replace orders unit by unit."""
     gamemaster = services_of(interaction.client).gamemaster
-    await defer(interaction, within=ANSWER_WITHIN)
+    await defer(interaction, unless_quick=True)
     user_id = interaction.user.id
     if sheet_of_phase is None:
         report = await gamemaster.submit_orders(game_id, user_id, orders_text)

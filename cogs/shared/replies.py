@@ -90,15 +90,15 @@ _deferrals: dict[int, _Deferral] = {}  # interaction id -> its acknowledgement t
 
 
 async def defer(
-    interaction: discord.Interaction, *, ephemeral: bool = True, within: float | None = None
+    interaction: discord.Interaction, *, ephemeral: bool = True, unless_quick: bool = False
 ) -> None:
-    """Acknowledge now ("thinking..."), answer later with :func:`send`. ``within``: only if no answer
-    has gone out within that many seconds (:data:`ANSWER_WITHIN`); then every answer of the interaction
-    must go through :func:`send`, or call :func:`settle` first (so that the acknowledgement is not sent
-    after the answer, or beside it)."""
+    """Acknowledge now ("thinking..."), answer later with :func:`send`. ``unless_quick``: only if no
+    answer has gone out within :data:`ANSWER_WITHIN`; then every answer of the interaction must go
+    through :func:`send`, or call :func:`settle` first (so that the acknowledgement is not sent after
+    the answer, or beside it)."""
     if interaction.response.is_done() or interaction.id in _deferrals:
         return
-    if within is None:
+    if not unless_quick:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         return
     loop = asyncio.get_running_loop()
@@ -109,7 +109,7 @@ async def defer(
         deferral.sending = loop.create_task(_acknowledge(interaction, ephemeral))
         deferral.sending.add_done_callback(lambda _: _deferrals.pop(interaction.id, None))
 
-    deferral.timer = loop.call_later(within, now)
+    deferral.timer = loop.call_later(ANSWER_WITHIN, now)
     _deferrals[interaction.id] = deferral
 
 
@@ -123,7 +123,7 @@ async def _acknowledge(interaction: discord.Interaction, ephemeral: bool) -> Non
 
 
 async def settle(interaction: discord.Interaction) -> None:
-    """Before answering an interaction :func:`defer` was told to acknowledge ``within`` a while: the
+    """Before answering an interaction :func:`defer` acknowledges ``unless_quick``: the
     acknowledgement not sent yet is dropped (the answer is the first reply), one under way is waited
     for (the answer is a followup)."""
     deferral = _deferrals.pop(interaction.id, None)

@@ -72,7 +72,7 @@ async def open_sheet(
             raise _stale(stale) from stale
     sheet = Sheet(game_id, menu.phase_name, user, menu.game_tag)
     layout = draw(menu, sheet, notice=notice)
-    await settle(interaction)  # a command's acknowledgement to come (replies.defer's within)
+    await settle(interaction)  # a command's acknowledgement to come (replies.defer's unless_quick)
     if interaction.response.is_done():
         await interaction.followup.send(view=layout, ephemeral=True)
     else:  # the menu was held: the sheet is the answer itself (one call to Discord, not two)
