@@ -225,10 +225,13 @@ class Connection(aiosqlite.Connection):
         if self._holding is not None:
             return
         lock = writer_lock(self._database)
-        try:
-            await asyncio.wait_for(lock.acquire(), self._lock_timeout)
-        except TimeoutError:
-            raise sqlite3.OperationalError("database is locked") from None
+        if not lock.locked() and not getattr(lock, "_waiters", None):
+            await lock.acquire()  # free, nobody queued: taken at once (wait_for would make a task of it)
+        else:
+            try:
+                await asyncio.wait_for(lock.acquire(), self._lock_timeout)
+            except TimeoutError:
+                raise sqlite3.OperationalError("database is locked") from None
         self._holding = lock
         self._loop = asyncio.get_running_loop()
 

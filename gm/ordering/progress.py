@@ -10,9 +10,9 @@ retreat or adjustment phase that concerns only such powers closes at once.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
+import orjson
 from sqlalchemy import bindparam
 from sqlalchemy import select as select_columns
 from sqlmodel import col, select
@@ -69,7 +69,7 @@ class PhaseState:
 BOARDS_KEPT = 48
 """Games whose board is kept (:func:`board_of`): one per busy game, so that the engine's answers
 remembered per board (engine.legal's legal orders, the convoys' reach) serve every request on it."""
-_boards: dict[int, tuple[str, Board]] = {}  # game -> (its position's JSON and variant, its board)
+_boards: dict[int, tuple[bytes, Board]] = {}  # game -> (its variant and position's JSON, its board)
 
 
 def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
@@ -78,7 +78,8 @@ def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
     identity (a board is never changed once built), and every request reads its phase afresh. One
     board per game, for the last :data:`BOARDS_KEPT` games read, the least recently read dropped
     first; a game's new position replaces its board, and the engine forgets the old one."""
-    key = variant + json.dumps(phase.board, sort_keys=True, separators=(",", ":"))
+    # orjson: a tenth of the json module's time for the same canonical text (its keys sorted)
+    key = variant.encode() + b"\0" + orjson.dumps(phase.board, option=orjson.OPT_SORT_KEYS)
     held = _boards.pop(phase.game_id, None)
     if held is not None and held[0] == key:
         board = held[1]
