@@ -76,7 +76,7 @@ Discord instead of two: a deferral, then the answer as a followup)."""
 
 
 class _Deferral:
-    """An acknowledgement to come (:func:`defer` with ``within``): the timer until it is sent, then
+    """An acknowledgement to come (:func:`defer` ``unless_quick``): the timer until it is sent, then
     its sending."""
 
     __slots__ = ("sending", "timer")
@@ -118,7 +118,7 @@ async def _acknowledge(interaction: discord.Interaction, ephemeral: bool) -> Non
         return
     try:
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    except discord.HTTPException as exc:  # too late for Discord: the answer will say so when it fails
+    except Exception as exc:  # too late for Discord, or no connection: the answer will fail the same way
         log.info("could not acknowledge interaction %s: %s", _describe(interaction), exc)
 
 
