@@ -395,6 +395,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.gate.close()
         notify("STOPPING=1")
         self.runtime.wind_down()  # the shields' repair stops after its current game
+        self.services.wind_down()  # and the catch-up of direct messages after its current player
         complete = True
         if self.exit_guard:
             _guard_exit(self.settings.shutdown_timeout + EXIT_GRACE)

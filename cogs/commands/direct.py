@@ -193,6 +193,10 @@ class DirectMessages(GameCog):
     def _start_catch_up(self) -> None:
         if self._catching_up is not None or self._listed.is_set():
             return
+        if self.services.stopping:  # connected as the bot stops: it would be cut short
+            log.info("stopping: the direct messages sent while offline are left for the next start")
+            self._listed.set()
+            return
         if not self.gamemaster.owns_direct_messages():
             log.info("direct messages go to shard 0's process: no catch-up of them here")
             self._listed.set()
@@ -212,8 +216,12 @@ class DirectMessages(GameCog):
             self._waiting = set(users)
         finally:
             self._listed.set()  # a live message waits for this, never for ever
+        left = 0
         try:
-            for user_id in users:
+            for number, user_id in enumerate(users):
+                if self.services.stopping:  # the rest is the next start's: none of it is marked read
+                    left = len(users) - number
+                    break
                 async with self._locks.of(user_id):
                     if user_id not in self._waiting:
                         continue  # caught up already, for a live message of theirs
@@ -222,7 +230,8 @@ class DirectMessages(GameCog):
                 told += answered
                 recorded += orders
         finally:
-            self._waiting.clear()
+            if not left:  # stopped: a live message being handled still catches its player up first
+                self._waiting.clear()
         log.info(
             "direct messages sent while offline: read %d players' messages, answered %d "
             "(%d messages with orders recorded)",
@@ -230,6 +239,8 @@ class DirectMessages(GameCog):
             told,
             recorded,
         )
+        if left:
+            log.info("stopping: %d players' direct messages sent while offline left for the next start", left)
         return told
 
     async def _catch_up_with(self, user_id: int) -> tuple[bool, int]:

@@ -55,6 +55,12 @@ class Services:
     sheets: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     _background: set[asyncio.Task[Any]] = field(default_factory=set, init=False, repr=False)
+    stopping: bool = field(default=False, init=False)  # a stop has begun (bot.py): start no long work
+
+    def wind_down(self) -> None:
+        """A stop begins: long background work (the catch-up of direct messages sent while offline)
+        ends at its next step and is not started any more; what it leaves, the next start does."""
+        self.stopping = True
 
     def spawn(self, work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
         """Run Discord work after the interaction has been answered (editing a Join post): kept
@@ -83,7 +89,13 @@ class Services:
 async def _logged(work: Coroutine[Any, Any, Any], what: str) -> None:
     try:
         await work
-    except Exception:
+    except Exception as exc:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():  # a stop out of time cut it short (bot.py)
+            log.warning(
+                "background work cut short by the stop: %s (%s)", what, str(exc) or type(exc).__name__
+            )
+            return
         log.exception("background work failed: %s", what)
 
 

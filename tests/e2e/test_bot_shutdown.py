@@ -16,10 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from bot import DiplomacyBot
 from cogs.commands.direct import MISSED_WHILE_OFFLINE, RECORDED_WHILE_OFFLINE
 from gm.phases.closer import CloseHooks
 from harness.bot_helpers import (
+    Table,
     ask,
+    listeners_done,
+    make_settings,
     make_table,
     moderator_closes,
     running,
@@ -250,3 +254,125 @@ async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without
     assert "stopped before the work under way was done" in process.output
     unsent = query(tmp_path, "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND claim_token IS NULL")
     assert unsent[0][0] > 0, "the results wait, unclaimed, for the next start"
+
+
+FIRST_ORDERS = {
+    "AUSTRIA": "A Vie-Gal",
+    "ENGLAND": "F Lon-Nth",
+    "FRANCE": "A Par-Bur",
+    "GERMANY": "A Ber-Kie",
+    "ITALY": "A Rom-Apu",
+    "RUSSIA": "A Mos-Ukr",
+    "TURKEY": "A Con-Bul",
+}
+
+
+def orders_sent_while_offline(fake: FakeDiscord, table: Table) -> dict[int, int]:
+    """Each player sends the bot an order by direct message while it is down: their message's id."""
+    sent = {}
+    for player in table.players:
+        order = FIRST_ORDERS[table.power_of[player.id]]
+        sent[player.id] = fake.backend.post_message(
+            fake.backend.open_dm(player), player.id, {"content": order}
+        ).id
+    return sent
+
+
+def answers_to(fake: FakeDiscord, table: Table, sent: dict[int, int]) -> dict[int, list[str]]:
+    """The bot's answers to each player's message sent while it was down."""
+    return {
+        player.id: [
+            m.content or ""
+            for m in fake.dm_messages(player)
+            if m.author_id == fake.world.bot.id
+            and int((m.message_reference or {}).get("message_id", 0)) == sent[player.id]
+        ]
+        for player in table.players
+    }
+
+
+def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+async def test_a_stop_during_the_catch_up_of_offline_dms_ends_it_after_the_player_in_hand_and_the_next_start_answers_the_rest(  # noqa: E501
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three players wrote while the bot was down; the stop comes while the start-up catch-up reads
+    the first one's messages: that player is answered, the catch-up ends there (the stop does not wait
+    for every player's), quietly, and the next start answers the two others, each once."""
+    caplog.set_level(logging.INFO)
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Catch", players=3, press="public")
+    sent = orders_sent_while_offline(fake, table)
+    history = fake.hold("GET /channels/*/messages")  # the catch-up's read of its first player's DMs
+    async with running(fake, tmp_path) as bot:
+        await asyncio.wait_for(history.reached.wait(), 30)
+        stopping = asyncio.create_task(bot.close())
+        await fake.wait_for(lambda: True if not bot.gate.open else None, what="the stop to begin")
+        history.release()
+        await asyncio.wait_for(stopping, 60)
+        assert bot.stopped_completely, "a stop within SHUTDOWN_TIMEOUT"
+    during = answers_to(fake, table, sent)
+    assert sorted(len(told) for told in during.values()) == [0, 0, 1], during
+    assert tracebacks(caplog) == []
+    async with running(fake, tmp_path) as again:
+        await settle(again, fake)
+    answers = answers_to(fake, table, sent)
+    assert all(len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE) for told in answers.values()), (
+        answers
+    )
+    assert tracebacks(caplog) == []
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+async def test_a_bot_connected_once_its_stop_has_begun_leaves_the_offline_dms_to_the_next_start(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord's gateway may connect only after a stop has begun (SIGTERM during start-up, while a
+    close under way holds the stop): the catch-up of direct messages sent while offline does not
+    start then (its connection and database would close under it, with a traceback); the next start
+    answers every one of them, once."""
+    caplog.set_level(logging.INFO)
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Late", players=3, press="public")
+    sent = orders_sent_while_offline(fake, table)
+    identify = asyncio.Event()
+
+    async def identify_when_told(shard_id: int | None, *, initial: bool = False) -> None:
+        await identify.wait()
+
+    bot = DiplomacyBot(make_settings(tmp_path), guild_ready_timeout=0.2)
+    bot.before_identify_hook = identify_when_told  # type: ignore[method-assign]
+    await bot.login(fake.token)  # set up (setup_hook ran), not connected to the gateway yet
+    fake.attach_client(bot)
+    connect = asyncio.create_task(bot.connect(reconnect=True))
+    try:
+        busy = asyncio.Event()  # gamemaster work the stop waits for (as a close under way)
+        bot.runtime.spawn(busy.wait(), "the test's close under way")
+        stopping = asyncio.create_task(bot.close())
+        await fake.wait_for(lambda: True if not bot.gate.open else None, what="the stop to begin")
+        identify.set()  # connected now, during the stop
+        await asyncio.wait_for(bot.wait_until_ready(), 30)
+        await listeners_done()  # on_ready handled
+        busy.set()
+        await asyncio.wait_for(stopping, 60)
+    finally:
+        identify.set()
+        busy.set()
+        await asyncio.wait({connect}, timeout=10)
+        connect.cancel()
+        fake.attach_client(None)
+    assert bot.stopped_completely
+    assert tracebacks(caplog) == []
+    assert answers_to(fake, table, sent) == {p.id: [] for p in table.players}, "none read by the stopping bot"
+    async with running(fake, tmp_path) as again:
+        await settle(again, fake)
+    answers = answers_to(fake, table, sent)
+    assert all(len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE) for told in answers.values()), (
+        answers
+    )
+    assert tracebacks(caplog) == []
+    assert fake.unknown_calls == [] and fake.internal_errors == []
