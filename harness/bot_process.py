@@ -17,6 +17,9 @@ however busy the machine is (gm.phases.closer.CloseHooks, the closer's test seam
 SECONDS, renewed and looked at five times as often: a test of a claimer that died waits seconds, not
 twenty.
 
+``KEEP_CLAIMS=1``: a stop out of time cannot release its outbox claims (as with the database away at
+that moment, or the exit guard first): they stay in the database for the next start.
+
 ``BOT_PROFILE=FILE`` profiles the event loop's thread with cProfile between two SIGUSR1 (the first
 starts it, the second writes FILE), for bench/load.py's ``--profile``; with ``PYTHONTRACEMALLOC=N`` set
 too, a tracemalloc snapshot of what the process holds then is written to FILE.memory. The profile's
@@ -71,6 +74,17 @@ def hold_closes(seconds: float) -> None:
 
     # Deliberate monkeypatch, as above: the closer is built deep inside the Gamemaster's runtime.
     closer.PhaseCloser.__init__ = held  # type: ignore[method-assign]
+
+
+def keep_claims() -> None:
+    """The stop's release of the outbox claims fails (see the docstring)."""
+    from gm.facade import runtime
+
+    async def fails(*_args: Any, **_kwargs: Any) -> int:
+        raise OSError("the database is away (KEEP_CLAIMS)")
+
+    # Deliberate monkeypatch, as above: the runtime releases them deep inside a stop.
+    runtime.release_own_claims = fails  # type: ignore[assignment]
 
 
 def shorten_claim_lease(seconds: float) -> None:
@@ -131,6 +145,8 @@ if __name__ == "__main__":
     point_at_fake(os.environ["FAKE_DISCORD_URL"], os.environ.get("FAKE_DISCORD_CLIENT"))
     if os.environ.get("HOLD_CLOSES"):
         hold_closes(float(os.environ["HOLD_CLOSES"]))
+    if os.environ.get("KEEP_CLAIMS"):
+        keep_claims()
     if os.environ.get("CLAIM_LEASE"):
         shorten_claim_lease(float(os.environ["CLAIM_LEASE"]))
     import bot

@@ -256,6 +256,39 @@ async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without
     assert unsent[0][0] > 0, "the results wait, unclaimed, for the next start"
 
 
+async def test_claims_a_stop_out_of_time_could_not_release_are_taken_back_at_the_next_start_at_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A stop out of time that could not release its outbox claims (the database away at that moment,
+    or the exit guard first): the results do not wait for the claims' lease (2 minutes). The next
+    start, a new run, takes them back at once and posts them, once."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:  # set up in-process: quicker
+        game_id = await started_game(fake, bot, table, "Held", players=3, press="public")
+    past = "2020-01-01 00:00:00.000000"
+    with closing(sqlite3.connect(tmp_path / "bot.db")) as conn, conn:
+        conn.execute("UPDATE phase SET deadline = ? WHERE game_id = ? AND status = 'open'", (past, game_id))
+    posts = fake.hold("POST /channels/*/messages", times=1000)  # Discord stops answering
+    env = env_for(fake, tmp_path, SHUTDOWN_TIMEOUT="1", KEEP_CLAIMS="1")
+    try:
+        async with bot_process(tmp_path, fake_url=fake.base_url, **env) as process:
+            await process.line_with(f"phase closed: game {game_id} S1901M")  # by the deadline job
+            await asyncio.wait_for(posts.reached.wait(), 30)  # the results being posted: claimed
+            code, _ = await process.stopped_by(signal.SIGTERM)
+    finally:
+        posts.remaining = 0
+        posts.release()
+    assert code == 0, process.output
+    assert "could not release the outbox claims" in process.output, process.output
+    claimed = "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND claim_token IS NOT NULL"
+    assert query(tmp_path, claimed)[0][0] > 0, "the stop left claims held"
+    async with running(fake, tmp_path) as again:
+        await settle(again, fake)
+        assert query(tmp_path, claimed)[0][0] == 0
+        assert len(results_posts(fake, "Spring 1901 Movement")) == 1, "posted by the next start, once"
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
 FIRST_ORDERS = {
     "AUSTRIA": "A Vie-Gal",
     "ENGLAND": "F Lon-Nth",
