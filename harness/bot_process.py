@@ -84,7 +84,7 @@ def keep_claims() -> None:
         raise OSError("the database is away (KEEP_CLAIMS)")
 
     # Deliberate monkeypatch, as above: the runtime releases them deep inside a stop.
-    runtime.release_own_claims = fails  # type: ignore[assignment]
+    runtime.release_own_claims = fails
 
 
 def shorten_claim_lease(seconds: float) -> None:
