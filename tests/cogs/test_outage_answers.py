@@ -31,6 +31,7 @@ class Answers:
 
 def interaction(answers: Answers) -> Any:
     return SimpleNamespace(
+        id=1001,
         response=answers,
         type=discord.InteractionType.application_command,
         command=SimpleNamespace(qualified_name="orders show"),
