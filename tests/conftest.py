@@ -7,9 +7,12 @@ on PostgreSQL as well (the marker ``both_backends``)."""
 
 import gc
 import os
+import resource
+from collections.abc import Iterator
 
 import pytest
 
+from harness import zygote
 from tests.helpers import compiled_cache, profiles
 from tests.pg import (  # noqa: F401  (fixtures)
     database_url,
@@ -33,6 +36,11 @@ def pytest_collection_finish() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
+    _log_cpu("<start and collection>", (0.0, 0.0, 0.0), _cpu())
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _log_cpu("<whole process>", (0.0, 0.0, 0.0), _cpu())
 
 
 BOTH = "both_backends"  # the marker of a test whose PostgreSQL copy runs in every run
@@ -89,3 +97,38 @@ def postgres_copy(item: pytest.Item) -> bool:
     callspec = getattr(item, "callspec", None)
     params = callspec.params if callspec is not None else {}
     return "postgresql" in (params.get("database_url"), params.get("migrated_database_url"))
+
+
+CPU_LOG = os.environ.get(
+    "TEST_CPU_LOG"
+)  # a file: each test's CPU seconds, appended (docs: "Running the suite")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``TEST_CPU_LOG=FILE``, appends a line per test to FILE: its node id, then the CPU seconds
+    (user + system) of the test's process, of the processes it started and waited for, and of the
+    zygotes' children it ran (harness/zygote.py), its set-up and tear-down included."""
+    if not CPU_LOG:
+        yield
+        return
+    before = _cpu()
+    yield
+    _log_cpu(item.nodeid, before, _cpu())
+
+
+def _log_cpu(name: str, before: tuple[float, ...], after: tuple[float, ...]) -> None:
+    if CPU_LOG:
+        figures = "\t".join(str(round(b - a, 3)) for a, b in zip(before, after, strict=True))
+        with open(CPU_LOG, "a") as log:
+            log.write(f"{name}\t{figures}\n")
+
+
+def _cpu() -> tuple[float, float, float]:
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    theirs = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (
+        mine.ru_utime + mine.ru_stime,
+        theirs.ru_utime + theirs.ru_stime,
+        zygote.served_cpu,
+    )
