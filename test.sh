@@ -40,8 +40,11 @@ mypy_pid=$!
 export PYTHONDONTWRITEBYTECODE=
 # pytest rewrites each test module's asserts at its import and caches that beside it; where the cache
 # is missing (a fresh clone's first run) one process writes it before the workers start, instead of
-# every worker rewriting every module at once (about 9 s of CPU each: tests/helpers/rewritten.py).
-mapfile -t uncached < <(.venv/bin/python -m tests.helpers.rewritten)
+# every worker rewriting every module at once (8 s of CPU each: tests/helpers/rewritten.py).
+uncached=()
+if [ $# -eq 0 ] && [ "${TEST_WORKERS:-4}" != 0 ]; then  # the whole suite, in several processes
+    mapfile -t uncached < <(.venv/bin/python -m tests.helpers.rewritten)
+fi
 if [ "${#uncached[@]}" -ge 20 ]; then
     .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider "${uncached[@]}" >/dev/null 2>&1 || true
 fi
