@@ -2,8 +2,9 @@
 ``migrated_database_url`` (at the latest schema), each on SQLite and on PostgreSQL, ``postgres_url``,
 ``postgres_server``. Defined once here so that the whole session shares one PostgreSQL server and one
 migrated template per backend; the Hypothesis profile (tests/helpers/profiles.py); and, under
-pytest-xdist, the order that spreads the tests marked ``waits`` through the run; and which tests run
-on PostgreSQL as well (the marker ``both_backends``)."""
+pytest-xdist, the order that spreads the tests marked ``waits`` through the run; which tests run
+on PostgreSQL as well (the marker ``both_backends``); and, with ``TEST_CPU_LOG=FILE``, each test's
+CPU seconds written to FILE."""
 
 import gc
 import os
@@ -99,9 +100,7 @@ def postgres_copy(item: pytest.Item) -> bool:
     return "postgresql" in (params.get("database_url"), params.get("migrated_database_url"))
 
 
-CPU_LOG = os.environ.get(
-    "TEST_CPU_LOG"
-)  # a file: each test's CPU seconds, appended (docs: "Running the suite")
+CPU_LOG = os.environ.get("TEST_CPU_LOG")  # where each test's CPU seconds go (none: not measured)
 
 
 @pytest.hookimpl(hookwrapper=True)
