@@ -30,18 +30,23 @@ Writers queue in the process, not in SQLite: ``BEGIN IMMEDIATE`` first takes an 
 every connection of the process to the same file (:func:`writer_lock`), held until the transaction
 commits or rolls back. Without it, every waiting writer polls SQLite's busy handler, which sleeps in
 growing steps (up to 100 ms) and lets nobody in meanwhile; with it, writers go in turn, in the order
-they came, with no sleep. A writer that waits for the lock longer than the busy timeout fails as
-SQLite would (``database is locked``).
+they came, with no sleep, except that a writer for whom somebody waits (a direct message's
+orders: its reply is all the player sees, :func:`urgent_writes`) goes before the others still waiting.
+A writer that waits for the lock longer than the busy timeout fails as SQLite would (``database is
+locked``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import os
 import sqlite3
 import threading
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -50,20 +55,81 @@ import aiosqlite
 _WAITS_ON_THREAD = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE", "VACUUM", "PRAGMA")
 _OPENS_WRITE = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")
 
-_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+_URGENT: contextvars.ContextVar[bool] = contextvars.ContextVar("gm_urgent_write", default=False)
+
+
+@contextlib.contextmanager
+def urgent_writes() -> Iterator[None]:
+    """The transactions begun inside (in this task, and the tasks it starts) take the writer lock
+    before the ordinary writers waiting for it: for a write whose answer a person waits for with
+    nothing else shown meanwhile (a direct message's reply). Ordinary writers keep their turn among
+    themselves; an urgent one waits only for the writer holding the lock and the urgent ones before it."""
+    token = _URGENT.set(True)
+    try:
+        yield
+    finally:
+        _URGENT.reset(token)
+
+
+class WriterLock:
+    """An asyncio lock whose waiters go in turn, the urgent ones (:func:`urgent_writes`) first."""
+
+    def __init__(self) -> None:
+        self._locked = False
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._ordinary: deque[asyncio.Future[None]] = deque()
+
+    def locked(self) -> bool:
+        return self._locked
+
+    async def acquire(self) -> bool:
+        if not self._locked and not self._urgent and not self._ordinary:
+            self._locked = True
+            return True
+        waiters = self._urgent if _URGENT.get() else self._ordinary
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiters.append(waiter)
+        try:
+            await waiter
+        except BaseException:
+            if waiter in waiters:
+                waiters.remove(waiter)
+            elif waiter.done() and not waiter.cancelled():
+                self._locked = False  # handed over as it was cancelled: hand it on
+                self._wake_next()
+            raise
+        return True
+
+    def release(self) -> None:
+        if not self._locked:
+            raise RuntimeError("the writer lock is not held")
+        self._locked = False
+        self._wake_next()
+
+    def _wake_next(self) -> None:
+        for waiters in (self._urgent, self._ordinary):
+            while waiters:
+                waiter = waiters.popleft()
+                if not waiter.done():
+                    self._locked = True  # handed over: nobody can take it in between
+                    waiter.set_result(None)
+                    return
+
+
+_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, WriterLock]] = (
     weakref.WeakKeyDictionary()
 )
 _locks_guard = threading.Lock()
 
 
-def writer_lock(database: str) -> asyncio.Lock:
+def writer_lock(database: str) -> WriterLock:
     """The lock the writers of ``database`` take in this process and its running event loop."""
     loop = asyncio.get_running_loop()
     with _locks_guard:
         per_loop = _locks.setdefault(loop, {})
         lock = per_loop.get(database)
         if lock is None:
-            lock = per_loop[database] = asyncio.Lock()
+            lock = per_loop[database] = WriterLock()
         return lock
 
 
@@ -191,7 +257,7 @@ class Connection(aiosqlite.Connection):
         self._database = database
         self._lock_timeout = lock_timeout
         self.wal = wal
-        self._holding: asyncio.Lock | None = None  # the writer lock, while this connection holds it
+        self._holding: WriterLock | None = None  # the writer lock, while this connection holds it
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # why the ignore below: aiosqlite's cursor() is awaited or entered; _Cursor is both, as its own

@@ -4,9 +4,12 @@ background."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from gm.endings import votes
 from gm.endings.votes import VoteReport
 from gm.facade.core import GamemasterCore
+from gm.lanes import urgent_writes
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import submission as orders
 from gm.ordering import whole_sheet as sheet
@@ -24,11 +27,13 @@ class PlayingCases(GamemasterCore):
         (:class:`gm.ordering.offline.AlreadyRead` when it was already: nothing is recorded)."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)  # a DM sheet's redraw takes the menu from the change
-        async with self._sessions.begin() as session:
-            own_orders(session, game_id, user_id)
-            if message_id is not None:
-                await mark_read(session, user_id, message_id)
-            report = await orders.submit_orders(session, game_id, user_id, text)
+        # a direct message's reply is all its player sees: its write goes before the others waiting
+        with urgent_writes() if message_id is not None else nullcontext():
+            async with self._sessions.begin() as session:
+                own_orders(session, game_id, user_id)
+                if message_id is not None:
+                    await mark_read(session, user_id, message_id)
+                report = await orders.submit_orders(session, game_id, user_id, text)
         self._send_if_returned(session, game_id)
         kept = self._current.after_submission(report)
         await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
@@ -65,11 +70,12 @@ class PlayingCases(GamemasterCore):
         """``message_id``: as for :meth:`submit_orders` (a "ready" sent by direct message)."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._sessions.begin() as session:
-            own_orders(session, game_id, user_id)
-            if message_id is not None:
-                await mark_read(session, user_id, message_id)
-            view = await orders.set_ready(session, game_id, user_id, ready=ready)
+        with urgent_writes() if message_id is not None else nullcontext():
+            async with self._sessions.begin() as session:
+                own_orders(session, game_id, user_id)
+                if message_id is not None:
+                    await mark_read(session, user_id, message_id)
+                view = await orders.set_ready(session, game_id, user_id, ready=ready)
         self._send_if_returned(session, game_id)
         # the refused lines shown stay the last submission's: the view is read again
         await self._after_order_change(ticket, view, kept=None, held=held, same_orders=True)
