@@ -24,6 +24,8 @@ ignores (its writers are serial already).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from typing import Any
 
@@ -39,7 +41,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///diplomacy.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 PAGE_CACHE_KIB = 128
 """Each SQLite connection's page cache, at most (SQLite's default: 2,000 KiB). The bot keeps up to
-48 connections (the writers' pool and the readers'), and each fills its cache with the pages it
+56 connections (the writers' pools and the readers'), and each fills its cache with the pages it
 read, up to the limit, and keeps that memory for as long as it lives: about 2 MiB each, 60 MiB for
 30 connections. A smaller cache costs little here: in WAL mode a connection drops its cached pages
 whenever another has written since its last transaction (on a busy bot, nearly every time), and the
@@ -54,7 +56,66 @@ class ReadOnlySession(RuntimeError):
     ``sessions()``."""
 
 
-class Sessions(async_sessionmaker[AsyncSession]):
+class GameSession(AsyncSession):
+    """An :class:`AsyncSession` whose block, on SQLite, ends in the calling task.
+
+    SQLAlchemy ends a session's ``async with`` block (the commit of ``sessions.begin()``, the close
+    that gives the connection back) in a task of its own, shielded from the caller's cancellation:
+    a turn of the event loop later, and a second one before the caller goes on. Meanwhile the session
+    holds its pooled connection and, when it writes, SQLite's writer lock (db.sqlite): in a burst
+    (hundreds of interactions at once, every turn of the loop a round of all of them) each reader
+    held a connection for rounds, the others queued for the pool's few, and the writers went one
+    per round at best. On SQLite the commit (the statement runs at once, its fsync waits on a
+    thread) and the close run here, at once; a cancellation that comes while they wait (the fsync of
+    a commit already made, an overflow connection closed on its thread) lets the close finish as
+    SQLAlchemy would, then goes on. On PostgreSQL, where commit and close are network round trips,
+    SQLAlchemy's own way stays."""
+
+    def _ends_here(self) -> bool:
+        bind = self.bind
+        return bind is not None and bind.dialect.name == "sqlite"
+
+    async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
+        if not self._ends_here():
+            await super().__aexit__(type_, value, traceback)
+            return
+        await _close_here(self)
+
+    def _maker_context_manager(self) -> Any:
+        return _UnitOfWork(self) if self._ends_here() else super()._maker_context_manager()
+
+
+class _UnitOfWork:
+    """``sessions.begin()``'s block on SQLite: committed (or rolled back) and closed in the caller's
+    task (:class:`GameSession`)."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+
+    async def __aenter__(self) -> GameSession:
+        self.transaction = self.session.begin()
+        await self.transaction.__aenter__()
+        return self.session
+
+    async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
+        try:
+            await self.transaction.__aexit__(type_, value, traceback)
+        finally:
+            await _close_here(self.session)
+
+
+async def _close_here(session: AsyncSession) -> None:
+    try:
+        await session.close()
+    except asyncio.CancelledError:
+        closing = asyncio.ensure_future(session.close())  # again: it finishes what is left
+        while not closing.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(closing)
+        raise
+
+
+class Sessions(async_sessionmaker[GameSession]):
     """``sessions()``: a session for a use case that writes; ``sessions.begin()``: the same, as a
     unit of work (committed at the end of the block, rolled back when it raises);
     ``sessions.read()``: one that only reads (ends with its block, nothing to commit).
@@ -62,18 +123,27 @@ class Sessions(async_sessionmaker[AsyncSession]):
     Loaded objects stay usable after commit (``expire_on_commit=False``)."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        super().__init__(engine, class_=AsyncSession, expire_on_commit=False)
+        super().__init__(engine, class_=GameSession, expire_on_commit=False)
         readers = engine.reader if isinstance(engine, SQLiteEngine) else engine
-        self._reading = async_sessionmaker(
+        self._urgent = engine.urgent if isinstance(engine, SQLiteEngine) else None
+        self._reading: async_sessionmaker[GameSession] = async_sessionmaker(
             readers.execution_options(**{READING: True}),
-            class_=AsyncSession,
+            class_=GameSession,
             expire_on_commit=False,
             info={READING: True},
         )
 
-    def read(self) -> AsyncSession:
+    def read(self) -> GameSession:
         """A session that reads one consistent snapshot and waits for no writer (SQLite)."""
         return self._reading()
+
+    def __call__(self, **kw: Any) -> GameSession:
+        """A writing session; inside :func:`db.sqlite.urgent_writes`, on SQLite, one of the urgent
+        writers' connections (their own few: they never queue behind the ordinary writers for a
+        connection, only for the writer lock, where they go first)."""
+        if self._urgent is not None and sqlite.writing_urgently():
+            kw.setdefault("bind", self._urgent)
+        return super().__call__(**kw)
 
 
 SessionFactory = Sessions
@@ -147,7 +217,9 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
             return engine
         reader = create_async_engine(url, async_creator=connect, **{"pool_use_lifo": True, **kwargs})
         _configure_sqlite(reader)
-        return SQLiteEngine(engine.sync_engine, reader)
+        urgent = create_async_engine(url, async_creator=connect, **{**URGENT_POOL, **kwargs})
+        _configure_sqlite(urgent)
+        return SQLiteEngine(engine.sync_engine, reader, urgent)
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
 
@@ -159,16 +231,24 @@ for the writers of a burst to overlap those waits; beyond them a writer waits fo
 order (the pool's queue), long enough for the longest queue (a thousand games closing together)."""
 
 
+URGENT_POOL: dict[str, Any] = {"pool_size": 2, "max_overflow": 6, "pool_timeout": 120, "pool_use_lifo": True}
+"""The urgent writers' connections (db.sqlite.urgent_writes: a direct message's orders): a few, apart
+from the ordinary writers' pool, whose queue in a burst is hundreds of writers long."""
+
+
 class SQLiteEngine(AsyncEngine):
     """A SQLite database's engine: its own pool is the writers', ``reader`` has a pool of its own, so
     that a queue of writers (each holding a connection while it waits for the write lock) never
-    leaves a reader without a connection. Disposing of it disposes of both."""
+    leaves a reader without a connection, and ``urgent`` one for the urgent writers (the same lock,
+    taken before the ordinary writers waiting). Disposing of it disposes of all three."""
 
-    def __init__(self, sync_engine: Engine, reader: AsyncEngine) -> None:
+    def __init__(self, sync_engine: Engine, reader: AsyncEngine, urgent: AsyncEngine) -> None:
         super().__init__(sync_engine)
         self.reader = reader
+        self.urgent = urgent
 
     async def dispose(self, close: bool = True) -> None:
+        await self.urgent.dispose(close)
         await self.reader.dispose(close)
         await super().dispose(close)
 

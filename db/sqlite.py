@@ -71,6 +71,11 @@ def urgent_writes() -> Iterator[None]:
         _URGENT.reset(token)
 
 
+def writing_urgently() -> bool:
+    """Whether the caller is inside :func:`urgent_writes`."""
+    return _URGENT.get()
+
+
 class WriterLock:
     """An asyncio lock whose waiters go in turn, the urgent ones (:func:`urgent_writes`) first."""
 
@@ -81,6 +86,13 @@ class WriterLock:
 
     def locked(self) -> bool:
         return self._locked
+
+    def take_if_free(self) -> bool:
+        """Take the lock if nobody holds it or waits for it (without a wait); whether it did."""
+        if self._locked or self._urgent or self._ordinary:
+            return False
+        self._locked = True
+        return True
 
     async def acquire(self) -> bool:
         if not self._locked and not self._urgent and not self._ordinary:
@@ -271,7 +283,6 @@ class Connection(aiosqlite.Connection):
         head = _head(sql)
         try:
             if head.startswith(_OPENS_WRITE):
-                await asyncio.sleep(0)  # see below
                 await self._take_writer_lock()
                 return _run_at_once(conn, sql, parameters, many) or await self._execute(
                     _run, conn, sql, parameters, many
@@ -279,9 +290,10 @@ class Connection(aiosqlite.Connection):
             if conn.in_transaction and not head.startswith(_WAITS_ON_THREAD):
                 return _run(conn, sql, parameters, many)
             if head == "BEGIN" or head.startswith("BEGIN DEFERRED"):  # a reader: takes no lock
-                # A transaction does not give the loop away once begun: let what is waiting for the
-                # loop (an interaction to acknowledge) go first, as the thread round trips did.
-                await asyncio.sleep(0)
+                # Run through at once, without a turn of the loop: a reader that let the loop go
+                # here would hold its pooled connection for a whole round of everything else the
+                # loop runs, and in a burst (hundreds of interactions at once) the readers queued for
+                # the pool's few connections, a round each (an orders form waited 1.5-2.3 s to open)
                 return _run(conn, sql, parameters, many)
             return await self._execute(_run, conn, sql, parameters, many)
         finally:
@@ -291,13 +303,11 @@ class Connection(aiosqlite.Connection):
         if self._holding is not None:
             return
         lock = writer_lock(self._database)
-        if not lock.locked() and not getattr(lock, "_waiters", None):
-            await lock.acquire()  # free, nobody queued: taken at once (wait_for would make a task of it)
-        else:
-            try:
+        try:
+            if not lock.take_if_free():  # (asyncio.wait_for gives the loop away even then)
                 await asyncio.wait_for(lock.acquire(), self._lock_timeout)
-            except TimeoutError:
-                raise sqlite3.OperationalError("database is locked") from None
+        except TimeoutError:
+            raise sqlite3.OperationalError("database is locked") from None
         self._holding = lock
         self._loop = asyncio.get_running_loop()
 

@@ -74,6 +74,9 @@ class GamemasterCore:
         # process's (gm.ordering.current)
         bind = getattr(session_factory, "kw", {}).get("bind")
         self._current = CurrentOrders(getattr(bind, "sync_engine", None), enabled=ownership.owns_all)
+        urgent = getattr(bind, "urgent", None)  # SQLite's urgent writers' engine (db.database): watched too
+        if urgent is not None:
+            self._current.watch(urgent.sync_engine)
 
     def _send_if_returned(self, session: AsyncSession, game_id: int) -> None:
         """A player came back from civil disorder in this (committed) unit of work: the game

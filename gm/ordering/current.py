@@ -77,6 +77,11 @@ class CurrentOrders:
         if self.enabled and engine is not None:
             _watching[engine] = self
 
+    def watch(self, engine: Engine) -> None:
+        """Watch the commits of another engine on the same database (SQLite's urgent writers')."""
+        if self.enabled:
+            _watching[engine] = self
+
     # --- reading ------------------------------------------------------------------------------
 
     def get(self, game_id: int, user_id: int) -> OrdersView | None:
