@@ -10,11 +10,11 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from gm.delivery.lanes import urgent_writes
 from gm.endings import votes
 from gm.endings.votes import VoteReport
 from gm.facade.core import GamemasterCore
 from gm.follow_ups import FollowUps
-from gm.lanes import urgent_writes
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import submission as orders
 from gm.ordering import whole_sheet as sheet

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from db.models import PhaseStatus
+from gm.delivery.lanes import heavy
 from gm.delivery.pool import run_off_loop
 from gm.facade.core import GamemasterCore
-from gm.lanes import heavy
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import legal
 from gm.ordering import submission as orders
@@ -45,7 +45,7 @@ class TappingCases(GamemasterCore):
         if held is not None:
             return held
         ticket = self._current.ticket(game_id, user_id)
-        # a position's first listing of its legal orders is heavy: one at a time (gm.lanes)
+        # a position's first listing of its legal orders is heavy: one at a time (gm.delivery.lanes)
         async with heavy(), self._sessions.read() as session:
             menu = await legal.order_menu(session, game_id, user_id, meant_for=meant_for)
         self._current.fill_menu(ticket, menu)

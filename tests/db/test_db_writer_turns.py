@@ -1,5 +1,5 @@
 """SQLite's single writer: writers go in turn, and a write somebody waits for (a direct message's
-orders, db.sqlite.urgent_writes) goes before the ordinary writers waiting (gm.lanes)."""
+orders, db.sqlite.urgent_writes) goes before the ordinary writers waiting (gm.delivery.lanes)."""
 
 from __future__ import annotations
 
