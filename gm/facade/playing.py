@@ -198,20 +198,33 @@ class _DirectOrders:
 class _DirectBatches:
     """Direct messages' orders written together (SQLite). In a burst (everybody at the deadline) each
     write waited a turn of the event loop for the writer lock, a turn being a round of everything
-    the bot was doing: ninety direct messages waited ninety rounds. Here a writer task takes the
-    lock (as an urgent writer, db.sqlite.urgent_writes) and then every direct message waiting, and
-    goes on while more come; one message alone is a batch of one, as before."""
+    the bot was doing: ninety direct messages waited ninety rounds. A message that finds no batch
+    under way writes itself, with the others that wait by the time it holds the writer lock (as an
+    urgent writer, db.sqlite.urgent_writes): one message alone is written as before, in its own
+    task; those that come meanwhile wait, and a task writes them next, ten at a time."""
 
     def __init__(self, cases: PlayingCases) -> None:
         self._cases = cases
         self._waiting: list[_DirectOrders] = []
+        self._busy = False  # a batch is under way: a message that comes waits for the next
         self._writer: asyncio.Task[None] | None = None
 
     async def submit(self, item: _DirectOrders) -> SubmissionReport:
         self._waiting.append(item)
-        if self._writer is None or self._writer.done():
-            with urgent_writes():  # the task's context: its transactions are urgent writers
-                self._writer = asyncio.create_task(self._write(), name="direct messages' orders")
+        if self._busy:
+            return await asyncio.shield(item.answer)
+        self._busy = True
+        try:
+            with urgent_writes():
+                await self._cases._write_direct_batch(self._take)
+        except Exception:
+            pass  # every message of the batch has its error (its answer), this one's included
+        finally:
+            if self._waiting:  # came meanwhile: the next batches, in a task (this reply goes now)
+                with urgent_writes():
+                    self._writer = asyncio.create_task(self._write(), name="direct messages' orders")
+            else:
+                self._busy = False
         return await asyncio.shield(item.answer)
 
     def _take(self) -> list[_DirectOrders]:
@@ -219,8 +232,11 @@ class _DirectBatches:
         return batch
 
     async def _write(self) -> None:
-        while self._waiting:
-            try:
-                await self._cases._write_direct_batch(self._take)
-            except Exception:
-                log.exception("a batch of direct messages' orders could not be written")
+        try:
+            while self._waiting:
+                try:
+                    await self._cases._write_direct_batch(self._take)
+                except Exception:
+                    log.exception("a batch of direct messages' orders could not be written")
+        finally:
+            self._busy = False

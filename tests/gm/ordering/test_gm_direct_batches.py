@@ -100,7 +100,7 @@ async def test_one_refused_message_in_a_batch_leaves_the_others_written(
     assert isinstance(outcomes[0], SubmissionReport) and isinstance(outcomes[3], SubmissionReport)
     assert isinstance(outcomes[1], AlreadyRead)
     assert isinstance(outcomes[2], GameError) and not isinstance(outcomes[2], OrdersClosed | AlreadyRead)
-    assert len(begun) == 1  # the four went together
+    assert len(begun) == 2  # the first alone (no batch under way), the three that came meanwhile together
     assert await stored(sessions, started, "FRANCE") == ("A PAR - BUR", "F BRE - MAO")
     assert await stored(sessions, started, "GERMANY") == ("A BER - KIE",)  # the old message: nothing
     assert len(await stored(sessions, started, "ITALY")) == 2
