@@ -126,8 +126,17 @@ MISSED_WHILE_OFFLINE = (
     "I was offline when you sent me the message above, so I did not read it, and the game may have "
     "moved on since. Please send your orders again now; `/orders show` lists the orders I have."
 )
+RECORDED_LATE = "I could not read this when you sent it; its phase still takes orders, so here they are:"
+NOT_READ_YET = (
+    "Something went wrong on my side: I could not read the messages you sent me while I was offline, "
+    "so I have not read this one either (nothing of it is recorded yet). I will read them all, in the "
+    "order you sent them, as soon as I can, and answer each; `/orders show` lists the orders I have."
+)
 OFFLINE_LOOKBACK = timedelta(days=7)  # older unanswered messages are not worth a word any more
 HISTORY_LIMIT = 500  # a player's messages (and the bot's) read at start-up, at most
+RETRY_AFTER = 60.0  # a catch-up that failed is tried again after this many seconds, doubled each time
+RETRY_AFTER_MOST = 900.0  # up to this
+FAILURES_PER_PASS = 3  # a catch-up ends after this many players it could not read (the database away)
 
 
 class Outcome(Enum):
@@ -170,19 +179,35 @@ class DirectMessages(GameCog):
     or reminder the outbox sent at start-up answers nothing), and handles each once: the mark is
     set in the transaction that records its orders, so a message handled before a crash is not
     handled again. A player's live messages wait for the catch-up of that player, and one read by
-    both (sent just as the bot started) is handled by the first to read it."""
+    both (sent just as the bot started) is handled by the first to read it.
+
+    A player is caught up only once all their messages were read and handled: one the catch-up
+    could not read (the database or Discord away) stays to catch up, by their next live message
+    (which reads the earlier ones first) or by the catch-up tried again later; a live message that
+    cannot catch its player up either is left unmarked for that and its player told so. Were a live
+    message answered (and marked) first, the next start would read only after it."""
 
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
         self._locks = UserLocks()
         self._catching_up: asyncio.Task[Any] | None = None
-        self._listed = asyncio.Event()  # the catch-up knows whose messages it has to read
-        self._reads: DirectReads | None = None
+        self._due = False  # this process catches up (it receives the direct messages)
+        self._listed = asyncio.Event()  # the catch-up tried to list whose messages it has to read
+        self._listing = asyncio.Lock()
+        self._players: list[int] = []  # whose messages it has to read, in order
+        self._reads: DirectReads | None = None  # None: not listed yet (or the listing failed)
         self._waiting: set[int] = set()  # players whose messages the catch-up has yet to read
-        self._handled: dict[int, int] = {}  # the latest message of each player the catch-up read
+        self._handled: dict[int, int] = {}  # the latest message of each player the catch-up handled
         # messages come live (the gateway delivers them): the catch-up leaves them to on_message, which
         # answers them as live once that player's catch-up is done (never as sent while offline)
         self._live: set[int] = set()
+        self._late: set[int] = set()  # live messages left to the catch-up (their player's failed)
+        self._retry: asyncio.TimerHandle | None = None
+        self._retry_after = RETRY_AFTER
+
+    async def cog_unload(self) -> None:
+        if self._retry is not None:
+            self._retry.cancel()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -193,45 +218,78 @@ class DirectMessages(GameCog):
     def _start_catch_up(self) -> None:
         if self._catching_up is not None or self._listed.is_set():
             return
-        if self.services.stopping:  # connected as the bot stops: it would be cut short
-            log.info("stopping: the direct messages sent while offline are left for the next start")
-            self._listed.set()
-            return
         if not self.gamemaster.owns_direct_messages():
             log.info("direct messages go to shard 0's process: no catch-up of them here")
+            self._listed.set()
+            return
+        self._due = True  # a live message catches its player up first, whatever becomes of the rest
+        if self.services.stopping:  # connected as the bot stops: it would be cut short
+            log.info("stopping: the direct messages sent while offline are left for the next start")
             self._listed.set()
             return
         self._catching_up = self.services.spawn(
             self.catch_up(), "answering direct messages sent while offline"
         )
 
+    def _retry_later(self) -> None:
+        """A catch-up failed: tried again later (each live message of a player not caught up tries
+        theirs meanwhile)."""
+        if self._retry is not None or self.services.stopping:
+            return
+        delay, self._retry_after = self._retry_after, min(self._retry_after * 2, RETRY_AFTER_MOST)
+        log.info("the direct messages sent while offline not read yet are tried again in %.0f s", delay)
+        self._retry = asyncio.get_running_loop().call_later(delay, self._retry_now)
+
+    def _retry_now(self) -> None:
+        self._retry = None
+        if self.services.stopping or (self._catching_up is not None and not self._catching_up.done()):
+            return
+        self._catching_up = self.services.spawn(
+            self.catch_up(), "answering direct messages sent while offline (tried again)"
+        )
+
+    async def _list(self) -> DirectReads:
+        """Whose messages the catch-up reads, and from which of theirs: listed once (again after a
+        listing that failed)."""
+        async with self._listing:
+            if self._reads is None:
+                users = await self.gamemaster.players_of_running_games()
+                reads = await self.gamemaster.direct_reads(users)
+                self._players, self._waiting, self._reads = users, set(users), reads
+            return self._reads
+
     async def catch_up(self) -> int:
         """Read each player's direct messages since the last one the bot handled: orders for a
         phase that still takes them are recorded and answered as any submission; the others are
-        answered that they were not read. Returns how many players were answered."""
-        read = told = recorded = 0
+        answered that they were not read. Returns how many players were answered. A player whose
+        messages could not be read is tried again later (and by their next live message)."""
+        read = told = recorded = failed = 0
         try:
-            users = await self.gamemaster.players_of_running_games()
-            self._reads = await self.gamemaster.direct_reads(users)
-            self._waiting = set(users)
+            await self._list()
+        except Exception:  # a fault of ours (the database away): nobody is answered before listed
+            log.exception("could not list the players whose direct messages sent while offline to read")
+            self._retry_later()
+            return 0
         finally:
             self._listed.set()  # a live message waits for this, never for ever
         left = 0
-        try:
-            for number, user_id in enumerate(users):
-                if self.services.stopping:  # the rest is the next start's: none of it is marked read
-                    left = len(users) - number
-                    break
-                async with self._locks.of(user_id):
-                    if user_id not in self._waiting:
-                        continue  # caught up already, for a live message of theirs
+        players = [user_id for user_id in self._players if user_id in self._waiting]
+        for number, user_id in enumerate(players):
+            if self.services.stopping or failed >= FAILURES_PER_PASS:
+                left = len(players) - number  # none of it marked read: the next try's, or start's
+                break
+            async with self._locks.of(user_id):
+                if user_id not in self._waiting:
+                    continue  # caught up already, for a live message of theirs
+                try:
                     answered, orders = await self._catch_up_with(user_id)
-                read += 1
-                told += answered
-                recorded += orders
-        finally:
-            if not left:  # stopped: a live message being handled still catches its player up first
-                self._waiting.clear()
+                except Exception as exc:
+                    failed += 1
+                    self._failed(user_id, exc)
+                    continue
+            read += 1
+            told += answered
+            recorded += orders
         log.info(
             "direct messages sent while offline: read %d players' messages, answered %d "
             "(%d messages with orders recorded)",
@@ -239,36 +297,44 @@ class DirectMessages(GameCog):
             told,
             recorded,
         )
-        if left:
+        if left and self.services.stopping:
             log.info("stopping: %d players' direct messages sent while offline left for the next start", left)
+        elif self._waiting:
+            log.warning(
+                "%d players' direct messages sent while offline could not be read yet", len(self._waiting)
+            )
+            self._retry_later()
         return told
+
+    @staticmethod
+    def _failed(user_id: int, exc: Exception) -> None:
+        """A player's catch-up failed: Discord's error in a line, any other (ours) with its traceback."""
+        if isinstance(exc, discord.HTTPException):
+            log.warning("could not read %s's direct messages sent while offline: %s", user_id, exc)
+        else:
+            log.error("could not read %s's direct messages sent while offline", user_id, exc_info=exc)
 
     async def _catch_up_with(self, user_id: int) -> tuple[bool, int]:
         """One player's messages since the last one handled (the caller holds their lock): whether
-        any was answered, and how many had their orders recorded."""
-        self._waiting.discard(user_id)
+        any was answered, and how many had their orders recorded. The player is caught up once this
+        returns; an exception (Discord's or the database's) leaves them to catch up again, from the
+        first message not marked handled."""
         reads = self._reads
         if reads is None:
-            return False, 0
+            raise RuntimeError("the catch-up has not listed whose messages to read")
         last = reads.last.get(user_id)
         since = discord.utils.time_snowflake(discord.utils.utcnow() - OFFLINE_LOOKBACK)
-        try:
-            dm = await self.bot.create_dm(discord.Object(id=user_id))
-            unread: list[discord.Message] = []
-            async for seen in dm.history(
-                limit=HISTORY_LIMIT, after=discord.Object(id=max(last or 0, since)), oldest_first=True
-            ):
-                if seen.author.id == user_id and seen.id not in self._live:
-                    unread.append(seen)
-                elif last is None and seen.created_at < reads.began:
-                    # no message of theirs handled since the records began (the upgrade): one the
-                    # bot answered before then was read
-                    unread.clear()
-        except discord.HTTPException as exc:
-            log.info("could not read %s's direct messages after the start: %s", user_id, exc)
-            return False, 0
-        if unread:
-            self._handled[user_id] = unread[-1].id
+        dm = await self.bot.create_dm(discord.Object(id=user_id))
+        unread: list[discord.Message] = []
+        async for seen in dm.history(
+            limit=HISTORY_LIMIT, after=discord.Object(id=max(last or 0, since)), oldest_first=True
+        ):
+            if seen.author.id == user_id and seen.id not in self._live:
+                unread.append(seen)
+            elif last is None and seen.created_at < reads.began:
+                # no message of theirs handled since the records began (the upgrade): one the
+                # bot answered before then was read
+                unread.clear()
         answered = False
         recorded = 0
         missed: list[discord.Message] = []
@@ -277,6 +343,7 @@ class DirectMessages(GameCog):
             if outcome is Outcome.MISSED:
                 missed.append(message)
                 continue
+            self._handled[user_id] = message.id
             if outcome is not Outcome.ALREADY:
                 answered = True
                 recorded += outcome is Outcome.RECORDED
@@ -285,6 +352,9 @@ class DirectMessages(GameCog):
         if missed:
             answered = True
             await self._tell_missed(missed)
+        if unread:
+            self._handled[user_id] = unread[-1].id
+        self._waiting.discard(user_id)
         return answered, recorded
 
     async def _tell_missed(self, missed: list[discord.Message]) -> None:
@@ -333,7 +403,8 @@ class DirectMessages(GameCog):
             lines = [error_text(exc) or str(exc)]
             outcome = Outcome.ANSWERED
         else:
-            lines = [RECORDED_WHILE_OFFLINE, *text.report_lines(report)]
+            lead = RECORDED_LATE if message.id in self._late else RECORDED_WHILE_OFFLINE
+            lines = [lead, *text.report_lines(report)]
         try:
             for number, part in enumerate(text.chunks(lines)):
                 if number == 0:
@@ -359,13 +430,38 @@ class DirectMessages(GameCog):
             self._start_catch_up()  # a message may come before on_ready (another shard not ready yet)
             await self._listed.wait()
             async with self._locks.of(user_id):
-                if user_id in self._waiting:  # the catch-up has not read this player's messages yet
-                    await self._catch_up_with(user_id)
+                if not await self._caught_up(user_id):
+                    await self._leave_to_catch_up(message)
+                    return
                 if message.id <= self._handled.get(user_id, 0):
                     return  # sent as the bot started: the catch-up read it and answered it
                 await self._answer_direct(message)
         finally:
             self._live.discard(message.id)
+
+    async def _caught_up(self, user_id: int) -> bool:
+        """Whether the player's messages sent while offline are all handled, reading them first if
+        the catch-up has not (the caller holds their lock); False when they could not be read."""
+        if not self._due:
+            return True
+        try:
+            await self._list()
+            if user_id in self._waiting:  # the catch-up has not read this player's messages yet
+                await self._catch_up_with(user_id)
+        except Exception as exc:
+            self._failed(user_id, exc)
+            return False
+        return True
+
+    async def _leave_to_catch_up(self, message: discord.Message) -> None:
+        """A live message whose player's earlier messages could not be read: answered that it was not
+        read either, and not marked handled, so that the catch-up tried again reads it after them."""
+        self._late.add(message.id)
+        try:
+            await message.reply(NOT_READ_YET, mention_author=False)
+        except discord.HTTPException as exc:
+            log.info("could not answer %s's direct message: %s", message.author.id, exc)
+        self._retry_later()
 
     async def _answer_direct(self, message: discord.Message) -> None:
         """A direct message read live: answered line by line; marked handled with the orders it
