@@ -12,6 +12,7 @@ With two processes (shard 0 and shard 1) started together on PostgreSQL, one ans
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import signal
 from datetime import timedelta
@@ -19,13 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 from sqlmodel import col, select
 
 from bot import DiplomacyBot
-from cogs.commands.direct import MISSED_WHILE_OFFLINE, RECORDED_WHILE_OFFLINE
+from cogs.commands.direct import MISSED_WHILE_OFFLINE, NOT_READ_YET, RECORDED_LATE, RECORDED_WHILE_OFFLINE
 from db.database import make_engine, make_session_factory
 from db.models import DirectMessageRead, OrderSubmission, PhaseRecord
 from gm.clock import utcnow
+from gm.facade import Gamemaster
 from harness.bot_helpers import current_phase, make_table, running, settle, started_game
 from harness.fakediscord import FakeDiscord, Message, User, fake_discord
 from harness.processes import bot_process
@@ -262,4 +265,107 @@ async def test_two_processes_started_together_answer_a_message_sent_while_offlin
             await engine.dispose()
         assert [r.text for r in rows] == ["A Mar-Spa"], "recorded once"
         assert "Traceback" not in alpha.output + beta.output
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+ORDERS = {  # three orders of each power's, one per message
+    "AUSTRIA": ("A Vie-Gal", "F Tri-Alb", "A Bud-Ser"),
+    "ENGLAND": ("F Lon-Nth", "A Lvp-Yor", "F Edi-Nwg"),
+    "FRANCE": ("A Par-Bur", "F Bre-MAO", "A Mar-Spa"),
+    "GERMANY": ("A Ber-Kie", "F Kie-Den", "A Mun-Ruh"),
+    "ITALY": ("A Rom-Apu", "F Nap-ION", "A Ven-Tyr"),
+    "RUSSIA": ("A Mos-Ukr", "F Sev-BLA", "A War-Gal"),
+    "TURKEY": ("A Con-Bul", "F Ank-BLA", "A Smy-Arm"),
+}
+
+
+def failing(monkeypatch: pytest.MonkeyPatch, use_case: str, times: int) -> list[int]:
+    """The gamemaster's ``use_case`` fails as with the database away: its first ``times`` calls (for the
+    first player it is called for, if it takes one). The list returned gets that player's id (0: none)."""
+    original = getattr(Gamemaster, use_case)
+    failed: list[int] = []
+
+    async def flaky(self: Gamemaster, *args: Any, **kwargs: Any) -> Any:
+        user_id = int(args[1]) if len(args) > 1 else 0  # submit_missed_orders(game_id, user_id, ...)
+        if len(failed) < times and (not failed or failed[0] == user_id):
+            failed.append(user_id)
+            raise OperationalError("SELECT ...", {}, ConnectionRefusedError("the database went away"))
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Gamemaster, use_case, flaky)
+    return failed
+
+
+def answers_to(fake: FakeDiscord, user: User, message: Message) -> list[str]:
+    """The bot's replies to ``message``."""
+    replies = [
+        m for m in bot_dms(fake, user) if int((m.message_reference or {}).get("message_id", 0)) == message.id
+    ]
+    return [m.content for m in replies]
+
+
+def shown(order: str) -> str:
+    """How an answer shows an order: "A Par-Bur" is "A PAR - BUR"."""
+    return order.upper().replace("-", " - ")
+
+
+@pytest.mark.parametrize(
+    ("use_case", "times"),
+    [("players_of_running_games", 1), ("submit_missed_orders", 1), ("submit_missed_orders", 2)],
+    ids=["listing", "recording", "recording-twice"],
+)
+async def test_a_catch_up_that_fails_loses_no_message_sent_while_offline(
+    fake: FakeDiscord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    use_case: str,
+    times: int,
+) -> None:
+    """The start-up catch-up fails (the database away a moment) as it lists whose messages to read,
+    or as it records a player's orders: logged with its traceback. A player it has not caught up who
+    writes again has their message sent while offline read first, then the new one; if that fails too,
+    the new one is answered that it was not read, and read in order with the next. The next start
+    answers the rest; each message is recorded and answered once."""
+    caplog.set_level(logging.INFO)
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Flaky", players=3, press="public")
+    orders = {p.id: ORDERS[table.power_of[p.id]] for p in table.players}
+    sent = {
+        p.id: fake.backend.post_message(fake.backend.open_dm(p), p.id, {"content": orders[p.id][0]})
+        for p in table.players
+    }
+    failed = failing(monkeypatch, use_case, times)
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        assert failed, "the catch-up met the fault"
+        assert any(r.exc_info for r in caplog.records if "sent while offline" in r.getMessage())
+        unanswered = [p for p in table.players if not answers_to(fake, p, sent[p.id])]
+        assert len(unanswered) == (3 if use_case == "players_of_running_games" else 1), unanswered
+        writer = unanswered[0]
+        second = await fake.dm_bot(writer, orders[writer.id][1])
+        await settle(bot, fake)
+        third = None
+        if times == 2:  # its player's catch-up failed again: not read, and not lost
+            assert answers_to(fake, writer, second.sent) == [NOT_READ_YET]
+            assert answers_to(fake, writer, sent[writer.id]) == []
+            third = await fake.dm_bot(writer, orders[writer.id][2])
+            await settle(bot, fake)
+            late = answers_to(fake, writer, second.sent)
+            assert len(late) == 2 and late[1].startswith(RECORDED_LATE), late
+        told = answers_to(fake, writer, sent[writer.id])
+        assert len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE), told
+        newest = third or second
+        after = [m for m in bot_dms(fake, writer) if m.id > newest.sent.id]
+        assert after and after[0].content == told[0], "the message sent while offline is answered first"
+        assert any(shown(newest.sent.content) in m.content for m in after[1:]), [m.content for m in after]
+    async with running(fake, tmp_path) as bot:  # the next start: the players not caught up
+        await settle(bot, fake)
+        for player in table.players:
+            told = answers_to(fake, player, sent[player.id])
+            assert len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE), (player.id, told)
+            assert await submissions(bot, player.id, orders[player.id][0]) == 1
+        for text in orders[writer.id][1 : (3 if times == 2 else 2)]:
+            assert await submissions(bot, writer.id, text) == 1, text
     assert fake.unknown_calls == [] and fake.internal_errors == []
