@@ -134,8 +134,6 @@ NOT_READ_YET = (
 )
 OFFLINE_LOOKBACK = timedelta(days=7)  # older unanswered messages are not worth a word any more
 HISTORY_LIMIT = 500  # a player's messages (and the bot's) read at start-up, at most
-RETRY_AFTER = 60.0  # a catch-up that failed is tried again after this many seconds, doubled each time
-RETRY_AFTER_MOST = 900.0  # up to this
 FAILURES_PER_PASS = 3  # a catch-up ends after this many players it could not read (the database away)
 
 
@@ -203,7 +201,7 @@ class DirectMessages(GameCog):
         self._live: set[int] = set()
         self._late: set[int] = set()  # live messages left to the catch-up (their player's failed)
         self._retry: asyncio.TimerHandle | None = None
-        self._retry_after = RETRY_AFTER
+        self._retry_after = self.services.retry_after[0]
 
     async def cog_unload(self) -> None:
         if self._retry is not None:
@@ -236,7 +234,7 @@ class DirectMessages(GameCog):
         theirs meanwhile)."""
         if self._retry is not None or self.services.stopping:
             return
-        delay, self._retry_after = self._retry_after, min(self._retry_after * 2, RETRY_AFTER_MOST)
+        delay, self._retry_after = self._retry_after, min(self._retry_after * 2, self.services.retry_after[1])
         log.info("the direct messages sent while offline not read yet are tried again in %.0f s", delay)
         self._retry = asyncio.get_running_loop().call_later(delay, self._retry_now)
 

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import discord
 from discord.ext import commands
@@ -56,6 +56,10 @@ class Services:
 
     _background: set[asyncio.Task[Any]] = field(default_factory=set, init=False, repr=False)
     stopping: bool = field(default=False, init=False)  # a stop has begun (bot.py): start no long work
+    # long background work that failed (the catch-up of direct messages sent while offline) is tried
+    # again after the first (seconds), doubled each time up to the second. Here, not in the cog: an
+    # extension's module is loaded anew by each bot, so a test could not shorten it there.
+    retry_after: ClassVar[tuple[float, float]] = (60.0, 900.0)
 
     def wind_down(self) -> None:
         """A stop begins: long background work (the catch-up of direct messages sent while offline)

@@ -25,6 +25,7 @@ from sqlmodel import col, select
 
 from bot import DiplomacyBot
 from cogs.commands.direct import MISSED_WHILE_OFFLINE, NOT_READ_YET, RECORDED_LATE, RECORDED_WHILE_OFFLINE
+from cogs.shared.base import Services
 from db.database import make_engine, make_session_factory
 from db.models import DirectMessageRead, OrderSubmission, PhaseRecord
 from gm.clock import utcnow
@@ -337,6 +338,7 @@ async def test_a_catch_up_that_fails_loses_no_message_sent_while_offline(
         for p in table.players
     }
     failed = failing(monkeypatch, use_case, times)
+    monkeypatch.setattr(Services, "retry_after", (3600.0, 3600.0))  # no retry but the player's messages
     async with running(fake, tmp_path) as bot:
         await settle(bot, fake)
         assert failed, "the catch-up met the fault"
@@ -369,4 +371,36 @@ async def test_a_catch_up_that_fails_loses_no_message_sent_while_offline(
             assert await submissions(bot, player.id, orders[player.id][0]) == 1
         for text in orders[writer.id][1 : (3 if times == 2 else 2)]:
             assert await submissions(bot, writer.id, text) == 1, text
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+@pytest.mark.parametrize("use_case", ["players_of_running_games", "submit_missed_orders"])
+async def test_a_catch_up_that_failed_is_tried_again_and_answers_the_players_who_wrote_nothing_since(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_case: str
+) -> None:
+    """Players who write nothing after a failed catch-up are not left to the next start: the catch-up
+    is tried again (here after 0.2 s, not a minute) and answers each message sent while offline, once."""
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        await started_game(fake, bot, table, "Again", players=3, press="public")
+    sent = {
+        p.id: fake.backend.post_message(
+            fake.backend.open_dm(p), p.id, {"content": ORDERS[table.power_of[p.id]][0]}
+        )
+        for p in table.players
+    }
+    monkeypatch.setattr(Services, "retry_after", (0.2, 0.2))
+    failed = failing(monkeypatch, use_case, 1)
+
+    def everyone_told() -> bool | None:
+        return True if all(answers_to(fake, p, sent[p.id]) for p in table.players) else None
+
+    async with running(fake, tmp_path) as bot:
+        await fake.wait_for(everyone_told, what="every message sent while offline answered")
+        await settle(bot, fake)
+        assert failed
+        for player in table.players:
+            told = answers_to(fake, player, sent[player.id])
+            assert len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE), (player.id, told)
+            assert await submissions(bot, player.id, ORDERS[table.power_of[player.id]][0]) == 1
     assert fake.unknown_calls == [] and fake.internal_errors == []
