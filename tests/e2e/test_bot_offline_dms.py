@@ -374,12 +374,13 @@ async def test_a_catch_up_that_fails_loses_no_message_sent_while_offline(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-@pytest.mark.parametrize("use_case", ["players_of_running_games", "submit_missed_orders"])
+@pytest.mark.parametrize("fault", ["players_of_running_games", "submit_missed_orders", "discord"])
 async def test_a_catch_up_that_failed_is_tried_again_and_answers_the_players_who_wrote_nothing_since(
-    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_case: str
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
 ) -> None:
-    """Players who write nothing after a failed catch-up are not left to the next start: the catch-up
-    is tried again (here after 0.2 s, not a minute) and answers each message sent while offline, once."""
+    """Players who write nothing after a failed catch-up (the database away a moment, or Discord
+    refusing to read a player's messages) are not left to the next start: the catch-up is tried again
+    (here after 0.2 s, not a minute) and answers each message sent while offline, once."""
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
         await started_game(fake, bot, table, "Again", players=3, press="public")
@@ -390,7 +391,10 @@ async def test_a_catch_up_that_failed_is_tried_again_and_answers_the_players_who
         for p in table.players
     }
     monkeypatch.setattr(Services, "retry_after", (0.2, 0.2))
-    failed = failing(monkeypatch, use_case, 1)
+    if fault == "discord":
+        refused = fake.inject_fault("GET /channels/*/messages", 403, message="Missing Access", code=50001)
+    else:
+        failed = failing(monkeypatch, fault, 1)
 
     def everyone_told() -> bool | None:
         return True if all(answers_to(fake, p, sent[p.id]) for p in table.players) else None
@@ -398,7 +402,7 @@ async def test_a_catch_up_that_failed_is_tried_again_and_answers_the_players_who
     async with running(fake, tmp_path) as bot:
         await fake.wait_for(everyone_told, what="every message sent while offline answered")
         await settle(bot, fake)
-        assert failed
+        assert refused.remaining == 0 if fault == "discord" else failed, "the catch-up met the fault"
         for player in table.players:
             told = answers_to(fake, player, sent[player.id])
             assert len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE), (player.id, told)
