@@ -265,6 +265,8 @@ class DirectMessages(GameCog):
         try:
             await self._list()
         except Exception:  # a fault of ours (the database away): nobody is answered before listed
+            if _cut_short():
+                raise
             log.exception("could not list the players whose direct messages sent while offline to read")
             self._retry_later()
             return 0
@@ -282,6 +284,8 @@ class DirectMessages(GameCog):
                 try:
                     answered, orders = await self._catch_up_with(user_id)
                 except Exception as exc:
+                    if _cut_short():
+                        raise
                     failed += 1
                     self._failed(user_id, exc)
                     continue
@@ -731,6 +735,13 @@ class DirectMessages(GameCog):
         except discord.HTTPException:
             return False
         return True
+
+
+def _cut_short() -> bool:
+    """A stop out of time is cancelling this work: what it raised unwinding is the stop's (cogs.shared.
+    base), not a failure to try again."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 async def _say(
