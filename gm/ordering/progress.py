@@ -70,14 +70,17 @@ BOARDS_KEPT = 48
 """Games whose board is kept (:func:`board_of`): one per busy game, so that the engine's answers
 remembered per board (engine.legal's legal orders, the convoys' reach) serve every request on it."""
 _boards: dict[int, tuple[bytes, Board]] = {}  # game -> (its variant and position's JSON, its board)
+_shared: dict[bytes, tuple[Board, int]] = {}  # a position's key -> its board, how many games hold it
 
 
 def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
-    """The phase's board. The same object for the same position of a game (the board's JSON and the
-    variant), whichever request reads it: the engine remembers what it worked out for a board by
-    identity (a board is never changed once built), and every request reads its phase afresh. One
+    """The phase's board. The same object for the same position (the board's JSON and the variant),
+    whichever request and whichever game reads it: the engine remembers what it worked out for a
+    board by identity (a board is never changed once built), and every request reads its phase
+    afresh; games at the same position (openings) share their board and so its legal orders. One
     board per game, for the last :data:`BOARDS_KEPT` games read, the least recently read dropped
-    first; a game's new position replaces its board, and the engine forgets the old one."""
+    first; a game's new position replaces its board, and the engine forgets the old one once no
+    game holds it."""
     # orjson: a tenth of the json module's time for the same canonical text (its keys sorted)
     key = variant.encode() + b"\0" + orjson.dumps(phase.board, option=orjson.OPT_SORT_KEYS)
     held = _boards.pop(phase.game_id, None)
@@ -85,12 +88,27 @@ def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
         board = held[1]
     else:
         if held is not None:
-            forget_board(held[1])
-        board = Board.from_json(phase.board, game_map(variant))
-        if len(_boards) >= BOARDS_KEPT:
-            forget_board(_boards.pop(next(iter(_boards)))[1])
+            _release(held[0])
+        elif len(_boards) >= BOARDS_KEPT:
+            _release(_boards.pop(next(iter(_boards)))[0])
+        shared = _shared.get(key)
+        if shared is None:
+            board = Board.from_json(phase.board, game_map(variant))
+            _shared[key] = (board, 1)
+        else:
+            board = shared[0]
+            _shared[key] = (board, shared[1] + 1)
     _boards[phase.game_id] = (key, board)  # the most recently read last
     return board
+
+
+def _release(key: bytes) -> None:
+    """One game less holds the position ``key``; the engine forgets its board when none does."""
+    board, holders = _shared.pop(key)
+    if holders > 1:
+        _shared[key] = (board, holders - 1)
+    else:
+        forget_board(board)
 
 
 def opening_state(phase: PhaseRecord, variant: str, player_of: dict[str, Player | None]) -> PhaseState:
