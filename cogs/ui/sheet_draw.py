@@ -283,11 +283,6 @@ def _unit_row(
     return make
 
 
-def _current(power: PowerMenu, entry: UnitOrders) -> LegalOrder | None:
-    now = power.current(entry)
-    return power.legal.find(now) if now else None
-
-
 def _option(
     menu: OrderMenu, order: LegalOrder, names: Names, chosen: LegalOrder | None
 ) -> discord.SelectOption:
@@ -307,7 +302,41 @@ def _unit_select(
     names: Names,
     prefix: str,
 ) -> discord.ui.Item[Any]:
-    chosen = _current(power, entry)
+    options, placeholder = _unit_options(menu, power, entry, names)
+    return sheet.unit_select(entry.location, page, list(options), f"{prefix}{placeholder}")
+
+
+_Options = tuple[tuple[discord.SelectOption, ...], str]
+OPTIONS_KEPT = 512
+"""Units whose select's options are kept (:func:`_unit_options`): a sheet drawn again after a tap
+lists the same orders for every unit the tap did not change."""
+_options: dict[tuple[int, str | None, int], tuple[UnitOrders, _Options]] = {}
+
+
+def _unit_options(menu: OrderMenu, power: PowerMenu, entry: UnitOrders, names: Names) -> _Options:
+    """A unit's select: its options and its placeholder (without the sheet's prefix). The same for
+    the same listing of the unit (``entry``, the engine's, kept per board), the unit's current order
+    and the map's names, so kept for the last :data:`OPTIONS_KEPT` units drawn (the options are only
+    read once made: the selects share them); not when the current order supports or convoys another
+    unit, whose label names the unit's owner (the menu's)."""
+    now = power.current(entry)
+    chosen = power.legal.find(now) if now else None
+    if chosen is not None and chosen.helped is not None:
+        return _made_options(menu, power, entry, names, chosen)
+    key = (id(entry), now, id(names.map))
+    held = _options.get(key)
+    if held is not None and held[0] is entry:
+        return held[1]
+    made = _made_options(menu, power, entry, names, chosen)
+    if len(_options) >= OPTIONS_KEPT:
+        _options.clear()
+    _options[key] = (entry, made)
+    return made
+
+
+def _made_options(
+    menu: OrderMenu, power: PowerMenu, entry: UnitOrders, names: Names, chosen: LegalOrder | None
+) -> _Options:
     orders = entry.orders
     if entry.unit is None:  # a build site
         options = [_option(menu, o, names, chosen) for o in orders]
@@ -315,8 +344,7 @@ def _unit_select(
             options.append(
                 discord.SelectOption(label=f"No build in {names.place(entry.location)}", value=NONE)
             )
-        placeholder = f"{prefix}{names.place(entry.location)} ({entry.location}): no build"
-        return sheet.unit_select(entry.location, page, options, placeholder)
+        return tuple(options), f"{names.place(entry.location)} ({entry.location}): no build"
     direct = [
         *entry.of_kind(OrderKind.HOLD),
         *entry.of_kind(OrderKind.RETREAT),
@@ -362,8 +390,7 @@ def _unit_select(
             discord.SelectOption(label=cut(label), value=value, description=f"{count} choices: pick {what}")
         )
     state = " (dislodged)" if entry.dislodged else ""
-    placeholder = f"{prefix}{unit} · {names.place(entry.location)}{state}: no order yet"
-    return sheet.unit_select(entry.location, page, entries[:PER_SELECT], placeholder)
+    return tuple(entries[:PER_SELECT]), f"{unit} · {names.place(entry.location)}{state}: no order yet"
 
 
 def _second_select(

@@ -190,3 +190,39 @@ async def test_a_unit_menu_lists_each_destination_once_and_keeps_convoy_twins_in
     assert via["A YOR - LON VIA"] == "A YOR → LON · London, by convoy"
     assert via["A YOR - NWY VIA"] == "A YOR → NWY · Norway, by convoy"
     assert reachable(menu)[0] == every_order(menu)
+
+
+def chosen_in(view: discord.ui.LayoutView, key: str) -> list[str]:
+    """Unit ``key``'s menu: the values it shows as chosen."""
+    for component in walk_components(parts(view)):
+        if f":u:{key}@" in str(component.get("custom_id", "")):
+            return [o["value"] for o in component["options"] if o.get("default")]
+    raise AssertionError(f"no menu for {key}")
+
+
+async def test_a_sheet_drawn_again_shows_each_units_order_of_the_moment_and_whose_unit_it_helps() -> None:
+    """The same position drawn as a player's orders change (a tap, then another): each drawing shows
+    the order the unit has then, a support's owner as the menu says it."""
+    data = Board.initial(game_map("standard"), variant="standard").to_json()
+    data["units"] = {"FRANCE": ["A PAR", "A PIC"], "GERMANY": ["A RUH"]}
+    board = Board.from_json(data, game_map("standard"))
+    first = menu_of(board, ["FRANCE"], "standard")
+    owners = {"PAR": "FRANCE", "PIC": "FRANCE", "RUH": "GERMANY"}
+
+    def ordering(orders: dict[str, str], owners: dict[str, str]) -> OrderMenu:
+        power = first.powers[0]
+        changed = type(power)(power.power, power.legal, orders, ())
+        return OrderMenu(first.view, (changed,), "standard", owners=owners)
+
+    assert chosen_in(draw(ordering({}, owners), SHEET), "PAR") == []
+    assert chosen_in(draw(ordering({"PAR": "A PAR - BUR"}, owners), SHEET), "PAR") == ["A PAR - BUR"]
+    assert chosen_in(draw(ordering({"PAR": "A PAR - GAS"}, owners), SHEET), "PAR") == ["A PAR - GAS"]
+    assert chosen_in(draw(ordering({}, owners), SHEET), "PAR") == []
+    support = "A PAR S A RUH - BUR"
+    assert labels_of(draw(ordering({"PAR": support}, owners), SHEET), "PAR")[support] == (
+        "A PAR supports A RUH → BUR (Germany)"
+    )
+    elsewhere = {**owners, "RUH": "ITALY"}  # (no such board: the menu's word is what counts)
+    assert labels_of(draw(ordering({"PAR": support}, elsewhere), SHEET), "PAR")[support] == (
+        "A PAR supports A RUH → BUR (Italy)"
+    )
