@@ -307,7 +307,7 @@ def _unit_select(
 
 
 _Options = tuple[tuple[discord.SelectOption, ...], str]
-OPTIONS_KEPT = 512
+OPTIONS_KEPT = 256
 """Units whose select's options are kept (:func:`_unit_options`): a sheet drawn again after a tap
 lists the same orders for every unit the tap did not change."""
 _options: dict[tuple[int, str | None, int], tuple[UnitOrders, _Options]] = {}
