@@ -5,14 +5,25 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from db.models import PhaseRecord
 from engine import initial_board
 from engine.legal import legal_orders
+from gm.ordering import progress
 from gm.ordering.progress import board_of
 
 
 def _phase(game_id: int, board: dict[str, object]) -> PhaseRecord:
     return PhaseRecord(game_id=game_id, ordinal=0, name="S1901M", board=board, opened_at=datetime.now(UTC))
+
+
+@pytest.fixture(autouse=True)
+def no_boards_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boards held by this process only: other tests' games (in the same worker) may hold the
+    opening too."""
+    monkeypatch.setattr(progress, "_boards", {})
+    monkeypatch.setattr(progress, "_shared", {})
 
 
 def test_games_at_the_same_position_share_its_board_and_its_legal_orders() -> None:
