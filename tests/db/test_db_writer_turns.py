@@ -4,6 +4,7 @@ orders, db.sqlite.urgent_writes) goes before the ordinary writers waiting (gm.de
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -35,71 +36,74 @@ def database(tmp_path: Path) -> str:
     return str(tmp_path / "turns.db")
 
 
-async def test_a_write_somebody_waits_for_goes_before_the_ordinary_writers_queued(database: str) -> None:
+class Writers:
+    """Writers of one row each into a fresh database's table ``written``; ``first`` holds the
+    writer lock until :attr:`release` is set."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+        self.release = asyncio.Event()
+
+    async def write(self, who: str) -> None:
+        async with self.sessions.begin() as s:
+            await (await s.connection()).execute(text("INSERT INTO written VALUES (:who)"), {"who": who})
+            if who == "first":
+                await self.release.wait()  # holds the writer lock meanwhile
+
+    async def first_holding_the_lock(self, database: str) -> asyncio.Task[None]:
+        first = asyncio.create_task(self.write("first"))
+        while not writer_lock(database).locked():
+            await asyncio.sleep(0.005)
+        return first
+
+
+@pytest.fixture
+async def writers(database: str) -> AsyncIterator[Writers]:
     engine = make_engine(f"sqlite+aiosqlite:///{database}")
     sessions = make_session_factory(engine)
     try:
         async with sessions.begin() as s:
             await (await s.connection()).execute(text("CREATE TABLE written (who TEXT)"))
-        release = asyncio.Event()
-
-        async def write(who: str) -> None:
-            async with sessions.begin() as s:
-                await (await s.connection()).execute(text("INSERT INTO written VALUES (:who)"), {"who": who})
-                if who == "first":
-                    await release.wait()  # holds the writer lock meanwhile
-
-        async def urgent(who: str) -> None:
-            with urgent_writes():
-                await write(who)
-
-        first = asyncio.create_task(write("first"))
-        while not writer_lock(database).locked():
-            await asyncio.sleep(0.005)
-        ordinary = []
-        for n in range(3):  # one after the other: their turns are the order they came in
-            ordinary.append(asyncio.create_task(write(f"ordinary {n}")))
-            await _waiting(database, n + 1, 0)
-        dm = [asyncio.create_task(urgent("dm 1"))]
-        await _waiting(database, 3, 1)
-        dm.append(asyncio.create_task(urgent("dm 2")))
-        await _waiting(database, 3, 2)
-        release.set()
-        await asyncio.gather(first, *ordinary, *dm)
-        order = await _written(sessions)
-        assert order == ["first", "dm 1", "dm 2", "ordinary 0", "ordinary 1", "ordinary 2"]
+        yield Writers(sessions)
     finally:
         await engine.dispose()
 
 
-async def test_a_writer_that_gives_up_waiting_leaves_the_turn_to_the_next(database: str) -> None:
-    engine = make_engine(f"sqlite+aiosqlite:///{database}")
-    sessions = make_session_factory(engine)
-    try:
-        async with sessions.begin() as s:
-            await (await s.connection()).execute(text("CREATE TABLE written (who TEXT)"))
-        release = asyncio.Event()
+async def test_a_write_somebody_waits_for_goes_before_the_ordinary_writers_queued(
+    database: str, writers: Writers
+) -> None:
+    async def urgent(who: str) -> None:
+        with urgent_writes():
+            await writers.write(who)
 
-        async def write(who: str) -> None:
-            async with sessions.begin() as s:
-                await (await s.connection()).execute(text("INSERT INTO written VALUES (:who)"), {"who": who})
-                if who == "first":
-                    await release.wait()
+    first = await writers.first_holding_the_lock(database)
+    ordinary = []
+    for n in range(3):  # one after the other: their turns are the order they came in
+        ordinary.append(asyncio.create_task(writers.write(f"ordinary {n}")))
+        await _waiting(database, n + 1, 0)
+    dm = [asyncio.create_task(urgent("dm 1"))]
+    await _waiting(database, 3, 1)
+    dm.append(asyncio.create_task(urgent("dm 2")))
+    await _waiting(database, 3, 2)
+    writers.release.set()
+    await asyncio.gather(first, *ordinary, *dm)
+    order = await _written(writers.sessions)
+    assert order == ["first", "dm 1", "dm 2", "ordinary 0", "ordinary 1", "ordinary 2"]
 
-        first = asyncio.create_task(write("first"))
-        while not writer_lock(database).locked():
-            await asyncio.sleep(0.005)
-        quitter = asyncio.create_task(write("quitter"))
-        await _waiting(database, 1, 0)
-        later = asyncio.create_task(write("later"))
-        await _waiting(database, 2, 0)
-        quitter.cancel()  # e.g. its interaction was dropped
-        with pytest.raises(asyncio.CancelledError):
-            await quitter
-        release.set()
-        await asyncio.wait_for(asyncio.gather(first, later), 30)
-        order = await _written(sessions)
-        assert order == ["first", "later"]
-        assert not writer_lock(database).locked()
-    finally:
-        await engine.dispose()
+
+async def test_a_writer_that_gives_up_waiting_leaves_the_turn_to_the_next(
+    database: str, writers: Writers
+) -> None:
+    first = await writers.first_holding_the_lock(database)
+    quitter = asyncio.create_task(writers.write("quitter"))
+    await _waiting(database, 1, 0)
+    later = asyncio.create_task(writers.write("later"))
+    await _waiting(database, 2, 0)
+    quitter.cancel()  # e.g. its interaction was dropped
+    with pytest.raises(asyncio.CancelledError):
+        await quitter
+    writers.release.set()
+    await asyncio.wait_for(asyncio.gather(first, later), 30)
+    order = await _written(writers.sessions)
+    assert order == ["first", "later"]
+    assert not writer_lock(database).locked()
