@@ -328,6 +328,20 @@ def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
 
 
+async def next_start_answers_each_once(
+    fake: FakeDiscord, tmp_path: Path, table: Table, sent: dict[int, int], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The next start answers every direct message sent while offline once, as recorded, quietly."""
+    async with running(fake, tmp_path) as again:
+        await settle(again, fake)
+    answers = answers_to(fake, table, sent)
+    assert all(len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE) for told in answers.values()), (
+        answers
+    )
+    assert tracebacks(caplog) == []
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
 async def test_a_stop_during_the_catch_up_of_offline_dms_ends_it_after_the_player_in_hand_and_the_next_start_answers_the_rest(  # noqa: E501
     fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -350,14 +364,7 @@ async def test_a_stop_during_the_catch_up_of_offline_dms_ends_it_after_the_playe
     during = answers_to(fake, table, sent)
     assert sorted(len(told) for told in during.values()) == [0, 0, 1], during
     assert tracebacks(caplog) == []
-    async with running(fake, tmp_path) as again:
-        await settle(again, fake)
-    answers = answers_to(fake, table, sent)
-    assert all(len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE) for told in answers.values()), (
-        answers
-    )
-    assert tracebacks(caplog) == []
-    assert fake.unknown_calls == [] and fake.internal_errors == []
+    await next_start_answers_each_once(fake, tmp_path, table, sent, caplog)
 
 
 async def test_a_bot_connected_once_its_stop_has_begun_leaves_the_offline_dms_to_the_next_start(
@@ -401,11 +408,4 @@ async def test_a_bot_connected_once_its_stop_has_begun_leaves_the_offline_dms_to
     assert bot.stopped_completely
     assert tracebacks(caplog) == []
     assert answers_to(fake, table, sent) == {p.id: [] for p in table.players}, "none read by the stopping bot"
-    async with running(fake, tmp_path) as again:
-        await settle(again, fake)
-    answers = answers_to(fake, table, sent)
-    assert all(len(told) == 1 and told[0].startswith(RECORDED_WHILE_OFFLINE) for told in answers.values()), (
-        answers
-    )
-    assert tracebacks(caplog) == []
-    assert fake.unknown_calls == [] and fake.internal_errors == []
+    await next_start_answers_each_once(fake, tmp_path, table, sent, caplog)
