@@ -359,6 +359,9 @@ class DiplomacyBot(commands.AutoShardedBot):
                 "shard_count": self.shard_count,
             },
         )
+        if self._stopping is not None:  # connected only once the stop began (a slow gateway at start)
+            log.info("stopping: the queued messages and the shields are left for the next start")
+            return  # a delivery started now would outlive the stop's hand-back and its connection
         # Messages that needed the server's description waited for it (cogs.messages.sender).
         gamemaster = self.services.gamemaster
         self.runtime.spawn(self.runtime.deliver(), "sending what waited for the connection")

@@ -11,8 +11,10 @@ import re
 import signal
 import sqlite3
 import stat
+from collections.abc import Coroutine
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -372,8 +374,9 @@ async def test_a_bot_connected_once_its_stop_has_begun_leaves_the_offline_dms_to
 ) -> None:
     """Discord's gateway may connect only after a stop has begun (SIGTERM during start-up, while a
     close under way holds the stop): the catch-up of direct messages sent while offline does not
-    start then (its connection and database would close under it, with a traceback); the next start
-    answers every one of them, once."""
+    start then (its connection and database would close under it, with a traceback), nor any other
+    work on_ready starts (a delivery of the queued messages outlived a stop out of time under load:
+    "Session is closed" with a traceback); the next start answers every one of them, once."""
     caplog.set_level(logging.INFO)
     table = await make_table(fake, players=3)
     async with running(fake, tmp_path) as bot:
@@ -386,6 +389,14 @@ async def test_a_bot_connected_once_its_stop_has_begun_leaves_the_offline_dms_to
 
     bot = DiplomacyBot(make_settings(tmp_path), guild_ready_timeout=0.2)
     bot.before_identify_hook = identify_when_told  # type: ignore[method-assign]
+    spawned: list[str] = []
+    spawn = bot.runtime.spawn
+
+    def recorded(work: Coroutine[Any, Any, Any], what: str) -> asyncio.Task[Any]:
+        spawned.append(what)
+        return spawn(work, what)
+
+    bot.runtime.spawn = recorded  # type: ignore[method-assign]
     await bot.login(fake.token)  # set up (setup_hook ran), not connected to the gateway yet
     fake.attach_client(bot)
     connect = asyncio.create_task(bot.connect(reconnect=True))
@@ -394,9 +405,13 @@ async def test_a_bot_connected_once_its_stop_has_begun_leaves_the_offline_dms_to
         bot.runtime.spawn(busy.wait(), "the test's close under way")
         stopping = asyncio.create_task(bot.close())
         await fake.wait_for(lambda: True if not bot.gate.open else None, what="the stop to begin")
+        spawned.clear()  # what the start-up and the test started before the stop
         identify.set()  # connected now, during the stop
         await asyncio.wait_for(bot.wait_until_ready(), 30)
         await listeners_done()  # on_ready handled
+        # nor a delivery or the shields' repair: started during the stop, they could outlive its
+        # hand-back (a stop out of time) and meet a closed connection
+        assert spawned == []
         busy.set()
         await asyncio.wait_for(stopping, 60)
     finally:
