@@ -9,6 +9,7 @@ from discord import interactions
 from discord.ext import commands
 
 from ops.callbacks import parse_answers_lazily
+from tests.helpers.raw_messages import message_payload
 
 BOT = 1000
 
@@ -28,31 +29,14 @@ def answer_data(with_message: bool) -> dict[str, Any]:
     if with_message:
         data["resource"] = {
             "type": 7,
-            "message": {
-                "id": "777",
-                "channel_id": "77",
-                "author": {
-                    "id": str(BOT),
-                    "username": "bot",
-                    "discriminator": "0",
-                    "avatar": None,
-                    "bot": True,
-                },
-                "content": "France's orders",
-                "timestamp": "2026-11-29T02:00:00+00:00",
-                "edited_timestamp": None,
-                "tts": False,
-                "mention_everyone": False,
-                "mentions": [],
-                "mention_roles": [],
-                "attachments": [],
-                "embeds": [],
-                "pinned": False,
-                "type": 0,
-                "components": [
+            "message": message_payload(
+                777,
+                {"id": str(BOT), "username": "bot", "discriminator": "0", "avatar": None, "bot": True},
+                "France's orders",
+                components=[
                     {"type": 1, "components": [{"type": 2, "style": 1, "label": "Ready", "custom_id": "r"}]}
                 ],
-            },
+            ),
         }
     return data
 

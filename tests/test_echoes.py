@@ -9,28 +9,19 @@ import discord
 from discord.ext import commands
 
 from ops.echoes import skip_own_edits
+from tests.helpers.raw_messages import message_payload
 
 BOT, PLAYER = 1000, 2000
 
 
 def edit(message_id: int, author: int) -> dict[str, Any]:
     """A MESSAGE_UPDATE payload of a direct message."""
-    return {
-        "id": str(message_id),
-        "channel_id": "77",
-        "author": {"id": str(author), "username": "someone", "discriminator": "0", "avatar": None},
-        "content": "F BRE - MAO",
-        "timestamp": "2026-11-28T12:00:00+00:00",
-        "edited_timestamp": "2026-11-28T12:01:00+00:00",
-        "tts": False,
-        "mention_everyone": False,
-        "mentions": [],
-        "mention_roles": [],
-        "attachments": [],
-        "embeds": [],
-        "pinned": False,
-        "type": 0,
-    }
+    return message_payload(
+        message_id,
+        {"id": str(author), "username": "someone", "discriminator": "0", "avatar": None},
+        "F BRE - MAO",
+        edited_timestamp="2026-11-28T12:01:00+00:00",
+    )
 
 
 def edits_seen(skip: bool, *payloads: dict[str, Any]) -> list[int]:
