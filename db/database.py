@@ -133,6 +133,11 @@ class Sessions(async_sessionmaker[GameSession]):
             info={READING: True},
         )
 
+    @property
+    def one_writer(self) -> bool:
+        """SQLite: one writer at a time (db.sqlite's writer lock); PostgreSQL writes side by side."""
+        return self._urgent is not None
+
     def read(self) -> GameSession:
         """A session that reads one consistent snapshot and waits for no writer (SQLite)."""
         return self._reading()

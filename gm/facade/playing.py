@@ -58,8 +58,7 @@ class PlayingCases(GamemasterCore):
     def _batches_direct_messages(self) -> bool:
         """SQLite (one writer at a time): the direct messages' orders that wait for the writer together
         are written in one transaction (:class:`_DirectBatches`). PostgreSQL writes them side by side."""
-        bind = getattr(self._sessions, "kw", {}).get("bind")
-        return bind is not None and bind.dialect.name == "sqlite"
+        return self._sessions.one_writer
 
     def _direct_batches(self) -> _DirectBatches:
         batches: _DirectBatches | None = getattr(self, "_direct_batcher", None)
