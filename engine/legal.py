@@ -73,17 +73,18 @@ boards are treated as immutable), so one builder step after another costs a dict
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from engine.adjudicator.adjustments import adjustment_due
-from engine.adjudicator.convoys import BoardConvoys, SeaGraph, board_convoys, forget_board_convoys, sea_graph
+from engine.adjudicator.convoys import SeaGraph, board_convoys, forget_board_convoys, sea_graph
 from engine.adjudicator.legality import board_check
 from engine.board import Board
 from engine.errors import OrderError
-from engine.mapdata import GameMap, province_of
+from engine.mapdata import COAST, GameMap, province_of
 from engine.orders import (
     FORMATTERS,
     Build,
@@ -99,11 +100,9 @@ from engine.orders import (
     Unit,
     Waive,
     format_order,
-    quick_convoy,
     quick_hold,
     quick_move,
     quick_support_hold,
-    quick_support_move,
     shared_unit,
 )
 from engine.phase import Phase
@@ -286,6 +285,8 @@ class _Tables:
     seas: frozenset[str]
     graph: SeaGraph
     build_units: dict[str, tuple[Unit, ...]]  # province -> units that can be built there
+    coastal: frozenset[str]  # the coastal provinces: where a convoy starts and lands
+    province_at: dict[str, str]  # location -> its province
 
 
 _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
@@ -316,6 +317,8 @@ def _tables(gm: GameMap) -> _Tables:
         seas=(graph := sea_graph(gm)).seas,  # and the convoy ports, where fleets convoy too
         graph=graph,
         build_units=build_units,
+        coastal=frozenset(code for code, province in gm.provinces.items() if province.kind == COAST),
+        province_at=gm.province_at,
     )
     _TABLES[id(gm)] = (gm, tables)
     return tables
@@ -325,32 +328,107 @@ def _tables(gm: GameMap) -> _Tables:
 
 
 _NONE: frozenset[str] = frozenset()
+_NO_PAIRS: frozenset[tuple[str, str]] = frozenset()
 
 
 class _BoardFacts:
-    """What every power's list shares on one board: where the fleets at sea can carry each army
-    (candidates only: the checks decide). Not the board's convoy answers themselves
-    (:func:`board_convoys`, asked again at each listing): kept here for every board not yet listed
-    for every power, they held 4 MiB for 45 games."""
+    """What every power's list shares on one board: where the fleets at sea can carry each army,
+    and which fleet may convoy which army where. Worked out from the board's convoy answers
+    (:func:`board_convoys`, the very answers the board-level check gives) once per board, and
+    dropped once every power is listed; the convoy answers themselves are not kept here (kept for
+    every board not yet listed for every power, they held 4 MiB for 45 games)."""
+
+    __slots__ = (
+        "_tables",
+        "_without",
+        "board",
+        "carried_into",
+        "carry",
+        "chain_seas",
+        "convoys_by_sea",
+        "movers_into",
+    )
 
     def __init__(self, board: Board, tables: _Tables) -> None:
-        occupant = board.occupant
-        convoys = board_convoys(board)  # order entry asks the same one
-        sea_fleets = convoys.sea_fleets
-        # army's province -> (provinces a chain of fleets could carry it to, sorted; the seas of those chains)
-        self.carry: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
-        # province -> armies some chain could carry there (whether or not they could also walk)
+        self.board = board
+        self._tables = tables
+        # province -> the units that could move into it by themselves, sorted by text (armies by
+        # land first, then fleets along a coast): filled on first use (see movers)
+        self.movers_into: dict[str, tuple[Unit, ...]] = {}
+        # army's province -> the provinces a chain of fleets can carry it to, sorted
+        self.carry: dict[str, tuple[str, ...]] = {}
+        # province -> the armies a chain can carry there that cannot walk there
         self.carried_into: dict[str, list[Unit]] = {}
+        # sea (or port) -> (destination, army) of every convoy its fleet may be ordered, sorted as
+        # listed: by destination, then army (the fleet lies on a route without a detour, DATC 6.G.19)
+        self.convoys_by_sea: dict[str, list[tuple[str, Unit]]] = {}
+        self.chain_seas: dict[str, frozenset[str]] = {}  # army's province -> the seas of those chains
+        # (army's province, a sea left out) -> where chains without that sea's fleet carry it
+        self._without: dict[tuple[str, str], frozenset[str]] = {}
+        convoys = board_convoys(board)  # order entry and the board-level check ask the same one
+        sea_fleets = convoys.sea_fleets
         if not sea_fleets:
             return
+        occupant = board.occupant
+        closed = board.closed
         shore_seas = tables.graph.shore_seas
+        walks = tables.army_adjacency
+        coastal = tables.coastal
+        by_sea: dict[str, list[tuple[str, str, Unit]]] = {}
         for prov, (_, unit) in occupant.items():
             if unit.type != "A" or shore_seas.get(prov, _NONE).isdisjoint(sea_fleets):
                 continue
             dests, seas = convoys.reach(prov)
-            self.carry[prov] = (tuple(sorted(dests)), seas)
+            self.carry[prov] = tuple(sorted(dests))
+            self.chain_seas[prov] = seas
+            steps = walks[prov]
             for dest in dests:
-                self.carried_into.setdefault(dest, []).append(unit)
+                if dest not in steps:
+                    self.carried_into.setdefault(dest, []).append(unit)
+            if prov not in coastal:
+                continue  # (validation: only an army on a coast is convoyed)
+            text = unit.text
+            for dest, fleets in convoys.routes(prov).items():
+                if dest not in dests or dest not in coastal or dest in closed:
+                    continue
+                for sea in fleets:
+                    if sea != dest and sea in seas:
+                        by_sea.setdefault(sea, []).append((dest, text, unit))
+        for sea, found in by_sea.items():
+            found.sort(key=_BY_DEST_AND_TEXT)
+            self.convoys_by_sea[sea] = [(dest, unit) for dest, _, unit in found]
+
+    def movers(self, prov: str) -> tuple[Unit, ...]:
+        """The units that could move into ``prov`` by themselves (see movers_into)."""
+        occupant = self.board.occupant
+        tables = self._tables
+        found = []
+        for src in tables.army_moves[prov]:
+            other = occupant.get(src)
+            if other is not None and other[1].type == "A":
+                found.append(other[1])
+        for loc, src in tables.fleets_into.get(prov, ()):
+            other = occupant.get(src)
+            if other is not None and other[1].location == loc and other[1].type == "F":
+                found.append(other[1])
+        hit = self.movers_into[prov] = tuple(found)
+        return hit
+
+    def carried_without(self, army: Unit, sea: str) -> frozenset[str]:
+        """Where chains of fleets can carry ``army`` without the fleet in ``sea`` (a support of a
+        convoyed move by that fleet needs such a chain, DATC 6.D.31)."""
+        key = (army.province, sea)
+        hit = self._without.get(key)
+        if hit is None:
+            hit = self._without[key] = board_convoys(self.board).reach(army.province, sea)[0]
+        return hit
+
+
+def _by_dest_and_text(item: tuple[str, str, Unit]) -> tuple[str, str]:
+    return item[0], item[1]
+
+
+_BY_DEST_AND_TEXT = _by_dest_and_text
 
 
 _CACHE_SIZE = 48  # as many boards as a bot keeps (gm.ordering.progress.BOARDS_KEPT): one per busy game
@@ -372,6 +450,7 @@ def forget_legal_orders() -> None:
     boards' convoy answers included (engine.adjudicator.convoys.board_convoys)."""
     _CACHE.clear()
     _SHARED.clear()
+    _SHARED_MOVEMENT.clear()
     forget_board_convoys()
 
 
@@ -405,7 +484,8 @@ def legal_orders(board: Board, power: str) -> LegalOrders:
         if facts is None:
             facts = _BoardFacts(board, tables)
             _CACHE[id(board)] = (board, facts, hit[2])
-        result = _result(board, power, _movement(board, power, tables, facts))
+        entries, aliases = _movement(board, power, tables, facts)
+        result = _result(board, power, entries, aliases=aliases)
     elif kind == "R":
         result = _result(board, power, _retreats(board, power))
     else:
@@ -426,22 +506,16 @@ def _result(
     due: int = 0,
     waive: LegalOrder | None = None,
     reason: str | None = None,
+    aliases: dict[str, list[tuple[Order, LegalOrder]]] | None = None,
 ) -> LegalOrders:
-    entries.sort(key=lambda e: e.location)
-    army_moves = board.game_map.army_adjacency
-    aliases = []
-    for entry in entries:
-        for legal in entry.orders:
-            order = legal.order
-            # a VIA move to a place it cannot reach by land: the same move without VIA is convoyed anyway
-            if (
-                legal.via_convoy
-                and isinstance(order, Move)
-                and order.dest not in army_moves[order.unit.province]
-            ):
-                aliases.append((Move(order.unit, order.dest), legal))
+    entries.sort(key=_LOCATION)
+    # a VIA move to a place it cannot reach by land: the same move without VIA is convoyed anyway
+    found = () if not aliases else tuple(a for e in entries for a in aliases.get(e.location, ()))
     by_place = {entry.province: entry for entry in entries}
-    return LegalOrders(power, board.phase, tuple(entries), due, waive, reason, tuple(aliases), {}, by_place)
+    return LegalOrders(power, board.phase, tuple(entries), due, waive, reason, found, {}, by_place)
+
+
+_LOCATION = attrgetter("location")
 
 
 # --- judging candidates with the engine's own checks --------------------------------------------------
@@ -599,68 +673,155 @@ _DESCRIBE: dict[type[Order], Callable[[Any, str], _Keyed]] = {
 # --- the phases ---------------------------------------------------------------------------------------
 
 
-def _movement(board: Board, power: str, tables: _Tables, facts: _BoardFacts) -> list[UnitOrders]:
-    occupant = board.occupant
-    check = board_check(board, power)
-    convoys = board_convoys(board)  # the check's own (just asked for)
+def _movement(
+    board: Board, power: str, tables: _Tables, facts: _BoardFacts
+) -> tuple[list[UnitOrders], dict[str, list[tuple[Order, LegalOrder]]]]:
+    """The power's units' orders, and (by location) the VIA moves ``find`` also takes without VIA."""
+    crossings = board.rules.switches.crossings
+    across = crossings.pairs if crossings is not None and crossings.no_support_across else _NO_PAIRS
+    shared = _SHARED_MOVEMENT
+    if len(shared) >= _SHARED_SIZE:
+        shared.clear()
     entries = []
+    aliases: dict[str, list[tuple[Order, LegalOrder]]] = {}
     for unit in board.units.get(power, ()):
-        candidates = _movement_candidates(unit, occupant, tables, facts, convoys)
-        entries.append(UnitOrders(unit.location, unit, _keep(candidates, board, power, check)))
-    return entries
+        orders = _unit_orders(unit, board, tables, facts, across, shared, aliases)
+        entries.append(UnitOrders(unit.location, unit, orders))
+    return entries, aliases
 
 
-def _movement_candidates(
+def _unit_orders(
     unit: Unit,
-    occupant: dict[str, tuple[str, Unit]],
+    board: Board,
     tables: _Tables,
     facts: _BoardFacts,
-    convoys: BoardConvoys,
-) -> list[Order]:
-    """Orders worth asking validation about: a superset of the legal ones, kept small. (Built
-    with the quick constructors of engine.orders: the same values, made faster.)"""
+    across: frozenset[tuple[str, str]],
+    shared: dict[str, LegalOrder],
+    aliases: dict[str, list[tuple[Order, LegalOrder]]],
+) -> tuple[LegalOrder, ...]:
+    """Every order of ``unit`` in a movement phase, in the order listed (by kind, then target, then
+    helped unit, the one holding in the target first, then land before convoy).
+
+    Generated from the map and the board's facts as validation (engine.validation) and the
+    board-level check (engine.adjudicator.legality) judge them: a move to any neighbour (a fleet's
+    to the coast it reaches), or by convoy wherever the fleets now at sea carry the army; a support
+    into any province the unit could move to itself, of the unit holding there and of every unit
+    that could move there (by land, along a coast, or carried by fleets other than the supporter,
+    DATC 6.D.31); a convoy by a fleet on a route without a detour (DATC 6.G.19). None into a closed
+    province, and no support across the Cape (engine.rules). tests/engine/legal_reference.py lists
+    the same by asking validation about every candidate, and the tests compare the two.
+
+    ``shared`` holds one LegalOrder per text for every board that lists it (see _SHARED); a text
+    names its kind and places, so only the Units (the board's own) are checked."""
     here = unit.province
-    out: list[Order] = [quick_hold(unit)]
-    army = unit.type == "A"
-    if army:
-        out += [quick_move(unit, dest) for dest in tables.army_moves[here]]
-        carried = facts.carry.get(here)
-        if carried is not None:
-            out += [quick_move(unit, dest, True) for dest in carried[0]]
+    name = unit.text
+    closed = board.closed
+    occupant = board.occupant
+    text = name + " H"
+    legal = shared.get(text)
+    if legal is None or legal.order.unit is not unit:
+        legal = shared[text] = _legal(quick_hold(unit), text, _HOLD_KIND)
+    out = [legal]
+    if unit.type == "A":
         reach = tables.army_moves[here]
+        carried = facts.carry.get(here)
+        if carried is None:
+            moves: Iterable[tuple[str, bool]] = [(dest, False) for dest in reach]
+        else:
+            moves = sorted([*((dest, False) for dest in reach), *((dest, True) for dest in carried)])
     else:
-        out += [quick_move(unit, dest) for dest in tables.fleet_moves[unit.location]]
         reach = tables.fleet_reach[unit.location]
-    walks = tables.army_adjacency
+        moves = [(dest, False) for dest in tables.fleet_moves[unit.location]]
+    province_at = tables.province_at
+    for dest, via in moves:
+        if closed and province_at[dest] in closed:
+            continue
+        if via:
+            text = f"{name} - {dest} VIA"
+            legal = shared.get(text)
+            if legal is None or legal.order.unit is not unit:
+                legal = shared[text] = _legal(
+                    quick_move(unit, dest, True), text, _MOVE_KIND, dest, None, True
+                )
+            if dest not in tables.army_adjacency[here]:  # the same move written without VIA
+                aliases.setdefault(unit.location, []).append((quick_move(unit, dest), legal))
+        else:
+            text = f"{name} - {dest}"
+            legal = shared.get(text)
+            if legal is None or legal.order.unit is not unit:
+                legal = shared[text] = _legal(quick_move(unit, dest), text, _MOVE_KIND, dest)
+        out.append(legal)
+    carried_into = facts.carried_into
+    movers_into = facts.movers_into
     for prov in reach:
+        if (closed and prov in closed) or (across and (here, prov) in across):
+            continue
         standing = occupant.get(prov)
         if standing is not None:
-            out.append(quick_support_hold(unit, standing[1]))
-        # every unit that could move into prov: armies next to it, fleets on a coast reaching it,
-        # armies a chain of fleets could carry there
-        for src in tables.army_moves.get(prov, ()):
-            other = occupant.get(src)
-            if other is not None and other[1].type == "A" and src != here:
-                out.append(quick_support_move(unit, other[1], prov))
-        for loc, src in tables.fleets_into.get(prov, ()):
-            other = occupant.get(src)
-            if other is not None and other[1].location == loc and other[1].type == "F" and src != here:
-                out.append(quick_support_move(unit, other[1], prov))
-        # (a chain through this unit's own sea does not count, DATC 6.D.31: left to the check, but
-        # asked here first, as the answers are remembered for the board and most such are refused)
-        for other_army in facts.carried_into.get(prov, ()):
-            src = other_army.province
-            if src != here and prov not in walks[src] and prov in convoys.reach(src, here)[0]:
-                out.append(quick_support_move(unit, other_army, prov))
-    if not army and here in tables.seas:  # (a fleet in a convoy port too)
-        for src, (dests, seas) in facts.carry.items():
-            if here in seas:
-                army_there = occupant[src][1]
-                routes = convoys.routes(src)  # (the check's own answers, after this)
-                out += [
-                    quick_convoy(unit, army_there, dest) for dest in dests if here in routes.get(dest, ())
-                ]
-    return out
+            helped = standing[1]
+            text = f"{name} S {helped.text}"
+            legal = shared.get(text)
+            if legal is None or legal.order.unit is not unit or legal.helped is not helped:
+                legal = shared[text] = _legal(
+                    quick_support_hold(unit, helped), text, _SUPPORT_KIND, prov, helped
+                )
+            out.append(legal)
+        # every unit that could move into prov (sorted by text), but this one: by land, along a
+        # coast, or carried by fleets (not only by this one, DATC 6.D.31)
+        helpers: Sequence[Unit] | None = movers_into.get(prov)
+        if helpers is None:
+            helpers = facts.movers(prov)
+        by_convoy = carried_into.get(prov)
+        if by_convoy is not None:
+            more = [
+                army
+                for army in by_convoy
+                if army is not unit
+                and (here not in facts.chain_seas[army.province] or prov in facts.carried_without(army, here))
+            ]
+            if more:
+                helpers = sorted([*helpers, *more], key=_TEXT)
+        for helped in helpers:
+            if helped is unit:
+                continue
+            text = f"{name} S {helped.text} - {prov}"
+            legal = shared.get(text)
+            if legal is None or legal.order.unit is not unit or legal.helped is not helped:
+                order = _new(SupportMove)
+                _SET_UNIT(order, unit)
+                _SET_SUPPORTED(order, helped)
+                _SET_DEST(order, prov)
+                legal = shared[text] = _legal(order, text, _SUPPORT_KIND, prov, helped)
+            out.append(legal)
+    if unit.type == "F":
+        for dest, army in facts.convoys_by_sea.get(here, ()):
+            text = f"{name} C {army.text} - {dest}"
+            legal = shared.get(text)
+            if legal is None or legal.order.unit is not unit or legal.helped is not army:
+                convoy = _new(Convoy)
+                _SET_UNIT(convoy, unit)
+                _SET_CONVOYED(convoy, army)
+                _SET_CONVOY_DEST(convoy, dest)
+                legal = shared[text] = _legal(convoy, text, _CONVOY_KIND, dest, army)
+            out.append(legal)
+    return tuple(out)
+
+
+# The slots' own setters (see _legal): the same values as quick_support_move and quick_convoy
+_SET_UNIT, _SET_SUPPORTED, _SET_DEST = (
+    getattr(SupportMove, name).__set__ for name in ("unit", "supported", "dest")
+)
+_SET_CONVOYED, _SET_CONVOY_DEST = (getattr(Convoy, name).__set__ for name in ("convoyed", "dest"))
+_TEXT = attrgetter("text")
+_HOLD_KIND, _MOVE_KIND, _SUPPORT_KIND, _CONVOY_KIND = (
+    OrderKind.HOLD,
+    OrderKind.MOVE,
+    OrderKind.SUPPORT,
+    OrderKind.CONVOY,
+)
+# text -> the LegalOrder of a movement order, shared like _SHARED (a movement order's text says its
+# kind: no other phase's order reads the same)
+_SHARED_MOVEMENT: dict[str, LegalOrder] = {}
 
 
 def _retreats(board: Board, power: str) -> list[UnitOrders]:

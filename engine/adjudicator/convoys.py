@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.mapdata import GameMap, province_of
@@ -43,6 +43,19 @@ class SeaGraph:
     sea_shores: dict[str, frozenset[str]]  # sea -> coastal land provinces it touches
     shore_seas: dict[str, frozenset[str]]  # coastal land province -> seas it touches
     ports: frozenset[str] = frozenset()  # the convoy ports: in ``seas`` and among the shores too
+    # The same adjacency with each sea as one bit of an int, for BoardConvoys' searches: a set of
+    # seas is an int, and a step of a search one "or" per sea reached.
+    bit: dict[str, int] = field(default_factory=dict)  # sea -> its bit
+    sea_at: dict[int, str] = field(default_factory=dict)  # bit -> its sea
+    neighbour_bits: dict[int, int] = field(default_factory=dict)  # a sea's bit -> the seas next to it
+    shore_bits: dict[str, int] = field(default_factory=dict)  # coastal province -> the seas it touches
+    # (seas reached as bits, from where) -> (the other provinces they touch, the seas): a search's
+    # answer but for the ports, shared by every board where an army there reaches the same seas
+    # (kept for _DECODED_KEPT searches at most)
+    decoded: dict[tuple[int, str], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+
+
+_DECODED_KEPT = 4096
 
 
 def convoying_fleets(graph: SeaGraph, occupant: dict[str, tuple[str, Unit]]) -> frozenset[str]:
@@ -75,15 +88,27 @@ def sea_graph(game_map: GameMap) -> SeaGraph:
             if prov not in seas or prov in ports:  # a port is a coast as well
                 sea_shores[sea].add(prov)
                 shore_seas.setdefault(prov, set()).add(sea)
+    bit = {sea: 1 << i for i, sea in enumerate(sorted(seas))}
     graph = SeaGraph(
         seas=seas,
         sea_neighbours={k: frozenset(v) for k, v in sea_neighbours.items()},
         sea_shores={k: frozenset(v) for k, v in sea_shores.items()},
         shore_seas={k: frozenset(v) for k, v in shore_seas.items()},
         ports=ports,
+        bit=bit,
+        sea_at={b: sea for sea, b in bit.items()},
+        neighbour_bits={bit[sea]: _bits(bit, near) for sea, near in sea_neighbours.items()},
+        shore_bits={prov: _bits(bit, near) for prov, near in shore_seas.items()},
     )
     _GRAPHS[id(game_map)] = (game_map, graph)
     return graph
+
+
+def _bits(bit: dict[str, int], seas: Collection[str]) -> int:
+    found = 0
+    for sea in seas:
+        found |= bit[sea]
+    return found
 
 
 def route_exists(
@@ -207,6 +232,7 @@ class BoardConvoys:
     def __init__(self, graph: SeaGraph, sea_fleets: frozenset[str]) -> None:
         self.graph = graph
         self.sea_fleets = sea_fleets
+        self._fleet_bits = _bits(graph.bit, sea_fleets)
         self._carry: dict[tuple[str, str, str | None], bool] = {}
         self._minimal: dict[tuple[str, str], frozenset[str]] = {}
         self._reach: dict[tuple[str, str | None], tuple[frozenset[str], frozenset[str]]] = {}
@@ -261,26 +287,54 @@ class BoardConvoys:
 
     def _search(self, src: str, without: str | None) -> tuple[frozenset[str], frozenset[str]]:
         graph = self.graph
-        fleets = self.sea_fleets
-        starts = graph.shore_seas.get(src, ())
-        seen: set[str] = set()
-        frontier = [s for s in starts if s in fleets and s != without]
-        while frontier:
-            sea = frontier.pop()
-            if sea in seen:
-                continue
-            seen.add(sea)
-            frontier.extend(
-                n for n in graph.sea_neighbours[sea] if n in fleets and n != without and n not in seen
-            )
-        if not seen:
-            return frozenset(), frozenset()
-        shores = set().union(*(graph.sea_shores[s] for s in seen))
-        shores.discard(src)
-        for port in graph.ports.intersection(seen, shores):  # reached only through its own fleet?
-            if not route_exists(graph, src, port, fleets if without is None else fleets - {without}):
-                shores.discard(port)
-        return frozenset(shores), frozenset(seen)
+        allowed = self._fleet_bits
+        if without is not None:
+            allowed &= ~graph.bit.get(without, 0)
+        frontier = graph.shore_bits.get(src, 0) & allowed
+        if not frontier:
+            return _NOWHERE
+        neighbours = graph.neighbour_bits
+        seen = frontier
+        while frontier:  # breadth first: the seas next to those reached last
+            step = 0
+            while frontier:
+                sea = frontier & -frontier  # its lowest bit: one sea
+                step |= neighbours[sea]
+                frontier ^= sea
+            frontier = step & allowed & ~seen
+            seen |= frontier
+        key = (seen, src)
+        reached = graph.decoded.get(key)
+        if reached is None:
+            if len(graph.decoded) >= _DECODED_KEPT:
+                graph.decoded.clear()
+            reached = graph.decoded[key] = _decode(graph, seen, src)
+        if not graph.ports:
+            return reached
+        shores, seas = reached
+        fleets = self.sea_fleets if without is None else self.sea_fleets - {without}
+        for port in graph.ports.intersection(seas, shores):  # reached only through its own fleet?
+            if not route_exists(graph, src, port, fleets):
+                shores -= {port}
+        return shores, seas
+
+
+_NOWHERE: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+
+def _decode(graph: SeaGraph, seen: int, src: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The provinces but ``src`` that the seas ``seen`` (bits) touch, and those seas."""
+    sea_at = graph.sea_at
+    sea_shores = graph.sea_shores
+    seas = []
+    touched: set[str] = set()
+    while seen:
+        sea = sea_at[seen & -seen]
+        seas.append(sea)
+        touched.update(sea_shores[sea])
+        seen &= seen - 1
+    touched.discard(src)
+    return frozenset(touched), frozenset(seas)
 
 
 # --- one board's convoy answers, shared ---------------------------------------------------------------
