@@ -73,6 +73,7 @@ boards are treated as immutable), so one builder step after another costs a dict
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -224,8 +225,9 @@ class LegalOrders:
     due: int = 0
     waive: LegalOrder | None = None
     reason: str | None = None
-    # A via-convoy move -> the same move without VIA (see find); the full index is built on first use.
-    _aliases: tuple[tuple[Order, LegalOrder], ...] = field(default=(), repr=False, compare=False)
+    # The VIA moves to a place the army cannot walk to, which find takes written without VIA too;
+    # the full index is built on first use.
+    _aliases: tuple[LegalOrder, ...] = field(default=(), repr=False, compare=False)
     _index: dict[str, LegalOrder] = field(default_factory=dict, repr=False, compare=False)
     _entries: dict[str, UnitOrders] = field(default_factory=dict, repr=False, compare=False)
 
@@ -254,8 +256,12 @@ class LegalOrders:
         if not index:
             for legal in self:
                 index[legal.text] = legal
-            for plain, legal in self._aliases:
-                index.setdefault(format_order(plain), legal)
+            for legal in self._aliases:
+                move = legal.order
+                assert isinstance(move, Move)
+                index.setdefault(
+                    f"{move.unit.text} - {move.dest}", legal
+                )  # (the same move's text without VIA)
         if type(order) is str:
             return index.get(order)
         if not isinstance(order, Order):
@@ -374,7 +380,8 @@ class _BoardFacts:
         shore_seas = tables.graph.shore_seas
         walks = tables.army_adjacency
         coastal = tables.coastal
-        by_sea: dict[str, list[tuple[str, str, Unit]]] = {}
+        armies = []  # those on a coast (validation: only they are convoyed)
+        reached: dict[str, frozenset[str]] = {}
         for prov, (_, unit) in occupant.items():
             if unit.type != "A" or shore_seas.get(prov, _NONE).isdisjoint(sea_fleets):
                 continue
@@ -385,18 +392,26 @@ class _BoardFacts:
             for dest in dests:
                 if dest not in steps:
                     self.carried_into.setdefault(dest, []).append(unit)
-            if prov not in coastal:
-                continue  # (validation: only an army on a coast is convoyed)
-            text = unit.text
+            if prov in coastal:
+                armies.append(unit)
+                reached[prov] = dests
+        # the convoys, in the order listed: by destination, then army
+        armies.sort(key=_TEXT)
+        into: dict[str, list[tuple[Unit, frozenset[str]]]] = {}
+        for unit in armies:
+            prov = unit.province
+            can_reach = reached[prov]
+            seas = self.chain_seas[prov]
             for dest, fleets in convoys.routes(prov).items():
-                if dest not in dests or dest not in coastal or dest in closed:
-                    continue
+                if dest in coastal and dest not in closed and dest in can_reach:
+                    into.setdefault(dest, []).append((unit, fleets & seas))
+        by_sea: defaultdict[str, list[tuple[str, Unit]]] = defaultdict(list)
+        for dest in sorted(into):
+            for unit, fleets in into[dest]:
                 for sea in fleets:
-                    if sea != dest and sea in seas:
-                        by_sea.setdefault(sea, []).append((dest, text, unit))
-        for sea, found in by_sea.items():
-            found.sort(key=_BY_DEST_AND_TEXT)
-            self.convoys_by_sea[sea] = [(dest, unit) for dest, _, unit in found]
+                    if sea != dest:
+                        by_sea[sea].append((dest, unit))
+        self.convoys_by_sea = dict(by_sea)
 
     def movers(self, prov: str) -> tuple[Unit, ...]:
         """The units that could move into ``prov`` by themselves (see movers_into)."""
@@ -422,13 +437,6 @@ class _BoardFacts:
         if hit is None:
             hit = self._without[key] = board_convoys(self.board).reach(army.province, sea)[0]
         return hit
-
-
-def _by_dest_and_text(item: tuple[str, str, Unit]) -> tuple[str, str]:
-    return item[0], item[1]
-
-
-_BY_DEST_AND_TEXT = _by_dest_and_text
 
 
 _CACHE_SIZE = 48  # as many boards as a bot keeps (gm.ordering.progress.BOARDS_KEPT): one per busy game
@@ -506,7 +514,7 @@ def _result(
     due: int = 0,
     waive: LegalOrder | None = None,
     reason: str | None = None,
-    aliases: dict[str, list[tuple[Order, LegalOrder]]] | None = None,
+    aliases: dict[str, list[LegalOrder]] | None = None,
 ) -> LegalOrders:
     entries.sort(key=_LOCATION)
     # a VIA move to a place it cannot reach by land: the same move without VIA is convoyed anyway
@@ -675,7 +683,7 @@ _DESCRIBE: dict[type[Order], Callable[[Any, str], _Keyed]] = {
 
 def _movement(
     board: Board, power: str, tables: _Tables, facts: _BoardFacts
-) -> tuple[list[UnitOrders], dict[str, list[tuple[Order, LegalOrder]]]]:
+) -> tuple[list[UnitOrders], dict[str, list[LegalOrder]]]:
     """The power's units' orders, and (by location) the VIA moves ``find`` also takes without VIA."""
     crossings = board.rules.switches.crossings
     across = crossings.pairs if crossings is not None and crossings.no_support_across else _NO_PAIRS
@@ -683,7 +691,7 @@ def _movement(
     if len(shared) >= _SHARED_SIZE:
         shared.clear()
     entries = []
-    aliases: dict[str, list[tuple[Order, LegalOrder]]] = {}
+    aliases: dict[str, list[LegalOrder]] = {}
     for unit in board.units.get(power, ()):
         orders = _unit_orders(unit, board, tables, facts, across, shared, aliases)
         entries.append(UnitOrders(unit.location, unit, orders))
@@ -697,7 +705,7 @@ def _unit_orders(
     facts: _BoardFacts,
     across: frozenset[tuple[str, str]],
     shared: dict[str, LegalOrder],
-    aliases: dict[str, list[tuple[Order, LegalOrder]]],
+    aliases: dict[str, list[LegalOrder]],
 ) -> tuple[LegalOrder, ...]:
     """Every order of ``unit`` in a movement phase, in the order listed (by kind, then target, then
     helped unit, the one holding in the target first, then land before convoy).
@@ -744,7 +752,7 @@ def _unit_orders(
                     quick_move(unit, dest, True), text, _MOVE_KIND, dest, None, True
                 )
             if dest not in tables.army_adjacency[here]:  # the same move written without VIA
-                aliases.setdefault(unit.location, []).append((quick_move(unit, dest), legal))
+                aliases.setdefault(unit.location, []).append(legal)
         else:
             text = f"{name} - {dest}"
             legal = shared.get(text)

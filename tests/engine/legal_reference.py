@@ -28,7 +28,6 @@ from engine.orders import (
     Retreat,
     SupportHold,
     SupportMove,
-    Unit,
     Waive,
     format_order,
     shared_unit,
@@ -201,6 +200,3 @@ def _movement(board: Board, power: str) -> list[UnitOrders]:
                 candidates += [Convoy(unit, army, dest) for dest in dests]
         entries.append(UnitOrders(unit.location, unit, _keep(candidates, board, power)))
     return entries
-
-
-__all__ = ["Unit", "reference_aliases", "reference_legal_orders"]

@@ -23,6 +23,7 @@ from bench.adjudicate import dense_position
 from engine import adjudicate, all_variants, initial_board
 from engine.board import Board
 from engine.legal import LegalOrder, LegalOrders, forget_legal_orders, legal_orders
+from engine.orders import format_order
 from tests.engine.legal_reference import reference_aliases, reference_legal_orders
 from tests.engine.test_legal_orders import DENSE, movement_board, retreat_board
 from tests.engine.test_player import random_board
@@ -65,11 +66,13 @@ def assert_same(board: Board, power: str, legal: LegalOrders | None = None) -> i
             if a.kind != "build":  # the very Units of the board, as validation returns them
                 assert a.order.unit is b.order.unit and a.helped is b.helped, where
     assert legal == expected, where
-    assert list(legal._aliases) == reference_aliases(expected, board), where
     for item in legal:
         assert legal.find(item.text) is item and legal.find(item.order) is item, item.text
-    for plain, item in legal._aliases:
-        assert legal.find(plain) is item
+    aliases = reference_aliases(expected, board)
+    assert [item.text for item in legal._aliases] == [item.text for _, item in aliases], where
+    for plain, item in aliases:
+        assert legal.find(plain) is legal.find(item.text), plain
+        assert legal.find(format_order(plain)) is legal.find(item.text), plain
     return len(legal)
 
 
