@@ -81,7 +81,7 @@ from operator import attrgetter
 from typing import Any
 
 from engine.adjudicator.adjustments import adjustment_due
-from engine.adjudicator.convoys import SeaGraph, board_convoys, forget_board_convoys, sea_graph
+from engine.adjudicator.convoys import SeaGraph, board_convoys, forget_board_convoys, reach_of, sea_graph
 from engine.adjudicator.legality import board_check
 from engine.board import Board
 from engine.errors import OrderError
@@ -345,6 +345,8 @@ class _BoardFacts:
     every board not yet listed for every power, they held 4 MiB for 45 games)."""
 
     __slots__ = (
+        "_fleet_bits",
+        "_fleets",
         "_tables",
         "_without",
         "board",
@@ -372,7 +374,8 @@ class _BoardFacts:
         # (army's province, a sea left out) -> where chains without that sea's fleet carry it
         self._without: dict[tuple[str, str], frozenset[str]] = {}
         convoys = board_convoys(board)  # order entry and the board-level check ask the same one
-        sea_fleets = convoys.sea_fleets
+        sea_fleets = self._fleets = convoys.sea_fleets
+        self._fleet_bits = convoys.fleet_bits
         if not sea_fleets:
             return
         occupant = board.occupant
@@ -435,7 +438,11 @@ class _BoardFacts:
         key = (army.province, sea)
         hit = self._without.get(key)
         if hit is None:
-            hit = self._without[key] = board_convoys(self.board).reach(army.province, sea)[0]
+            # (BoardConvoys.reach's own search, not remembered there: the board's convoy answers are
+            # kept for the last few boards only, and 45 games list more)
+            hit = self._without[key] = reach_of(
+                self._tables.graph, self._fleets, army.province, sea, self._fleet_bits
+            )[0]
         return hit
 
 

@@ -232,7 +232,7 @@ class BoardConvoys:
     def __init__(self, graph: SeaGraph, sea_fleets: frozenset[str]) -> None:
         self.graph = graph
         self.sea_fleets = sea_fleets
-        self._fleet_bits = _bits(graph.bit, sea_fleets)
+        self.fleet_bits = _bits(graph.bit, sea_fleets)  # the same seas, as bits (SeaGraph.bit)
         self._carry: dict[tuple[str, str, str | None], bool] = {}
         self._minimal: dict[tuple[str, str], frozenset[str]] = {}
         self._reach: dict[tuple[str, str | None], tuple[frozenset[str], frozenset[str]]] = {}
@@ -286,37 +286,46 @@ class BoardConvoys:
         return hit
 
     def _search(self, src: str, without: str | None) -> tuple[frozenset[str], frozenset[str]]:
-        graph = self.graph
-        allowed = self._fleet_bits
-        if without is not None:
-            allowed &= ~graph.bit.get(without, 0)
-        frontier = graph.shore_bits.get(src, 0) & allowed
-        if not frontier:
-            return _NOWHERE
-        neighbours = graph.neighbour_bits
-        seen = frontier
-        while frontier:  # breadth first: the seas next to those reached last
-            step = 0
-            while frontier:
-                sea = frontier & -frontier  # its lowest bit: one sea
-                step |= neighbours[sea]
-                frontier ^= sea
-            frontier = step & allowed & ~seen
-            seen |= frontier
-        key = (seen, src)
-        reached = graph.decoded.get(key)
-        if reached is None:
-            if len(graph.decoded) >= _DECODED_KEPT:
-                graph.decoded.clear()
-            reached = graph.decoded[key] = _decode(graph, seen, src)
-        if not graph.ports:
-            return reached
-        shores, seas = reached
-        fleets = self.sea_fleets if without is None else self.sea_fleets - {without}
-        for port in graph.ports.intersection(seas, shores):  # reached only through its own fleet?
-            if not route_exists(graph, src, port, fleets):
-                shores -= {port}
-        return shores, seas
+        return reach_of(self.graph, self.sea_fleets, src, without, self.fleet_bits)
+
+
+def reach_of(
+    graph: SeaGraph, sea_fleets: frozenset[str], src: str, without: str | None = None, fleet_bits: int = -1
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Where chains of the fleets in ``sea_fleets`` (leaving out the one in sea ``without``) can carry
+    an army from coastal province ``src``: the provinces (never ``src`` itself), and the seas of
+    those chains (:meth:`BoardConvoys.reach` without remembering; ``fleet_bits``: ``sea_fleets`` as
+    bits, when known)."""
+    allowed = fleet_bits if fleet_bits >= 0 else _bits(graph.bit, sea_fleets)
+    if without is not None:
+        allowed &= ~graph.bit.get(without, 0)
+    frontier = graph.shore_bits.get(src, 0) & allowed
+    if not frontier:
+        return _NOWHERE
+    neighbours = graph.neighbour_bits
+    seen = frontier
+    while frontier:  # breadth first: the seas next to those reached last
+        step = 0
+        while frontier:
+            sea = frontier & -frontier  # its lowest bit: one sea
+            step |= neighbours[sea]
+            frontier ^= sea
+        frontier = step & allowed & ~seen
+        seen |= frontier
+    key = (seen, src)
+    reached = graph.decoded.get(key)
+    if reached is None:
+        if len(graph.decoded) >= _DECODED_KEPT:
+            graph.decoded.clear()
+        reached = graph.decoded[key] = _decode(graph, seen, src)
+    if not graph.ports:
+        return reached
+    shores, seas = reached
+    fleets = sea_fleets if without is None else sea_fleets - {without}
+    for port in graph.ports.intersection(seas, shores):  # reached only through its own fleet?
+        if not route_exists(graph, src, port, fleets):
+            shores -= {port}
+    return shores, seas
 
 
 _NOWHERE: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
