@@ -16,8 +16,9 @@ and the first refusal is the answer, with its reason and a hint:
    convoys are worded here, naming the fleets that would be needed ("no fleet can carry A MAR to
    TUS: it would need a fleet in LYO").
 
-:func:`engine.legal.legal_orders` keeps its candidates with checks 2 and 3, with the same per-board
-convoy answers (engine.adjudicator.convoys.board_convoys), so a player may type exactly the orders
+:func:`engine.legal.legal_orders` lists exactly the orders checks 2 and 3 accept, from the same
+per-board convoy answers (engine.adjudicator.convoys.board_convoys; tests/engine/legal_reference.py
+keeps its candidates with the two checks themselves), so a player may type exactly the orders
 the order builder lists (tests/engine/test_entry.py checks both ways, on random positions of every
 variant). Check 1 depends on the orders given so far, which the list does not know.
 

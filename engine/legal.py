@@ -49,14 +49,21 @@ REMOVE      None                                          None
 WAIVE       None                                          None
 ==========  ===========================================  ======================================
 
-Legality is the engine's own, never a copy of it: candidates come from the map's adjacency and
-the fleets on the board, and each is kept only if :func:`engine.validation.validate_order` and
-the phase's board-level check (:func:`engine.adjudicator.legality.board_check`: the fleets at sea,
-or the adjustment count of :mod:`engine.adjudicator.adjustments`) accept it - the very functions
-the adjudicator judges orders with. So every listed order is valid when adjudicated, and ``text``
-(``format_order`` of it) reads back through the parser as the same order. Typed orders pass the
-same two checks at entry (:func:`engine.entry.enter_order`, with the board's same convoy answers),
-so a player is offered by tap exactly what they may type.
+Legality is the engine's own: the listed orders are exactly those that
+:func:`engine.validation.validate_order` and the phase's board-level check
+(:func:`engine.adjudicator.legality.board_check`: the fleets at sea, or the adjustment count of
+:mod:`engine.adjudicator.adjustments`) accept - the very functions the adjudicator judges orders
+with. Retreats and adjustments keep their few candidates by asking those two; a movement phase's
+orders (thousands on a crowded board, each judged by the validator in about 7 us) are generated
+directly from the map's adjacency and what the board says once for every power (the fleets' convoy
+reach and routes, from the board's convoy answers :func:`board_convoys`; the units that could move
+into each province), by the same rules (see :func:`_unit_orders`). tests/engine/legal_reference.py
+keeps the candidates-and-validator way, and tests/engine/test_legal_orders_reference.py checks the
+two give the same lists, element for element, on random boards of every variant and phase. So
+every listed order is valid when adjudicated, and ``text`` (``format_order`` of it) reads back
+through the parser as the same order. Typed orders pass the same two checks at entry
+(:func:`engine.entry.enter_order`, with the board's same convoy answers), so a player is offered by
+tap exactly what they may type.
 
 Each order is listed once, in the form the engine writes:
 
