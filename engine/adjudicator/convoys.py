@@ -48,11 +48,13 @@ class SeaGraph:
     bit: dict[str, int] = field(default_factory=dict)  # sea -> its bit
     sea_at: dict[int, str] = field(default_factory=dict)  # bit -> its sea
     neighbour_bits: dict[int, int] = field(default_factory=dict)  # a sea's bit -> the seas next to it
+    next_to_bits: dict[int, int] = field(default_factory=dict)  # a sea's bit -> the seas it is next to
     shore_bits: dict[str, int] = field(default_factory=dict)  # coastal province -> the seas it touches
     # (seas reached as bits, from where) -> (the other provinces they touch, the seas): a search's
     # answer but for the ports, shared by every board where an army there reaches the same seas
     # (kept for _DECODED_KEPT searches at most)
     decoded: dict[tuple[int, str], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    sea_sets: dict[int, frozenset[str]] = field(default_factory=dict)  # seas (bits) -> their names
 
 
 _DECODED_KEPT = 4096
@@ -98,6 +100,7 @@ def sea_graph(game_map: GameMap) -> SeaGraph:
         bit=bit,
         sea_at={b: sea for sea, b in bit.items()},
         neighbour_bits={bit[sea]: _bits(bit, near) for sea, near in sea_neighbours.items()},
+        next_to_bits={bit[sea]: _bits(bit, [s for s in seas if sea in sea_neighbours[s]]) for sea in seas},
         shore_bits={prov: _bits(bit, near) for prov, near in shore_seas.items()},
     )
     _GRAPHS[id(game_map)] = (game_map, graph)
@@ -190,34 +193,54 @@ def minimal_routes(graph: SeaGraph, src: str, fleets: Collection[str]) -> dict[s
     that touches a province counts for it only where its last sea is the first to touch it, which
     is where the search for that one destination would have stopped.
     """
+    bit = graph.bit
+    sea_at = graph.sea_at
     shores = graph.sea_shores
-    neighbours = graph.sea_neighbours
-    src_seas = graph.shore_seas.get(src, frozenset())
-    found: dict[str, set[str]] = {}
-    path: list[str] = []
-    touching: dict[str, int] = {}  # province -> how many seas of the path touch it
+    shore_bits = graph.shore_bits
+    neighbour_bits = graph.neighbour_bits
+    next_to = graph.next_to_bits
+    fleet_bits = 0
+    for name in fleets:
+        fleet_bits |= bit.get(name, 0)
+    src_seas = shore_bits.get(src, 0)
+    found: dict[str, int] = {}  # destination -> the seas of its routes (bits)
 
-    def extend(sea: str) -> None:
-        if any(sea in neighbours[earlier] for earlier in path[:-1]):
+    def extend(sea: int, before: int, last: int) -> None:
+        # ``before``: the seas of the chain so far (bits), ``last`` the latest of them
+        if next_to[sea] & before & ~last:
             return  # a shortcut from an earlier sea
-        path.append(sea)
-        here = shores[sea]
-        for dst in here:
-            if dst != src and not touching.get(dst) and dst not in path:
-                found.setdefault(dst, set()).update(path)
-        for dst in here:
-            touching[dst] = touching.get(dst, 0) + 1
-        for nxt in neighbours[sea]:
-            if nxt in fleets and nxt not in path and nxt not in src_seas:
-                extend(nxt)
-        for dst in here:
-            touching[dst] -= 1
-        path.pop()
+        path = before | sea
+        for dst in shores[sea_at[sea]]:
+            # the first sea of the chain to touch dst, and dst not one of its seas (a port)
+            if dst != src and not shore_bits[dst] & before and not bit.get(dst, 0) & path:
+                found[dst] = found.get(dst, 0) | path
+        further = neighbour_bits[sea] & fleet_bits & ~path & ~src_seas
+        while further:
+            nxt = further & -further
+            extend(nxt, path, sea)
+            further ^= nxt
 
-    for start in src_seas:
-        if start in fleets:
-            extend(start)
-    return {dst: frozenset(seas) for dst, seas in found.items()}
+    starts = src_seas & fleet_bits
+    while starts:
+        first = starts & -starts
+        extend(first, 0, 0)
+        starts ^= first
+    return {dst: _seas_of(graph, seas) for dst, seas in found.items()}
+
+
+def _seas_of(graph: SeaGraph, seas: int) -> frozenset[str]:
+    """The seas of the bits ``seas``, as names (remembered for the map)."""
+    hit = graph.sea_sets.get(seas)
+    if hit is None:
+        if len(graph.sea_sets) >= _DECODED_KEPT:
+            graph.sea_sets.clear()
+        names = []
+        rest = seas
+        while rest:
+            names.append(graph.sea_at[rest & -rest])
+            rest &= rest - 1
+        hit = graph.sea_sets[seas] = frozenset(names)
+    return hit
 
 
 class BoardConvoys:
