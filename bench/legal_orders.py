@@ -19,6 +19,12 @@ Boards:
                the median over positions of each position's median, and the slowest position
   retreats     a Fall 1901 retreat phase with three dislodged units
   adjustments  a Winter 1901 adjustment phase with builds and removals
+
+Then 45 games at once, as a busy bot holds them (gm.ordering.progress keeps one board per game and
+forgets a position no game holds): each at its own dense position, 20,000 requests for a random
+power of a random game, one in 500 moving its game to a new position. It prints how many times a
+position's list for a power was worked out again (the memory of boards too small, or a board rebuilt),
+and how many times a position's convoy answers were (engine.adjudicator.convoys keeps 16 boards').
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.adjudicate import dense_position  # the adjudicator's dense positions
 from engine import Board, load_map
+from engine.adjudicator import convoys
 from engine.legal import forget_board, forget_legal_orders, legal_orders
 
 GM = load_map("standard")
@@ -130,6 +137,48 @@ def row(label: str, board: Board, runs: int) -> None:
     )
 
 
+def busy_bot(rng: random.Random, games: int = 45, requests: int = 20_000) -> None:
+    built = 0
+    build = convoys.BoardConvoys.__init__
+
+    def counted(self: convoys.BoardConvoys, graph: convoys.SeaGraph, sea_fleets: frozenset[str]) -> None:
+        nonlocal built
+        built += 1
+        build(self, graph, sea_fleets)
+
+    convoys.BoardConvoys.__init__ = counted  # type: ignore[method-assign]
+    try:
+        forget_legal_orders()
+        boards = [
+            Board.from_json({"phase": "F1905M", "units": dense_position(rng), "centers": {}})
+            for _ in range(games)
+        ]
+        positions = games
+        first: dict[tuple[int, str], object] = {}
+        held = list(boards)  # every board stays alive: its id is its own
+        again = 0
+        for _ in range(requests):
+            game = rng.randrange(games)
+            if rng.random() < 0.002:
+                forget_board(boards[game])
+                boards[game] = Board.from_json(
+                    {"phase": "F1905M", "units": dense_position(rng), "centers": {}}
+                )
+                held.append(boards[game])
+                positions += 1
+                continue
+            power = rng.choice(GM.powers)
+            listed = legal_orders(boards[game], power)
+            seen = first.setdefault((id(boards[game]), power), listed)
+            again += seen is not listed
+    finally:
+        convoys.BoardConvoys.__init__ = build  # type: ignore[method-assign]
+    print(
+        f"{games} games at once, {requests:,} requests, {positions} positions: a power's list worked out "
+        f"again {again} times; a position's convoy answers built {built} times"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=200)
@@ -158,6 +207,7 @@ def main() -> None:
     )
     row("retreats", Board.from_json(RETREATS), args.runs)
     row("adjustments", Board.from_json(ADJUSTMENTS), args.runs)
+    busy_bot(rng)
 
 
 if __name__ == "__main__":
