@@ -53,8 +53,11 @@ class SeaGraph:
     # (seas reached as bits, from where) -> (the other provinces they touch, the seas): a search's
     # answer but for the ports, shared by every board where an army there reaches the same seas
     # (kept for _DECODED_KEPT searches at most)
-    decoded: dict[tuple[int, str], tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
-    sea_sets: dict[int, frozenset[str]] = field(default_factory=dict)  # seas (bits) -> their names
+    decoded: dict[tuple[int, str], tuple[frozenset[str], frozenset[str]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    # seas (bits) -> their names
+    sea_sets: dict[int, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
 
 _DECODED_KEPT = 4096
