@@ -265,10 +265,8 @@ class LegalOrders:
                 index[legal.text] = legal
             for legal in self._aliases:
                 move = legal.order
-                assert isinstance(move, Move)
-                index.setdefault(
-                    f"{move.unit.text} - {move.dest}", legal
-                )  # (the same move's text without VIA)
+                if isinstance(move, Move):  # (always) indexed by the same move's text without VIA
+                    index.setdefault(f"{move.unit.text} - {move.dest}", legal)
         if type(order) is str:
             return index.get(order)
         if not isinstance(order, Order):
@@ -428,7 +426,7 @@ class _BoardFacts:
         occupant = self.board.occupant
         tables = self._tables
         found = []
-        for src in tables.army_moves[prov]:
+        for src in tables.army_moves.get(prov, ()):
             other = occupant.get(src)
             if other is not None and other[1].type == "A":
                 found.append(other[1])
