@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Game
 from engine import Board
 from engine.fog import fog_board, fog_result
+from engine.legal import forget_board
 from engine.variants import game_map
 from gm.errors import GameError, NotAllowed
 from gm.reading.lookup import ENDED_STATES, load_player_and_powers
@@ -56,7 +57,26 @@ def board_for(game: Game, board: Board, powers: Collection[str]) -> Board:
     ``board`` itself."""
     if not fog_on(game) or not powers:
         return board
-    return fog_board(board, next(iter(powers)), seen_by(board, powers))
+    key = (game.id, frozenset(powers))
+    held = _views.pop(key, None)
+    if held is not None and held[0] is board:
+        _views[key] = held  # the most recently read last
+        return held[1]
+    if held is not None:  # the game has moved on: its old view is wanted no more
+        forget_board(held[1])
+    elif len(_views) >= VIEWS_KEPT:
+        forget_board(_views.pop(next(iter(_views)))[1])
+    view = fog_board(board, next(iter(powers)), seen_by(board, powers))
+    _views[key] = (board, view)
+    return view
+
+
+VIEWS_KEPT = 64
+"""How many fogged views :func:`board_for` keeps: one per game and player's powers, the least recently
+read dropped first. The engine remembers a board's legal orders by identity, so a view built anew on
+every tap would be listed anew on every tap (and crowd the live games' boards out of the engine's
+memory); the same view object for the same board lets it list each view once."""
+_views: dict[tuple[int | None, frozenset[str]], tuple[Board, Board]] = {}
 
 
 def board_view(
