@@ -5,7 +5,8 @@
 # some wait on subprocesses, sockets and deadlines). xdist's load scheduling hands the tests out from one
 # queue, two at a time, to whichever worker is free; tests/conftest.py spreads the modules marked
 # `waits` through the queue's first two thirds. TEST_WORKERS=0 runs them in this process.
-# HYPOTHESIS_PROFILE=quick runs a tenth of the property tests' random examples (tests/helpers/profiles.py).
+# The property tests run a quarter of their random examples; HYPOTHESIS_PROFILE=thorough runs them all,
+# HYPOTHESIS_PROFILE=quick a tenth (tests/helpers/profiles.py).
 set -euo pipefail
 cd "$(dirname "$0")"
 REQUIREMENTS=dev source scripts/ensure_venv.sh  # runtime + test and build tools

@@ -26,7 +26,7 @@ from tests.pg import (  # noqa: F401  (fixtures)
 )
 
 compiled_cache.install()  # one cache of compiled SQL for every engine (tests/helpers/compiled_cache.py)
-profiles.load()  # HYPOTHESIS_PROFILE: thorough (default) or quick (tests/helpers/profiles.py)
+profiles.load()  # HYPOTHESIS_PROFILE: suite (default), thorough or quick (tests/helpers/profiles.py)
 
 
 def pytest_collection_finish() -> None:
