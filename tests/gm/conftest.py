@@ -19,6 +19,7 @@ from gm.reading.info import GameInfo
 from gm.reading.lookup import latest_phase
 from gm.settings import GameSettings
 from gm.setup import games
+from tests.helpers.leftovers import finish_work_left
 from tests.helpers.replayed import replayed, settings_key
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)  # the tests' "now" (in the past: deadlines from it are overdue)
@@ -33,9 +34,11 @@ def database_url(migrated_database_url: str) -> str:
 
 @pytest.fixture
 async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
-    """An engine on the test's migrated database (``database_url``)."""
+    """An engine on the test's migrated database (``database_url``); disposed once the work the test
+    left running has finished (tests/helpers/leftovers.py)."""
     eng = make_engine(database_url)
     yield eng
+    await finish_work_left()
     await eng.dispose()
 
 

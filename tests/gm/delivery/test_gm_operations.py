@@ -92,7 +92,7 @@ async def test_after_the_database_comes_back_claimed_messages_go_out_at_once(
             ).all()
         assert claimed == [] and not held & unsent, "every message it held went out at the next delivery"
     finally:
-        await gm.runtime.scheduler.shutdown(wait=False)
+        await gm.runtime.scheduler.shutdown()  # the jobs under way finish first, as in a stop
 
 
 async def test_a_close_that_failed_in_an_outage_is_retried_once_the_database_answers(
@@ -129,7 +129,7 @@ async def test_a_close_that_failed_in_an_outage_is_retried_once_the_database_ans
         assert await scheduler.probe_database()
         assert scheduler.run_time(job) == again
     finally:
-        await scheduler.shutdown(wait=False)
+        await scheduler.shutdown()  # the retry under way finishes first, as in a stop
 
 
 async def test_the_operations_status_counts_games_messages_and_the_last_close(
