@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 from typing import Any
 
+import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
@@ -203,6 +205,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     players' orders, which must not reach a log before the deadline."""
     url = normalize_url(url or database_url_from_env())
     kwargs.setdefault("hide_parameters", True)
+    kwargs.setdefault("json_serializer", json_text)
+    kwargs.setdefault("json_deserializer", json_value)
     if make_url(url).get_backend_name() == "sqlite":
         connect_args = dict(kwargs.pop("connect_args", {}))
         connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_MS / 1000)
@@ -227,6 +231,25 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
         return SQLiteEngine(engine.sync_engine, reader, urgent)
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
+
+
+def json_text(value: Any) -> str:
+    """A JSON column's value as the text stored (orjson: several times the json module's speed, the
+    same JSON; keys that are not strings written as json writes them). What orjson refuses (an
+    integer beyond 64 bits, a lone surrogate) is written by the json module, as before."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+def json_value(text: str | bytes) -> Any:
+    """A JSON column's stored text read (orjson; what it refuses, e.g. a ``NaN`` the json module
+    once wrote, read by the json module)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 WRITE_POOL: dict[str, Any] = {"pool_size": 16, "max_overflow": 16, "pool_timeout": 120, "pool_use_lifo": True}

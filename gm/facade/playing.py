@@ -21,7 +21,7 @@ from gm.ordering import whole_sheet as sheet
 from gm.ordering.current import OWN, PENDING, own_orders
 from gm.ordering.offline import mark_read
 from gm.ordering.returning import RETURNED
-from gm.ordering.submission import OrdersView, SubmissionReport
+from gm.ordering.submission import GAMES_READ, OrdersView, SubmissionReport
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +47,11 @@ class PlayingCases(GamemasterCore):
             with urgent_writes() if message_id is not None else nullcontext():
                 async with self._sessions.begin() as session:
                     own_orders(session, game_id, user_id)
+                    self._current.lend(session)
                     if message_id is not None:
                         await mark_read(session, user_id, message_id)
                     report = await orders.submit_orders(session, game_id, user_id, text)
+            self._current.keep_read(session)
             self._send_if_returned(session, game_id)
         kept = self._current.after_submission(report)
         await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
@@ -77,6 +79,7 @@ class PlayingCases(GamemasterCore):
             with urgent_writes():
                 async with self._sessions.begin() as session:
                     await session.connection()  # BEGIN IMMEDIATE: the writer lock, then the batch
+                    self._current.lend(session)
                     batch = take()
                     for item in batch:
                         pending = set(session.info.get(PENDING, ()))
@@ -94,12 +97,14 @@ class PlayingCases(GamemasterCore):
                             # expired what the session holds: the next message reads afresh
                             session.info.setdefault(PENDING, set()).update(pending)
                             session.info.pop(RETURNED, None)
+                            session.info.pop(GAMES_READ, None)  # what it read is expired now
                             session.expunge_all()
                             item.answer.set_exception(exc)
                             continue
                         finally:
                             session.info.pop(OWN, None)
                         done.append((item, report, bool(session.info.pop(RETURNED, False))))
+            self._current.keep_read(session)
         except BaseException as exc:
             for item in batch or take():  # the batch failed as a whole (the database away...)
                 if item.answer.done():
@@ -123,7 +128,9 @@ class PlayingCases(GamemasterCore):
         held = self._current.menu(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
+            self._current.lend(session)
             report = await sheet.replace_orders(session, game_id, user_id, text, meant_for=meant_for)
+        self._current.keep_read(session)
         self._send_if_returned(session, game_id)
         kept = self._current.after_submission(report)
         await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
@@ -148,9 +155,11 @@ class PlayingCases(GamemasterCore):
         with urgent_writes() if message_id is not None else nullcontext():
             async with self._sessions.begin() as session:
                 own_orders(session, game_id, user_id)
+                self._current.lend(session)
                 if message_id is not None:
                     await mark_read(session, user_id, message_id)
                 view = await orders.set_ready(session, game_id, user_id, ready=ready)
+        self._current.keep_read(session)
         self._send_if_returned(session, game_id)
         # the refused lines shown stay the last submission's: the view is read again
         await self._after_order_change(ticket, view, kept=None, held=held, same_orders=True)

@@ -95,7 +95,9 @@ class SheetCases(GamemasterCore):
         held = self._current.menu(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)  # its orders, ready flags and log: the player's own
+            self._current.lend(session)
             change = await action(session)
+        self._current.keep_read(session)
         self._send_if_returned(session, game_id)
         # the view is dropped (a read gives the refused lines of the last submission), the menu kept
         menu = await self._after_order_change(

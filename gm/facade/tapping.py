@@ -100,6 +100,7 @@ class TappingCases(GamemasterCore):
         held = self._current.menu(game_id, user_id)
         async with self._sessions.begin() as session:
             own_orders(session, game_id, user_id)
+            self._current.lend(session)
             report = await orders.submit_orders(
                 session,
                 game_id,
@@ -108,6 +109,7 @@ class TappingCases(GamemasterCore):
                 power=power,
                 meant_for=meant_for,
             )
+        self._current.keep_read(session)
         self._send_if_returned(session, game_id)
         menu = await self._after_order_change(
             ticket,

@@ -36,13 +36,14 @@ from sqlalchemy.orm import ORMExecuteState, Session
 from sqlalchemy.orm.session import SessionTransaction
 
 from db.models import Game, OrderRecord, OrderSubmission, PhaseRecord, Player, PowerAssignment, ReadyFlag
-from gm.ordering.submission import OrdersView, SubmissionReport
+from gm.ordering.submission import GAMES_HELD, GAMES_READ, OpenGame, OrdersView, SubmissionReport
 
 EVERY_GAME = -1  # in a session's pending changes: a change whose game is not known
 PENDING = "current_orders_pending"  # session.info: the games changed by the transaction under way
 OWN = "current_orders_own"  # session.info: (game, user) whose own orders this session writes
 WATCHED = (Game, PhaseRecord, Player, PowerAssignment, OrderRecord, ReadyFlag, OrderSubmission)
 OWN_ROWS = (OrderRecord, ReadyFlag, OrderSubmission)  # a player's own orders, flags and log
+GAMES_OPEN_KEPT = 64  # games held for the next write about orders (a few KiB each): the busiest
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,9 @@ class CurrentOrders:
         self._menus: dict[tuple[int, int], Any] = {}
         # game -> what a read says of it (gm.reading.info.GameInfo), dropped with the game's views
         self._infos: dict[int, Any] = {}
+        # game -> its row, latest phase and seats as a write about orders read them (lent to the next
+        # such write: gm.ordering.submission.OpenGame), dropped with the game's views
+        self._open: dict[int, OpenGame] = {}
         # ("user", id) -> the games they play, ("server", id, ended too) -> the server's games (lists of
         # GameInfo), dropped at any change of any game
         self._lists: dict[tuple[Any, ...], list[Any]] = {}
@@ -113,6 +117,29 @@ class CurrentOrders:
 
     def game_stamp(self, game_id: int) -> tuple[int, int]:
         return (self._everything, self._games.get(game_id, 0))
+
+    def held_game(self, game_id: int) -> OpenGame | None:
+        """The game as the last write about orders read it, while nothing changed it since."""
+        return self._open.get(game_id) if self.enabled else None
+
+    def lend(self, session: Any) -> None:
+        """Lend what is held of the games to ``session``'s writes about orders, and have them note
+        what they read (gm.ordering.submission.open_for_submission); :meth:`keep_read` after the
+        commit."""
+        if self.enabled:
+            session.info[GAMES_HELD] = self
+            session.info.pop(GAMES_READ, None)
+
+    def keep_read(self, session: Any) -> None:
+        """Hold what ``session``'s committed writes read of their games (see :meth:`lend`), unless
+        something changed the game since it was read (its own commit included: a player back from
+        civil disorder, an early close's deadline)."""
+        for stamp, opened in session.info.pop(GAMES_READ, ()):
+            if self.enabled and self.game_stamp(opened.game.row_id) == stamp:
+                self._open.pop(opened.game.row_id, None)
+                if len(self._open) >= GAMES_OPEN_KEPT:
+                    del self._open[next(iter(self._open))]  # the one written least recently
+                self._open[opened.game.row_id] = opened
 
     def fill_game_info(self, stamp: tuple[int, int], info: Any) -> None:
         if self.enabled and self.game_stamp(info.id) == stamp:
@@ -180,10 +207,12 @@ class CurrentOrders:
                 self._views.clear()
                 self._menus.clear()
                 self._infos.clear()
+                self._open.clear()
                 self._phase_game.clear()
                 return
             self._games[game_id] = self._games.get(game_id, 0) + 1
             self._infos.pop(game_id, None)
+            self._open.pop(game_id, None)
             for key in [k for k in self._views if k[0] == game_id]:
                 del self._views[key]
             for key in [k for k in self._menus if k[0] == game_id]:

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, bindparam, delete, insert, update
+from sqlalchemy import select as select_columns
 from sqlalchemy.orm import attributes
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import col, select
@@ -121,6 +122,34 @@ class SubmissionReport:
         return tuple(line for line in self.lines if not line.accepted)
 
 
+GAMES_HELD = "gm_games_held"
+"""session.info: what the process holds of the running games (a :class:`GamesHeld`, gm.ordering.current),
+lent to a write so that it need not read the game, its phase and its seats again."""
+GAMES_READ = "gm_games_read"
+"""session.info: the :class:`OpenGame` s a write read (with the :meth:`GamesHeld.game_stamp` taken before
+each read), for the process to hold once the write has committed."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    """A running game as a write about orders reads it: its row, its latest phase and its seats (power
+    -> player). Held by the process between transactions (gm.ordering.current): its objects belong to
+    no session and are never changed in place; a write that changes one of them (a player back from
+    civil disorder, an early close's deadline) reads its own."""
+
+    game: Game
+    phase: PhaseRecord
+    seats: dict[str, Player | None]
+
+
+class GamesHeld(Protocol):
+    """What the process holds of the running games (gm.ordering.current.CurrentOrders)."""
+
+    def held_game(self, game_id: int) -> OpenGame | None: ...
+
+    def game_stamp(self, game_id: int) -> tuple[int, int]: ...
+
+
 SUBMISSIONS_KEPT = 50
 """Submissions (and clears) kept per player and phase: the latest ones. A player who sends a thousand
 messages in a phase cannot grow the database without bound; what counts is in the orders anyway."""
@@ -137,6 +166,11 @@ _OLDER = (
 )
 _FORGET_OLDER = delete(OrderSubmission).where(col(OrderSubmission.id).in_(_OLDER.scalar_subquery()))
 _LOG = insert(OrderSubmission)
+_NEW_FLAGS = insert(ReadyFlag)
+_DROP_FLAGS = delete(ReadyFlag).where(
+    col(ReadyFlag.phase_id) == bindparam("phase_id"),
+    col(ReadyFlag.power).in_(bindparam("powers", expanding=True)),
+)
 _NEW_ORDERS = insert(OrderRecord)
 _CHANGED_ORDERS = update(OrderRecord).where(col(OrderRecord.id) == bindparam("row_id"))
 
@@ -219,10 +253,24 @@ async def submit_orders(
     builder's) when the game is not the one the builder was opened for (:func:`require_same_game`).
     """
     now = require_aware(now or utcnow())
+    opened = await open_for_submission(session, game_id, user_id, power, meant_for)
+    return await submit_opened(session, opened, user_id, text, meant_for=meant_for, now=now)
+
+
+async def submit_opened(
+    session: AsyncSession,
+    opened: tuple[Game, Player, list[str], PhaseRecord, dict[str, Player | None] | None],
+    user_id: int,
+    text: str,
+    *,
+    meant_for: MeantFor[str],
+    now: datetime,
+    before: Sequence[dict[str, Any]] = (),
+) -> SubmissionReport:
+    """:func:`submit_orders` once the game is open (:func:`open_for_submission`); ``before``: rows of
+    the submission log to write first, in the same statement (a form's withdrawal)."""
+    game, player, powers, phase, player_of = opened
     text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
-    game, player, powers, phase, player_of = await _open_for_submission(
-        session, game_id, user_id, power, meant_for
-    )
     require_same_game(game, meant_for)
     lines = order_lines(text, map_of(game.variant))
     state = await phase_state(session, phase, game.variant, player_of=player_of)
@@ -233,8 +281,8 @@ async def submit_orders(
     if player.status == PlayerStatus.CIVIL_DISORDER and any(o.accepted for o in outcomes):
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: their orders count again
         await _returned(session, game, player, now, powers)
-    before = state.orders
-    altered = {p for p, key in changed if before.get(p, {}).get(key) != current[p][key]}
+    before_orders = state.orders
+    altered = {p for p, key in changed if before_orders.get(p, {}).get(key) != current[p][key]}
     unready = tuple(sorted(p for p in altered if p in state.ready))
     new, updated = _changed_rows(session, state, phase, user_id, now, current, typed, changed)
     logged = {
@@ -247,11 +295,11 @@ async def submit_orders(
         "submitted_at": now,
     }
     connection = await flushed_connection(session)
-    await connection.run_sync(_write, new, updated, logged, unready)
+    await connection.run_sync(_write, new, updated, [*before, logged], unready)
     notice = await _new_phase_notice(session, phase, now) if meant_for.phase is None else None
     after = replace(state, orders={**state.orders, **current}, ready=state.ready - set(unready))
     view = view_of(after, game, phase, powers)
-    _record_close_request(phase, view, now)
+    await _record_close_request(session, phase, view, now)
     return SubmissionReport(
         lines=tuple(outcomes), view=view, new_phase_notice=notice, state=after, unready=unready
     )
@@ -277,7 +325,7 @@ async def clear_orders(
     session.add(withdrawal(game.row_id, phase.row_id, user_id, {"cleared": powers}, now))
     await _bound_log(session, phase.row_id, user_id)
     view = await _view(session, game, phase, powers)
-    _record_close_request(phase, view, now)
+    await _record_close_request(session, phase, view, now)
     return view
 
 
@@ -319,40 +367,41 @@ async def set_ready(
     now = require_aware(now or utcnow())
     # the game's tag first (a sheet's Ready meant for another game that had this number), then as a
     # submission: the game and its phase in one statement, the seats in one, read again by nobody
-    game, player, powers, phase, player_of = await _open_for_submission(
+    game, player, powers, phase, player_of = await open_for_submission(
         session, game_id, user_id, None, meant_for, same_game_first=True
     )
     if ready and player.status == PlayerStatus.CIVIL_DISORDER:
         player.status = PlayerStatus.ACTIVE  # back from civil disorder: a ready player is playing again
         await _returned(session, game, player, now, powers)
-    if ready:
-        have = set(
-            (
-                await session.exec(
-                    select(ReadyFlag.power).where(
-                        ReadyFlag.phase_id == phase.id, col(ReadyFlag.power).in_(powers)
-                    )
-                )
-            ).all()
-        )
-        for p in powers:
-            if p not in have:
-                session.add(ReadyFlag(phase_id=phase.row_id, power=p, user_id=user_id, set_at=now))
-    else:
-        await session.exec(
-            delete(ReadyFlag).where(col(ReadyFlag.phase_id) == phase.id, col(ReadyFlag.power).in_(powers))
-        )
-    await session.flush()
-    view = view_of(await phase_state(session, phase, game.variant, player_of=player_of), game, phase, powers)
-    _record_close_request(phase, view, now)
+    state = await phase_state(session, phase, game.variant, player_of=player_of)
+    changed = [p for p in powers if (p in state.ready) != ready]
+    if changed:  # the flags written as plain rows, like the orders (nothing here holds them as objects)
+        connection = await flushed_connection(session)
+        if ready:
+            rows = [
+                {"phase_id": phase.row_id, "power": p, "user_id": user_id, "set_at": now} for p in changed
+            ]
+            await connection.execute(_NEW_FLAGS, rows)
+        else:
+            await connection.execute(_DROP_FLAGS, {"phase_id": phase.row_id, "powers": changed})
+    flags = state.ready | set(changed) if ready else state.ready - set(changed)
+    view = view_of(replace(state, ready=frozenset(flags)), game, phase, powers)
+    await _record_close_request(session, phase, view, now)
     return view
 
 
-def _record_close_request(phase: PhaseRecord, view: OrdersView, now: datetime) -> None:
+async def _record_close_request(
+    session: AsyncSession, phase: PhaseRecord, view: OrdersView, now: datetime
+) -> None:
     """Everybody is done: the early close is due. Record it durably in the same transaction (the
     deadline becomes now), so that a bot stopped before the close runs it at its next start, whatever
-    happens to the background task that runs it now (gm.facade)."""
+    happens to the background task that runs it now (gm.facade). A phase the process holds
+    (:class:`OpenGame`) is not changed in place: the session's own copy is."""
     if view.close_now and phase.deadline is not None and phase.deadline > now:
+        if phase not in session:
+            own = await session.get(PhaseRecord, phase.row_id)
+            assert own is not None  # for mypy: the phase is locked (or the writer is alone)
+            phase = own
         phase.deadline = now
 
 
@@ -450,7 +499,7 @@ _GAME_AND_PHASE = (
 )
 
 
-async def _open_for_submission(
+async def open_for_submission(
     session: AsyncSession,
     game_id: int,
     user_id: int,
@@ -462,7 +511,20 @@ async def _open_for_submission(
     """:func:`open_phase_for` (locked), in two statements instead of four: the game with its latest
     phase (that row locked, as :func:`latest_phase` locks it), then the game's seats, the caller's
     among them; and the seats (power -> player), for the phase's state. The same refusals, in the same
-    order; a game without a phase, or a caller who holds no power, takes :func:`open_phase_for`."""
+    order; a game without a phase, or a caller who holds no power, takes :func:`open_phase_for`.
+
+    When the process lends what it holds of the game (:data:`GAMES_HELD`), none of it is read again
+    (on PostgreSQL the phase row is locked and its status checked, one light statement); a caller in
+    civil disorder, or a phase that is not open, is read as above. What was read is noted in
+    :data:`GAMES_READ`, for the process to hold once the write has committed."""
+    holder: GamesHeld | None = session.info.get(GAMES_HELD)
+    if holder is not None:
+        held = holder.held_game(game_id)
+        if held is not None:
+            found = await _open_held(session, held, user_id, power, meant_for, same_game_first)
+            if found is not None:
+                return found
+        stamp = holder.game_stamp(game_id)
     row = None
     if 0 < game_id <= MAX_ID:
         row = (await session.exec(_GAME_AND_PHASE, params={"game_id": game_id})).first()
@@ -476,6 +538,8 @@ async def _open_for_submission(
         require_same_game(game, meant_for)
     require_started(game)
     player_of = await seats(session, game.row_id)
+    if holder is not None:
+        session.info.setdefault(GAMES_READ, []).append((stamp, OpenGame(game, phase, dict(player_of))))
     mine = sorted(p for p, pl in player_of.items() if pl is not None and pl.user_id == user_id)
     if not mine:  # not a player, or one without a power: refused there
         opened = await open_phase_for(
@@ -489,6 +553,47 @@ async def _open_for_submission(
     powers = _acting_powers(game, mine, power)
     _require_open(game, phase, meant_for)
     return game, player, powers, phase, player_of
+
+
+_PHASE_STATUS = (
+    select_columns(col(PhaseRecord.status))
+    .where(col(PhaseRecord.id) == bindparam("phase_id"))
+    .with_for_update(key_share=True)
+)
+
+
+async def _open_held(
+    session: AsyncSession,
+    held: OpenGame,
+    user_id: int,
+    power: str | None,
+    meant_for: MeantFor[str],
+    same_game_first: bool,
+) -> tuple[Game, Player, list[str], PhaseRecord, dict[str, Player | None] | None] | None:
+    """:func:`open_for_submission` from what the process holds, or None to read it (see there)."""
+    game, phase, player_of = held.game, held.phase, held.seats
+    mine = sorted(p for p, pl in player_of.items() if pl is not None and pl.user_id == user_id)
+    player = player_of[mine[0]] if mine else None
+    if player is None or player.status != PlayerStatus.ACTIVE or phase.status != PhaseStatus.OPEN:
+        return None
+    if not _one_writer(session):  # PostgreSQL: locked against a close, as the read would lock it
+        connection = await flushed_connection(session)
+        status = (await connection.execute(_PHASE_STATUS, {"phase_id": phase.row_id})).scalar()
+        if status != PhaseStatus.OPEN:
+            return None
+    if same_game_first:
+        require_same_game(game, meant_for)
+    require_started(game)
+    powers = _acting_powers(game, mine, power)
+    _require_open(game, phase, meant_for)
+    return game, player, powers, phase, player_of
+
+
+def _one_writer(session: AsyncSession) -> bool:
+    """Whether ``session`` writes to SQLite, whose writers go one at a time in this process (db.sqlite):
+    what the process holds is what a read would find."""
+    bind = session.bind
+    return bind is not None and bind.dialect.name == "sqlite"
 
 
 def _acting_powers(game: Game, powers: list[str], power: str | None) -> list[str]:
@@ -575,25 +680,27 @@ def _write(
     connection: Connection,
     new: list[dict[str, Any]],
     updated: list[dict[str, Any]],
-    logged: dict[str, Any],
+    logged: list[dict[str, Any]],
     unready: tuple[str, ...] = (),
 ) -> None:
     """A submission's writes, at once: the new orders and the replaced ones (one statement each,
-    executemany), the submission logged, and the player's oldest submissions of the phase beyond
-    :data:`SUBMISSIONS_KEPT` forgotten (the one just logged is never among them); the ready flags
-    of the powers whose orders changed after Ready (``unready``) withdrawn."""
+    executemany), the submission logged (``logged``: its rows, in order, one statement), and the
+    player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT` forgotten (the ones just
+    logged are never among them); the ready flags of the powers whose orders changed after Ready
+    (``unready``) withdrawn."""
+    last = logged[-1]
     if unready:
         connection.execute(
             delete(ReadyFlag).where(
-                col(ReadyFlag.phase_id) == logged["phase_id"], col(ReadyFlag.power).in_(list(unready))
+                col(ReadyFlag.phase_id) == last["phase_id"], col(ReadyFlag.power).in_(list(unready))
             )
         )
     if new:
         connection.execute(_NEW_ORDERS, new)
     if updated:
         connection.execute(_CHANGED_ORDERS, updated)
-    connection.execute(_LOG, logged)
-    connection.execute(_FORGET_OLDER, {"phase_id": logged["phase_id"], "user_id": logged["user_id"]})
+    connection.execute(_LOG, logged if len(logged) > 1 else last)
+    connection.execute(_FORGET_OLDER, {"phase_id": last["phase_id"], "user_id": last["user_id"]})
 
 
 async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:

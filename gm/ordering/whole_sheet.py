@@ -10,15 +10,20 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete
+from sqlalchemy import bindparam, delete
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import OrderRecord, PhaseStatus
+from db.database import flushed_connection
+from db.models import OrderRecord
 from gm.clock import require_aware, utcnow
 from gm.meant_for import ANY_PHASE, MeantFor
-from gm.ordering.submission import SubmissionReport, submit_orders, withdrawal
-from gm.reading.lookup import latest_phase, load_game, load_player, powers_of, require_started
+from gm.ordering.submission import SubmissionReport, open_for_submission, submit_opened
+
+_DROP_ORDERS = delete(OrderRecord).where(
+    col(OrderRecord.phase_id) == bindparam("phase_id"),
+    col(OrderRecord.power).in_(bindparam("powers", expanding=True)),
+)
 
 
 async def replace_orders(
@@ -30,27 +35,22 @@ async def replace_orders(
     meant_for: MeantFor[str] = ANY_PHASE,
     now: datetime | None = None,
 ) -> SubmissionReport:
-    """Withdraw the caller's orders in the open phase and submit ``text`` instead, atomically."""
+    """Withdraw the caller's orders in the open phase and submit ``text`` instead, atomically: the game
+    opened (and its phase locked) once, as for a submission (the same refusals), the caller's orders
+    dropped, then ``text`` judged and stored with the withdrawal logged before it."""
     now = require_aware(now or utcnow())
-    game = await load_game(session, game_id)
-    require_started(game)
-    player = await load_player(session, game, user_id)
-    powers = await powers_of(session, game.row_id, player.row_id)
-    phase = await latest_phase(session, game.row_id, for_update=True)
-    still_open = phase is not None and phase.status == PhaseStatus.OPEN
-    if (
-        phase is not None
-        and still_open
-        and (meant_for.phase is None or phase.name == meant_for.phase.strip().upper())
-    ):
-        await session.exec(
-            delete(OrderRecord).where(
-                col(OrderRecord.phase_id) == phase.id,
-                col(OrderRecord.power).in_(powers),
-            )
-        )
-        cleared = {"cleared": powers, "replaced_by": "the submission that follows"}
-        session.add(withdrawal(game.row_id, phase.row_id, user_id, cleared, now))
-    # submit_orders re-checks everything (phase open, expected phase, lines): the withdrawal is
-    # committed with the new orders by the caller's unit of work, or it raises and both roll back.
-    return await submit_orders(session, game_id, user_id, text, meant_for=meant_for, now=now)
+    opened = await open_for_submission(session, game_id, user_id, None, meant_for)
+    game, _player, powers, phase, _seats = opened
+    connection = await flushed_connection(session)
+    await connection.execute(_DROP_ORDERS, {"phase_id": phase.row_id, "powers": powers})
+    cleared = {
+        "game_id": game.row_id,
+        "phase_id": phase.row_id,
+        "user_id": user_id,
+        "action": "clear",
+        "text": "",
+        "outcome": [{"cleared": powers, "replaced_by": "the submission that follows"}],
+        "submitted_at": now,
+    }
+    # committed with the new orders by the caller's unit of work, or it raises and both roll back
+    return await submit_opened(session, opened, user_id, text, meant_for=meant_for, now=now, before=[cleared])

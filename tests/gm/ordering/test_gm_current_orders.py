@@ -4,6 +4,7 @@ is what the database holds, after a submission by any path and after any other c
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import update
@@ -12,7 +13,7 @@ from sqlmodel import col
 from db.database import SessionFactory
 from db.models import PhaseRecord, PlayerStatus
 from gm.delivery.shards import Ownership
-from gm.errors import OrdersClosed
+from gm.errors import NotAPlayer, OrdersClosed
 from gm.facade import Gamemaster
 from gm.meant_for import MeantFor
 from gm.ordering import legal
@@ -21,7 +22,15 @@ from gm.ordering.legal import OrderMenu
 from gm.ordering.submission import OrdersView
 from gm.reading.info import GameInfo
 from gm.setup import games
-from tests.gm.conftest import GUILD, T0, make_game, make_started_game, player_of, set_player_status
+from tests.gm.conftest import (
+    GUILD,
+    T0,
+    make_game,
+    make_started_game,
+    player_of,
+    player_row,
+    set_player_status,
+)
 from tests.helpers.gm import RecordingSender
 
 FRANCE = "FRANCE"
@@ -284,3 +293,58 @@ async def test_the_games_held_are_the_ones_the_database_gives(
     info = await gm.get_game(game)
     assert info.phase is not None and info.phase.name == "F1901M"
     assert await held_now() == await read()
+
+
+@pytest.mark.both_backends  # a held game's phase row is locked by a statement of its own on PostgreSQL
+async def test_a_write_from_the_game_held_acts_on_what_the_database_holds(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """A write about orders holds the game, its phase and its seats for the next (none of it read
+    again): after any other change of the game, the next write acts on the game as it is now."""
+    game, me = started.game.id, player_of(started, FRANCE)
+    await gm.submit_orders(game, me, "A Par-Bur")
+    assert gm._current.held_game(game) is not None
+    report = await gm.replace_orders(game, me, "A Par-Pic\nF Bre-Mao", meant_for=MeantFor("S1901M"))
+    assert orders_of(report.view) == (("A PAR - PIC", "F BRE - MAO"),)
+    assert held(gm, started) == await stored(sessions, started)
+
+    await set_player_status(sessions, started, FRANCE, PlayerStatus.CIVIL_DISORDER)
+    await gm.submit_orders(game, me, "A Mar-Spa")  # back from civil disorder, as a read would find
+    assert (await player_row(sessions, game, me)).status == PlayerStatus.ACTIVE
+    assert await gm.my_orders(game, me) == await stored(sessions, started)
+
+    await gm.submit_orders(game, me, "A Mar-Bur")
+    await set_player_status(sessions, started, FRANCE, PlayerStatus.LEFT)
+    with pytest.raises(NotAPlayer):
+        await gm.submit_orders(game, me, "A Mar-Gas")
+
+    germany = player_of(started, "GERMANY")
+    await gm.submit_orders(game, germany, "A Mun-Ruh")
+    await gm.runtime.close_phase(started.phase.id, reason="all_ready")
+    report = await gm.submit_orders(game, germany, "A Ruh-Bel")  # the new phase's, not the closed one's
+    assert report.view.phase.name == "F1901M" and report.lines[0].accepted
+    assert await gm.my_orders(game, germany) == await stored(sessions, started, "GERMANY")
+
+
+async def test_the_last_ready_from_the_game_held_records_the_early_close(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """Everybody ready, the last one from the game held: the phase's deadline becomes now in the same
+    transaction (a bot stopped before the close runs it at its next start)."""
+    game = started.game.id
+    later = datetime.now(UTC) + timedelta(days=1)
+    async with sessions.begin() as session:
+        await session.exec(
+            update(PhaseRecord).where(col(PhaseRecord.id) == started.phase.id).values(deadline=later)
+        )
+    powers = sorted(started.assignments)
+    for power in powers:
+        await gm.submit_orders(game, player_of(started, power), "A Par H" if power == FRANCE else "WAIVE")
+    assert gm._current.held_game(game) is not None
+    for power in powers:
+        view = await gm.set_ready(game, player_of(started, power))
+    assert view.close_now
+    await gm.runtime.idle()
+    async with sessions.read() as session:
+        phase = await session.get(PhaseRecord, started.phase.id)
+    assert phase is not None and phase.deadline is not None and phase.deadline < later
