@@ -4,6 +4,7 @@ them (the same path as typed orders), and a player's private preview map of thei
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from db.models import PhaseStatus
 from gm.delivery.lanes import heavy
@@ -16,8 +17,8 @@ from gm.ordering.current import own_orders
 from gm.ordering.drawing import render_preview
 from gm.ordering.examples import examples_for_board
 from gm.ordering.legal import OrderMenu
-from gm.ordering.preview import OrdersPreview, preview_of
-from gm.ordering.submission import SubmissionReport
+from gm.ordering.preview import OrdersPreview, preview_from, preview_of
+from gm.ordering.submission import OrdersView, SubmissionReport
 from gm.reading.lookup import latest_phase, load_game, load_player, powers_of
 
 
@@ -122,6 +123,21 @@ class TappingCases(GamemasterCore):
         )
         return ChosenOrder(report=report, menu=menu)
 
+    def _preview_held(
+        self, game_id: int, user_id: int, meant_for: MeantFor[str]
+    ) -> tuple[OrdersView, dict[str, Any]] | None:
+        """:meth:`orders_preview`'s view and drawing request from what the process holds (the caller's
+        orders and the game with its phase: gm.ordering.current), or None to read them."""
+        view = self._current.get(game_id, user_id)
+        opened = self._current.held_game(game_id)
+        if view is None or opened is None or opened.phase.id != view.phase.id or not view.powers:
+            return None
+        if meant_for.tag and meant_for.tag != view.game_tag:
+            return None  # refused by the read
+        if meant_for.phase is not None and view.phase.name != meant_for.phase.strip().upper():
+            return None
+        return preview_from(opened.game, opened.phase, view)
+
     async def orders_preview(
         self,
         game_id: int,
@@ -132,8 +148,11 @@ class TappingCases(GamemasterCore):
         """The caller's orders in the current phase and the map with those orders drawn, and nothing
         of anybody else's (for the caller's eyes only: the adapter answers privately). Drawn off the
         event loop, in the worker processes (or a thread)."""
-        async with self._sessions.read() as session:  # ended before the drawing: nothing held meanwhile
-            view, request = await preview_of(session, game_id, user_id, meant_for=meant_for)
+        found = self._preview_held(game_id, user_id, meant_for)
+        if found is None:
+            async with self._sessions.read() as session:  # ended before the drawing: nothing held meanwhile
+                found = await preview_of(session, game_id, user_id, meant_for=meant_for)
+        view, request = found
         png = await run_off_loop(self._runtime.executor, render_preview, request)
         drawn = {power: tuple(lines) for power, lines in request["orders"].items()}
         return OrdersPreview(view=view, filename=f"{view.phase.name}-my-orders.png", drawn=drawn, png=png)

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.models import Game, PhaseRecord
 from gm.errors import OrdersClosed
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.messages import words as say
@@ -61,8 +62,14 @@ async def preview_of(
             "Use [[cmd:orders show]] or [[cmd:orders sheet]] for the current phase.",
         )
     state = await phase_state(session, phase, game.variant)
-    view = view_of(state, game, phase, powers)
-    mine = {power: tuple(state.orders.get(power, {}).values()) for power in powers}
+    return preview_from(game, phase, view_of(state, game, phase, powers))
+
+
+def preview_from(game: Game, phase: PhaseRecord, view: OrdersView) -> tuple[OrdersView, dict[str, Any]]:
+    """:func:`preview_of`'s answer from the caller's ``view`` of ``phase`` (their orders, as a read in
+    the same transaction as the game and the phase would give them, or as the process holds them)."""
+    mine = {p.power: p.orders for p in view.powers}
+    powers = list(mine)
     title = preview_title(view.phase.long_name, powers)
     if not fog_on(game):
         return view, preview_request(phase.board, game.variant, mine, title)

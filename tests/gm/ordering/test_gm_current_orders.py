@@ -18,9 +18,12 @@ from gm.facade import Gamemaster
 from gm.meant_for import MeantFor
 from gm.ordering import legal
 from gm.ordering import submission as orders
+from gm.ordering.drawing import render_preview
 from gm.ordering.legal import OrderMenu
+from gm.ordering.preview import preview_of
 from gm.ordering.submission import OrdersView
 from gm.reading.info import GameInfo
+from gm.settings import GameSettings
 from gm.setup import games
 from tests.gm.conftest import (
     GUILD,
@@ -348,3 +351,24 @@ async def test_the_last_ready_from_the_game_held_records_the_early_close(
     async with sessions.read() as session:
         phase = await session.get(PhaseRecord, started.phase.id)
     assert phase is not None and phase.deadline is not None and phase.deadline < later
+
+
+@pytest.mark.parametrize("fog", ["off", "counts"])
+async def test_the_preview_from_what_is_held_is_the_one_a_read_gives(
+    sessions: SessionFactory, fog: str
+) -> None:
+    """/orders show from the player's orders and the game the process holds (no read): the same
+    orders, the same picture as a read's, the caller's alone (and under the fog, the caller's view)."""
+    started = await make_started_game(sessions, settings=GameSettings(players=7, fog=fog))
+    gm = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+    game, me = started.game.id, player_of(started, FRANCE)
+    await gm.submit_orders(game, player_of(started, "GERMANY"), "A Mun-Bur")
+    await gm.submit_orders(game, me, "A Par-Bur\nF Bre-Mao")
+    assert held(gm, started) is not None and gm._current.held_game(game) is not None
+    preview = await gm.orders_preview(game, me)
+    async with sessions.read() as session:
+        view, request = await preview_of(session, game, me)
+    assert preview.drawn == {FRANCE: ("A PAR - BUR", "F BRE - MAO")}
+    assert preview.view.powers == view.powers and preview.png == render_preview(request)
+    assert ("fog" in request) == (fog != "off")
+    await gm.runtime.idle()
