@@ -45,9 +45,10 @@ async def run(rounds: int, profile: str | None, show_sql: bool = False, only: st
     async with game_in_mid_game("Kinds", 2) as (fake, table, bot, game_id):
         statements = [0]
         engines = [bot.database.sync_engine]
-        reader = getattr(bot.database, "reader", None)
-        if reader is not None:
-            engines.append(reader.sync_engine)
+        for pool in ("reader", "urgent"):  # SQLite's readers' and urgent writers' engines
+            other = getattr(bot.database, pool, None)
+            if other is not None:
+                engines.append(other.sync_engine)
 
         shown: list[str] = []
 

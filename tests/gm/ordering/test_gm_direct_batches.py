@@ -81,12 +81,11 @@ async def test_one_refused_message_in_a_batch_leaves_the_others_written(
     await gm.submit_orders(game, germany, "A Ber-Kie", message_id=50)
     begun: list[str] = []
 
-    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        if statement.startswith("BEGIN IMMEDIATE"):
-            begun.append(statement)
+    def count(_conn: object) -> None:
+        begun.append("BEGIN IMMEDIATE")
 
     engine = sessions.kw["bind"].urgent.sync_engine  # the urgent writers' (SQLite)
-    event.listen(engine, "before_cursor_execute", count)
+    event.listen(engine, "begin", count)  # each transaction begun
     try:
         outcomes = await asyncio.gather(
             gm.submit_orders(game, france, ORDERS["FRANCE"], message_id=60),
@@ -96,7 +95,7 @@ async def test_one_refused_message_in_a_batch_leaves_the_others_written(
             return_exceptions=True,
         )
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        event.remove(engine, "begin", count)
     assert isinstance(outcomes[0], SubmissionReport) and isinstance(outcomes[3], SubmissionReport)
     assert isinstance(outcomes[1], AlreadyRead)
     assert isinstance(outcomes[2], GameError) and not isinstance(outcomes[2], OrdersClosed | AlreadyRead)
