@@ -84,11 +84,15 @@ class HealthServer:
         host: str,
         port: int,
         metrics_token: str | None = None,
+        backlog: Callable[[], Awaitable[Any]] | None = None,
     ) -> None:
+        """``status``: the database's figures for /metrics (gm.facade's operations_status);
+        ``backlog``: the outbox's depth and age alone, for /healthz (default: ``status``'s)."""
         self._vitals = vitals
         self._lag = lag
         self._metrics = metrics
         self._status = status
+        self._backlog = backlog or status
         self._latency = gateway_latency
         self.host = host
         self.port = port
@@ -145,7 +149,7 @@ class HealthServer:
         """Messages waiting for longer than OUTBOX_STUCK: the bot runs, but its posts do not go out
         (Discord refusing them, a lost permission). "degraded" with 200: a restart would not help."""
         try:
-            figures = await asyncio.wait_for(self._status(), DATABASE_WAIT)
+            figures = await asyncio.wait_for(self._backlog(), DATABASE_WAIT)
         except Exception:
             return None  # the database's own check says what is wrong with it
         oldest = getattr(figures, "outbox_oldest", None)

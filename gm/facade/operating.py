@@ -8,7 +8,7 @@ from datetime import datetime
 from gm.facade.core import GamemasterCore
 from gm.ordering.offline import AlreadyRead, DirectReads, direct_reads, mark_read, submit_sent_while_offline
 from gm.ordering.submission import SubmissionReport
-from gm.reports.operations import OperationsStatus, operations_status
+from gm.reports.operations import OperationsStatus, OutboxBacklog, operations_status, outbox_backlog
 
 
 class OperatingCases(GamemasterCore):
@@ -17,6 +17,11 @@ class OperatingCases(GamemasterCore):
         async with self._sessions.read() as session:
             status = await operations_status(session, self._ownership)
         return status
+
+    async def outbox_backlog(self) -> OutboxBacklog:
+        """The outbox's depth and age alone (what /healthz checks each time it is read)."""
+        async with self._sessions.read() as session:
+            return await outbox_backlog(session, self._ownership)
 
     def owns_direct_messages(self) -> bool:
         """This process receives the direct messages (it runs shard 0, or every shard)."""

@@ -141,3 +141,5 @@ async def test_the_operations_status_counts_games_messages_and_the_last_close(
     assert status.games["active"] == 1 and status.games["forming"] == 0 and status.games["finished"] == 0
     assert status.outbox_waiting > 0 and status.outbox_oldest is not None
     assert status.last_close is None and status.phases_closed == 0
+    backlog = await gm.outbox_backlog()  # what /healthz reads every time: the same figures
+    assert (backlog.outbox_waiting, backlog.outbox_oldest) == (status.outbox_waiting, status.outbox_oldest)
