@@ -72,7 +72,9 @@ class PlayingCases(GamemasterCore):
         """One transaction for the direct messages' orders waiting once it holds the writer lock
         (``take``): each in a savepoint of its own (one refused, e.g. its phase closed, leaves the
         others written), each marked handled with its orders; every one's future answered once the
-        commit is durable, or with its error."""
+        commit is durable, or with its error. A message alone (the usual case but in a burst) takes
+        no savepoint: its refusal rolls the transaction back (two statements and the nested
+        transaction's work fewer)."""
         done: list[tuple[_DirectOrders, SubmissionReport, bool]] = []
         batch: list[_DirectOrders] = []
         try:
@@ -81,7 +83,20 @@ class PlayingCases(GamemasterCore):
                     await session.connection()  # BEGIN IMMEDIATE: the writer lock, then the batch
                     self._current.lend(session)
                     batch = take()
-                    for item in batch:
+                    if len(batch) == 1:  # alone: no savepoint, a refusal rolls the transaction back
+                        item = batch[0]
+                        try:
+                            own_orders(session, item.game_id, item.user_id)
+                            await mark_read(session, item.user_id, item.message_id)
+                            report = await orders.submit_orders(
+                                session, item.game_id, item.user_id, item.text
+                            )
+                        except Exception as exc:
+                            raise _Refused from exc
+                        finally:
+                            session.info.pop(OWN, None)
+                        done.append((item, report, bool(session.info.pop(RETURNED, False))))
+                    for item in batch if len(batch) > 1 else ():
                         pending = set(session.info.get(PENDING, ()))
                         session.info.pop(RETURNED, None)
                         try:
@@ -105,6 +120,11 @@ class PlayingCases(GamemasterCore):
                             session.info.pop(OWN, None)
                         done.append((item, report, bool(session.info.pop(RETURNED, False))))
             self._current.keep_read(session)
+        except _Refused as refused:  # a lone message refused (its phase closed, already read...)
+            error = refused.__cause__
+            assert isinstance(error, Exception)  # for mypy: raised from what submit_orders raised
+            batch[0].answer.set_exception(error)
+            return
         except BaseException as exc:
             for item in batch or take():  # the batch failed as a whole (the database away...)
                 if item.answer.done():
@@ -187,6 +207,10 @@ class PlayingCases(GamemasterCore):
             report = await votes.cast_vote(session, game_id, user_id, kind=kind, to=to, yes=yes, power=power)
         self._runtime.follow_up(report.follow_ups, f"a vote in game {game_id}")
         return report
+
+
+class _Refused(Exception):
+    """A message written alone was refused: its transaction rolls back (raised from the refusal)."""
 
 
 @dataclass(slots=True)
