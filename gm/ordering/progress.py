@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import orjson
-from sqlalchemy import bindparam
+from sqlalchemy import CompoundSelect, bindparam, literal_column, null, union_all
 from sqlalchemy import select as select_columns
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -131,18 +131,26 @@ _SEATS = (
     .join(Player, col(Player.id) == col(PowerAssignment.player_id), isouter=True)
     .where(col(PowerAssignment.game_id) == bindparam("game_id"))
 )
-_ORDERS = (
+# Both in one statement (a statement's work in SQLAlchemy is most of its cost): the orders, in the
+# order they were written, then the ready flags (a row with no unit)
+_ORDERS_AND_READY: CompoundSelect = union_all(
     select_columns(
-        col(OrderRecord.id),
-        col(OrderRecord.power),
-        col(OrderRecord.unit_key),
-        col(OrderRecord.text),
-        col(OrderRecord.input),
-    )
-    .where(col(OrderRecord.phase_id) == bindparam("phase_id"))
-    .order_by(col(OrderRecord.id))
-)
-_READY = select(ReadyFlag.power).where(col(ReadyFlag.phase_id) == bindparam("phase_id"))
+        literal_column("0").label("kind"),
+        col(OrderRecord.id).label("id"),
+        col(OrderRecord.power).label("power"),
+        col(OrderRecord.unit_key).label("unit_key"),
+        col(OrderRecord.text).label("text"),
+        col(OrderRecord.input).label("input"),
+    ).where(col(OrderRecord.phase_id) == bindparam("phase_id")),
+    select_columns(
+        literal_column("1"),
+        col(ReadyFlag.id),
+        col(ReadyFlag.power),
+        null(),
+        null(),
+        null(),
+    ).where(col(ReadyFlag.phase_id) == bindparam("phase_id")),
+).order_by(literal_column("kind"), literal_column("id"))
 
 
 async def seats(session: AsyncSession, game_id: int) -> dict[str, Player | None]:
@@ -165,15 +173,19 @@ async def phase_state(
     what the session has pending is flushed first, as a query would."""
     board = board_of(phase, variant)
     connection = await flushed_connection(session)
-    rows = (await connection.execute(_ORDERS, {"phase_id": phase.id})).all()
+    rows = (await connection.execute(_ORDERS_AND_READY, {"phase_id": phase.id})).all()
     orders: dict[str, dict[str, str]] = {}
     inputs: dict[str, dict[str, str]] = {}
     order_ids: dict[tuple[str, str], int | None] = {}  # (a stored row's id is never None)
-    for row_id, power, key, text, typed in rows:
+    flags = []
+    for kind, row_id, power, key, text, typed in rows:
+        if kind:
+            flags.append(power)
+            continue
         orders.setdefault(power, {})[key] = text
         inputs.setdefault(power, {})[key] = typed
         order_ids[(power, key)] = row_id
-    ready = frozenset((await connection.execute(_READY, {"phase_id": phase.id})).scalars().all())
+    ready = frozenset(flags)
     if player_of is None:
         player_of = await seats(session, phase.game_id)
     return PhaseState(

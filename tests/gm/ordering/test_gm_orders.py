@@ -347,7 +347,7 @@ async def test_a_retreat_sent_just_after_the_moves_closed_gets_no_warning(sessio
 
 async def test_a_submission_takes_few_statements(sessions: SessionFactory, engine: AsyncEngine) -> None:
     """The submission path's round trips (issue 19): the game with its open phase, the seats, the
-    orders and ready flags, the orders written (one statement for the new ones, one for the
+    orders and ready flags (one statement), the orders written (one statement for the new ones, one for the
     replaced), the log entry and its bound. A guard against a slip back to one query per lookup."""
     started = await make_started_game(sessions)
     statements: list[str] = []
@@ -364,7 +364,7 @@ async def test_a_submission_takes_few_statements(sessions: SessionFactory, engin
         second = list(statements)
     finally:
         event.remove(engine.sync_engine, "before_cursor_execute", count)
-    reads = ["SELECT"] * 4  # the game and its phase, the seats, the orders, the ready flags
+    reads = ["SELECT"] * 3  # the game and its phase, the seats, the orders with the ready flags
     log = ["INSERT", "DELETE"]  # the submission logged, the oldest beyond those kept forgotten
     begin = ["BEGIN"] if first[0] == "BEGIN" else []  # SQLite's BEGIN IMMEDIATE is a statement
     assert first == [*begin, *reads, "INSERT", *log]
