@@ -41,7 +41,6 @@ from gm.public import FormingLimits
 from ops import health, version
 from ops.callbacks import parse_answers_lazily
 from ops.commands import publish_commands
-from ops.dynamic import find_tapped_alone
 from ops.echoes import skip_own_edits
 from ops.exits import ExitCode, StartupError
 from ops.facts import ProcessFacts
@@ -121,7 +120,6 @@ class DiplomacyBot(commands.AutoShardedBot):
         sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
         skip_own_edits(self._connection, lambda: self.user.id if self.user else None)  # echoes unparsed
         parse_answers_lazily()  # the message an interaction's answer made, parsed only if read
-        find_tapped_alone()  # a tapped DynamicItem's view: its item alone, not the whole message's
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
