@@ -10,6 +10,8 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
 from gm.delivery.lanes import urgent_writes
 from gm.endings import votes
 from gm.endings.votes import VoteReport
@@ -84,41 +86,9 @@ class PlayingCases(GamemasterCore):
                     self._current.lend(session)
                     batch = take()
                     if len(batch) == 1:  # alone: no savepoint, a refusal rolls the transaction back
-                        item = batch[0]
-                        try:
-                            own_orders(session, item.game_id, item.user_id)
-                            await mark_read(session, item.user_id, item.message_id)
-                            report = await orders.submit_orders(
-                                session, item.game_id, item.user_id, item.text
-                            )
-                        except Exception as exc:
-                            raise _Refused from exc
-                        finally:
-                            session.info.pop(OWN, None)
-                        done.append((item, report, bool(session.info.pop(RETURNED, False))))
-                    for item in batch if len(batch) > 1 else ():
-                        pending = set(session.info.get(PENDING, ()))
-                        session.info.pop(RETURNED, None)
-                        try:
-                            async with session.begin_nested():
-                                own_orders(session, item.game_id, item.user_id)
-                                await mark_read(session, item.user_id, item.message_id)
-                                report = await orders.submit_orders(
-                                    session, item.game_id, item.user_id, item.text
-                                )
-                                await session.flush()  # all of it written in its own savepoint
-                        except Exception as exc:
-                            # the savepoint's rollback forgot what the batch had changed before it, and
-                            # expired what the session holds: the next message reads afresh
-                            session.info.setdefault(PENDING, set()).update(pending)
-                            session.info.pop(RETURNED, None)
-                            session.info.pop(GAMES_READ, None)  # what it read is expired now
-                            session.expunge_all()
-                            item.answer.set_exception(exc)
-                            continue
-                        finally:
-                            session.info.pop(OWN, None)
-                        done.append((item, report, bool(session.info.pop(RETURNED, False))))
+                        done.append(await self._write_alone(session, batch[0]))
+                    else:
+                        done.extend(await self._write_each(session, batch))
             self._current.keep_read(session)
         except _Refused as refused:  # a lone message refused (its phase closed, already read...)
             error = refused.__cause__
@@ -138,6 +108,49 @@ class PlayingCases(GamemasterCore):
             if returned:
                 self._runtime.follow_up(FollowUps(item.game_id), f"a player's return in game {item.game_id}")
             item.answer.set_result(report)
+
+    async def _write_alone(
+        self, session: AsyncSession, item: _DirectOrders
+    ) -> tuple[_DirectOrders, SubmissionReport, bool]:
+        """A lone direct message's orders in the batch's transaction; _Refused when refused."""
+        try:
+            own_orders(session, item.game_id, item.user_id)
+            await mark_read(session, item.user_id, item.message_id)
+            report = await orders.submit_orders(session, item.game_id, item.user_id, item.text)
+        except Exception as exc:
+            raise _Refused from exc
+        finally:
+            session.info.pop(OWN, None)
+        return item, report, bool(session.info.pop(RETURNED, False))
+
+    async def _write_each(
+        self, session: AsyncSession, batch: list[_DirectOrders]
+    ) -> list[tuple[_DirectOrders, SubmissionReport, bool]]:
+        """Each message of ``batch`` in a savepoint of its own: a refused one is answered with its
+        error and leaves the others written."""
+        done: list[tuple[_DirectOrders, SubmissionReport, bool]] = []
+        for item in batch:
+            pending = set(session.info.get(PENDING, ()))
+            session.info.pop(RETURNED, None)
+            try:
+                async with session.begin_nested():
+                    own_orders(session, item.game_id, item.user_id)
+                    await mark_read(session, item.user_id, item.message_id)
+                    report = await orders.submit_orders(session, item.game_id, item.user_id, item.text)
+                    await session.flush()  # all of it written in its own savepoint
+            except Exception as exc:
+                # the savepoint's rollback forgot what the batch had changed before it, and
+                # expired what the session holds: the next message reads afresh
+                session.info.setdefault(PENDING, set()).update(pending)
+                session.info.pop(RETURNED, None)
+                session.info.pop(GAMES_READ, None)  # what it read is expired now
+                session.expunge_all()
+                item.answer.set_exception(exc)
+                continue
+            finally:
+                session.info.pop(OWN, None)
+            done.append((item, report, bool(session.info.pop(RETURNED, False))))
+        return done
 
     async def replace_orders(
         self, game_id: int, user_id: int, text: str, *, meant_for: MeantFor[str] = ANY_PHASE
