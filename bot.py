@@ -54,6 +54,7 @@ from ops.ratelimits import sweep_seldom
 from ops.runner import run_until_stopped
 from ops.sdnotify import Watchdog, notify
 from ops.shutdown import cancel, listener_tasks, listeners_finished
+from ops.turns import install as first_answers_first
 
 log = logging.getLogger("bot")
 
@@ -120,6 +121,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
         skip_own_edits(self._connection, lambda: self.user.id if self.user else None)  # echoes unparsed
         parse_answers_lazily()  # the message an interaction's answer made, parsed only if read
+        first_answers_first(self)  # in a burst, the answers people wait for before the work after them
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import os
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -53,6 +55,36 @@ last (``pool_use_lifo``): the few a steady load needs stay warm (their pages, th
 statements), and the others, opened in a burst, stay as small as they were opened."""
 READING = "gm_reading"  # the execution option (and session info key) of a read session
 
+_admission: Callable[[], Awaitable[None]] | None = None
+_IN_SESSION: contextvars.ContextVar[bool] = contextvars.ContextVar("db_in_session", default=False)
+
+
+def admit_sessions_with(admission: Callable[[], Awaitable[None]] | None) -> None:
+    """``admission()`` is awaited before each session's block begins (``async with``), outside any
+    other session: the process's order of work (gm.delivery.lanes.turn) holds back there a step
+    that may wait; None: no admission."""
+    global _admission
+    _admission = admission
+
+
+def in_session() -> bool:
+    """Whether the caller is inside a session's block (what it holds, e.g. SQLite's writer lock,
+    must not wait for an admission)."""
+    return _IN_SESSION.get()
+
+
+async def _admitted() -> contextvars.Token[bool]:
+    if _admission is not None and not _IN_SESSION.get():
+        await _admission()
+    return _IN_SESSION.set(True)
+
+
+def _left(token: contextvars.Token[bool] | None) -> None:
+    if token is None:
+        return
+    with contextlib.suppress(ValueError):  # left in another context than entered: never marked there
+        _IN_SESSION.reset(token)
+
 
 class ReadOnlySession(RuntimeError):
     """A read session (``sessions.read()``) was asked to write: a use case that writes needs
@@ -74,18 +106,46 @@ class GameSession(AsyncSession):
     SQLAlchemy would, then goes on. On PostgreSQL, where commit and close are network round trips,
     SQLAlchemy's own way stays."""
 
+    _entered: contextvars.Token[bool] | None = None
+
     def _ends_here(self) -> bool:
         bind = self.bind
         return bind is not None and bind.dialect.name == "sqlite"
 
+    async def __aenter__(self) -> Any:
+        self._entered = await _admitted()
+        return await super().__aenter__()
+
     async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
-        if not self._ends_here():
-            await super().__aexit__(type_, value, traceback)
-            return
-        await _close_here(self)
+        try:
+            if not self._ends_here():
+                await super().__aexit__(type_, value, traceback)
+                return
+            await _close_here(self)
+        finally:
+            _left(self._entered)
+            self._entered = None
 
     def _maker_context_manager(self) -> Any:
-        return _UnitOfWork(self) if self._ends_here() else super()._maker_context_manager()
+        return _UnitOfWork(self) if self._ends_here() else _Admitted(super()._maker_context_manager())
+
+
+class _Admitted:
+    """``sessions.begin()``'s block on PostgreSQL: SQLAlchemy's own, after the admission."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.entered: contextvars.Token[bool] | None = None
+
+    async def __aenter__(self) -> Any:
+        self.entered = await _admitted()
+        return await self.inner.__aenter__()
+
+    async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
+        try:
+            await self.inner.__aexit__(type_, value, traceback)
+        finally:
+            _left(self.entered)
 
 
 class _UnitOfWork:
@@ -94,8 +154,10 @@ class _UnitOfWork:
 
     def __init__(self, session: GameSession) -> None:
         self.session = session
+        self.entered: contextvars.Token[bool] | None = None
 
     async def __aenter__(self) -> GameSession:
+        self.entered = await _admitted()
         self.transaction = self.session.begin()
         await self.transaction.__aenter__()
         return self.session
@@ -104,7 +166,10 @@ class _UnitOfWork:
         try:
             await self.transaction.__aexit__(type_, value, traceback)
         finally:
-            await _close_here(self.session)
+            try:
+                await _close_here(self.session)
+            finally:
+                _left(self.entered)
 
 
 async def _close_here(session: AsyncSession) -> None:

@@ -43,6 +43,7 @@ from engine.variants import (
 )
 from gm.actor import Actor
 from gm.clock import utcnow
+from gm.delivery.lanes import busy as answers_owed
 from gm.delivery.outage import database_outage
 from gm.delivery.outbox import (
     Attachment,
@@ -323,6 +324,7 @@ __all__ = [
     "WrongGameState",
     "WrongPlayerCount",
     "all_variants",
+    "answers_owed",
     "badge",
     "change_lines",
     "choice_label",

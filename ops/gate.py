@@ -24,7 +24,9 @@ from typing import Any
 
 import discord
 
+from gm.delivery import lanes
 from ops.limits import MemberLimiter, Refusal, slow_down
+from ops.turns import answer_key, rank_of, reply_key
 
 log = logging.getLogger(__name__)
 
@@ -80,10 +82,21 @@ class InteractionGate:
 
     def _noted(self, parse: Callable[[Any], None]) -> Callable[[Any], None]:
         def noted(data: Any) -> None:
+            try:
+                interaction_id = int(data["id"])
+            except (KeyError, TypeError, ValueError):
+                parse(data)
+                return
             if self._on_interaction is not None:
-                with contextlib.suppress(KeyError, TypeError, ValueError):
-                    self._on_interaction(int(data["id"]))
-            parse(data)
+                self._on_interaction(interaction_id)
+            turns = lanes.turns()
+            owed = turns.owe(lanes.ANSWER, answer_key(interaction_id))
+
+            def now() -> None:  # its slot (gm.delivery.lanes): discord.py reads it, its handlers start
+                with lanes.working_for(owed):
+                    (parse if self.open else self._refuse)(data)
+
+            turns.admit(owed, now, rank_of(self._client, data), _interaction_user(data))
 
         return noted
 
@@ -104,8 +117,13 @@ class InteractionGate:
 
     def _limit_messages(self, parse: Callable[[Any], None]) -> Callable[[Any], None]:
         def limited(data: Any) -> None:
-            refusal = self._take(self._reader_of(data), 1)
+            reader = self._reader_of(data)
+            refusal = self._take(reader, 1)
             if refusal is None:
+                if reader is not None and data.get("guild_id") is None:  # a direct message: owed its reply
+                    with lanes.working_for(lanes.turns().owe(lanes.REPLY, reply_key(int(data["id"])))):
+                        parse(data)
+                    return
                 parse(data)
                 return
             self._count("message")

@@ -17,7 +17,7 @@ from cogs.shared import flows as actions
 from cogs.shared import text as fmt
 from cogs.shared.base import GameCog
 from cogs.shared.context import Scope, game_number, playing_choices, resolve_game
-from cogs.shared.replies import defer, send
+from cogs.shared.replies import answered_at_once, defer, send
 from cogs.ui import sheet_flows
 from cogs.ui.builder import setup_builder
 from cogs.ui.components import ORDERS_FORM, ORDERS_INPUT, OrdersForm
@@ -60,6 +60,7 @@ class OrderCommands(GameCog):
     @orders.command(name="edit", description="A form with your current orders, one per line, to edit")
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=playing_choices)
+    @answered_at_once
     async def edit(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The form must be the first answer (3 seconds, no deferring): when the game is named and the
         process holds the player's current orders (gm.ordering.current), it opens with them at once,

@@ -12,14 +12,14 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
 from discord.http import handle_message_parameters
 
 from cogs.shared.text import chunks, safe_keeping_users
-from gm.public import GameError, database_outage
+from gm.public import GameError, answers_owed, database_outage
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ async def defer(
     the answer, or beside it)."""
     if interaction.response.is_done() or interaction.id in _deferrals:
         return
-    if not unless_quick:
+    if not unless_quick or answers_owed():  # in a burst: acknowledged at once, the work waits its turn
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         return
     loop = asyncio.get_running_loop()
@@ -213,6 +213,17 @@ def _describe(interaction: discord.Interaction) -> str:
     command = interaction.command.qualified_name if interaction.command else None
     custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
     return f"{command or custom_id or interaction.type.name} by {interaction.user.id}"
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def answered_at_once(func: F) -> F:
+    """A command whose first answer is the whole answer, sent at once (a form): in a burst its
+    interactions are answered before the others' (ops.turns.rank_of). Put under the command's
+    decorator."""
+    func.answered_at_once = True  # type: ignore[attr-defined]
+    return func
 
 
 class GameCommandTree(app_commands.CommandTree):

@@ -37,6 +37,7 @@ from gm.public import (
     OrdersPreview,
     OrdersView,
     PowerMenu,
+    answers_owed,
 )
 
 log = logging.getLogger(__name__)
@@ -364,7 +365,9 @@ async def _written(press: Press, write: Callable[[], Awaitable[T]]) -> T:
 
     task = asyncio.ensure_future(in_turn())
     try:
-        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        # in a burst (many first answers owed) the tap is acknowledged at once: its write and redraw
+        # wait their turn after the others' first answers (gm.delivery.lanes)
+        done, _ = await asyncio.wait({task}, timeout=0 if answers_owed() else DEFER_AFTER)
         if not done and not press.interaction.response.is_done():
             try:
                 await press.interaction.response.defer()

@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
+import heapq
 import threading
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Hashable, Iterator
+from dataclasses import dataclass
 
-from db.sqlite import urgent_writes
+from db.database import admit_sessions_with, in_session
+from db.sqlite import urgent_writes, writing_urgently
 
 HEAVY_AT_ONCE = 1
 """Heavy steps running at once: one is enough to keep the loop busy (they are CPU on the loop)."""
@@ -42,4 +47,287 @@ async def heavy() -> AsyncIterator[None]:
         yield
 
 
-__all__ = ["heavy", "urgent_writes"]
+# --- first answers first -------------------------------------------------------------------------------
+
+ANSWER, REPLY, AFTER = 0, 1, 2
+"""What a step of work is for: an interaction's first answer (Discord's 3 s: the form, the
+"thinking...", the redrawn sheet of a quick tap), a direct message's reply (all its author sees), and
+everything after those (followups, redraws after a deferral, results, the DM sheets' refresh)."""
+
+FIRST, IN_TURN = 0, 1
+"""The order in which the owed answers get a slot: ``FIRST`` the ones that are whole at once (a form,
+opened as the answer itself: nothing follows it), then the others in the order they came."""
+
+SLOTS = 8
+"""Owed answers worked on at once; the others wait for a slot, without a turn of the loop. Few enough
+that a round of the loop is short (a form opened in a few rounds), enough to keep the loop busy while
+some wait for Discord or the database."""
+SLOT_FOR = 0.5
+"""Seconds an owed answer keeps its slot at most (one slow to go out does not hold the others back)."""
+ANSWER_WITHIN = 3.0
+"""Seconds an interaction is owed its first answer: Discord refuses one later (then it is forgotten)."""
+REPLY_WITHIN = 10.0
+"""Seconds a direct message is owed its reply at most (one that gets none is forgotten then)."""
+PATIENCE = 2.0
+"""Seconds a task of the work after the answers waits at most, in all (over :data:`PATIENCE_OVER`):
+under a steady load it still goes on (the owed answers come and go: it goes in their gaps, or after
+this at the latest)."""
+PATIENCE_OVER = 10.0
+"""Seconds after its first wait a task (one that lives long: a delivery's) has its patience again."""
+BUSY = 8
+"""First answers owed at once from which the process is busy (:func:`busy`)."""
+
+
+@dataclass(eq=False, slots=True)
+class Owed:
+    """An answer somebody waits for: an interaction's first (``ANSWER``) or a message's reply (``REPLY``)."""
+
+    kind: int
+    key: Hashable
+    paid: bool = False
+    slot: asyncio.TimerHandle | None = None  # while it holds a slot: the end of its time there
+    admitted: bool = False  # it had its slot (or has it)
+
+
+_FOR: contextvars.ContextVar[Owed | None] = contextvars.ContextVar("gm_lanes_owed", default=None)
+_WAITED: contextvars.ContextVar[tuple[float, float]] = contextvars.ContextVar(
+    "gm_lanes_waited", default=(0.0, 0.0)
+)  # a task's waits for the owed answers: since when, how long in all
+
+
+class Turns:
+    """The answers owed on one event loop, their slots (:meth:`admit`), and the work after them
+    waiting (:meth:`turn`)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._owed: dict[Hashable, tuple[Owed, asyncio.TimerHandle]] = {}
+        self._counts = [0, 0]  # owed, by kind (ANSWER, REPLY)
+        self._waiting: set[asyncio.Future[None]] = set()
+        self._held = 0  # slots held
+        self._queue: list[tuple[int, int, Owed, Callable[[], None], Hashable]] = []  # a heap
+        self._queued: dict[Hashable, tuple[int, int]] = {}  # group -> its worst rank queued, how many
+        self._seq = 0
+        self.given: list[Hashable] = []  # the keys given a slot, in order (the last 1,000)
+        self.waited = 0  # steps of the work after the answers that waited
+
+    # --- what is owed ---------------------------------------------------------------------------------
+
+    def owe(self, kind: int, key: Hashable) -> Owed:
+        self.pay(key)  # the same key twice (a redelivered event): the newer one counts
+        owed = Owed(kind, key)
+        within = ANSWER_WITHIN if kind == ANSWER else REPLY_WITHIN
+        self._owed[key] = (owed, self._loop.call_later(within, self._forget, owed))
+        self._counts[kind] += 1
+        return owed
+
+    def pay(self, key: Hashable) -> None:
+        entry = self._owed.pop(key, None)
+        if entry is None:
+            return
+        owed, timer = entry
+        owed.paid = True
+        timer.cancel()
+        self.release(owed)
+        self._counts[owed.kind] -= 1
+        if not any(self._counts):
+            for waiting in self._waiting:  # the work after the answers goes on
+                if not waiting.done():
+                    waiting.set_result(None)
+
+    def on_its_way(self, key: Hashable) -> None:
+        """The answer owed for ``key`` is being sent: its slot goes to the next one."""
+        entry = self._owed.get(key)
+        if entry is not None:
+            self.release(entry[0])
+
+    def get(self, key: Hashable) -> Owed | None:
+        entry = self._owed.get(key)
+        return entry[0] if entry is not None else None
+
+    def _forget(self, owed: Owed) -> None:
+        entry = self._owed.get(owed.key)
+        if entry is not None and entry[0] is owed:
+            self.pay(owed.key)
+
+    def owed(self, kind: int) -> int:
+        return self._counts[kind]
+
+    # --- the slots ------------------------------------------------------------------------------------
+
+    def admit(
+        self, owed: Owed, then: Callable[[], None], rank: int = IN_TURN, group: Hashable = None
+    ) -> None:
+        """``then()`` once ``owed`` has a slot: now if one is free and nobody waits, else when its turn
+        comes (by ``rank``, then in order). Never before an earlier one of the same ``group`` (a
+        player's own): it takes the rank of the latest of theirs still waiting when that one's is later."""
+        if owed.admitted:
+            then()
+            return
+        if self._held < SLOTS and not self._queue:
+            self._grant(owed)
+            then()
+            return
+        if group is not None:
+            worst, count = self._queued.get(group, (rank, 0))
+            rank = max(rank, worst)
+            self._queued[group] = (rank, count + 1)
+        self._seq += 1
+        heapq.heappush(self._queue, (rank, self._seq, owed, then, group))
+
+    async def admitted(self, owed: Owed, rank: int = IN_TURN) -> None:
+        """Wait for ``owed``'s slot (:meth:`admit`)."""
+        if owed.admitted:
+            return
+        given: asyncio.Future[None] = self._loop.create_future()
+        self.admit(owed, functools.partial(_done, given), rank)
+        await given
+
+    def release(self, owed: Owed) -> None:
+        """``owed``'s slot is free for the next one (its answer is on its way, or its time is up)."""
+        if owed.slot is None:
+            return
+        owed.slot.cancel()
+        owed.slot = None
+        self._held -= 1
+        while self._held < SLOTS and self._queue:
+            _, _, waiting, then, group = heapq.heappop(self._queue)
+            if group is not None:
+                rank, count = self._queued[group]
+                if count > 1:
+                    self._queued[group] = (rank, count - 1)
+                else:
+                    del self._queued[group]
+            self._grant(waiting)
+            self._loop.call_soon(then, context=contextvars.Context())  # in no task's context
+
+    def _grant(self, owed: Owed) -> None:
+        owed.admitted = True
+        owed.slot = self._loop.call_later(SLOT_FOR, self.release, owed)
+        self._held += 1
+        self.given.append(owed.key)
+        del self.given[:-1000]
+
+    # --- the work after the answers -------------------------------------------------------------------
+
+    async def turn(self, patience: float = PATIENCE) -> float:
+        """Wait while an answer is owed, ``patience`` seconds at most; the seconds waited."""
+        if not any(self._counts) or patience <= 0:
+            return 0.0
+        self.waited += 1
+        began = self._loop.time()
+        deadline = began + patience
+        while any(self._counts):
+            left = deadline - self._loop.time()
+            if left <= 0:
+                break
+            waiting: asyncio.Future[None] = self._loop.create_future()
+            timer = self._loop.call_later(left, _done, waiting)
+            self._waiting.add(waiting)
+            try:
+                await waiting
+            finally:
+                timer.cancel()
+                self._waiting.discard(waiting)
+        return self._loop.time() - began
+
+
+def _done(waiting: asyncio.Future[None]) -> None:
+    if not waiting.done():
+        waiting.set_result(None)
+
+
+_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Turns] = weakref.WeakKeyDictionary()
+
+
+def turns() -> Turns:
+    """The running loop's :class:`Turns`."""
+    loop = asyncio.get_running_loop()
+    with _guard:
+        found = _turns.get(loop)
+        if found is None:
+            found = _turns[loop] = Turns(loop)
+    return found
+
+
+@contextlib.contextmanager
+def working_for(owed: Owed) -> Iterator[Owed]:
+    """Inside: the caller, and the tasks it starts (discord.py's handlers of an event), work for ``owed``
+    (:func:`turn`) until it is paid (:func:`paid`)."""
+    token = _FOR.set(owed)
+    try:
+        yield owed
+    finally:
+        _FOR.reset(token)
+
+
+def paid(key: Hashable | None = None) -> None:
+    """The answer owed for ``key`` (default: the one this task works for) has gone out."""
+    if key is None:
+        owed = _FOR.get()
+        if owed is None or owed.paid:
+            return
+        key = owed.key
+    turns().pay(key)
+
+
+def owed_here() -> Owed | None:
+    """The answer this task works for, while it is owed."""
+    owed = _FOR.get()
+    return owed if owed is not None and not owed.paid else None
+
+
+def busy() -> bool:
+    """Whether many first answers are owed at once (a burst): a command whose answer takes work
+    acknowledges at once rather than racing them (cogs.shared.replies.defer)."""
+    return turns().owed(ANSWER) >= BUSY
+
+
+async def turn() -> None:
+    """Before a step that reads or writes the database or calls Discord. A step for an owed answer
+    goes on (a direct message's reply first waits for its slot: :meth:`Turns.admitted`), and so does an
+    urgent write (db.sqlite.urgent_writes: a batch of direct messages' orders, for their replies); any
+    other waits while answers are owed, :data:`PATIENCE` at most in all for its task. Never inside a
+    database session: what it holds (SQLite's writer lock, a pooled connection) may be what an owed
+    answer waits for."""
+    if in_session() or writing_urgently():  # an urgent write is for answers owed (a batch of replies)
+        return
+    owed = owed_here()
+    if owed is not None:
+        if not owed.admitted:
+            await turns().admitted(owed)
+        return
+    found = turns()
+    if not found.owed(ANSWER) and not found.owed(REPLY):
+        return
+    now = asyncio.get_running_loop().time()
+    since, waited = _WAITED.get()
+    if now - since > PATIENCE_OVER:
+        since, waited = now, 0.0
+    if waited < PATIENCE:
+        _WAITED.set((since, waited + await found.turn(PATIENCE - waited)))
+
+
+def install() -> None:
+    """Every database session of the process begins with :func:`turn` (db.database's admission)."""
+    admit_sessions_with(turn)
+
+
+__all__ = [
+    "AFTER",
+    "ANSWER",
+    "FIRST",
+    "IN_TURN",
+    "REPLY",
+    "Owed",
+    "Turns",
+    "busy",
+    "heavy",
+    "install",
+    "owed_here",
+    "paid",
+    "turn",
+    "turns",
+    "urgent_writes",
+    "working_for",
+]
