@@ -10,7 +10,7 @@ waits while answers are owed, and so do the database sessions of that work (db.d
 
 discord.py's two ways to Discord are wrapped: its HTTP client's ``request`` (the bot's calls) and the
 shared webhook adapter's (the answers to interactions and their followups): pinned discord.py 2.7.1,
-checked by tests/ops/test_turns.py.
+checked by tests/test_turns.py.
 """
 
 from __future__ import annotations
@@ -94,5 +94,5 @@ def _in_turn(request: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[
             if key is not None:
                 lanes.paid(key)
 
-    in_turn.in_turn = True  # type: ignore[attr-defined]
+    vars(in_turn)["in_turn"] = True  # wrapped once
     return in_turn

@@ -219,7 +219,7 @@ class Turns:
         deadline = began + patience
         while any(self._counts):
             left = deadline - self._loop.time()
-            if left <= 0:
+            if left <= _EARLY:
                 break
             waiting: asyncio.Future[None] = self._loop.create_future()
             timer = self._loop.call_later(left, _done, waiting)
@@ -230,6 +230,9 @@ class Turns:
                 timer.cancel()
                 self._waiting.discard(waiting)
         return self._loop.time() - began
+
+
+_EARLY = 0.002  # seconds: the loop's timers may fire that much before their time
 
 
 def _done(waiting: asyncio.Future[None]) -> None:
@@ -304,7 +307,7 @@ async def turn() -> None:
     since, waited = _WAITED.get()
     if now - since > PATIENCE_OVER:
         since, waited = now, 0.0
-    if waited < PATIENCE:
+    if PATIENCE - waited > _EARLY:
         _WAITED.set((since, waited + await found.turn(PATIENCE - waited)))
 
 

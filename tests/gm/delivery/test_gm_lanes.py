@@ -1,0 +1,177 @@
+"""The order of work in a burst (gm.delivery.lanes): the answers people wait for (an interaction's first
+answer, a direct message's reply) before the work after them, and among the answers waiting for a
+slot, the form first and the others in the order they came, a player's own never overtaken."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from db.database import Sessions, admit_sessions_with, make_engine, make_session_factory
+from db.sqlite import urgent_writes
+from gm.delivery import lanes
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def turns() -> lanes.Turns:
+    return lanes.turns()
+
+
+def fill_the_slots(turns: lanes.Turns) -> list[lanes.Owed]:
+    """Every slot held by an answer still owed."""
+    held = [turns.owe(lanes.ANSWER, ("held", n)) for n in range(lanes.SLOTS)]
+    for owed in held:
+        turns.admit(owed, lambda: None)
+    return held
+
+
+async def test_the_answers_waiting_for_a_slot_get_it_the_form_first_then_in_the_order_they_came(
+    turns: lanes.Turns,
+) -> None:
+    held = fill_the_slots(turns)
+    served: list[str] = []
+    for name, rank, player in (
+        ("tap of 1", lanes.IN_TURN, 1),
+        ("order of 2", lanes.IN_TURN, 2),
+        ("form of 3", lanes.FIRST, 3),
+        ("form of 1", lanes.FIRST, 1),  # behind their own tap: in turn, as it is
+        ("show of 4", lanes.IN_TURN, 4),
+    ):
+        turns.admit(turns.owe(lanes.ANSWER, name), functools.partial(served.append, name), rank, player)
+    await settle()
+    assert served == []  # no slot free: nothing started
+    for owed in held:
+        turns.pay(owed.key)  # each answer sent frees its slot for the next one
+    await settle()
+    assert served == ["form of 3", "tap of 1", "order of 2", "form of 1", "show of 4"]
+
+
+async def test_a_slot_is_given_back_when_its_answer_is_on_its_way(turns: lanes.Turns) -> None:
+    held = fill_the_slots(turns)
+    served: list[str] = []
+    turns.admit(turns.owe(lanes.ANSWER, "next"), lambda: served.append("next"))
+    turns.on_its_way(held[0].key)
+    await settle()
+    assert served == ["next"]
+    assert turns.owed(lanes.ANSWER) == lanes.SLOTS + 1  # sent, not yet answered: still owed
+
+
+async def test_the_work_after_the_answers_waits_while_one_is_owed(turns: lanes.Turns) -> None:
+    done: list[str] = []
+    owed = turns.owe(lanes.ANSWER, "a form")
+
+    async def after() -> None:
+        await lanes.turn()  # e.g. a followup's call to Discord, a redraw's read
+        done.append("after")
+
+    async def answer() -> None:
+        with lanes.working_for(owed):
+            await lanes.turn()  # the answer's own read goes on
+            done.append("answer's read")
+
+    waiting = asyncio.create_task(after())
+    await asyncio.create_task(answer())
+    await settle()
+    assert done == ["answer's read"]
+    turns.pay(owed.key)
+    await waiting
+    assert done == ["answer's read", "after"]
+
+
+async def test_the_work_after_the_answers_waits_no_longer_than_its_patience(
+    turns: lanes.Turns, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lanes, "PATIENCE", 0.05)
+    turns.owe(lanes.ANSWER, "never answered")
+    await lanes.turn()  # goes on: an answer owed forever holds nothing back
+    await lanes.turn()  # and the same task does not wait again
+    assert turns.waited == 1
+
+
+async def test_a_direct_messages_reply_waits_for_its_slot_then_never_again(turns: lanes.Turns) -> None:
+    held = fill_the_slots(turns)
+    reply = turns.owe(lanes.REPLY, "a direct message")
+    steps: list[str] = []
+
+    async def handle() -> None:
+        with lanes.working_for(reply):
+            await lanes.turn()
+            steps.append("read")
+            await lanes.turn()
+            steps.append("write")
+
+    handling = asyncio.create_task(handle())
+    await settle()
+    assert steps == []
+    turns.pay(held[0].key)
+    await handling
+    assert steps == ["read", "write"]
+
+
+@pytest.fixture
+async def sessions(tmp_path: Path) -> AsyncIterator[Sessions]:
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'lanes.db'}")
+    made = make_session_factory(engine)
+    async with made.begin() as s:
+        await (await s.connection()).execute(text("CREATE TABLE written (who TEXT)"))
+    lanes.install()
+    try:
+        yield made
+    finally:
+        admit_sessions_with(None)
+        await engine.dispose()
+
+
+async def test_a_database_session_of_the_work_after_the_answers_begins_once_they_are_answered(
+    sessions: Sessions, turns: lanes.Turns
+) -> None:
+    """A redraw's write that came first begins only once the direct message's orders are written and
+    the form has read what it shows (both answered)."""
+    form = turns.owe(lanes.ANSWER, "form")
+    reply = turns.owe(lanes.REPLY, "direct message")
+    seen: list[str] = []
+
+    async def write(who: str) -> None:
+        async with sessions.begin() as s:
+            await (await s.connection()).execute(text("INSERT INTO written VALUES (:who)"), {"who": who})
+
+    async def written() -> list[str]:
+        async with sessions.read() as s:
+            rows = await (await s.connection()).execute(text("SELECT who FROM written ORDER BY rowid"))
+            return [row[0] for row in rows.all()]
+
+    async def direct_message() -> None:
+        with lanes.working_for(reply), urgent_writes():
+            await write("direct message")
+        turns.pay(reply.key)
+
+    async def form_read() -> None:
+        with lanes.working_for(form):
+            seen.extend(await written())
+        turns.pay(form.key)
+
+    redraw = asyncio.create_task(write("redraw"))
+    await settle()
+    await asyncio.gather(form_read(), direct_message(), redraw)
+    assert "redraw" not in seen
+    assert await written() == ["direct message", "redraw"]
+
+
+async def test_inside_a_session_nothing_waits(sessions: Sessions, turns: lanes.Turns) -> None:
+    """A step inside a session (holding SQLite's writer lock) never waits for the answers owed."""
+    async with sessions.begin() as s:
+        owed = turns.owe(lanes.ANSWER, "a form")  # comes while the session holds the writer lock
+        await asyncio.wait_for(lanes.turn(), timeout=5)
+        await (await s.connection()).execute(text("INSERT INTO written VALUES ('inside')"))
+    assert turns.waited == 0
+    turns.pay(owed.key)
