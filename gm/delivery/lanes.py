@@ -59,7 +59,8 @@ FIRST, IN_TURN = 0, 1
 opened as the answer itself: nothing follows it), then the others in the order they came."""
 
 SLOTS = 8
-"""Owed answers worked on at once; the others wait for a slot, without a turn of the loop. Few enough
+"""Owed answers of a kind (first answers, replies) worked on at once; the others wait for a slot,
+without a turn of the loop. Few enough
 that a round of the loop is short (a form opened in a few rounds), enough to keep the loop busy while
 some wait for Discord or the database."""
 SLOT_FOR = 0.5
@@ -69,9 +70,8 @@ ANSWER_WITHIN = 3.0
 REPLY_WITHIN = 10.0
 """Seconds a direct message is owed its reply at most (one that gets none is forgotten then)."""
 PATIENCE = 2.0
-"""Seconds a task of the work after the answers waits at most, in all (over :data:`PATIENCE_OVER`):
-under a steady load it still goes on (the owed answers come and go: it goes in their gaps, or after
-this at the latest)."""
+"""Seconds a task of the work after the answers waits at most, in all (over :data:`PATIENCE_OVER`),
+for the answers owed before it (one never answered holds nothing back longer)."""
 PATIENCE_OVER = 10.0
 """Seconds after its first wait a task (one that lives long: a delivery's) has its patience again."""
 BUSY = 8
@@ -84,6 +84,7 @@ class Owed:
 
     kind: int
     key: Hashable
+    number: int = 0  # in the order they came
     paid: bool = False
     slot: asyncio.TimerHandle | None = None  # while it holds a slot: the end of its time there
     admitted: bool = False  # it had its slot (or has it)
@@ -101,11 +102,13 @@ class Turns:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._owed: dict[Hashable, tuple[Owed, asyncio.TimerHandle]] = {}
+        self._owed: dict[Hashable, tuple[Owed, asyncio.TimerHandle]] = {}  # in the order they came
         self._counts = [0, 0]  # owed, by kind (ANSWER, REPLY)
-        self._waiting: set[asyncio.Future[None]] = set()
-        self._held = 0  # slots held
-        self._queue: list[tuple[int, int, Owed, Callable[[], None], Hashable]] = []  # a heap
+        self._numbered = 0  # the number of the next answer owed
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  # a heap: (up to, -, waiting)
+        # the slots, each kind its own: a direct message's reply never waits for the interactions'
+        self._held = [0, 0]
+        self._queues: tuple[list[tuple[int, int, Owed, Callable[[], None], Hashable]], ...] = ([], [])
         self._queued: dict[Hashable, tuple[int, int]] = {}  # group -> its worst rank queued, how many
         self._seq = 0
         self.given: list[Hashable] = []  # the keys given a slot, in order (the last 1,000)
@@ -115,7 +118,8 @@ class Turns:
 
     def owe(self, kind: int, key: Hashable) -> Owed:
         self.pay(key)  # the same key twice (a redelivered event): the newer one counts
-        owed = Owed(kind, key)
+        owed = Owed(kind, key, self._numbered)
+        self._numbered += 1
         within = ANSWER_WITHIN if kind == ANSWER else REPLY_WITHIN
         self._owed[key] = (owed, self._loop.call_later(within, self._forget, owed))
         self._counts[kind] += 1
@@ -130,20 +134,21 @@ class Turns:
         timer.cancel()
         self.release(owed)
         self._counts[owed.kind] -= 1
-        if not any(self._counts):
-            for waiting in self._waiting:  # the work after the answers goes on
-                if not waiting.done():
-                    waiting.set_result(None)
+        oldest = self._oldest()
+        while self._waiting and self._waiting[0][0] <= oldest:  # owed before them: all answered now
+            _done(heapq.heappop(self._waiting)[2])
+
+    def _oldest(self) -> int:
+        """The number of the oldest answer still owed (past the last one when none is)."""
+        for owed, _ in self._owed.values():
+            return owed.number
+        return self._numbered
 
     def on_its_way(self, key: Hashable) -> None:
         """The answer owed for ``key`` is being sent: its slot goes to the next one."""
         entry = self._owed.get(key)
         if entry is not None:
             self.release(entry[0])
-
-    def get(self, key: Hashable) -> Owed | None:
-        entry = self._owed.get(key)
-        return entry[0] if entry is not None else None
 
     def _forget(self, owed: Owed) -> None:
         entry = self._owed.get(owed.key)
@@ -158,13 +163,15 @@ class Turns:
     def admit(
         self, owed: Owed, then: Callable[[], None], rank: int = IN_TURN, group: Hashable = None
     ) -> None:
-        """``then()`` once ``owed`` has a slot: now if one is free and nobody waits, else when its turn
-        comes (by ``rank``, then in order). Never before an earlier one of the same ``group`` (a
-        player's own): it takes the rank of the latest of theirs still waiting when that one's is later."""
+        """``then()`` once ``owed`` has one of its kind's slots: now if one is free and nobody waits,
+        else when its turn comes (by ``rank``, then in order). Never before an earlier one of the same
+        ``group`` (a player's own): it takes the rank of the latest of theirs still waiting when that
+        one's is later."""
+        queue = self._queues[owed.kind]
         if owed.admitted:
             then()
             return
-        if self._held < SLOTS and not self._queue:
+        if self._held[owed.kind] < SLOTS and not queue:
             self._grant(owed)
             then()
             return
@@ -173,7 +180,7 @@ class Turns:
             rank = max(rank, worst)
             self._queued[group] = (rank, count + 1)
         self._seq += 1
-        heapq.heappush(self._queue, (rank, self._seq, owed, then, group))
+        heapq.heappush(queue, (rank, self._seq, owed, then, group))
 
     async def admitted(self, owed: Owed, rank: int = IN_TURN) -> None:
         """Wait for ``owed``'s slot (:meth:`admit`)."""
@@ -189,9 +196,10 @@ class Turns:
             return
         owed.slot.cancel()
         owed.slot = None
-        self._held -= 1
-        while self._held < SLOTS and self._queue:
-            _, _, waiting, then, group = heapq.heappop(self._queue)
+        self._held[owed.kind] -= 1
+        queue = self._queues[owed.kind]
+        while self._held[owed.kind] < SLOTS and queue:
+            _, _, waiting, then, group = heapq.heappop(queue)
             if group is not None:
                 rank, count = self._queued[group]
                 if count > 1:
@@ -204,31 +212,29 @@ class Turns:
     def _grant(self, owed: Owed) -> None:
         owed.admitted = True
         owed.slot = self._loop.call_later(SLOT_FOR, self.release, owed)
-        self._held += 1
+        self._held[owed.kind] += 1
         self.given.append(owed.key)
         del self.given[:-1000]
 
     # --- the work after the answers -------------------------------------------------------------------
 
     async def turn(self, patience: float = PATIENCE) -> float:
-        """Wait while an answer is owed, ``patience`` seconds at most; the seconds waited."""
-        if not any(self._counts) or patience <= 0:
+        """Wait while an answer owed before now is not sent (the ones owed later do not hold it back:
+        under a steady load it waits for the few owed at the moment, in a burst for all of them),
+        ``patience`` seconds at most; the seconds waited."""
+        up_to = self._numbered
+        if self._oldest() >= up_to or patience <= 0:
             return 0.0
         self.waited += 1
         began = self._loop.time()
-        deadline = began + patience
-        while any(self._counts):
-            left = deadline - self._loop.time()
-            if left <= _EARLY:
-                break
-            waiting: asyncio.Future[None] = self._loop.create_future()
-            timer = self._loop.call_later(left, _done, waiting)
-            self._waiting.add(waiting)
-            try:
-                await waiting
-            finally:
-                timer.cancel()
-                self._waiting.discard(waiting)
+        waiting: asyncio.Future[None] = self._loop.create_future()
+        self._seq += 1
+        heapq.heappush(self._waiting, (up_to, self._seq, waiting))
+        timer = self._loop.call_later(patience, _done, waiting)
+        try:
+            await waiting
+        finally:
+            timer.cancel()
         return self._loop.time() - began
 
 

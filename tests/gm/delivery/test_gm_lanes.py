@@ -26,9 +26,9 @@ async def turns() -> lanes.Turns:
     return lanes.turns()
 
 
-def fill_the_slots(turns: lanes.Turns) -> list[lanes.Owed]:
-    """Every slot held by an answer still owed."""
-    held = [turns.owe(lanes.ANSWER, ("held", n)) for n in range(lanes.SLOTS)]
+def fill_the_slots(turns: lanes.Turns, kind: int = lanes.ANSWER) -> list[lanes.Owed]:
+    """Every slot of ``kind`` held by an answer still owed."""
+    held = [turns.owe(kind, ("held", kind, n)) for n in range(lanes.SLOTS)]
     for owed in held:
         turns.admit(owed, lambda: None)
     return held
@@ -87,6 +87,26 @@ async def test_the_work_after_the_answers_waits_while_one_is_owed(turns: lanes.T
     assert done == ["answer's read", "after"]
 
 
+async def test_the_work_after_the_answers_waits_only_for_the_answers_owed_when_it_came(
+    turns: lanes.Turns,
+) -> None:
+    """Under a steady load answers keep coming: the work after them waits for the ones owed before
+    it, not for the later ones (it would wait for ever)."""
+    before = turns.owe(lanes.ANSWER, "before")
+    done: list[str] = []
+
+    async def after() -> None:
+        await lanes.turn()
+        done.append("after")
+
+    waiting = asyncio.create_task(after())
+    await settle()
+    later = turns.owe(lanes.ANSWER, "later")
+    turns.pay(before.key)
+    await waiting
+    assert done == ["after"] and not later.paid
+
+
 async def test_the_work_after_the_answers_waits_no_longer_than_its_patience(
     turns: lanes.Turns, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -98,7 +118,8 @@ async def test_the_work_after_the_answers_waits_no_longer_than_its_patience(
 
 
 async def test_a_direct_messages_reply_waits_for_its_slot_then_never_again(turns: lanes.Turns) -> None:
-    held = fill_the_slots(turns)
+    fill_the_slots(turns)  # the interactions' slots: not the replies'
+    held = fill_the_slots(turns, lanes.REPLY)
     reply = turns.owe(lanes.REPLY, "a direct message")
     steps: list[str] = []
 
