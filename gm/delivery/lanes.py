@@ -11,6 +11,12 @@ done. The heavy steps take as long in all (they are the same work, one after the
 light tasks' rounds stay short. :func:`urgent_writes` (db.sqlite) is the other half: the writes a
 person waits for with nothing shown meanwhile (a direct message's orders) go before the other
 writers waiting for SQLite's single writer.
+
+First answers first (:class:`Turns`): the answers people wait for (an interaction's first, a direct
+message's reply) are worked on a few at a time, in their order (:meth:`Turns.admit`), and the work
+after an answer waits for the answers owed before it (:func:`turn`, at each database session and call
+to Discord): in a burst the rounds are those of a few answers, and every answer comes out in turn
+instead of all of them together at the end. The bot marks what is owed and when it is paid (ops.turns).
 """
 
 from __future__ import annotations
@@ -49,10 +55,10 @@ async def heavy() -> AsyncIterator[None]:
 
 # --- first answers first -------------------------------------------------------------------------------
 
-ANSWER, REPLY, AFTER = 0, 1, 2
-"""What a step of work is for: an interaction's first answer (Discord's 3 s: the form, the
-"thinking...", the redrawn sheet of a quick tap), a direct message's reply (all its author sees), and
-everything after those (followups, redraws after a deferral, results, the DM sheets' refresh)."""
+ANSWER, REPLY = 0, 1
+"""What is owed: an interaction's first answer (Discord's 3 s: the form, the "thinking...", the redrawn
+sheet of a quick tap), a direct message's reply (all its author sees). Everything else is the work
+after them (followups, redraws after a deferral, results, the DM sheets' refresh)."""
 
 FIRST, IN_TURN = 0, 1
 """The order in which the owed answers get a slot: ``FIRST`` the ones that are whole at once (a form,
@@ -296,9 +302,9 @@ async def turn() -> None:
     """Before a step that reads or writes the database or calls Discord. A step for an owed answer
     goes on (a direct message's reply first waits for its slot: :meth:`Turns.admitted`), and so does an
     urgent write (db.sqlite.urgent_writes: a batch of direct messages' orders, for their replies); any
-    other waits while answers are owed, :data:`PATIENCE` at most in all for its task. Never inside a
-    database session: what it holds (SQLite's writer lock, a pooled connection) may be what an owed
-    answer waits for."""
+    other waits while answers owed before it are not sent, :data:`PATIENCE` at most in all for its
+    task. Never inside a database session: what it holds (SQLite's writer lock, a pooled connection)
+    may be what an owed answer waits for."""
     if in_session() or writing_urgently():  # an urgent write is for answers owed (a batch of replies)
         return
     owed = owed_here()
@@ -323,7 +329,6 @@ def install() -> None:
 
 
 __all__ = [
-    "AFTER",
     "ANSWER",
     "FIRST",
     "IN_TURN",
