@@ -86,7 +86,7 @@ async def test_an_answer_goes_out_at_once_and_frees_its_slot_the_other_calls_wai
     wrapped = ops_turns._in_turn(request)
     owed = lanes.turns().owe(lanes.ANSWER, ops_turns.answer_key(7))
     lanes.turns().admit(owed, lambda: None)
-    followup = asyncio.create_task(
+    followup = asyncio.ensure_future(
         wrapped(Route("POST", "/webhooks/{webhook_id}/{webhook_token}", webhook_id=1, webhook_token="t"))
     )
     await settle()
