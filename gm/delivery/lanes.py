@@ -292,6 +292,14 @@ def owed_here() -> Owed | None:
     return owed if owed is not None and not owed.paid else None
 
 
+def step_aside() -> None:
+    """The owed answer this task works for now waits on work done for it elsewhere (a batch of direct
+    messages' orders written by another task): its slot goes to the next one meanwhile."""
+    owed = owed_here()
+    if owed is not None:
+        turns().release(owed)
+
+
 def busy() -> bool:
     """Whether many first answers are owed at once (a burst): a command whose answer takes work
     acknowledges at once rather than racing them (cogs.shared.replies.defer)."""
@@ -340,6 +348,7 @@ __all__ = [
     "install",
     "owed_here",
     "paid",
+    "step_aside",
     "turn",
     "turns",
     "urgent_writes",

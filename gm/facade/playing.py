@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gm.delivery.lanes import urgent_writes
+from gm.delivery.lanes import step_aside, urgent_writes
 from gm.endings import votes
 from gm.endings.votes import VoteReport
 from gm.facade.core import GamemasterCore
@@ -257,6 +257,7 @@ class _DirectBatches:
     async def submit(self, item: _DirectOrders) -> SubmissionReport:
         self._waiting.append(item)
         if self._busy:
+            step_aside()  # the batch's writer works for it: its slot goes to the next message meanwhile
             return await asyncio.shield(item.answer)
         self._busy = True
         try:

@@ -138,6 +138,18 @@ async def test_a_direct_messages_reply_waits_for_its_slot_then_never_again(turns
     assert steps == ["read", "write"]
 
 
+async def test_a_reply_waiting_on_a_batch_written_for_it_gives_its_slot_to_the_next(
+    turns: lanes.Turns,
+) -> None:
+    held = fill_the_slots(turns, lanes.REPLY)
+    served: list[str] = []
+    turns.admit(turns.owe(lanes.REPLY, "next"), functools.partial(served.append, "next"))
+    with lanes.working_for(held[0]):
+        lanes.step_aside()  # its orders wait in the batch another task writes
+    await settle()
+    assert served == ["next"] and not held[0].paid
+
+
 @pytest.fixture
 async def sessions(database_url: str) -> AsyncIterator[Sessions]:
     """On SQLite and on PostgreSQL."""
