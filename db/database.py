@@ -31,7 +31,7 @@ import json
 import os
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any
+from typing import Any, Self
 
 import orjson
 from sqlalchemy import event
@@ -112,7 +112,7 @@ class GameSession(AsyncSession):
         bind = self.bind
         return bind is not None and bind.dialect.name == "sqlite"
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Self:
         self._entered = await _admitted()
         return await super().__aenter__()
 
