@@ -58,6 +58,7 @@ from gm.public import (
     Attachment,
     CallToOrder,
     GameError,
+    GamePlaces,
     MeantFor,
     NotYetSendable,
     OrderMenu,
@@ -196,8 +197,9 @@ class DiscordSender:
     async def _send_dm(self, message: OutboxMessage) -> SentMessages:
         if message.user_id is None:
             raise PermanentSendError("a direct message without a user")
-        channels = await self._private_channels(message)
-        tag = await self._tag(message)
+        places = await self._places(message)  # read once: the player's channels and the game's tag
+        channels = places.channels_of(message.user_id) if places is not None else []
+        tag = await self._tag(message, places)
         try:
             dm = await self.client.create_dm(discord.Object(id=message.user_id))
             menu = await self._sheet_menu(message)
@@ -242,10 +244,13 @@ class DiscordSender:
         sheet = Sheet(menu.game_id, menu.phase_name, user_id, menu.game_tag)
         live.shown(where[0], where[1], sheet, words_above(part.layout.children[:-1]), time.monotonic())
 
-    async def _tag(self, message: OutboxMessage) -> str:
-        """The game's random tag, for the buttons of a call to order (cogs.ui.sheet)."""
+    async def _tag(self, message: OutboxMessage, places: GamePlaces | None = None) -> str:
+        """The game's random tag, for the buttons of a call to order (cogs.ui.sheet); from ``places``
+        when the caller has read them already."""
         if message.game_id is None or not isinstance(message.content, CallToOrder):
             return ""
+        if places is not None:
+            return places.place_tag or ""
         try:
             return (await self.games.game_places(message.game_id)).place_tag or ""
         except GameError:
@@ -273,11 +278,11 @@ class DiscordSender:
         game = await self.games.get_game(message.game_id)
         return game.status in ("active", "paused") and game.game_channel_id is None
 
-    async def _private_channels(self, message: OutboxMessage) -> list[int]:
+    async def _places(self, message: OutboxMessage) -> GamePlaces | None:
+        """The places of the game of a direct message (its player's private channels), or None."""
         if message.game_id is None or message.user_id is None:
-            return []
-        places = await self.games.game_places(message.game_id)
-        return places.channels_of(message.user_id)
+            return None
+        return await self.games.game_places(message.game_id)
 
 
 def unnamed(part: Outgoing, user_id: int) -> Outgoing:
