@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from gm.delivery.pool import run_off_loop
-from gm.errors import GameError, NotAllowed, UnknownGame
+from gm.errors import GameError, NotAllowed
 from gm.facade.core import GamemasterCore
 from gm.messages.places import PlaceKind
 from gm.phases.worker import position_map_work
@@ -97,19 +97,9 @@ class SetupCases(GamemasterCore):
         number only, so a post left from another database (a fresh start, a restored backup) would
         join whatever game has that number now; a post that is not the game's own Join post is refused.
         """
-        async with self._sessions.read() as session:
-            game = await games.get_game(session, game_id)
-        if game.guild_id != guild_id:
-            raise UnknownGame(
-                f"There is no game {game_id} on this server.", "See [[cmd:game list]] for the games here."
-            )
-        if from_post is not None and game.lobby is not None and game.lobby[1] != from_post:
-            raise UnknownGame(
-                f"This Join button is from an old post: it does not belong to game #{game.id} {game.name}.",
-                "See [[cmd:game list]] for the games here, and join with [[cmd:game join]].",
-            )
+        where = games.JoinedFrom(guild_id, from_post)  # checked in the join's transaction: no read first
         async with self._sessions.begin() as session:
-            return await games.join_game(session, game_id, user_id, sees_all=sees_all)
+            return await games.join_game(session, game_id, user_id, sees_all=sees_all, joined_from=where)
 
     async def leave_game(self, game_id: int, user_id: int) -> LeaveOutcome:
         """Leave; after the start the player's powers hold in civil disorder, the player loses their

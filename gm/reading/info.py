@@ -9,7 +9,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Game, PhaseRecord, Player, PlayerStatus
+from db.models import Game, GameStatus, PhaseRecord, Player, PlayerStatus
 from engine import Phase
 from gm.builtin.seats import played_powers
 from gm.reading.lookup import power_assignments
@@ -78,7 +78,8 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
     players = (
         await session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.joined_at)))
     ).all()
-    assignments = await power_assignments(session, game.row_id)
+    forming = game.status == GameStatus.FORMING  # no powers drawn, no phase yet: neither is read
+    assignments = [] if forming else await power_assignments(session, game.row_id)
     user_of_player = {p.id: p.user_id for p in players}
     player_of = {p.id: p for p in players}
     powers_of_player: dict[int, list[str]] = {}
@@ -86,13 +87,17 @@ async def game_info(session: AsyncSession, game: Game) -> GameInfo:
         if a.player_id is not None:
             powers_of_player.setdefault(a.player_id, []).append(a.power)
     phase = (
-        await session.exec(
-            select(PhaseRecord)
-            .where(PhaseRecord.game_id == game.id)
-            .order_by(col(PhaseRecord.ordinal).desc())
-            .limit(1)
-        )
-    ).first()
+        None
+        if forming
+        else (
+            await session.exec(
+                select(PhaseRecord)
+                .where(PhaseRecord.game_id == game.id)
+                .order_by(col(PhaseRecord.ordinal).desc())
+                .limit(1)
+            )
+        ).first()
+    )
     return GameInfo(
         id=game.row_id,
         guild_id=game.guild_id,

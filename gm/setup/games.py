@@ -40,6 +40,7 @@ from gm.errors import (
     InvalidSettings,
     NotAllowed,
     TooManyGames,
+    UnknownGame,
     WrongPlayerCount,
 )
 from gm.game_log import log_event
@@ -156,13 +157,45 @@ def _checked_terms(
     return name, checked
 
 
+@dataclass(frozen=True, slots=True)
+class JoinedFrom:
+    """Where a join was asked: on server ``guild_id`` (a game of another server is refused as if
+    unknown), with the Join button of message ``post`` (None: a command). A button names its game by
+    number only, so a post left from another database (a fresh start, a restored backup) would join
+    whatever game has that number now: a post that is not the game's own Join post is refused."""
+
+    guild_id: int | None
+    post: int | None = None
+
+
+def _check_joined_from(game: Game, where: JoinedFrom) -> None:
+    if game.guild_id != where.guild_id:
+        raise UnknownGame(
+            f"There is no game {game.row_id} on this server.", "See [[cmd:game list]] for the games here."
+        )
+    lobby = game.lobby_message_id if game.lobby_channel_id and game.lobby_message_id else None
+    if where.post is not None and lobby is not None and lobby != where.post:
+        raise UnknownGame(
+            f"This Join button is from an old post: it does not belong to game #{game.row_id} {game.name}.",
+            "See [[cmd:game list]] for the games here, and join with [[cmd:game join]].",
+        )
+
+
 async def join_game(
-    session: AsyncSession, game_id: int, user_id: int, *, sees_all: bool = False, now: datetime | None = None
+    session: AsyncSession,
+    game_id: int,
+    user_id: int,
+    *,
+    sees_all: bool = False,
+    joined_from: JoinedFrom | None = None,
+    now: datetime | None = None,
 ) -> GameInfo:
     """``sees_all``: the chat server can hide no channel from this member (gm.setup.server); refused
-    when the server's settings say so."""
+    when the server's settings say so. ``joined_from``: where it was asked, checked first."""
     now = require_aware(now or utcnow())
     game = await load_game(session, game_id, for_update=True)
+    if joined_from is not None:
+        _check_joined_from(game, joined_from)
     _require_forming(game)
     await check_may_play(session, game.guild_id, user_id, sees_all=sees_all)
     settings = GameSettings.from_json(game.settings)
@@ -414,17 +447,14 @@ async def set_game_channels(
         game.category_id = category_id
     if game_channel_id is not None:
         game.game_channel_id = game_channel_id
-    for power, channel_id in (power_channels or {}).items():
-        assignment = (
-            await session.exec(
-                select(PowerAssignment).where(
-                    PowerAssignment.game_id == game.id, PowerAssignment.power == power
-                )
-            )
-        ).first()
-        if assignment is None:
-            raise ValueError(f"{game.name} has no power {power!r}")
-        assignment.channel_id = channel_id
+    if power_channels:
+        rows = await session.exec(select(PowerAssignment).where(PowerAssignment.game_id == game.id))
+        assignments = {a.power: a for a in rows.all()}  # one read for every power
+        for power, channel_id in power_channels.items():
+            assignment = assignments.get(power)
+            if assignment is None:
+                raise ValueError(f"{game.name} has no power {power!r}")
+            assignment.channel_id = channel_id
     return await game_info(session, game)
 
 
