@@ -11,8 +11,11 @@ renderer and Pillow (about 8 MiB resident).
 
 from __future__ import annotations
 
+import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -97,7 +100,31 @@ def _maps(board: Board, adjudication: Any, request: CloseRequest) -> dict[str, b
 def position_map_work(request: dict[str, Any]) -> bytes:
     """A position map drawn on its own (``/map`` of a phase whose map was never stored):
     ``{"board": <board JSON>, "variant": name, "title": str | None}`` -> PNG bytes; with ``"fog"``
-    (the provinces a power sees) and ``"viewer"`` (that power), its view under the fog of war."""
+    (the provinces a power sees) and ``"viewer"`` (that power), its view under the fog of war.
+
+    The last :data:`DRAWN_KEPT` pictures are kept by their request: every game of a variant opens on
+    the same position, so each new game's opening map (drawn as it starts, gm.facade.setup) is the
+    same picture, drawn once per process instead of once per game."""
+    key = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)
+    with _drawn_lock:
+        png = _drawn.get(key)
+        if png is not None:
+            _drawn.move_to_end(key)
+            return png
+    png = _draw_position(request)
+    with _drawn_lock:
+        _drawn[key] = png
+        while len(_drawn) > DRAWN_KEPT:
+            _drawn.popitem(last=False)
+    return png
+
+
+DRAWN_KEPT = 8  # pictures of 150-400 KB each: a server's openings (a variant, or a fogged power's view)
+_drawn: OrderedDict[str, bytes] = OrderedDict()
+_drawn_lock = threading.Lock()  # the bot without worker processes draws in threads
+
+
+def _draw_position(request: dict[str, Any]) -> bytes:
     from render import RenderOptions, marks_from_results, render_map
 
     board = Board.from_json(request["board"], game_map(request.get("variant") or "standard"))
