@@ -1,6 +1,7 @@
 """Benchmark: the CPU (process time, not wall: the machine is shared) of one Standard game created,
 joined by its seven players and started, through the real bot against the loopback fake Discord
-(harness/fakediscord, in the same process: its share is in the figures too). Asserts nothing.
+(harness/fakediscord, in the same process: its share is in the figures too), and the SQL statements
+it runs. Asserts nothing.
 
     .venv/bin/python bench/game_start_cpu.py [--games 8] [--profile FILE]
 
@@ -21,8 +22,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
 from harness.bot_helpers import make_table, running, started_game
 from harness.fakediscord import fake_discord
+
+statements = [0]  # SQL statements the bot's engines ran (a figure the machine's load does not move)
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _counted(*_args: object) -> None:
+    statements[0] += 1
 
 
 async def run(games: int, profile: str | None) -> None:
@@ -33,6 +44,7 @@ async def run(games: int, profile: str | None) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             async with running(fake, Path(tmp)) as bot:
                 await started_game(fake, bot, table, "Warm-up")
+                statements[0] = 0
                 for number in range(games):
                     if profile:
                         profiler.enable()
@@ -43,6 +55,7 @@ async def run(games: int, profile: str | None) -> None:
                         profiler.disable()
     if profile:
         profiler.dump_stats(profile)
+    print(f"a started game (create, 6 joins, start): {statements[0] / games:.0f} SQL statements")
     print(f"a started game (create, 6 joins, start), CPU s over {games} games:")
     print(
         f"  median {statistics.median(costs):.3f}  min {min(costs):.3f}  max {max(costs):.3f}"

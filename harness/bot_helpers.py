@@ -207,19 +207,45 @@ def seats_from_welcomes(
 ) -> dict[int, tuple[str, ...]]:
     """Who plays what, as each player learns it: the welcome's title, "You play France in ..." or
     "You play Austria and France in ..." (a DM, or in their private channel when their DMs are closed).
-    ``dms_only``: read their DMs alone (quicker on a server with many games: the benches)."""
+    ``dms_only``: read their DMs alone (quicker on a server with many games: the benches).
+
+    The game's welcomes are picked out of the server's messages once, then each player's are those
+    they can see (a server of many games holds many messages: reading each player's every visible
+    message was a test's largest share of a game's start)."""
+    world = fake.world
+    welcomes = [
+        (m, seats) for m in world.messages.values() if not m.deleted and (seats := _welcome_seats(m, game_id))
+    ]
     found = {}
     for user in table.players:
-        for message in fake.dm_messages(user) if dms_only else fake.visible_messages(user):
-            told = [(e.get("title", ""), (e.get("footer") or {}).get("text", "")) for e in message.embeds]
-            first = layout_text(message)  # a welcome by DM is a layout: its text, then the order sheet
-            if first:
-                told.append((first, first))
-            for title, footer in told:
-                match = re.search(r"You play ([\w, ]+?) in ", title)
-                if match and f"Game #{game_id}" in footer:
-                    found[user.id] = tuple(p.upper() for p in re.split(r", | and ", match[1]))
+        dm = world.dm_channel(user.id)
+        sees: dict[int, bool] = {}
+        for message, seats in welcomes:
+            if message.ephemeral_to is not None:
+                seen = message.ephemeral_to == user.id and not dms_only
+            elif dms_only:
+                seen = dm is not None and message.channel_id == dm.id
+            else:
+                if message.channel_id not in sees:
+                    sees[message.channel_id] = world.sees_channel(user.id, message.channel_id)
+                seen = sees[message.channel_id]
+            if seen:
+                found[user.id] = seats[-1]
     return found
+
+
+def _welcome_seats(message: Message, game_id: int) -> list[tuple[str, ...]]:
+    """The powers each welcome to game ``game_id`` in ``message`` names (most have one), in order."""
+    seats = []
+    told = [(e.get("title", ""), (e.get("footer") or {}).get("text", "")) for e in message.embeds]
+    first = layout_text(message)  # a welcome by DM is a layout: its text, then the order sheet
+    if first:
+        told.append((first, first))
+    for title, footer in told:
+        match = re.search(r"You play ([\w, ]+?) in ", title)
+        if match and f"Game #{game_id}" in footer:
+            seats.append(tuple(p.upper() for p in re.split(r", | and ", match[1])))
+    return seats
 
 
 def layout_text(message: Message) -> str:

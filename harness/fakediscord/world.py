@@ -137,12 +137,12 @@ class World:
                 continue
             seen = sees.get(message.channel_id)
             if seen is None:
-                seen = sees[message.channel_id] = self._sees_channel(user_id, message.channel_id)
+                seen = sees[message.channel_id] = self.sees_channel(user_id, message.channel_id)
             if seen:
                 visible.append(message)
         return visible
 
-    def _sees_channel(self, user_id: int, channel_id: int) -> bool:
+    def sees_channel(self, user_id: int, channel_id: int) -> bool:
         """Whether ``user_id`` is in the audience of a (not ephemeral) message in the channel now."""
         channel = self.channels.get(channel_id)
         if channel is None:
