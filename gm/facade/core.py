@@ -10,6 +10,8 @@ face of the facade is its use cases (tests/test_adapter_imports.py)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 
 from sqlalchemy.exc import IntegrityError
@@ -17,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import SessionFactory
 from gm.clock import Clock, utcnow
+from gm.delivery.lanes import urgent_writes
 from gm.delivery.outbox import OutboxSender
 from gm.delivery.pool import run_off_loop
 from gm.delivery.shards import EVERYTHING, Ownership
@@ -24,8 +27,9 @@ from gm.facade.runtime import Runtime
 from gm.follow_ups import FollowUps
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import legal
-from gm.ordering.current import CurrentOrders, Ticket
+from gm.ordering.current import CurrentOrders, Ticket, own_orders
 from gm.ordering.legal import OrderMenu
+from gm.ordering.offline import mark_read
 from gm.ordering.progress import PhaseState
 from gm.ordering.returning import returned_in
 from gm.ordering.submission import OrdersView
@@ -77,6 +81,25 @@ class GamemasterCore:
         urgent = getattr(bind, "urgent", None)  # SQLite's urgent writers' engine (db.database): watched too
         if urgent is not None:
             self._current.watch(urgent.sync_engine)
+
+    @asynccontextmanager
+    async def _own_orders_written(
+        self, game_id: int, user_id: int, *, message_id: int | None = None
+    ) -> AsyncIterator[AsyncSession]:
+        """A transaction changing ``user_id``'s own orders in ``game_id`` (their orders, ready flags
+        and log: gm.ordering.current.own_orders), what the process holds of the game lent to it; once
+        committed, what it read is kept and a player's return announced. ``message_id``: the direct
+        message they came in, written before other writers and marked handled in the same
+        transaction."""
+        with urgent_writes() if message_id is not None else nullcontext():
+            async with self._sessions.begin() as session:
+                own_orders(session, game_id, user_id)
+                self._current.lend(session)
+                if message_id is not None:
+                    await mark_read(session, user_id, message_id)
+                yield session
+        self._current.keep_read(session)
+        self._send_if_returned(session, game_id)
 
     def _send_if_returned(self, session: AsyncSession, game_id: int) -> None:
         """A player came back from civil disorder in this (committed) unit of work: the game

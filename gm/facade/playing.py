@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -46,15 +45,8 @@ class PlayingCases(GamemasterCore):
             report = await self._direct_batches().submit(_DirectOrders(game_id, user_id, text, message_id))
         else:
             # a direct message's reply is all its player sees: its write goes before the others waiting
-            with urgent_writes() if message_id is not None else nullcontext():
-                async with self._sessions.begin() as session:
-                    own_orders(session, game_id, user_id)
-                    self._current.lend(session)
-                    if message_id is not None:
-                        await mark_read(session, user_id, message_id)
-                    report = await orders.submit_orders(session, game_id, user_id, text)
-            self._current.keep_read(session)
-            self._send_if_returned(session, game_id)
+            async with self._own_orders_written(game_id, user_id, message_id=message_id) as session:
+                report = await orders.submit_orders(session, game_id, user_id, text)
         kept = self._current.after_submission(report)
         await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
         return report
@@ -159,12 +151,8 @@ class PlayingCases(GamemasterCore):
         earlier order."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._sessions.begin() as session:
-            own_orders(session, game_id, user_id)
-            self._current.lend(session)
+        async with self._own_orders_written(game_id, user_id) as session:
             report = await sheet.replace_orders(session, game_id, user_id, text, meant_for=meant_for)
-        self._current.keep_read(session)
-        self._send_if_returned(session, game_id)
         kept = self._current.after_submission(report)
         await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
         return report
@@ -185,15 +173,8 @@ class PlayingCases(GamemasterCore):
         """``message_id``: as for :meth:`submit_orders` (a "ready" sent by direct message)."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        with urgent_writes() if message_id is not None else nullcontext():
-            async with self._sessions.begin() as session:
-                own_orders(session, game_id, user_id)
-                self._current.lend(session)
-                if message_id is not None:
-                    await mark_read(session, user_id, message_id)
-                view = await orders.set_ready(session, game_id, user_id, ready=ready)
-        self._current.keep_read(session)
-        self._send_if_returned(session, game_id)
+        async with self._own_orders_written(game_id, user_id, message_id=message_id) as session:
+            view = await orders.set_ready(session, game_id, user_id, ready=ready)
         # the refused lines shown stay the last submission's: the view is read again
         await self._after_order_change(ticket, view, kept=None, held=held, same_orders=True)
         return view

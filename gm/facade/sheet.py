@@ -15,7 +15,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from gm.facade.core import GamemasterCore
 from gm.meant_for import MeantFor
 from gm.ordering import sheet as actions
-from gm.ordering.current import own_orders
 from gm.ordering.legal import OrderMenu
 from gm.ordering.sheet import SheetChange
 from gm.ordering.submission import OrdersView, SubmissionReport
@@ -93,12 +92,8 @@ class SheetCases(GamemasterCore):
         menu after it, with the change's view."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._sessions.begin() as session:
-            own_orders(session, game_id, user_id)  # its orders, ready flags and log: the player's own
-            self._current.lend(session)
+        async with self._own_orders_written(game_id, user_id) as session:
             change = await action(session)
-        self._current.keep_read(session)
-        self._send_if_returned(session, game_id)
         # the view is dropped (a read gives the refused lines of the last submission), the menu kept
         menu = await self._after_order_change(
             ticket,

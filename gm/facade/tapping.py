@@ -13,7 +13,6 @@ from gm.facade.core import GamemasterCore
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering import legal
 from gm.ordering import submission as orders
-from gm.ordering.current import own_orders
 from gm.ordering.drawing import render_preview
 from gm.ordering.examples import examples_for_board
 from gm.ordering.legal import OrderMenu
@@ -99,9 +98,7 @@ class TappingCases(GamemasterCore):
         The early close this may allow follows in the background, as for typed orders."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._sessions.begin() as session:
-            own_orders(session, game_id, user_id)
-            self._current.lend(session)
+        async with self._own_orders_written(game_id, user_id) as session:
             report = await orders.submit_orders(
                 session,
                 game_id,
@@ -110,8 +107,6 @@ class TappingCases(GamemasterCore):
                 power=power,
                 meant_for=meant_for,
             )
-        self._current.keep_read(session)
-        self._send_if_returned(session, game_id)
         menu = await self._after_order_change(
             ticket,
             report.view,
