@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import importlib
 import logging
 import os
 import platform
@@ -324,7 +325,10 @@ class DiplomacyBot(commands.AutoShardedBot):
         self.loop_lag.start()
         await self.prepare_database()
         for extension in EXTENSIONS:
-            await self.load_extension(extension)
+            # Each module adds its cogs (its setup()), imported as any module is: not loaded as a
+            # discord.py extension, which a stop would unload (a walk of sys.modules per extension)
+            # and the next bot of the process (the tests') would execute anew.
+            await importlib.import_module(extension).setup(self)
         self.add_listener(guard.on_interaction, "on_interaction")  # every button and form answers
         await publish_commands(
             self,
