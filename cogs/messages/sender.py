@@ -142,7 +142,7 @@ class DiscordSender:
             call = await self._moderators_call(message)
             if call is not None:
                 parts = [call, *parts]
-        posted = await _post(channel, parts, message)
+        posted = await _post(channel, parts, message, ends=not any(e.after_posting for e in effects))
         for effect in effects:
             if effect.after_posting:
                 await carry_out(effect, self.server, message)
@@ -207,7 +207,7 @@ class DiscordSender:
                 message, render(message, private_channels=channels, sheet=menu is not None), tag
             )
             outgoing = with_sheet(parts, menu, message.user_id)
-            posted = await _post(dm, outgoing, message)
+            posted = await _post(dm, outgoing, message, ends=True)
             if menu is not None and outgoing is not parts and posted:
                 self._sheet_posted(menu, message.user_id, posted[-1], outgoing[-1])
             return posted
@@ -225,7 +225,7 @@ class DiscordSender:
         channel = self.client.get_partial_messageable(channels[0])  # one is enough: all are theirs
         if message.payload.get("veiled"):  # an anonymous game: whoever holds the seat later reads this
             parts = [unnamed(part, message.user_id) for part in parts]
-        posted = await _post(channel, [note, *parts], message)
+        posted = await _post(channel, [note, *parts], message, ends=not message.payload.get("veiled"))
         if message.payload.get("veiled") and posted:
             # the mention has notified them; the channel keeps no name for a later player of the seat
             first = channel.get_partial_message(posted[0][1])
@@ -376,13 +376,14 @@ that may have been posted is looked for in the channel before it is posted again
 
 
 async def _post(
-    channel: discord.abc.Messageable, parts: list[Outgoing], message: OutboxMessage
+    channel: discord.abc.Messageable, parts: list[Outgoing], message: OutboxMessage, *, ends: bool = False
 ) -> SentMessages:
     """Post the parts in order, each with its own stable nonce ``<nonce>.<index>`` (Discord returns the
     message already made for a nonce it saw a moment ago), skipping the parts an earlier attempt
     recorded, and recording each part the moment it is posted. When the first attempt is older than
     Discord's nonce window, a part is first looked for among the bot's recent messages in the channel:
-    a post whose "sent" mark was lost is never repeated."""
+    a post whose "sent" mark was lost is never repeated. ``ends``: the caller does nothing more for the
+    message afterwards, so the last part's record marks it sent too (gm.delivery.outbox)."""
     posted = list(message.sent_parts[: len(parts)])
     late = message.first_tried_at is not None and utcnow() - message.first_tried_at > NONCE_WINDOW
     others: frozenset[int] = frozenset()
@@ -414,7 +415,7 @@ async def _post(
             )
         posted.append((found.channel.id, found.id))
         if message.record_part is not None:
-            await message.record_part(found.channel.id, found.id)
+            await message.record_part(found.channel.id, found.id, ends and index == len(parts) - 1)
     return posted
 
 

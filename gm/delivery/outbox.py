@@ -162,7 +162,8 @@ class OutboxMessage:
     # part it posts through ``record_part`` the moment Discord accepts it.
     sent_parts: tuple[tuple[int, int], ...] = ()
     first_tried_at: datetime | None = None  # when an attempt was first made (None: this is the first)
-    record_part: Callable[[int, int], Awaitable[None]] | None = field(default=None, compare=False)
+    # ``last``: nothing more is done for the message after that part (the record marks it sent too).
+    record_part: Callable[[int, int, bool], Awaitable[None]] | None = field(default=None, compare=False)
     # The Discord message ids the other messages to the same target became: when the adapter looks
     # for an earlier post of a part, none of these is it, however alike they read (two alerts' calls).
     posted_by_others: Callable[[], Awaitable[frozenset[int]]] | None = field(default=None, compare=False)
@@ -356,7 +357,8 @@ async def _deliver_one(
     report: DeliveryReport,
 ) -> bool:
     """Send one claimed row; False when its target must wait (not sendable yet, or to be retried)."""
-    message = await _resolve(session_factory, entry)
+    finish = _Finish(token, clock, entry.attempts)
+    message = await _resolve(session_factory, entry, finish)
     if message is None:
         await _release(session_factory, entry, token)
         return False
@@ -378,7 +380,8 @@ async def _deliver_one(
         report.retrying += not gave_up
         report.errors.append(f"outbox {entry.id}: {in_words(exc)}")
         return False
-    await _mark_sent(session_factory, entry, token, clock(), posted)
+    if not finish.done:  # else the last part's record marked it sent
+        await _mark_sent(session_factory, entry, token, clock(), posted)
     report.sent += 1
     return True
 
@@ -536,9 +539,12 @@ SETUP_WAIT = timedelta(minutes=1)
 .opening_map): the start draws it before it records the game's channels; then it goes without."""
 
 
-async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> OutboxMessage | None:
+async def _resolve(
+    session_factory: SessionFactory, entry: OutboxEntry, finish: _Finish | None = None
+) -> OutboxMessage | None:
     """The message with its destination and attachments, or None while the destination is unknown or
-    a picture it requires has not been stored yet."""
+    a picture it requires has not been stored yet. ``finish``: how its last part's record marks it
+    sent (:func:`_record_part`)."""
     async with session_factory.read() as session:
         known, channel_id = await _channel_of(session, entry)
         if not known:
@@ -562,7 +568,7 @@ async def _resolve(session_factory: SessionFactory, entry: OutboxEntry) -> Outbo
         phase_id=entry.phase_id,
         sent_parts=tuple((int(c), int(m)) for c, m in (entry.sent_messages or ())),
         first_tried_at=entry.created_at if entry.attempts or entry.sent_messages else None,
-        record_part=partial(_record_part, session_factory, entry.row_id),
+        record_part=partial(_record_part, session_factory, entry.row_id, finish),
         posted_by_others=partial(_posted_by_others, session_factory, entry),
     )
 
@@ -688,16 +694,45 @@ async def _posted_by_others(session_factory: SessionFactory, entry: OutboxEntry)
     return found
 
 
+@dataclass(slots=True)
+class _Finish:
+    """A claimed row's sending: its claim, and whether its last part's record marked it sent."""
+
+    token: str
+    clock: Clock
+    attempts: int  # the row's attempts when claimed
+    done: bool = False
+
+
 async def _record_part(
-    session_factory: SessionFactory, entry_id: int, channel_id: int, message_id: int
+    session_factory: SessionFactory,
+    entry_id: int,
+    finish: _Finish | None,
+    channel_id: int,
+    message_id: int,
+    last: bool = False,
 ) -> None:
     """One more part of a message is on Discord: remember it at once, so that however the rest of the
-    attempt ends (a crash, a failed part, a failed "mark sent"), that part is never posted again."""
+    attempt ends (a crash, a failed part, a failed "mark sent"), that part is never posted again.
+
+    ``last``: the adapter does nothing more for this message after it (no effect after posting, no
+    edit): the same transaction marks the row sent, as :func:`_mark_sent` would right after (while
+    the row is still this attempt's claim: ``finish``), instead of a transaction of its own."""
     async with session_factory() as session:
         entry = await session.get(OutboxEntry, entry_id)
+        sent = False
         if entry is not None:
             entry.sent_messages = [*(entry.sent_messages or []), [int(channel_id), int(message_id)]]
+            if last and finish is not None and entry.claim_token == finish.token:
+                entry.sent_at = finish.clock()
+                entry.attempts = finish.attempts + 1
+                entry.last_error = None
+                entry.claimed_until = None
+                entry.claim_token = None
+                sent = True
         await session.commit()
+    if sent and finish is not None:
+        finish.done = True
 
 
 async def _update_claimed(

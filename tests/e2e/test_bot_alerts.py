@@ -152,14 +152,16 @@ async def test_after_a_late_restart_a_second_alert_still_calls_the_moderators(
                     now=utcnow(),
                 )
             await session.commit()
-        mark_sent = outbox._mark_sent
+        record_part = outbox._record_part
 
-        async def dies_after(*args: Any, **kwargs: Any) -> None:
-            await mark_sent(*args, **kwargs)
-            raise Killed
+        async def dies_once_sent(*args: Any) -> None:
+            await record_part(*args)
+            finish = args[2]  # the record of its last part marks a message sent (gm.delivery.outbox)
+            if finish is not None and finish.done:
+                raise Killed
 
         with monkeypatch.context() as patch:
-            patch.setattr("gm.delivery.outbox._mark_sent", dies_after)
+            patch.setattr("gm.delivery.outbox._record_part", dies_once_sent)
             with pytest.raises(Killed):
                 await bot.runtime.deliver()
     fake.forget_nonces()
