@@ -148,15 +148,25 @@ async def listeners_done(timeout: float = 60) -> None:
 
 async def settle(bot: DiplomacyBot, fake: FakeDiscord) -> None:
     """Wait until every event sent so far is handled, and background work (early closes), scheduler jobs
-    and outbox deliveries are done."""
+    and outbox deliveries are done: at most three rounds, ending after the first that found nothing to
+    do (no call to the fake, no event, nothing sent or waiting in the outbox)."""
     for _ in range(3):
+        before = _activity(fake)
         await fake.flush()  # the bot has parsed every event sent so far ...
         await listeners_done()  # ... and its handlers have finished
         await bot.services.idle()  # the cogs' own background work (a Join post's edit)
         await bot.runtime.idle()  # the gamemaster's (an early close)
         await bot.runtime.scheduler.idle(timeout=60)
-        await bot.runtime.deliver()
+        report = await bot.runtime.deliver()
         await fake.flush()
+        busy = report is None or report.sent or report.retrying or report.failed or report.pending
+        if not busy and _activity(fake) == before:
+            return
+
+
+def _activity(fake: FakeDiscord) -> tuple[int, ...]:
+    """What the fake has seen so far: the bot's REST calls and the events sent to each shard."""
+    return (len(fake.rest_log), *(s.seq for s in fake.gateway.sessions.values()))
 
 
 def game_number(text: str) -> int:

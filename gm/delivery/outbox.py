@@ -3,8 +3,9 @@ after commit by :func:`deliver_pending`.
 
 Delivery is at-least-once, made effectively-once:
 - each part of a message is recorded the moment Discord accepts it (never posted again), and the row
-  is marked sent in its own short transaction right after its last part, so the only window for a
-  duplicate is a crash between Discord accepting a part and that part's record;
+  is marked sent in its own short transaction right after its last part (or by that part's record,
+  when the adapter does nothing more for the message), so the only window for a duplicate is a crash
+  between Discord accepting a part and that part's record;
 - every message carries a stable identity (``OutboxMessage.nonce``, random, drawn when queued) that the
   Discord adapter passes as the message nonce with ``enforce_nonce``, so Discord itself drops a resend
   of the same part within its dedup window; and the unique ``dedup_key`` stops the same event (a
@@ -422,7 +423,11 @@ async def _claim_batch(
     Rows whose channel is not recorded yet, and rows another process owns (``ownership``), are left
     out by the query (all of a target's rows alike, so its order holds); the rest is read page by
     page, so that however many rows wait for a retry, newer messages to other targets are still
-    found."""
+    found. Whether there is anything to claim is read first, without a writer's turn: most calls find
+    nothing (a delivery's last round, a delivery asked for with nothing due)."""
+    async with session_factory.read() as session:
+        if not await _due_rows(session, now, seen, ownership, enough=1):
+            return []
     async with session_factory() as session:
         chosen = await _due_rows(session, now, seen, ownership)
         if not chosen:
@@ -438,13 +443,15 @@ async def _claim_batch(
         return list(claimed)
 
 
-async def _due_rows(session: AsyncSession, now: datetime, seen: set[int], ownership: Ownership) -> list[int]:
-    """The ids of up to :data:`BATCH` rows to claim, read :data:`PAGE` rows at a time: due, not leased,
+async def _due_rows(
+    session: AsyncSession, now: datetime, seen: set[int], ownership: Ownership, enough: int = BATCH
+) -> list[int]:
+    """The ids of up to ``enough`` rows to claim, read :data:`PAGE` rows at a time: due, not leased,
     not already taken by this delivery, and with no earlier row of their target held back."""
     blocked: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
     after = 0
-    while len(chosen) < BATCH:
+    while len(chosen) < enough:
         rows = await _unsent_page(session, after, ownership)
         for row in rows:
             target = _target_key(row)
@@ -453,7 +460,7 @@ async def _due_rows(session: AsyncSession, now: datetime, seen: set[int], owners
                 blocked.add(target)
                 continue
             chosen.append(row.row_id)
-            if len(chosen) >= BATCH:
+            if len(chosen) >= enough:
                 break
         if len(rows) < PAGE:
             break
