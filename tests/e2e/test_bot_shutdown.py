@@ -41,12 +41,12 @@ from ops.version import VERSION, commit
 pytestmark = pytest.mark.waits  # processes or real time: spread through the run (tests/conftest.py)
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def real_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """How a bot process stops (signals, its process group, its worker processes, the time it takes)
-    is this module's subject: its bots are fresh interpreters, not a zygote's forks
-    (harness/zygote.py). Under load a forked bot's stop out of time left its results' claims held
-    (3 failures in 5 runs; none in 8 with real processes)."""
+    """A stop out of time runs in a fresh interpreter, not a zygote's fork (harness/zygote.py): under
+    load a forked bot's stop out of time left its results' claims held (3 failures in 5 runs; none in
+    8 with real processes). The other stops (signals, the process group, the worker processes) are a
+    zygote's forks, whose signals, process group and exit are a fresh start's (tests/test_zygote.py)."""
     monkeypatch.setenv("TEST_ZYGOTE", "0")
 
 
@@ -230,6 +230,7 @@ async def test_a_stop_out_of_time_hands_the_close_back_and_the_next_start_finish
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
+@pytest.mark.usefixtures("real_processes")
 async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without_a_traceback(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -258,6 +259,7 @@ async def test_a_stop_out_of_time_ends_within_two_seconds_of_the_timeout_without
     assert unsent[0][0] > 0, "the results wait, unclaimed, for the next start"
 
 
+@pytest.mark.usefixtures("real_processes")
 async def test_claims_a_stop_out_of_time_could_not_release_are_taken_back_at_the_next_start_at_once(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
