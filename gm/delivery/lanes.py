@@ -62,7 +62,12 @@ after them (followups, redraws after a deferral, results, the DM sheets' refresh
 
 FIRST, IN_TURN = 0, 1
 """The order in which the owed answers get a slot: ``FIRST`` the ones that are whole at once (a form,
-opened as the answer itself: nothing follows it), then the others in the order they came."""
+opened as the answer itself: nothing follows it), then the others in the order they came. The ``FIRST``
+ones have slots of their own (:data:`FORMS`): a form never waits for the other interactions' slots
+(they free as each of those reaches its answer, a round of the loop or more apiece in a burst), only
+for the forms before it."""
+FORMS = 2
+"""The lane of the slots of the answers whole at once (``FIRST``), next to ``ANSWER``'s and ``REPLY``'s."""
 
 SLOTS = 8
 """Owed answers of a kind (first answers, replies) worked on at once; the others wait for a slot,
@@ -94,6 +99,7 @@ class Owed:
     paid: bool = False
     slot: asyncio.TimerHandle | None = None  # while it holds a slot: the end of its time there
     admitted: bool = False  # it had its slot (or has it)
+    lane: int = 0  # whose slots it takes: its kind's, or FORMS'
 
 
 _FOR: contextvars.ContextVar[Owed | None] = contextvars.ContextVar("gm_lanes_owed", default=None)
@@ -112,10 +118,12 @@ class Turns:
         self._counts = [0, 0]  # owed, by kind (ANSWER, REPLY)
         self._numbered = 0  # the number of the next answer owed
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  # a heap: (up to, -, waiting)
-        # the slots, each kind its own: a direct message's reply never waits for the interactions'
-        self._held = [0, 0]
-        self._queues: tuple[list[tuple[int, int, Owed, Callable[[], None], Hashable]], ...] = ([], [])
-        self._queued: dict[Hashable, tuple[int, int]] = {}  # group -> its worst rank queued, how many
+        # the slots, each lane its own (ANSWER, REPLY, FORMS): a direct message's reply never waits for
+        # the interactions', a form for the other interactions'
+        self._held = [0, 0, 0]
+        self._queues: tuple[list[tuple[int, int, Owed, Callable[[], None], Hashable]], ...] = ([], [], [])
+        # group -> its worst rank queued, how many, in which lane
+        self._queued: dict[Hashable, tuple[int, int, int]] = {}
         self._seq = 0
         self.given: list[Hashable] = []  # the keys given a slot, in order (the last 1,000)
         self.waited = 0  # steps of the work after the answers that waited
@@ -169,22 +177,26 @@ class Turns:
     def admit(
         self, owed: Owed, then: Callable[[], None], rank: int = IN_TURN, group: Hashable = None
     ) -> None:
-        """``then()`` once ``owed`` has one of its kind's slots: now if one is free and nobody waits,
-        else when its turn comes (by ``rank``, then in order). Never before an earlier one of the same
-        ``group`` (a player's own): it takes the rank of the latest of theirs still waiting when that
-        one's is later."""
-        queue = self._queues[owed.kind]
+        """``then()`` once ``owed`` has one of its lane's slots: now if one is free and nobody waits,
+        else when its turn comes (by ``rank``, then in order). An answer whole at once (``FIRST``)
+        takes the :data:`FORMS` slots, others their kind's. Never before an earlier one of the same
+        ``group`` (a player's own): while one of theirs waits, it waits in the same lane, with the
+        rank of the latest of theirs when that one's is later."""
         if owed.admitted:
             then()
             return
-        if self._held[owed.kind] < SLOTS and not queue:
+        waiting = self._queued.get(group) if group is not None else None
+        if waiting is not None:  # behind their own: in the same lane, not before it
+            rank, owed.lane = max(rank, waiting[0]), waiting[2]
+        else:
+            owed.lane = FORMS if owed.kind == ANSWER and rank == FIRST else owed.kind
+        queue = self._queues[owed.lane]
+        if self._held[owed.lane] < SLOTS and not queue:
             self._grant(owed)
             then()
             return
         if group is not None:
-            worst, count = self._queued.get(group, (rank, 0))
-            rank = max(rank, worst)
-            self._queued[group] = (rank, count + 1)
+            self._queued[group] = (rank, (waiting[1] if waiting is not None else 0) + 1, owed.lane)
         self._seq += 1
         heapq.heappush(queue, (rank, self._seq, owed, then, group))
 
@@ -202,14 +214,14 @@ class Turns:
             return
         owed.slot.cancel()
         owed.slot = None
-        self._held[owed.kind] -= 1
-        queue = self._queues[owed.kind]
-        while self._held[owed.kind] < SLOTS and queue:
+        self._held[owed.lane] -= 1
+        queue = self._queues[owed.lane]
+        while self._held[owed.lane] < SLOTS and queue:
             _, _, waiting, then, group = heapq.heappop(queue)
             if group is not None:
-                rank, count = self._queued[group]
+                rank, count, lane = self._queued[group]
                 if count > 1:
-                    self._queued[group] = (rank, count - 1)
+                    self._queued[group] = (rank, count - 1, lane)
                 else:
                     del self._queued[group]
             self._grant(waiting)
@@ -218,7 +230,7 @@ class Turns:
     def _grant(self, owed: Owed) -> None:
         owed.admitted = True
         owed.slot = self._loop.call_later(SLOT_FOR, self.release, owed)
-        self._held[owed.kind] += 1
+        self._held[owed.lane] += 1
         self.given.append(owed.key)
         del self.given[:-1000]
 
@@ -339,6 +351,7 @@ def install() -> None:
 __all__ = [
     "ANSWER",
     "FIRST",
+    "FORMS",
     "IN_TURN",
     "REPLY",
     "Owed",

@@ -34,7 +34,7 @@ def fill_the_slots(turns: lanes.Turns, kind: int = lanes.ANSWER) -> list[lanes.O
     return held
 
 
-async def test_the_answers_waiting_for_a_slot_get_it_the_form_first_then_in_the_order_they_came(
+async def test_a_form_opens_without_waiting_for_the_other_interactions_slots_unless_behind_its_players_own(
     turns: lanes.Turns,
 ) -> None:
     held = fill_the_slots(turns)
@@ -48,11 +48,25 @@ async def test_the_answers_waiting_for_a_slot_get_it_the_form_first_then_in_the_
     ):
         turns.admit(turns.owe(lanes.ANSWER, name), functools.partial(served.append, name), rank, player)
     await settle()
-    assert served == []  # no slot free: nothing started
+    assert served == ["form of 3"]  # every other interaction's slot taken: the form opens all the same
     for owed in held:
         turns.pay(owed.key)  # each answer sent frees its slot for the next one
     await settle()
     assert served == ["form of 3", "tap of 1", "order of 2", "form of 1", "show of 4"]
+
+
+async def test_the_forms_wait_only_for_the_forms_before_them(turns: lanes.Turns) -> None:
+    forms = [turns.owe(lanes.ANSWER, ("form", n)) for n in range(lanes.SLOTS)]
+    for owed in forms:
+        turns.admit(owed, lambda: None, lanes.FIRST)
+    served: list[str] = []
+    turns.admit(turns.owe(lanes.ANSWER, "form"), functools.partial(served.append, "form"), lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "tap"), functools.partial(served.append, "tap"), lanes.IN_TURN)
+    await settle()
+    assert served == ["tap"]  # the forms' slots are all taken, the others' are free
+    turns.on_its_way(forms[0].key)
+    await settle()
+    assert served == ["tap", "form"]
 
 
 async def test_a_slot_is_given_back_when_its_answer_is_on_its_way(turns: lanes.Turns) -> None:
