@@ -74,6 +74,11 @@ SLOTS = 8
 without a turn of the loop. Few enough
 that a round of the loop is short (a form opened in a few rounds), enough to keep the loop busy while
 some wait for Discord or the database."""
+FORM_SLOTS = 32
+"""Forms (answers whole at once) opened at once: each costs the loop a few milliseconds (its orders
+held in the process, or one short read), but a slot turns over only once its form is on its way,
+a round of the loop or two after it was given: with few slots, the forms of a burst (one per game at
+a deadline) waited for each other round after round."""
 SLOT_FOR = 0.5
 """Seconds an owed answer keeps its slot at most (one slow to go out does not hold the others back)."""
 ANSWER_WITHIN = 3.0
@@ -191,7 +196,7 @@ class Turns:
         else:
             owed.lane = FORMS if owed.kind == ANSWER and rank == FIRST else owed.kind
         queue = self._queues[owed.lane]
-        if self._held[owed.lane] < SLOTS and not queue:
+        if self._held[owed.lane] < _slots(owed.lane) and not queue:
             self._grant(owed)
             then()
             return
@@ -216,7 +221,7 @@ class Turns:
         owed.slot = None
         self._held[owed.lane] -= 1
         queue = self._queues[owed.lane]
-        while self._held[owed.lane] < SLOTS and queue:
+        while self._held[owed.lane] < _slots(owed.lane) and queue:
             _, _, waiting, then, group = heapq.heappop(queue)
             if group is not None:
                 rank, count, lane = self._queued[group]
@@ -254,6 +259,10 @@ class Turns:
         finally:
             timer.cancel()
         return self._loop.time() - began
+
+
+def _slots(lane: int) -> int:
+    return FORM_SLOTS if lane == FORMS else SLOTS
 
 
 _EARLY = 0.002  # seconds: the loop's timers may fire that much before their time
@@ -352,6 +361,7 @@ __all__ = [
     "ANSWER",
     "FIRST",
     "FORMS",
+    "FORM_SLOTS",
     "IN_TURN",
     "REPLY",
     "Owed",

@@ -56,7 +56,7 @@ async def test_a_form_opens_without_waiting_for_the_other_interactions_slots_unl
 
 
 async def test_the_forms_wait_only_for_the_forms_before_them(turns: lanes.Turns) -> None:
-    forms = [turns.owe(lanes.ANSWER, ("form", n)) for n in range(lanes.SLOTS)]
+    forms = [turns.owe(lanes.ANSWER, ("form", n)) for n in range(lanes.FORM_SLOTS)]
     for owed in forms:
         turns.admit(owed, lambda: None, lanes.FIRST)
     served: list[str] = []
