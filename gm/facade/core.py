@@ -10,7 +10,8 @@ face of the facade is its use cases (tests/test_adapter_imports.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 
@@ -32,11 +33,14 @@ from gm.ordering.legal import OrderMenu
 from gm.ordering.offline import mark_read
 from gm.ordering.progress import PhaseState
 from gm.ordering.returning import returned_in
-from gm.ordering.submission import OrdersView
+from gm.ordering.submission import OrdersView, every_players_orders
 from gm.phases.closer import PhaseCloser
 from gm.phases.worker import position_map_work
 from gm.reports.history import MapImage, MapToDraw, find_map, store_map
+from gm.setup import games
 from gm.setup.games import FormingLimits
+
+log = logging.getLogger(__name__)
 
 
 class GamemasterCore:
@@ -81,6 +85,32 @@ class GamemasterCore:
         urgent = getattr(bind, "urgent", None)  # SQLite's urgent writers' engine (db.database): watched too
         if urgent is not None:
             self._current.watch(urgent.sync_engine)
+        if self._current.enabled:
+            self._runtime.phases_opened = self._hold_orders_soon
+
+    def _hold_orders_soon(self, game_ids: Sequence[int] | None) -> None:
+        """In the background, :meth:`_hold_orders` of ``game_ids`` (None: every running game), where
+        the process holds orders (gm.ordering.current)."""
+        if not self._current.enabled:
+            return
+        what = "every running game" if game_ids is None else f"game {', '.join(map(str, game_ids))}"
+        self._runtime.spawn(self._hold_orders(game_ids), f"holding the players' orders of {what}")
+
+    async def _hold_orders(self, game_ids: Sequence[int] | None) -> None:
+        """Read every player's current orders of each game (one read a game, one game after the
+        other) into what the process holds (gm.ordering.current): the first orders form of a phase
+        opens without a database read, when everybody acts at once near its deadline."""
+        every = game_ids is None
+        if game_ids is None:
+            async with self._sessions.read() as session:
+                game_ids = await games.running_game_ids(session)
+        for game_id in game_ids:
+            stamp = self._current.every_player_stamp(game_id)
+            async with self._sessions.read() as session:
+                views = await every_players_orders(session, game_id)
+            self._current.fill_every_player(stamp, game_id, views)
+        if every:
+            log.info("held the players' orders of every running game (%d)", len(game_ids))
 
     @asynccontextmanager
     async def _own_orders_written(

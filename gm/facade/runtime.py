@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import Executor
 from datetime import datetime
 from typing import Any
@@ -119,6 +119,10 @@ class Runtime:
         self.on_orders_changed: Callable[[int, int, str], None] | None = None
         """Told of every change of a player's own orders made in this process: (game, user, phase name).
         The adapter redraws the sheets it shows that player elsewhere (cogs.ui.sheet_live)."""
+        self.phases_opened: Callable[[Sequence[int] | None], None] | None = None
+        """Told of the games whose new phase this process opened (a close), and at start-up (None:
+        every running game): the facade reads their players' orders into what the process holds, so
+        that the first orders form of the phase opens at once (gm.ordering.current)."""
         self.menu_watch: Callable[[int, int], bool] | None = None
         """Whether a sheet shown elsewhere will be drawn again when (game, user)'s orders change: then
         a change keeps the player's order menu when it costs no read (cogs.ui.sheet_live)."""
@@ -243,6 +247,8 @@ class Runtime:
             self.sessions, executor=self._executor, clock=self._clock, ownership=self.ownership
         )
         await self.deliver()
+        if self.phases_opened is not None:
+            self.phases_opened(None)
         return report
 
     async def shutdown(self) -> None:
@@ -484,6 +490,8 @@ class Runtime:
             await self.publish_final(outcome.game_id)
             return
         nxt = outcome.next_phase
+        if nxt is not None and self.phases_opened is not None:
+            self.phases_opened([outcome.game_id])
         if nxt is not None:
             settings = await self._settings(outcome.game_id)
             self.scheduler.schedule_phase(

@@ -213,6 +213,7 @@ class SetupCases(GamemasterCore):
         await maker.introduce(started)
         if result is not None:
             self._runtime.spawn(self._runtime.game_started(result), f"scheduling game {game_id}")
+            self._hold_orders_soon([game_id])  # its first phase opened: the players' orders held
         else:
             self._runtime.spawn(self._runtime.deliver(), f"posting game {game_id}'s waiting messages")
         return StartOutcome(await self._game(game_id), made, drawn=result is not None)

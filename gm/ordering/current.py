@@ -76,6 +76,7 @@ class CurrentOrders:
         self._everything = 0  # bumped by a change whose game is not known
         self._games: dict[int, int] = {}  # game -> changes to the game as a whole
         self._players: dict[tuple[int, int], int] = {}  # (game, user) -> changes of their own orders
+        self._own: dict[int, int] = {}  # game -> changes of its players' own orders (any player)
         self._phase_game: dict[int, int] = {}  # phase -> game, for the phases of the views held
         self.hits = self.misses = 0
         if self.enabled and engine is not None:
@@ -166,6 +167,20 @@ class CurrentOrders:
             game_id, user_id, (self._everything, self._games.get(game_id, 0), self._players.get(key, 0))
         )
 
+    def every_player_stamp(self, game_id: int) -> tuple[int, int, int]:
+        """Take before reading every player's orders of the game (:meth:`fill_every_player`)."""
+        return (self._everything, self._games.get(game_id, 0), self._own.get(game_id, 0))
+
+    def fill_every_player(
+        self, stamp: tuple[int, int, int], game_id: int, views: dict[int, OrdersView]
+    ) -> None:
+        """Keep every player's view of the game (user -> view), read since ``stamp``, unless
+        anything changed the game or any player's orders meanwhile: the first form of a phase opens
+        without a read."""
+        if self.enabled and self.every_player_stamp(game_id) == stamp:
+            for user_id, view in views.items():
+                self._keep(Ticket(game_id, user_id, stamp), view)
+
     def fill(self, ticket: Ticket, view: OrdersView) -> None:
         """Keep ``view``, read since ``ticket``, unless something changed meanwhile."""
         if self.enabled and self._still(ticket):
@@ -181,6 +196,7 @@ class CurrentOrders:
         key = (ticket.game_id, ticket.user_id)
         fresh = self._still(ticket)
         self._players[key] = self._players.get(key, 0) + 1
+        self._own[ticket.game_id] = self._own.get(ticket.game_id, 0) + 1
         self._views.pop(key, None)
         self._menus.pop(key, None)
         if fresh and view is not None:

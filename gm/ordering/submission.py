@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, bindparam, delete, insert, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, update
 from sqlalchemy import select as select_columns
 from sqlalchemy.orm import attributes
 from sqlalchemy.orm.util import identity_key
@@ -27,12 +27,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.database import flushed_connection, without_nul
 from db.models import (
     Game,
+    GameStatus,
     OrderRecord,
     OrderSubmission,
     PhaseRecord,
     PhaseStatus,
     Player,
     PlayerStatus,
+    PowerAssignment,
     ReadyFlag,
 )
 from engine import split_orders
@@ -51,6 +53,7 @@ from gm.ordering.returning import announce_return
 from gm.reading.fog import board_for
 from gm.reading.info import PhaseInfo
 from gm.reading.lookup import (
+    ENDED_STATES,
     MAX_ID,
     latest_phase,
     load_game,
@@ -347,10 +350,57 @@ async def my_orders(session: AsyncSession, game_id: int, user_id: int) -> Orders
             .limit(1)
         )
     ).first()
-    if latest is not None and latest.action == "submit":
-        refused = tuple(o["line"] for o in latest.outcome if not o.get("accepted") and o.get("line"))
-        view = replace(view, refused=refused)
-    return view
+    return _with_refused(view, latest)
+
+
+def _with_refused(view: OrdersView, latest: OrderSubmission | None) -> OrdersView:
+    """``view`` with the lines the player's ``latest`` submission of the phase refused (as typed)."""
+    if latest is None or latest.action != "submit":
+        return view
+    refused = tuple(o["line"] for o in latest.outcome if not o.get("accepted") and o.get("line"))
+    return replace(view, refused=refused)
+
+
+_PLAYERS_AND_POWERS = (
+    select(Player, PowerAssignment.power)
+    .join(PowerAssignment, col(PowerAssignment.player_id) == col(Player.id), isouter=True)
+    .where(col(Player.game_id) == bindparam("game_id"))
+    .order_by(col(Player.id), col(PowerAssignment.power))
+)
+_LATEST_SUBMISSIONS = select(OrderSubmission).where(
+    col(OrderSubmission.id).in_(
+        select_columns(func.max(OrderSubmission.id))
+        .where(col(OrderSubmission.phase_id) == bindparam("phase_id"))
+        .group_by(col(OrderSubmission.user_id))
+    )
+)
+
+
+async def every_players_orders(session: AsyncSession, game_id: int) -> dict[int, OrdersView]:
+    """What :func:`my_orders` gives each player of the game (user id -> their view), read at once:
+    the game, its phase, its orders and the latest submissions once for all. Empty for a game that is
+    not running (not started, over, or without a phase yet)."""
+    game = await session.get(Game, game_id) if 0 < game_id <= MAX_ID else None
+    if game is None or game.status == GameStatus.FORMING or game.status in ENDED_STATES:
+        return {}
+    phase = await latest_phase(session, game.row_id)
+    if phase is None:
+        return {}
+    powers_of_player: dict[int, tuple[Player, list[str]]] = {}
+    for player, power in (await session.exec(_PLAYERS_AND_POWERS, params={"game_id": game.row_id})).all():
+        _, powers = powers_of_player.setdefault(player.user_id, (player, []))
+        if power is not None:
+            powers.append(power)
+    state = await phase_state(session, phase, game.variant)
+    latest = {
+        row.user_id: row
+        for row in (await session.exec(_LATEST_SUBMISSIONS, params={"phase_id": phase.row_id})).all()
+    }
+    return {
+        user_id: _with_refused(view_of(state, game, phase, powers), latest.get(user_id))
+        for user_id, (player, powers) in powers_of_player.items()
+        if player.status not in (PlayerStatus.LEFT, PlayerStatus.REPLACED)
+    }
 
 
 async def set_ready(

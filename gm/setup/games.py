@@ -539,6 +539,16 @@ async def set_notify(session: AsyncSession, game_id: int, user_id: int, choice: 
     return await game_info(session, game)
 
 
+async def running_game_ids(session: AsyncSession) -> list[int]:
+    """The games that are running (active or paused), by number."""
+    rows = await session.exec(
+        select(Game.id)
+        .where(col(Game.status).in_((GameStatus.ACTIVE, GameStatus.PAUSED)))
+        .order_by(col(Game.id))
+    )
+    return [game_id for game_id in rows.all() if game_id is not None]
+
+
 async def players_of_running_games(session: AsyncSession) -> list[int]:
     """Every user who plays in a game that is running (active or paused), once each."""
     rows = await session.exec(

@@ -122,9 +122,72 @@ async def test_any_other_change_to_the_game_drops_what_was_held(
 
     await gm.my_orders(game, me)
     await gm.runtime.close_phase(started.phase.id, reason="all_ready")  # the phase closes: a new one opens
-    assert held(gm, started) is None
-    now = await gm.my_orders(game, me)
-    assert now.phase.name == "F1901M" and now == await stored(sessions, started)
+    await gm.runtime.idle()  # what is held of the game: the new phase's, read once it opened
+    now = held(gm, started)
+    assert now is not None and now.phase.name == "F1901M" and now == await stored(sessions, started)
+
+
+async def test_the_first_form_of_a_new_phase_opens_with_every_players_orders_as_a_read_gives_them(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """Once a phase opens, the process holds every player's orders of the new phase (read in the
+    background): the first form of the phase opens without a read, with what a read gives."""
+    game = started.game.id
+    await gm.submit_orders(game, player_of(started, "ENGLAND"), "F Lon-Nth")
+    await gm.runtime.close_phase(started.phase.id, reason="all_ready")
+    await gm.runtime.idle()
+    for power in started.assignments:
+        now = held(gm, started, power)
+        assert now is not None and now.phase.name == "F1901M", power
+        assert now == await stored(sessions, started, power)
+    assert orders_of(held(gm, started, "ENGLAND")) == ((),)  # the spring's orders are not the fall's
+
+
+@pytest.mark.both_backends  # the latest submissions of every player in one statement
+async def test_after_a_restart_every_players_form_opens_as_a_read_gives_it_refused_lines_included(
+    sessions: SessionFactory, started: games.StartResult
+) -> None:
+    game = started.game.id
+    first = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+    await first.submit_orders(game, player_of(started, FRANCE), "A Par-Bur\nF Bre-Nowhere")
+    await first.submit_orders(game, player_of(started, FRANCE), "A Mar-Spa\nA Nowhere-Mun")
+    await first.submit_orders(game, player_of(started, "GERMANY"), "A Mun-Ruh")
+    await first.set_ready(game, player_of(started, "GERMANY"))
+    await first.runtime.idle()
+    async with sessions.begin() as session:  # a deadline ahead: the start-up closes nothing
+        await session.exec(
+            update(PhaseRecord)
+            .where(col(PhaseRecord.game_id) == game)
+            .values(deadline=datetime.now(UTC) + timedelta(days=1))
+        )
+    restarted = Gamemaster(sessions, RecordingSender(), workers=0, render_maps=False)
+    await restarted.runtime.start()  # holds every running game's orders, in the background
+    try:
+        await restarted.runtime.idle()
+        for power in started.assignments:
+            assert held(restarted, started, power) == await stored(sessions, started, power), power
+        mine = held(restarted, started)
+        assert mine is not None and mine.refused == ("A Nowhere-Mun",)  # the latest submission's
+        assert orders_of(mine) == (("A PAR - BUR", "A MAR - SPA"),)
+        germany = held(restarted, started, "GERMANY")
+        assert germany is not None and germany.refused == () and germany.powers[0].ready
+    finally:
+        await restarted.runtime.shutdown()
+
+
+async def test_a_holding_read_that_began_before_a_submission_is_not_kept(
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+) -> None:
+    """Every player's orders read while one of them submitted would show that player's from before
+    the submission: none of them is kept, the submission's view is."""
+    game, me = started.game.id, player_of(started, FRANCE)
+    stamp = gm._current.every_player_stamp(game)
+    async with sessions.read() as session:
+        before = await orders.every_players_orders(session, game)
+    await gm.submit_orders(game, me, "A Par-Pic")
+    gm._current.fill_every_player(stamp, game, before)
+    assert orders_of(held(gm, started)) == (("A PAR - PIC",),)
+    assert held(gm, started, "GERMANY") is None
 
 
 async def test_a_close_renewing_its_claims_keeps_what_was_held_and_its_claim_drops_it(
