@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -280,7 +281,6 @@ async def set_up(fake: FakeDiscord, bot: BotProcess, tables: list[Table]) -> lis
             timeout=120,
         )
         table.power_of.update(seats)
-    mid_game(bot, [game_id for game_id, _ in started])
     return started
 
 
@@ -608,15 +608,27 @@ async def run(args: argparse.Namespace) -> None:
             }
             async with bot_process(path, fake_url=fake.base_url, **env) as process:
                 await process.line_with("ready: connected to Discord", timeout=120)
+                t0 = time.perf_counter()
+                started = await set_up(fake, process, tables)
+                set_up_seconds = time.perf_counter() - t0
+                process.send(signal.SIGTERM)
+                await process.exit_code(timeout=120)
+            # the mid-game positions written from outside while no bot runs, then the bot started again
+            # (as after an operator's change): it reads the games as they are now
+            mid_game(process, [game_id for game_id, _ in started])
+            async with bot_process(path, fake_url=fake.base_url, **env) as process:
+                await process.line_with("ready: connected to Discord", timeout=120)
+                await process.line_with("start-up:", timeout=120)
+                with contextlib.suppress(AssertionError, TimeoutError):  # a bot that holds the orders
+                    await process.line_with("held the players' orders of every running game", timeout=15)
                 watch = Bot(process)
                 health = re.search(r"on (http://\S+/healthz)", process.output)
                 watch.health = health[1] if health else None
                 sampler = asyncio.create_task(watch.sample())
-                t0 = time.perf_counter()
-                started = await set_up(fake, process, tables)
+                await asyncio.sleep(1.0)  # a memory sample
                 print(
-                    f"{len(started)} games of 7 players set up in {time.perf_counter() - t0:.0f} s "
-                    f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores); "
+                    f"{len(started)} games of 7 players set up in {set_up_seconds:.0f} s, the bot started "
+                    f"again (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores); "
                     f"bot {watch.memory[-1] if watch.memory else 0:.0f} MiB resident"
                 )
                 mark, lag_mark = len(watch.memory), len(watch.lag)
