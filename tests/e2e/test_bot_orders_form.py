@@ -45,3 +45,26 @@ async def test_the_form_named_by_its_game_shows_the_orders_sent_every_way(
         refused = await ask(fake, stranger, "orders", "edit", channel=other.general, **game)
         assert f"There is no game {game_id} on this server" in refused.content
         assert "Test game" not in refused.content
+
+
+async def test_the_first_form_after_a_restart_shows_the_orders_and_the_lines_refused_before_it(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A bot started again holds every player's orders as the database has them (read at its start):
+    the first form of each player opens with their orders and the lines their last message had
+    refused, to fix; a player who sent nothing gets an empty form."""
+    table = await make_table(fake)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table)
+        france, germany = table.player("FRANCE"), table.player("GERMANY")
+        await fake.dm_bot(france, "A Par-Bur\nF Bre-Nowhere")
+        await settle(bot, fake)
+    game = {"game": str(game_id)}
+    async with running(fake, tmp_path) as bot:
+        await settle(bot, fake)
+        for player, expected in ((france, "A PAR - BUR\nF Bre-Nowhere"), (germany, "")):
+            form = await (
+                await fake.slash(player, "orders", "edit", options=game, channel=table.general)
+            ).modal()
+            assert form.input("orders").get("value", "") == expected
+    assert fake.unknown_calls == [] and fake.internal_errors == []
