@@ -618,8 +618,11 @@ async def run(args: argparse.Namespace) -> None:
             mid_game(process, [game_id for game_id, _ in started])
             async with bot_process(path, fake_url=fake.base_url, **env) as process:
                 await process.line_with("ready: connected to Discord", timeout=120)
+                # the start's background work done: the jobs rebuilt, the direct messages sent while it
+                # was down read, the players' orders held (a bot that holds them: this one, since then)
                 await process.line_with("start-up:", timeout=120)
-                with contextlib.suppress(AssertionError, TimeoutError):  # a bot that holds the orders
+                await process.line_with("direct messages sent while offline: read", timeout=300)
+                with contextlib.suppress(AssertionError):
                     await process.line_with("held the players' orders of every running game", timeout=15)
                 watch = Bot(process)
                 health = re.search(r"on (http://\S+/healthz)", process.output)
