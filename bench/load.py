@@ -14,7 +14,8 @@ the games included: most of it):
 Options: ``--games N``, ``--seconds S`` (how long the players play), ``--think S`` (a player's pause
 after an answer, S/2 to 3S/2; ``busy`` pauses 0-2S), ``--no-close`` (skip the /ready storm and the
 closes), ``--bot-root PATH`` (run the bot from another checkout, e.g. main's code, to compare: the
-fake and this script stay the same), ``--profile FILE`` (cProfile of the bot's event-loop thread
+fake and this script stay the same; the bot then starts as a real process, not a zygote's fork, which
+would run this checkout's bot whatever the path), ``--profile FILE`` (cProfile of the bot's event-loop thread
 over the play, written to FILE: ``python -m pstats FILE``). ``BENCH_TRACEMALLOC=1`` traces the bot's
 Python memory (slows it) and writes tracemalloc snapshots at the end of the play and at each new high
 while every game closes (``BENCH_SNAPSHOTS=PREFIX``: PREFIX.1, PREFIX.2...; ``tracemalloc.Snapshot.load``).
@@ -565,6 +566,8 @@ async def run(args: argparse.Namespace) -> None:
     )
     clock = Clock()
     root = Path(args.bot_root).resolve() if args.bot_root else None
+    if root is not None:  # a zygote (harness.zygote) would run the bot it imported: this checkout's
+        os.environ["TEST_ZYGOTE"] = "0"
     print(
         f"scenario {args.scenario}: {games} games, play {seconds:.0f} s, pause {think} s ({spread}); "
         f"bot from {root or 'this checkout'}"
