@@ -110,7 +110,11 @@ class GamemasterCore:
                 views = await every_players_orders(session, game_id)
             self._current.fill_every_player(stamp, game_id, views)
         if every:
-            log.info("held the players' orders of every running game (%d)", len(game_ids))
+            log.info(
+                "held the players' orders of every running game (%d)",
+                len(game_ids),
+                extra={"event": "orders_held", "games": len(game_ids)},
+            )
 
     @asynccontextmanager
     async def _own_orders_written(
