@@ -90,8 +90,8 @@ class GamemasterCore:
 
     def _hold_orders_soon(self, game_ids: Sequence[int] | None) -> None:
         """In the background, :meth:`_hold_orders` of ``game_ids`` (None: every running game), where
-        the process holds orders (gm.ordering.current)."""
-        if not self._current.enabled:
+        the process holds orders (gm.ordering.current) and is not stopping."""
+        if not self._current.enabled or self._runtime.winding_down:
             return
         what = "every running game" if game_ids is None else f"game {', '.join(map(str, game_ids))}"
         self._runtime.spawn(self._hold_orders(game_ids), f"holding the players' orders of {what}")
@@ -105,11 +105,13 @@ class GamemasterCore:
             async with self._sessions.read() as session:
                 game_ids = await games.running_game_ids(session)
         for game_id in game_ids:
+            if self._runtime.winding_down:  # a stop began: the rest is left
+                return
             stamp = self._current.every_player_stamp(game_id)
             async with self._sessions.read() as session:
                 views = await every_players_orders(session, game_id)
             self._current.fill_every_player(stamp, game_id, views)
-        if every:
+        if every and game_ids:
             log.info(
                 "held the players' orders of every running game (%d)",
                 len(game_ids),
