@@ -55,6 +55,7 @@ from ops.ratelimits import sweep_seldom
 from ops.runner import run_until_stopped
 from ops.sdnotify import Watchdog, notify
 from ops.shutdown import cancel, listener_tasks, listeners_finished
+from ops.taps import parse_taps_lightly
 from ops.turns import install as first_answers_first
 
 log = logging.getLogger("bot")
@@ -122,6 +123,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
         skip_own_edits(self._connection, lambda: self.user.id if self.user else None)  # echoes unparsed
         parse_answers_lazily()  # the message an interaction's answer made, parsed only if read
+        parse_taps_lightly(self._connection)  # a tap's message parsed without the rows not tapped
         first_answers_first(self)  # in a burst, the answers people wait for before the work after them
         self.settings = settings
         self.database = make_engine(settings.database_url)

@@ -637,8 +637,19 @@ async def run(args: argparse.Namespace) -> None:
                     f"again (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores); "
                     f"bot {watch.memory[-1] if watch.memory else 0:.0f} MiB resident"
                 )
+                if args.idle:  # the bot's own work with no interaction: what the play's window holds besides
+                    idle_cpu = watch.cpu_seconds()
+                    await asyncio.sleep(args.idle)
+                    idle_cpu = watch.cpu_seconds() - idle_cpu
+                    print(
+                        f"bot CPU with no interaction, {args.idle:.0f} s after the set-up: "
+                        f"{1000 * idle_cpu / args.idle:.1f} ms/s"
+                    )
                 mark, lag_mark = len(watch.memory), len(watch.lag)
                 bot_cpu, own_cpu = watch.cpu_seconds(), time.process_time()
+                calls_before = len(fake.rest_log)
+                if os.environ.get("BENCH_SAMPLE"):  # a sampler in the bot (its sitecustomize) starts now
+                    Path(os.environ["BENCH_SAMPLE"] + ".start").touch()
                 if args.profile:
                     process.send(signal.SIGUSR1)  # starts the profile
                 t0 = time.perf_counter()
@@ -653,6 +664,8 @@ async def run(args: argparse.Namespace) -> None:
                     players.append(flood(fake, clock, first.mod, first.onlooker, first, until))
                 await asyncio.gather(*players)
                 took = time.perf_counter() - t0
+                if os.environ.get("BENCH_SAMPLE"):
+                    Path(os.environ["BENCH_SAMPLE"] + ".stop").touch()
                 if args.profile:
                     written = Path(args.profile).stat().st_mtime if Path(args.profile).exists() else None
                     process.send(signal.SIGUSR1)  # writes it (a traced bot's memory first: many seconds)
@@ -671,6 +684,13 @@ async def run(args: argparse.Namespace) -> None:
                     f"{os.getloadavg()[0]:.2f}):"
                 )
                 clock.print(KINDS)
+                routes: dict[str, int] = defaultdict(int)
+                for call in fake.rest_log[calls_before:]:
+                    routes[f"{call.method} {call.route}"] += 1
+                print(
+                    "the bot's calls to Discord in the play: "
+                    + ", ".join(f"{route} {n}" for route, n in sorted(routes.items(), key=lambda r: -r[1]))
+                )
                 print(
                     f"bot CPU {bot_cpu:.1f} s: {1000 * bot_cpu / max(1, count):.1f} ms per interaction"
                     + (f" (the flood's {flooded} included)" if flooded else "")
@@ -709,6 +729,9 @@ def main() -> None:
     parser.add_argument("--no-close", action="store_true", help="skip the /ready storm")
     parser.add_argument("--bot-root", help="run the bot from this checkout (default: this one)")
     parser.add_argument("--profile", help="cProfile the bot's event loop over the play, into this file")
+    parser.add_argument(
+        "--idle", type=float, default=0.0, help="seconds the bot is left idle before the play"
+    )
     asyncio.run(run(parser.parse_args()))
 
 
