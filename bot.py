@@ -89,6 +89,16 @@ GC_THRESHOLDS = (1400, 10, 10)
 DATABASE_WATCH = 2.0  # seconds between two checks that the database is still the one the bot opened
 
 
+def bot_intents() -> discord.Intents:
+    """The gateway events the bot reads, and no others (discord.py's default adds typing, reactions,
+    voice states, emojis, invites, scheduled events...: each one parsed, some cached, none read here):
+    the servers, their channels, threads and roles; their members (moderators' roles, players'
+    overwrites: the privileged Server Members intent); messages in servers (an order by mention) and
+    direct messages (orders, their edits and deletions). No message content is needed: Discord sends
+    it for a message that mentions the bot and for a direct message."""
+    return discord.Intents(guilds=True, members=True, guild_messages=True, dm_messages=True)
+
+
 class DiplomacyBot(commands.AutoShardedBot):
     """Upgrades the database, loads the cogs and starts the gamemaster in setup_hook (the schedule's
     rebuild and the unsent outbox follow in the background). Nothing connects until ``start``/``run``
@@ -101,8 +111,7 @@ class DiplomacyBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0) -> None:
         silence_voice_warnings()
         self.metrics = Metrics()
-        intents = discord.Intents.default()
-        intents.members = True  # moderators' roles, players' overwrites; no message content needed
+        intents = bot_intents()
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
