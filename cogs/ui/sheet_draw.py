@@ -283,14 +283,30 @@ def _unit_row(
     return make
 
 
+SHARED_KEPT = 8192
+"""Orders whose select option is kept (:func:`_option`), shown or not as the current one."""
+_shared: dict[tuple[int, int, bool], tuple[LegalOrder, discord.SelectOption]] = {}
+
+
 def _option(
     menu: OrderMenu, order: LegalOrder, names: Names, chosen: LegalOrder | None
 ) -> discord.SelectOption:
-    return discord.SelectOption(
-        label=order_label(menu, order, names),
-        value=order.text,
-        default=chosen is not None and order.text == chosen.text,
-    )
+    """An order's option in a unit's select. The same for the same order (the engine's, shared by
+    every board that lists it), map and default, so kept for the last :data:`SHARED_KEPT` made and
+    shared by every sheet that lists it (a select only reads its options); not a support's or a
+    convoy's, whose label names the helped unit's owner (the menu's)."""
+    default = chosen is not None and order.text == chosen.text
+    if order.kind in (OrderKind.SUPPORT, OrderKind.CONVOY):
+        return discord.SelectOption(label=order_label(menu, order, names), value=order.text, default=default)
+    key = (id(order), id(names.map), default)
+    held = _shared.get(key)
+    if held is not None and held[0] is order:
+        return held[1]
+    made = discord.SelectOption(label=order_label(menu, order, names), value=order.text, default=default)
+    if len(_shared) >= SHARED_KEPT:
+        _shared.clear()
+    _shared[key] = (order, made)
+    return made
 
 
 def _unit_select(
@@ -307,9 +323,11 @@ def _unit_select(
 
 
 _Options = tuple[tuple[discord.SelectOption, ...], str]
-OPTIONS_KEPT = 256
+OPTIONS_KEPT = 2048
 """Units whose select's options are kept (:func:`_unit_options`): a sheet drawn again after a tap
-lists the same orders for every unit the tap did not change."""
+lists the same orders for every unit the tap did not change, and a busy server's direct-message
+sheets, redrawn in turn, draw every unit of every game (45 mid-game games: 1,530 units; at 256 kept,
+nearly every redraw made its options anew). Their options are mostly shared (:func:`_option`)."""
 _options: dict[tuple[int, str | None, int], tuple[UnitOrders, _Options]] = {}
 
 
