@@ -34,7 +34,10 @@ acknowledges it: a message, a form, "thinking...", a deferred update; Discord's 
 *shown*: until the player sees the result (the redrawn sheet, the acknowledgement after
 "thinking...", the direct message's reply). The bot's CPU per interaction, its resident memory
 (sampled every 0.25 s, the worker processes not included) and its event loop's lag (the bot's own
-measure, ops.liveness, read from /healthz every second) are printed with them.
+measure, ops.liveness, read from /healthz every second) are printed with them, and the bot's calls to
+Discord by route. ``--idle S``: the bot's CPU over S seconds with no interaction, before the play.
+``TEST_ZYGOTE=0 BENCH_SAMPLE=PREFIX``: where the bot's CPU goes over the play (bench/sampler,
+bench/sampled.py).
 
 Then every player says ``/ready`` (the /ready storm): every phase closes within moments of the
 others; with ``--latency`` seconds added to every message the bot posts (Discord's own latency), it
@@ -595,6 +598,12 @@ async def run(args: argparse.Namespace) -> None:
                     [str(root or Path(__file__).resolve().parent.parent)]
                     + ([str(Path(__file__).resolve().parent.parent)] if root else [])
                     + ([os.environ["BENCH_PYTHONPATH"]] if os.environ.get("BENCH_PYTHONPATH") else [])
+                    # BENCH_SAMPLE=PREFIX (with TEST_ZYGOTE=0): bench/sampler profiles the bot over the play
+                    + (
+                        [str(Path(__file__).resolve().parent / "sampler")]
+                        if os.environ.get("BENCH_SAMPLE")
+                        else []
+                    )
                 ),
                 **({"BOT_PROFILE": str(Path(args.profile).resolve())} if args.profile else {}),
                 # BENCH_TRACEMALLOC=N: what the bot holds, traced (slows the bot): with --profile,
@@ -648,7 +657,7 @@ async def run(args: argparse.Namespace) -> None:
                 mark, lag_mark = len(watch.memory), len(watch.lag)
                 bot_cpu, own_cpu = watch.cpu_seconds(), time.process_time()
                 calls_before = len(fake.rest_log)
-                if os.environ.get("BENCH_SAMPLE"):  # a sampler in the bot (its sitecustomize) starts now
+                if os.environ.get("BENCH_SAMPLE"):  # bench/sampler, in the bot, starts now
                     Path(os.environ["BENCH_SAMPLE"] + ".start").touch()
                 if args.profile:
                     process.send(signal.SIGUSR1)  # starts the profile
