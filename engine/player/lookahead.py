@@ -34,7 +34,7 @@ from engine.adjudication import adjudicate
 from engine.board import Board, initial_board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders
 from engine.mapdata import province_of
-from engine.orders import Order, Unit
+from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import Values, reach_by_power, values
@@ -50,6 +50,21 @@ UNIT_PLACE = 0.3  # the share of a unit's place's value (engine.player.values) i
 HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of CENTRE)
 OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
 EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
+# Switches tried for issue 43's sanity goals, all off (their figures: the README's built-in player).
+HOME_EXPOSED = 0.5  # in the fall, a home centre of ours left empty that others could enter (of CENTRE)
+STOP = 0.0  # a leader's centre after a fall costs this (of CENTRE); in a spring, taking one gains this more
+STOP_AT = (
+    10  # a leader: another power (not in civil disorder) of this many centres or more, and more than ours
+)
+COVER: float | None = (
+    None  # in the fall, an empty home centre of ours gets a unit unless that costs more (of CENTRE)
+)
+COVER_UPTO: int | None = None  # ... only while we own at most this many centres
+COVER_STRONGER = False  # ... only where a power at least as big as ours could walk in
+COVER_GRAB = False  # ... judged with a third reply that enters our empty centres (_grab)
+HOME_REFINE = False  # in the fall, units ending on a home centre of ours try their other orders first
+REPLY_CONTEST = True  # the replies discount contested empty provinces as the normal player does
+GRAB = False  # in the fall, a third reply: the predicted one with our empty centres entered where they can be
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
@@ -127,7 +142,7 @@ def _look(
     replies = _replies(board, power, holding, seed)
     view = values(board, power, holding)
 
-    def judge(plan: Collection[LegalOrder]) -> float:
+    def judge(plan: Collection[LegalOrder], replies: list[dict[str, list[Order]]] = replies) -> float:
         mine = [o.order for o in plan]
         scores = []
         for reply in replies:
@@ -145,7 +160,16 @@ def _look(
     assert best is not None
     if REFINE <= 0:
         return plans[best[1]]
-    return _refine(board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view)
+    cover_judge = None
+    if COVER_GRAB and board.phase.season == "F" and replies and replies[0]:
+        grab = _grab(board, power, replies[0])
+        if grab is not None:
+            with_grab = [*replies, grab]
+
+            def cover_judge(plan: Collection[LegalOrder]) -> float:
+                return judge(plan, with_grab)
+
+    return _refine(board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge)
 
 
 def _refine(
@@ -157,6 +181,7 @@ def _refine(
     judge: Callable[[Collection[LegalOrder]], float],
     bounced: Mapping[str, int],
     view: Values,
+    cover_judge: Callable[[Collection[LegalOrder]], float] | None = None,
 ) -> list[LegalOrder]:
     """Better the plan one unit at a time: each unit near another power's tries its other orders
     (moves, holds, supports of our moves and holds) and keeps the one that scores best against
@@ -180,6 +205,16 @@ def _refine(
             and view.enemy_reach.get(target, 0) > 0
         )
     ]
+    if HOME_REFINE and board.phase.season == "F":
+        # units that would end on a home centre of ours (where a build may be due) try first
+        homes = set(board.game_map.home_centers.get(power, ())) & owned
+
+        def ends_home(p: str) -> bool:
+            o = current[p]
+            return (province_of(o.target or "") if o.kind == OrderKind.MOVE else p) in homes
+
+        first = [p for p in sorted(entries) if ends_home(p)]
+        busy = first + [p for p in busy if p not in first]
     holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
     for changes in _attacks(board, power, entries, current, bounced, view)[:MACROS]:
         trial = _settle(current, changes, holds)
@@ -202,8 +237,80 @@ def _refine(
             if judged > score + 1e-9:
                 score, current = judged, trial
             if tries >= REFINE:
-                return [current[p] for p in sorted(current)]
+                break
+        if tries >= REFINE:
+            break
+    if COVER is not None and board.phase.season == "F":
+        if cover_judge is not None:
+            score = cover_judge(list(current.values()))
+        else:
+            cover_judge = judge
+        current = _cover(board, power, entries, current, score, cover_judge, bounced, view, holds)
     return [current[p] for p in sorted(current)]
+
+
+def _cover(
+    board: Board,
+    power: str,
+    entries: Mapping[str, UnitOrders],
+    current: dict[str, LegalOrder],
+    score: float,
+    judge: Callable[[Collection[LegalOrder]], float],
+    bounced: Mapping[str, int],
+    view: Values,
+    holds: Mapping[str, LegalOrder],
+) -> dict[str, LegalOrder]:
+    """In the fall, each empty home centre of ours that another power could walk into and none of
+    our moves enters: the move of ours into it that scores best, made unless it scores more than
+    :data:`COVER` of a centre below the plan (the most threatened first)."""
+    assert COVER is not None
+    owned = board.centers.get(power, frozenset())
+    occupant = board.occupant
+    homes = [
+        h
+        for h in board.game_map.home_centers.get(power, ())
+        if h in owned and h not in occupant and view.enemy_reach.get(h, 0) > 0
+    ]
+    if COVER_UPTO is not None and len(owned) > COVER_UPTO:
+        return current
+    if COVER_STRONGER:
+        sizes = {p: len(cs) for p, cs in board.centers.items()}
+        reach = reach_by_power(board, geography(board.game_map))
+        homes = [
+            h
+            for h in homes
+            if any(
+                reach.get(other, {}).get(h, 0) > 0 and sizes.get(other, 0) >= len(owned)
+                for other in board.units
+                if other != power
+            )
+        ]
+    covering: set[str] = set()
+    for home in sorted(homes, key=lambda h: (-view.enemy_reach.get(h, 0), h)):
+        if any(o.kind == OrderKind.MOVE and province_of(o.target or "") == home for o in current.values()):
+            continue
+        best: tuple[float, str, dict[str, LegalOrder]] | None = None
+        for prov, entry in sorted(entries.items()):
+            if prov in covering:
+                continue
+            for legal in entry.orders:
+                if (
+                    legal.kind != OrderKind.MOVE
+                    or legal.via_convoy
+                    or province_of(legal.target or "") != home
+                    or bounced.get(legal.text, 0) >= REPEATS
+                ):
+                    continue
+                trial = _settle(current, {prov: legal}, holds)
+                if trial is None:
+                    continue
+                judged = judge(list(trial.values()))
+                if best is None or judged > best[0] + 1e-9:
+                    best = (judged, prov, trial)
+        if best is not None and best[0] >= score - COVER * CENTRE:
+            score, current = best[0], best[2]
+            covering.add(best[1])
+    return current
 
 
 def _attacks(
@@ -416,7 +523,7 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
             if hit is None or hit[0] is not board:
                 theirs = legal_orders(board, other)
                 rng = random.Random(f"reply:{seed}:{board.phase}:{other}:{noise}")
-                plan = movement_orders(board, other, theirs, rng, holding, noise=noise)
+                plan = movement_orders(board, other, theirs, rng, holding, noise=noise, contest=REPLY_CONTEST)
                 hit = (board, [o.order for o in plan])
                 if len(_PREDICTED) >= 256:
                     del _PREDICTED[next(iter(_PREDICTED))]
@@ -424,7 +531,52 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
             if hit[1]:
                 reply[other] = hit[1]
         replies.append(reply)
+    if GRAB and board.phase.season == "F" and replies and replies[0]:
+        grab = _grab(board, power, replies[0])
+        if grab is not None:
+            replies.append(grab)
     return replies
+
+
+def _grab(board: Board, power: str, reply: Mapping[str, list[Order]]) -> dict[str, list[Order]] | None:
+    """``reply`` with each empty centre of ours that a unit in it could move into entered by one
+    (the first in the order of provinces whose move there is legal); None when none can be."""
+    occupant = board.occupant
+    owned = sorted(c for c in board.centers.get(power, ()) if c not in occupant)
+    if not owned:
+        return None
+    orders = {p: list(os) for p, os in reply.items()}
+    entered = {province_of(o.dest) for os in orders.values() for o in os if isinstance(o, Move)}
+    used: set[str] = set()
+    changed = False
+    for centre in owned:
+        if centre in entered:
+            continue
+        for other in sorted(orders):
+            legal = legal_orders(board, other)
+            found = None
+            for i, order in enumerate(orders[other]):
+                unit = order.unit
+                entry = legal.entry(unit.province) if unit is not None else None
+                if entry is None or unit is None or unit.province in used:
+                    continue
+                for cand in entry.orders:
+                    if (
+                        cand.kind == OrderKind.MOVE
+                        and not cand.via_convoy
+                        and province_of(cand.target or "") == centre
+                    ):
+                        found = (i, cand.order, unit.province)
+                        break
+                if found is not None:
+                    break
+            if found is not None:
+                orders[other][found[0]] = found[1]
+                used.add(found[2])
+                entered.add(centre)
+                changed = True
+                break
+    return orders if changed else None
 
 
 def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> int:
@@ -444,6 +596,15 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
     return min(due, free + blocked) - min(due, free)
 
 
+def _leaders(board: Board, power: str, holding: Collection[str]) -> frozenset[str]:
+    """The other powers (not in civil disorder) of :data:`STOP_AT` centres or more, and more than ours."""
+    sizes = {p: len(cs) for p, cs in board.centers.items()}
+    mine = sizes.get(power, 0)
+    return frozenset(
+        p for p, n in sizes.items() if p != power and p not in holding and n >= STOP_AT and n > mine
+    )
+
+
 def _score(before: Board, after: Board, power: str, view: Values, holding: Collection[str]) -> float:
     """How good ``after`` (the board once the phase is adjudicated) is for ``power``: in the fall the
     centres it will own; in the spring the centres it stands on, the centres it could take in the
@@ -458,14 +619,24 @@ def _score(before: Board, after: Board, power: str, view: Values, holding: Colle
     score += TAKEN_UNIT * taken - LOST_UNIT * lost
     owned = before.centers.get(power, frozenset())
     occupant = after.occupant
+    leaders = _leaders(before, power, holding) if STOP else frozenset()
+    owner = {c: p for p, cs in before.centers.items() for c in cs} if leaders else {}
     if before.phase.season == "F":
+        homes = before.game_map.home_centers.get(power, ())
         mine = 0
         for centre in geo.supply_centers:
             standing = occupant.get(centre)
             mine += standing[0] == power if standing is not None else centre in owned
             if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
-                score -= EXPOSED * CENTRE  # left empty where another power could have walked in
+                # left empty where another power could have walked in
+                score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
         score -= BLOCKED * _builds_blocked(before, after, power, mine)
+        if leaders:
+            kept = 0
+            for centre in geo.supply_centers:
+                standing = occupant.get(centre)
+                kept += (standing[0] if standing is not None else owner.get(centre)) in leaders
+            score -= STOP * CENTRE * kept
         return score + CENTRE * mine
     reach = reach_by_power(after, geo)
     ours = reach.get(power, {})
@@ -487,13 +658,14 @@ def _score(before: Board, after: Board, power: str, view: Values, holding: Colle
             elif threat.get(centre, 0) > 1 + ours.get(centre, 0):
                 score -= EXPOSED * CENTRE
             continue
+        gain = CENTRE * (1.0 + STOP) if owner.get(centre) in leaders else CENTRE
         if standing is not None and standing[0] == power:
-            score += HELD * CENTRE
+            score += HELD * gain
         elif standing is None:
             if ours.get(centre, 0) > threat.get(centre, 0):
-                score += OPEN * CENTRE
+                score += OPEN * gain
         elif standing[0] in holding:
-            score += OPEN * CENTRE * (ours.get(centre, 0) >= 2)
+            score += OPEN * gain * (ours.get(centre, 0) >= 2)
         elif ours.get(centre, 0) >= 2 + reach.get(standing[0], {}).get(centre, 0):
-            score += OPEN * CENTRE
+            score += OPEN * gain
     return score
