@@ -37,7 +37,7 @@ from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
-from engine.player.values import Values, reach_by_power, values
+from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
 OPENINGS = 4  # the opening's orders depend on the seed modulo this (remembered: every game's is alike)
 CANDIDATES = 6  # plans of ours tried (the normal plan and variants)
@@ -65,6 +65,11 @@ COVER_GRAB = False  # ... judged with a third reply that enters our empty centre
 HOME_REFINE = False  # in the fall, units ending on a home centre of ours try their other orders first
 REPLY_CONTEST = True  # the replies discount contested empty provinces as the normal player does
 GRAB = False  # in the fall, a third reply: the predicted one with our empty centres entered where they can be
+TRUCE_SCORE: float | None = None  # while another power leads (engine.player.values.LEADER_AT centres or
+# more, and more than ours), a centre of a power that does not lead counts this share of CENTRE to take
+LEADER_SCORE = 0.0  # ... and a leader's this much more
+BUILD_SAFE: float | None = None  # in a fall with more builds due than free home centres, a unit that would
+# stand on a home centre of ours moves off where no move can bounce, unless that costs more (of CENTRE)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
@@ -141,6 +146,7 @@ def _look(
         return plans[0]
     replies = _replies(board, power, holding, seed)
     view = values(board, power, holding)
+    weights = _weights(board, power, holding)
 
     def judge(plan: Collection[LegalOrder], replies: list[dict[str, list[Order]]] = replies) -> float:
         mine = [o.order for o in plan]
@@ -149,7 +155,7 @@ def _look(
             orders = dict(reply)
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
-            scores.append(_score(board, outcome.board, power, view, holding))
+            scores.append(_score(board, outcome.board, power, view, holding, weights))
         return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
 
     best: tuple[float, int] | None = None
@@ -169,7 +175,118 @@ def _look(
             def cover_judge(plan: Collection[LegalOrder]) -> float:
                 return judge(plan, with_grab)
 
-    return _refine(board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge)
+    chosen = _refine(board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge)
+    if BUILD_SAFE is not None and board.phase.season == "F":
+        chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
+    return chosen
+
+
+def _free_homes(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    judge: Callable[[Collection[LegalOrder]], float],
+    bounced: Mapping[str, int],
+    view: Values,
+    reply: Mapping[str, list[Order]],
+    holding: Collection[str],
+) -> list[LegalOrder]:
+    """In the fall, when the builds due after the predicted reply outnumber the home centres of ours
+    sure to be free: units that would stand on one (staying there, moving off where the move could
+    bounce, or moving onto a home centre no other power could enter) move instead where no move
+    can bounce (a province nobody stands in, that no other power's unit could enter and none of ours
+    moves into), the best such move each, unless it costs more than :data:`BUILD_SAFE` of a centre."""
+    assert BUILD_SAFE is not None
+    owned = board.centers.get(power, frozenset())
+    homes = set(board.game_map.home_centers.get(power, ())) & owned
+    if not homes:
+        return plan
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    outcome = adjudicate(board, {**reply, power: [o.order for o in plan]}, civil_disorder=holding)
+    after = outcome.board.occupant
+    geo = geography(board.game_map)
+    mine = 0
+    for centre in geo.supply_centers:
+        standing = after.get(centre)
+        mine += standing[0] == power if standing is not None else centre in owned
+    due = mine - len(outcome.board.units.get(power, ()))
+    if due <= 0:
+        return plan
+    occupant = board.occupant
+    targets = {province_of(o.target or "") for o in current.values() if o.kind == OrderKind.MOVE}
+
+    def safe(target: str) -> bool:
+        return target not in occupant and view.enemy_reach.get(target, 0) == 0 and target not in targets
+
+    free = sum(h not in occupant and h not in targets and h not in after for h in homes)
+    risky: list[str] = []
+    for prov, order in sorted(current.items()):
+        target = province_of(order.target or "") if order.kind == OrderKind.MOVE else None
+        if prov in homes:
+            if target is not None and (target not in occupant and view.enemy_reach.get(target, 0) == 0):
+                free += 1  # moves off where nothing can bounce it
+            else:
+                risky.append(prov)
+        elif target in homes and target not in occupant and view.enemy_reach.get(target, 0) == 0:
+            risky.insert(0, prov)  # onto a quiet home centre: first
+    need = due - free
+    if need <= 0 or not risky:
+        return plan
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None}
+    score = judge(list(current.values()))
+    for prov in risky:
+        if need <= 0:
+            break
+        entry = entries.get(prov)
+        if entry is None:
+            continue
+        best: tuple[float, str, LegalOrder] | None = None
+        for alt in entry.orders:
+            if alt.kind == OrderKind.MOVE:
+                target = province_of(alt.target or "")
+                if alt.via_convoy or bounced.get(alt.text, 0) >= REPEATS or not safe(target):
+                    continue
+                if target in homes:
+                    continue
+            elif not (alt.kind == OrderKind.HOLD and prov not in homes):
+                continue
+            trial = dict(current)
+            trial[prov] = alt
+            if _circles(trial) or _bounces_own(trial):
+                continue
+            judged = judge(list(trial.values()))
+            if best is None or judged > best[0] + 1e-9:
+                best = (judged, alt.text, alt)
+        if best is not None and best[0] >= score - BUILD_SAFE * CENTRE:
+            old = current[prov]
+            if old.kind == OrderKind.MOVE:
+                targets.discard(province_of(old.target or ""))
+            current[prov] = best[2]
+            if best[2].kind == OrderKind.MOVE:
+                targets.add(province_of(best[2].target or ""))
+            score = best[0]
+            need -= 1
+    return [current[p] for p in sorted(current)]
+
+
+def _weights(board: Board, power: str, holding: Collection[str]) -> dict[str, float]:
+    """Centre -> what taking it counts (of CENTRE) where that is not 1 (see :data:`TRUCE_SCORE`)."""
+    if TRUCE_SCORE is None:
+        return {}
+    sizes = {p: len(cs) for p, cs in board.centers.items()}
+    ours = sizes.get(power, 0)
+    leaders = {p for p, n in sizes.items() if n >= LEADER_AT and n > ours and p not in holding}
+    if not leaders:
+        return {}
+    out = {}
+    for other, centres in board.centers.items():
+        if other == power or other in holding:
+            continue
+        weight = 1.0 + LEADER_SCORE if other in leaders else TRUCE_SCORE
+        for centre in centres:
+            out[centre] = weight
+    return out
 
 
 def _refine(
@@ -605,7 +722,14 @@ def _leaders(board: Board, power: str, holding: Collection[str]) -> frozenset[st
     )
 
 
-def _score(before: Board, after: Board, power: str, view: Values, holding: Collection[str]) -> float:
+def _score(
+    before: Board,
+    after: Board,
+    power: str,
+    view: Values,
+    holding: Collection[str],
+    weights: Mapping[str, float] | None = None,
+) -> float:
     """How good ``after`` (the board once the phase is adjudicated) is for ``power``: in the fall the
     centres it will own; in the spring the centres it stands on, the centres it could take in the
     fall and those of its own it could lose then; always where its units stand, and the units
@@ -627,6 +751,8 @@ def _score(before: Board, after: Board, power: str, view: Values, holding: Colle
         for centre in geo.supply_centers:
             standing = occupant.get(centre)
             mine += standing[0] == power if standing is not None else centre in owned
+            if weights and standing is not None and standing[0] == power and centre not in owned:
+                score += CENTRE * (weights.get(centre, 1.0) - 1.0)
             if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
                 # left empty where another power could have walked in
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
@@ -659,6 +785,8 @@ def _score(before: Board, after: Board, power: str, view: Values, holding: Colle
                 score -= EXPOSED * CENTRE
             continue
         gain = CENTRE * (1.0 + STOP) if owner.get(centre) in leaders else CENTRE
+        if weights:
+            gain *= weights.get(centre, 1.0)
         if standing is not None and standing[0] == power:
             score += HELD * gain
         elif standing is None:
