@@ -68,6 +68,7 @@ GRAB = False  # in the fall, a third reply: the predicted one with our empty cen
 TRUCE_SCORE: float | None = None  # while another power leads (engine.player.values.LEADER_AT centres or
 # more, and more than ours), a centre of a power that does not lead counts this share of CENTRE to take
 LEADER_SCORE = 0.0  # ... and a leader's this much more
+TRUCE_AT = LEADER_AT  # ... a leader: this many centres or more
 BUILD_SAFE: float | None = None  # in a fall with more builds due than free home centres, a unit that would
 # stand on a home centre of ours moves off where no move can bounce, unless that costs more (of CENTRE)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
@@ -276,7 +277,7 @@ def _weights(board: Board, power: str, holding: Collection[str]) -> dict[str, fl
         return {}
     sizes = {p: len(cs) for p, cs in board.centers.items()}
     ours = sizes.get(power, 0)
-    leaders = {p for p, n in sizes.items() if n >= LEADER_AT and n > ours and p not in holding}
+    leaders = {p for p, n in sizes.items() if n >= TRUCE_AT and n > ours and p not in holding}
     if not leaders:
         return {}
     out = {}
