@@ -194,10 +194,11 @@ def _free_homes(
     holding: Collection[str],
 ) -> list[LegalOrder]:
     """In the fall, when the builds due after the predicted reply outnumber the home centres of ours
-    sure to be free: units that would stand on one (staying there, moving off where the move could
-    bounce, or moving onto a home centre no other power could enter) move instead where no move
-    can bounce (a province nobody stands in, that no other power's unit could enter and none of ours
-    moves into), the best such move each, unless it costs more than :data:`BUILD_SAFE` of a centre."""
+    no unit of ours may end on (moving onto it, staying on it, or moving off where the move could
+    bounce): those units try their other orders that end off our home centres and may bounce less
+    (a move off a home where it stays; a move nobody else could meet where it could bounce; a hold
+    or another move for a unit moving onto one), the best of them each, made unless it costs more
+    than :data:`BUILD_SAFE` of a centre, until enough home centres are free."""
     assert BUILD_SAFE is not None
     owned = board.centers.get(power, frozenset())
     homes = set(board.game_map.home_centers.get(power, ())) & owned
@@ -211,46 +212,56 @@ def _free_homes(
     for centre in geo.supply_centers:
         standing = after.get(centre)
         mine += standing[0] == power if standing is not None else centre in owned
-    due = mine - len(outcome.board.units.get(power, ()))
+    units = len(board.units.get(power, ()))
+    gains = {province_of(o.target or "") for o in plan if o.kind == OrderKind.MOVE} & geo.supply_centers
+    # the builds due after the predicted reply, or should every move of ours succeed
+    due = max(mine - len(outcome.board.units.get(power, ())), len(owned | gains) - units)
     if due <= 0:
         return plan
     occupant = board.occupant
-    targets = {province_of(o.target or "") for o in current.values() if o.kind == OrderKind.MOVE}
 
-    def safe(target: str) -> bool:
-        return target not in occupant and view.enemy_reach.get(target, 0) == 0 and target not in targets
+    def risk(target: str) -> int:
+        """How likely a move into ``target`` is to bounce: 2 another power stands there, 1 another
+        power could enter it, 0 neither."""
+        standing = occupant.get(target)
+        if standing is not None and standing[0] != power:
+            return 2
+        return 1 if view.enemy_reach.get(target, 0) > 0 else 0
 
-    free = sum(h not in occupant and h not in targets and h not in after for h in homes)
-    risky: list[str] = []
-    for prov, order in sorted(current.items()):
-        target = province_of(order.target or "") if order.kind == OrderKind.MOVE else None
-        if prov in homes:
-            if target is not None and (target not in occupant and view.enemy_reach.get(target, 0) == 0):
-                free += 1  # moves off where nothing can bounce it
-            else:
-                risky.append(prov)
-        elif target in homes and target not in occupant and view.enemy_reach.get(target, 0) == 0:
-            risky.insert(0, prov)  # onto a quiet home centre: first
-    need = due - free
-    if need <= 0 or not risky:
+    def blocks(prov: str, order: LegalOrder) -> str | None:
+        """The home centre of ours the unit in ``prov`` may end on with ``order``."""
+        if order.kind == OrderKind.MOVE:
+            target = province_of(order.target or "")
+            if target in homes:
+                return target
+            return prov if prov in homes and risk(target) > 0 else None
+        return prov if prov in homes else None
+
+    blocked = {p: h for p, o in current.items() if (h := blocks(p, o)) is not None}
+    others = {h for h in homes if (s := occupant.get(h)) is not None and s[0] != power}
+    need = due - len(homes - others - set(blocked.values()))
+    if need <= 0:
         return plan
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None}
     score = judge(list(current.values()))
-    for prov in risky:
+    for prov in sorted(blocked, key=lambda p: (current[p].kind == OrderKind.MOVE, p)):
         if need <= 0:
             break
         entry = entries.get(prov)
+        order = current[prov]
         if entry is None:
             continue
+        was = risk(province_of(order.target or "")) if order.kind == OrderKind.MOVE and prov in homes else 3
         best: tuple[float, str, LegalOrder] | None = None
         for alt in entry.orders:
+            if alt.text == order.text or blocks(prov, alt) is not None:
+                continue
             if alt.kind == OrderKind.MOVE:
-                target = province_of(alt.target or "")
-                if alt.via_convoy or bounced.get(alt.text, 0) >= REPEATS or not safe(target):
+                if alt.via_convoy or bounced.get(alt.text, 0) >= REPEATS:
                     continue
-                if target in homes:
+                if prov in homes and risk(province_of(alt.target or "")) >= was:
                     continue
-            elif not (alt.kind == OrderKind.HOLD and prov not in homes):
+            elif alt.kind != OrderKind.HOLD:
                 continue
             trial = dict(current)
             trial[prov] = alt
@@ -260,12 +271,7 @@ def _free_homes(
             if best is None or judged > best[0] + 1e-9:
                 best = (judged, alt.text, alt)
         if best is not None and best[0] >= score - BUILD_SAFE * CENTRE:
-            old = current[prov]
-            if old.kind == OrderKind.MOVE:
-                targets.discard(province_of(old.target or ""))
             current[prov] = best[2]
-            if best[2].kind == OrderKind.MOVE:
-                targets.add(province_of(best[2].target or ""))
             score = best[0]
             need -= 1
     return [current[p] for p in sorted(current)]
