@@ -16,8 +16,11 @@ support our other units can give it; with as few as outnumber the supports the h
 with moves of our free units into the provinces of the holder's units that could support it,
 cutting those supports); then one unit at a time: the units near another power's try their other
 orders (their best moves, a hold, supports of our moves and holds) and keep the one that scores
-best. Every order is one of the legal orders; no move is tried that would close a circle of our
-units or repeat a move that bounced twice.
+best. In the fall, last, each empty home centre of ours that another power could walk into and
+none of our moves enters gets the unit whose move there scores best, unless that costs more than
+:data:`COVER` of a centre, judged with a third reply too: the predicted one with our empty centres
+entered where a unit of theirs can. Every order is one of the legal orders; no move is tried that
+would close a circle of our units or repeat a move that bounced twice.
 
 A power of one unit plays the normal plan (nothing to coordinate; Chaos's lone units keep the
 normal player's gamble). The opening position is the same in every game of a variant: its orders
@@ -50,18 +53,18 @@ UNIT_PLACE = 0.3  # the share of a unit's place's value (engine.player.values) i
 HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of CENTRE)
 OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
 EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
-# Switches tried for issue 43's sanity goals, all off (their figures: the README's built-in player).
+# Switches tried for issue 43's sanity goals (their figures: the README's built-in player); all off
+# but COVER and COVER_GRAB, on since they met the empty home centres' goal.
 HOME_EXPOSED = 0.5  # in the fall, a home centre of ours left empty that others could enter (of CENTRE)
 STOP = 0.0  # a leader's centre after a fall costs this (of CENTRE); in a spring, taking one gains this more
 STOP_AT = (
     10  # a leader: another power (not in civil disorder) of this many centres or more, and more than ours
 )
-COVER: float | None = (
-    None  # in the fall, an empty home centre of ours gets a unit unless that costs more (of CENTRE)
-)
+COVER: float | None = 0.5  # in the fall, an empty home centre of ours gets a unit unless that costs more
+# (of CENTRE; None: no cover)
 COVER_UPTO: int | None = None  # ... only while we own at most this many centres
 COVER_STRONGER = False  # ... only where a power at least as big as ours could walk in
-COVER_GRAB = False  # ... judged with a third reply that enters our empty centres (_grab)
+COVER_GRAB = True  # ... judged with a third reply that enters our empty centres (_grab)
 HOME_REFINE = False  # in the fall, units ending on a home centre of ours try their other orders first
 REPLY_CONTEST = True  # the replies discount contested empty provinces as the normal player does
 GRAB = False  # in the fall, a third reply: the predicted one with our empty centres entered where they can be
