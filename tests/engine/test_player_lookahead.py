@@ -1,5 +1,6 @@
 """The hard level's look-ahead (engine.player.lookahead): coordinated attacks on held centres, the
-opening remembered, a lone unit played as the normal level plays it. Its strength and speed:
+opening remembered, a lone unit played as the normal level plays it, empty home centres covered in
+the fall. Its strength and speed:
 bench/player_strength.py and bench/player_sanity.py."""
 
 from __future__ import annotations
@@ -7,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from engine import Board, adjudicate, initial_board, legal_orders
+from engine.legal import LegalOrder
 from engine.mapdata import province_of
 from engine.orders import Move, SupportMove
-from engine.player import choose_orders
+from engine.player import choose_orders, lookahead
 
 # Germany's armies in Ruhr and Holland next to France's army alone in Belgium (France's centre)
 BELGIUM = {
@@ -78,3 +80,47 @@ def test_hard_plays_a_lone_unit_as_the_normal_level_does() -> None:
         assert len(board.units[power]) == 1
         hard = [o.text for o in choose_orders(board, power, 1, level="hard")]
         assert hard == [o.text for o in choose_orders(board, power, 1, level="normal")], power
+
+
+# Fall 1901 (self-play, seed 0): Austria's Budapest and Vienna empty, Russia's army in Galicia next
+# to both, Austria's three units in Trieste, Serbia and Albania
+AUSTRIA_EMPTY = {
+    "phase": "F1901M",
+    "units": {
+        "AUSTRIA": ["A TRI", "A SER", "F ALB"],
+        "ENGLAND": ["F LON", "F NTH", "A LVP"],
+        "FRANCE": ["F BRE", "A PAR", "A SPA"],
+        "GERMANY": ["F HOL", "A KIE", "A MUN"],
+        "ITALY": ["F ION", "A VEN", "A TYR"],
+        "RUSSIA": ["A GAL", "A UKR", "F RUM", "F BOT"],
+        "TURKEY": ["F BLA", "A BUL", "A CON"],
+    },
+    "centers": {
+        "AUSTRIA": ["BUD", "TRI", "VIE"],
+        "ENGLAND": ["EDI", "LON", "LVP"],
+        "FRANCE": ["BRE", "MAR", "PAR"],
+        "GERMANY": ["BER", "KIE", "MUN"],
+        "ITALY": ["NAP", "ROM", "VEN"],
+        "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
+        "TURKEY": ["ANK", "CON", "SMY"],
+    },
+}
+
+
+def _entered(orders: tuple[LegalOrder, ...]) -> set[str]:
+    return {province_of(o.order.dest) for o in orders if isinstance(o.order, Move)}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hard_moves_a_unit_into_an_empty_home_centre_a_neighbour_could_take_in_the_fall(seed: int) -> None:
+    board = Board.from_json(AUSTRIA_EMPTY)
+    orders = choose_orders(board, "AUSTRIA", seed, level="hard")
+    assert _entered(orders) & {"BUD", "VIE"}, [o.text for o in orders]
+
+
+def test_without_cover_hard_left_both_empty_home_centres_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same board as it played before hard covered its home centres (what the test above guards)."""
+    monkeypatch.setattr(lookahead, "COVER", None)
+    monkeypatch.setattr(lookahead, "COVER_GRAB", False)
+    orders = choose_orders(Board.from_json(AUSTRIA_EMPTY), "AUSTRIA", 0, level="hard")
+    assert not _entered(orders) & {"BUD", "VIE"}, [o.text for o in orders]
