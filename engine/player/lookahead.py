@@ -74,6 +74,7 @@ LEADER_SCORE = 0.0  # ... and a leader's this much more
 TRUCE_AT = LEADER_AT  # ... a leader: this many centres or more
 BUILD_SAFE: float | None = None  # in a fall with more builds due than free home centres, a unit that would
 # stand on a home centre of ours moves off where no move can bounce, unless that costs more (of CENTRE)
+BUILD_HOPE = True  # ... counting the builds due should every move of ours succeed (else: after the reply)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
@@ -218,7 +219,9 @@ def _free_homes(
     units = len(board.units.get(power, ()))
     gains = {province_of(o.target or "") for o in plan if o.kind == OrderKind.MOVE} & geo.supply_centers
     # the builds due after the predicted reply, or should every move of ours succeed
-    due = max(mine - len(outcome.board.units.get(power, ())), len(owned | gains) - units)
+    due = mine - len(outcome.board.units.get(power, ()))
+    if BUILD_HOPE:
+        due = max(due, len(owned | gains) - units)
     if due <= 0:
         return plan
     occupant = board.occupant
