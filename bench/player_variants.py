@@ -1,11 +1,11 @@
 """Run a built-in player bench with some of the hard level's switches set (engine.player.lookahead's
 constants), to compare variants pair by pair on the same seeds:
 
-    nice -n 10 .venv/bin/python bench/player_variants.py COVER=0.5 COVER_GRAB=true -- \\
+    nice -n 10 .venv/bin/python bench/player_variants.py COVER=null BUILD_SAFE=0.5 -- \\
         bench/player_strength.py --games 70 --trials 1
 
-Each ``NAME=VALUE`` (VALUE in JSON) sets engine.player.lookahead.NAME before the bench runs; an unknown
-name stops the run. Prints what the bench prints.
+Each ``NAME=VALUE`` (VALUE in JSON) sets the constant NAME of engine.player.lookahead before the
+bench runs; an unknown name stops the run. Prints what the bench prints.
 """
 
 from __future__ import annotations
