@@ -93,8 +93,10 @@ class OrderCommands(GameCog):
         self, interaction: discord.Interaction, game: str | None = None, show_map: bool = True
     ) -> None:
         """The player's orders (and the map with them drawn: theirs only), privately; with "Order
-        sheet" and "Ready" under them while the phase is open."""
-        await defer(interaction)
+        sheet" and "Ready" under them while the phase is open. Answered at once when the orders and
+        their map are ready within :data:`cogs.shared.replies.ANSWER_WITHIN` (held orders, a map
+        drawn before): one call to Discord instead of "thinking..." and a followup."""
+        await defer(interaction, unless_quick=True)
         chosen = await resolve_game(interaction, game, Scope.PLAYING)
         files: list[discord.File] = []
         if show_map:
