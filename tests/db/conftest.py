@@ -18,3 +18,13 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     yield eng
     await finish_work_left()
     await eng.dispose()
+
+
+@pytest.fixture
+async def migrated(migrated_database_url: str) -> AsyncIterator[AsyncEngine]:
+    """An engine on a database already at the latest schema: a copy of the session's migrated template
+    (tests/pg.py), for the tests whose subject is not the migrations' run; disposed like ``engine``."""
+    eng = make_engine(migrated_database_url)
+    yield eng
+    await finish_work_left()
+    await eng.dispose()

@@ -43,20 +43,20 @@ async def test_upgrade_creates_the_schema_of_the_models(engine: AsyncEngine) -> 
     assert diffs == [], f"models and migrations disagree; write a migration for: {diffs}"
 
 
-async def test_upgrade_twice_changes_nothing_and_keeps_data(engine: AsyncEngine) -> None:
-    await upgrade_database(engine)
-    sessions = make_session_factory(engine)
+async def test_an_upgrade_of_an_up_to_date_database_changes_nothing_and_keeps_data(
+    migrated: AsyncEngine,
+) -> None:
+    sessions = make_session_factory(migrated)
     async with sessions() as session:
         session.add(_game())
         await session.commit()
-    await upgrade_database(engine)
+    await upgrade_database(migrated)
     async with sessions() as session:
         assert len((await session.exec(select(Game))).all()) == 1
 
 
-async def test_timestamps_come_back_aware_in_utc(engine: AsyncEngine) -> None:
-    await upgrade_database(engine)
-    sessions = make_session_factory(engine)
+async def test_timestamps_come_back_aware_in_utc(migrated: AsyncEngine) -> None:
+    sessions = make_session_factory(migrated)
     paris_summer = timezone(timedelta(hours=2))
     created = datetime(2024, 6, 1, 20, 30, tzinfo=paris_summer)
     async with sessions() as session:
@@ -72,18 +72,16 @@ async def test_timestamps_come_back_aware_in_utc(engine: AsyncEngine) -> None:
         assert loaded.created_at.hour == 18
 
 
-async def test_a_naive_timestamp_is_refused(engine: AsyncEngine) -> None:
-    await upgrade_database(engine)
-    sessions = make_session_factory(engine)
+async def test_a_naive_timestamp_is_refused(migrated: AsyncEngine) -> None:
+    sessions = make_session_factory(migrated)
     async with sessions() as session:
         session.add(_game(created_at=datetime(2024, 6, 1, 20, 30)))
         with pytest.raises(StatementError, match="naive datetime"):
             await session.commit()
 
 
-async def test_discord_snowflakes_up_to_2_63_fit(engine: AsyncEngine) -> None:
-    await upgrade_database(engine)
-    sessions = make_session_factory(engine)
+async def test_discord_snowflakes_up_to_2_63_fit(migrated: AsyncEngine) -> None:
+    sessions = make_session_factory(migrated)
     big = 2**63 - 1
     async with sessions() as session:
         game = _game(guild_id=big, creator_id=big - 1)
@@ -97,9 +95,8 @@ async def test_discord_snowflakes_up_to_2_63_fit(engine: AsyncEngine) -> None:
     assert (game.guild_id, game.creator_id, player.user_id) == (big, big - 1, big - 2)
 
 
-async def test_foreign_keys_are_enforced(engine: AsyncEngine) -> None:
-    await upgrade_database(engine)
-    sessions = make_session_factory(engine)
+async def test_foreign_keys_are_enforced(migrated: AsyncEngine) -> None:
+    sessions = make_session_factory(migrated)
     async with sessions() as session:
         session.add(GameLogEntry(game_id=12345, at=datetime.now(UTC), action="created"))
         with pytest.raises(IntegrityError):
@@ -222,12 +219,11 @@ async def test_the_revisions_read_from_the_migration_files_are_alembics(engine: 
         assert await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision()) == "0003"
 
 
-async def test_a_database_at_two_revisions_at_once_is_refused(engine: AsyncEngine) -> None:
-    await upgrade_database(engine)
-    async with engine.begin() as conn:
+async def test_a_database_at_two_revisions_at_once_is_refused(migrated: AsyncEngine) -> None:
+    async with migrated.begin() as conn:
         await conn.execute(text("INSERT INTO alembic_version (version_num) VALUES ('0003')"))
     with pytest.raises(RuntimeError, match="several revisions"):
-        await current_revision(engine)
+        await current_revision(migrated)
 
 
 def test_a_start_on_an_up_to_date_database_never_loads_alembic(tmp_path: Path) -> None:
