@@ -4,9 +4,16 @@ summary and nothing of anyone else's orders."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+import pytest_asyncio
+
+from bot import DiplomacyBot
 from harness.bot_helpers import (
+    Table,
     ask,
     bot_messages,
     calls_to_order,
@@ -23,8 +30,33 @@ from harness.bot_helpers import (
     start_game,
     started_game,
 )
-from harness.fakediscord import FakeDiscord
+from harness.fakediscord import FakeDiscord, fake_discord
 from harness.fakediscord.state import walk_components
+
+
+@dataclass
+class Shared:
+    fake: FakeDiscord
+    table: Table
+    bot: DiplomacyBot
+    game_id: int
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Shared]:
+    """One started three-player game (public press) for the module's tests that each look at another
+    player or at what nobody changes: starting it is most of their cost (about 0.6 s of CPU each).
+    The tests using it run in the module's event loop, the fixture's (``on_shared``); each still passes
+    alone and in any order (France readies by DM, England fixes a typo, France and England vote)."""
+    async with fake_discord() as fake:
+        table = await make_table(fake, players=3)
+        async with running(fake, tmp_path_factory.mktemp("shared")) as bot:
+            game_id = await started_game(fake, bot, table, "Shared", players=3, press="public")
+            yield Shared(fake, table, bot, game_id)
+        assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+on_shared = pytest.mark.asyncio(loop_scope="module")
 
 
 async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDiscord, tmp_path: Path) -> None:
@@ -66,15 +98,14 @@ async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDisc
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def test_ready_or_done_by_direct_message_is_ready(fake: FakeDiscord, tmp_path: Path) -> None:
-    table = await make_table(fake, players=3)
-    async with running(fake, tmp_path) as bot:
-        game_id = await started_game(fake, bot, table, "Phone", players=3, press="public")
-        france = table.player("FRANCE")
-        answer = await (await fake.dm_bot(france, "Done!"))
-        assert "You are ready" in answer.content
-        status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
-        assert f"<@{france.id}>: 3 centers, 3 units, no orders sent yet, ready ✅" in status.content
+@on_shared
+async def test_ready_or_done_by_direct_message_is_ready(shared: Shared) -> None:
+    fake, table, game_id = shared.fake, shared.table, shared.game_id
+    france = table.player("FRANCE")
+    answer = await (await fake.dm_bot(france, "Done!"))
+    assert "You are ready" in answer.content
+    status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
+    assert f"<@{france.id}>: 3 centers, 3 units, no orders sent yet, ready ✅" in status.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
@@ -97,14 +128,13 @@ async def test_reminders_set_at_creation_and_shown_as_they_will_happen(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def test_the_start_post_shows_the_opening_map(fake: FakeDiscord, tmp_path: Path) -> None:
-    table = await make_table(fake, players=3)
-    async with running(fake, tmp_path) as bot:
-        game_id = await started_game(fake, bot, table, "Opening", players=3, press="public")
-        channel = await game_channel_of(bot, fake, game_id)
-        [started] = [m for m in bot_messages(fake, channel) if "has started" in embed_text(m)]
-        assert [a.filename for a in started.attachments] == ["S1901M-position.png"]
-        assert started.attachments[0].data.startswith(b"\x89PNG")
+@on_shared
+async def test_the_start_post_shows_the_opening_map(shared: Shared) -> None:
+    fake, bot = shared.fake, shared.bot
+    channel = await game_channel_of(bot, fake, shared.game_id)
+    [started] = [m for m in bot_messages(fake, channel) if "has started" in embed_text(m)]
+    assert [a.filename for a in started.attachments] == ["S1901M-position.png"]
+    assert started.attachments[0].data.startswith(b"\x89PNG")
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
@@ -139,26 +169,21 @@ async def test_the_join_post_stays_live_and_the_creator_hears_when_it_is_full(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(
-    fake: FakeDiscord, tmp_path: Path
-) -> None:
-    table = await make_table(fake, players=3)
-    async with running(fake, tmp_path) as bot:
-        await started_game(fake, bot, table, "Typos", players=3, press="public")
-        france = table.player("FRANCE")
-        opened = await fake.slash(france, "orders", "edit", channel=table.general)
-        await opened.modal()
-        answer = await (
-            await fake.submit_modal(france, opened, {"orders": "A Par-Bur\nA Mar-Spqr"})
-        ).message()
-        assert "❌" in answer.content
-        again = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
-        assert again.input("orders")["value"] == "A PAR - BUR\nA Mar-Spqr", "the typo is there to fix"
-        fixed = await fake.slash(france, "orders", "edit", channel=table.general)
-        await fixed.modal()
-        await (await fake.submit_modal(france, fixed, {"orders": "A PAR - BUR\nA Mar-Spa"})).message()
-        last = await (await fake.slash(france, "orders", "edit", channel=table.general)).modal()
-        assert last.input("orders")["value"] == "A PAR - BUR\nA MAR - SPA"
+@on_shared
+async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(shared: Shared) -> None:
+    fake, table = shared.fake, shared.table
+    england = table.player("ENGLAND")
+    opened = await fake.slash(england, "orders", "edit", channel=table.general)
+    await opened.modal()
+    answer = await (await fake.submit_modal(england, opened, {"orders": "F Lon-Nth\nF Edi-Nwgq"})).message()
+    assert "❌" in answer.content
+    again = await (await fake.slash(england, "orders", "edit", channel=table.general)).modal()
+    assert again.input("orders")["value"] == "F LON - NTH\nF Edi-Nwgq", "the typo is there to fix"
+    fixed = await fake.slash(england, "orders", "edit", channel=table.general)
+    await fixed.modal()
+    await (await fake.submit_modal(england, fixed, {"orders": "F LON - NTH\nF Edi-Nwg"})).message()
+    last = await (await fake.slash(england, "orders", "edit", channel=table.general)).modal()
+    assert last.input("orders")["value"] == "F LON - NTH\nF EDI - NWG"
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
@@ -178,21 +203,16 @@ async def test_right_after_ones_only_game_ended_it_is_the_game_meant(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-async def test_a_vote_without_kind_asks_which_when_a_draw_and_a_concession_are_open(
-    fake: FakeDiscord, tmp_path: Path
-) -> None:
-    table = await make_table(fake, players=3)
-    async with running(fake, tmp_path) as bot:
-        await started_game(fake, bot, table, "Choices", players=3, press="public")
-        france, england = table.player("FRANCE"), table.player("ENGLAND")
-        conceded = await ask(
-            fake, france, "draw", "propose", channel=table.general, kind="concede", to="ENGLAND"
-        )
-        assert "concession" in conceded.content
-        only = await ask(fake, england, "draw", "vote", channel=table.general, choice="no")
-        assert "Several proposals" not in only.content, "one proposal open: that is the one meant"
-        await ask(fake, france, "draw", "propose", channel=table.general)
-        asked = await ask(fake, england, "draw", "vote", channel=table.general, choice="yes")
-        assert "Several proposals are open in Choices: a concession to England and a draw" in asked.content
-        assert "kind option" in asked.content
+@on_shared
+async def test_a_vote_without_kind_asks_which_when_a_draw_and_a_concession_are_open(shared: Shared) -> None:
+    fake, table = shared.fake, shared.table
+    france, england = table.player("FRANCE"), table.player("ENGLAND")
+    conceded = await ask(fake, france, "draw", "propose", channel=table.general, kind="concede", to="ENGLAND")
+    assert "concession" in conceded.content
+    only = await ask(fake, england, "draw", "vote", channel=table.general, choice="no")
+    assert "Several proposals" not in only.content, "one proposal open: that is the one meant"
+    await ask(fake, france, "draw", "propose", channel=table.general)
+    asked = await ask(fake, england, "draw", "vote", channel=table.general, choice="yes")
+    assert "Several proposals are open in Shared: a concession to England and a draw" in asked.content
+    assert "kind option" in asked.content
     assert fake.unknown_calls == [] and fake.internal_errors == []
