@@ -5,15 +5,12 @@ summary and nothing of anyone else's orders."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-from bot import DiplomacyBot
 from harness.bot_helpers import (
-    Table,
     ask,
     bot_messages,
     calls_to_order,
@@ -30,30 +27,17 @@ from harness.bot_helpers import (
     start_game,
     started_game,
 )
-from harness.fakediscord import FakeDiscord, fake_discord
+from harness.fakediscord import FakeDiscord
 from harness.fakediscord.state import walk_components
-
-
-@dataclass
-class Shared:
-    fake: FakeDiscord
-    table: Table
-    bot: DiplomacyBot
-    game_id: int
+from tests.helpers.e2e import SharedGame, a_shared_game
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Shared]:
-    """One started three-player game (public press) for the module's tests that each look at another
-    player or at what nobody changes: starting it is most of their cost (about 0.6 s of CPU each).
-    The tests using it run in the module's event loop, the fixture's (``on_shared``); each still passes
-    alone and in any order (France readies by DM, England fixes a typo, France and England vote)."""
-    async with fake_discord() as fake:
-        table = await make_table(fake, players=3)
-        async with running(fake, tmp_path_factory.mktemp("shared")) as bot:
-            game_id = await started_game(fake, bot, table, "Shared", players=3, press="public")
-            yield Shared(fake, table, bot, game_id)
-        assert fake.unknown_calls == [] and fake.internal_errors == []
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedGame]:
+    """One started three-player game for the tests that each look at another player (France readies by
+    DM, England fixes a typo, France and England vote) or at what nobody changes (the start post)."""
+    async with a_shared_game(tmp_path_factory.mktemp("shared"), players=3, press="public") as game:
+        yield game
 
 
 on_shared = pytest.mark.asyncio(loop_scope="module")
@@ -99,7 +83,7 @@ async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDisc
 
 
 @on_shared
-async def test_ready_or_done_by_direct_message_is_ready(shared: Shared) -> None:
+async def test_ready_or_done_by_direct_message_is_ready(shared: SharedGame) -> None:
     fake, table, game_id = shared.fake, shared.table, shared.game_id
     france = table.player("FRANCE")
     answer = await (await fake.dm_bot(france, "Done!"))
@@ -129,7 +113,7 @@ async def test_reminders_set_at_creation_and_shown_as_they_will_happen(
 
 
 @on_shared
-async def test_the_start_post_shows_the_opening_map(shared: Shared) -> None:
+async def test_the_start_post_shows_the_opening_map(shared: SharedGame) -> None:
     fake, bot = shared.fake, shared.bot
     channel = await game_channel_of(bot, fake, shared.game_id)
     [started] = [m for m in bot_messages(fake, channel) if "has started" in embed_text(m)]
@@ -170,7 +154,7 @@ async def test_the_join_post_stays_live_and_the_creator_hears_when_it_is_full(
 
 
 @on_shared
-async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(shared: Shared) -> None:
+async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(shared: SharedGame) -> None:
     fake, table = shared.fake, shared.table
     england = table.player("ENGLAND")
     opened = await fake.slash(england, "orders", "edit", channel=table.general)
@@ -204,7 +188,9 @@ async def test_right_after_ones_only_game_ended_it_is_the_game_meant(
 
 
 @on_shared
-async def test_a_vote_without_kind_asks_which_when_a_draw_and_a_concession_are_open(shared: Shared) -> None:
+async def test_a_vote_without_kind_asks_which_when_a_draw_and_a_concession_are_open(
+    shared: SharedGame,
+) -> None:
     fake, table = shared.fake, shared.table
     france, england = table.player("FRANCE"), table.player("ENGLAND")
     conceded = await ask(fake, france, "draw", "propose", channel=table.general, kind="concede", to="ENGLAND")
