@@ -82,17 +82,6 @@ async def test_each_player_is_called_once_per_phase_as_they_chose(fake: FakeDisc
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
-@on_shared
-async def test_ready_or_done_by_direct_message_is_ready(shared: SharedGame) -> None:
-    fake, table, game_id = shared.fake, shared.table, shared.game_id
-    france = table.player("FRANCE")
-    answer = await (await fake.dm_bot(france, "Done!"))
-    assert "You are ready" in answer.content
-    status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
-    assert f"<@{france.id}>: 3 centers, 3 units, no orders sent yet, ready ✅" in status.content
-    assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
 async def test_reminders_set_at_creation_and_shown_as_they_will_happen(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -109,16 +98,6 @@ async def test_reminders_set_at_creation_and_shown_as_they_will_happen(
             fake, table.players[0], "game", "settings", channel=table.general, game="Quick", reminders="soon"
         )
         assert "Reminders are hours before the deadline" in bad.content
-    assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-@on_shared
-async def test_the_start_post_shows_the_opening_map(shared: SharedGame) -> None:
-    fake, bot = shared.fake, shared.bot
-    channel = await game_channel_of(bot, fake, shared.game_id)
-    [started] = [m for m in bot_messages(fake, channel) if "has started" in embed_text(m)]
-    assert [a.filename for a in started.attachments] == ["S1901M-position.png"]
-    assert started.attachments[0].data.startswith(b"\x89PNG")
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
@@ -153,6 +132,45 @@ async def test_the_join_post_stays_live_and_the_creator_hears_when_it_is_full(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
+async def test_right_after_ones_only_game_ended_it_is_the_game_meant(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    from tests.helpers.e2e import end_short_game
+
+    table = await make_table(fake, players=3)
+    async with running(fake, tmp_path) as bot:
+        game_id = await started_game(fake, bot, table, "Brief", players=3, last_year=1901)
+        await end_short_game(fake, bot, table, game_id)
+        status = await ask(fake, table.players[1], "game", "status", channel=table.general)
+        assert f"#{game_id} Brief" in status.content and "finished" in status.content
+        shown = await ask(fake, table.players[1], "map", channel=table.general)
+        assert shown.attachments and shown.attachments[0].filename.endswith("-final.png")
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+# The tests on the shared game come one after the other: xdist hands a worker adjacent tests (two at a
+# time), and a worker starts the module's game once for those it runs in a row.
+@on_shared
+async def test_ready_or_done_by_direct_message_is_ready(shared: SharedGame) -> None:
+    fake, table, game_id = shared.fake, shared.table, shared.game_id
+    france = table.player("FRANCE")
+    answer = await (await fake.dm_bot(france, "Done!"))
+    assert "You are ready" in answer.content
+    status = await ask(fake, table.onlooker, "game", "status", channel=table.general, game=str(game_id))
+    assert f"<@{france.id}>: 3 centers, 3 units, no orders sent yet, ready ✅" in status.content
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
+@on_shared
+async def test_the_start_post_shows_the_opening_map(shared: SharedGame) -> None:
+    fake, bot = shared.fake, shared.bot
+    channel = await game_channel_of(bot, fake, shared.game_id)
+    [started] = [m for m in bot_messages(fake, channel) if "has started" in embed_text(m)]
+    assert [a.filename for a in started.attachments] == ["S1901M-position.png"]
+    assert started.attachments[0].data.startswith(b"\x89PNG")
+    assert fake.unknown_calls == [] and fake.internal_errors == []
+
+
 @on_shared
 async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(shared: SharedGame) -> None:
     fake, table = shared.fake, shared.table
@@ -168,22 +186,6 @@ async def test_refused_lines_come_back_in_the_orders_form_to_be_fixed(shared: Sh
     await (await fake.submit_modal(england, fixed, {"orders": "F LON - NTH\nF Edi-Nwg"})).message()
     last = await (await fake.slash(england, "orders", "edit", channel=table.general)).modal()
     assert last.input("orders")["value"] == "F LON - NTH\nF EDI - NWG"
-    assert fake.unknown_calls == [] and fake.internal_errors == []
-
-
-async def test_right_after_ones_only_game_ended_it_is_the_game_meant(
-    fake: FakeDiscord, tmp_path: Path
-) -> None:
-    from tests.helpers.e2e import end_short_game
-
-    table = await make_table(fake, players=3)
-    async with running(fake, tmp_path) as bot:
-        game_id = await started_game(fake, bot, table, "Brief", players=3, last_year=1901)
-        await end_short_game(fake, bot, table, game_id)
-        status = await ask(fake, table.players[1], "game", "status", channel=table.general)
-        assert f"#{game_id} Brief" in status.content and "finished" in status.content
-        shown = await ask(fake, table.players[1], "map", channel=table.general)
-        assert shown.attachments and shown.attachments[0].filename.endswith("-final.png")
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 

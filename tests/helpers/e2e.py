@@ -128,11 +128,12 @@ class SharedGame:
 @contextlib.asynccontextmanager
 async def a_shared_game(folder: Path, players: int = 7, **options: object) -> AsyncIterator[SharedGame]:
     """A fake Discord, a table of ``players``, the bot on ``folder``'s database and a game "Shared"
-    (``options``) started, for a module-scoped fixture: a started game is most of an end-to-end test's
-    CPU (about 0.6 s for seven players). The module's tests that use it run in the module's event loop
-    (``pytest.mark.asyncio(loop_scope="module")``) and must each pass alone and in any order: each acts
-    through powers the others leave alone, and nothing closes the phase. Nothing unknown or failed on
-    the fake once they are done."""
+    (``options``) started, for a module-scoped fixture. The module's tests that use it run in the
+    module's event loop (``pytest.mark.asyncio(loop_scope="module")``), come one after the other in the
+    module (xdist hands out adjacent tests), and must each pass alone and in any order: each acts
+    through powers the others leave alone, and nothing closes the phase. It pays where three or more
+    tests share it (the fixture's own fake and bot cost about what a two-test module saves). Nothing
+    unknown or failed on the fake once they are done."""
     async with fake_discord() as fake:
         table = await make_table(fake, players=players)
         async with running(fake, folder) as bot:
