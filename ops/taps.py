@@ -23,13 +23,15 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import discord
+
 log = logging.getLogger(__name__)
 
 EVENT = "INTERACTION_CREATE"
-COMPONENT = 3  # interaction type: a button pressed, a select picked
-ACTION_ROW = 1  # component types
-CONTAINER = 17
-COMPONENTS_V2 = 1 << 15  # message flag: a message of components (layout) rather than content
+COMPONENT = discord.InteractionType.component.value  # a button pressed, a select picked
+ACTION_ROW = discord.ComponentType.action_row.value
+CONTAINER = discord.ComponentType.container.value
+COMPONENTS_V2 = discord.MessageFlags.components_v2.flag  # a message of components (layout), not content
 
 
 def parse_taps_lightly(state: Any) -> bool:

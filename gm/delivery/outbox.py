@@ -731,11 +731,13 @@ async def _record_part(
         if entry is not None:
             entry.sent_messages = [*(entry.sent_messages or []), [int(channel_id), int(message_id)]]
             if last and finish is not None and entry.claim_token == finish.token:
-                entry.sent_at = finish.clock()
-                entry.attempts = finish.attempts + 1
-                entry.last_error = None
-                entry.claimed_until = None
-                entry.claim_token = None
+                released = {
+                    **_sent(finish.clock(), finish.attempts),
+                    "claimed_until": None,
+                    "claim_token": None,
+                }
+                for name, value in released.items():
+                    setattr(entry, name, value)
                 sent = True
         await session.commit()
     if sent and finish is not None:
@@ -759,6 +761,12 @@ async def _release(session_factory: SessionFactory, entry: OutboxEntry, token: s
     await _update_claimed(session_factory, entry, token)
 
 
+def _sent(now: datetime, attempts: int) -> dict[str, Any]:
+    """The values that mark a row sent at ``now`` (``attempts``: its attempts when claimed); its claim
+    is let go beside them (:func:`_update_claimed`, :func:`_record_part`)."""
+    return {"sent_at": now, "attempts": attempts + 1, "last_error": None}
+
+
 async def _mark_sent(
     session_factory: SessionFactory,
     entry: OutboxEntry,
@@ -770,9 +778,7 @@ async def _mark_sent(
         session_factory,
         entry,
         token,
-        sent_at=now,
-        attempts=entry.attempts + 1,
-        last_error=None,
+        **_sent(now, entry.attempts),
         **({"sent_messages": [[int(c), int(m)] for c, m in posted]} if posted else {}),
     )
 

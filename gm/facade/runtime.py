@@ -490,9 +490,9 @@ class Runtime:
             await self.publish_final(outcome.game_id)
             return
         nxt = outcome.next_phase
-        if nxt is not None and self.phases_opened is not None:
-            self.phases_opened([outcome.game_id])
         if nxt is not None:
+            if self.phases_opened is not None:
+                self.phases_opened([outcome.game_id])
             settings = await self._settings(outcome.game_id)
             self.scheduler.schedule_phase(
                 nxt.game_id,
