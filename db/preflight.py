@@ -4,9 +4,12 @@ message is one line saying what failed, where, and what to check."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
+import threading
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -104,7 +107,21 @@ async def check_database(engine: AsyncEngine) -> None:
     except DatabaseProblem:
         raise
     except Exception as exc:
+        if engine.dialect.name == "sqlite":
+            await _let_failed_connections_end()
         raise _translated(engine, exc) from exc
+
+
+async def _let_failed_connections_end(at_most: float = 1.0) -> None:
+    """Wait (``at_most`` seconds) for aiosqlite's threads of connections that failed to open.
+
+    aiosqlite stops such a connection without waiting for its thread, whose last act posts to the
+    event loop; the bot exits at once after a start that failed, and a loop closed first made that
+    thread print a traceback under the one line that says why the start failed."""
+    deadline = time.monotonic() + at_most
+    for thread in threading.enumerate():
+        if thread.name.endswith("(_connection_worker_thread)") and thread.is_alive():
+            await asyncio.to_thread(thread.join, max(0.0, deadline - time.monotonic()))
 
 
 async def schema_state(engine: AsyncEngine) -> SchemaState:
