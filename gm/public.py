@@ -143,6 +143,7 @@ from gm.ordering.preview import OrdersPreview
 from gm.ordering.submission import LineOutcome, OrdersView, PowerOrders, SubmissionReport
 from gm.phases.results import change_lines
 from gm.reading.info import GameInfo, PhaseInfo, PlayerInfo
+from gm.reading.lookup import RUNNING_STATES
 from gm.relaying import EVERYONE as PRESS_EVERYONE
 from gm.relaying import MAX_TEXT as MAX_PRESS_TEXT
 from gm.relaying import split_press
@@ -195,6 +196,7 @@ __all__ = [
     "PENALTY_PHASES",
     "PRESS_EVERYONE",
     "REMINDER_MARGIN_MINUTES",
+    "RUNNING_STATES",
     "SETTING_OPTIONS",
     "STANDARD",
     "SYSTEM_NAMES",

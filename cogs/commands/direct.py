@@ -37,6 +37,7 @@ from cogs.shared.base import GameCog
 from cogs.shared.replies import CRASH_TEXT, error_text
 from cogs.ui.sheet import ready_offer
 from gm.public import (
+    RUNNING_STATES,
     AlreadyRead,
     DirectReads,
     GameError,
@@ -393,7 +394,7 @@ class DirectMessages(GameCog):
         outcome = Outcome.RECORDED
         try:
             mine = await self.gamemaster.games_of_user(message.author.id)
-            game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
+            game = pick([g for g in mine if g.status in RUNNING_STATES], wanted)
             report = await self.gamemaster.submit_missed_orders(
                 game.id, message.author.id, orders_text, sent_at=message.created_at, message_id=message.id
             )
@@ -538,9 +539,7 @@ class DirectMessages(GameCog):
     async def _examples(self, user_id: int) -> list[str]:
         """Orders of the player's own units in their (first) running game, to show how orders read."""
         try:
-            games = [
-                g for g in await self.gamemaster.games_of_user(user_id) if g.status in ("active", "paused")
-            ]
+            games = [g for g in await self.gamemaster.games_of_user(user_id) if g.status in RUNNING_STATES]
             return await self.gamemaster.order_examples(games[0].id, user_id) if games else []
         except GameError:
             return []
@@ -555,7 +554,7 @@ class DirectMessages(GameCog):
             if game_id is None:
                 wanted, content = split_game_line(content)
                 mine = await self.gamemaster.games_of_user(message.author.id)
-                game_id = pick([g for g in mine if g.status in ("active", "paused")], wanted).id
+                game_id = pick([g for g in mine if g.status in RUNNING_STATES], wanted).id
             elif me is not None:
                 content = without_mentions_of(me.id, content)
             typed = split_press(content)
@@ -630,7 +629,7 @@ class DirectMessages(GameCog):
         if rest.strip().strip(".!").casefold() not in READY_WORDS:
             return None
         mine = await self.gamemaster.games_of_user(message.author.id)
-        game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
+        game = pick([g for g in mine if g.status in RUNNING_STATES], wanted)
         view = await self.gamemaster.set_ready(game.id, message.author.id, message_id=message.id)
         return [text.ready_words(True, view), *text.view_lines(view)]
 
@@ -641,7 +640,7 @@ class DirectMessages(GameCog):
             return None
         wanted, orders_text = split_game_line(content)
         mine = await self.gamemaster.games_of_user(message.author.id)
-        game = pick([g for g in mine if g.status in ("active", "paused")], wanted)
+        game = pick([g for g in mine if g.status in RUNNING_STATES], wanted)
         report = await self.gamemaster.submit_orders(
             game.id, message.author.id, orders_text, message_id=message.id
         )

@@ -42,6 +42,7 @@ from cogs.ui.leave import leave_buttons, leave_question, setup_leave
 from cogs.ui.lobby import JoinButton, join, lobby_badges, lobby_embed, lobby_view, refresh_lobby
 from gm.public import (
     MAX_PAIR_PRESS_PLAYERS,
+    RUNNING_STATES,
     STANDARD,
     GameInfo,
     GameStatusView,
@@ -124,7 +125,7 @@ def status_lines(view: GameStatusView, viewer: int | None = None) -> list[str]:
             lines.append(f"- and {text.plural(others, 'other player')}, not named: the game is anonymous")
         if game.settings.fill_seats and len(game.players) < game.settings.players:
             lines.append("The seats nobody takes go to built-in players at the start.")
-    if view.phase is not None and game.status in ("active", "paused"):
+    if view.phase is not None and game.status in RUNNING_STATES:
         if view.paused:
             left = f", {text.duration(view.remaining_seconds // 60)} left" if view.remaining_seconds else ""
             lines.append(f"Now: **{view.phase.long_name}**, paused by a moderator{left}")
@@ -433,7 +434,7 @@ async def _startable(interaction: discord.Interaction, option: str | None) -> Ga
         match = re.fullmatch(r"#?([0-9]{1,18})(?:\s.*)?", option.strip())
         if match:
             game = await services_of(interaction.client).gamemaster.get_game(int(match[1]))
-            if game.status in ("active", "paused") and game.guild_id == interaction.guild_id:
+            if game.status in RUNNING_STATES and game.guild_id == interaction.guild_id:
                 return game
     return await resolve_game(interaction, option, Scope.FORMING)
 
@@ -489,11 +490,11 @@ def list_lines(games: list[GameInfo], title: str, nothing: str) -> list[str]:
 def _list_line(game: GameInfo) -> str:
     if game.status == "forming":
         extra = f"waiting for players, {len(game.players)} of {game.settings.players}"
-    elif game.phase is not None and game.status in ("active", "paused"):
+    elif game.phase is not None and game.status in RUNNING_STATES:
         extra = f"{game.phase.long_name}, {text.due(game.phase.deadline, game.settings.zone)}"
     else:
         extra = text.status_word(game.status)
-    if game.built_in and game.status in ("active", "paused"):
+    if game.built_in and game.status in RUNNING_STATES:
         extra += (
             f"; built-in players ({game.settings.builtin_level}): {text.powers_text(sorted(game.built_in))}"
         )

@@ -39,6 +39,7 @@ from cogs.places.talks import Talks, missing_pairs, open_talks, tell_refusal
 from cogs.ui.seats import mark_taken
 from gm.facade import Gamemaster
 from gm.public import (
+    RUNNING_STATES,
     ArchivePlaces,
     Effect,
     GamePlaces,
@@ -95,7 +96,7 @@ async def _renew_if_anonymous(
 ) -> None:
     """An anonymous game's seat that changed hands: its powers get new channels (cogs.places.fresh)."""
     game = await server.games.get_game(game_id)
-    if not game.settings.anonymous or game.status not in ("active", "paused"):
+    if not game.settings.anonymous or game.status not in RUNNING_STATES:
         return
     places = await server.games.game_places(game_id)
     guild = server.client.get_guild(places.guild_id)

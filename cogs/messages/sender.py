@@ -55,6 +55,7 @@ from cogs.ui.sheet_flows import sheet_for_call
 from cogs.ui.sheet_live import words_above
 from gm.facade import Gamemaster
 from gm.public import (
+    RUNNING_STATES,
     Attachment,
     CallToOrder,
     GameError,
@@ -276,7 +277,7 @@ class DiscordSender:
         if message.game_id is None:
             return False
         game = await self.games.get_game(message.game_id)
-        return game.status in ("active", "paused") and game.game_channel_id is None
+        return game.status in RUNNING_STATES and game.game_channel_id is None
 
     async def _places(self, message: OutboxMessage) -> GamePlaces | None:
         """The places of the game of a direct message (its player's private channels), or None."""

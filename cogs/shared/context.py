@@ -13,9 +13,8 @@ from discord import app_commands
 
 from cogs.shared.base import services_of
 from cogs.shared.text import safe
-from gm.public import GameError, GameInfo, UnknownGame, UnknownVariant, get_variant, name_key
+from gm.public import RUNNING_STATES, GameError, GameInfo, UnknownGame, UnknownVariant, get_variant, name_key
 
-RUNNING = ("active", "paused")
 MAX_CHOICES = 25
 
 
@@ -46,7 +45,7 @@ async def candidates(interaction: discord.Interaction, scope: Scope) -> list[Gam
     user_id, guild_id = interaction.user.id, interaction.guild_id
     if scope is Scope.PLAYING:
         games = await gamemaster.games_of_user(user_id)
-        return [g for g in games if g.status in RUNNING]
+        return [g for g in games if g.status in RUNNING_STATES]
     if scope is Scope.MINE:
         return await gamemaster.games_of_user(user_id)
     if scope is Scope.ANY:
@@ -165,7 +164,7 @@ async def game_choices(
     choices = []
     for game in await candidates(interaction, scope):
         label = f"#{game.id} {game.name}"
-        if game.phase is not None and game.status in RUNNING:
+        if game.phase is not None and game.status in RUNNING_STATES:
             label += f" ({game.phase.long_name})"
         elif game.status == "forming":
             label += f" ({len(game.players)}/{game.settings.players} players)"

@@ -20,6 +20,7 @@ from gm.facade.core import GamemasterCore
 from gm.ordering import submission as orders
 from gm.ordering.submission import OrdersView
 from gm.reading.info import GameInfo
+from gm.reading.lookup import RUNNING_STATES
 from gm.reports import chart, history, stats, status
 from gm.reports.export import export_game
 from gm.reports.history import MapImage, PhaseHistory
@@ -29,8 +30,6 @@ from gm.rules.leaderboard import UserStats
 from gm.settings import GameSettings
 from gm.setup import games, places
 from gm.setup.places import GamePlaces
-
-RUNNING = ("active", "paused")  # a game whose anonymous players are not revealed yet
 
 
 class ReadingCases(GamemasterCore):
@@ -137,7 +136,7 @@ class ReadingCases(GamemasterCore):
         """/game status; a running anonymous game names only ``viewer``'s own seat (gm.anonymity)."""
         async with self._sessions.read() as session:
             view = await status.game_status(session, game_id, log_limit=log_limit)
-        if not (view.game.settings.anonymous and view.game.status in RUNNING):
+        if not (view.game.settings.anonymous and view.game.status in RUNNING_STATES):
             return view
         seats: dict[int, list[str]] = {}
         for row in view.powers:
@@ -181,9 +180,8 @@ class ReadingCases(GamemasterCore):
         async with self._sessions.read() as session:
             data = await export_game(session, game_id, viewer=viewer)
         game = data.get("game") or {}
-        if not (
-            GameSettings.from_json(game.get("settings") or {}).anonymous and game.get("status") in RUNNING
-        ):
+        anonymous = GameSettings.from_json(game.get("settings") or {}).anonymous
+        if not (anonymous and game.get("status") in RUNNING_STATES):
             return data
         seats = {p["user_id"]: p["powers"] for p in data.get("players", ()) if p.get("powers")}
         players = frozenset(p["user_id"] for p in data.get("players", ()))

@@ -27,7 +27,7 @@ from db.models import (
 )
 from gm.errors import GameNotStarted, GameOver, NotAPlayer, UnknownGame
 
-ACTIVE_STATES = (GameStatus.ACTIVE, GameStatus.PAUSED)
+RUNNING_STATES = (GameStatus.ACTIVE, GameStatus.PAUSED)  # phases run, or a moderator paused the clock
 ENDED_STATES = (GameStatus.FINISHED, GameStatus.CANCELLED)
 
 
