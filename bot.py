@@ -39,7 +39,7 @@ from db.pghold import PostgresHold
 from db.preflight import DatabaseProblem, Problem, describe_url, prepare_database
 from gm.facade import Gamemaster
 from gm.public import FormingLimits
-from ops import health, version
+from ops import eventloop, health, version
 from ops.callbacks import parse_answers_lazily
 from ops.commands import publish_commands
 from ops.echoes import skip_own_edits
@@ -559,13 +559,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.sync:
         settings.sync_commands = True
     configure_logging(settings.log_level, settings.log_format)
+    loop, _ = eventloop.loop_factory(settings.event_loop)
     log.info(
-        "%s starting: Python %s, process %s, database %s",
+        "%s starting: Python %s, process %s, database %s, event loop %s",
         version.describe(),
         platform.python_version(),
         settings.process,
         describe_url(settings.database_url),
-        extra={"event": "starting", "version": version.VERSION, "commit": version.commit()},
+        loop,
+        extra={
+            "event": "starting",
+            "version": version.VERSION,
+            "commit": version.commit(),
+            "event_loop": loop,
+        },
     )
     warn_if_readable(Path(".env"))
     return run(settings)
@@ -592,10 +599,11 @@ def run(settings: Settings) -> int:
     bot = DiplomacyBot(settings)
     bot.exit_guard = True
     try:
-        asyncio.run(
+        eventloop.run(
             run_until_stopped(
                 bot, settings.discord_token.get_secret_value(), connect_timeout=settings.connect_timeout
-            )
+            ),
+            settings.event_loop,
         )
     except StartupError as exc:
         log.error(

@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     """The shards this process runs, a comma list like ``0,1`` (unset: all of them). Needs
     SHARD_COUNT. Several processes on one database each run their own shards (README)."""
+    event_loop: Literal["uvloop", "asyncio"] = "uvloop"
+    """The event loop the bot runs on (ops.eventloop): ``uvloop`` where it is installed (Linux and
+    macOS; otherwise asyncio's, which ``asyncio`` asks for always)."""
     process_name: str | None = None
     """This process's name among several (its outbox claims carry it; a restart under the same name
     takes back its predecessor's claims at once). Unset: derived from SHARD_IDS, e.g. ``shards-0-1``."""
@@ -116,6 +119,11 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_no_token(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("event_loop", mode="before")
+    @classmethod
+    def _blank_is_uvloop(cls, value: object) -> object:
+        return "uvloop" if isinstance(value, str) and not value.strip() else value
 
     @field_validator("shard_count", "process_name", "backup_dir", "health_port", mode="before")
     @classmethod

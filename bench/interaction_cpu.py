@@ -35,7 +35,9 @@ from typing import Any
 ROUNDS = 40
 
 
-async def run(rounds: int, profile: str | None, show_sql: bool = False, only: str = "") -> None:
+async def run(
+    rounds: int, profile: str | None, show_sql: bool = False, only: str = "", show_calls: bool = False
+) -> None:
     from sqlalchemy import event
 
     from bench.taps import game_in_mid_game, unit_selects
@@ -187,6 +189,10 @@ async def run(rounds: int, profile: str | None, show_sql: bool = False, only: st
                 shown.clear()
                 await settled(step, rounds)
                 print("\n".join(f"    {sql}" for sql in shown))
+            if show_calls:
+                before = len(fake.rest_log)
+                await settled(step, rounds)
+                print("\n".join(f"    {c.method} {c.route}" for c in fake.rest_log[before:]))
             print(
                 f"{name:28s} {1000 * cpu:6.2f} ms of CPU ({1000 * in_system:5.2f} system, "
                 f"{1000 * in_gc:4.2f} collecting), {ran:5.1f} statements, {made:4.1f} calls to Discord"
@@ -207,12 +213,34 @@ def main() -> None:
     parser.add_argument("--profile", help="cProfile (CPU time) of the measured rounds, into this file")
     parser.add_argument("--sql", action="store_true", help="print the statements of one more round of each")
     parser.add_argument("--only", default="", help="only the kinds whose names hold this")
+    parser.add_argument(
+        "--calls", action="store_true", help="print the calls to Discord of one more round of each"
+    )
+    parser.add_argument(
+        "--loop",
+        choices=("bot", "asyncio", "uvloop"),
+        default="bot",
+        help="the event loop (default: the one the bot runs on, bot.new_event_loop)",
+    )
     args = parser.parse_args()
     here = Path(__file__).resolve().parent.parent
     sys.path.insert(0, str(here))
     if args.root:
         sys.path.insert(0, str(Path(args.root).resolve()))
-    asyncio.run(run(args.rounds, args.profile, args.sql, args.only))
+    factory = asyncio.new_event_loop
+    if args.loop != "asyncio":
+        try:
+            from ops.eventloop import loop_factory
+        except ImportError:  # a checkout from before ops.eventloop: asyncio's loop
+            if args.loop == "uvloop":
+                import uvloop
+
+                factory = uvloop.new_event_loop
+        else:
+            factory = loop_factory("uvloop")[1]
+    print(f"event loop: {type(factory()).__module__}")
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(run(args.rounds, args.profile, args.sql, args.only, args.calls))
 
 
 if __name__ == "__main__":

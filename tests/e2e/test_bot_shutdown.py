@@ -35,6 +35,7 @@ from harness.bot_helpers import (
 from harness.fakediscord import FakeDiscord
 from harness.processes import bot_process
 from harness.remote import env_for, phase_status_becomes, started_remote_game
+from ops import eventloop
 from ops.gate import RESTARTING
 from ops.version import VERSION, commit
 
@@ -97,11 +98,13 @@ async def test_a_stop_during_a_close_finishes_it_posts_its_results_and_exits_0(
     assert fake.unknown_calls == [] and fake.internal_errors == []
 
 
+@pytest.mark.parametrize("loop", ["uvloop", "asyncio"])
 async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, tmp_path: Path, loop: str
 ) -> None:
+    """On either event loop (EVENT_LOOP, ops.eventloop; uvloop where it is installed)."""
     await make_table(fake, players=3)
-    env = env_for(fake, tmp_path, LOG_FORMAT="json", SHUTDOWN_TIMEOUT="5")
+    env = env_for(fake, tmp_path, LOG_FORMAT="json", SHUTDOWN_TIMEOUT="5", EVENT_LOOP=loop)
     async with bot_process(tmp_path, fake_url=fake.base_url, **env) as bot:
         await bot.line_with('"event": "ready"')
         made = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.glob("bot.db*")}
@@ -123,6 +126,7 @@ async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
     first = entries[0]
     assert first["version"] == VERSION and first["commit"] == commit(), "the first line names the version"
     assert first["message"].startswith(f"diplomacy-gm {VERSION} (commit {commit()}) starting")
+    assert first["event_loop"] == (loop if eventloop.uvloop is not None else "asyncio"), first
     ready = next(e for e in entries if e.get("event") == "ready")
     assert ready["guilds"] == 1 and ready["level"] == "INFO" and ready["logger"] == "bot"
     stopped = entries[-1]
