@@ -199,6 +199,7 @@ async def run(
                 + python_calls
             )
         print(f"{'all kinds, summed':28s} {1000 * total:6.2f} ms of CPU")
+        print(f"tasks pending at the end (bot and fake): {len(asyncio.all_tasks())}")
         if profiles and profile:
             merged = pstats.Stats(profiles[0])
             for other in profiles[1:]:
