@@ -57,7 +57,7 @@ from ops.sdnotify import Watchdog, notify
 from ops.shutdown import cancel, listener_tasks, listeners_finished
 from ops.taps import parse_taps_lightly
 from ops.turns import install as first_answers_first
-from ops.views import store_only_what_dispatches
+from ops.views import list_slots_once, store_only_what_dispatches
 
 log = logging.getLogger("bot")
 
@@ -135,6 +135,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         parse_answers_lazily()  # the message an interaction's answer made, parsed only if read
         parse_taps_lightly(self._connection)  # a tap's message parsed without the rows not tapped
         store_only_what_dispatches(self._connection)  # the sheets' views found by their ids, not stored
+        list_slots_once()  # discord.py's buttons and selects built without a walk of their classes each
         first_answers_first(self)  # in a burst, the answers people wait for before the work after them
         self.settings = settings
         self.database = make_engine(settings.database_url)

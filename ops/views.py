@@ -13,6 +13,7 @@ views; any other view (a plain button's callback, a form) is stored as before.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -42,4 +43,26 @@ def store_only_what_dispatches(state: Any) -> bool:
 
     vars(store_view)["skips_dynamic"] = True
     state.store_view = store_view  # the client's own state: discord.py itself is unchanged
+    return True
+
+
+def list_slots_once() -> bool:
+    """discord.py builds each button, select and option of a view with ``_raw_construct``, which walks
+    the class's MRO for its ``__slots__`` (a generator) at every object: a sheet redrawn builds dozens.
+    Here each class's slots are listed once and kept. False, and nothing changed, when this discord.py
+    does not build its components that way."""
+    from discord import components, utils
+
+    if getattr(components, "get_slots", None) is not utils.get_slots:
+        return getattr(components.get_slots, "kept", False)
+    kept: dict[type, tuple[str, ...]] = {}
+
+    def get_slots(cls: type) -> Iterator[str]:
+        slots = kept.get(cls)
+        if slots is None:
+            slots = kept[cls] = tuple(utils.get_slots(cls))
+        return iter(slots)
+
+    vars(get_slots)["kept"] = True
+    components.get_slots = get_slots  # discord.components' own name for it: _raw_construct reads it
     return True

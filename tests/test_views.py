@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from ops.views import store_only_what_dispatches
+from ops.views import list_slots_once, store_only_what_dispatches
 
 
 class Pick(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pick:(?P<n>\d+)"):
@@ -60,3 +60,19 @@ async def test_a_view_with_a_plain_button_or_a_form_is_stored_as_before() -> Non
     form.add_item(discord.ui.TextInput(label="orders", custom_id="text"))
     bot._connection.store_view(form)
     assert store._modals["orders:1"] is form
+
+
+def test_buttons_selects_and_options_are_built_alike_with_their_slots_listed_once() -> None:
+    def made() -> list[Any]:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id="u:1", options=[discord.SelectOption(label="A", value="a")]
+        )
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label="Ready", custom_id="ready", style=discord.ButtonStyle.success
+        )
+        return [select.to_component_dict(), button.to_component_dict()]
+
+    before = made()
+    assert list_slots_once() and list_slots_once(), "installed once, then already there"
+    assert made() == before
+    assert before[0]["options"][0]["label"] == "A" and before[1]["style"] == discord.ButtonStyle.success.value
