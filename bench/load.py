@@ -37,7 +37,7 @@ acknowledges it: a message, a form, "thinking...", a deferred update; Discord's 
 measure, ops.liveness, read from /healthz every second) are printed with them, and the bot's calls to
 Discord by route. ``--idle S``: the bot's CPU over S seconds with no interaction, before the play.
 ``TEST_ZYGOTE=0 BENCH_SAMPLE=PREFIX``: where the bot's CPU goes over the play (bench/sampler,
-bench/sampled.py).
+bench/sampled.py). ``BENCH_EVENT_LOOP=asyncio`` (or ``uvloop``): the bot's event loop (EVENT_LOOP).
 
 Then every player says ``/ready`` (the /ready storm): every phase closes within moments of the
 others; with ``--latency`` seconds added to every message the bot posts (Discord's own latency), it
@@ -606,6 +606,12 @@ async def run(args: argparse.Namespace) -> None:
                     )
                 ),
                 **({"BOT_PROFILE": str(Path(args.profile).resolve())} if args.profile else {}),
+                # BENCH_EVENT_LOOP=asyncio|uvloop: the bot's EVENT_LOOP (ops.eventloop), to compare the two
+                **(
+                    {"EVENT_LOOP": os.environ["BENCH_EVENT_LOOP"]}
+                    if os.environ.get("BENCH_EVENT_LOOP")
+                    else {}
+                ),
                 # BENCH_TRACEMALLOC=N: what the bot holds, traced (slows the bot): with --profile,
                 # FILE.memory; and snapshots at the end of the play and while every game closes
                 # (BENCH_SNAPSHOTS=PREFIX: PREFIX.1, PREFIX.2...; see harness.bot_process)
