@@ -9,23 +9,32 @@ not installed (requirements.txt) and asyncio's loop runs."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import Callable, Coroutine
 from typing import Any, Literal, TypeVar
 
-try:
-    import uvloop
-except ImportError:  # not built for this system
-    uvloop = None  # type: ignore[assignment]
-
 T = TypeVar("T")
 Choice = Literal["uvloop", "asyncio"]
+LoopFactory = Callable[[], asyncio.AbstractEventLoop]
 
 
-def loop_factory(choice: Choice = "uvloop") -> tuple[Choice, Callable[[], asyncio.AbstractEventLoop]]:
+def _uvloop() -> LoopFactory | None:
+    try:
+        factory: LoopFactory = importlib.import_module("uvloop").new_event_loop
+        return factory
+    except ImportError:  # not built for this system
+        return None
+
+
+UVLOOP: LoopFactory | None = _uvloop()
+"""What makes uvloop's loop; None where it is not installed (imported here: a zygote preloads it)."""
+
+
+def loop_factory(choice: Choice = "uvloop") -> tuple[Choice, LoopFactory]:
     """The loop that runs for ``choice`` (``uvloop`` when it is installed, else ``asyncio``) and
     what makes it."""
-    if choice == "uvloop" and uvloop is not None:
-        return "uvloop", uvloop.new_event_loop
+    if choice == "uvloop" and UVLOOP is not None:
+        return "uvloop", UVLOOP
     return "asyncio", asyncio.new_event_loop
 
 

@@ -25,7 +25,7 @@ async def _work() -> tuple[str, int, bool]:
     return type(loop).__module__, answered, removed
 
 
-@pytest.mark.skipif(eventloop.uvloop is None, reason="uvloop is not installed here")
+@pytest.mark.skipif(eventloop.UVLOOP is None, reason="uvloop is not installed here")
 def test_uvloop_is_chosen_by_default_and_runs_the_bots_kinds_of_work() -> None:
     choice = Settings(discord_token="x").event_loop
     assert eventloop.loop_factory(choice)[0] == "uvloop"
@@ -36,7 +36,7 @@ def test_uvloop_is_chosen_by_default_and_runs_the_bots_kinds_of_work() -> None:
 def test_asyncio_is_chosen_on_request_or_without_uvloop(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EVENT_LOOP", "asyncio")
     assert eventloop.run(_work(), Settings(discord_token="x").event_loop)[0].startswith("asyncio")
-    monkeypatch.setattr(eventloop, "uvloop", None)  # a system uvloop is not built for
+    monkeypatch.setattr(eventloop, "UVLOOP", None)  # a system uvloop is not built for
     assert eventloop.loop_factory("uvloop")[0] == "asyncio"
     assert eventloop.run(_work(), "uvloop")[0].startswith("asyncio")
 

@@ -126,7 +126,7 @@ async def test_an_idle_bot_stops_at_once_and_json_logs_are_one_object_a_line(
     first = entries[0]
     assert first["version"] == VERSION and first["commit"] == commit(), "the first line names the version"
     assert first["message"].startswith(f"diplomacy-gm {VERSION} (commit {commit()}) starting")
-    assert first["event_loop"] == (loop if eventloop.uvloop is not None else "asyncio"), first
+    assert first["event_loop"] == (loop if eventloop.UVLOOP is not None else "asyncio"), first
     ready = next(e for e in entries if e.get("event") == "ready")
     assert ready["guilds"] == 1 and ready["level"] == "INFO" and ready["logger"] == "bot"
     stopped = entries[-1]
