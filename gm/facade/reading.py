@@ -79,7 +79,32 @@ class ReadingCases(GamemasterCore):
         if include_ended:
             async with self._sessions.read() as session:
                 return await games.games_of_user(session, user_id, include_ended=True)
-        return await self._listed(("user", user_id), lambda session: games.games_of_user(session, user_id))
+        key = ("user", user_id)
+        held = self._current.games_listed(key)
+        if held is not None:
+            return held
+        stamp = self._current.lists_stamp()
+        async with self._sessions.read() as session:
+            found = await self._games_read(session, stamp, await games.game_ids_of_user(session, user_id))
+        self._current.fill_games_listed(stamp, key, found)
+        return found
+
+    async def _games_read(
+        self, session: AsyncSession, stamp: tuple[int, int], game_ids: list[int]
+    ) -> list[GameInfo]:
+        """The games ``game_ids``, each held in the process when it can (:meth:`get_game`; the seven
+        players of a game listing their games read it once), else read in ``session``, begun after
+        ``stamp`` (:meth:`lists_stamp`) was taken: each game read is held if nothing changed any game
+        since."""
+        found = []
+        for game_id in game_ids:
+            info: GameInfo | None = self._current.game_info(game_id)
+            if info is None:
+                info = await games.get_game(session, game_id)
+                if self._current.lists_stamp() == stamp:  # no game changed: its stamp is as at the read
+                    self._current.fill_game_info(self._current.game_stamp(game_id), info)
+            found.append(info)
+        return found
 
     async def _listed(
         self, key: tuple[Any, ...], read: Callable[[AsyncSession], Awaitable[list[GameInfo]]]
