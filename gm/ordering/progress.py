@@ -11,15 +11,24 @@ retreat or adjustment phase that concerns only such powers closes at once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
-from sqlalchemy import CompoundSelect, bindparam, literal_column, null, union_all
+from sqlalchemy import CompoundSelect, Select, bindparam, func, literal_column, null, union_all
 from sqlalchemy import select as select_columns
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import flushed_connection
-from db.models import OrderRecord, PhaseRecord, Player, PlayerStatus, PowerAssignment, ReadyFlag
+from db.models import (
+    OrderRecord,
+    OrderSubmission,
+    PhaseRecord,
+    Player,
+    PlayerStatus,
+    PowerAssignment,
+    ReadyFlag,
+)
 from engine import Board
 from engine.legal import forget_board
 from engine.variants import game_map
@@ -35,6 +44,8 @@ class PhaseState:
     ready: frozenset[str]
     player_of: dict[str, Player | None]  # power -> its player (None: nobody)
     order_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (power, key) -> row id
+    # the submissions (and clears) in the log of the phase by the user named to phase_state (logged_by)
+    logged: int | None = None
 
     def active(self, power: str) -> bool:
         player = self.player_of.get(power)
@@ -133,23 +144,36 @@ _SEATS = (
 )
 # Both in one statement (a statement's work in SQLAlchemy is most of its cost): the orders, in the
 # order they were written, then the ready flags (a row with no unit)
-_ORDERS_AND_READY: CompoundSelect = union_all(
+_ORDERS: Select[*tuple[Any, ...]] = select_columns(
+    literal_column("0").label("kind"),
+    col(OrderRecord.id).label("id"),
+    col(OrderRecord.power).label("power"),
+    col(OrderRecord.unit_key).label("unit_key"),
+    col(OrderRecord.text).label("text"),
+    col(OrderRecord.input).label("input"),
+).where(col(OrderRecord.phase_id) == bindparam("phase_id"))
+_READY: Select[*tuple[Any, ...]] = select_columns(
+    literal_column("1"),
+    col(ReadyFlag.id),
+    col(ReadyFlag.power),
+    null(),
+    null(),
+    null(),
+).where(col(ReadyFlag.phase_id) == bindparam("phase_id"))
+_ORDERS_AND_READY: CompoundSelect = union_all(_ORDERS, _READY).order_by(
+    literal_column("kind"), literal_column("id")
+)
+# The same and, last, how many submissions a user has in the phase's log (a submission's, which keeps
+# that log within gm.ordering.submission.SUBMISSIONS_KEPT: it trims it only when it would overflow)
+_ORDERS_READY_AND_LOGGED: CompoundSelect = union_all(
+    _ORDERS,
+    _READY,
     select_columns(
-        literal_column("0").label("kind"),
-        col(OrderRecord.id).label("id"),
-        col(OrderRecord.power).label("power"),
-        col(OrderRecord.unit_key).label("unit_key"),
-        col(OrderRecord.text).label("text"),
-        col(OrderRecord.input).label("input"),
-    ).where(col(OrderRecord.phase_id) == bindparam("phase_id")),
-    select_columns(
-        literal_column("1"),
-        col(ReadyFlag.id),
-        col(ReadyFlag.power),
-        null(),
-        null(),
-        null(),
-    ).where(col(ReadyFlag.phase_id) == bindparam("phase_id")),
+        literal_column("2"), func.count(col(OrderSubmission.id)), null(), null(), null(), null()
+    ).where(
+        col(OrderSubmission.phase_id) == bindparam("phase_id"),
+        col(OrderSubmission.user_id) == bindparam("user_id"),
+    ),
 ).order_by(literal_column("kind"), literal_column("id"))
 
 
@@ -165,20 +189,30 @@ async def phase_state(
     variant: str = "standard",
     *,
     player_of: dict[str, Player | None] | None = None,
+    logged_by: int | None = None,
 ) -> PhaseState:
     """Where ``phase`` stands, read in the session's transaction. ``player_of``: the game's
-    :func:`seats`, when the caller has read them already in this transaction.
+    :func:`seats`, when the caller has read them already in this transaction; ``logged_by``: a user
+    whose submissions in the phase's log are counted in the same statement (``PhaseState.logged``).
 
     The orders and ready flags are read as plain rows (no ORM objects: nothing here changes them);
     what the session has pending is flushed first, as a query would."""
     board = board_of(phase, variant)
     connection = await flushed_connection(session)
-    rows = (await connection.execute(_ORDERS_AND_READY, {"phase_id": phase.id})).all()
+    if logged_by is None:
+        rows = (await connection.execute(_ORDERS_AND_READY, {"phase_id": phase.id})).all()
+    else:
+        params = {"phase_id": phase.id, "user_id": logged_by}
+        rows = (await connection.execute(_ORDERS_READY_AND_LOGGED, params)).all()
     orders: dict[str, dict[str, str]] = {}
     inputs: dict[str, dict[str, str]] = {}
     order_ids: dict[tuple[str, str], int | None] = {}  # (a stored row's id is never None)
     flags = []
+    logged = None
     for kind, row_id, power, key, text, typed in rows:
+        if kind == 2:
+            logged = row_id
+            continue
         if kind:
             flags.append(power)
             continue
@@ -196,4 +230,5 @@ async def phase_state(
         ready=ready,
         player_of=dict(player_of),
         order_ids=order_ids,
+        logged=logged,
     )

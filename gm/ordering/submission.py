@@ -276,7 +276,7 @@ async def submit_opened(
     text = without_nul(text)  # an invisible U+0000 must not cost the line (nor, on PostgreSQL, the write)
     require_same_game(game, meant_for)
     lines = order_lines(text, map_of(game.variant))
-    state = await phase_state(session, phase, game.variant, player_of=player_of)
+    state = await phase_state(session, phase, game.variant, player_of=player_of, logged_by=user_id)
     state = replace(state, board=board_for(game, state.board, powers))  # the fog of war: what they see
     current = {p: dict(state.orders.get(p, {})) for p in powers}
     typed = {p: dict(state.inputs.get(p, {})) for p in powers}
@@ -297,8 +297,10 @@ async def submit_opened(
         "outcome": [o.to_json() for o in outcomes],
         "submitted_at": now,
     }
+    log = [*before, logged]
+    trim = state.logged is None or state.logged + len(log) > SUBMISSIONS_KEPT
     connection = await flushed_connection(session)
-    await connection.run_sync(_write, new, updated, [*before, logged], unready)
+    await connection.run_sync(_write, new, updated, log, unready, trim)
     notice = await _new_phase_notice(session, phase, now) if meant_for.phase is None else None
     after = replace(state, orders={**state.orders, **current}, ready=state.ready - set(unready))
     view = view_of(after, game, phase, powers)
@@ -732,12 +734,14 @@ def _write(
     updated: list[dict[str, Any]],
     logged: list[dict[str, Any]],
     unready: tuple[str, ...] = (),
+    trim: bool = True,
 ) -> None:
     """A submission's writes, at once: the new orders and the replaced ones (one statement each,
-    executemany), the submission logged (``logged``: its rows, in order, one statement), and the
-    player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT` forgotten (the ones just
-    logged are never among them); the ready flags of the powers whose orders changed after Ready
-    (``unready``) withdrawn."""
+    executemany), the submission logged (``logged``: its rows, in order, one statement), and, with
+    ``trim`` (the log would hold more than :data:`SUBMISSIONS_KEPT`, or its count is not known), the
+    player's oldest submissions of the phase beyond it forgotten (the ones just logged are never
+    among them); the ready flags of the powers whose orders changed after Ready (``unready``)
+    withdrawn."""
     last = logged[-1]
     if unready:
         connection.execute(
@@ -750,7 +754,8 @@ def _write(
     if updated:
         connection.execute(_CHANGED_ORDERS, updated)
     connection.execute(_LOG, logged if len(logged) > 1 else last)
-    connection.execute(_FORGET_OLDER, {"phase_id": last["phase_id"], "user_id": last["user_id"]})
+    if trim:
+        connection.execute(_FORGET_OLDER, {"phase_id": last["phase_id"], "user_id": last["user_id"]})
 
 
 async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:

@@ -22,6 +22,7 @@ from gm.errors import (
 )
 from gm.meant_for import MeantFor
 from gm.ordering import submission as orders
+from gm.ordering import whole_sheet
 from gm.settings import GameSettings
 from gm.setup import games
 from tests.gm.conftest import (
@@ -116,6 +117,15 @@ async def test_the_submission_log_keeps_only_the_latest_per_player_and_phase(
     assert france[-1].text == f"A Par-{'Bur' if (orders.SUBMISSIONS_KEPT + 6) % 2 else 'Gas'}"
     assert len(logged) == orders.SUBMISSIONS_KEPT + 1, "another player's log is untouched"
     assert "A PAR - GAS" in view.powers[0].orders, "the orders themselves are all there"
+    for text in ("A Par-Pic", "A Par-Bur"):  # the form: its withdrawal and its submission logged at once
+        async with sessions.begin() as s:
+            await whole_sheet.replace_orders(s, started.game.id, player_of(started, "FRANCE"), text, now=T0)
+    async with sessions() as s:
+        logged = (await s.exec(select(OrderSubmission).order_by(col(OrderSubmission.id)))).all()
+    france = [e for e in logged if e.user_id == player_of(started, "FRANCE")]
+    assert len(france) == orders.SUBMISSIONS_KEPT
+    assert [e.action for e in france[-4:]] == ["clear", "submit", "clear", "submit"]
+    assert france[-1].text == "A Par-Bur"
 
 
 async def test_my_orders_shows_only_my_own(sessions: SessionFactory) -> None:
@@ -347,8 +357,9 @@ async def test_a_retreat_sent_just_after_the_moves_closed_gets_no_warning(sessio
 
 async def test_a_submission_takes_few_statements(sessions: SessionFactory, engine: AsyncEngine) -> None:
     """The submission path's round trips (issue 19): the game with its open phase, the seats, the
-    orders and ready flags (one statement), the orders written (one statement for the new ones, one for the
-    replaced), the log entry and its bound. A guard against a slip back to one query per lookup."""
+    orders and ready flags with the player's count in the log (one statement), the orders written (one
+    statement for the new ones, one for the replaced), the log entry; its bound only when the log is full
+    (test_the_submission_log_is_bounded_per_player). A guard against a slip back to one query per lookup."""
     started = await make_started_game(sessions)
     statements: list[str] = []
 
@@ -365,7 +376,7 @@ async def test_a_submission_takes_few_statements(sessions: SessionFactory, engin
     finally:
         event.remove(engine.sync_engine, "before_cursor_execute", count)
     reads = ["SELECT"] * 3  # the game and its phase, the seats, the orders with the ready flags
-    log = ["INSERT", "DELETE"]  # the submission logged, the oldest beyond those kept forgotten
+    log = ["INSERT"]  # the submission logged (far from the bound: nothing to forget)
     begin = ["BEGIN"] if first[0] == "BEGIN" else []  # SQLite's BEGIN IMMEDIATE is a statement
     assert first == [*begin, *reads, "INSERT", *log]
     assert second == [*begin, *reads, "INSERT", "UPDATE", *log]
