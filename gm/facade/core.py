@@ -186,6 +186,7 @@ class GamemasterCore:
                     ticket.game_id,
                     ticket.user_id,
                     meant_for=replace(meant_for, phase=view.phase.name),
+                    held=self._current.held_game(ticket.game_id),
                 )
         self._current.wrote(ticket, kept, menu)
         if view.close_now:

@@ -47,7 +47,9 @@ class TappingCases(GamemasterCore):
         ticket = self._current.ticket(game_id, user_id)
         # a position's first listing of its legal orders is heavy: one at a time (gm.delivery.lanes)
         async with heavy(), self._sessions.read() as session:
-            menu = await legal.order_menu(session, game_id, user_id, meant_for=meant_for)
+            menu = await legal.order_menu(
+                session, game_id, user_id, meant_for=meant_for, held=self._current.held_game(game_id)
+            )
         self._current.fill_menu(ticket, menu)
         return menu
 

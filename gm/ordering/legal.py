@@ -24,7 +24,14 @@ from engine.mapdata import province_of
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering.progress import PhaseState, phase_state
 from gm.ordering.required import WAIVE_PREFIX
-from gm.ordering.submission import OrdersView, open_phase_for, require_same_game, view_of
+from gm.ordering.submission import (
+    OpenGame,
+    OrdersView,
+    held_for_reading,
+    open_phase_for,
+    require_same_game,
+    view_of,
+)
 from gm.reading.fog import board_for
 
 WAIVE_KEY = "*"
@@ -117,15 +124,22 @@ async def order_menu(
     user_id: int,
     *,
     meant_for: MeantFor[str] = ANY_PHASE,
+    held: OpenGame | None = None,
 ) -> OrderMenu:
     """The caller's legal and current orders in the open phase (refused like a submission would be:
     not a player, no power, the phase closed or being adjudicated, not ``meant_for``'s phase, or
-    another game than the builder's tag in ``meant_for``)."""
-    game, _player, powers, phase = await open_phase_for(
-        session, game_id, user_id, None, meant_for, lock=False
-    )
+    another game than the builder's tag in ``meant_for``). ``held``: the game as the process holds
+    it (gm.ordering.current), whose row, phase and seats are then not read again."""
+    opened = held_for_reading(held, user_id, meant_for) if held is not None else None
+    if opened is None:
+        game, _player, powers, phase = await open_phase_for(
+            session, game_id, user_id, None, meant_for, lock=False
+        )
+        player_of = None
+    else:
+        game, powers, phase, player_of = opened
     require_same_game(game, meant_for)
-    state = await phase_state(session, phase, game.variant)
+    state = await phase_state(session, phase, game.variant, player_of=player_of)
     seen = board_for(game, state.board, powers)
     if seen is state.board:
         return menu_of(state, view_of(state, game, phase, powers), powers, game.variant)

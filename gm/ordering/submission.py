@@ -641,6 +641,23 @@ async def _open_held(
     return game, player, powers, phase, player_of
 
 
+def held_for_reading(
+    held: OpenGame, user_id: int, meant_for: MeantFor[str]
+) -> tuple[Game, list[str], PhaseRecord, dict[str, Player | None]] | None:
+    """:func:`open_phase_for` unlocked (a read's: the game, the caller's powers and the open phase,
+    with the seats) from what the process holds, or None to read it: a caller who is not an active
+    player of the game, or a phase that is not open (the read gives their refusals). Refused as the
+    read refuses when ``meant_for``'s phase is not the open one."""
+    game, phase, player_of = held.game, held.phase, held.seats
+    mine = sorted(p for p, pl in player_of.items() if pl is not None and pl.user_id == user_id)
+    player = player_of[mine[0]] if mine else None
+    if player is None or player.status != PlayerStatus.ACTIVE or phase.status != PhaseStatus.OPEN:
+        return None
+    require_started(game)
+    _require_open(game, phase, meant_for)
+    return game, mine, phase, player_of
+
+
 def _one_writer(session: AsyncSession) -> bool:
     """Whether ``session`` writes to SQLite, whose writers go one at a time in this process (db.sqlite):
     what the process holds is what a read would find."""

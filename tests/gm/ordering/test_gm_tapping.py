@@ -13,6 +13,7 @@ from engine.legal import OrderKind
 from gm.errors import NotAPlayer, OrdersClosed
 from gm.facade import Gamemaster
 from gm.meant_for import MeantFor
+from gm.ordering import legal
 from gm.ordering.drawing import preview_request, preview_title, render_preview
 from gm.setup.places import ensure_place_tag
 from tests.gm.conftest import close, current_phase, make_started_game, place, player_of, submit, user
@@ -179,3 +180,24 @@ async def test_a_new_position_in_the_same_phase_gives_its_own_menu(sessions: Ses
     assert [e.location for e in after.powers[0].legal.entries] == ["BUR", "MAO"]
     bur = after.powers[0].legal.entry("BUR")
     assert bur is not None and "A BUR - MUN" in [o.text for o in bur.orders]
+
+
+async def test_a_menu_read_with_the_game_held_is_the_menu_read_whole(sessions: SessionFactory) -> None:
+    """The game the process holds (a write about orders read it) spares the menu's read the game, its
+    phase and its seats: the same menu, another player's new order in it, and the same refusals."""
+    started = await make_started_game(sessions)
+    gm = gamemaster(sessions)
+    game, france = started.game.id, player_of(started, "FRANCE")
+    await gm.submit_orders(game, france, "A Par-Bur")  # the game held from here on
+    held = gm._current.held_game(game)
+    assert held is not None
+    await submit(sessions, started, "FRANCE", "F Bre-Mao")  # not through the facade: read by both
+    async with sessions.read() as s:
+        whole = await legal.order_menu(s, game, france)
+        spared = await legal.order_menu(s, game, france, held=held)
+        with pytest.raises(OrdersClosed, match="closed"):
+            await legal.order_menu(s, game, france, meant_for=MeantFor("F1901M"), held=held)
+        with pytest.raises(NotAPlayer):
+            await legal.order_menu(s, game, user(99), held=held)
+    assert spared.view == whole.view and spared.powers == whole.powers
+    assert spared.powers[0].orders == {"PAR": "A PAR - BUR", "BRE": "F BRE - MAO"}
