@@ -20,6 +20,7 @@ from datetime import datetime
 from functools import cache
 from typing import Annotated, Any, Literal, get_args, get_origin
 
+import orjson
 from pydantic import Field, ValidationError, ValidationInfo, ValidatorFunctionWrapHandler, field_validator
 from pydantic.fields import FieldInfo
 
@@ -37,7 +38,7 @@ from gm.rules.settings import RuleSettings
 
 MINUTES_PER_DAY = 24 * 60
 SETTINGS_KEPT = 256
-_SETTINGS: dict[str, GameSettings] = {}  # GameSettings.from_json's, by the data's JSON
+_SETTINGS: dict[bytes | str, GameSettings] = {}  # GameSettings.from_json's, by the data's JSON
 
 # (least, most) minutes per phase kind.
 MOVEMENT_MINUTES = (10, 14 * MINUTES_PER_DAY)
@@ -590,7 +591,10 @@ class GameSettings(CheckedModel):
         object for the same data, remembered for the last :data:`SETTINGS_KEPT` games' settings: every
         answer about a game reads them (its deadline's time zone), and validating them all each time
         cost a millisecond."""
-        key = json.dumps(data, sort_keys=True, default=str)
+        try:  # orjson: an eighth of the json module's time for the same canonical text
+            key: bytes | str = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # what orjson refuses (a key that is not a string, a value it cannot write)
+            key = json.dumps(data, sort_keys=True, default=str)
         found = _SETTINGS.pop(key, None)
         if found is None:
             found = cls.stored(data)
