@@ -322,7 +322,7 @@ class DiplomacyBot(commands.AutoShardedBot):
             metrics_token=(
                 self.settings.metrics_token.get_secret_value() if self.settings.metrics_token else None
             ),
-            backlog=self.services.gamemaster.outbox_backlog,  # /healthz: 2 statements, not 7
+            backlog=self.services.gamemaster.outbox_backlog,  # /healthz: 1 statement, not 6
         )
         try:
             await server.start()
