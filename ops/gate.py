@@ -121,8 +121,7 @@ class InteractionGate:
             refusal = self._take(reader, 1)
             if refusal is None:
                 if reader is not None and data.get("guild_id") is None:  # a direct message: owed its reply
-                    with lanes.working_for(lanes.turns().owe(lanes.REPLY, reply_key(int(data["id"])))):
-                        parse(data)
+                    self._read_direct(parse, data)
                     return
                 parse(data)
                 return
@@ -133,6 +132,24 @@ class InteractionGate:
                     self._spawn(self._post(channel, UNREAD.format(seconds=refusal.seconds)))
 
         return limited
+
+    def _read_direct(self, parse: Callable[[Any], None], data: Any) -> None:
+        """A direct message owes its reply from now; it is read (discord.py's parse, its handler
+        started) once no orders form is owed (gm.delivery.lanes.Turns.behind_forms): its handler's
+        first step (the orders read and checked) does not fill the loop's rounds a form opens in.
+        Read after the door closed: left unread, as at the door."""
+        turns = lanes.turns()
+        owed = turns.owe(lanes.REPLY, reply_key(int(data["id"])))
+
+        def now() -> None:
+            if not self.open:
+                self._ignore(data)
+                turns.pay(owed.key)
+                return
+            with lanes.working_for(owed):
+                parse(data)
+
+        turns.behind_forms(now)
 
     def _take(self, member_id: int | None, cost: float) -> Refusal | None:
         if self.limiter is None or member_id is None:

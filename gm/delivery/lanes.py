@@ -22,6 +22,7 @@ instead of all of them together at the end. The bot marks what is owed and when 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import contextvars
 import functools
@@ -79,6 +80,12 @@ FORM_SLOTS = 32
 held in the process, or one short read), but a slot turns over only once its form is on its way,
 a round of the loop or two after it was given: with few slots, the forms of a burst (one per game at
 a deadline) waited for each other round after round."""
+FORMS_AHEAD = 0.4
+"""Seconds a form owed holds the start of other work back at most (:meth:`Turns.admit`,
+:meth:`Turns.behind_forms`): in a burst the loop's rounds were full of the other interactions' and
+direct messages' first steps (a direct message's orders read and checked: several milliseconds
+each), all started with the form, and the form's handler and its call to Discord each waited for a
+round of them. One whose answer does not go out within this time holds nothing back longer."""
 SLOT_FOR = 0.5
 """Seconds an owed answer keeps its slot at most (one slow to go out does not hold the others back)."""
 ANSWER_WITHIN = 3.0
@@ -130,6 +137,9 @@ class Turns:
         # group -> its worst rank queued, how many, in which lane
         self._queued: dict[Hashable, tuple[int, int, int]] = {}
         self._seq = 0
+        # the forms owed (admitted, answer not yet sent): while there is one, the rest waits to start
+        self._forms: dict[Owed, asyncio.TimerHandle] = {}
+        self._behind: collections.deque[Callable[[], None]] = collections.deque()  # behind_forms
         self.given: list[Hashable] = []  # the keys given a slot, in order (the last 1,000)
         self.waited = 0  # steps of the work after the answers that waited
 
@@ -152,6 +162,7 @@ class Turns:
         owed.paid = True
         timer.cancel()
         self.release(owed)
+        self._form_done(owed)
         self._counts[owed.kind] -= 1
         oldest = self._oldest()
         while self._waiting and self._waiting[0][0] <= oldest:  # owed before them: all answered now
@@ -195,8 +206,10 @@ class Turns:
             rank, owed.lane = max(rank, waiting[0]), waiting[2]
         else:
             owed.lane = FORMS if owed.kind == ANSWER and rank == FIRST else owed.kind
+        if owed.lane == FORMS and owed not in self._forms:
+            self._forms[owed] = self._loop.call_later(FORMS_AHEAD, self._form_done, owed)
         queue = self._queues[owed.lane]
-        if self._held[owed.lane] < _slots(owed.lane) and not queue:
+        if self._held[owed.lane] < _slots(owed.lane) and not queue and self._may_start(owed.lane):
             self._grant(owed)
             then()
             return
@@ -220,17 +233,55 @@ class Turns:
         owed.slot.cancel()
         owed.slot = None
         self._held[owed.lane] -= 1
-        queue = self._queues[owed.lane]
-        while self._held[owed.lane] < _slots(owed.lane) and queue:
+        self._fill(owed.lane)
+
+    def _may_start(self, lane: int) -> bool:
+        """Whether work of ``lane`` may start now: a form any time, the rest while no form is owed."""
+        return lane == FORMS or not self._forms
+
+    def _fill(self, lane: int) -> None:
+        """The free slots of ``lane`` to the ones waiting, in their order (none while a form is owed,
+        unless the lane is the forms')."""
+        queue = self._queues[lane]
+        while self._held[lane] < _slots(lane) and queue and self._may_start(lane):
             _, _, waiting, then, group = heapq.heappop(queue)
             if group is not None:
-                rank, count, lane = self._queued[group]
+                rank, count, its_lane = self._queued[group]
                 if count > 1:
-                    self._queued[group] = (rank, count - 1, lane)
+                    self._queued[group] = (rank, count - 1, its_lane)
                 else:
                     del self._queued[group]
             self._grant(waiting)
             self._loop.call_soon(then, context=contextvars.Context())  # in no task's context
+
+    def behind_forms(self, then: Callable[[], None]) -> None:
+        """``then()`` now if no form is owed, else once none is (in the order they came): work that
+        takes no slot (a direct message's read: its reply takes one at its first step that waits)
+        but should not fill the rounds of the loop the forms are opened in."""
+        if self._forms or self._behind:  # behind the ones held back before it, too
+            self._behind.append(then)
+        else:
+            then()
+
+    def _form_done(self, owed: Owed) -> None:
+        """A form's answer went out (or its :data:`FORMS_AHEAD` is up): once no form is owed, the
+        work held back starts, in order."""
+        timer = self._forms.pop(owed, None)
+        if timer is None:
+            return
+        timer.cancel()
+        if self._forms:
+            return
+        for lane in (ANSWER, REPLY):
+            self._fill(lane)
+        if self._behind:
+            self._loop.call_soon(self._start_behind, context=contextvars.Context())  # in no task's context
+
+    def _start_behind(self) -> None:
+        """The work held back by the forms, in order, each in a context of its own (unless a form is
+        owed again: then once it is not)."""
+        while self._behind and not self._forms:
+            contextvars.Context().run(self._behind.popleft())
 
     def _grant(self, owed: Owed) -> None:
         owed.admitted = True
