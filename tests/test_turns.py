@@ -38,7 +38,11 @@ def fake_client(parsed: list[str]) -> Any:
         owed = lanes.owed_here()
         parsed.append(f"{data['name']} ({'owed' if owed is not None else 'not owed'})")
 
-    parsers = {"INTERACTION_CREATE": interaction, "MESSAGE_CREATE": lambda data: None}
+    def message(data: Any) -> None:
+        owed = lanes.owed_here()
+        parsed.append(f"{data['content']} ({'owed' if owed is not None else 'not owed'})")
+
+    parsers = {"INTERACTION_CREATE": interaction, "MESSAGE_CREATE": message}
     return SimpleNamespace(_connection=SimpleNamespace(parsers=parsers), user=None, tree=Tree())
 
 
@@ -69,12 +73,35 @@ async def test_in_a_burst_the_orders_form_is_read_at_once_then_the_others_in_the
     for number in range(lanes.SLOTS):
         lanes.turns().pay(ops_turns.answer_key(number))  # their answers went out
     await settle()
+    assert parsed[lanes.SLOTS :] == ["orders edit (owed)"], "nothing else while the form is owed"
+    lanes.turns().pay(ops_turns.answer_key(52))  # and the form's
+    await settle()
     assert parsed[lanes.SLOTS :] == [
         "orders edit (owed)",
         "orders sheet (owed)",
         "orders show (owed)",
         "orders edit (owed)",
     ]
+
+
+def direct_message(number: int, user: int, content: str) -> dict[str, Any]:
+    return {"id": str(number), "channel_id": "9", "content": content, "author": {"id": str(user)}}
+
+
+async def test_a_direct_message_is_read_once_the_orders_forms_before_it_are_answered() -> None:
+    parsed: list[str] = []
+    gate = InteractionGate(fake_client(parsed))
+    parsers = gate._client._connection.parsers
+    parsers["INTERACTION_CREATE"](command(60, 1, "orders", "edit"))
+    parsers["MESSAGE_CREATE"](direct_message(61, 2, "A Par-Bur"))
+    parsers["INTERACTION_CREATE"](command(62, 3, "order"))
+    parsers["MESSAGE_CREATE"](direct_message(63, 2, "F Bre-MAO"))
+    await settle()
+    assert parsed == ["orders edit (owed)"], "the form read, the others wait while its answer is owed"
+    assert lanes.turns().owed(lanes.REPLY) == 2  # owed from their coming all the same
+    lanes.turns().pay(ops_turns.answer_key(60))  # the form went out
+    await settle()
+    assert parsed == ["orders edit (owed)", "order (owed)", "A Par-Bur (owed)", "F Bre-MAO (owed)"]
 
 
 async def test_an_answer_goes_out_at_once_and_frees_its_slot_the_other_calls_wait_for_it() -> None:

@@ -51,6 +51,7 @@ async def test_a_form_opens_without_waiting_for_the_other_interactions_slots_unl
     assert served == ["form of 3"]  # every other interaction's slot taken: the form opens all the same
     for owed in held:
         turns.pay(owed.key)  # each answer sent frees its slot for the next one
+    turns.pay("form of 3")
     await settle()
     assert served == ["form of 3", "tap of 1", "order of 2", "form of 1", "show of 4"]
 
@@ -61,12 +62,74 @@ async def test_the_forms_wait_only_for_the_forms_before_them(turns: lanes.Turns)
         turns.admit(owed, lambda: None, lanes.FIRST)
     served: list[str] = []
     turns.admit(turns.owe(lanes.ANSWER, "form"), functools.partial(served.append, "form"), lanes.FIRST)
-    turns.admit(turns.owe(lanes.ANSWER, "tap"), functools.partial(served.append, "tap"), lanes.IN_TURN)
     await settle()
-    assert served == ["tap"]  # the forms' slots are all taken, the others' are free
+    assert served == []  # the forms' slots are all taken
     turns.on_its_way(forms[0].key)
     await settle()
-    assert served == ["tap", "form"]
+    assert served == ["form"]
+
+
+async def test_while_a_form_is_owed_nothing_else_starts_then_everything_in_the_order_it_came(
+    turns: lanes.Turns,
+) -> None:
+    """In a burst the form's handler and its call to Discord each waited for a round of the loop
+    full of the others' first steps, started with it: now they start once the forms are answered."""
+    served: list[str] = []
+    form = turns.owe(lanes.ANSWER, "form")
+    turns.admit(form, functools.partial(served.append, "form"), lanes.FIRST, 1)
+    turns.admit(turns.owe(lanes.ANSWER, "tap"), functools.partial(served.append, "tap"), lanes.IN_TURN, 2)
+    turns.behind_forms(functools.partial(served.append, "direct message 1"))
+    reply = turns.owe(lanes.REPLY, "a reply")
+    turns.admit(reply, functools.partial(served.append, "reply's slot"))
+    turns.behind_forms(functools.partial(served.append, "direct message 2"))
+    await settle()
+    assert served == ["form"]  # every slot free: the others wait all the same
+    turns.on_its_way(form.key)  # being sent: still owed
+    await settle()
+    assert served == ["form"]
+    turns.pay(form.key)
+    turns.behind_forms(functools.partial(served.append, "direct message 3"))  # before the others start
+    await settle()
+    assert served == [
+        "form",
+        "tap",
+        "reply's slot",
+        "direct message 1",
+        "direct message 2",
+        "direct message 3",
+    ]
+    turns.behind_forms(functools.partial(served.append, "direct message 4"))
+    assert served[-1] == "direct message 4"  # no form owed: at once
+
+
+async def test_the_others_wait_for_every_form_owed(turns: lanes.Turns) -> None:
+    served: list[str] = []
+    forms = [turns.owe(lanes.ANSWER, ("form", n)) for n in range(2)]
+    for owed in forms:
+        turns.admit(owed, lambda: None, lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "tap"), functools.partial(served.append, "tap"))
+    turns.behind_forms(functools.partial(served.append, "direct message"))
+    turns.pay(forms[0].key)
+    await settle()
+    assert served == []
+    turns.pay(forms[1].key)
+    await settle()
+    assert served == ["tap", "direct message"]
+
+
+async def test_a_form_whose_answer_does_not_go_out_holds_the_others_back_no_longer_than_its_time(
+    turns: lanes.Turns, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lanes, "FORMS_AHEAD", 0.05)
+    served: list[str] = []
+    form = turns.owe(lanes.ANSWER, "form never answered")
+    turns.admit(form, lambda: None, lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "tap"), functools.partial(served.append, "tap"))
+    turns.behind_forms(functools.partial(served.append, "direct message"))
+    await settle()
+    assert served == []
+    await asyncio.sleep(0.1)
+    assert served == ["tap", "direct message"] and not form.paid
 
 
 async def test_a_slot_is_given_back_when_its_answer_is_on_its_way(turns: lanes.Turns) -> None:
