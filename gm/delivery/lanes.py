@@ -66,7 +66,7 @@ FIRST, IN_TURN = 0, 1
 opened as the answer itself: nothing follows it), then the others in the order they came. The ``FIRST``
 ones have slots of their own (:data:`FORMS`): a form never waits for the other interactions' slots
 (they free as each of those reaches its answer, a round of the loop or more apiece in a burst), only
-for the forms before it."""
+for the forms before it; and while one is owed, nothing else starts (:data:`FORMS_AHEAD`)."""
 FORMS = 2
 """The lane of the slots of the answers whole at once (``FIRST``), next to ``ANSWER``'s and ``REPLY``'s."""
 
