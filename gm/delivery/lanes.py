@@ -86,6 +86,10 @@ FORMS_AHEAD = 0.4
 direct messages' first steps (a direct message's orders read and checked: several milliseconds
 each), all started with the form, and the form's handler and its call to Discord each waited for a
 round of them. One whose answer does not go out within this time holds nothing back longer."""
+FORMS_HOLD = 1.0
+"""Seconds the forms owed hold the rest back at most at a stretch, however many come one after another
+(a stream of forms, each owed, never keeps the other interactions from their 3 seconds): once it is
+up, everything starts as if no form were owed, until none is."""
 SLOT_FOR = 0.5
 """Seconds an owed answer keeps its slot at most (one slow to go out does not hold the others back)."""
 ANSWER_WITHIN = 3.0
@@ -140,6 +144,8 @@ class Turns:
         # the forms owed (admitted, answer not yet sent): while there is one, the rest waits to start
         self._forms: dict[Owed, asyncio.TimerHandle] = {}
         self._behind: collections.deque[Callable[[], None]] = collections.deque()  # behind_forms
+        self._hold: asyncio.TimerHandle | None = None  # the end of this stretch's FORMS_HOLD
+        self._hold_over = False  # FORMS_HOLD is up while forms are still owed
         self.given: list[Hashable] = []  # the keys given a slot, in order (the last 1,000)
         self.waited = 0  # steps of the work after the answers that waited
 
@@ -207,6 +213,8 @@ class Turns:
         else:
             owed.lane = FORMS if owed.kind == ANSWER and rank == FIRST else owed.kind
         if owed.lane == FORMS and owed not in self._forms:
+            if not self._forms:  # a stretch of forms owed begins
+                self._hold = self._loop.call_later(FORMS_HOLD, self._end_hold)
             self._forms[owed] = self._loop.call_later(FORMS_AHEAD, self._form_done, owed)
         queue = self._queues[owed.lane]
         if self._held[owed.lane] < _slots(owed.lane) and not queue and self._may_start(owed.lane):
@@ -237,7 +245,16 @@ class Turns:
 
     def _may_start(self, lane: int) -> bool:
         """Whether work of ``lane`` may start now: a form any time, the rest while no form is owed."""
-        return lane == FORMS or not self._forms
+        return lane == FORMS or not self._holding()
+
+    def _holding(self) -> bool:
+        """Whether the forms owed hold the rest back now (some owed, their stretch's time not up)."""
+        return bool(self._forms) and not self._hold_over
+
+    def _end_hold(self) -> None:
+        """The forms have held the rest back :data:`FORMS_HOLD`: everything starts, in order."""
+        self._hold, self._hold_over = None, True
+        self._start_held()
 
     def _fill(self, lane: int) -> None:
         """The free slots of ``lane`` to the ones waiting, in their order (none while a form is owed,
@@ -258,7 +275,7 @@ class Turns:
         """``then()`` now if no form is owed, else once none is (in the order they came): work that
         takes no slot (a direct message's read: its reply takes one at its first step that waits)
         but should not fill the rounds of the loop the forms are opened in."""
-        if self._forms or self._behind:  # behind the ones held back before it, too
+        if self._holding() or self._behind:  # behind the ones held back before it, too
             self._behind.append(then)
         else:
             then()
@@ -272,6 +289,13 @@ class Turns:
         timer.cancel()
         if self._forms:
             return
+        if self._hold is not None:
+            self._hold.cancel()
+        self._hold, self._hold_over = None, False
+        self._start_held()
+
+    def _start_held(self) -> None:
+        """The free slots to the work waiting and the work held back started (in order)."""
         for lane in (ANSWER, REPLY):
             self._fill(lane)
         if self._behind:
@@ -280,7 +304,7 @@ class Turns:
     def _start_behind(self) -> None:
         """The work held back by the forms, in order, each in a context of its own (unless a form is
         owed again: then once it is not)."""
-        while self._behind and not self._forms:
+        while self._behind and not self._holding():
             contextvars.Context().run(self._behind.popleft())
 
     def _grant(self, owed: Owed) -> None:

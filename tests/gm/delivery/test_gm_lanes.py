@@ -132,6 +132,26 @@ async def test_a_form_whose_answer_does_not_go_out_holds_the_others_back_no_long
     assert served == ["tap", "direct message"] and not form.paid
 
 
+async def test_forms_owed_one_after_another_hold_the_others_back_no_longer_than_the_forms_hold(
+    turns: lanes.Turns, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lanes, "FORMS_AHEAD", 60.0)  # none of these forms is done in this test
+    monkeypatch.setattr(lanes, "FORMS_HOLD", 0.5)
+    served: list[str] = []
+    turns.admit(turns.owe(lanes.ANSWER, "form 0"), lambda: None, lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "tap"), functools.partial(served.append, "tap"))
+    turns.behind_forms(functools.partial(served.append, "direct message"))
+    await settle()
+    assert served == []  # held back by the form
+    turns.admit(turns.owe(lanes.ANSWER, "form 1"), lambda: None, lanes.FIRST)
+    await asyncio.sleep(0.8)
+    assert served == ["tap", "direct message"]  # the forms' hold is up though both are still owed
+    turns.admit(turns.owe(lanes.ANSWER, "form 2"), lambda: None, lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "another tap"), functools.partial(served.append, "another tap"))
+    await settle()
+    assert served[-1] == "another tap"  # a new form owed in the same stretch holds nothing back
+
+
 async def test_a_slot_is_given_back_when_its_answer_is_on_its_way(turns: lanes.Turns) -> None:
     held = fill_the_slots(turns)
     served: list[str] = []
