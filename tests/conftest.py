@@ -9,11 +9,14 @@ CPU seconds written to FILE."""
 import gc
 import os
 import resource
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from harness import zygote
+from tests import pg
 from tests.helpers import compiled_cache, profiles
 from tests.pg import (  # noqa: F401  (fixtures)
     database_url,
@@ -40,8 +43,17 @@ def pytest_collection_finish() -> None:
     _log_cpu("<start and collection>", (0.0, 0.0, 0.0), _cpu())
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist the controller names the directory of the run's one PostgreSQL server
+    (tests/pg.py): the workers inherit it; the first to need the server starts it there."""
+    if getattr(config, "workerinput", None) is None and (config.getoption("numprocesses", None) or 0) > 0:
+        os.environ[pg.SHARED] = tempfile.mkdtemp(prefix="gm-pg-")
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     _log_cpu("<whole process>", (0.0, 0.0, 0.0), _cpu())
+    if getattr(config, "workerinput", None) is None and os.environ.get(pg.SHARED):
+        pg.stop_server(Path(os.environ.pop(pg.SHARED)))
 
 
 BOTH = "both_backends"  # the marker of a test whose PostgreSQL copy runs in every run

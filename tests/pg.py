@@ -15,8 +15,10 @@ a third of a second on SQLite and more on PostgreSQL, so it is done once per ses
 SQLite file, copied for each test, and into a template PostgreSQL database, from which each test's
 database is created (``CREATE DATABASE ... TEMPLATE``). Each test still gets a database of its own.
 
-With pytest-xdist each worker process is a session of its own: its own server and templates, in its
-own temporary directory, so workers share nothing.
+With pytest-xdist the workers share one server (the controller names its directory, tests/conftest.py,
+and stops it at the end; the first worker that needs it starts it and makes the PostgreSQL template) and
+each makes its own SQLite template; their databases' names carry the worker's process id. One server
+instead of one per worker: three initdb, server starts and template migrations fewer per run.
 
 PostgreSQL refuses to run as root; when the tests run as root (CI does) the server binaries run as the
 ``postgres`` system user, which the Debian package creates.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import glob
 import itertools
 import os
@@ -178,16 +181,55 @@ def _quote(arg: str) -> str:
     return "'" + arg.replace("'", "'\\''") + "'"
 
 
+SHARED = "TEST_POSTGRES_DIR"
+"""Under pytest-xdist, the directory of the run's one server (set by the controller, tests/conftest.py):
+the first worker to need a server starts it there, the others use it, the controller stops it."""
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     bin_dir = find_bin_dir()
     if bin_dir is None:
         pytest.skip(INSTALL_HINT)
+    shared = os.environ.get(SHARED)
+    if shared:  # one server for every worker of the run: started once, stopped by the controller
+        with _holding(Path(shared)):
+            server = _started(bin_dir, Path(shared))
+        yield server
+        server.close()
+        return
     base = Path(tempfile.mkdtemp(prefix="gm-pg-"))
+    try:
+        server = _started(bin_dir, base)
+        yield server
+        server.close()
+    finally:
+        stop_server(base)
+
+
+@contextlib.contextmanager
+def _holding(base: Path) -> Iterator[None]:
+    """``base``'s lock, held by one worker at a time (while it starts the server or makes the template)."""
+    with open(base / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _started(bin_dir: Path, base: Path) -> PostgresServer:
+    """The server of ``base`` (a directory of its own): started here unless it runs already."""
     data_dir, socket_dir = base / "data", base / "run"
+    user = _as_server_user([])[1]
+    if not (base / "started").exists():
+        _start(bin_dir, data_dir, socket_dir)
+        (base / "started").touch()
+    return PostgresServer(socket_dir=socket_dir, user=user, bin_dir=bin_dir, major=_major(bin_dir))
+
+
+def _start(bin_dir: Path, data_dir: Path, socket_dir: Path) -> None:
+    base = data_dir.parent
     socket_dir.mkdir()
     base.chmod(0o755)
-    init, user = _as_server_user(
+    init, _ = _as_server_user(
         [
             str(bin_dir / "initdb"),
             "-D",
@@ -204,20 +246,24 @@ def postgres_server() -> Iterator[PostgresServer]:
         for path in (base, socket_dir):
             os.chown(path, entry.pw_uid, entry.pw_gid)
     _run(init)
+    # no autovacuum: the databases live for one test each; connections enough for four workers' tests
     options = f"-c listen_addresses='' -c unix_socket_directories={socket_dir} -p {PORT} -c fsync=off"
     options += " -c full_page_writes=off -c synchronous_commit=off -c wal_level=minimal -c max_wal_senders=0"
+    options += " -c autovacuum=off -c max_connections=400"
     start, _ = _as_server_user(
         [str(bin_dir / "pg_ctl"), "-D", str(data_dir), "-o", options, "-l", str(base / "log"), "-w", "start"]
     )
     _run(start)
-    try:
-        server = PostgresServer(socket_dir=socket_dir, user=user, bin_dir=bin_dir, major=_major(bin_dir))
-        yield server
-        server.close()
-    finally:
-        stop, _ = _as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data_dir), "-m", "immediate", "stop"])
+
+
+def stop_server(base: Path) -> None:
+    """Stop the server of ``base`` if one was started there, and remove the directory."""
+    bin_dir = find_bin_dir()
+    if bin_dir is not None and (base / "data" / "postmaster.pid").exists():
+        data = str(base / "data")
+        stop, _ = _as_server_user([str(bin_dir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"])
         subprocess.run(stop, capture_output=True, check=False)
-        shutil.rmtree(base, ignore_errors=True)
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def _run(argv: list[str]) -> None:
@@ -282,8 +328,13 @@ def postgres_template(postgres_server: PostgresServer) -> str:
     """The name of a database at the latest schema on the test server, made once per session: each
     test's database is created from it. Nobody connects to it afterwards (PostgreSQL copies only a
     database nobody is connected to)."""
-    postgres_server.execute(f'CREATE DATABASE "{TEMPLATE}"')
-    _migrated(postgres_server.url(TEMPLATE))
+    shared = os.environ.get(SHARED)
+    with _holding(Path(shared)) if shared else contextlib.nullcontext():
+        if not (shared and (Path(shared) / "template").exists()):
+            postgres_server.execute(f'CREATE DATABASE "{TEMPLATE}"')
+            _migrated(postgres_server.url(TEMPLATE))
+            if shared:
+                (Path(shared) / "template").touch()
     return TEMPLATE
 
 
