@@ -4,7 +4,8 @@ pointed at a loopback fake Discord instead of discord.com:
     FAKE_DISCORD_URL=http://127.0.0.1:PORT python -m harness.bot_process [bot.py's options]
 
 Only the two addresses discord.py connects to are changed (as harness.fakediscord.fake_discord
-does in-process); everything else is the production start-up. See harness/processes.py.
+does in-process), and two waits meant for discord.com are cut as in-process (:func:`start_at_once`);
+everything else is the production start-up. See harness/processes.py.
 
 ``FAKE_DISCORD_CLIENT=NAME`` adds `` fake-client/NAME`` to the User-Agent of the bot's REST calls, so
 that a fake serving several bot processes knows which one made each call (RestCall.client).
@@ -57,6 +58,30 @@ def point_at_fake(base_url: str, client: str | None = None) -> None:
         # Deliberate monkeypatch (mypy refuses assigning to a method): every client this process makes
         # labels its requests, so the fake can tell the processes apart.
         HTTPClient.__init__ = labelled  # type: ignore[method-assign]
+
+
+def start_at_once() -> None:
+    """The bot identifies each shard at once (discord.py waits 5 s before each shard after the first:
+    Discord's limit on new sessions, which the fake does not have) and is ready 0.2 s after the last
+    GUILD_CREATE instead of 2 s (the fake sends them all right after READY), as the harness's bots in
+    the tests' own process (harness.bot_helpers.running): a process test waits for no idle seconds."""
+    import bot
+    from harness.fakediscord.runner import FAST_GUILD_READY_TIMEOUT
+
+    made = bot.DiplomacyBot.__init__
+
+    def fast(self: bot.DiplomacyBot, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("guild_ready_timeout", FAST_GUILD_READY_TIMEOUT)
+        made(self, *args, **kwargs)
+
+    async def identify_at_once(
+        self: bot.DiplomacyBot, shard_id: int | None, *, initial: bool = False
+    ) -> None:
+        return None
+
+    # Deliberate monkeypatches, as above: bot.main() makes the client itself.
+    bot.DiplomacyBot.__init__ = fast  # type: ignore[method-assign]
+    bot.DiplomacyBot.before_identify_hook = identify_at_once  # type: ignore[method-assign,assignment]
 
 
 def hold_closes(seconds: float) -> None:
@@ -149,6 +174,7 @@ if __name__ == "__main__":
         keep_claims()
     if os.environ.get("CLAIM_LEASE"):
         shorten_claim_lease(float(os.environ["CLAIM_LEASE"]))
+    start_at_once()
     import bot
 
     sys.exit(bot.main(sys.argv[1:]))
