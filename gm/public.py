@@ -43,6 +43,7 @@ from engine.variants import (
 )
 from gm.actor import Actor
 from gm.clock import utcnow
+from gm.delivery.lanes import behind_own_work
 from gm.delivery.lanes import busy as answers_owed
 from gm.delivery.outage import database_outage
 from gm.delivery.outbox import (
@@ -328,6 +329,7 @@ __all__ = [
     "all_variants",
     "answers_owed",
     "badge",
+    "behind_own_work",
     "change_lines",
     "choice_label",
     "clean_name",

@@ -45,6 +45,7 @@ from gm.public import (
     OrdersClosed,
     SubmissionReport,
     UnknownGame,
+    behind_own_work,
     name_key,
     power_name,
     powers_text,
@@ -159,8 +160,15 @@ class UserLocks:
         lock, users = self._locks.get(user_id, (asyncio.Lock(), 0))
         self._locks[user_id] = (lock, users + 1)
         try:
-            async with lock:
+            if lock.locked():  # their earlier message is handled: its reply and its work come first
+                with behind_own_work():
+                    await lock.acquire()
+            else:
+                await lock.acquire()
+            try:
                 yield
+            finally:
+                lock.release()
         finally:
             lock, users = self._locks[user_id]
             if users == 1:

@@ -116,6 +116,7 @@ class Owed:
     slot: asyncio.TimerHandle | None = None  # while it holds a slot: the end of its time there
     admitted: bool = False  # it had its slot (or has it)
     lane: int = 0  # whose slots it takes: its kind's, or FORMS'
+    aside: bool = False  # behind work of the same person (:func:`behind_own_work`): nothing waits for it
 
 
 _FOR: contextvars.ContextVar[Owed | None] = contextvars.ContextVar("gm_lanes_owed", default=None)
@@ -170,14 +171,26 @@ class Turns:
         self.release(owed)
         self._form_done(owed)
         self._counts[owed.kind] -= 1
+        self._wake()
+
+    def set_aside(self, owed: Owed, aside: bool) -> None:
+        """Whether ``owed`` waits behind work of the same person (:func:`behind_own_work`): while it
+        does, the work after the answers does not wait for it (its answer cannot go out before that
+        work is done, and that work may be what would wait)."""
+        owed.aside = aside
+        if aside:
+            self._wake()
+
+    def _wake(self) -> None:
         oldest = self._oldest()
         while self._waiting and self._waiting[0][0] <= oldest:  # owed before them: all answered now
             _done(heapq.heappop(self._waiting)[2])
 
     def _oldest(self) -> int:
-        """The number of the oldest answer still owed (past the last one when none is)."""
+        """The number of the oldest answer still owed and not set aside (past the last one when none is)."""
         for owed, _ in self._owed.values():
-            return owed.number
+            if not owed.aside:
+                return owed.number
         return self._numbered
 
     def on_its_way(self, key: Hashable) -> None:
@@ -396,6 +409,24 @@ def step_aside() -> None:
         turns().release(owed)
 
 
+@contextlib.contextmanager
+def behind_own_work() -> Iterator[None]:
+    """Inside: this task waits for work of the same person to end (their earlier direct message, still
+    handled under their lock). Its owed answer cannot go out before that work does, so that work's
+    steps after its own answer do not wait for it: they waited :data:`PATIENCE` for nothing, for each
+    message of a player who sent several at once."""
+    owed = owed_here()
+    if owed is None:
+        yield
+        return
+    found = turns()
+    found.set_aside(owed, True)
+    try:
+        yield
+    finally:
+        found.set_aside(owed, False)
+
+
 def busy() -> bool:
     """Whether many first answers are owed at once (a burst): a command whose answer takes work
     acknowledges at once rather than racing them (cogs.shared.replies.defer)."""
@@ -441,6 +472,7 @@ __all__ = [
     "REPLY",
     "Owed",
     "Turns",
+    "behind_own_work",
     "busy",
     "heavy",
     "install",

@@ -309,3 +309,28 @@ async def test_inside_a_session_nothing_waits(sessions: Sessions, turns: lanes.T
         await (await s.connection()).execute(text("INSERT INTO written VALUES (0, 'inside')"))
     assert turns.waited == 0
     turns.pay(owed.key)
+
+
+async def test_the_work_after_an_answer_does_not_wait_for_a_reply_set_aside_behind_it(
+    turns: lanes.Turns,
+) -> None:
+    """A player's next direct message waits for their lock, held by the task handling their earlier one:
+    that task's steps after its own reply go on (they waited PATIENCE for each message otherwise), and a
+    reply owed to someone else still holds them back."""
+    next_message = turns.owe(lanes.REPLY, "their next message")
+    with lanes.working_for(next_message), lanes.behind_own_work():
+        assert await turns.turn(patience=30.0) == 0.0  # went on: nothing before it is owed but that
+        someone_else = turns.owe(lanes.REPLY, "someone else's message")
+        later = asyncio.create_task(turns.turn(patience=30.0))
+        await settle()
+        assert not later.done()  # waits for someone else's reply, owed before it
+        turns.pay(someone_else.key)
+        await settle()
+        assert later.done()
+    assert not next_message.aside
+    waiting = asyncio.create_task(turns.turn(patience=30.0))
+    await settle()
+    assert not waiting.done()  # once it has the lock, its reply is waited for again
+    turns.pay(next_message.key)
+    await settle()
+    assert waiting.done()
