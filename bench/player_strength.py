@@ -12,7 +12,7 @@ Standard games from 1901 to a solo or the end of 1920; game ``i`` gives the seat
 3. one player of ``--level`` against six easy players, and (for reference) one easy player among
    seven: centres in 1920 and solos.
 
-Prints each figure with its spread; asserts nothing.
+Prints each figure with its spread, and the CPU time of the seat under test per call; asserts nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.dumbbot import dumbbot_orders
-from bench.player_sim import Game, Player, built_in, play, rng_for, share, spread
+from bench.player_sim import Game, Player, built_in, percentile, play, rng_for, share, spread
 from engine import Board, initial_board
 from engine.legal import LegalOrder
 
@@ -57,12 +57,14 @@ def trial(
     centres: list[int] = []
     solos = 0
     by_power: dict[str, list[int]] = {p: [] for p in POWERS}
+    ms: list[float] = []
     started = time.perf_counter()
     for i in range(games):
         me = POWERS[i % 7]
         players: dict[str, Player | None] = {p: others_player(seed + i) for p in POWERS}
         players[me] = me_player(seed + i)
-        game = play(initial_board("standard"), players, LAST_YEAR)
+        game = play(initial_board("standard"), players, LAST_YEAR, timed=frozenset([me]))
+        ms += [1000 * t for t in game.timings]
         n = _centres_in(game, me)
         centres.append(n)
         by_power[me].append(n)
@@ -73,6 +75,10 @@ def trial(
         "   by power (mean centres): "
         + ", ".join(f"{p[:3].title()} {statistics.fmean(v):.1f}" for p, v in by_power.items() if v)
         + f" ({time.perf_counter() - started:.0f} s)"
+    )
+    print(
+        f"   ms of CPU per call of the seat under test: median {statistics.median(ms):.1f}, "
+        f"p95 {percentile(ms, 0.95):.1f} over {len(ms)} calls"
     )
 
 

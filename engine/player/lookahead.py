@@ -79,6 +79,12 @@ BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as 
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
+FOCUS = 0  # plans aimed at one neighbour each (its centres worth FOCUS_WEIGHT times as much)
+FOCUS_WEIGHT = 2.0
+FOCUS_LEADER = True  # ... a leader (STOP_AT centres or more, more than ours) first
+FALL = 0.0  # in a spring, a candidate also counts this share of the score of the fall that can follow it
+# (our normal plan then, against FALL_REPLY, after the predicted reply to the spring plan; 0: not tried)
+FALL_REPLY = False  # ... against the normal player's predicted fall plans of our neighbours (else: all hold)
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
 
 
@@ -147,6 +153,21 @@ def _look(
         if key not in seen:
             seen.add(key)
             plans.append(plan)
+    for target in _targets(board, power, holding)[:FOCUS]:
+        plan = movement_orders(
+            board,
+            power,
+            legal,
+            random.Random(rng.random()),
+            holding,
+            bounced=bounced,
+            contest=False,
+            focus={target: FOCUS_WEIGHT},
+        )
+        key = tuple(sorted(o.text for o in plan))
+        if key not in seen:
+            seen.add(key)
+            plans.append(plan)
     if len(plans) == 1:
         return plans[0]
     replies = _replies(board, power, holding, seed)
@@ -166,6 +187,8 @@ def _look(
     best: tuple[float, int] | None = None
     for index, plan in enumerate(plans):
         judged = judge(plan)
+        if FALL and board.phase.season == "S":
+            judged += FALL * _fall(board, power, plan, replies[0], holding, seed)
         if best is None or judged > best[0] + 1e-9:
             best = (judged, index)
     assert best is not None
@@ -184,6 +207,38 @@ def _look(
     if BUILD_SAFE is not None and board.phase.season == "F":
         chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
     return chosen
+
+
+def _fall(
+    board: Board,
+    power: str,
+    plan: Collection[LegalOrder],
+    reply: Mapping[str, list[Order]],
+    holding: Collection[str],
+    seed: int,
+) -> float:
+    """The score (:func:`_score`) of the fall that can follow the spring ``plan`` met by ``reply``:
+    our normal plan then (dislodged units disbanded) against all holding, or against our neighbours'
+    predicted plans (:data:`FALL_REPLY`)."""
+    outcome = adjudicate(board, {**reply, power: [o.order for o in plan]}, civil_disorder=holding)
+    after = outcome.board
+    if outcome.next_phase is None:
+        return CENTRE * len(after.centers.get(power, ()))
+    if after.phase.kind == "R":
+        retreat = adjudicate(after, {}, civil_disorder=holding)
+        if retreat.next_phase is None:
+            return CENTRE * len(retreat.board.centers.get(power, ()))
+        after = retreat.board
+    if after.phase.kind != "M" or after.phase.season != "F":
+        return 0.0
+    legal = legal_orders(after, power)
+    if not legal.entries:
+        return 0.0
+    rng = random.Random(f"fall:{seed}:{after.phase}:{power}")
+    mine = movement_orders(after, power, legal, rng, holding, contest=False)
+    theirs = _replies(after, power, holding, seed)[0] if FALL_REPLY else {}
+    result = adjudicate(after, {**theirs, power: [o.order for o in mine]}, civil_disorder=holding)
+    return _score(after, result.board, power, values(after, power, holding), holding)
 
 
 def _free_homes(
@@ -631,6 +686,16 @@ def _neighbours(board: Board, power: str, holding: Collection[str]) -> list[str]
         for other in sorted(board.units)
         if other != power and other not in holding and board.units[other] and ours & set(reach.get(other, {}))
     ]
+
+
+def _targets(board: Board, power: str, holding: Collection[str]) -> list[str]:
+    """The neighbours (:func:`_neighbours`) a plan may aim at: a leader first (:func:`_leaders`), then
+    the weakest (fewest centres)."""
+    if FOCUS <= 0:
+        return []
+    leaders = _leaders(board, power, holding) if FOCUS_LEADER else frozenset()
+    sizes = {p: len(cs) for p, cs in board.centers.items()}
+    return sorted(_neighbours(board, power, holding), key=lambda p: (p not in leaders, sizes.get(p, 0), p))
 
 
 _PREDICTED: dict[tuple[int, str, float, frozenset[str], int], tuple[Board, list[Order]]] = {}

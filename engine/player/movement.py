@@ -99,6 +99,7 @@ class _Planner:
         noise: float = NOISE,
         contest: bool = True,
         predict: bool = True,
+        focus: Mapping[str, float] | None = None,
     ) -> None:
         self.contest = contest and sane
         self.board = board
@@ -108,7 +109,7 @@ class _Planner:
         self.bounced = bounced or {}
         self.noise = noise
         self.geo: Geography = geography(board.game_map)
-        self.values: Values = values(board, power, holding)
+        self.values: Values = values(board, power, holding, focus)
         self.reach = reach_by_power(board, self.geo)  # power -> province -> its units that could move there
         self.opts: dict[str, _Options] = {}
         for entry in legal.entries:
@@ -771,14 +772,25 @@ def movement_orders(
     bounced: Mapping[str, int] | None = None,
     noise: float = NOISE,
     contest: bool = True,
+    focus: Mapping[str, float] | None = None,
 ) -> list[LegalOrder]:
     """One order for each of ``power``'s units (see the module docstring); ``holding``: the powers
     known to be in civil disorder; ``sane`` False: today's easy player, without the checks against
     circles, repeated bounces, lone convoys and blocked builds; ``bounced``: each move's streak of
     bounces into an empty province (engine.player.memory); ``contest`` False: a move into a contested
-    empty province is not discounted (the hard level tries plans both ways)."""
+    empty province is not discounted (the hard level tries plans both ways); ``focus``: other powers
+    whose centres are worth that many times as much (engine.player.values)."""
     planner = _Planner(
-        board, power, legal, rng, holding, sane=sane, bounced=bounced, noise=noise, contest=contest
+        board,
+        power,
+        legal,
+        rng,
+        holding,
+        sane=sane,
+        bounced=bounced,
+        noise=noise,
+        contest=contest,
+        focus=focus,
     )
     if not planner.opts:
         return []

@@ -75,25 +75,33 @@ def reach_by_power(board: Board, geo: Geography) -> dict[str, dict[str, int]]:
     return out
 
 
-_VALUES: dict[tuple[int, str, frozenset[str]], tuple[Board, Values]] = {}
+_VALUES: dict[tuple[int, str, frozenset[str], tuple[tuple[str, float], ...]], tuple[Board, Values]] = {}
 
 
-def values(board: Board, power: str, holding: Collection[str] = frozenset()) -> Values:
+def values(
+    board: Board,
+    power: str,
+    holding: Collection[str] = frozenset(),
+    focus: Mapping[str, float] | None = None,
+) -> Values:
     """``power``'s values on ``board`` (see the module docstring). ``holding``: the powers known to
     be in civil disorder, whose units only hold: they threaten nothing, and their units, never
-    supported, are easy prey. Remembered for the last boards (the hard level asks many times)."""
-    key = (id(board), power, frozenset(holding))
+    supported, are easy prey. ``focus``: other powers whose centres are worth that many times as
+    much (the hard level's plans aimed at one power). Remembered for the last boards (the hard
+    level asks many times)."""
+    focused = tuple(sorted((focus or {}).items()))
+    key = (id(board), power, frozenset(holding), focused)
     hit = _VALUES.get(key)
     if hit is not None and hit[0] is board:
         return hit[1]
-    found = _values(board, power, holding)
+    found = _values(board, power, holding, dict(focused))
     if len(_VALUES) >= 64:
         del _VALUES[next(iter(_VALUES))]
     _VALUES[key] = (board, found)
     return found
 
 
-def _values(board: Board, power: str, holding: Collection[str]) -> Values:
+def _values(board: Board, power: str, holding: Collection[str], focus: Mapping[str, float]) -> Values:
     geo = geography(board.game_map)
     reach = reach_by_power(board, geo)
     enemy: dict[str, int] = {}
@@ -123,6 +131,8 @@ def _values(board: Board, power: str, holding: Collection[str]) -> Values:
             worth *= TRUCE
         if holder in holding:
             worth *= PREY
+        if holder is not None and holder in focus:
+            worth *= focus[holder]
         standing = occupant.get(centre)
         if standing is not None and standing[0] != power and standing[0] not in holding:
             helpers = reach.get(standing[0], {}).get(centre, 0)
