@@ -1,9 +1,11 @@
 """The hard level's movement: candidate plans tried against the likely replies, judged by our own
 adjudicator.
 
-The candidates are the normal player's plan and variants of it drawn with more noise, all without
-the normal player's discount of contested empty provinces (it weighs the bounces itself; each a
-complete, legal plan: engine.player.movement). Two replies are tried: what the normal player would
+The candidates are the normal player's plan and variants of it drawn with more noise, and plans
+aimed at one neighbour each (the normal player's plan with that power's centres worth
+:data:`FOCUS_WEIGHT` times as much: a leader first, then the weakest, :data:`FOCUS` of them), all
+without the normal player's discount of contested empty provinces (it weighs the bounces itself;
+each a complete, legal plan: engine.player.movement). Two replies are tried: what the normal player would
 order for each power whose units could meet ours (predicted once per board and shared by every
 power that asks), and all of them holding; powers further away and powers in civil disorder hold.
 Each candidate is adjudicated against each reply and the position it leaves is scored for us: in
@@ -79,8 +81,8 @@ BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as 
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
-FOCUS = 0  # plans aimed at one neighbour each (its centres worth FOCUS_WEIGHT times as much)
-FOCUS_WEIGHT = 2.0
+FOCUS = 3  # plans aimed at one neighbour each (its centres worth FOCUS_WEIGHT times as much)
+FOCUS_WEIGHT = 3.0
 FOCUS_LEADER = True  # ... a leader (STOP_AT centres or more, more than ours) first
 FALL = 0.0  # in a spring, a candidate also counts this share of the score of the fall that can follow it
 # (our normal plan then, against FALL_REPLY, after the predicted reply to the spring plan; 0: not tried)

@@ -1,6 +1,6 @@
 """The hard level's look-ahead (engine.player.lookahead): coordinated attacks on held centres, the
 opening remembered, a lone unit played as the normal level plays it, empty home centres covered in
-the fall. Its strength and speed:
+the fall, plans aimed at one neighbour. Its strength and speed:
 bench/player_strength.py and bench/player_sanity.py."""
 
 from __future__ import annotations
@@ -124,3 +124,64 @@ def test_without_cover_hard_left_both_empty_home_centres_open(monkeypatch: pytes
     monkeypatch.setattr(lookahead, "COVER_GRAB", False)
     orders = choose_orders(Board.from_json(AUSTRIA_EMPTY), "AUSTRIA", 0, level="hard")
     assert not _entered(orders) & {"BUD", "VIE"}, [o.text for o in orders]
+
+
+# Fall 1907 (one hard Italy against six baselines, seed 2): France leads with 11 centres; Austria's
+# Trieste held by a lone fleet next to Italy's armies in Tyrolia and Venice, Tunis empty
+ITALY_AIMS = {
+    "phase": "F1907M",
+    "units": {
+        "AUSTRIA": ["F TRI", "A BUD", "A SER", "A RUH"],
+        "ENGLAND": ["A LON", "F EDI", "F NWY", "A YOR", "F BEL"],
+        "FRANCE": [
+            "F NTH",
+            "A MUN",
+            "A KIE",
+            "F HOL",
+            "F TYS",
+            "F SWE",
+            "F DEN",
+            "A BRE",
+            "F ENG",
+            "A PIC",
+            "A BUR",
+        ],
+        "ITALY": ["F GRE", "A VEN", "A TYR", "F ION"],
+        "RUSSIA": ["A RUM", "A SIL", "F BAL"],
+        "TURKEY": ["F BLA", "A BUL", "A SEV", "F CON", "F AEG"],
+    },
+    "centers": {
+        "AUSTRIA": ["BUD", "SER", "TRI", "VIE"],
+        "ENGLAND": ["EDI", "HOL", "LON", "LVP", "NWY"],
+        "FRANCE": ["BEL", "BER", "BRE", "DEN", "KIE", "MAR", "MUN", "PAR", "POR", "SPA", "SWE"],
+        "GERMANY": ["MOS"],
+        "ITALY": ["GRE", "NAP", "ROM", "VEN"],
+        "RUSSIA": ["RUM", "STP", "WAR"],
+        "TURKEY": ["ANK", "BUL", "CON", "SEV", "SMY"],
+    },
+}
+
+
+def _taken(board: Board, orders: tuple[LegalOrder, ...], power: str) -> set[str]:
+    """The centres not ``power``'s that its orders take should every other unit hold."""
+    after = adjudicate(board, {power: [o.order for o in orders]}).board
+    return {c for c in board.game_map.supply_centers if after.occupant.get(c, ("",))[0] == power} - set(
+        board.centers[power]
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_tries_plans_aimed_at_a_neighbour_and_takes_trieste_with_support(seed: int) -> None:
+    board = Board.from_json(ITALY_AIMS)
+    orders = choose_orders(board, "ITALY", seed, level="hard")
+    texts = {o.text for o in orders}
+    assert {"A TYR - TRI", "A VEN S A TYR - TRI"} <= texts, texts
+    assert _taken(board, orders, "ITALY") == {"TRI", "TUN"}
+
+
+def test_without_plans_aimed_at_a_neighbour_hard_went_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same board as hard played it before its plans aimed at a neighbour (``FOCUS``)."""
+    monkeypatch.setattr(lookahead, "FOCUS", 0)
+    board = Board.from_json(ITALY_AIMS)
+    orders = choose_orders(board, "ITALY", 0, level="hard")
+    assert _taken(board, orders, "ITALY") == set(), [o.text for o in orders]
