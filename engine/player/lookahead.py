@@ -139,8 +139,8 @@ def _look(
 ) -> list[LegalOrder]:
     plans: list[list[LegalOrder]] = []
     seen: set[tuple[str, ...]] = set()
-    for i in range(CANDIDATES):
-        noise = NOISE if i == 0 else VARIANT_NOISE[(i - 1) % len(VARIANT_NOISE)]
+
+    def draw(noise: float, focus: Mapping[str, float] | None = None) -> None:
         plan = movement_orders(
             board,
             power,
@@ -150,26 +150,17 @@ def _look(
             bounced=bounced,
             noise=noise,
             contest=False,
+            focus=focus,
         )
         key = tuple(sorted(o.text for o in plan))
         if key not in seen:
             seen.add(key)
             plans.append(plan)
+
+    for i in range(CANDIDATES):
+        draw(NOISE if i == 0 else VARIANT_NOISE[(i - 1) % len(VARIANT_NOISE)])
     for target in _targets(board, power, holding)[:FOCUS]:
-        plan = movement_orders(
-            board,
-            power,
-            legal,
-            random.Random(rng.random()),
-            holding,
-            bounced=bounced,
-            contest=False,
-            focus={target: FOCUS_WEIGHT},
-        )
-        key = tuple(sorted(o.text for o in plan))
-        if key not in seen:
-            seen.add(key)
-            plans.append(plan)
+        draw(NOISE, {target: FOCUS_WEIGHT})
     if len(plans) == 1:
         return plans[0]
     replies = _replies(board, power, holding, seed)
