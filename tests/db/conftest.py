@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -15,6 +16,16 @@ from tests.helpers.leftovers import finish_work_left
 async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     """Disposed once the work the test left running has finished (tests/helpers/leftovers.py)."""
     eng = make_engine(database_url)
+    yield eng
+    await finish_work_left()
+    await eng.dispose()
+
+
+@pytest.fixture
+async def sqlite_engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    """An empty SQLite file's engine, for the tests of what only SQLite does (no PostgreSQL database
+    made for them only to be skipped); disposed like ``engine``."""
+    eng = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
     yield eng
     await finish_work_left()
     await eng.dispose()

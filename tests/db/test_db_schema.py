@@ -103,9 +103,8 @@ async def test_foreign_keys_are_enforced(migrated: AsyncEngine) -> None:
             await session.commit()
 
 
-async def test_sqlite_runs_in_wal_mode(engine: AsyncEngine) -> None:
-    if engine.dialect.name != "sqlite":
-        pytest.skip("SQLite only")
+async def test_sqlite_runs_in_wal_mode(sqlite_engine: AsyncEngine) -> None:
+    engine = sqlite_engine
     await upgrade_database(engine)
     async with engine.connect() as conn:
         assert (await conn.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
@@ -187,9 +186,11 @@ async def test_the_migrations_go_down_and_up_again_under_a_started_game_with_ord
             assert (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
 
 
-async def test_a_migration_that_would_leave_broken_references_is_rolled_back(engine: AsyncEngine) -> None:
-    if engine.dialect.name != "sqlite":
-        pytest.skip("SQLite only: PostgreSQL never lets a broken reference in")
+async def test_a_migration_that_would_leave_broken_references_is_rolled_back(
+    sqlite_engine: AsyncEngine,
+) -> None:
+    """SQLite only: PostgreSQL never lets a broken reference in."""
+    engine = sqlite_engine
     await upgrade_database(engine, "0001")
     assert engine.url.database is not None
     with sqlite3.connect(engine.url.database) as raw:  # foreign keys off: an order whose phase is gone
