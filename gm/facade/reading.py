@@ -70,7 +70,7 @@ class ReadingCases(GamemasterCore):
         """A server's games (held in the process when it can, as :meth:`games_of_user`)."""
         return await self._listed(
             ("server", guild_id, include_ended),
-            lambda session: games.list_games(session, guild_id, include_ended=include_ended),
+            lambda session, _stamp: games.list_games(session, guild_id, include_ended=include_ended),
         )
 
     async def games_of_user(self, user_id: int, *, include_ended: bool = False) -> list[GameInfo]:
@@ -79,15 +79,11 @@ class ReadingCases(GamemasterCore):
         if include_ended:
             async with self._sessions.read() as session:
                 return await games.games_of_user(session, user_id, include_ended=True)
-        key = ("user", user_id)
-        held = self._current.games_listed(key)
-        if held is not None:
-            return held
-        stamp = self._current.lists_stamp()
-        async with self._sessions.read() as session:
-            found = await self._games_read(session, stamp, await games.game_ids_of_user(session, user_id))
-        self._current.fill_games_listed(stamp, key, found)
-        return found
+
+        async def read(session: AsyncSession, stamp: tuple[int, int]) -> list[GameInfo]:
+            return await self._games_read(session, stamp, await games.game_ids_of_user(session, user_id))
+
+        return await self._listed(("user", user_id), read)
 
     async def _games_read(
         self, session: AsyncSession, stamp: tuple[int, int], game_ids: list[int]
@@ -107,14 +103,18 @@ class ReadingCases(GamemasterCore):
         return found
 
     async def _listed(
-        self, key: tuple[Any, ...], read: Callable[[AsyncSession], Awaitable[list[GameInfo]]]
+        self,
+        key: tuple[Any, ...],
+        read: Callable[[AsyncSession, tuple[int, int]], Awaitable[list[GameInfo]]],
     ) -> list[GameInfo]:
+        """The games listed under ``key``: held in the process when it can, else ``read`` in a session
+        begun after the lists' stamp (given to it) was taken, and held if nothing changed since."""
         held: list[GameInfo] | None = self._current.games_listed(key)
         if held is not None:
             return held
         stamp = self._current.lists_stamp()
         async with self._sessions.read() as session:
-            found = await read(session)
+            found = await read(session, stamp)
         self._current.fill_games_listed(stamp, key, found)
         return found
 
