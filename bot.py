@@ -50,7 +50,7 @@ from ops.httpd import HealthServer
 from ops.limits import MemberLimiter
 from ops.liveness import LoopLag
 from ops.memory import keep_big_blocks_returnable, keep_giving_back, share_heaps
-from ops.metrics import Metrics
+from ops.metrics import Metrics, count_answers
 from ops.ratelimits import sweep_seldom
 from ops.runner import run_until_stopped
 from ops.sdnotify import Watchdog, notify
@@ -127,7 +127,6 @@ class DiplomacyBot(commands.AutoShardedBot):
             # reads a message back from it (edits go to partial messages, DMs are handled as they
             # come), and under load it was ~10 MiB of the bot's memory.
             max_messages=None,
-            http_trace=self.metrics.trace(),  # Discord's answers and rate limits, counted
             **shard_options(settings),
         )
         sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
@@ -336,6 +335,9 @@ class DiplomacyBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.setup_started.set()
+        session: Any = getattr(self.http, "_HTTPClient__session", None)  # made by the login, just done
+        if session:
+            count_answers(session, self.metrics)  # Discord's answers and rate limits, counted
         self.loop_lag.start()
         await self.prepare_database()
         for extension in EXTENSIONS:

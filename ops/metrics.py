@@ -2,8 +2,8 @@
 
 Counted as they happen: phases closed, adjudication and map times (gm's closes,
 :meth:`Metrics.phase_closed`), the time from an interaction's arrival to the bot's first answer
-(the gate notes the arrival, the HTTP trace sees the answer), Discord's answers by status and its
-rate limits by scope (an aiohttp trace on discord.py's HTTP session). Read when scraped: games by
+(the gate notes the arrival, :func:`count_answers` sees the answer), Discord's answers by status and its
+rate limits by scope (each answer seen where discord.py reads it). Read when scraped: games by
 state, the outbox's depth and the age of its oldest message (gm.facade's operations_status), the
 event loop's lag and the gateway's latency. Also: the process's memory and CPU (prometheus-client's
 process collector: ``process_resident_memory_bytes``, ``process_cpu_seconds_total``), failed
@@ -17,7 +17,6 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
@@ -108,6 +107,7 @@ class Metrics:
             "diplomacy_outbox_given_up", "Messages given up (never posted) in the outbox", registry=r
         )
         self._arrivals: dict[int, float] = {}
+        self._by_status: dict[int, Any] = {}  # each status's counter (its labels looked up once)
 
     # --- counted as it happens -----------------------------------------------------------------
 
@@ -135,23 +135,19 @@ class Metrics:
             self._arrivals.pop(next(iter(self._arrivals)))
         self._arrivals[interaction_id] = time.monotonic()
 
-    def trace(self) -> aiohttp.TraceConfig:
-        """An aiohttp trace for discord.py's HTTP session (``http_trace=``)."""
-        config = aiohttp.TraceConfig()
-        config.on_request_end.append(self._request_ended)
-        return config
-
-    async def _request_ended(
-        self,
-        _session: aiohttp.ClientSession,
-        _context: SimpleNamespace,
-        params: aiohttp.TraceRequestEndParams,
-    ) -> None:
-        status = params.response.status
-        self.requests.labels(str(status)).inc()
+    def answered(self, response: aiohttp.ClientResponse) -> None:
+        """An answer of Discord's to one of the bot's calls (:func:`count_answers`): counted by status,
+        a 429 by its scope, an interaction's first answer timed from its arrival."""
+        status = response.status
+        counted = self._by_status.get(status)
+        if counted is None:
+            counted = self._by_status[status] = self.requests.labels(str(status))
+        counted.inc()
         if status == 429:
-            self.rate_limits.labels(params.response.headers.get("X-RateLimit-Scope", "unknown")).inc()
-        match = CALLBACK.search(params.url.path)
+            self.rate_limits.labels(response.headers.get("X-RateLimit-Scope", "unknown")).inc()
+        if not self._arrivals:
+            return
+        match = CALLBACK.search(response.url.path)
         if match is not None:
             arrived = self._arrivals.pop(int(match[1]), None)
             if arrived is not None:
@@ -183,3 +179,25 @@ class Metrics:
         if gateway_latency is not None and gateway_latency == gateway_latency:  # not NaN
             self.gateway_latency.set(gateway_latency)
         return generate_latest(self.registry)
+
+
+def count_answers(session: aiohttp.ClientSession, metrics: Metrics) -> bool:
+    """Count in ``metrics`` every answer Discord gives to the calls made through ``session`` (a bot's
+    discord.py HTTP session: its own calls and the answers to interactions), retried ones included:
+    the session makes its answers of a class of its own that tells ``metrics`` of each once its status
+    and headers are read (aiohttp's ``response_class``, pinned aiohttp 3.14, checked by
+    tests/e2e/test_bot_operations.py). An aiohttp trace (``http_trace=``) saw the same answers at the
+    cost of eight signals and their parameters built for every call. False, and nothing counted, when
+    this aiohttp's session makes its answers otherwise."""
+    made: Any = getattr(session, "_response_class", None)
+    if not isinstance(made, type) or not issubclass(made, aiohttp.ClientResponse):
+        return False
+
+    class Counted(made):
+        async def start(self, connection: Any) -> Any:
+            started = await super().start(connection)
+            metrics.answered(self)
+            return started
+
+    vars(session)["_response_class"] = Counted  # the session's own attribute, set as its __init__ does
+    return True
