@@ -42,7 +42,7 @@ from gm.public import FormingLimits
 from ops import eventloop, health, version
 from ops.callbacks import parse_answers_lazily
 from ops.commands import publish_commands
-from ops.echoes import skip_own_edits
+from ops.echoes import skip_own_direct_posts, skip_own_edits
 from ops.exits import ExitCode, StartupError
 from ops.facts import ProcessFacts
 from ops.gate import InteractionGate
@@ -131,6 +131,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         )
         sweep_seldom(self.http)  # its rate-limit buckets walked once a minute, not at every new one
         skip_own_edits(self._connection, lambda: self.user.id if self.user else None)  # echoes unparsed
+        skip_own_direct_posts(self._connection, lambda: self.user.id if self.user else None)  # the same
         parse_answers_lazily()  # the message an interaction's answer made, parsed only if read
         parse_taps_lightly(self._connection)  # a tap's message parsed without the rows not tapped
         store_only_what_dispatches(self._connection)  # the sheets' views found by their ids, not stored

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from ops.echoes import skip_own_edits
+from ops.echoes import skip_own_direct_posts, skip_own_edits
 from tests.helpers.raw_messages import message_payload
 
 BOT, PLAYER = 1000, 2000
@@ -67,3 +67,34 @@ def test_a_state_without_the_parser_is_left_as_it_is() -> None:
     other = Other()
     assert not skip_own_edits(other, lambda: BOT)
     assert other.parsers == {}
+
+
+def posts_seen(skip: bool, *payloads: dict[str, Any]) -> list[int]:
+    """The message ids of the new messages discord.py dispatched (``on_message``)."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+    seen: list[int] = []
+
+    def dispatch(event: str, *args: Any) -> None:
+        if event == "message":
+            seen.append(args[0].id)
+
+    bot._connection.dispatch = dispatch
+    if skip:
+        assert skip_own_direct_posts(bot._connection, lambda: BOT)
+    for payload in payloads:
+        bot._connection.parsers["MESSAGE_CREATE"](payload)
+    return seen
+
+
+def author(user_id: int) -> dict[str, Any]:
+    return {"id": str(user_id), "username": "someone", "discriminator": "0", "avatar": None}
+
+
+def test_the_bots_own_direct_messages_are_dropped_and_a_players_and_a_servers_still_arrive() -> None:
+    payloads = (
+        message_payload(1, author(BOT), "Orders received"),  # the bot's reply in a direct message
+        message_payload(2, author(PLAYER), "F BRE - MAO"),  # a player's orders by direct message
+        message_payload(3, author(BOT), "Spring 1901", guild_id="55"),  # the bot's post in a server
+    )
+    assert posts_seen(False, *payloads) == [1, 2, 3]  # discord.py's own way: every one parsed
+    assert posts_seen(True, *payloads) == [2, 3]
