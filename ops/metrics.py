@@ -199,5 +199,8 @@ def count_answers(session: aiohttp.ClientSession, metrics: Metrics) -> bool:
             metrics.answered(self)
             return started
 
-    vars(session)["_response_class"] = Counted  # the session's own attribute, set as its __init__ does
+    try:
+        vars(session)["_response_class"] = Counted  # the session's own attribute, as its __init__ sets it
+    except TypeError:  # a session without a __dict__: made otherwise
+        return False
     return True
