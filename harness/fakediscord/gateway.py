@@ -55,28 +55,62 @@ class Session:
 
 
 class Connection:
-    """One websocket; payloads go out in order through a writer task so dispatching never awaits."""
+    """One websocket. A payload is written the moment it is sent, as Discord streams each event as it
+    is made: in a burst the bot reads the first interactions while the fake still makes the later ones
+    (a bench's hundreds of players, made in one round of the loop, no longer reach the bot only all
+    together once the last is made). When the socket cannot take it at once (its buffer not empty,
+    compression) or earlier payloads wait, it waits its turn for the writer task, in order; sending
+    never awaits."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None = None) -> None:
         self.ws = ws
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.identified = False
+        self._transport = transport
+        self._writing = False  # the writer task is in a write (waiting for the socket's buffer)
         self._writer = asyncio.create_task(self._write(), name="fakediscord-gateway-writer")
 
     def send(self, payload: dict[str, Any]) -> None:
         # Discord's events are JSON, where NaN and the infinities do not exist: a test that would send
         # one fails here, in its own call, instead of sending what Discord never could.
-        self.outbox.put_nowait(json.dumps(payload, allow_nan=False))
+        text = json.dumps(payload, allow_nan=False)
+        if self._writing or not self.outbox.empty() or not self._write_now(text):
+            self.outbox.put_nowait(text)
+
+    def _write_now(self, text: str) -> bool:
+        """Write ``text`` to the socket now if it takes it without a wait; False if it must wait.
+
+        aiohttp's send_str writes an uncompressed frame to the transport before its only wait (for a
+        full buffer to drain, pinned aiohttp 3.14), so with the buffer empty it ends in one step."""
+        transport = self._transport
+        if transport is None or self.ws.compress:
+            return False
+        if self.ws.closed or transport.is_closing():
+            return True  # as the writer: nothing is written to a closed socket
+        if transport.get_write_buffer_size():
+            return False
+        step = self.ws.send_str(text)
+        try:
+            step.send(None)
+        except StopIteration:
+            return True
+        except (ConnectionError, RuntimeError) as exc:
+            _log.debug("gateway write failed: %s", exc)
+            return True
+        step.close()  # written, then it would wait for the buffer: the writer's next write waits for it
+        return True
 
     async def _write(self) -> None:
         while True:
             payload = await self.outbox.get()
+            self._writing = True
             try:
                 if not self.ws.closed:
                     await self.ws.send_str(payload)
             except (ConnectionError, RuntimeError) as exc:
                 _log.debug("gateway write failed: %s", exc)
             finally:
+                self._writing = False
                 self.outbox.task_done()
 
     async def close(self) -> None:
@@ -207,7 +241,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        connection = Connection(ws)
+        connection = Connection(ws, request.transport)
         self.connections.add(connection)
         connection.send(
             {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None}

@@ -1,4 +1,5 @@
-"""Waiting for the bot: wake waiters on every change of the fake's state; explain the failure on timeout."""
+"""Waiting for the bot: re-probe the waiters on every change of the fake's state; explain the failure on
+timeout."""
 
 from __future__ import annotations
 
@@ -14,13 +15,30 @@ T = TypeVar("T")
 
 class Notifier:
     def __init__(self) -> None:
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters: dict[asyncio.Future[None], Callable[[], object]] = {}  # waiter -> its probe
+        self._again: asyncio.Handle | None = None
 
     def notify(self) -> None:
-        for waiter in self._waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-        self._waiters.clear()
+        """Wake the waiters whose probe finds what they wait for now; probe the others once more at the
+        loop's next round (a bot in the same process may change what a probe reads right after the call
+        that changed the fake). A woken waiter probes again and returns what it finds then. The others
+        are not woken: a load test has hundreds waiting, and waking them all at every change of the
+        fake filled its loop with their turns, the moment each one's answer came late."""
+        self._wake()
+        if self._waiters and self._again is None:
+            with contextlib.suppress(RuntimeError):  # no running loop: nobody can be waiting
+                self._again = asyncio.get_running_loop().call_soon(self._wake_again)
+
+    def _wake_again(self) -> None:
+        self._again = None
+        self._wake()
+
+    def _wake(self) -> None:
+        for waiter, probe in list(self._waiters.items()):
+            if waiter.done() or _finds(probe):
+                del self._waiters[waiter]
+                if not waiter.done():
+                    waiter.set_result(None)
 
     async def wait_for(
         self, probe: Callable[[], T | None], *, timeout: float, explain: Callable[[], str]
@@ -36,6 +54,17 @@ class Notifier:
             if remaining <= 0:
                 raise ReplyTimeout(explain())
             waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.append(waiter)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter, remaining)
+            self._waiters[waiter] = probe
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(waiter, remaining)
+            finally:
+                self._waiters.pop(waiter, None)
+
+
+def _finds(probe: Callable[[], object]) -> bool:
+    """Whether ``probe`` finds something now; one that raises wakes its waiter (it raises there)."""
+    try:
+        return probe() is not None
+    except Exception:
+        return True
