@@ -16,24 +16,20 @@ T = TypeVar("T")
 class Notifier:
     def __init__(self) -> None:
         self._waiters: dict[asyncio.Future[None], Callable[[], object]] = {}  # waiter -> its probe
-        self._again: asyncio.Handle | None = None
+        self._probing: asyncio.Handle | None = None  # the probing to come
 
     def notify(self) -> None:
-        """Wake the waiters whose probe finds what they wait for now; probe the others once more at the
-        loop's next round (a bot in the same process may change what a probe reads right after the call
-        that changed the fake). A woken waiter probes again and returns what it finds then. The others
-        are not woken: a load test has hundreds waiting, and waking them all at every change of the
-        fake filled its loop with their turns, the moment each one's answer came late."""
-        self._wake()
-        if self._waiters and self._again is None:
+        """Probe the waiters once the loop comes round (the changes made meanwhile together, as a
+        waiter woken here would probe at its turn) and wake those whose probe finds what they wait
+        for; each probes again then and returns what it finds. The others are not woken: a load
+        test has hundreds waiting, and waking them all at every change filled the fake's loop with
+        their turns, the moment each one's answer came late."""
+        if self._waiters and self._probing is None:
             with contextlib.suppress(RuntimeError):  # no running loop: nobody can be waiting
-                self._again = asyncio.get_running_loop().call_soon(self._wake_again)
-
-    def _wake_again(self) -> None:
-        self._again = None
-        self._wake()
+                self._probing = asyncio.get_running_loop().call_soon(self._wake)
 
     def _wake(self) -> None:
+        self._probing = None
         for waiter, probe in list(self._waiters.items()):
             if waiter.done() or _finds(probe):
                 del self._waiters[waiter]
