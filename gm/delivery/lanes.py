@@ -89,7 +89,10 @@ round of them. One whose answer does not go out within this time holds nothing b
 FORMS_HOLD = 1.0
 """Seconds the forms owed hold the rest back at most at a stretch, however many come one after another
 (a stream of forms, each owed, never keeps the other interactions from their 3 seconds): once it is
-up, everything starts as if no form were owed, until none is."""
+up, everything starts as if no form were owed, until none is. And a stretch that held the rest back
+for a time is followed by as long a time in which a new stretch holds nothing back: forms coming one
+by one through a burst (its events read as they come, not all in one go) began stretch after stretch,
+and the others, held nearly all the time, went past their 3 seconds while the loop was idle."""
 SLOT_FOR = 0.5
 """Seconds an owed answer keeps its slot at most (one slow to go out does not hold the others back)."""
 ANSWER_WITHIN = 3.0
@@ -147,6 +150,8 @@ class Turns:
         self._behind: collections.deque[Callable[[], None]] = collections.deque()  # behind_forms
         self._hold: asyncio.TimerHandle | None = None  # the end of this stretch's FORMS_HOLD
         self._hold_over = False  # FORMS_HOLD is up while forms are still owed
+        self._held_from = 0.0  # when this stretch's hold began
+        self._rest_until = 0.0  # before then a new stretch of forms holds nothing back (FORMS_HOLD)
         self.given: list[Hashable] = []  # the keys given a slot, in order (the last 1,000)
         self.waited = 0  # steps of the work after the answers that waited
 
@@ -227,7 +232,7 @@ class Turns:
             owed.lane = FORMS if owed.kind == ANSWER and rank == FIRST else owed.kind
         if owed.lane == FORMS and owed not in self._forms:
             if not self._forms:  # a stretch of forms owed begins
-                self._hold = self._loop.call_later(FORMS_HOLD, self._end_hold)
+                self._begin_hold()
             self._forms[owed] = self._loop.call_later(FORMS_AHEAD, self._form_done, owed)
         queue = self._queues[owed.lane]
         if self._held[owed.lane] < _slots(owed.lane) and not queue and self._may_start(owed.lane):
@@ -264,9 +269,28 @@ class Turns:
         """Whether the forms owed hold the rest back now (some owed, their stretch's time not up)."""
         return bool(self._forms) and not self._hold_over
 
+    def _begin_hold(self) -> None:
+        """A stretch of forms owed begins: it holds the rest back (:data:`FORMS_HOLD` at most), unless
+        the last stretch's hold ended less than its own length ago."""
+        now = self._loop.time()
+        if now < self._rest_until:
+            self._hold_over = True
+            return
+        self._held_from = now
+        self._hold = self._loop.call_later(FORMS_HOLD, self._end_hold)
+
+    def _hold_ends(self) -> None:
+        """This stretch's hold ends now: as long a time follows in which none begins."""
+        if self._hold is not None:
+            self._hold.cancel()
+            now = self._loop.time()
+            self._rest_until = now + (now - self._held_from)
+        self._hold = None
+
     def _end_hold(self) -> None:
         """The forms have held the rest back :data:`FORMS_HOLD`: everything starts, in order."""
-        self._hold, self._hold_over = None, True
+        self._hold_ends()
+        self._hold_over = True
         self._start_held()
 
     def _fill(self, lane: int) -> None:
@@ -302,9 +326,8 @@ class Turns:
         timer.cancel()
         if self._forms:
             return
-        if self._hold is not None:
-            self._hold.cancel()
-        self._hold, self._hold_over = None, False
+        self._hold_ends()
+        self._hold_over = False
         self._start_held()
 
     def _start_held(self) -> None:

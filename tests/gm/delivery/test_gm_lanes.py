@@ -152,6 +152,33 @@ async def test_forms_owed_one_after_another_hold_the_others_back_no_longer_than_
     assert served[-1] == "another tap"  # a new form owed in the same stretch holds nothing back
 
 
+async def test_a_stretch_of_forms_right_after_one_that_held_the_others_back_holds_nothing_back(
+    turns: lanes.Turns,
+) -> None:
+    """Forms read one by one through a burst began stretch after stretch, each holding the others
+    back: after a stretch's hold, as long a time follows in which a new form holds nothing back."""
+    served: list[str] = []
+    first = turns.owe(lanes.ANSWER, "form 0")
+    turns.admit(first, lambda: None, lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "tap"), functools.partial(served.append, "tap"))
+    await asyncio.sleep(0.1)
+    assert served == []  # held back by the form
+    turns.pay(first.key)
+    await settle()
+    assert served == ["tap"]
+    turns.admit(turns.owe(lanes.ANSWER, "form 1"), lambda: None, lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "another tap"), functools.partial(served.append, "another tap"))
+    turns.behind_forms(functools.partial(served.append, "direct message"))
+    await settle()
+    assert served == ["tap", "another tap", "direct message"]  # right after a hold: nothing held back
+    turns.pay("form 1")
+    await asyncio.sleep(0.5)  # longer than the last hold
+    turns.admit(turns.owe(lanes.ANSWER, "form 2"), lambda: None, lanes.FIRST)
+    turns.admit(turns.owe(lanes.ANSWER, "a third tap"), functools.partial(served.append, "a third tap"))
+    await settle()
+    assert served[-1] == "direct message"  # long after it: the form holds the others back again
+
+
 async def test_a_slot_is_given_back_when_its_answer_is_on_its_way(turns: lanes.Turns) -> None:
     held = fill_the_slots(turns)
     served: list[str] = []
