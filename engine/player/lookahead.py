@@ -77,6 +77,13 @@ TRUCE_AT = LEADER_AT  # ... a leader: this many centres or more
 BUILD_SAFE: float | None = None  # in a fall with more builds due than free home centres, a unit that would
 # stand on a home centre of ours moves off where no move can bounce, unless that costs more (of CENTRE)
 BUILD_HOPE = True  # ... counting the builds due should every move of ours succeed (else: after the reply)
+UNBLOCK: float | None = None  # in the fall, with more builds due than home centres left free, a unit of ours
+# that would end on a home centre (staying, moving off where it may bounce, or moving onto one another unit
+# of ours leaves) tries its orders that end off our home centres, judged with the third reply too
+# (COVER_GRAB), made unless that costs more than this (of CENTRE); None: not tried
+UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit could enter (no bounce)
+ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
+# another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
@@ -196,7 +203,22 @@ def _look(
             def cover_judge(plan: Collection[LegalOrder]) -> float:
                 return judge(plan, with_grab)
 
-    chosen = _refine(board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge)
+    allied = _allied(board, power, legal, holding, replies[0]) if ALLY > 0 and replies else []
+    chosen = _refine(
+        board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge, allied
+    )
+    if UNBLOCK is not None and board.phase.season == "F":
+        chosen = _unblock(
+            board,
+            power,
+            legal,
+            chosen,
+            judge if cover_judge is None else cover_judge,
+            bounced or {},
+            view,
+            replies[0],
+            holding,
+        )
     if BUILD_SAFE is not None and board.phase.season == "F":
         chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
     return chosen
@@ -331,6 +353,151 @@ def _free_homes(
     return [current[p] for p in sorted(current)]
 
 
+def _unblock(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    judge: Callable[[Collection[LegalOrder]], float],
+    bounced: Mapping[str, int],
+    view: Values,
+    reply: Mapping[str, list[Order]],
+    holding: Collection[str],
+) -> list[LegalOrder]:
+    """In the fall, when the builds due (should our moves succeed, or after the predicted reply)
+    outnumber the home centres of ours left free, the units that would end on one (staying there,
+    moving off where the move may bounce, or moving onto one that another unit of ours leaves) try
+    their orders that end off our home centres: a move off into a province no other power's unit
+    could enter (:data:`UNBLOCK_SAFE`), a hold or another move for a unit moving onto one; the best
+    of each is made unless it costs more than :data:`UNBLOCK` of a centre, until enough are free."""
+    assert UNBLOCK is not None
+    owned = board.centers.get(power, frozenset())
+    homes = set(board.game_map.home_centers.get(power, ())) & owned
+    if not homes:
+        return plan
+    occupant = board.occupant
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    geo = geography(board.game_map)
+    units = len(board.units.get(power, ()))
+    gains = {province_of(o.target or "") for o in plan if o.kind == OrderKind.MOVE} & geo.supply_centers
+    due = len(owned | gains) - units
+    outcome = adjudicate(board, {**reply, power: [o.order for o in plan]}, civil_disorder=holding)
+    mine = 0
+    for centre in geo.supply_centers:
+        standing = outcome.board.occupant.get(centre)
+        mine += standing[0] == power if standing is not None else centre in owned
+    due = max(due, mine - len(outcome.board.units.get(power, ())))
+    if due <= 0:
+        return plan
+
+    def risky(target: str) -> bool:
+        standing = occupant.get(target)
+        if standing is not None:
+            return standing[0] != power or target not in current or current[target].kind != OrderKind.MOVE
+        return view.enemy_reach.get(target, 0) > 0
+
+    def ends(prov: str, order: LegalOrder) -> str | None:
+        """The home centre of ours the unit in ``prov`` may end on with ``order``."""
+        if order.kind == OrderKind.MOVE:
+            target = province_of(order.target or "")
+            if target in homes:
+                return target
+            return prov if prov in homes and risky(target) else None
+        return prov if prov in homes else None
+
+    ending = {p: h for p, o in current.items() if (h := ends(p, o)) is not None}
+    taken = {h for h in homes if (s := occupant.get(h)) is not None and s[0] != power}
+    need = due - len(homes - taken - set(ending.values()))
+    if need <= 0:
+        return plan
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
+    holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
+    score = judge(list(current.values()))
+
+    def candidate(prov: str) -> bool:
+        order = current[prov]
+        if order.kind != OrderKind.MOVE or prov in homes:
+            return True
+        target = province_of(order.target or "")
+        # a move onto a home centre another unit of ours leaves (not a cover of an empty one)
+        return target in occupant and occupant[target][0] == power
+
+    for prov in sorted(
+        (p for p in ending if candidate(p)), key=lambda p: (current[p].kind == OrderKind.MOVE, p)
+    ):
+        if need <= 0:
+            break
+        entry = entries.get(prov)
+        if entry is None:
+            continue
+        best: tuple[float, str, dict[str, LegalOrder]] | None = None
+        for alt in entry.orders:
+            if alt.text == current[prov].text or ends(prov, alt) is not None:
+                continue
+            if alt.kind == OrderKind.MOVE:
+                if alt.via_convoy or bounced.get(alt.text, 0) >= REPEATS:
+                    continue
+                target = province_of(alt.target or "")
+                if (
+                    prov in homes
+                    and UNBLOCK_SAFE
+                    and (target in occupant or view.enemy_reach.get(target, 0) > 0)
+                ):
+                    continue
+            elif alt.kind != OrderKind.HOLD:
+                continue
+            trial = _settle(current, {prov: alt}, holds)
+            if trial is None:
+                continue
+            judged = judge(list(trial.values()))
+            if best is None or judged > best[0] + 1e-9:
+                best = (judged, alt.text, trial)
+        if best is not None and best[0] >= score - UNBLOCK * CENTRE:
+            score, current = best[0], best[2]
+            need -= 1
+    return [current[p] for p in sorted(current)]
+
+
+def _allied(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    holding: Collection[str],
+    reply: Mapping[str, list[Order]],
+) -> list[LegalOrder]:
+    """While a leader stands (:func:`_leaders`): our supports of another power's predicted moves
+    (``reply``) into a province a leader's unit holds or a leader's centre, at most :data:`ALLY`,
+    in the order of their texts."""
+    leaders = _leaders(board, power, holding)
+    if not leaders:
+        return []
+    occupant = board.occupant
+    theirs = {c for p in leaders for c in board.centers.get(p, ())}
+    moves: dict[str, str] = {}
+    for other, orders in sorted(reply.items()):
+        if other in leaders or other == power:
+            continue
+        for order in orders:
+            if isinstance(order, Move):
+                target = province_of(order.dest)
+                standing = occupant.get(target)
+                if (standing is not None and standing[0] in leaders) or target in theirs:
+                    moves[order.unit.province] = target
+    if not moves:
+        return []
+    found = []
+    for entry in legal.entries:
+        for option in entry.orders:
+            if (
+                option.kind == OrderKind.SUPPORT
+                and option.helped is not None
+                and not option.helped_holds
+                and moves.get(option.helped.province) == province_of(option.target or "")
+            ):
+                found.append(option)
+    return sorted(found, key=lambda o: o.text)[:ALLY]
+
+
 def _weights(board: Board, power: str, holding: Collection[str]) -> dict[str, float]:
     """Centre -> what taking it counts (of CENTRE) where that is not 1 (see :data:`TRUCE_SCORE`)."""
     if TRUCE_SCORE is None:
@@ -360,6 +527,7 @@ def _refine(
     bounced: Mapping[str, int],
     view: Values,
     cover_judge: Callable[[Collection[LegalOrder]], float] | None = None,
+    allied: Collection[LegalOrder] = (),
 ) -> list[LegalOrder]:
     """Better the plan one unit at a time: each unit near another power's tries its other orders
     (moves, holds, supports of our moves and holds) and keeps the one that scores best against
@@ -418,6 +586,15 @@ def _refine(
                 break
         if tries >= REFINE:
             break
+    for alt in allied:
+        unit = alt.order.unit
+        if unit is None or unit.province not in current or current[unit.province].text == alt.text:
+            continue
+        trial = dict(current)
+        trial[unit.province] = alt
+        judged = judge(list(trial.values()))
+        if judged > score + 1e-9:
+            score, current = judged, trial
     if COVER is not None and board.phase.season == "F":
         if cover_judge is not None:
             score = cover_judge(list(current.values()))
