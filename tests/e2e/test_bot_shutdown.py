@@ -33,6 +33,7 @@ from harness.bot_helpers import (
     started_game,
 )
 from harness.fakediscord import FakeDiscord
+from harness.fakediscord.runner import ready_at_last_guild
 from harness.processes import bot_process
 from harness.remote import env_for, phase_status_becomes, started_remote_game
 from ops import eventloop
@@ -394,6 +395,7 @@ async def test_a_bot_connected_once_its_stop_has_begun_leaves_the_offline_dms_to
         await identify.wait()
 
     bot = DiplomacyBot(make_settings(tmp_path), guild_ready_timeout=0.2)
+    ready_at_last_guild(bot)
     bot.before_identify_hook = identify_when_told  # type: ignore[method-assign]
     spawned: list[str] = []
     spawn = bot.runtime.spawn
