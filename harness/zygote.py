@@ -25,16 +25,20 @@ capabilities (``setpriv``: the zygote runs under the same wrapper), and one zygo
 the interpreter's environment variables (``PYTHON*``, ``LC_*``, ``LANG``), started with them.
 ``TEST_ZYGOTE=0`` runs every command as a real process.
 
-Each test process (each pytest-xdist worker) starts its zygotes on first use; they end with it.
-:data:`served_cpu` adds up the CPU seconds of the children served (``os.wait4``), which no
-``RUSAGE_CHILDREN`` of the tests' process sees until the zygote ends."""
+Each test process starts its zygotes on first use; they end with it. Under pytest-xdist the workers
+share them (:data:`SHARED`, named by the controller: tests/conftest.py): the first worker to need one
+starts it under a file lock, the others use it, and it ends with the controller (each zygote costs
+about 1.3 s of CPU to start). :data:`served_cpu` adds up the CPU seconds of the children served
+(``os.wait4``), which no ``RUSAGE_CHILDREN`` of the tests' process sees until the zygote ends."""
 
 from __future__ import annotations
 
 import asyncio
 import atexit
 import contextlib
+import fcntl
 import gc
+import hashlib
 import json
 import logging
 import os
@@ -68,6 +72,11 @@ WRAPPERS = {
 }  # commands that exec the rest as it is, with fewer capabilities: the zygote runs under it
 INTERPRETER_PREFIXES = ("PYTHON", "LC_", "LANG")  # read by the interpreter at its start: fixed per zygote
 SET_IN_CHILD = ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")  # but these two a child sets for itself
+
+SHARED = "TEST_ZYGOTE_DIR"
+"""The environment variable naming the directory of the zygotes shared by the test processes of one run
+(each zygote's address and hash seed, under a lock; its ``lifeline`` file: the process whose end
+ends them)."""
 
 served_cpu = 0.0  # CPU seconds (user + system) of the children served so far, counted at their exit
 
@@ -128,9 +137,10 @@ def _read_exactly(conn: socket.socket, size: int) -> bytes:
     return data
 
 
-def _serve(path: str) -> tuple[Request, socket.socket]:
-    """Serve until the test process goes (stdin at its end: the zygote exits with its children
-    killed); returns in each child, with what to run and the caller's connection."""
+def _serve(path: str, lifeline: int = 0) -> tuple[Request, socket.socket]:
+    """Serve until the test process goes (stdin at its end, or the process whose pidfd is ``lifeline``
+    ended: the zygote exits with its children killed); returns in each child, with what to run and the
+    caller's connection."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
@@ -139,9 +149,9 @@ def _serve(path: str) -> tuple[Request, socket.socket]:
     callers: dict[int, int] = {}  # a connection's fd: the pidfd of its child
     conns: dict[int, socket.socket] = {}
     while True:
-        readable, _, _ = select.select([0, listener.fileno(), *children, *conns], [], [])
+        readable, _, _ = select.select([lifeline, listener.fileno(), *children, *conns], [], [])
         for fd in readable:
-            if fd == 0 and not os.read(0, 4096):
+            if fd == lifeline and (lifeline != 0 or not os.read(0, 4096)):
                 for pid, _conn in children.values():
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
@@ -158,6 +168,8 @@ def _serve(path: str) -> tuple[Request, socket.socket]:
                 pid = os.fork()
                 if pid == 0:
                     listener.close()
+                    if lifeline != 0:
+                        os.close(lifeline)
                     for other in conns.values():
                         other.close()
                     for pidfd in children:
@@ -250,10 +262,11 @@ def _redraw() -> None:
 
 
 def main(argv: Sequence[str]) -> None:
-    path, module = argv
+    path, module, *until = argv  # until: the pid whose end ends a shared zygote (else stdin's end)
+    lifeline = os.pidfd_open(int(until[0])) if until else 0
     printed = _preload(module)
     gc.freeze()  # the imports' objects: a child's collections (its end's above all) leave their pages shared
-    request, conn = _serve(path)
+    request, conn = _serve(path, lifeline)
     _become(request, conn, printed)  # then the interpreter ends as a fresh one would
 
 
@@ -262,9 +275,19 @@ def main(argv: Sequence[str]) -> None:
 
 @dataclass
 class _Zygote:
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | None  # None: another test process's (shared)
     path: str
     hash_seed: str  # its children's (drawn at random where the command's environment names none)
+    pid: int = 0
+
+    def alive(self) -> bool:
+        if self.process is not None:
+            return self.process.poll() is None
+        try:
+            os.kill(self.pid, 0)
+        except OSError:
+            return False
+        return True
 
 
 _zygotes: dict[tuple[tuple[str, ...], str, tuple[tuple[str, str], ...]], _Zygote | None] = {}
@@ -309,22 +332,48 @@ def _finds_root(plan: _Plan, cwd: str | os.PathLike[str], env: Mapping[str, str]
 def _zygote(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
     key = (plan.wrapper, plan.preload, _interpreter_env(env))
     if key not in _zygotes:
-        _zygotes[key] = _start(plan, env)
+        shared = os.environ.get(SHARED)
+        _zygotes[key] = _start(plan, env) if not shared else _shared(plan, env, Path(shared), repr(key))
     return _zygotes[key]
 
 
-def _start(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
+def _shared(plan: _Plan, env: Mapping[str, str], shared: Path, key: str) -> _Zygote | None:
+    """The run's zygote for ``key``: the one a test process started already, else one started now
+    that ends with the process named in ``shared``/lifeline (or not shared, without that file)."""
+    try:
+        lifeline = int((shared / "lifeline").read_text())
+    except (OSError, ValueError):
+        return _start(plan, env)
+    name = hashlib.sha256(key.encode()).hexdigest()[:16]
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        known = shared / f"{name}.json"
+        if known.exists():
+            found = _Zygote(None, **json.loads(known.read_text()))
+            if found.alive():
+                return found
+        started = _start(plan, env, lifeline)
+        if started is not None:
+            known.write_text(
+                json.dumps({"path": started.path, "hash_seed": started.hash_seed, "pid": started.pid})
+            )
+        return started
+
+
+def _start(plan: _Plan, env: Mapping[str, str], lifeline: int | None = None) -> _Zygote | None:
+    """A zygote that ends with this process (its stdin's end), or with the process ``lifeline``."""
     folder = tempfile.mkdtemp(prefix="zygote-")
     path = os.path.join(folder, "socket")
     start_env = {k: v for k, v in os.environ.items() if not k.startswith(INTERPRETER_PREFIXES)}
     start_env.update(_interpreter_env(env))
     start_env.setdefault("PYTHONHASHSEED", str(secrets.randbelow(2**32 - 1) + 1))
+    until = [] if lifeline is None else [str(lifeline)]
     with open(os.path.join(folder, "log"), "wb") as log:
         process = subprocess.Popen(
-            [*plan.wrapper, sys.executable, "-m", "harness.zygote", path, plan.preload],
+            [*plan.wrapper, sys.executable, "-m", "harness.zygote", path, plan.preload, *until],
             cwd=ROOT,
             env=start_env,
-            stdin=subprocess.PIPE,
+            stdin=subprocess.PIPE if lifeline is None else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=log,
         )
@@ -333,8 +382,9 @@ def _start(plan: _Plan, env: Mapping[str, str]) -> _Zygote | None:
         process.wait()
         return None
     process.stdout.close()
-    atexit.register(_stop, process)
-    return _Zygote(process, path, start_env["PYTHONHASHSEED"])
+    if lifeline is None:
+        atexit.register(_stop, process)
+    return _Zygote(process, path, start_env["PYTHONHASHSEED"], process.pid)
 
 
 def hash_seed(argv: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str]) -> str | None:
@@ -371,7 +421,7 @@ def _ask(
     if plan is None or not _finds_root(plan, cwd, env):
         return None
     zygote = _zygote(plan, env)
-    if zygote is None or zygote.process.poll() is not None:
+    if zygote is None or not zygote.alive():
         return None
     umask = os.umask(0)
     os.umask(umask)

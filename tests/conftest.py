@@ -9,6 +9,7 @@ CPU seconds written to FILE."""
 import gc
 import os
 import resource
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,15 +46,21 @@ def pytest_collection_finish() -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist the controller names the directory of the run's one PostgreSQL server
-    (tests/pg.py): the workers inherit it; the first to need the server starts it there."""
+    (tests/pg.py) and that of the zygotes the workers share (harness/zygote.py: they end with the
+    controller): the workers inherit them; the first to need the server or a zygote starts it there."""
     if getattr(config, "workerinput", None) is None and (config.getoption("numprocesses", None) or 0) > 0:
         os.environ[pg.SHARED] = tempfile.mkdtemp(prefix="gm-pg-")
+        zygotes = Path(tempfile.mkdtemp(prefix="zygotes-"))
+        (zygotes / "lifeline").write_text(str(os.getpid()))
+        os.environ[zygote.SHARED] = str(zygotes)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     _log_cpu("<whole process>", (0.0, 0.0, 0.0), _cpu())
     if getattr(config, "workerinput", None) is None and os.environ.get(pg.SHARED):
         pg.stop_server(Path(os.environ.pop(pg.SHARED)))
+    if getattr(config, "workerinput", None) is None and os.environ.get(zygote.SHARED):
+        shutil.rmtree(os.environ.pop(zygote.SHARED), ignore_errors=True)  # the zygotes end with this process
 
 
 BOTH = "both_backends"  # the marker of a test whose PostgreSQL copy runs in every run
