@@ -276,6 +276,7 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     if make_url(url).get_backend_name() == "sqlite":
         connect_args = dict(kwargs.pop("connect_args", {}))
         connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_MS / 1000)
+        kwargs.setdefault("module", sqlite.Driver())  # statements run at once (db.sqlite._AtOnceCursor)
         opened: dict[str, Any] = {}
 
         async def connect() -> sqlite.Connection:

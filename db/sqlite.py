@@ -48,9 +48,15 @@ import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
+from sqlalchemy.dialects.sqlite.aiosqlite import (
+    AsyncAdapt_aiosqlite_connection,
+    AsyncAdapt_aiosqlite_cursor,
+    AsyncAdapt_aiosqlite_dbapi,
+)
+from sqlalchemy.util import await_
 
 _WAITS_ON_THREAD = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE", "VACUUM", "PRAGMA")
 _OPENS_WRITE = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")
@@ -270,6 +276,7 @@ class Connection(aiosqlite.Connection):
         self._lock_timeout = lock_timeout
         self.wal = wal
         self._holding: WriterLock | None = None  # the writer lock, while this connection holds it
+        self._busy_ms: int | None = None  # the connection's busy timeout (read at its first write)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # why the ignore below: aiosqlite's cursor() is awaited or entered; _Cursor is both, as its own
@@ -279,14 +286,33 @@ class Connection(aiosqlite.Connection):
     async def run_statement(
         self, sql: str, parameters: Any, *, many: bool = False
     ) -> tuple[Any, list[Any], int, int | None]:
+        done = self.run_at_once(sql, parameters, many=many)
+        if done is not None:
+            return done
+        conn = self._conn
+        try:
+            if _head(sql).startswith(_OPENS_WRITE):
+                await self._take_writer_lock()
+                return self._begin_at_once(sql, parameters, many) or await self._execute(
+                    _run, conn, sql, parameters, many
+                )
+            return await self._execute(_run, conn, sql, parameters, many)
+        finally:
+            self._release_unless_in_transaction()
+
+    def run_at_once(
+        self, sql: str, parameters: Any, *, many: bool = False
+    ) -> tuple[Any, list[Any], int, int | None] | None:
+        """Run ``sql`` now, on the calling thread, when nothing needs waiting for: a statement inside
+        a transaction, a reader's ``BEGIN``, a ``BEGIN IMMEDIATE`` whose writer lock (this process's
+        and SQLite's) is free; None when it must wait (then :meth:`run_statement`)."""
         conn = self._conn
         head = _head(sql)
         try:
             if head.startswith(_OPENS_WRITE):
-                await self._take_writer_lock()
-                return _run_at_once(conn, sql, parameters, many) or await self._execute(
-                    _run, conn, sql, parameters, many
-                )
+                if self._holding is None and not self._take_writer_lock_if_free():
+                    return None
+                return self._begin_at_once(sql, parameters, many)
             if conn.in_transaction and not head.startswith(_WAITS_ON_THREAD):
                 return _run(conn, sql, parameters, many)
             if head == "BEGIN" or head.startswith("BEGIN DEFERRED"):  # a reader: takes no lock
@@ -295,9 +321,24 @@ class Connection(aiosqlite.Connection):
                 # loop runs, and in a burst (hundreds of interactions at once) the readers queued for
                 # the pool's few connections, a round each (an orders form waited 1.5-2.3 s to open)
                 return _run(conn, sql, parameters, many)
-            return await self._execute(_run, conn, sql, parameters, many)
+            return None
         finally:
             self._release_unless_in_transaction()
+
+    def _begin_at_once(
+        self, sql: str, parameters: Any, many: bool
+    ) -> tuple[Any, list[Any], int, int | None] | None:
+        if self._busy_ms is None:
+            self._busy_ms = int(self._conn.execute("PRAGMA busy_timeout").fetchone()[0])
+        return _run_at_once(self._conn, sql, parameters, many, self._busy_ms)
+
+    def _take_writer_lock_if_free(self) -> bool:
+        lock = writer_lock(self._database)
+        if not lock.take_if_free():
+            return False
+        self._holding = lock
+        self._loop = asyncio.get_running_loop()
+        return True
 
     async def _take_writer_lock(self) -> None:
         if self._holding is not None:
@@ -342,10 +383,14 @@ class Connection(aiosqlite.Connection):
             await wal_sync(self.wal).sync()
 
     async def rollback(self) -> None:
+        self.rollback_now()
+
+    def rollback_now(self) -> None:
+        """:meth:`rollback`, which never waits (WAL: nothing to undo on disk, no lock to wait for)."""
         conn = self._connection
         try:
             if conn is not None and conn.in_transaction:
-                conn.rollback()  # WAL: nothing to undo on disk, no lock to wait for
+                conn.rollback()
         finally:
             self._release_unless_in_transaction()
 
@@ -379,11 +424,11 @@ def _run(
 
 
 def _run_at_once(
-    conn: sqlite3.Connection, sql: str, parameters: Any, many: bool
+    conn: sqlite3.Connection, sql: str, parameters: Any, many: bool, busy_ms: int
 ) -> tuple[Any, list[Any], int, int | None] | None:
     """Run ``sql`` (a ``BEGIN IMMEDIATE``) on this thread if SQLite's write lock is free (it is, unless
-    another process holds it); None when it is not, to wait for it on the connection's thread."""
-    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    another process holds it); None when it is not, to wait for it on the connection's thread (the
+    connection's busy timeout, ``busy_ms``, is set again for that wait)."""
     conn.execute("PRAGMA busy_timeout=0")
     try:
         return _run(conn, sql, parameters, many)
@@ -392,7 +437,7 @@ def _run_at_once(
             raise
         return None
     finally:
-        conn.execute(f"PRAGMA busy_timeout={int(timeout)}")
+        conn.execute(f"PRAGMA busy_timeout={busy_ms}")
 
 
 def connector(database: str, **kwargs: Any) -> Callable[[], Awaitable[Connection]]:
@@ -412,3 +457,87 @@ def connector(database: str, **kwargs: Any) -> Callable[[], Awaitable[Connection
         return connection
 
     return connect
+
+
+class _AtOnceCursor(AsyncAdapt_aiosqlite_cursor):
+    """SQLAlchemy's adapter of a :class:`_Cursor`, whose statements run at once when they can
+    (:meth:`Connection.run_at_once`: nearly all of them) without the greenlet's hand-over to the event
+    loop that SQLAlchemy's adapter makes for each call of a cursor (open, execute, close: three per
+    statement); the others (a writer waiting for its turn, the pragmas) are awaited as before."""
+
+    __slots__ = ()
+
+    def _aenter_cursor(self, cursor: Any) -> Any:
+        return cursor  # a _Cursor: entering it is itself
+
+    def close(self) -> None:
+        self._rows.clear()
+        if self._cursor is not None and not self._soft_closed_memoized:
+            cast(_Cursor, self._cursor)._rows = []  # all a _Cursor's close does
+
+    def execute(self, operation: Any, parameters: Any = None) -> Any:
+        if self._adapt_connection._execute_mutex.locked():
+            return super().execute(operation, parameters)
+        try:
+            done = cast(Connection, self._connection).run_at_once(
+                operation, () if parameters is None else parameters
+            )
+        except Exception as error:
+            self._adapt_connection._handle_exception(error)
+        if done is None:
+            return super().execute(operation, parameters)
+        cast(_Cursor, self._cursor)._take(done)
+        if done[0]:
+            self._rows = deque(done[1])
+        await_(_nothing())  # (SQLAlchemy's AsyncConnection.execute checks that its statement awaited)
+        return None
+
+    def executemany(self, operation: Any, seq_of_parameters: Any) -> Any:
+        if self._adapt_connection._execute_mutex.locked():
+            return super().executemany(operation, seq_of_parameters)
+        try:
+            done = cast(Connection, self._connection).run_at_once(operation, seq_of_parameters, many=True)
+        except Exception as error:
+            self._adapt_connection._handle_exception(error)
+        if done is None:
+            return super().executemany(operation, seq_of_parameters)
+        cast(_Cursor, self._cursor)._take(done)
+        await_(_nothing())
+        return None
+
+
+async def _nothing() -> None:
+    """An awaitable that finishes at once: a hand-over to the event loop's greenlet and straight back,
+    no turn of the loop (under a microsecond)."""
+
+
+class _AtOnceConnection(AsyncAdapt_aiosqlite_connection):
+    """SQLAlchemy's adapter of a :class:`Connection`: its cursors are :class:`_AtOnceCursor` s, and a
+    rollback (nothing to wait for: see :meth:`Connection.rollback`) runs at once."""
+
+    __slots__ = ()
+    _cursor_cls = _AtOnceCursor
+
+    def rollback(self) -> None:
+        connection = self._connection
+        if isinstance(connection, Connection) and connection._connection is not None:
+            try:
+                connection.rollback_now()
+            except Exception as error:
+                self._handle_exception(error)
+            return
+        super().rollback()
+
+
+class Driver(AsyncAdapt_aiosqlite_dbapi):
+    """The DB-API module of the SQLite engines (``create_async_engine(module=Driver())``): SQLAlchemy's
+    aiosqlite one, whose connections are :class:`_AtOnceConnection` s."""
+
+    def __init__(self) -> None:
+        super().__init__(aiosqlite, sqlite3)
+
+    def connect(self, *arg: Any, **kw: Any) -> _AtOnceConnection:
+        creator_fn = kw.pop("async_creator_fn", None)
+        if creator_fn is None:
+            raise TypeError("a SQLite engine of this bot opens its connections with db.sqlite.connector")
+        return _AtOnceConnection(self, await_(creator_fn(*arg, **kw)))

@@ -29,6 +29,7 @@ from db.models import (
     PowerAssignment,
     ReadyFlag,
 )
+from db.prepared import Prepared
 from engine import Board
 from engine.legal import forget_board
 from engine.variants import game_map
@@ -175,6 +176,9 @@ _ORDERS_READY_AND_LOGGED: CompoundSelect = union_all(
         col(OrderSubmission.user_id) == bindparam("user_id"),
     ),
 ).order_by(literal_column("kind"), literal_column("id"))
+# run by SQLite's driver itself (db.prepared): the read every write about orders makes first
+_READ: Prepared = Prepared(_ORDERS_AND_READY)
+_READ_LOGGED: Prepared = Prepared(_ORDERS_READY_AND_LOGGED)
 
 
 async def seats(session: AsyncSession, game_id: int) -> dict[str, Player | None]:
@@ -200,10 +204,9 @@ async def phase_state(
     board = board_of(phase, variant)
     connection = await flushed_connection(session)
     if logged_by is None:
-        rows = (await connection.execute(_ORDERS_AND_READY, {"phase_id": phase.id})).all()
+        rows = await _READ.rows(connection, {"phase_id": phase.id})
     else:
-        params = {"phase_id": phase.id, "user_id": logged_by}
-        rows = (await connection.execute(_ORDERS_READY_AND_LOGGED, params)).all()
+        rows = await _READ_LOGGED.rows(connection, {"phase_id": phase.id, "user_id": logged_by})
     orders: dict[str, dict[str, str]] = {}
     inputs: dict[str, dict[str, str]] = {}
     order_ids: dict[tuple[str, str], int | None] = {}  # (a stored row's id is never None)

@@ -37,6 +37,7 @@ from db.models import (
     PowerAssignment,
     ReadyFlag,
 )
+from db.prepared import Prepared
 from engine import split_orders
 from engine.mapdata import GameMap
 from engine.variants import game_map as map_of
@@ -170,19 +171,27 @@ _OLDER = (
 _FORGET_OLDER = delete(OrderSubmission).where(col(OrderSubmission.id).in_(_OLDER.scalar_subquery()))
 _LOG = insert(OrderSubmission)
 _NEW_FLAGS = insert(ReadyFlag)
-_DROP_FLAGS = delete(ReadyFlag).where(
-    col(ReadyFlag.phase_id) == bindparam("phase_id"),
-    col(ReadyFlag.power).in_(bindparam("powers", expanding=True)),
+_DROP_FLAG = delete(ReadyFlag).where(
+    col(ReadyFlag.phase_id) == bindparam("phase_id"), col(ReadyFlag.power) == bindparam("power")
 )
 _NEW_ORDERS = insert(OrderRecord)
 _CHANGED_ORDERS = update(OrderRecord).where(col(OrderRecord.id) == bindparam("row_id"))
+# The writes of a submission and of Ready, run by SQLite's driver itself (db.prepared) with the
+# parameters' keys given here
+_ORDER_KEYS = ("text", "input", "submitted_by", "submitted_at")
+_FORGETTING = Prepared(_FORGET_OLDER)
+_LOGGING = Prepared(_LOG, ("game_id", "phase_id", "user_id", "action", "text", "outcome", "submitted_at"))
+_FLAGGING = Prepared(_NEW_FLAGS, ("phase_id", "power", "user_id", "set_at"))
+_UNFLAGGING = Prepared(_DROP_FLAG)
+_ORDERING = Prepared(_NEW_ORDERS, ("phase_id", "power", "unit_key", *_ORDER_KEYS))
+_REORDERING = Prepared(_CHANGED_ORDERS, ("row_id", *_ORDER_KEYS))
 
 
 async def _bound_log(session: AsyncSession, phase_id: int, user_id: int) -> None:
     """Forget the player's oldest submissions of the phase beyond :data:`SUBMISSIONS_KEPT` (one
     statement; the submission just added is flushed first, and is never among them)."""
     connection = await flushed_connection(session)
-    await connection.execute(_FORGET_OLDER, {"phase_id": phase_id, "user_id": user_id})
+    await _FORGETTING.run(connection, {"phase_id": phase_id, "user_id": user_id})
 
 
 def withdrawal(
@@ -433,9 +442,9 @@ async def set_ready(
             rows = [
                 {"phase_id": phase.row_id, "power": p, "user_id": user_id, "set_at": now} for p in changed
             ]
-            await connection.execute(_NEW_FLAGS, rows)
+            await _FLAGGING.run(connection, rows)
         else:
-            await connection.execute(_DROP_FLAGS, {"phase_id": phase.row_id, "powers": changed})
+            await _UNFLAGGING.run(connection, [{"phase_id": phase.row_id, "power": p} for p in changed])
     flags = state.ready | set(changed) if ready else state.ready - set(changed)
     view = view_of(replace(state, ready=frozenset(flags)), game, phase, powers)
     await _record_close_request(session, phase, view, now)
@@ -761,18 +770,14 @@ def _write(
     withdrawn."""
     last = logged[-1]
     if unready:
-        connection.execute(
-            delete(ReadyFlag).where(
-                col(ReadyFlag.phase_id) == last["phase_id"], col(ReadyFlag.power).in_(list(unready))
-            )
-        )
+        _UNFLAGGING.run_sync(connection, [{"phase_id": last["phase_id"], "power": p} for p in unready])
     if new:
-        connection.execute(_NEW_ORDERS, new)
+        _ORDERING.run_sync(connection, new)
     if updated:
-        connection.execute(_CHANGED_ORDERS, updated)
-    connection.execute(_LOG, logged if len(logged) > 1 else last)
+        _REORDERING.run_sync(connection, updated)
+    _LOGGING.run_sync(connection, logged if len(logged) > 1 else last)
     if trim:
-        connection.execute(_FORGET_OLDER, {"phase_id": last["phase_id"], "user_id": last["user_id"]})
+        _FORGETTING.run_sync(connection, {"phase_id": last["phase_id"], "user_id": last["user_id"]})
 
 
 async def _view(session: AsyncSession, game: Game, phase: PhaseRecord, powers: list[str]) -> OrdersView:

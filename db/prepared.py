@@ -1,0 +1,141 @@
+"""Core statements prepared once for the hot paths (a submission's read and writes), which SQLite's
+driver runs itself.
+
+SQLAlchemy executes a cached Core statement in about 25-30 us of Python (the execution context, the
+parameters' processing, the result's set-up, its events); the statement itself, in SQLite, takes a few.
+A :class:`Prepared` statement is compiled once per dialect, with the bind processors of its columns
+(a timestamp's text, a JSON column's text: what SQLAlchemy would write, by SQLAlchemy's own
+processors); on SQLite it is run by the driver at once (db.sqlite.Connection.run_at_once, inside the
+connection's transaction, which SQLAlchemy began as usual); on PostgreSQL, or when the statement
+cannot run at once, SQLAlchemy runs it as before. The rows a read gives are plain tuples, and only
+statements whose columns need no result processing can be read this way (checked when prepared).
+
+A statement run here is seen by the engine's ``before_cursor_execute`` listeners (the benches count
+statements with them), not by the ORM's events: as a Core statement run on the session's connection
+already is (:func:`db.database.flushed_connection`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlalchemy import exc
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.expression import Executable
+
+from db.sqlite import Connection as SQLiteConnection
+
+Params = dict[str, Any]
+
+
+class _Compiled:
+    """A statement's SQLite text, its parameters' names in order and their bind processors."""
+
+    __slots__ = ("constants", "names", "processors", "sql")
+
+    def __init__(
+        self,
+        sql: str,
+        names: tuple[str, ...],
+        processors: tuple[Callable[[Any], Any] | None, ...],
+        constants: Params,
+    ) -> None:
+        self.sql = sql
+        self.names = names
+        self.processors = processors
+        self.constants = constants  # the statement's own values (a LIMIT's), unless given
+
+    def row(self, params: Params) -> tuple[Any, ...]:
+        if self.constants:
+            params = {**self.constants, **params}
+        return tuple(
+            value if process is None or value is None else process(value)
+            for value, process in zip((params[name] for name in self.names), self.processors, strict=True)
+        )
+
+
+class Prepared:
+    """``statement`` (a Core insert, update, delete or select), for parameters with the keys
+    ``keys`` (an insert's or update's columns set; None: its bound parameters only), run by
+    :meth:`rows` (a read's rows) or :meth:`run` (a write, one row of parameters or many)."""
+
+    def __init__(self, statement: Executable, keys: Sequence[str] | None = None) -> None:
+        self.statement = statement
+        self.keys = None if keys is None else list(keys)
+        self._compiled: dict[type[Dialect], _Compiled | None] = {}
+
+    async def rows(self, connection: AsyncConnection, params: Params) -> list[Any]:
+        """The rows ``params`` select (tuples on SQLite, SQLAlchemy's rows otherwise)."""
+        done = self._at_once(connection.sync_connection, params, many=False)
+        if done is not None:
+            return done[1]
+        return list((await connection.execute(self.statement, params)).all())
+
+    async def run(self, connection: AsyncConnection, params: Params | list[Params]) -> int:
+        """Write with ``params`` (a list: executemany); the rows it changed (one row of parameters)."""
+        done = self._at_once(connection.sync_connection, params, many=isinstance(params, list))
+        if done is not None:
+            return done[2]
+        return (await connection.execute(self.statement, params)).rowcount
+
+    def run_sync(self, connection: Connection, params: Params | list[Params]) -> None:
+        """:meth:`run` in a sync function (``run_sync``'s)."""
+        if self._at_once(connection, params, many=isinstance(params, list)) is None:
+            connection.execute(self.statement, params)
+
+    def _at_once(
+        self, connection: Connection | None, params: Any, *, many: bool
+    ) -> tuple[Any, list[Any], int, int | None] | None:
+        """Run on SQLite's driver in the connection's transaction: (description, rows, rowcount,
+        lastrowid), or None when SQLAlchemy must run it (another database, no transaction begun, a
+        statement not prepared for it, a wait needed)."""
+        if connection is None or connection.closed or not connection.in_transaction():
+            return None
+        driver = connection.connection.driver_connection
+        if not isinstance(driver, SQLiteConnection):
+            return None
+        compiled = self._compiled_for(connection.dialect)
+        if compiled is None:
+            return None
+        values = [compiled.row(p) for p in params] if many else compiled.row(params)
+        if connection._has_events or connection.engine._has_events:
+            connection.dispatch.before_cursor_execute(connection, None, compiled.sql, values, None, many)
+        try:
+            return driver.run_at_once(compiled.sql, values, many=many)
+        except sqlite3.Error as error:
+            raise exc.DBAPIError.instance(
+                compiled.sql, values, error, sqlite3.Error, hide_parameters=True, dialect=connection.dialect
+            ) from error
+
+    def _compiled_for(self, dialect: Dialect) -> _Compiled | None:
+        kind = type(dialect)
+        if kind not in self._compiled:
+            self._compiled[kind] = _compile(self.statement, self.keys, dialect)
+        return self._compiled[kind]
+
+
+def _compile(statement: Executable, keys: list[str] | None, dialect: Dialect) -> _Compiled | None:
+    """The statement's text and processors for ``dialect``, or None when it cannot be run as such
+    (not SQLite's qmark style, a parameter expanded at execution, a column default or result
+    processing SQLAlchemy would add)."""
+    if dialect.name != "sqlite" or dialect.paramstyle != "qmark":
+        return None
+    compiled: Any = statement.compile(dialect=dialect, column_keys=keys)  # type: ignore[attr-defined]
+    names = compiled.positiontup
+    if names is None or compiled.literal_execute_params or compiled.post_compile_params:
+        return None
+    if any(getattr(compiled, name, None) for name in ("insert_prefetch", "update_prefetch", "postfetch")):
+        return None  # Python-side defaults, or server-side values SQLAlchemy would fetch
+    columns = compiled._result_columns
+    if any(column[3]._cached_result_processor(dialect, None) is not None for column in columns):
+        return None  # (a timestamp read, for one)
+    processors = compiled._bind_processors
+    constants = {
+        name: bind.effective_value
+        for name, bind in compiled.binds.items()
+        if name in names and not bind.required and bind.callable is None
+    }
+    return _Compiled(compiled.string, tuple(names), tuple(processors.get(name) for name in names), constants)
