@@ -38,6 +38,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import ORMExecuteState, Session
+from sqlalchemy.util import greenlet_spawn
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db import sqlite
@@ -150,7 +151,9 @@ class _Admitted:
 
 class _UnitOfWork:
     """``sessions.begin()``'s block on SQLite: committed (or rolled back) and closed in the caller's
-    task (:class:`GameSession`)."""
+    task (:class:`GameSession`). The session's transaction begins with its first statement (as
+    SQLAlchemy's autobegin does: no step of its own on the way in); at the end the commit and the
+    close are one step (one hand-over to SQLAlchemy's sync session, not two)."""
 
     def __init__(self, session: GameSession) -> None:
         self.session = session
@@ -158,18 +161,22 @@ class _UnitOfWork:
 
     async def __aenter__(self) -> GameSession:
         self.entered = await _admitted()
-        self.transaction = self.session.begin()
-        await self.transaction.__aenter__()
         return self.session
 
     async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
         try:
-            await self.transaction.__aexit__(type_, value, traceback)
+            if type_ is None:
+                await greenlet_spawn(_commit_and_close, self.session.sync_session)
         finally:
             try:
-                await _close_here(self.session)
+                await _close_here(self.session)  # a rollback, if it raised; else nothing left to do
             finally:
                 _left(self.entered)
+
+
+def _commit_and_close(session: Session) -> None:
+    session.commit()
+    session.close()
 
 
 async def _close_here(session: AsyncSession) -> None:

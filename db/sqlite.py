@@ -182,15 +182,15 @@ class _WalSync:
         mine = self._asked
         while self._done < mine:
             if self._running is None:
-                self._running = asyncio.ensure_future(self._fsync(self._asked))
+                self._running = asyncio.get_running_loop().run_in_executor(None, _fsync_path, self._wal)
+                self._running.add_done_callback(partial(self._finished, self._asked))
             await asyncio.shield(self._running)
 
-    async def _fsync(self, upto: int) -> None:
-        try:
-            await asyncio.to_thread(_fsync_path, self._wal)
+    def _finished(self, upto: int, fsync: asyncio.Future[None]) -> None:
+        """(Called before the waiters resume: the first of the fsync's callbacks.)"""
+        self._running = None
+        if not fsync.cancelled() and fsync.exception() is None:
             self._done = max(self._done, upto)
-        finally:
-            self._running = None
 
 
 def _fsync_path(path: str) -> None:

@@ -27,6 +27,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import flushed_connection
 from db.models import DirectMessageRead, PhaseStatus
+from db.prepared import Prepared
 from gm.clock import require_aware, utcnow
 from gm.errors import OrdersClosed
 from gm.meant_for import MeantFor
@@ -75,15 +76,21 @@ async def mark_read(
         raise ValueError("user 0 is no Discord user")
     now = require_aware(now or utcnow())
     connection = await flushed_connection(session)
-    moved = await connection.execute(
-        _upsert(connection.dialect.name), {"user_id": user_id, "message_id": message_id, "read_at": now}
+    moved = await _marking(connection.dialect.name).run(
+        connection, {"user_id": user_id, "message_id": message_id, "read_at": now}
     )
-    if moved.rowcount == 1:
+    if moved == 1:
         return
     known = (
         await session.exec(select(DirectMessageRead.message_id).where(DirectMessageRead.user_id == user_id))
     ).first()
     raise AlreadyRead(f"direct message {message_id} of {user_id} was handled (latest: {known})")
+
+
+@cache
+def _marking(dialect: str) -> Prepared:
+    """:func:`_upsert`, run by SQLite's driver itself (db.prepared)."""
+    return Prepared(_upsert(dialect))
 
 
 @cache

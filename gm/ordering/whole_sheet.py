@@ -16,13 +16,16 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import flushed_connection
 from db.models import OrderRecord
+from db.prepared import Prepared
 from gm.clock import require_aware, utcnow
 from gm.meant_for import ANY_PHASE, MeantFor
 from gm.ordering.submission import SubmissionReport, open_for_submission, submit_opened
 
-_DROP_ORDERS = delete(OrderRecord).where(
-    col(OrderRecord.phase_id) == bindparam("phase_id"),
-    col(OrderRecord.power).in_(bindparam("powers", expanding=True)),
+# one power's orders, run by SQLite's driver itself (db.prepared), for each of the player's powers
+_DROP_ORDERS = Prepared(
+    delete(OrderRecord).where(
+        col(OrderRecord.phase_id) == bindparam("phase_id"), col(OrderRecord.power) == bindparam("power")
+    )
 )
 
 
@@ -42,7 +45,7 @@ async def replace_orders(
     opened = await open_for_submission(session, game_id, user_id, None, meant_for)
     game, _player, powers, phase, _seats = opened
     connection = await flushed_connection(session)
-    await connection.execute(_DROP_ORDERS, {"phase_id": phase.row_id, "powers": powers})
+    await _DROP_ORDERS.run(connection, [{"phase_id": phase.row_id, "power": p} for p in powers])
     cleared = {
         "game_id": game.row_id,
         "phase_id": phase.row_id,
