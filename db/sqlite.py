@@ -174,23 +174,23 @@ class _WalSync:
         self._wal = wal
         self._asked = 0  # commits that asked for an fsync so far
         self._done = 0  # ... of which this many are on disk
-        self._running: asyncio.Future[None] | None = None
+        self._running: tuple[asyncio.Future[None], int] | None = None  # the fsync running, for how many
 
     async def sync(self) -> None:
         """Return once an fsync of the WAL that started after this call has completed."""
         self._asked += 1
         mine = self._asked
         while self._done < mine:
-            if self._running is None:
-                self._running = asyncio.get_running_loop().run_in_executor(None, _fsync_path, self._wal)
-                self._running.add_done_callback(partial(self._finished, self._asked))
-            await asyncio.shield(self._running)
-
-    def _finished(self, upto: int, fsync: asyncio.Future[None]) -> None:
-        """(Called before the waiters resume: the first of the fsync's callbacks.)"""
-        self._running = None
-        if not fsync.cancelled() and fsync.exception() is None:
-            self._done = max(self._done, upto)
+            if self._running is None:  # (on the executor: no task of its own to start and switch to)
+                fsync = asyncio.get_running_loop().run_in_executor(None, _fsync_path, self._wal)
+                self._running = (fsync, self._asked)
+            running, upto = self._running
+            try:
+                await asyncio.shield(running)
+            finally:
+                if running.done() and self._running is not None and self._running[0] is running:
+                    self._running = None
+            self._done = max(self._done, upto)  # (it raised otherwise: the fsync failed)
 
 
 def _fsync_path(path: str) -> None:
