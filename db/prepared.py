@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import exc
 from sqlalchemy.engine import Connection, Dialect
@@ -123,7 +123,7 @@ def _compile(statement: Executable, keys: list[str] | None, dialect: Dialect) ->
     processing SQLAlchemy would add)."""
     if dialect.name != "sqlite" or dialect.paramstyle != "qmark":
         return None
-    compiled: Any = statement.compile(dialect=dialect, column_keys=keys)  # type: ignore[attr-defined]
+    compiled: Any = cast(Any, statement).compile(dialect=dialect, column_keys=keys)
     names = compiled.positiontup
     if names is None or compiled.literal_execute_params or compiled.post_compile_params:
         return None
