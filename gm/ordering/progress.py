@@ -114,6 +114,25 @@ def board_of(phase: PhaseRecord, variant: str = "standard") -> Board:
     return board
 
 
+DUTIES_KEPT = 64
+_duties: dict[int, tuple[Board, tuple[tuple[str, int], ...] | None, dict[str, Duty]]] = {}
+
+
+def duties_of(board: Board, adjustments: dict[str, int] | None) -> dict[str, Duty]:
+    """:func:`gm.ordering.required.duties` of ``board`` (a board of :func:`board_of`, the same object
+    for the same position), worked out once per board and adjustments: every write about orders and
+    every sheet's menu asked them again (34 units' texts). The same dict each time: nobody changes it."""
+    wanted = None if adjustments is None else tuple(sorted(adjustments.items()))
+    held = _duties.get(id(board))
+    if held is not None and held[0] is board and held[1] == wanted:
+        return held[2]
+    found = duties(board, adjustments)
+    if len(_duties) >= DUTIES_KEPT and id(board) not in _duties:
+        del _duties[next(iter(_duties))]  # the one worked out longest ago
+    _duties[id(board)] = (board, wanted, found)
+    return found
+
+
 def _release(key: bytes) -> None:
     """One game less holds the position ``key``; the engine forgets its board when none does."""
     board, holders = _shared.pop(key)
@@ -129,7 +148,7 @@ def opening_state(phase: PhaseRecord, variant: str, player_of: dict[str, Player 
     board = board_of(phase, variant)
     return PhaseState(
         board=board,
-        duties=duties(board, phase.adjustments),
+        duties=duties_of(board, phase.adjustments),
         orders={},
         inputs={},
         ready=frozenset(),
@@ -227,7 +246,7 @@ async def phase_state(
         player_of = await seats(session, phase.game_id)
     return PhaseState(
         board=board,
-        duties=duties(board, phase.adjustments),
+        duties=duties_of(board, phase.adjustments),
         orders=orders,
         inputs=inputs,
         ready=ready,
