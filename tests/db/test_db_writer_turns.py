@@ -4,12 +4,15 @@ orders, db.sqlite.urgent_writes) goes before the ordinary writers waiting (gm.de
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
 
+from db import sqlite as db_sqlite
 from db.database import Sessions, make_engine, make_session_factory
 from db.sqlite import urgent_writes, writer_lock
 
@@ -107,3 +110,47 @@ async def test_a_writer_that_gives_up_waiting_leaves_the_turn_to_the_next(
     order = await _written(writers.sessions)
     assert order == ["first", "later"]
     assert not writer_lock(database).locked()
+
+
+def test_a_commit_made_as_the_fsync_before_it_ends_is_made_durable_and_the_bot_goes_on(
+    tmp_path: Path,
+) -> None:
+    """The group commit (db.sqlite._WalSync): a commit that asks for its fsync in the moment the one
+    running has finished (its end not yet seen by those waiting for it) gets an fsync of its own and
+    returns, without holding the event loop: the loop runs in a thread here, and a loop held for good
+    would never let it end."""
+    fsyncs: list[asyncio.Future[None]] = []
+    ended: list[str] = []
+
+    async def commits() -> None:
+        loop = asyncio.get_running_loop()
+
+        def run_in_executor(_executor: Any, _fn: Any, *_args: Any) -> asyncio.Future[None]:
+            fsyncs.append(loop.create_future())  # an fsync that ends when the test says
+            return fsyncs[-1]
+
+        setattr(loop, "run_in_executor", run_in_executor)  # noqa: B010 (this loop only: its fsyncs held)
+        sync = db_sqlite._WalSync(str(tmp_path / "turns.db-wal"))
+        first = asyncio.ensure_future(sync.sync())
+        while not fsyncs:
+            await asyncio.sleep(0)
+
+        async def disk() -> None:  # every later fsync ends a moment after it starts
+            while True:
+                await asyncio.sleep(0.001)
+                for fsync in fsyncs[1:]:
+                    if not fsync.done():
+                        fsync.set_result(None)
+
+        disk_task = asyncio.ensure_future(disk())
+        fsyncs[0].set_result(None)  # the first fsync ends, and in the same moment a second commit asks
+        await sync.sync()  # (in this very step: no task of its own, which would start later)
+        await asyncio.wait_for(first, 5)
+        disk_task.cancel()
+        ended.append(f"{len(fsyncs)} fsyncs")
+
+    ran = threading.Thread(target=lambda: asyncio.run(commits()), daemon=True)
+    ran.start()
+    ran.join(10)
+    assert not ran.is_alive(), "the event loop was held: the second commit never returned"
+    assert ended == ["2 fsyncs"]
