@@ -14,7 +14,6 @@ from sqlalchemy.exc import IntegrityError
 from gm.delivery.pool import run_off_loop
 from gm.errors import GameError, NotAllowed
 from gm.facade.core import GamemasterCore
-from gm.messages.places import PlaceKind
 from gm.phases.worker import position_map_work
 from gm.reading.info import GameInfo
 from gm.reports.history import opening_views, store_map
@@ -174,22 +173,22 @@ class SetupCases(GamemasterCore):
                 result = await games.start_game(
                     session, game_id, user_id, is_moderator=is_moderator, sees_all=sees_all
                 )
+                await places.ensure_place_tag(session, game_id)  # in the start's transaction
             started = result.game
         elif not (is_moderator or user_id == chosen.creator_id):
             raise NotAllowed(f"Only the creator of {chosen.name} or a moderator can finish its set-up.")
         else:  # started earlier, but its places could not be made then
             started = chosen
-        async with self._sessions.begin() as session:
-            await places.ensure_place_tag(session, game_id)
+            async with self._sessions.begin() as session:
+                await places.ensure_place_tag(session, game_id)
         async with self._sessions.read() as session:
             recorded = await places.game_places(session, game_id)
-
-        async def record(kind: PlaceKind, place_id: int, key: str) -> None:
-            async with self._sessions.begin() as session:
-                await places.record_place(session, game_id, kind, place_id, key)
-
+        record = places.PlaceLog(self._sessions, game_id)  # each place written as it is made
         try:
-            made = await maker.make_places(started, recorded, record)
+            try:
+                made = await maker.make_places(started, recorded, record.record)
+            finally:  # what was made before a refusal is recorded too: a later start reuses it
+                await record.written()
         except GameError:
             if result is not None:
                 await self._runtime.game_started(result)  # the clock runs; messages wait for the places

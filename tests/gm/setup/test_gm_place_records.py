@@ -39,3 +39,30 @@ async def test_a_place_of_no_game_is_refused(sessions: SessionFactory) -> None:
     with pytest.raises(UnknownGame):
         async with sessions.begin() as s:
             await places.record_place(s, 424242, PlaceKind.THREAD, 905, "AUSTRIA|ENGLAND")
+
+
+async def test_a_starts_places_are_all_recorded_once_written(sessions: SessionFactory) -> None:
+    """A start's PlaceLog writes the places as they come, several in one transaction: once written,
+    every place made is recorded, a key made again with its last id."""
+    started = await make_started_game(sessions)
+    game_id = started.game.id
+    log = places.PlaceLog(sessions, game_id)
+    await log.record(PlaceKind.NEGOTIATION, 911, "")
+    for number, key in enumerate(["AUSTRIA|ENGLAND", "AUSTRIA|FRANCE", "AUSTRIA|ENGLAND"]):
+        await log.record(PlaceKind.THREAD, 920 + number, key)
+    await log.written()
+    async with sessions.read() as s:
+        found = await places.game_places(s, game_id)
+    assert found.made == {
+        (PlaceKind.NEGOTIATION, ""): 911,
+        (PlaceKind.THREAD, "AUSTRIA|ENGLAND"): 922,
+        (PlaceKind.THREAD, "AUSTRIA|FRANCE"): 921,
+    }
+
+
+async def test_a_place_log_of_no_game_says_so_when_written(sessions: SessionFactory) -> None:
+    log = places.PlaceLog(sessions, 424242)
+    await log.record(PlaceKind.THREAD, 930, "AUSTRIA|ENGLAND")
+    await log.record(PlaceKind.THREAD, 931, "AUSTRIA|FRANCE")
+    with pytest.raises(UnknownGame):
+        await log.written()
