@@ -199,15 +199,14 @@ class SetupCases(GamemasterCore):
             await self._opening_views(game_id)
         except Exception:
             log.exception("could not draw the opening map of game %s; the start goes on", game_id)
-        async with self._sessions.begin() as session:
-            await games.set_game_channels(
+        async with self._sessions.begin() as session:  # the game as it is once set up: the outcome's
+            ready = await games.set_game_channels(
                 session,
                 game_id,
                 category_id=made.category_id,
                 game_channel_id=made.game_channel_id,
                 power_channels=made.power_channels,
             )
-        async with self._sessions.begin() as session:
             await games.announce_sees_everything(session, game_id, list(made.sees_all))
         await maker.introduce(started)
         if result is not None:
@@ -215,7 +214,7 @@ class SetupCases(GamemasterCore):
             self._hold_orders_soon([game_id])  # its first phase opened: the players' orders held
         else:
             self._runtime.spawn(self._runtime.deliver(), f"posting game {game_id}'s waiting messages")
-        return StartOutcome(await self._game(game_id), made, drawn=result is not None)
+        return StartOutcome(ready, made, drawn=result is not None)
 
     async def _opening_views(self, game_id: int) -> None:
         """A fogged game's opening position as each power with a player sees it, drawn in the worker
