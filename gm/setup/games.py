@@ -202,7 +202,8 @@ async def join_game(
     _require_forming(game)
     await check_may_play(session, game.guild_id, user_id, sees_all=sees_all)
     settings = GameSettings.from_json(game.settings)
-    players = await _seated_players(session, game.row_id)
+    everyone = await _players_in_order(session, game.row_id)  # seated or not: one read
+    players = [p for p in everyone if p.status == PlayerStatus.ACTIVE]
     mine = next((p for p in players if p.user_id == user_id), None)
     if mine is not None:
         raise AlreadyJoined(f"You are already in {game.name}.", "Wait for the game to start.")
@@ -211,9 +212,7 @@ async def join_game(
             f"{game.name} already has its {settings.players} players.",
             "Create a new game with [[cmd:game create]].",
         )
-    returning = (
-        await session.exec(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
-    ).first()
+    returning = next((p for p in everyone if p.user_id == user_id), None)
     if returning is not None:  # left before the start and came back
         returning.status = PlayerStatus.ACTIVE
         returning.joined_at = now
@@ -617,6 +616,14 @@ async def _seated_players(session: AsyncSession, game_id: int) -> list[Player]:
         select(Player)
         .where(Player.game_id == game_id, Player.status == PlayerStatus.ACTIVE)
         .order_by(col(Player.joined_at), col(Player.id))
+    )
+    return list(rows.all())
+
+
+async def _players_in_order(session: AsyncSession, game_id: int) -> list[Player]:
+    """Every player of the game, those who left included, in the order :func:`_seated_players` gives."""
+    rows = await session.exec(
+        select(Player).where(Player.game_id == game_id).order_by(col(Player.joined_at), col(Player.id))
     )
     return list(rows.all())
 

@@ -33,7 +33,8 @@ GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
 
 Recorder = Callable[[PlaceKind, int, str], Awaitable[None]]
 """Called by a :class:`PlaceMaker` the moment the chat server returns a place it made: (kind, its id,
-its key), so that a set-up cut short is finished later with the same places (gm.setup.places.record_place)."""
+its key), so that a set-up cut short is finished later with the same places (gm.setup.places.record_place;
+a start's is :class:`PlaceLog`)."""
 
 
 @dataclass(frozen=True, slots=True)
