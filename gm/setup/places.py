@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
 import string
 from collections.abc import Awaitable, Callable, Sequence
@@ -18,7 +16,7 @@ from sqlalchemy.dialects import sqlite
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.database import SessionFactory, flushed_connection
+from db.database import flushed_connection
 from db.models import Game, GamePlace, Player, PlayerStatus, PowerAssignment
 from gm.errors import UnknownGame
 from gm.messages.places import PlaceKind
@@ -34,7 +32,7 @@ GONE = (PlayerStatus.LEFT, PlayerStatus.REPLACED)
 Recorder = Callable[[PlaceKind, int, str], Awaitable[None]]
 """Called by a :class:`PlaceMaker` the moment the chat server returns a place it made: (kind, its id,
 its key), so that a set-up cut short is finished later with the same places (gm.setup.places.record_place;
-a start's is :class:`PlaceLog`)."""
+a start's is gm.facade.setup.PlaceLog)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,53 +188,6 @@ async def record_places(
             for (kind, key), discord_id in latest.items()
         ],
     )
-
-
-WRITE_EVERY = 0.05
-"""Seconds: how long after a write of a start's places the next one waits, so that the places made
-meanwhile go together (:class:`PlaceLog`)."""
-
-
-class PlaceLog:
-    """The :data:`Recorder` a start hands its :class:`PlaceMaker`: the first place is written at once,
-    by a writer running beside the maker (which goes on making places meanwhile), and the places made
-    after it at most :data:`WRITE_EVERY` seconds after they were made, those of the same moment in one
-    transaction (:func:`record_places`). A start records some thirty places (21 threads in a Standard
-    game): one transaction each was a fifth of a start's CPU against the loopback fake Discord. (Against
-    Discord, where making a place takes a round trip, most places are still written one by one.)
-    :meth:`written` writes what is left at once and waits until every place recorded so far is in the
-    database; it raises what a write raised."""
-
-    def __init__(self, sessions: SessionFactory, game_id: int, every: float = WRITE_EVERY) -> None:
-        self._sessions = sessions
-        self._game_id = game_id
-        self._every = every
-        self._pending: list[tuple[PlaceKind, int, str]] = []
-        self._writer: asyncio.Task[None] | None = None
-        self._hurry = asyncio.Event()  # set by written(): no more waiting between writes
-
-    async def record(self, kind: PlaceKind, place_id: int, key: str) -> None:
-        self._pending.append((kind, place_id, key))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(
-                self._write(self._writer), name=f"recording game {self._game_id}'s places"
-            )
-
-    async def _write(self, before: asyncio.Task[None] | None) -> None:
-        if before is not None:
-            await before  # a failed write fails the ones after it (written() raises it)
-        while self._pending:
-            batch, self._pending = self._pending, []
-            async with self._sessions.begin() as session:
-                await record_places(session, self._game_id, batch)
-            if not self._hurry.is_set():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._hurry.wait(), self._every)
-
-    async def written(self) -> None:
-        self._hurry.set()
-        if self._writer is not None:
-            await self._writer
 
 
 @cache

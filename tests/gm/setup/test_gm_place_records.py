@@ -7,6 +7,7 @@ import pytest
 
 from db.database import SessionFactory
 from gm.errors import UnknownGame
+from gm.facade.setup import PlaceLog
 from gm.messages.places import PlaceKind
 from gm.setup import places
 from tests.gm.conftest import make_started_game
@@ -46,7 +47,7 @@ async def test_a_starts_places_are_all_recorded_once_written(sessions: SessionFa
     every place made is recorded, a key made again with its last id."""
     started = await make_started_game(sessions)
     game_id = started.game.id
-    log = places.PlaceLog(sessions, game_id)
+    log = PlaceLog(sessions, game_id)
     await log.record(PlaceKind.NEGOTIATION, 911, "")
     for number, key in enumerate(["AUSTRIA|ENGLAND", "AUSTRIA|FRANCE", "AUSTRIA|ENGLAND"]):
         await log.record(PlaceKind.THREAD, 920 + number, key)
@@ -61,7 +62,7 @@ async def test_a_starts_places_are_all_recorded_once_written(sessions: SessionFa
 
 
 async def test_a_place_log_of_no_game_says_so_when_written(sessions: SessionFactory) -> None:
-    log = places.PlaceLog(sessions, 424242)
+    log = PlaceLog(sessions, 424242)
     await log.record(PlaceKind.THREAD, 930, "AUSTRIA|ENGLAND")
     await log.record(PlaceKind.THREAD, 931, "AUSTRIA|FRANCE")
     with pytest.raises(UnknownGame):
