@@ -109,6 +109,9 @@ async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
         negotiation = channel.id == places.negotiation_channel_id
         member = THREADS_ONLY if negotiation else MEMBER
         changed = _with_members(channel, guild, functools.partial(_reopened, member=member))
+        # the readers as they were before the edit below: the edit's own CHANNEL_UPDATE may reach the
+        # cache before its answer does (Discord sends them in either order), and then they are gone
+        readers = {t.id for t, o in channel.overwrites.items() if o == TALK_READER}
         for target in [t for t, o in channel.overwrites.items() if o == TALK_READER]:
             if target.id in holding and negotiation:
                 changed[target] = member  # a player (eliminated) keeps the way to their own threads
@@ -124,7 +127,6 @@ async def reopen(guild: discord.Guild, places: GamePlaces) -> None:
         if not negotiation:
             continue
         keys = {place_id: key for key, place_id in places.pair_places.items()}
-        readers = {t.id for t, o in channel.overwrites.items() if o == TALK_READER}
         try:
             async for thread in channel.archived_threads(private=True, limit=None):
                 await _quietly(thread.edit(archived=False, locked=False, reason="the game was rolled back"))
