@@ -256,6 +256,32 @@ def _fall(
     return _score(after, result.board, power, values(after, power, holding), holding)
 
 
+def _builds_due(
+    board: Board,
+    power: str,
+    plan: list[LegalOrder],
+    reply: Mapping[str, list[Order]],
+    holding: Collection[str],
+    *,
+    hope: bool,
+) -> int:
+    """The builds due to ``power`` after this fall: its centres after ``plan`` meets the predicted
+    ``reply`` less its units then; with ``hope``, at least as many as should every move of ours succeed."""
+    owned = board.centers.get(power, frozenset())
+    outcome = adjudicate(board, {**reply, power: [o.order for o in plan]}, civil_disorder=holding)
+    after = outcome.board.occupant
+    geo = geography(board.game_map)
+    mine = 0
+    for centre in geo.supply_centers:
+        standing = after.get(centre)
+        mine += standing[0] == power if standing is not None else centre in owned
+    due = mine - len(outcome.board.units.get(power, ()))
+    if hope:
+        gains = {province_of(o.target or "") for o in plan if o.kind == OrderKind.MOVE} & geo.supply_centers
+        due = max(due, len(owned | gains) - len(board.units.get(power, ())))
+    return due
+
+
 def _free_homes(
     board: Board,
     power: str,
@@ -279,19 +305,7 @@ def _free_homes(
     if not homes:
         return plan
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    outcome = adjudicate(board, {**reply, power: [o.order for o in plan]}, civil_disorder=holding)
-    after = outcome.board.occupant
-    geo = geography(board.game_map)
-    mine = 0
-    for centre in geo.supply_centers:
-        standing = after.get(centre)
-        mine += standing[0] == power if standing is not None else centre in owned
-    units = len(board.units.get(power, ()))
-    gains = {province_of(o.target or "") for o in plan if o.kind == OrderKind.MOVE} & geo.supply_centers
-    # the builds due after the predicted reply, or should every move of ours succeed
-    due = mine - len(outcome.board.units.get(power, ()))
-    if BUILD_HOPE:
-        due = max(due, len(owned | gains) - units)
+    due = _builds_due(board, power, plan, reply, holding, hope=BUILD_HOPE)
     if due <= 0:
         return plan
     occupant = board.occupant
@@ -377,16 +391,7 @@ def _unblock(
         return plan
     occupant = board.occupant
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    geo = geography(board.game_map)
-    units = len(board.units.get(power, ()))
-    gains = {province_of(o.target or "") for o in plan if o.kind == OrderKind.MOVE} & geo.supply_centers
-    due = len(owned | gains) - units
-    outcome = adjudicate(board, {**reply, power: [o.order for o in plan]}, civil_disorder=holding)
-    mine = 0
-    for centre in geo.supply_centers:
-        standing = outcome.board.occupant.get(centre)
-        mine += standing[0] == power if standing is not None else centre in owned
-    due = max(due, mine - len(outcome.board.units.get(power, ())))
+    due = _builds_due(board, power, plan, reply, holding, hope=True)
     if due <= 0:
         return plan
 
