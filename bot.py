@@ -54,6 +54,7 @@ from ops.metrics import Metrics, count_answers
 from ops.ratelimits import sweep_seldom
 from ops.runner import run_until_stopped
 from ops.sdnotify import Watchdog, notify
+from ops.sent import read_sent_lightly
 from ops.shutdown import cancel, listener_tasks, listeners_finished
 from ops.taps import parse_taps_lightly
 from ops.turns import install as first_answers_first
@@ -137,6 +138,7 @@ class DiplomacyBot(commands.AutoShardedBot):
         store_only_what_dispatches(self._connection)  # the sheets' views found by their ids, not stored
         list_slots_once()  # discord.py's buttons and selects built without a walk of their classes each
         first_answers_first(self)  # in a burst, the answers people wait for before the work after them
+        read_sent_lightly(self)  # the messages Discord returns for the bot's posts: no components parsed
         self.settings = settings
         self.database = make_engine(settings.database_url)
         sessions = make_session_factory(self.database)
