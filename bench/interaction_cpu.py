@@ -6,6 +6,7 @@ not these figures with bench/load.py's bot-only CPU).
     .venv/bin/python bench/interaction_cpu.py --root ../main        # another checkout's bot
     .venv/bin/python bench/interaction_cpu.py --profile FILE        # cProfile (CPU time) of the rounds
     .venv/bin/python bench/interaction_cpu.py --only open,Ready --sql   # some kinds, their statements
+    .venv/bin/python bench/interaction_cpu.py --deferred             # every answer deferred, as under load
 
 A game in bench/legal_orders.py's mid-game position; France taps its sheet (open, a pick, a support
 menu and a pick in it, Ready and undo), Germany types (the orders form and its submission, /order, a
@@ -13,7 +14,9 @@ direct message, /orders show). Printed per kind: CPU per interaction (process ti
 maps are drawn in 2 worker processes, as in bench/load.py, and not counted), SQL statements per
 interaction and calls the bot made to Discord; of the CPU, the kernel's (system time: sockets, fsync,
 threads) and the cyclic garbage collector's. A DM sheet's redraw is made at once (no 10-s wait) and
-counted with the change that asked for it. On a busy machine the CPU times vary by a fifth from run to
+counted with the change that asked for it. ``--deferred``: every answer is deferred ("thinking..." or
+a tap's deferred update, then the answer as a followup or an edit), as a loaded bot does for a third of
+its answers (bench/load.py's calls by route). On a busy machine the CPU times vary by a fifth from run to
 run; the statements, the calls and a profile's function calls do not (``--profile``: printed per kind,
 the Python function calls per interaction, bot and fake)."""
 
@@ -36,9 +39,21 @@ ROUNDS = 40
 
 
 async def run(
-    rounds: int, profile: str | None, show_sql: bool = False, only: str = "", show_calls: bool = False
+    rounds: int,
+    profile: str | None,
+    show_sql: bool = False,
+    only: str = "",
+    show_calls: bool = False,
+    deferred: bool = False,
 ) -> None:
     from sqlalchemy import event
+
+    if deferred:  # no answer within the time before a deferral: "thinking..." or a deferred update first
+        from cogs.shared import replies
+        from cogs.ui import sheet_flows
+
+        replies.ANSWER_WITHIN = 0.0
+        sheet_flows.DEFER_AFTER = 0.0
 
     from bench.taps import game_in_mid_game, unit_selects
     from engine.board import Board
@@ -217,6 +232,7 @@ def main() -> None:
     parser.add_argument(
         "--calls", action="store_true", help="print the calls to Discord of one more round of each"
     )
+    parser.add_argument("--deferred", action="store_true", help="every answer deferred, as under load")
     parser.add_argument(
         "--loop",
         choices=("bot", "asyncio", "uvloop"),
@@ -241,7 +257,7 @@ def main() -> None:
             factory = loop_factory("uvloop")[1]
     print(f"event loop: {type(factory()).__module__}")
     with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(run(args.rounds, args.profile, args.sql, args.only, args.calls))
+        runner.run(run(args.rounds, args.profile, args.sql, args.only, args.calls, args.deferred))
 
 
 if __name__ == "__main__":
