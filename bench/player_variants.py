@@ -5,11 +5,13 @@ constants), to compare variants pair by pair on the same seeds:
         bench/player_strength.py --games 70 --trials 1
 
 Each ``NAME=VALUE`` (VALUE in JSON) sets the constant NAME of engine.player.lookahead before the
-bench runs; an unknown name stops the run. Prints what the bench prints.
+bench runs (``MODULE.NAME=VALUE``: of engine.player.MODULE, e.g. ``builds.ARMY_AHEAD=1.0``); an
+unknown name stops the run. Prints what the bench prints.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import runpy
 import sys
@@ -27,9 +29,16 @@ def main() -> None:
     split = args.index("--")
     for setting in args[:split]:
         name, _, value = setting.partition("=")
-        if not hasattr(lookahead, name) or not name.isupper():
-            sys.exit(f"engine.player.lookahead has no switch {name!r}")
-        setattr(lookahead, name, json.loads(value))
+        module = lookahead
+        if "." in name:
+            where, _, name = name.partition(".")
+            try:
+                module = importlib.import_module(f"engine.player.{where}")
+            except ImportError:
+                sys.exit(f"engine.player has no module {where!r}")
+        if not hasattr(module, name) or not name.isupper():
+            sys.exit(f"{module.__name__} has no switch {name!r}")
+        setattr(module, name, json.loads(value))
         print(f"{name} = {value}")
     bench = args[split + 1 :]
     if not bench:

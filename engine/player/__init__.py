@@ -30,6 +30,7 @@ from collections.abc import Collection, Mapping
 from engine.board import Board
 from engine.legal import LegalOrder, legal_orders
 from engine.player.adjustments import adjustment_orders
+from engine.player.builds import hard_adjustments
 from engine.player.lookahead import lookahead_orders
 from engine.player.movement import movement_orders
 from engine.player.random_player import random_orders
@@ -69,4 +70,6 @@ def choose_orders(
         return tuple(movement_orders(board, power, legal, rng, holding, sane=sane, bounced=bounced))
     if kind == "R":
         return tuple(retreat_orders(board, power, legal, rng, holding))
+    if level == "hard":
+        return tuple(hard_adjustments(board, power, legal, rng, holding))
     return tuple(adjustment_orders(board, power, legal, rng, holding))

@@ -4,7 +4,7 @@ whichever its values favour there), and removes the units worth least where they
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from engine.board import Board
 from engine.legal import LegalOrder, LegalOrders, OrderKind
@@ -37,13 +37,21 @@ def _unit_worth(board: Board, view: Values, unit: Unit) -> float:
     return worth
 
 
-def _builds(board: Board, legal: LegalOrders, view: Values, rng: random.Random) -> list[LegalOrder]:
+def _builds(
+    board: Board,
+    legal: LegalOrders,
+    view: Values,
+    rng: random.Random,
+    unit_worth: Callable[[Board, Values, Unit], float] | None = None,
+) -> list[LegalOrder]:
+    """The best builds (one per site) by ``unit_worth`` (default: the unit's place, a fleet's with
+    what it reaches next), and a waive for each build left unused."""
     options = []
     for entry in legal.entries:
         for build in entry.of_kind(OrderKind.BUILD):
             unit = build.unit
             assert unit is not None
-            worth = _unit_worth(board, view, unit) * (1.0 + NOISE * rng.random())
+            worth = (unit_worth or _unit_worth)(board, view, unit) * (1.0 + NOISE * rng.random())
             options.append((worth, build.text, build, entry.province))
     options.sort(key=lambda item: (-item[0], item[1]))
     out: list[LegalOrder] = []
