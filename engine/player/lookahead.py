@@ -42,6 +42,7 @@ from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
+from engine.player.pressure import aimed_reply
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
 OPENINGS = 4  # the opening's orders depend on the seed modulo this (remembered: every game's is alike)
@@ -95,6 +96,8 @@ FALL = 0.0  # in a spring, a candidate also counts this share of the score of th
 # (our normal plan then, against FALL_REPLY, after the predicted reply to the spring plan; 0: not tried)
 FALL_REPLY = False  # ... against the normal player's predicted fall plans of our neighbours (else: all hold)
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
+AIMED = 0.0  # a third reply: our neighbours' predicted plans with our centres worth this many times as much
+# (engine.player.pressure; 0: not tried)
 
 
 def lookahead_orders(
@@ -905,6 +908,8 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
         grab = _grab(board, power, replies[0])
         if grab is not None:
             replies.append(grab)
+    if AIMED > 0 and others:
+        replies.append(aimed_reply(board, power, others, holding, seed, AIMED, contest=REPLY_CONTEST))
     return replies
 
 
