@@ -42,7 +42,7 @@ from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
-from engine.player.pressure import aimed_reply
+from engine.player.pressure import aimed_reply, solo
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
 OPENINGS = 4  # the opening's orders depend on the seed modulo this (remembered: every game's is alike)
@@ -96,6 +96,7 @@ FALL = 0.0  # in a spring, a candidate also counts this share of the score of th
 # (our normal plan then, against FALL_REPLY, after the predicted reply to the spring plan; 0: not tried)
 FALL_REPLY = False  # ... against the normal player's predicted fall plans of our neighbours (else: all hold)
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
+SOLO = 0.0  # a phase that ends in our solo scores this much more (another power's: this much less; of CENTRE)
 AIMED = 0.0  # a third reply: our neighbours' predicted plans with our centres worth this many times as much
 # (engine.player.pressure; 0: not tried)
 
@@ -184,7 +185,8 @@ def _look(
             orders = dict(reply)
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
-            scores.append(_score(board, outcome.board, power, view, holding, weights))
+            score = _score(board, outcome.board, power, view, holding, weights)
+            scores.append(score + solo(outcome, power, SOLO * CENTRE))
         return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
 
     best: tuple[float, int] | None = None

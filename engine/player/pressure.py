@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 
+from engine.adjudication import Adjudication
 from engine.board import Board
 from engine.legal import legal_orders
 from engine.orders import Order
@@ -48,3 +49,11 @@ def aimed_reply(
         if hit[1]:
             reply[other] = hit[1]
     return reply
+
+
+def solo(outcome: Adjudication, power: str, worth: float) -> float:
+    """What the end of the game in ``outcome`` is worth to ``power``: its solo ends the game won,
+    whatever the position left (``worth``); another power's ends it lost (``-worth``)."""
+    if not worth or outcome.winner is None:
+        return 0.0
+    return worth if outcome.winner == power else -worth
