@@ -42,6 +42,7 @@ from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
+from engine.player.openings import book_opening
 from engine.player.pressure import aimed_reply, solo
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
@@ -96,6 +97,7 @@ FALL = 0.0  # in a spring, a candidate also counts this share of the score of th
 # (our normal plan then, against FALL_REPLY, after the predicted reply to the spring plan; 0: not tried)
 FALL_REPLY = False  # ... against the normal player's predicted fall plans of our neighbours (else: all hold)
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
+BOOK = False  # Spring 1901 on the Standard map: the book's opening (engine.player.openings)
 SOLO = 0.0  # a phase that ends in our solo scores this much more (another power's: this much less; of CENTRE)
 AIMED = 0.0  # a third reply: our neighbours' predicted plans with our centres worth this many times as much
 # (engine.player.pressure; 0: not tried)
@@ -116,6 +118,9 @@ def lookahead_orders(
         return movement_orders(board, power, legal, rng, holding, bounced=bounced)
     if bounced or not _opening(board):
         return _look(board, power, legal, rng, holding, bounced, seed)
+    book = book_opening(board, power, legal) if BOOK else None
+    if book is not None:
+        return book
     key = (board.variant, power, seed % OPENINGS, frozenset(holding))
     hit = _OPENINGS.get(key)
     if hit is None:
