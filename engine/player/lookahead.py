@@ -98,7 +98,6 @@ FALL = 0.0  # in a spring, a candidate also counts this share of the score of th
 FALL_REPLY = False  # ... against the normal player's predicted fall plans of our neighbours (else: all hold)
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
 BOOK = False  # Spring 1901 on the Standard map: the book's opening (engine.player.openings)
-REPASS = 0  # the attacks and single-unit changes tried again (at most this often) while they better it
 SOLO = 0.0  # a phase that ends in our solo scores this much more (another power's: this much less; of CENTRE)
 AIMED = 0.0  # a third reply: our neighbours' predicted plans with our centres worth this many times as much
 # (engine.player.pressure; 0: not tried)
@@ -578,33 +577,29 @@ def _refine(
         first = [p for p in sorted(entries) if ends_home(p)]
         busy = first + [p for p in busy if p not in first]
     holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
-    for _ in range(1 + REPASS):
-        bettered = score
-        for changes in _attacks(board, power, entries, current, bounced, view)[:MACROS]:
-            trial = _settle(current, changes, holds)
-            if trial is None:
+    for changes in _attacks(board, power, entries, current, bounced, view)[:MACROS]:
+        trial = _settle(current, changes, holds)
+        if trial is None:
+            continue
+        judged = judge(list(trial.values()))
+        if judged > score + 1e-9:
+            score, current = judged, trial
+    tries = 0
+    for prov in busy:
+        for alt in _alternatives(entries[prov], current, bounced, view):
+            if alt.text == current[prov].text:
                 continue
+            trial = dict(current)
+            trial[prov] = alt
+            if _circles(trial) or _bounces_own(trial):
+                continue
+            tries += 1
             judged = judge(list(trial.values()))
             if judged > score + 1e-9:
                 score, current = judged, trial
-        tries = 0
-        for prov in busy:
-            for alt in _alternatives(entries[prov], current, bounced, view):
-                if alt.text == current[prov].text:
-                    continue
-                trial = dict(current)
-                trial[prov] = alt
-                if _circles(trial) or _bounces_own(trial):
-                    continue
-                tries += 1
-                judged = judge(list(trial.values()))
-                if judged > score + 1e-9:
-                    score, current = judged, trial
-                if tries >= REFINE:
-                    break
             if tries >= REFINE:
                 break
-        if score <= bettered + 1e-9:
+        if tries >= REFINE:
             break
     for alt in allied:
         unit = alt.order.unit
