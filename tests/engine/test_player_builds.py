@@ -1,0 +1,50 @@
+"""The hard level's builds (engine.player.builds): an army or a fleet by where the next centres are.
+Their strength: bench/player_strength.py (README, the built-in player's table of switches)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Board
+from engine.player import builds, choose_orders
+
+# Winter 1906 (one hard Germany against six baselines, seed 3): one build due, in Berlin only (its one
+# free home centre), with Russia's army in Silesia and Warsaw, Moscow and Paris to take by land
+GERMANY_BUILDS = {
+    "phase": "W1906A",
+    "units": {
+        "AUSTRIA": ["A TYR", "F NAP", "A SER", "A BUD"],
+        "ENGLAND": ["F SWE", "A YOR", "F LON", "F NTH"],
+        "FRANCE": ["F ENG", "A PAR", "A BUR"],
+        "GERMANY": ["F HOL", "A KIE", "A MUN", "A BEL"],
+        "ITALY": ["F GRE", "A VEN", "F ION", "A PIE"],
+        "RUSSIA": ["A SIL", "A UKR", "A RUM", "F NWY", "F DEN", "A ALB", "F SKA"],
+        "TURKEY": ["A BUL", "A ARM", "F AEG", "F SEV", "F CON"],
+    },
+    "centers": {
+        "AUSTRIA": ["BUD", "NAP", "SER", "TRI", "VIE"],
+        "ENGLAND": ["EDI", "LON", "LVP", "SWE"],
+        "FRANCE": ["BRE", "MAR", "PAR"],
+        "GERMANY": ["BEL", "BER", "HOL", "KIE", "MUN"],
+        "ITALY": ["GRE", "ROM", "TUN", "VEN"],
+        "RUSSIA": ["DEN", "MOS", "NWY", "RUM", "STP", "WAR"],
+        "TURKEY": ["ANK", "BUL", "CON", "SEV", "SMY"],
+    },
+}
+
+
+def _builds(seed: int) -> list[str]:
+    return [o.text for o in choose_orders(Board.from_json(GERMANY_BUILDS), "GERMANY", seed, level="hard")]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_germany_builds_an_army_where_its_next_centres_are_on_land(seed: int) -> None:
+    assert _builds(seed) == ["A BER B"]
+
+
+def test_without_targets_hard_germany_built_a_fleet_in_berlin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same winter as hard played it before it weighed the centres a build could reach (``TARGETS``)."""
+    monkeypatch.setattr(builds, "TARGETS", None)
+    assert _builds(0) == ["F BER B"]
