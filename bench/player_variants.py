@@ -5,8 +5,8 @@ constants), to compare variants pair by pair on the same seeds:
         bench/player_strength.py --games 70 --trials 1
 
 Each ``NAME=VALUE`` (VALUE in JSON) sets the constant NAME of engine.player.lookahead before the
-bench runs (``MODULE.NAME=VALUE``: of engine.player.MODULE, e.g. ``builds.ARMY_AHEAD=1.0``); an
-unknown name stops the run. Prints what the bench prints.
+bench runs (``MODULE.NAME=VALUE``: the constant of that module of engine.player, e.g.
+``builds.TARGETS=1.0``); an unknown name stops the run. Prints what the bench prints.
 """
 
 from __future__ import annotations
