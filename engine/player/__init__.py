@@ -17,10 +17,10 @@ the same values. ``random_orders`` is a random legal player, for benchmarks and 
 Levels (``level``): ``easy`` is the first player, as it was (no checks against circles of its own
 units, repeated bounces, lone convoys or builds blocked by its own units); ``normal`` is that player
 with those checks; ``hard`` tries several normal plans against the likely replies of its neighbours
-with our adjudicator and plays the best (:mod:`engine.player.lookahead`), and builds armies or fleets
-by where the centres it could take next are (:mod:`engine.player.builds`). ``bounced`` is what the
-player remembers of the last phases (:mod:`engine.player.memory`): it never repeats a move that
-bounced into an empty province twice in a row.
+with our adjudicator and plays the best (:mod:`engine.player.lookahead`); its builds
+(:mod:`engine.player.builds`) are the normal player's unless a switch there says otherwise.
+``bounced`` is what the player remembers of the last phases (:mod:`engine.player.memory`): it never
+repeats a move that bounced into an empty province twice in a row.
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
-"""The hard level's builds (issue 43): an army or a fleet by where the next centres are.
+"""The hard level's builds (issue 43): an army or a fleet by where the next centres are (switches,
+off: hard builds as the normal player does).
 
 The normal player (engine.player.adjustments) weighs a build by the value of its site, a fleet's
-also by the best place it reaches next. Here a build also counts :data:`TARGETS` of the value of
-each centre not ours that the new unit could reach in up to :data:`STEPS` moves (halved for each
-move after the first; an army's moves along the army graph or across one sea, as a convoy would
-carry it): Germany builds an army in Berlin where the normal player builds a fleet. Removals stay
-the normal player's. Switches tried and left off: :data:`ARMY_AHEAD`, :data:`NEAREST` (their
-figures: the README's table of the built-in player's switches).
+also by the best place it reaches next. With :data:`TARGETS` set, a build also counts that share of
+the value of each centre not ours that the new unit could reach in up to :data:`STEPS` moves
+(halved for each move after the first; an army's moves along the army graph or across one sea, as
+a convoy would carry it): Germany builds an army in Berlin where the normal player builds a fleet.
+It makes hard stronger against six baselines but France's solos in self-play more frequent (the
+README's table of the built-in player's switches), so it is off. :data:`ARMY_AHEAD` and
+:data:`NEAREST` were tried too. Removals stay the normal player's.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from engine.player.values import Values, values
 
 ARMY_AHEAD: float | None = None  # an army's build also counts this share of the best place it reaches next
 # (None: the normal player's builds)
-TARGETS: float | None = 0.5  # a build also counts this share of the centres not ours it could reach in
+TARGETS: float | None = None  # a build also counts this share of the centres not ours it could reach in
 # up to :data:`STEPS` moves (each its value, halved for each move after the first; None: not counted)
 STEPS = 4
 NEAREST = False  # ... only the best of them (its value, halved for each move after the first)

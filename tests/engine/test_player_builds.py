@@ -1,5 +1,5 @@
-"""The hard level's builds (engine.player.builds): an army or a fleet by where the next centres are.
-Their strength: bench/player_strength.py (README, the built-in player's table of switches)."""
+"""The hard level's builds by where the next centres are (engine.player.builds, switch ``TARGETS``,
+off by default). Their strength and their cost in self-play: the README's table of switches."""
 
 from __future__ import annotations
 
@@ -38,13 +38,14 @@ def _builds(seed: int) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_hard_germany_builds_an_army_where_its_next_centres_are_on_land(seed: int) -> None:
+def test_with_targets_hard_germany_builds_an_army_where_its_next_centres_are_on_land(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(builds, "TARGETS", 0.5)
     assert _builds(seed) == ["A BER B"]
 
 
-def test_without_targets_hard_germany_built_a_fleet_in_berlin(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The same winter as hard played it before it weighed the centres a build could reach (``TARGETS``)."""
-    monkeypatch.setattr(builds, "TARGETS", None)
+def test_without_targets_hard_germany_builds_a_fleet_in_berlin() -> None:
+    """The same winter as hard plays it by default (``TARGETS`` off)."""
+    assert builds.TARGETS is None
     assert _builds(0) == ["F BER B"]
