@@ -164,12 +164,15 @@ class _UnitOfWork:
         return self.session
 
     async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
+        closed = False
         try:
             if type_ is None:
                 await greenlet_spawn(_commit_and_close, self.session.sync_session)
+                closed = True
         finally:
             try:
-                await _close_here(self.session)  # a rollback, if it raised; else nothing left to do
+                if not closed:
+                    await _close_here(self.session)  # a rollback (the block or the commit raised)
             finally:
                 _left(self.entered)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any, cast
 
 from sqlalchemy import exc
@@ -34,7 +35,7 @@ Params = dict[str, Any]
 class _Compiled:
     """A statement's SQLite text, its parameters' names in order and their bind processors."""
 
-    __slots__ = ("constants", "names", "processors", "sql")
+    __slots__ = ("_values", "constants", "names", "processed", "processors", "sql")
 
     def __init__(
         self,
@@ -47,14 +48,26 @@ class _Compiled:
         self.names = names
         self.processors = processors
         self.constants = constants  # the statement's own values (a LIMIT's), unless given
+        # the parameters' values in order, picked by one call (a row per parameter set: the many
+        # rows of an executemany), then the few that need a bind processor (a timestamp, a JSON)
+        picked = itemgetter(*names) if names else (lambda _params: ())
+        self._values: Callable[[Params], tuple[Any, ...]] = (
+            picked if len(names) != 1 else (lambda params: (params[names[0]],))
+        )
+        self.processed = tuple((i, process) for i, process in enumerate(processors) if process is not None)
 
     def row(self, params: Params) -> tuple[Any, ...]:
         if self.constants:
             params = {**self.constants, **params}
-        return tuple(
-            value if process is None or value is None else process(value)
-            for value, process in zip((params[name] for name in self.names), self.processors, strict=True)
-        )
+        values = self._values(params)
+        if not self.processed:
+            return values
+        changed = list(values)
+        for i, process in self.processed:
+            value = changed[i]
+            if value is not None:
+                changed[i] = process(value)
+        return tuple(changed)
 
 
 class Prepared:

@@ -205,8 +205,18 @@ def _fsync_path(path: str) -> None:
         os.close(fd)
 
 
+_HEADS: dict[str, str] = {}
+_HEADS_KEPT = 4096  # statements' texts: the bot's are a few hundred, built once each
+
+
 def _head(sql: str) -> str:
-    return " ".join(sql.lstrip()[:24].upper().split())
+    """The first words of ``sql``, upper case (remembered per text: every statement asks)."""
+    head = _HEADS.get(sql)
+    if head is None:
+        head = " ".join(sql.lstrip()[:24].upper().split())
+        if len(_HEADS) < _HEADS_KEPT:
+            _HEADS[sql] = head
+    return head
 
 
 class _Cursor:
@@ -277,6 +287,7 @@ class Connection(aiosqlite.Connection):
         self.wal = wal
         self._holding: WriterLock | None = None  # the writer lock, while this connection holds it
         self._busy_ms: int | None = None  # the connection's busy timeout (read at its first write)
+        self._quiet = False  # its busy timeout is 0 on the loop's thread (see _begin_at_once)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # why the ignore below: aiosqlite's cursor() is awaited or entered; _Cursor is both, as its own
@@ -290,13 +301,14 @@ class Connection(aiosqlite.Connection):
         if done is not None:
             return done
         conn = self._conn
+        busy_ms = self._busy_ms if self._quiet else None  # its busy timeout again, for this wait
         try:
             if _head(sql).startswith(_OPENS_WRITE):
                 await self._take_writer_lock()
                 return self._begin_at_once(sql, parameters, many) or await self._execute(
-                    _run, conn, sql, parameters, many
+                    _run_patiently, conn, sql, parameters, many, busy_ms
                 )
-            return await self._execute(_run, conn, sql, parameters, many)
+            return await self._execute(_run_patiently, conn, sql, parameters, many, busy_ms)
         finally:
             self._release_unless_in_transaction()
 
@@ -328,9 +340,30 @@ class Connection(aiosqlite.Connection):
     def _begin_at_once(
         self, sql: str, parameters: Any, many: bool
     ) -> tuple[Any, list[Any], int, int | None] | None:
+        """``BEGIN IMMEDIATE`` at once when SQLite's write lock is free (None: it is not). From a
+        writer's first transaction on, its connection keeps a busy timeout of 0 (SQLite answers
+        "busy" at once, never waits on the loop's thread), and what runs on its thread gets the
+        timeout back for its time (:func:`_run_patiently`): two statements fewer per transaction
+        than setting it for each ``BEGIN``. Once a transaction holds the write lock, nothing in it
+        waits for another connection (WAL: readers never block the writer)."""
+        conn = self._conn
+        if not self._quiet and self.wal is not None:  # (a file's own writers: db.database)
+            self._busy_timeout()
+            conn.execute("PRAGMA busy_timeout=0")
+            self._quiet = True
+        elif not self._quiet:  # (a database whose readers and writers share the connections)
+            return _run_at_once(conn, sql, parameters, many, self._busy_timeout())
+        try:
+            return _run(conn, sql, parameters, many)
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise
+            return None
+
+    def _busy_timeout(self) -> int:
         if self._busy_ms is None:
             self._busy_ms = int(self._conn.execute("PRAGMA busy_timeout").fetchone()[0])
-        return _run_at_once(self._conn, sql, parameters, many, self._busy_ms)
+        return self._busy_ms
 
     def _take_writer_lock_if_free(self) -> bool:
         lock = writer_lock(self._database)
@@ -438,6 +471,20 @@ def _run_at_once(
         return None
     finally:
         conn.execute(f"PRAGMA busy_timeout={busy_ms}")
+
+
+def _run_patiently(
+    conn: sqlite3.Connection, sql: str, parameters: Any, many: bool, busy_ms: int | None
+) -> tuple[Any, list[Any], int, int | None]:
+    """:func:`_run` on the connection's thread, with the busy timeout ``busy_ms`` for its time when
+    the connection keeps 0 otherwise (None: it keeps its own)."""
+    if busy_ms is None:
+        return _run(conn, sql, parameters, many)
+    conn.execute(f"PRAGMA busy_timeout={busy_ms}")
+    try:
+        return _run(conn, sql, parameters, many)
+    finally:
+        conn.execute("PRAGMA busy_timeout=0")
 
 
 def connector(database: str, **kwargs: Any) -> Callable[[], Awaitable[Connection]]:
