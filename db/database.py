@@ -31,7 +31,7 @@ import json
 import os
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import orjson
 from sqlalchemy import event
@@ -42,6 +42,7 @@ from sqlalchemy.util import greenlet_spawn
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db import sqlite
+from db.lean import LeanPool, LeanSession, LeanUnit
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///diplomacy.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -204,6 +205,7 @@ class Sessions(async_sessionmaker[GameSession]):
         super().__init__(engine, class_=GameSession, expire_on_commit=False)
         readers = engine.reader if isinstance(engine, SQLiteEngine) else engine
         self._urgent = engine.urgent if isinstance(engine, SQLiteEngine) else None
+        self._lean = engine.lean if isinstance(engine, SQLiteEngine) else None
         self._reading: async_sessionmaker[GameSession] = async_sessionmaker(
             readers.execution_options(**{READING: True}),
             class_=GameSession,
@@ -215,6 +217,12 @@ class Sessions(async_sessionmaker[GameSession]):
     def one_writer(self) -> bool:
         """SQLite: one writer at a time (db.sqlite's writer lock); PostgreSQL writes side by side."""
         return self._urgent is not None
+
+    async def lean(self) -> LeanUnit | None:
+        """A lighter unit of work for a hot write (db.lean: prepared statements only, the same writer
+        turns and durability), or None when there is none (PostgreSQL, an in-memory database, all its
+        connections taken): then :meth:`begin`."""
+        return None if self._lean is None else await self._lean.unit()
 
     def read(self) -> GameSession:
         """A session that reads one consistent snapshot and waits for no writer (SQLite)."""
@@ -306,7 +314,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
         _configure_sqlite(reader, begins="BEGIN")
         urgent = create_async_engine(url, async_creator=connect, **{**URGENT_POOL, **kwargs})
         _configure_sqlite(urgent, begins="BEGIN IMMEDIATE")
-        return SQLiteEngine(engine.sync_engine, reader, urgent)
+        lean = LeanPool(engine.sync_engine, connect, _admitted, _left)
+        return SQLiteEngine(engine.sync_engine, reader, urgent, lean)
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
 
@@ -348,12 +357,17 @@ class SQLiteEngine(AsyncEngine):
     leaves a reader without a connection, and ``urgent`` one for the urgent writers (the same lock,
     taken before the ordinary writers waiting). Disposing of it disposes of all three."""
 
-    def __init__(self, sync_engine: Engine, reader: AsyncEngine, urgent: AsyncEngine) -> None:
+    def __init__(
+        self, sync_engine: Engine, reader: AsyncEngine, urgent: AsyncEngine, lean: LeanPool | None = None
+    ) -> None:
         super().__init__(sync_engine)
         self.reader = reader
         self.urgent = urgent
+        self.lean = lean  # the hot writes' own connections (db.lean)
 
     async def dispose(self, close: bool = True) -> None:
+        if self.lean is not None:
+            await self.lean.close()
         await self.urgent.dispose(close)
         await self.reader.dispose(close)
         await super().dispose(close)
@@ -379,16 +393,8 @@ def _configure_sqlite(engine: AsyncEngine, *, begins: str | None = None) -> None
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # The connection is in autocommit mode (db.sqlite.connector): SQLAlchemy's begin below opens
         # every transaction. The pragmas must run outside a transaction.
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute(f"PRAGMA cache_size=-{PAGE_CACHE_KIB}")
-        # A commit survives a power cut too, so a phase once closed stays closed: SQLite syncs every
-        # commit (FULL), or the connection does, several commits at once (db.sqlite: group commit).
         grouped = getattr(getattr(dbapi_connection, "_connection", None), "wal", None) is not None
-        cursor.execute(f"PRAGMA synchronous={'NORMAL' if grouped else 'FULL'}")
-        cursor.close()
+        set_pragmas(dbapi_connection, grouped=grouped)
 
     if begins is not None:
         # The dialect's own begin, not an engine event: an engine with a listener of its own
@@ -401,6 +407,20 @@ def _configure_sqlite(engine: AsyncEngine, *, begins: str | None = None) -> None
     def _on_begin(connection: Any) -> None:
         reading = connection.get_execution_options().get(READING, False)
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+
+def set_pragmas(dbapi_connection: Any, *, grouped: bool) -> None:
+    """Every SQLite connection's pragmas (the engine's, db.lean's), outside a transaction; ``grouped``:
+    its commits are made durable by db.sqlite's group commit."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute(f"PRAGMA cache_size=-{PAGE_CACHE_KIB}")
+    # A commit survives a power cut too, so a phase once closed stays closed: SQLite syncs every
+    # commit (FULL), or the connection does, several commits at once (db.sqlite: group commit).
+    cursor.execute(f"PRAGMA synchronous={'NORMAL' if grouped else 'FULL'}")
+    cursor.close()
 
 
 def _begin(sql: str, dbapi_connection: Any) -> None:
@@ -428,9 +448,22 @@ async def flushed_connection(session: AsyncSession) -> AsyncConnection:
     once what the session has pending is flushed, as an ORM query would (autoflush). A Core
     statement bypasses the session: it neither sees nor updates the ORM objects the session holds,
     and a read session's guards (:class:`ReadOnlySession`) do not apply to it."""
+    if isinstance(session, LeanSession):
+        return cast(AsyncConnection, session.lean_connection)  # (what db.prepared runs on: see db.lean)
     if session.new or session.dirty or session.deleted:
         await session.flush()
-    return await session.connection()
+    transaction = session.sync_session._transaction
+    held = session.info.get(_CONNECTION)
+    if held is not None and held[0] is transaction and transaction is not None and transaction.is_active:
+        return held[1]  # (asked again in the same transaction: no hand-over to SQLAlchemy's sync session)
+    connection = await session.connection()
+    transaction = session.sync_session._transaction
+    if transaction is not None:
+        session.info[_CONNECTION] = (transaction, connection)
+    return connection
+
+
+_CONNECTION = "db_connection"  # session.info: (its transaction, the AsyncConnection flushed_connection gave)
 
 
 NUL = "\x00"

@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.expression import Executable
 
+from db.lean import LeanConnection, NeedsSession
 from db.sqlite import Connection as SQLiteConnection
 
 Params = dict[str, Any]
@@ -105,6 +106,18 @@ class Prepared:
         """Run on SQLite's driver in the connection's transaction: (description, rows, rowcount,
         lastrowid), or None when SQLAlchemy must run it (another database, no transaction begun, a
         statement not prepared for it, a wait needed)."""
+        if isinstance(connection, LeanConnection):  # a lean unit's (db.lean): SQLite's driver, or nothing
+            compiled_for = connection.dialect
+            compiled = self._compiled_for(compiled_for)
+            if compiled is None:
+                raise NeedsSession("a statement that cannot run on the driver")
+            values = [compiled.row(p) for p in params] if many else compiled.row(params)
+            try:
+                return connection.run_at_once(compiled.sql, values, many=many)
+            except sqlite3.Error as error:
+                raise exc.DBAPIError.instance(
+                    compiled.sql, values, error, sqlite3.Error, hide_parameters=True, dialect=compiled_for
+                ) from error
         if connection is None or connection.closed or not connection.in_transaction():
             return None
         driver = connection.connection.driver_connection

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, nullcontext
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import replace
+from typing import TypeVar, cast
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import SessionFactory
+from db.lean import NeedsSession
 from gm.clock import Clock, utcnow
 from gm.delivery.lanes import urgent_writes
 from gm.delivery.outbox import OutboxSender
@@ -41,6 +43,7 @@ from gm.setup import games
 from gm.setup.games import FormingLimits
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class GamemasterCore:
@@ -118,24 +121,56 @@ class GamemasterCore:
                 extra={"event": "orders_held", "games": len(game_ids)},
             )
 
-    @asynccontextmanager
-    async def _own_orders_written(
-        self, game_id: int, user_id: int, *, message_id: int | None = None
-    ) -> AsyncIterator[AsyncSession]:
-        """A transaction changing ``user_id``'s own orders in ``game_id`` (their orders, ready flags
-        and log: gm.ordering.current.own_orders), what the process holds of the game lent to it; once
-        committed, what it read is kept and a player's return announced. ``message_id``: the direct
-        message they came in, written before other writers and marked handled in the same
-        transaction."""
+    async def _write_own_orders(
+        self,
+        game_id: int,
+        user_id: int,
+        write: Callable[[AsyncSession], Awaitable[T]],
+        *,
+        message_id: int | None = None,
+    ) -> T:
+        """``write(session)`` in a transaction changing ``user_id``'s own orders in ``game_id`` (their
+        orders, ready flags and log: gm.ordering.current.own_orders), what the process holds of the
+        game lent to it; once committed, what it read is kept and a player's return announced.
+        ``message_id``: the direct message they came in, written before other writers and marked
+        handled in the same transaction.
+
+        A game the process holds is written in a lean unit (db.lean: SQLite's driver alone, the same
+        writer turns and durability) when one is free; what needs a session there (a player back
+        from civil disorder, an early close's deadline...) rolls it back and runs ``write`` again in
+        a session, as every write of a game not held does."""
         with urgent_writes() if message_id is not None else nullcontext():
+            unit = await self._sessions.lean() if self._current.held_game(game_id) is not None else None
+            if unit is not None:
+                try:
+                    async with unit as lean:
+                        session = cast(AsyncSession, lean)  # (what a hot write uses of one: db.lean)
+                        done = await self._own_orders(session, game_id, user_id, write, message_id)
+                except NeedsSession:
+                    pass  # nothing committed: again in a session
+                else:
+                    self._current.keep_read(session)
+                    self._send_if_returned(session, game_id)
+                    return done
             async with self._sessions.begin() as session:
-                own_orders(session, game_id, user_id)
-                self._current.lend(session)
-                if message_id is not None:
-                    await mark_read(session, user_id, message_id)
-                yield session
+                done = await self._own_orders(session, game_id, user_id, write, message_id)
         self._current.keep_read(session)
         self._send_if_returned(session, game_id)
+        return done
+
+    async def _own_orders(
+        self,
+        session: AsyncSession,
+        game_id: int,
+        user_id: int,
+        write: Callable[[AsyncSession], Awaitable[T]],
+        message_id: int | None,
+    ) -> T:
+        own_orders(session, game_id, user_id)
+        self._current.lend(session)
+        if message_id is not None:
+            await mark_read(session, user_id, message_id)
+        return await write(session)
 
     def _send_if_returned(self, session: AsyncSession, game_id: int) -> None:
         """A player came back from civil disorder in this (committed) unit of work: the game

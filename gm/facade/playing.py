@@ -45,8 +45,12 @@ class PlayingCases(GamemasterCore):
             report = await self._direct_batches().submit(_DirectOrders(game_id, user_id, text, message_id))
         else:
             # a direct message's reply is all its player sees: its write goes before the others waiting
-            async with self._own_orders_written(game_id, user_id, message_id=message_id) as session:
-                report = await orders.submit_orders(session, game_id, user_id, text)
+            report = await self._write_own_orders(
+                game_id,
+                user_id,
+                lambda session: orders.submit_orders(session, game_id, user_id, text),
+                message_id=message_id,
+            )
         kept = self._current.after_submission(report)
         await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
         return report
@@ -151,8 +155,11 @@ class PlayingCases(GamemasterCore):
         earlier order."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._own_orders_written(game_id, user_id) as session:
-            report = await sheet.replace_orders(session, game_id, user_id, text, meant_for=meant_for)
+        report = await self._write_own_orders(
+            game_id,
+            user_id,
+            lambda session: sheet.replace_orders(session, game_id, user_id, text, meant_for=meant_for),
+        )
         kept = self._current.after_submission(report)
         await self._after_order_change(ticket, report.view, kept=kept, held=held, state=report.state)
         return report
@@ -173,8 +180,12 @@ class PlayingCases(GamemasterCore):
         """``message_id``: as for :meth:`submit_orders` (a "ready" sent by direct message)."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._own_orders_written(game_id, user_id, message_id=message_id) as session:
-            view = await orders.set_ready(session, game_id, user_id, ready=ready)
+        view = await self._write_own_orders(
+            game_id,
+            user_id,
+            lambda session: orders.set_ready(session, game_id, user_id, ready=ready),
+            message_id=message_id,
+        )
         # the refused lines shown stay the last submission's: the view is read again
         await self._after_order_change(ticket, view, kept=None, held=held, same_orders=True)
         return view

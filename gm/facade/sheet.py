@@ -92,8 +92,7 @@ class SheetCases(GamemasterCore):
         menu after it, with the change's view."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._own_orders_written(game_id, user_id) as session:
-            change = await action(session)
+        change = await self._write_own_orders(game_id, user_id, action)
         # the view is dropped (a read gives the refused lines of the last submission), the menu kept
         menu = await self._after_order_change(
             ticket,

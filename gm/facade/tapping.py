@@ -100,15 +100,13 @@ class TappingCases(GamemasterCore):
         The early close this may allow follows in the background, as for typed orders."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        async with self._own_orders_written(game_id, user_id) as session:
-            report = await orders.submit_orders(
-                session,
-                game_id,
-                user_id,
-                text,
-                power=power,
-                meant_for=meant_for,
-            )
+        report = await self._write_own_orders(
+            game_id,
+            user_id,
+            lambda session: orders.submit_orders(
+                session, game_id, user_id, text, power=power, meant_for=meant_for
+            ),
+        )
         menu = await self._after_order_change(
             ticket,
             report.view,
