@@ -7,8 +7,8 @@ A :class:`Prepared` statement is compiled once per dialect, with the bind proces
 (a timestamp's text, a JSON column's text: what SQLAlchemy would write, by SQLAlchemy's own
 processors); on SQLite it is run by the driver at once (db.sqlite.Connection.run_at_once, inside the
 connection's transaction, which SQLAlchemy began as usual); on PostgreSQL, or when the statement
-cannot run at once, SQLAlchemy runs it as before. The rows a read gives are plain tuples, and only
-statements whose columns need no result processing can be read this way (checked when prepared).
+cannot run at once, SQLAlchemy runs it as before. The rows a read gives are plain tuples, their
+columns processed by SQLAlchemy's own result processors where a column has one (a timestamp).
 
 A statement run here is seen by the engine's ``before_cursor_execute`` listeners (the benches count
 statements with them), not by the ORM's events: as a Core statement run on the session's connection
@@ -36,7 +36,7 @@ Params = dict[str, Any]
 class _Compiled:
     """A statement's SQLite text, its parameters' names in order and their bind processors."""
 
-    __slots__ = ("_values", "constants", "names", "processed", "processors", "sql")
+    __slots__ = ("_values", "constants", "names", "processed", "processors", "results", "sql")
 
     def __init__(
         self,
@@ -44,8 +44,10 @@ class _Compiled:
         names: tuple[str, ...],
         processors: tuple[Callable[[Any], Any] | None, ...],
         constants: Params,
+        results: tuple[tuple[int, Callable[[Any], Any]], ...] = (),
     ) -> None:
         self.sql = sql
+        self.results = results  # (column, its result processor): a timestamp read, for one
         self.names = names
         self.processors = processors
         self.constants = constants  # the statement's own values (a LIMIT's), unless given
@@ -56,6 +58,13 @@ class _Compiled:
             picked if len(names) != 1 else (lambda params: (params[names[0]],))
         )
         self.processed = tuple((i, process) for i, process in enumerate(processors) if process is not None)
+
+    def read(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A row read, its columns processed as SQLAlchemy would (a timestamp's text to a datetime)."""
+        values = list(row)
+        for i, process in self.results:
+            values[i] = process(values[i])
+        return tuple(values)
 
     def row(self, params: Params) -> tuple[Any, ...]:
         if self.constants:
@@ -85,7 +94,10 @@ class Prepared:
         """The rows ``params`` select (tuples on SQLite, SQLAlchemy's rows otherwise)."""
         done = self._at_once(connection.sync_connection, params, many=False)
         if done is not None:
-            return done[1]
+            compiled = self._compiled[type(connection.dialect)]
+            if compiled is None or not compiled.results:
+                return done[1]
+            return [compiled.read(row) for row in done[1]]
         return list((await connection.execute(self.statement, params)).all())
 
     async def run(self, connection: AsyncConnection, params: Params | list[Params]) -> int:
@@ -156,12 +168,17 @@ def _compile(statement: Executable, keys: list[str] | None, dialect: Dialect) ->
     if any(getattr(compiled, name, None) for name in ("insert_prefetch", "update_prefetch", "postfetch")):
         return None  # Python-side defaults, or server-side values SQLAlchemy would fetch
     columns = compiled._result_columns
-    if any(column[3]._cached_result_processor(dialect, None) is not None for column in columns):
-        return None  # (a timestamp read, for one)
+    results = tuple(column[3]._cached_result_processor(dialect, None) for column in columns)
     processors = compiled._bind_processors
     constants = {
         name: bind.effective_value
         for name, bind in compiled.binds.items()
         if name in names and not bind.required and bind.callable is None
     }
-    return _Compiled(compiled.string, tuple(names), tuple(processors.get(name) for name in names), constants)
+    return _Compiled(
+        compiled.string,
+        tuple(names),
+        tuple(processors.get(name) for name in names),
+        constants,
+        tuple((i, process) for i, process in enumerate(results) if process is not None),
+    )

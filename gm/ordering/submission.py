@@ -479,17 +479,21 @@ async def early_close_due(session: AsyncSession, phase_id: int) -> bool:
 # --- helpers ------------------------------------------------------------------------------------
 
 
+# the phase before: its name and when it closed (run by SQLite's driver itself, db.prepared)
+_PREVIOUS_PHASE = Prepared(
+    select_columns(col(PhaseRecord.name), col(PhaseRecord.closed_at)).where(
+        col(PhaseRecord.game_id) == bindparam("game_id"), col(PhaseRecord.ordinal) == bindparam("ordinal")
+    )
+)
+
+
 async def _new_phase_notice(session: AsyncSession, phase: PhaseRecord, now: datetime) -> str | None:
     """The warning for orders sent just after the previous phase closed (see SubmissionReport)."""
     if phase.ordinal == 0 or now - phase.opened_at >= NEW_PHASE_NOTICE:
         return None
-    previous = (
-        await session.exec(
-            select(PhaseRecord.name, PhaseRecord.closed_at).where(
-                PhaseRecord.game_id == phase.game_id, PhaseRecord.ordinal == phase.ordinal - 1
-            )
-        )
-    ).first()
+    connection = await flushed_connection(session)
+    found = await _PREVIOUS_PHASE.rows(connection, {"game_id": phase.game_id, "ordinal": phase.ordinal - 1})
+    previous = found[0] if found else None
     if previous is None or previous[1] is None:
         return None
     name, closed_at = previous
