@@ -1,7 +1,8 @@
 """Benchmark: the CPU and SQL statements of gm's reads and writes behind the interactions when the
 process does not hold their answer yet (a bot just started, a game changed): the game an interaction
 names, a player's list of games (a direct message of orders asks it first), a sheet's order menu, and
-a submission through gm.facade (the game held, as every write but a game's first).
+the writes through gm.facade (the game held, as every write but a game's first): a typed submission,
+a direct message's orders, an orders form's whole sheet, Ready and not ready.
 
     .venv/bin/python bench/db_reads.py                  # this checkout
     .venv/bin/python bench/db_reads.py --root ../main   # another checkout's gm (compare the two)
@@ -78,9 +79,28 @@ async def run(rounds: int) -> None:
             user_id, texts = players[turn[0] % len(players)]
             await gm.submit_orders(game_id, user_id, texts[(turn[0] // len(players)) % 2])
 
+        async def direct_message() -> None:
+            turn[0] += 1
+            user_id, texts = players[turn[0] % len(players)]
+            text = texts[(turn[0] // len(players)) % 2]
+            await gm.submit_orders(game_id, user_id, text, message_id=10**12 + turn[0])
+
+        async def form() -> None:
+            turn[0] += 1
+            user_id, texts = players[turn[0] % len(players)]
+            await gm.replace_orders(game_id, user_id, texts[(turn[0] // len(players)) % 2])
+
+        async def ready() -> None:
+            turn[0] += 1
+            user_id, _texts = players[turn[0] % len(players)]
+            await gm.set_ready(game_id, user_id, ready=(turn[0] // len(players)) % 2 == 0)
+
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("the game (get_game)", game),
             ("submission (gm.facade, game held)", submission),
+            ("a direct message's orders (held)", direct_message),
+            ("an orders form's whole sheet (held)", form),
+            ("Ready, then not ready (held)", ready),
             ("a player's games (games_of_user)", games_listed),
             ("a sheet's order menu", menu),
         ]

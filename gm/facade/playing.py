@@ -8,9 +8,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.lean import NeedsSession
 from gm.delivery.lanes import step_aside, urgent_writes
 from gm.endings import votes
 from gm.endings.votes import VoteReport
@@ -66,26 +68,33 @@ class PlayingCases(GamemasterCore):
             batches = self._direct_batcher = _DirectBatches(self)
         return batches
 
-    async def _write_direct_batch(self, take: Callable[[], list[_DirectOrders]]) -> None:
+    async def _write_direct_batch(
+        self, take: Callable[[], list[_DirectOrders]], *, alone: bool = False
+    ) -> None:
         """One transaction for the direct messages' orders waiting once it holds the writer lock
         (``take``): each in a savepoint of its own (one refused, e.g. its phase closed, leaves the
         others written), each marked handled with its orders; every one's future answered once the
         commit is durable, or with its error. A message alone (the usual case but in a burst) takes
         no savepoint: its refusal rolls the transaction back (two statements and the nested
-        transaction's work fewer)."""
+        transaction's work fewer); ``alone``: one message waits (most likely the only one taken), on
+        a game the process holds: it is written in a lean unit (:meth:`_write_lone_lean`)."""
         done: list[tuple[_DirectOrders, SubmissionReport, bool]] = []
         batch: list[_DirectOrders] = []
         try:
             with urgent_writes():
-                async with self._sessions.begin() as session:
-                    await session.connection()  # BEGIN IMMEDIATE: the writer lock, then the batch
-                    self._current.lend(session)
-                    batch = take()
-                    if len(batch) == 1:  # alone: no savepoint, a refusal rolls the transaction back
-                        done.append(await self._write_alone(session, batch[0]))
-                    else:
-                        done.extend(await self._write_each(session, batch))
-            self._current.keep_read(session)
+                written = await self._write_lone_lean(take, batch) if alone else None
+                if written is not None:
+                    done.append(written)
+                else:
+                    async with self._sessions.begin() as session:
+                        await session.connection()  # BEGIN IMMEDIATE: the writer lock, then the batch
+                        self._current.lend(session)
+                        batch = batch or take()  # (taken already by a lean unit that could not write it)
+                        if len(batch) == 1:  # alone: no savepoint, a refusal rolls the transaction back
+                            done.append(await self._write_alone(session, batch[0]))
+                        else:
+                            done.extend(await self._write_each(session, batch))
+                    self._current.keep_read(session)
         except _Refused as refused:  # a lone message refused (its phase closed, already read...)
             error = refused.__cause__
             assert isinstance(error, Exception)  # for mypy: raised from what submit_orders raised
@@ -105,6 +114,30 @@ class PlayingCases(GamemasterCore):
                 self._runtime.follow_up(FollowUps(item.game_id), f"a player's return in game {item.game_id}")
             item.answer.set_result(report)
 
+    async def _write_lone_lean(
+        self, take: Callable[[], list[_DirectOrders]], batch: list[_DirectOrders]
+    ) -> tuple[_DirectOrders, SubmissionReport, bool] | None:
+        """A lone direct message's orders on a game the process holds, in a lean unit (db.lean, as
+        gm.facade.core's ``_write_own_orders``): what was written, the message taken into ``batch``;
+        None when it must be written in a session (no lean unit free, several messages, a game not
+        held, something only a session does: nothing committed; what was taken is in ``batch``).
+        _Refused when refused, as :meth:`_write_alone`."""
+        unit = await self._sessions.lean()
+        if unit is None:
+            return None
+        try:
+            async with unit as lean:  # BEGIN IMMEDIATE: the writer lock, then the batch
+                batch.extend(take())
+                if len(batch) != 1 or self._current.held_game(batch[0].game_id) is None:
+                    raise NeedsSession("a batch, or a game not held")
+                session = cast(AsyncSession, lean)  # (what a hot write uses of one: db.lean)
+                self._current.lend(session)
+                written = await self._write_alone(session, batch[0])
+        except NeedsSession:
+            return None
+        self._current.keep_read(session)
+        return written
+
     async def _write_alone(
         self, session: AsyncSession, item: _DirectOrders
     ) -> tuple[_DirectOrders, SubmissionReport, bool]:
@@ -113,6 +146,8 @@ class PlayingCases(GamemasterCore):
             own_orders(session, item.game_id, item.user_id)
             await mark_read(session, item.user_id, item.message_id)
             report = await orders.submit_orders(session, item.game_id, item.user_id, item.text)
+        except NeedsSession:
+            raise  # (a lean unit's: written again in a session)
         except Exception as exc:
             raise _Refused from exc
         finally:
@@ -254,7 +289,8 @@ class _DirectBatches:
         self._busy = True
         try:
             with urgent_writes():
-                await self._cases._write_direct_batch(self._take)
+                alone = len(self._waiting) == 1 and self._cases._current.held_game(item.game_id) is not None
+                await self._cases._write_direct_batch(self._take, alone=alone)
         except Exception:
             pass  # every message of the batch has its error (its answer), this one's included
         finally:

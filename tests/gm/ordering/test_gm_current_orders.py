@@ -435,3 +435,20 @@ async def test_the_preview_from_what_is_held_is_the_one_a_read_gives(
     assert preview.view.powers == view.powers and preview.png == render_preview(request)
     assert ("fog" in request) == (fog != "off")
     await gm.runtime.idle()
+
+
+async def test_orders_from_the_game_held_just_after_a_close_carry_the_new_phase_notice(
+    gm: Gamemaster, started: games.StartResult
+) -> None:
+    """Orders typed moments after a close, the game held by then: the answer still says that the phase
+    before has closed and the orders count for the new one."""
+    game, germany = started.game.id, player_of(started, "GERMANY")
+    await gm.submit_orders(game, germany, "A Mun-Ruh")
+    await gm.runtime.close_phase(started.phase.id, reason="all_ready")
+    first = await gm.submit_orders(game, germany, "A Ruh-Bel")
+    assert gm._current.held_game(game) is not None
+    second = await gm.submit_orders(game, germany, "A Ruh-Hol")
+    for report in (first, second):
+        assert report.lines[0].accepted and report.new_phase_notice is not None
+        assert report.new_phase_notice.startswith("Spring 1901 Movement closed")
+        assert "these orders are for Fall 1901 Movement" in report.new_phase_notice

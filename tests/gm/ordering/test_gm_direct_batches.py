@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import event
 
 from db.database import SessionFactory
+from db.lean import LeanSession, LeanUnit
 from gm.errors import GameError, OrdersClosed
 from gm.facade import Gamemaster
 from gm.ordering import submission as orders
@@ -74,7 +75,7 @@ async def test_seven_direct_messages_at_once_are_each_recorded_and_answered(
 
 
 async def test_one_refused_message_in_a_batch_leaves_the_others_written(
-    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult
+    gm: Gamemaster, sessions: SessionFactory, started: games.StartResult, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = started.game.id
     france, germany, italy = (player_of(started, p) for p in ("FRANCE", "GERMANY", "ITALY"))
@@ -83,6 +84,14 @@ async def test_one_refused_message_in_a_batch_leaves_the_others_written(
 
     def count(_conn: object) -> None:
         begun.append("BEGIN IMMEDIATE")
+
+    lean_begin = LeanUnit.__aenter__
+
+    async def counted(unit: LeanUnit) -> LeanSession:  # a lean unit's transaction (db.lean) counts too
+        count(unit)
+        return await lean_begin(unit)
+
+    monkeypatch.setattr(LeanUnit, "__aenter__", counted)
 
     # SQLite: the urgent writers' engine, whose transactions batch what waits; PostgreSQL writes
     # the messages side by side (no batch: nothing to count)
