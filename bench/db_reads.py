@@ -90,10 +90,10 @@ async def run(rounds: int) -> None:
             user_id, texts = players[turn[0] % len(players)]
             await gm.replace_orders(game_id, user_id, texts[(turn[0] // len(players)) % 2])
 
-        async def ready() -> None:
+        async def ready() -> None:  # six of the seven powers (the phase never closes early)
             turn[0] += 1
-            user_id, _texts = players[turn[0] % len(players)]
-            await gm.set_ready(game_id, user_id, ready=(turn[0] // len(players)) % 2 == 0)
+            user_id, _texts = players[turn[0] % 6]
+            await gm.set_ready(game_id, user_id, ready=(turn[0] // 6) % 2 == 0)
 
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("the game (get_game)", game),
