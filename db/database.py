@@ -367,7 +367,7 @@ class SQLiteEngine(AsyncEngine):
 
     async def dispose(self, close: bool = True) -> None:
         if self.lean is not None:
-            await self.lean.close()
+            await self.lean.close(close)
         await self.urgent.dispose(close)
         await self.reader.dispose(close)
         await super().dispose(close)

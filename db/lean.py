@@ -190,12 +190,16 @@ class LeanPool:
             return
         self._free.append(driver)  # the one used last goes next: its pages are warm
 
-    async def close(self) -> None:
+    async def close(self, close: bool = True) -> None:
+        """No unit from now on; the free connections closed (``close`` False: dropped unclosed, as
+        SQLAlchemy's ``dispose(close=False)`` drops a pool's: e.g. in a forked process, whose
+        connections are its parent's)."""
         self._closing = True
         free, self._free = self._free, []
         for driver in free:
             self._opened -= 1
-            await _close(driver)
+            if close:
+                await _close(driver)
 
 
 async def _close(driver: sqlite.Connection) -> None:
