@@ -120,7 +120,9 @@ class LeanUnit:
             self._entered = await self._pool.admitted()  # as a session's block (db.database)
             await self._driver.run_statement("BEGIN IMMEDIATE", ())  # the writer lock, in turn
         except BaseException:
-            self._pool.give_back(self._driver)
+            # not given back: a BEGIN cancelled while it waited on the connection's thread (another
+            # process writing) may yet begin there; closing the connection ends whatever it began
+            self._pool.give_back(self._driver, discard=True)
             self._pool.left(self._entered)
             raise
         return LeanSession(self._connection)
@@ -137,7 +139,8 @@ class LeanUnit:
                 self._driver.rollback_now()
         finally:
             self._connection.closed = True
-            self._pool.give_back(self._driver)
+            driver = self._driver
+            self._pool.give_back(driver, discard=driver._connection is None or driver.in_transaction)
             self._pool.left(self._entered)
 
 
@@ -180,10 +183,11 @@ class LeanPool:
             raise
         return LeanUnit(self, driver)
 
-    def give_back(self, driver: sqlite.Connection) -> None:
-        if self._closing or driver._connection is None:
+    def give_back(self, driver: sqlite.Connection, *, discard: bool = False) -> None:
+        """``driver`` free again; ``discard``: closed instead (its state unknown)."""
+        if self._closing or discard or driver._connection is None:
             self._opened -= 1
-            if driver._connection is not None:  # (closed after the pool: a unit ended late)
+            if driver._connection is not None:  # (in a task: the unit's caller goes on)
                 task = asyncio.ensure_future(_close(driver))
                 self._closings.add(task)
                 task.add_done_callback(self._closings.discard)

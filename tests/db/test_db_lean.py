@@ -136,3 +136,31 @@ async def test_no_lean_unit_on_postgresql(postgres_url: str) -> None:
         assert await make_session_factory(engine).lean() is None  # its writers write side by side
     finally:
         await engine.dispose()
+
+
+async def test_a_lean_write_cancelled_while_waiting_its_turn_leaves_the_writers_working(
+    sessions: Sessions, tmp_path: Path
+) -> None:
+    release = asyncio.Event()
+
+    async def session_writer() -> None:
+        async with sessions.begin() as s:
+            await (await s.connection()).execute(text("INSERT INTO written VALUES ('session')"))
+            await release.wait()
+
+    first = asyncio.create_task(session_writer())
+    lock = writer_lock(str(tmp_path / "lean.db"))
+    while not lock.locked():
+        await asyncio.sleep(0.005)
+    cancelled = asyncio.create_task(_lean_write(sessions, "cancelled"))
+    for _ in range(10):
+        await asyncio.sleep(0.005)
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    release.set()
+    await first
+    await asyncio.wait_for(_lean_write(sessions, "after"), 10)
+    async with sessions.begin() as s:  # and the sessions' writers too
+        await (await s.connection()).execute(text("INSERT INTO written VALUES ('session again')"))
+    assert await _who(sessions) == ["session", "after", "session again"]
