@@ -209,10 +209,13 @@ class OrderSubmission(Stored, SQLModel, table=True):
     """Append-only log of every submission and clear: who, when, the raw text, what became of each line."""
 
     __tablename__ = "order_submission"
+    # a player's submissions in a phase, found by the index alone: how many (every write about orders
+    # counts them), the oldest beyond the bound, the latest (the phase's are its first column's)
+    __table_args__ = (Index("ix_order_submission_phase_id_user_id", "phase_id", "user_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
-    phase_id: int = Field(foreign_key="phase.id", index=True)
+    phase_id: int = Field(foreign_key="phase.id")
     user_id: int = Field(sa_type=BigInteger)
     action: str = Field(max_length=20)  # submit, clear
     text: str = Field(sa_type=Text)
