@@ -128,6 +128,7 @@ class GamemasterCore:
         write: Callable[[AsyncSession], Awaitable[T]],
         *,
         message_id: int | None = None,
+        lean: bool = True,
     ) -> T:
         """``write(session)`` in a transaction changing ``user_id``'s own orders in ``game_id`` (their
         orders, ready flags and log: gm.ordering.current.own_orders), what the process holds of the
@@ -138,13 +139,14 @@ class GamemasterCore:
         A game the process holds is written in a lean unit (db.lean: SQLite's driver alone, the same
         writer turns and durability) when one is free; what needs a session there (a player back
         from civil disorder, an early close's deadline...) rolls it back and runs ``write`` again in
-        a session, as every write of a game not held does."""
+        a session, as every write of a game not held does (``lean`` False: ``write`` needs one)."""
         with urgent_writes() if message_id is not None else nullcontext():
-            unit = await self._sessions.lean() if self._current.held_game(game_id) is not None else None
+            held = self._current.held_game(game_id) is not None
+            unit = await self._sessions.lean() if held and lean else None
             if unit is not None:
                 try:
-                    async with unit as lean:
-                        session = cast(AsyncSession, lean)  # (what a hot write uses of one: db.lean)
+                    async with unit as unit_session:
+                        session = cast(AsyncSession, unit_session)  # (what a hot write uses of one: db.lean)
                         done = await self._own_orders(session, game_id, user_id, write, message_id)
                 except NeedsSession:
                     pass  # nothing committed: again in a session

@@ -77,6 +77,7 @@ class SheetCases(GamemasterCore):
             meant_for,
             lambda s: actions.set_ready(s, game_id, user_id, ready=ready, meant_for=meant_for),
             same_orders=True,
+            lean=True,
         )
 
     async def _sheet_action(
@@ -87,12 +88,14 @@ class SheetCases(GamemasterCore):
         action: Callable[[AsyncSession], Awaitable[SheetChange]],
         *,
         same_orders: bool = False,
+        lean: bool = False,
     ) -> SheetAnswer:
         """``same_orders``: the action changes no order (Ready), so the menu held before it is the
-        menu after it, with the change's view."""
+        menu after it, with the change's view; ``lean``: the action may be written in a lean unit
+        (db.lean: Ready; the others read the game as objects)."""
         ticket = self._current.ticket(game_id, user_id)
         held = self._current.menu(game_id, user_id)
-        change = await self._write_own_orders(game_id, user_id, action)
+        change = await self._write_own_orders(game_id, user_id, action, lean=lean)
         # the view is dropped (a read gives the refused lines of the last submission), the menu kept
         menu = await self._after_order_change(
             ticket,
