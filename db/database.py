@@ -314,7 +314,7 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
         _configure_sqlite(reader, begins="BEGIN")
         urgent = create_async_engine(url, async_creator=connect, **{**URGENT_POOL, **kwargs})
         _configure_sqlite(urgent, begins="BEGIN IMMEDIATE")
-        lean = LeanPool(engine.sync_engine, connect, _admitted, _left)
+        lean = LeanPool(engine.sync_engine, connect, _admitted, _left, partial(set_pragmas, grouped=True))
         return SQLiteEngine(engine.sync_engine, reader, urgent, lean)
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)

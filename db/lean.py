@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -153,11 +154,13 @@ class LeanPool:
         connect: Callable[[], Awaitable[sqlite.Connection]],
         admitted: Callable[[], Awaitable[Any]],
         left: Callable[[Any], None],
+        pragmas: Callable[[sqlite3.Connection], None],
     ) -> None:
         """``admitted()`` before a unit's block begins, ``left(what it gave)`` when it ends: the
-        sessions' admission (db.database)."""
+        sessions' admission; ``pragmas(connection)``: the engine's connections' (db.database)."""
         self.engine = engine
         self._connect = connect
+        self._pragmas = pragmas
         self.admitted = admitted
         self.left = left
         self._free: list[sqlite.Connection] = []
@@ -177,7 +180,7 @@ class LeanPool:
         self._opened += 1
         try:
             driver = await self._connect()
-            await driver._execute(_pragmas, driver._conn)
+            await driver._execute(self._pragmas, driver._conn)
         except BaseException:
             self._opened -= 1
             raise
@@ -209,10 +212,3 @@ class LeanPool:
 async def _close(driver: sqlite.Connection) -> None:
     with contextlib.suppress(Exception):
         await driver.close()
-
-
-def _pragmas(connection: Any) -> None:
-    """The pragmas of every connection of the engine (db.database: its ``connect`` event)."""
-    from db.database import set_pragmas  # (db.database imports this module)
-
-    set_pragmas(connection, grouped=True)
