@@ -41,6 +41,7 @@ from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_o
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
+from engine.player.homes import build_sites
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
@@ -85,6 +86,8 @@ UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
+BUILD_COVERS = False  # in the fall, an empty home centre a build due will stand on is not exposed
+# (HOME_EXPOSED not counted for it: engine.player.homes.build_sites)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -1000,14 +1003,26 @@ def _score(
     owner = {c: p for p, cs in before.centers.items() for c in cs} if leaders else {}
     if before.phase.season == "F":
         homes = before.game_map.home_centers.get(power, ())
+        sites: frozenset[str] = frozenset()
+        if BUILD_COVERS:
+            held = sum(
+                (s[0] == power) if (s := occupant.get(c)) is not None else c in owned
+                for c in geo.supply_centers
+            )
+            sites = build_sites(before, after, power, held, view.enemy_reach)
         mine = 0
         for centre in geo.supply_centers:
             standing = occupant.get(centre)
             mine += standing[0] == power if standing is not None else centre in owned
             if weights and standing is not None and standing[0] == power and centre not in owned:
                 score += CENTRE * (weights.get(centre, 1.0) - 1.0)
-            if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
-                # left empty where another power could have walked in
+            if (
+                standing is None
+                and centre in owned
+                and view.enemy_reach.get(centre, 0) > 0
+                and centre not in sites
+            ):
+                # left empty where another power could have walked in (and no build will stand there)
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
         score -= BLOCKED * _builds_blocked(before, after, power, mine)
         if leaders:
