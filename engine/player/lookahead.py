@@ -41,7 +41,7 @@ from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_o
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
-from engine.player.homes import build_sites
+from engine.player.homes import attacks_on_others, build_sites, leader_attack, runaway
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
@@ -86,6 +86,12 @@ UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
+RUNAWAY_AT: int | None = None  # while another power owns this many centres or more, and RUNAWAY_MARGIN
+RUNAWAY_MARGIN = 2  # more than any other, our plans attack no power but that leader (engine.player.homes):
+# each move into a centre of another power, or a province its unit holds, costs RUNAWAY_COST (a filter)
+RUNAWAY_COST = 1000.0
+RUNAWAY_DEFEND = False  # ... and our plans are judged with a third reply too: that leader's units turned on
+# our centres (engine.player.homes.leader_attack)
 BUILD_COVERS = False  # in the fall, an empty home centre a build due will stand on is not exposed
 # (HOME_EXPOSED not counted for it: engine.player.homes.build_sites)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
@@ -177,6 +183,13 @@ def _look(
     view = values(board, power, holding)
     weights = _weights(board, power, holding)
 
+    leader = runaway(board, power, holding, RUNAWAY_AT, RUNAWAY_MARGIN) if RUNAWAY_AT is not None else None
+    truce = attacks_on_others(board, power, leader, holding) if leader is not None and RUNAWAY_COST else None
+    if leader is not None and RUNAWAY_DEFEND and leader in replies[0]:
+        attack = leader_attack(board, power, replies[0], leader)
+        if attack is not None:
+            replies.append(attack)
+
     def judge(plan: Collection[LegalOrder], replies: list[dict[str, list[Order]]] = replies) -> float:
         mine = [o.order for o in plan]
         scores = []
@@ -185,7 +198,8 @@ def _look(
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
             scores.append(_score(board, outcome.board, power, view, holding, weights))
-        return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
+        judged = (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
+        return judged if truce is None else judged - RUNAWAY_COST * truce(plan)
 
     best: tuple[float, int] | None = None
     for index, plan in enumerate(plans):
