@@ -92,6 +92,8 @@ RUNAWAY_MARGIN = 2  # more than any other, our plans attack no power but that le
 RUNAWAY_COST = 1000.0
 RUNAWAY_DEFEND = False  # ... and our plans are judged with a third reply too: that leader's units turned on
 # our centres (engine.player.homes.leader_attack)
+RUNAWAY_FOCUS = 0.0  # ... and plans aimed at that leader first (FOCUS), one more with its centres worth this
+# many times as much (0: none)
 BUILD_COVERS = False  # in the fall, an empty home centre a build due will stand on is not exposed
 # (HOME_EXPOSED not counted for it: engine.player.homes.build_sites)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
@@ -173,9 +175,14 @@ def _look(
             seen.add(key)
             plans.append(plan)
 
+    leader = runaway(board, power, holding, RUNAWAY_AT, RUNAWAY_MARGIN) if RUNAWAY_AT is not None else None
     for i in range(CANDIDATES):
         draw(NOISE if i == 0 else VARIANT_NOISE[(i - 1) % len(VARIANT_NOISE)])
-    for target in _targets(board, power, holding)[:FOCUS]:
+    targets = _targets(board, power, holding)[:FOCUS]
+    if leader is not None and RUNAWAY_FOCUS:
+        targets = [leader, *[t for t in targets if t != leader]][:FOCUS]
+        draw(NOISE, {leader: RUNAWAY_FOCUS})
+    for target in targets:
         draw(NOISE, {target: FOCUS_WEIGHT})
     if len(plans) == 1:
         return plans[0]
@@ -183,7 +190,6 @@ def _look(
     view = values(board, power, holding)
     weights = _weights(board, power, holding)
 
-    leader = runaway(board, power, holding, RUNAWAY_AT, RUNAWAY_MARGIN) if RUNAWAY_AT is not None else None
     truce = attacks_on_others(board, power, leader, holding) if leader is not None and RUNAWAY_COST else None
     if leader is not None and RUNAWAY_DEFEND and leader in replies[0]:
         attack = leader_attack(board, power, replies[0], leader)
