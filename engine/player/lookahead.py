@@ -41,7 +41,6 @@ from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_o
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
-from engine.player.homes import attacks_on_others, build_sites, leader_attack, runaway
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
@@ -86,16 +85,6 @@ UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
-RUNAWAY_AT: int | None = None  # while another power owns this many centres or more, and RUNAWAY_MARGIN
-RUNAWAY_MARGIN = 2  # more than any other, our plans attack no power but that leader (engine.player.homes):
-# each move into a centre of another power, or a province its unit holds, costs RUNAWAY_COST (a filter)
-RUNAWAY_COST = 1000.0
-RUNAWAY_DEFEND = False  # ... and our plans are judged with a third reply too: that leader's units turned on
-# our centres (engine.player.homes.leader_attack)
-RUNAWAY_FOCUS = 0.0  # ... and plans aimed at that leader first (FOCUS), one more with its centres worth this
-# many times as much (0: none)
-BUILD_COVERS = False  # in the fall, an empty home centre a build due will stand on is not exposed
-# (HOME_EXPOSED not counted for it: engine.player.homes.build_sites)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -175,26 +164,15 @@ def _look(
             seen.add(key)
             plans.append(plan)
 
-    leader = runaway(board, power, holding, RUNAWAY_AT, RUNAWAY_MARGIN) if RUNAWAY_AT is not None else None
     for i in range(CANDIDATES):
         draw(NOISE if i == 0 else VARIANT_NOISE[(i - 1) % len(VARIANT_NOISE)])
-    targets = _targets(board, power, holding)[:FOCUS]
-    if leader is not None and RUNAWAY_FOCUS:
-        targets = [leader, *[t for t in targets if t != leader]][:FOCUS]
-        draw(NOISE, {leader: RUNAWAY_FOCUS})
-    for target in targets:
+    for target in _targets(board, power, holding)[:FOCUS]:
         draw(NOISE, {target: FOCUS_WEIGHT})
     if len(plans) == 1:
         return plans[0]
     replies = _replies(board, power, holding, seed)
     view = values(board, power, holding)
     weights = _weights(board, power, holding)
-
-    truce = attacks_on_others(board, power, leader, holding) if leader is not None and RUNAWAY_COST else None
-    if leader is not None and RUNAWAY_DEFEND and leader in replies[0]:
-        attack = leader_attack(board, power, replies[0], leader)
-        if attack is not None:
-            replies.append(attack)
 
     def judge(plan: Collection[LegalOrder], replies: list[dict[str, list[Order]]] = replies) -> float:
         mine = [o.order for o in plan]
@@ -204,8 +182,7 @@ def _look(
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
             scores.append(_score(board, outcome.board, power, view, holding, weights))
-        judged = (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
-        return judged if truce is None else judged - RUNAWAY_COST * truce(plan)
+        return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
 
     best: tuple[float, int] | None = None
     for index, plan in enumerate(plans):
@@ -1023,26 +1000,14 @@ def _score(
     owner = {c: p for p, cs in before.centers.items() for c in cs} if leaders else {}
     if before.phase.season == "F":
         homes = before.game_map.home_centers.get(power, ())
-        sites: frozenset[str] = frozenset()
-        if BUILD_COVERS:
-            held = sum(
-                (s[0] == power) if (s := occupant.get(c)) is not None else c in owned
-                for c in geo.supply_centers
-            )
-            sites = build_sites(before, after, power, held, view.enemy_reach)
         mine = 0
         for centre in geo.supply_centers:
             standing = occupant.get(centre)
             mine += standing[0] == power if standing is not None else centre in owned
             if weights and standing is not None and standing[0] == power and centre not in owned:
                 score += CENTRE * (weights.get(centre, 1.0) - 1.0)
-            if (
-                standing is None
-                and centre in owned
-                and view.enemy_reach.get(centre, 0) > 0
-                and centre not in sites
-            ):
-                # left empty where another power could have walked in (and no build will stand there)
+            if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
+                # left empty where another power could have walked in
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
         score -= BLOCKED * _builds_blocked(before, after, power, mine)
         if leaders:
