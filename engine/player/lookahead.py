@@ -41,7 +41,6 @@ from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_o
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
 from engine.player.geography import Geography, geography
-from engine.player.homes import spring_blocked
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
@@ -86,11 +85,6 @@ UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
-SPRING_FREE = (
-    0.0  # after a spring, with builds in sight (centres ours, held or open, beyond our units), a unit
-)
-# of ours on a home centre no other power could then enter, where the builds would want it free, costs this
-# (of CENTRE; engine.player.homes.spring_blocked); 0: not counted
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -1032,8 +1026,6 @@ def _score(
         for prov, n in counts.items():
             if n > threat.get(prov, 0):
                 threat[prov] = n
-    if SPRING_FREE:
-        score -= SPRING_FREE * CENTRE * spring_blocked(before, after, power, ours, threat)
     for centre in geo.supply_centers:
         standing = occupant.get(centre)
         if centre in owned:
