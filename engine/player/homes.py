@@ -22,6 +22,7 @@ CALM_ONTO: float | None = None  # ... a unit of ours moving onto a home centre o
 SUPPORT_SWAP: float | None = None  # ... a unit of ours on a home centre supporting a move or hold lets
 # another unit of ours off our home centres give that support and moves off (where no other power could
 # meet it), unless that costs more than this (of a centre); None: off
+SWAP_SAFE = True  # ... the unit moves off only where no other power could meet it (else: where none stands)
 
 Judge = Callable[[Collection[LegalOrder]], float]
 Settle = Callable[[Mapping[str, LegalOrder], Mapping[str, LegalOrder]], "dict[str, LegalOrder] | None"]
@@ -141,15 +142,17 @@ def support_swap(
     current: dict[str, LegalOrder],
     homes: Collection[str],
     threatened: Callable[[str], bool],
+    occupied: Collection[str],
     judge: Judge,
     settle: Settle,
     allowance: float,
     need: int,
 ) -> dict[str, LegalOrder]:
     """:data:`SUPPORT_SWAP`: while ``need`` > 0, each unit of ours on a home centre in ``homes`` that
-    supports gives its support to another unit of ours off our home centres that is holding (the
+    supports gives its support to another unit of ours off our home centres that is not moving (the
     same support, same target), and itself moves off into a province no other power could enter
-    (not ``threatened``, not a home centre); the best pair is made unless it lowers the judgement by
+    (not ``threatened``, not a home centre; without :data:`SWAP_SAFE`: not ``occupied`` by another
+    power's unit); the best pair is made unless it lowers the judgement by
     more than ``allowance``."""
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
     score = judge(list(current.values()))
@@ -166,13 +169,13 @@ def support_swap(
             and not o.via_convoy
             and (t := _move_target(o)) is not None
             and t not in homes
-            and not threatened(t)
+            and (not threatened(t) if SWAP_SAFE else t not in occupied)
         ]
         if not offs:
             continue
         best: tuple[float, str, dict[str, LegalOrder]] | None = None
         for other, entry in sorted(entries.items()):
-            if other == prov or other in homes or current[other].kind != OrderKind.HOLD:
+            if other == prov or other in homes or current[other].kind == OrderKind.MOVE:
                 continue
             same = [
                 o

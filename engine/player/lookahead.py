@@ -320,7 +320,15 @@ def _home_switches(
         )
     if homes.SUPPORT_SWAP is not None and (need := need_now(current)) > 0:
         current = homes.support_swap(
-            legal, current, mine, threatened, judge, settle, homes.SUPPORT_SWAP * CENTRE, need
+            legal,
+            current,
+            mine,
+            threatened,
+            {p for p, s in occupant.items() if s[0] != power},
+            judge,
+            settle,
+            homes.SUPPORT_SWAP * CENTRE,
+            need,
         )
     if homes.SUPPORT_OFF is not None and need_now(current) > 0:
         current = homes.support_off(legal, current, mine, risky, judge, settle, homes.SUPPORT_OFF * CENTRE)

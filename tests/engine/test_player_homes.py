@@ -97,10 +97,14 @@ def test_a_support_from_a_home_centre_is_given_by_a_unit_off_them_and_the_home_u
     legal = legal_orders(board, "FRANCE")
     plan = _plan(legal, ["A PAR S A GAS - BUR", "A MAR H", "A GAS - BUR", "F MAO H"])
     settle = _settler(legal)
-    after = homes.support_swap(legal, plan, HOMES, lambda t: t in {"BUR", "PIC"}, _flat, settle, 7.0, 1)
+    after = homes.support_swap(
+        legal, plan, HOMES, lambda t: t in {"BUR", "PIC"}, set(), _flat, settle, 7.0, 1
+    )
     assert after == plan  # no unit off the home centres can give that support
     plan = _plan(legal, ["A MAR S A GAS - BUR", "A PAR H", "A GAS - BUR", "F MAO H"])
-    after = homes.support_swap(legal, plan, HOMES, lambda t: t in {"BUR", "PIC"}, _flat, settle, 7.0, 1)
+    after = homes.support_swap(
+        legal, plan, HOMES, lambda t: t in {"BUR", "PIC"}, set(), _flat, settle, 7.0, 1
+    )
     assert after == plan  # Paris holds: only a supporting unit on a home centre is swapped
 
 
@@ -110,8 +114,11 @@ def test_the_support_comes_from_off_the_home_centres_and_the_unit_in_paris_moves
     )
     legal = legal_orders(board, "FRANCE")
     plan = _plan(legal, ["A PAR S A BUR", "A BUR H", "A GAS H", "F MAO H"])
-    after = homes.support_swap(legal, plan, HOMES, lambda t: t == "BUR", _flat, _settler(legal), 7.0, 1)
+    after = homes.support_swap(
+        legal, plan, HOMES, lambda t: t == "BUR", set(), _flat, _settler(legal), 7.0, 1
+    )
     assert {o.text for o in after.values()} == {"A PAR - PIC", "A BUR H", "A GAS S A BUR", "F MAO H"}
     assert (
-        homes.support_swap(legal, plan, HOMES, lambda t: t == "BUR", _flat, _settler(legal), 7.0, 0) == plan
+        homes.support_swap(legal, plan, HOMES, lambda t: t == "BUR", set(), _flat, _settler(legal), 7.0, 0)
+        == plan
     )
