@@ -40,7 +40,6 @@ from engine.board import Board, initial_board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
-from engine.player import homes
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.openings import book_opening
@@ -232,107 +231,7 @@ def _look(
         )
     if BUILD_SAFE is not None and board.phase.season == "F":
         chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
-    if (
-        board.phase.season == "F"
-        and replies
-        and (homes.SUPPORT_OFF is not None or homes.CALM_ONTO is not None or homes.SUPPORT_SWAP is not None)
-    ):
-        chosen = _home_switches(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            view,
-            replies[0],
-            holding,
-        )
     return chosen
-
-
-def _home_switches(
-    board: Board,
-    power: str,
-    legal: LegalOrders,
-    plan: list[LegalOrder],
-    judge: Callable[[Collection[LegalOrder]], float],
-    view: Values,
-    reply: Mapping[str, list[Order]],
-    holding: Collection[str],
-) -> list[LegalOrder]:
-    """The switches of engine.player.homes, in the fall, when the builds due should our moves
-    succeed outnumber the home centres of ours no unit of ours may end on."""
-    owned = board.centers.get(power, frozenset())
-    mine = set(board.game_map.home_centers.get(power, ())) & owned
-    if not mine:
-        return plan
-    occupant = board.occupant
-    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    due = _builds_due(board, power, plan, reply, holding, hope=True)
-    if due <= 0:
-        return plan
-
-    def threatened(target: str) -> bool:
-        standing = occupant.get(target)
-        if standing is not None and standing[0] != power:
-            return True
-        return view.enemy_reach.get(target, 0) > 0
-
-    def leaves(prov: str) -> bool:
-        return prov in current and current[prov].kind == OrderKind.MOVE
-
-    def risky(target: str) -> bool:
-        standing = occupant.get(target)
-        if standing is not None:
-            return standing[0] != power or not leaves(target)
-        return view.enemy_reach.get(target, 0) > 0
-
-    def need_now(current: Mapping[str, LegalOrder]) -> int:
-        ending = set()
-        for prov, order in current.items():
-            if order.kind == OrderKind.MOVE:
-                target = province_of(order.target or "")
-                if target in mine:
-                    ending.add(target)
-                elif prov in mine and risky(target):
-                    ending.add(prov)
-            elif prov in mine:
-                ending.add(prov)
-        taken = {h for h in mine if (s := occupant.get(h)) is not None and s[0] != power}
-        return due - len(mine - taken - ending)
-
-    holds = {
-        e.unit.province: o
-        for e in legal.entries
-        if e.unit is not None and e.unit.province in current
-        for o in e.orders
-        if o.kind == OrderKind.HOLD
-    }
-
-    def settle(
-        now: Mapping[str, LegalOrder], changes: Mapping[str, LegalOrder]
-    ) -> dict[str, LegalOrder] | None:
-        return _settle(now, changes, holds)
-
-    if homes.CALM_ONTO is not None and (need := need_now(current)) > 0:
-        current = homes.calm_onto(
-            legal, current, mine, threatened, leaves, judge, settle, homes.CALM_ONTO * CENTRE, need
-        )
-    if homes.SUPPORT_SWAP is not None and (need := need_now(current)) > 0:
-        current = homes.support_swap(
-            legal,
-            current,
-            mine,
-            threatened,
-            {p for p, s in occupant.items() if s[0] != power},
-            judge,
-            settle,
-            homes.SUPPORT_SWAP * CENTRE,
-            need,
-        )
-    if homes.SUPPORT_OFF is not None and need_now(current) > 0:
-        current = homes.support_off(legal, current, mine, risky, judge, settle, homes.SUPPORT_OFF * CENTRE)
-    return [current[p] for p in sorted(current)]
 
 
 def _fall(
