@@ -292,6 +292,30 @@ def _builds_due(
     return due
 
 
+def _homes_and_due(
+    board: Board,
+    power: str,
+    plan: list[LegalOrder],
+    reply: Mapping[str, list[Order]],
+    holding: Collection[str],
+    *,
+    hope: bool,
+) -> tuple[set[str], int]:
+    """Our home centres we own, and the builds due after ``plan`` (:func:`_builds_due`; 0 without
+    such a home: nothing to work out)."""
+    homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
+    if not homes:
+        return homes, 0
+    return homes, _builds_due(board, power, plan, reply, holding, hope=hope)
+
+
+def _homes_short(board: Board, power: str, homes: set[str], due: int, ours: set[str]) -> int:
+    """How many more of ``homes`` the ``due`` builds need free: those another power's unit stands on
+    and ``ours`` (those a unit of ours ends on) take no build."""
+    taken = {h for h in homes if (s := board.occupant.get(h)) is not None and s[0] != power}
+    return due - len(homes - taken - ours)
+
+
 def _free_homes(
     board: Board,
     power: str,
@@ -310,14 +334,10 @@ def _free_homes(
     or another move for a unit moving onto one), the best of them each, made unless it costs more
     than :data:`BUILD_SAFE` of a centre, until enough home centres are free."""
     assert BUILD_SAFE is not None
-    owned = board.centers.get(power, frozenset())
-    homes = set(board.game_map.home_centers.get(power, ())) & owned
-    if not homes:
+    homes, due = _homes_and_due(board, power, plan, reply, holding, hope=BUILD_HOPE)
+    if not homes or due <= 0:
         return plan
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    due = _builds_due(board, power, plan, reply, holding, hope=BUILD_HOPE)
-    if due <= 0:
-        return plan
     occupant = board.occupant
 
     def risk(target: str) -> int:
@@ -338,8 +358,7 @@ def _free_homes(
         return prov if prov in homes else None
 
     blocked = {p: h for p, o in current.items() if (h := blocks(p, o)) is not None}
-    others = {h for h in homes if (s := occupant.get(h)) is not None and s[0] != power}
-    need = due - len(homes - others - set(blocked.values()))
+    need = _homes_short(board, power, homes, due, set(blocked.values()))
     if need <= 0:
         return plan
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None}
@@ -395,15 +414,11 @@ def _unblock(
     could enter (:data:`UNBLOCK_SAFE`), a hold or another move for a unit moving onto one; the best
     of each is made unless it costs more than :data:`UNBLOCK` of a centre, until enough are free."""
     assert UNBLOCK is not None
-    owned = board.centers.get(power, frozenset())
-    homes = set(board.game_map.home_centers.get(power, ())) & owned
-    if not homes:
+    homes, due = _homes_and_due(board, power, plan, reply, holding, hope=True)
+    if not homes or due <= 0:
         return plan
     occupant = board.occupant
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    due = _builds_due(board, power, plan, reply, holding, hope=True)
-    if due <= 0:
-        return plan
 
     def risky(target: str) -> bool:
         standing = occupant.get(target)
@@ -421,8 +436,7 @@ def _unblock(
         return prov if prov in homes else None
 
     ending = {p: h for p, o in current.items() if (h := ends(p, o)) is not None}
-    taken = {h for h in homes if (s := occupant.get(h)) is not None and s[0] != power}
-    need = due - len(homes - taken - set(ending.values()))
+    need = _homes_short(board, power, homes, due, set(ending.values()))
     if need <= 0:
         return plan
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
