@@ -89,7 +89,8 @@ ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at 
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 BUILDS_MADE: float | None = None  # in the fall, instead of BLOCKED: each build we could make (builds due
 # against our units before the phase, up to our home centres left empty) gains this (of CENTRE), so that a
-# capture never scores less than a centre (see _builds_made); None: BLOCKED
+# capture never scores less than a centre (see _builds_made; tried at 1-3: more builds and empty homes lost,
+# the README); None: BLOCKED
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
