@@ -84,10 +84,6 @@ UNBLOCK: float | None = None  # in the fall, with more builds due than home cent
 # of ours leaves) tries its orders that end off our home centres, judged with the third reply too
 # (COVER_GRAB), made unless that costs more than this (of CENTRE); None: not tried
 UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit could enter (no bounce)
-FOLLOW: float | None = None  # in the fall, with more builds due (should our moves succeed) than home centres
-# left free, a unit of ours staying on a home centre tries the moves into a province another unit of ours
-# leaves (where it bounces back home should that move fail), the best made unless that costs more than
-# this (of CENTRE); None: not tried
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
@@ -234,17 +230,6 @@ def _look(
             judge if cover_judge is None else cover_judge,
             bounced or {},
             view,
-            replies[0],
-            holding,
-        )
-    if FOLLOW is not None and board.phase.season == "F":
-        chosen = _follow(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            bounced or {},
             replies[0],
             holding,
         )
@@ -502,62 +487,6 @@ def _unblock(
                 best = (judged, alt.text, trial)
         if best is not None and best[0] >= score - UNBLOCK * CENTRE:
             score, current = best[0], best[2]
-            need -= 1
-    return [current[p] for p in sorted(current)]
-
-
-def _follow(
-    board: Board,
-    power: str,
-    legal: LegalOrders,
-    plan: list[LegalOrder],
-    judge: Callable[[Collection[LegalOrder]], float],
-    bounced: Mapping[str, int],
-    reply: Mapping[str, list[Order]],
-    holding: Collection[str],
-) -> list[LegalOrder]:
-    """In the fall, when the builds due (should our moves succeed) outnumber the home centres of ours
-    left free, each unit of ours staying on one (holding or supporting) tries the moves into a
-    province another unit of ours moves out of (off our home centres): should that unit's move fail,
-    ours bounces and stays home; should it succeed (a capture, most often, which makes the build due),
-    the home is free for the build. The best of each is made unless it costs more than
-    :data:`FOLLOW` of a centre, until enough home centres are free."""
-    assert FOLLOW is not None
-    homes, due = _homes_and_due(board, power, plan, reply, holding, hope=True)
-    if not homes or due <= 0:
-        return plan
-    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    staying = {p for p, o in current.items() if p in homes and o.kind != OrderKind.MOVE}
-    onto = {province_of(o.target or "") for o in current.values() if o.kind == OrderKind.MOVE}
-    need = _homes_short(board, power, homes, due, staying | (onto & homes))
-    if need <= 0:
-        return plan
-    left = {p for p, o in current.items() if o.kind == OrderKind.MOVE and p not in homes}
-    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
-    holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
-    score = judge(list(current.values()))
-    for prov in sorted(staying):
-        if need <= 0 or not left:
-            break
-        entry = entries.get(prov)
-        if entry is None:
-            continue
-        best: tuple[float, str, dict[str, LegalOrder], str] | None = None
-        for alt in entry.orders:
-            if alt.kind != OrderKind.MOVE or alt.via_convoy or bounced.get(alt.text, 0) >= REPEATS:
-                continue
-            target = province_of(alt.target or "")
-            if target not in left:
-                continue
-            trial = _settle(current, {prov: alt}, holds)
-            if trial is None:
-                continue
-            judged = judge(list(trial.values()))
-            if best is None or judged > best[0] + 1e-9:
-                best = (judged, alt.text, trial, target)
-        if best is not None and best[0] >= score - FOLLOW * CENTRE:
-            score, current = best[0], best[2]
-            left.discard(best[3])
             need -= 1
     return [current[p] for p in sorted(current)]
 
