@@ -87,10 +87,6 @@ UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
-BUILDS_MADE: float | None = None  # in the fall, instead of BLOCKED: each build we could make (builds due
-# against our units before the phase, up to our home centres left empty) gains this (of CENTRE), so that a
-# capture never scores less than a centre (see _builds_made; tried at 1-3: more builds and empty homes lost,
-# the README); None: BLOCKED
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -996,28 +992,6 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
     return min(due, free + blocked) - min(due, free)
 
 
-def _builds_made(before: Board, after: Board, power: str, centres: int) -> int:
-    """The builds ``power`` could make after the fall (:data:`BUILDS_MADE`): the builds due, its
-    ``centres`` then less its units before the phase, up to its home centres it owned that no unit
-    stands on after it (none when no build is due).
-
-    Why this and not :func:`_builds_blocked`: the blocked builds grow with the builds due, so with
-    our home centres all held by our own units a capture adds one blocked build as well as a centre
-    (worth CENTRE - BLOCKED: nothing at BLOCKED=14, a loss above), and the player shuns captures.
-    The builds we could make never fall when we own more centres or leave more home centres empty:
-    a capture is worth at least a centre (a centre and a build where a home is free for it), and a
-    unit moving off a home where a build is due gains the build. The builds due are counted
-    against our units before the phase, not after it: a unit of ours dislodged would otherwise
-    raise the builds due and look like a gain (it retreats or is rebuilt; LOST_UNIT weighs it)."""
-    due = centres - len(before.units.get(power, ()))
-    if due <= 0:
-        return 0
-    occupant = after.occupant
-    owned = before.centers.get(power, frozenset())
-    free = sum(1 for h in before.game_map.home_centers.get(power, ()) if h in owned and h not in occupant)
-    return min(due, free)
-
-
 def _leaders(board: Board, power: str, holding: Collection[str]) -> frozenset[str]:
     """The other powers (not in civil disorder) of :data:`STOP_AT` centres or more, and more than ours."""
     sizes = {p: len(cs) for p, cs in board.centers.items()}
@@ -1061,10 +1035,7 @@ def _score(
             if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
                 # left empty where another power could have walked in
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
-        if BUILDS_MADE is None:
-            score -= BLOCKED * _builds_blocked(before, after, power, mine)
-        else:
-            score += BUILDS_MADE * CENTRE * _builds_made(before, after, power, mine)
+        score -= BLOCKED * _builds_blocked(before, after, power, mine)
         if leaders:
             kept = 0
             for centre in geo.supply_centers:
