@@ -30,6 +30,9 @@ STANDOFF: float | None = None  # in the fall, with more builds due than home cen
 # centre of ours another power could enter that a unit of ours would end on gets two units of ours ordered
 # into it instead (they bounce: it stays empty and ours, free for a build), unless that costs more than this
 # (of a centre); None: off
+STANDOFF_GUARD = False  # ... and an empty home centre of ours another power could enter that no unit of
+# ours enters (empty at the start, or left by a unit of ours) gets two units of ours ordered into it, in a fall
+# with builds due, unless that costs more than STANDOFF (of a centre)
 STANDOFF_OFF = False  # ... and a unit of ours standing on such a home (not moving) moves off while two
 # others stand it off
 TRIALS = 16  # at most this many plans tried for one home centre
@@ -144,7 +147,7 @@ def standoffs(
     def short(plan: Mapping[str, LegalOrder]) -> int:
         return due - len(set(homes) - taken - ends(plan))
 
-    if short(current) <= 0:
+    if short(current) <= 0 and not STANDOFF_GUARD:
         return current
     DEBUG["short"] += 1
     movers: dict[str, list[tuple[str, LegalOrder]]] = {}
@@ -166,18 +169,23 @@ def standoffs(
         if standing is None:
             if onto(home):
                 candidates.append((0, home))
+            elif STANDOFF_GUARD:
+                candidates.append((3, home))
         elif home in current and _target(current[home]) is not None:
             if onto(home):
                 candidates.append((1, home))  # left by a unit of ours, entered by another
+            elif STANDOFF_GUARD:
+                candidates.append((4, home))  # left by a unit of ours, left empty
         elif home in current and STANDOFF_OFF:
             candidates.append((2, home))
     score = judge(list(current.values()))
     for kind, _ in candidates:
         DEBUG[f"cand{kind}"] += 1
-    for _, home in sorted(candidates):
+    for kind, home in sorted(candidates):
         need = short(current)
-        if need <= 0:
-            break
+        guard = kind >= 3
+        if need <= 0 and not guard:
+            continue
         if home in current and _target(current[home]) is None:
             offs = [
                 o
@@ -204,8 +212,8 @@ def standoffs(
                 if off is not None:
                     changes[home] = off
                 trial = _settle(current, changes, home, (a, b), holds, circles)
-                if trial is None or short(trial) >= need:
-                    continue  # no home centre more left free
+                if trial is None or short(trial) >= need + guard:
+                    continue  # no home centre more left free (a guard: none fewer)
                 tries += 1
                 judged = judge(list(trial.values()))
                 key = " ".join(sorted(o.text for o in changes.values()))
