@@ -7,11 +7,13 @@ it bounces too (a standoff of three). So in the fall, with more builds due than 
 free, a home centre of ours that another power could enter and that a unit of ours would end on (a
 unit moving onto it, empty or left by another unit of ours) gets two units of ours ordered into it
 instead (:data:`STANDOFF`); with :data:`STANDOFF_OFF`, a unit of ours standing on one also moves off
-while two others stand it off. The look-ahead judges each such plan against its replies (its
-adjudicator: a supported move of theirs still enters) and keeps the best unless it costs more than
-:data:`STANDOFF` of a centre. The normal player's plans never bounce their own units; a move that
-bounced twice in a row into an empty province is not made again (engine.player.memory), a standoff's
-moves included.
+while two others stand it off; with :data:`STANDOFF_GUARD`, an empty one no unit of ours enters is
+stood off too. The look-ahead judges each such plan against its replies (its adjudicator: a
+supported move of theirs still enters; a home centre stood off is not scored as left open) and keeps
+the best of those that leave one more home centre free unless it costs more than :data:`STANDOFF`
+of a centre; a unit whose support the standoff left void then tries its other orders. The normal
+player's plans never bounce their own units; a move that bounced twice in a row into an empty
+province is not made again (engine.player.memory), a standoff's moves included.
 
 Kept apart from engine.player.lookahead (which calls it, behind these switches, with its judgement
 of a plan) so that the look-ahead's own logic stays as it is.
@@ -30,17 +32,14 @@ STANDOFF: float | None = None  # in the fall, with more builds due than home cen
 # centre of ours another power could enter that a unit of ours would end on gets two units of ours ordered
 # into it instead (they bounce: it stays empty and ours, free for a build), unless that costs more than this
 # (of a centre); None: off
-STANDOFF_GUARD = False  # ... and an empty home centre of ours another power could enter that no unit of
-# ours enters (empty at the start, or left by a unit of ours) gets two units of ours ordered into it, in a fall
-# with builds due, unless that costs more than STANDOFF (of a centre)
+STANDOFF_GUARD = False  # ... and an empty home centre of ours another power could enter that no unit
+# of ours enters (empty at the start, or left by a unit of ours) gets two units of ours ordered into it, in
+# a fall with builds due, unless that costs more than STANDOFF (of a centre)
 STANDOFF_OFF = False  # ... and a unit of ours standing on such a home (not moving) moves off while two
 # others stand it off
 TRIALS = 16  # at most this many plans tried for one home centre
 REUSE = 8  # at most this many orders tried for a unit whose support a standoff left void
 
-from collections import Counter
-
-DEBUG: Counter[str] = Counter()
 Judge = Callable[[Collection[LegalOrder]], float]
 
 
@@ -123,8 +122,9 @@ def standoffs(
     centre a unit of ours would end on (the ones a move of ours enters first), while the builds
     need more free, tries two of our units (each with a move into it, not by convoy, not one that
     bounced ``repeats`` times in a row) ordered into it, and with :data:`STANDOFF_OFF` the unit
-    standing on it moving off; keeps the best-judged unless it lowers the judgement by more than
-    ``allowance``."""
+    standing on it moving off, at most :data:`TRIALS` plans that leave one more home centre free
+    (:data:`STANDOFF_GUARD`: none fewer); keeps the best-judged unless it lowers the judgement by
+    more than ``allowance``."""
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
     holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
     taken = {h for h in homes if (s := occupant.get(h)) is not None and s[0] != power}
@@ -149,7 +149,6 @@ def standoffs(
 
     if short(current) <= 0 and not STANDOFF_GUARD:
         return current
-    DEBUG["short"] += 1
     movers: dict[str, list[tuple[str, LegalOrder]]] = {}
     for prov, entry in sorted(entries.items()):
         for alt in entry.orders:
@@ -179,8 +178,6 @@ def standoffs(
         elif home in current and STANDOFF_OFF:
             candidates.append((2, home))
     score = judge(list(current.values()))
-    for kind, _ in candidates:
-        DEBUG[f"cand{kind}"] += 1
     for kind, home in sorted(candidates):
         need = short(current)
         guard = kind >= 3
@@ -219,9 +216,6 @@ def standoffs(
                 key = " ".join(sorted(o.text for o in changes.values()))
                 if best is None or judged > best[0] + 1e-9:
                     best = (judged, key, trial)
-        DEBUG["tries"] += tries
-        if best is not None:
-            DEBUG["diff<-7" if best[0] < score - 7 else "diff<-1" if best[0] < score - 1 else "diff>=-1"] += 1
         if best is not None and best[0] >= score - allowance:
             score, current = best[0], best[2]
             score, current = _reuse(entries, current, score, home, holds, judge, bounced, repeats, circles)
