@@ -14,9 +14,7 @@ a solo or the end of 1930, then 34 of them play Chaos for 10 years. Prints, each
 4. builds lost: builds due that a power could not make because its own units stood on its home
    centres, over all builds due (goal <= 3%);
 5. empty homes lost: home centres lost in a fall that were empty at its start while a unit of
-   theirs could have moved in, over all home centres lost in a fall (goal <= 10%); self-standoffs
-   (two or more units of a power ordered into one of its home centres in a fall): how many, how
-   many left it empty (and how many of those it then lost), how many a build was then made in;
+   theirs could have moved in, over all home centres lost in a fall (goal <= 10%);
 6. wins: solos by power (goal: none above 25% of the games), eliminations by power;
 7. Chaos: centres that changed hands in 10 years, per game over --chaos-games games (goal >= 20);
 8. milliseconds per call of choose_orders for one power in one phase, and for all seven at one close
@@ -39,7 +37,7 @@ from bench.player_sim import Game, Player, built_in, percentile, play, share, sp
 from engine import Board, initial_board
 from engine.adjudication import Adjudication
 from engine.legal import LegalOrder
-from engine.orders import Build, Move, Order, SupportMove
+from engine.orders import Move, Order, SupportMove
 from engine.player.geography import geography
 from engine.player.memory import Streaks
 
@@ -57,9 +55,6 @@ class Sanity:
         self.vias = self.vias_bounced = 0
         self.builds_due = self.builds_lost = 0
         self.homes_lost = self.homes_lost_empty = 0
-        self.standoffs = self.standoffs_empty = self.standoffs_lost = self.standoffs_built = 0
-        self.standoffs_needed = 0  # ... left empty where the builds due needed every free home
-        self.stood: set[tuple[str, str]] = set()  # (power, home) stood off and left empty this fall
         self.fall_start: Board | None = None
         self.per_game: list[Counter[str]] = []
         self.game = Counter[str]()
@@ -78,25 +73,10 @@ class Sanity:
                 self.fall_start = board
         if kind == "A":
             self._builds(board)
-            for power, home in self.stood:
-                self.standoffs_built += any(
-                    isinstance(o, Build) and o.unit.province == home for o in orders.get(power, ())
-                )
-                due = len(board.centers.get(power, ())) - len(board.units.get(power, ()))
-                free = [
-                    h
-                    for h in board.game_map.home_centers.get(power, ())
-                    if h in board.centers.get(power, frozenset()) and h not in board.occupant
-                ]
-                self.standoffs_needed += home in free and due > 0 and due >= len(free)
         nxt = result.next_phase
         if self.fall_start is not None and (nxt is None or nxt.kind == "A" or nxt.season == "S"):
             self._homes(self.fall_start, result.board)
-            for power, home in self.stood:
-                self.standoffs_lost += home not in result.board.centers.get(power, frozenset())
             self.fall_start = None
-        if (kind == "M" and board.phase.season == "S") or kind == "A" or nxt is None:
-            self.stood = set()
 
     def _movement(
         self, board: Board, orders: dict[str, list[Order]], result: Adjudication, streaks: Streaks
@@ -135,8 +115,6 @@ class Sanity:
                         self.circles += 1
                         self.game["circles"] += 1
                 seen.update(path)
-            if board.phase.season == "F":
-                self._standoffs(board, power, list(moves.values()), result)
             mine = streaks.get(power, {})
             self.repeat_chances += sum(n >= 2 for n in mine.values())
             for move in moves.values():
@@ -169,17 +147,6 @@ class Sanity:
                 else:
                     self.lone_land += 1
                     self.lone_land_bounced += bounced
-
-    def _standoffs(self, board: Board, power: str, moves: list[Move], result: Adjudication) -> None:
-        homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
-        into = Counter(move.dest.split("/")[0] for move in moves)
-        for home in sorted(homes):
-            if into[home] < 2:
-                continue
-            self.standoffs += 1
-            if home not in result.board.occupant:
-                self.standoffs_empty += 1
-                self.stood.add((power, home))
 
     def _builds(self, board: Board) -> None:
         for power in board.game_map.powers:
@@ -285,11 +252,6 @@ def main() -> None:
         "5. home centres lost in a fall, empty at its start with a unit in reach: "
         f"{share(stats.homes_lost_empty, stats.homes_lost)} of the home centres lost; "
         f"per game {spread([g['empty homes lost'] for g in per])}"
-    )
-    print(
-        f"   self-standoffs in a home centre: {stats.standoffs}, left it empty {stats.standoffs_empty} "
-        f"(lost in the fall {stats.standoffs_lost}), a build made there {stats.standoffs_built} "
-        f"(where the builds due needed every free home: {stats.standoffs_needed})"
     )
     print(
         f"6. solos: {sum(solos.values())} of {n}; by power: "

@@ -40,7 +40,6 @@ from engine.board import Board, initial_board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
-from engine.player import homes
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.openings import book_opening
@@ -186,13 +185,12 @@ def _look(
 
     def judge(plan: Collection[LegalOrder], replies: list[dict[str, list[Order]]] = replies) -> float:
         mine = [o.order for o in plan]
-        stood = homes.stood(mine) if homes.STANDOFF is not None else frozenset()
         scores = []
         for reply in replies:
             orders = dict(reply)
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
-            score = _score(board, outcome.board, power, view, holding, weights, stood)
+            score = _score(board, outcome.board, power, view, holding, weights)
             scores.append(score + solo(outcome, power, SOLO * CENTRE))
         return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
 
@@ -219,18 +217,6 @@ def _look(
     chosen = _refine(
         board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge, allied
     )
-    if homes.STANDOFF is not None and board.phase.season == "F":
-        chosen = _standoffs(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            bounced or {},
-            view,
-            replies[0],
-            holding,
-        )
     if UNBLOCK is not None and board.phase.season == "F":
         chosen = _unblock(
             board,
@@ -499,42 +485,6 @@ def _unblock(
             score, current = best[0], best[2]
             need -= 1
     return [current[p] for p in sorted(current)]
-
-
-def _standoffs(
-    board: Board,
-    power: str,
-    legal: LegalOrders,
-    plan: list[LegalOrder],
-    judge: Callable[[Collection[LegalOrder]], float],
-    bounced: Mapping[str, int],
-    view: Values,
-    reply: Mapping[str, list[Order]],
-    holding: Collection[str],
-) -> list[LegalOrder]:
-    """engine.player.homes.STANDOFF: in the fall, with more builds due (should our moves succeed, or
-    after the predicted reply) than home centres left free, two units of ours ordered into a home
-    centre a unit of ours would end on (they bounce: it stays empty, free for a build)."""
-    assert homes.STANDOFF is not None
-    mine, due = _homes_and_due(board, power, plan, reply, holding, hope=True)
-    if not mine or due <= 0:
-        return plan
-    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    chosen = homes.standoffs(
-        legal,
-        current,
-        mine,
-        board.occupant,
-        power,
-        due,
-        lambda p: view.enemy_reach.get(p, 0) > 0,
-        judge,
-        bounced,
-        REPEATS,
-        _circles,
-        homes.STANDOFF * CENTRE,
-    )
-    return [chosen[p] for p in sorted(chosen)]
 
 
 def _allied(
@@ -1058,13 +1008,11 @@ def _score(
     view: Values,
     holding: Collection[str],
     weights: Mapping[str, float] | None = None,
-    stood: Collection[str] = (),
 ) -> float:
     """How good ``after`` (the board once the phase is adjudicated) is for ``power``: in the fall the
     centres it will own; in the spring the centres it stands on, the centres it could take in the
     fall and those of its own it could lose then; always where its units stand, and the units
-    dislodged. A centre of ours in ``stood`` (two of our moves into it: they bounce) is not left empty
-    for the taking."""
+    dislodged."""
     geo = geography(before.game_map)
     score = 0.0
     for unit in after.units.get(power, ()):
@@ -1084,12 +1032,7 @@ def _score(
             mine += standing[0] == power if standing is not None else centre in owned
             if weights and standing is not None and standing[0] == power and centre not in owned:
                 score += CENTRE * (weights.get(centre, 1.0) - 1.0)
-            if (
-                standing is None
-                and centre in owned
-                and view.enemy_reach.get(centre, 0) > 0
-                and centre not in stood
-            ):
+            if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
                 # left empty where another power could have walked in
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
         score -= BLOCKED * _builds_blocked(before, after, power, mine)
