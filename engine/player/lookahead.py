@@ -40,6 +40,7 @@ from engine.board import Board, initial_board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
+from engine.player import coalition
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.openings import book_opening
@@ -925,6 +926,13 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
             if hit[1]:
                 reply[other] = hit[1]
         replies.append(reply)
+    leader = coalition.big_leader(board, power, holding) if coalition.AT is not None else None
+    if leader is not None and leader in others and replies:
+        hard = coalition.leader_plan(board, leader, holding, seed, _hard_plan)
+        if coalition.EXTRA:
+            replies.append({**replies[0], leader: hard})
+        else:
+            replies[0][leader] = hard
     if GRAB and board.phase.season == "F" and replies and replies[0]:
         grab = _grab(board, power, replies[0])
         if grab is not None:
@@ -932,6 +940,16 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
     if AIMED > 0 and others:
         replies.append(aimed_reply(board, power, others, holding, seed, AIMED, contest=REPLY_CONTEST))
     return replies
+
+
+def _hard_plan(board: Board, power: str, holding: Collection[str], seed: int) -> list[Order]:
+    """``power``'s hard plan on ``board`` as another power predicts it (engine.player.coalition):
+    this module's own choice, drawn with a seed of its own (not the one ``power`` plays with)."""
+    legal = legal_orders(board, power)
+    if not legal.entries:
+        return []
+    rng = random.Random(f"leader:{seed}:{board.phase}:{power}")
+    return [o.order for o in lookahead_orders(board, power, legal, rng, holding, None, seed)]
 
 
 def _grab(board: Board, power: str, reply: Mapping[str, list[Order]]) -> dict[str, list[Order]] | None:
