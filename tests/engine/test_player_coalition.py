@@ -1,0 +1,55 @@
+"""The hard level's defence against a big leader (engine.player.coalition): while one stands, its
+predicted reply is the hard level's own plan for it. Its effect on self-play solos:
+bench/player_sanity.py (the README's table of switches)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Board, adjudicate
+from engine.player import choose_orders, coalition
+
+# France (12 centres) has Burgundy and Ruhr beside Germany's army in Munich: the hard France attacks
+# Munich with a support, which the normal player's prediction of France does not foresee
+MUNICH = {
+    "phase": "F1910M",
+    "units": {
+        "FRANCE": ["A BUR", "A RUH", "F NTH", "F ENG", "A PIC", "F MAO", "A GAS", "F HEL"],
+        "GERMANY": ["A MUN", "A TYR", "A BER", "F BAL"],
+        "ITALY": ["F NAP", "A ROM"],
+    },
+    "centers": {
+        "FRANCE": ["PAR", "BRE", "MAR", "BEL", "HOL", "SPA", "POR", "LON", "LVP", "EDI", "NWY", "DEN"],
+        "GERMANY": ["BER", "KIE", "MUN", "SWE"],
+        "ITALY": ["VEN", "ROM", "NAP"],
+    },
+}
+
+
+def test_big_leader_needs_its_centres_a_margin_and_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_json(MUNICH)
+    assert coalition.big_leader(board, "GERMANY", ()) is None  # off by default
+    monkeypatch.setattr(coalition, "AT", 12)
+    assert coalition.big_leader(board, "GERMANY", ()) == "FRANCE"
+    assert coalition.big_leader(board, "FRANCE", ()) is None  # not against itself
+    assert coalition.big_leader(board, "GERMANY", ("FRANCE",)) is None  # nor one in civil disorder
+    monkeypatch.setattr(coalition, "RATIO", 3.5)  # 12 < 3.5 x Germany's 4
+    assert coalition.big_leader(board, "ITALY", ()) is None
+    monkeypatch.setattr(coalition, "AT", 13)
+    monkeypatch.setattr(coalition, "RATIO", 0.0)
+    assert coalition.big_leader(board, "GERMANY", ()) is None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_hard_germany_foresees_the_hard_leaders_attack_on_munich(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = Board.from_json(MUNICH)
+    france = [o.order for o in choose_orders(board, "FRANCE", seed, level="hard")]
+    before = [o.order for o in choose_orders(board, "GERMANY", seed, level="hard")]
+    lost = adjudicate(board, {"FRANCE": france, "GERMANY": before})
+    assert len(lost.board.dislodged.get("GERMANY", ())) == 1  # without: Munich's army dislodged
+    monkeypatch.setattr(coalition, "AT", 12)
+    after = [o.order for o in choose_orders(board, "GERMANY", seed, level="hard")]
+    kept = adjudicate(board, {"FRANCE": france, "GERMANY": after})
+    assert not kept.board.dislodged.get("GERMANY")
