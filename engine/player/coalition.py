@@ -23,6 +23,9 @@ AT: int | None = None  # a big leader: another power (not in civil disorder) of 
 # (None: off) ...
 RATIO = 0.0  # ... and at least this many times the centres of the biggest power but it
 EXTRA = False  # its hard plan judged as a third reply (else: it replaces its normal prediction)
+STOP = 0.0  # while one stands, each centre it gains costs us this (of a centre; 0: off): after a fall, a
+# centre it will own that it did not; after a spring, a centre not its own that its unit stands on
+# (times the look-ahead's HELD)
 
 # (board, power, holding, seed) -> its hard plan's orders
 Planner = Callable[[Board, str, Collection[str], int], list[Order]]
@@ -46,6 +49,19 @@ def big_leader(board: Board, power: str, holding: Collection[str]) -> str | None
     if leader == power or leader in holding or top < AT or top <= mine or top < RATIO * second:
         return None
     return leader
+
+
+def gains(before: Board, after: Board, leader: str, held: float) -> float:
+    """What ``leader`` gains in the phase from ``before`` to ``after`` (the board once adjudicated),
+    times :data:`STOP`: after a fall, the centres it will own and did not; after a spring, the centres
+    not its own that its units stand on, each ``held``."""
+    owned = before.centers.get(leader, frozenset())
+    occupant = after.occupant
+    gained = 0
+    for centre in before.game_map.supply_centers:
+        standing = occupant.get(centre)
+        gained += standing is not None and standing[0] == leader and centre not in owned
+    return STOP * gained * (1.0 if before.phase.season == "F" else held)
 
 
 def leader_plan(

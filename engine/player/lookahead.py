@@ -183,6 +183,7 @@ def _look(
     replies = _replies(board, power, holding, seed)
     view = values(board, power, holding)
     weights = _weights(board, power, holding)
+    leader = coalition.big_leader(board, power, holding) if coalition.STOP else None
 
     def judge(plan: Collection[LegalOrder], replies: list[dict[str, list[Order]]] = replies) -> float:
         mine = [o.order for o in plan]
@@ -192,6 +193,8 @@ def _look(
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
             score = _score(board, outcome.board, power, view, holding, weights)
+            if leader is not None:
+                score -= CENTRE * coalition.gains(board, outcome.board, leader, HELD)
             scores.append(score + solo(outcome, power, SOLO * CENTRE))
         return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
 
