@@ -14,10 +14,12 @@ leader's orders), and our plans are judged against the attacks it would really m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 from engine.board import Board
-from engine.orders import Order
+from engine.legal import LegalOrder, LegalOrders, OrderKind
+from engine.orders import Move, Order
+from engine.player.geography import geography
 
 AT: int | None = None  # a big leader: another power (not in civil disorder) of this many centres or more
 # (None: off) ...
@@ -26,6 +28,9 @@ EXTRA = False  # its hard plan judged as a third reply (else: it replaces its no
 STOP = 0.0  # while one stands, each centre it gains costs us this (of a centre; 0: off): after a fall, a
 # centre it will own that it did not; after a spring, a centre not its own that its unit stands on
 # (times the look-ahead's HELD)
+SUPPORTS = 0  # while one stands, at most this many supports to hold of another power's unit (not the
+# leader's, not in civil disorder, not predicted to move) that a unit of the leader could attack, tried
+# one at a time by the look-ahead like its other single-unit changes (0: none)
 
 # (board, power, holding, seed) -> its hard plan's orders
 Planner = Callable[[Board, str, Collection[str], int], list[Order]]
@@ -62,6 +67,44 @@ def gains(before: Board, after: Board, leader: str, held: float) -> float:
         standing = occupant.get(centre)
         gained += standing is not None and standing[0] == leader and centre not in owned
     return STOP * gained * (1.0 if before.phase.season == "F" else held)
+
+
+def hold_supports(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    leader: str,
+    holding: Collection[str],
+    reply: Mapping[str, list[Order]],
+) -> list[LegalOrder]:
+    """Our supports to hold of another power's units (neither ``leader``'s nor in civil disorder) that
+    a unit of ``leader`` could move into and that are not predicted to move in ``reply``: the most
+    threatened first (most of the leader's units in reach), at most :data:`SUPPORTS`."""
+    geo = geography(board.game_map)
+    threat: dict[str, int] = {}
+    for unit in board.units.get(leader, ()):
+        for prov in geo.reach(unit):
+            threat[prov] = threat.get(prov, 0) + 1
+    occupant = board.occupant
+    moving = {o.unit.province for os in reply.values() for o in os if isinstance(o, Move)}
+    found = []
+    for entry in legal.entries:
+        for option in entry.orders:
+            if option.kind != OrderKind.SUPPORT or option.helped is None or not option.helped_holds:
+                continue
+            prov = option.helped.province
+            standing = occupant.get(prov)
+            if (
+                standing is None
+                or standing[0] in (power, leader)
+                or standing[0] in holding
+                or prov in moving
+                or not threat.get(prov)
+            ):
+                continue
+            found.append((-threat[prov], option.text, option))
+    found.sort(key=lambda f: (f[0], f[1]))
+    return [f[2] for f in found[:SUPPORTS]]
 
 
 def leader_plan(

@@ -218,6 +218,8 @@ def _look(
                 return judge(plan, with_grab)
 
     allied = _allied(board, power, legal, holding, replies[0]) if ALLY > 0 and replies else []
+    if coalition.SUPPORTS > 0 and replies and (big := coalition.big_leader(board, power, holding)):
+        allied += coalition.hold_supports(board, power, legal, big, holding, replies[0])
     chosen = _refine(
         board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge, allied
     )
