@@ -53,3 +53,16 @@ def test_hard_germany_foresees_the_hard_leaders_attack_on_munich(
     after = [o.order for o in choose_orders(board, "GERMANY", seed, level="hard")]
     kept = adjudicate(board, {"FRANCE": france, "GERMANY": after})
     assert not kept.board.dislodged.get("GERMANY")
+
+
+def test_a_big_leaders_gains_cost_what_stop_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_json(MUNICH)
+    france = ["A BUR - MUN", "A RUH S A BUR - MUN"]
+    after = adjudicate(board, {"FRANCE": france, "GERMANY": ["A MUN H"]}).board
+    assert after.occupant["MUN"][0] == "FRANCE"
+    assert coalition.gains(board, after, "FRANCE", 0.8) == 0.0  # off by default
+    monkeypatch.setattr(coalition, "STOP", 1.0)
+    assert coalition.gains(board, after, "FRANCE", 0.8) == 1.0  # Munich, France's after this fall
+    spring = Board.from_json({**MUNICH, "phase": "S1911M"})
+    after = adjudicate(spring, {"FRANCE": france, "GERMANY": ["A MUN H"]}).board
+    assert coalition.gains(spring, after, "FRANCE", 0.8) == pytest.approx(0.8)  # stood on in a spring
