@@ -13,8 +13,9 @@ leader's orders), and our plans are judged against the attacks it would really m
 :data:`STOP`, what the leader takes from anyone in the phase costs us too, so that a plan that keeps
 it from a third power's centre (a unit in its way, a support cut) scores; with :data:`SUPPORTS`, our
 supports to hold of other powers' units it could attack are tried as well. Measured (40 and 100 hard
-self-play games, the README's table of switches): ``AT=10 STOP=1.0`` brings the winner's share under
-a quarter but loses more builds; so all stay off.
+self-play games, the README's table of switches): ``AT=10 STOP=1.0`` brings France's share from 36 to
+23 of 100 on seeds 0-99 (30 on seeds 100-199) but loses more builds (7.3% against 5.8%); so all stay
+off.
 """
 
 from __future__ import annotations
