@@ -2,6 +2,7 @@
 (bench/dumbbot.py) and the first built-in player (the easy level).
 
     nice -n 10 .venv/bin/python bench/player_strength.py [--games 70] [--level hard] [--seed 0]
+        [--powers RUSSIA,GERMANY] [--per-game]
 
 Standard games from 1901 to a solo or the end of 1920; game ``i`` gives the seat under test to the
 ``i % 7``-th power (seats rotated) and seeds every player with ``seed + i``. Trials:
@@ -12,7 +13,13 @@ Standard games from 1901 to a solo or the end of 1920; game ``i`` gives the seat
 3. one player of ``--level`` against six easy players, and (for reference) one easy player among
    seven: centres in 1920 and solos.
 
-Prints each figure with its spread, and the CPU time of the seat under test per call; asserts nothing.
+``--powers`` plays only the games whose seat under test is one of those powers (the same games, the
+same seeds, as the full run plays for them), for a change that acts for some powers only.
+``--per-game`` prints one line a game (seed, power, centres after 1901 and in 1920, solo), for a
+paired comparison of two runs.
+
+Prints each figure with its spread, by power too (centres in 1920, after 1901, solos), and the CPU
+time of the seat under test per call; asserts nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -53,14 +60,20 @@ def trial(
     seed: int,
     me_player: Callable[[int], Player],
     others_player: Callable[[int], Player],
+    powers: Collection[str] = POWERS,
+    per_game: bool = False,
 ) -> None:
     centres: list[int] = []
     solos = 0
     by_power: dict[str, list[int]] = {p: [] for p in POWERS}
+    first_year: dict[str, list[int]] = {p: [] for p in POWERS}
+    solos_by: dict[str, int] = {p: 0 for p in POWERS}
     ms: list[float] = []
     started = time.perf_counter()
     for i in range(games):
         me = POWERS[i % 7]
+        if me not in powers:
+            continue
         players: dict[str, Player | None] = {p: others_player(seed + i) for p in POWERS}
         players[me] = me_player(seed + i)
         game = play(initial_board("standard"), players, LAST_YEAR, timed=frozenset([me]))
@@ -68,13 +81,29 @@ def trial(
         n = _centres_in(game, me)
         centres.append(n)
         by_power[me].append(n)
+        early = game.centres_by_year.get(1901, {}).get(me, 0)
+        first_year[me].append(early)
         solos += game.winner == me
+        solos_by[me] += game.winner == me
+        if per_game:
+            print(
+                f"   game seed {seed + i} {me}: 1901 {early}, {LAST_YEAR} {n}, solo {int(game.winner == me)}",
+                flush=True,
+            )
     print(title)
-    print(f"   centres in {LAST_YEAR}: {spread(centres)}; solos by {LAST_YEAR}: {share(solos, games)}")
+    print(f"   centres in {LAST_YEAR}: {spread(centres)}; solos by {LAST_YEAR}: {share(solos, len(centres))}")
     print(
         "   by power (mean centres): "
         + ", ".join(f"{p[:3].title()} {statistics.fmean(v):.1f}" for p, v in by_power.items() if v)
         + f" ({time.perf_counter() - started:.0f} s)"
+    )
+    print(
+        "   by power (mean centres after 1901; solos/games): "
+        + ", ".join(
+            f"{p[:3].title()} {statistics.fmean(first_year[p]):.1f}; {solos_by[p]}/{len(v)}"
+            for p, v in by_power.items()
+            if v
+        )
     )
     print(
         f"   ms of CPU per call of the seat under test: median {statistics.median(ms):.1f}, "
@@ -90,8 +119,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--level", default="hard")
     parser.add_argument("--trials", default="123", help="which trials to run (default: all, 123)")
+    parser.add_argument("--powers", default="", help="only the games of these seats (comma list)")
+    parser.add_argument("--per-game", action="store_true", help="one line a game")
     args = parser.parse_args()
     level = args.level
+    powers = [p.strip().upper() for p in args.powers.split(",") if p.strip()] or list(POWERS)
+    unknown = sorted(set(powers) - set(POWERS))
+    if unknown:
+        parser.error(f"no such power: {', '.join(unknown)}")
     print(f"{args.games} games per trial, Standard, 1901-{LAST_YEAR}, seats rotated, seeds {args.seed}-")
     if "1" in args.trials:
         trial(
@@ -100,6 +135,8 @@ def main() -> None:
             args.seed,
             lambda s: built_in(s, level),
             baseline,
+            powers,
+            args.per_game,
         )
     if "2" in args.trials:
         trial(
@@ -108,6 +145,8 @@ def main() -> None:
             args.seed,
             baseline,
             lambda s: built_in(s, level),
+            powers,
+            args.per_game,
         )
     if "3" in args.trials:
         trial(
@@ -116,6 +155,8 @@ def main() -> None:
             args.seed,
             lambda s: built_in(s, level),
             lambda s: built_in(s, "easy"),
+            powers,
+            args.per_game,
         )
     if "4" in args.trials:
         trial(

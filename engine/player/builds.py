@@ -7,7 +7,8 @@ the value of each centre not ours that the new unit could reach in up to :data:`
 (halved for each move after the first; an army's moves along the army graph or across one sea, as
 a convoy would carry it): Germany builds an army in Berlin where the normal player builds a fleet.
 It makes hard stronger against six baselines but France's solos in self-play more frequent (the
-README's table of the built-in player's switches), so it is off. :data:`ARMY_AHEAD` and
+README's table of the built-in player's switches), so it is off; :data:`TARGETS_POWERS` names the
+powers that build so (the others build as the normal player does). :data:`ARMY_AHEAD` and
 :data:`NEAREST` were tried too. Removals stay the normal player's.
 """
 
@@ -27,6 +28,7 @@ ARMY_AHEAD: float | None = None  # an army's build also counts this share of the
 # (None: the normal player's builds)
 TARGETS: float | None = None  # a build also counts this share of the centres not ours it could reach in
 # up to :data:`STEPS` moves (each its value, halved for each move after the first; None: not counted)
+TARGETS_POWERS: tuple[str, ...] | None = None  # ... only for these powers (None: every power)
 STEPS = 4
 NEAREST = False  # ... only the best of them (its value, halved for each move after the first)
 
@@ -81,5 +83,7 @@ def hard_adjustments(
 ) -> list[LegalOrder]:
     """The builds (and waives) or removals ``power`` owes, as the hard level makes them."""
     if (ARMY_AHEAD is None and TARGETS is None) or legal.due <= 0:
+        return adjustment_orders(board, power, legal, rng, holding)
+    if ARMY_AHEAD is None and TARGETS_POWERS is not None and power not in TARGETS_POWERS:
         return adjustment_orders(board, power, legal, rng, holding)
     return _builds(board, legal, values(board, power, holding), rng, _ahead_worth)

@@ -43,8 +43,8 @@ from engine.orders import Move, Order, Unit
 from engine.player import coalition
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
-from engine.player.openings import book_opening
-from engine.player.pressure import aimed_reply, solo
+from engine.player.openings import book_for, book_opening
+from engine.player.pressure import aimed_reply, backed_reply, solo
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
 OPENINGS = 4  # the opening's orders depend on the seed modulo this (remembered: every game's is alike)
@@ -100,6 +100,8 @@ FALL_REPLY = False  # ... against the normal player's predicted fall plans of ou
 WORST = 0.3  # the share of a candidate's worst score in its judgement (the rest: its mean)
 BOOK = False  # Spring 1901 on the Standard map: the book's opening (engine.player.openings)
 SOLO = 0.0  # a phase that ends in our solo scores this much more (another power's: this much less; of CENTRE)
+BACKED = ""  # the seasons ("S", "F", "SF") with one more reply: the predicted one with each attack on a
+# province of ours supported by the attacker's other units (engine.player.pressure.backed_reply)
 AIMED = 0.0  # a third reply: our neighbours' predicted plans with our centres worth this many times as much
 # (engine.player.pressure; 0: not tried)
 
@@ -119,7 +121,7 @@ def lookahead_orders(
         return movement_orders(board, power, legal, rng, holding, bounced=bounced)
     if bounced or not _opening(board):
         return _look(board, power, legal, rng, holding, bounced, seed)
-    book = book_opening(board, power, legal) if BOOK else None
+    book = book_opening(board, power, legal) if book_for(power, BOOK) else None
     if book is not None:
         return book
     key = (board.variant, power, seed % OPENINGS, frozenset(holding))
@@ -942,6 +944,10 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
         grab = _grab(board, power, replies[0])
         if grab is not None:
             replies.append(grab)
+    if BACKED and board.phase.season in BACKED and replies and replies[0]:
+        backed = backed_reply(board, power, replies[0])
+        if backed is not None:
+            replies.append(backed)
     if AIMED > 0 and others:
         replies.append(aimed_reply(board, power, others, holding, seed, AIMED, contest=REPLY_CONTEST))
     return replies
