@@ -49,3 +49,15 @@ def test_without_targets_hard_germany_builds_a_fleet_in_berlin() -> None:
     """The same winter as hard plays it by default (``TARGETS`` off)."""
     assert builds.TARGETS is None
     assert _builds(0) == ["F BER B"]
+
+
+def test_targets_powers_limits_the_builds_by_targets_to_the_powers_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``TARGETS_POWERS``: only the powers named build by the next centres; Germany, not named,
+    builds the normal player's fleet again."""
+    monkeypatch.setattr(builds, "TARGETS", 0.5)
+    monkeypatch.setattr(builds, "TARGETS_POWERS", ("GERMANY", "RUSSIA"))
+    assert _builds(0) == ["A BER B"]
+    monkeypatch.setattr(builds, "TARGETS_POWERS", ("RUSSIA",))
+    assert _builds(0) == ["F BER B"]

@@ -11,7 +11,7 @@ from engine import Board, adjudicate, initial_board, legal_orders
 from engine.legal import LegalOrder
 from engine.mapdata import province_of
 from engine.orders import Move, SupportMove
-from engine.player import choose_orders, lookahead
+from engine.player import choose_orders, lookahead, openings, pressure
 
 # Germany's armies in Ruhr and Holland next to France's army alone in Belgium (France's centre)
 BELGIUM = {
@@ -185,3 +185,64 @@ def test_without_plans_aimed_at_a_neighbour_hard_went_home(monkeypatch: pytest.M
     board = Board.from_json(ITALY_AIMS)
     orders = choose_orders(board, "ITALY", 0, level="hard")
     assert _taken(board, orders, "ITALY") == set(), [o.text for o in orders]
+
+
+def test_book_powers_plays_the_books_opening_for_the_powers_named_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``openings.BOOK_POWERS``: the powers named open from the book (Russia's Black Sea fleet), the
+    others as the look-ahead does with ``BOOK`` off."""
+    board = initial_board("standard")
+    before = {
+        p: sorted(o.text for o in choose_orders(board, p, 0, level="hard")) for p in ("RUSSIA", "ENGLAND")
+    }
+    monkeypatch.setattr(openings, "BOOK_POWERS", ("RUSSIA",))
+    lookahead._OPENINGS.clear()
+    russia = sorted(o.text for o in choose_orders(board, "RUSSIA", 0, level="hard"))
+    assert russia == sorted(openings.STANDARD["RUSSIA"]) != before["RUSSIA"]
+    assert sorted(o.text for o in choose_orders(board, "ENGLAND", 0, level="hard")) == before["ENGLAND"]
+    lookahead._OPENINGS.clear()
+
+
+# Fall 1901 (one hard Russia against six baselines, seed 5): Turkey's armies in Armenia and Bulgaria
+# and its fleet in the Black Sea around Sevastopol
+RUSSIA_FALL_1901 = {
+    "variant": "standard",
+    "phase": "F1901M",
+    "units": {
+        "AUSTRIA": ["A VIE", "A BUD", "F TRI"],
+        "ENGLAND": ["F NTH", "F NWG", "A YOR"],
+        "FRANCE": ["F ENG", "A BUR", "A MAR"],
+        "GERMANY": ["F DEN", "A SIL", "A MUN"],
+        "ITALY": ["F ION", "A ROM", "A VEN"],
+        "RUSSIA": ["A GAL", "A UKR", "F SEV", "F BOT"],
+        "TURKEY": ["F BLA", "A BUL", "A ARM"],
+    },
+    "centers": {
+        "AUSTRIA": ["BUD", "TRI", "VIE"],
+        "ENGLAND": ["EDI", "LON", "LVP"],
+        "FRANCE": ["BRE", "MAR", "PAR"],
+        "GERMANY": ["BER", "KIE", "MUN"],
+        "ITALY": ["NAP", "ROM", "VEN"],
+        "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
+        "TURKEY": ["ANK", "CON", "SMY"],
+    },
+}
+
+
+def test_backed_reply_supports_the_predicted_attack_on_our_centre() -> None:
+    """``BACKED``'s reply (engine.player.pressure.backed_reply): Turkey predicted to move on
+    Sevastopol alone and its fleet elsewhere; backed, the fleet supports the attack, the army not
+    moving on us is left as it was, and a power that moves on no province of ours is unchanged."""
+    board = Board.from_json(RUSSIA_FALL_1901)
+    turkey = [legal_orders(board, "TURKEY").find(t) for t in ("A ARM - SEV", "F BLA - BUL/EC", "A BUL - SER")]
+    germany = [legal_orders(board, "GERMANY").find(t) for t in ("F DEN H", "A MUN - RUH", "A SIL - MUN")]
+    reply = {
+        "TURKEY": [o.order for o in turkey if o is not None],
+        "GERMANY": [o.order for o in germany if o is not None],
+    }
+    backed = pressure.backed_reply(board, "RUSSIA", reply)
+    assert backed is not None
+    assert sorted(map(str, backed["TURKEY"])) == ["A ARM - SEV", "A BUL - SER", "F BLA S A ARM - SEV"]
+    assert backed["GERMANY"] == reply["GERMANY"]
+    assert pressure.backed_reply(board, "RUSSIA", {"GERMANY": reply["GERMANY"]}) is None
