@@ -55,6 +55,7 @@ class Sanity:
         self.vias = self.vias_bounced = 0
         self.builds_due = self.builds_lost = 0
         self.homes_lost = self.homes_lost_empty = 0
+        self.by_power = Counter[str]()  # "builds due/lost", "homes lost/empty" by power
         self.fall_start: Board | None = None
         self.per_game: list[Counter[str]] = []
         self.game = Counter[str]()
@@ -160,6 +161,8 @@ class Sanity:
             lost = min(due, free + blocked) - min(due, free)
             self.builds_due += due
             self.builds_lost += lost
+            self.by_power[f"due {power}"] += due
+            self.by_power[f"lost {power}"] += lost
             self.game["builds lost"] += lost
 
     def _homes(self, start: Board, after: Board) -> None:
@@ -171,8 +174,10 @@ class Sanity:
             for home in homes:
                 if home in owned_before and home not in owned_after:
                     self.homes_lost += 1
+                    self.by_power[f"homes {power}"] += 1
                     if home not in start.occupant and home in reach:
                         self.homes_lost_empty += 1
+                        self.by_power[f"empty {power}"] += 1
                         self.game["empty homes lost"] += 1
 
 
@@ -252,6 +257,14 @@ def main() -> None:
         "5. home centres lost in a fall, empty at its start with a unit in reach: "
         f"{share(stats.homes_lost_empty, stats.homes_lost)} of the home centres lost; "
         f"per game {spread([g['empty homes lost'] for g in per])}"
+    )
+    print(
+        "   by power (builds lost/due; empty homes lost/homes lost): "
+        + ", ".join(
+            f"{p[:3].title()} {stats.by_power[f'lost {p}']}/{stats.by_power[f'due {p}']}; "
+            f"{stats.by_power[f'empty {p}']}/{stats.by_power[f'homes {p}']}"
+            for p in POWERS
+        )
     )
     print(
         f"6. solos: {sum(solos.values())} of {n}; by power: "
