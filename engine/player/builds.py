@@ -26,9 +26,10 @@ from engine.player.values import Values, values
 
 ARMY_AHEAD: float | None = None  # an army's build also counts this share of the best place it reaches next
 # (None: the normal player's builds)
-TARGETS: float | None = None  # a build also counts this share of the centres not ours it could reach in
+TARGETS: float | None = 0.5  # a build also counts this share of the centres not ours it could reach in
 # up to :data:`STEPS` moves (each its value, halved for each move after the first; None: not counted)
-TARGETS_POWERS: tuple[str, ...] | None = None  # ... only for these powers (None: every power)
+TARGETS_POWERS: tuple[str, ...] | None = ("FRANCE", "GERMANY", "RUSSIA")  # ... only for these powers (None:
+# every power; against six baselines the others gained nothing from it, the README)
 STEPS = 4
 NEAREST = False  # ... only the best of them (its value, halved for each move after the first)
 

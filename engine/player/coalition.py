@@ -27,11 +27,11 @@ from engine.legal import LegalOrder, LegalOrders, OrderKind
 from engine.orders import Move, Order
 from engine.player.geography import geography
 
-AT: int | None = None  # a big leader: another power (not in civil disorder) of this many centres or more
+AT: int | None = 10  # a big leader: another power (not in civil disorder) of this many centres or more
 # (None: off) ...
 RATIO = 0.0  # ... and at least this many times the centres of the biggest power but it
 EXTRA = False  # its hard plan judged as a third reply (else: it replaces its normal prediction)
-STOP = 0.0  # while one stands, each centre it gains costs us this (of a centre; 0: off): after a fall, a
+STOP = 1.0  # while one stands, each centre it gains costs us this (of a centre; 0: off): after a fall, a
 # centre it will own that it did not; after a spring, a centre not its own that its unit stands on
 # (times the look-ahead's HELD)
 SUPPORTS = 0  # while one stands, at most this many supports to hold of another power's unit (not the

@@ -65,7 +65,7 @@ STOP = 0.0  # a leader's centre after a fall costs this (of CENTRE); in a spring
 STOP_AT = (
     10  # a leader: another power (not in civil disorder) of this many centres or more, and more than ours
 )
-COVER: float | None = 0.5  # in the fall, an empty home centre of ours gets a unit unless that costs more
+COVER: float | None = 1.0  # in the fall, an empty home centre of ours gets a unit unless that costs more
 # (of CENTRE; None: no cover)
 COVER_UPTO: int | None = None  # ... only while we own at most this many centres
 COVER_STRONGER = False  # ... only where a power at least as big as ours could walk in

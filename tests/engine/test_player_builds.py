@@ -45,10 +45,16 @@ def test_with_targets_hard_germany_builds_an_army_where_its_next_centres_are_on_
     assert _builds(seed) == ["A BER B"]
 
 
-def test_without_targets_hard_germany_builds_a_fleet_in_berlin() -> None:
-    """The same winter as hard plays it by default (``TARGETS`` off)."""
-    assert builds.TARGETS is None
+def test_without_targets_hard_germany_builds_a_fleet_in_berlin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same winter without ``TARGETS``: the normal player's fleet."""
+    monkeypatch.setattr(builds, "TARGETS", None)
     assert _builds(0) == ["F BER B"]
+
+
+def test_hard_germany_builds_by_its_next_centres_by_default() -> None:
+    """``TARGETS`` is on for Germany (among ``TARGETS_POWERS``) at the hard level."""
+    assert builds.TARGETS is not None and "GERMANY" in (builds.TARGETS_POWERS or ())
+    assert _builds(0) == ["A BER B"]
 
 
 def test_targets_powers_limits_the_builds_by_targets_to_the_powers_named(

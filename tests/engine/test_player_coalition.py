@@ -28,7 +28,8 @@ MUNICH = {
 
 def test_big_leader_needs_its_centres_a_margin_and_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     board = Board.from_json(MUNICH)
-    assert coalition.big_leader(board, "GERMANY", ()) is None  # off by default
+    monkeypatch.setattr(coalition, "AT", None)
+    assert coalition.big_leader(board, "GERMANY", ()) is None  # off
     monkeypatch.setattr(coalition, "AT", 12)
     assert coalition.big_leader(board, "GERMANY", ()) == "FRANCE"
     assert coalition.big_leader(board, "FRANCE", ()) is None  # not against itself
@@ -45,12 +46,15 @@ def test_hard_germany_foresees_the_hard_leaders_attack_on_munich(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     board = Board.from_json(MUNICH)
+    monkeypatch.setattr(coalition, "AT", None)  # off
     france = [o.order for o in choose_orders(board, "FRANCE", seed, level="hard")]
     before = [o.order for o in choose_orders(board, "GERMANY", seed, level="hard")]
     lost = adjudicate(board, {"FRANCE": france, "GERMANY": before})
     assert len(lost.board.dislodged.get("GERMANY", ())) == 1  # without: Munich's army dislodged
     monkeypatch.setattr(coalition, "AT", 12)
     after = [o.order for o in choose_orders(board, "GERMANY", seed, level="hard")]
+    monkeypatch.setattr(coalition, "AT", 10)  # the default: France's 12 make it a big leader too
+    assert [o.order for o in choose_orders(board, "GERMANY", seed, level="hard")] == after
     kept = adjudicate(board, {"FRANCE": france, "GERMANY": after})
     assert not kept.board.dislodged.get("GERMANY")
 
@@ -60,8 +64,9 @@ def test_a_big_leaders_gains_cost_what_stop_says(monkeypatch: pytest.MonkeyPatch
     france = ["A BUR - MUN", "A RUH S A BUR - MUN"]
     after = adjudicate(board, {"FRANCE": france, "GERMANY": ["A MUN H"]}).board
     assert after.occupant["MUN"][0] == "FRANCE"
-    assert coalition.gains(board, after, "FRANCE", 0.8) == 0.0  # off by default
-    monkeypatch.setattr(coalition, "STOP", 1.0)
+    monkeypatch.setattr(coalition, "STOP", 0.0)
+    assert coalition.gains(board, after, "FRANCE", 0.8) == 0.0  # off
+    monkeypatch.setattr(coalition, "STOP", 1.0)  # the default
     assert coalition.gains(board, after, "FRANCE", 0.8) == 1.0  # Munich, France's after this fall
     spring = Board.from_json({**MUNICH, "phase": "S1911M"})
     after = adjudicate(spring, {"FRANCE": france, "GERMANY": ["A MUN H"]}).board

@@ -11,7 +11,7 @@ from engine import Board, adjudicate, initial_board, legal_orders
 from engine.legal import LegalOrder
 from engine.mapdata import province_of
 from engine.orders import Move, SupportMove
-from engine.player import choose_orders, lookahead, openings, pressure
+from engine.player import choose_orders, coalition, lookahead, openings, pressure
 
 # Germany's armies in Ruhr and Holland next to France's army alone in Belgium (France's centre)
 BELGIUM = {
@@ -53,7 +53,10 @@ def test_hard_supports_its_attack_on_a_held_centre_where_a_lone_attack_would_bou
     assert result.board.occupant["BEL"][0] == "GERMANY"  # France's army dislodged
 
 
-def test_hard_opening_is_legal_repeats_itself_and_varies_with_the_seed() -> None:
+def test_hard_opening_is_legal_repeats_itself_and_varies_with_the_seed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(openings, "BOOK_POWERS", ())  # by default Germany opens from the book
     board = initial_board("standard")
     for power in board.game_map.powers:
         legal = legal_orders(board, power)
@@ -171,7 +174,13 @@ def _taken(board: Board, orders: tuple[LegalOrder, ...], power: str) -> set[str]
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_hard_tries_plans_aimed_at_a_neighbour_and_takes_trieste_with_support(seed: int) -> None:
+def test_hard_tries_plans_aimed_at_a_neighbour_and_takes_trieste_with_support(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the plans aimed at a neighbour alone: without the defaults' defence against France's 11 centres
+    # (a big leader) and their cover at any cost up to a centre, which keeps Italy's fleet home
+    monkeypatch.setattr(coalition, "AT", None)
+    monkeypatch.setattr(lookahead, "COVER", 0.5)
     board = Board.from_json(ITALY_AIMS)
     orders = choose_orders(board, "ITALY", seed, level="hard")
     texts = {o.text for o in orders}
@@ -246,3 +255,12 @@ def test_backed_reply_supports_the_predicted_attack_on_our_centre() -> None:
     assert sorted(map(str, backed["TURKEY"])) == ["A ARM - SEV", "A BUL - SER", "F BLA S A ARM - SEV"]
     assert backed["GERMANY"] == reply["GERMANY"]
     assert pressure.backed_reply(board, "RUSSIA", {"GERMANY": reply["GERMANY"]}) is None
+
+
+def test_hard_germany_opens_from_the_book_by_default() -> None:
+    """``openings.BOOK_POWERS`` names Germany by default (against six baselines the book helped
+    Germany alone: the README), whatever the seed."""
+    lookahead._OPENINGS.clear()
+    for seed in range(4):
+        orders = choose_orders(initial_board("standard"), "GERMANY", seed, level="hard")
+        assert sorted(o.text for o in orders) == sorted(openings.STANDARD["GERMANY"])
