@@ -1,14 +1,15 @@
-"""The hard level's builds (issue 43): an army or a fleet by where the next centres are (switches,
-off: hard builds as the normal player does).
+"""The hard level's builds (issue 43): an army or a fleet by where the next centres are (for France,
+Germany and Russia by default; the others build as the normal player does).
 
 The normal player (engine.player.adjustments) weighs a build by the value of its site, a fleet's
 also by the best place it reaches next. With :data:`TARGETS` set, a build also counts that share of
 the value of each centre not ours that the new unit could reach in up to :data:`STEPS` moves
 (halved for each move after the first; an army's moves along the army graph or across one sea, as
 a convoy would carry it): Germany builds an army in Berlin where the normal player builds a fleet.
-It makes hard stronger against six baselines but France's solos in self-play more frequent (the
-README's table of the built-in player's switches), so it is off; :data:`TARGETS_POWERS` names the
-powers that build so (the others build as the normal player does). :data:`ARMY_AHEAD` and
+Against six baselines it made France, Germany and Russia stronger and the others no stronger (the
+README's table of the built-in player's switches); alone it made France's self-play solos more
+frequent, which the big leader's defence (engine.player.coalition) now holds back. :data:`TARGETS_POWERS`
+names the powers that build so (the others build as the normal player does). :data:`ARMY_AHEAD` and
 :data:`NEAREST` were tried too. Removals stay the normal player's.
 """
 

@@ -1,6 +1,6 @@
 """The hard level's defence against a runaway leader (issue 43: no power should win more than a
 quarter of self-play games), kept apart from the look-ahead's search (engine.player.lookahead calls
-it behind its switches, all off by default).
+it behind its switches: ``AT=10 STOP=1.0`` by default, the others off).
 
 Why: in hard self-play the eventual winner gains most of its last centres from 12 centres on by
 attacks with one support on a unit whose owner had a unit beside it doing something else, or by
@@ -14,8 +14,10 @@ leader's orders), and our plans are judged against the attacks it would really m
 it from a third power's centre (a unit in its way, a support cut) scores; with :data:`SUPPORTS`, our
 supports to hold of other powers' units it could attack are tried as well. Measured (40 and 100 hard
 self-play games, the README's table of switches): ``AT=10 STOP=1.0`` brings France's share from 36 to
-23 of 100 on seeds 0-99 (30 on seeds 100-199) but loses more builds (7.3% against 5.8%); so all stay
-off.
+23 of 100 on seeds 0-99 (30 on seeds 100-199) but loses more builds (7.3% against 5.8%); with the
+cover up to a centre (engine.player.lookahead.COVER=1.0) and the builds by the next centres
+(engine.player.builds), on together since 2026-11-29 night: France 19 and Italy 9 of 100 (seeds
+0-99), Italy 22 and France 10 (seeds 100-199), builds lost 5.8% as before.
 """
 
 from __future__ import annotations
