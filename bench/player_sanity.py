@@ -272,13 +272,19 @@ def main() -> None:
     )
     print("   eliminated by 1930: " + ", ".join(f"{p[:3].title()} {eliminated[p]}" for p in POWERS))
     centres = [g.board.center_counts() for g in games]
-    print(
-        "   centres at the end: "
-        + ", ".join(f"{p[:3].title()} {statistics.fmean(c.get(p, 0) for c in centres):.1f}" for p in POWERS)
-    )
+    if centres:  # none with --games 0 (Chaos alone)
+        print(
+            "   centres at the end: "
+            + ", ".join(
+                f"{p[:3].title()} {statistics.fmean(c.get(p, 0) for c in centres):.1f}" for p in POWERS
+            )
+        )
     if args.chaos_years and args.chaos_games:
         chaos(args)
     ms = [1000 * t for t in timings]
+    if not ms:  # no Standard game played (--games 0)
+        print(f"({time.perf_counter() - started:.0f} s)")
+        return
     print(
         f"8. ms of CPU per power and phase on Standard: median {statistics.median(ms):.1f}, "
         f"p95 {percentile(ms, 0.95):.1f}, max {max(ms):.0f} over {len(ms)} calls"
