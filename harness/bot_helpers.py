@@ -204,6 +204,9 @@ WELCOME_ROUNDS = 40
 """settle()s at most after a start until each player whose DMs are closed has their welcome: settle()
 ends after three rounds, and under load a welcome sent to a player's channel after their DMs refused it
 (the outbox's next try) could come after them (a test then found no seat for that player)."""
+WELCOME_WAIT = 15.0
+"""... and at least this many seconds (the outbox's next try waits its back-off; a busy machine's
+settle()s may all end before it)."""
 
 
 async def start_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id: int) -> Message:
@@ -214,9 +217,14 @@ async def start_game(fake: FakeDiscord, bot: DiplomacyBot, table: Table, game_id
     await settle(bot, fake)
     seats = seats_from_welcomes(fake, table, game_id)
     closed = [user for user in table.players if not user.dms_open]
-    for _ in range(WELCOME_ROUNDS if closed else 0):  # a welcome that goes another way may need more rounds
-        if all(user.id in seats for user in closed):
+    waited_until = asyncio.get_running_loop().time() + WELCOME_WAIT
+    rounds = 0
+    # a welcome that goes another way may need more rounds: at least WELCOME_ROUNDS, and on a slow
+    # machine until WELCOME_WAIT seconds have passed
+    while closed and not all(user.id in seats for user in closed):
+        if rounds >= WELCOME_ROUNDS and asyncio.get_running_loop().time() > waited_until:
             break
+        rounds += 1
         await asyncio.sleep(0.05)
         await settle(bot, fake)
         seats = seats_from_welcomes(fake, table, game_id)
