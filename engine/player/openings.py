@@ -11,6 +11,8 @@ from engine.legal import LegalOrder, LegalOrders
 
 BOOK_POWERS: tuple[str, ...] = ("GERMANY",)  # these powers play the book's opening even with lookahead.BOOK
 # off (against six baselines the book helped Germany alone, the README)
+CHOICE: dict[str, str] = {}  # power -> the name of another opening of OTHERS it plays instead of the
+# book's or the look-ahead's (empty: none; the README's table has the figures)
 
 STANDARD: dict[str, tuple[str, ...]] = {
     "AUSTRIA": ("A VIE - GAL", "A BUD - SER", "F TRI - ALB"),
@@ -23,17 +25,51 @@ STANDARD: dict[str, tuple[str, ...]] = {
 }
 
 
+# Other openings of the literature, by power and name: tried against six baselines for the seats that
+# do worst there (Russia loses a centre in 1901 with hard's own opening, A MOS-UKR A WAR-GAL F SEV-RUM
+# F STP/SC-BOT, to Turkey's supported A ARM-SEV)
+OTHERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "RUSSIA": {
+        # the fleet stands Turkey off the Black Sea; the army from Moscow follows into Sevastopol should
+        # the fleet get through, else stays in Moscow; Warsaw's army covers Ukraine and Rumania
+        "octopus": ("A MOS - SEV", "A WAR - UKR", "F SEV - BLA", "F STP/SC - BOT"),
+        # the southern opening with Warsaw's army held at home against Germany's Silesia
+        "south_hold": ("A MOS - UKR", "A WAR H", "F SEV - BLA", "F STP/SC - BOT"),
+        # the fleet to Rumania, the Moscow army into Sevastopol behind it (stays if the fleet bounces)
+        "rumania": ("A MOS - SEV", "A WAR - UKR", "F SEV - RUM", "F STP/SC - BOT"),
+        # north: Moscow's army to St Petersburg for Norway or Sweden, the Black Sea stood off
+        "north": ("A MOS - STP", "A WAR - UKR", "F SEV - BLA", "F STP/SC - BOT"),
+        # hard's own opening with the fleet held in Sevastopol instead of bouncing in Rumania
+        "sev_hold": ("A MOS - UKR", "A WAR - GAL", "F SEV H", "F STP/SC - BOT"),
+    },
+    "AUSTRIA": {
+        # Vienna's army to Budapest behind Budapest's to Serbia, against Russia's Galicia
+        "budapest": ("A VIE - BUD", "A BUD - SER", "F TRI - ALB"),
+        # Vienna's army to Tyrolia, against Italy's Venice and Germany's Munich
+        "tyrolia": ("A VIE - TYR", "A BUD - SER", "F TRI - ALB"),
+        # hard's own opening with the fleet to the Adriatic
+        "adriatic": ("A VIE - TRI", "A BUD - SER", "F TRI - ADR"),
+    },
+    "TURKEY": {
+        # the fleet from Ankara to Constantinople behind the army to Bulgaria, Smyrna's army to Armenia
+        "constantinople": ("F ANK - CON", "A CON - BUL", "A SMY - ARM"),
+        # hard's own opening with Smyrna's army held at home
+        "smyrna_hold": ("F ANK - BLA", "A CON - BUL", "A SMY H"),
+    },
+}
+
+
 def book_for(power: str, every: bool) -> bool:
     """Whether ``power`` plays the book's opening: every power (``every``: lookahead.BOOK) or one
     that :data:`BOOK_POWERS` names."""
-    return every or power in BOOK_POWERS
+    return every or power in BOOK_POWERS or power in CHOICE
 
 
 def book_opening(board: Board, power: str, legal: LegalOrders) -> list[LegalOrder] | None:
     """``power``'s opening from the book on the Standard map's first phase, or None."""
     if board.variant != "standard":
         return None
-    texts = STANDARD.get(power)
+    texts = OTHERS.get(power, {}).get(CHOICE[power]) if power in CHOICE else STANDARD.get(power)
     if texts is None:
         return None
     found = [legal.find(t) for t in texts]

@@ -264,3 +264,30 @@ def test_hard_germany_opens_from_the_book_by_default() -> None:
     for seed in range(4):
         orders = choose_orders(initial_board("standard"), "GERMANY", seed, level="hard")
         assert sorted(o.text for o in orders) == sorted(openings.STANDARD["GERMANY"])
+
+
+def test_choice_plays_another_opening_of_the_literature_for_the_power_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``openings.CHOICE``: a power named there opens with the named opening of ``openings.OTHERS``
+    (Russia's army from Moscow to St Petersburg), the others as before; off by default."""
+    assert openings.CHOICE == {}
+    board = initial_board("standard")
+    england = sorted(o.text for o in choose_orders(board, "ENGLAND", 0, level="hard"))
+    monkeypatch.setattr(openings, "CHOICE", {"RUSSIA": "north"})
+    lookahead._OPENINGS.clear()
+    russia = sorted(o.text for o in choose_orders(board, "RUSSIA", 0, level="hard"))
+    assert russia == sorted(openings.OTHERS["RUSSIA"]["north"])
+    assert "A MOS - STP" in russia
+    assert sorted(o.text for o in choose_orders(board, "ENGLAND", 0, level="hard")) == england
+    lookahead._OPENINGS.clear()
+
+
+def test_every_other_opening_is_legal() -> None:
+    """Each opening of ``openings.OTHERS`` is a complete set of legal orders for its power."""
+    board = initial_board("standard")
+    for power, lines in openings.OTHERS.items():
+        legal = legal_orders(board, power)
+        for name, texts in lines.items():
+            found = [legal.find(t) for t in texts]
+            assert None not in found and len(found) == len(legal.entries), (power, name)
