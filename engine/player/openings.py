@@ -50,6 +50,14 @@ OTHERS: dict[str, dict[str, tuple[str, ...]]] = {
         # hard's own opening with the fleet to the Adriatic
         "adriatic": ("A VIE - TRI", "A BUD - SER", "F TRI - ADR"),
     },
+    "GERMANY": {
+        # the book's opening with Munich's army to Burgundy instead of the Ruhr
+        "burgundy": ("F KIE - DEN", "A BER - KIE", "A MUN - BUR"),
+        # eastern: Berlin's army to Prussia, Munich's to Silesia, against Russia's Warsaw
+        "east": ("F KIE - DEN", "A BER - PRU", "A MUN - SIL"),
+        # the fleet to Holland, Berlin's army to Kiel behind it, Munich's to the Ruhr
+        "holland": ("F KIE - HOL", "A BER - KIE", "A MUN - RUH"),
+    },
     "TURKEY": {
         # the fleet from Ankara to Constantinople behind the army to Bulgaria, Smyrna's army to Armenia
         "constantinople": ("F ANK - CON", "A CON - BUL", "A SMY - ARM"),
