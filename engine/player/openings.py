@@ -49,6 +49,26 @@ OTHERS: dict[str, dict[str, tuple[str, ...]]] = {
         "tyrolia": ("A VIE - TYR", "A BUD - SER", "F TRI - ALB"),
         # hard's own opening with the fleet to the Adriatic
         "adriatic": ("A VIE - TRI", "A BUD - SER", "F TRI - ADR"),
+        # hard's own opening with Budapest's army to Rumania instead of Serbia
+        "rumania": ("A VIE - TRI", "A BUD - RUM", "F TRI - ALB"),
+        # Vienna's army to Galicia, Budapest's to Rumania, against Russia
+        "east": ("A VIE - GAL", "A BUD - RUM", "F TRI - ALB"),
+    },
+    "ENGLAND": {
+        # the northern opening: both fleets north, Liverpool's army to Edinburgh behind them
+        "northern": ("F LON - NTH", "F EDI - NWG", "A LVP - EDI"),
+        # the southern: the fleet to the Channel, Liverpool's army to Wales (a convoy on)
+        "wales": ("F LON - ENG", "F EDI - NTH", "A LVP - WAL"),
+        # hard's own with Liverpool's army to Yorkshire instead of holding
+        "yorkshire": ("F LON - ENG", "F EDI - NTH", "A LVP - YOR"),
+    },
+    "ITALY": {
+        # west: Venice's army to Piedmont, Rome's to Venice behind it, the fleet to the Ionian
+        "piedmont": ("F NAP - ION", "A ROM - VEN", "A VEN - PIE"),
+        # Venice's army to Trieste, Rome's to Venice behind it
+        "trieste": ("F NAP - ION", "A ROM - VEN", "A VEN - TRI"),
+        # the fleet to the Tyrrhenian Sea, Rome's army to Apulia, Venice's to Tyrolia
+        "tyrrhenian": ("F NAP - TYS", "A ROM - APU", "A VEN - TYR"),
     },
     "GERMANY": {
         # the book's opening with Munich's army to Burgundy instead of the Ruhr
