@@ -25,14 +25,15 @@ STANDARD: dict[str, tuple[str, ...]] = {
 }
 
 
-# Other openings of the literature, by power and name: tried against six baselines for the seats that
+# Other openings, by power and name (some of the literature, some hard's own with a unit changed): tried
+# against six baselines for the seats that
 # do worst there (Russia loses a centre in 1901 with hard's own opening, A MOS-UKR A WAR-GAL F SEV-RUM
 # F STP/SC-BOT, to Turkey's supported A ARM-SEV)
 OTHERS: dict[str, dict[str, tuple[str, ...]]] = {
     "RUSSIA": {
         # the fleet stands Turkey off the Black Sea; the army from Moscow follows into Sevastopol should
         # the fleet get through, else stays in Moscow; Warsaw's army covers Ukraine and Rumania
-        "octopus": ("A MOS - SEV", "A WAR - UKR", "F SEV - BLA", "F STP/SC - BOT"),
+        "moscow_sev": ("A MOS - SEV", "A WAR - UKR", "F SEV - BLA", "F STP/SC - BOT"),
         # the southern opening with Warsaw's army held at home against Germany's Silesia
         "south_hold": ("A MOS - UKR", "A WAR H", "F SEV - BLA", "F STP/SC - BOT"),
         # the fleet to Rumania, the Moscow army into Sevastopol behind it (stays if the fleet bounces)
@@ -88,13 +89,14 @@ OTHERS: dict[str, dict[str, tuple[str, ...]]] = {
 
 
 def book_for(power: str, every: bool) -> bool:
-    """Whether ``power`` plays the book's opening: every power (``every``: lookahead.BOOK) or one
-    that :data:`BOOK_POWERS` names."""
+    """Whether ``power`` plays an opening of this module: every power (``every``: lookahead.BOOK), one
+    that :data:`BOOK_POWERS` names or one :data:`CHOICE` gives another opening."""
     return every or power in BOOK_POWERS or power in CHOICE
 
 
 def book_opening(board: Board, power: str, legal: LegalOrders) -> list[LegalOrder] | None:
-    """``power``'s opening from the book on the Standard map's first phase, or None."""
+    """``power``'s opening from the book (or the one of :data:`OTHERS` that :data:`CHOICE` names for it)
+    on the Standard map's first phase, or None."""
     if board.variant != "standard":
         return None
     texts = OTHERS.get(power, {}).get(CHOICE[power]) if power in CHOICE else STANDARD.get(power)
