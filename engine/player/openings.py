@@ -25,10 +25,10 @@ STANDARD: dict[str, tuple[str, ...]] = {
 }
 
 
-# Other openings, by power and name (some of the literature, some hard's own with a unit changed): tried
-# against six baselines for the seats that
-# do worst there (Russia loses a centre in 1901 with hard's own opening, A MOS-UKR A WAR-GAL F SEV-RUM
-# F STP/SC-BOT, to Turkey's supported A ARM-SEV)
+# Other openings, by power and name (some of the literature, some hard's own with a unit changed),
+# tried against six baselines (none measured better than the level's own or the book's: the README);
+# Russia loses a centre in 1901 with hard's own opening, A MOS-UKR A WAR-GAL F SEV-RUM F STP/SC-BOT,
+# to Turkey's supported A ARM-SEV
 OTHERS: dict[str, dict[str, tuple[str, ...]]] = {
     "RUSSIA": {
         # the fleet stands Turkey off the Black Sea; the army from Moscow follows into Sevastopol should
