@@ -88,6 +88,8 @@ UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
+BLOCKED_BEHIND: float | None = None  # ... this much instead while another power owns more centres than we do
+BLOCKED_SHORT: float | None = None  # ... this much instead while we own more centres than units (builds lost)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -1021,6 +1023,18 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
     return min(due, free + blocked) - min(due, free)
 
 
+def _blocked_weight(board: Board, power: str) -> float:
+    """What a build our units block costs (:data:`BLOCKED`, or more: :data:`BLOCKED_BEHIND`,
+    :data:`BLOCKED_SHORT`)."""
+    weight = BLOCKED
+    owned = len(board.centers.get(power, ()))
+    if BLOCKED_BEHIND is not None and any(len(cs) > owned for p, cs in board.centers.items() if p != power):
+        weight = max(weight, BLOCKED_BEHIND)
+    if BLOCKED_SHORT is not None and owned > len(board.units.get(power, ())):
+        weight = max(weight, BLOCKED_SHORT)
+    return weight
+
+
 def _leaders(board: Board, power: str, holding: Collection[str]) -> frozenset[str]:
     """The other powers (not in civil disorder) of :data:`STOP_AT` centres or more, and more than ours."""
     sizes = {p: len(cs) for p, cs in board.centers.items()}
@@ -1064,7 +1078,9 @@ def _score(
             if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
                 # left empty where another power could have walked in
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
-        score -= BLOCKED * _builds_blocked(before, after, power, mine)
+        blocked = _builds_blocked(before, after, power, mine)
+        if blocked:
+            score -= _blocked_weight(before, power) * blocked
         if leaders:
             kept = 0
             for centre in geo.supply_centers:

@@ -291,3 +291,32 @@ def test_every_other_opening_is_legal() -> None:
         for name, texts in lines.items():
             found = [legal.find(t) for t in texts]
             assert None not in found and len(found) == len(legal.entries), (power, name)
+
+
+def _blocked_fall(france: list[str]) -> tuple[Board, Board]:
+    """Fall: Germany's army in Holland takes Belgium while its units hold Berlin, Kiel and Munich:
+    five centres, four units, its build blocked by its own units."""
+    board = Board.from_json(
+        {
+            "phase": "F1905M",
+            "units": {"GERMANY": ["A BER", "A MUN", "F KIE", "A HOL"], "FRANCE": ["A PAR"]},
+            "centers": {"GERMANY": ["BER", "KIE", "MUN", "HOL"], "FRANCE": france},
+        }
+    )
+    orders = {"GERMANY": ["A BER H", "A MUN H", "F KIE H", "A HOL - BEL"], "FRANCE": ["A PAR H"]}
+    after = adjudicate(board, orders).board
+    assert lookahead._builds_blocked(board, after, "GERMANY", 5) == 1
+    return board, after
+
+
+@pytest.mark.parametrize(("france", "extra"), [(["PAR", "BRE", "MAR", "SPA", "POR"], 16.0), (["PAR"], 0.0)])
+def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigger(
+    france: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With BLOCKED_BEHIND=30 a build our units block costs 30 instead of 14 while France owns more
+    centres than Germany (five against four), and 14 still while Germany is the biggest."""
+    board, after = _blocked_fall(france)
+    view = lookahead.values(board, "GERMANY", ())
+    default = lookahead._score(board, after, "GERMANY", view, ())
+    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", 30.0)
+    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
