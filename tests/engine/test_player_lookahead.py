@@ -314,9 +314,12 @@ def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigge
     france: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With BLOCKED_BEHIND=30 a build our units block costs 30 instead of 14 while France owns more
-    centres than Germany (five against four), and 14 still while Germany is the biggest."""
+    centres than Germany (five against four), and 14 still while Germany is the biggest, or while the
+    bigger power owns fewer centres than BLOCKED_BEHIND_AT."""
     board, after = _blocked_fall(france)
     view = lookahead.values(board, "GERMANY", ())
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", 30.0)
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
+    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND_AT", 6)  # France's five centres are too few then
+    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default)
