@@ -90,7 +90,6 @@ ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at 
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 BLOCKED_BEHIND: float | None = None  # ... this much instead while another power owns more centres than we do
 BLOCKED_BEHIND_AT = 0  # ... a bigger power of at least this many centres
-BLOCKED_SHORT: float | None = None  # ... this much instead while we own more centres than units (builds lost)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -1025,16 +1024,14 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
 
 
 def _blocked_weight(board: Board, power: str) -> float:
-    """What a build our units block costs (:data:`BLOCKED`, or more: :data:`BLOCKED_BEHIND`,
-    :data:`BLOCKED_SHORT`)."""
+    """What a build our units block costs: :data:`BLOCKED`, or :data:`BLOCKED_BEHIND` if more while
+    another power of :data:`BLOCKED_BEHIND_AT` centres or more owns more centres than we do."""
     weight = BLOCKED
     owned = len(board.centers.get(power, ()))
     if BLOCKED_BEHIND is not None and any(
         len(cs) > owned and len(cs) >= BLOCKED_BEHIND_AT for p, cs in board.centers.items() if p != power
     ):
         weight = max(weight, BLOCKED_BEHIND)
-    if BLOCKED_SHORT is not None and owned > len(board.units.get(power, ())):
-        weight = max(weight, BLOCKED_SHORT)
     return weight
 
 
