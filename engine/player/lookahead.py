@@ -40,7 +40,7 @@ from engine.board import Board, initial_board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders, legal_orders
 from engine.mapdata import province_of
 from engine.orders import Move, Order, Unit
-from engine.player import coalition
+from engine.player import coalition, refine
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.openings import book_for, book_opening
@@ -203,10 +203,12 @@ def _look(
         return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
 
     best: tuple[float, int] | None = None
+    ranked: list[tuple[float, int]] = []
     for index, plan in enumerate(plans):
         judged = judge(plan)
         if FALL and board.phase.season == "S":
             judged += FALL * _fall(board, power, plan, replies[0], holding, seed)
+        ranked.append((-judged, index))
         if best is None or judged > best[0] + 1e-9:
             best = (judged, index)
     assert best is not None
@@ -227,6 +229,17 @@ def _look(
     chosen = _refine(
         board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge, allied
     )
+    if refine.TOP > 1:  # the next best candidates bettered too: the best of all kept
+        final = judge if cover_judge is None else cover_judge
+        kept = final(chosen)
+        for judged, index in sorted(r for r in ranked if r[1] != best[1])[: refine.TOP - 1]:
+            other = _refine(
+                board, power, legal, plans[index], -judged, judge, bounced or {}, view, cover_judge, allied
+            )
+            if (score := final(other)) > kept + 1e-9:
+                chosen, kept = other, score
+    if refine.REPLAN > 0:
+        chosen = refine.replan_orders(board, power, legal, chosen, judge, replies, holding)
     if UNBLOCK is not None and board.phase.season == "F":
         chosen = _unblock(
             board,
@@ -601,7 +614,8 @@ def _refine(
         first = [p for p in sorted(entries) if ends_home(p)]
         busy = first + [p for p in busy if p not in first]
     holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
-    for changes in _attacks(board, power, entries, current, bounced, view)[:MACROS]:
+    macros = _attacks(board, power, entries, current, bounced, view)[:MACROS]
+    for changes in macros + refine.defences(board, power, entries, current, view):
         trial = _settle(current, changes, holds)
         if trial is None:
             continue
@@ -625,6 +639,7 @@ def _refine(
                 break
         if tries >= REFINE:
             break
+    current, score = refine.pairs(board, entries, current, score, judge, bounced, view, busy)
     for alt in allied:
         unit = alt.order.unit
         if unit is None or unit.province not in current or current[unit.province].text == alt.text:
