@@ -138,6 +138,7 @@ def lookahead_orders(
 
 
 _OPENINGS: dict[tuple[str, str, int, frozenset[str]], tuple[LegalOrder, ...]] = {}
+_MEMO = True  # a plan's score against a reply remembered within one call (the same figures, sooner)
 _INITIAL: dict[str, Board] = {}
 
 
@@ -189,10 +190,17 @@ def _look(
     weights = _weights(board, power, holding)
     leader = coalition.big_leader(board, power, holding) if coalition.STOP else None
 
+    memo: dict[tuple[frozenset[str], int], float] = {}  # (a plan's orders, a reply's id) -> its score
+
     def judge(plan: Collection[LegalOrder], replies: list[dict[str, list[Order]]] = replies) -> float:
         mine = [o.order for o in plan]
+        texts = frozenset(o.text for o in plan)
         scores = []
         for reply in replies:
+            hit = memo.get((texts, id(reply)))
+            if hit is not None:
+                scores.append(hit)
+                continue
             orders = dict(reply)
             orders[power] = mine
             outcome = adjudicate(board, orders, civil_disorder=holding)
@@ -200,6 +208,8 @@ def _look(
             if leader is not None:
                 score -= CENTRE * coalition.gains(board, outcome.board, leader, HELD)
             scores.append(score + solo(outcome, power, SOLO * CENTRE))
+            if _MEMO:
+                memo[(texts, id(reply))] = scores[-1]
         return (1.0 - WORST) * sum(scores) / len(scores) + WORST * min(scores)
 
     best: tuple[float, int] | None = None
