@@ -1,6 +1,10 @@
-"""The hard level's search beyond one unit at a time (engine.player.lookahead): changes of two units
-of ours together, and defences of our threatened units (a hold with the supports of our units
-around it), each judged by the look-ahead's own judge and kept when it scores better.
+"""The hard level's search beyond one unit at a time (engine.player.lookahead), every part behind a
+switch, all off by default (their figures: the README's table "Tried for hard's goals not met").
+
+Several starts (:data:`TOP`): the look-ahead betters (coordinated attacks, then single-unit
+changes, then cover) not only the candidate plan that scores best but the next best too, the best
+:data:`TOP` of them, and keeps the bettered plan that scores best: the single-unit changes stop
+where no one change betters a plan, and another start may end higher.
 
 Pairs (:data:`PAIRS`): after the single-unit changes, each unit of ours near another power's (the
 most threatened first, :data:`PAIR_UNITS` of them) ranks its other orders by how the plan scores
@@ -13,6 +17,16 @@ Defences (:data:`DEFEND`): for each unit of ours that other powers' units could 
 support (two of one power's units or more reach it), the unit holds with every support to hold
 our units around it can give, and with as few as match the attackers; tried with the coordinated
 attacks, at most :data:`DEFEND` of them, the most valuable province first.
+
+Re-planning against the worst reply (:data:`REPLAN`): once the plan is bettered, the provinces of
+ours that the reply scoring worst for it takes (units dislodged, centres entered) are each
+defended by two or three units together: a hold of our unit there, or a move of ours back in,
+with every support our units can give it, or as many as the attack has, with moves that cut the
+attack's supports, or those cuts alone; a unit taken off its move for that lets another of ours
+make the move instead. With :data:`REPLAN_BACKED`, the captures of the backed reply too (the
+predicted one with each attack on us supported by the attacker's other units,
+engine.player.pressure.backed_reply), whose score then counts that share more in the judgement.
+The best defence is kept when it betters the plan.
 """
 
 from __future__ import annotations
