@@ -44,6 +44,7 @@ from engine.player import coalition, refine
 from engine.player.geography import Geography, geography
 from engine.player.movement import NOISE, REPEATS, movement_orders
 from engine.player.openings import book_for, book_opening
+from engine.player.plans import alternatives, bounces_own, circles, settle
 from engine.player.pressure import aimed_reply, backed_reply, solo
 from engine.player.values import LEADER_AT, Values, reach_by_power, values
 
@@ -417,7 +418,7 @@ def _free_homes(
                 continue
             trial = dict(current)
             trial[prov] = alt
-            if _circles(trial) or _bounces_own(trial):
+            if circles(trial) or bounces_own(trial):
                 continue
             judged = judge(list(trial.values()))
             if best is None or judged > best[0] + 1e-9:
@@ -508,7 +509,7 @@ def _unblock(
                     continue
             elif alt.kind != OrderKind.HOLD:
                 continue
-            trial = _settle(current, {prov: alt}, holds)
+            trial = settle(current, {prov: alt}, holds)
             if trial is None:
                 continue
             judged = judge(list(trial.values()))
@@ -626,7 +627,7 @@ def _refine(
     holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
     macros = _attacks(board, power, entries, current, bounced, view)[:MACROS]
     for changes in macros + refine.defences(board, power, entries, current, view):
-        trial = _settle(current, changes, holds)
+        trial = settle(current, changes, holds)
         if trial is None:
             continue
         judged = judge(list(trial.values()))
@@ -634,12 +635,12 @@ def _refine(
             score, current = judged, trial
     tries = 0
     for prov in busy:
-        for alt in _alternatives(entries[prov], current, bounced, view):
+        for alt in alternatives(entries[prov], current, bounced, view, MOVES_TRIED):
             if alt.text == current[prov].text:
                 continue
             trial = dict(current)
             trial[prov] = alt
-            if _circles(trial) or _bounces_own(trial):
+            if circles(trial) or bounces_own(trial):
                 continue
             tries += 1
             judged = judge(list(trial.values()))
@@ -649,7 +650,7 @@ def _refine(
                 break
         if tries >= REFINE:
             break
-    current, score = refine.pairs(board, entries, current, score, judge, bounced, view, busy)
+    current, score = refine.pairs(board, entries, current, score, judge, bounced, view, busy, MOVES_TRIED)
     for alt in allied:
         unit = alt.order.unit
         if unit is None or unit.province not in current or current[unit.province].text == alt.text:
@@ -720,7 +721,7 @@ def _cover(
                     or bounced.get(legal.text, 0) >= REPEATS
                 ):
                     continue
-                trial = _settle(current, {prov: legal}, holds)
+                trial = settle(current, {prov: legal}, holds)
                 if trial is None:
                     continue
                 judged = judge(list(trial.values()))
@@ -816,35 +817,6 @@ def _cuts(
     return cuts
 
 
-def _settle(
-    current: Mapping[str, LegalOrder], changes: Mapping[str, LegalOrder], holds: Mapping[str, LegalOrder]
-) -> dict[str, LegalOrder] | None:
-    """``current`` with ``changes`` made, our other moves into a province a changed unit moves into or
-    stays in turned into holds (repeatedly); None when the changes alone bounce or circle."""
-    trial = dict(current)
-    trial.update(changes)
-    for _ in range(len(trial)):
-        staying = {p for p, o in trial.items() if o.kind != OrderKind.MOVE}
-        wanted: dict[str, str] = {}
-        clash = None
-        for prov, legal in sorted(trial.items(), key=lambda item: (item[0] not in changes, item[0])):
-            if legal.kind != OrderKind.MOVE:
-                continue
-            target = province_of(legal.target or "")
-            if target in staying or target in wanted:
-                clash = prov
-                break
-            wanted[target] = prov
-        if clash is None:
-            break
-        if clash in changes or clash not in holds:
-            return None
-        trial[clash] = holds[clash]
-    if _circles(trial) or _bounces_own(trial):
-        return None
-    return trial
-
-
 def _near_others(board: Board, power: str, unit: Unit | None) -> bool:
     if unit is None:
         return False
@@ -853,58 +825,6 @@ def _near_others(board: Board, power: str, unit: Unit | None) -> bool:
         standing = occupant.get(prov)
         if standing is not None and standing[0] != power:
             return True
-    return False
-
-
-def _alternatives(
-    entry: UnitOrders, current: Mapping[str, LegalOrder], bounced: Mapping[str, int], view: Values
-) -> list[LegalOrder]:
-    """A unit's orders worth trying instead of its planned one, the likeliest first."""
-    moves = []
-    out: list[LegalOrder] = []
-    for legal in entry.orders:
-        if legal.kind == OrderKind.HOLD:
-            out.append(legal)
-        elif legal.kind == OrderKind.MOVE:
-            if legal.via_convoy or bounced.get(legal.text, 0) >= REPEATS:
-                continue
-            target = province_of(legal.target or "")
-            moves.append((-view.of(entry.unit_type, target), legal.text, legal))
-        elif legal.kind == OrderKind.SUPPORT and legal.helped is not None:
-            helped = current.get(legal.helped.province)
-            if helped is None:
-                continue  # another power's unit
-            if legal.helped_holds:
-                if helped.kind != OrderKind.MOVE:
-                    out.append(legal)
-            elif helped.kind == OrderKind.MOVE and province_of(helped.target or "") == legal.target:
-                out.append(legal)
-    moves.sort(key=lambda m: (m[0], m[1]))
-    return [m for _, _, m in moves[:MOVES_TRIED]] + out
-
-
-def _bounces_own(plan: Mapping[str, LegalOrder]) -> bool:
-    """Two of our moves into one province, or a move into a province whose unit of ours stays."""
-    targets = [province_of(legal.target or "") for legal in plan.values() if legal.kind == OrderKind.MOVE]
-    if len(targets) != len(set(targets)):
-        return True
-    return any(t in plan and plan[t].kind != OrderKind.MOVE for t in targets)
-
-
-def _circles(plan: Mapping[str, LegalOrder]) -> bool:
-    succ = {}
-    for prov, legal in plan.items():
-        if legal.kind == OrderKind.MOVE and legal.target is not None:
-            target = province_of(legal.target)
-            if target in plan:
-                succ[prov] = target
-    for start in succ:
-        prov, steps = start, 0
-        while prov in succ and steps <= len(succ):
-            prov = succ[prov]
-            steps += 1
-            if prov == start:
-                return True
     return False
 
 

@@ -38,8 +38,8 @@ from engine.board import Board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders
 from engine.mapdata import province_of
 from engine.orders import Move, Order, SupportMove
-from engine.player import lookahead
 from engine.player.geography import geography
+from engine.player.plans import alternatives, bounces_own, circles, settle
 from engine.player.pressure import backed_reply
 from engine.player.values import Values
 
@@ -54,7 +54,7 @@ REPLAN_BACKED = 0.0  # ... and against the backed reply's (engine.player.pressur
 
 
 def _valid(plan: Mapping[str, LegalOrder]) -> bool:
-    return not lookahead._circles(plan) and not lookahead._bounces_own(plan)
+    return not circles(plan) and not bounces_own(plan)
 
 
 def _consistent(order: LegalOrder, other: str, other_order: LegalOrder) -> bool:
@@ -94,8 +94,10 @@ def pairs(
     bounced: Mapping[str, int],
     view: Values,
     busy: Sequence[str],
+    tried: int,
 ) -> tuple[dict[str, LegalOrder], float]:
-    """Better ``current`` (scoring ``score``) by changing two units together (the module docstring);
+    """Better ``current`` (scoring ``score``) by changing two units together (the module docstring;
+    each unit's best ``tried`` moves);
     returns the plan and its score."""
     units = [p for p in busy if p in entries][:PAIR_UNITS]
     if PAIRS <= 0 or len(units) < 2:
@@ -104,7 +106,7 @@ def pairs(
     ranked: dict[str, list[LegalOrder]] = {}
     for prov in units:
         scored = []
-        for alt in lookahead._alternatives(entries[prov], current, bounced, view):
+        for alt in alternatives(entries[prov], current, bounced, view, tried):
             if alt.text == current[prov].text:
                 continue
             trial = dict(current)
@@ -330,7 +332,7 @@ def replan(
     for changes in more[:REPLAN]:
         if all(current.get(p) is o for p, o in changes.items()):
             continue
-        trial = lookahead._settle(current, changes, holds)
+        trial = settle(current, changes, holds)
         if trial is None:
             continue
         judged = objective(list(trial.values()))

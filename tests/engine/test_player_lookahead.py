@@ -12,6 +12,7 @@ from engine.legal import LegalOrder
 from engine.mapdata import province_of
 from engine.orders import Move, SupportMove
 from engine.player import choose_orders, coalition, lookahead, openings, pressure
+from engine.player.values import values
 
 # Germany's armies in Ruhr and Holland next to France's army alone in Belgium (France's centre)
 BELGIUM = {
@@ -317,7 +318,7 @@ def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigge
     centres than Germany (five against four), and 14 still while Germany is the biggest, or while the
     bigger power owns fewer centres than BLOCKED_BEHIND_AT."""
     board, after = _blocked_fall(france)
-    view = lookahead.values(board, "GERMANY", ())
+    view = values(board, "GERMANY", ())
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", 30.0)
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
