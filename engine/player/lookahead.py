@@ -89,8 +89,8 @@ UNBLOCK_SAFE = True  # ... a move off only into a province no other power's unit
 ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at most this many supports of
 # another power's predicted move into a leader's province or centre tried (the coalition's support)
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
-BLOCKED_BEHIND: float | None = None  # ... this much instead while another power owns more centres than we do
-BLOCKED_BEHIND_AT = 0  # ... a bigger power of at least this many centres
+BLOCKED_BEHIND: float | None = 40.0  # ... this much instead while another power owns more centres than we do
+BLOCKED_BEHIND_AT = 10  # ... a bigger power of at least this many centres
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried

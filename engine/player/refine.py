@@ -43,7 +43,7 @@ from engine.player.plans import alternatives, bounces_own, circles, settle
 from engine.player.pressure import backed_reply
 from engine.player.values import Values
 
-TOP = 1  # the best this many candidate plans bettered (engine.player.lookahead), the best result kept
+TOP = 9  # the best this many candidate plans bettered (engine.player.lookahead), the best result kept
 PAIRS = 0  # at most this many two-unit changes judged a call (0: none)
 PAIR_ORDERS = 3  # each unit's best other orders combined with the other unit's
 PAIR_UNITS = 5  # the most threatened units of ours taking part

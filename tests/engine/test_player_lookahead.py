@@ -319,6 +319,8 @@ def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigge
     bigger power owns fewer centres than BLOCKED_BEHIND_AT."""
     board, after = _blocked_fall(france)
     view = values(board, "GERMANY", ())
+    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)  # hard's default since the flip is 40 from 10
+    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND_AT", 0)
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", 30.0)
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
