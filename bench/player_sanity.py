@@ -191,6 +191,7 @@ def main() -> None:
     parser.add_argument("--last-year", type=int, default=1930)
     parser.add_argument("--chaos-years", type=int, default=10)
     parser.add_argument("--chaos-games", type=int, default=6)
+    parser.add_argument("--per-game", action="store_true", help="a line per game: its seed, winner, centres")
     args = parser.parse_args()
     started = time.perf_counter()
     stats = Sanity()
@@ -218,6 +219,15 @@ def main() -> None:
             observe=stats.observe,
             timed=frozenset(POWERS),
         )
+        if args.per_game:
+            counts = game.board.center_counts()
+            print(
+                f"game {args.seed + i}: winner {game.winner or '-'}, {game.board.phase}; "
+                + ", ".join(f"{p[:3].title()} {counts.get(p, 0)}" for p in POWERS)
+                + f"; builds lost {stats.game['builds lost']}, "
+                f"empty homes lost {stats.game['empty homes lost']}",
+                flush=True,
+            )
         stats.end_game()
         games.append(game)
         timings += game.timings
