@@ -68,6 +68,24 @@ def test_a_big_leaders_gains_cost_what_stop_says(monkeypatch: pytest.MonkeyPatch
     assert coalition.gains(board, after, "FRANCE", 0.8) == 0.0  # off
     monkeypatch.setattr(coalition, "STOP", 1.0)  # the default
     assert coalition.gains(board, after, "FRANCE", 0.8) == 1.0  # Munich, France's after this fall
+    monkeypatch.setattr(coalition, "STOP", 2.0)  # harder: each centre it gains costs us two
+    assert coalition.gains(board, after, "FRANCE", 0.8) == 2.0
+    monkeypatch.setattr(coalition, "STOP", 1.0)
     spring = Board.from_json({**MUNICH, "phase": "S1911M"})
     after = adjudicate(spring, {"FRANCE": france, "GERMANY": ["A MUN H"]}).board
     assert coalition.gains(spring, after, "FRANCE", 0.8) == pytest.approx(0.8)  # stood on in a spring
+
+
+def test_a_harder_stop_keeps_the_leader_from_any_centre(monkeypatch: pytest.MonkeyPatch) -> None:
+    # seed 0: France's hard plan attacks Munich with a support; at STOP=1.0 Germany's army leaves Munich
+    # for Kiel and France walks in, at STOP=2.0 A TYR moves in with a support and France bounces
+    board = Board.from_json(MUNICH)
+    france = [o.order for o in choose_orders(board, "FRANCE", 0, level="hard")]
+    italy = [o.order for o in choose_orders(board, "ITALY", 0, level="hard")]
+    gained = {}
+    for stop in (1.0, 2.0):
+        monkeypatch.setattr(coalition, "STOP", stop)
+        germany = [o.order for o in choose_orders(board, "GERMANY", 0, level="hard")]
+        after = adjudicate(board, {"FRANCE": france, "GERMANY": germany, "ITALY": italy}).board
+        gained[stop] = coalition.gains(board, after, "FRANCE", 0.8) / stop
+    assert gained == {1.0: 1.0, 2.0: 0.0}
