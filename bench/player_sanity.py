@@ -1,6 +1,7 @@
 """Does the built-in player play like a sensible player? Figures over self-play games.
 
     nice -n 10 .venv/bin/python bench/player_sanity.py [--games 100] [--level normal] [--seed 0]
+        [--per-game]
 
 Seven built-in players of one level (game ``i`` seeded ``seed + i``) play Standard games from 1901 to
 a solo or the end of 1930, then 34 of them play Chaos for 10 years. Prints, each with its spread:
@@ -19,6 +20,9 @@ a solo or the end of 1930, then 34 of them play Chaos for 10 years. Prints, each
 7. Chaos: centres that changed hands in 10 years, per game over --chaos-games games (goal >= 20);
 8. milliseconds per call of choose_orders for one power in one phase, and for all seven at one close
    (CPU time: the machine is shared, its wall times say little).
+
+``--per-game`` prints one line a game as it ends (seed, winner, last phase, centres by power, builds lost,
+empty homes lost), for a paired comparison of two runs on the same seeds.
 """
 
 from __future__ import annotations
