@@ -91,6 +91,8 @@ ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at 
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 BLOCKED_BEHIND: float | None = 40.0  # ... this much instead while another power owns more centres than we do
 BLOCKED_BEHIND_AT = 10  # ... a bigger power of at least this many centres
+BLOCKED_LEAD: float | None = None  # ... this much instead while no other power owns more centres than we do
+BLOCKED_LEAD_AT = 10  # ... and we own at least this many
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -970,13 +972,21 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
 
 def _blocked_weight(board: Board, power: str) -> float:
     """What a build our units block costs: :data:`BLOCKED`, or :data:`BLOCKED_BEHIND` if more while
-    another power of :data:`BLOCKED_BEHIND_AT` centres or more owns more centres than we do."""
+    another power of :data:`BLOCKED_BEHIND_AT` centres or more owns more centres than we do, or
+    :data:`BLOCKED_LEAD` if more while we own :data:`BLOCKED_LEAD_AT` centres or more and no other
+    power owns more."""
     weight = BLOCKED
     owned = len(board.centers.get(power, ()))
     if BLOCKED_BEHIND is not None and any(
         len(cs) > owned and len(cs) >= BLOCKED_BEHIND_AT for p, cs in board.centers.items() if p != power
     ):
         weight = max(weight, BLOCKED_BEHIND)
+    if (
+        BLOCKED_LEAD is not None
+        and owned >= BLOCKED_LEAD_AT
+        and all(len(cs) <= owned for p, cs in board.centers.items() if p != power)
+    ):
+        weight = max(weight, BLOCKED_LEAD)
     return weight
 
 

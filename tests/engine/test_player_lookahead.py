@@ -326,3 +326,27 @@ def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigge
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND_AT", 6)  # France's five centres are too few then
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default)
+
+
+@pytest.mark.parametrize(
+    ("france", "at", "extra"),
+    [
+        (["PAR"], 4, 16.0),
+        (["PAR", "BRE", "MAR", "SPA"], 4, 16.0),
+        (["PAR"], 5, 0.0),
+        (["PAR", "BRE", "MAR", "SPA", "POR"], 4, 0.0),
+    ],
+)
+def test_blocked_lead_weighs_a_blocked_build_more_while_we_are_the_biggest(
+    france: list[str], at: int, extra: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With BLOCKED_LEAD=30 a build our units block costs 30 instead of 14 while Germany owns
+    BLOCKED_LEAD_AT centres or more and no other power more (a tie too), and 14 still below that
+    or while France is bigger."""
+    board, after = _blocked_fall(france)
+    view = values(board, "GERMANY", ())
+    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)
+    default = lookahead._score(board, after, "GERMANY", view, ())
+    monkeypatch.setattr(lookahead, "BLOCKED_LEAD", 30.0)
+    monkeypatch.setattr(lookahead, "BLOCKED_LEAD_AT", at)
+    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
