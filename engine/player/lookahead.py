@@ -253,6 +253,18 @@ def _look(
                 chosen, kept = other, score
     if refine.REPLAN > 0:
         chosen = refine.replan_orders(board, power, legal, chosen, judge, replies, holding)
+    if refine.FREE_HOMES > 0 and board.phase.season == "F":
+        chosen = refine.free_homes(
+            board,
+            power,
+            legal,
+            chosen,
+            judge if cover_judge is None else cover_judge,
+            replies if cover_judge is None else with_grab,
+            holding,
+            bounced or {},
+            view,
+        )
     if UNBLOCK is not None and board.phase.season == "F":
         chosen = _unblock(
             board,

@@ -27,6 +27,15 @@ make the move instead. With :data:`REPLAN_BACKED`, the captures of the backed re
 predicted one with each attack on us supported by the attacker's other units,
 engine.player.pressure.backed_reply), whose score then counts that share more in the judgement.
 The best defence is kept when it betters the plan.
+
+Free homes (:data:`FREE_HOMES`): in the fall, once the plan is bettered (after the several starts),
+the plan is adjudicated against each reply; where the builds due then outnumber our home centres
+left free, the units of ours that end on one (staying there, a move off that bounced, a move onto
+it) are the ones that block a build. Each tries its other orders (a hold, its best
+:data:`FREE_MOVES` moves, supports of our units), the others' moves into its province turned into
+holds; the best is kept when it betters the plan (no cost accepted: the judge already weighs a
+blocked build). The single-unit changes before stop at a budget shared by every unit near another
+power's, so these units were often never tried.
 """
 
 from __future__ import annotations
@@ -51,6 +60,9 @@ DEFEND = 0  # at most this many defences tried with the coordinated attacks (0: 
 REPLAN = 0  # at most this many defences against the worst reply's captures tried (0: none)
 REPLAN_BACKED = 0.0  # ... and against the backed reply's (engine.player.pressure.backed_reply), which
 # then counts this share of its score in their judgement (0: not tried)
+FREE_HOMES = 0  # in the fall, at most this many other orders tried for the units of ours that end on a
+# home centre of ours where they keep a build from being made, against any reply (0: none)
+FREE_MOVES = 8  # ... each unit's best this many moves among them
 
 
 def _valid(plan: Mapping[str, LegalOrder]) -> bool:
@@ -355,3 +367,80 @@ def replan_orders(
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
     found = replan(board, power, entries, current, judge_with, replies, holding)
     return plan if found is current else [found[p] for p in sorted(found)]
+
+
+def _blockers(
+    board: Board, power: str, mine: list[Order], reply: Mapping[str, list[Order]], holding: Collection[str]
+) -> set[str]:
+    """The provinces of our units that, after ``mine`` meets ``reply`` in the fall, end on a home
+    centre of ours while the builds due outnumber our home centres left free."""
+    outcome = adjudicate(board, {**reply, power: mine}, civil_disorder=holding)
+    after = outcome.board
+    owned = board.centers.get(power, frozenset())
+    occupant = after.occupant
+    centres = geography(board.game_map).supply_centers
+    count = 0
+    for centre in centres:
+        standing = occupant.get(centre)
+        count += standing[0] == power if standing is not None else centre in owned
+    due = count - len(after.units.get(power, ()))
+    homes = set(board.game_map.home_centers.get(power, ())) & owned
+    free = sum(h not in occupant for h in homes)
+    if due <= free:
+        return set()
+    ending: dict[str, str] = {}  # where a unit of ours ends -> where it started
+    for result in outcome.results:
+        order = result.order
+        if result.power != power or order is None or order.unit is None:
+            continue
+        start = order.unit.province
+        end = province_of(order.dest) if isinstance(order, Move) and result.status == "succeeded" else start
+        ending[end] = start
+    return {ending[h] for h in homes if h in ending and (s := occupant.get(h)) is not None and s[0] == power}
+
+
+def free_homes(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    judge: Callable[[Collection[LegalOrder]], float],
+    replies: Sequence[Mapping[str, list[Order]]],
+    holding: Collection[str],
+    bounced: Mapping[str, int],
+    view: Values,
+) -> list[LegalOrder]:
+    """:data:`FREE_HOMES` (the module docstring): ``plan`` with the units that block a build tried
+    on their other orders, the best kept when it betters the plan."""
+    if FREE_HOMES <= 0 or board.phase.season != "F":
+        return plan
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    mine = [o.order for o in plan]
+    blocking: set[str] = set()
+    for reply in replies:
+        blocking |= _blockers(board, power, mine, reply, holding)
+    if not blocking:
+        return plan
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
+    holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
+    score = judge(plan)
+    tries = 0
+    changed = False
+    for prov in sorted(blocking):
+        if prov not in entries:
+            continue
+        best: tuple[float, dict[str, LegalOrder]] | None = None
+        for alt in alternatives(entries[prov], current, bounced, view, FREE_MOVES):
+            if alt.text == current[prov].text or tries >= FREE_HOMES:
+                continue
+            trial = settle(current, {prov: alt}, holds)
+            if trial is None:
+                continue
+            tries += 1
+            judged = judge(list(trial.values()))
+            if best is None or judged > best[0] + 1e-9:
+                best = (judged, trial)
+        if best is not None and best[0] > score + 1e-9:
+            score, current = best
+            changed = True
+    return [current[p] for p in sorted(current)] if changed else plan
