@@ -34,7 +34,9 @@ left free, the units of ours that end on one (staying there, a move off that bou
 it) are the ones that block a build. Each tries its other orders (a hold, its best
 :data:`FREE_MOVES` moves, supports of our units), the others' moves into its province turned into
 holds; the best is kept when it betters the plan (no cost accepted: the judge already weighs a
-blocked build). The single-unit changes before stop at a budget shared by every unit near another
+blocked build). A unit moving into an empty home centre another power could enter (the cover,
+which may cost up to engine.player.lookahead.COVER of a centre) keeps its move unless
+:data:`FREE_COVERS`. The single-unit changes before stop at a budget shared by every unit near another
 power's, so these units were often never tried.
 """
 
@@ -63,6 +65,7 @@ REPLAN_BACKED = 0.0  # ... and against the backed reply's (engine.player.pressur
 FREE_HOMES = 0  # in the fall, at most this many other orders tried for the units of ours that end on a
 # home centre of ours where they keep a build from being made, against any reply (0: none)
 FREE_MOVES = 8  # ... each unit's best this many moves among them
+FREE_COVERS = False  # ... a unit moving into an empty home centre another power could enter too (a cover)
 
 
 def _valid(plan: Mapping[str, LegalOrder]) -> bool:
@@ -426,9 +429,19 @@ def free_homes(
     score = judge(plan)
     tries = 0
     changed = False
+    owned = board.centers.get(power, frozenset())
     for prov in sorted(blocking):
         if prov not in entries:
             continue
+        order = current[prov]
+        target = province_of(order.target or "") if order.kind == OrderKind.MOVE else ""
+        if (
+            not FREE_COVERS
+            and target in owned
+            and target not in board.occupant
+            and view.enemy_reach.get(target, 0) > 0
+        ):
+            continue  # a cover of an empty home centre: kept, though it may cost (lookahead.COVER)
         best: tuple[float, dict[str, LegalOrder]] | None = None
         for alt in alternatives(entries[prov], current, bounced, view, FREE_MOVES):
             if alt.text == current[prov].text or tries >= FREE_HOMES:
