@@ -70,7 +70,7 @@ def choose_orders(
         sane = level != "easy"
         return tuple(movement_orders(board, power, legal, rng, holding, sane=sane, bounced=bounced))
     if kind == "R":
-        return tuple(retreat_orders(board, power, legal, rng, holding))
+        return tuple(retreat_orders(board, power, legal, rng, holding, hard=level == "hard"))
     if level == "hard":
         return tuple(hard_adjustments(board, power, legal, rng, holding))
     return tuple(adjustment_orders(board, power, legal, rng, holding))
