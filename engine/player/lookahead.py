@@ -93,6 +93,8 @@ BLOCKED_BEHIND: float | None = 40.0  # ... this much instead while another power
 BLOCKED_BEHIND_AT = 10  # ... a bigger power of at least this many centres
 BLOCKED_LEAD: float | None = None  # ... this much instead while no other power owns more centres than we do
 BLOCKED_LEAD_AT = 10  # ... and we own at least this many
+BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of ours would bring that a unit
+# of ours staying on a home centre (there at the fall's start too) would block costs this share of the above
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -965,9 +967,10 @@ def _grab(board: Board, power: str, reply: Mapping[str, list[Order]]) -> dict[st
     return orders if changed else None
 
 
-def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> int:
+def _builds_blocked(before: Board, after: Board, power: str, centres: int, *, stayed: bool = False) -> int:
     """The builds ``power`` would owe after the fall (``centres`` then, its units after the phase)
-    that its own units standing on its home centres would keep it from making."""
+    that its own units standing on its home centres would keep it from making (``stayed``: only
+    those that stood there before the phase too)."""
     due = centres - len(after.units.get(power, ()))
     if due <= 0:
         return 0
@@ -980,6 +983,15 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
         elif standing is None and home in before.centers.get(power, ()):
             free += 1
     return min(due, free + blocked) - min(due, free)
+
+
+def _stayed_home(before: Board, after: Board, power: str) -> int:
+    """How many of ``power``'s home centres its units stand on both before and after the phase."""
+    count = 0
+    for home in before.game_map.home_centers.get(power, ()):
+        there, standing = before.occupant.get(home), after.occupant.get(home)
+        count += there is not None and standing is not None and there[0] == standing[0] == power
+    return count
 
 
 def _blocked_weight(board: Board, power: str) -> float:
@@ -1048,6 +1060,13 @@ def _score(
         blocked = _builds_blocked(before, after, power, mine)
         if blocked:
             score -= _blocked_weight(before, power) * blocked
+        if BLOCKED_MARGIN is not None:
+            margin = min(
+                _builds_blocked(before, after, power, mine + 1) - blocked,
+                _stayed_home(before, after, power),
+            )
+            if margin > 0:
+                score -= BLOCKED_MARGIN * _blocked_weight(before, power) * margin
         if leaders:
             kept = 0
             for centre in geo.supply_centers:
