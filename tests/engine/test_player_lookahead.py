@@ -350,3 +350,32 @@ def test_blocked_lead_weighs_a_blocked_build_more_while_we_are_the_biggest(
     monkeypatch.setattr(lookahead, "BLOCKED_LEAD", 30.0)
     monkeypatch.setattr(lookahead, "BLOCKED_LEAD_AT", at)
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
+
+
+@pytest.mark.parametrize(
+    ("orders", "extra"),
+    [
+        (["A BER H", "A MUN H", "F KIE H", "A HOL H"], 7.0),  # three units stay home: one more centre
+        (["A BER - SIL", "A MUN H", "F KIE H", "A HOL H"], 0.0),  # Berlin left free for that build
+        (["A BER - SIL", "A MUN - BER", "F KIE H", "A HOL H"], 0.0),  # Munich left free instead
+    ],
+)
+def test_blocked_margin_weighs_a_build_one_more_centre_would_bring_that_stayers_block(
+    orders: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With BLOCKED_MARGIN=0.5 Germany, no build due (four centres, four units), loses half the
+    blocked weight (14) when its units staying on its three home centres would block the build that
+    one more centre than foreseen would bring; not when a home centre is left free for it."""
+    board = Board.from_json(
+        {
+            "phase": "F1905M",
+            "units": {"GERMANY": ["A BER", "A MUN", "F KIE", "A HOL"], "FRANCE": ["A PAR"]},
+            "centers": {"GERMANY": ["BER", "KIE", "MUN", "HOL"], "FRANCE": ["PAR"]},
+        }
+    )
+    after = adjudicate(board, {"GERMANY": orders, "FRANCE": ["A PAR H"]}).board
+    view = values(board, "GERMANY", ())
+    monkeypatch.setattr(lookahead, "BLOCKED_MARGIN", None)  # the default
+    default = lookahead._score(board, after, "GERMANY", view, ())
+    monkeypatch.setattr(lookahead, "BLOCKED_MARGIN", 0.5)
+    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
