@@ -36,6 +36,8 @@ EXTRA = False  # its hard plan judged as a third reply (else: it replaces its no
 STOP = 1.0  # while one stands, each centre it gains costs us this (of a centre; 0: off): after a fall, a
 # centre it will own that it did not; after a spring, a centre not its own that its unit stands on
 # (times the look-ahead's HELD)
+NEAR_AT: int | None = None  # a leader this close to a solo (this many centres or more; None: off) ...
+NEAR_STOP = 2.0  # ... its gains cost us this instead of STOP (each centre it gains, as above)
 SUPPORTS = 0  # while one stands, at most this many supports to hold of another power's unit (not the
 # leader's, not in civil disorder, not predicted to move) that a unit of the leader could attack, tried
 # one at a time by the look-ahead like its other single-unit changes (0: none)
@@ -66,15 +68,17 @@ def big_leader(board: Board, power: str, holding: Collection[str]) -> str | None
 
 def gains(before: Board, after: Board, leader: str, held: float) -> float:
     """What ``leader`` gains in the phase from ``before`` to ``after`` (the board once adjudicated),
-    times :data:`STOP`: after a fall, the centres it will own and did not; after a spring, the centres
-    not its own that its units stand on, each ``held``."""
+    times :data:`STOP` (:data:`NEAR_STOP` while it owns :data:`NEAR_AT` centres or more): after a
+    fall, the centres it will own and did not; after a spring, the centres not its own that its units
+    stand on, each ``held``."""
     owned = before.centers.get(leader, frozenset())
+    stop = NEAR_STOP if NEAR_AT is not None and len(owned) >= NEAR_AT else STOP
     occupant = after.occupant
     gained = 0
     for centre in before.game_map.supply_centers:
         standing = occupant.get(centre)
         gained += standing is not None and standing[0] == leader and centre not in owned
-    return STOP * gained * (1.0 if before.phase.season == "F" else held)
+    return stop * gained * (1.0 if before.phase.season == "F" else held)
 
 
 def hold_supports(

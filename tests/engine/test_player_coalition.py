@@ -89,3 +89,18 @@ def test_a_harder_stop_keeps_the_leader_from_any_centre(monkeypatch: pytest.Monk
         after = adjudicate(board, {"FRANCE": france, "GERMANY": germany, "ITALY": italy}).board
         gained[stop] = coalition.gains(board, after, "FRANCE", 0.8) / stop
     assert gained == {1.0: 1.0, 2.0: 0.0}
+
+
+def test_near_stop_weighs_a_leader_close_to_a_solo_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NEAR_AT=12 NEAR_STOP=3.0 France's gains, at 12 centres, cost three times; with NEAR_AT=13
+    (France too small for it) STOP's once."""
+    board = Board.from_json(MUNICH)
+    orders = {"FRANCE": ["A BUR - MUN", "A RUH S A BUR - MUN"], "GERMANY": ["A MUN H"]}
+    after = adjudicate(board, orders).board
+    monkeypatch.setattr(coalition, "NEAR_STOP", 3.0)
+    monkeypatch.setattr(coalition, "NEAR_AT", None)  # the default: off
+    assert coalition.gains(board, after, "FRANCE", 0.8) == 1.0
+    monkeypatch.setattr(coalition, "NEAR_AT", 12)
+    assert coalition.gains(board, after, "FRANCE", 0.8) == 3.0
+    monkeypatch.setattr(coalition, "NEAR_AT", 13)
+    assert coalition.gains(board, after, "FRANCE", 0.8) == 1.0
