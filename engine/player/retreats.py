@@ -23,7 +23,8 @@ HOME_BLOCK = False  # in a fall, a retreat onto a free home centre of ours that 
 
 def blocking_homes(board: Board, power: str) -> frozenset[str]:
     """In a fall's retreat phase, our home centres that stay ours and empty when the builds due after
-    the fall (every dislodged unit of ours kept) need each of them; empty otherwise."""
+    the fall (every dislodged unit of ours with somewhere to go kept) need each of them; empty
+    otherwise."""
     if board.phase.season != "F":
         return frozenset()
     occupant = board.occupant
@@ -35,7 +36,7 @@ def blocking_homes(board: Board, power: str) -> frozenset[str]:
             after += centre in owned
         else:
             after += standing[0] == power
-    units = len(board.units.get(power, ())) + len(board.dislodged_of(power))
+    units = len(board.units.get(power, ())) + sum(bool(d.retreats) for d in board.dislodged_of(power))
     homes = board.game_map.home_centers.get(power, ())
     free = frozenset(h for h in homes if h in owned and h not in occupant)
     return free if after - units >= len(free) else frozenset()

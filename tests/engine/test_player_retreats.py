@@ -50,3 +50,14 @@ def test_a_home_the_builds_do_not_need_is_a_place_like_any(monkeypatch: pytest.M
     assert _retreat(_board(five, ["BRE", "PAR"])) in (["A GAS R BRE"], ["A GAS R PAR"])
     assert retreats.blocking_homes(_board(five, ["BRE", "PAR"]), "FRANCE") == frozenset()
     assert retreats.blocking_homes(_board(SEVEN, ["BRE", "PAR"]), "FRANCE") == {"BRE", "MAR", "PAR"}
+
+
+def test_a_unit_with_nowhere_to_go_is_not_counted_as_kept() -> None:
+    """Fleet in the Channel dislodged with no retreat: it disbands, so the three builds still need
+    every home centre."""
+    data = _board(SEVEN, ["BRE", "PAR"]).to_json()
+    data["units"]["ENGLAND"] = ["F ENG"]
+    data["dislodged"]["FRANCE"]["F ENG"] = {"attacker_from": "LON", "retreats": []}
+    board = Board.from_json(data)
+    assert len(board.dislodged_of("FRANCE")) == 2
+    assert retreats.blocking_homes(board, "FRANCE") == {"BRE", "MAR", "PAR"}
