@@ -95,6 +95,7 @@ BLOCKED_LEAD: float | None = None  # ... this much instead while no other power 
 BLOCKED_LEAD_AT = 10  # ... and we own at least this many
 BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of ours would bring that a unit
 # of ours staying on a home centre (there at the fall's start too) would block costs this share of the above
+BLOCKED_MARGIN_ALL = False  # ... a unit moving onto a home centre too
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -1063,7 +1064,7 @@ def _score(
         if BLOCKED_MARGIN is not None:
             margin = min(
                 _builds_blocked(before, after, power, mine + 1) - blocked,
-                _stayed_home(before, after, power),
+                len(homes) if BLOCKED_MARGIN_ALL else _stayed_home(before, after, power),
             )
             if margin > 0:
                 score -= BLOCKED_MARGIN * _blocked_weight(before, power) * margin
