@@ -968,10 +968,9 @@ def _grab(board: Board, power: str, reply: Mapping[str, list[Order]]) -> dict[st
     return orders if changed else None
 
 
-def _builds_blocked(before: Board, after: Board, power: str, centres: int, *, stayed: bool = False) -> int:
+def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> int:
     """The builds ``power`` would owe after the fall (``centres`` then, its units after the phase)
-    that its own units standing on its home centres would keep it from making (``stayed``: only
-    those that stood there before the phase too)."""
+    that its own units standing on its home centres would keep it from making."""
     due = centres - len(after.units.get(power, ()))
     if due <= 0:
         return 0

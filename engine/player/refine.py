@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from engine.adjudication import adjudicate
+from engine.adjudication import adjudicate, standing_centers
 from engine.board import Board
 from engine.legal import LegalOrder, LegalOrders, OrderKind, UnitOrders
 from engine.mapdata import province_of
@@ -381,12 +381,7 @@ def _blockers(
     after = outcome.board
     owned = board.centers.get(power, frozenset())
     occupant = after.occupant
-    centres = geography(board.game_map).supply_centers
-    count = 0
-    for centre in centres:
-        standing = occupant.get(centre)
-        count += standing[0] == power if standing is not None else centre in owned
-    due = count - len(after.units.get(power, ()))
+    due = len(standing_centers(after).get(power, ())) - len(after.units.get(power, ()))
     homes = set(board.game_map.home_centers.get(power, ())) & owned
     free = sum(h not in occupant for h in homes)
     if due <= free:

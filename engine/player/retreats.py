@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 
+from engine.adjudication import standing_centers
 from engine.board import Board
 from engine.legal import LegalOrder, LegalOrders, OrderKind
 from engine.mapdata import province_of
@@ -29,13 +30,7 @@ def blocking_homes(board: Board, power: str) -> frozenset[str]:
         return frozenset()
     occupant = board.occupant
     owned = board.centers.get(power, frozenset())
-    after = 0
-    for centre in board.game_map.supply_centers:
-        standing = occupant.get(centre)
-        if standing is None:
-            after += centre in owned
-        else:
-            after += standing[0] == power
+    after = len(standing_centers(board).get(power, ()))  # who owns what once the fall ends
     units = len(board.units.get(power, ())) + sum(bool(d.retreats) for d in board.dislodged_of(power))
     homes = board.game_map.home_centers.get(power, ())
     free = frozenset(h for h in homes if h in owned and h not in occupant)
