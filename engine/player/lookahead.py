@@ -20,9 +20,12 @@ cutting those supports); then one unit at a time: the units near another power's
 orders (their best moves, a hold, supports of our moves and holds) and keep the one that scores
 best. In the fall, last, each empty home centre of ours that another power could walk into and
 none of our moves enters gets the unit whose move there scores best, unless that costs more than
-:data:`COVER` of a centre, judged with a third reply too: the predicted one with our empty centres
-entered where a unit of theirs can. Every order is one of the legal orders; no move is tried that
-would close a circle of our units or repeat a move that bounced twice.
+:data:`COVER` of a centre (:data:`COVER_LEADER` while a leader stands, below), judged with a third
+reply too: the predicted one with our empty centres entered where a unit of theirs can. While another
+power leads (:data:`TRUCE_AT` centres or more, more than ours), the truce: a leader's centre counts
+1 + :data:`LEADER_SCORE` centres to take and another power's :data:`TRUCE_SCORE` of one, so the powers
+around a leader turn on it rather than on each other. Every order is one of the legal orders; no move
+is tried that would close a circle of our units or repeat a move that bounced twice.
 
 A power of one unit plays the normal plan (nothing to coordinate; Chaos's lone units keep the
 normal player's gamble). The opening position is the same in every game of a variant: its orders
@@ -60,7 +63,9 @@ HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of
 OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
 EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
 # Switches tried for issue 43's sanity goals (their figures: the README's built-in player); all off
-# but COVER and COVER_GRAB, on since they met the empty home centres' goal.
+# but COVER and COVER_GRAB (on since they met the empty home centres' goal), BLOCKED_BEHIND (since
+# 2026-11-30) and, since the truce of 2026-11-30 (France's solos), TRUCE_SCORE, LEADER_SCORE and
+# COVER_LEADER.
 HOME_EXPOSED = 0.5  # in the fall, a home centre of ours left empty that others could enter (of CENTRE)
 STOP = 0.0  # a leader's centre after a fall costs this (of CENTRE); in a spring, taking one gains this more
 STOP_AT = (
@@ -68,15 +73,17 @@ STOP_AT = (
 )
 COVER: float | None = 1.0  # in the fall, an empty home centre of ours gets a unit unless that costs more
 # (of CENTRE; None: no cover)
+COVER_LEADER: float | None = 2.0  # ... this instead (of CENTRE) while TRUCE_SCORE's leader stands: a
+# leader's centre then counts 1 + LEADER_SCORE centres to take, so a cover costs more in the score
 COVER_UPTO: int | None = None  # ... only while we own at most this many centres
 COVER_STRONGER = False  # ... only where a power at least as big as ours could walk in
 COVER_GRAB = True  # ... judged with a third reply that enters our empty centres (_grab)
 HOME_REFINE = False  # in the fall, units ending on a home centre of ours try their other orders first
 REPLY_CONTEST = True  # the replies discount contested empty provinces as the normal player does
 GRAB = False  # in the fall, a third reply: the predicted one with our empty centres entered where they can be
-TRUCE_SCORE: float | None = None  # while another power leads (engine.player.values.LEADER_AT centres or
+TRUCE_SCORE: float | None = 0.5  # while another power leads (engine.player.values.LEADER_AT centres or
 # more, and more than ours), a centre of a power that does not lead counts this share of CENTRE to take
-LEADER_SCORE = 0.0  # ... and a leader's this much more
+LEADER_SCORE = 1.0  # ... and a leader's this much more
 TRUCE_AT = LEADER_AT  # ... a leader: this many centres or more
 BUILD_SAFE: float | None = None  # in a fall with more builds due than free home centres, a unit that would
 # stand on a home centre of ours moves off where no move can bounce, unless that costs more (of CENTRE)
@@ -242,15 +249,26 @@ def _look(
     allied = _allied(board, power, legal, holding, replies[0]) if ALLY > 0 and replies else []
     if coalition.SUPPORTS > 0 and replies and (big := coalition.big_leader(board, power, holding)):
         allied += coalition.hold_supports(board, power, legal, big, holding, replies[0])
+    cover = COVER_LEADER if COVER_LEADER is not None and weights else COVER
     chosen = _refine(
-        board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge, allied
+        board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge, allied, cover
     )
     if refine.TOP > 1:  # the next best candidates bettered too: the best of all kept
         final = judge if cover_judge is None else cover_judge
         kept = final(chosen)
         for judged, index in sorted(r for r in ranked if r[1] != best[1])[: refine.TOP - 1]:
             other = _refine(
-                board, power, legal, plans[index], -judged, judge, bounced or {}, view, cover_judge, allied
+                board,
+                power,
+                legal,
+                plans[index],
+                -judged,
+                judge,
+                bounced or {},
+                view,
+                cover_judge,
+                allied,
+                cover,
             )
             if (score := final(other)) > kept + 1e-9:
                 chosen, kept = other, score
@@ -608,10 +626,12 @@ def _refine(
     view: Values,
     cover_judge: Callable[[Collection[LegalOrder]], float] | None = None,
     allied: Collection[LegalOrder] = (),
+    cover: float | None = None,
 ) -> list[LegalOrder]:
     """Better the plan one unit at a time: each unit near another power's tries its other orders
     (moves, holds, supports of our moves and holds) and keeps the one that scores best against
-    the replies; at most :data:`REFINE` tries."""
+    the replies; at most :data:`REFINE` tries. In the fall, then, empty home centres covered
+    unless that costs more than ``cover`` of a centre (None: no cover)."""
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
     busy = sorted(entries, key=lambda p: (-view.enemy_reach.get(p, 0), p))
@@ -677,12 +697,12 @@ def _refine(
         judged = judge(list(trial.values()))
         if judged > score + 1e-9:
             score, current = judged, trial
-    if COVER is not None and board.phase.season == "F":
+    if cover is not None and board.phase.season == "F":
         if cover_judge is not None:
             score = cover_judge(list(current.values()))
         else:
             cover_judge = judge
-        current = _cover(board, power, entries, current, score, cover_judge, bounced, view, holds)
+        current = _cover(board, power, entries, current, score, cover_judge, bounced, view, holds, cover)
     return [current[p] for p in sorted(current)]
 
 
@@ -696,11 +716,12 @@ def _cover(
     bounced: Mapping[str, int],
     view: Values,
     holds: Mapping[str, LegalOrder],
+    cover: float,
 ) -> dict[str, LegalOrder]:
     """In the fall, each empty home centre of ours that another power could walk into and none of
     our moves enters: the move of ours into it that scores best, made unless it scores more than
-    :data:`COVER` of a centre below the plan (the most threatened first)."""
-    assert COVER is not None
+    ``cover`` of a centre below the plan (:data:`COVER`, or :data:`COVER_LEADER`; the most
+    threatened first)."""
     owned = board.centers.get(power, frozenset())
     occupant = board.occupant
     homes = [
@@ -744,7 +765,7 @@ def _cover(
                 judged = judge(list(trial.values()))
                 if best is None or judged > best[0] + 1e-9:
                     best = (judged, prov, trial)
-        if best is not None and best[0] >= score - COVER * CENTRE:
+        if best is not None and best[0] >= score - cover * CENTRE:
             score, current = best[0], best[2]
             covering.add(best[1])
     return current

@@ -1,5 +1,6 @@
 """The hard level's search beyond one unit at a time (engine.player.lookahead), every part behind a
-switch, all off by default (their figures: the README's table "Tried for hard's goals not met").
+switch, all off by default but :data:`TOP` (since 2026-11-30; their figures: the README's table
+"Tried for hard's goals not met").
 
 Several starts (:data:`TOP`): the look-ahead betters (coordinated attacks, then single-unit
 changes, then cover) not only the candidate plan that scores best but the next best too, the best

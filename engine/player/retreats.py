@@ -19,7 +19,7 @@ from engine.player.values import values
 
 NOISE = 0.1
 DANGER = 1.5  # a place is worth this less for each unit one other power could bring against it
-HOME_BLOCK = False  # in a fall, a retreat onto a free home centre of ours that a build due needs comes last
+HOME_BLOCK = True  # in a fall, a retreat onto a free home centre of ours that a build due needs comes last
 
 
 def blocking_homes(board: Board, power: str) -> frozenset[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Board, adjudicate
-from engine.player import choose_orders, coalition
+from engine.player import choose_orders, coalition, lookahead
 
 # France (12 centres) has Burgundy and Ruhr beside Germany's army in Munich: the hard France attacks
 # Munich with a support, which the normal player's prediction of France does not foresee
@@ -46,6 +46,7 @@ def test_hard_germany_foresees_the_hard_leaders_attack_on_munich(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     board = Board.from_json(MUNICH)
+    monkeypatch.setattr(lookahead, "TRUCE_SCORE", None)  # the truce, the other defence against a leader
     monkeypatch.setattr(coalition, "AT", None)  # off
     france = [o.order for o in choose_orders(board, "FRANCE", seed, level="hard")]
     before = [o.order for o in choose_orders(board, "GERMANY", seed, level="hard")]

@@ -179,8 +179,10 @@ def test_hard_tries_plans_aimed_at_a_neighbour_and_takes_trieste_with_support(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the plans aimed at a neighbour alone: without the defaults' defence against France's 11 centres
-    # (a big leader) and their cover at any cost up to a centre, which keeps Italy's fleet home
+    # (a big leader; the truce, under which Austria's Trieste counts half a centre to take) and their
+    # cover at any cost up to a centre, which keeps Italy's fleet home
     monkeypatch.setattr(coalition, "AT", None)
+    monkeypatch.setattr(lookahead, "TRUCE_SCORE", None)
     monkeypatch.setattr(lookahead, "COVER", 0.5)
     board = Board.from_json(ITALY_AIMS)
     orders = choose_orders(board, "ITALY", seed, level="hard")
@@ -379,3 +381,93 @@ def test_blocked_margin_weighs_a_build_one_more_centre_would_bring_that_stayers_
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_MARGIN", 0.5)
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
+
+
+def _leader_board(france: int) -> Board:
+    """Fall 1910: France owns ``france`` centres (Holland among them, empty), England Denmark (empty),
+    Germany three centres and four units with Berlin empty and Russia's army in Prussia beside it;
+    Germany's army in Kiel can take Holland or Denmark, or cover Berlin."""
+    centres = ["HOL", "PAR", "BRE", "MAR", "BEL", "SPA", "POR", "TUN", "NAP", "ROM", "VEN", "LVP"]
+    return Board.from_json(
+        {
+            "phase": "F1910M",
+            "units": {
+                "FRANCE": ["A PIC", "F MAO", "A GAS", "F WES", "A PIE", "F NAP", "A ROM", "A VEN"],
+                "ENGLAND": ["F LON", "F EDI", "A YOR"],
+                "GERMANY": ["A KIE", "F BAL", "A MUN", "A TYR"],
+                "RUSSIA": ["A PRU", "A WAR"],
+            },
+            "centers": {
+                "FRANCE": centres[:france],
+                "ENGLAND": ["LON", "EDI", "DEN", "NWY"],
+                "GERMANY": ["BER", "KIE", "MUN"],
+                "RUSSIA": ["WAR", "MOS", "SEV", "STP"],
+            },
+        }
+    )
+
+
+@pytest.mark.parametrize(("france", "gap"), [(12, 1.5), (9, 0.0)])
+def test_truce_makes_a_leaders_centre_worth_more_to_take_than_anothers(
+    france: int, gap: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With TRUCE_SCORE=0.5 LEADER_SCORE=1.0 (hard's defaults), while France leads with 10 centres or
+    more, Holland (France's) counts two centres to take and Denmark (England's) half of one: taking
+    Holland scores 1.5 centres more than taking Denmark, beside what it scored without the truce;
+    below 10 centres France is no leader and nothing changes."""
+    board = _leader_board(france)
+    to_hol = adjudicate(board, {"GERMANY": ["A KIE - HOL", "F BAL H"]}).board
+    to_den = adjudicate(board, {"GERMANY": ["A KIE - DEN", "F BAL H"]}).board
+    assert to_hol.occupant["HOL"][0] == to_den.occupant["DEN"][0] == "GERMANY"
+    view = values(board, "GERMANY", ())
+
+    def difference() -> float:
+        weights = lookahead._weights(board, "GERMANY", ())
+        hol = lookahead._score(board, to_hol, "GERMANY", view, (), weights)
+        return hol - lookahead._score(board, to_den, "GERMANY", view, (), weights)
+
+    assert (lookahead.TRUCE_SCORE, lookahead.LEADER_SCORE) == (0.5, 1.0)
+    truce = difference()
+    monkeypatch.setattr(lookahead, "TRUCE_SCORE", None)  # off
+    assert truce == pytest.approx(difference() + gap * lookahead.CENTRE)
+
+
+@pytest.mark.parametrize(("cover", "covered"), [(1.0, False), (2.0, True)])
+def test_cover_is_made_unless_it_costs_more_than_the_tolerance_given(cover: float, covered: bool) -> None:
+    """An empty home centre a neighbour could enter (Berlin, Russia's army beside it) is covered when
+    the plan with the cover scores at most ``cover`` centres below the plan without it."""
+    board = _leader_board(12)
+    legal = legal_orders(board, "GERMANY")
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None}
+    holds = {p: o for p, e in entries.items() for o in e.orders if o.kind.name == "HOLD"}
+    plan = {"KIE": next(o for o in entries["KIE"].orders if o.text == "A KIE - HOL"), "BAL": holds["BAL"]}
+
+    def judge(orders: object) -> float:  # a cover into Berlin costs a centre and a half
+        texts = {o.text for o in orders}  # type: ignore[attr-defined]
+        return 100.0 - 1.5 * lookahead.CENTRE * any(t.endswith("- BER") for t in texts)
+
+    view = values(board, "GERMANY", ())
+    chosen = lookahead._cover(board, "GERMANY", entries, plan, 100.0, judge, {}, view, holds, cover)
+    assert any(o.text.endswith("- BER") for o in chosen.values()) is covered
+
+
+def test_while_a_leader_stands_hard_covers_with_cover_leaders_tolerance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While a leader stands (TRUCE_SCORE's weights) the look-ahead covers an empty home centre with
+    COVER_LEADER's tolerance, two centres (a leader's centre counts two to take), else COVER's one."""
+    seen: list[object] = []
+    real = lookahead._cover
+
+    def spy(*args: object) -> object:
+        if args[1] == "GERMANY":  # not the leader's own plan, which the coalition predicts
+            seen.append(args[-1])
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lookahead, "_cover", spy)
+    assert (lookahead.COVER, lookahead.COVER_LEADER) == (1.0, 2.0)
+    choose_orders(_leader_board(12), "GERMANY", 0, level="hard")
+    assert seen and set(seen) == {2.0}
+    seen.clear()
+    choose_orders(_leader_board(9), "GERMANY", 0, level="hard")
+    assert seen and set(seen) == {1.0}
