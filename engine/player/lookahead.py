@@ -251,7 +251,17 @@ def _look(
         allied += coalition.hold_supports(board, power, legal, big, holding, replies[0])
     cover = COVER_LEADER if COVER_LEADER is not None and weights else COVER
     chosen = _refine(
-        board, power, legal, plans[best[1]], best[0], judge, bounced or {}, view, cover_judge, allied, cover
+        board,
+        power,
+        legal,
+        plans[best[1]],
+        best[0],
+        judge,
+        bounced or {},
+        view,
+        cover_judge,
+        allied,
+        cover=cover,
     )
     if refine.TOP > 1:  # the next best candidates bettered too: the best of all kept
         final = judge if cover_judge is None else cover_judge
@@ -268,7 +278,7 @@ def _look(
                 view,
                 cover_judge,
                 allied,
-                cover,
+                cover=cover,
             )
             if (score := final(other)) > kept + 1e-9:
                 chosen, kept = other, score
@@ -626,7 +636,8 @@ def _refine(
     view: Values,
     cover_judge: Callable[[Collection[LegalOrder]], float] | None = None,
     allied: Collection[LegalOrder] = (),
-    cover: float | None = None,
+    *,
+    cover: float | None,
 ) -> list[LegalOrder]:
     """Better the plan one unit at a time: each unit near another power's tries its other orders
     (moves, holds, supports of our moves and holds) and keeps the one that scores best against

@@ -5,10 +5,12 @@ bench/player_strength.py and bench/player_sanity.py."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import pytest
 
 from engine import Board, adjudicate, initial_board, legal_orders
-from engine.legal import LegalOrder
+from engine.legal import LegalOrder, OrderKind
 from engine.mapdata import province_of
 from engine.orders import Move, SupportMove
 from engine.player import choose_orders, coalition, lookahead, openings, pressure
@@ -439,11 +441,11 @@ def test_cover_is_made_unless_it_costs_more_than_the_tolerance_given(cover: floa
     board = _leader_board(12)
     legal = legal_orders(board, "GERMANY")
     entries = {e.unit.province: e for e in legal.entries if e.unit is not None}
-    holds = {p: o for p, e in entries.items() for o in e.orders if o.kind.name == "HOLD"}
+    holds = {p: o for p, e in entries.items() for o in e.orders if o.kind == OrderKind.HOLD}
     plan = {"KIE": next(o for o in entries["KIE"].orders if o.text == "A KIE - HOL"), "BAL": holds["BAL"]}
 
-    def judge(orders: object) -> float:  # a cover into Berlin costs a centre and a half
-        texts = {o.text for o in orders}  # type: ignore[attr-defined]
+    def judge(orders: Collection[LegalOrder]) -> float:  # a cover into Berlin costs a centre and a half
+        texts = {o.text for o in orders}
         return 100.0 - 1.5 * lookahead.CENTRE * any(t.endswith("- BER") for t in texts)
 
     view = values(board, "GERMANY", ())
