@@ -50,7 +50,7 @@ class SettingsModal(discord.ui.Modal, title="Game settings"):
 
 class JoinView(discord.ui.View):
     def __init__(self) -> None:
-        super().__init__(timeout=60)
+        super().__init__(timeout=None)  # persistent: registered in TinyBot.setup_hook
         self.joined: list[int] = []
 
     @discord.ui.button(label="Join", custom_id="join", style=discord.ButtonStyle.primary)
@@ -60,6 +60,9 @@ class JoinView(discord.ui.View):
 
 
 class ReadyView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)  # persistent: registered in TinyBot.setup_hook
+
     @discord.ui.button(label="Ready", custom_id="ready")
     async def ready(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.defer()  # on a component: "deferred update", nothing shown yet
@@ -75,6 +78,11 @@ class TinyBot(commands.Bot):
         self.tree.add_command(self.build_mod_group())
 
     async def setup_hook(self) -> None:
+        # Registered up front, as the gamemaster's DynamicItems are: discord.py stores a view sent with a
+        # message only after the HTTP answer is read, and a click the fake delivers before that moment
+        # would find no view and go unanswered (a race the loaded CI machine lost once).
+        self.add_view(JoinView())
+        self.add_view(ReadyView())
         await self.tree.sync()
 
     async def on_message(self, message: discord.Message) -> None:
