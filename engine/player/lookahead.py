@@ -20,8 +20,12 @@ cutting those supports); then one unit at a time: the units near another power's
 orders (their best moves, a hold, supports of our moves and holds) and keep the one that scores
 best. In the fall, last, each empty home centre of ours that another power could walk into and
 none of our moves enters gets the unit whose move there scores best, unless that costs more than
-:data:`COVER` of a centre (:data:`COVER_LEADER` while a leader stands, below), judged with a third
-reply too: the predicted one with our empty centres entered where a unit of theirs can. While another
+:data:`COVER` of a centre (:data:`COVER_LEADER` while a leader stands, below; :data:`COVER_EVEN`,
+off, while no power owns :data:`BLOCKED_BEHIND_AT` centres), judged with a third reply too: the
+predicted one with our empty centres entered where a unit of theirs can. In the fall a build that our
+units standing on our home centres would block costs :data:`BLOCKED` (:data:`BLOCKED_BEHIND` while a
+power of :data:`BLOCKED_BEHIND_AT` centres or more owns more than we do; :data:`BLOCKED_EVEN`, off,
+while no power owns that many; a cover keeps a centre at the cost of such a build). While another
 power leads (:data:`TRUCE_AT` centres or more, more than ours), the truce: a leader's centre counts
 1 + :data:`LEADER_SCORE` centres to take and another power's :data:`TRUCE_SCORE` of one, so the powers
 around a leader turn on it rather than on each other. Every order is one of the legal orders; no move
@@ -75,6 +79,7 @@ COVER: float | None = 1.0  # in the fall, an empty home centre of ours gets a un
 # (of CENTRE; None: no cover)
 COVER_LEADER: float | None = 2.0  # ... this instead (of CENTRE) while TRUCE_SCORE's leader stands: a
 # leader's centre then counts 1 + LEADER_SCORE centres to take, so a cover costs more in the score
+COVER_EVEN: float | None = None  # ... this instead while no power owns BLOCKED_BEHIND_AT centres or more
 COVER_UPTO: int | None = None  # ... only while we own at most this many centres
 COVER_STRONGER = False  # ... only where a power at least as big as ours could walk in
 COVER_GRAB = True  # ... judged with a third reply that enters our empty centres (_grab)
@@ -98,6 +103,7 @@ ALLY = 0  # while a leader (STOP_AT centres or more, more than ours) stands, at 
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 BLOCKED_BEHIND: float | None = 40.0  # ... this much instead while another power owns more centres than we do
 BLOCKED_BEHIND_AT = 10  # ... a bigger power of at least this many centres
+BLOCKED_EVEN: float | None = None  # ... this much instead while no power owns BLOCKED_BEHIND_AT or more
 BLOCKED_LEAD: float | None = None  # ... this much instead while no other power owns more centres than we do
 BLOCKED_LEAD_AT = 10  # ... and we own at least this many
 BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of ours would bring that a unit
@@ -250,6 +256,8 @@ def _look(
     if coalition.SUPPORTS > 0 and replies and (big := coalition.big_leader(board, power, holding)):
         allied += coalition.hold_supports(board, power, legal, big, holding, replies[0])
     cover = COVER_LEADER if COVER_LEADER is not None and weights else COVER
+    if COVER_EVEN is not None and _even(board):
+        cover = COVER_EVEN
     chosen = _refine(
         board,
         power,
@@ -1027,12 +1035,15 @@ def _stayed_home(before: Board, after: Board, power: str) -> int:
 
 
 def _blocked_weight(board: Board, power: str) -> float:
-    """What a build our units block costs: :data:`BLOCKED`, or :data:`BLOCKED_BEHIND` if more while
+    """What a build our units block costs: :data:`BLOCKED`, or :data:`BLOCKED_EVEN` if more while no
+    power owns :data:`BLOCKED_BEHIND_AT` centres or more, or :data:`BLOCKED_BEHIND` if more while
     another power of :data:`BLOCKED_BEHIND_AT` centres or more owns more centres than we do, or
     :data:`BLOCKED_LEAD` if more while we own :data:`BLOCKED_LEAD_AT` centres or more and no other
     power owns more."""
     weight = BLOCKED
     owned = len(board.centers.get(power, ()))
+    if BLOCKED_EVEN is not None and _even(board):
+        weight = max(weight, BLOCKED_EVEN)
     if BLOCKED_BEHIND is not None and any(
         len(cs) > owned and len(cs) >= BLOCKED_BEHIND_AT for p, cs in board.centers.items() if p != power
     ):
@@ -1044,6 +1055,11 @@ def _blocked_weight(board: Board, power: str) -> float:
     ):
         weight = max(weight, BLOCKED_LEAD)
     return weight
+
+
+def _even(board: Board) -> bool:
+    """Whether no power owns :data:`BLOCKED_BEHIND_AT` centres or more (a board without a big power)."""
+    return all(len(cs) < BLOCKED_BEHIND_AT for cs in board.centers.values())
 
 
 def _leaders(board: Board, power: str, holding: Collection[str]) -> frozenset[str]:

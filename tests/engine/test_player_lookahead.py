@@ -127,6 +127,7 @@ def test_hard_moves_a_unit_into_an_empty_home_centre_a_neighbour_could_take_in_t
 def test_without_cover_hard_left_both_empty_home_centres_open(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same board as it played before hard covered its home centres (what the test above guards)."""
     monkeypatch.setattr(lookahead, "COVER", None)
+    monkeypatch.setattr(lookahead, "COVER_EVEN", None)  # no power owns 10 centres there
     monkeypatch.setattr(lookahead, "COVER_GRAB", False)
     orders = choose_orders(Board.from_json(AUSTRIA_EMPTY), "AUSTRIA", 0, level="hard")
     assert not _entered(orders) & {"BUD", "VIE"}, [o.text for o in orders]
@@ -324,6 +325,7 @@ def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigge
     board, after = _blocked_fall(france)
     view = values(board, "GERMANY", ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)  # hard's default since the flip is 40 from 10
+    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)  # these boards are even (no power of 10 centres)
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND_AT", 0)
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", 30.0)
@@ -350,9 +352,32 @@ def test_blocked_lead_weighs_a_blocked_build_more_while_we_are_the_biggest(
     board, after = _blocked_fall(france)
     view = values(board, "GERMANY", ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)
+    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_LEAD", 30.0)
     monkeypatch.setattr(lookahead, "BLOCKED_LEAD_AT", at)
+    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
+
+
+@pytest.mark.parametrize(
+    ("france", "extra"),
+    [
+        (["PAR"], 16.0),
+        (["PAR", "BRE", "MAR", "SPA", "POR", "TUN", "NAP", "ROM", "VEN"], 16.0),
+        (["PAR", "BRE", "MAR", "SPA", "POR", "TUN", "NAP", "ROM", "VEN", "LON"], 0.0),
+    ],
+)
+def test_blocked_even_weighs_a_blocked_build_more_while_no_power_is_big(
+    france: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With BLOCKED_EVEN=30 a build our units block costs 30 instead of 14 while no power owns
+    BLOCKED_BEHIND_AT (10) centres or more: France's nine still leave the board even, its ten do not."""
+    board, after = _blocked_fall(france)
+    view = values(board, "GERMANY", ())
+    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)
+    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)
+    default = lookahead._score(board, after, "GERMANY", view, ())
+    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", 30.0)
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
 
 
@@ -379,6 +404,7 @@ def test_blocked_margin_weighs_a_build_one_more_centre_would_bring_that_stayers_
     )
     after = adjudicate(board, {"GERMANY": orders, "FRANCE": ["A PAR H"]}).board
     view = values(board, "GERMANY", ())
+    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)  # an even board: the blocked weight stays 14
     monkeypatch.setattr(lookahead, "BLOCKED_MARGIN", None)  # the default
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_MARGIN", 0.5)
@@ -453,11 +479,12 @@ def test_cover_is_made_unless_it_costs_more_than_the_tolerance_given(cover: floa
     assert any(o.text.endswith("- BER") for o in chosen.values()) is covered
 
 
-def test_while_a_leader_stands_hard_covers_with_cover_leaders_tolerance(
+def test_hard_covers_with_cover_leaders_tolerance_while_a_leader_stands_and_cover_evens_on_an_even_board(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """While a leader stands (TRUCE_SCORE's weights) the look-ahead covers an empty home centre with
-    COVER_LEADER's tolerance, two centres (a leader's centre counts two to take), else COVER's one."""
+    COVER_LEADER's tolerance, two centres (a leader's centre counts two to take); while no power owns
+    10 centres, COVER_EVEN's (here 1.5); else, and with COVER_EVEN off, COVER's one."""
     seen: list[object] = []
     real = lookahead._cover
 
@@ -468,8 +495,13 @@ def test_while_a_leader_stands_hard_covers_with_cover_leaders_tolerance(
 
     monkeypatch.setattr(lookahead, "_cover", spy)
     assert (lookahead.COVER, lookahead.COVER_LEADER) == (1.0, 2.0)
+    monkeypatch.setattr(lookahead, "COVER_EVEN", 1.5)
     choose_orders(_leader_board(12), "GERMANY", 0, level="hard")
     assert seen and set(seen) == {2.0}
     seen.clear()
+    choose_orders(_leader_board(9), "GERMANY", 0, level="hard")
+    assert seen and set(seen) == {1.5}
+    seen.clear()
+    monkeypatch.setattr(lookahead, "COVER_EVEN", None)
     choose_orders(_leader_board(9), "GERMANY", 0, level="hard")
     assert seen and set(seen) == {1.0}
