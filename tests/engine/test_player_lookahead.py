@@ -315,6 +315,19 @@ def _blocked_fall(france: list[str]) -> tuple[Board, Board]:
     return board, after
 
 
+def _blocked_cost_added(france: list[str], monkeypatch: pytest.MonkeyPatch, **switches: float) -> float:
+    """How much lower Germany's fall of :func:`_blocked_fall` scores with ``switches`` (lookahead's
+    constants) set than with every blocked weight's switch off (a build blocked costs BLOCKED, 14)."""
+    board, after = _blocked_fall(france)
+    view = values(board, "GERMANY", ())
+    for name in ("BLOCKED_BEHIND", "BLOCKED_EVEN", "BLOCKED_LEAD"):
+        monkeypatch.setattr(lookahead, name, None)
+    default = lookahead._score(board, after, "GERMANY", view, ())
+    for name, value in switches.items():
+        monkeypatch.setattr(lookahead, name, value)
+    return default - lookahead._score(board, after, "GERMANY", view, ())
+
+
 @pytest.mark.parametrize(("france", "extra"), [(["PAR", "BRE", "MAR", "SPA", "POR"], 16.0), (["PAR"], 0.0)])
 def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigger(
     france: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
@@ -349,14 +362,8 @@ def test_blocked_lead_weighs_a_blocked_build_more_while_we_are_the_biggest(
     """With BLOCKED_LEAD=30 a build our units block costs 30 instead of 14 while Germany owns
     BLOCKED_LEAD_AT centres or more and no other power more (a tie too), and 14 still below that
     or while France is bigger."""
-    board, after = _blocked_fall(france)
-    view = values(board, "GERMANY", ())
-    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)
-    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)
-    default = lookahead._score(board, after, "GERMANY", view, ())
-    monkeypatch.setattr(lookahead, "BLOCKED_LEAD", 30.0)
-    monkeypatch.setattr(lookahead, "BLOCKED_LEAD_AT", at)
-    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
+    added = _blocked_cost_added(france, monkeypatch, BLOCKED_LEAD=30.0, BLOCKED_LEAD_AT=at)
+    assert added == pytest.approx(extra)
 
 
 @pytest.mark.parametrize(
@@ -372,13 +379,7 @@ def test_blocked_even_weighs_a_blocked_build_more_while_no_power_is_big(
 ) -> None:
     """With BLOCKED_EVEN=30 a build our units block costs 30 instead of 14 while no power owns
     BLOCKED_BEHIND_AT (10) centres or more: France's nine still leave the board even, its ten do not."""
-    board, after = _blocked_fall(france)
-    view = values(board, "GERMANY", ())
-    monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)
-    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)
-    default = lookahead._score(board, after, "GERMANY", view, ())
-    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", 30.0)
-    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
+    assert _blocked_cost_added(france, monkeypatch, BLOCKED_EVEN=30.0) == pytest.approx(extra)
 
 
 @pytest.mark.parametrize(
