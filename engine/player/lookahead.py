@@ -104,7 +104,6 @@ BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as 
 BLOCKED_BEHIND: float | None = 40.0  # ... this much instead while another power owns more centres than we do
 BLOCKED_BEHIND_AT = 10  # ... a bigger power of at least this many centres
 BLOCKED_EVEN: float | None = None  # ... this much instead while no power owns BLOCKED_BEHIND_AT or more
-BLOCKED_EVEN_NEW: float | None = None  # ... but this for the builds the phase's captures bring
 BLOCKED_LEAD: float | None = None  # ... this much instead while no other power owns more centres than we do
 BLOCKED_LEAD_AT = 10  # ... and we own at least this many
 BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of ours would bring that a unit
@@ -1108,13 +1107,7 @@ def _score(
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
         blocked = _builds_blocked(before, after, power, mine)
         if blocked:
-            weight = _blocked_weight(before, power)
-            if BLOCKED_EVEN_NEW is not None and BLOCKED_EVEN is not None and _even(before):
-                # the builds the phase's captures bring weigh BLOCKED_EVEN_NEW: a capture stays worth taking
-                due = _builds_blocked(before, after, power, len(owned))
-                score -= weight * due + BLOCKED_EVEN_NEW * (blocked - due)
-            else:
-                score -= weight * blocked
+            score -= _blocked_weight(before, power) * blocked
         if BLOCKED_MARGIN is not None:
             margin = min(
                 _builds_blocked(before, after, power, mine + 1) - blocked,
