@@ -258,36 +258,18 @@ def _look(
     cover = COVER_LEADER if COVER_LEADER is not None and weights else COVER
     if COVER_EVEN is not None and _even(board):
         cover = COVER_EVEN
-    chosen = _refine(
-        board,
-        power,
-        legal,
-        plans[best[1]],
-        best[0],
-        judge,
-        bounced or {},
-        view,
-        cover_judge,
-        allied,
-        cover=cover,
-    )
+
+    def better(plan: list[LegalOrder], score: float) -> list[LegalOrder]:
+        return _refine(
+            board, power, legal, plan, score, judge, bounced or {}, view, cover_judge, allied, cover=cover
+        )
+
+    chosen = better(plans[best[1]], best[0])
     if refine.TOP > 1:  # the next best candidates bettered too: the best of all kept
         final = judge if cover_judge is None else cover_judge
         kept = final(chosen)
         for judged, index in sorted(r for r in ranked if r[1] != best[1])[: refine.TOP - 1]:
-            other = _refine(
-                board,
-                power,
-                legal,
-                plans[index],
-                -judged,
-                judge,
-                bounced or {},
-                view,
-                cover_judge,
-                allied,
-                cover=cover,
-            )
+            other = better(plans[index], -judged)
             if (score := final(other)) > kept + 1e-9:
                 chosen, kept = other, score
     if refine.REPLAN > 0:
@@ -739,8 +721,8 @@ def _cover(
 ) -> dict[str, LegalOrder]:
     """In the fall, each empty home centre of ours that another power could walk into and none of
     our moves enters: the move of ours into it that scores best, made unless it scores more than
-    ``cover`` of a centre below the plan (:data:`COVER`, or :data:`COVER_LEADER`; the most
-    threatened first)."""
+    ``cover`` of a centre below the plan (:data:`COVER`, :data:`COVER_LEADER` or :data:`COVER_EVEN`;
+    the most threatened first)."""
     owned = board.centers.get(power, frozenset())
     occupant = board.occupant
     homes = [
