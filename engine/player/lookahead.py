@@ -108,7 +108,10 @@ BLOCKED_LEAD: float | None = None  # ... this much instead while no other power 
 BLOCKED_LEAD_AT = 10  # ... and we own at least this many
 BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of ours would bring that a unit
 # of ours staying on a home centre (there at the fall's start too) would block costs this share of the above
-BLOCKED_MARGIN_ALL = False  # ... a unit moving onto a home centre too
+BLOCKED_MARGIN_ALL = False
+SWEEP = 0  # in the fall, while the plan leaves a build blocked against a reply, at most this many rounds
+# in which every unit of ours tries every other order (not only the busy ones, not only REFINE tries)
+# and the single change that the judge likes best is made  # ... a unit moving onto a home centre too
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -300,7 +303,94 @@ def _look(
         )
     if BUILD_SAFE is not None and board.phase.season == "F":
         chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
+    if SWEEP > 0 and board.phase.season == "F":
+        chosen = _sweep(
+            board,
+            power,
+            legal,
+            chosen,
+            judge if cover_judge is None else cover_judge,
+            replies if cover_judge is None else with_grab,
+            holding,
+            bounced or {},
+            view,
+        )
     return chosen
+
+
+def _sweep(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    judge: Callable[[Collection[LegalOrder]], float],
+    replies: list[dict[str, list[Order]]],
+    holding: Collection[str],
+    bounced: Mapping[str, int],
+    view: Values,
+) -> list[LegalOrder]:
+    """In the fall, while ``plan`` leaves a build blocked by our own units against one of the
+    ``replies``: every unit of ours tries each of its other orders (moves but convoyed ones and those
+    that bounced too often, holds, supports of our own orders) and the one change the judge likes
+    best is made; at most :data:`SWEEP` rounds."""
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+
+    def blocking(orders: Mapping[str, LegalOrder]) -> bool:
+        mine = [o.order for o in orders.values()]
+        for reply in replies:
+            after = adjudicate(board, {**reply, power: mine}, civil_disorder=holding).board
+            if _builds_blocked(board, after, power, _owned_after(board, after, power)):
+                return True
+        return False
+
+    owned = board.centers.get(power, frozenset())
+
+    def covers(order: LegalOrder) -> bool:
+        """Whether ``order`` moves into an empty centre of ours another power could walk into (a
+        cover, made at a cost: kept)."""
+        target = province_of(order.target or "")
+        return (
+            order.kind == OrderKind.MOVE
+            and target in owned
+            and target not in board.occupant
+            and view.enemy_reach.get(target, 0) > 0
+        )
+
+    entries = {
+        e.unit.province: e
+        for e in legal.entries
+        if e.unit is not None and e.unit.province in current and not covers(current[e.unit.province])
+    }
+    score = judge(list(current.values()))
+    for _ in range(SWEEP):
+        if not blocking(current):
+            break
+        best: tuple[float, dict[str, LegalOrder]] | None = None
+        for prov in sorted(entries):
+            for alt in alternatives(entries[prov], current, bounced, view, len(entries[prov].orders)):
+                if alt.text == current[prov].text:
+                    continue
+                trial = dict(current)
+                trial[prov] = alt
+                if circles(trial) or bounces_own(trial):
+                    continue
+                judged = judge(list(trial.values()))
+                if judged > (score if best is None else best[0]) + 1e-9:
+                    best = (judged, trial)
+        if best is None:
+            break
+        score, current = best
+    return [current[p] for p in sorted(current)]
+
+
+def _owned_after(before: Board, after: Board, power: str) -> int:
+    """The centres ``power`` will own after the fall ``before`` became ``after``."""
+    owned = before.centers.get(power, frozenset())
+    mine = 0
+    for centre in geography(before.game_map).supply_centers:
+        standing = after.occupant.get(centre)
+        mine += standing[0] == power if standing is not None else centre in owned
+    return mine
 
 
 def _fall(
