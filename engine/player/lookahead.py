@@ -109,6 +109,8 @@ BLOCKED_LEAD_AT = 10  # ... and we own at least this many
 BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of ours would bring that a unit
 # of ours staying on a home centre (there at the fall's start too) would block costs this share of the above
 BLOCKED_MARGIN_ALL = False
+SWAP_ROLES = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours on a
+# home centre supporting our move into a province moves there itself, supported by the unit it supported
 SWEEP = 0  # in the fall, while the plan leaves a build blocked against a reply, at most this many rounds
 # in which every unit of ours tries every other order (not only the busy ones, not only REFINE tries)
 # and the single change that the judge likes best is made  # ... a unit moving onto a home centre too
@@ -303,6 +305,16 @@ def _look(
         )
     if BUILD_SAFE is not None and board.phase.season == "F":
         chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
+    if SWAP_ROLES and board.phase.season == "F":
+        chosen = _swap_roles(
+            board,
+            power,
+            legal,
+            chosen,
+            judge if cover_judge is None else cover_judge,
+            replies if cover_judge is None else with_grab,
+            holding,
+        )
     if SWEEP > 0 and board.phase.season == "F":
         chosen = _sweep(
             board,
@@ -316,6 +328,80 @@ def _look(
             view,
         )
     return chosen
+
+
+def _blocking(
+    board: Board,
+    power: str,
+    orders: Collection[LegalOrder],
+    replies: list[dict[str, list[Order]]],
+    holding: Collection[str],
+) -> bool:
+    """Whether ``orders`` leave a build blocked by our own units against one of the ``replies``."""
+    mine = [o.order for o in orders]
+    for reply in replies:
+        after = adjudicate(board, {**reply, power: mine}, civil_disorder=holding).board
+        if _builds_blocked(board, after, power, _owned_after(board, after, power)):
+            return True
+    return False
+
+
+def _swap_roles(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    judge: Callable[[Collection[LegalOrder]], float],
+    replies: list[dict[str, list[Order]]],
+    holding: Collection[str],
+) -> list[LegalOrder]:
+    """In the fall, while ``plan`` leaves a build blocked against one of the ``replies``: a unit of
+    ours standing on a home centre of ours and supporting our move into a province moves there
+    itself, supported by the unit it supported (the same attack, the home centre left free for the
+    build), where the judge likes that better; one swap at a time while a build stays blocked."""
+    homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
+    score: float | None = None
+    for prov in sorted(homes & set(current)):
+        order = current[prov]
+        if order.kind != OrderKind.SUPPORT or order.helped_holds or order.helped is None:
+            continue
+        mover = order.helped.province
+        target = province_of(order.target or "")
+        if mover not in current or prov not in entries or mover not in entries:
+            continue
+        move = next(
+            (
+                o
+                for o in entries[prov].orders
+                if o.kind == OrderKind.MOVE and not o.via_convoy and province_of(o.target or "") == target
+            ),
+            None,
+        )
+        support = next(
+            (
+                o
+                for o in entries[mover].orders
+                if o.kind == OrderKind.SUPPORT
+                and not o.helped_holds
+                and o.helped is not None
+                and o.helped.province == prov
+                and province_of(o.target or "") == target
+            ),
+            None,
+        )
+        if move is None or support is None:
+            continue
+        if not _blocking(board, power, current.values(), replies, holding):
+            break
+        if score is None:
+            score = judge(list(current.values()))
+        trial = {**current, prov: move, mover: support}
+        judged = judge(list(trial.values()))
+        if judged > score + 1e-9:
+            score, current = judged, trial
+    return [current[p] for p in sorted(current)]
 
 
 def _sweep(
@@ -334,14 +420,6 @@ def _sweep(
     that bounced too often, holds, supports of our own orders) and the one change the judge likes
     best is made; at most :data:`SWEEP` rounds."""
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-
-    def blocking(orders: Mapping[str, LegalOrder]) -> bool:
-        mine = [o.order for o in orders.values()]
-        for reply in replies:
-            after = adjudicate(board, {**reply, power: mine}, civil_disorder=holding).board
-            if _builds_blocked(board, after, power, _owned_after(board, after, power)):
-                return True
-        return False
 
     owned = board.centers.get(power, frozenset())
 
@@ -363,7 +441,7 @@ def _sweep(
     }
     score = judge(list(current.values()))
     for _ in range(SWEEP):
-        if not blocking(current):
+        if not _blocking(board, power, current.values(), replies, holding):
             break
         best: tuple[float, dict[str, LegalOrder]] | None = None
         for prov in sorted(entries):
