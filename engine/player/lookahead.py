@@ -111,6 +111,13 @@ BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of o
 BLOCKED_MARGIN_ALL = False
 SWAP_ROLES = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours on a
 # home centre supporting our move into a province moves there itself, supported by the unit it supported
+SELF_BOUNCE = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours
+# covering an empty home centre is joined by a second move of ours into it: the two bounce, the centre
+# stays empty (an unsupported attack on it bounces too) and the build can be made there
+SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blocked over the replies,
+# the best of them made unless it costs more than this (of CENTRE) below the plan (None: the best change, if better)
+ROTATE = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours staying
+# on a home centre moves off and another staying on another home centre takes its place (its home freed)
 SWEEP = 0  # in the fall, while the plan leaves a build blocked against a reply, at most this many rounds
 # in which every unit of ours tries every other order (not only the busy ones, not only REFINE tries)
 # and the single change that the judge likes best is made  # ... a unit moving onto a home centre too
@@ -315,6 +322,28 @@ def _look(
             replies if cover_judge is None else with_grab,
             holding,
         )
+    if SELF_BOUNCE and board.phase.season == "F":
+        chosen = _self_bounce(
+            board,
+            power,
+            legal,
+            chosen,
+            judge if cover_judge is None else cover_judge,
+            replies if cover_judge is None else with_grab,
+            holding,
+            bounced or {},
+        )
+    if ROTATE and board.phase.season == "F":
+        chosen = _rotate(
+            board,
+            power,
+            legal,
+            chosen,
+            judge if cover_judge is None else cover_judge,
+            replies if cover_judge is None else with_grab,
+            holding,
+            bounced or {},
+        )
     if SWEEP > 0 and board.phase.season == "F":
         chosen = _sweep(
             board,
@@ -404,6 +433,120 @@ def _swap_roles(
     return [current[p] for p in sorted(current)]
 
 
+def _self_bounce(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    judge: Callable[[Collection[LegalOrder]], float],
+    replies: list[dict[str, list[Order]]],
+    holding: Collection[str],
+    bounced: Mapping[str, int],
+) -> list[LegalOrder]:
+    """In the fall, while ``plan`` leaves a build blocked against one of the ``replies``: for each
+    move of ours into an empty home centre of ours (a cover), a second unit of ours moving there too
+    where the judge likes that better. The two moves bounce, so the centre stays empty and ours
+    (an unsupported attack on it bounces with them) and a build can be made there."""
+    homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
+    covered = {
+        province_of(o.target or ""): p
+        for p, o in current.items()
+        if o.kind == OrderKind.MOVE and province_of(o.target or "") in homes - set(board.occupant)
+    }
+    score: float | None = None
+    for home, cover in sorted(covered.items()):
+        if not _blocking(board, power, current.values(), replies, holding):
+            break
+        if score is None:
+            score = judge(list(current.values()))
+        best: tuple[float, dict[str, LegalOrder]] | None = None
+        for prov, entry in sorted(entries.items()):
+            if prov == cover or prov in homes:  # a unit on a home centre would stay on it
+                continue
+            for alt in entry.orders:
+                if (
+                    alt.kind != OrderKind.MOVE
+                    or alt.via_convoy
+                    or province_of(alt.target or "") != home
+                    or bounced.get(alt.text, 0) >= REPEATS
+                ):
+                    continue
+                trial = {**current, prov: alt}
+                judged = judge(list(trial.values()))
+                if judged > (score if best is None else best[0]) + 1e-9:
+                    best = (judged, trial)
+        if best is not None:
+            score, current = best
+    return [current[p] for p in sorted(current)]
+
+
+def _rotate(
+    board: Board,
+    power: str,
+    legal: LegalOrders,
+    plan: list[LegalOrder],
+    judge: Callable[[Collection[LegalOrder]], float],
+    replies: list[dict[str, list[Order]]],
+    holding: Collection[str],
+    bounced: Mapping[str, int],
+) -> list[LegalOrder]:
+    """In the fall, while ``plan`` leaves a build blocked against one of the ``replies``: a unit of
+    ours staying on a home centre (holding or supporting) moves off, into a province that is not a
+    home centre of ours, and another unit of ours staying on another home centre moves into its place:
+    the first home centre stays covered, the second is freed for the build. The best such pair the
+    judge likes better than the plan is made, one at a time while a build stays blocked."""
+    homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
+    staying = [p for p in sorted(homes & set(entries)) if current[p].kind != OrderKind.MOVE]
+    score: float | None = None
+    done: set[str] = set()
+    while len(staying) - len(done) >= 2 and _blocking(board, power, current.values(), replies, holding):
+        if score is None:
+            score = judge(list(current.values()))
+        best: tuple[float, str, str, dict[str, LegalOrder]] | None = None
+        for first in staying:
+            if first in done:
+                continue
+            offs = [
+                o
+                for o in entries[first].orders
+                if o.kind == OrderKind.MOVE
+                and not o.via_convoy
+                and province_of(o.target or "") not in homes
+                and bounced.get(o.text, 0) < REPEATS
+            ]
+            for second in staying:
+                if second == first or second in done:
+                    continue
+                into = next(
+                    (
+                        o
+                        for o in entries[second].orders
+                        if o.kind == OrderKind.MOVE
+                        and not o.via_convoy
+                        and province_of(o.target or "") == first
+                    ),
+                    None,
+                )
+                if into is None:
+                    continue
+                for off in offs:
+                    trial = {**current, first: off, second: into}
+                    if bounces_own(trial):
+                        continue
+                    judged = judge(list(trial.values()))
+                    if judged > (score if best is None else best[0]) + 1e-9:
+                        best = (judged, first, second, trial)
+        if best is None:
+            break
+        score, current = best[0], best[3]
+        done |= {best[1], best[2]}
+    return [current[p] for p in sorted(current)]
+
+
 def _sweep(
     board: Board,
     power: str,
@@ -440,9 +583,20 @@ def _sweep(
         if e.unit is not None and e.unit.province in current and not covers(current[e.unit.province])
     }
     score = judge(list(current.values()))
+
+    def blocked(orders: Mapping[str, LegalOrder]) -> int:
+        mine = [o.order for o in orders.values()]
+        count = 0
+        for reply in replies:
+            after = adjudicate(board, {**reply, power: mine}, civil_disorder=holding).board
+            count += _builds_blocked(board, after, power, _owned_after(board, after, power))
+        return count
+
     for _ in range(SWEEP):
-        if not _blocking(board, power, current.values(), replies, holding):
+        now = blocked(current)
+        if not now:
             break
+        floor = score if SWEEP_SLACK is None else score - SWEEP_SLACK * CENTRE
         best: tuple[float, dict[str, LegalOrder]] | None = None
         for prov in sorted(entries):
             for alt in alternatives(entries[prov], current, bounced, view, len(entries[prov].orders)):
@@ -452,8 +606,10 @@ def _sweep(
                 trial[prov] = alt
                 if circles(trial) or bounces_own(trial):
                     continue
+                if SWEEP_SLACK is not None and blocked(trial) >= now:
+                    continue
                 judged = judge(list(trial.values()))
-                if judged > (score if best is None else best[0]) + 1e-9:
+                if judged > (floor if best is None else best[0]) + 1e-9:
                     best = (judged, trial)
         if best is None:
             break
