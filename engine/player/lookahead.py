@@ -115,7 +115,8 @@ SELF_BOUNCE = False  # in the fall, while the plan leaves a build blocked agains
 # covering an empty home centre is joined by a second move of ours into it: the two bounce, the centre
 # stays empty (an unsupported attack on it bounces too) and the build can be made there
 SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blocked over the replies,
-# the best of them made unless it costs more than this (of CENTRE) below the plan (None: the best change, if better)
+# the best of them made unless it costs more than this (of CENTRE) below the plan (None: the best change if
+# better)
 ROTATE = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours staying
 # on a home centre moves off and another staying on another home centre takes its place (its home freed)
 SWEEP = 0  # in the fall, while the plan leaves a build blocked against a reply, at most this many rounds
