@@ -117,6 +117,8 @@ SELF_BOUNCE = False  # in the fall, while the plan leaves a build blocked agains
 SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blocked over the replies,
 # the best of them made unless it costs more than this (of CENTRE) below the plan (None: the best change if
 # better)
+SWEEP_KEEP = False  # ... and only changes that own as many centres after each reply (a build freed, not a
+# capture given up)
 ROTATE = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours staying
 # on a home centre moves off and another staying on another home centre takes its place (its home freed)
 SWEEP = 0  # in the fall, while the plan leaves a build blocked against a reply, at most this many rounds
@@ -585,16 +587,18 @@ def _sweep(
     }
     score = judge(list(current.values()))
 
-    def blocked(orders: Mapping[str, LegalOrder]) -> int:
+    def blocked(orders: Mapping[str, LegalOrder]) -> tuple[int, list[int]]:
+        """The builds blocked summed over the replies, and the centres owned after each."""
         mine = [o.order for o in orders.values()]
-        count = 0
+        count, owned_after = 0, []
         for reply in replies:
             after = adjudicate(board, {**reply, power: mine}, civil_disorder=holding).board
-            count += _builds_blocked(board, after, power, _owned_after(board, after, power))
-        return count
+            owned_after.append(_owned_after(board, after, power))
+            count += _builds_blocked(board, after, power, owned_after[-1])
+        return count, owned_after
 
     for _ in range(SWEEP):
-        now = blocked(current)
+        now, kept = blocked(current)
         if not now:
             break
         floor = score if SWEEP_SLACK is None else score - SWEEP_SLACK * CENTRE
@@ -607,8 +611,11 @@ def _sweep(
                 trial[prov] = alt
                 if circles(trial) or bounces_own(trial):
                     continue
-                if SWEEP_SLACK is not None and blocked(trial) >= now:
-                    continue
+                if SWEEP_SLACK is not None:
+                    count, owned_after = blocked(trial)
+                    fewer = any(a < b for a, b in zip(owned_after, kept, strict=True))
+                    if count >= now or (SWEEP_KEEP and fewer):
+                        continue
                 judged = judge(list(trial.values()))
                 if judged > (floor if best is None else best[0]) + 1e-9:
                     best = (judged, trial)
