@@ -108,22 +108,14 @@ BLOCKED_LEAD: float | None = None  # ... this much instead while no other power 
 BLOCKED_LEAD_AT = 10  # ... and we own at least this many
 BLOCKED_MARGIN: float | None = None  # in the fall, a build one more centre of ours would bring that a unit
 # of ours staying on a home centre (there at the fall's start too) would block costs this share of the above
-BLOCKED_MARGIN_ALL = False
-SWAP_ROLES = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours on a
-# home centre supporting our move into a province moves there itself, supported by the unit it supported
-SELF_BOUNCE = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours
-# covering an empty home centre is joined by a second move of ours into it: the two bounce, the centre
-# stays empty (an unsupported attack on it bounces too) and the build can be made there
-SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blocked over the replies,
-# the best of them made unless it costs more than this (of CENTRE) below the plan (None: the best change if
-# better)
-SWEEP_KEEP = False  # ... and only changes that own as many centres after each reply (a build freed, not a
+BLOCKED_MARGIN_ALL = False  # ... a unit moving onto a home centre too
+SWEEP = 0  # in the fall, while the plan leaves a build blocked by our units against a reply, at most this
+# many rounds in which every unit of ours but a cover tries every other order (not only the busy units, not
+# only REFINE tries) and the one change the judge likes best is made, if better than the plan
+SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blocked over the replies, the
+# best of them made unless it costs more than this (of CENTRE) below the plan
+SWEEP_KEEP = False  # ... only changes that own as many centres after each reply (a build freed, not a
 # capture given up)
-ROTATE = False  # in the fall, while the plan leaves a build blocked against a reply, a unit of ours staying
-# on a home centre moves off and another staying on another home centre takes its place (its home freed)
-SWEEP = 0  # in the fall, while the plan leaves a build blocked against a reply, at most this many rounds
-# in which every unit of ours tries every other order (not only the busy ones, not only REFINE tries)
-# and the single change that the judge likes best is made  # ... a unit moving onto a home centre too
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -315,38 +307,6 @@ def _look(
         )
     if BUILD_SAFE is not None and board.phase.season == "F":
         chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
-    if SWAP_ROLES and board.phase.season == "F":
-        chosen = _swap_roles(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            replies if cover_judge is None else with_grab,
-            holding,
-        )
-    if SELF_BOUNCE and board.phase.season == "F":
-        chosen = _self_bounce(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            replies if cover_judge is None else with_grab,
-            holding,
-            bounced or {},
-        )
-    if ROTATE and board.phase.season == "F":
-        chosen = _rotate(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            replies if cover_judge is None else with_grab,
-            holding,
-            bounced or {},
-        )
     if SWEEP > 0 and board.phase.season == "F":
         chosen = _sweep(
             board,
@@ -362,194 +322,6 @@ def _look(
     return chosen
 
 
-def _blocking(
-    board: Board,
-    power: str,
-    orders: Collection[LegalOrder],
-    replies: list[dict[str, list[Order]]],
-    holding: Collection[str],
-) -> bool:
-    """Whether ``orders`` leave a build blocked by our own units against one of the ``replies``."""
-    mine = [o.order for o in orders]
-    for reply in replies:
-        after = adjudicate(board, {**reply, power: mine}, civil_disorder=holding).board
-        if _builds_blocked(board, after, power, _owned_after(board, after, power)):
-            return True
-    return False
-
-
-def _swap_roles(
-    board: Board,
-    power: str,
-    legal: LegalOrders,
-    plan: list[LegalOrder],
-    judge: Callable[[Collection[LegalOrder]], float],
-    replies: list[dict[str, list[Order]]],
-    holding: Collection[str],
-) -> list[LegalOrder]:
-    """In the fall, while ``plan`` leaves a build blocked against one of the ``replies``: a unit of
-    ours standing on a home centre of ours and supporting our move into a province moves there
-    itself, supported by the unit it supported (the same attack, the home centre left free for the
-    build), where the judge likes that better; one swap at a time while a build stays blocked."""
-    homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
-    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
-    score: float | None = None
-    for prov in sorted(homes & set(current)):
-        order = current[prov]
-        if order.kind != OrderKind.SUPPORT or order.helped_holds or order.helped is None:
-            continue
-        mover = order.helped.province
-        target = province_of(order.target or "")
-        if mover not in current or prov not in entries or mover not in entries:
-            continue
-        move = next(
-            (
-                o
-                for o in entries[prov].orders
-                if o.kind == OrderKind.MOVE and not o.via_convoy and province_of(o.target or "") == target
-            ),
-            None,
-        )
-        support = next(
-            (
-                o
-                for o in entries[mover].orders
-                if o.kind == OrderKind.SUPPORT
-                and not o.helped_holds
-                and o.helped is not None
-                and o.helped.province == prov
-                and province_of(o.target or "") == target
-            ),
-            None,
-        )
-        if move is None or support is None:
-            continue
-        if not _blocking(board, power, current.values(), replies, holding):
-            break
-        if score is None:
-            score = judge(list(current.values()))
-        trial = {**current, prov: move, mover: support}
-        judged = judge(list(trial.values()))
-        if judged > score + 1e-9:
-            score, current = judged, trial
-    return [current[p] for p in sorted(current)]
-
-
-def _self_bounce(
-    board: Board,
-    power: str,
-    legal: LegalOrders,
-    plan: list[LegalOrder],
-    judge: Callable[[Collection[LegalOrder]], float],
-    replies: list[dict[str, list[Order]]],
-    holding: Collection[str],
-    bounced: Mapping[str, int],
-) -> list[LegalOrder]:
-    """In the fall, while ``plan`` leaves a build blocked against one of the ``replies``: for each
-    move of ours into an empty home centre of ours (a cover), a second unit of ours moving there too
-    where the judge likes that better. The two moves bounce, so the centre stays empty and ours
-    (an unsupported attack on it bounces with them) and a build can be made there."""
-    homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
-    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
-    covered = {
-        province_of(o.target or ""): p
-        for p, o in current.items()
-        if o.kind == OrderKind.MOVE and province_of(o.target or "") in homes - set(board.occupant)
-    }
-    score: float | None = None
-    for home, cover in sorted(covered.items()):
-        if not _blocking(board, power, current.values(), replies, holding):
-            break
-        if score is None:
-            score = judge(list(current.values()))
-        best: tuple[float, dict[str, LegalOrder]] | None = None
-        for prov, entry in sorted(entries.items()):
-            if prov == cover or prov in homes:  # a unit on a home centre would stay on it
-                continue
-            for alt in entry.orders:
-                if (
-                    alt.kind != OrderKind.MOVE
-                    or alt.via_convoy
-                    or province_of(alt.target or "") != home
-                    or bounced.get(alt.text, 0) >= REPEATS
-                ):
-                    continue
-                trial = {**current, prov: alt}
-                judged = judge(list(trial.values()))
-                if judged > (score if best is None else best[0]) + 1e-9:
-                    best = (judged, trial)
-        if best is not None:
-            score, current = best
-    return [current[p] for p in sorted(current)]
-
-
-def _rotate(
-    board: Board,
-    power: str,
-    legal: LegalOrders,
-    plan: list[LegalOrder],
-    judge: Callable[[Collection[LegalOrder]], float],
-    replies: list[dict[str, list[Order]]],
-    holding: Collection[str],
-    bounced: Mapping[str, int],
-) -> list[LegalOrder]:
-    """In the fall, while ``plan`` leaves a build blocked against one of the ``replies``: a unit of
-    ours staying on a home centre (holding or supporting) moves off, into a province that is not a
-    home centre of ours, and another unit of ours staying on another home centre moves into its place:
-    the first home centre stays covered, the second is freed for the build. The best such pair the
-    judge likes better than the plan is made, one at a time while a build stays blocked."""
-    homes = set(board.game_map.home_centers.get(power, ())) & board.centers.get(power, frozenset())
-    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    entries = {e.unit.province: e for e in legal.entries if e.unit is not None and e.unit.province in current}
-    staying = [p for p in sorted(homes & set(entries)) if current[p].kind != OrderKind.MOVE]
-    score: float | None = None
-    done: set[str] = set()
-    while len(staying) - len(done) >= 2 and _blocking(board, power, current.values(), replies, holding):
-        if score is None:
-            score = judge(list(current.values()))
-        best: tuple[float, str, str, dict[str, LegalOrder]] | None = None
-        for first in staying:
-            if first in done:
-                continue
-            offs = [
-                o
-                for o in entries[first].orders
-                if o.kind == OrderKind.MOVE
-                and not o.via_convoy
-                and province_of(o.target or "") not in homes
-                and bounced.get(o.text, 0) < REPEATS
-            ]
-            for second in staying:
-                if second == first or second in done:
-                    continue
-                into = next(
-                    (
-                        o
-                        for o in entries[second].orders
-                        if o.kind == OrderKind.MOVE
-                        and not o.via_convoy
-                        and province_of(o.target or "") == first
-                    ),
-                    None,
-                )
-                if into is None:
-                    continue
-                for off in offs:
-                    trial = {**current, first: off, second: into}
-                    if bounces_own(trial):
-                        continue
-                    judged = judge(list(trial.values()))
-                    if judged > (score if best is None else best[0]) + 1e-9:
-                        best = (judged, first, second, trial)
-        if best is None:
-            break
-        score, current = best[0], best[3]
-        done |= {best[1], best[2]}
-    return [current[p] for p in sorted(current)]
-
-
 def _sweep(
     board: Board,
     power: str,
@@ -562,11 +334,17 @@ def _sweep(
     view: Values,
 ) -> list[LegalOrder]:
     """In the fall, while ``plan`` leaves a build blocked by our own units against one of the
-    ``replies``: every unit of ours tries each of its other orders (moves but convoyed ones and those
-    that bounced too often, holds, supports of our own orders) and the one change the judge likes
-    best is made; at most :data:`SWEEP` rounds."""
-    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
+    ``replies``: every unit of ours but a cover of an empty centre tries each of its other orders
+    (moves but convoyed ones and those that bounced too often, holds, supports of our own orders)
+    and the one change the judge likes best is made if it betters the plan; with
+    :data:`SWEEP_SLACK`, among the changes that leave fewer builds blocked over the replies (with
+    :data:`SWEEP_KEEP`, and as many centres owned after each), the best unless it costs more than
+    that share of a centre. At most :data:`SWEEP` rounds.
 
+    Why: most builds lost in self-play are the builds a fall's captures bring, blocked by units
+    staying on home centres that the busy units' refinement never reaches; a blocked build weighed
+    above a centre instead makes captures and covers rarer, which costs strength."""
+    current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
     owned = board.centers.get(power, frozenset())
 
     def covers(order: LegalOrder) -> bool:

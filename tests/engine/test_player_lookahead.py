@@ -412,6 +412,57 @@ def test_blocked_margin_weighs_a_build_one_more_centre_would_bring_that_stayers_
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
 
 
+# Fall 1905: Germany's army in Holland can take Belgium, empty; its three other units stand on its three
+# home centres, Russia's armies beside Berlin: the build Belgium brings needs a home centre left free
+SWEEP_BOARD = {
+    "phase": "F1905M",
+    "units": {
+        "GERMANY": ["A BER", "A MUN", "F KIE", "A HOL"],
+        "FRANCE": ["A PAR", "A BUR"],
+        "RUSSIA": ["A WAR", "A SIL"],
+    },
+    "centers": {
+        "GERMANY": ["BER", "KIE", "MUN", "HOL"],
+        "FRANCE": ["PAR", "BRE", "MAR"],
+        "RUSSIA": ["WAR", "MOS", "SEV", "STP"],
+    },
+}
+
+
+def _sweep_plan(monkeypatch: pytest.MonkeyPatch, seed: int, **switches: object) -> tuple[set[str], int, int]:
+    """Germany's hard plan on SWEEP_BOARD with ``switches`` set: its orders, and against all holding
+    the centres it then owns and the builds its own units block."""
+    for name, value in {"SWEEP": 0, "SWEEP_SLACK": None, "SWEEP_KEEP": False, **switches}.items():
+        monkeypatch.setattr(lookahead, name, value)
+    board = Board.from_json(SWEEP_BOARD)
+    orders = choose_orders(board, "GERMANY", seed, level="hard")
+    after = adjudicate(board, {"GERMANY": [o.order for o in orders]}).board
+    owned = lookahead._owned_after(board, after, "GERMANY")
+    return {o.text for o in orders}, owned, lookahead._builds_blocked(board, after, "GERMANY", owned)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sweep_frees_a_home_centre_for_the_build_a_capture_brings_and_keeps_the_capture(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the sweep Germany takes Belgium with its home units staying: the build is blocked. With
+    SWEEP, SWEEP_SLACK and SWEEP_KEEP it still takes Belgium and moves a home unit off (Berlin's army
+    on Silesia, with Munich's support), so the build can be made."""
+    orders, owned, blocked = _sweep_plan(monkeypatch, seed)
+    assert "A HOL - BEL" in orders and blocked == 1, orders
+    swept, owned_swept, blocked = _sweep_plan(monkeypatch, seed, SWEEP=2, SWEEP_SLACK=0.5, SWEEP_KEEP=True)
+    assert "A HOL - BEL" in swept and blocked == 0 and owned_swept == owned, swept
+    assert "A BER - SIL" in swept, swept
+
+
+def test_sweep_without_keep_may_give_up_the_capture_instead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why SWEEP_KEEP: without it the cheapest way to block no build on that board is to leave Belgium
+    alone (no capture, no build due)."""
+    _, kept, _ = _sweep_plan(monkeypatch, 0, SWEEP=2, SWEEP_SLACK=0.5, SWEEP_KEEP=True)
+    orders, owned, blocked = _sweep_plan(monkeypatch, 0, SWEEP=2, SWEEP_SLACK=0.5)
+    assert "A HOL - BEL" not in orders and blocked == 0 and owned == kept - 1, orders
+
+
 def _leader_board(france: int) -> Board:
     """Fall 1910: France owns ``france`` centres (Holland among them, empty), England Denmark (empty),
     Germany three centres and four units with Berlin empty and Russia's army in Prussia beside it;
