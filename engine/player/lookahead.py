@@ -116,6 +116,7 @@ SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blo
 # best of them made unless it costs more than this (of CENTRE) below the plan
 SWEEP_KEEP = False  # ... only changes that own as many centres after each reply (a build freed, not a
 # capture given up)
+SWEEP_SAFE = False  # ... only changes that leave no home centre of ours empty that another power could enter
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -346,6 +347,7 @@ def _sweep(
     above a centre instead makes captures and covers rarer, which costs strength."""
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
     owned = board.centers.get(power, frozenset())
+    homes = set(board.game_map.home_centers.get(power, ())) & owned
 
     def covers(order: LegalOrder) -> bool:
         """Whether ``order`` moves into an empty centre of ours another power could walk into (a
@@ -388,6 +390,13 @@ def _sweep(
                 trial = dict(current)
                 trial[prov] = alt
                 if circles(trial) or bounces_own(trial):
+                    continue
+                if (
+                    SWEEP_SAFE
+                    and prov in homes
+                    and view.enemy_reach.get(prov, 0) > 0
+                    and alt.kind == OrderKind.MOVE
+                ):
                     continue
                 if SWEEP_SLACK is not None:
                     count, owned_after = blocked(trial)
