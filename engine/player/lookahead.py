@@ -116,6 +116,8 @@ SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blo
 # best of them made unless it costs more than this (of CENTRE) below the plan
 SWEEP_KEEP = False  # ... only changes that own as many centres after each reply (a build freed, not a
 # capture given up)
+SWEEP_BEHIND = False  # ... SWEEP_SLACK only while a power of BLOCKED_BEHIND_AT centres or more owns more
+# than we do (the truce's regime, where units count most); otherwise only changes that better the plan
 SWEEP_SAFE = False  # ... only changes that leave no home centre of ours empty that another power could enter
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
@@ -377,11 +379,14 @@ def _sweep(
             count += _builds_blocked(board, after, power, owned_after[-1])
         return count, owned_after
 
+    slack = SWEEP_SLACK
+    if SWEEP_BEHIND and not _behind(board, power):
+        slack = None
     for _ in range(SWEEP):
         now, kept = blocked(current)
         if not now:
             break
-        floor = score if SWEEP_SLACK is None else score - SWEEP_SLACK * CENTRE
+        floor = score if slack is None else score - slack * CENTRE
         best: tuple[float, dict[str, LegalOrder]] | None = None
         for prov in sorted(entries):
             for alt in alternatives(entries[prov], current, bounced, view, len(entries[prov].orders)):
@@ -398,7 +403,7 @@ def _sweep(
                     and alt.kind == OrderKind.MOVE
                 ):
                     continue
-                if SWEEP_SLACK is not None:
+                if slack is not None:
                     count, owned_after = blocked(trial)
                     fewer = any(a < b for a, b in zip(owned_after, kept, strict=True))
                     if count >= now or (SWEEP_KEEP and fewer):
@@ -1145,9 +1150,7 @@ def _blocked_weight(board: Board, power: str) -> float:
     owned = len(board.centers.get(power, ()))
     if BLOCKED_EVEN is not None and _even(board):
         weight = max(weight, BLOCKED_EVEN)
-    if BLOCKED_BEHIND is not None and any(
-        len(cs) > owned and len(cs) >= BLOCKED_BEHIND_AT for p, cs in board.centers.items() if p != power
-    ):
+    if BLOCKED_BEHIND is not None and _behind(board, power):
         weight = max(weight, BLOCKED_BEHIND)
     if (
         BLOCKED_LEAD is not None
@@ -1156,6 +1159,14 @@ def _blocked_weight(board: Board, power: str) -> float:
     ):
         weight = max(weight, BLOCKED_LEAD)
     return weight
+
+
+def _behind(board: Board, power: str) -> bool:
+    """Whether another power of :data:`BLOCKED_BEHIND_AT` centres or more owns more than we do."""
+    owned = len(board.centers.get(power, ()))
+    return any(
+        len(cs) > owned and len(cs) >= BLOCKED_BEHIND_AT for p, cs in board.centers.items() if p != power
+    )
 
 
 def _even(board: Board) -> bool:
