@@ -118,6 +118,9 @@ SWEEP_KEEP = False  # ... only changes that own as many centres after each reply
 # capture given up)
 SWEEP_BEHIND = False  # ... SWEEP_SLACK only while a power of BLOCKED_BEHIND_AT centres or more owns more
 # than we do (the truce's regime, where units count most); otherwise only changes that better the plan
+SWEEP_NOT_LEAD = (
+    False  # ... SWEEP_SLACK not while we own BLOCKED_LEAD_AT centres or more, no other power more
+)
 SWEEP_SAFE = False  # ... only changes that leave no home centre of ours empty that another power could enter
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
@@ -381,6 +384,13 @@ def _sweep(
 
     slack = SWEEP_SLACK
     if SWEEP_BEHIND and not _behind(board, power):
+        slack = None
+    owned_now = len(board.centers.get(power, ()))
+    if (
+        SWEEP_NOT_LEAD
+        and owned_now >= BLOCKED_LEAD_AT
+        and all(len(cs) <= owned_now for p, cs in board.centers.items() if p != power)
+    ):
         slack = None
     for _ in range(SWEEP):
         now, kept = blocked(current)
