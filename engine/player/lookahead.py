@@ -116,12 +116,6 @@ SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blo
 # best of them made unless it costs more than this (of CENTRE) below the plan
 SWEEP_KEEP = False  # ... only changes that own as many centres after each reply (a build freed, not a
 # capture given up)
-SWEEP_BEHIND = False  # ... SWEEP_SLACK only while a power of BLOCKED_BEHIND_AT centres or more owns more
-# than we do (the truce's regime, where units count most); otherwise only changes that better the plan
-SWEEP_NOT_LEAD = (
-    False  # ... SWEEP_SLACK not while we own BLOCKED_LEAD_AT centres or more, no other power more
-)
-SWEEP_SAFE = False  # ... only changes that leave no home centre of ours empty that another power could enter
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -352,7 +346,6 @@ def _sweep(
     above a centre instead makes captures and covers rarer, which costs strength."""
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
     owned = board.centers.get(power, frozenset())
-    homes = set(board.game_map.home_centers.get(power, ())) & owned
 
     def covers(order: LegalOrder) -> bool:
         """Whether ``order`` moves into an empty centre of ours another power could walk into (a
@@ -382,21 +375,11 @@ def _sweep(
             count += _builds_blocked(board, after, power, owned_after[-1])
         return count, owned_after
 
-    slack = SWEEP_SLACK
-    if SWEEP_BEHIND and not _behind(board, power):
-        slack = None
-    owned_now = len(board.centers.get(power, ()))
-    if (
-        SWEEP_NOT_LEAD
-        and owned_now >= BLOCKED_LEAD_AT
-        and all(len(cs) <= owned_now for p, cs in board.centers.items() if p != power)
-    ):
-        slack = None
     for _ in range(SWEEP):
         now, kept = blocked(current)
         if not now:
             break
-        floor = score if slack is None else score - slack * CENTRE
+        floor = score if SWEEP_SLACK is None else score - SWEEP_SLACK * CENTRE
         best: tuple[float, dict[str, LegalOrder]] | None = None
         for prov in sorted(entries):
             for alt in alternatives(entries[prov], current, bounced, view, len(entries[prov].orders)):
@@ -406,14 +389,7 @@ def _sweep(
                 trial[prov] = alt
                 if circles(trial) or bounces_own(trial):
                     continue
-                if (
-                    SWEEP_SAFE
-                    and prov in homes
-                    and view.enemy_reach.get(prov, 0) > 0
-                    and alt.kind == OrderKind.MOVE
-                ):
-                    continue
-                if slack is not None:
+                if SWEEP_SLACK is not None:
                     count, owned_after = blocked(trial)
                     fewer = any(a < b for a, b in zip(owned_after, kept, strict=True))
                     if count >= now or (SWEEP_KEEP and fewer):
