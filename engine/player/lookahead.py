@@ -458,14 +458,9 @@ def _builds_due(
     ``reply`` less its units then; with ``hope``, at least as many as should every move of ours succeed."""
     owned = board.centers.get(power, frozenset())
     outcome = adjudicate(board, {**reply, power: [o.order for o in plan]}, civil_disorder=holding)
-    after = outcome.board.occupant
-    geo = geography(board.game_map)
-    mine = 0
-    for centre in geo.supply_centers:
-        standing = after.get(centre)
-        mine += standing[0] == power if standing is not None else centre in owned
-    due = mine - len(outcome.board.units.get(power, ()))
+    due = _owned_after(board, outcome.board, power) - len(outcome.board.units.get(power, ()))
     if hope:
+        geo = geography(board.game_map)
         gains = {province_of(o.target or "") for o in plan if o.kind == OrderKind.MOVE} & geo.supply_centers
         due = max(due, len(owned | gains) - len(board.units.get(power, ())))
     return due
