@@ -281,44 +281,18 @@ def _look(
                 chosen, kept = other, score
     if refine.REPLAN > 0:
         chosen = refine.replan_orders(board, power, legal, chosen, judge, replies, holding)
+    fall_judge = judge if cover_judge is None else cover_judge  # the fall's passes judge with the grab too
+    fall_replies = replies if cover_judge is None else with_grab
     if refine.FREE_HOMES > 0 and board.phase.season == "F":
         chosen = refine.free_homes(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            replies if cover_judge is None else with_grab,
-            holding,
-            bounced or {},
-            view,
+            board, power, legal, chosen, fall_judge, fall_replies, holding, bounced or {}, view
         )
     if UNBLOCK is not None and board.phase.season == "F":
-        chosen = _unblock(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            bounced or {},
-            view,
-            replies[0],
-            holding,
-        )
+        chosen = _unblock(board, power, legal, chosen, fall_judge, bounced or {}, view, replies[0], holding)
     if BUILD_SAFE is not None and board.phase.season == "F":
         chosen = _free_homes(board, power, legal, chosen, judge, bounced or {}, view, replies[0], holding)
     if SWEEP > 0 and board.phase.season == "F":
-        chosen = _sweep(
-            board,
-            power,
-            legal,
-            chosen,
-            judge if cover_judge is None else cover_judge,
-            replies if cover_judge is None else with_grab,
-            holding,
-            bounced or {},
-            view,
-        )
+        chosen = _sweep(board, power, legal, chosen, fall_judge, fall_replies, holding, bounced or {}, view)
     return chosen
 
 
