@@ -85,6 +85,8 @@ COVER_STRONGER = False  # ... only where a power at least as big as ours could w
 COVER_GRAB = True  # ... judged with a third reply that enters our empty centres (_grab)
 HOME_REFINE = False  # in the fall, units ending on a home centre of ours try their other orders first
 REPLY_CONTEST = True  # the replies discount contested empty provinces as the normal player does
+GRAB_HOMES = False  # the grab reply (COVER_GRAB, GRAB) also enters the home centres of ours our units stand
+# on: a unit staying there bounces it, one moving out leaves the centre taken
 GRAB = False  # in the fall, a third reply: the predicted one with our empty centres entered where they can be
 TRUCE_SCORE: float | None = 0.5  # while another power leads (engine.player.values.LEADER_AT centres or
 # more, and more than ours), a centre of a power that does not lead counts this share of CENTRE to take
@@ -1030,9 +1032,11 @@ def _hard_plan(board: Board, power: str, holding: Collection[str], seed: int) ->
 
 def _grab(board: Board, power: str, reply: Mapping[str, list[Order]]) -> dict[str, list[Order]] | None:
     """``reply`` with each empty centre of ours that a unit in it could move into entered by one
-    (the first in the order of provinces whose move there is legal); None when none can be."""
+    (the first in the order of provinces whose move there is legal); with :data:`GRAB_HOMES`, our
+    home centres our units stand on too; None when none can be."""
     occupant = board.occupant
-    owned = sorted(c for c in board.centers.get(power, ()) if c not in occupant)
+    homes = set(board.game_map.home_centers.get(power, ())) if GRAB_HOMES else set()
+    owned = sorted(c for c in board.centers.get(power, ()) if c not in occupant or c in homes)
     if not owned:
         return None
     orders = {p: list(os) for p, os in reply.items()}
