@@ -463,6 +463,26 @@ def test_sweep_without_keep_may_give_up_the_capture_instead(monkeypatch: pytest.
     assert "A HOL - BEL" not in orders and blocked == 0 and owned == kept - 1, orders
 
 
+@pytest.mark.parametrize(("on", "entered"), [(False, set()), (True, {"BER", "MUN"})])
+def test_grab_homes_enters_the_home_centres_our_units_stand_on(
+    on: bool, entered: set[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The grab reply enters our empty centres only; with GRAB_HOMES also the home centres our units
+    stand on (Russia's A SIL on Berlin, France's A BUR on Munich), so that a plan moving a unit out
+    of one meets the move that walks in."""
+    monkeypatch.setattr(lookahead, "GRAB_HOMES", on)
+    board = Board.from_json(SWEEP_BOARD)
+    hold = {
+        other: [
+            o.order for e in legal_orders(board, other).entries for o in e.orders if o.kind == OrderKind.HOLD
+        ]
+        for other in ("FRANCE", "RUSSIA")
+    }
+    grab = lookahead._grab(board, "GERMANY", hold)
+    moves = {province_of(o.dest) for os in (grab or {}).values() for o in os if isinstance(o, Move)}
+    assert moves == entered, grab
+
+
 def _leader_board(france: int) -> Board:
     """Fall 1910: France owns ``france`` centres (Holland among them, empty), England Denmark (empty),
     Germany three centres and four units with Berlin empty and Russia's army in Prussia beside it;
