@@ -321,23 +321,12 @@ def _sweep(
     staying on home centres that the busy units' refinement never reaches; a blocked build weighed
     above a centre instead makes captures and covers rarer, which costs strength."""
     current = {o.order.unit.province: o for o in plan if o.order.unit is not None}
-    owned = board.centers.get(power, frozenset())
-
-    def covers(order: LegalOrder) -> bool:
-        """Whether ``order`` moves into an empty centre of ours another power could walk into (a
-        cover, made at a cost: kept)."""
-        target = province_of(order.target or "")
-        return (
-            order.kind == OrderKind.MOVE
-            and target in owned
-            and target not in board.occupant
-            and view.enemy_reach.get(target, 0) > 0
-        )
-
     entries = {
         e.unit.province: e
         for e in legal.entries
-        if e.unit is not None and e.unit.province in current and not covers(current[e.unit.province])
+        if e.unit is not None
+        and e.unit.province in current
+        and not _covers(board, power, view, current[e.unit.province])
     }
     score = judge(list(current.values()))
 
@@ -377,6 +366,18 @@ def _sweep(
             break
         score, current = best
     return [current[p] for p in sorted(current)]
+
+
+def _covers(board: Board, power: str, view: Values, order: LegalOrder) -> bool:
+    """Whether ``order`` moves into an empty centre of ``power``'s that another power could walk
+    into (a cover: made at a cost, so the passes that better a plan keep it)."""
+    target = province_of(order.target or "")
+    return (
+        order.kind == OrderKind.MOVE
+        and target in board.centers.get(power, frozenset())
+        and target not in board.occupant
+        and view.enemy_reach.get(target, 0) > 0
+    )
 
 
 def _owned_after(before: Board, after: Board, power: str) -> int:
@@ -723,15 +724,7 @@ def _refine(
     # unless it stands on a centre not ours (staying may take it: the judge weighs both)
     centres = geography(board.game_map).supply_centers
     busy = [
-        p
-        for p in busy
-        if (p in centres and p not in owned)
-        or not (
-            current[p].kind == OrderKind.MOVE
-            and (target := province_of(current[p].target or "")) in owned
-            and target not in board.occupant
-            and view.enemy_reach.get(target, 0) > 0
-        )
+        p for p in busy if (p in centres and p not in owned) or not _covers(board, power, view, current[p])
     ]
     if HOME_REFINE and board.phase.season == "F":
         # units that would end on a home centre of ours (where a build may be due) try first
