@@ -118,6 +118,9 @@ SWEEP_SLACK: float | None = None  # ... only changes that leave fewer builds blo
 # best of them made unless it costs more than this (of CENTRE) below the plan
 SWEEP_KEEP = False  # ... only changes that own as many centres after each reply (a build freed, not a
 # capture given up)
+BLOCKED_KEEPS_DUE = False  # a fall's builds blocked counted as if the centres of ours another power takes in
+# it were still ours: a centre lost does not pay for itself by freeing a build (else a plan leaving a home
+# centre open scores a blocked build less against the reply that takes it)
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -1160,16 +1163,17 @@ def _score(
     owner = {c: p for p, cs in before.centers.items() for c in cs} if leaders else {}
     if before.phase.season == "F":
         homes = before.game_map.home_centers.get(power, ())
-        mine = 0
+        mine = taken = 0
         for centre in geo.supply_centers:
             standing = occupant.get(centre)
             mine += standing[0] == power if standing is not None else centre in owned
+            taken += standing is not None and standing[0] != power and centre in owned
             if weights and standing is not None and standing[0] == power and centre not in owned:
                 score += CENTRE * (weights.get(centre, 1.0) - 1.0)
             if standing is None and centre in owned and view.enemy_reach.get(centre, 0) > 0:
                 # left empty where another power could have walked in
                 score -= (HOME_EXPOSED if centre in homes else EXPOSED) * CENTRE
-        blocked = _builds_blocked(before, after, power, mine)
+        blocked = _builds_blocked(before, after, power, mine + taken if BLOCKED_KEEPS_DUE else mine)
         if blocked:
             score -= _blocked_weight(before, power) * blocked
         if BLOCKED_MARGIN is not None:

@@ -412,6 +412,30 @@ def test_blocked_margin_weighs_a_build_one_more_centre_would_bring_that_stayers_
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
 
 
+@pytest.mark.parametrize(("france", "extra"), [("A BUR - MUN", 14.0), ("A BUR H", 0.0)])
+def test_blocked_keeps_due_counts_the_build_a_lost_centre_would_have_brought(
+    france: str, extra: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With BLOCKED_KEEPS_DUE Germany, taking Belgium while France walks into Munich (left empty),
+    still pays the build its units on Berlin and Kiel block (14): without it, the lost centre leaves
+    no build due and the block costs nothing, as if losing Munich paid for itself. Munich kept: the
+    build goes there either way."""
+    board = Board.from_json(
+        {
+            "phase": "F1905M",
+            "units": {"GERMANY": ["A BER", "F KIE", "A HOL", "A RUH"], "FRANCE": ["A BUR"]},
+            "centers": {"GERMANY": ["BER", "KIE", "MUN", "HOL"], "FRANCE": ["PAR"]},
+        }
+    )
+    germany = ["A BER H", "F KIE H", "A HOL - BEL", "A RUH H"]
+    after = adjudicate(board, {"GERMANY": germany, "FRANCE": [france]}).board
+    view = values(board, "GERMANY", ())
+    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)  # an even board: the blocked weight stays 14
+    default = lookahead._score(board, after, "GERMANY", view, ())
+    monkeypatch.setattr(lookahead, "BLOCKED_KEEPS_DUE", True)
+    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
+
+
 # Fall 1905: Germany's army in Holland can take Belgium, empty; its three other units stand on its three
 # home centres, Russia's armies beside Berlin: the build Belgium brings needs a home centre left free
 SWEEP_BOARD = {
