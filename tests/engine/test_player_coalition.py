@@ -47,7 +47,7 @@ def test_hard_germany_foresees_the_hard_leaders_attack_on_munich(
 ) -> None:
     board = Board.from_json(MUNICH)
     monkeypatch.setattr(lookahead, "TRUCE_SCORE", None)  # the truce, the other defence against a leader
-    # a lost unit weighed as before 2026-11-30 night: at today's 5, seed 5's Germany trades Munich's
+    # a lost unit weighed as before 2026-11-30 night: at the default 5, seed 5's Germany trades Munich's
     # army for Trieste (four centres after the fall either way)
     monkeypatch.setattr(lookahead, "LOST_UNIT", 9.0)
     monkeypatch.setattr(coalition, "AT", None)  # off
