@@ -1,7 +1,7 @@
 """Run a built-in player bench with some of the hard level's switches set (engine.player.lookahead's
 constants), to compare variants pair by pair on the same seeds:
 
-    nice -n 10 .venv/bin/python bench/player_variants.py COVER=null BUILD_SAFE=0.5 -- \\
+    nice -n 10 .venv/bin/python bench/player_variants.py COVER=null LOST_UNIT=9.0 -- \\
         bench/player_strength.py --games 70 --trials 1
 
 Each ``NAME=VALUE`` (VALUE in JSON) sets the constant NAME of engine.player.lookahead before the

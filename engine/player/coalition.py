@@ -11,8 +11,7 @@ times the next power's), its predicted reply is the hard level's own plan for it
 per board and shared by every power that asks, drawn with a seed of its own: a prediction, not the
 leader's orders), and our plans are judged against the attacks it would really make. With
 :data:`STOP`, what the leader takes from anyone in the phase costs us too, so that a plan that keeps
-it from a third power's centre (a unit in its way, a support cut) scores; with :data:`SUPPORTS`, our
-supports to hold of other powers' units it could attack are tried as well. Measured (40 and 100 hard
+it from a third power's centre (a unit in its way, a support cut) scores. Measured (40 and 100 hard
 self-play games, the README's table of switches): ``AT=10 STOP=1.0`` brings France's share from 36 to
 23 of 100 on seeds 0-99 (30 on seeds 100-199) but loses more builds (7.3% against 5.8%); with the
 cover up to a centre (engine.player.lookahead.COVER=1.0) and the builds by the next centres
@@ -22,12 +21,10 @@ cover up to a centre (engine.player.lookahead.COVER=1.0) and the builds by the n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 
 from engine.board import Board
-from engine.legal import LegalOrder, LegalOrders, OrderKind
-from engine.orders import Move, Order
-from engine.player.geography import geography
+from engine.orders import Order
 
 AT: int | None = 10  # a big leader: another power (not in civil disorder) of this many centres or more
 # (None: off) ...
@@ -38,9 +35,6 @@ STOP = 1.0  # while one stands, each centre it gains costs us this (of a centre;
 # (times the look-ahead's HELD)
 NEAR_AT: int | None = None  # a leader this close to a solo (this many centres or more; None: off) ...
 NEAR_STOP = 2.0  # ... its gains cost us this instead of STOP (each centre it gains, as above)
-SUPPORTS = 0  # while one stands, at most this many supports to hold of another power's unit (not the
-# leader's, not in civil disorder, not predicted to move) that a unit of the leader could attack, tried
-# one at a time by the look-ahead like its other single-unit changes (0: none)
 
 # (board, power, holding, seed) -> its hard plan's orders
 Planner = Callable[[Board, str, Collection[str], int], list[Order]]
@@ -79,44 +73,6 @@ def gains(before: Board, after: Board, leader: str, held: float) -> float:
         standing = occupant.get(centre)
         gained += standing is not None and standing[0] == leader and centre not in owned
     return stop * gained * (1.0 if before.phase.season == "F" else held)
-
-
-def hold_supports(
-    board: Board,
-    power: str,
-    legal: LegalOrders,
-    leader: str,
-    holding: Collection[str],
-    reply: Mapping[str, list[Order]],
-) -> list[LegalOrder]:
-    """Our supports to hold of another power's units (neither ``leader``'s nor in civil disorder) that
-    a unit of ``leader`` could move into and that are not predicted to move in ``reply``: the most
-    threatened first (most of the leader's units in reach), at most :data:`SUPPORTS`."""
-    geo = geography(board.game_map)
-    threat: dict[str, int] = {}
-    for unit in board.units.get(leader, ()):
-        for prov in geo.reach(unit):
-            threat[prov] = threat.get(prov, 0) + 1
-    occupant = board.occupant
-    moving = {o.unit.province for os in reply.values() for o in os if isinstance(o, Move)}
-    found = []
-    for entry in legal.entries:
-        for option in entry.orders:
-            if option.kind != OrderKind.SUPPORT or option.helped is None or not option.helped_holds:
-                continue
-            prov = option.helped.province
-            standing = occupant.get(prov)
-            if (
-                standing is None
-                or standing[0] in (power, leader)
-                or standing[0] in holding
-                or prov in moving
-                or not threat.get(prov)
-            ):
-                continue
-            found.append((-threat[prov], option.text, option))
-    found.sort(key=lambda f: (f[0], f[1]))
-    return [f[2] for f in found[:SUPPORTS]]
 
 
 def leader_plan(

@@ -1,5 +1,5 @@
-"""Checks and changes of one power's plan shared by the look-ahead (engine.player.lookahead) and its
-search beyond one unit (engine.player.refine): a plan is a province -> legal order mapping."""
+"""Checks and changes of one power's plan for the look-ahead's search (engine.player.lookahead): a
+plan is a province -> legal order mapping."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from engine import Board, adjudicate, initial_board, legal_orders
 from engine.legal import LegalOrder, OrderKind
 from engine.mapdata import province_of
 from engine.orders import Move, SupportMove
-from engine.player import choose_orders, coalition, lookahead, openings, pressure
+from engine.player import choose_orders, coalition, lookahead, openings
 from engine.player.values import values
 
 # Germany's armies in Ruhr and Holland next to France's army alone in Belgium (France's centre)
@@ -127,7 +127,6 @@ def test_hard_moves_a_unit_into_an_empty_home_centre_a_neighbour_could_take_in_t
 def test_without_cover_hard_left_both_empty_home_centres_open(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same board as it played before hard covered its home centres (what the test above guards)."""
     monkeypatch.setattr(lookahead, "COVER", None)
-    monkeypatch.setattr(lookahead, "COVER_EVEN", None)  # no power owns 10 centres there
     monkeypatch.setattr(lookahead, "COVER_GRAB", False)
     orders = choose_orders(Board.from_json(AUSTRIA_EMPTY), "AUSTRIA", 0, level="hard")
     assert not _entered(orders) & {"BUD", "VIE"}, [o.text for o in orders]
@@ -245,24 +244,6 @@ RUSSIA_FALL_1901 = {
 }
 
 
-def test_backed_reply_supports_the_predicted_attack_on_our_centre() -> None:
-    """``BACKED``'s reply (engine.player.pressure.backed_reply): Turkey predicted to move on
-    Sevastopol alone and its fleet elsewhere; backed, the fleet supports the attack, the army not
-    moving on us is left as it was, and a power that moves on no province of ours is unchanged."""
-    board = Board.from_json(RUSSIA_FALL_1901)
-    turkey = [legal_orders(board, "TURKEY").find(t) for t in ("A ARM - SEV", "F BLA - BUL/EC", "A BUL - SER")]
-    germany = [legal_orders(board, "GERMANY").find(t) for t in ("F DEN H", "A MUN - RUH", "A SIL - MUN")]
-    reply = {
-        "TURKEY": [o.order for o in turkey if o is not None],
-        "GERMANY": [o.order for o in germany if o is not None],
-    }
-    backed = pressure.backed_reply(board, "RUSSIA", reply)
-    assert backed is not None
-    assert sorted(map(str, backed["TURKEY"])) == ["A ARM - SEV", "A BUL - SER", "F BLA S A ARM - SEV"]
-    assert backed["GERMANY"] == reply["GERMANY"]
-    assert pressure.backed_reply(board, "RUSSIA", {"GERMANY": reply["GERMANY"]}) is None
-
-
 def test_hard_germany_opens_from_the_book_by_default() -> None:
     """``openings.BOOK_POWERS`` names Germany by default (against six baselines the book helped
     Germany alone: the README), whatever the seed."""
@@ -315,19 +296,6 @@ def _blocked_fall(france: list[str]) -> tuple[Board, Board]:
     return board, after
 
 
-def _blocked_cost_added(france: list[str], monkeypatch: pytest.MonkeyPatch, **switches: float) -> float:
-    """How much lower Germany's fall of :func:`_blocked_fall` scores with ``switches`` (lookahead's
-    constants) set than with every blocked weight's switch off (a build blocked costs BLOCKED, 14)."""
-    board, after = _blocked_fall(france)
-    view = values(board, "GERMANY", ())
-    for name in ("BLOCKED_BEHIND", "BLOCKED_EVEN", "BLOCKED_LEAD"):
-        monkeypatch.setattr(lookahead, name, None)
-    default = lookahead._score(board, after, "GERMANY", view, ())
-    for name, value in switches.items():
-        monkeypatch.setattr(lookahead, name, value)
-    return default - lookahead._score(board, after, "GERMANY", view, ())
-
-
 @pytest.mark.parametrize(("france", "extra"), [(["PAR", "BRE", "MAR", "SPA", "POR"], 16.0), (["PAR"], 0.0)])
 def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigger(
     france: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
@@ -338,7 +306,6 @@ def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigge
     board, after = _blocked_fall(france)
     view = values(board, "GERMANY", ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", None)  # hard's default since the flip is 40 from 10
-    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)  # these boards are even (no power of 10 centres)
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND_AT", 0)
     default = lookahead._score(board, after, "GERMANY", view, ())
     monkeypatch.setattr(lookahead, "BLOCKED_BEHIND", 30.0)
@@ -347,104 +314,16 @@ def test_blocked_behind_weighs_a_blocked_build_more_while_another_power_is_bigge
     assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default)
 
 
-@pytest.mark.parametrize(
-    ("france", "at", "extra"),
-    [
-        (["PAR"], 4, 16.0),
-        (["PAR", "BRE", "MAR", "SPA"], 4, 16.0),
-        (["PAR"], 5, 0.0),
-        (["PAR", "BRE", "MAR", "SPA", "POR"], 4, 0.0),
-    ],
-)
-def test_blocked_lead_weighs_a_blocked_build_more_while_we_are_the_biggest(
-    france: list[str], at: int, extra: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With BLOCKED_LEAD=30 a build our units block costs 30 instead of 14 while Germany owns
-    BLOCKED_LEAD_AT centres or more and no other power more (a tie too), and 14 still below that
-    or while France is bigger."""
-    added = _blocked_cost_added(france, monkeypatch, BLOCKED_LEAD=30.0, BLOCKED_LEAD_AT=at)
-    assert added == pytest.approx(extra)
-
-
-@pytest.mark.parametrize(
-    ("france", "extra"),
-    [
-        (["PAR"], 16.0),
-        (["PAR", "BRE", "MAR", "SPA", "POR", "TUN", "NAP", "ROM", "VEN"], 16.0),
-        (["PAR", "BRE", "MAR", "SPA", "POR", "TUN", "NAP", "ROM", "VEN", "LON"], 0.0),
-    ],
-)
-def test_blocked_even_weighs_a_blocked_build_more_while_no_power_is_big(
-    france: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With BLOCKED_EVEN=30 a build our units block costs 30 instead of 14 while no power owns
-    BLOCKED_BEHIND_AT (10) centres or more: France's nine still leave the board even, its ten do not."""
-    assert _blocked_cost_added(france, monkeypatch, BLOCKED_EVEN=30.0) == pytest.approx(extra)
-
-
-@pytest.mark.parametrize(
-    ("orders", "extra"),
-    [
-        (["A BER H", "A MUN H", "F KIE H", "A HOL H"], 7.0),  # three units stay home: one more centre
-        (["A BER - SIL", "A MUN H", "F KIE H", "A HOL H"], 0.0),  # Berlin left free for that build
-        (["A BER - SIL", "A MUN - BER", "F KIE H", "A HOL H"], 0.0),  # Munich left free instead
-    ],
-)
-def test_blocked_margin_weighs_a_build_one_more_centre_would_bring_that_stayers_block(
-    orders: list[str], extra: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With BLOCKED_MARGIN=0.5 Germany, no build due (four centres, four units), loses half the
-    blocked weight (14) when its units staying on its three home centres would block the build that
-    one more centre than foreseen would bring; not when a home centre is left free for it."""
-    board = Board.from_json(
-        {
-            "phase": "F1905M",
-            "units": {"GERMANY": ["A BER", "A MUN", "F KIE", "A HOL"], "FRANCE": ["A PAR"]},
-            "centers": {"GERMANY": ["BER", "KIE", "MUN", "HOL"], "FRANCE": ["PAR"]},
-        }
-    )
-    after = adjudicate(board, {"GERMANY": orders, "FRANCE": ["A PAR H"]}).board
-    view = values(board, "GERMANY", ())
-    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)  # an even board: the blocked weight stays 14
-    monkeypatch.setattr(lookahead, "BLOCKED_MARGIN", None)  # the default
-    default = lookahead._score(board, after, "GERMANY", view, ())
-    monkeypatch.setattr(lookahead, "BLOCKED_MARGIN", 0.5)
-    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
-
-
-@pytest.mark.parametrize(("france", "extra"), [("A BUR - MUN", 14.0), ("A BUR H", 0.0)])
-def test_blocked_keeps_due_counts_the_build_a_lost_centre_would_have_brought(
-    france: str, extra: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With BLOCKED_KEEPS_DUE Germany, taking Belgium while France walks into Munich (left empty),
-    still pays the build its units on Berlin and Kiel block (14): without it, the lost centre leaves
-    no build due and the block costs nothing, as if losing Munich paid for itself. Munich kept: the
-    build goes there either way."""
-    board = Board.from_json(
-        {
-            "phase": "F1905M",
-            "units": {"GERMANY": ["A BER", "F KIE", "A HOL", "A RUH"], "FRANCE": ["A BUR"]},
-            "centers": {"GERMANY": ["BER", "KIE", "MUN", "HOL"], "FRANCE": ["PAR"]},
-        }
-    )
-    germany = ["A BER H", "F KIE H", "A HOL - BEL", "A RUH H"]
-    after = adjudicate(board, {"GERMANY": germany, "FRANCE": [france]}).board
-    view = values(board, "GERMANY", ())
-    monkeypatch.setattr(lookahead, "BLOCKED_EVEN", None)  # an even board: the blocked weight stays 14
-    default = lookahead._score(board, after, "GERMANY", view, ())
-    monkeypatch.setattr(lookahead, "BLOCKED_KEEPS_DUE", True)
-    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(default - extra)
-
-
-# Fall 1905: Germany's army in Holland can take Belgium, empty; its three other units stand on its three
-# home centres, Russia's armies beside Berlin: the build Belgium brings needs a home centre left free
-SWEEP_BOARD = {
+# Fall 1905: Germany's units stand on Berlin, Munich, Kiel and Holland; France's A BUR beside Munich,
+# Russia's armies beside Berlin
+GRAB_UNITS = {
+    "GERMANY": ["A BER", "A MUN", "F KIE", "A HOL"],
+    "FRANCE": ["A PAR", "A BUR"],
+    "RUSSIA": ["A WAR", "A SIL"],
+}
+GRAB_BOARD = {
     "phase": "F1905M",
-    "units": {
-        "GERMANY": ["A BER", "A MUN", "F KIE", "A HOL"],
-        "FRANCE": ["A PAR", "A BUR"],
-        "RUSSIA": ["A WAR", "A SIL"],
-    },
+    "units": GRAB_UNITS,
     "centers": {
         "GERMANY": ["BER", "KIE", "MUN", "HOL"],
         "FRANCE": ["PAR", "BRE", "MAR"],
@@ -453,49 +332,13 @@ SWEEP_BOARD = {
 }
 
 
-def _sweep_plan(monkeypatch: pytest.MonkeyPatch, seed: int, **switches: object) -> tuple[set[str], int, int]:
-    """Germany's hard plan on SWEEP_BOARD with ``switches`` set: its orders, and against all holding
-    the centres it then owns and the builds its own units block."""
-    for name, value in {"SWEEP": 0, "SWEEP_SLACK": None, "SWEEP_KEEP": False, **switches}.items():
-        monkeypatch.setattr(lookahead, name, value)
-    board = Board.from_json(SWEEP_BOARD)
-    orders = choose_orders(board, "GERMANY", seed, level="hard")
-    after = adjudicate(board, {"GERMANY": [o.order for o in orders]}).board
-    owned = lookahead._owned_after(board, after, "GERMANY")
-    return {o.text for o in orders}, owned, lookahead._builds_blocked(board, after, "GERMANY", owned)
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_sweep_frees_a_home_centre_for_the_build_a_capture_brings_and_keeps_the_capture(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Without the sweep Germany takes Belgium with its home units staying: the build is blocked. With
-    SWEEP, SWEEP_SLACK and SWEEP_KEEP it still takes Belgium and moves a home unit off (Berlin's army
-    on Silesia, with Munich's support), so the build can be made."""
-    orders, owned, blocked = _sweep_plan(monkeypatch, seed)
-    assert "A HOL - BEL" in orders and blocked == 1, orders
-    swept, owned_swept, blocked = _sweep_plan(monkeypatch, seed, SWEEP=2, SWEEP_SLACK=0.5, SWEEP_KEEP=True)
-    assert "A HOL - BEL" in swept and blocked == 0 and owned_swept == owned, swept
-    assert "A BER - SIL" in swept, swept
-
-
-def test_sweep_without_keep_may_give_up_the_capture_instead(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Why SWEEP_KEEP: without it the cheapest way to block no build on that board is to leave Belgium
-    alone (no capture, no build due)."""
-    _, kept, _ = _sweep_plan(monkeypatch, 0, SWEEP=2, SWEEP_SLACK=0.5, SWEEP_KEEP=True)
-    orders, owned, blocked = _sweep_plan(monkeypatch, 0, SWEEP=2, SWEEP_SLACK=0.5)
-    assert "A HOL - BEL" not in orders and blocked == 0 and owned == kept - 1, orders
-
-
-@pytest.mark.parametrize(("on", "entered"), [(False, set()), (True, {"BER", "MUN"})])
-def test_grab_homes_enters_the_home_centres_our_units_stand_on(
-    on: bool, entered: set[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The grab reply enters our empty centres only; with GRAB_HOMES also the home centres our units
-    stand on (Russia's A SIL on Berlin, France's A BUR on Munich), so that a plan moving a unit out
-    of one meets the move that walks in."""
-    monkeypatch.setattr(lookahead, "GRAB_HOMES", on)
-    board = Board.from_json(SWEEP_BOARD)
+@pytest.mark.parametrize(("empty", "entered"), [((), set()), (("MUN",), {"MUN"})])
+def test_grab_reply_enters_our_empty_centres_only(empty: tuple[str, ...], entered: set[str]) -> None:
+    """The grab reply (the cover's third reply) enters our empty centres only, not the home centres
+    our units stand on: Munich once Germany's army has left it (France's A BUR walks in), nothing
+    while Germany stands on all three."""
+    germany = [u for u in ("A BER", "A MUN", "F KIE", "A HOL") if u[2:] not in empty]
+    board = Board.from_json({**GRAB_BOARD, "units": {**GRAB_UNITS, "GERMANY": germany}})
     hold = {
         other: [
             o.order for e in legal_orders(board, other).entries for o in e.orders if o.kind == OrderKind.HOLD
@@ -575,12 +418,11 @@ def test_cover_is_made_unless_it_costs_more_than_the_tolerance_given(cover: floa
     assert any(o.text.endswith("- BER") for o in chosen.values()) is covered
 
 
-def test_hard_covers_with_cover_leaders_tolerance_while_a_leader_stands_and_cover_evens_on_an_even_board(
+def test_hard_covers_with_cover_leaders_tolerance_while_a_leader_stands(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """While a leader stands (TRUCE_SCORE's weights) the look-ahead covers an empty home centre with
-    COVER_LEADER's tolerance, two centres (a leader's centre counts two to take); while no power owns
-    10 centres, COVER_EVEN's (here 1.5); else, and with COVER_EVEN off, COVER's one."""
+    COVER_LEADER's tolerance, two centres (a leader's centre counts two to take); else COVER's one."""
     seen: list[object] = []
     real = lookahead._cover
 
@@ -591,13 +433,51 @@ def test_hard_covers_with_cover_leaders_tolerance_while_a_leader_stands_and_cove
 
     monkeypatch.setattr(lookahead, "_cover", spy)
     assert (lookahead.COVER, lookahead.COVER_LEADER) == (1.0, 2.0)
-    monkeypatch.setattr(lookahead, "COVER_EVEN", 1.5)
     choose_orders(_leader_board(12), "GERMANY", 0, level="hard")
     assert seen and set(seen) == {2.0}
     seen.clear()
     choose_orders(_leader_board(9), "GERMANY", 0, level="hard")
-    assert seen and set(seen) == {1.5}
-    seen.clear()
-    monkeypatch.setattr(lookahead, "COVER_EVEN", None)
-    choose_orders(_leader_board(9), "GERMANY", 0, level="hard")
     assert seen and set(seen) == {1.0}
+
+
+# Spring 1902, France of four units (from a game against six baselines, seed 3)
+FRANCE_SPRING_1902 = {
+    "variant": "standard",
+    "phase": "S1902M",
+    "units": {
+        "AUSTRIA": ["A VIE", "A SER", "F GRE", "A TRI"],
+        "ENGLAND": ["F LON", "F NTH", "A YOR"],
+        "FRANCE": ["F ENG", "A BUR", "A MUN", "A MAR"],
+        "GERMANY": ["F DEN", "A SIL", "A TYR"],
+        "ITALY": ["F ION", "A ROM", "A VEN"],
+        "RUSSIA": ["A BUD", "A MOS", "F SEV", "F BOT", "A WAR"],
+        "TURKEY": ["F BLA", "A RUM", "A ARM", "F CON"],
+    },
+    "centers": {
+        "AUSTRIA": ["GRE", "SER", "TRI", "VIE"],
+        "ENGLAND": ["EDI", "LON", "LVP"],
+        "FRANCE": ["BRE", "MAR", "MUN", "PAR"],
+        "GERMANY": ["BER", "DEN", "KIE"],
+        "ITALY": ["NAP", "ROM", "VEN"],
+        "RUSSIA": ["BUD", "MOS", "SEV", "STP", "WAR"],
+        "TURKEY": ["ANK", "CON", "RUM", "SMY"],
+    },
+}
+
+
+def _plan(board: Board, power: str, seed: int) -> list[str]:
+    orders = choose_orders(board, power, seed, level="hard")
+    legal = legal_orders(board, power)
+    assert all(legal.find(o.text) is not None for o in orders)
+    return sorted(o.text for o in orders)
+
+
+def test_top_betters_the_next_best_candidates_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``TOP=3`` the second or third candidate, bettered, scores best: France moves on Berlin
+    and Ruhr instead of Kiel and back into Munich."""
+    board = Board.from_json(FRANCE_SPRING_1902)
+    monkeypatch.setattr(lookahead, "TOP", 1)  # one candidate bettered (hard's default is TOP=9)
+    alone = _plan(board, "FRANCE", 7)
+    assert "A MUN - KIE" in alone and "A BUR - MUN" in alone
+    monkeypatch.setattr(lookahead, "TOP", 3)
+    assert _plan(board, "FRANCE", 7) == ["A BUR - RUH", "A MAR - SPA", "A MUN - BER", "F ENG - BEL"]
