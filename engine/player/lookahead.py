@@ -64,8 +64,9 @@ UNIT_PLACE = 0.3  # the share of a unit's place's value (engine.player.values) i
 HELD = 0.8  # a centre not ours that a unit of ours stands on after a spring (of CENTRE)
 OPEN = 0.4  # a centre not ours that we could take in the fall (of CENTRE)
 EXPOSED = 0.5  # a centre of ours that we could lose in the fall (of CENTRE)
-# Switches kept for issue 43's sanity goals (their figures: the README's built-in player); the switches
-# measured off were taken out on 2026-11-30 (the README's rows are their record).
+# Switches kept for issue 43's sanity goals (their figures: the README's built-in player). The switches
+# measured off were taken out on 2026-11-30 (the README names them; its rows are their record), all but
+# BOOK below: off for every power, the book's opening is still played by openings.BOOK_POWERS.
 HOME_EXPOSED = 0.5  # in the fall, a home centre of ours left empty that others could enter (of CENTRE)
 STOP_AT = (
     10  # a leader: another power (not in civil disorder) of this many centres or more, and more than ours
