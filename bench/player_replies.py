@@ -8,8 +8,9 @@ Plays Standard games, one hard player against six baselines (bench/dumbbot.py; `
 hard``: seven hard players, self-play), the hard seat rotated over the powers as
 bench/player_strength.py rotates it. In every movement phase each other power's orders are
 predicted by each model below, from the board at the start of the phase, as the hard level predicts
-them (the normal player's plan, drawn with the reply's noise and seed), and compared with the orders
-it gave:
+them (the normal player's plan, drawn with the reply's noise and seed; a big leader, which the level
+predicts with its own plan, engine.player.coalition, is counted here as the others are), and compared
+with the orders it gave:
 
 - *the level*: as the hard level predicts today (lookahead.REPLY_CONTEST, movement.LONE);
 - *no contest*: without the normal player's discount of a move into a contested empty province;
