@@ -27,7 +27,6 @@ were made (precision). Self-play counts every power as the seat under test. Asse
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -57,7 +56,7 @@ KINDS = ("into our units", "into our moves' targets", "into our empty centres")
 def predict(board: Board, other: str, seed: int, contest: bool, lone: float) -> list[Order]:
     """``other``'s orders as the hard level predicts them (engine.player.lookahead's replies)."""
     noise = lookahead.REPLY_NOISE[0]
-    rng = random.Random(f"reply:{seed}:{board.phase}:{other}:{noise}")
+    rng = lookahead.reply_rng(board, other, noise, seed)
     kept, movement.LONE = movement.LONE, lone
     try:
         plan = movement.movement_orders(
@@ -87,8 +86,8 @@ class Tally:
 
     def phase(self, board: Board, orders: Mapping[str, list[Order]], seats: list[str], seed: int) -> None:
         for other, actual in orders.items():
-            if other in seats and len(seats) == 1:
-                continue
+            if seats == [other]:
+                continue  # against the baselines: the hard seat's own orders are not predicted
             self.orders += len(actual)
             given = {format_order(o) for o in actual}
             for name, (contest, lone) in MODELS.items():

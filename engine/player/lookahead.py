@@ -517,7 +517,7 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
             hit = _PREDICTED.get(key)
             if hit is None or hit[0] is not board:
                 theirs = legal_orders(board, other)
-                rng = random.Random(f"reply:{seed}:{board.phase}:{other}:{noise}")
+                rng = reply_rng(board, other, noise, seed)
                 plan = movement_orders(board, other, theirs, rng, holding, noise=noise, contest=REPLY_CONTEST)
                 hit = (board, [o.order for o in plan])
                 if len(_PREDICTED) >= 256:
@@ -534,6 +534,11 @@ def _replies(board: Board, power: str, holding: Collection[str], seed: int) -> l
         else:
             replies[0][leader] = hard
     return replies
+
+
+def reply_rng(board: Board, other: str, noise: float, seed: int) -> random.Random:
+    """The random source of ``other``'s predicted plan drawn with ``noise`` (the same whoever asks)."""
+    return random.Random(f"reply:{seed}:{board.phase}:{other}:{noise}")
 
 
 def _hard_plan(board: Board, power: str, holding: Collection[str], seed: int) -> list[Order]:
