@@ -18,7 +18,7 @@ it too. The site's worth alone builds more of what a power already has: Turkey a
 home centres are all on the coast, built fleets until they had thirteen of them and one army or
 none, and stopped short of a solo at 14-17 centres with Vienna, Munich or Paris out of every fleet's
 reach. At 2.5 Turkey builds armies again; an England of eleven fleets still builds fleets (at 5.0 it
-builds an army, but Turkey then wins 19 of 50 self-play games: the README).
+builds an army, but Turkey then wins 18 of 50 self-play games: the README).
 """
 
 from __future__ import annotations
