@@ -89,7 +89,7 @@ def _army_paths(geo: Geography) -> dict[str, tuple[str, ...]]:
 
 
 def _reachable_centres(
-    geo: Geography, unit_type: str, province: str, owned: Collection[str], steps: int
+    geo: Geography, unit_type: str | None, province: str, owned: Collection[str], steps: int
 ) -> dict[str, int]:
     """The centres not in ``owned`` that a unit of ``unit_type`` in ``province`` could reach in up to
     ``steps`` moves (an army also across a sea, as a convoy would carry it), with the moves each takes."""
@@ -115,8 +115,10 @@ def _complement_builds(
     geo = geography(board.game_map)
     owned = board.centers.get(view.power, frozenset())
     covered: Counter[str] = Counter()  # centre -> how many of our units could reach it
-    for unit in board.units.get(view.power, ()):
-        covered.update(_reachable_centres(geo, unit.type, unit.province, owned, COMPLEMENT_STEPS).keys())
+    for standing in board.units.get(view.power, ()):
+        covered.update(
+            _reachable_centres(geo, standing.type, standing.province, owned, COMPLEMENT_STEPS).keys()
+        )
     by_targets = TARGETS and (TARGETS_POWERS is None or view.power in TARGETS_POWERS)
     unit_worth = _ahead_worth if by_targets else _unit_worth
     options = []
