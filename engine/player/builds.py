@@ -109,8 +109,9 @@ def _reachable_centres(
 def _complement_builds(
     board: Board, legal: LegalOrders, view: Values, rng: random.Random
 ) -> list[LegalOrder]:
-    """The builds one by one, each by its site's worth (as :func:`_ahead_worth`) and the centres not ours
-    it could reach that no unit of ours, nor a build made before it, could: the power's units come to
+    """The builds one by one, each by its site's worth (as :func:`_ahead_worth`, or the normal player's
+    for a power not among :data:`TARGETS_POWERS`) and the centres not ours it could reach, each the less
+    the more units of ours (and builds made before it) could reach it too: the power's units come to
     cover every kind of target, where the site's worth alone builds the type it already has."""
     geo = geography(board.game_map)
     owned = board.centers.get(view.power, frozenset())
@@ -129,21 +130,17 @@ def _complement_builds(
             worth = unit_worth(board, view, unit) * (1.0 + NOISE * rng.random())
             reach = _reachable_centres(geo, unit.type, unit.province, owned, COMPLEMENT_STEPS)
             options.append((worth, build.text, build, entry.province, reach))
+
+    def score(option: tuple[float, str, LegalOrder, str, dict[str, int]]) -> tuple[float, str]:
+        worth, text, _, _, reach = option
+        extra = sum(view.base.get(c, 0.0) * 0.5**step / (1 + covered[c]) for c, step in reach.items())
+        return (-(worth + (COMPLEMENT or 0.0) * extra), text)
+
     out: list[LegalOrder] = []
-    used: set[str] = set()
-    while len(out) < legal.due:
-        best = None
-        for worth, text, build, site, reach in options:
-            if site in used:
-                continue
-            extra = sum(view.base.get(c, 0.0) * 0.5**step / (1 + covered[c]) for c, step in reach.items())
-            key = (-(worth + (COMPLEMENT or 0.0) * extra), text)
-            if best is None or key < best[0]:
-                best = (key, build, site, reach)
-        if best is None:
-            break
-        _, build, site, reach = best
-        used.add(site)
+    while len(out) < legal.due and options:
+        best = min(options, key=score)
+        _, _, build, site, reach = best
+        options = [o for o in options if o[3] != site]
         covered.update(reach.keys())
         out.append(build)
     if legal.waive is not None:
