@@ -13,7 +13,9 @@ a solo or the end of 1930, then 34 of them play Chaos for 10 years. Prints, each
 3. lone convoyed attacks (an army by convoy, unsupported, into another power's unit) beside lone
    attacks by land, and how often each bounced;
 4. builds lost: builds due that a power could not make because its own units stood on its home
-   centres, over all builds due (goal <= 3%);
+   centres, over all builds due (goal <= 3%); printed beside: how many of them stood on a home centre
+   they had just retaken that fall (no player could build there: taking it back leaves the unit on
+   it), and the share of the others, the units left standing on their home centres;
 5. empty homes lost: home centres lost in a fall that were empty at its start while a unit of
    theirs could have moved in, over all home centres lost in a fall (goal <= 10%);
 6. wins: solos by power (goal: none above 25% of the games), eliminations by power;
@@ -58,6 +60,8 @@ class Sanity:
         self.lone_land = self.lone_land_bounced = 0
         self.vias = self.vias_bounced = 0
         self.builds_due = self.builds_lost = 0
+        self.builds_lost_retaken = 0  # of them, to units standing on a home centre they retook that fall
+        self.fall_owned: dict[str, frozenset[str]] = {}  # power -> its centres at the start of the fall
         self.homes_lost = self.homes_lost_empty = 0
         self.by_power = Counter[str]()  # "builds due/lost", "homes lost/empty" by power
         self.fall_start: Board | None = None
@@ -76,6 +80,7 @@ class Sanity:
             self._movement(board, orders, result, streaks)
             if board.phase.season == "F":
                 self.fall_start = board
+                self.fall_owned = dict(board.centers)
         if kind == "A":
             self._builds(board)
         nxt = result.next_phase
@@ -161,10 +166,14 @@ class Sanity:
             owned = board.centers.get(power, frozenset())
             homes = [h for h in board.game_map.home_centers.get(power, ()) if h in owned]
             free = sum(h not in board.occupant for h in homes)
-            blocked = sum(board.occupant.get(h, ("",))[0] == power for h in homes)
-            lost = min(due, free + blocked) - min(due, free)
+            blocked = [h for h in homes if board.occupant.get(h, ("",))[0] == power]
+            lost = min(due, free + len(blocked)) - min(due, free)
+            retaken = sum(h not in self.fall_owned.get(power, ()) for h in blocked)
+            left = min(due, free + len(blocked) - retaken) - min(due, free)
             self.builds_due += due
             self.builds_lost += lost
+            self.builds_lost_retaken += lost - left
+            self.game["builds lost on retaken homes"] += lost - left
             self.by_power[f"due {power}"] += due
             self.by_power[f"lost {power}"] += lost
             self.game["builds lost"] += lost
@@ -229,7 +238,8 @@ def main() -> None:
                 f"game {args.seed + i}: winner {game.winner or '-'}, {game.board.phase}; "
                 + ", ".join(f"{p[:3].title()} {counts.get(p, 0)}" for p in POWERS)
                 + f"; builds lost {stats.game['builds lost']}, "
-                f"empty homes lost {stats.game['empty homes lost']}",
+                f"empty homes lost {stats.game['empty homes lost']}, "
+                f"builds lost on retaken homes {stats.game['builds lost on retaken homes']}",
                 flush=True,
             )
         stats.end_game()
@@ -264,7 +274,9 @@ def main() -> None:
     )
     print(
         f"4. builds lost to own units on home centres: {share(stats.builds_lost, stats.builds_due)} "
-        "of the builds due; "
+        f"of the builds due ({stats.builds_lost_retaken} of them to units on a home centre they retook that "
+        "fall, where no build could stand; to units left standing on their home centres: "
+        f"{share(stats.builds_lost - stats.builds_lost_retaken, stats.builds_due)}); "
         f"per game {spread([g['builds lost'] for g in per])}"
     )
     print(
