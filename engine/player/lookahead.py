@@ -594,17 +594,22 @@ def _grab(board: Board, power: str, reply: Mapping[str, list[Order]]) -> dict[st
 
 def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> int:
     """The builds ``power`` would owe after the fall (``centres`` then, its units after the phase)
-    that its own units standing on its home centres would keep it from making."""
+    that its own units standing on its home centres would keep it from making. A home centre not
+    ours before the fall is no block: the unit that takes it back has to stand on it, and that build
+    is owed only because it does."""
     due = centres - len(after.units.get(power, ()))
     if due <= 0:
         return 0
     occupant = after.occupant
+    owned = before.centers.get(power, frozenset())
     free = blocked = 0
     for home in before.game_map.home_centers.get(power, ()):
+        if home not in owned:
+            continue
         standing = occupant.get(home)
         if standing is not None and standing[0] == power:
             blocked += 1
-        elif standing is None and home in before.centers.get(power, ()):
+        elif standing is None:
             free += 1
     return min(due, free + blocked) - min(due, free)
 

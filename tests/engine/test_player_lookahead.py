@@ -481,3 +481,24 @@ def test_top_betters_the_next_best_candidates_too(monkeypatch: pytest.MonkeyPatc
     assert "A MUN - KIE" in alone and "A BUR - MUN" in alone
     monkeypatch.setattr(lookahead, "TOP", 3)
     assert _plan(board, "FRANCE", 7) == ["A BUR - RUH", "A MAR - SPA", "A MUN - BER", "F ENG - BEL"]
+
+
+@pytest.mark.parametrize(("munich", "blocked"), [("FRANCE", 0), ("GERMANY", 1)])
+def test_a_home_centre_taken_back_is_no_blocked_build(munich: str, blocked: int) -> None:
+    """Germany's army in Tyrolia moves into Munich while Berlin and Kiel are left free: seven centres
+    and four units, three builds due, two free home centres. Munich taken back from France is no
+    blocked build (the army has to stand there to take it, and the third build is owed only because
+    it does); Munich Germany's own before the fall, the army moving onto it blocks the third build."""
+    germany = ["BER", "KIE", "HOL", "DEN", "BEL", "SWE"] + (["MUN"] if munich == "GERMANY" else [])
+    france = ["PAR", "BRE"] + (["MUN"] if munich == "FRANCE" else [])
+    board = Board.from_json(
+        {
+            "phase": "F1905M",
+            "units": {"GERMANY": ["A BER", "F KIE", "A TYR", "A HOL"], "FRANCE": ["A PAR"]},
+            "centers": {"GERMANY": germany, "FRANCE": france},
+        }
+    )
+    orders = {"GERMANY": ["A BER - SIL", "F KIE - HEL", "A TYR - MUN", "A HOL H"], "FRANCE": ["A PAR H"]}
+    after = adjudicate(board, orders).board
+    assert after.occupant["MUN"][0] == "GERMANY"
+    assert lookahead._builds_blocked(board, after, "GERMANY", 7) == blocked
