@@ -48,6 +48,8 @@ class RestCall:
     status: int = 0
     error: dict[str, Any] | None = None
     """The JSON error body when status is not 2xx."""
+    disconnected: bool = False
+    """The client closed its connection before the request was whole (no answer was sent)."""
     client: str | None = None
     """Which client made it, when it says (``fake-client/NAME`` in its User-Agent: several bot
     processes against one fake; see harness.bot_process)."""
@@ -174,6 +176,13 @@ async def api_middleware(request: web.Request, handler: Any) -> web.StreamRespon
     except ApiError as error:
         response = error_response(error)
         call.error = error.body()
+    except ConnectionResetError as exc:
+        # The client went away in the middle of its request (a bot process killed while it uploaded):
+        # nothing reached the world and no answer can reach the client. Not a bug of the fake.
+        call.error = {"message": f"client disconnected: {exc!r}", "code": 0}
+        call.disconnected = True
+        fake.notifier.notify()
+        raise
     except Exception as exc:
         # A bug in the fake itself: answer 400 (a 500 would make discord.py retry for 25 s) and keep it.
         _log.exception("FakeDiscord failed on %s %s", request.method, path)

@@ -3,6 +3,7 @@ the gamemaster bot will use, and what each user can see is checked against Disco
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator
 
@@ -555,6 +556,39 @@ async def test_unknown_routes_are_answered_and_recorded(
     [unknown] = fake.unknown_calls
     assert unknown.path == f"/guilds/{server.guild.id}/bans" and unknown.status == 404
     fake.rest_log.remove(unknown)  # keep the fixture's "no unknown routes" check for the other tests
+
+
+async def test_a_client_gone_mid_upload_is_recorded_not_taken_for_a_fault_of_the_fake(
+    fake: FakeDiscord, server: Server
+) -> None:
+    # A bot process killed while it uploads a map: the fake sees the connection close in the middle
+    # of a multipart body. That is the client's doing, so no internal error (tests assert none).
+    host, port = fake.base_url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    path = f"/api/v10/channels/{server.general.id}/messages"
+    boundary = "cut-here"
+    part = f'--{boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="map.png"\r\n'
+    writer.write(
+        (
+            f"POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bot {fake.token}\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: 100000\r\n\r\n"
+            f"{part}"
+        ).encode()
+    )
+    await writer.drain()
+    await fake.wait_for(
+        lambda: next((c for c in fake.rest_log if c.path.endswith("/messages")), None),
+        what="the upload to reach the fake",
+    )
+    writer.close()
+    await writer.wait_closed()
+    [call] = await fake.wait_for(
+        lambda: [c for c in fake.rest_log if c.disconnected] or None, what="the cut upload to be recorded"
+    )
+    assert call.path.endswith("/messages") and call.status == 0
+    assert fake.internal_errors == []
+    assert fake.channel_messages(server.general) == []
+    del reader
 
 
 async def test_public_defer_makes_an_ephemeral_followup_public(fake: FakeDiscord, server: Server) -> None:
