@@ -84,6 +84,9 @@ TRUCE_AT = LEADER_AT  # ... a leader: this many centres or more
 BLOCKED = 14.0  # a unit of ours left on a home centre where a build is due (as much as a centre lost)
 BLOCKED_BEHIND: float | None = 40.0  # ... this much instead while another power owns more centres than we do
 BLOCKED_BEHIND_AT = 10  # ... a bigger power of at least this many centres
+# In the spring, a unit of ours on a home centre no other power can reach, where a build due in the fall would
+# have to stand (0 before 2026-12-01: the unit then had to move off in the fall, and often bounced).
+SPRING_BLOCKED = 14.0
 MACROS = 24  # at most this many coordinated attacks tried (a move with its supports)
 REFINE = 24  # at most this many single-unit changes tried
 MOVES_TRIED = 4  # a unit's best moves tried
@@ -707,4 +710,32 @@ def _score(
             score += OPEN * gain * (ours.get(centre, 0) >= 2)
         elif ours.get(centre, 0) >= 2 + reach.get(standing[0], {}).get(centre, 0):
             score += OPEN * gain
+    if SPRING_BLOCKED:
+        score -= SPRING_BLOCKED * _spring_blocks(before, after, power, threat)
     return score
+
+
+def _spring_blocks(before: Board, after: Board, power: str, threat: Mapping[str, int]) -> int:
+    """After a spring: the builds the fall would owe (the centres we own and stand on, less our
+    units) that our units on home centres no other power can reach would keep us from making,
+    should they stay."""
+    owned = before.centers.get(power, frozenset())
+    occupant = after.occupant
+    held = sum(
+        1
+        for centre, standing in occupant.items()
+        if standing[0] == power and centre not in owned and centre in before.game_map.supply_centers
+    )
+    due = len(owned) + held - len(after.units.get(power, ()))
+    if due <= 0:
+        return 0
+    free = blocked = 0
+    for home in before.game_map.home_centers.get(power, ()):
+        if home not in owned:
+            continue
+        standing = occupant.get(home)
+        if standing is None:
+            free += 1
+        elif standing[0] == power and threat.get(home, 0) == 0:
+            blocked += 1
+    return min(due, free + blocked) - min(due, free)

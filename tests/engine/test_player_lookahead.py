@@ -502,3 +502,27 @@ def test_a_home_centre_taken_back_is_no_blocked_build(munich: str, blocked: int)
     after = adjudicate(board, orders).board
     assert after.occupant["MUN"][0] == "GERMANY"
     assert lookahead._builds_blocked(board, after, "GERMANY", 7) == blocked
+
+
+@pytest.mark.parametrize(("french_army", "cost"), [("A PIC", 14.0), ("A BUR", 0.0)])
+def test_a_unit_left_on_a_quiet_home_centre_in_spring_costs_the_build_it_would_block(
+    french_army: str, cost: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spring: Germany owns seven centres with four units, three builds due in the fall, and keeps
+    Berlin and Kiel free but its army in Munich. Nobody else can reach Munich (France's army in
+    Picardy): the army there blocks the third build, which costs SPRING_BLOCKED. France's army in
+    Burgundy could walk into Munich: the army guards it, and nothing is charged."""
+    board = Board.from_json(
+        {
+            "phase": "S1905M",
+            "units": {"GERMANY": ["A BER", "F KIE", "A MUN", "A HOL"], "FRANCE": [french_army]},
+            "centers": {"GERMANY": ["BER", "KIE", "MUN", "HOL", "DEN", "BEL", "SWE"], "FRANCE": ["PAR"]},
+        }
+    )
+    orders = {"GERMANY": ["A BER - SIL", "F KIE - HEL", "A MUN H", "A HOL H"], "FRANCE": [f"{french_army} H"]}
+    after = adjudicate(board, orders).board
+    view = values(board, "GERMANY", ())
+    monkeypatch.setattr(lookahead, "SPRING_BLOCKED", 0.0)
+    without = lookahead._score(board, after, "GERMANY", view, ())
+    monkeypatch.setattr(lookahead, "SPRING_BLOCKED", 14.0)
+    assert lookahead._score(board, after, "GERMANY", view, ()) == pytest.approx(without - cost)
