@@ -600,7 +600,16 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
     that its own units standing on its home centres would keep it from making. A home centre not
     ours before the fall is no block: the unit that takes it back has to stand on it, and that build
     is owed only because it does."""
-    due = centres - len(after.units.get(power, ()))
+    return _home_blocks(before, after, power, centres - len(after.units.get(power, ())))
+
+
+def _home_blocks(
+    before: Board, after: Board, power: str, due: int, guarded: Mapping[str, int] | None = None
+) -> int:
+    """Of ``due`` builds, how many our units standing on our home centres (ours before the phase)
+    keep us from making, after our free home centres take theirs. With ``guarded`` (the most units
+    of another power that could enter each province), a unit on a home centre another power could
+    enter is its guard, not a block."""
     if due <= 0:
         return 0
     occupant = after.occupant
@@ -610,10 +619,10 @@ def _builds_blocked(before: Board, after: Board, power: str, centres: int) -> in
         if home not in owned:
             continue
         standing = occupant.get(home)
-        if standing is not None and standing[0] == power:
-            blocked += 1
-        elif standing is None:
+        if standing is None:
             free += 1
+        elif standing[0] == power and not (guarded and guarded.get(home, 0)):
+            blocked += 1
     return min(due, free + blocked) - min(due, free)
 
 
@@ -720,22 +729,10 @@ def _spring_blocks(before: Board, after: Board, power: str, threat: Mapping[str,
     units) that our units on home centres no other power can reach would keep us from making,
     should they stay."""
     owned = before.centers.get(power, frozenset())
-    occupant = after.occupant
     held = sum(
         1
-        for centre, standing in occupant.items()
+        for centre, standing in after.occupant.items()
         if standing[0] == power and centre not in owned and centre in before.game_map.supply_centers
     )
     due = len(owned) + held - len(after.units.get(power, ()))
-    if due <= 0:
-        return 0
-    free = blocked = 0
-    for home in before.game_map.home_centers.get(power, ()):
-        if home not in owned:
-            continue
-        standing = occupant.get(home)
-        if standing is None:
-            free += 1
-        elif standing[0] == power and threat.get(home, 0) == 0:
-            blocked += 1
-    return min(due, free + blocked) - min(due, free)
+    return _home_blocks(before, after, power, due, guarded=threat)
