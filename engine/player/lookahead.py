@@ -725,9 +725,9 @@ def _score(
 
 
 def _spring_blocks(before: Board, after: Board, power: str, threat: Mapping[str, int]) -> int:
-    """After a spring: the builds the fall would owe (the centres we own and stand on, less our
-    units) that our units on home centres no other power can reach would keep us from making,
-    should they stay."""
+    """After a spring: the builds the fall would owe (the centres we own and the others we stand on,
+    less our units) that our units on home centres no other power can reach would keep us from
+    making, should they stay."""
     owned = before.centers.get(power, frozenset())
     held = sum(
         1

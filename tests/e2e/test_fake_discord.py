@@ -564,7 +564,7 @@ async def test_a_client_gone_mid_upload_is_recorded_not_taken_for_a_fault_of_the
     # A bot process killed while it uploads a map: the fake sees the connection close in the middle
     # of a multipart body. That is the client's doing, so no internal error (tests assert none).
     host, port = fake.base_url.removeprefix("http://").split(":")
-    reader, writer = await asyncio.open_connection(host, int(port))
+    _, writer = await asyncio.open_connection(host, int(port))
     path = f"/api/v10/channels/{server.general.id}/messages"
     boundary = "cut-here"
     part = f'--{boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="map.png"\r\n'
@@ -588,7 +588,6 @@ async def test_a_client_gone_mid_upload_is_recorded_not_taken_for_a_fault_of_the
     assert call.path.endswith("/messages") and call.status == 0
     assert fake.internal_errors == []
     assert fake.channel_messages(server.general) == []
-    del reader
 
 
 async def test_public_defer_makes_an_ephemeral_followup_public(fake: FakeDiscord, server: Server) -> None:
